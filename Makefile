@@ -1,0 +1,35 @@
+# fusiontune — run `make help` for the targets.
+GO      ?= go
+BIN     ?= bin/tune
+FUZZTIME ?= 30s
+
+.PHONY: help build test demo bench bench-eval lint fuzz clean
+
+help: ## list the targets
+	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "  %-12s %s\n", $$1, $$2}'
+
+build: ## build bin/tune
+	$(GO) build -o $(BIN) ./cmd/tune
+
+test: ## run every test (tests needing ../shared/data skip without it)
+	$(GO) vet ./...
+	$(GO) test -count=1 -timeout 30m ./...
+
+demo: build ## run the main job on the embedded engine and the demo dataset
+	./scripts/demo.sh
+
+bench: ## run the Go benchmarks
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+bench-eval: build ## time `tune eval` on a generated 5,000-query run
+	./scripts/bench-eval.sh
+
+lint: ## gofmt and go vet
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+
+fuzz: ## run every fuzz target for FUZZTIME each (not in CI)
+	./scripts/fuzz.sh $(FUZZTIME)
+
+clean: ## remove build output
+	rm -rf bin

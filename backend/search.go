@@ -1,0 +1,31 @@
+package backend
+
+import "github.com/fusiontune/fusiontune/backend/fusion"
+
+// SearchRequest is the body of POST /search on the embedded engine and the
+// tuner's view of one query to any backend.
+type SearchRequest struct {
+	Query   string         `json:"query"`
+	K       int            `json:"k,omitempty"`       // hits to return; 0 means the backend's default
+	Explain bool           `json:"explain,omitempty"` // also return each retriever's candidate list
+	Fusion  *fusion.Params `json:"fusion,omitempty"`  // per-request override of query-time fusion settings
+}
+
+// Hit is one fused result.
+type Hit struct {
+	DocID   string  `json:"doc_id"`
+	ChunkID string  `json:"chunk_id,omitempty"`
+	Score   float64 `json:"score"`
+	Text    string  `json:"text,omitempty"` // a short excerpt
+}
+
+// SearchResponse is what a search returns.
+type SearchResponse struct {
+	Hits []Hit `json:"hits"`
+	// Routing is the backend's routing label for the query ("search",
+	// "no_results", or a backend-specific label); empty when not reported.
+	Routing string `json:"routing,omitempty"`
+	// Candidates holds, with Explain, each retriever's candidate list (by
+	// retriever name, e.g. "bm25", "dense") with raw scores and ranks.
+	Candidates map[string][]fusion.Candidate `json:"candidates,omitempty"`
+}

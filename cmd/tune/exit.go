@@ -1,0 +1,63 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+)
+
+// Exit codes. They are the tool's contract with scripts and CI; add one only
+// with a reason and document it in the README.
+const (
+	exitOK     = 0 // success
+	exitFailed = 1 // a run failed or a gate failed
+	exitUsage  = 2 // usage error or invalid input
+)
+
+// codedError attaches an exit code to an error. Subcommands return errors;
+// exitCode reads the code once, in run.
+type codedError struct {
+	code int
+	err  error
+}
+
+func (e *codedError) Error() string { return e.err.Error() }
+func (e *codedError) Unwrap() error { return e.err }
+
+// usageErrorf reports a command-line usage problem (exit 2).
+func usageErrorf(format string, args ...any) error {
+	return &codedError{code: exitUsage, err: fmt.Errorf(format, args...)}
+}
+
+// inputError marks err as caused by invalid user input (exit 2): a malformed
+// file, an unknown parameter, a bad setting.
+func inputError(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &codedError{code: exitUsage, err: err}
+}
+
+// failedError marks err as a failed run or gate (exit 1). Unmarked errors
+// are treated the same way.
+func failedError(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &codedError{code: exitFailed, err: err}
+}
+
+// exitCode maps an error returned by a subcommand to the process exit code.
+func exitCode(err error) int {
+	if err == nil {
+		return exitOK
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK
+	}
+	var ce *codedError
+	if errors.As(err, &ce) {
+		return ce.code
+	}
+	return exitFailed
+}

@@ -1,0 +1,114 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// command is one subcommand of tune. Each lives in its own file and registers
+// itself from an init function, so adding one never edits a shared table.
+type command struct {
+	name    string // as typed on the command line
+	summary string // one line for the top-level help
+	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+}
+
+var commands = map[string]command{}
+
+func register(c command) {
+	if _, dup := commands[c.name]; dup {
+		panic("tune: command registered twice: " + c.name)
+	}
+	commands[c.name] = c
+}
+
+// defaultCommand runs when the first argument is a flag or absent: tune's main
+// job, the sweep (`tune --experiments FILE`). Set by the tuning command's file.
+var defaultCommand string
+
+// run executes one invocation and returns its exit code. Errors go to stderr,
+// results to stdout.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	err := dispatch(ctx, args, stdout, stderr)
+	if err != nil && !errors.Is(err, flag.ErrHelp) {
+		fmt.Fprintf(stderr, "tune: %v\n", err)
+	}
+	return exitCode(err)
+}
+
+func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 {
+		switch args[0] {
+		case "help", "-h", "-help", "--help":
+			if len(args) > 1 {
+				if c, ok := commands[args[1]]; ok {
+					return c.run(ctx, []string{"--help"}, stdout, stderr)
+				}
+				return usageErrorf("unknown command %q (run 'tune help')", args[1])
+			}
+			printUsage(stdout)
+			return nil
+		}
+		if c, ok := commands[args[0]]; ok {
+			return c.run(ctx, args[1:], stdout, stderr)
+		}
+		if !strings.HasPrefix(args[0], "-") {
+			return usageErrorf("unknown command %q (run 'tune help')", args[0])
+		}
+	}
+	if defaultCommand == "" {
+		printUsage(stderr)
+		return usageErrorf("no command given")
+	}
+	return commands[defaultCommand].run(ctx, args, stdout, stderr)
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprintln(w, "tune — tune hybrid search (BM25 + vectors + fusion) against a judged golden set")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Usage:")
+	fmt.Fprintln(w, "  tune [--experiments FILE] [flags]     run a sweep and print the leaderboard")
+	fmt.Fprintln(w, "  tune COMMAND [flags]")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Commands:")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-12s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Run 'tune COMMAND --help' for a command's flags.")
+	fmt.Fprintln(w, "Exit codes: 0 ok, 1 run or gate failed, 2 usage or input error.")
+}
+
+// newFlagSet returns a flag set that reports errors instead of exiting and
+// prints its usage to stderr.
+func newFlagSet(name, usage string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("tune "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: tune %s %s\n\n", name, usage)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseFlags parses args into fs, mapping a parse failure to a usage error
+// (exit 2) and --help to flag.ErrHelp (exit 0).
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return &codedError{code: exitUsage, err: err}
+	}
+	return nil
+}

@@ -1,0 +1,4 @@
+// Package experiments reads what users author: golden sets (native JSON/YAML,
+// TREC qrels and topics, BEIR folders) and experiment files, validating them
+// with errors that name the file, line and field.
+package experiments
