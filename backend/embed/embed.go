@@ -1,0 +1,29 @@
+// Package embed turns text into vectors for dense retrieval. Built-in
+// embedders: lsa-<dim> (TF-IDF + truncated SVD fitted on the corpus),
+// hash-<dim> (hashed character n-grams), openai:<model> (any
+// OpenAI-compatible /v1/embeddings server) and file:<path> (precomputed
+// vectors).
+package embed
+
+import "context"
+
+// Embedder maps documents and queries to vectors of Dim() float32s.
+type Embedder interface {
+	// Name is the spec the embedder was built from, e.g. "lsa-256"; it keys
+	// the on-disk embedding cache.
+	Name() string
+	// Dim is the length of every vector.
+	Dim() int
+	// EmbedDocuments returns one vector per text; ids name the texts (chunk
+	// ids) for embedders that look vectors up instead of computing them.
+	EmbedDocuments(ctx context.Context, ids, texts []string) ([][]float32, error)
+	// EmbedQuery returns the vector of one query.
+	EmbedQuery(ctx context.Context, text string) ([]float32, error)
+}
+
+// Fitter is implemented by embedders whose model is learned from the corpus
+// (lsa-<dim>). Fit must be called with every document text before
+// EmbedDocuments or EmbedQuery.
+type Fitter interface {
+	Fit(ctx context.Context, texts []string) error
+}
