@@ -1,0 +1,105 @@
+package trec
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+)
+
+// Qrels holds graded judgments: query id -> document id -> relevance grade.
+// Grades are the integers of the qrels file; trec_eval treats negative
+// grades as judged non-relevant, and so do the evaluators of this project.
+type Qrels map[string]map[string]int
+
+// NumJudged returns the number of judgments in q.
+func (q Qrels) NumJudged() int {
+	n := 0
+	for _, docs := range q {
+		n += len(docs)
+	}
+	return n
+}
+
+// ReadQrels parses qrels lines `qid iter docno rel` from r. file names the
+// input in error messages. Blank lines are skipped; the iteration column is
+// ignored, as trec_eval does. A document judged twice for the same query is
+// an error.
+func ReadQrels(r io.Reader, file string) (Qrels, error) {
+	q := Qrels{}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64*1024), 1024*1024)
+	var f [5][]byte
+	line := 0
+	for sc.Scan() {
+		line++
+		n := fields(sc.Bytes(), f[:])
+		if n == 0 {
+			continue
+		}
+		if n != 4 {
+			return nil, fmt.Errorf("%s:%d: expected 4 fields \"qid iter docno rel\" (got %q)", file, line, sc.Text())
+		}
+		rel, err := strconv.Atoi(string(f[3]))
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: relevance must be an integer (got %q)", file, line, f[3])
+		}
+		qid := string(f[0])
+		docs := q[qid]
+		if docs == nil {
+			docs = map[string]int{}
+			q[qid] = docs
+		}
+		doc := string(f[2])
+		if _, dup := docs[doc]; dup {
+			return nil, fmt.Errorf("%s:%d: document %q judged twice for query %q", file, line, doc, qid)
+		}
+		docs[doc] = rel
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s:%d: %w", file, line+1, err)
+	}
+	return q, nil
+}
+
+// ReadQrelsFile opens path and parses it with ReadQrels.
+func ReadQrelsFile(path string) (Qrels, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("read qrels: %w", err)
+	}
+	defer f.Close()
+	return ReadQrels(f, path)
+}
+
+// fields splits b at ASCII whitespace into out and returns the number of
+// fields found. When b has more fields than out, it returns len(out)+1 so
+// callers can report a wrong field count without allocating.
+func fields(b []byte, out [][]byte) int {
+	n := 0
+	i := 0
+	for i < len(b) {
+		for i < len(b) && isSpace(b[i]) {
+			i++
+		}
+		if i == len(b) {
+			break
+		}
+		j := i
+		for j < len(b) && !isSpace(b[j]) {
+			j++
+		}
+		if n == len(out) {
+			return n + 1
+		}
+		out[n] = b[i:j]
+		n++
+		i = j
+	}
+	return n
+}
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'
+}

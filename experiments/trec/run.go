@@ -1,0 +1,211 @@
+package trec
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"sort"
+	"strconv"
+)
+
+// Result is one retrieved document of a run.
+type Result struct {
+	DocNo string  // document id
+	Score float64 // retrieval score; trec_eval ranks by it, not by the rank column
+}
+
+// Run is a parsed run file: its tag (the last column of its first line) and
+// each query's results in file order.
+type Run struct {
+	Tag     string
+	Queries map[string][]Result
+}
+
+// NumResults returns the number of results over all queries of r.
+func (r Run) NumResults() int {
+	n := 0
+	for _, res := range r.Queries {
+		n += len(res)
+	}
+	return n
+}
+
+// ReadRun parses run lines `qid Q0 docno rank score tag` from r. file names
+// the input in error messages. Blank lines are skipped. The rank column must
+// be an integer but is otherwise ignored (trec_eval orders by score); the
+// score must be a finite number. Results keep file order; duplicates are
+// kept too (evaluators decide what to do with them).
+func ReadRun(r io.Reader, file string) (Run, error) {
+	run := Run{Queries: map[string][]Result{}}
+	br := bufio.NewReaderSize(r, 256*1024)
+	var f [7][]byte
+	var arena []byte // document ids are sliced out of shared blocks
+	var lastQID string
+	var last []Result
+	line := 0
+	for {
+		b, err := br.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			return Run{}, fmt.Errorf("%s:%d: line longer than %d bytes", file, line+1, br.Size())
+		}
+		if len(b) > 0 {
+			line++
+			if perr := parseRunLine(b, f[:], file, line, &run, &arena, &lastQID, &last); perr != nil {
+				return Run{}, perr
+			}
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return Run{}, fmt.Errorf("%s:%d: %w", file, line+1, err)
+		}
+	}
+	if lastQID != "" {
+		run.Queries[lastQID] = last
+	}
+	return run, nil
+}
+
+func parseRunLine(b []byte, f [][]byte, file string, line int, run *Run, arena *[]byte, lastQID *string, last *[]Result) error {
+	n := fields(b, f[:6])
+	if n == 0 {
+		return nil
+	}
+	if n != 6 {
+		return fmt.Errorf("%s:%d: expected 6 fields \"qid Q0 docno rank score tag\" (got %q)", file, line, trimEOL(b))
+	}
+	if _, err := strconv.Atoi(string(f[3])); err != nil {
+		return fmt.Errorf("%s:%d: rank must be an integer (got %q)", file, line, f[3])
+	}
+	score, err := strconv.ParseFloat(string(f[4]), 64)
+	if err != nil || math.IsNaN(score) || math.IsInf(score, 0) {
+		return fmt.Errorf("%s:%d: score must be a finite number (got %q)", file, line, f[4])
+	}
+	if run.Tag == "" {
+		run.Tag = string(f[5])
+	}
+	if string(f[0]) != *lastQID {
+		if *lastQID != "" {
+			run.Queries[*lastQID] = *last
+		}
+		*lastQID = string(f[0])
+		*last = run.Queries[*lastQID]
+	}
+	*last = append(*last, Result{DocNo: intern(arena, f[2]), Score: score})
+	return nil
+}
+
+// intern copies b into the shared block *arena and returns it as a string,
+// so that a million document ids cost a few hundred allocations.
+func intern(arena *[]byte, b []byte) string {
+	const block = 64 * 1024
+	if len(b) > block/8 {
+		return string(b)
+	}
+	if cap(*arena)-len(*arena) < len(b) {
+		*arena = make([]byte, 0, block)
+	}
+	start := len(*arena)
+	*arena = append(*arena, b...)
+	s := (*arena)[start:len(*arena):len(*arena)]
+	return unsafeString(s)
+}
+
+func trimEOL(b []byte) []byte {
+	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r') {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+// ReadRunFile opens path and parses it with ReadRun.
+func ReadRunFile(path string) (Run, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Run{}, fmt.Errorf("read run: %w", err)
+	}
+	defer f.Close()
+	return ReadRun(f, path)
+}
+
+// WriteRun writes r in TREC run format: queries in ascending id order, each
+// query's results in slice order with ranks 1, 2, ... and scores in the
+// shortest form that reads back exactly. An empty tag is written as "run".
+func WriteRun(w io.Writer, r Run) error {
+	qids := make([]string, 0, len(r.Queries))
+	for q := range r.Queries {
+		qids = append(qids, q)
+	}
+	sort.Strings(qids)
+	bw := bufio.NewWriter(w)
+	for _, q := range qids {
+		if err := writeQuery(bw, q, r.Queries[q], r.Tag); err != nil {
+			return err
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("write run: %w", err)
+	}
+	return nil
+}
+
+// WriteQuery writes the results of one query in TREC run format, ranks
+// starting at 1, for callers that stream a run query by query.
+func WriteQuery(w io.Writer, qid string, results []Result, tag string) error {
+	bw := bufio.NewWriter(w)
+	if err := writeQuery(bw, qid, results, tag); err != nil {
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("write run: %w", err)
+	}
+	return nil
+}
+
+func writeQuery(bw *bufio.Writer, qid string, results []Result, tag string) error {
+	if tag == "" {
+		tag = "run"
+	}
+	if err := checkField("query id", qid); err != nil {
+		return err
+	}
+	if err := checkField("tag", tag); err != nil {
+		return err
+	}
+	var buf []byte
+	for i, res := range results {
+		if err := checkField("document id", res.DocNo); err != nil {
+			return err
+		}
+		buf = buf[:0]
+		buf = append(buf, qid...)
+		buf = append(buf, " Q0 "...)
+		buf = append(buf, res.DocNo...)
+		buf = append(buf, ' ')
+		buf = strconv.AppendInt(buf, int64(i+1), 10)
+		buf = append(buf, ' ')
+		buf = strconv.AppendFloat(buf, res.Score, 'g', -1, 64)
+		buf = append(buf, ' ')
+		buf = append(buf, tag...)
+		buf = append(buf, '\n')
+		if _, err := bw.Write(buf); err != nil {
+			return fmt.Errorf("write run: %w", err)
+		}
+	}
+	return nil
+}
+
+func checkField(what, s string) error {
+	if s == "" {
+		return fmt.Errorf("write run: empty %s", what)
+	}
+	for i := 0; i < len(s); i++ {
+		if isSpace(s[i]) {
+			return fmt.Errorf("write run: %s %q contains whitespace", what, s)
+		}
+	}
+	return nil
+}

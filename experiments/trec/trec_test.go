@@ -1,0 +1,134 @@
+package trec_test
+
+import (
+	"bytes"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/fusiontune/fusiontune/experiments/trec"
+)
+
+func TestReadQrels(t *testing.T) {
+	got, err := trec.ReadQrelsFile("testdata/small.qrels")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := trec.Qrels{"1": {"d1": 3, "d2": 0, "d3": 2}, "2": {"d9": 1}}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	if n := got.NumJudged(); n != 4 {
+		t.Errorf("NumJudged = %d, want 4", n)
+	}
+}
+
+func TestReadQrelsErrors(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{"too few fields", "1 0 d1\n", `q.txt:1: expected 4 fields "qid iter docno rel" (got "1 0 d1")`},
+		{"too many fields", "1 0 d1 1\n1 0 d2 1 x\n", `q.txt:2: expected 4 fields`},
+		{"bad grade", "\n1 0 d1 high\n", `q.txt:2: relevance must be an integer (got "high")`},
+		{"float grade", "1 0 d1 1.5\n", `q.txt:1: relevance must be an integer (got "1.5")`},
+		{"duplicate", "1 0 d1 1\n1 0 d1 2\n", `q.txt:2: document "d1" judged twice for query "1"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := trec.ReadQrels(strings.NewReader(tt.in), "q.txt")
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("error = %v, want it to contain %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestReadRun(t *testing.T) {
+	got, err := trec.ReadRunFile("testdata/small.run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := trec.Run{Tag: "tagA", Queries: map[string][]trec.Result{
+		"1": {{DocNo: "d2", Score: 2.5}, {DocNo: "d1", Score: 1}, {DocNo: "d4", Score: 0.5}},
+		"2": {{DocNo: "d9", Score: -0.03}},
+	}}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %+v, want %+v", got, want)
+	}
+	if n := got.NumResults(); n != 4 {
+		t.Errorf("NumResults = %d, want 4", n)
+	}
+}
+
+func TestReadRunErrors(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{"too few fields", "1 Q0 d1 1 2.0\n", `r.txt:1: expected 6 fields "qid Q0 docno rank score tag" (got "1 Q0 d1 1 2.0")`},
+		{"crlf kept out of message", "1 Q0 d1 1\r\n", `(got "1 Q0 d1 1")`},
+		{"bad rank", "1 Q0 d1 1 2 t\n1 Q0 d2 x 2 t\n", `r.txt:2: rank must be an integer (got "x")`},
+		{"bad score", "1 Q0 d1 1 high t\n", `r.txt:1: score must be a finite number (got "high")`},
+		{"nan score", "1 Q0 d1 1 NaN t\n", `r.txt:1: score must be a finite number (got "NaN")`},
+		{"no final newline", "1 Q0 d1 1 1 t\n1 Q0 d2", `r.txt:2: expected 6 fields`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := trec.ReadRun(strings.NewReader(tt.in), "r.txt")
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("error = %v, want it to contain %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestWriteRunRoundTrip(t *testing.T) {
+	in := trec.Run{Tag: "bm25", Queries: map[string][]trec.Result{
+		"q2": {{DocNo: "b", Score: 0.1}, {DocNo: "a", Score: 1.0 / 3}},
+		"q1": {{DocNo: "c", Score: 7}},
+	}}
+	var buf bytes.Buffer
+	if err := trec.WriteRun(&buf, in); err != nil {
+		t.Fatal(err)
+	}
+	wantText := "q1 Q0 c 1 7 bm25\nq2 Q0 b 1 0.1 bm25\nq2 Q0 a 2 0.3333333333333333 bm25\n"
+	if buf.String() != wantText {
+		t.Fatalf("WriteRun wrote\n%s\nwant\n%s", buf.String(), wantText)
+	}
+	out, err := trec.ReadRun(&buf, "roundtrip")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(out, in) {
+		t.Fatalf("round trip: got %+v, want %+v", out, in)
+	}
+}
+
+func TestWriteRunRejectsWhitespace(t *testing.T) {
+	tests := []struct {
+		name string
+		run  trec.Run
+		want string
+	}{
+		{"doc id", trec.Run{Queries: map[string][]trec.Result{"q": {{DocNo: "a b"}}}}, `document id "a b" contains whitespace`},
+		{"query id", trec.Run{Queries: map[string][]trec.Result{"q 1": {{DocNo: "a"}}}}, `query id "q 1" contains whitespace`},
+		{"empty doc", trec.Run{Queries: map[string][]trec.Result{"q": {{}}}}, `empty document id`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := trec.WriteRun(&bytes.Buffer{}, tt.run)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("error = %v, want it to contain %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestWriteQuery(t *testing.T) {
+	var buf bytes.Buffer
+	if err := trec.WriteQuery(&buf, "7", []trec.Result{{DocNo: "x", Score: 2}}, ""); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := buf.String(), "7 Q0 x 1 2 run\n"; got != want {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+}
