@@ -1,0 +1,203 @@
+package runs
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Run is one run directory.
+type Run struct {
+	Dir      string
+	Manifest Manifest
+	// LoadErr is set by Store.List when the run could not be read.
+	LoadErr error
+}
+
+// ID is the run's directory name.
+func (r *Run) ID() string { return filepath.Base(r.Dir) }
+
+// SaveManifest rewrites manifest.json atomically.
+func (r *Run) SaveManifest() error {
+	return r.WriteJSON(ManifestFile, r.Manifest)
+}
+
+// Finish records the final status and time in the manifest.
+func (r *Run) Finish(status string, runErr error, now time.Time) error {
+	r.Manifest.Status = status
+	r.Manifest.Finished = now.UTC()
+	if runErr != nil {
+		r.Manifest.Error = runErr.Error()
+	}
+	return r.SaveManifest()
+}
+
+// WriteFile writes name inside the run directory atomically and durably.
+func (r *Run) WriteFile(name string, data []byte) error {
+	return WriteFileAtomic(filepath.Join(r.Dir, name), data, 0o644)
+}
+
+// WriteJSON writes v as indented JSON (with a final newline) atomically.
+func (r *Run) WriteJSON(name string, v any) error {
+	data, err := MarshalJSON(v)
+	if err != nil {
+		return fmt.Errorf("runs: encode %s: %w", name, err)
+	}
+	return r.WriteFile(name, data)
+}
+
+// MarshalJSON encodes v the way every run file is encoded: two-space
+// indentation, no HTML escaping, a final newline. Map keys are sorted by
+// encoding/json, so equal values give identical bytes.
+func MarshalJSON(v any) ([]byte, error) {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return []byte(b.String()), nil
+}
+
+// RecordTrial writes a finished (or failed) trial: trials/NNN.json with the
+// record and trials/NNN.queries.jsonl with the per-query results. Both are
+// durable on disk when RecordTrial returns.
+func (r *Run) RecordTrial(t TrialRecord, queries []QueryResult) error {
+	base := filepath.Join(TrialsDir, fmt.Sprintf("%03d", t.Index))
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	for _, q := range queries {
+		if err := enc.Encode(q); err != nil {
+			return fmt.Errorf("runs: encode query %q of trial %q: %w", q.QueryID, t.Name, err)
+		}
+	}
+	if err := r.WriteFile(base+".queries.jsonl", []byte(b.String())); err != nil {
+		return err
+	}
+	// The record is written last: its presence marks the trial as finished.
+	return r.WriteJSON(base+".json", t)
+}
+
+// Trials reads every recorded trial, ordered by index.
+func (r *Run) Trials() ([]TrialRecord, error) {
+	matches, err := filepath.Glob(filepath.Join(r.Dir, TrialsDir, "[0-9][0-9][0-9].json"))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]TrialRecord, 0, len(matches))
+	for _, m := range matches {
+		data, err := os.ReadFile(m)
+		if err != nil {
+			return nil, fmt.Errorf("runs: %w", err)
+		}
+		var t TrialRecord
+		if err := json.Unmarshal(data, &t); err != nil {
+			return nil, fmt.Errorf("runs: %s: %w", m, err)
+		}
+		out = append(out, t)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Index < out[j].Index })
+	return out, nil
+}
+
+// QueryResults reads the per-query results of trial index.
+func (r *Run) QueryResults(index int) ([]QueryResult, error) {
+	path := filepath.Join(r.Dir, TrialsDir, fmt.Sprintf("%03d.queries.jsonl", index))
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("runs: %w", err)
+	}
+	defer f.Close()
+	var out []QueryResult
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	line := 0
+	for sc.Scan() {
+		line++
+		var q QueryResult
+		if err := json.Unmarshal(sc.Bytes(), &q); err != nil {
+			return nil, fmt.Errorf("runs: %s:%d: %w", path, line, err)
+		}
+		out = append(out, q)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("runs: %s: %w", path, err)
+	}
+	return out, nil
+}
+
+// WriteFileAtomic writes data to path through a temporary file in the same
+// directory: write, fsync, rename, fsync the directory. A crash leaves
+// either the old file or the new one, never a mix.
+func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	name := tmp.Name()
+	fail := func(err error) error {
+		tmp.Close()
+		os.Remove(name)
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if _, err := tmp.Write(data); err != nil {
+		return fail(err)
+	}
+	if err := tmp.Chmod(perm); err != nil {
+		return fail(err)
+	}
+	if err := tmp.Sync(); err != nil {
+		return fail(err)
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(name)
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(name, path); err != nil {
+		os.Remove(name)
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// WriteLeaderboard writes leaderboard.json, leaderboard.md and
+// leaderboard.csv.
+func (r *Run) WriteLeaderboard(lb Leaderboard) error {
+	for _, f := range []struct{ name, format string }{
+		{LeaderboardJSONFile, "json"}, {LeaderboardMDFile, "md"}, {LeaderboardCSVFile, "csv"},
+	} {
+		var b strings.Builder
+		if err := lb.Render(&b, f.format); err != nil {
+			return fmt.Errorf("runs: render %s: %w", f.name, err)
+		}
+		if err := r.WriteFile(f.name, []byte(b.String())); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ReadLeaderboard reads leaderboard.json.
+func (r *Run) ReadLeaderboard() (Leaderboard, error) {
+	var lb Leaderboard
+	data, err := os.ReadFile(filepath.Join(r.Dir, LeaderboardJSONFile))
+	if err != nil {
+		return lb, fmt.Errorf("runs: %w", err)
+	}
+	if err := json.Unmarshal(data, &lb); err != nil {
+		return lb, fmt.Errorf("runs: %s: %w", filepath.Join(r.Dir, LeaderboardJSONFile), err)
+	}
+	return lb, nil
+}

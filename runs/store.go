@@ -1,0 +1,187 @@
+package runs
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// ErrNoRuns is returned when a runs directory holds no run.
+var ErrNoRuns = errors.New("no runs recorded")
+
+// File names inside a run directory.
+const (
+	ManifestFile        = "manifest.json"
+	SettingsFile        = "settings.json"
+	LeaderboardJSONFile = "leaderboard.json"
+	LeaderboardMDFile   = "leaderboard.md"
+	LeaderboardCSVFile  = "leaderboard.csv"
+	TrialsDir           = "trials"
+	PromotionsFile      = "promotions.jsonl"
+)
+
+// Store is a runs directory: one subdirectory per run, named
+// <UTC timestamp>-<random id>, plus promotions.jsonl.
+type Store struct {
+	Dir string
+}
+
+// Open returns the store at dir, creating the directory if needed.
+func Open(dir string) (*Store, error) {
+	if dir == "" {
+		return nil, errors.New("runs: empty runs directory")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("runs: create %s: %w", dir, err)
+	}
+	return &Store{Dir: dir}, nil
+}
+
+// Manifest describes a run. It is the only file of a run that holds
+// timestamps, so that everything else is byte-identical across repeats.
+type Manifest struct {
+	ID          string    `json:"id"`
+	Started     time.Time `json:"started"`
+	Finished    time.Time `json:"finished,omitzero"`
+	Status      string    `json:"status"` // running, done, failed, interrupted
+	Experiments string    `json:"experiments"`
+	GoldenHash  string    `json:"golden_hash"`
+	Backend     string    `json:"backend"`
+	Trials      int       `json:"trials"`
+	Restarts    int       `json:"restarts"`
+	Tool        string    `json:"tool"`
+	Args        []string  `json:"args,omitempty"`
+	Error       string    `json:"error,omitempty"`
+	Seed        int64     `json:"seed"`
+}
+
+// Create makes a new run directory and writes its manifest.
+func (s *Store) Create(m Manifest, now time.Time) (*Run, error) {
+	var b [3]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return nil, fmt.Errorf("runs: random id: %w", err)
+	}
+	id := now.UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(b[:])
+	dir := filepath.Join(s.Dir, id)
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("runs: create run: %w", err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, TrialsDir), 0o755); err != nil {
+		return nil, fmt.Errorf("runs: create run: %w", err)
+	}
+	m.ID = id
+	m.Started = now.UTC()
+	if m.Status == "" {
+		m.Status = "running"
+	}
+	r := &Run{Dir: dir, Manifest: m}
+	if err := r.SaveManifest(); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// Resolve finds a run by id, unique id prefix or path; "" or "latest" means
+// the most recent run.
+func (s *Store) Resolve(ref string) (*Run, error) {
+	if ref != "" && ref != "latest" {
+		if st, err := os.Stat(ref); err == nil && st.IsDir() && strings.ContainsRune(ref, os.PathSeparator) {
+			return Load(ref)
+		}
+		if err := checkName(ref); err != nil {
+			return nil, err
+		}
+	}
+	ids, err := s.ids()
+	if err != nil {
+		return nil, err
+	}
+	if len(ids) == 0 {
+		return nil, fmt.Errorf("runs: %s: %w", s.Dir, ErrNoRuns)
+	}
+	if ref == "" || ref == "latest" {
+		return Load(filepath.Join(s.Dir, ids[len(ids)-1]))
+	}
+	var match []string
+	for _, id := range ids {
+		if id == ref {
+			return Load(filepath.Join(s.Dir, id))
+		}
+		if strings.HasPrefix(id, ref) {
+			match = append(match, id)
+		}
+	}
+	switch len(match) {
+	case 0:
+		return nil, fmt.Errorf("runs: no run %q in %s", ref, s.Dir)
+	case 1:
+		return Load(filepath.Join(s.Dir, match[0]))
+	default:
+		return nil, fmt.Errorf("runs: %q matches %d runs (%s, ...): give more of the id", ref, len(match), match[0])
+	}
+}
+
+// checkName rejects run references that could escape the runs directory.
+func checkName(ref string) error {
+	if ref == "." || ref == ".." || strings.ContainsAny(ref, `/\`) || strings.Contains(ref, "..") {
+		return fmt.Errorf("runs: invalid run name %q: must be a run id, not a path", ref)
+	}
+	return nil
+}
+
+// ids lists the run directories, oldest first.
+func (s *Store) ids() ([]string, error) {
+	entries, err := os.ReadDir(s.Dir)
+	if err != nil {
+		return nil, fmt.Errorf("runs: list %s: %w", s.Dir, err)
+	}
+	var ids []string
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(s.Dir, e.Name(), ManifestFile)); err == nil {
+			ids = append(ids, e.Name())
+		}
+	}
+	sort.Strings(ids)
+	return ids, nil
+}
+
+// List loads every run, oldest first. Runs whose files cannot be read are
+// returned with their error in Run.LoadErr rather than failing the listing.
+func (s *Store) List() ([]*Run, error) {
+	ids, err := s.ids()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*Run, 0, len(ids))
+	for _, id := range ids {
+		r, err := Load(filepath.Join(s.Dir, id))
+		if err != nil {
+			r = &Run{Dir: filepath.Join(s.Dir, id), Manifest: Manifest{ID: id}, LoadErr: err}
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// Load reads the run at dir.
+func Load(dir string) (*Run, error) {
+	data, err := os.ReadFile(filepath.Join(dir, ManifestFile))
+	if err != nil {
+		return nil, fmt.Errorf("runs: load %s: %w", dir, err)
+	}
+	r := &Run{Dir: dir}
+	if err := json.Unmarshal(data, &r.Manifest); err != nil {
+		return nil, fmt.Errorf("runs: %s: %w", filepath.Join(dir, ManifestFile), err)
+	}
+	return r, nil
+}

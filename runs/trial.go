@@ -1,0 +1,63 @@
+package runs
+
+// Trial statuses.
+const (
+	StatusOK     = "ok"
+	StatusFailed = "failed"
+	StatusPruned = "pruned"
+)
+
+// TrialRecord is one evaluated configuration as stored in trials/NNN.json.
+// It holds no timestamps, so repeated runs give identical files.
+type TrialRecord struct {
+	Index  int            `json:"index"`
+	Name   string         `json:"name"`
+	Params map[string]any `json:"params"`
+	// Group identifies the index-time settings the trial shares with others.
+	Group  string `json:"group"`
+	Status string `json:"status"`
+	Error  string `json:"error,omitempty"`
+	// Baseline marks the experiment file's baseline trial.
+	Baseline bool `json:"baseline,omitempty"`
+	// Primary is the primary score (mean over queries).
+	Primary float64 `json:"primary"`
+	// Scorecard holds every metric's mean over the scored queries.
+	Scorecard map[string]float64 `json:"scorecard"`
+	// Categories and Difficulties hold the scorecard (with "primary") per
+	// category and per difficulty.
+	Categories   map[string]map[string]float64 `json:"categories,omitempty"`
+	Difficulties map[string]map[string]float64 `json:"difficulties,omitempty"`
+	// Routing is the share of queries with an expected routing whose
+	// backend routing matched; nil when no query declares one.
+	Routing *float64 `json:"routing_accuracy,omitempty"`
+	// Queries is the number of queries scored; Failed the number whose
+	// search failed after retries.
+	Queries int `json:"queries"`
+	Failed  int `json:"failed_queries,omitempty"`
+	// BackendConfig is the exact configuration applied to the backend.
+	BackendConfig string `json:"backend_config,omitempty"`
+	// Mode says how the trial was evaluated: live, replay or verified.
+	Mode string `json:"mode"`
+}
+
+// QueryResult is one query of one trial, a line of trials/NNN.queries.jsonl.
+type QueryResult struct {
+	QueryID   string             `json:"query_id"`
+	Category  string             `json:"category,omitempty"`
+	Top       []RankedDoc        `json:"top"`
+	Labels    string             `json:"labels"` // e.g. "1:L3 | 2:L1 | 3:L0"
+	Scores    map[string]float64 `json:"scores"`
+	Primary   float64            `json:"primary"`
+	Routing   string             `json:"routing,omitempty"`
+	Expected  string             `json:"expected_routing,omitempty"`
+	RequestID string             `json:"request_id"`
+	LatencyMS float64            `json:"latency_ms"`
+	Error     string             `json:"error,omitempty"`
+}
+
+// RankedDoc is one retrieved document with its grade (-1 when unjudged).
+type RankedDoc struct {
+	DocID string  `json:"doc_id"`
+	Score float64 `json:"score"`
+	Grade int     `json:"grade"`
+}
