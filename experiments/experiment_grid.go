@@ -1,0 +1,299 @@
+package experiments
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// parseGrid reads {param: [values]} keeping the file's key order, which is
+// the order of the cartesian product (first key slowest).
+func parseGrid(ps *problems, n *yaml.Node, field string) []GridAxis {
+	if n.Kind != yaml.MappingNode {
+		ps.at(n, field, "expected an object {parameter: [values]}")
+		return nil
+	}
+	var axes []GridAxis
+	forEachKey(ps, n, field, func(key string, k, v *yaml.Node) {
+		f := joinField(field, key)
+		if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
+			ps.at(v, f, "expected a non-empty list of values")
+			return
+		}
+		axis := GridAxis{Param: key}
+		if key == "fusion.weights" {
+			axis.Values = parseWeightsAxis(ps, v, f)
+			axes = append(axes, axis)
+			return
+		}
+		spec, known := LookupParam(key)
+		if !known && !strings.HasPrefix(key, CustomPrefix) {
+			ps.at(k, f, "unknown parameter %q (known: %s)", key, strings.Join(ParamNames(), ", "))
+			return
+		}
+		for i, item := range v.Content {
+			fi := fmt.Sprintf("%s[%d]", f, i)
+			val, ok := decodeValue(ps, item, fi)
+			if !ok {
+				continue
+			}
+			if known {
+				norm, msg := spec.checkValue(val)
+				if msg != "" {
+					ps.at(item, fi, "%s", msg)
+					continue
+				}
+				val = norm
+			}
+			for _, prev := range axis.Values {
+				if FormatValue(prev) == FormatValue(val) {
+					ps.at(item, fi, "value %s listed twice", FormatValue(val))
+				}
+			}
+			axis.Values = append(axis.Values, val)
+		}
+		axes = append(axes, axis)
+	})
+	return axes
+}
+
+// parseSpace reads the samplers' search space:
+//
+//	space:
+//	  fusion.k: {type: int, low: 10, high: 100}
+//	  fusion.weights.bm25: {type: float, low: 0, high: 1}
+//	  bm25.k1: {type: log_float, low: 0.5, high: 3}
+//	  fusion.method: {type: categorical, choices: [rrf, linear]}
+func parseSpace(ps *problems, n *yaml.Node, field string) []SpaceParam {
+	if n.Kind != yaml.MappingNode {
+		ps.at(n, field, "expected an object {parameter: {type, low, high | choices}}")
+		return nil
+	}
+	var out []SpaceParam
+	forEachKey(ps, n, field, func(key string, k, v *yaml.Node) {
+		f := joinField(field, key)
+		spec, known := LookupParam(key)
+		if !known {
+			ps.at(k, f, "unknown parameter %q (known: %s)", key, strings.Join(ParamNames(), ", "))
+			return
+		}
+		if v.Kind != yaml.MappingNode {
+			ps.at(v, f, "expected {type, low, high} or {type: categorical, choices}")
+			return
+		}
+		sp := SpaceParam{Param: key}
+		var have = map[string]*yaml.Node{}
+		forEachKey(ps, v, f, func(kk string, kn, vv *yaml.Node) {
+			ff := joinField(f, kk)
+			have[kk] = vv
+			switch kk {
+			case "type":
+				sp.Type = scalarString(ps, vv, ff)
+				if msg := oneOf("int", "float", "log_float", "categorical")(sp.Type); msg != "" {
+					ps.at(vv, ff, "%s", msg)
+				}
+			case "low", "high", "step":
+				x, ok := decodeValue(ps, vv, ff)
+				fv, isNum := x.(float64)
+				if ok && !isNum {
+					ps.at(vv, ff, "must be a number")
+				}
+				switch kk {
+				case "low":
+					sp.Low = fv
+				case "high":
+					sp.High = fv
+				case "step":
+					sp.Step = fv
+				}
+			case "choices":
+				x, ok := decodeValue(ps, vv, ff)
+				list, isList := x.([]any)
+				if ok && (!isList || len(list) == 0) {
+					ps.at(vv, ff, "expected a non-empty list")
+					return
+				}
+				for i, c := range list {
+					norm, msg := spec.checkValue(c)
+					if msg != "" {
+						ps.at(vv.Content[i], fmt.Sprintf("%s[%d]", ff, i), "%s", msg)
+						continue
+					}
+					sp.Choices = append(sp.Choices, norm)
+				}
+			default:
+				ps.at(kn, ff, "unknown key (want type, low, high, step, choices)")
+			}
+		})
+		switch sp.Type {
+		case "":
+			ps.at(v, joinField(f, "type"), "missing (want int, float, log_float or categorical)")
+		case "categorical":
+			if have["choices"] == nil {
+				ps.at(v, joinField(f, "choices"), "missing: a categorical parameter needs choices")
+			}
+		default:
+			if spec.Kind != KindFloat && spec.Kind != KindInt {
+				ps.at(v, joinField(f, "type"), "parameter %q is %s: use type categorical", key, spec.Kind)
+			}
+			if have["low"] == nil || have["high"] == nil {
+				ps.at(v, f, "a %s range needs low and high", sp.Type)
+			} else if sp.Low >= sp.High {
+				ps.at(have["high"], joinField(f, "high"), "must be > low (%v >= %v)", FormatValue(sp.Low), FormatValue(sp.High))
+			}
+			if sp.Type == "log_float" && sp.Low <= 0 {
+				ps.at(have["low"], joinField(f, "low"), "must be > 0 for log_float (got %v)", FormatValue(sp.Low))
+			}
+			if spec.Check != nil && have["low"] != nil && have["high"] != nil {
+				for _, b := range []struct {
+					name string
+					v    float64
+				}{{"low", sp.Low}, {"high", sp.High}} {
+					if msg := spec.Check(b.v); msg != "" {
+						ps.at(have[b.name], joinField(f, b.name), "%s", msg)
+					}
+				}
+			}
+		}
+		out = append(out, sp)
+	})
+	return out
+}
+
+// TrialSpec is one configuration to evaluate, expanded from an experiment
+// file.
+type TrialSpec struct {
+	Name     string
+	Params   Params
+	Baseline bool
+	// Origin says where the trial came from: baseline, experiments[i] or grid.
+	Origin string
+}
+
+// Expand lists the trials of the file in a stable order: the baseline, the
+// named experiments, then the grid's cartesian product (first axis slowest).
+// Every non-baseline trial's params overlay the baseline's. Trials whose
+// resulting params are identical to an earlier trial's are dropped and
+// reported in the returned warnings.
+func (ef *ExperimentFile) Expand() ([]TrialSpec, []string, error) {
+	var out []TrialSpec
+	var warnings []string
+	base := Params{}
+	if ef.Baseline != nil {
+		base = ef.Baseline.Params
+		out = append(out, TrialSpec{Name: ef.Baseline.Name, Params: base.Clone(), Baseline: true, Origin: "baseline"})
+	}
+	for i, v := range ef.Variants {
+		out = append(out, TrialSpec{Name: v.Name, Params: base.Overlay(v.Params), Origin: fmt.Sprintf("experiments[%d]", i)})
+	}
+	if len(ef.Grid) > 0 {
+		idx := make([]int, len(ef.Grid))
+		for {
+			p := base.Clone()
+			var name []string
+			for a, axis := range ef.Grid {
+				val := axis.Values[idx[a]]
+				if w, ok := val.(Params); ok {
+					for k, x := range w {
+						p[k] = x
+					}
+					name = append(name, "w="+weightsName(w))
+					continue
+				}
+				p[axis.Param] = val
+				name = append(name, shortName(axis.Param)+"="+FormatValue(val))
+			}
+			out = append(out, TrialSpec{Name: strings.Join(name, ","), Params: p, Origin: "grid"})
+			a := len(idx) - 1
+			for ; a >= 0; a-- {
+				idx[a]++
+				if idx[a] < len(ef.Grid[a].Values) {
+					break
+				}
+				idx[a] = 0
+			}
+			if a < 0 {
+				break
+			}
+		}
+	}
+	ps := &problems{file: ef.Path}
+	names := map[string]string{}
+	seen := map[string]string{}
+	kept := out[:0]
+	for _, t := range out {
+		if prev, dup := names[t.Name]; dup {
+			ps.at(nil, t.Origin+".name", "trial name %q already used by %s", t.Name, prev)
+			continue
+		}
+		names[t.Name] = t.Origin
+		if msg := checkCombination(t.Params); msg != "" {
+			ps.at(nil, t.Origin, "trial %q: %s", t.Name, msg)
+		}
+		key := t.Params.String()
+		if prev, dup := seen[key]; dup {
+			warnings = append(warnings, fmt.Sprintf("%s: trial %q has the same parameters as %q: skipped", ef.Path, t.Name, prev))
+			continue
+		}
+		seen[key] = t.Name
+		kept = append(kept, t)
+	}
+	if err := ps.err(); err != nil {
+		return nil, nil, err
+	}
+	sort.SliceStable(kept, func(i, j int) bool { return kept[i].Baseline && !kept[j].Baseline })
+	return kept, warnings, nil
+}
+
+// checkCombination validates constraints between parameters.
+func checkCombination(p Params) string {
+	size, hasSize := p["chunk.size"].(float64)
+	overlap, hasOverlap := p["chunk.overlap"].(float64)
+	if hasSize && hasOverlap && size > 0 && overlap >= size {
+		return fmt.Sprintf("chunk.overlap (%v) must be smaller than chunk.size (%v)", FormatValue(overlap), FormatValue(size))
+	}
+	return ""
+}
+
+// shortName abbreviates a parameter for trial names: "fusion.weights.bm25"
+// becomes "w.bm25", "fusion.k" becomes "k".
+func shortName(param string) string {
+	switch {
+	case strings.HasPrefix(param, WeightPrefix):
+		return "w." + strings.TrimPrefix(param, WeightPrefix)
+	case strings.HasPrefix(param, "fusion."):
+		return strings.TrimPrefix(param, "fusion.")
+	}
+	return param
+}
+
+// parseWeightsAxis reads a grid axis over whole weight vectors:
+//
+//	"fusion.weights": [{"bm25": 0.5, "dense": 0.5}, {"bm25": 0.4, "dense": 0.6}]
+//
+// Each value becomes a Params of fusion.weights.<retriever> keys.
+func parseWeightsAxis(ps *problems, v *yaml.Node, field string) []any {
+	var out []any
+	for i, item := range v.Content {
+		fi := fmt.Sprintf("%s[%d]", field, i)
+		if item.Kind != yaml.MappingNode {
+			ps.at(item, fi, "expected an object {retriever: weight}")
+			continue
+		}
+		w := Params{}
+		parseParams(ps, item, fi, "fusion.weights", w)
+		out = append(out, w)
+	}
+	return out
+}
+
+// weightsName renders a weight vector for a trial name: "bm25:0.4/dense:0.6".
+func weightsName(w Params) string {
+	parts := make([]string, 0, len(w))
+	for _, k := range w.Keys() {
+		parts = append(parts, strings.TrimPrefix(k, WeightPrefix)+":"+FormatValue(w[k]))
+	}
+	return strings.Join(parts, "/")
+}
