@@ -49,3 +49,67 @@ type Candidate struct {
 	Score float64 `json:"score"`  // the retriever's raw score
 	Rank  int     `json:"rank"`   // 1-based rank in the retriever's list
 }
+
+// WithDefaults returns p with every unset (zero) field replaced by its
+// default: DefaultMethod, DefaultRankConstant, DefaultNormalization and
+// DefaultDepth. Weights are left as they are: a retriever without a weight
+// has weight 1 (see Params.Weight).
+func (p Params) WithDefaults() Params {
+	if p.Method == "" {
+		p.Method = DefaultMethod
+	}
+	if p.K == 0 {
+		p.K = DefaultRankConstant
+	}
+	if p.Normalization == "" {
+		p.Normalization = DefaultNormalization
+	}
+	if p.Depth == 0 {
+		p.Depth = DefaultDepth
+	}
+	return p
+}
+
+// Weight returns the weight of the named retriever: Weights[name] when set,
+// otherwise 1. A weight of 0 switches the retriever off: its candidates
+// neither score nor appear in the fused ranking, whatever the method.
+func (p Params) Weight(retriever string) float64 {
+	if w, ok := p.Weights[retriever]; ok {
+		return w
+	}
+	return 1
+}
+
+// Override returns p with every field set in o (non-zero) taking o's value;
+// o's weights are merged key by key over p's, so an override naming only
+// "dense" keeps p's weight for "bm25". The result never shares its Weights
+// map with p or o. A nil o returns a copy of p.
+func (p Params) Override(o *Params) Params {
+	out := p
+	out.Weights = nil
+	if len(p.Weights) > 0 || (o != nil && len(o.Weights) > 0) {
+		out.Weights = make(map[string]float64, len(p.Weights)+1)
+		for k, v := range p.Weights {
+			out.Weights[k] = v
+		}
+	}
+	if o == nil {
+		return out
+	}
+	if o.Method != "" {
+		out.Method = o.Method
+	}
+	if o.K != 0 {
+		out.K = o.K
+	}
+	if o.Normalization != "" {
+		out.Normalization = o.Normalization
+	}
+	if o.Depth != 0 {
+		out.Depth = o.Depth
+	}
+	for k, v := range o.Weights {
+		out.Weights[k] = v
+	}
+	return out
+}

@@ -1,0 +1,133 @@
+package fusion
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+)
+
+// Result is one entry of a fused ranking. In document mode ID equals DocID.
+type Result struct {
+	ID    string  `json:"id"`
+	DocID string  `json:"doc_id"`
+	Score float64 `json:"score"`
+}
+
+// Fuse merges the ranked candidate lists (retriever name -> list, best
+// first) into one ranking under p (defaults applied, see
+// Params.WithDefaults). Per list: keep the first p.Depth candidates; in
+// document mode (passage false) collapse chunks to their documents (the
+// first chunk of a document takes its rank and score, later ones are
+// dropped); then fuse:
+//
+//   - rrf: sum over lists of w_r / (k + rank), rank 1-based after collapsing.
+//   - linear: sum over lists of w_r * normalized score.
+//   - combsum: sum over lists of normalized score.
+//   - combmnz: combsum times the number of lists holding the item.
+//
+// An item missing from a list gets nothing from it. w_r is p.Weight(r): 1
+// when unset; a weight of 0 switches retriever r off for every method
+// (combsum and combmnz ignore other weight values). Lists are visited in
+// sorted name order, so sums are bit-for-bit reproducible. The result is
+// sorted by score descending, ties by ID ascending.
+//
+// Fuse panics on an unknown method or normalization: call Params.Validate
+// first. For repeated fusion of the same lists use Prepare and a Fuser.
+func Fuse(lists map[string][]Candidate, p Params, passage bool) []Result {
+	var f Fuser
+	return f.FuseInto(nil, Prepare(lists), p, passage)
+}
+
+// Fuser fuses prepared lists with reusable scratch buffers, so that
+// FuseInto allocates nothing once warm (given a dst with capacity). A Fuser
+// is not safe for concurrent use: give each goroutine its own. The zero
+// value is ready to use.
+type Fuser struct {
+	score  []float64
+	count  []int32
+	raw    []float64
+	norm   []float64
+	ranked []ranked
+}
+
+type ranked struct {
+	score float64
+	unit  int32
+}
+
+// FuseInto is Fuse over prepared lists, appending the ranking to dst[:0]
+// and returning it. It ranks exactly as Fuse does.
+func (f *Fuser) FuseInto(dst []Result, pl *Prepared, p Params, passage bool) []Result {
+	return f.FuseTopInto(dst, pl, p, passage, -1)
+}
+
+// FuseTopInto is FuseInto keeping only the best n results (all of them
+// when n < 0). The kept results and their order are those of the full
+// ranking's first n.
+func (f *Fuser) FuseTopInto(dst []Result, pl *Prepared, p Params, passage bool, n int) []Result {
+	p = p.WithDefaults()
+	v := &pl.document
+	if passage {
+		v = &pl.passage
+	}
+	units := len(v.ids)
+	f.score = grow(f.score, units)
+	f.count = grow(f.count, units)
+	clear(f.score)
+	clear(f.count)
+	for r, list := range v.lists {
+		w := p.Weight(pl.names[r])
+		if w == 0 {
+			continue
+		}
+		es := list[:v.cut(r, p.Depth)]
+		switch p.Method {
+		case RRF:
+			for i, e := range es {
+				f.score[e.unit] += w / (p.K + float64(i+1))
+				f.count[e.unit]++
+			}
+			continue
+		case Linear:
+		case CombSUM, CombMNZ:
+			w = 1
+		default:
+			panic(fmt.Sprintf("fusion: unknown method %q", p.Method))
+		}
+		f.raw = grow(f.raw, len(es))
+		for i, e := range es {
+			f.raw[i] = e.score
+		}
+		f.norm = Normalize(f.norm, f.raw, p.Normalization)
+		for i, e := range es {
+			f.score[e.unit] += w * f.norm[i]
+			f.count[e.unit]++
+		}
+	}
+	rs := f.ranked[:0]
+	for u, c := range f.count {
+		if c == 0 {
+			continue
+		}
+		s := f.score[u]
+		if p.Method == CombMNZ {
+			s *= float64(c)
+		}
+		rs = append(rs, ranked{score: s, unit: int32(u)})
+	}
+	f.ranked = rs
+	slices.SortFunc(rs, func(a, b ranked) int {
+		if c := cmp.Compare(b.score, a.score); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.unit, b.unit)
+	})
+	if n >= 0 && n < len(rs) {
+		rs = rs[:n]
+	}
+	dst = dst[:0]
+	for _, r := range rs {
+		dst = append(dst, Result{ID: v.ids[r.unit], DocID: v.docIDs[r.unit], Score: r.score})
+	}
+	return dst
+}

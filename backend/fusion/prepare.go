@@ -1,0 +1,130 @@
+package fusion
+
+import "sort"
+
+// Prepared is a set of candidate lists interned for repeated fusion: ids
+// become small integers, retrievers are ordered by name and the document
+// view (chunks collapsed to their documents) is computed once. The tuner's
+// replay prepares each query's lists once and fuses them under many Params
+// with a Fuser. A Prepared is immutable and safe for concurrent use.
+type Prepared struct {
+	names    []string // retriever names, sorted
+	passage  view     // units are chunk ids
+	document view     // units are document ids
+}
+
+// view is the lists of one mode with ids interned as units.
+type view struct {
+	ids    []string  // unit ids in ascending order; a unit is an index into ids
+	docIDs []string  // document id of each unit
+	lists  [][]entry // per retriever (in names order): kept entries in rank order
+	// pos[r][i] is the 0-based position in the original list r of kept
+	// entry i; nil when list r dropped nothing (pos[r][i] == i).
+	pos [][]int32
+}
+
+// entry is one kept candidate of a list.
+type entry struct {
+	unit  int32
+	score float64
+}
+
+// Prepare interns lists. The order of each list is its ranking (rank 1
+// first); Candidate.Rank is not consulted. A candidate with an empty DocID
+// is its own document (DocID = ID). Within one list a repeated chunk id
+// keeps its first occurrence; in the document view, the first chunk of a
+// document keeps its position and score and later chunks are dropped.
+func Prepare(lists map[string][]Candidate) *Prepared {
+	pl := &Prepared{names: make([]string, 0, len(lists))}
+	for name := range lists {
+		pl.names = append(pl.names, name)
+	}
+	sort.Strings(pl.names)
+	ordered := make([][]Candidate, len(pl.names))
+	for i, name := range pl.names {
+		ordered[i] = lists[name]
+	}
+	pl.passage = buildView(ordered, func(c *Candidate) string { return c.ID }, docOf)
+	pl.document = buildView(ordered, docOf, docOf)
+	return pl
+}
+
+// Retrievers returns the retriever names in fusion order (sorted).
+func (pl *Prepared) Retrievers() []string { return pl.names }
+
+func docOf(c *Candidate) string {
+	if c.DocID == "" {
+		return c.ID
+	}
+	return c.DocID
+}
+
+// buildView interns the units named by key, keeping the first occurrence of
+// each unit per list.
+func buildView(lists [][]Candidate, key, doc func(*Candidate) string) view {
+	index := make(map[string]int32)
+	var ids, docIDs []string
+	v := view{lists: make([][]entry, len(lists)), pos: make([][]int32, len(lists))}
+	for r, list := range lists {
+		seen := make(map[int32]bool, len(list))
+		kept := make([]entry, 0, len(list))
+		var pos []int32
+		for i := range list {
+			c := &list[i]
+			id := key(c)
+			u, ok := index[id]
+			if !ok {
+				u = int32(len(ids))
+				index[id] = u
+				ids = append(ids, id)
+				docIDs = append(docIDs, doc(c))
+			}
+			if seen[u] {
+				if pos == nil {
+					pos = make([]int32, len(kept), len(list))
+					for j := range pos {
+						pos[j] = int32(j)
+					}
+				}
+				continue
+			}
+			seen[u] = true
+			kept = append(kept, entry{unit: u, score: c.Score})
+			if pos != nil {
+				pos = append(pos, int32(i))
+			}
+		}
+		v.lists[r] = kept
+		v.pos[r] = pos
+	}
+	// Renumber units in id order so that ties break by comparing units.
+	order := make([]int32, len(ids))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	sort.Slice(order, func(a, b int) bool { return ids[order[a]] < ids[order[b]] })
+	remap := make([]int32, len(ids))
+	v.ids = make([]string, len(ids))
+	v.docIDs = make([]string, len(ids))
+	for newU, oldU := range order {
+		remap[oldU] = int32(newU)
+		v.ids[newU] = ids[oldU]
+		v.docIDs[newU] = docIDs[oldU]
+	}
+	for _, kept := range v.lists {
+		for i := range kept {
+			kept[i].unit = remap[kept[i].unit]
+		}
+	}
+	return v
+}
+
+// cut returns how many kept entries of list r come from the first depth
+// candidates of the original list.
+func (v *view) cut(r, depth int) int {
+	pos := v.pos[r]
+	if pos == nil {
+		return min(depth, len(v.lists[r]))
+	}
+	return sort.Search(len(pos), func(i int) bool { return int(pos[i]) >= depth })
+}
