@@ -9,6 +9,9 @@ type SearchRequest struct {
 	K       int            `json:"k,omitempty"`       // hits to return; 0 means the backend's default
 	Explain bool           `json:"explain,omitempty"` // also return each retriever's candidate list
 	Fusion  *fusion.Params `json:"fusion,omitempty"`  // per-request override of query-time fusion settings
+	// RequestID is sent as the X-Request-ID header by HTTP clients, so a
+	// backend's logs can be matched with the tuner's per-query records.
+	RequestID string `json:"-"`
 }
 
 // Hit is one fused result.

@@ -1,0 +1,313 @@
+package process
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/fusiontune/fusiontune/backend"
+)
+
+// Defaults for Options.
+const (
+	DefaultStartTimeout = 2 * time.Minute
+	DefaultStopTimeout  = 10 * time.Second
+)
+
+// Renderer turns a trial's parameters into the bytes of the service's
+// config file.
+type Renderer func(params map[string]any) ([]byte, error)
+
+// Dialer builds the Searcher that talks to a started service. addr is the
+// address the service reported in its ready file ("" when Options.ReadyFile
+// is not used).
+type Dialer func(addr string) (backend.Searcher, error)
+
+// Options configure a process Backend.
+type Options struct {
+	// Command is the argv of the service. The placeholders {config} and
+	// {ready_file} are replaced, as whole arguments or inside one, by the
+	// config path and the ready-file path; nothing else is interpreted.
+	Command []string
+	// Dir is the working directory of the service; Env is added to the
+	// tuner's environment.
+	Dir string
+	Env []string
+	// ConfigPath is where Apply writes the rendered config.
+	ConfigPath string
+	Render     Renderer
+	// ReadyFile, when set, is removed before each start; the service writes
+	// its listen address there once ready.
+	ReadyFile string
+	Dial      Dialer
+	// StartTimeout bounds Restart+Ready; StopTimeout is the grace period
+	// between SIGTERM and SIGKILL; Settle is slept after the service first
+	// reports ready.
+	StartTimeout time.Duration
+	StopTimeout  time.Duration
+	Settle       time.Duration
+	// Log receives the service's stdout and stderr.
+	Log io.Writer
+}
+
+// Backend runs a search service as a child process.
+type Backend struct {
+	opts Options
+
+	mu       sync.Mutex
+	cmd      *exec.Cmd
+	done     chan struct{}
+	exitErr  error
+	searcher backend.Searcher
+	applied  []byte // config bytes written by the last Apply
+	running  []byte // config bytes the running process was started with
+	restarts int
+}
+
+var _ backend.Backend = (*Backend)(nil)
+
+// New returns a Backend; nothing is started until Restart.
+func New(opts Options) (*Backend, error) {
+	if len(opts.Command) == 0 {
+		return nil, errors.New("process backend: empty command")
+	}
+	if opts.ConfigPath == "" || opts.Render == nil || opts.Dial == nil {
+		return nil, errors.New("process backend: ConfigPath, Render and Dial are required")
+	}
+	if opts.StartTimeout == 0 {
+		opts.StartTimeout = DefaultStartTimeout
+	}
+	if opts.StopTimeout == 0 {
+		opts.StopTimeout = DefaultStopTimeout
+	}
+	if opts.Log == nil {
+		opts.Log = io.Discard
+	}
+	return &Backend{opts: opts}, nil
+}
+
+// Apply renders params into the config file (atomically). The running
+// service is not touched until Restart.
+func (b *Backend) Apply(_ context.Context, params map[string]any) error {
+	data, err := b.opts.Render(params)
+	if err != nil {
+		return fmt.Errorf("apply: render config: %w", err)
+	}
+	if err := os.MkdirAll(filepath.Dir(b.opts.ConfigPath), 0o755); err != nil {
+		return fmt.Errorf("apply: %w", err)
+	}
+	if err := writeAtomic(b.opts.ConfigPath, data); err != nil {
+		return fmt.Errorf("apply: %w", err)
+	}
+	b.mu.Lock()
+	b.applied = data
+	b.mu.Unlock()
+	return nil
+}
+
+// NeedsRestart reports whether the applied config differs from the one the
+// running service was started with (or nothing runs).
+func (b *Backend) NeedsRestart() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.cmd == nil || !bytes.Equal(b.applied, b.running)
+}
+
+// Restarts counts the starts of the service so far.
+func (b *Backend) Restarts() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.restarts
+}
+
+// Restart stops the running service, if any, and starts it on the applied
+// config. It returns once the process has started; call Ready to wait for
+// it to serve.
+func (b *Backend) Restart(ctx context.Context) error {
+	if err := b.stop(); err != nil {
+		return fmt.Errorf("restart: %w", err)
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.opts.ReadyFile != "" {
+		if err := os.Remove(b.opts.ReadyFile); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("restart: %w", err)
+		}
+	}
+	argv := make([]string, len(b.opts.Command))
+	for i, a := range b.opts.Command {
+		a = strings.ReplaceAll(a, "{config}", b.opts.ConfigPath)
+		argv[i] = strings.ReplaceAll(a, "{ready_file}", b.opts.ReadyFile)
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = b.opts.Dir
+	cmd.Env = append(os.Environ(), b.opts.Env...)
+	cmd.Stdout = b.opts.Log
+	cmd.Stderr = b.opts.Log
+	// The service dies with the tuner, even when the tuner is SIGKILLed.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL, Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("restart: start %s: %w", argv[0], err)
+	}
+	done := make(chan struct{})
+	b.cmd, b.done, b.exitErr, b.searcher = cmd, done, nil, nil
+	b.running = b.applied
+	b.restarts++
+	go func() {
+		err := cmd.Wait()
+		b.mu.Lock()
+		b.exitErr = err
+		b.mu.Unlock()
+		close(done)
+	}()
+	return nil
+}
+
+// Ready waits until the service answers its health check, the process
+// exits, or StartTimeout passes.
+func (b *Backend) Ready(ctx context.Context) error {
+	b.mu.Lock()
+	done, cmd := b.done, b.cmd
+	b.mu.Unlock()
+	if cmd == nil {
+		return errors.New("ready: service not started")
+	}
+	ctx, cancel := context.WithTimeout(ctx, b.opts.StartTimeout)
+	defer cancel()
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		s, err := b.dial()
+		if err == nil {
+			probe, pcancel := context.WithTimeout(ctx, 2*time.Second)
+			err = s.Ready(probe)
+			pcancel()
+			if err == nil {
+				if b.opts.Settle > 0 {
+					time.Sleep(b.opts.Settle)
+				}
+				return nil
+			}
+		}
+		select {
+		case <-done:
+			b.mu.Lock()
+			exitErr := b.exitErr
+			b.mu.Unlock()
+			return fmt.Errorf("ready: service exited before it was ready: %v (see its log)", exitErr)
+		case <-ctx.Done():
+			if err == nil {
+				err = ctx.Err()
+			}
+			return fmt.Errorf("ready: service not ready after %s: %w", b.opts.StartTimeout, err)
+		case <-tick.C:
+		}
+	}
+}
+
+// dial returns the searcher for the running service, creating it once the
+// ready file names the address.
+func (b *Backend) dial() (backend.Searcher, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.searcher != nil {
+		return b.searcher, nil
+	}
+	addr := ""
+	if b.opts.ReadyFile != "" {
+		data, err := os.ReadFile(b.opts.ReadyFile)
+		if err != nil || len(bytes.TrimSpace(data)) == 0 {
+			return nil, errors.New("service has not written its ready file yet")
+		}
+		addr = strings.TrimSpace(string(data))
+	}
+	s, err := b.opts.Dial(addr)
+	if err != nil {
+		return nil, err
+	}
+	b.searcher = s
+	return s, nil
+}
+
+// Search runs a query on the running service.
+func (b *Backend) Search(ctx context.Context, req backend.SearchRequest) (backend.SearchResponse, error) {
+	s, err := b.dial()
+	if err != nil {
+		return backend.SearchResponse{}, fmt.Errorf("search: %w", err)
+	}
+	return s.Search(ctx, req)
+}
+
+// Close stops the service.
+func (b *Backend) Close() error { return b.stop() }
+
+// stop sends SIGTERM to the service's process group, then SIGKILL after
+// StopTimeout, and waits for it to exit.
+func (b *Backend) stop() error {
+	b.mu.Lock()
+	cmd, done := b.cmd, b.done
+	b.cmd, b.searcher = nil, nil
+	b.mu.Unlock()
+	if cmd == nil {
+		return nil
+	}
+	select {
+	case <-done:
+		return nil
+	default:
+	}
+	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+	select {
+	case <-done:
+		return nil
+	case <-time.After(b.opts.StopTimeout):
+	}
+	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	select {
+	case <-done:
+		return nil
+	case <-time.After(5 * time.Second):
+		return fmt.Errorf("stop: process %d did not exit after SIGKILL", cmd.Process.Pid)
+	}
+}
+
+// Pid returns the running service's process id, or 0.
+func (b *Backend) Pid() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.cmd == nil || b.cmd.Process == nil {
+		return 0
+	}
+	return b.cmd.Process.Pid
+}
+
+func writeAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
