@@ -1,0 +1,213 @@
+package experiments
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Grades of the judgment scale: 0 irrelevant, 1 weak, 2 partial (mostly
+// relevant), 3 high (fully relevant).
+const (
+	GradeIrrelevant = 0
+	GradeWeak       = 1
+	GradePartial    = 2
+	GradeHigh       = 3
+	MaxGrade        = GradeHigh
+)
+
+// Golden-set formats accepted by LoadOptions.Format.
+const (
+	FormatNative = "native" // one JSON or YAML file of queries with inline judgments
+	FormatTREC   = "trec"   // a topics file (TSV or JSONL) plus qrels in LoadOptions.Judgments
+	FormatBEIR   = "beir"   // a folder with queries.jsonl and qrels/<split>.tsv
+)
+
+// DefaultBEIRSplit is the qrels split read from a BEIR folder when none is given.
+const DefaultBEIRSplit = "test"
+
+// GoldenSet is a judged query set in the common model, whatever its format.
+type GoldenSet struct {
+	Queries    []Query
+	Categories []string  // the declared categories, or else the distinct ones used, sorted
+	Source     string    // the path it was loaded from
+	Hash       string    // hex sha256 of the input bytes, all files in load order
+	Split      string    // "dev" or "test" for a subset made by Split, else ""
+	Warnings   []Problem // problems that do not stop a load, such as a very long excerpt
+}
+
+// Query is one judged query.
+type Query struct {
+	ID              string
+	Text            string
+	Language        string
+	Category        string
+	Difficulty      string
+	ExpectedRouting string // "search", "no_results" or any label a backend reports
+	Notes           string
+	Judgments       []Judgment
+	Pos             string // where the query is defined: file:line:col
+
+	path string // field path for problems, e.g. queries[3]
+}
+
+// Judgment grades one document or passage for a query. Exactly one of DocID,
+// Substring and Pattern is set.
+type Judgment struct {
+	DocID     string // a document id
+	Substring string // a verbatim excerpt of the corpus, matched ignoring case and whitespace
+	Pattern   string // a regular expression that must match a whole document id
+	Grade     int    // 0..MaxGrade
+	Pos       string // where the judgment is defined: file:line:col
+}
+
+// NumJudgments returns the number of judgments over all queries of gs.
+func (gs *GoldenSet) NumJudgments() int {
+	n := 0
+	for _, q := range gs.Queries {
+		n += len(q.Judgments)
+	}
+	return n
+}
+
+// Query returns the query with the given id, or nil.
+func (gs *GoldenSet) Query(id string) *Query {
+	for i := range gs.Queries {
+		if gs.Queries[i].ID == id {
+			return &gs.Queries[i]
+		}
+	}
+	return nil
+}
+
+// LoadOptions says how to read a golden set. The zero value detects the
+// format from the path.
+type LoadOptions struct {
+	// Format is FormatNative, FormatTREC, FormatBEIR or "" to detect: a
+	// folder is BEIR, .json/.yaml/.yml is native, anything else is a
+	// topics file (TREC).
+	Format string
+	// Judgments is a separate graded judgments file, JSONL
+	// ({query_id, doc_id|passage_substring|doc_id_pattern, grade}) or TREC
+	// qrels, told apart by their first character. Required for TREC topics;
+	// optional beside a native file, whose inline judgments it extends.
+	Judgments string
+	// Split is the BEIR qrels split (qrels/<Split>.tsv); DefaultBEIRSplit if empty.
+	Split string
+}
+
+// LoadGoldenSet reads and validates the golden set at path. Invalid input
+// comes back as Problems listing every defect at once.
+func LoadGoldenSet(path string, opts LoadOptions) (*GoldenSet, error) {
+	format, err := detectFormat(path, opts.Format)
+	if err != nil {
+		return nil, err
+	}
+	in := &inputs{}
+	l := &problemList{}
+	var gs *GoldenSet
+	switch format {
+	case FormatBEIR:
+		if opts.Judgments != "" {
+			return nil, fmt.Errorf("load golden set %q: a BEIR folder carries its own qrels; judgments file %q not allowed", path, opts.Judgments)
+		}
+		gs, err = loadBEIR(path, opts.Split, in, l)
+	case FormatTREC:
+		if opts.Judgments == "" {
+			return nil, fmt.Errorf("load golden set %q: TREC topics need a judgments file (qrels or JSONL)", path)
+		}
+		gs, err = loadTopicsSet(path, in, l)
+	default:
+		gs, err = loadNativeSet(path, in, l)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if gs != nil && opts.Judgments != "" {
+		if err := mergeJudgmentsFile(gs, opts.Judgments, format == FormatTREC, in, l); err != nil {
+			return nil, err
+		}
+	}
+	if err := l.err(); err != nil {
+		return nil, err
+	}
+	if format != FormatBEIR {
+		validateSet(gs, l)
+		if err := l.err(); err != nil {
+			return nil, err
+		}
+	}
+	return finish(gs, path, in, l), nil
+}
+
+// finish fills the derived fields of a loaded, valid set.
+func finish(gs *GoldenSet, path string, in *inputs, l *problemList) *GoldenSet {
+	if len(gs.Categories) == 0 {
+		gs.Categories = usedCategories(gs.Queries)
+	}
+	gs.Source = path
+	gs.Hash = in.hash()
+	gs.Warnings = l.warns
+	return gs
+}
+
+func detectFormat(path, format string) (string, error) {
+	switch format {
+	case FormatNative, FormatTREC, FormatBEIR:
+		return format, nil
+	case "":
+	default:
+		return "", fmt.Errorf("load golden set %q: unknown format %q (expected native, trec or beir)", path, format)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return "", fmt.Errorf("load golden set: %w", err)
+	}
+	if fi.IsDir() {
+		return FormatBEIR, nil
+	}
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".json", ".yaml", ".yml":
+		return FormatNative, nil
+	}
+	return FormatTREC, nil
+}
+
+// inputs reads the files of one load and hashes their bytes in order.
+type inputs struct {
+	data [][]byte
+}
+
+func (in *inputs) read(path string) ([]byte, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("load golden set: %w", err)
+	}
+	in.data = append(in.data, b)
+	return b, nil
+}
+
+func (in *inputs) hash() string {
+	h := sha256.New()
+	for _, b := range in.data {
+		h.Write(b)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func usedCategories(qs []Query) []string {
+	seen := map[string]bool{}
+	var cats []string
+	for _, q := range qs {
+		if q.Category != "" && !seen[q.Category] {
+			seen[q.Category] = true
+			cats = append(cats, q.Category)
+		}
+	}
+	sort.Strings(cats)
+	return cats
+}

@@ -1,0 +1,241 @@
+package experiments
+
+import (
+	"bytes"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Excerpt length bounds for passage_substring, in words. An excerpt outside
+// them is a warning, not an error: resolution still reports the two real
+// failures (an excerpt found nowhere is an error, one found in several
+// documents a warning), and long excerpts are legitimate for long passages.
+const (
+	MinExcerptWords = 10
+	MaxExcerptWords = 40
+)
+
+var (
+	nativeTopFields   = []string{"categories", "queries"}
+	nativeQueryFields = []string{"id", "query", "language", "category", "difficulty", "expected_passages", "expected_routing", "notes"}
+	passageFields     = []string{"doc_id", "passage_substring", "doc_id_pattern", "relevance"}
+)
+
+// relevanceLabels maps the words accepted for a relevance to grades.
+var relevanceLabels = map[string]int{
+	"high":       GradeHigh,
+	"partial":    GradePartial,
+	"weak":       GradeWeak,
+	"irrelevant": GradeIrrelevant,
+}
+
+func loadNativeSet(path string, in *inputs, l *problemList) (*GoldenSet, error) {
+	data, err := in.read(path)
+	if err != nil {
+		return nil, err
+	}
+	gs := decodeNative(path, data, l)
+	gs.Source = path
+	return gs, nil
+}
+
+// ParseGoldenSet parses and validates a native golden set (JSON, or YAML
+// when file does not end in .json and data does not start with '[' or '{')
+// held in data. file names the input in problems.
+func ParseGoldenSet(file string, data []byte) (*GoldenSet, error) {
+	l := &problemList{}
+	gs := decodeNative(file, data, l)
+	if err := l.err(); err != nil {
+		return nil, err
+	}
+	validateSet(gs, l)
+	if err := l.err(); err != nil {
+		return nil, err
+	}
+	return finish(gs, file, &inputs{data: [][]byte{data}}, l), nil
+}
+
+func isJSON(file string, data []byte) bool {
+	if strings.EqualFold(filepath.Ext(file), ".json") {
+		return true
+	}
+	t := bytes.TrimLeft(data, " \t\r\n\ufeff")
+	return len(t) > 0 && (t[0] == '[' || t[0] == '{')
+}
+
+// decodeNative reads a native golden set; problems go to l. The returned set
+// is never nil but is only meaningful when l has no errors.
+func decodeNative(file string, data []byte, l *problemList) *GoldenSet {
+	gs := &GoldenSet{}
+	var root *yaml.Node
+	var err error
+	if isJSON(file, data) {
+		root, err = parseJSONNode(data, file, 0)
+	} else {
+		root, err = parseYAMLNode(data, file)
+	}
+	if err != nil {
+		l.errs = append(l.errs, err.(Problem))
+		return gs
+	}
+	w := &nodeWalker{file: file, problemList: l}
+	if root == nil {
+		w.errorf(file, "", "empty file: expected a list of queries or a mapping with \"queries\"")
+		return gs
+	}
+	root = deref(root)
+	var queries []*yaml.Node
+	switch root.Kind {
+	case yaml.SequenceNode:
+		queries = root.Content
+	case yaml.MappingNode:
+		f, _ := w.mapping(root, "", nativeTopFields...)
+		if f["queries"] == nil {
+			w.errorf(w.pos(root), "queries", "required field missing")
+		}
+		queries = w.seq(f["queries"], "queries")
+		if c := f["categories"]; c != nil {
+			seen := map[string]bool{}
+			for i, n := range w.seq(c, "categories") {
+				fp := index("categories", i)
+				cat := w.str(deref(n), fp)
+				switch {
+				case strings.TrimSpace(cat) == "":
+					w.errorf(w.pos(n), fp, "empty category name")
+				case seen[cat]:
+					w.errorf(w.pos(n), fp, "category %q declared twice", cat)
+				default:
+					seen[cat] = true
+					gs.Categories = append(gs.Categories, cat)
+				}
+			}
+			if gs.Categories == nil {
+				gs.Categories = []string{} // declared, but empty
+			}
+		}
+	default:
+		w.errorf(w.pos(root), "", "expected a list of queries or a mapping with \"queries\" (got %s)", kindName(root))
+	}
+	for i, n := range queries {
+		gs.Queries = append(gs.Queries, w.query(n, index("queries", i)))
+	}
+	return gs
+}
+
+func (w *nodeWalker) query(n *yaml.Node, path string) Query {
+	q := Query{Pos: w.pos(deref(n)), path: path}
+	f, ok := w.mapping(n, path, nativeQueryFields...)
+	if !ok {
+		return q
+	}
+	q.ID = strings.TrimSpace(w.str(f["id"], join(path, "id")))
+	if q.ID == "" {
+		w.errorf(w.pos(valueOr(f["id"], n)), join(path, "id"), "required: a non-empty query id")
+	}
+	q.Text = w.str(f["query"], join(path, "query"))
+	if strings.TrimSpace(q.Text) == "" {
+		w.errorf(w.pos(valueOr(f["query"], n)), join(path, "query"), "required: a non-empty query text")
+	}
+	q.Language = w.str(f["language"], join(path, "language"))
+	q.Category = w.str(f["category"], join(path, "category"))
+	q.Difficulty = w.str(f["difficulty"], join(path, "difficulty"))
+	q.ExpectedRouting = w.str(f["expected_routing"], join(path, "expected_routing"))
+	q.Notes = w.str(f["notes"], join(path, "notes"))
+	for i, pn := range w.seq(f["expected_passages"], join(path, "expected_passages")) {
+		fp := index(join(path, "expected_passages"), i)
+		pf, ok := w.mapping(pn, fp, passageFields...)
+		if !ok {
+			continue
+		}
+		j, ok := w.judgment(pf, deref(pn), fp, "relevance")
+		if ok {
+			q.Judgments = append(q.Judgments, j)
+		}
+	}
+	return q
+}
+
+func valueOr(v, n *yaml.Node) *yaml.Node {
+	if v != nil {
+		return v
+	}
+	return n
+}
+
+// judgment reads the target (doc_id, passage_substring or doc_id_pattern)
+// and grade of one judgment from the fields of mapping n.
+func (w *nodeWalker) judgment(f map[string]*yaml.Node, n *yaml.Node, path, gradeField string) (Judgment, bool) {
+	j := Judgment{Pos: w.pos(n)}
+	ok := true
+	set := 0
+	for _, k := range []string{"doc_id", "passage_substring", "doc_id_pattern"} {
+		v := f[k]
+		if v == nil {
+			continue
+		}
+		set++
+		fp := join(path, k)
+		s := w.str(v, fp)
+		if strings.TrimSpace(s) == "" {
+			w.errorf(w.pos(v), fp, "must not be empty")
+			ok = false
+			continue
+		}
+		switch k {
+		case "doc_id":
+			j.DocID = s
+		case "passage_substring":
+			j.Substring = s
+			if nw := len(strings.Fields(s)); nw < MinExcerptWords || nw > MaxExcerptWords {
+				w.warnf(w.pos(v), fp, "excerpt has %d words; %d-%d keep it unambiguous and robust to re-chunking", nw, MinExcerptWords, MaxExcerptWords)
+			}
+		case "doc_id_pattern":
+			j.Pattern = s
+			if _, err := regexp.Compile(s); err != nil {
+				w.errorf(w.pos(v), fp, "invalid regular expression %q: %v", s, strings.TrimPrefix(err.Error(), "error parsing regexp: "))
+				ok = false
+			}
+		}
+	}
+	if set != 1 {
+		w.errorf(w.pos(n), path, "need exactly one of doc_id, passage_substring, doc_id_pattern (got %d)", set)
+		ok = false
+	}
+	g, gok := w.grade(f[gradeField], n, join(path, gradeField))
+	j.Grade = g
+	return j, ok && gok
+}
+
+// grade reads a relevance: a label (high, partial, weak, irrelevant) or an
+// integer 0..MaxGrade.
+func (w *nodeWalker) grade(v, parent *yaml.Node, path string) (int, bool) {
+	if v == nil {
+		w.errorf(w.pos(parent), path, "required: high, partial, weak, irrelevant or an integer 0-%d", MaxGrade)
+		return 0, false
+	}
+	if v.Kind != yaml.ScalarNode || v.ShortTag() == "!!null" || v.ShortTag() == "!!bool" {
+		w.errorf(w.pos(v), path, "expected high, partial, weak, irrelevant or an integer 0-%d (got %s)", MaxGrade, kindName(v))
+		return 0, false
+	}
+	if g, ok := relevanceLabels[strings.ToLower(strings.TrimSpace(v.Value))]; ok {
+		return g, true
+	}
+	g, err := strconv.Atoi(strings.TrimSpace(v.Value))
+	if err != nil {
+		if v.ShortTag() == "!!float" {
+			w.errorf(w.pos(v), path, "grade must be an integer 0-%d (got %s)", MaxGrade, v.Value)
+		} else {
+			w.errorf(w.pos(v), path, "invalid relevance label %q: expected high, partial, weak, irrelevant or an integer 0-%d", v.Value, MaxGrade)
+		}
+		return 0, false
+	}
+	if g < 0 || g > MaxGrade {
+		w.errorf(w.pos(v), path, "grade out of range: must be 0-%d (got %d)", MaxGrade, g)
+		return 0, false
+	}
+	return g, true
+}

@@ -1,0 +1,314 @@
+package experiments
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Both YAML and JSON user files are decoded into yaml.v3 nodes, which carry
+// the line and column of every value. JSON goes through encoding/json's
+// tokenizer (strict JSON, tabs allowed) and is converted to the same nodes,
+// so one walker reports positions and field paths for both.
+
+// lineIndex turns byte offsets into 1-based line and column (in runes).
+type lineIndex struct {
+	data   []byte
+	starts []int // byte offset of the start of each line
+	base   int   // line number of the first line, minus one
+}
+
+func newLineIndex(data []byte, base int) *lineIndex {
+	starts := []int{0}
+	for i, c := range data {
+		if c == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	return &lineIndex{data: data, starts: starts, base: base}
+}
+
+func (li *lineIndex) pos(off int) (line, col int) {
+	off = min(max(off, 0), len(li.data))
+	i := sort.Search(len(li.starts), func(i int) bool { return li.starts[i] > off }) - 1
+	return li.base + i + 1, utf8.RuneCount(li.data[li.starts[i]:off]) + 1
+}
+
+// parseJSONNode decodes data, which must hold exactly one JSON value, into a
+// node tree. base is the number of lines before data in its file (for JSONL).
+// A syntax error comes back as a Problem positioned in file.
+func parseJSONNode(data []byte, file string, base int) (*yaml.Node, error) {
+	li := newLineIndex(data, base)
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	p := &jsonParser{data: data, dec: dec, li: li, file: file}
+	n, err := p.value(0)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		off := skipJSONSpace(data, int(dec.InputOffset()))
+		return nil, p.problem(off, "invalid JSON: unexpected data after the top-level value")
+	}
+	return n, nil
+}
+
+// maxJSONDepth bounds nesting so hostile input cannot exhaust the stack.
+const maxJSONDepth = 100
+
+type jsonParser struct {
+	data []byte
+	dec  *json.Decoder
+	li   *lineIndex
+	file string
+}
+
+func (p *jsonParser) problem(off int, msg string) error {
+	line, col := p.li.pos(off)
+	return Problem{Pos: fmt.Sprintf("%s:%d:%d", p.file, line, col), Msg: msg}
+}
+
+func (p *jsonParser) tokenErr(err error) error {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return p.problem(int(se.Offset), "invalid JSON: "+se.Error())
+	}
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return p.problem(len(p.data), "invalid JSON: unexpected end of input")
+	}
+	return p.problem(int(p.dec.InputOffset()), "invalid JSON: "+err.Error())
+}
+
+func (p *jsonParser) token() (json.Token, *yaml.Node, error) {
+	start := skipJSONSpace(p.data, int(p.dec.InputOffset()))
+	tok, err := p.dec.Token()
+	if err != nil {
+		return nil, nil, p.tokenErr(err)
+	}
+	line, col := p.li.pos(start)
+	return tok, &yaml.Node{Line: line, Column: col}, nil
+}
+
+func (p *jsonParser) value(depth int) (*yaml.Node, error) {
+	tok, n, err := p.token()
+	if err != nil {
+		return nil, err
+	}
+	return p.fill(tok, n, depth)
+}
+
+func (p *jsonParser) fill(tok json.Token, n *yaml.Node, depth int) (*yaml.Node, error) {
+	if depth > maxJSONDepth {
+		return nil, p.problem(int(p.dec.InputOffset()), "invalid JSON: nested too deeply")
+	}
+	switch t := tok.(type) {
+	case json.Delim:
+		switch t {
+		case '{':
+			n.Kind, n.Tag = yaml.MappingNode, "!!map"
+			for p.dec.More() {
+				ktok, kn, err := p.token()
+				if err != nil {
+					return nil, err
+				}
+				key, _ := ktok.(string)
+				kn.Kind, kn.Tag, kn.Value = yaml.ScalarNode, "!!str", key
+				v, err := p.value(depth + 1)
+				if err != nil {
+					return nil, err
+				}
+				n.Content = append(n.Content, kn, v)
+			}
+		case '[':
+			n.Kind, n.Tag = yaml.SequenceNode, "!!seq"
+			for p.dec.More() {
+				v, err := p.value(depth + 1)
+				if err != nil {
+					return nil, err
+				}
+				n.Content = append(n.Content, v)
+			}
+		default:
+			return nil, p.problem(int(p.dec.InputOffset())-1, fmt.Sprintf("invalid JSON: unexpected %q", string(t)))
+		}
+		if _, _, err := p.token(); err != nil { // the closing delimiter
+			return nil, err
+		}
+	case string:
+		n.Kind, n.Tag, n.Value = yaml.ScalarNode, "!!str", t
+	case json.Number:
+		n.Kind, n.Tag, n.Value = yaml.ScalarNode, "!!int", t.String()
+		if strings.ContainsAny(n.Value, ".eE") {
+			n.Tag = "!!float"
+		}
+	case bool:
+		n.Kind, n.Tag, n.Value = yaml.ScalarNode, "!!bool", strconv.FormatBool(t)
+	case nil:
+		n.Kind, n.Tag, n.Value = yaml.ScalarNode, "!!null", "null"
+	}
+	return n, nil
+}
+
+func skipJSONSpace(data []byte, off int) int {
+	for off < len(data) {
+		switch data[off] {
+		case ' ', '\t', '\r', '\n', ',', ':':
+			off++
+		default:
+			return off
+		}
+	}
+	return off
+}
+
+var yamlLineErr = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// parseYAMLNode decodes data as one YAML document and returns its root node,
+// or nil for an empty document.
+func parseYAMLNode(data []byte, file string) (*yaml.Node, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		msg := strings.TrimPrefix(err.Error(), "yaml: ")
+		pos := file
+		if m := yamlLineErr.FindStringSubmatch(err.Error()); m != nil {
+			pos, msg = file+":"+m[1], m[2]
+		}
+		return nil, Problem{Pos: pos, Msg: "invalid YAML: " + msg}
+	}
+	if doc.Kind == 0 || len(doc.Content) == 0 {
+		return nil, nil
+	}
+	return doc.Content[0], nil
+}
+
+// nodeWalker reads decoded nodes into Go values, recording problems with
+// positions and field paths instead of stopping at the first.
+type nodeWalker struct {
+	file string
+	*problemList
+}
+
+func (w *nodeWalker) pos(n *yaml.Node) string {
+	if n == nil || n.Line == 0 {
+		return w.file
+	}
+	return fmt.Sprintf("%s:%d:%d", w.file, n.Line, n.Column)
+}
+
+func deref(n *yaml.Node) *yaml.Node {
+	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < 100; i++ {
+		n = n.Alias
+	}
+	return n
+}
+
+func kindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		if n.ShortTag() == "!!null" {
+			return "null"
+		}
+		return fmt.Sprintf("%q", n.Value)
+	}
+	return "an unsupported value"
+}
+
+// mapping returns the values of mapping node n by key, reporting keys not in
+// allowed and keys given twice. ok is false when n is not a mapping.
+func (w *nodeWalker) mapping(n *yaml.Node, path string, allowed ...string) (fields map[string]*yaml.Node, ok bool) {
+	n = deref(n)
+	if n.Kind != yaml.MappingNode {
+		w.errorf(w.pos(n), path, "expected a mapping (got %s)", kindName(n))
+		return nil, false
+	}
+	fields = map[string]*yaml.Node{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], deref(n.Content[i+1])
+		fp := join(path, k.Value)
+		switch {
+		case !contains(allowed, k.Value):
+			w.errorf(w.pos(k), fp, "unknown field %q (expected one of: %s)", k.Value, strings.Join(allowed, ", "))
+		case fields[k.Value] != nil:
+			w.errorf(w.pos(k), fp, "field given twice")
+		default:
+			fields[k.Value] = v
+		}
+	}
+	return fields, true
+}
+
+// str reads a scalar as a string; null reads as "". Numbers are accepted
+// as their text, so `id: 12` works.
+func (w *nodeWalker) str(n *yaml.Node, path string) string {
+	if n == nil {
+		return ""
+	}
+	if n.Kind != yaml.ScalarNode {
+		w.errorf(w.pos(n), path, "expected a string (got %s)", kindName(n))
+		return ""
+	}
+	if n.ShortTag() == "!!null" {
+		return ""
+	}
+	return n.Value
+}
+
+// seq returns the items of a list node; null reads as an empty list.
+func (w *nodeWalker) seq(n *yaml.Node, path string) []*yaml.Node {
+	if n == nil || (n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null") {
+		return nil
+	}
+	if n.Kind != yaml.SequenceNode {
+		w.errorf(w.pos(n), path, "expected a list (got %s)", kindName(n))
+		return nil
+	}
+	return n.Content
+}
+
+func join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+func index(path string, i int) string { return fmt.Sprintf("%s[%d]", path, i) }
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// jsonLines decodes each non-blank line of data as one JSON object with the
+// given allowed fields and passes its fields and node to fn. Syntax errors
+// and unknown fields become problems; fn is skipped for lines that are not
+// objects.
+func (w *nodeWalker) jsonLines(data []byte, allowed []string, fn func(f map[string]*yaml.Node, n *yaml.Node)) {
+	forEachLine(data, func(lineNo int, line []byte) {
+		n, err := parseJSONNode(line, w.file, lineNo-1)
+		if err != nil {
+			w.errs = append(w.errs, err.(Problem))
+			return
+		}
+		if f, ok := w.mapping(n, "", allowed...); ok {
+			fn(f, n)
+		}
+	})
+}

@@ -1,0 +1,37 @@
+package experiments
+
+import "strings"
+
+// validateSet checks what spans queries: duplicate ids, categories outside a
+// declared list, and queries that can be neither scored nor routed. A non-nil
+// gs.Categories means the list was declared. Field-level checks (grades,
+// labels, regular expressions, empty texts) happen while decoding.
+func validateSet(gs *GoldenSet, l *problemList) {
+	declared := gs.Categories != nil
+	cats := map[string]bool{}
+	for _, c := range gs.Categories {
+		cats[c] = true
+	}
+	first := map[string]string{}
+	for i := range gs.Queries {
+		q := &gs.Queries[i]
+		if q.ID != "" {
+			if at, dup := first[q.ID]; dup {
+				l.errorf(q.Pos, join(q.path, "id"), "duplicate query id %q (first at %s)", q.ID, at)
+			} else {
+				first[q.ID] = q.Pos
+			}
+		}
+		if declared {
+			switch {
+			case q.Category == "":
+				l.errorf(q.Pos, join(q.path, "category"), "required when categories are declared (one of: %s)", strings.Join(gs.Categories, ", "))
+			case !cats[q.Category]:
+				l.errorf(q.Pos, join(q.path, "category"), "unknown category %q (declared: %s)", q.Category, strings.Join(gs.Categories, ", "))
+			}
+		}
+		if len(q.Judgments) == 0 && q.ExpectedRouting == "" {
+			l.errorf(q.Pos, q.path, "query %q has neither judgments nor an expected_routing", q.ID)
+		}
+	}
+}

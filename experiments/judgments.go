@@ -1,0 +1,149 @@
+package experiments
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/fusiontune/fusiontune/experiments/trec"
+	"gopkg.in/yaml.v3"
+)
+
+var judgmentFields = []string{"query_id", "doc_id", "passage_substring", "doc_id_pattern", "grade"}
+
+// FileJudgment is one judgment of a separate judgments file, with the query
+// it belongs to.
+type FileJudgment struct {
+	QueryID string
+	Judgment
+}
+
+// ParseJudgments parses a separate judgments file held in data: JSONL lines
+// {query_id, doc_id|passage_substring|doc_id_pattern, grade} when its first
+// non-blank character is '{', TREC qrels (`qid iter docno rel`) otherwise.
+// grade takes the same values as a native relevance. In qrels, negative
+// grades mean judged non-relevant and read as 0, as in trec_eval; grades
+// above MaxGrade are errors. file names the input in problems.
+func ParseJudgments(file string, data []byte) ([]FileJudgment, error) {
+	l := &problemList{}
+	js := parseJudgments(file, data, l)
+	if err := l.err(); err != nil {
+		return nil, err
+	}
+	return js, nil
+}
+
+func parseJudgments(file string, data []byte, l *problemList) []FileJudgment {
+	t := bytes.TrimLeft(data, " \t\r\n\ufeff")
+	if len(t) > 0 && t[0] == '{' {
+		return parseJudgmentsJSONL(file, data, l)
+	}
+	qrels, err := trec.ReadQrels(bytes.NewReader(data), file)
+	if err != nil {
+		l.errs = append(l.errs, Problem{Msg: err.Error()})
+		return nil
+	}
+	var out []FileJudgment
+	for _, qid := range sortedKeys(qrels) {
+		docs := qrels[qid]
+		for _, doc := range sortedKeys(docs) {
+			g := max(docs[doc], 0)
+			if g > MaxGrade {
+				l.errorf(file, "", "query %q document %q: grade out of range: must be 0-%d (got %d)", qid, doc, MaxGrade, g)
+				continue
+			}
+			out = append(out, FileJudgment{QueryID: qid, Judgment: Judgment{DocID: doc, Grade: g, Pos: file}})
+		}
+	}
+	return out
+}
+
+func parseJudgmentsJSONL(file string, data []byte, l *problemList) []FileJudgment {
+	w := &nodeWalker{file: file, problemList: l}
+	var out []FileJudgment
+	w.jsonLines(data, judgmentFields, func(f map[string]*yaml.Node, n *yaml.Node) {
+		qid := strings.TrimSpace(w.str(f["query_id"], "query_id"))
+		if qid == "" {
+			w.errorf(w.pos(valueOr(f["query_id"], n)), "query_id", "required: a non-empty query id")
+		}
+		j, ok := w.judgment(f, n, "", "grade")
+		if ok && qid != "" {
+			out = append(out, FileJudgment{QueryID: qid, Judgment: j})
+		}
+	})
+	return out
+}
+
+// forEachLine calls fn with each non-blank line of data and its 1-based number.
+func forEachLine(data []byte, fn func(lineNo int, line []byte)) {
+	for lineNo := 1; len(data) > 0; lineNo++ {
+		line := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i], data[i+1:]
+		} else {
+			data = nil
+		}
+		line = bytes.TrimRight(line, "\r")
+		if len(bytes.TrimSpace(line)) > 0 {
+			fn(lineNo, line)
+		}
+	}
+}
+
+// mergeJudgmentsFile adds the judgments of path to the queries of gs. A
+// judgment for a query gs lacks is an error. With dropUnjudged (TREC
+// topics), queries left without judgments are removed, with one warning.
+func mergeJudgmentsFile(gs *GoldenSet, path string, dropUnjudged bool, in *inputs, l *problemList) error {
+	data, err := in.read(path)
+	if err != nil {
+		return err
+	}
+	byID := map[string]int{}
+	for i, q := range gs.Queries {
+		if _, dup := byID[q.ID]; !dup {
+			byID[q.ID] = i
+		}
+	}
+	for _, fj := range parseJudgments(path, data, l) {
+		i, ok := byID[fj.QueryID]
+		if !ok {
+			l.errorf(fj.Pos, "query_id", "judgment for unknown query %q", fj.QueryID)
+			continue
+		}
+		gs.Queries[i].Judgments = append(gs.Queries[i].Judgments, fj.Judgment)
+	}
+	if !dropUnjudged {
+		return nil
+	}
+	kept := gs.Queries[:0]
+	var dropped []string
+	for _, q := range gs.Queries {
+		if len(q.Judgments) == 0 && q.ExpectedRouting == "" {
+			dropped = append(dropped, q.ID)
+			continue
+		}
+		kept = append(kept, q)
+	}
+	gs.Queries = kept
+	if len(dropped) > 0 {
+		l.warnf(gs.Source, "", "%d topics without judgments skipped: %s", len(dropped), abbreviate(dropped, 5))
+	}
+	return nil
+}
+
+func abbreviate(ids []string, n int) string {
+	if len(ids) <= n {
+		return strings.Join(ids, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(ids[:n], ", "), len(ids)-n)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
