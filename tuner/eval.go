@@ -1,0 +1,283 @@
+package tuner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/runs"
+)
+
+// Defaults of EvalOptions.
+const (
+	DefaultConcurrency = 4
+	DefaultTimeout     = 30 * time.Second
+	DefaultRetries     = 2
+	DefaultBackoff     = 200 * time.Millisecond
+	DefaultDepth       = 100 // hits requested per query
+	// TopRecorded is how many hits of each query the run records.
+	TopRecorded = 20
+)
+
+// EvalOptions control the batch evaluation of one trial.
+type EvalOptions struct {
+	Concurrency int           // queries in flight (default 4)
+	Timeout     time.Duration // per query (default 30 s)
+	Retries     int           // extra attempts after a failed search (default 2)
+	Backoff     time.Duration // first retry delay, doubled each attempt (default 200 ms)
+	K           int           // hits requested per query (default 100)
+}
+
+func (o EvalOptions) withDefaults() EvalOptions {
+	if o.Concurrency <= 0 {
+		o.Concurrency = DefaultConcurrency
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultTimeout
+	}
+	if o.Retries < 0 {
+		o.Retries = 0
+	}
+	if o.Backoff <= 0 {
+		o.Backoff = DefaultBackoff
+	}
+	if o.K <= 0 {
+		o.K = DefaultDepth
+	}
+	return o
+}
+
+// Batch is the outcome of running every query of a trial.
+type Batch struct {
+	Results []runs.QueryResult // in query order
+	Failed  int
+}
+
+// evaluate runs every query against s with bounded concurrency, retries and
+// a per-query timeout, and scores each ranking. requestPrefix makes request
+// ids unique per run and trial. onDone is called after each query.
+func evaluate(ctx context.Context, s backend.Searcher, queries []Query, sc Scorer, o EvalOptions, requestPrefix string, onDone func(done int)) (Batch, error) {
+	o = o.withDefaults()
+	results := make([]runs.QueryResult, len(queries))
+	var (
+		wg     sync.WaitGroup
+		mu     sync.Mutex
+		done   int
+		failed int
+	)
+	sem := make(chan struct{}, o.Concurrency)
+	for i := range queries {
+		if ctx.Err() != nil {
+			break
+		}
+		sem <- struct{}{}
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			defer func() { <-sem }()
+			q := queries[i]
+			r := runQuery(ctx, s, q, sc, o, requestPrefix+"/"+q.ID)
+			mu.Lock()
+			results[i] = r
+			done++
+			if r.Error != "" {
+				failed++
+			}
+			n := done
+			mu.Unlock()
+			if onDone != nil {
+				onDone(n)
+			}
+		}(i)
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return Batch{}, err
+	}
+	return Batch{Results: results, Failed: failed}, nil
+}
+
+// runQuery searches one query with retries and scores it.
+func runQuery(ctx context.Context, s backend.Searcher, q Query, sc Scorer, o EvalOptions, requestID string) runs.QueryResult {
+	r := runs.QueryResult{QueryID: q.ID, Category: q.Category, Expected: q.ExpectedRouting, RequestID: requestID}
+	var (
+		resp backend.SearchResponse
+		err  error
+	)
+	delay := o.Backoff
+	for attempt := 0; attempt <= o.Retries; attempt++ {
+		if attempt > 0 {
+			select {
+			case <-ctx.Done():
+				err = ctx.Err()
+			case <-time.After(delay):
+			}
+			if ctx.Err() != nil {
+				break
+			}
+			delay *= 2
+		}
+		qctx, cancel := context.WithTimeout(ctx, o.Timeout)
+		start := time.Now()
+		resp, err = s.Search(qctx, backend.SearchRequest{Query: q.Text, K: o.K, RequestID: requestID})
+		r.LatencyMS = float64(time.Since(start).Microseconds()) / 1000
+		timedOut := errors.Is(qctx.Err(), context.DeadlineExceeded)
+		cancel()
+		if err == nil {
+			break
+		}
+		if timedOut {
+			err = fmt.Errorf("timed out after %s: %w", o.Timeout, err)
+		}
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	if err != nil {
+		r.Error = err.Error()
+		r.Scores = map[string]float64{}
+		return r
+	}
+	ranking := rankingOf(resp.Hits)
+	r.Routing = resp.Routing
+	if r.Routing == "" {
+		r.Routing = "search"
+		if len(ranking) == 0 {
+			r.Routing = "no_results"
+		}
+	}
+	r.Scores, r.Primary = sc.Score(ranking, q.Judgments)
+	n := min(len(resp.Hits), TopRecorded)
+	r.Top = make([]runs.RankedDoc, 0, n)
+	labels := make([]string, 0, n)
+	for i := 0; i < n; i++ {
+		h := resp.Hits[i]
+		g, judged := q.Judgments[h.DocID]
+		if !judged {
+			g = -1
+		}
+		r.Top = append(r.Top, runs.RankedDoc{DocID: h.DocID, Score: h.Score, Grade: g})
+		if i < 10 {
+			label := "L?"
+			if judged {
+				label = "L" + strconv.Itoa(g)
+			}
+			labels = append(labels, strconv.Itoa(i+1)+":"+label)
+		}
+	}
+	r.Labels = strings.Join(labels, " | ")
+	return r
+}
+
+// rankingOf lists the hits' document ids, keeping the first occurrence of
+// each.
+func rankingOf(hits []backend.Hit) []string {
+	seen := make(map[string]bool, len(hits))
+	out := make([]string, 0, len(hits))
+	for _, h := range hits {
+		if !seen[h.DocID] {
+			seen[h.DocID] = true
+			out = append(out, h.DocID)
+		}
+	}
+	return out
+}
+
+// Summary aggregates a batch: metric means over queries with judgments,
+// overall, per category and per difficulty (each with "primary"), and the
+// routing accuracy over queries that declare an expected routing.
+type Summary struct {
+	Primary      float64
+	Scorecard    map[string]float64
+	Categories   map[string]map[string]float64
+	Difficulties map[string]map[string]float64
+	Routing      *float64
+	Scored       int
+}
+
+func summarize(queries []Query, b Batch) Summary {
+	type acc struct {
+		sums map[string]float64
+		n    int
+	}
+	add := func(a *acc, r runs.QueryResult) {
+		if a.sums == nil {
+			a.sums = map[string]float64{}
+		}
+		for k, v := range r.Scores {
+			a.sums[k] += v
+		}
+		a.sums["primary"] += r.Primary
+		a.n++
+	}
+	mean := func(a *acc) map[string]float64 {
+		out := make(map[string]float64, len(a.sums))
+		keys := make([]string, 0, len(a.sums))
+		for k := range a.sums {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			out[k] = a.sums[k] / float64(a.n)
+		}
+		return out
+	}
+	var all acc
+	cats := map[string]*acc{}
+	diffs := map[string]*acc{}
+	routed, correct := 0, 0
+	for i, q := range queries {
+		r := b.Results[i]
+		if q.ExpectedRouting != "" {
+			routed++
+			if r.Error == "" && r.Routing == q.ExpectedRouting {
+				correct++
+			}
+		}
+		if len(q.Judgments) == 0 {
+			continue
+		}
+		add(&all, r)
+		if q.Category != "" {
+			if cats[q.Category] == nil {
+				cats[q.Category] = &acc{}
+			}
+			add(cats[q.Category], r)
+		}
+		if q.Difficulty != "" {
+			if diffs[q.Difficulty] == nil {
+				diffs[q.Difficulty] = &acc{}
+			}
+			add(diffs[q.Difficulty], r)
+		}
+	}
+	s := Summary{Scorecard: map[string]float64{}, Scored: all.n}
+	if all.n > 0 {
+		s.Scorecard = mean(&all)
+		s.Primary = s.Scorecard["primary"]
+		delete(s.Scorecard, "primary")
+	}
+	if len(cats) > 0 {
+		s.Categories = map[string]map[string]float64{}
+		for c, a := range cats {
+			s.Categories[c] = mean(a)
+		}
+	}
+	if len(diffs) > 0 {
+		s.Difficulties = map[string]map[string]float64{}
+		for d, a := range diffs {
+			s.Difficulties[d] = mean(a)
+		}
+	}
+	if routed > 0 {
+		v := float64(correct) / float64(routed)
+		s.Routing = &v
+	}
+	return s
+}

@@ -1,0 +1,168 @@
+package tuner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/fusiontune/fusiontune/runs"
+)
+
+// Restarter is implemented by backends that can tell whether the applied
+// configuration differs from the running one, so an unchanged config is not
+// restarted.
+type Restarter interface {
+	NeedsRestart() bool
+}
+
+// Options configure a sweep.
+type Options struct {
+	Trials  []experiments.TrialSpec
+	Queries []Query
+	Backend backend.Backend
+	Scorer  Scorer
+	Eval    EvalOptions
+	Run     *runs.Run
+	// Progress receives progress events; nil means none.
+	Progress Progress
+	// FailureBudget is how many trials may fail before the sweep stops
+	// (0: unlimited).
+	FailureBudget int
+	// Describe renders a trial's exact backend config for the record.
+	Describe func(params experiments.Params) string
+}
+
+// Result is the outcome of a sweep.
+type Result struct {
+	Trials      []runs.TrialRecord // every trial of the run, in execution order
+	Leaderboard runs.Leaderboard
+	Restarts    int
+	Skipped     int // trials found already recorded (resume)
+}
+
+// ErrFailureBudget is returned when more trials failed than allowed.
+var ErrFailureBudget = errors.New("failure budget exhausted")
+
+// Sweep evaluates every trial on the backend in plan order and records each
+// one durably before the next starts. Trials already recorded in the run
+// (a resumed run) are not redone. Sweep does not close the backend.
+func Sweep(ctx context.Context, o Options) (*Result, error) {
+	if o.Progress == nil {
+		o.Progress = nopProgress{}
+	}
+	done, err := o.Run.Trials()
+	if err != nil {
+		return nil, err
+	}
+	recorded := map[string]runs.TrialRecord{}
+	for _, t := range done {
+		recorded[t.Name] = t
+	}
+	order := Flatten(Plan(o.Trials))
+	res := &Result{}
+	failures := 0
+	start := time.Now()
+	ran := 0
+	for i, spec := range order {
+		if t, ok := recorded[spec.Name]; ok {
+			res.Trials = append(res.Trials, t)
+			res.Skipped++
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return res, err
+		}
+		o.Progress.TrialStarted(i+1, len(order), spec.Name)
+		rec, restarted, err := runTrial(ctx, o, i, spec)
+		if restarted {
+			res.Restarts++
+		}
+		if err != nil && ctx.Err() != nil {
+			// Interrupted: the trial is not recorded, a resume redoes it.
+			return res, ctx.Err()
+		}
+		if err := o.Run.RecordTrial(rec.TrialRecord, rec.results); err != nil {
+			return res, fmt.Errorf("record trial %q: %w", spec.Name, err)
+		}
+		res.Trials = append(res.Trials, rec.TrialRecord)
+		ran++
+		remaining := len(order) - i - 1
+		eta := time.Duration(float64(time.Since(start)) / float64(ran) * float64(remaining))
+		o.Progress.TrialDone(i+1, len(order), rec.TrialRecord, eta)
+		if rec.Status == runs.StatusFailed {
+			failures++
+			if o.FailureBudget > 0 && failures >= o.FailureBudget {
+				return res, fmt.Errorf("%w: %d trials failed (last: %s)", ErrFailureBudget, failures, rec.Error)
+			}
+		}
+	}
+	return res, nil
+}
+
+type trialOutcome struct {
+	runs.TrialRecord
+	results []runs.QueryResult
+}
+
+// runTrial applies, restarts if needed, evaluates and scores one trial. A
+// backend failure gives a failed record, not an error; the error is
+// returned only alongside the record so that interruption can be told apart.
+func runTrial(ctx context.Context, o Options, index int, spec experiments.TrialSpec) (trialOutcome, bool, error) {
+	rec := trialOutcome{TrialRecord: runs.TrialRecord{
+		Index: index, Name: spec.Name, Params: spec.Params, Group: spec.Params.IndexKey(),
+		Baseline: spec.Baseline, Mode: "live", Status: runs.StatusOK, Scorecard: map[string]float64{},
+	}}
+	if o.Describe != nil {
+		rec.BackendConfig = o.Describe(spec.Params)
+	}
+	fail := func(err error) (trialOutcome, bool, error) {
+		rec.Status = runs.StatusFailed
+		rec.Error = err.Error()
+		return rec, false, err
+	}
+	if err := o.Backend.Apply(ctx, spec.Params); err != nil {
+		return fail(err)
+	}
+	restarted := false
+	if r, ok := o.Backend.(Restarter); !ok || r.NeedsRestart() {
+		if err := o.Backend.Restart(ctx); err != nil {
+			out, _, e := fail(err)
+			return out, true, e
+		}
+		restarted = true
+		if err := o.Backend.Ready(ctx); err != nil {
+			out, _, e := fail(err)
+			return out, true, e
+		}
+	}
+	prefix := fmt.Sprintf("%s/%03d", o.Run.ID(), index)
+	batch, err := evaluate(ctx, o.Backend, o.Queries, o.Scorer, o.Eval, prefix, func(n int) {
+		o.Progress.QueryDone(n, len(o.Queries))
+	})
+	if err != nil {
+		out, _, e := fail(err)
+		return out, restarted, e
+	}
+	rec.results = batch.Results
+	s := summarize(o.Queries, batch)
+	rec.Primary, rec.Scorecard = s.Primary, s.Scorecard
+	rec.Categories, rec.Difficulties, rec.Routing = s.Categories, s.Difficulties, s.Routing
+	rec.Queries, rec.Failed = s.Scored, batch.Failed
+	if batch.Failed > 0 {
+		rec.Status = runs.StatusFailed
+		rec.Error = fmt.Sprintf("%d of %d queries failed (first: %s)", batch.Failed, len(o.Queries), firstError(batch.Results))
+	}
+	return rec, restarted, nil
+}
+
+func firstError(rs []runs.QueryResult) string {
+	for _, r := range rs {
+		if r.Error != "" {
+			return r.QueryID + ": " + r.Error
+		}
+	}
+	return ""
+}
