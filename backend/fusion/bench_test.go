@@ -20,7 +20,7 @@ var benchParams = []struct {
 // BenchmarkFuse measures the replay hot path: 2 lists x 100 candidates
 // fused in document mode. "prepared" reuses one Fuser and one Prepared (the
 // tuner's replay: prepare a query once, fuse it under many configs);
-// "top50" keeps the 50 best; "oneshot" is the convenience Fuse, which
+// "top50" keeps the 50 best; "units_top50" is RankInto (no strings); "oneshot" is the convenience Fuse, which
 // prepares the lists on every call.
 func BenchmarkFuse(b *testing.B) {
 	lists := synthetic(42, 100)
@@ -40,6 +40,14 @@ func BenchmarkFuse(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				dst = f.FuseTopInto(dst, pl, bp.p, false, 50)
+			}
+		})
+		b.Run("units_top50/"+bp.name, func(b *testing.B) {
+			var f fusion.Fuser
+			dst := make([]fusion.Ranked, 0, 200)
+			b.ReportAllocs()
+			for b.Loop() {
+				dst = f.RankInto(dst, pl, bp.p, false, 50)
 			}
 		})
 		b.Run("oneshot/"+bp.name, func(b *testing.B) {

@@ -1,10 +1,6 @@
 package fusion
 
-import (
-	"cmp"
-	"fmt"
-	"slices"
-)
+import "fmt"
 
 // Result is one entry of a fused ranking. In document mode ID equals DocID.
 type Result struct {
@@ -38,8 +34,8 @@ func Fuse(lists map[string][]Candidate, p Params, passage bool) []Result {
 	return f.FuseInto(nil, Prepare(lists), p, passage)
 }
 
-// Fuser fuses prepared lists with reusable scratch buffers, so that
-// FuseInto allocates nothing once warm (given a dst with capacity). A Fuser
+// Fuser fuses prepared lists with reusable scratch buffers, so that its
+// methods allocate nothing once warm (given a dst with capacity). A Fuser
 // is not safe for concurrent use: give each goroutine its own. The zero
 // value is ready to use.
 type Fuser struct {
@@ -47,12 +43,7 @@ type Fuser struct {
 	count  []int32
 	raw    []float64
 	norm   []float64
-	ranked []ranked
-}
-
-type ranked struct {
-	score float64
-	unit  int32
+	ranked []Ranked
 }
 
 // FuseInto is Fuse over prepared lists, appending the ranking to dst[:0]
@@ -65,6 +56,21 @@ func (f *Fuser) FuseInto(dst []Result, pl *Prepared, p Params, passage bool) []R
 // when n < 0). The kept results and their order are those of the full
 // ranking's first n.
 func (f *Fuser) FuseTopInto(dst []Result, pl *Prepared, p Params, passage bool, n int) []Result {
+	f.ranked = f.RankInto(f.ranked, pl, p, passage, n)
+	ids, docIDs := pl.IDs(passage), pl.DocIDs(passage)
+	dst = dst[:0]
+	for _, r := range f.ranked {
+		dst = append(dst, Result{ID: ids[r.Unit], DocID: docIDs[r.Unit], Score: r.Score})
+	}
+	return dst
+}
+
+// RankInto is FuseTopInto without the strings: it appends the best n
+// units (all when n < 0) to dst[:0], best first. A unit indexes
+// pl.IDs(passage) and pl.DocIDs(passage); units are numbered in id order.
+// Callers that score many configs per query (the tuner's replay) map
+// judgments to units once per query and avoid string work per config.
+func (f *Fuser) RankInto(dst []Ranked, pl *Prepared, p Params, passage bool, n int) []Ranked {
 	p = p.WithDefaults()
 	v := &pl.document
 	if passage {
@@ -104,30 +110,21 @@ func (f *Fuser) FuseTopInto(dst []Result, pl *Prepared, p Params, passage bool, 
 			f.count[e.unit]++
 		}
 	}
-	rs := f.ranked[:0]
+	dst = dst[:0]
+	mnz := p.Method == CombMNZ
 	for u, c := range f.count {
 		if c == 0 {
 			continue
 		}
 		s := f.score[u]
-		if p.Method == CombMNZ {
+		if mnz {
 			s *= float64(c)
 		}
-		rs = append(rs, ranked{score: s, unit: int32(u)})
+		dst = append(dst, Ranked{Score: s, Unit: int32(u)})
 	}
-	f.ranked = rs
-	slices.SortFunc(rs, func(a, b ranked) int {
-		if c := cmp.Compare(b.score, a.score); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.unit, b.unit)
-	})
-	if n >= 0 && n < len(rs) {
-		rs = rs[:n]
-	}
-	dst = dst[:0]
-	for _, r := range rs {
-		dst = append(dst, Result{ID: v.ids[r.unit], DocID: v.docIDs[r.unit], Score: r.score})
+	sortTop(dst, n)
+	if n >= 0 && n < len(dst) {
+		dst = dst[:n]
 	}
 	return dst
 }

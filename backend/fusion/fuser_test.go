@@ -67,6 +67,12 @@ func TestFuserMatchesFuse(t *testing.T) {
 				if !reflect.DeepEqual(buf, want) {
 					t.Fatalf("%s: Fuser differs from Fuse", name)
 				}
+				units := f.RankInto(nil, pl, p, passage, -1)
+				for i, u := range units {
+					if pl.IDs(passage)[u.Unit] != want[i].ID || pl.DocIDs(passage)[u.Unit] != want[i].DocID || u.Score != want[i].Score {
+						t.Fatalf("%s: unit ranking %d = %v, want %v", name, i, u, want[i])
+					}
+				}
 				top := f.FuseTopInto(nil, pl, p, passage, 5)
 				if !reflect.DeepEqual(top, want[:min(5, len(want))]) {
 					t.Fatalf("%s: top 5 %v, want %v", name, top, want[:min(5, len(want))])

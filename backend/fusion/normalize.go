@@ -17,7 +17,9 @@ import (
 //   - l2: s / sqrt(sum of s^2); an all-zero list stays 0.
 //   - none: the raw scores.
 //
-// Sums run in list order, so the result is bit-for-bit reproducible. An
+// Each divides by multiplying with the reciprocal (one division per list,
+// not per score); sums run in list order, so the result is bit-for-bit
+// reproducible. An
 // unknown normalization panics: validate Params first.
 func Normalize(dst, scores []float64, n Normalization) []float64 {
 	dst = grow(dst, len(scores))
@@ -37,9 +39,9 @@ func Normalize(dst, scores []float64, n Normalization) []float64 {
 			}
 			return dst
 		}
-		span := hi - lo
+		inv := 1 / (hi - lo)
 		for i, s := range scores {
-			dst[i] = (s - lo) / span
+			dst[i] = (s - lo) * inv
 		}
 	case ZScore:
 		var sum float64
@@ -57,8 +59,9 @@ func Normalize(dst, scores []float64, n Normalization) []float64 {
 			clear(dst)
 			return dst
 		}
+		inv := 1 / sd
 		for i, s := range scores {
-			dst[i] = (s - mean) / sd
+			dst[i] = (s - mean) * inv
 		}
 	case L2:
 		var ss float64
@@ -70,8 +73,9 @@ func Normalize(dst, scores []float64, n Normalization) []float64 {
 			clear(dst)
 			return dst
 		}
+		inv := 1 / norm
 		for i, s := range scores {
-			dst[i] = s / norm
+			dst[i] = s * inv
 		}
 	case None:
 		copy(dst, scores)

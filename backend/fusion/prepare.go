@@ -52,6 +52,24 @@ func Prepare(lists map[string][]Candidate) *Prepared {
 // Retrievers returns the retriever names in fusion order (sorted).
 func (pl *Prepared) Retrievers() []string { return pl.names }
 
+// IDs returns the id of every unit of the passage (chunk ids) or document
+// view, in ascending order: unit u is IDs(passage)[u]. Do not modify it.
+func (pl *Prepared) IDs(passage bool) []string {
+	if passage {
+		return pl.passage.ids
+	}
+	return pl.document.ids
+}
+
+// DocIDs returns the document id of every unit of the passage or document
+// view, indexed like IDs. Do not modify it.
+func (pl *Prepared) DocIDs(passage bool) []string {
+	if passage {
+		return pl.passage.docIDs
+	}
+	return pl.document.docIDs
+}
+
 func docOf(c *Candidate) string {
 	if c.DocID == "" {
 		return c.ID
@@ -65,8 +83,8 @@ func buildView(lists [][]Candidate, key, doc func(*Candidate) string) view {
 	index := make(map[string]int32)
 	var ids, docIDs []string
 	v := view{lists: make([][]entry, len(lists)), pos: make([][]int32, len(lists))}
+	var seenIn []int // seenIn[u] is 1 + the last list holding unit u
 	for r, list := range lists {
-		seen := make(map[int32]bool, len(list))
 		kept := make([]entry, 0, len(list))
 		var pos []int32
 		for i := range list {
@@ -78,8 +96,9 @@ func buildView(lists [][]Candidate, key, doc func(*Candidate) string) view {
 				index[id] = u
 				ids = append(ids, id)
 				docIDs = append(docIDs, doc(c))
+				seenIn = append(seenIn, 0)
 			}
-			if seen[u] {
+			if seenIn[u] == r+1 {
 				if pos == nil {
 					pos = make([]int32, len(kept), len(list))
 					for j := range pos {
@@ -88,7 +107,7 @@ func buildView(lists [][]Candidate, key, doc func(*Candidate) string) view {
 				}
 				continue
 			}
-			seen[u] = true
+			seenIn[u] = r + 1
 			kept = append(kept, entry{unit: u, score: c.Score})
 			if pos != nil {
 				pos = append(pos, int32(i))

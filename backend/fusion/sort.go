@@ -1,0 +1,100 @@
+package fusion
+
+import (
+	"math/bits"
+	"slices"
+)
+
+// Ranked is one entry of a fused ranking by unit (see Fuser.RankInto).
+type Ranked struct {
+	Score float64
+	Unit  int32 // index into Prepared.IDs and Prepared.DocIDs
+}
+
+// before reports whether a ranks above b: higher score first, then lower
+// unit (units are numbered in id order, so ties break by id ascending).
+// Units are unique, so this is a strict total order.
+func before(a, b Ranked) bool {
+	return a.Score > b.Score || (a.Score == b.Score && a.Unit < b.Unit)
+}
+
+// sortTop puts the first n elements of rs (all when n < 0 or n >= len) in
+// ranking order; the order of the rest is unspecified. It is a quicksort
+// specialised to Ranked (the replay hot path spends most of its time here)
+// that skips the partitions lying wholly past n, falling back to
+// slices.SortFunc when partitioning degenerates.
+func sortTop(rs []Ranked, n int) {
+	if n < 0 || n > len(rs) {
+		n = len(rs)
+	}
+	budget := 2 * bits.Len(uint(len(rs)))
+	for len(rs) > 16 && n > 0 {
+		if budget == 0 {
+			slices.SortFunc(rs, func(a, b Ranked) int {
+				if before(a, b) {
+					return -1
+				}
+				return 1
+			})
+			return
+		}
+		budget--
+		p := partition(rs)
+		switch {
+		case p >= n: // the first n all lie left of the pivot
+			rs = rs[:p]
+		case p < len(rs)-p:
+			sortTop(rs[:p], -1)
+			rs, n = rs[p+1:], n-p-1
+		default:
+			sortTop(rs[p+1:], n-p-1)
+			rs, n = rs[:p], p
+		}
+	}
+	if n > 0 {
+		insertionSort(rs)
+	}
+}
+
+// partition moves a median-of-three pivot to its final place and returns
+// its index: elements before it rank above it, elements after rank below.
+func partition(rs []Ranked) int {
+	last := len(rs) - 1
+	mid := len(rs) / 2
+	if before(rs[mid], rs[0]) {
+		rs[mid], rs[0] = rs[0], rs[mid]
+	}
+	if before(rs[last], rs[0]) {
+		rs[last], rs[0] = rs[0], rs[last]
+	}
+	if before(rs[last], rs[mid]) {
+		rs[last], rs[mid] = rs[mid], rs[last]
+	}
+	// rs[0] <= rs[mid] <= rs[last]; use rs[mid] as pivot, parked at last-1.
+	rs[mid], rs[last-1] = rs[last-1], rs[mid]
+	pivot := rs[last-1]
+	i, j := 0, last-1
+	for {
+		for i++; before(rs[i], pivot); i++ {
+		}
+		for j--; before(pivot, rs[j]); j-- {
+		}
+		if i >= j {
+			break
+		}
+		rs[i], rs[j] = rs[j], rs[i]
+	}
+	rs[i], rs[last-1] = rs[last-1], rs[i]
+	return i
+}
+
+func insertionSort(rs []Ranked) {
+	for i := 1; i < len(rs); i++ {
+		x := rs[i]
+		j := i
+		for ; j > 0 && before(x, rs[j-1]); j-- {
+			rs[j] = rs[j-1]
+		}
+		rs[j] = x
+	}
+}

@@ -1,0 +1,51 @@
+package fusion
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// TestSortTop compares sortTop with slices.SortFunc on random inputs of
+// many sizes, including heavy score ties and already sorted input.
+func TestSortTop(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	shapes := []struct {
+		name string
+		gen  func(i, n int) float64
+	}{
+		{"random", func(int, int) float64 { return rng.Float64() }},
+		{"ties", func(int, int) float64 { return float64(rng.IntN(3)) }},
+		{"ascending", func(i, _ int) float64 { return float64(i) }},
+		{"descending", func(i, n int) float64 { return float64(n - i) }},
+		{"constant", func(int, int) float64 { return 1 }},
+	}
+	for _, sh := range shapes {
+		for _, size := range []int{0, 1, 2, 5, 17, 40, 130, 500} {
+			for _, n := range []int{-1, 0, 1, 10, 50, size} {
+				t.Run(fmt.Sprintf("%s/size=%d/n=%d", sh.name, size, n), func(t *testing.T) {
+					rs := make([]Ranked, size)
+					for i, u := range rng.Perm(size) {
+						rs[i] = Ranked{Score: sh.gen(i, size), Unit: int32(u)}
+					}
+					want := slices.Clone(rs)
+					slices.SortFunc(want, func(a, b Ranked) int {
+						if before(a, b) {
+							return -1
+						}
+						return 1
+					})
+					sortTop(rs, n)
+					k := n
+					if k < 0 || k > size {
+						k = size
+					}
+					if !slices.Equal(rs[:k], want[:k]) {
+						t.Errorf("first %d differ:\n got %v\nwant %v", k, rs[:k], want[:k])
+					}
+				})
+			}
+		}
+	}
+}
