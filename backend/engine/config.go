@@ -1,0 +1,424 @@
+package engine
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/fusiontune/fusiontune/backend/fusion"
+	"gopkg.in/yaml.v3"
+)
+
+// Retriever names, as used in Config.Retrievers, fusion weights and the
+// candidate lists of a search response.
+const (
+	BM25  = "bm25"
+	Dense = "dense"
+)
+
+// Defaults applied by DefaultConfig.
+const (
+	DefaultListen    = "127.0.0.1:8099"
+	DefaultK1        = 0.9
+	DefaultB         = 0.4
+	DefaultModel     = "lsa-256"
+	DefaultAPIKeyEnv = "OPENAI_API_KEY"
+	DefaultCacheDir  = ".tune-cache"
+	DefaultHits      = 10 // hits returned when a request leaves k at 0
+)
+
+// Config is the engine configuration, read once at start. Load it with
+// LoadConfig (DefaultConfig, then the file, then Validate); write one for a
+// trial with WriteFile. Paths are absolute after LoadConfig: relative paths
+// in a file resolve against the file's directory.
+type Config struct {
+	Corpus     CorpusConfig `yaml:"corpus" json:"corpus"`
+	Chunk      ChunkConfig  `yaml:"chunk" json:"chunk"`
+	Retrievers []string     `yaml:"retrievers,flow" json:"retrievers"`
+	BM25       BM25Config   `yaml:"bm25" json:"bm25"`
+	Dense      DenseConfig  `yaml:"dense" json:"dense"`
+	// Fusion holds the query-time fusion settings; a search request may
+	// override them for itself.
+	Fusion fusion.Params `yaml:"fusion" json:"fusion"`
+	// Depth is the candidate depth per retriever; fusion.depth, when set,
+	// takes precedence (set one of them).
+	Depth int `yaml:"depth,omitempty" json:"depth,omitempty"`
+	// MinScore drops fused hits scoring below it; when nothing is left the
+	// response's routing is "no_results". Nil: no threshold.
+	MinScore *float64 `yaml:"min_score,omitempty" json:"min_score,omitempty"`
+	// Passage ranks chunks instead of documents (no collapse to documents).
+	Passage bool `yaml:"passage,omitempty" json:"passage"`
+	// CacheDir holds the on-disk index and the embedding cache.
+	CacheDir string `yaml:"cache_dir,omitempty" json:"cache_dir"`
+	// Listen is the HTTP address of `tune serve`; port 0 picks a free port.
+	Listen string `yaml:"listen,omitempty" json:"listen"`
+}
+
+// CorpusConfig says where the corpus is and how to read it.
+type CorpusConfig struct {
+	Path       string `yaml:"path" json:"path"`
+	Format     string `yaml:"format,omitempty" json:"format"`           // beir, jsonl or dir; inferred from Path when empty
+	IDField    string `yaml:"id_field,omitempty" json:"id_field"`       // jsonl: member holding the id (default "_id")
+	TitleField string `yaml:"title_field,omitempty" json:"title_field"` // jsonl: member holding the title (default "title"; optional in each line)
+	TextField  string `yaml:"text_field,omitempty" json:"text_field"`   // jsonl: member holding the text (default "text")
+}
+
+func (c CorpusConfig) fields() [3]string {
+	if c.Format == FormatBEIR {
+		return [3]string{"_id", "title", "text"}
+	}
+	f := [3]string{c.IDField, c.TitleField, c.TextField}
+	def := [3]string{"_id", "title", "text"}
+	for i := range f {
+		if f[i] == "" {
+			f[i] = def[i]
+		}
+	}
+	return f
+}
+
+// ChunkConfig sets the token windows: Size tokens each, Overlap shared
+// between neighbours; Size 0 indexes whole documents.
+type ChunkConfig struct {
+	Size    int `yaml:"size" json:"size"`
+	Overlap int `yaml:"overlap" json:"overlap"`
+}
+
+// BM25Config holds the BM25 parameters. bleve v2.5.7 reads k1 and b from
+// process-wide variables at query time, so they do not key the index cache,
+// and every Engine of one process shares the values of the last one built.
+type BM25Config struct {
+	K1       float64  `yaml:"k1" json:"k1"`
+	B        float64  `yaml:"b" json:"b"`
+	MinScore *float64 `yaml:"min_score,omitempty" json:"min_score,omitempty"` // drop candidates scoring below; nil: none
+}
+
+// DenseConfig selects the embedder (see backend/embed) and its options.
+type DenseConfig struct {
+	Model     string   `yaml:"model" json:"model"`                           // lsa-<dim>, hash-<dim>, openai:<model>, file:<path>
+	BaseURL   string   `yaml:"base_url,omitempty" json:"base_url,omitempty"` // openai: server base URL
+	APIKeyEnv string   `yaml:"api_key_env,omitempty" json:"api_key_env,omitempty"`
+	MinScore  *float64 `yaml:"min_score,omitempty" json:"min_score,omitempty"` // drop candidates with cosine below; nil: none
+}
+
+// DefaultConfig returns the defaults every config file overlays: BM25 (k1
+// 0.9, b 0.4) fused by RRF (k 60) with lsa-256 vectors, whole documents,
+// depth 100, listening on 127.0.0.1:8099.
+func DefaultConfig() Config {
+	return Config{
+		Corpus:     CorpusConfig{IDField: "_id", TitleField: "title", TextField: "text"},
+		Retrievers: []string{BM25, Dense},
+		BM25:       BM25Config{K1: DefaultK1, B: DefaultB},
+		Dense:      DenseConfig{Model: DefaultModel, APIKeyEnv: DefaultAPIKeyEnv},
+		Fusion: fusion.Params{
+			Method:        fusion.DefaultMethod,
+			K:             fusion.DefaultRankConstant,
+			Normalization: fusion.DefaultNormalization,
+		},
+		CacheDir: DefaultCacheDir,
+		Listen:   DefaultListen,
+	}
+}
+
+// Has reports whether retriever name is enabled.
+func (c Config) Has(name string) bool {
+	for _, r := range c.Retrievers {
+		if r == name {
+			return true
+		}
+	}
+	return false
+}
+
+// FusionParams returns the effective fusion settings: Fusion with the
+// candidate depth filled from Depth and every unset field defaulted.
+func (c Config) FusionParams() fusion.Params {
+	p := c.Fusion.Override(nil)
+	if p.Depth == 0 {
+		p.Depth = c.Depth
+	}
+	return p.WithDefaults()
+}
+
+// FieldError is one problem of a configuration: the dotted field it
+// concerns and what is wrong. LoadConfig fills Line and Column from the
+// file when the field appears in it.
+type FieldError struct {
+	Field   string
+	Problem string
+	Line    int
+	Column  int
+}
+
+// Error returns "field: problem".
+func (e *FieldError) Error() string { return e.Field + ": " + e.Problem }
+
+// ConfigError lists every problem of a configuration.
+type ConfigError struct {
+	File     string // empty for a Config that came from no file
+	Problems []*FieldError
+}
+
+// Error returns one problem per line, each "FILE:LINE:COL: field: problem"
+// when the position is known.
+func (e *ConfigError) Error() string {
+	var b strings.Builder
+	for i, p := range e.Problems {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		switch {
+		case e.File != "" && p.Line > 0:
+			fmt.Fprintf(&b, "%s:%d:%d: ", e.File, p.Line, p.Column)
+		case e.File != "":
+			fmt.Fprintf(&b, "%s: ", e.File)
+		}
+		b.WriteString(p.Error())
+	}
+	return b.String()
+}
+
+// Unwrap returns the problems, so errors.As finds each *FieldError.
+func (e *ConfigError) Unwrap() []error {
+	errs := make([]error, len(e.Problems))
+	for i, p := range e.Problems {
+		errs[i] = p
+	}
+	return errs
+}
+
+// Validate reports every problem of c at once as a *ConfigError, or nil.
+func (c Config) Validate() error {
+	var probs []*FieldError
+	add := func(field, format string, args ...any) {
+		probs = append(probs, &FieldError{Field: field, Problem: fmt.Sprintf(format, args...)})
+	}
+	if c.Corpus.Path == "" {
+		add("corpus.path", "required")
+	}
+	switch c.Corpus.Format {
+	case "", FormatBEIR, FormatJSONL, FormatDir:
+	default:
+		add("corpus.format", "unknown format %q (want beir, jsonl or dir)", c.Corpus.Format)
+	}
+	if c.Chunk.Size < 0 {
+		add("chunk.size", "must be >= 0 (got %d)", c.Chunk.Size)
+	}
+	if c.Chunk.Overlap < 0 || (c.Chunk.Size > 0 && c.Chunk.Overlap >= c.Chunk.Size) {
+		add("chunk.overlap", "must be >= 0 and < chunk.size (got %d with size %d)", c.Chunk.Overlap, c.Chunk.Size)
+	}
+	if c.Chunk.Size == 0 && c.Chunk.Overlap != 0 {
+		add("chunk.overlap", "must be 0 for whole documents (chunk.size 0)")
+	}
+	if len(c.Retrievers) == 0 {
+		add("retrievers", "need at least one of %q, %q", BM25, Dense)
+	}
+	seen := map[string]bool{}
+	for i, r := range c.Retrievers {
+		if r != BM25 && r != Dense {
+			add(fmt.Sprintf("retrievers[%d]", i), "unknown retriever %q (want %q or %q)", r, BM25, Dense)
+		}
+		if seen[r] {
+			add(fmt.Sprintf("retrievers[%d]", i), "%q listed twice", r)
+		}
+		seen[r] = true
+	}
+	if c.BM25.K1 < 0 || c.BM25.K1 > 10 {
+		add("bm25.k1", "must be in [0, 10] (got %v)", c.BM25.K1)
+	}
+	if c.BM25.B < 0 || c.BM25.B > 1 {
+		add("bm25.b", "must be in [0, 1] (got %v)", c.BM25.B)
+	}
+	if c.Has(Dense) && c.Dense.Model == "" {
+		add("dense.model", "required when retrievers include %q", Dense)
+	}
+	if err := c.Fusion.Validate(); err != nil {
+		var ve *fusion.ValidationError
+		if errors.As(err, &ve) {
+			for _, p := range ve.Problems {
+				add("fusion."+p.Field, "%s", p.Problem)
+			}
+		} else {
+			add("fusion", "%v", err)
+		}
+	}
+	for name := range c.Fusion.Weights {
+		if !c.Has(name) {
+			add("fusion.weights."+name, "not an enabled retriever (retrievers: %s)", strings.Join(c.Retrievers, ", "))
+		}
+	}
+	if c.Depth < 0 {
+		add("depth", "must be >= 0 (got %d)", c.Depth)
+	}
+	if c.Depth > 0 && c.Fusion.Depth > 0 && c.Depth != c.Fusion.Depth {
+		add("depth", "conflicts with fusion.depth (%d vs %d): set one of them", c.Depth, c.Fusion.Depth)
+	}
+	if c.FusionParams().Depth > MaxDepth {
+		add("depth", "must be <= %d (got %d)", MaxDepth, c.FusionParams().Depth)
+	}
+	if c.CacheDir == "" {
+		add("cache_dir", "required")
+	}
+	if c.Listen == "" {
+		add("listen", "required (e.g. %q)", DefaultListen)
+	}
+	if len(probs) == 0 {
+		return nil
+	}
+	return &ConfigError{Problems: probs}
+}
+
+// MaxDepth bounds the candidate depth per retriever and the hits per request.
+const MaxDepth = 10000
+
+// LoadConfig reads the YAML engine configuration at path over
+// DefaultConfig, resolves relative paths against the file's directory and
+// validates it. Unknown keys and invalid values are reported together, each
+// as "FILE:LINE:COL: field: problem".
+func LoadConfig(path string) (Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Config{}, fmt.Errorf("load config: %w", err)
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return Config{}, fmt.Errorf("load config: %w", err)
+	}
+	return ParseConfig(data, path, filepath.Dir(abs))
+}
+
+var yamlLine = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
+
+// ParseConfig is LoadConfig on data already read; file names it in errors
+// and relative paths resolve against baseDir.
+func ParseConfig(data []byte, file, baseDir string) (Config, error) {
+	c := DefaultConfig()
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err != nil {
+		return c, &ConfigError{File: file, Problems: yamlProblems(err)}
+	}
+	if len(bytes.TrimSpace(data)) > 0 {
+		dec := yaml.NewDecoder(bytes.NewReader(data))
+		dec.KnownFields(true)
+		if err := dec.Decode(&c); err != nil {
+			return c, &ConfigError{File: file, Problems: yamlProblems(err)}
+		}
+	}
+	c.resolvePaths(baseDir)
+	if c.Corpus.Format == "" {
+		c.Corpus.Format = FormatJSONL
+		if st, err := os.Stat(c.Corpus.Path); err == nil && st.IsDir() {
+			c.Corpus.Format = FormatDir
+		}
+	}
+	if err := c.Validate(); err != nil {
+		ce := err.(*ConfigError)
+		ce.File = file
+		for _, p := range ce.Problems {
+			p.Line, p.Column = position(&root, p.Field)
+		}
+		return c, ce
+	}
+	return c, nil
+}
+
+// yamlProblems turns a yaml.v3 error into positioned problems.
+func yamlProblems(err error) []*FieldError {
+	var msgs []string
+	var te *yaml.TypeError
+	if errors.As(err, &te) {
+		msgs = te.Errors
+	} else {
+		msgs = []string{err.Error()}
+	}
+	probs := make([]*FieldError, 0, len(msgs))
+	for _, m := range msgs {
+		p := &FieldError{Field: "yaml", Problem: strings.TrimPrefix(m, "yaml: ")}
+		if sm := yamlLine.FindStringSubmatch(m); sm != nil {
+			p.Line, _ = strconv.Atoi(sm[1])
+			p.Column = 1
+			p.Problem = sm[2]
+			if f, ok := strings.CutPrefix(p.Problem, "field "); ok {
+				if name, _, ok := strings.Cut(f, " not found in type"); ok {
+					p.Field, p.Problem = name, "unknown key"
+				}
+			}
+		}
+		probs = append(probs, p)
+	}
+	return probs
+}
+
+// position finds the line and column of a dotted field ("fusion.k",
+// "retrievers[1]") in a YAML document, falling back to its closest present
+// parent; 0, 0 when absent.
+func position(root *yaml.Node, field string) (int, int) {
+	n := root
+	if n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
+		n = n.Content[0]
+	}
+	line, col := 0, 0
+	for _, part := range strings.Split(field, ".") {
+		name, idx := part, -1
+		if i := strings.IndexByte(part, '['); i >= 0 && strings.HasSuffix(part, "]") {
+			name = part[:i]
+			idx, _ = strconv.Atoi(part[i+1 : len(part)-1])
+		}
+		if n == nil || n.Kind != yaml.MappingNode {
+			break
+		}
+		var next *yaml.Node
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == name {
+				line, col = n.Content[i].Line, n.Content[i].Column
+				next = n.Content[i+1]
+				break
+			}
+		}
+		if next == nil {
+			break
+		}
+		n = next
+		if idx >= 0 && n.Kind == yaml.SequenceNode && idx < len(n.Content) {
+			n = n.Content[idx]
+			line, col = n.Line, n.Column
+		}
+	}
+	return line, col
+}
+
+func (c *Config) resolvePaths(baseDir string) {
+	abs := func(p string) string {
+		if p == "" || filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(baseDir, p)
+	}
+	c.Corpus.Path = abs(c.Corpus.Path)
+	c.CacheDir = abs(c.CacheDir)
+	if p, ok := strings.CutPrefix(c.Dense.Model, "file:"); ok {
+		c.Dense.Model = "file:" + abs(p)
+	}
+}
+
+// WriteFile writes c as YAML to path (atomically: a temporary file renamed
+// over path), for `tune serve --config path` to read.
+func (c Config) WriteFile(path string) error {
+	data, err := yaml.Marshal(c)
+	if err != nil {
+		return fmt.Errorf("write config: %w", err)
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return fmt.Errorf("write config: %w", err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("write config: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,213 @@
+package engine
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Corpus formats accepted by CorpusConfig.Format.
+const (
+	FormatBEIR  = "beir"  // BEIR corpus.jsonl: {"_id", "title", "text"}
+	FormatJSONL = "jsonl" // JSON lines with configurable id/title/text fields
+	FormatDir   = "dir"   // a folder of .md and .txt files; the relative path is the id
+)
+
+// Document is one corpus document.
+type Document struct {
+	ID    string `json:"id"`
+	Title string `json:"title,omitempty"`
+	Text  string `json:"text"`
+}
+
+// Corpus is a loaded document collection in file order (sorted by path for
+// folders).
+type Corpus struct {
+	Docs []Document
+	// Hash is the hex SHA-256 of the corpus content as read (the file's
+	// bytes, or every file's relative path and bytes for a folder) and of
+	// the field names used to read it; it keys the on-disk caches.
+	Hash string
+}
+
+// LoadCorpus reads the corpus described by c. A malformed line is reported
+// as "FILE:LINE: detail".
+func LoadCorpus(c CorpusConfig) (*Corpus, error) {
+	switch c.Format {
+	case FormatDir:
+		return loadDir(c.Path)
+	case FormatBEIR, FormatJSONL, "":
+		f, err := os.Open(c.Path)
+		if err != nil {
+			return nil, fmt.Errorf("load corpus: %w", err)
+		}
+		defer f.Close()
+		fields := c.fields()
+		return ReadJSONL(f, c.Path, fields[0], fields[1], fields[2])
+	default:
+		return nil, fmt.Errorf("load corpus: unknown format %q (want beir, jsonl or dir)", c.Format)
+	}
+}
+
+// ReadJSONL reads one JSON object per line from r; idField, titleField and
+// textField name the members holding the id, the title (optional) and the
+// text. file names the input in errors, which read "FILE:LINE: detail".
+// Blank lines are skipped; ids must be unique and non-empty; ids are strings
+// or numbers.
+func ReadJSONL(r io.Reader, file, idField, titleField, textField string) (*Corpus, error) {
+	h := sha256.New()
+	fmt.Fprintf(h, "jsonl\x00%s\x00%s\x00%s\x00", idField, titleField, textField)
+	br := bufio.NewReaderSize(io.TeeReader(r, h), 1<<20)
+	var docs []Document
+	seen := map[string]int{}
+	line := 0
+	for {
+		b, err := br.ReadBytes('\n')
+		if len(b) > 0 {
+			line++
+			if d, ok, perr := parseDocLine(b, idField, titleField, textField); perr != nil {
+				return nil, fmt.Errorf("%s:%d: %w", file, line, perr)
+			} else if ok {
+				if prev, dup := seen[d.ID]; dup {
+					return nil, fmt.Errorf("%s:%d: duplicate document id %q (first on line %d)", file, line, d.ID, prev)
+				}
+				seen[d.ID] = line
+				docs = append(docs, d)
+			}
+		}
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", file, line+1, err)
+		}
+	}
+	if len(docs) == 0 {
+		return nil, fmt.Errorf("%s: no documents", file)
+	}
+	return &Corpus{Docs: docs, Hash: hex.EncodeToString(h.Sum(nil))}, nil
+}
+
+func parseDocLine(b []byte, idField, titleField, textField string) (Document, bool, error) {
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 {
+		return Document{}, false, nil
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return Document{}, false, fmt.Errorf("expected a JSON object: %w", err)
+	}
+	var d Document
+	raw, ok := m[idField]
+	if !ok {
+		return d, false, fmt.Errorf("missing id field %q", idField)
+	}
+	id, err := jsonID(raw)
+	if err != nil {
+		return d, false, fmt.Errorf("field %q: %w", idField, err)
+	}
+	if strings.TrimSpace(id) == "" || strings.ContainsAny(id, " \t\r\n") {
+		return d, false, fmt.Errorf("field %q: id must be non-empty without whitespace (got %q)", idField, id)
+	}
+	d.ID = id
+	if titleField != "" {
+		if raw, ok := m[titleField]; ok && string(raw) != "null" {
+			if err := json.Unmarshal(raw, &d.Title); err != nil {
+				return d, false, fmt.Errorf("field %q: expected a string", titleField)
+			}
+		}
+	}
+	raw, ok = m[textField]
+	if !ok {
+		return d, false, fmt.Errorf("missing text field %q", textField)
+	}
+	if err := json.Unmarshal(raw, &d.Text); err != nil {
+		return d, false, fmt.Errorf("field %q: expected a string", textField)
+	}
+	return d, true, nil
+}
+
+// jsonID accepts a JSON string or number as an id.
+func jsonID(raw json.RawMessage) (string, error) {
+	var s string
+	if err := json.Unmarshal(raw, &s); err == nil {
+		return s, nil
+	}
+	var n json.Number
+	if err := json.Unmarshal(raw, &n); err == nil {
+		return n.String(), nil
+	}
+	return "", fmt.Errorf("expected a string or number (got %s)", excerpt(string(raw), 40))
+}
+
+// loadDir reads every .md and .txt file under root. The id is the path
+// relative to root with forward slashes; the title is empty.
+func loadDir(root string) (*Corpus, error) {
+	var paths []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if p != root && strings.HasPrefix(d.Name(), ".") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		switch strings.ToLower(filepath.Ext(p)) {
+		case ".md", ".txt":
+			paths = append(paths, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("load corpus: %w", err)
+	}
+	sort.Strings(paths)
+	h := sha256.New()
+	io.WriteString(h, "dir\x00")
+	docs := make([]Document, 0, len(paths))
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return nil, fmt.Errorf("load corpus: %w", err)
+		}
+		rel, _ := filepath.Rel(root, p)
+		id := filepath.ToSlash(rel)
+		if strings.ContainsAny(id, " \t\r\n") {
+			return nil, fmt.Errorf("load corpus: %s: file names become ids and must not contain whitespace", p)
+		}
+		fmt.Fprintf(h, "%s\x00%d\x00", id, len(b))
+		h.Write(b)
+		docs = append(docs, Document{ID: id, Text: string(b)})
+	}
+	if len(docs) == 0 {
+		return nil, fmt.Errorf("load corpus: %s: no .md or .txt files", root)
+	}
+	return &Corpus{Docs: docs, Hash: hex.EncodeToString(h.Sum(nil))}, nil
+}
+
+// excerpt shortens s to at most n runes, marking a cut with "…".
+func excerpt(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := 0
+	for j := range s {
+		if i == n {
+			return s[:j] + "…"
+		}
+		i++
+	}
+	return s
+}

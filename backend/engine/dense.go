@@ -1,0 +1,180 @@
+package engine
+
+import (
+	"bufio"
+	"container/heap"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+)
+
+// vectors is the dense retriever: one L2-normalized float32 row per chunk,
+// searched exactly by cosine similarity (a dot product of unit vectors).
+type vectors struct {
+	dim  int
+	data []float32 // len(chunks) * dim, row i is chunk i
+}
+
+// newVectors copies and L2-normalizes rows. A zero row stays zero (cosine 0
+// with every query).
+func newVectors(rows [][]float32, dim int) (*vectors, error) {
+	v := &vectors{dim: dim, data: make([]float32, len(rows)*dim)}
+	for i, r := range rows {
+		if len(r) != dim {
+			return nil, fmt.Errorf("dense index: vector %d has %d dimensions, want %d", i, len(r), dim)
+		}
+		copy(v.data[i*dim:], r)
+		normalize(v.data[i*dim : (i+1)*dim])
+	}
+	return v, nil
+}
+
+func normalize(x []float32) {
+	var s float64
+	for _, f := range x {
+		s += float64(f) * float64(f)
+	}
+	if s == 0 || math.IsNaN(s) || math.IsInf(s, 0) {
+		return
+	}
+	inv := float32(1 / math.Sqrt(s))
+	for i := range x {
+		x[i] *= inv
+	}
+}
+
+func dot(a, b []float32) float32 {
+	b = b[:len(a)]
+	var s0, s1, s2, s3 float32
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
+		s0 += a[i] * b[i]
+		s1 += a[i+1] * b[i+1]
+		s2 += a[i+2] * b[i+2]
+		s3 += a[i+3] * b[i+3]
+	}
+	for ; i < len(a); i++ {
+		s0 += a[i] * b[i]
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+// search returns the depth chunks most similar to q (normalized here),
+// best first, ties by chunk id.
+func (v *vectors) search(q []float32, depth int, chunks []Chunk) ([]scored, error) {
+	if len(q) != v.dim {
+		return nil, fmt.Errorf("dense search: query vector has %d dimensions, want %d", len(q), v.dim)
+	}
+	qn := make([]float32, len(q))
+	copy(qn, q)
+	normalize(qn)
+	n := len(v.data) / max(v.dim, 1)
+	depth = min(depth, n)
+	if depth <= 0 {
+		return nil, nil
+	}
+	h := &topHeap{chunks: chunks, items: make([]scored, 0, depth+1)}
+	for i := range n {
+		s := float64(dot(qn, v.data[i*v.dim:(i+1)*v.dim]))
+		if len(h.items) < depth {
+			heap.Push(h, scored{idx: i, score: s})
+			continue
+		}
+		if h.better(scored{idx: i, score: s}, h.items[0]) {
+			h.items[0] = scored{idx: i, score: s}
+			heap.Fix(h, 0)
+		}
+	}
+	out := make([]scored, len(h.items))
+	for i := len(out) - 1; i >= 0; i-- {
+		out[i] = heap.Pop(h).(scored)
+	}
+	return out, nil
+}
+
+// topHeap is a min-heap of the best items so far: its root is the worst.
+type topHeap struct {
+	chunks []Chunk
+	items  []scored
+}
+
+func (h *topHeap) better(a, b scored) bool {
+	if a.score != b.score {
+		return a.score > b.score
+	}
+	return h.chunks[a.idx].ID < h.chunks[b.idx].ID
+}
+func (h *topHeap) Len() int           { return len(h.items) }
+func (h *topHeap) Less(i, j int) bool { return h.better(h.items[j], h.items[i]) }
+func (h *topHeap) Swap(i, j int)      { h.items[i], h.items[j] = h.items[j], h.items[i] }
+func (h *topHeap) Push(x any)         { h.items = append(h.items, x.(scored)) }
+func (h *topHeap) Pop() any {
+	x := h.items[len(h.items)-1]
+	h.items = h.items[:len(h.items)-1]
+	return x
+}
+
+// vectorMagic starts a vector cache file, followed by the row count and the
+// dimension (uint32 little endian) and the rows.
+const vectorMagic = "FTVEC001"
+
+// save writes v to path atomically.
+func (v *vectors) save(path string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("save vectors: %w", err)
+	}
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return fmt.Errorf("save vectors: %w", err)
+	}
+	defer os.Remove(tmp)
+	w := bufio.NewWriterSize(f, 1<<20)
+	w.WriteString(vectorMagic)
+	var hdr [8]byte
+	binary.LittleEndian.PutUint32(hdr[:4], uint32(len(v.data)/max(v.dim, 1)))
+	binary.LittleEndian.PutUint32(hdr[4:], uint32(v.dim))
+	w.Write(hdr[:])
+	if err := binary.Write(w, binary.LittleEndian, v.data); err != nil {
+		f.Close()
+		return fmt.Errorf("save vectors: %w", err)
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return fmt.Errorf("save vectors: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("save vectors: %w", err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("save vectors: %w", err)
+	}
+	return nil
+}
+
+// loadVectors reads a file written by save and checks it holds n rows of
+// dim values.
+func loadVectors(path string, n, dim int) (*vectors, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r := bufio.NewReaderSize(f, 1<<20)
+	var hdr [16]byte
+	if _, err := io.ReadFull(r, hdr[:]); err != nil || string(hdr[:8]) != vectorMagic {
+		return nil, fmt.Errorf("load vectors: %s: not a vector cache file", path)
+	}
+	gotN, gotDim := int(binary.LittleEndian.Uint32(hdr[8:12])), int(binary.LittleEndian.Uint32(hdr[12:]))
+	if gotN != n || gotDim != dim {
+		return nil, fmt.Errorf("load vectors: %s: holds %d×%d, want %d×%d", path, gotN, gotDim, n, dim)
+	}
+	v := &vectors{dim: dim, data: make([]float32, n*dim)}
+	if err := binary.Read(r, binary.LittleEndian, v.data); err != nil {
+		return nil, fmt.Errorf("load vectors: %s: %w", path, err)
+	}
+	return v, nil
+}

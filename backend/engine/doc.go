@@ -1,0 +1,15 @@
+// Package engine is the embedded hybrid search engine behind `tune serve`:
+// it loads a corpus (BEIR corpus.jsonl, plain JSONL or a folder of .md/.txt
+// files), cuts documents into token windows, indexes them with bleve (BM25,
+// English analyzer) and with an embedder from backend/embed (exact cosine
+// search), and fuses the retrievers' candidate lists with backend/fusion, the
+// same functions the tuner's offline replay calls.
+//
+// An Engine is configured once, from a Config (see LoadConfig), and built
+// once (Build); a changed configuration needs a new Engine. The on-disk
+// index and the embeddings are cached under Config.CacheDir, keyed by a hash
+// of everything that shapes them, so a restart with unchanged index-time
+// settings reuses them.
+//
+// Server serves an Engine over HTTP: GET /healthz, POST /search, GET /config.
+package engine

@@ -1,0 +1,206 @@
+package engine
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/backend/embed"
+)
+
+// ErrNotReady is returned by Ready and Search while the engine is still
+// loading or indexing.
+var ErrNotReady = errors.New("engine: not ready (indexing)")
+
+// ErrInvalidRequest marks a search request the engine rejects (empty
+// query, bad k, bad fusion override); Server answers it with HTTP 400.
+var ErrInvalidRequest = errors.New("invalid search request")
+
+// Options are the engine's run-time dependencies.
+type Options struct {
+	// Logger receives progress (loading, indexing, cache hits); nil
+	// discards it.
+	Logger *slog.Logger
+	// Getenv reads the API key variable of openai embedders; nil means
+	// os.Getenv.
+	Getenv func(string) string
+}
+
+// Engine is the embedded hybrid search engine. New checks the
+// configuration and the embedder, Build loads and indexes the corpus; after
+// that Search is safe for concurrent use.
+type Engine struct {
+	cfg Config
+	log *slog.Logger
+	emb embed.Embedder // nil without the dense retriever
+
+	mu       sync.RWMutex
+	ready    bool
+	buildErr error
+
+	docs    []Document
+	chunks  []Chunk
+	titles  []string       // per chunk: its document's title
+	chunkOf map[string]int // chunk id -> index in chunks
+	hash    string
+	lex     *lexical
+	vec     *vectors
+
+	// Timings of the last Build, for logs and benchmarks.
+	stats BuildStats
+}
+
+// BuildStats reports what Build did.
+type BuildStats struct {
+	Docs, Chunks   int
+	LexicalCached  bool // the bm25 index came from the cache
+	DenseCached    bool // the vectors came from the cache
+	Load, Lexical  time.Duration
+	Dense, Total   time.Duration
+	LexicalDir     string // on-disk index directory
+	DenseCacheFile string // vector cache file; empty without dense
+}
+
+var _ backend.Searcher = (*Engine)(nil)
+
+// New validates cfg and builds the embedder it names, so an unknown
+// embedder fails here, before anything is served. Call Build next.
+func New(cfg Config, opts Options) (*Engine, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	e := &Engine{cfg: cfg, log: opts.Logger}
+	if e.log == nil {
+		e.log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if cfg.Has(Dense) {
+		getenv := opts.Getenv
+		if getenv == nil {
+			getenv = os.Getenv
+		}
+		emb, err := newEmbedder(cfg.Dense, getenv)
+		if err != nil {
+			return nil, fmt.Errorf("dense.model %q: %w", cfg.Dense.Model, err)
+		}
+		e.emb = emb
+	}
+	return e, nil
+}
+
+// Config returns the engine's configuration.
+func (e *Engine) Config() Config { return e.cfg }
+
+// Build loads the corpus, chunks it and builds (or reopens from the cache)
+// the indexes. It runs once; Ready reports its outcome.
+func (e *Engine) Build(ctx context.Context) (err error) {
+	defer func() {
+		e.mu.Lock()
+		e.ready, e.buildErr = err == nil, err
+		e.mu.Unlock()
+	}()
+	start := time.Now()
+	setBM25(e.cfg.BM25.K1, e.cfg.BM25.B)
+	corpus, err := LoadCorpus(e.cfg.Corpus)
+	if err != nil {
+		return err
+	}
+	chunks, err := ChunkDocuments(corpus.Docs, e.cfg.Chunk.Size, e.cfg.Chunk.Overlap)
+	if err != nil {
+		return err
+	}
+	titles := make([]string, len(chunks))
+	chunkOf := make(map[string]int, len(chunks))
+	di := 0
+	for i, c := range chunks {
+		chunkOf[c.ID] = i
+		for corpus.Docs[di].ID != c.DocID {
+			di++
+		}
+		titles[i] = corpus.Docs[di].Title
+	}
+	e.docs, e.chunks, e.titles, e.chunkOf, e.hash = corpus.Docs, chunks, titles, chunkOf, corpus.Hash
+	e.stats = BuildStats{Docs: len(corpus.Docs), Chunks: len(chunks), Load: time.Since(start)}
+	e.log.Info("corpus loaded", "docs", len(corpus.Docs), "chunks", len(chunks), "elapsed", e.stats.Load.Round(time.Millisecond))
+
+	if e.cfg.Has(BM25) {
+		t := time.Now()
+		dir := filepath.Join(e.cfg.CacheDir, "bm25-"+e.cacheKey("bm25", Analyzer))
+		e.stats.LexicalDir = dir
+		if e.lex, err = openLexical(dir, len(chunks), chunkOf); err == nil {
+			e.stats.LexicalCached = true
+		} else {
+			if !errors.Is(err, os.ErrNotExist) {
+				e.log.Warn("rebuilding bm25 index", "reason", err)
+			}
+			if e.lex, err = buildLexical(ctx, dir, chunks, titles, chunkOf); err != nil {
+				return err
+			}
+		}
+		e.stats.Lexical = time.Since(t)
+		e.log.Info("bm25 index ready", "cached", e.stats.LexicalCached, "dir", dir, "elapsed", e.stats.Lexical.Round(time.Millisecond))
+	}
+	if e.cfg.Has(Dense) {
+		t := time.Now()
+		if err := e.buildDense(ctx); err != nil {
+			return err
+		}
+		e.stats.Dense = time.Since(t)
+		e.log.Info("dense index ready", "model", e.emb.Name(), "cached", e.stats.DenseCached, "elapsed", e.stats.Dense.Round(time.Millisecond))
+	}
+	e.stats.Total = time.Since(start)
+	return nil
+}
+
+// cacheKey hashes the corpus content, the chunking and parts into a short
+// hex key for a cache directory.
+func (e *Engine) cacheKey(parts ...string) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "fusiontune-engine-cache-v1\x00%s\x00size=%d\x00overlap=%d\x00title+text", e.hash, e.cfg.Chunk.Size, e.cfg.Chunk.Overlap)
+	for _, p := range parts {
+		fmt.Fprintf(h, "\x00%s", p)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:20]
+}
+
+// Stats returns what the last Build did.
+func (e *Engine) Stats() BuildStats { return e.stats }
+
+// Ready returns nil once Build has succeeded, ErrNotReady while it runs,
+// and Build's error after it failed.
+func (e *Engine) Ready(context.Context) error {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	switch {
+	case e.ready:
+		return nil
+	case e.buildErr != nil:
+		return fmt.Errorf("engine: build failed: %w", e.buildErr)
+	default:
+		return ErrNotReady
+	}
+}
+
+// Documents returns the corpus documents (nil before Build); callers must
+// not modify them. Golden-set resolvers use them to locate passages.
+func (e *Engine) Documents() []Document { return e.docs }
+
+// Chunks returns the chunks the retrievers rank, in corpus order (nil
+// before Build); callers must not modify them.
+func (e *Engine) Chunks() []Chunk { return e.chunks }
+
+// Close releases the index.
+func (e *Engine) Close() error {
+	if e.lex != nil {
+		return e.lex.close()
+	}
+	return nil
+}

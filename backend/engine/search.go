@@ -1,0 +1,146 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/backend/fusion"
+)
+
+// Routing labels of a search response.
+const (
+	RoutingSearch    = "search"     // hits passed the thresholds
+	RoutingNoResults = "no_results" // nothing passed: the query is off-topic
+)
+
+// excerptRunes bounds the Text of a hit.
+const excerptRunes = 240
+
+// Search runs req: each enabled retriever returns its candidates (up to the
+// fusion depth, dropping those below the retriever's min_score), fusion
+// merges them (per-request fusion settings override the configured ones),
+// hits below min_score are dropped and the first k are returned. With
+// Explain the response carries the candidate lists exactly as fused.
+func (e *Engine) Search(ctx context.Context, req backend.SearchRequest) (backend.SearchResponse, error) {
+	if err := e.Ready(ctx); err != nil {
+		return backend.SearchResponse{}, err
+	}
+	p, k, err := e.requestParams(req)
+	if err != nil {
+		return backend.SearchResponse{}, err
+	}
+	lists := make(map[string][]fusion.Candidate, 2)
+	if e.lex != nil {
+		s, err := e.lex.search(ctx, req.Query, p.Depth)
+		if err != nil {
+			return backend.SearchResponse{}, err
+		}
+		lists[BM25] = candidates(s, e.chunks, e.cfg.BM25.MinScore)
+	}
+	if e.vec != nil {
+		q, err := e.emb.EmbedQuery(ctx, req.Query)
+		if err != nil {
+			return backend.SearchResponse{}, fmt.Errorf("dense: embed query: %w", err)
+		}
+		s, err := e.vec.search(q, p.Depth, e.chunks)
+		if err != nil {
+			return backend.SearchResponse{}, err
+		}
+		lists[Dense] = candidates(s, e.chunks, e.cfg.Dense.MinScore)
+	}
+	fused := fusion.Fuse(lists, p, e.cfg.Passage)
+	resp := backend.SearchResponse{Hits: make([]backend.Hit, 0, min(k, len(fused))), Routing: RoutingSearch}
+	for _, r := range fused {
+		if len(resp.Hits) == k {
+			break
+		}
+		if e.cfg.MinScore != nil && r.Score < *e.cfg.MinScore {
+			break // fused results are sorted by score
+		}
+		chunk := r.ID
+		if !e.cfg.Passage {
+			chunk = bestChunk(lists, r.DocID)
+		}
+		h := backend.Hit{DocID: r.DocID, ChunkID: chunk, Score: r.Score}
+		if i, ok := e.chunkIndex(chunk); ok {
+			h.Text = excerpt(e.chunks[i].Text, excerptRunes)
+		}
+		resp.Hits = append(resp.Hits, h)
+	}
+	if len(resp.Hits) == 0 {
+		resp.Routing = RoutingNoResults
+	}
+	if req.Explain {
+		resp.Candidates = lists
+	}
+	return resp, nil
+}
+
+// requestParams merges the request's fusion override over the configured
+// settings and checks the request.
+func (e *Engine) requestParams(req backend.SearchRequest) (fusion.Params, int, error) {
+	var probs []string
+	if strings.TrimSpace(req.Query) == "" {
+		probs = append(probs, "query: must not be empty")
+	}
+	k := req.K
+	if k == 0 {
+		k = DefaultHits
+	}
+	if k < 0 || k > MaxDepth {
+		probs = append(probs, fmt.Sprintf("k: must be in [0, %d] (got %d)", MaxDepth, req.K))
+	}
+	if req.Fusion != nil {
+		if err := req.Fusion.Validate(); err != nil {
+			var ve *fusion.ValidationError
+			if errors.As(err, &ve) {
+				for _, fe := range ve.Problems {
+					probs = append(probs, "fusion."+fe.Error())
+				}
+			} else {
+				probs = append(probs, err.Error())
+			}
+		}
+		for name := range req.Fusion.Weights {
+			if !e.cfg.Has(name) {
+				probs = append(probs, fmt.Sprintf("fusion.weights.%s: not an enabled retriever (retrievers: %s)", name, strings.Join(e.cfg.Retrievers, ", ")))
+			}
+		}
+		if req.Fusion.Depth > MaxDepth {
+			probs = append(probs, fmt.Sprintf("fusion.depth: must be <= %d (got %d)", MaxDepth, req.Fusion.Depth))
+		}
+		if math.IsNaN(req.Fusion.K) {
+			probs = append(probs, "fusion.k: must be a number")
+		}
+	}
+	if len(probs) > 0 {
+		return fusion.Params{}, 0, fmt.Errorf("%w: %s", ErrInvalidRequest, strings.Join(probs, "; "))
+	}
+	return e.cfg.FusionParams().Override(req.Fusion).WithDefaults(), k, nil
+}
+
+// bestChunk returns the chunk of doc ranked best in any list (lowest rank,
+// ties by retriever name): the chunk a document-level hit stands for.
+func bestChunk(lists map[string][]fusion.Candidate, doc string) string {
+	best, bestRank, bestList := doc, math.MaxInt, ""
+	for name, l := range lists {
+		for _, c := range l {
+			if c.DocID == doc {
+				if c.Rank < bestRank || (c.Rank == bestRank && name < bestList) {
+					best, bestRank, bestList = c.ID, c.Rank, name
+				}
+				break
+			}
+		}
+	}
+	return best
+}
+
+func (e *Engine) chunkIndex(id string) (int, bool) {
+	i, ok := e.chunkOf[id]
+	return i, ok
+}
