@@ -35,7 +35,8 @@ func (r Run) NumResults() int {
 // ReadRun parses run lines `qid Q0 docno rank score tag` from r. file names
 // the input in error messages. Blank lines are skipped. The rank column must
 // be an integer but is otherwise ignored (trec_eval orders by score); the
-// score must be a finite number. Results keep file order; duplicates are
+// score must be a finite number. Text after the sixth field is ignored, as
+// trec_eval ignores it. Results keep file order; duplicates are
 // kept too (evaluators decide what to do with them).
 func ReadRun(r io.Reader, file string) (Run, error) {
 	run := Run{Queries: map[string][]Result{}}
@@ -74,8 +75,8 @@ func parseRunLine(b []byte, f [][]byte, file string, line int, run *Run, arena *
 	if n == 0 {
 		return nil
 	}
-	if n != 6 {
-		return fmt.Errorf("%s:%d: expected 6 fields \"qid Q0 docno rank score tag\" (got %q)", file, line, trimEOL(b))
+	if n < 6 {
+		return fmt.Errorf("%s:%d: expected at least 6 fields \"qid Q0 docno rank score tag\" (got %q)", file, line, trimEOL(b))
 	}
 	if _, err := strconv.Atoi(string(f[3])); err != nil {
 		return fmt.Errorf("%s:%d: rank must be an integer (got %q)", file, line, f[3])

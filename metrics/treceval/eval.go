@@ -1,0 +1,241 @@
+package treceval
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/fusiontune/fusiontune/experiments/trec"
+)
+
+// Options are trec_eval's evaluation switches.
+type Options struct {
+	// RelevanceLevel is the lowest grade counted relevant (trec_eval -l).
+	RelevanceLevel int
+	// Complete evaluates every qrels query, an absent one as an empty
+	// ranking, and averages over all of them (trec_eval -c).
+	Complete bool
+	// Workers bounds the goroutines scoring queries; 0 means GOMAXPROCS.
+	Workers int
+}
+
+// DefaultRelevanceLevel is trec_eval's default -l.
+const DefaultRelevanceLevel = 1
+
+// DefaultOptions returns trec_eval's defaults.
+func DefaultOptions() Options { return Options{RelevanceLevel: DefaultRelevanceLevel} }
+
+// Measure sets trec_eval names with -m.
+var (
+	// Official is trec_eval's default measure set.
+	Official = []string{"runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map",
+		"Rprec", "bpref", "recip_rank", "iprec_at_recall", "P"}
+	// AllTrec is trec_eval's all_trec set: every measure of trec_eval.
+	AllTrec = []string{"runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map",
+		"Rprec", "bpref", "recip_rank", "iprec_at_recall", "P", "relstring", "recall", "infAP",
+		"gm_bpref", "Rprec_mult", "utility", "11pt_avg", "binG", "G", "ndcg", "ndcg_rel", "Rndcg",
+		"ndcg_cut", "map_cut", "relative_P", "success", "set_P", "set_relative_P", "set_recall",
+		"set_map", "set_F", "num_nonrel_judged_ret", "rbp", "unj"}
+)
+
+// Selection is a parsed list of -m requests: measure name -> parameters.
+type Selection struct {
+	params map[string]string
+	// Missing lists requested trec_eval measures this package does not
+	// implement (from "all_trec" or by name), for a warning.
+	Missing []string
+}
+
+// Select parses -m arguments such as "official", "all_trec", "P.5,10" or
+// "ndcg_cut.10". An empty list selects "official". A later request for the
+// same measure replaces an earlier one.
+func Select(requests []string) (Selection, error) {
+	if len(requests) == 0 {
+		requests = []string{"official"}
+	}
+	s := Selection{params: map[string]string{}}
+	known := map[string]bool{}
+	for _, m := range registry {
+		known[m.name] = true
+	}
+	trecKnown := map[string]bool{}
+	for _, n := range AllTrec {
+		trecKnown[n] = true
+	}
+	addSet := func(names []string) {
+		for _, n := range names {
+			if known[n] {
+				if _, ok := s.params[n]; !ok {
+					s.params[n] = ""
+				}
+			} else if !slices.Contains(s.Missing, n) {
+				s.Missing = append(s.Missing, n)
+			}
+		}
+	}
+	for _, r := range requests {
+		switch r {
+		case "official":
+			addSet(Official)
+			continue
+		case "all_trec":
+			addSet(AllTrec)
+			continue
+		}
+		name, params, _ := strings.Cut(r, ".")
+		switch {
+		case known[name]:
+			s.params[name] = params
+		case trecKnown[name]:
+			if !slices.Contains(s.Missing, name) {
+				s.Missing = append(s.Missing, name)
+			}
+		default:
+			return Selection{}, fmt.Errorf("measure %q: unknown (known: %s, official, all_trec)", r, strings.Join(Names(), ", "))
+		}
+	}
+	return s, nil
+}
+
+// Result holds the evaluated values, ready to print.
+type Result struct {
+	RunID   string
+	Columns []Column
+	Queries []QueryValues // in ascending query id order
+	All     []Value       // one per column; see Column.InAll
+}
+
+// Column describes one printed measure value, such as "P_10".
+type Column struct {
+	Name       string
+	Kind       Kind
+	PerQuery   bool // printed on per-query lines
+	InAll      bool // printed on the "all" line
+	aggregator agg
+	calc       func(*query) value
+}
+
+// QueryValues are one query's values, one per column (unused where
+// Column.PerQuery is false).
+type QueryValues struct {
+	ID     string
+	Values []Value
+}
+
+// Value is one measure value: Num for Float and Int columns, Str for String.
+type Value struct {
+	Num float64
+	Str string
+}
+
+// Evaluate computes the selected measures for run against qrels.
+func Evaluate(qrels trec.Qrels, run trec.Run, sel Selection, o Options) (*Result, error) {
+	res := &Result{RunID: run.Tag}
+	for _, m := range registry {
+		params, ok := sel.params[m.name]
+		if !ok {
+			continue
+		}
+		cols, err := m.expand(params)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range cols {
+			res.Columns = append(res.Columns, Column{Name: c.name, Kind: c.kind,
+				PerQuery:   c.agg != aggNumQ && c.agg != aggRunID && c.agg != aggGeo,
+				InAll:      c.agg != aggNone,
+				aggregator: c.agg, calc: c.calc})
+		}
+	}
+	var ids []string
+	if o.Complete {
+		for id := range qrels {
+			ids = append(ids, id)
+		}
+	} else {
+		for id := range run.Queries {
+			if _, ok := qrels[id]; ok {
+				ids = append(ids, id)
+			}
+		}
+	}
+	slices.Sort(ids)
+	res.Queries = make([]QueryValues, len(ids))
+	if err := res.score(ids, qrels, run, o); err != nil {
+		return nil, err
+	}
+	res.aggregate()
+	return res, nil
+}
+
+// score evaluates every query, spreading them over workers.
+func (r *Result) score(ids []string, qrels trec.Qrels, run trec.Run, o Options) error {
+	workers := o.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = max(1, min(workers, len(ids)))
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var q query
+			for i := w; i < len(ids); i += workers {
+				id := ids[i]
+				if err := q.prepare(id, run.Queries[id], qrels[id], o.RelevanceLevel); err != nil {
+					errs[w] = err
+					return
+				}
+				vals := make([]Value, len(r.Columns))
+				for c, col := range r.Columns {
+					if col.calc != nil {
+						v := col.calc(&q)
+						vals[c] = Value{Num: v.num, Str: v.str}
+					}
+				}
+				r.Queries[i] = QueryValues{ID: id, Values: vals}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (r *Result) aggregate() {
+	r.All = make([]Value, len(r.Columns))
+	n := float64(len(r.Queries))
+	for c, col := range r.Columns {
+		var v Value
+		switch col.aggregator {
+		case aggRunID:
+			v.Str = r.RunID
+		case aggNumQ:
+			v.Num = n
+		case aggSum, aggMean:
+			for _, q := range r.Queries {
+				v.Num += q.Values[c].Num
+			}
+			if col.aggregator == aggMean && n > 0 {
+				v.Num /= n
+			}
+		case aggGeo:
+			for _, q := range r.Queries {
+				v.Num += math.Log(max(q.Values[c].Num, minGeoMean))
+			}
+			if n > 0 {
+				v.Num = math.Exp(v.Num / n)
+			}
+		}
+		r.All[c] = v
+	}
+}
