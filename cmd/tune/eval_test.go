@@ -1,0 +1,284 @@
+package main_test
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/fusiontune/fusiontune/metrics/treceval"
+)
+
+var (
+	buildOnce sync.Once
+	tuneBin   string
+	buildErr  error
+	buildDir  string
+)
+
+// tuneBinary builds cmd/tune once per test binary and returns its path.
+func tuneBinary(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		buildDir, buildErr = os.MkdirTemp("", "tune-eval-test")
+		if buildErr != nil {
+			return
+		}
+		tuneBin = filepath.Join(buildDir, "tune")
+		out, err := exec.Command("go", "build", "-o", tuneBin, ".").CombinedOutput()
+		if err != nil {
+			buildErr = err
+			tuneBin = string(out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatalf("go build: %v\n%s", buildErr, tuneBin)
+	}
+	return tuneBin
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if buildDir != "" {
+		os.RemoveAll(buildDir)
+	}
+	os.Exit(code)
+}
+
+// repoRoot walks up from this test file to the directory holding go.mod.
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	dir := filepath.Dir(file)
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("no go.mod above the test file")
+		}
+		dir = parent
+	}
+}
+
+// runTune runs the built binary in dir and returns stdout, stderr and the
+// exit code.
+func runTune(t *testing.T, dir string, args ...string) (string, string, int) {
+	t.Helper()
+	cmd := exec.Command(tuneBinary(t), args...)
+	cmd.Dir = dir
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("run tune: %v", err)
+	}
+	return stdout.String(), stderr.String(), code
+}
+
+// measureBase returns the trec_eval measure an output name belongs to
+// ("P_10" -> "P", "ndcg_cut_5" -> "ndcg_cut", "ndcg_rel" -> "ndcg_rel"):
+// the longest trec_eval measure name that is the name or its prefix
+// followed by "_".
+func measureBase(name string) string {
+	best := ""
+	for _, m := range treceval.AllTrec {
+		if (name == m || strings.HasPrefix(name, m+"_")) && len(m) > len(best) {
+			best = m
+		}
+	}
+	return best
+}
+
+// TestEvalMatchesTrecEval runs `tune eval` on trec_eval 10.0's own test
+// files and requires every expected line of an implemented measure, per
+// query and "all", to appear byte for byte, and no other line to appear.
+func TestEvalMatchesTrecEval(t *testing.T) {
+	data := filepath.Join(repoRoot(t), "..", "shared", "data", "trec_eval")
+	if _, err := os.Stat(filepath.Join(data, "out.test")); err != nil {
+		t.Skipf("trec_eval test files absent (%s): skipping the parity test", data)
+	}
+	implemented := map[string]bool{}
+	for _, n := range treceval.Names() {
+		implemented[n] = true
+	}
+	required := []string{"num_q", "num_ret", "num_rel", "num_rel_ret", "map", "Rprec", "recip_rank",
+		"P", "recall", "ndcg", "ndcg_cut", "success"}
+	covered := map[string]bool{}
+	tests := []struct {
+		expected string
+		args     string
+	}{
+		{"out.test", "qrels.test results.test"},
+		{"out.test.a", "-m all_trec qrels.test results.test"},
+		{"out.test.aq", "-m all_trec -q qrels.test results.test"},
+		{"out.test.aqc", "-m all_trec -q -c qrels.test results.trunc"},
+		{"out.test.aql", "-m all_trec -mrelstring.20 -q -l2 qrels.rel_level results.test"},
+		{"out.test.meas_params", "-q -miprec_at_recall..10,.20,.25,.75,.50 -m P.5,7,3 -m recall.20,2000 " +
+			"-m Rprec_mult.5.0,0.2,0.35 -mutility.2,-1,0,0 -m 11pt_avg..25,.5,.75 -mndcg.1=3,2=9,4=4.5 " +
+			"-mndcg_cut.10,20,23.4 -msuccess.2,5,20 qrels.test results.test"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.expected, func(t *testing.T) {
+			want, err := os.ReadFile(filepath.Join(data, tt.expected))
+			if err != nil {
+				t.Fatal(err)
+			}
+			stdout, stderr, code := runTune(t, data, append([]string{"eval"}, strings.Fields(tt.args)...)...)
+			if code != 0 {
+				t.Fatalf("tune eval %s: exit %d\n%s", tt.args, code, stderr)
+			}
+			got := map[string]bool{}
+			for _, l := range strings.Split(strings.TrimSuffix(stdout, "\n"), "\n") {
+				got[l] = true
+			}
+			wantSet := map[string]bool{}
+			matched, skipped := 0, 0
+			sc := bufio.NewScanner(bytes.NewReader(want))
+			for sc.Scan() {
+				line := sc.Text()
+				wantSet[line] = true
+				name := strings.TrimRight(strings.SplitN(line, "\t", 2)[0], " ")
+				base := measureBase(name)
+				if base == "" {
+					t.Errorf("expected line of unknown measure: %q", line)
+					continue
+				}
+				if !implemented[base] {
+					skipped++
+					continue
+				}
+				if !got[line] {
+					t.Errorf("missing or different: %q", line)
+					continue
+				}
+				matched++
+				covered[base] = true
+			}
+			for l := range got {
+				if !wantSet[l] {
+					t.Errorf("unexpected line: %q", l)
+				}
+			}
+			t.Logf("%s: %d lines matched, %d lines of unimplemented measures skipped", tt.expected, matched, skipped)
+		})
+	}
+	for _, r := range required {
+		if !covered[r] {
+			t.Errorf("required measure %q was not matched against any expected output", r)
+		}
+	}
+}
+
+func writeFile(t *testing.T, dir, name, text string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestEvalCLI covers the command's own behaviour on small hand-made files.
+func TestEvalCLI(t *testing.T) {
+	dir := t.TempDir()
+	// q1: ranking d1(rel 1) d2(0) d3(unjudged); q2 is absent from the run;
+	// q9 is in the run but not in the qrels and is skipped without -c.
+	writeFile(t, dir, "qrels", "q1 0 d1 1\nq1 0 d2 0\nq1 0 d4 2\nq2 0 x 1\n")
+	writeFile(t, dir, "run", "q1 Q0 d1 1 3.0 tag\nq1 Q0 d2 2 2.0 tag\nq1 Q0 d3 3 1.0 tag\nq9 Q0 d1 1 1 tag\n")
+	writeFile(t, dir, "bad.run", "q1 Q0 d1 1 3.0 tag\nq1 Q0 d2 two 2.0 tag\n")
+	writeFile(t, dir, "bad.qrels", "q1 0 d1\n")
+	writeFile(t, dir, "dup.run", "q1 Q0 d1 1 3.0 tag\nq1 Q0 d1 2 2.0 tag\n")
+	tests := []struct {
+		name     string
+		args     []string
+		code     int
+		stdout   string // exact, when set
+		contains string // in stdout or stderr
+	}{
+		// num_rel = 2 (d1, d4); P_5 = 1/5; recall_5 = 1/2; map = (1/1)/2.
+		{"flags", []string{"eval", "--qrels", "qrels", "--run", "run", "-m", "num_q", "-m", "map", "-m", "P.5", "-m", "recall.5"}, 0,
+			"num_q                 \tall\t1\nmap                   \tall\t0.5000\nP_5                   \tall\t0.2000\nrecall_5              \tall\t0.5000\n", ""},
+		// -c adds q2 as empty: map = (0.5 + 0) / 2.
+		{"complete", []string{"eval", "-c", "-mmap", "-mnum_q", "qrels", "run"}, 0,
+			"num_q                 \tall\t2\nmap                   \tall\t0.2500\n", ""},
+		// -l2: only d4 is relevant and it is not retrieved.
+		{"level glued", []string{"eval", "-l2", "-mnum_rel", "-mnum_rel_ret", "qrels", "run"}, 0,
+			"num_rel               \tall\t1\nnum_rel_ret           \tall\t0\n", ""},
+		{"per query", []string{"eval", "-q", "-m", "recip_rank", "qrels", "run"}, 0,
+			"recip_rank            \tq1\t1.0000\nrecip_rank            \tall\t1.0000\n", ""},
+		{"csv", []string{"eval", "--format", "csv", "-m", "success.1", "qrels", "run"}, 0,
+			"measure,query,value\nsuccess_1,all,1.0000\n", ""},
+		{"bad run line", []string{"eval", "qrels", "bad.run"}, 2, "", `bad.run:2: rank must be an integer (got "two")`},
+		{"bad qrels line", []string{"eval", "bad.qrels", "run"}, 2, "", `bad.qrels:1: expected 4 fields`},
+		{"duplicate doc", []string{"eval", "qrels", "dup.run"}, 2, "", `document "d1" retrieved twice`},
+		{"unknown measure", []string{"eval", "-m", "nope", "qrels", "run"}, 2, "", `measure "nope": unknown`},
+		{"bad cutoff", []string{"eval", "-m", "P.x", "qrels", "run"}, 2, "", `measure "P": parameters must be comma-separated numbers (got "x")`},
+		{"missing run", []string{"eval", "--qrels", "qrels"}, 2, "", "--qrels and --run are both required"},
+		{"missing file", []string{"eval", "qrels", "nothere"}, 2, "", "nothere"},
+		{"bad format", []string{"eval", "--format", "xml", "qrels", "run"}, 2, "", `got "xml"`},
+		{"unimplemented warns", []string{"eval", "-m", "infAP", "-m", "num_q", "qrels", "run"}, 0, "", `"infAP" is not implemented`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			stdout, stderr, code := runTune(t, dir, tt.args...)
+			if code != tt.code {
+				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.code, stdout, stderr)
+			}
+			if tt.stdout != "" && stdout != tt.stdout {
+				t.Errorf("stdout:\n%q\nwant:\n%q", stdout, tt.stdout)
+			}
+			if tt.contains != "" && !strings.Contains(stdout+stderr, tt.contains) {
+				t.Errorf("output does not contain %q\nstdout:\n%s\nstderr:\n%s", tt.contains, stdout, stderr)
+			}
+			if tt.code != 0 && stdout != "" {
+				t.Errorf("failure wrote to stdout: %q", stdout)
+			}
+		})
+	}
+}
+
+func TestEvalJSON(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "qrels", "q1 0 d1 1\nq1 0 d2 0\n")
+	writeFile(t, dir, "run", "q1 Q0 d2 1 3.0 mytag\nq1 Q0 d1 2 2.0 mytag\n")
+	stdout, stderr, code := runTune(t, dir, "eval", "--format", "json", "-q", "-m", "runid", "-m", "recip_rank", "-m", "num_ret", "qrels", "run")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var doc struct {
+		RunID   string `json:"runid"`
+		Queries []struct {
+			ID       string             `json:"id"`
+			Measures map[string]float64 `json:"measures"`
+		} `json:"queries"`
+		All map[string]any `json:"all"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+		t.Fatalf("bad json: %v\n%s", err, stdout)
+	}
+	// d1 (relevant) ranks second: recip_rank = 1/2.
+	if doc.RunID != "mytag" || len(doc.Queries) != 1 || doc.Queries[0].Measures["recip_rank"] != 0.5 ||
+		doc.All["num_ret"] != float64(2) || doc.All["runid"] != "mytag" {
+		t.Errorf("unexpected document: %+v", doc)
+	}
+	keys := make([]string, 0)
+	for k := range doc.Queries[0].Measures {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	if !slices.Equal(keys, []string{"num_ret", "recip_rank"}) {
+		t.Errorf("per-query measures %v, want [num_ret recip_rank]", keys)
+	}
+}
