@@ -36,7 +36,7 @@ type GoldenSet struct {
 	Categories []string  // the declared categories, or else the distinct ones used, sorted
 	Source     string    // the path it was loaded from
 	Hash       string    // hex sha256 of the input bytes, all files in load order
-	Split      string    // "dev" or "test" for a subset made by Split, else ""
+	Part       string    // "dev" or "test" for a half made by Split, else ""
 	Warnings   []Problem // problems that do not stop a load, such as a very long excerpt
 }
 
@@ -52,7 +52,8 @@ type Query struct {
 	Judgments       []Judgment
 	Pos             string // where the query is defined: file:line:col
 
-	path string // field path for problems, e.g. queries[3]
+	path   string // field path for problems, e.g. queries[3]
+	broken bool   // decoding it reported errors
 }
 
 // Judgment grades one document or passage for a query. Exactly one of DocID,
@@ -132,14 +133,11 @@ func LoadGoldenSet(path string, opts LoadOptions) (*GoldenSet, error) {
 			return nil, err
 		}
 	}
-	if err := l.err(); err != nil {
-		return nil, err
-	}
 	if format != FormatBEIR {
 		validateSet(gs, l)
-		if err := l.err(); err != nil {
-			return nil, err
-		}
+	}
+	if err := l.err(); err != nil {
+		return nil, err
 	}
 	return finish(gs, path, in, l), nil
 }
@@ -151,6 +149,7 @@ func finish(gs *GoldenSet, path string, in *inputs, l *problemList) *GoldenSet {
 	}
 	gs.Source = path
 	gs.Hash = in.hash()
+	sortProblems(l.warns)
 	gs.Warnings = l.warns
 	return gs
 }

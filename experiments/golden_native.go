@@ -49,9 +49,6 @@ func loadNativeSet(path string, in *inputs, l *problemList) (*GoldenSet, error) 
 func ParseGoldenSet(file string, data []byte) (*GoldenSet, error) {
 	l := &problemList{}
 	gs := decodeNative(file, data, l)
-	if err := l.err(); err != nil {
-		return nil, err
-	}
 	validateSet(gs, l)
 	if err := l.err(); err != nil {
 		return nil, err
@@ -126,18 +123,20 @@ func decodeNative(file string, data []byte, l *problemList) *GoldenSet {
 	return gs
 }
 
-func (w *nodeWalker) query(n *yaml.Node, path string) Query {
-	q := Query{Pos: w.pos(deref(n)), path: path}
+func (w *nodeWalker) query(n *yaml.Node, path string) (q Query) {
+	q = Query{Pos: w.pos(deref(n)), path: path}
+	before := len(w.errs)
+	defer func() { q.broken = len(w.errs) > before }()
 	f, ok := w.mapping(n, path, nativeQueryFields...)
 	if !ok {
 		return q
 	}
 	q.ID = strings.TrimSpace(w.str(f["id"], join(path, "id")))
-	if q.ID == "" {
+	if q.ID == "" && isScalar(f["id"]) {
 		w.errorf(w.pos(valueOr(f["id"], n)), join(path, "id"), "required: a non-empty query id")
 	}
 	q.Text = w.str(f["query"], join(path, "query"))
-	if strings.TrimSpace(q.Text) == "" {
+	if strings.TrimSpace(q.Text) == "" && isScalar(f["query"]) {
 		w.errorf(w.pos(valueOr(f["query"], n)), join(path, "query"), "required: a non-empty query text")
 	}
 	q.Language = w.str(f["language"], join(path, "language"))
@@ -158,6 +157,10 @@ func (w *nodeWalker) query(n *yaml.Node, path string) Query {
 	}
 	return q
 }
+
+// isScalar reports whether n is absent or a scalar, so that a value of the
+// wrong kind is reported once, not also as missing.
+func isScalar(n *yaml.Node) bool { return n == nil || n.Kind == yaml.ScalarNode }
 
 func valueOr(v, n *yaml.Node) *yaml.Node {
 	if v != nil {

@@ -3,6 +3,8 @@ package experiments
 import (
 	"errors"
 	"fmt"
+	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -64,10 +66,70 @@ func (l *problemList) warnf(pos, field, format string, args ...any) {
 	l.warns = append(l.warns, Problem{Pos: pos, Field: field, Msg: fmt.Sprintf(format, args...)})
 }
 
-// err returns the accumulated problems as an error, or nil when there are none.
+// err returns the accumulated problems as an error, or nil when there are
+// none, in file order: files as first met, then by line and column.
 func (l *problemList) err() error {
 	if len(l.errs) == 0 {
 		return nil
 	}
+	sortProblems(l.errs)
+	sortProblems(l.warns)
 	return l.errs
+}
+
+func sortProblems(ps Problems) {
+	type key struct{ file, line, col int }
+	files := map[string]int{}
+	keys := make(map[int]key, len(ps))
+	for i, p := range ps {
+		f, line, col := splitPos(p.Pos)
+		if _, ok := files[f]; !ok {
+			files[f] = len(files)
+		}
+		keys[i] = key{files[f], line, col}
+	}
+	idx := make([]int, len(ps))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool {
+		ka, kb := keys[idx[a]], keys[idx[b]]
+		if ka.file != kb.file {
+			return ka.file < kb.file
+		}
+		if ka.line != kb.line {
+			return ka.line < kb.line
+		}
+		return ka.col < kb.col
+	})
+	sorted := make(Problems, len(ps))
+	for i, j := range idx {
+		sorted[i] = ps[j]
+	}
+	copy(ps, sorted)
+}
+
+// splitPos splits "file:line:col" (line and col optional) into its parts.
+func splitPos(pos string) (file string, line, col int) {
+	file = pos
+	var nums []int
+	for len(nums) < 2 {
+		i := strings.LastIndexByte(file, ':')
+		if i < 0 {
+			break
+		}
+		n, err := strconv.Atoi(file[i+1:])
+		if err != nil {
+			break
+		}
+		nums = append([]int{n}, nums...)
+		file = file[:i]
+	}
+	switch len(nums) {
+	case 2:
+		return file, nums[0], nums[1]
+	case 1:
+		return file, nums[0], 0
+	}
+	return file, 0, 0
 }

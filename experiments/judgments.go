@@ -108,7 +108,11 @@ func mergeJudgmentsFile(gs *GoldenSet, path string, dropUnjudged bool, in *input
 	for _, fj := range parseJudgments(path, data, l) {
 		i, ok := byID[fj.QueryID]
 		if !ok {
-			l.errorf(fj.Pos, "query_id", "judgment for unknown query %q", fj.QueryID)
+			field := "query_id"
+			if fj.Pos == path { // qrels: no line known
+				field = ""
+			}
+			l.errorf(fj.Pos, field, "judgment for unknown query %q", fj.QueryID)
 			continue
 		}
 		gs.Queries[i].Judgments = append(gs.Queries[i].Judgments, fj.Judgment)
@@ -127,7 +131,7 @@ func mergeJudgmentsFile(gs *GoldenSet, path string, dropUnjudged bool, in *input
 	}
 	gs.Queries = kept
 	if len(dropped) > 0 {
-		l.warnf(gs.Source, "", "%d topics without judgments skipped: %s", len(dropped), abbreviate(dropped, 5))
+		l.warnf(gs.Source, "", "topics without judgments skipped (%d): %s", len(dropped), abbreviate(dropped, 5))
 	}
 	return nil
 }
