@@ -1,0 +1,256 @@
+package experiments
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Document is a corpus document as resolution sees it: an id and the text
+// passage_substring excerpts are matched against.
+type Document struct {
+	ID   string
+	Text string
+}
+
+// Span is where a passage_substring judgment matched: bytes [Start, End) of
+// the document's original Text.
+type Span struct {
+	DocID      string
+	Start, End int
+	Grade      int
+}
+
+// ResolvedQuery holds the judgments of one query against one corpus.
+type ResolvedQuery struct {
+	ID       string
+	Category string
+	// Judgments maps each judged document id to its grade, the highest of
+	// the query's judgments that hit it. Its type converts to
+	// metrics.Judgments.
+	Judgments map[string]int
+	// Spans lists the matches of the query's passage_substring judgments,
+	// every occurrence in every document, in document order.
+	Spans []Span
+
+	docGrades map[string]int // grades from doc_id and doc_id_pattern judgments
+}
+
+// Resolved is a golden set resolved against a corpus.
+type Resolved struct {
+	Queries  []ResolvedQuery // in golden-set order
+	Warnings []Problem       // excerpts found in several documents, doc ids missing from the corpus
+	byID     map[string]int
+}
+
+// Query returns the resolved query with the given id, or nil.
+func (r *Resolved) Query(id string) *ResolvedQuery {
+	if i, ok := r.byID[id]; ok {
+		return &r.Queries[i]
+	}
+	return nil
+}
+
+// Resolve turns every judgment of gs into graded document ids of docs:
+//   - doc_id judges that document; an id not in docs is kept (it still counts
+//     for recall) and reported as a warning;
+//   - doc_id_pattern judges every document whose whole id matches it;
+//     a pattern that matches none is an error;
+//   - passage_substring judges every document that contains the excerpt,
+//     comparing case-insensitively with runs of white space collapsed; an
+//     excerpt found nowhere is an error naming the query and the excerpt,
+//     one found in several documents judges all of them and adds a warning.
+//
+// When several judgments hit one document, the highest grade wins. Every
+// error is reported at once, as Problems.
+func (gs *GoldenSet) Resolve(docs []Document) (*Resolved, error) {
+	l := &problemList{}
+	ids := map[string]bool{}
+	for _, d := range docs {
+		ids[d.ID] = true
+	}
+	var cx *corpusIndex
+	res := &Resolved{Queries: make([]ResolvedQuery, len(gs.Queries)), byID: map[string]int{}}
+	for qi := range gs.Queries {
+		q := &gs.Queries[qi]
+		rq := ResolvedQuery{ID: q.ID, Category: q.Category, Judgments: map[string]int{}, docGrades: map[string]int{}}
+		for _, j := range q.Judgments {
+			switch {
+			case j.DocID != "":
+				if !ids[j.DocID] {
+					l.warnf(j.Pos, "doc_id", "query %q: document %q is not in the corpus", q.ID, j.DocID)
+				}
+				raise(rq.docGrades, j.DocID, j.Grade)
+			case j.Pattern != "":
+				re, err := regexp.Compile(`^(?:` + j.Pattern + `)$`)
+				if err != nil {
+					l.errorf(j.Pos, "doc_id_pattern", "query %q: invalid regular expression %q: %v", q.ID, j.Pattern, err)
+					continue
+				}
+				n := 0
+				for _, d := range docs {
+					if re.MatchString(d.ID) {
+						raise(rq.docGrades, d.ID, j.Grade)
+						n++
+					}
+				}
+				if n == 0 {
+					l.errorf(j.Pos, "doc_id_pattern", "query %q: pattern %q matches no document id", q.ID, j.Pattern)
+				}
+			case j.Substring != "":
+				if cx == nil {
+					cx = newCorpusIndex(docs)
+				}
+				spans := cx.find(j.Substring, j.Grade)
+				switch hit := distinctDocs(spans); {
+				case len(hit) == 0:
+					l.errorf(j.Pos, "passage_substring", "query %q: excerpt %q not found in any document", q.ID, j.Substring)
+				case len(hit) > 1:
+					l.warnf(j.Pos, "passage_substring", "query %q: excerpt %q found in %d documents (%s); all are judged", q.ID, j.Substring, len(hit), abbreviate(hit, 5))
+				}
+				rq.Spans = append(rq.Spans, spans...)
+			}
+		}
+		for id, g := range rq.docGrades {
+			raise(rq.Judgments, id, g)
+		}
+		for _, s := range rq.Spans {
+			raise(rq.Judgments, s.DocID, s.Grade)
+		}
+		res.Queries[qi] = rq
+		res.byID[q.ID] = qi
+	}
+	if err := l.err(); err != nil {
+		return nil, err
+	}
+	res.Warnings = l.warns
+	return res, nil
+}
+
+// raise sets m[k] to g unless it already holds a higher grade.
+func raise(m map[string]int, k string, g int) {
+	if old, ok := m[k]; !ok || g > old {
+		m[k] = g
+	}
+}
+
+func distinctDocs(spans []Span) []string {
+	var ids []string
+	for i, s := range spans {
+		if i == 0 || spans[i-1].DocID != s.DocID {
+			ids = append(ids, s.DocID)
+		}
+	}
+	return ids
+}
+
+// corpusIndex finds excerpts in a corpus quickly. Each document is
+// normalized once; a posting list per space-separated token narrows an
+// excerpt's candidates to the documents holding its rarest inner token
+// (inner tokens of a match are whole tokens of the document, the first and
+// last may be partial), so a lookup scans a few documents, not all.
+type corpusIndex struct {
+	docs     []Document
+	norm     []string
+	postings map[string][]int32
+}
+
+func newCorpusIndex(docs []Document) *corpusIndex {
+	cx := &corpusIndex{docs: docs, norm: make([]string, len(docs)), postings: map[string][]int32{}}
+	for i, d := range docs {
+		n, _ := normalize(d.Text, false)
+		cx.norm[i] = n
+		for tok := range strings.SplitSeq(n, " ") {
+			p := cx.postings[tok]
+			if len(p) == 0 || p[len(p)-1] != int32(i) {
+				cx.postings[tok] = append(p, int32(i))
+			}
+		}
+	}
+	return cx
+}
+
+// find returns every occurrence of excerpt, ordered by document, then offset.
+func (cx *corpusIndex) find(excerpt string, grade int) []Span {
+	ex, _ := normalize(excerpt, false)
+	if ex == "" {
+		return nil
+	}
+	var cands []int32
+	toks := strings.Split(ex, " ")
+	if len(toks) >= 3 {
+		cands = cx.postings[toks[1]]
+		for _, t := range toks[2 : len(toks)-1] {
+			if p := cx.postings[t]; len(p) < len(cands) {
+				cands = p
+			}
+		}
+	} else {
+		cands = make([]int32, len(cx.docs))
+		for i := range cands {
+			cands[i] = int32(i)
+		}
+	}
+	var spans []Span
+	for _, di := range cands {
+		n := cx.norm[di]
+		var orig []int32
+		for from := 0; ; {
+			k := strings.Index(n[from:], ex)
+			if k < 0 {
+				break
+			}
+			if orig == nil {
+				_, orig = normalize(cx.docs[di].Text, true)
+			}
+			s, e := originalSpan(cx.docs[di].Text, orig, from+k, from+k+len(ex))
+			spans = append(spans, Span{DocID: cx.docs[di].ID, Start: s, End: e, Grade: grade})
+			from += k + len(ex)
+		}
+	}
+	sort.SliceStable(spans, func(a, b int) bool { return spans[a].DocID < spans[b].DocID })
+	return spans
+}
+
+// Chunk is a passage of a document: bytes [Start, End) of its Text.
+type Chunk struct {
+	ID         string
+	DocID      string
+	Start, End int
+}
+
+// ChunkIndex groups chunks by document for ChunkJudgments.
+type ChunkIndex map[string][]Chunk
+
+// IndexChunks groups chunks by document id.
+func IndexChunks(chunks []Chunk) ChunkIndex {
+	ci := ChunkIndex{}
+	for _, c := range chunks {
+		ci[c.DocID] = append(ci[c.DocID], c)
+	}
+	return ci
+}
+
+// ChunkJudgments grades the chunks of ci for passage-level scoring. A chunk
+// is judged when it overlaps a Span of the query (shares at least one byte:
+// chunk.Start < span.End and span.Start < chunk.End); its grade is the
+// highest of the spans it overlaps. A document judged by doc_id or
+// doc_id_pattern is judged as a whole, so each of its chunks takes that
+// grade too (when both apply, the higher wins). Chunks that overlap nothing
+// judged are left out, so the same golden set serves any chunk size.
+func (q *ResolvedQuery) ChunkJudgments(ci ChunkIndex) map[string]int {
+	out := map[string]int{}
+	for doc, g := range q.docGrades {
+		for _, c := range ci[doc] {
+			raise(out, c.ID, g)
+		}
+	}
+	for _, s := range q.Spans {
+		for _, c := range ci[s.DocID] {
+			if c.Start < s.End && s.Start < c.End {
+				raise(out, c.ID, s.Grade)
+			}
+		}
+	}
+	return out
+}
