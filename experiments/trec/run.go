@@ -39,21 +39,16 @@ func (r Run) NumResults() int {
 // trec_eval ignores it. Results keep file order; duplicates are
 // kept too (evaluators decide what to do with them).
 func ReadRun(r io.Reader, file string) (Run, error) {
-	run := Run{Queries: map[string][]Result{}}
+	p := runParser{file: file, run: Run{Queries: map[string][]Result{}}}
 	br := bufio.NewReaderSize(r, 256*1024)
-	var f [7][]byte
-	var arena []byte // document ids are sliced out of shared blocks
-	var lastQID string
-	var last []Result
-	line := 0
 	for {
 		b, err := br.ReadSlice('\n')
 		if err == bufio.ErrBufferFull {
-			return Run{}, fmt.Errorf("%s:%d: line longer than %d bytes", file, line+1, br.Size())
+			return Run{}, fmt.Errorf("%s:%d: line longer than %d bytes", file, p.line+1, br.Size())
 		}
 		if len(b) > 0 {
-			line++
-			if perr := parseRunLine(b, f[:], file, line, &run, &arena, &lastQID, &last); perr != nil {
+			p.line++
+			if perr := p.parseLine(b); perr != nil {
 				return Run{}, perr
 			}
 		}
@@ -61,42 +56,77 @@ func ReadRun(r io.Reader, file string) (Run, error) {
 			break
 		}
 		if err != nil {
-			return Run{}, fmt.Errorf("%s:%d: %w", file, line+1, err)
+			return Run{}, fmt.Errorf("%s:%d: %w", file, p.line+1, err)
 		}
 	}
-	if lastQID != "" {
-		run.Queries[lastQID] = last
-	}
-	return run, nil
+	p.flush()
+	return p.run, nil
 }
 
-func parseRunLine(b []byte, f [][]byte, file string, line int, run *Run, arena *[]byte, lastQID *string, last *[]Result) error {
-	n := fields(b, f[:6])
+// runParser holds ReadRun's state. Results of the current query collect in
+// pending and move, exactly sized, into shared slabs when the query id
+// changes, so a run costs little more memory than its results.
+type runParser struct {
+	file    string
+	line    int
+	run     Run
+	f       [7][]byte
+	arena   []byte // document ids are sliced out of shared blocks
+	qid     string
+	pending []Result
+	slab    []Result
+}
+
+func (p *runParser) parseLine(b []byte) error {
+	f := p.f[:6]
+	n := fields(b, f)
 	if n == 0 {
 		return nil
 	}
 	if n < 6 {
-		return fmt.Errorf("%s:%d: expected at least 6 fields \"qid Q0 docno rank score tag\" (got %q)", file, line, trimEOL(b))
+		return fmt.Errorf("%s:%d: expected at least 6 fields \"qid Q0 docno rank score tag\" (got %q)", p.file, p.line, trimEOL(b))
 	}
 	if _, err := strconv.Atoi(string(f[3])); err != nil {
-		return fmt.Errorf("%s:%d: rank must be an integer (got %q)", file, line, f[3])
+		return fmt.Errorf("%s:%d: rank must be an integer (got %q)", p.file, p.line, f[3])
 	}
 	score, err := strconv.ParseFloat(string(f[4]), 64)
 	if err != nil || math.IsNaN(score) || math.IsInf(score, 0) {
-		return fmt.Errorf("%s:%d: score must be a finite number (got %q)", file, line, f[4])
+		return fmt.Errorf("%s:%d: score must be a finite number (got %q)", p.file, p.line, f[4])
 	}
-	if run.Tag == "" {
-		run.Tag = string(f[5])
+	if p.run.Tag == "" {
+		p.run.Tag = string(f[5])
 	}
-	if string(f[0]) != *lastQID {
-		if *lastQID != "" {
-			run.Queries[*lastQID] = *last
-		}
-		*lastQID = string(f[0])
-		*last = run.Queries[*lastQID]
+	if string(f[0]) != p.qid {
+		p.flush()
+		p.qid = string(f[0])
 	}
-	*last = append(*last, Result{DocNo: intern(arena, f[2]), Score: score})
+	p.pending = append(p.pending, Result{DocNo: intern(&p.arena, f[2]), Score: score})
 	return nil
+}
+
+// flush stores the pending results of the current query.
+func (p *runParser) flush() {
+	if len(p.pending) == 0 {
+		return
+	}
+	if prev, ok := p.run.Queries[p.qid]; ok { // the query appeared earlier
+		p.run.Queries[p.qid] = append(prev[:len(prev):len(prev)], p.pending...)
+	} else {
+		const slabSize = 32 * 1024
+		n := len(p.pending)
+		if n > slabSize/4 {
+			p.run.Queries[p.qid] = append([]Result(nil), p.pending...)
+		} else {
+			if len(p.slab) < n {
+				p.slab = make([]Result, slabSize)
+			}
+			dst := p.slab[:n:n]
+			copy(dst, p.pending)
+			p.slab = p.slab[n:]
+			p.run.Queries[p.qid] = dst
+		}
+	}
+	p.pending = p.pending[:0]
 }
 
 // intern copies b into the shared block *arena and returns it as a string,
