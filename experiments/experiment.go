@@ -28,6 +28,8 @@ type ExperimentFile struct {
 	// Trials is the sampler's budget; Sampler names it (random, tpe, cmaes).
 	Trials  int
 	Sampler string
+
+	gridPos string
 }
 
 // Variant is a named set of parameters. Variants other than the baseline
@@ -117,10 +119,18 @@ func ParseExperimentFile(path string, data []byte) (*ExperimentFile, error) {
 				ps.at(v, key, "expected a list of {name, params}")
 				return
 			}
+			names := map[string]int{}
 			for i, item := range v.Content {
-				ef.Variants = append(ef.Variants, parseVariant(ps, item, fmt.Sprintf("%s[%d]", key, i), "", true))
+				f := fmt.Sprintf("%s[%d]", key, i)
+				variant := parseVariant(ps, item, f, "", true)
+				if j, dup := names[variant.Name]; dup && variant.Name != "" {
+					ps.at(item, joinField(f, "name"), "name %q already used by experiments[%d]", variant.Name, j)
+				}
+				names[variant.Name] = i
+				ef.Variants = append(ef.Variants, variant)
 			}
 		case "grid":
+			ef.gridPos = fmt.Sprintf("%s:%d:%d", path, v.Line, v.Column)
 			ef.Grid = parseGrid(ps, v, key)
 		case "space":
 			ef.Space = parseSpace(ps, v, key)

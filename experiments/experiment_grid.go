@@ -146,7 +146,8 @@ func parseSpace(ps *problems, n *yaml.Node, field string) []SpaceParam {
 			if sp.Type == "log_float" && sp.Low <= 0 {
 				ps.at(have["low"], joinField(f, "low"), "must be > 0 for log_float (got %v)", FormatValue(sp.Low))
 			}
-			if spec.Check != nil && have["low"] != nil && have["high"] != nil {
+			numeric := spec.Kind == KindFloat || spec.Kind == KindInt
+			if numeric && spec.Check != nil && have["low"] != nil && have["high"] != nil {
 				for _, b := range []struct {
 					name string
 					v    float64
@@ -170,6 +171,8 @@ type TrialSpec struct {
 	Baseline bool
 	// Origin says where the trial came from: baseline, experiments[i] or grid.
 	Origin string
+	// Pos is where the trial is defined: file:line:col.
+	Pos string
 }
 
 // Expand lists the trials of the file in a stable order: the baseline, the
@@ -183,10 +186,10 @@ func (ef *ExperimentFile) Expand() ([]TrialSpec, []string, error) {
 	base := Params{}
 	if ef.Baseline != nil {
 		base = ef.Baseline.Params
-		out = append(out, TrialSpec{Name: ef.Baseline.Name, Params: base.Clone(), Baseline: true, Origin: "baseline"})
+		out = append(out, TrialSpec{Name: ef.Baseline.Name, Params: base.Clone(), Baseline: true, Origin: "baseline", Pos: ef.Baseline.Pos})
 	}
 	for i, v := range ef.Variants {
-		out = append(out, TrialSpec{Name: v.Name, Params: base.Overlay(v.Params), Origin: fmt.Sprintf("experiments[%d]", i)})
+		out = append(out, TrialSpec{Name: v.Name, Params: base.Overlay(v.Params), Origin: fmt.Sprintf("experiments[%d]", i), Pos: v.Pos})
 	}
 	if len(ef.Grid) > 0 {
 		idx := make([]int, len(ef.Grid))
@@ -205,7 +208,7 @@ func (ef *ExperimentFile) Expand() ([]TrialSpec, []string, error) {
 				p[axis.Param] = val
 				name = append(name, shortName(axis.Param)+"="+FormatValue(val))
 			}
-			out = append(out, TrialSpec{Name: strings.Join(name, ","), Params: p, Origin: "grid"})
+			out = append(out, TrialSpec{Name: strings.Join(name, ","), Params: p, Origin: "grid", Pos: ef.gridPos})
 			a := len(idx) - 1
 			for ; a >= 0; a-- {
 				idx[a]++
@@ -219,18 +222,18 @@ func (ef *ExperimentFile) Expand() ([]TrialSpec, []string, error) {
 			}
 		}
 	}
-	ps := &problems{file: ef.Path}
+	var ps Problems
 	names := map[string]string{}
 	seen := map[string]string{}
 	kept := out[:0]
 	for _, t := range out {
 		if prev, dup := names[t.Name]; dup {
-			ps.at(nil, t.Origin+".name", "trial name %q already used by %s", t.Name, prev)
+			ps = append(ps, Problem{Pos: t.Pos, Field: t.Origin + ".name", Msg: fmt.Sprintf("trial name %q already used by %s", t.Name, prev)})
 			continue
 		}
 		names[t.Name] = t.Origin
 		if msg := checkCombination(t.Params); msg != "" {
-			ps.at(nil, t.Origin, "trial %q: %s", t.Name, msg)
+			ps = append(ps, Problem{Pos: t.Pos, Field: t.Origin, Msg: fmt.Sprintf("trial %q: %s", t.Name, msg)})
 		}
 		key := t.Params.String()
 		if prev, dup := seen[key]; dup {
@@ -240,8 +243,8 @@ func (ef *ExperimentFile) Expand() ([]TrialSpec, []string, error) {
 		seen[key] = t.Name
 		kept = append(kept, t)
 	}
-	if err := ps.err(); err != nil {
-		return nil, nil, err
+	if len(ps) > 0 {
+		return nil, nil, ps
 	}
 	sort.SliceStable(kept, func(i, j int) bool { return kept[i].Baseline && !kept[j].Baseline })
 	return kept, warnings, nil
