@@ -1,0 +1,162 @@
+package runs_test
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fusiontune/fusiontune/runs"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata golden files")
+
+func ptr(v float64) *float64 { return &v }
+
+func fixtureTrials() []runs.TrialRecord {
+	return []runs.TrialRecord{
+		{Index: 0, Name: "baseline", Baseline: true, Status: runs.StatusOK, Mode: "live", Primary: 0.5,
+			Params: map[string]any{"fusion.k": 60.0}, Scorecard: map[string]float64{"NDCG@10": 0.55, "ERR@10": 0.4},
+			Categories: map[string]map[string]float64{"direct": {"primary": 0.7, "NDCG@10": 0.75}}, Routing: ptr(0.9), Queries: 10},
+		{Index: 1, Name: "k=40", Status: runs.StatusOK, Mode: "live", Primary: 0.5250000000000001,
+			Params: map[string]any{"fusion.k": 40.0}, Scorecard: map[string]float64{"NDCG@10": 0.58, "ERR@10": 0.41}, Queries: 10},
+		{Index: 2, Name: "k=80", Status: runs.StatusFailed, Mode: "live", Error: "ready: service exited",
+			Params: map[string]any{"fusion.k": 80.0}, Scorecard: map[string]float64{}},
+		{Index: 3, Name: "a-tie", Status: runs.StatusOK, Mode: "live", Primary: 0.525,
+			Params: map[string]any{"fusion.k": 50.0}, Scorecard: map[string]float64{"NDCG@10": 0.5, "ERR@10": 0.3}, Queries: 10},
+	}
+}
+
+func TestLeaderboardOrder(t *testing.T) {
+	lb := runs.NewLeaderboard("mean of NDCG@10, ERR@10", []string{"NDCG@10", "ERR@10"}, fixtureTrials())
+	var names []string
+	for _, e := range lb.Trials {
+		names = append(names, e.Name)
+	}
+	// 0.5250000000000001 rounds to 0.525: a tie broken by name.
+	want := "a-tie,k=40,baseline,k=80"
+	if got := strings.Join(names, ","); got != want {
+		t.Errorf("order %s, want %s", got, want)
+	}
+	if d := lb.Trials[1].Delta; d == nil || *d != 0.025 {
+		t.Errorf("delta of k=40 = %v, want 0.025", d)
+	}
+	if lb.Trials[3].Delta != nil {
+		t.Errorf("failed trial has a delta")
+	}
+	best, ok := lb.Best()
+	if !ok || best.Name != "a-tie" {
+		t.Errorf("best = %v %v", best.Name, ok)
+	}
+}
+
+// TestLeaderboardRender compares every format with golden files.
+func TestLeaderboardRender(t *testing.T) {
+	lb := runs.NewLeaderboard("mean of NDCG@10, ERR@10", []string{"NDCG@10", "ERR@10"}, fixtureTrials())
+	for _, f := range []string{"text", "json", "md", "csv"} {
+		t.Run(f, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := lb.Render(&b, f); err != nil {
+				t.Fatal(err)
+			}
+			golden := filepath.Join("testdata", "TestLeaderboardRender.golden."+f)
+			if *update {
+				if err := os.WriteFile(golden, b.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b.String() != string(want) {
+				t.Errorf("%s differs from %s:\n%s", f, golden, b.String())
+			}
+		})
+	}
+	if err := lb.Render(&bytes.Buffer{}, "xml"); err == nil {
+		t.Error("unknown format accepted")
+	}
+}
+
+// TestRunStoreRoundTrip records trials, reads them back, and checks that the
+// leaderboard JSON is byte-identical when rebuilt in another order.
+func TestRunStoreRoundTrip(t *testing.T) {
+	store, err := runs.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := store.Create(runs.Manifest{Experiments: "abc"}, time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(run.ID(), "20260102T030405Z-") {
+		t.Errorf("run id %q", run.ID())
+	}
+	trials := fixtureTrials()
+	for i := len(trials) - 1; i >= 0; i-- {
+		q := []runs.QueryResult{{QueryID: "q1", Labels: "1:L3", Scores: map[string]float64{"NDCG@10": 1}, RequestID: "r"}}
+		if err := run.RecordTrial(trials[i], q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := run.Trials()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(trials) || got[0].Name != "baseline" || got[3].Name != "a-tie" {
+		t.Fatalf("trials read back: %+v", got)
+	}
+	qs, err := run.QueryResults(1)
+	if err != nil || len(qs) != 1 || qs[0].QueryID != "q1" {
+		t.Fatalf("query results: %v %+v", err, qs)
+	}
+	a, _ := runs.MarshalJSON(runs.NewLeaderboard("p", []string{"NDCG@10"}, trials))
+	b, _ := runs.MarshalJSON(runs.NewLeaderboard("p", []string{"NDCG@10"}, got))
+	if !bytes.Equal(a, b) {
+		t.Errorf("leaderboard bytes differ after a round trip")
+	}
+	for _, ref := range []string{"", "latest", run.ID(), run.ID()[:10]} {
+		r, err := store.Resolve(ref)
+		if err != nil || r.ID() != run.ID() {
+			t.Errorf("Resolve(%q) = %v, %v", ref, r, err)
+		}
+	}
+	for _, ref := range []string{"../etc", "nope", ".."} {
+		if _, err := store.Resolve(ref); err == nil {
+			t.Errorf("Resolve(%q) succeeded", ref)
+		}
+	}
+	if err := run.Finish("done", nil, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	list, err := store.List()
+	if err != nil || len(list) != 1 || list[0].Manifest.Status != "done" {
+		t.Errorf("List = %v, %v", list, err)
+	}
+}
+
+// TestWriteFileAtomicKeepsOldOnFailure writes into a read-only directory:
+// the write fails and the old file is untouched.
+func TestWriteFileAtomicKeepsOldOnFailure(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root ignores directory permissions")
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "f")
+	if err := runs.WriteFileAtomic(path, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(dir, 0o555)
+	defer os.Chmod(dir, 0o755)
+	if err := runs.WriteFileAtomic(path, []byte("new"), 0o644); err == nil {
+		t.Fatal("write into a read-only directory succeeded")
+	}
+	if data, _ := os.ReadFile(path); string(data) != "old" {
+		t.Errorf("file is %q", data)
+	}
+}
