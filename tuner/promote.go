@@ -1,0 +1,236 @@
+package tuner
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/runs"
+)
+
+// Promotion is one line of runs_dir/promotions.jsonl.
+type Promotion struct {
+	Time   time.Time      `json:"time"`
+	Action string         `json:"action"` // promote or rollback
+	Run    string         `json:"run,omitempty"`
+	Trial  string         `json:"trial,omitempty"`
+	Params map[string]any `json:"params,omitempty"`
+	Config string         `json:"config"`           // the production config path
+	Backup string         `json:"backup,omitempty"` // where the previous bytes were saved
+	// Existed is false when there was no production config before.
+	Existed bool   `json:"existed"`
+	Forced  bool   `json:"forced,omitempty"`
+	Reason  string `json:"reason,omitempty"` // why a forced promotion was allowed
+	Status  string `json:"status"`           // ok, rolled_back (failed and restored)
+	Error   string `json:"error,omitempty"`
+}
+
+// Promoter writes a production config safely: a backup first, then an
+// atomic replacement (temp file, fsync, rename), then Verify; if Verify
+// fails, the backup is restored and Verify runs again on it.
+type Promoter struct {
+	ConfigPath string
+	BackupDir  string
+	// Journal is promotions.jsonl.
+	Journal string
+	// Verify restarts the production service on the config now on disk,
+	// waits until it is ready and runs a smoke evaluation.
+	Verify func(ctx context.Context) error
+	Now    func() time.Time
+}
+
+// ErrNothingToRollBack is returned by Rollback when no promotion is on
+// record.
+var ErrNothingToRollBack = errors.New("no promotion to roll back")
+
+// Promote installs config (the bytes of the new production config). The
+// record p is completed and appended to the journal whatever the outcome.
+func (pr *Promoter) Promote(ctx context.Context, config []byte, p Promotion) (Promotion, error) {
+	p.Action = "promote"
+	return pr.install(ctx, config, p)
+}
+
+func (pr *Promoter) install(ctx context.Context, config []byte, p Promotion) (Promotion, error) {
+	now := time.Now
+	if pr.Now != nil {
+		now = pr.Now
+	}
+	p.Time = now().UTC()
+	p.Config = pr.ConfigPath
+	mode := os.FileMode(0o644)
+	if st, err := os.Stat(pr.ConfigPath); err == nil {
+		mode = st.Mode().Perm()
+	}
+	old, err := os.ReadFile(pr.ConfigPath)
+	switch {
+	case err == nil:
+		p.Existed = true
+	case errors.Is(err, os.ErrNotExist):
+	default:
+		return p, fmt.Errorf("%s: read production config: %w", p.Action, err)
+	}
+	if err := os.MkdirAll(pr.BackupDir, 0o755); err != nil {
+		return p, fmt.Errorf("%s: %w", p.Action, err)
+	}
+	p.Backup = filepath.Join(pr.BackupDir, p.Time.Format("20060102T150405.000000000Z")+"-"+filepath.Base(pr.ConfigPath))
+	if p.Existed {
+		if err := runs.WriteFileAtomic(p.Backup, old, mode); err != nil {
+			return p, fmt.Errorf("%s: back up production config: %w", p.Action, err)
+		}
+	} else {
+		p.Backup = ""
+	}
+	if err := runs.WriteFileAtomic(pr.ConfigPath, config, mode); err != nil {
+		return p, fmt.Errorf("%s: write production config: %w", p.Action, err)
+	}
+	verr := pr.Verify(ctx)
+	if verr == nil {
+		p.Status = "ok"
+		return p, pr.journal(p)
+	}
+	// Restore what was there, byte for byte, and bring the service back on it.
+	p.Status = "rolled_back"
+	p.Error = verr.Error()
+	var rerr error
+	if p.Existed {
+		rerr = runs.WriteFileAtomic(pr.ConfigPath, old, mode)
+	} else {
+		rerr = os.Remove(pr.ConfigPath)
+	}
+	if rerr == nil && p.Existed {
+		// A fresh context: the restore must run even when ctx was cancelled.
+		rctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		rerr = pr.Verify(rctx)
+		cancel()
+		if rerr != nil {
+			rerr = fmt.Errorf("the restored config did not come back up: %w", rerr)
+		}
+	}
+	if jerr := pr.journal(p); jerr != nil && rerr == nil {
+		rerr = jerr
+	}
+	if rerr != nil {
+		return p, fmt.Errorf("%s failed (%v) and restoring the previous config failed too: %w", p.Action, verr, rerr)
+	}
+	return p, fmt.Errorf("%s failed, previous config restored: %w", p.Action, verr)
+}
+
+// Rollback reinstalls the config that the last successful promotion
+// replaced.
+func (pr *Promoter) Rollback(ctx context.Context) (Promotion, error) {
+	hist, err := ReadPromotions(pr.Journal)
+	if err != nil {
+		return Promotion{}, err
+	}
+	// Walk back over promotions and rollbacks: each rollback undoes the
+	// latest successful promotion not already undone.
+	var stack []Promotion
+	for _, p := range hist {
+		if p.Config != pr.ConfigPath || p.Status != "ok" {
+			continue
+		}
+		switch p.Action {
+		case "promote":
+			stack = append(stack, p)
+		case "rollback":
+			if len(stack) > 0 {
+				stack = stack[:len(stack)-1]
+			}
+		}
+	}
+	if len(stack) == 0 {
+		return Promotion{}, fmt.Errorf("rollback %s: %w", pr.ConfigPath, ErrNothingToRollBack)
+	}
+	last := stack[len(stack)-1]
+	if !last.Existed {
+		return Promotion{}, fmt.Errorf("rollback %s: the promotion of %s created the file; there is no earlier config to restore", pr.ConfigPath, last.Trial)
+	}
+	data, err := os.ReadFile(last.Backup)
+	if err != nil {
+		return Promotion{}, fmt.Errorf("rollback: read backup: %w", err)
+	}
+	return pr.install(ctx, data, Promotion{Action: "rollback", Run: last.Run, Trial: last.Trial})
+}
+
+func (pr *Promoter) journal(p Promotion) error {
+	line, err := json.Marshal(p)
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(pr.Journal, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return fmt.Errorf("promotions journal: %w", err)
+	}
+	if _, err := f.Write(append(line, '\n')); err != nil {
+		f.Close()
+		return fmt.Errorf("promotions journal: %w", err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return fmt.Errorf("promotions journal: %w", err)
+	}
+	return f.Close()
+}
+
+// ReadPromotions reads promotions.jsonl (a missing file is an empty history).
+func ReadPromotions(path string) ([]Promotion, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("promotions journal: %w", err)
+	}
+	var out []Promotion
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	n := 0
+	for sc.Scan() {
+		n++
+		if strings.TrimSpace(sc.Text()) == "" {
+			continue
+		}
+		var p Promotion
+		if err := json.Unmarshal(sc.Bytes(), &p); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", path, n, err)
+		}
+		out = append(out, p)
+	}
+	return out, sc.Err()
+}
+
+// SmokeTolerance is how far a smoke-checked query's primary score may be
+// from the score recorded for the promoted trial.
+const SmokeTolerance = 1e-9
+
+// SmokeCheck evaluates queries on s and compares each query's primary score
+// with the one recorded for the promoted trial (recorded, by query id): a
+// promoted config must reproduce what was measured. A failed query or a
+// difference above SmokeTolerance fails the check, naming the query.
+func SmokeCheck(ctx context.Context, s backend.Searcher, queries []Query, recorded map[string]float64, sc Scorer, o EvalOptions) error {
+	b, err := evaluate(ctx, s, queries, sc, o, "smoke", nil)
+	if err != nil {
+		return fmt.Errorf("smoke evaluation: %w", err)
+	}
+	for i, r := range b.Results {
+		if r.Error != "" {
+			return fmt.Errorf("smoke evaluation: query %q failed: %s", queries[i].ID, r.Error)
+		}
+		want, ok := recorded[r.QueryID]
+		if !ok {
+			continue
+		}
+		if d := r.Primary - want; d > SmokeTolerance || d < -SmokeTolerance {
+			return fmt.Errorf("smoke evaluation: query %q scores %.6f, the trial recorded %.6f", r.QueryID, r.Primary, want)
+		}
+	}
+	return nil
+}
