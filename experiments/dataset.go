@@ -1,0 +1,147 @@
+package experiments
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+)
+
+// Defaults of DatasetConfig.
+const (
+	DefaultSplit       = SplitAll
+	DefaultSplitSeed   = int64(1)
+	DefaultDevFraction = 0.5
+)
+
+// ErrUnknownDataset is returned by Datasets.Lookup for an id not configured.
+var ErrUnknownDataset = errors.New("unknown dataset")
+
+// DatasetConfig names a golden set, how to read it, the corpus its passage
+// judgments resolve against and the part of it to evaluate. cmd fills it
+// from the settings (the mapstructure tags are viper's keys); optional
+// numbers are pointers so that "not set" differs from zero.
+type DatasetConfig struct {
+	ID          string   `mapstructure:"id"`          // dataset_id that selects it
+	Path        string   `mapstructure:"path"`        // golden-set file, topics file or BEIR folder
+	Format      string   `mapstructure:"format"`      // native, trec, beir or "" to detect
+	Judgments   string   `mapstructure:"judgments"`   // separate judgments file (JSONL or qrels)
+	Corpus      string   `mapstructure:"corpus"`      // corpus file; a BEIR folder's corpus.jsonl by default
+	QrelsSplit  string   `mapstructure:"qrels_split"` // BEIR qrels/<split>.tsv; DefaultBEIRSplit by default
+	Split       string   `mapstructure:"split"`       // all, dev or test; DefaultSplit by default
+	SplitSeed   *int64   `mapstructure:"split_seed"`  // DefaultSplitSeed by default
+	DevFraction *float64 `mapstructure:"dev_fraction"`
+}
+
+// WithDefaults returns c with every unset field given its default. A BEIR
+// folder (Format beir, or a folder path with Format unset) gets its own
+// corpus.jsonl as Corpus.
+func (c DatasetConfig) WithDefaults() DatasetConfig {
+	if c.Split == "" {
+		c.Split = DefaultSplit
+	}
+	if c.SplitSeed == nil {
+		s := DefaultSplitSeed
+		c.SplitSeed = &s
+	}
+	if c.DevFraction == nil {
+		f := DefaultDevFraction
+		c.DevFraction = &f
+	}
+	if c.Corpus == "" && c.Path != "" {
+		if fi, err := os.Stat(c.Path); c.Format == FormatBEIR || (c.Format == "" && err == nil && fi.IsDir()) {
+			c.Corpus = BEIRCorpusPath(c.Path)
+		}
+	}
+	if c.QrelsSplit == "" {
+		c.QrelsSplit = DefaultBEIRSplit // read by BEIR folders only
+	}
+	return c
+}
+
+// Validate reports every problem of c at once as Problems, fields named
+// as in the settings file.
+func (c DatasetConfig) Validate() error {
+	l := &problemList{}
+	c.validate("", l)
+	return l.err()
+}
+
+func (c DatasetConfig) validate(prefix string, l *problemList) {
+	field := func(name string) string { return join(prefix, name) }
+	if strings.TrimSpace(c.Path) == "" {
+		l.errorf("", field("path"), "required: a golden-set file or BEIR folder")
+	}
+	switch c.Format {
+	case "", FormatNative, FormatTREC, FormatBEIR:
+	default:
+		l.errorf("", field("format"), "unknown format %q (expected native, trec or beir)", c.Format)
+	}
+	if c.Format == FormatTREC && c.Judgments == "" {
+		l.errorf("", field("judgments"), "required for format trec: a qrels or JSONL judgments file")
+	}
+	if c.Format == FormatBEIR && c.Judgments != "" {
+		l.errorf("", field("judgments"), "not allowed for format beir: the folder carries its qrels")
+	}
+	switch c.Split {
+	case "", SplitAll, SplitDev, SplitTest:
+	default:
+		l.errorf("", field("split"), "unknown split %q (expected all, dev or test)", c.Split)
+	}
+	if f := c.DevFraction; f != nil && !(*f >= 0 && *f <= 1) {
+		l.errorf("", field("dev_fraction"), "must be between 0 and 1 (got %v)", *f)
+	}
+}
+
+// LoadOptions returns the options LoadGoldenSet needs for c.
+func (c DatasetConfig) LoadOptions() LoadOptions {
+	return LoadOptions{Format: c.Format, Judgments: c.Judgments, Split: c.QrelsSplit}
+}
+
+// Load validates c, loads its golden set and returns the configured split.
+func (c DatasetConfig) Load() (*GoldenSet, error) {
+	c = c.WithDefaults()
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	gs, err := LoadGoldenSet(c.Path, c.LoadOptions())
+	if err != nil {
+		return nil, err
+	}
+	return gs.Subset(c.Split, *c.SplitSeed, *c.DevFraction)
+}
+
+// Datasets is the list of named datasets of the settings.
+type Datasets []DatasetConfig
+
+// Lookup returns the dataset whose ID is id, with defaults applied.
+func (ds Datasets) Lookup(id string) (DatasetConfig, error) {
+	var known []string
+	for _, d := range ds {
+		if d.ID == id {
+			return d.WithDefaults(), nil
+		}
+		known = append(known, d.ID)
+	}
+	return DatasetConfig{}, fmt.Errorf("dataset_id %q: %w (configured: %s)", id, ErrUnknownDataset, strings.Join(known, ", "))
+}
+
+// Validate checks every dataset and that ids are present and unique,
+// reporting all problems at once with fields like datasets[2].path.
+func (ds Datasets) Validate() error {
+	l := &problemList{}
+	seen := map[string]int{}
+	for i, d := range ds {
+		prefix := index("datasets", i)
+		switch first, dup := seen[d.ID]; {
+		case strings.TrimSpace(d.ID) == "":
+			l.errorf("", join(prefix, "id"), "required: a name to select the dataset with dataset_id")
+		case dup:
+			l.errorf("", join(prefix, "id"), "duplicate dataset id %q (first in datasets[%d])", d.ID, first)
+		default:
+			seen[d.ID] = i
+		}
+		d.validate(prefix, l)
+	}
+	return l.err()
+}
