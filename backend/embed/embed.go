@@ -1,8 +1,3 @@
-// Package embed turns text into vectors for dense retrieval. Built-in
-// embedders: lsa-<dim> (TF-IDF + truncated SVD fitted on the corpus),
-// hash-<dim> (hashed character n-grams), openai:<model> (any
-// OpenAI-compatible /v1/embeddings server) and file:<path> (precomputed
-// vectors).
 package embed
 
 import "context"

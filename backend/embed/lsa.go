@@ -1,0 +1,254 @@
+package embed
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+	"strconv"
+	"sync"
+)
+
+// ErrNotFitted is returned by an lsa embedder used before Fit (or
+// UnmarshalBinary).
+var ErrNotFitted = errors.New("lsa model not fitted")
+
+// LSA is the lsa-<dim> embedder: latent semantic analysis.
+//
+// Text to terms: lowercased runs of letters and digits of two or more
+// characters, English stop words removed, Snowball English stems. Term
+// weights are sublinear TF-IDF: (1 + ln tf) · idf with the smoothed
+// idf = ln((1 + N) / (1 + df)) + 1 over the N fitted texts; each fitted
+// document's weight vector x is L2-normalized. The vocabulary is every term
+// of the fitted texts, except that corpora of lsaMinDFCorpus texts or more
+// drop terms found in a single text.
+//
+// Fit stacks the documents into the sparse N × m matrix X and computes the
+// top Dim right singular vectors V_k (m × Dim) by randomized SVD (see
+// randomizedSVD). Every text, fitted document, chunk or query alike, is
+// embedded the same way: the projection x·V_k of its TF-IDF vector, which
+// for a fitted document is its row of U_k Σ_k, then L2-normalized. Queries
+// and documents thus live in one space and cosine compares them. When the
+// corpus has rank below Dim the trailing components are 0.
+//
+// After Fit, LSA is safe for concurrent use; Fit itself must not run
+// concurrently with anything else on the same LSA. A fitted model persists
+// with MarshalBinary and UnmarshalBinary.
+type LSA struct {
+	dim   int
+	seed  uint64
+	vocab map[string]int32 // term -> row of v
+	terms []string         // vocabulary, ascending
+	idf   []float64
+	v     []float32 // len(terms) × dim, row-major
+}
+
+var (
+	_ Embedder = (*LSA)(nil)
+	_ Fitter   = (*LSA)(nil)
+)
+
+// lsaMinDFCorpus is the corpus size from which terms of a single document
+// leave the vocabulary: they relate no documents and only inflate the model.
+const lsaMinDFCorpus = 100
+
+// NewLSA returns an unfitted lsa-<dim> embedder whose randomized SVD draws
+// its test matrix from seed.
+func NewLSA(dim int, seed uint64) *LSA { return &LSA{dim: dim, seed: seed} }
+
+// Name returns "lsa-<dim>".
+func (e *LSA) Name() string { return "lsa-" + strconv.Itoa(e.dim) }
+
+// Dim returns the vector length.
+func (e *LSA) Dim() int { return e.dim }
+
+// Vocabulary returns the number of terms of the fitted model.
+func (e *LSA) Vocabulary() int { return len(e.terms) }
+
+// Fit learns the vocabulary, the idf and the term projection from texts
+// (every document of the corpus), replacing any earlier model.
+func (e *LSA) Fit(ctx context.Context, texts []string) error {
+	if len(texts) == 0 {
+		return fmt.Errorf("embed: %s: fit: no texts", e.Name())
+	}
+	docs := tokenizeAll(texts)
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("embed: %s: fit: %w", e.Name(), err)
+	}
+	df := make(map[string]int)
+	for _, d := range docs {
+		for t := range d {
+			df[t]++
+		}
+	}
+	minDF := 1
+	if len(texts) >= lsaMinDFCorpus {
+		minDF = 2
+	}
+	var vocab []string
+	for t, n := range df {
+		if n >= minDF {
+			vocab = append(vocab, t)
+		}
+	}
+	if len(vocab) == 0 {
+		return fmt.Errorf("embed: %s: fit: the %d texts have no term in %d or more of them", e.Name(), len(texts), minDF)
+	}
+	slices.Sort(vocab)
+	index := make(map[string]int32, len(vocab))
+	idf := make([]float64, len(vocab))
+	n := float64(len(texts))
+	for i, t := range vocab {
+		index[t] = int32(i)
+		idf[i] = math.Log((1+n)/(1+float64(df[t]))) + 1
+	}
+	x := &csr{rows: len(docs), cols: len(vocab), ptr: make([]int, 1, len(docs)+1)}
+	var row []termWeight
+	for _, d := range docs {
+		row = weigh(row[:0], d, index, idf)
+		for _, tw := range row {
+			x.col = append(x.col, tw.term)
+			x.val = append(x.val, tw.w)
+		}
+		x.ptr = append(x.ptr, len(x.col))
+	}
+	svd, err := randomizedSVD(ctx, x, x.transpose(), e.dim, e.seed)
+	if err != nil {
+		return fmt.Errorf("embed: %s: fit: %w", e.Name(), err)
+	}
+	k := len(svd.sigma)
+	v := make([]float32, len(vocab)*e.dim)
+	for i := range vocab {
+		row := svd.v.RawRowView(i)
+		for j := 0; j < k; j++ {
+			v[i*e.dim+j] = float32(row[j])
+		}
+	}
+	e.vocab, e.terms, e.idf, e.v = index, vocab, idf, v
+	return nil
+}
+
+// termWeight is one nonzero of a TF-IDF vector.
+type termWeight struct {
+	term int32
+	w    float64
+}
+
+// weigh appends the L2-normalized sublinear TF-IDF weights of the term
+// counts d (in-vocabulary terms only, ascending term index) to dst.
+func weigh(dst []termWeight, d map[string]int, index map[string]int32, idf []float64) []termWeight {
+	for t, c := range d {
+		if i, ok := index[t]; ok {
+			dst = append(dst, termWeight{term: i, w: (1 + math.Log(float64(c))) * idf[i]})
+		}
+	}
+	slices.SortFunc(dst, func(a, b termWeight) int { return int(a.term) - int(b.term) })
+	var ss float64
+	for _, tw := range dst {
+		ss += tw.w * tw.w
+	}
+	if ss > 0 {
+		inv := 1 / math.Sqrt(ss)
+		for i := range dst {
+			dst[i].w *= inv
+		}
+	}
+	return dst
+}
+
+// tokenizeAll returns the term counts of every text, tokenizing on
+// GOMAXPROCS goroutines, each with its own stem cache.
+func tokenizeAll(texts []string) []map[string]int {
+	out := make([]map[string]int, len(texts))
+	parts := min(runtime.GOMAXPROCS(0), len(texts))
+	var wg sync.WaitGroup
+	for p := 0; p < parts; p++ {
+		wg.Add(1)
+		go func(p int) {
+			defer wg.Done()
+			stems := make(map[string]string)
+			for i := p; i < len(texts); i += parts {
+				out[i] = countTerms(texts[i], stems)
+			}
+		}(p)
+	}
+	wg.Wait()
+	return out
+}
+
+// countTerms counts the terms of text: words of two or more characters,
+// stop words removed, stemmed; stems are memoized in stems unless nil.
+func countTerms(text string, stems map[string]string) map[string]int {
+	counts := make(map[string]int)
+	words(text, func(w string) {
+		if len(w) < 2 || stopWords[w] {
+			return
+		}
+		s, ok := stems[w]
+		if !ok {
+			s = stem(w)
+			if stems != nil {
+				stems[w] = s
+			}
+		}
+		counts[s]++
+	})
+	return counts
+}
+
+// EmbedDocuments embeds each text; ids are not used.
+func (e *LSA) EmbedDocuments(ctx context.Context, ids, texts []string) ([][]float32, error) {
+	if e.v == nil {
+		return nil, fmt.Errorf("embed: %s: %w", e.Name(), ErrNotFitted)
+	}
+	out := make([][]float32, len(texts))
+	stems := make(map[string]string)
+	var row []termWeight
+	for i, t := range texts {
+		if i%256 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("embed: %s: %w", e.Name(), err)
+			}
+		}
+		row = weigh(row[:0], countTerms(t, stems), e.vocab, e.idf)
+		out[i] = e.project(row)
+	}
+	return out, nil
+}
+
+// EmbedQuery embeds one query exactly as a document.
+func (e *LSA) EmbedQuery(ctx context.Context, text string) ([]float32, error) {
+	if e.v == nil {
+		return nil, fmt.Errorf("embed: %s: %w", e.Name(), ErrNotFitted)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("embed: %s: %w", e.Name(), err)
+	}
+	return e.project(weigh(nil, countTerms(text, nil), e.vocab, e.idf)), nil
+}
+
+// project returns the L2-normalized x·V_k of a TF-IDF row.
+func (e *LSA) project(row []termWeight) []float32 {
+	acc := make([]float64, e.dim)
+	for _, tw := range row {
+		vr := e.v[int(tw.term)*e.dim : (int(tw.term)+1)*e.dim]
+		for j, x := range vr {
+			acc[j] += tw.w * float64(x)
+		}
+	}
+	var ss float64
+	for _, a := range acc {
+		ss += a * a
+	}
+	out := make([]float32, e.dim)
+	if ss == 0 {
+		return out
+	}
+	inv := 1 / math.Sqrt(ss)
+	for j, a := range acc {
+		out[j] = float32(a * inv)
+	}
+	return out
+}
