@@ -1,0 +1,100 @@
+package tuner
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/fusiontune/fusiontune/metrics"
+)
+
+// DefaultReported are the metrics every scorecard reports beside the
+// primary score's own terms.
+var DefaultReported = []string{"NDCG@10", "MRR@10", "Recall@20", "P@10", "Judged@10"}
+
+// MetricsScorer scores rankings with a metrics.Scorecard and a composite
+// primary score.
+type MetricsScorer struct {
+	card    metrics.Scorecard
+	primary metrics.Composite
+	terms   []int // index in card of each composite term
+	opts    metrics.Options
+	desc    string
+}
+
+var _ Scorer = (*MetricsScorer)(nil)
+
+// NewScorer builds a scorer. primary is "default" (or "") for the default
+// composite, else a metric name or a weighted sum such as
+// "0.5*NDCG@10+0.5*Recall@20". The scorecard holds the reported metrics
+// (DefaultReported plus extra) and the composite's terms.
+func NewScorer(primary string, extra []string, o metrics.Options) (*MetricsScorer, error) {
+	comp := metrics.DefaultComposite
+	desc := "default composite: mean of " + strings.Join(names(metrics.DefaultComposite.Metrics()), ", ")
+	if primary != "" && primary != "default" {
+		c, err := metrics.ParseComposite(primary)
+		if err != nil {
+			return nil, fmt.Errorf("score.primary: %w", err)
+		}
+		if err := c.Validate(); err != nil {
+			return nil, fmt.Errorf("score.primary: %w", err)
+		}
+		comp, desc = c, c.String()
+	}
+	if err := o.Validate(); err != nil {
+		return nil, err
+	}
+	var list []string
+	seen := map[string]bool{}
+	for _, n := range append(append(append([]string{}, DefaultReported...), extra...), names(comp.Metrics())...) {
+		m, err := metrics.ParseMetric(n)
+		if err != nil {
+			return nil, fmt.Errorf("score.metrics: %w", err)
+		}
+		if !seen[m.String()] {
+			seen[m.String()] = true
+			list = append(list, m.String())
+		}
+	}
+	card, err := metrics.ParseScorecard("trial", list)
+	if err != nil {
+		return nil, err
+	}
+	s := &MetricsScorer{card: card, primary: comp, opts: o, desc: desc}
+	for _, t := range comp.Terms {
+		for i, m := range card.Metrics {
+			if m.String() == t.Metric.String() {
+				s.terms = append(s.terms, i)
+			}
+		}
+	}
+	return s, nil
+}
+
+func names(ms []metrics.Metric) []string {
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = m.String()
+	}
+	return out
+}
+
+// Score implements Scorer.
+func (s *MetricsScorer) Score(ranking []string, j map[string]int) (map[string]float64, float64) {
+	var buf [32]float64
+	vals := s.card.ScoreInto(buf[:0], ranking, metrics.Judgments(j), s.opts)
+	out := make(map[string]float64, len(vals))
+	for i, m := range s.card.Metrics {
+		out[m.String()] = vals[i]
+	}
+	primary := 0.0
+	for ti, ci := range s.terms {
+		primary += s.primary.Terms[ti].Weight * vals[ci]
+	}
+	return out, primary
+}
+
+// Metrics implements Scorer.
+func (s *MetricsScorer) Metrics() []string { return s.card.Names() }
+
+// Describe implements Scorer.
+func (s *MetricsScorer) Describe() string { return s.desc }
