@@ -1,0 +1,110 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/fusiontune/fusiontune/experiments"
+)
+
+func init() {
+	register(command{name: "check", summary: "validate golden sets and list every problem with file:line:col", run: runCheck})
+}
+
+// checkKind is one kind of user file tune check validates. The golden set is
+// the fallback; another kind (experiment files) is one addCheckKind call
+// from an init function with a match and a check func.
+type checkKind struct {
+	name string
+	// match reports whether path is of this kind (by name or content).
+	match func(path string) bool
+	// check validates path, returning the summary printed after "ok FILE"
+	// and warnings, or the problems found.
+	check func(path string, opts checkOptions) (summary string, warnings []error, err error)
+}
+
+// checkOptions are the flags of tune check that some kinds read.
+type checkOptions struct {
+	format     string // golden-set format: native, trec, beir or "" to detect
+	judgments  string // separate judgments file for a golden set
+	qrelsSplit string // BEIR qrels split
+}
+
+var checkKinds []checkKind
+
+// addCheckKind registers a file kind; kinds are tried in registration
+// order, the golden set last.
+func addCheckKind(k checkKind) { checkKinds = append(checkKinds, k) }
+
+var goldenKind = checkKind{name: "golden", match: func(string) bool { return true }, check: checkGoldenSet}
+
+func runCheck(_ context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("check", "[--kind auto|golden] [--format native|trec|beir] [--judgments FILE] [--qrels-split NAME] FILE...", stderr)
+	kind := fs.String("kind", "auto", "file kind: auto (detect) or "+kindNames())
+	var opts checkOptions
+	fs.StringVar(&opts.format, "format", "", "golden-set `format`: native, trec or beir (default: detect from the path)")
+	fs.StringVar(&opts.judgments, "judgments", "", "separate judgments `file` (JSONL or TREC qrels) for the one golden set given")
+	fs.StringVar(&opts.qrelsSplit, "qrels-split", experiments.DefaultBEIRSplit, "qrels split read from a BEIR folder")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	files := fs.Args()
+	if len(files) == 0 {
+		return usageErrorf("check: no files given")
+	}
+	if opts.judgments != "" && len(files) != 1 {
+		return usageErrorf("check: --judgments needs exactly one golden set (got %d files)", len(files))
+	}
+	bad := 0
+	for _, path := range files {
+		k, err := kindFor(path, *kind)
+		if err != nil {
+			return err
+		}
+		summary, warnings, err := k.check(path, opts)
+		for _, w := range warnings {
+			fmt.Fprintf(stderr, "warning: %v\n", w)
+		}
+		if err != nil {
+			bad++
+			fmt.Fprintln(stderr, err)
+			continue
+		}
+		fmt.Fprintf(stdout, "ok %s (%s)\n", path, summary)
+	}
+	if bad > 0 {
+		return inputError(fmt.Errorf("check: %d of %d files have problems", bad, len(files)))
+	}
+	return nil
+}
+
+func kindFor(path, name string) (checkKind, error) {
+	all := append(append([]checkKind(nil), checkKinds...), goldenKind)
+	for _, k := range all {
+		if (name == "auto" && k.match(path)) || k.name == name {
+			return k, nil
+		}
+	}
+	return checkKind{}, usageErrorf("check: unknown --kind %q (expected auto or %s)", name, kindNames())
+}
+
+func kindNames() string {
+	s := ""
+	for _, k := range checkKinds {
+		s += k.name + ", "
+	}
+	return s + goldenKind.name
+}
+
+func checkGoldenSet(path string, opts checkOptions) (string, []error, error) {
+	gs, err := experiments.LoadGoldenSet(path, experiments.LoadOptions{Format: opts.format, Judgments: opts.judgments, Split: opts.qrelsSplit})
+	if err != nil {
+		return "", nil, err // problems and I/O errors both name the file
+	}
+	warnings := make([]error, len(gs.Warnings))
+	for i, w := range gs.Warnings {
+		warnings[i] = w
+	}
+	return fmt.Sprintf("%d queries, %d judgments", len(gs.Queries), gs.NumJudgments()), warnings, nil
+}

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"strings"
+	"testing"
+)
+
+const goldenDir = "../../experiments/testdata/golden/"
+
+func TestCheck(t *testing.T) {
+	badErr, err := os.ReadFile(goldenDir + "dupid.bad.json.err")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stdout string
+		stderr string // exact
+	}{
+		{
+			name:   "good files",
+			args:   []string{goldenDir + "basic.good.json", goldenDir + "basic.good.yaml", goldenDir + "beir.good"},
+			stdout: "ok " + goldenDir + "basic.good.json (3 queries, 4 judgments)\nok " + goldenDir + "basic.good.yaml (3 queries, 4 judgments)\nok " + goldenDir + "beir.good (2 queries, 3 judgments)\n",
+		},
+		{
+			name:   "warnings do not fail",
+			args:   []string{goldenDir + "list.good.yaml"},
+			stdout: "ok " + goldenDir + "list.good.yaml (2 queries, 3 judgments)\n",
+			stderr: "warning: " + goldenDir + "list.good.yaml:6:26: queries[0].expected_passages[0].passage_substring: excerpt has 2 words; 10-40 keep it unambiguous and robust to re-chunking\n",
+		},
+		{
+			name:   "a bad file among good ones",
+			args:   []string{goldenDir + "basic.good.json", goldenDir + "dupid.bad.json"},
+			code:   2,
+			stdout: "ok " + goldenDir + "basic.good.json (3 queries, 4 judgments)\n",
+			stderr: strings.ReplaceAll(string(badErr), "testdata/golden/", goldenDir) + "tune: check: 1 of 2 files have problems\n",
+		},
+		{
+			name:   "separate judgments",
+			args:   []string{"--judgments", goldenDir + "topics.good.tsv.qrels", goldenDir + "topics.good.tsv"},
+			stdout: "ok " + goldenDir + "topics.good.tsv (2 queries, 4 judgments)\n",
+			stderr: "warning: " + goldenDir + "topics.good.tsv: topics without judgments skipped (1): 3\n",
+		},
+		{
+			name:   "missing file",
+			args:   []string{goldenDir + "nope.json"},
+			code:   2,
+			stderr: "load golden set: stat " + goldenDir + "nope.json: no such file or directory\ntune: check: 1 of 1 files have problems\n",
+		},
+		{name: "no files", args: nil, code: 2, stderr: "tune: check: no files given\n"},
+		{name: "unknown kind", args: []string{"--kind", "x", "f"}, code: 2, stderr: "tune: check: unknown --kind \"x\" (expected auto or golden)\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run(context.Background(), append([]string{"check"}, tc.args...), &stdout, &stderr)
+			if code != tc.code {
+				t.Errorf("exit %d, want %d\nstderr:\n%s", code, tc.code, stderr.String())
+			}
+			if stdout.String() != tc.stdout {
+				t.Errorf("stdout:\n%s\nwant:\n%s", stdout.String(), tc.stdout)
+			}
+			if stderr.String() != tc.stderr {
+				t.Errorf("stderr:\n%s\nwant:\n%s", stderr.String(), tc.stderr)
+			}
+		})
+	}
+}
