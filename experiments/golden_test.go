@@ -109,3 +109,12 @@ func compareGolden(t *testing.T, path, got string) {
 		t.Errorf("output differs from %s (go test -update rewrites it)\ngot:\n%s\nwant:\n%s", path, got, want)
 	}
 }
+
+func readFixture(tb testing.TB, name string) []byte {
+	tb.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata/golden", name))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return data
+}
