@@ -1,5 +1,23 @@
 package experiments
 
+// The native golden-set format, JSON or YAML (same fields):
+//
+//	{"categories": ["lookup", "howto"],          // optional; when given, every query needs one of them
+//	 "queries": [                                 // or the file is just this list
+//	   {"id": "q1",                               // required, unique
+//	    "query": "return a damaged item",         // required, non-empty
+//	    "language": "en", "category": "howto", "difficulty": "easy", "notes": "...",
+//	    "expected_passages": [                    // each: exactly one target, and a relevance
+//	      {"doc_id": "faq-returns", "relevance": "high"},
+//	      {"passage_substring": "a verbatim 10-40 word excerpt", "relevance": "partial"},
+//	      {"doc_id_pattern": "faq-returns(-.*)?", "relevance": 1}],
+//	    "expected_routing": "search"}]}           // search, no_results or any backend label
+//
+// relevance is high (3), partial (2), weak (1), irrelevant (0) or an integer
+// 0-3. A query needs judgments or an expected_routing. Unknown fields are
+// errors. doc_id_pattern must match a whole document id; passage_substring
+// is matched ignoring case and runs of white space (see Resolve).
+
 import (
 	"bytes"
 	"path/filepath"

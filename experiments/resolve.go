@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/fusiontune/fusiontune/metrics"
 )
 
 // Document is a corpus document as resolution sees it: an id and the text
@@ -26,9 +28,8 @@ type ResolvedQuery struct {
 	ID       string
 	Category string
 	// Judgments maps each judged document id to its grade, the highest of
-	// the query's judgments that hit it. Its type converts to
-	// metrics.Judgments.
-	Judgments map[string]int
+	// the query's judgments that hit it.
+	Judgments metrics.Judgments
 	// Spans lists the matches of the query's passage_substring judgments,
 	// every occurrence in every document, in document order.
 	Spans []Span
@@ -73,7 +74,7 @@ func (gs *GoldenSet) Resolve(docs []Document) (*Resolved, error) {
 	res := &Resolved{Queries: make([]ResolvedQuery, len(gs.Queries)), byID: map[string]int{}}
 	for qi := range gs.Queries {
 		q := &gs.Queries[qi]
-		rq := ResolvedQuery{ID: q.ID, Category: q.Category, Judgments: map[string]int{}, docGrades: map[string]int{}}
+		rq := ResolvedQuery{ID: q.ID, Category: q.Category, Judgments: metrics.Judgments{}, docGrades: map[string]int{}}
 		for _, j := range q.Judgments {
 			switch {
 			case j.DocID != "":
@@ -238,8 +239,8 @@ func IndexChunks(chunks []Chunk) ChunkIndex {
 // doc_id_pattern is judged as a whole, so each of its chunks takes that
 // grade too (when both apply, the higher wins). Chunks that overlap nothing
 // judged are left out, so the same golden set serves any chunk size.
-func (q *ResolvedQuery) ChunkJudgments(ci ChunkIndex) map[string]int {
-	out := map[string]int{}
+func (q *ResolvedQuery) ChunkJudgments(ci ChunkIndex) metrics.Judgments {
+	out := metrics.Judgments{}
 	for doc, g := range q.docGrades {
 		for _, c := range ci[doc] {
 			raise(out, c.ID, g)
