@@ -61,9 +61,9 @@ func loadNativeSet(path string, in *inputs, l *problemList) (*GoldenSet, error) 
 	return gs, nil
 }
 
-// ParseGoldenSet parses and validates a native golden set (JSON, or YAML
-// when file does not end in .json and data does not start with '[' or '{')
-// held in data. file names the input in problems.
+// ParseGoldenSet parses and validates a native golden set held in data:
+// JSON for a .json file, YAML for .yaml or .yml, else JSON when data starts
+// with '[' or '{'. file names the input in problems.
 func ParseGoldenSet(file string, data []byte) (*GoldenSet, error) {
 	l := &problemList{}
 	gs := decodeNative(file, data, l)
@@ -74,11 +74,15 @@ func ParseGoldenSet(file string, data []byte) (*GoldenSet, error) {
 	return finish(gs, file, &inputs{data: [][]byte{data}}, l), nil
 }
 
+// isJSON tells JSON from YAML: by extension, else by the first character.
 func isJSON(file string, data []byte) bool {
-	if strings.EqualFold(filepath.Ext(file), ".json") {
+	switch strings.ToLower(filepath.Ext(file)) {
+	case ".json":
 		return true
+	case ".yaml", ".yml":
+		return false
 	}
-	t := bytes.TrimLeft(data, " \t\r\n\ufeff")
+	t := bytes.TrimLeft(data, " \t\r\n")
 	return len(t) > 0 && (t[0] == '[' || t[0] == '{')
 }
 
@@ -86,6 +90,7 @@ func isJSON(file string, data []byte) bool {
 // is never nil but is only meaningful when l has no errors.
 func decodeNative(file string, data []byte, l *problemList) *GoldenSet {
 	gs := &GoldenSet{}
+	data = bytes.TrimPrefix(data, []byte("\ufeff")) // a byte-order mark
 	var root *yaml.Node
 	var err error
 	if isJSON(file, data) {
