@@ -87,6 +87,10 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return inputError(fmt.Errorf("eval %s: %w", *runPath, err))
 	}
+	if n := len(res.Skipped); n > 0 {
+		fmt.Fprintf(stderr, "tune eval: warning: %d run queries have no judgments in %s and were skipped (first: %q)\n",
+			n, *qrelsPath, res.Skipped[0])
+	}
 	switch *format {
 	case "json":
 		return writeEvalJSON(stdout, res, *perQuery)

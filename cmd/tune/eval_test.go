@@ -228,6 +228,7 @@ func TestEvalCLI(t *testing.T) {
 		{"missing run", []string{"eval", "--qrels", "qrels"}, 2, "", "--qrels and --run are both required"},
 		{"missing file", []string{"eval", "qrels", "nothere"}, 2, "", "nothere"},
 		{"bad format", []string{"eval", "--format", "xml", "qrels", "run"}, 2, "", `got "xml"`},
+		{"skipped query warns", []string{"eval", "-m", "num_q", "qrels", "run"}, 0, "", `1 run queries have no judgments in qrels and were skipped (first: "q9")`},
 		{"unimplemented warns", []string{"eval", "-m", "infAP", "-m", "num_q", "qrels", "run"}, 0, "", `"infAP" is not implemented`},
 	}
 	for _, tt := range tests {

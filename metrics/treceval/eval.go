@@ -106,6 +106,9 @@ type Result struct {
 	Columns []Column
 	Queries []QueryValues // in ascending query id order
 	All     []Value       // one per column; see Column.InAll
+	// Skipped lists the run's queries that have no judgments, sorted; like
+	// trec_eval, they are not evaluated (with or without Complete).
+	Skipped []string
 }
 
 // Column describes one printed measure value, such as "P_10".
@@ -162,6 +165,12 @@ func Evaluate(qrels trec.Qrels, run trec.Run, sel Selection, o Options) (*Result
 			}
 		}
 	}
+	for id := range run.Queries {
+		if _, ok := qrels[id]; !ok {
+			res.Skipped = append(res.Skipped, id)
+		}
+	}
+	slices.Sort(res.Skipped)
 	slices.Sort(ids)
 	res.Queries = make([]QueryValues, len(ids))
 	if err := res.score(ids, qrels, run, o); err != nil {
