@@ -3,7 +3,8 @@ package experiments
 import "strings"
 
 // validateSet checks what spans queries: duplicate ids, categories outside a
-// declared list, and queries that can be neither scored nor routed. A non-nil
+// declared list, and queries that can be neither scored nor routed; a target
+// judged twice in one query is a warning. A non-nil
 // gs.Categories means the list was declared. Field-level checks (grades,
 // labels, regular expressions, empty texts) happen while decoding; a query
 // whose decoding failed is not also reported as unjudged.
@@ -30,6 +31,15 @@ func validateSet(gs *GoldenSet, l *problemList) {
 			case !cats[q.Category]:
 				l.errorf(q.Pos, join(q.path, "category"), "unknown category %q (declared: %s)", q.Category, strings.Join(gs.Categories, ", "))
 			}
+		}
+		seen := map[Judgment]string{}
+		for _, j := range q.Judgments {
+			key := Judgment{DocID: j.DocID, Substring: j.Substring, Pattern: j.Pattern}
+			if at, dup := seen[key]; dup {
+				l.warnf(j.Pos, q.path, "query %q judges the same target twice (first at %s); the highest grade wins", q.ID, at)
+				continue
+			}
+			seen[key] = j.Pos
 		}
 		if len(q.Judgments) == 0 && q.ExpectedRouting == "" && !q.broken {
 			l.errorf(q.Pos, q.path, "query %q has neither judgments nor an expected_routing", q.ID)
