@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/fusiontune/fusiontune/backend/engine"
 	"github.com/fusiontune/fusiontune/experiments"
 )
 
@@ -29,6 +30,7 @@ type checkOptions struct {
 	format     string // golden-set format: native, trec, beir or "" to detect
 	judgments  string // separate judgments file for a golden set
 	qrelsSplit string // BEIR qrels split
+	corpus     string // corpus to resolve golden-set judgments against
 }
 
 var checkKinds []checkKind
@@ -46,6 +48,7 @@ func runCheck(_ context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.StringVar(&opts.format, "format", "", "golden-set `format`: native, trec or beir (default: detect from the path)")
 	fs.StringVar(&opts.judgments, "judgments", "", "separate judgments `file` (JSONL or TREC qrels) for the one golden set given")
 	fs.StringVar(&opts.qrelsSplit, "qrels-split", experiments.DefaultBEIRSplit, "qrels split read from a BEIR folder")
+	fs.StringVar(&opts.corpus, "corpus", "", "corpus `file` (BEIR corpus.jsonl or JSONL) to resolve judgments against: finds excerpts matching nothing")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -102,9 +105,32 @@ func checkGoldenSet(path string, opts checkOptions) (string, []error, error) {
 	if err != nil {
 		return "", nil, err // problems and I/O errors both name the file
 	}
-	warnings := make([]error, len(gs.Warnings))
-	for i, w := range gs.Warnings {
-		warnings[i] = w
+	var warnings []error
+	for _, w := range gs.Warnings {
+		warnings = append(warnings, w)
 	}
-	return fmt.Sprintf("%d queries, %d judgments", len(gs.Queries), gs.NumJudgments()), warnings, nil
+	summary := fmt.Sprintf("%d queries, %d judgments", len(gs.Queries), gs.NumJudgments())
+	if opts.corpus == "" {
+		return summary, warnings, nil
+	}
+	c, err := engine.LoadCorpus(engine.CorpusConfig{Path: opts.corpus})
+	if err != nil {
+		return "", warnings, err
+	}
+	docs := make([]experiments.Document, len(c.Docs))
+	for i, d := range c.Docs {
+		docs[i] = experiments.Document{ID: d.ID, Text: d.Text}
+	}
+	r, err := gs.Resolve(docs)
+	if err != nil {
+		return "", warnings, err
+	}
+	for _, w := range r.Warnings {
+		warnings = append(warnings, w)
+	}
+	judged := 0
+	for _, q := range r.Queries {
+		judged += len(q.Judgments)
+	}
+	return fmt.Sprintf("%s; %d judged documents in a corpus of %d", summary, judged, len(docs)), warnings, nil
 }

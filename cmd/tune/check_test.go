@@ -52,6 +52,21 @@ func TestCheck(t *testing.T) {
 			code:   2,
 			stderr: "load golden set: stat " + goldenDir + "nope.json: no such file or directory\ntune: check: 1 of 1 files have problems\n",
 		},
+		{
+			name:   "resolved against a corpus",
+			args:   []string{"--corpus", goldenDir + "corpus.jsonl", goldenDir + "basic.good.json"},
+			stdout: "ok " + goldenDir + "basic.good.json (3 queries, 4 judgments; 5 judged documents in a corpus of 4)\n",
+			stderr: "warning: " + goldenDir + "basic.good.json:11:9: passage_substring: query \"q1\": excerpt \"Damaged items can be returned within thirty days of delivery for a full refund\" found in 2 documents (faq-returns, faq-returns-eu); all are judged\n" +
+				"warning: " + goldenDir + "basic.good.json:12:9: doc_id: query \"q1\": document \"faq-shipping\" is not in the corpus\n",
+		},
+		{
+			name: "excerpt found nowhere",
+			args: []string{"--corpus", goldenDir + "corpus.jsonl", goldenDir + "missing-excerpt.json"},
+			code: 2,
+			stderr: goldenDir + "missing-excerpt.json:3:5: passage_substring: query \"m1\": excerpt \"Damaged items can be exchanged within ninety days of delivery for store credit\" not found in any document\n" +
+				goldenDir + "missing-excerpt.json:4:5: doc_id_pattern: query \"m1\": pattern \"kb-.*\" matches no document id\n" +
+				"tune: check: 1 of 1 files have problems\n",
+		},
 		{name: "no files", args: nil, code: 2, stderr: "tune: check: no files given\n"},
 		{name: "unknown kind", args: []string{"--kind", "x", "f"}, code: 2, stderr: "tune: check: unknown --kind \"x\" (expected auto or golden)\n"},
 	}
