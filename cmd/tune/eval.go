@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 
@@ -73,19 +75,12 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	run, err := trec.ReadRunFile(*runPath)
-	if err != nil {
-		return inputError(err)
-	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
 	opts := treceval.DefaultOptions()
 	opts.RelevanceLevel = *level
 	opts.Complete = *complete
-	res, err := treceval.Evaluate(qrels, run, sel, opts)
+	res, err := evaluateRunFile(ctx, qrels, *runPath, sel, opts)
 	if err != nil {
-		return inputError(fmt.Errorf("eval %s: %w", *runPath, err))
+		return err
 	}
 	if n := len(res.Skipped); n > 0 {
 		fmt.Fprintf(stderr, "tune eval: warning: %d run queries have no judgments in %s and were skipped (first: %q)\n",
@@ -98,6 +93,50 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return writeEvalCSV(stdout, res, *perQuery)
 	}
 	return res.WriteTREC(stdout, *perQuery)
+}
+
+// evaluateRunFile scores the run at path while reading it, query by query,
+// so memory stays flat however long the run. A run whose queries are not
+// contiguous is read again whole and evaluated in one go.
+func evaluateRunFile(ctx context.Context, qrels trec.Qrels, path string, sel treceval.Selection, o treceval.Options) (*treceval.Result, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, inputError(fmt.Errorf("eval: %w", err))
+	}
+	defer f.Close()
+	st, err := treceval.NewStream(qrels, sel, o)
+	if err != nil {
+		return nil, inputError(fmt.Errorf("eval: %w", err))
+	}
+	tag, err := trec.ScanRun(f, path, func(qid string, results []trec.Result) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		return st.Add(qid, results)
+	})
+	if err != nil {
+		st.Close()
+		if !errors.Is(err, treceval.ErrNotGrouped) {
+			if ctx.Err() != nil {
+				return nil, err
+			}
+			return nil, inputError(err)
+		}
+		run, rerr := trec.ReadRunFile(path)
+		if rerr != nil {
+			return nil, inputError(rerr)
+		}
+		res, eerr := treceval.Evaluate(qrels, run, sel, o)
+		if eerr != nil {
+			return nil, inputError(fmt.Errorf("eval %s: %w", path, eerr))
+		}
+		return res, nil
+	}
+	res, err := st.Result(tag)
+	if err != nil {
+		return nil, inputError(fmt.Errorf("eval %s: %w", path, err))
+	}
+	return res, nil
 }
 
 // normalizeTrecArgs splits trec_eval's glued flags ("-l2", "-mP.10") into

@@ -197,6 +197,7 @@ func TestEvalCLI(t *testing.T) {
 	// q9 is in the run but not in the qrels and is skipped without -c.
 	writeFile(t, dir, "qrels", "q1 0 d1 1\nq1 0 d2 0\nq1 0 d4 2\nq2 0 x 1\n")
 	writeFile(t, dir, "run", "q1 Q0 d1 1 3.0 tag\nq1 Q0 d2 2 2.0 tag\nq1 Q0 d3 3 1.0 tag\nq9 Q0 d1 1 1 tag\n")
+	writeFile(t, dir, "split.run", "q1 Q0 d1 1 3.0 tag\nq9 Q0 d1 1 1 tag\nq1 Q0 d2 2 2.0 tag\nq1 Q0 d3 3 1.0 tag\n")
 	writeFile(t, dir, "bad.run", "q1 Q0 d1 1 3.0 tag\nq1 Q0 d2 two 2.0 tag\n")
 	writeFile(t, dir, "bad.qrels", "q1 0 d1\n")
 	writeFile(t, dir, "dup.run", "q1 Q0 d1 1 3.0 tag\nq1 Q0 d1 2 2.0 tag\n")
@@ -216,6 +217,9 @@ func TestEvalCLI(t *testing.T) {
 		// -l2: only d4 is relevant and it is not retrieved.
 		{"level glued", []string{"eval", "-l2", "-mnum_rel", "-mnum_rel_ret", "qrels", "run"}, 0,
 			"num_rel               \tall\t1\nnum_rel_ret           \tall\t0\n", ""},
+		// q1's lines split by q9's: read whole and evaluated the same.
+		{"split query", []string{"eval", "-m", "map", "-m", "num_ret", "qrels", "split.run"}, 0,
+			"num_ret               \tall\t3\nmap                   \tall\t0.5000\n", ""},
 		{"per query", []string{"eval", "-q", "-m", "recip_rank", "qrels", "run"}, 0,
 			"recip_rank            \tq1\t1.0000\nrecip_rank            \tall\t1.0000\n", ""},
 		{"csv", []string{"eval", "--format", "csv", "-m", "success.1", "qrels", "run"}, 0,

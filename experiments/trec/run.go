@@ -36,45 +36,83 @@ func (r Run) NumResults() int {
 // the input in error messages. Blank lines are skipped. The rank column must
 // be an integer but is otherwise ignored (trec_eval orders by score); the
 // score must be a finite number. Text after the sixth field is ignored, as
-// trec_eval ignores it. Results keep file order; duplicates are
-// kept too (evaluators decide what to do with them).
+// trec_eval ignores it. Results keep file order, also when a query's lines
+// are not contiguous; duplicates are kept too (evaluators decide what to do
+// with them).
 func ReadRun(r io.Reader, file string) (Run, error) {
-	p := runParser{file: file, run: Run{Queries: map[string][]Result{}}}
+	run := Run{Queries: map[string][]Result{}}
+	var slab []Result // results are copied, exactly sized, into shared slabs
+	tag, err := ScanRun(r, file, func(qid string, results []Result) error {
+		if prev, ok := run.Queries[qid]; ok { // the query appeared earlier
+			run.Queries[qid] = append(prev[:len(prev):len(prev)], results...)
+			return nil
+		}
+		const slabSize = 32 * 1024
+		n := len(results)
+		if n > slabSize/4 {
+			run.Queries[qid] = append([]Result(nil), results...)
+			return nil
+		}
+		if len(slab) < n {
+			slab = make([]Result, slabSize)
+		}
+		dst := slab[:n:n]
+		copy(dst, results)
+		slab = slab[n:]
+		run.Queries[qid] = dst
+		return nil
+	})
+	if err != nil {
+		return Run{}, err
+	}
+	run.Tag = tag
+	return run, nil
+}
+
+// ScanRun parses a run like ReadRun but hands each block of contiguous lines
+// of one query to fn as soon as the block ends, so a run can be processed
+// without holding it in memory. results is reused after fn returns (the
+// DocNo strings are not). A query whose lines are not contiguous reaches fn
+// once per block. ScanRun returns the run's tag (the sixth field of its
+// first line) and stops at the first error of parsing or of fn.
+func ScanRun(r io.Reader, file string, fn func(qid string, results []Result) error) (tag string, err error) {
+	p := runParser{file: file, fn: fn}
 	br := bufio.NewReaderSize(r, 256*1024)
 	for {
 		b, err := br.ReadSlice('\n')
 		if err == bufio.ErrBufferFull {
-			return Run{}, fmt.Errorf("%s:%d: line longer than %d bytes", file, p.line+1, br.Size())
+			return "", fmt.Errorf("%s:%d: line longer than %d bytes", file, p.line+1, br.Size())
 		}
 		if len(b) > 0 {
 			p.line++
 			if perr := p.parseLine(b); perr != nil {
-				return Run{}, perr
+				return "", perr
 			}
 		}
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return Run{}, fmt.Errorf("%s:%d: %w", file, p.line+1, err)
+			return "", fmt.Errorf("%s:%d: %w", file, p.line+1, err)
 		}
 	}
-	p.flush()
-	return p.run, nil
+	if err := p.flush(); err != nil {
+		return "", err
+	}
+	return p.tag, nil
 }
 
-// runParser holds ReadRun's state. Results of the current query collect in
-// pending and move, exactly sized, into shared slabs when the query id
-// changes, so a run costs little more memory than its results.
+// runParser holds ScanRun's state: the results of the current query
+// collect in pending until the query id changes.
 type runParser struct {
 	file    string
 	line    int
-	run     Run
+	fn      func(qid string, results []Result) error
+	tag     string
 	f       [7][]byte
 	arena   []byte // document ids are sliced out of shared blocks
 	qid     string
 	pending []Result
-	slab    []Result
 }
 
 func (p *runParser) parseLine(b []byte) error {
@@ -93,40 +131,27 @@ func (p *runParser) parseLine(b []byte) error {
 	if err != nil || math.IsNaN(score) || math.IsInf(score, 0) {
 		return fmt.Errorf("%s:%d: score must be a finite number (got %q)", p.file, p.line, f[4])
 	}
-	if p.run.Tag == "" {
-		p.run.Tag = string(f[5])
+	if p.tag == "" {
+		p.tag = string(f[5])
 	}
 	if string(f[0]) != p.qid {
-		p.flush()
+		if err := p.flush(); err != nil {
+			return err
+		}
 		p.qid = string(f[0])
 	}
 	p.pending = append(p.pending, Result{DocNo: intern(&p.arena, f[2]), Score: score})
 	return nil
 }
 
-// flush stores the pending results of the current query.
-func (p *runParser) flush() {
+// flush hands the pending results of the current query to fn.
+func (p *runParser) flush() error {
 	if len(p.pending) == 0 {
-		return
+		return nil
 	}
-	if prev, ok := p.run.Queries[p.qid]; ok { // the query appeared earlier
-		p.run.Queries[p.qid] = append(prev[:len(prev):len(prev)], p.pending...)
-	} else {
-		const slabSize = 32 * 1024
-		n := len(p.pending)
-		if n > slabSize/4 {
-			p.run.Queries[p.qid] = append([]Result(nil), p.pending...)
-		} else {
-			if len(p.slab) < n {
-				p.slab = make([]Result, slabSize)
-			}
-			dst := p.slab[:n:n]
-			copy(dst, p.pending)
-			p.slab = p.slab[n:]
-			p.run.Queries[p.qid] = dst
-		}
-	}
+	err := p.fn(p.qid, p.pending)
 	p.pending = p.pending[:0]
+	return err
 }
 
 // intern copies b into the shared block *arena and returns it as a string,

@@ -2,6 +2,7 @@ package trec_test
 
 import (
 	"bytes"
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -130,5 +131,34 @@ func TestWriteQuery(t *testing.T) {
 	}
 	if got, want := buf.String(), "7 Q0 x 1 2 run\n"; got != want {
 		t.Fatalf("got %q, want %q", got, want)
+	}
+}
+
+func TestScanRunBlocks(t *testing.T) {
+	in := "1 Q0 a 1 3 t\n1 Q0 b 2 2 t\n2 Q0 c 1 1 t\n\n1 Q0 d 3 0 t\n"
+	type block struct {
+		qid  string
+		docs []string
+	}
+	var got []block
+	tag, err := trec.ScanRun(strings.NewReader(in), "r.txt", func(qid string, results []trec.Result) error {
+		b := block{qid: qid}
+		for _, r := range results {
+			b.docs = append(b.docs, r.DocNo)
+		}
+		got = append(got, b)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []block{{"1", []string{"a", "b"}}, {"2", []string{"c"}}, {"1", []string{"d"}}}
+	if tag != "t" || !reflect.DeepEqual(got, want) {
+		t.Fatalf("tag %q, blocks %v; want \"t\", %v", tag, got, want)
+	}
+	stop := errors.New("stop")
+	_, err = trec.ScanRun(strings.NewReader(in), "r.txt", func(string, []trec.Result) error { return stop })
+	if !errors.Is(err, stop) {
+		t.Fatalf("error = %v, want the callback's", err)
 	}
 }

@@ -3,10 +3,8 @@ package treceval
 import (
 	"fmt"
 	"math"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/fusiontune/fusiontune/experiments/trec"
 )
@@ -136,7 +134,27 @@ type Value struct {
 
 // Evaluate computes the selected measures for run against qrels.
 func Evaluate(qrels trec.Qrels, run trec.Run, sel Selection, o Options) (*Result, error) {
-	res := &Result{RunID: run.Tag}
+	st, err := NewStream(qrels, sel, o)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, 0, len(run.Queries))
+	for id := range run.Queries {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		if err := st.Add(id, run.Queries[id]); err != nil {
+			st.Close()
+			return nil, err
+		}
+	}
+	return st.Result(run.Tag)
+}
+
+// newResult lays out the columns of the selected measures.
+func newResult(sel Selection) (*Result, error) {
+	res := &Result{}
 	for _, m := range registry {
 		params, ok := sel.params[m.name]
 		if !ok {
@@ -153,71 +171,19 @@ func Evaluate(qrels trec.Qrels, run trec.Run, sel Selection, o Options) (*Result
 				aggregator: c.agg, calc: c.calc})
 		}
 	}
-	var ids []string
-	if o.Complete {
-		for id := range qrels {
-			ids = append(ids, id)
-		}
-	} else {
-		for id := range run.Queries {
-			if _, ok := qrels[id]; ok {
-				ids = append(ids, id)
-			}
-		}
-	}
-	for id := range run.Queries {
-		if _, ok := qrels[id]; !ok {
-			res.Skipped = append(res.Skipped, id)
-		}
-	}
-	slices.Sort(res.Skipped)
-	slices.Sort(ids)
-	res.Queries = make([]QueryValues, len(ids))
-	if err := res.score(ids, qrels, run, o); err != nil {
-		return nil, err
-	}
-	res.aggregate()
 	return res, nil
 }
 
-// score evaluates every query, spreading them over workers.
-func (r *Result) score(ids []string, qrels trec.Qrels, run trec.Run, o Options) error {
-	workers := o.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	workers = max(1, min(workers, len(ids)))
-	errs := make([]error, workers)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var q query
-			for i := w; i < len(ids); i += workers {
-				id := ids[i]
-				if err := q.prepare(id, run.Queries[id], qrels[id], o.RelevanceLevel); err != nil {
-					errs[w] = err
-					return
-				}
-				vals := make([]Value, len(r.Columns))
-				for c, col := range r.Columns {
-					if col.calc != nil {
-						v := col.calc(&q)
-						vals[c] = Value{Num: v.num, Str: v.str}
-					}
-				}
-				r.Queries[i] = QueryValues{ID: id, Values: vals}
-			}
-		}()
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
+// values computes every column for the prepared query q.
+func (r *Result) values(q *query) []Value {
+	vals := make([]Value, len(r.Columns))
+	for c, col := range r.Columns {
+		if col.calc != nil {
+			v := col.calc(q)
+			vals[c] = Value{Num: v.num, Str: v.str}
 		}
 	}
-	return nil
+	return vals
 }
 
 func (r *Result) aggregate() {
