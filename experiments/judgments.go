@@ -17,6 +17,8 @@ var judgmentFields = []string{"query_id", "doc_id", "passage_substring", "doc_id
 type FileJudgment struct {
 	QueryID string
 	Judgment
+
+	idField string // the name of the query id in the file, for problems
 }
 
 // ParseJudgments parses a separate judgments file held in data: JSONL lines
@@ -44,19 +46,44 @@ func parseJudgments(file string, data []byte, l *problemList) []FileJudgment {
 		l.errs = append(l.errs, Problem{Msg: err.Error()})
 		return nil
 	}
-	var out []FileJudgment
-	for _, qid := range sortedKeys(qrels) {
-		docs := qrels[qid]
-		for _, doc := range sortedKeys(docs) {
-			g := max(docs[doc], 0)
+	// Judgments keep file order: trec.Qrels is a map, so each (qid, docno)
+	// is looked up on its line.
+	lines := qrelsLines(data)
+	type lineJudgment struct {
+		line int
+		fj   FileJudgment
+	}
+	var all []lineJudgment
+	for qid, docs := range qrels {
+		for doc, g := range docs {
+			line := lines[[2]string{qid, doc}]
+			pos := fmt.Sprintf("%s:%d", file, line)
 			if g > MaxGrade {
-				l.errorf(file, "", "query %q document %q: grade out of range: must be 0-%d (got %d)", qid, doc, MaxGrade, g)
+				l.errorf(pos, "rel", "grade out of range: must be 0-%d (got %d)", MaxGrade, g)
 				continue
 			}
-			out = append(out, FileJudgment{QueryID: qid, Judgment: Judgment{DocID: doc, Grade: g, Pos: file}})
+			fj := FileJudgment{QueryID: qid, Judgment: Judgment{DocID: doc, Grade: max(g, 0), Pos: pos}, idField: "qid"}
+			all = append(all, lineJudgment{line, fj})
 		}
 	}
+	sort.Slice(all, func(a, b int) bool { return all[a].line < all[b].line })
+	out := make([]FileJudgment, len(all))
+	for i, lj := range all {
+		out[i] = lj.fj
+	}
 	return out
+}
+
+// qrelsLines maps (qid, docno) to its line in qrels data that trec.ReadQrels
+// accepted, so judgments and problems can name their line.
+func qrelsLines(data []byte) map[[2]string]int {
+	lines := map[[2]string]int{}
+	forEachLine(data, func(lineNo int, line []byte) {
+		if f := strings.Fields(string(line)); len(f) == 4 {
+			lines[[2]string{f[0], f[2]}] = lineNo
+		}
+	})
+	return lines
 }
 
 func parseJudgmentsJSONL(file string, data []byte, l *problemList) []FileJudgment {
@@ -69,7 +96,7 @@ func parseJudgmentsJSONL(file string, data []byte, l *problemList) []FileJudgmen
 		}
 		j, ok := w.judgment(f, n, "", "grade")
 		if ok && qid != "" {
-			out = append(out, FileJudgment{QueryID: qid, Judgment: j})
+			out = append(out, FileJudgment{QueryID: qid, Judgment: j, idField: "query_id"})
 		}
 	})
 	return out
@@ -108,11 +135,7 @@ func mergeJudgmentsFile(gs *GoldenSet, path string, dropUnjudged bool, in *input
 	for _, fj := range parseJudgments(path, data, l) {
 		i, ok := byID[fj.QueryID]
 		if !ok {
-			field := "query_id"
-			if fj.Pos == path { // qrels: no line known
-				field = ""
-			}
-			l.errorf(fj.Pos, field, "judgment for unknown query %q", fj.QueryID)
+			l.errorf(fj.Pos, fj.idField, "judgment for unknown query %q", fj.QueryID)
 			continue
 		}
 		gs.Queries[i].Judgments = append(gs.Queries[i].Judgments, fj.Judgment)
@@ -141,13 +164,4 @@ func abbreviate(ids []string, n int) string {
 		return strings.Join(ids, ", ")
 	}
 	return fmt.Sprintf("%s and %d more", strings.Join(ids[:n], ", "), len(ids)-n)
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
