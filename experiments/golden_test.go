@@ -118,3 +118,34 @@ func readFixture(tb testing.TB, name string) []byte {
 	}
 	return data
 }
+
+func TestLoadGoldenSetOptions(t *testing.T) {
+	tests := []struct {
+		name string
+		path string
+		opts experiments.LoadOptions
+		want string // error text; "" for success
+	}{
+		{"unknown format", "testdata/golden/basic.good.json", experiments.LoadOptions{Format: "csv"},
+			`load golden set "testdata/golden/basic.good.json": unknown format "csv" (expected native, trec or beir)`},
+		{"topics without judgments", "testdata/golden/topics.good.tsv", experiments.LoadOptions{},
+			`load golden set "testdata/golden/topics.good.tsv": TREC topics need a judgments file (qrels or JSONL)`},
+		{"beir with judgments", "testdata/golden/beir.good", experiments.LoadOptions{Judgments: "x.qrels"},
+			`load golden set "testdata/golden/beir.good": a BEIR folder carries its own qrels; judgments file "x.qrels" not allowed`},
+		{"missing beir split", "testdata/golden/beir.good", experiments.LoadOptions{Split: "dev"},
+			"load golden set: open testdata/golden/beir.good/qrels/dev.tsv: no such file or directory"},
+		{"explicit native format", "testdata/golden/list.good.yaml", experiments.LoadOptions{Format: "native"}, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := experiments.LoadGoldenSet(tc.path, tc.opts)
+			got := ""
+			if err != nil {
+				got = err.Error()
+			}
+			if got != tc.want {
+				t.Errorf("error %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
