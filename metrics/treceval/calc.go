@@ -113,6 +113,23 @@ func elevenPoint(params string) ([]column, error) {
 	}}}, nil
 }
 
+// binaryG is trec_eval's binG: over the relevant documents, the mean of
+// 1/log2(2 + non-relevant documents ranked above), summed over those
+// retrieved and divided by the number relevant.
+func binaryG(q *query) float64 {
+	if q.numRel == 0 {
+		return 0
+	}
+	sum, rel := 0.0, 0
+	for i, g := range q.grades {
+		if q.isRel(g) {
+			rel++
+			sum += 1 / math.Log2(float64(2+i+1-rel))
+		}
+	}
+	return sum / float64(q.numRel)
+}
+
 // utility is a*relret + b*nonrelret + c*relnonret + d*nonrelnonret with
 // parameters "a,b,c,d" (default 1,-1,0,0).
 func utility(params string) ([]column, error) {

@@ -97,6 +97,7 @@ var registry = []measure{
 	}),
 	{name: "utility", expand: utility},
 	{name: "11pt_avg", expand: elevenPoint},
+	single("binG", Float, aggMean, binaryG),
 	{name: "ndcg", expand: ndcg},
 	intCutoffs("ndcg_cut", func(k int) func(*query) float64 {
 		return func(q *query) float64 { return ndcgCut(q, k) }

@@ -49,6 +49,9 @@ func TestEvaluateHandComputed(t *testing.T) {
 		{"ndcg_cut.2", 1, "0.2398"},
 		// level 2: only d1 relevant, at rank 4: map 1/4
 		{"map", 2, "0.2500"},
+		// relevant d3 after 1 non-relevant (d4), d1 after 2 (d4, d2):
+		// (1/log2(3) + 1/log2(4)) / 3 = (0.63093 + 0.5) / 3
+		{"binG", 1, "0.3770"},
 		{"relstring", 1, ""}, // per query only: no "all" line
 		// unjudged in top 5: d4 (absent) and d6 (-1): 2/5
 		{"unj.5", 1, "0.4000"},
