@@ -1,19 +1,17 @@
 package main_test
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 
-	"github.com/fusiontune/fusiontune/metrics/treceval"
+	"github.com/fusiontune/fusiontune/metrics/treceval/trecevaltest"
 )
 
 var (
@@ -52,23 +50,6 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// repoRoot walks up from this test file to the directory holding go.mod.
-func repoRoot(t *testing.T) string {
-	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	dir := filepath.Dir(file)
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test file")
-		}
-		dir = parent
-	}
-}
-
 // runTune runs the built binary in dir and returns stdout, stderr and the
 // exit code.
 func runTune(t *testing.T, dir string, args ...string) (string, string, int) {
@@ -87,96 +68,38 @@ func runTune(t *testing.T, dir string, args ...string) (string, string, int) {
 	return stdout.String(), stderr.String(), code
 }
 
-// measureBase returns the trec_eval measure an output name belongs to
-// ("P_10" -> "P", "ndcg_cut_5" -> "ndcg_cut", "ndcg_rel" -> "ndcg_rel"):
-// the longest trec_eval measure name that is the name or its prefix
-// followed by "_".
-func measureBase(name string) string {
-	best := ""
-	for _, m := range treceval.AllTrec {
-		if (name == m || strings.HasPrefix(name, m+"_")) && len(m) > len(best) {
-			best = m
-		}
-	}
-	return best
-}
-
 // TestEvalMatchesTrecEval runs `tune eval` on trec_eval 10.0's own test
 // files and requires every expected line of an implemented measure, per
 // query and "all", to appear byte for byte, and no other line to appear.
 func TestEvalMatchesTrecEval(t *testing.T) {
-	data := filepath.Join(repoRoot(t), "..", "shared", "data", "trec_eval")
+	data := trecevaltest.DataDir()
 	if _, err := os.Stat(filepath.Join(data, "out.test")); err != nil {
 		t.Skipf("trec_eval test files absent (%s): skipping the parity test", data)
 	}
-	implemented := map[string]bool{}
-	for _, n := range treceval.Names() {
-		implemented[n] = true
-	}
-	required := []string{"num_q", "num_ret", "num_rel", "num_rel_ret", "map", "Rprec", "recip_rank",
-		"P", "recall", "ndcg", "ndcg_cut", "success"}
 	covered := map[string]bool{}
-	tests := []struct {
-		expected string
-		args     string
-	}{
-		{"out.test", "qrels.test results.test"},
-		{"out.test.a", "-m all_trec qrels.test results.test"},
-		{"out.test.aq", "-m all_trec -q qrels.test results.test"},
-		{"out.test.aqc", "-m all_trec -q -c qrels.test results.trunc"},
-		{"out.test.aql", "-m all_trec -mrelstring.20 -q -l2 qrels.rel_level results.test"},
-		{"out.test.meas_params", "-q -miprec_at_recall..10,.20,.25,.75,.50 -m P.5,7,3 -m recall.20,2000 " +
-			"-m Rprec_mult.5.0,0.2,0.35 -mutility.2,-1,0,0 -m 11pt_avg..25,.5,.75 -mndcg.1=3,2=9,4=4.5 " +
-			"-mndcg_cut.10,20,23.4 -msuccess.2,5,20 qrels.test results.test"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.expected, func(t *testing.T) {
-			want, err := os.ReadFile(filepath.Join(data, tt.expected))
+	for _, c := range trecevaltest.Cases {
+		t.Run(c.Expected, func(t *testing.T) {
+			want, err := os.ReadFile(filepath.Join(data, c.Expected))
 			if err != nil {
 				t.Fatal(err)
 			}
-			stdout, stderr, code := runTune(t, data, append([]string{"eval"}, strings.Fields(tt.args)...)...)
+			stdout, stderr, code := runTune(t, data, append([]string{"eval"}, c.Args...)...)
 			if code != 0 {
-				t.Fatalf("tune eval %s: exit %d\n%s", tt.args, code, stderr)
+				t.Fatalf("tune eval %s: exit %d\n%s", strings.Join(c.Args, " "), code, stderr)
 			}
-			got := map[string]bool{}
-			for _, l := range strings.Split(strings.TrimSuffix(stdout, "\n"), "\n") {
-				got[l] = true
+			r := trecevaltest.Compare(string(want), stdout)
+			for _, p := range r.Problems {
+				t.Error(p)
 			}
-			wantSet := map[string]bool{}
-			matched, skipped := 0, 0
-			sc := bufio.NewScanner(bytes.NewReader(want))
-			for sc.Scan() {
-				line := sc.Text()
-				wantSet[line] = true
-				name := strings.TrimRight(strings.SplitN(line, "\t", 2)[0], " ")
-				base := measureBase(name)
-				if base == "" {
-					t.Errorf("expected line of unknown measure: %q", line)
-					continue
-				}
-				if !implemented[base] {
-					skipped++
-					continue
-				}
-				if !got[line] {
-					t.Errorf("missing or different: %q", line)
-					continue
-				}
-				matched++
-				covered[base] = true
+			for m := range r.Covered {
+				covered[m] = true
 			}
-			for l := range got {
-				if !wantSet[l] {
-					t.Errorf("unexpected line: %q", l)
-				}
-			}
-			t.Logf("%s: %d lines matched, %d lines of unimplemented measures skipped", tt.expected, matched, skipped)
+			t.Logf("%s: %d lines matched, %d lines of unimplemented measures skipped", c.Expected, r.Matched, r.Skipped)
 		})
 	}
-	for _, r := range required {
-		if !covered[r] {
-			t.Errorf("required measure %q was not matched against any expected output", r)
+	for _, m := range trecevaltest.Required {
+		if !covered[m] {
+			t.Errorf("required measure %q was not matched against any expected output", m)
 		}
 	}
 }
