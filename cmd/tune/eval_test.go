@@ -72,36 +72,13 @@ func runTune(t *testing.T, dir string, args ...string) (string, string, int) {
 // files and requires every expected line of an implemented measure, per
 // query and "all", to appear byte for byte, and no other line to appear.
 func TestEvalMatchesTrecEval(t *testing.T) {
-	data := trecevaltest.DataDir()
-	if _, err := os.Stat(filepath.Join(data, "out.test")); err != nil {
-		t.Skipf("trec_eval test files absent (%s): skipping the parity test", data)
-	}
-	covered := map[string]bool{}
-	for _, c := range trecevaltest.Cases {
-		t.Run(c.Expected, func(t *testing.T) {
-			want, err := os.ReadFile(filepath.Join(data, c.Expected))
-			if err != nil {
-				t.Fatal(err)
-			}
-			stdout, stderr, code := runTune(t, data, append([]string{"eval"}, c.Args...)...)
-			if code != 0 {
-				t.Fatalf("tune eval %s: exit %d\n%s", strings.Join(c.Args, " "), code, stderr)
-			}
-			r := trecevaltest.Compare(string(want), stdout)
-			for _, p := range r.Problems {
-				t.Error(p)
-			}
-			for m := range r.Covered {
-				covered[m] = true
-			}
-			t.Logf("%s: %d lines matched, %d lines of unimplemented measures skipped", c.Expected, r.Matched, r.Skipped)
-		})
-	}
-	for _, m := range trecevaltest.Required {
-		if !covered[m] {
-			t.Errorf("required measure %q was not matched against any expected output", m)
+	trecevaltest.Run(t, func(t *testing.T, data string, c trecevaltest.Case) string {
+		stdout, stderr, code := runTune(t, data, append([]string{"eval"}, c.Args...)...)
+		if code != 0 {
+			t.Fatalf("tune eval %s: exit %d\n%s", strings.Join(c.Args, " "), code, stderr)
 		}
-	}
+		return stdout
+	})
 }
 
 func writeFile(t *testing.T, dir, name, text string) string {

@@ -2,7 +2,6 @@ package treceval_test
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -17,74 +16,52 @@ import (
 // (cmd/tune's test does the same through the binary) and requires every
 // expected line of an implemented measure to match byte for byte.
 func TestParity(t *testing.T) {
-	data := trecevaltest.DataDir()
-	if _, err := os.Stat(filepath.Join(data, "out.test")); err != nil {
-		t.Skipf("trec_eval test files absent (%s): skipping the parity test", data)
-	}
-	covered := map[string]bool{}
-	for _, c := range trecevaltest.Cases {
-		t.Run(c.Expected, func(t *testing.T) {
-			var measures, files []string
-			o := treceval.DefaultOptions()
-			perQuery := false
-			for i := 0; i < len(c.Args); i++ {
-				a := c.Args[i]
-				switch {
-				case a == "-q":
-					perQuery = true
-				case a == "-c":
-					o.Complete = true
-				case a == "-m":
-					i++
-					measures = append(measures, c.Args[i])
-				case strings.HasPrefix(a, "-m"):
-					measures = append(measures, a[2:])
-				case strings.HasPrefix(a, "-l"):
-					l, err := strconv.Atoi(a[2:])
-					if err != nil {
-						t.Fatal(err)
-					}
-					o.RelevanceLevel = l
-				default:
-					files = append(files, filepath.Join(data, a))
+	trecevaltest.Run(t, func(t *testing.T, data string, c trecevaltest.Case) string {
+		var measures, files []string
+		o := treceval.DefaultOptions()
+		perQuery := false
+		for i := 0; i < len(c.Args); i++ {
+			a := c.Args[i]
+			switch {
+			case a == "-q":
+				perQuery = true
+			case a == "-c":
+				o.Complete = true
+			case a == "-m":
+				i++
+				measures = append(measures, c.Args[i])
+			case strings.HasPrefix(a, "-m"):
+				measures = append(measures, a[2:])
+			case strings.HasPrefix(a, "-l"):
+				l, err := strconv.Atoi(a[2:])
+				if err != nil {
+					t.Fatal(err)
 				}
+				o.RelevanceLevel = l
+			default:
+				files = append(files, filepath.Join(data, a))
 			}
-			qrels, err := trec.ReadQrelsFile(files[0])
-			if err != nil {
-				t.Fatal(err)
-			}
-			run, err := trec.ReadRunFile(files[1])
-			if err != nil {
-				t.Fatal(err)
-			}
-			sel, err := treceval.Select(measures)
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := treceval.Evaluate(qrels, run, sel, o)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got bytes.Buffer
-			if err := res.WriteTREC(&got, perQuery); err != nil {
-				t.Fatal(err)
-			}
-			want, err := os.ReadFile(filepath.Join(data, c.Expected))
-			if err != nil {
-				t.Fatal(err)
-			}
-			r := trecevaltest.Compare(string(want), got.String())
-			for _, p := range r.Problems {
-				t.Error(p)
-			}
-			for m := range r.Covered {
-				covered[m] = true
-			}
-		})
-	}
-	for _, m := range trecevaltest.Required {
-		if !covered[m] {
-			t.Errorf("required measure %q was not matched against any expected output", m)
 		}
-	}
+		qrels, err := trec.ReadQrelsFile(files[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		run, err := trec.ReadRunFile(files[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		sel, err := treceval.Select(measures)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := treceval.Evaluate(qrels, run, sel, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got bytes.Buffer
+		if err := res.WriteTREC(&got, perQuery); err != nil {
+			t.Fatal(err)
+		}
+		return got.String()
+	})
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"testing"
 
 	"github.com/fusiontune/fusiontune/metrics/treceval"
 )
@@ -116,4 +117,38 @@ func measureBase(name string) string {
 		}
 	}
 	return best
+}
+
+// Run checks eval against every Case: eval runs one case (data is DataDir)
+// and returns what it printed. Run skips t when the data folder is absent,
+// reports every mismatched line, and fails when a Required measure was never
+// matched.
+func Run(t *testing.T, eval func(t *testing.T, data string, c Case) string) {
+	t.Helper()
+	data := DataDir()
+	if _, err := os.Stat(filepath.Join(data, "out.test")); err != nil {
+		t.Skipf("trec_eval test files absent (%s): skipping the parity test", data)
+	}
+	covered := map[string]bool{}
+	for _, c := range Cases {
+		t.Run(c.Expected, func(t *testing.T) {
+			want, err := os.ReadFile(filepath.Join(data, c.Expected))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := Compare(string(want), eval(t, data, c))
+			for _, p := range r.Problems {
+				t.Error(p)
+			}
+			for m := range r.Covered {
+				covered[m] = true
+			}
+			t.Logf("%s: %d lines matched, %d lines of unimplemented measures skipped", c.Expected, r.Matched, r.Skipped)
+		})
+	}
+	for _, m := range Required {
+		if !covered[m] {
+			t.Errorf("required measure %q was not matched against any expected output", m)
+		}
+	}
 }
