@@ -24,6 +24,14 @@
 //     does). A measure written without @k uses the whole ranking, and then
 //     divides by the ranking's length.
 //
+// Scoring: Metric.Score computes one measure; a Scorecard computes many in
+// one walk of the ranking (ScoreInto avoids the map); a Query prepares a
+// query's judgments once so that Scorecard.ScoreQuery can score ranking
+// after ranking of it (the tuner's trials) without redoing that work.
+// Composite turns a scorecard's values into the primary score and
+// Aggregate averages per-query values overall, per category and per
+// difficulty.
+//
 // Binary measures (P, Recall, F1, MRR, AP, R-Precision, Success) call a
 // document relevant when its grade is at least Options.Threshold (default
 // 1, trec_eval's -l1). Graded measures use the grade itself.
