@@ -2,10 +2,12 @@ package engine
 
 import (
 	"context"
+	"encoding"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/fusiontune/fusiontune/backend/embed"
 )
@@ -15,7 +17,64 @@ const embedBatch = 256
 
 // newEmbedder builds the embedder named by c.Model.
 func newEmbedder(c DenseConfig, getenv func(string) string) (embed.Embedder, error) {
-	return nil, errors.New("backend/embed has no constructor yet")
+	opts := embed.Options{BaseURL: c.BaseURL}
+	if strings.HasPrefix(c.Model, "openai:") && c.APIKeyEnv != "" {
+		opts.APIKey = getenv(c.APIKeyEnv)
+	}
+	return embed.New(c.Model, opts)
+}
+
+// probeEmbedder embeds one query with embedders that call a server, so an
+// unreachable server fails the build with a clear error at once.
+func probeEmbedder(ctx context.Context, emb embed.Embedder, baseURL string) error {
+	if !strings.HasPrefix(emb.Name(), "openai:") {
+		return nil
+	}
+	if _, err := emb.EmbedQuery(ctx, "health check"); err != nil {
+		return fmt.Errorf("dense: embedding server %s (model %s) unusable: %w", baseURL, emb.Name(), err)
+	}
+	return nil
+}
+
+// fitOrLoad restores a corpus-fitted model from the cache, or fits it and
+// caches it.
+func (e *Engine) fitOrLoad(ctx context.Context, f embed.Fitter, texts []string, dir string) error {
+	file := filepath.Join(dir, "model.bin")
+	if u, ok := f.(encoding.BinaryUnmarshaler); ok {
+		if data, err := os.ReadFile(file); err == nil {
+			if err := u.UnmarshalBinary(data); err == nil {
+				e.stats.ModelCached = true
+				return nil
+			} else {
+				e.log.Warn("refitting embedder", "reason", err)
+			}
+		}
+	}
+	if err := f.Fit(ctx, texts); err != nil {
+		return fmt.Errorf("dense: fit %s: %w", e.emb.Name(), err)
+	}
+	if m, ok := f.(encoding.BinaryMarshaler); ok {
+		data, err := m.MarshalBinary()
+		if err == nil {
+			err = writeFileAtomic(file, data)
+		}
+		if err != nil {
+			e.log.Warn("embedder model not cached", "err", err)
+		}
+	}
+	return nil
+}
+
+// writeFileAtomic writes data to a temporary file renamed over path.
+func writeFileAtomic(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
 }
 
 // buildDense fits the embedder when it learns from the corpus, then loads
@@ -27,13 +86,17 @@ func (e *Engine) buildDense(ctx context.Context) error {
 		texts[i] = indexText(e.titles[i], c.Text)
 		ids[i] = c.ID
 	}
+	if err := probeEmbedder(ctx, e.emb, e.cfg.Dense.BaseURL); err != nil {
+		return err
+	}
+	dir := filepath.Join(e.cfg.CacheDir, "dense-"+e.cacheKey("dense", e.emb.Name(), e.cfg.Dense.BaseURL))
 	if f, ok := e.emb.(embed.Fitter); ok {
-		if err := f.Fit(ctx, texts); err != nil {
-			return fmt.Errorf("dense: fit %s: %w", e.emb.Name(), err)
+		if err := e.fitOrLoad(ctx, f, texts, dir); err != nil {
+			return err
 		}
 	}
 	dim := e.emb.Dim()
-	file := filepath.Join(e.cfg.CacheDir, "dense-"+e.cacheKey("dense", e.emb.Name(), e.cfg.Dense.BaseURL), "vectors.f32")
+	file := filepath.Join(dir, "vectors.f32")
 	e.stats.DenseCacheFile = file
 	v, err := loadVectors(file, len(e.chunks), dim)
 	if err == nil {

@@ -64,6 +64,7 @@ type BuildStats struct {
 	Docs, Chunks   int
 	LexicalCached  bool // the bm25 index came from the cache
 	DenseCached    bool // the vectors came from the cache
+	ModelCached    bool // the fitted embedder model came from the cache
 	Load, Lexical  time.Duration
 	Dense, Total   time.Duration
 	LexicalDir     string // on-disk index directory
@@ -121,6 +122,9 @@ func (e *Engine) Build(ctx context.Context) (err error) {
 	chunkOf := make(map[string]int, len(chunks))
 	di := 0
 	for i, c := range chunks {
+		if _, dup := chunkOf[c.ID]; dup {
+			return fmt.Errorf("chunk id %q is not unique: a document id collides with a chunk id (ids of the form doc%sN are reserved when chunking)", c.ID, ChunkSeparator)
+		}
 		chunkOf[c.ID] = i
 		for corpus.Docs[di].ID != c.DocID {
 			di++
@@ -135,7 +139,11 @@ func (e *Engine) Build(ctx context.Context) (err error) {
 		t := time.Now()
 		dir := filepath.Join(e.cfg.CacheDir, "bm25-"+e.cacheKey("bm25", Analyzer))
 		e.stats.LexicalDir = dir
-		if e.lex, err = openLexical(dir, len(chunks), chunkOf); err == nil {
+		ids := make([]string, len(chunks))
+		for i, c := range chunks {
+			ids[i] = c.ID
+		}
+		if e.lex, err = openLexical(dir, ids, chunkOf); err == nil {
 			e.stats.LexicalCached = true
 		} else {
 			if !errors.Is(err, os.ErrNotExist) {

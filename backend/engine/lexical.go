@@ -3,16 +3,15 @@ package engine
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
-	"runtime"
+	"sort"
 	"sync"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
-	"github.com/blevesearch/bleve/v2/document"
-	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/search"
 	index "github.com/blevesearch/bleve_index_api"
@@ -29,20 +28,29 @@ const Analyzer = en.AnalyzerName
 // line, and the chunk's text.
 const bodyField = "body"
 
-// batchSize is the number of chunks per bleve batch when indexing.
-const batchSize = 512
+// builderBatch is the number of chunks per segment of the offline builder
+// before its final merge.
+const builderBatch = 1000
 
 // lexical is the BM25 retriever over a bleve scorch index.
 type lexical struct {
 	idx      bleve.Index
 	analyzer analysis.Analyzer
 	chunkOf  map[string]int // chunk id -> index in Engine.chunks
+	ids      []string       // chunk index -> chunk id
 }
 
 func newIndexMapping() *mapping.IndexMappingImpl {
 	m := bleve.NewIndexMapping()
 	m.DefaultAnalyzer = Analyzer
 	m.ScoringModel = index.BM25Scoring
+	body := bleve.NewTextFieldMapping()
+	body.Analyzer = Analyzer
+	body.Store = false
+	body.IncludeTermVectors = false
+	body.IncludeInAll = false
+	body.DocValues = false
+	m.DefaultMapping.AddFieldMappingsAt(bodyField, body)
 	m.DefaultMapping.Dynamic = false
 	m.StoreDynamic = false
 	m.IndexDynamic = false
@@ -66,101 +74,57 @@ func setBM25(k1, b float64) {
 	}
 }
 
-// buildLexical indexes chunks into a new scorch index at dir (in memory
-// when dir is empty), in parallel batches. On disk, the index is built in a
-// temporary directory and renamed into place once complete.
+// buildLexical indexes chunks, in corpus order, into a single-segment
+// scorch index at dir with bleve's offline builder, in a temporary
+// directory renamed into place once complete. One segment built in a fixed
+// order makes BM25 statistics and score sums identical on every build; the
+// online writer's background merges made them vary between builds.
 func buildLexical(ctx context.Context, dir string, chunks []Chunk, titles []string, chunkOf map[string]int) (*lexical, error) {
-	m := newIndexMapping()
-	an := m.AnalyzerNamed(Analyzer)
-	if an == nil {
-		return nil, fmt.Errorf("bm25 index: analyzer %q not registered", Analyzer)
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		return nil, fmt.Errorf("bm25 index: %w", err)
 	}
-	tmp := ""
-	if dir != "" {
-		if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
-			return nil, fmt.Errorf("bm25 index: %w", err)
-		}
-		var err error
-		tmp, err = os.MkdirTemp(filepath.Dir(dir), filepath.Base(dir)+".tmp-")
-		if err != nil {
-			return nil, fmt.Errorf("bm25 index: %w", err)
-		}
-		os.Remove(tmp) // bleve wants to create it
-		defer os.RemoveAll(tmp)
-	}
-	idx, err := bleve.NewUsing(tmp, m, scorch.Name, scorch.Name, map[string]any{"unsafe_batch": true})
+	tmp, err := os.MkdirTemp(filepath.Dir(dir), filepath.Base(dir)+".tmp-")
 	if err != nil {
 		return nil, fmt.Errorf("bm25 index: %w", err)
 	}
-	workers := max(1, runtime.GOMAXPROCS(0))
-	jobs := make(chan [2]int)
-	errs := make(chan error, workers)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range jobs {
-				b := idx.NewBatch()
-				for i := j[0]; i < j[1]; i++ {
-					doc := document.NewDocument(chunks[i].ID)
-					doc.AddField(document.NewTextFieldCustom(bodyField, nil, []byte(indexText(titles[i], chunks[i].Text)), index.IndexField, an))
-					if err := b.IndexAdvanced(doc); err != nil {
-						errs <- err
-						return
-					}
-				}
-				if err := idx.Batch(b); err != nil {
-					errs <- err
-					return
-				}
-			}
-		}()
+	defer os.RemoveAll(tmp)
+	b, err := bleve.NewBuilder(tmp, newIndexMapping(), map[string]any{"batchSize": builderBatch})
+	if err != nil {
+		return nil, fmt.Errorf("bm25 index: %w", err)
 	}
-	var sendErr error
-send:
-	for i := 0; i < len(chunks); i += batchSize {
-		select {
-		case jobs <- [2]int{i, min(i+batchSize, len(chunks))}:
-		case err := <-errs:
-			sendErr = err
-			break send
-		case <-ctx.Done():
-			sendErr = ctx.Err()
-			break send
+	for i, c := range chunks {
+		if i%builderBatch == 0 && ctx.Err() != nil {
+			b.Close()
+			return nil, fmt.Errorf("bm25 index: %w", ctx.Err())
+		}
+		if err := b.Index(c.ID, map[string]any{bodyField: indexText(titles[i], c.Text)}); err != nil {
+			b.Close()
+			return nil, fmt.Errorf("bm25 index: chunk %q: %w", c.ID, err)
 		}
 	}
-	close(jobs)
-	wg.Wait()
-	if sendErr == nil {
-		select {
-		case sendErr = <-errs:
-		default:
-		}
+	if err := b.Close(); err != nil {
+		return nil, fmt.Errorf("bm25 index: %w", err)
 	}
-	if sendErr != nil {
-		idx.Close()
-		return nil, fmt.Errorf("bm25 index: %w", sendErr)
+	os.RemoveAll(dir)
+	if err := os.Rename(tmp, dir); err != nil {
+		return nil, fmt.Errorf("bm25 index: %w", err)
 	}
-	if dir != "" {
-		if err := idx.Close(); err != nil {
-			return nil, fmt.Errorf("bm25 index: %w", err)
-		}
-		os.RemoveAll(dir)
-		if err := os.Rename(tmp, dir); err != nil {
-			return nil, fmt.Errorf("bm25 index: %w", err)
-		}
-		return openLexical(dir, len(chunks), chunkOf)
+	ids := make([]string, len(chunks))
+	for i, c := range chunks {
+		ids[i] = c.ID
 	}
-	return &lexical{idx: idx, analyzer: an, chunkOf: chunkOf}, nil
+	return openLexical(dir, ids, chunkOf)
 }
 
 // openLexical opens an index built by buildLexical.
-func openLexical(dir string, n int, chunkOf map[string]int) (*lexical, error) {
+func openLexical(dir string, ids []string, chunkOf map[string]int) (*lexical, error) {
+	n := len(ids)
 	if _, err := os.Stat(dir); err != nil {
 		return nil, err
 	}
-	idx, err := bleve.Open(dir)
+	// Read-only: several engines (and processes) can share a cached index,
+	// and bolt's lock wait is bounded instead of hanging.
+	idx, err := bleve.OpenUsing(dir, map[string]any{"read_only": true, "bolt_timeout": "5s"})
 	if err != nil {
 		return nil, fmt.Errorf("bm25 index: open %s: %w", dir, err)
 	}
@@ -169,7 +133,7 @@ func openLexical(dir string, n int, chunkOf map[string]int) (*lexical, error) {
 		idx.Close()
 		return nil, fmt.Errorf("bm25 index: %s holds %d chunks, want %d (%v)", dir, got, n, err)
 	}
-	return &lexical{idx: idx, analyzer: newIndexMapping().AnalyzerNamed(Analyzer), chunkOf: chunkOf}, nil
+	return &lexical{idx: idx, analyzer: newIndexMapping().AnalyzerNamed(Analyzer), chunkOf: chunkOf, ids: ids}, nil
 }
 
 func indexText(title, text string) string {
@@ -197,10 +161,23 @@ func (l *lexical) search(ctx context.Context, query string, depth int) ([]scored
 		if !ok {
 			return nil, fmt.Errorf("bm25 search: index returned unknown chunk %q", h.ID)
 		}
-		out = append(out, scored{idx: i, score: h.Score})
+		out = append(out, scored{idx: i, score: roundScore(h.Score)})
 	}
+	// bleve may sum a document's term scores in a different order from one
+	// search to the next, changing the last bits; rounded scores with ties
+	// by id rank identically every time.
+	sort.SliceStable(out, func(a, b int) bool {
+		if out[a].score != out[b].score {
+			return out[a].score > out[b].score
+		}
+		return l.ids[out[a].idx] < l.ids[out[b].idx]
+	})
 	return out, nil
 }
+
+// roundScore rounds a BM25 score to 1e-9, below any meaningful difference
+// and above floating-point summation noise.
+func roundScore(s float64) float64 { return math.Round(s*1e9) / 1e9 }
 
 func (l *lexical) close() error { return l.idx.Close() }
 

@@ -1,0 +1,4 @@
+// Package client is an HTTP client for any tune-serve-compatible search
+// endpoint (GET /healthz, POST /search with backend.SearchRequest and
+// backend.SearchResponse as JSON). It implements backend.Searcher.
+package client

@@ -1,0 +1,241 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"runtime"
+	"time"
+
+	"github.com/fusiontune/fusiontune/backend"
+)
+
+// Server defaults.
+const (
+	DefaultMaxBodyBytes = 1 << 20 // request bodies above this are refused
+)
+
+// DefaultMaxInFlight is the number of searches Server runs at once by
+// default; further requests wait for a slot.
+var DefaultMaxInFlight = 4 * runtime.GOMAXPROCS(0)
+
+// ServerOptions tune a Server; zero fields take the defaults above.
+type ServerOptions struct {
+	MaxBodyBytes int64
+	MaxInFlight  int
+	Logger       *slog.Logger
+}
+
+// Server serves an Engine over HTTP:
+//
+//	GET  /healthz  200 {"status":"ready"}; 503 {"status":"indexing"} or {"status":"failed","error":...}
+//	POST /search   backend.SearchRequest -> backend.SearchResponse
+//	GET  /config   the effective Config as JSON
+//
+// Errors are JSON {"error": "..."}: 400 for a malformed or invalid request,
+// 404/405 for a wrong path or method, 413 for a body over the limit, 503
+// while indexing, 500 for a failed search.
+type Server struct {
+	e    *Engine
+	opts ServerOptions
+	sem  chan struct{}
+	mux  *http.ServeMux
+}
+
+// NewServer returns a Server for e; e may still be building.
+func NewServer(e *Engine, opts ServerOptions) *Server {
+	if opts.MaxBodyBytes <= 0 {
+		opts.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if opts.MaxInFlight <= 0 {
+		opts.MaxInFlight = DefaultMaxInFlight
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	s := &Server{e: e, opts: opts, sem: make(chan struct{}, opts.MaxInFlight), mux: http.NewServeMux()}
+	s.mux.HandleFunc("/healthz", s.method(http.MethodGet, s.health))
+	s.mux.HandleFunc("/search", s.method(http.MethodPost, s.search))
+	s.mux.HandleFunc("/config", s.method(http.MethodGet, s.config))
+	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, fmt.Sprintf("no such endpoint %q (want /healthz, /search or /config)", r.URL.Path))
+	})
+	return s
+}
+
+// ServeHTTP implements http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+
+func (s *Server) method(m string, h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != m {
+			w.Header().Set("Allow", m)
+			writeError(w, http.StatusMethodNotAllowed, fmt.Sprintf("%s %s: method not allowed (want %s)", r.Method, r.URL.Path, m))
+			return
+		}
+		h(w, r)
+	}
+}
+
+func (s *Server) health(w http.ResponseWriter, r *http.Request) {
+	err := s.e.Ready(r.Context())
+	switch {
+	case err == nil:
+		writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
+	case errors.Is(err, ErrNotReady):
+		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "indexing"})
+	default:
+		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "failed", "error": err.Error()})
+	}
+}
+
+func (s *Server) config(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, s.e.Config())
+}
+
+func (s *Server) search(w http.ResponseWriter, r *http.Request) {
+	req, err := decodeSearchRequest(http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body over %d bytes", mbe.Limit))
+			return
+		}
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	select {
+	case s.sem <- struct{}{}:
+		defer func() { <-s.sem }()
+	case <-r.Context().Done():
+		writeError(w, http.StatusServiceUnavailable, "request cancelled while waiting for a search slot")
+		return
+	}
+	start := time.Now()
+	resp, err := s.e.Search(r.Context(), req)
+	switch {
+	case err == nil:
+		writeJSON(w, http.StatusOK, resp)
+		s.opts.Logger.Debug("search", "query", req.Query, "hits", len(resp.Hits), "elapsed", time.Since(start))
+	case errors.Is(err, ErrInvalidRequest):
+		writeError(w, http.StatusBadRequest, err.Error())
+	case errors.Is(err, ErrNotReady):
+		writeError(w, http.StatusServiceUnavailable, err.Error())
+	default:
+		s.opts.Logger.Error("search failed", "query", req.Query, "err", err)
+		writeError(w, http.StatusInternalServerError, err.Error())
+	}
+}
+
+// decodeSearchRequest reads exactly one JSON object with only the known
+// fields of backend.SearchRequest.
+func decodeSearchRequest(r io.Reader) (backend.SearchRequest, error) {
+	var req backend.SearchRequest
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return req, fmt.Errorf("read request: %w", err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&req); err != nil {
+		return req, fmt.Errorf("%w: malformed JSON body: %s", ErrInvalidRequest, jsonErrorDetail(data, dec, err))
+	}
+	if dec.More() {
+		return req, fmt.Errorf("%w: malformed JSON body: more than one value", ErrInvalidRequest)
+	}
+	return req, nil
+}
+
+// jsonErrorDetail adds the byte offset to a JSON decoding error.
+func jsonErrorDetail(data []byte, dec *json.Decoder, err error) string {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		return fmt.Sprintf("%v (at byte %d)", err, se.Offset)
+	case errors.As(err, &te):
+		return fmt.Sprintf("field %q: cannot use JSON %s as %s (at byte %d)", te.Field, te.Value, te.Type, te.Offset)
+	case errors.Is(err, io.EOF):
+		return "empty body (want a JSON object with at least \"query\")"
+	default:
+		return fmt.Sprintf("%v (at byte %d)", err, dec.InputOffset())
+	}
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		status = http.StatusInternalServerError
+		data, _ = json.Marshal(map[string]string{"error": "encode response: " + err.Error()})
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(append(data, '\n'))
+}
+
+func writeError(w http.ResponseWriter, status int, msg string) {
+	writeJSON(w, status, map[string]string{"error": msg})
+}
+
+// DrainTimeout bounds how long Serve waits for in-flight requests after
+// its context is cancelled.
+const DrainTimeout = 10 * time.Second
+
+// Serve answers HTTP on ln while building the engine in the background:
+// /healthz says 503 until the build is done. onReady, when not nil, runs
+// once the engine is ready. Serve returns nil after ctx is cancelled and
+// in-flight requests drained; it returns the build's error (after closing
+// the listener) when the build fails, and the server's error if it stops.
+func (s *Server) Serve(ctx context.Context, ln net.Listener, onReady func()) error {
+	srv := &http.Server{
+		Handler:           s,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(s.opts.Logger.Handler(), slog.LevelWarn),
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	buildCtx, cancelBuild := context.WithCancel(ctx)
+	defer cancelBuild()
+	built := make(chan error, 1)
+	go func() { built <- s.e.Build(buildCtx) }()
+	drain := func() error {
+		sctx, cancel := context.WithTimeout(context.Background(), DrainTimeout)
+		defer cancel()
+		if err := srv.Shutdown(sctx); err != nil {
+			return fmt.Errorf("serve: drain: %w", err)
+		}
+		return nil
+	}
+	for {
+		select {
+		case err := <-errc:
+			return fmt.Errorf("serve: %w", err)
+		case err := <-built:
+			built = nil
+			if err != nil {
+				if ctx.Err() != nil {
+					return drain()
+				}
+				drain()
+				return fmt.Errorf("serve: build index: %w", err)
+			}
+			if onReady != nil {
+				onReady()
+			}
+		case <-ctx.Done():
+			cancelBuild()
+			if built != nil {
+				<-built
+			}
+			return drain()
+		}
+	}
+}
