@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -88,8 +89,15 @@ type embeddingsResponse struct {
 	} `json:"data"`
 }
 
-// errRetryable marks failures worth another attempt.
-var errRetryable = errors.New("retryable")
+// retryable marks a failure worth another attempt, with the server's
+// Retry-After when it sent one.
+type retryable struct {
+	err  error
+	wait time.Duration
+}
+
+func (r *retryable) Error() string { return r.err.Error() }
+func (r *retryable) Unwrap() error { return r.err }
 
 // embedBatch posts one batch, retrying, and checks the answer.
 func (e *OpenAI) embedBatch(ctx context.Context, texts []string) ([][]float32, error) {
@@ -99,16 +107,18 @@ func (e *OpenAI) embedBatch(ctx context.Context, texts []string) ([][]float32, e
 	}
 	backoff := e.opts.RetryBackoff
 	for attempt := 0; ; attempt++ {
-		data, wait, err := e.post(ctx, body)
+		data, err := e.post(ctx, body)
 		if err == nil {
 			return e.decode(data, len(texts))
 		}
-		if !errors.Is(err, errRetryable) || attempt >= e.opts.MaxRetries {
+		var r *retryable
+		if !errors.As(err, &r) || attempt >= e.opts.MaxRetries {
 			if attempt > 0 {
 				return nil, fmt.Errorf("%w (after %d attempts)", err, attempt+1)
 			}
 			return nil, err
 		}
+		wait := r.wait
 		if wait <= 0 {
 			wait = backoff
 			backoff = min(2*backoff, e.opts.MaxBackoff)
@@ -124,12 +134,11 @@ func (e *OpenAI) embedBatch(ctx context.Context, texts []string) ([][]float32, e
 	}
 }
 
-// post sends one request. A retryable failure wraps errRetryable and may
-// carry the server's Retry-After.
-func (e *OpenAI) post(ctx context.Context, body []byte) ([]byte, time.Duration, error) {
+// post sends one request. A failure worth retrying is a *retryable.
+func (e *OpenAI) post(ctx context.Context, body []byte) ([]byte, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, e.url, bytes.NewReader(body))
 	if err != nil {
-		return nil, 0, fmt.Errorf("build request for %s: %w", e.url, err)
+		return nil, fmt.Errorf("build request for %s: %w", e.url, err)
 	}
 	req.Header.Set("Content-Type", "application/json")
 	if e.opts.APIKey != "" {
@@ -138,17 +147,21 @@ func (e *OpenAI) post(ctx context.Context, body []byte) ([]byte, time.Duration, 
 	resp, err := e.opts.HTTPClient.Do(req)
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, 0, fmt.Errorf("POST %s: %w", e.url, ctx.Err())
+			return nil, fmt.Errorf("POST %s: %w", e.url, ctx.Err())
 		}
-		return nil, 0, fmt.Errorf("POST %s: %w: %w", e.url, err, errRetryable)
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // the URL is already in our message
+		}
+		return nil, &retryable{err: fmt.Errorf("POST %s: %w", e.url, err)}
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, 256<<20))
 	if err != nil {
-		return nil, 0, fmt.Errorf("POST %s: read response: %w: %w", e.url, err, errRetryable)
+		return nil, &retryable{err: fmt.Errorf("POST %s: read response: %w", e.url, err)}
 	}
 	if resp.StatusCode == http.StatusOK {
-		return data, 0, nil
+		return data, nil
 	}
 	err = fmt.Errorf("POST %s: %s: %s", e.url, resp.Status, excerpt(data))
 	if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500 {
@@ -156,9 +169,9 @@ func (e *OpenAI) post(ctx context.Context, body []byte) ([]byte, time.Duration, 
 		if s, perr := strconv.Atoi(strings.TrimSpace(resp.Header.Get("Retry-After"))); perr == nil && s >= 0 {
 			wait = time.Duration(s) * time.Second
 		}
-		return nil, wait, fmt.Errorf("%w: %w", err, errRetryable)
+		return nil, &retryable{err: err, wait: wait}
 	}
-	return nil, 0, err
+	return nil, err
 }
 
 // decode checks the response: one vector per input, indexes 0..n-1 each
