@@ -1,0 +1,97 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+
+	"github.com/fusiontune/fusiontune/backend/engine"
+)
+
+func init() {
+	register(command{name: "serve", summary: "run the embedded hybrid search engine over HTTP", run: runServe})
+}
+
+func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("serve", "--config engine.yaml [--listen ADDR] [--ready-file PATH]", stderr)
+	configPath := fs.String("config", "", "engine configuration `file` (YAML), read once at start")
+	listen := fs.String("listen", "", "listen `address`, overriding the config's listen (port 0 picks a free port)")
+	readyFile := fs.String("ready-file", "", "write the bound address to this `file` once the index is ready")
+	verbose := fs.Bool("v", false, "log every search")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *configPath == "" {
+		return usageErrorf("serve: --config is required")
+	}
+	if fs.NArg() > 0 {
+		return usageErrorf("serve: unexpected arguments %q", fs.Args())
+	}
+	cfg, err := engine.LoadConfig(*configPath)
+	if err != nil {
+		return inputError(err)
+	}
+	if *listen != "" {
+		cfg.Listen = *listen
+	}
+	level := slog.LevelInfo
+	if *verbose {
+		level = slog.LevelDebug
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	e, err := engine.New(cfg, engine.Options{Logger: log})
+	if err != nil {
+		return inputError(fmt.Errorf("%s: %w", *configPath, err))
+	}
+	defer e.Close()
+	ln, err := net.Listen("tcp", cfg.Listen)
+	if err != nil {
+		return failedError(fmt.Errorf("serve: %w", err))
+	}
+	addr := ln.Addr().String()
+	log.Info("indexing; /healthz answers 503 until ready", "addr", addr, "config", *configPath)
+	var readyErr error
+	ready := func() {
+		st := e.Stats()
+		log.Info("ready", "addr", addr, "docs", st.Docs, "chunks", st.Chunks,
+			"bm25_cached", st.LexicalCached, "dense_cached", st.DenseCached, "build", st.Total.String())
+		fmt.Fprintf(stderr, "tune serve: listening on http://%s\n", addr)
+		if *readyFile != "" {
+			if err := writeReadyFile(*readyFile, addr); err != nil {
+				readyErr = err
+				log.Error("ready file not written", "err", err)
+			}
+		}
+	}
+	srv := engine.NewServer(e, engine.ServerOptions{Logger: log})
+	if err := srv.Serve(ctx, ln, ready); err != nil {
+		return failedError(err)
+	}
+	log.Info("stopped", "addr", addr)
+	return failedError(readyErr)
+}
+
+// writeReadyFile writes addr and a newline to path atomically, so a reader
+// never sees a partial address.
+func writeReadyFile(path, addr string) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".ready-*")
+	if err != nil {
+		return fmt.Errorf("ready file: %w", err)
+	}
+	_, werr := fmt.Fprintln(tmp, addr)
+	cerr := tmp.Close()
+	if err := errors.Join(werr, cerr); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("ready file: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("ready file: %w", err)
+	}
+	return nil
+}

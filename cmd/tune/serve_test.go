@@ -1,0 +1,162 @@
+package main_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/backend/backendtest"
+	"github.com/fusiontune/fusiontune/backend/client"
+)
+
+// engineConfig writes an engine config over the engine's fixture corpus to
+// a temporary directory, with extra YAML appended, and returns its path.
+func engineConfig(t *testing.T, extra string) string {
+	t.Helper()
+	corpus, err := filepath.Abs("../../backend/engine/testdata/tiny/corpus.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	yaml := "corpus:\n  path: " + corpus + "\n  format: beir\nretrievers: [bm25, dense]\ndense:\n  model: hash-64\ncache_dir: cache\n" + extra
+	p := filepath.Join(dir, "engine.yaml")
+	if err := os.WriteFile(p, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestServeProcess(t *testing.T) {
+	cfg := engineConfig(t, "")
+	ready := filepath.Join(t.TempDir(), "ready")
+	cmd := exec.Command(tuneBinary(t), "serve", "--config", cfg, "--listen", "127.0.0.1:0", "--ready-file", ready)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	defer func() {
+		if cmd.ProcessState == nil {
+			cmd.Process.Kill()
+			<-done
+		}
+	}()
+	var addr string
+	deadline := time.Now().Add(60 * time.Second)
+	for addr == "" {
+		if data, err := os.ReadFile(ready); err == nil {
+			addr = strings.TrimSpace(string(data))
+		} else if time.Now().After(deadline) {
+			t.Fatalf("no ready file after 60s; stderr:\n%s", stderr.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	cl, err := client.New(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cl.Health(context.Background()); err != nil {
+		t.Fatalf("ready file written before /healthz is 200: %v", err)
+	}
+	backendtest.Run(t, func(t *testing.T) backend.Searcher { return cl })
+
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("after SIGTERM: %v (want exit 0); stderr:\n%s", err, stderr.String())
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatalf("no exit 30s after SIGTERM; stderr:\n%s", stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "tune serve: listening on http://"+addr) {
+		t.Errorf("stderr lacks the listen address:\n%s", stderr.String())
+	}
+}
+
+func TestServeErrors(t *testing.T) {
+	tests := []struct {
+		name     string
+		args     func(t *testing.T) []string
+		wantCode int
+		want     string
+	}{
+		{"no config", func(t *testing.T) []string { return []string{"serve"} }, 2, "serve: --config is required"},
+		{"unknown key", func(t *testing.T) []string {
+			return []string{"serve", "--config", engineConfig(t, "fusoin:\n  k: 3\n")}
+		}, 2, "engine.yaml:8:1: fusoin: unknown key"},
+		{"unknown embedder", func(t *testing.T) []string {
+			return []string{"serve", "--config", writeTemp(t, "e.yaml", "corpus: {path: c.jsonl}\ndense: {model: word2vec}\n")}
+		}, 2, `embed: unknown embedder "word2vec"`},
+		{"broken corpus", func(t *testing.T) []string {
+			corpus, _ := filepath.Abs("../../backend/engine/testdata/broken/corpus.jsonl")
+			return []string{"serve", "--config", writeTemp(t, "e.yaml", "corpus: {path: "+corpus+"}\nretrievers: [bm25]\nlisten: 127.0.0.1:0\n")}
+		}, 1, "broken/corpus.jsonl:2: expected a JSON object"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, stderr, code := runTune(t, t.TempDir(), tt.args(t)...)
+			if code != tt.wantCode || !strings.Contains(stderr, tt.want) {
+				t.Errorf("exit %d stderr:\n%s\nwant exit %d and %q", code, stderr, tt.wantCode, tt.want)
+			}
+		})
+	}
+}
+
+func writeTemp(t *testing.T, name, content string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestSearchCommand(t *testing.T) {
+	cfg := engineConfig(t, "")
+	queries, _ := filepath.Abs("../../backend/engine/testdata/tiny/queries.jsonl")
+	tsv := writeTemp(t, "q.tsv", "q2\twhy does bread rise with yeast\nq9\tmulch\n")
+	for _, qf := range []string{queries, tsv} {
+		t.Run(filepath.Base(qf), func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "run.trec")
+			_, stderr, code := runTune(t, t.TempDir(), "search", "--config", cfg, "--queries", qf, "--k", "5", "--out", out, "--tag", "tiny")
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			data, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+			perQuery := map[string]int{}
+			for _, l := range lines {
+				f := strings.Fields(l)
+				if len(f) != 6 || f[1] != "Q0" || f[5] != "tiny" {
+					t.Fatalf("bad run line %q", l)
+				}
+				perQuery[f[0]]++
+				if perQuery[f[0]] == 1 && f[0] == "q2" && f[2] != "bread-1" {
+					t.Errorf("q2 top document %s, want bread-1", f[2])
+				}
+			}
+			if perQuery["q2"] != 5 {
+				t.Errorf("q2 has %d results, want 5:\n%s", perQuery["q2"], data)
+			}
+		})
+	}
+	_, stderr, code := runTune(t, t.TempDir(), "search", "--config", cfg, "--queries", writeTemp(t, "bad.tsv", "q1 no tab\n"))
+	if code != 2 || !strings.Contains(stderr, "bad.tsv:1:1: expected `id<TAB>text`") {
+		t.Errorf("bad queries: exit %d %s", code, stderr)
+	}
+}
