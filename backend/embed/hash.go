@@ -43,13 +43,11 @@ func (h *Hash) Dim() int { return h.dim }
 // EmbedDocuments embeds each text; ids are not used.
 func (h *Hash) EmbedDocuments(ctx context.Context, ids, texts []string) ([][]float32, error) {
 	out := make([][]float32, len(texts))
-	for i, t := range texts {
-		if i%256 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, fmt.Errorf("embed: %s: %w", h.Name(), err)
-			}
-		}
-		out[i] = h.embed(t)
+	err := embedEach(ctx, out, func() func(int) []float32 {
+		return func(i int) []float32 { return h.embed(texts[i]) }
+	})
+	if err != nil {
+		return nil, fmt.Errorf("embed: %s: %w", h.Name(), err)
 	}
 	return out, nil
 }

@@ -25,13 +25,18 @@ var ErrNotFitted = errors.New("lsa model not fitted")
 // of the fitted texts, except that corpora of lsaMinDFCorpus texts or more
 // drop terms found in a single text.
 //
-// Fit stacks the documents into the sparse N × m matrix X and computes the
-// top Dim right singular vectors V_k (m × Dim) by randomized SVD (see
-// randomizedSVD). Every text, fitted document, chunk or query alike, is
-// embedded the same way: the projection x·V_k of its TF-IDF vector, which
-// for a fitted document is its row of U_k Σ_k, then L2-normalized. Queries
-// and documents thus live in one space and cosine compares them. When the
-// corpus has rank below Dim the trailing components are 0.
+// Fit stacks the documents into the sparse N × m matrix X and computes
+// X ≈ U_k Σ_k V_kᵀ for k = Dim by randomized SVD (see randomizedSVD); the
+// model keeps V_k (m × Dim). Every text, fitted document, chunk or query
+// alike, is embedded the same way: x̂ = x·V_k (= Σ_k · the classical fold-in
+// Σ_k⁻¹ V_kᵀ x) of its TF-IDF vector x, then L2-normalized; for a fitted
+// document x̂ is exactly its row of U_k Σ_k. Queries and documents thus
+// live in one space and cosine compares them. Weighting components by Σ
+// rather than working in U space keeps weak, noisy components from counting
+// as much as the strong ones when Dim exceeds the corpus's real structure
+// (planted two-topic corpus, lsa-8: same-topic cosine 0.71 against 0.26 in
+// U space); on SciFact the two score alike (nDCG@10 0.513 against 0.525).
+// When the corpus has rank below Dim the trailing components are 0.
 //
 // After Fit, LSA is safe for concurrent use; Fit itself must not run
 // concurrently with anything else on the same LSA. A fitted model persists
@@ -42,7 +47,7 @@ type LSA struct {
 	vocab map[string]int32 // term -> row of v
 	terms []string         // vocabulary, ascending
 	idf   []float64
-	v     []float32 // len(terms) × dim, row-major
+	v     []float32 // V_k, len(terms) × dim, row-major
 }
 
 var (
@@ -204,16 +209,16 @@ func (e *LSA) EmbedDocuments(ctx context.Context, ids, texts []string) ([][]floa
 		return nil, fmt.Errorf("embed: %s: %w", e.Name(), ErrNotFitted)
 	}
 	out := make([][]float32, len(texts))
-	stems := make(map[string]string)
-	var row []termWeight
-	for i, t := range texts {
-		if i%256 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, fmt.Errorf("embed: %s: %w", e.Name(), err)
-			}
+	err := embedEach(ctx, out, func() func(int) []float32 {
+		stems := make(map[string]string)
+		var row []termWeight
+		return func(i int) []float32 {
+			row = weigh(row[:0], countTerms(texts[i], stems), e.vocab, e.idf)
+			return e.project(row)
 		}
-		row = weigh(row[:0], countTerms(t, stems), e.vocab, e.idf)
-		out[i] = e.project(row)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("embed: %s: %w", e.Name(), err)
 	}
 	return out, nil
 }
