@@ -9,6 +9,9 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas32"
 )
 
 // vectors is the dense retriever: one L2-normalized float32 row per chunk,
@@ -46,22 +49,6 @@ func normalize(x []float32) {
 	}
 }
 
-func dot(a, b []float32) float32 {
-	b = b[:len(a)]
-	var s0, s1, s2, s3 float32
-	i := 0
-	for ; i+4 <= len(a); i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
-	}
-	for ; i < len(a); i++ {
-		s0 += a[i] * b[i]
-	}
-	return (s0 + s1) + (s2 + s3)
-}
-
 // search returns the depth chunks most similar to q (normalized here),
 // best first, ties by chunk id.
 func (v *vectors) search(q []float32, depth int, chunks []Chunk) ([]scored, error) {
@@ -76,9 +63,13 @@ func (v *vectors) search(q []float32, depth int, chunks []Chunk) ([]scored, erro
 	if depth <= 0 {
 		return nil, nil
 	}
+	// One matrix-vector product (gonum's assembly dot kernel per row).
+	sims := make([]float32, n)
+	blas32.Gemv(blas.NoTrans, 1, blas32.General{Rows: n, Cols: v.dim, Stride: v.dim, Data: v.data},
+		blas32.Vector{N: v.dim, Inc: 1, Data: qn}, 0, blas32.Vector{N: n, Inc: 1, Data: sims})
 	h := &topHeap{chunks: chunks, items: make([]scored, 0, depth+1)}
-	for i := range n {
-		s := float64(dot(qn, v.data[i*v.dim:(i+1)*v.dim]))
+	for i, sim := range sims {
+		s := float64(sim)
 		if len(h.items) < depth {
 			heap.Push(h, scored{idx: i, score: s})
 			continue

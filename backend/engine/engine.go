@@ -43,9 +43,11 @@ type Engine struct {
 	log *slog.Logger
 	emb embed.Embedder // nil without the dense retriever
 
-	mu       sync.RWMutex
-	ready    bool
-	buildErr error
+	mu        sync.RWMutex
+	ready     bool
+	buildErr  error
+	closeOnce sync.Once
+	closeErr  error
 
 	docs    []Document
 	chunks  []Chunk
@@ -205,10 +207,18 @@ func (e *Engine) Documents() []Document { return e.docs }
 // before Build); callers must not modify them.
 func (e *Engine) Chunks() []Chunk { return e.chunks }
 
-// Close releases the index.
+// Close releases the index. Calling it again does nothing.
 func (e *Engine) Close() error {
-	if e.lex != nil {
-		return e.lex.close()
-	}
-	return nil
+	e.closeOnce.Do(func() {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		if e.lex != nil {
+			e.closeErr = e.lex.close()
+		}
+		e.ready = false
+		if e.buildErr == nil {
+			e.buildErr = errors.New("engine closed")
+		}
+	})
+	return e.closeErr
 }

@@ -149,8 +149,11 @@ func (l *lexical) search(ctx context.Context, query string, depth int) ([]scored
 	q := bleve.NewMatchQuery(query)
 	q.SetField(bodyField)
 	q.Analyzer = Analyzer
-	req := bleve.NewSearchRequestOptions(q, depth, 0, false)
-	req.SortBy([]string{"-_score", "_id"})
+	// Sorting by score alone (bleve breaks ties by internal number) is
+	// cheaper than adding "_id", which loads every compared hit's id; a
+	// margin of extra hits lets the id tie-break below be exact unless more
+	// than tieMargin hits tie at the cut.
+	req := bleve.NewSearchRequestOptions(q, depth+tieMargin, 0, false)
 	res, err := l.idx.SearchInContext(ctx, req)
 	if err != nil {
 		return nil, fmt.Errorf("bm25 search: %w", err)
@@ -172,8 +175,12 @@ func (l *lexical) search(ctx context.Context, query string, depth int) ([]scored
 		}
 		return l.ids[out[a].idx] < l.ids[out[b].idx]
 	})
-	return out, nil
+	return out[:min(depth, len(out))], nil
 }
+
+// tieMargin is the number of hits fetched beyond the depth so that ties at
+// the cut break by id.
+const tieMargin = 10
 
 // roundScore rounds a BM25 score to 1e-9, below any meaningful difference
 // and above floating-point summation noise.
