@@ -101,14 +101,18 @@ func (c *Client) Ready(ctx context.Context) error {
 	}
 	t := time.NewTicker(c.pollInterval)
 	defer t.Stop()
+	var last error
 	for {
 		err := c.Health(ctx)
 		if err == nil {
 			return nil
 		}
+		if ctx.Err() == nil || last == nil {
+			last = err // keep a probe's own reason over the deadline's
+		}
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("not ready: %w (last probe: %v)", ctx.Err(), err)
+			return fmt.Errorf("not ready: %w (last probe: %v)", ctx.Err(), last)
 		case <-t.C:
 		}
 	}
