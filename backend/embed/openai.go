@@ -96,7 +96,10 @@ type retryable struct {
 	wait time.Duration
 }
 
+// Error returns the underlying error's message.
 func (r *retryable) Error() string { return r.err.Error() }
+
+// Unwrap returns the underlying error.
 func (r *retryable) Unwrap() error { return r.err }
 
 // embedBatch posts one batch, retrying, and checks the answer.
