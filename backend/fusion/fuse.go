@@ -25,7 +25,8 @@ type Result struct {
 // when unset; a weight of 0 switches retriever r off for every method
 // (combsum and combmnz ignore other weight values). Lists are visited in
 // sorted name order, so sums are bit-for-bit reproducible. The result is
-// sorted by score descending, ties by ID ascending.
+// sorted by score descending, ties by ID ascending (a NaN score, which only
+// non-finite inputs produce, ranks last).
 //
 // Fuse panics on an unknown method or normalization: call Params.Validate
 // first. For repeated fusion of the same lists use Prepare and a Fuser.

@@ -11,11 +11,21 @@ type Ranked struct {
 	Unit  int32 // index into Prepared.IDs and Prepared.DocIDs
 }
 
-// before reports whether a ranks above b: higher score first, then lower
-// unit (units are numbered in id order, so ties break by id ascending).
-// Units are unique, so this is a strict total order.
+// before reports whether a ranks above b: higher score first, NaN below
+// every number, then lower unit (units are numbered in id order, so ties
+// break by id ascending). Units are unique, so this is a strict total
+// order, which the partitioning below relies on.
 func before(a, b Ranked) bool {
-	return a.Score > b.Score || (a.Score == b.Score && a.Unit < b.Unit)
+	if a.Score > b.Score {
+		return true
+	}
+	if a.Score < b.Score {
+		return false
+	}
+	if an, bn := a.Score != a.Score, b.Score != b.Score; an != bn {
+		return bn
+	}
+	return a.Unit < b.Unit
 }
 
 // sortTop puts the first n elements of rs (all when n < 0 or n >= len) in
@@ -30,12 +40,7 @@ func sortTop(rs []Ranked, n int) {
 	budget := 2 * bits.Len(uint(len(rs)))
 	for len(rs) > 16 && n > 0 {
 		if budget == 0 {
-			slices.SortFunc(rs, func(a, b Ranked) int {
-				if before(a, b) {
-					return -1
-				}
-				return 1
-			})
+			slices.SortFunc(rs, compare)
 			return
 		}
 		budget--
@@ -54,6 +59,17 @@ func sortTop(rs []Ranked, n int) {
 	if n > 0 {
 		insertionSort(rs)
 	}
+}
+
+// compare is before as a three-way comparison.
+func compare(a, b Ranked) int {
+	switch {
+	case before(a, b):
+		return -1
+	case before(b, a):
+		return 1
+	}
+	return 0
 }
 
 // partition moves a median-of-three pivot to its final place and returns

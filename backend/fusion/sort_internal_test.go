@@ -1,7 +1,9 @@
 package fusion
 
 import (
+	"cmp"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -20,6 +22,9 @@ func TestSortTop(t *testing.T) {
 		{"ascending", func(i, _ int) float64 { return float64(i) }},
 		{"descending", func(i, n int) float64 { return float64(n - i) }},
 		{"constant", func(int, int) float64 { return 1 }},
+		{"nan and inf", func(int, int) float64 {
+			return []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, 1}[rng.IntN(5)]
+		}},
 	}
 	for _, sh := range shapes {
 		for _, size := range []int{0, 1, 2, 5, 17, 40, 130, 500} {
@@ -30,22 +35,39 @@ func TestSortTop(t *testing.T) {
 						rs[i] = Ranked{Score: sh.gen(i, size), Unit: int32(u)}
 					}
 					want := slices.Clone(rs)
-					slices.SortFunc(want, func(a, b Ranked) int {
-						if before(a, b) {
-							return -1
+					slices.SortStableFunc(want, func(a, b Ranked) int {
+						if c := cmpScore(a.Score, b.Score); c != 0 {
+							return c
 						}
-						return 1
+						return int(a.Unit) - int(b.Unit)
 					})
 					sortTop(rs, n)
 					k := n
 					if k < 0 || k > size {
 						k = size
 					}
-					if !slices.Equal(rs[:k], want[:k]) {
+					if !slices.EqualFunc(rs[:k], want[:k], sameRanked) {
 						t.Errorf("first %d differ:\n got %v\nwant %v", k, rs[:k], want[:k])
 					}
 				})
 			}
 		}
 	}
+}
+
+// cmpScore orders scores descending with NaN last, independently of before.
+func cmpScore(a, b float64) int {
+	switch an, bn := math.IsNaN(a), math.IsNaN(b); {
+	case an && bn:
+		return 0
+	case an:
+		return 1
+	case bn:
+		return -1
+	}
+	return cmp.Compare(b, a)
+}
+
+func sameRanked(a, b Ranked) bool {
+	return a.Unit == b.Unit && (a.Score == b.Score || math.IsNaN(a.Score) && math.IsNaN(b.Score))
 }
