@@ -1,0 +1,21 @@
+package engine_test
+
+import (
+	"fmt"
+
+	"github.com/fusiontune/fusiontune/backend/engine"
+)
+
+func ExampleChunkDocuments() {
+	docs := []engine.Document{{ID: "d", Text: "one two three four five"}}
+	chunks, err := engine.ChunkDocuments(docs, 3, 1)
+	if err != nil {
+		panic(err)
+	}
+	for _, c := range chunks {
+		fmt.Printf("%s [%d,%d) %q\n", c.ID, c.Start, c.End, c.Text)
+	}
+	// Output:
+	// d#0 [0,13) "one two three"
+	// d#1 [8,23) "three four five"
+}
