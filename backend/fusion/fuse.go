@@ -10,7 +10,8 @@ type Result struct {
 }
 
 // Fuse merges the ranked candidate lists (retriever name -> list, best
-// first) into one ranking under p (defaults applied, see
+// first: the slice order is the ranking, Candidate.Rank is not consulted;
+// an empty DocID means the candidate is its own document) into one ranking under p (defaults applied, see
 // Params.WithDefaults). Per list: keep the first p.Depth candidates; in
 // document mode (passage false) collapse chunks to their documents (the
 // first chunk of a document takes its rank and score, later ones are

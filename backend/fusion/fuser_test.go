@@ -1,6 +1,7 @@
 package fusion_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
@@ -106,5 +107,34 @@ func TestPrepareRetrievers(t *testing.T) {
 	pl := fusion.Prepare(map[string][]fusion.Candidate{"dense": nil, "bm25": nil, "colbert": nil})
 	if got, want := pl.Retrievers(), []string{"bm25", "colbert", "dense"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("got %v, want %v", got, want)
+	}
+}
+
+// TestFuseReplayAfterJSON is the tuner's contract: candidate lists sent
+// through JSON (as POST /search returns them) fuse to exactly the bits the
+// engine computed from the originals.
+func TestFuseReplayAfterJSON(t *testing.T) {
+	lists := synthetic(9, 100)
+	for name, l := range lists { // scores with long mantissas
+		for i := range l {
+			l[i].Score = l[i].Score/3 + 1e-9*float64(i)
+		}
+		lists[name] = l
+	}
+	data, err := json.Marshal(lists)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var replayed map[string][]fusion.Candidate
+	if err := json.Unmarshal(data, &replayed); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range paramGrid() {
+		for _, passage := range []bool{false, true} {
+			live, replay := fusion.Fuse(lists, p, passage), fusion.Fuse(replayed, p, passage)
+			if !reflect.DeepEqual(live, replay) {
+				t.Fatalf("%+v passage=%v: replay after JSON differs from live", p, passage)
+			}
+		}
 	}
 }
