@@ -34,23 +34,31 @@ func (e *Engine) Search(ctx context.Context, req backend.SearchRequest) (backend
 		return backend.SearchResponse{}, err
 	}
 	lists := make(map[string][]fusion.Candidate, 2)
+	// The dense retriever (query embedding and scan) runs beside BM25.
+	var dense []fusion.Candidate
+	var denseErr error
+	done := make(chan struct{})
+	if e.vec != nil {
+		go func() {
+			defer close(done)
+			dense, denseErr = e.searchDense(ctx, req.Query, p.Depth)
+		}()
+	} else {
+		close(done)
+	}
+	var lexErr error
 	if e.lex != nil {
-		s, err := e.lex.search(ctx, req.Query, p.Depth)
-		if err != nil {
-			return backend.SearchResponse{}, err
+		var s []scored
+		if s, lexErr = e.lex.search(ctx, req.Query, p.Depth); lexErr == nil {
+			lists[BM25] = candidates(s, e.chunks, e.cfg.BM25.MinScore)
 		}
-		lists[BM25] = candidates(s, e.chunks, e.cfg.BM25.MinScore)
+	}
+	<-done
+	if err := errors.Join(lexErr, denseErr); err != nil {
+		return backend.SearchResponse{}, err
 	}
 	if e.vec != nil {
-		q, err := e.emb.EmbedQuery(ctx, req.Query)
-		if err != nil {
-			return backend.SearchResponse{}, fmt.Errorf("dense: embed query: %w", err)
-		}
-		s, err := e.vec.search(q, p.Depth, e.chunks)
-		if err != nil {
-			return backend.SearchResponse{}, err
-		}
-		lists[Dense] = candidates(s, e.chunks, e.cfg.Dense.MinScore)
+		lists[Dense] = dense
 	}
 	fused := fusion.Fuse(lists, p, e.cfg.Passage)
 	resp := backend.SearchResponse{Hits: make([]backend.Hit, 0, min(k, len(fused))), Routing: RoutingSearch}
@@ -78,6 +86,19 @@ func (e *Engine) Search(ctx context.Context, req backend.SearchRequest) (backend
 		resp.Candidates = lists
 	}
 	return resp, nil
+}
+
+// searchDense embeds the query and returns the dense candidate list.
+func (e *Engine) searchDense(ctx context.Context, query string, depth int) ([]fusion.Candidate, error) {
+	q, err := e.emb.EmbedQuery(ctx, query)
+	if err != nil {
+		return nil, fmt.Errorf("dense: embed query: %w", err)
+	}
+	s, err := e.vec.search(q, depth, e.chunks)
+	if err != nil {
+		return nil, err
+	}
+	return candidates(s, e.chunks, e.cfg.Dense.MinScore), nil
 }
 
 // requestParams merges the request's fusion override over the configured
