@@ -107,8 +107,8 @@ func TestSciFactSweep(t *testing.T) {
 		e := build(t, c)
 		only := meanNDCG10(t, e, queries, qrels, &fusion.Params{Weights: map[string]float64{engine.BM25: 0}})
 		t.Logf("%s alone: %.4f", model, only)
-		for _, k := range []float64{10, 30, 60} {
-			for _, w := range []float64{0.2, 0.35, 0.5} {
+		for _, k := range []float64{10, 60} {
+			for _, w := range []float64{0.1, 0.2, 0.35, 0.5} {
 				p := &fusion.Params{Method: fusion.RRF, K: k, Weights: map[string]float64{engine.BM25: 1 - w, engine.Dense: w}}
 				v := meanNDCG10(t, e, queries, qrels, p)
 				best = max(best, v)
