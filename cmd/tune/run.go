@@ -104,11 +104,49 @@ func newFlagSet(name, usage string, stderr io.Writer) *flag.FlagSet {
 // parseFlags parses args into fs, mapping a parse failure to a usage error
 // (exit 2) and --help to flag.ErrHelp (exit 0).
 func parseFlags(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
+	if err := fs.Parse(flagsFirst(fs, args)); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
 		}
 		return &codedError{code: exitUsage, err: err}
 	}
 	return nil
+}
+
+// flagsFirst moves the flags that follow positional arguments in front of
+// them (`tune apply RUN TRIAL --runs-dir X`), since the flag package stops at
+// the first positional argument. Everything after "--" stays positional.
+func flagsFirst(fs *flag.FlagSet, args []string) []string {
+	var flags, pos []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			pos = append(pos, args[i:]...)
+			break
+		}
+		if len(a) < 2 || a[0] != '-' {
+			pos = append(pos, a)
+			continue
+		}
+		flags = append(flags, a)
+		name := strings.TrimLeft(a, "-")
+		if strings.Contains(name, "=") {
+			continue
+		}
+		f := fs.Lookup(name)
+		if f == nil {
+			continue // an unknown flag: Parse reports it
+		}
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+			continue
+		}
+		if i+1 < len(args) {
+			i++
+			flags = append(flags, args[i])
+		}
+	}
+	if len(pos) > 0 && pos[0] != "--" && len(flags) > 0 {
+		return append(append(flags, "--"), pos...)
+	}
+	return append(flags, pos...)
 }

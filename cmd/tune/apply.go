@@ -1,0 +1,226 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/backend/client"
+	"github.com/fusiontune/fusiontune/backend/process"
+	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner"
+)
+
+func init() {
+	register(command{name: "apply", summary: "promote a recorded trial to the production config (safely, with rollback)", run: runApply})
+	register(command{name: "rollback", summary: "restore the production config the last promotion replaced", run: runRollback})
+}
+
+// smokeQueries is how many golden-set queries a promotion re-evaluates.
+const smokeQueries = 20
+
+func runApply(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("apply", "RUN TRIAL [--config tune.yaml] [--runs-dir DIR]\n\nWrites TRIAL's exact engine config to the production config (backend.config),\nafter a backup; restarts the service on it, checks health and re-evaluates a\nsample of queries; on any failure the previous config is restored.", stderr)
+	config := fs.String("config", "", "settings file (default ./tune.yaml when present)")
+	fs.String("runs-dir", defaultRunsDir, "directory of run records (setting runs_dir)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 2 {
+		return usageErrorf("want RUN and TRIAL (got %d arguments)", fs.NArg())
+	}
+	s, err := loadSettings(*config, fs, map[string]string{"runs-dir": "runs_dir"})
+	if err != nil {
+		return err
+	}
+	store, err := runs.Open(s.RunsDir)
+	if err != nil {
+		return err
+	}
+	run, err := store.Resolve(fs.Arg(0))
+	if err != nil {
+		return inputError(err)
+	}
+	lb, err := run.ReadLeaderboard()
+	if err != nil {
+		return err
+	}
+	entry, err := lb.Find(fs.Arg(1))
+	if err != nil {
+		return inputError(err)
+	}
+	return promote(ctx, s, store, run, entry, stdout, stderr)
+}
+
+// promote installs a recorded trial's config as the production config.
+func promote(ctx context.Context, s *settings, store *runs.Store, run *runs.Run, entry runs.Entry, stdout, stderr io.Writer) error {
+	if entry.Status != runs.StatusOK {
+		return inputError(fmt.Errorf("trial %q did not succeed (%s): nothing to promote", entry.Name, entry.Status))
+	}
+	if s.Backend.Config == "" {
+		return inputError(errors.New("backend.config: set it to the production engine config file to promote into"))
+	}
+	trials, err := run.Trials()
+	if err != nil {
+		return err
+	}
+	var rec *runs.TrialRecord
+	for i := range trials {
+		if trials[i].Index == entry.Index {
+			rec = &trials[i]
+		}
+	}
+	if rec == nil || rec.BackendConfig == "" {
+		return fmt.Errorf("run %s: trial %q has no recorded backend config", run.ID(), entry.Name)
+	}
+	ds, err := openDataset(s)
+	if err != nil {
+		return err
+	}
+	scorer, err := newScorer(s.Score)
+	if err != nil {
+		return inputError(err)
+	}
+	recorded := map[string]float64{}
+	results, err := run.QueryResults(rec.Index)
+	if err != nil {
+		return err
+	}
+	for _, r := range results {
+		recorded[r.QueryID] = r.Primary
+	}
+	sample := sampleQueries(ds.queries, smokeQueries)
+	pr, cleanup, err := newPromoter(s, store, func(ctx context.Context, b backend.Searcher) error {
+		return tuner.SmokeCheck(ctx, b, sample, recorded, scorer, evalOptions(s.Eval))
+	}, stderr)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	p, err := pr.Promote(ctx, []byte(rec.BackendConfig), tuner.Promotion{Run: run.ID(), Trial: rec.Name, Params: rec.Params})
+	if err != nil {
+		return failedError(err)
+	}
+	fmt.Fprintf(stdout, "promoted %s (run %s, primary %.4f) to %s; backup %s\n", rec.Name, run.ID(), rec.Primary, p.Config, orNone(p.Backup))
+	return nil
+}
+
+func runRollback(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("rollback", "[--config tune.yaml] [--runs-dir DIR]\n\nRestores the production config that the last promotion replaced, restarts the\nservice on it and checks its health.", stderr)
+	config := fs.String("config", "", "settings file (default ./tune.yaml when present)")
+	fs.String("runs-dir", defaultRunsDir, "directory of run records (setting runs_dir)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageErrorf("unexpected argument %q", fs.Arg(0))
+	}
+	s, err := loadSettings(*config, fs, map[string]string{"runs-dir": "runs_dir"})
+	if err != nil {
+		return err
+	}
+	if s.Backend.Config == "" {
+		return inputError(errors.New("backend.config: set it to the production engine config file"))
+	}
+	store, err := runs.Open(s.RunsDir)
+	if err != nil {
+		return err
+	}
+	pr, cleanup, err := newPromoter(s, store, func(ctx context.Context, b backend.Searcher) error { return nil }, stderr)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	p, err := pr.Rollback(ctx)
+	if errors.Is(err, tuner.ErrNothingToRollBack) {
+		return inputError(err)
+	}
+	if err != nil {
+		return failedError(err)
+	}
+	fmt.Fprintf(stdout, "rolled back %s to the config before %s (run %s)\n", p.Config, p.Trial, p.Run)
+	return nil
+}
+
+// newPromoter returns a promoter for the embedded engine's production
+// config. Verify starts `tune serve` on the config on disk, waits until it is
+// healthy, runs check against it, and stops it again: the tuner does not
+// own the production service, it proves the config serves.
+func newPromoter(s *settings, store *runs.Store, check func(context.Context, backend.Searcher) error, stderr io.Writer) (*tuner.Promoter, func(), error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, nil, err
+	}
+	dir, err := os.MkdirTemp("", "tune-promote-*")
+	if err != nil {
+		return nil, nil, err
+	}
+	cleanup := func() { os.RemoveAll(dir) }
+	abs, err := filepath.Abs(s.Backend.Config)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	pb, err := process.New(process.Options{
+		Command:      []string{exe, "serve", "--config", "{config}", "--listen", "127.0.0.1:0", "--ready-file", "{ready_file}"},
+		ConfigPath:   abs,
+		ReadyFile:    filepath.Join(dir, "ready"),
+		Render:       func(map[string]any) ([]byte, error) { return nil, errors.New("not used") },
+		Dial:         func(addr string) (backend.Searcher, error) { return client.New("http://" + addr) },
+		StartTimeout: s.Backend.StartTimeout,
+		StopTimeout:  s.Backend.StopTimeout,
+		Log:          stderr,
+	})
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	pr := &tuner.Promoter{
+		ConfigPath: abs,
+		BackupDir:  filepath.Join(store.Dir, "backups"),
+		Journal:    filepath.Join(store.Dir, runs.PromotionsFile),
+		Verify: func(ctx context.Context) error {
+			defer pb.Close()
+			if err := pb.Restart(ctx); err != nil {
+				return err
+			}
+			if err := pb.Ready(ctx); err != nil {
+				return err
+			}
+			return check(ctx, pb)
+		},
+	}
+	return pr, cleanup, nil
+}
+
+// sampleQueries picks up to n judged queries, spread evenly over the set in
+// id order (deterministic).
+func sampleQueries(qs []tuner.Query, n int) []tuner.Query {
+	var judged []tuner.Query
+	for _, q := range qs {
+		if len(q.Judgments) > 0 {
+			judged = append(judged, q)
+		}
+	}
+	sort.Slice(judged, func(i, j int) bool { return judged[i].ID < judged[j].ID })
+	if len(judged) <= n {
+		return judged
+	}
+	out := make([]tuner.Query, 0, n)
+	for i := 0; i < n; i++ {
+		out = append(out, judged[i*len(judged)/n])
+	}
+	return out
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none: the file was new)"
+	}
+	return s
+}

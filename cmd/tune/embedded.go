@@ -1,0 +1,166 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/backend/client"
+	"github.com/fusiontune/fusiontune/backend/engine"
+	"github.com/fusiontune/fusiontune/backend/process"
+	"github.com/fusiontune/fusiontune/experiments"
+)
+
+// defaultDenseModel is the demo's dense retriever: hashed character n-grams
+// are robust to the misspellings the demo golden set contains.
+const defaultDenseModel = "hash-384"
+
+// embeddedSetup prepares the embedded backend: `tune serve` run as a child
+// process on an engine config rendered per trial from the base config
+// (backend.config file, overlaid by backend.engine, overlaid by the trial's
+// parameters).
+type embeddedSetup struct {
+	s      *settings
+	base   map[string]any
+	render process.Renderer
+	exe    string
+}
+
+func newEmbeddedSetup(s *settings, ds *dataset) (*embeddedSetup, error) {
+	base := map[string]any{}
+	baseDir, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	if s.Backend.Config != "" {
+		data, err := os.ReadFile(s.Backend.Config)
+		if err != nil {
+			return nil, fmt.Errorf("backend.config: %w", err)
+		}
+		if base, err = process.ReadYAMLMap(data); err != nil {
+			return nil, fmt.Errorf("backend.config %s: %w", s.Backend.Config, err)
+		}
+		process.AbsPaths(base, filepath.Dir(s.Backend.Config), "corpus.path", "cache_dir")
+	}
+	if len(s.Backend.Engine) > 0 {
+		data, err := process.YAMLOverlay(base)(flatten("", s.Backend.Engine))
+		if err == nil {
+			base, err = process.ReadYAMLMap(data)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("backend.engine: %w", err)
+		}
+	}
+	process.AbsPaths(base, baseDir, "corpus.path", "cache_dir")
+	if _, ok := base["corpus"]; !ok {
+		base["corpus"] = map[string]any{"path": ds.corpusPath}
+	}
+	if _, ok := base["cache_dir"]; !ok {
+		dir, err := userCacheDir("engine")
+		if err != nil {
+			return nil, err
+		}
+		base["cache_dir"] = dir
+	}
+	if dense, _ := base["dense"].(map[string]any); dense == nil || dense["model"] == nil {
+		d := map[string]any{}
+		for k, v := range dense {
+			d[k] = v
+		}
+		d["model"] = defaultDenseModel
+		base["dense"] = d
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("embedded backend: find the tune executable: %w", err)
+	}
+	return &embeddedSetup{s: s, base: base, render: process.YAMLOverlay(base, experiments.CustomPrefix), exe: exe}, nil
+}
+
+// flatten turns nested maps into dotted keys.
+func flatten(prefix string, m map[string]any) map[string]any {
+	out := map[string]any{}
+	for k, v := range m {
+		key := k
+		if prefix != "" {
+			key = prefix + "." + k
+		}
+		if sub, ok := v.(map[string]any); ok {
+			for kk, vv := range flatten(key, sub) {
+				out[kk] = vv
+			}
+			continue
+		}
+		out[key] = v
+	}
+	return out
+}
+
+// check renders every trial's engine config and validates it the way
+// `tune serve` will, so a bad parameter fails before any restart.
+func (e *embeddedSetup) check(trials []experiments.TrialSpec) error {
+	var problems []string
+	for _, t := range trials {
+		data, err := e.render(t.Params)
+		if err == nil {
+			_, err = engine.ParseConfig(data, "trial "+t.Name, "/")
+		}
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("trial %q: engine config: %v", t.Name, err))
+		}
+	}
+	if len(problems) > 0 {
+		return errors.New(strings.Join(problems, "\n"))
+	}
+	return nil
+}
+
+// describe is the exact config a trial runs on, for its record.
+func (e *embeddedSetup) describe(params experiments.Params) string {
+	data, err := e.render(params)
+	if err != nil {
+		return "render error: " + err.Error()
+	}
+	return string(data)
+}
+
+// backend returns the process backend running `tune serve` with its files
+// in runDir/backend.
+func (e *embeddedSetup) backend(runDir string, stderr io.Writer) (*process.Backend, error) {
+	dir := filepath.Join(runDir, "backend")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	log, err := os.OpenFile(filepath.Join(dir, "serve.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	return process.New(process.Options{
+		Command:      []string{e.exe, "serve", "--config", "{config}", "--listen", "127.0.0.1:0", "--ready-file", "{ready_file}"},
+		ConfigPath:   filepath.Join(dir, "engine.yaml"),
+		ReadyFile:    filepath.Join(dir, "ready"),
+		Render:       func(p map[string]any) ([]byte, error) { return e.render(p) },
+		Dial:         func(addr string) (backend.Searcher, error) { return client.New("http://" + addr) },
+		StartTimeout: e.s.Backend.StartTimeout,
+		StopTimeout:  e.s.Backend.StopTimeout,
+		Settle:       e.s.Backend.Settle,
+		Log:          log,
+	})
+}
+
+// userCacheDir returns (and creates) fusiontune's cache directory sub.
+func userCacheDir(sub string) (string, error) {
+	base, err := os.UserCacheDir()
+	if err != nil {
+		base = os.TempDir()
+	}
+	dir := filepath.Join(base, "fusiontune", sub)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("cache directory: %w", err)
+	}
+	return dir, nil
+}

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/fusiontune/fusiontune/runs"
+)
+
+func init() {
+	register(command{name: "leaderboard", summary: "reprint a recorded run's leaderboard", run: runLeaderboard})
+	register(command{name: "runs", summary: "list recorded runs with their best scores", run: runRuns})
+}
+
+func runLeaderboard(_ context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("leaderboard", "[RUN] [--runs-dir DIR] [--format text|json|md|csv]\n\nRUN is a run id, a unique prefix of one, or latest (the default).", stderr)
+	config := fs.String("config", "", "settings file (default ./tune.yaml when present)")
+	fs.String("runs-dir", defaultRunsDir, "directory of run records (setting runs_dir)")
+	format := fs.String("format", "text", "text, json, md or csv")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 1 {
+		return usageErrorf("want at most one RUN (got %d arguments)", fs.NArg())
+	}
+	if !validFormat(*format) {
+		return usageErrorf("--format: want text, json, md or csv (got %q)", *format)
+	}
+	s, err := loadSettings(*config, fs, map[string]string{"runs-dir": "runs_dir"})
+	if err != nil {
+		return err
+	}
+	store, err := runs.Open(s.RunsDir)
+	if err != nil {
+		return err
+	}
+	run, err := store.Resolve(fs.Arg(0))
+	if err != nil {
+		return inputError(err)
+	}
+	lb, err := run.ReadLeaderboard()
+	if err != nil {
+		return err
+	}
+	return lb.Render(stdout, *format)
+}
+
+func runRuns(_ context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("runs", "[--runs-dir DIR]", stderr)
+	config := fs.String("config", "", "settings file (default ./tune.yaml when present)")
+	fs.String("runs-dir", defaultRunsDir, "directory of run records (setting runs_dir)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	s, err := loadSettings(*config, fs, map[string]string{"runs-dir": "runs_dir"})
+	if err != nil {
+		return err
+	}
+	store, err := runs.Open(s.RunsDir)
+	if err != nil {
+		return err
+	}
+	list, err := store.List()
+	if err != nil {
+		return err
+	}
+	if len(list) == 0 {
+		fmt.Fprintf(stderr, "no runs in %s\n", s.RunsDir)
+		return nil
+	}
+	fmt.Fprintf(stdout, "%-28s  %-11s  %6s  %-8s  %s\n", "RUN", "STATUS", "TRIALS", "BEST", "BEST TRIAL")
+	for _, r := range list {
+		best, name := "—", "—"
+		if r.LoadErr == nil {
+			if lb, err := r.ReadLeaderboard(); err == nil {
+				if e, ok := lb.Best(); ok {
+					best, name = fmt.Sprintf("%.4f", e.Primary), e.Name
+				}
+			}
+		}
+		fmt.Fprintf(stdout, "%-28s  %-11s  %6d  %-8s  %s\n", r.ID(), r.Manifest.Status, r.Manifest.Trials, best, name)
+	}
+	return nil
+}

@@ -1,0 +1,224 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/spf13/viper"
+)
+
+// settings is tune's configuration, merged in the documented order:
+// defaults < settings file (tune.yaml or --config) < FUSIONTUNE_* environment
+// variables < flags. Only cmd reads it; the library packages get plain
+// values.
+type settings struct {
+	Dataset   experiments.DatasetConfig `mapstructure:"dataset"`
+	Datasets  experiments.Datasets      `mapstructure:"datasets"`
+	DatasetID string                    `mapstructure:"dataset_id"`
+	Backend   backendSettings           `mapstructure:"backend"`
+	Score     scoreSettings             `mapstructure:"score"`
+	Eval      evalSettings              `mapstructure:"eval"`
+	RunsDir   string                    `mapstructure:"runs_dir"`
+	// File is the settings file that was read, "" for none.
+	File string `mapstructure:"-"`
+}
+
+// backendSettings chooses and configures the backend.
+type backendSettings struct {
+	Kind string `mapstructure:"kind"` // embedded, process, http
+	// Engine holds tune serve's config keys for the embedded backend.
+	Engine map[string]any `mapstructure:"engine"`
+	// Config is the production config file the backend runs on (embedded:
+	// an engine YAML whose keys Engine overlays).
+	Config       string        `mapstructure:"config"`
+	StartTimeout time.Duration `mapstructure:"start_timeout"`
+	StopTimeout  time.Duration `mapstructure:"stop_timeout"`
+	Settle       time.Duration `mapstructure:"settle"`
+}
+
+// scoreSettings choose the primary score and the reported metrics.
+type scoreSettings struct {
+	// Primary is "default" (the composite), a metric name such as NDCG@10,
+	// or a weighted formula "0.5*NDCG@10+0.5*Recall@20".
+	Primary string   `mapstructure:"primary"`
+	Metrics []string `mapstructure:"metrics"`
+}
+
+// evalSettings control the batch evaluation.
+type evalSettings struct {
+	Concurrency int           `mapstructure:"concurrency"`
+	Timeout     time.Duration `mapstructure:"timeout"`
+	Retries     int           `mapstructure:"retries"`
+	K           int           `mapstructure:"k"`
+	// FailureBudget stops a sweep after this many failed trials (0: never).
+	FailureBudget int `mapstructure:"failure_budget"`
+}
+
+// Default settings values.
+const (
+	defaultRunsDir       = "tuning_runs"
+	defaultSettingsFile  = "tune.yaml"
+	envPrefix            = "FUSIONTUNE"
+	defaultFailureBudget = 0
+)
+
+func settingsDefaults(v *viper.Viper) {
+	v.SetDefault("backend.kind", "embedded")
+	v.SetDefault("backend.start_timeout", 2*time.Minute)
+	v.SetDefault("backend.stop_timeout", 10*time.Second)
+	v.SetDefault("backend.settle", 0)
+	v.SetDefault("score.primary", "default")
+	v.SetDefault("eval.concurrency", 4)
+	v.SetDefault("eval.timeout", 30*time.Second)
+	v.SetDefault("eval.retries", 2)
+	v.SetDefault("eval.k", 100)
+	v.SetDefault("eval.failure_budget", defaultFailureBudget)
+	v.SetDefault("runs_dir", defaultRunsDir)
+}
+
+// loadSettings merges defaults, the settings file, the environment and the
+// flags that were set on fs (flags bound by name: runs-dir -> runs_dir).
+// file is --config; "" reads ./tune.yaml when it exists.
+func loadSettings(file string, fs *flag.FlagSet, flagKeys map[string]string) (*settings, error) {
+	v := viper.New()
+	settingsDefaults(v)
+	explicit := file != ""
+	if !explicit {
+		if _, err := os.Stat(defaultSettingsFile); err == nil {
+			file = defaultSettingsFile
+		}
+	}
+	if file != "" {
+		v.SetConfigFile(file)
+		if err := v.ReadInConfig(); err != nil {
+			return nil, inputError(fmt.Errorf("settings %s: %w", file, err))
+		}
+	}
+	v.SetEnvPrefix(envPrefix)
+	v.SetEnvKeyReplacer(strings.NewReplacer(".", "_"))
+	v.AutomaticEnv()
+	// AutomaticEnv only answers for keys viper knows; bind the nested ones.
+	for _, k := range []string{"dataset.id", "dataset.path", "dataset.format", "dataset.judgments", "dataset.corpus",
+		"dataset.split", "dataset.split_seed", "dataset.dev_fraction", "dataset_id", "backend.kind", "backend.config",
+		"backend.start_timeout", "backend.stop_timeout", "backend.settle", "score.primary", "eval.concurrency",
+		"eval.timeout", "eval.retries", "eval.k", "eval.failure_budget", "runs_dir"} {
+		_ = v.BindEnv(k)
+	}
+	if fs != nil {
+		fs.Visit(func(f *flag.Flag) {
+			if key, ok := flagKeys[f.Name]; ok {
+				v.Set(key, f.Value.String())
+			}
+		})
+	}
+	var s settings
+	if err := v.UnmarshalExact(&s); err != nil {
+		where := "settings"
+		if file != "" {
+			where = "settings " + file
+		}
+		return nil, inputError(fmt.Errorf("%s: %w", where, err))
+	}
+	s.File = file
+	if err := s.validate(); err != nil {
+		return nil, inputError(err)
+	}
+	return &s, nil
+}
+
+func (s *settings) validate() error {
+	var problems []string
+	add := func(field, format string, args ...any) {
+		problems = append(problems, field+": "+fmt.Sprintf(format, args...))
+	}
+	switch s.Backend.Kind {
+	case "embedded":
+	default:
+		add("backend.kind", "must be embedded (got %q); process and http backends are configured with backend.kind process|http", s.Backend.Kind)
+	}
+	if s.Eval.Concurrency <= 0 {
+		add("eval.concurrency", "must be > 0 (got %d)", s.Eval.Concurrency)
+	}
+	if s.Eval.Timeout <= 0 {
+		add("eval.timeout", "must be > 0 (got %s)", s.Eval.Timeout)
+	}
+	if s.Eval.Retries < 0 {
+		add("eval.retries", "must be >= 0 (got %d)", s.Eval.Retries)
+	}
+	if s.Eval.K <= 0 {
+		add("eval.k", "must be > 0 (got %d)", s.Eval.K)
+	}
+	if s.RunsDir == "" {
+		add("runs_dir", "must not be empty")
+	}
+	if err := s.Datasets.Validate(); err != nil {
+		problems = append(problems, err.Error())
+	}
+	if s.DatasetID != "" {
+		d, err := s.Datasets.Lookup(s.DatasetID)
+		if err != nil {
+			add("dataset_id", "%v", err)
+		} else {
+			if s.Dataset.Split != "" {
+				d.Split = s.Dataset.Split // --split still applies
+			}
+			s.Dataset = d
+		}
+	}
+	if s.Dataset.Path != "" {
+		s.Dataset = s.Dataset.WithDefaults()
+		if err := s.Dataset.Validate(); err != nil {
+			problems = append(problems, "dataset: "+err.Error())
+		}
+	}
+	if len(problems) > 0 {
+		where := "settings"
+		if s.File != "" {
+			where = s.File
+		}
+		return errors.New(where + ": " + strings.Join(problems, "\n"+where+": "))
+	}
+	return nil
+}
+
+// redacted returns the settings as a generic map with every value whose key
+// looks secret replaced by "[redacted]", for the run's snapshot.
+func redacted(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			if isSecretKey(k) {
+				out[k] = "[redacted]"
+				continue
+			}
+			out[k] = redacted(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = redacted(e)
+		}
+		return out
+	}
+	return v
+}
+
+func isSecretKey(k string) bool {
+	k = strings.ToLower(k)
+	if strings.HasSuffix(k, "_env") {
+		return false // the name of an environment variable, not its value
+	}
+	for _, s := range []string{"key", "token", "secret", "password", "authorization", "auth"} {
+		if strings.Contains(k, s) {
+			return true
+		}
+	}
+	return false
+}

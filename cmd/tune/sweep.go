@@ -1,0 +1,229 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner"
+)
+
+func init() {
+	register(command{name: "sweep", summary: "run a sweep (the default: tune --experiments FILE)", run: runSweep})
+	defaultCommand = "sweep"
+}
+
+const sweepUsage = `[--experiments FILE] [--config tune.yaml] [--runs-dir DIR] [--resume RUN] [--apply-best] [--format text|json|md|csv]
+
+Applies every trial of the experiment file to the backend, restarting it,
+evaluates the golden set, records the run under the runs directory and
+prints the leaderboard. With no settings file, the embedded engine runs on
+the shipped demo dataset.`
+
+func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("sweep", sweepUsage, stderr)
+	expFile := fs.String("experiments", "", "experiment file (JSON or YAML); default: the shipped shortlist")
+	config := fs.String("config", "", "settings file (default ./tune.yaml when present)")
+	fs.String("runs-dir", defaultRunsDir, "directory of run records (setting runs_dir)")
+	fs.String("split", "all", "golden-set split to evaluate: all, dev or test (setting dataset.split)")
+	fs.String("dataset-id", "", "named dataset from the settings' datasets list (setting dataset_id)")
+	resume := fs.String("resume", "", "continue the interrupted run RUN without redoing its finished trials")
+	format := fs.String("format", "text", "leaderboard format on stdout: text, json, md or csv")
+	applyBest := fs.Bool("apply-best", false, "promote the best trial to the production config (backend.config) after the sweep")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageErrorf("unexpected argument %q (experiment files go after --experiments)", fs.Arg(0))
+	}
+	if !validFormat(*format) {
+		return usageErrorf("--format: want text, json, md or csv (got %q)", *format)
+	}
+	s, err := loadSettings(*config, fs, map[string]string{"runs-dir": "runs_dir", "split": "dataset.split", "dataset-id": "dataset_id"})
+	if err != nil {
+		return err
+	}
+
+	if *applyBest && s.Backend.Config == "" {
+		return inputError(errors.New("--apply-best: backend.config must name the production engine config to promote into"))
+	}
+	// Everything the user wrote is read and checked before any run
+	// directory exists or any backend starts.
+	ef, err := loadExperiments(*expFile)
+	if err != nil {
+		return inputError(err)
+	}
+	trials, warnings, err := ef.Expand()
+	if err != nil {
+		return inputError(err)
+	}
+	for _, w := range warnings {
+		fmt.Fprintln(stderr, "warning:", w)
+	}
+	ds, err := openDataset(s)
+	if err != nil {
+		return err
+	}
+	for _, w := range ds.warnings {
+		fmt.Fprintln(stderr, "warning:", w)
+	}
+	scorer, err := newScorer(s.Score)
+	if err != nil {
+		return inputError(err)
+	}
+	eng, err := newEmbeddedSetup(s, ds)
+	if err != nil {
+		return inputError(err)
+	}
+	if err := eng.check(trials); err != nil {
+		return inputError(err)
+	}
+
+	store, err := runs.Open(s.RunsDir)
+	if err != nil {
+		return err
+	}
+	var run *runs.Run
+	if *resume != "" {
+		run, err = store.Resolve(*resume)
+		if err != nil {
+			return inputError(err)
+		}
+		if run.Manifest.Experiments != ef.Hash {
+			return inputError(fmt.Errorf("--resume %s: the run was made from a different experiment file (sha256 %.12s, now %.12s)", run.ID(), run.Manifest.Experiments, ef.Hash))
+		}
+		run.Manifest.Status = "running"
+		run.Manifest.Error = ""
+	} else {
+		run, err = store.Create(runs.Manifest{
+			Experiments: ef.Hash, GoldenHash: ds.hash, Backend: s.Backend.Kind,
+			Trials: len(trials), Seed: ef.Seed, Tool: "tune", Args: args,
+		}, time.Now())
+		if err != nil {
+			return err
+		}
+		if err := snapshot(run, s, ef, ds); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(stderr, "run %s: %d trials in %d index groups, %d queries (%s)\n",
+		run.ID(), len(trials), len(tuner.Plan(trials)), len(ds.queries), ds.describe)
+
+	b, err := eng.backend(run.Dir, stderr)
+	if err != nil {
+		return err
+	}
+	started := time.Now()
+	res, sweepErr := tuner.Sweep(ctx, tuner.Options{
+		Trials: trials, Queries: ds.queries, Backend: b, Scorer: scorer,
+		Eval:          evalOptions(s.Eval),
+		Run:           run,
+		Progress:      &tuner.TextProgress{W: stderr, Terminal: isTerminal(stderr)},
+		FailureBudget: s.Eval.FailureBudget,
+		Describe:      eng.describe,
+	})
+	closeErr := b.Close()
+	elapsed := time.Since(started)
+
+	status := "done"
+	switch {
+	case sweepErr != nil && ctx.Err() != nil:
+		status = "interrupted"
+		sweepErr = fmt.Errorf("interrupted: resume with 'tune --experiments %s --resume %s'", ef.Path, run.ID())
+	case sweepErr != nil:
+		status = "failed"
+	}
+	if res != nil {
+		run.Manifest.Restarts += res.Restarts
+	}
+	if err := run.Finish(status, sweepErr, time.Now()); err != nil && sweepErr == nil {
+		sweepErr = err
+	}
+	if res == nil {
+		return failedError(sweepErr)
+	}
+	trialsDone, err := run.Trials()
+	if err != nil {
+		return err
+	}
+	lb := runs.NewLeaderboard(scorer.Describe(), scorer.Metrics(), trialsDone)
+	if err := run.WriteLeaderboard(lb); err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "%d trials (%d resumed), %d backend restarts, %s; run directory %s\n",
+		len(trialsDone), res.Skipped, res.Restarts, elapsed.Round(time.Millisecond), run.Dir)
+	if err := lb.Render(stdout, *format); err != nil {
+		return err
+	}
+	if sweepErr != nil {
+		return failedError(sweepErr)
+	}
+	if closeErr != nil {
+		return failedError(fmt.Errorf("stop backend: %w", closeErr))
+	}
+	best, ok := lb.Best()
+	if !ok {
+		return failedError(errors.New("no trial succeeded"))
+	}
+	if *applyBest {
+		return promote(ctx, s, store, run, best, stdout, stderr)
+	}
+	return nil
+}
+
+func validFormat(f string) bool {
+	for _, ok := range runs.Formats {
+		if f == ok {
+			return true
+		}
+	}
+	return f == "markdown"
+}
+
+func evalOptions(e evalSettings) tuner.EvalOptions {
+	return tuner.EvalOptions{Concurrency: e.Concurrency, Timeout: e.Timeout, Retries: e.Retries, K: e.K}
+}
+
+// loadExperiments reads the experiment file, or the shipped shortlist.
+func loadExperiments(path string) (*experiments.ExperimentFile, error) {
+	if path == "" {
+		return experiments.ParseExperimentFile("shortlist.json (shipped)", experiments.Shortlist)
+	}
+	return experiments.LoadExperimentFile(path)
+}
+
+// snapshot writes what makes the run self-contained: settings (secrets
+// redacted), the experiment file, the golden set's hash and a copy.
+func snapshot(run *runs.Run, s *settings, ef *experiments.ExperimentFile, ds *dataset) error {
+	var m map[string]any
+	data, err := runs.MarshalJSON(s)
+	if err != nil {
+		return err
+	}
+	if err := jsonUnmarshal(data, &m); err != nil {
+		return err
+	}
+	if err := run.WriteJSON(runs.SettingsFile, redacted(m)); err != nil {
+		return err
+	}
+	if err := run.WriteFile("experiments"+filepath.Ext(ef.Path), ef.Raw); err != nil {
+		return err
+	}
+	return ds.snapshot(run)
+}
+
+// isTerminal reports whether w is a character device (a terminal).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
