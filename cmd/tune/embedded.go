@@ -10,6 +10,7 @@ import (
 
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/backend/client"
+	"github.com/fusiontune/fusiontune/backend/embed"
 	"github.com/fusiontune/fusiontune/backend/engine"
 	"github.com/fusiontune/fusiontune/backend/process"
 	"github.com/fusiontune/fusiontune/experiments"
@@ -106,8 +107,14 @@ func (e *embeddedSetup) check(trials []experiments.TrialSpec) error {
 	var problems []string
 	for _, t := range trials {
 		data, err := e.render(t.Params)
+		var cfg engine.Config
 		if err == nil {
-			_, err = engine.ParseConfig(data, "trial "+t.Name, "/")
+			cfg, err = engine.ParseConfig(data, "trial "+t.Name, "/")
+		}
+		if err == nil && cfg.Has(engine.Dense) && !strings.HasPrefix(cfg.Dense.Model, "openai:") {
+			// Catch an unknown embedder spec now; openai models are
+			// checked by the service itself, which reaches the server.
+			_, err = embed.New(cfg.Dense.Model, embed.Options{})
 		}
 		if err != nil {
 			problems = append(problems, fmt.Sprintf("trial %q: engine config: %v", t.Name, err))
