@@ -116,7 +116,11 @@ func round(v float64) float64 {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return 0
 	}
-	return math.Round(v*1e12) / 1e12
+	r := math.Round(v*1e12) / 1e12
+	if r == 0 {
+		return 0 // no negative zero
+	}
+	return r
 }
 
 func roundMap(m map[string]float64) map[string]float64 {

@@ -93,8 +93,8 @@ func (lb Leaderboard) renderText(w io.Writer) error {
 	for _, e := range lb.Trials {
 		t.Append(lb.row(e, metrics))
 	}
-	t.SetCaption(true, "primary: "+lb.Primary)
 	t.Render()
+	fmt.Fprintf(w, "primary: %s\n", lb.Primary)
 	for _, e := range lb.Trials {
 		if e.Error != "" {
 			fmt.Fprintf(w, "%s: %s\n", e.Name, e.Error)
