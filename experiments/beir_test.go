@@ -3,38 +3,16 @@ package experiments_test
 import (
 	"bufio"
 	"encoding/json"
+	"github.com/fusiontune/fusiontune/experiments/shareddata"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/fusiontune/fusiontune/experiments"
 )
 
-// sharedData returns ../shared/data/NAME relative to the repository root
-// (the folder holding go.mod), skipping the test when it is absent.
-func sharedData(tb testing.TB, name string) string {
-	tb.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			tb.Skip("no go.mod above the test directory")
-		}
-		dir = parent
-	}
-	p := filepath.Join(dir, "..", "shared", "data", name)
-	if _, err := os.Stat(p); err != nil {
-		tb.Skipf("shared evaluation data %s is absent (see ../shared/data/README.md): %v", p, err)
-	}
-	return p
-}
+// sharedData is shareddata.Path: ../shared/data/<name>, or a skip.
+func sharedData(tb testing.TB, name string) string { return shareddata.Path(tb, name) }
 
 // readBEIRCorpus reads corpus.jsonl into Documents (the text field only).
 func readBEIRCorpus(tb testing.TB, path string) []experiments.Document {

@@ -4,9 +4,9 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"github.com/fusiontune/fusiontune/experiments/shareddata"
 	"math"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -15,30 +15,8 @@ import (
 	"github.com/fusiontune/fusiontune/backend/embed"
 )
 
-// sharedData returns ../shared/data/<rel> relative to the repository root
-// (the directory holding go.mod), skipping the test when it is absent.
-func sharedData(tb testing.TB, rel string) string {
-	tb.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			tb.Skip("no go.mod above the test directory: cannot locate ../shared/data")
-		}
-		dir = parent
-	}
-	p := filepath.Join(dir, "..", "shared", "data", rel)
-	if _, err := os.Stat(p); err != nil {
-		tb.Skipf("shared evaluation data %s is absent: skipping (%v)", p, err)
-	}
-	return p
-}
+// sharedData is shareddata.Path: ../shared/data/<name>, or a skip.
+func sharedData(tb testing.TB, name string) string { return shareddata.Path(tb, name) }
 
 // scifactCorpus reads SciFact's title + text per document.
 func scifactCorpus(tb testing.TB) []string {

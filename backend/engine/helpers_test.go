@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"github.com/fusiontune/fusiontune/experiments/shareddata"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -13,30 +14,8 @@ import (
 	"github.com/fusiontune/fusiontune/backend/engine"
 )
 
-// sharedData returns ../shared/data/<name> relative to the repository root
-// (the directory holding go.mod), skipping the test when it is absent.
-func sharedData(tb testing.TB, name string) string {
-	tb.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			tb.Fatal("no go.mod above the test directory")
-		}
-		dir = parent
-	}
-	p := filepath.Join(dir, "..", "shared", "data", name)
-	if _, err := os.Stat(p); err != nil {
-		tb.Skipf("shared data %s absent (%v): skipping", p, err)
-	}
-	return p
-}
+// sharedData is shareddata.Path: ../shared/data/<name>, or a skip.
+func sharedData(tb testing.TB, name string) string { return shareddata.Path(tb, name) }
 
 // query is one line of a BEIR queries.jsonl.
 type query struct {
