@@ -34,17 +34,9 @@ func runApply(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if fs.NArg() != 2 {
 		return usageErrorf("want RUN and TRIAL (got %d arguments)", fs.NArg())
 	}
-	s, err := loadSettings(*config, fs, map[string]string{"runs-dir": "runs_dir"})
+	s, store, run, err := openRun(*config, fs, fs.Arg(0))
 	if err != nil {
 		return err
-	}
-	store, err := runs.Open(s.RunsDir)
-	if err != nil {
-		return err
-	}
-	run, err := store.Resolve(fs.Arg(0))
-	if err != nil {
-		return inputError(err)
 	}
 	lb, err := run.ReadLeaderboard()
 	if err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 
@@ -27,17 +28,9 @@ func runLeaderboard(_ context.Context, args []string, stdout, stderr io.Writer) 
 	if !validFormat(*format) {
 		return usageErrorf("--format: want text, json, md or csv (got %q)", *format)
 	}
-	s, err := loadSettings(*config, fs, map[string]string{"runs-dir": "runs_dir"})
+	_, _, run, err := openRun(*config, fs, fs.Arg(0))
 	if err != nil {
 		return err
-	}
-	store, err := runs.Open(s.RunsDir)
-	if err != nil {
-		return err
-	}
-	run, err := store.Resolve(fs.Arg(0))
-	if err != nil {
-		return inputError(err)
 	}
 	lb, err := run.ReadLeaderboard()
 	if err != nil {
@@ -82,4 +75,22 @@ func runRuns(_ context.Context, args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "%-28s  %-11s  %6d  %-8s  %s\n", r.ID(), r.Manifest.Status, r.Manifest.Trials, best, name)
 	}
 	return nil
+}
+
+// openRun loads the settings (runs-dir flag bound) and resolves the run ref
+// ("" or latest, an id or a unique prefix) in the runs directory.
+func openRun(config string, fs *flag.FlagSet, ref string) (*settings, *runs.Store, *runs.Run, error) {
+	s, err := loadSettings(config, fs, map[string]string{"runs-dir": "runs_dir"})
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	store, err := runs.Open(s.RunsDir)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	run, err := store.Resolve(ref)
+	if err != nil {
+		return nil, nil, nil, inputError(err)
+	}
+	return s, store, run, nil
 }
