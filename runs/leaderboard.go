@@ -22,21 +22,26 @@ type Leaderboard struct {
 
 // Entry is one trial's row.
 type Entry struct {
-	Rank         int                           `json:"rank"`
-	Name         string                        `json:"name"`
-	Params       map[string]any                `json:"params"`
-	Status       string                        `json:"status"`
-	Mode         string                        `json:"mode"`
-	Error        string                        `json:"error,omitempty"`
-	Primary      float64                       `json:"primary"`
-	Delta        *float64                      `json:"delta_vs_baseline,omitempty"`
-	Scorecard    map[string]float64            `json:"scorecard"`
-	Categories   map[string]map[string]float64 `json:"categories,omitempty"`
-	Difficulties map[string]map[string]float64 `json:"difficulties,omitempty"`
-	Routing      *float64                      `json:"routing_accuracy,omitempty"`
-	Queries      int                           `json:"queries"`
-	Failed       int                           `json:"failed_queries,omitempty"`
-	Index        int                           `json:"trial"`
+	Rank    int            `json:"rank"`
+	Name    string         `json:"name"`
+	Params  map[string]any `json:"params"`
+	Status  string         `json:"status"`
+	Mode    string         `json:"mode"`
+	Error   string         `json:"error,omitempty"`
+	Primary float64        `json:"primary"`
+	Delta   *float64       `json:"delta_vs_baseline,omitempty"`
+	// Comparison is the paired comparison against the baseline.
+	Comparison *Comparison `json:"vs_baseline,omitempty"`
+	// CategoryIntervals holds the primary score per category with its
+	// bootstrap interval.
+	CategoryIntervals map[string]Interval           `json:"category_intervals,omitempty"`
+	Scorecard         map[string]float64            `json:"scorecard"`
+	Categories        map[string]map[string]float64 `json:"categories,omitempty"`
+	Difficulties      map[string]map[string]float64 `json:"difficulties,omitempty"`
+	Routing           *float64                      `json:"routing_accuracy,omitempty"`
+	Queries           int                           `json:"queries"`
+	Failed            int                           `json:"failed_queries,omitempty"`
+	Index             int                           `json:"trial"`
 }
 
 // NewLeaderboard orders trials best first: successful trials by primary

@@ -1,0 +1,54 @@
+package runs
+
+// Comparison is a trial's paired comparison against a reference trial (the
+// baseline, or the production config) on per-query scores. It is filled by
+// the tuner's statistics step; the leaderboard and the report render it.
+type Comparison struct {
+	// Against names the reference trial.
+	Against string `json:"against"`
+	// Metric is the per-query score compared ("primary" or a metric name).
+	Metric string `json:"metric"`
+	// N is the number of paired queries; NonZero those whose difference is
+	// not zero (the Wilcoxon test's sample size).
+	N       int `json:"n"`
+	NonZero int `json:"n_nonzero"`
+	// Delta is the mean per-query difference (trial minus reference), with
+	// its paired bootstrap interval [Low, High] at Level (e.g. 0.95).
+	Delta float64 `json:"delta"`
+	Low   float64 `json:"ci_low"`
+	High  float64 `json:"ci_high"`
+	Level float64 `json:"ci_level"`
+	// W is the Wilcoxon signed-rank statistic (sum of positive ranks);
+	// PWilcoxon its two-sided p-value, PGreater the one-sided p-value for
+	// "trial better"; nil when there are too few non-zero pairs.
+	W         *float64 `json:"wilcoxon_w,omitempty"`
+	PWilcoxon *float64 `json:"p_wilcoxon,omitempty"`
+	PGreater  *float64 `json:"p_wilcoxon_greater,omitempty"`
+	// PRandomization is the paired randomization test's two-sided p-value.
+	PRandomization float64 `json:"p_randomization"`
+	// PAdjusted is the p-value after the run's multiple-comparison
+	// correction (Correction names it: holm or bh).
+	PAdjusted  *float64 `json:"p_adjusted,omitempty"`
+	Correction string   `json:"correction,omitempty"`
+	// Significant is true when PAdjusted is below Alpha and Delta > 0 or
+	// < 0 accordingly; Mark is its one-character rendering ("+", "-" or "").
+	Significant bool    `json:"significant"`
+	Alpha       float64 `json:"alpha"`
+	Mark        string  `json:"mark,omitempty"`
+	// Seed is the seed of the bootstrap and the randomization test.
+	Seed int64 `json:"seed"`
+	// Warnings are statistical caveats ("too few non-zero pairs").
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// Interval is a mean with its bootstrap interval, e.g. one category's
+// primary score.
+type Interval struct {
+	Mean float64 `json:"mean"`
+	Low  float64 `json:"low"`
+	High float64 `json:"high"`
+	N    int     `json:"n"`
+	// Warning says why there is no interval ("4 queries: no interval");
+	// Low and High equal Mean then.
+	Warning string `json:"warning,omitempty"`
+}
