@@ -234,3 +234,55 @@ func (s *Study) Replay(p Proposal, rec runs.TrialRecord) error {
 	}
 	return s.Tell(p, rec)
 }
+
+// StudyOptionsFor returns the study options an experiment file asks for:
+// its space, sampler, seed, budget and pruning, sampled trials starting
+// from its baseline's parameters. Storage and naming are left to the
+// caller.
+func StudyOptionsFor(ef *experiments.ExperimentFile) StudyOptions {
+	o := StudyOptions{Space: ef.Space, Sampler: ef.Sampler, Seed: ef.Seed, Trials: ef.Trials, Base: experiments.Params{}}
+	if ef.Baseline != nil {
+		o.Base = ef.Baseline.Params.Clone()
+	}
+	if ef.Pruning != nil {
+		o.Pruning = *ef.Pruning
+	}
+	return o
+}
+
+// Corners lists trials at the edges of the space (each parameter at its
+// low and high, each choice), on top of the base parameters, so that a
+// backend's config checks can run before the study starts.
+func (o StudyOptions) Corners() []experiments.TrialSpec {
+	var out []experiments.TrialSpec
+	add := func(param string, v any) {
+		p := o.Base.Clone()
+		p[param] = v
+		out = append(out, experiments.TrialSpec{Name: fmt.Sprintf("space %s=%s", param, experiments.FormatValue(v)), Params: p})
+	}
+	for _, sp := range o.Space {
+		if sp.Type == "categorical" {
+			for _, c := range sp.Choices {
+				add(sp.Param, c)
+			}
+			continue
+		}
+		add(sp.Param, sp.Low)
+		add(sp.Param, sp.High)
+	}
+	return out
+}
+
+// Describe summarizes the study for a progress line, e.g.
+// "40 tpe trials (seed 42), pruning from 25% of the queries, η=3".
+func (o StudyOptions) Describe() string {
+	sampler := o.Sampler
+	if sampler == "" {
+		sampler = DefaultSampler
+	}
+	s := fmt.Sprintf("%d %s trials (seed %d)", o.Trials, sampler, o.Seed)
+	if o.Pruning.Enabled {
+		s += fmt.Sprintf(", pruning from %.0f%% of the queries, η=%d", 100*o.Pruning.Fraction, o.Pruning.ReductionFactor)
+	}
+	return s
+}
