@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/c-bata/goptuna"
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
@@ -253,9 +254,15 @@ func TestPrunedPartialScores(t *testing.T) {
 // it, and checks that the recorded trials were not searched again and that
 // the whole sequence equals an uninterrupted run's.
 func TestResumeDoesNotRedo(t *testing.T) {
+	for _, s := range samplers {
+		t.Run(s, func(t *testing.T) { testResume(t, s) })
+	}
+}
+
+func testResume(t *testing.T, sampler string) {
 	pruning := experiments.Pruning{Enabled: true, Fraction: 0.25, ReductionFactor: 2}
 	fixed := []experiments.TrialSpec{{Name: "baseline", Baseline: true, Params: experiments.Params{"fusion.k": 60.0, "fusion.weights.bm25": 0.5, "fusion.method": "rrf"}}}
-	so := tuner.StudyOptions{Space: testSpace(), Sampler: tuner.SamplerTPE, Seed: 9, Trials: 12, Pruning: pruning}
+	so := tuner.StudyOptions{Space: testSpace(), Sampler: sampler, Seed: 9, Trials: 12, Pruning: pruning}
 
 	whole := newRun(t, t.TempDir())
 	want, err := tuner.Search(context.Background(), searchOptions(t, newLandscape(), whole, fixed), so)
@@ -329,5 +336,48 @@ func (s stopAfter) QueryDone(int, int)            {}
 func (s stopAfter) TrialDone(i, _ int, _ runs.TrialRecord, _ time.Duration) {
 	if i >= s.n {
 		s.cancel()
+	}
+}
+
+// TestSharedStorage runs two workers on one goptuna storage, the second
+// joining the first's study by name: the study holds both workers' trials,
+// and the second worker's sampler sees the first's observations.
+func TestSharedStorage(t *testing.T) {
+	storage := goptuna.NewInMemoryStorage()
+	worker := func(seed int64, join bool) *tuner.Result {
+		res, err := tuner.Search(context.Background(), searchOptions(t, newLandscape(), newRun(t, t.TempDir()), nil), tuner.StudyOptions{
+			Space: testSpace(), Sampler: tuner.SamplerTPE, Seed: seed, Trials: 6,
+			Storage: storage, StudyName: "shared", LoadIfExists: join,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	worker(1, false)
+	worker(2, true)
+	study, err := tuner.NewStudy(tuner.StudyOptions{Space: testSpace(), Trials: 1, Storage: storage, StudyName: "shared", LoadIfExists: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	trials, err := study.Goptuna().GetTrials()
+	if err != nil {
+		t.Fatal(err)
+	}
+	complete := 0
+	for _, tr := range trials {
+		if tr.State == goptuna.TrialStateComplete {
+			complete++
+		}
+	}
+	if complete != 12 {
+		t.Errorf("shared study holds %d complete trials, want 12", complete)
+	}
+	p, err := study.Ask()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Number != 12 {
+		t.Errorf("next trial number %d, want 12", p.Number)
 	}
 }
