@@ -3,7 +3,7 @@ GO      ?= go
 BIN     ?= bin/tune
 FUZZTIME ?= 30s
 
-.PHONY: help build test demo bench bench-eval lint fuzz clean
+.PHONY: help build test demo bench bench-eval bench-samplers lint fuzz clean
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "  %-12s %s\n", $$1, $$2}'
@@ -23,6 +23,9 @@ bench: ## run the Go benchmarks
 
 bench-eval: build ## time `tune eval` on a generated 5,000-query run
 	./scripts/bench-eval.sh
+
+bench-samplers: ## trials random/TPE/CMA-ES need to reach the 55-point grid's optimum (demo, SciFact)
+	./scripts/bench-samplers.sh
 
 lint: ## gofmt and go vet
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi

@@ -28,6 +28,9 @@ type ExperimentFile struct {
 	// Trials is the sampler's budget; Sampler names it (random, tpe, cmaes).
 	Trials  int
 	Sampler string
+	// Pruning is successive halving on query subsets for sampled trials;
+	// nil when the file has no pruning key.
+	Pruning *Pruning
 
 	gridPos string
 }
@@ -134,8 +137,10 @@ func ParseExperimentFile(path string, data []byte) (*ExperimentFile, error) {
 			ef.Grid = parseGrid(ps, v, key)
 		case "space":
 			ef.Space = parseSpace(ps, v, key)
+		case "pruning":
+			ef.Pruning = parsePruning(ps, v, key)
 		default:
-			ps.at(k, key, "unknown key (want name, description, seed, baseline, experiments, grid, space, trials, sampler)")
+			ps.at(k, key, "unknown key (want name, description, seed, baseline, experiments, grid, space, trials, sampler, pruning)")
 		}
 	})
 	if ef.Baseline == nil && len(ef.Variants) == 0 && len(ef.Grid) == 0 && len(ef.Space) == 0 {
@@ -144,6 +149,7 @@ func ParseExperimentFile(path string, data []byte) (*ExperimentFile, error) {
 	if len(ef.Space) > 0 && ef.Trials == 0 {
 		ps.at(root, "trials", "a search space needs a trials budget")
 	}
+	checkSamplerKeys(ps, root, ef)
 	if err := ps.err(); err != nil {
 		return nil, err
 	}

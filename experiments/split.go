@@ -23,32 +23,12 @@ const (
 // order. devFraction is clamped to [0, 1] (NaN reads as 0). The halves share
 // Categories, Source, Hash and Warnings with gs and copy its queries.
 func (gs *GoldenSet) Split(seed int64, devFraction float64) (dev, test *GoldenSet) {
-	if math.IsNaN(devFraction) {
-		devFraction = 0
-	}
-	devFraction = min(max(devFraction, 0), 1)
-	byCat := map[string][]int{}
+	ids := make([]string, len(gs.Queries))
+	cats := make([]string, len(gs.Queries))
 	for i, q := range gs.Queries {
-		byCat[q.Category] = append(byCat[q.Category], i)
+		ids[i], cats[i] = q.ID, q.Category
 	}
-	inDev := make([]bool, len(gs.Queries))
-	for _, idx := range byCat {
-		keys := make(map[int]uint64, len(idx))
-		for _, i := range idx {
-			keys[i] = splitKey(seed, gs.Queries[i].ID)
-		}
-		sort.Slice(idx, func(a, b int) bool {
-			ka, kb := keys[idx[a]], keys[idx[b]]
-			if ka != kb {
-				return ka < kb
-			}
-			return gs.Queries[idx[a]].ID < gs.Queries[idx[b]].ID
-		})
-		n := int(math.Round(devFraction * float64(len(idx))))
-		for _, i := range idx[:n] {
-			inDev[i] = true
-		}
-	}
+	inDev := StratifiedSample(seed, ids, cats, devFraction)
 	dev, test = gs.subset(SplitDev), gs.subset(SplitTest)
 	for i, q := range gs.Queries {
 		q.Judgments = append([]Judgment(nil), q.Judgments...)
@@ -59,6 +39,42 @@ func (gs *GoldenSet) Split(seed int64, devFraction float64) (dev, test *GoldenSe
 		}
 	}
 	return dev, test
+}
+
+// StratifiedSample picks round(fraction × n) items of every category
+// (categories[i] is item i's): within a category, items are ordered by a
+// hash of (seed, id), ties by id, and the first ones are taken. The choice
+// depends only on the seed and the (id, category) pairs, not on their
+// order, and samples are nested: a larger fraction keeps every item of a
+// smaller one. fraction is clamped to [0, 1] (NaN reads as 0).
+func StratifiedSample(seed int64, ids, categories []string, fraction float64) []bool {
+	if math.IsNaN(fraction) {
+		fraction = 0
+	}
+	fraction = min(max(fraction, 0), 1)
+	byCat := map[string][]int{}
+	for i := range ids {
+		byCat[categories[i]] = append(byCat[categories[i]], i)
+	}
+	in := make([]bool, len(ids))
+	for _, idx := range byCat {
+		keys := make(map[int]uint64, len(idx))
+		for _, i := range idx {
+			keys[i] = splitKey(seed, ids[i])
+		}
+		sort.Slice(idx, func(a, b int) bool {
+			ka, kb := keys[idx[a]], keys[idx[b]]
+			if ka != kb {
+				return ka < kb
+			}
+			return ids[idx[a]] < ids[idx[b]]
+		})
+		n := int(math.Round(fraction * float64(len(idx))))
+		for _, i := range idx[:n] {
+			in[i] = true
+		}
+	}
+	return in
 }
 
 // Subset returns the named part of gs: SplitDev or SplitTest from

@@ -42,6 +42,9 @@ type Entry struct {
 	Queries           int                           `json:"queries"`
 	Failed            int                           `json:"failed_queries,omitempty"`
 	Index             int                           `json:"trial"`
+	// Sampler and Fraction are the trial record's (sampled trials, pruning).
+	Sampler  string  `json:"sampler,omitempty"`
+	Fraction float64 `json:"fraction,omitempty"`
 }
 
 // NewLeaderboard orders trials best first: successful trials by primary
@@ -61,6 +64,7 @@ func NewLeaderboard(primary string, metrics []string, trials []TrialRecord) Lead
 			Primary: round(t.Primary), Scorecard: roundMap(t.Scorecard),
 			Categories: roundNested(t.Categories), Difficulties: roundNested(t.Difficulties),
 			Queries: t.Queries, Failed: t.Failed, Index: t.Index,
+			Sampler: t.Sampler, Fraction: round(t.Fraction),
 		}
 		if t.Routing != nil {
 			v := round(*t.Routing)

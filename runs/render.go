@@ -75,6 +75,9 @@ func (lb Leaderboard) row(e Entry, metrics []string) []string {
 	if e.Mode != "" && e.Status == StatusOK {
 		status += " (" + e.Mode + ")"
 	}
+	if e.Status == StatusPruned && e.Fraction > 0 {
+		status += fmt.Sprintf(" at %.0f%%", 100*e.Fraction)
+	}
 	if e.Name == lb.Baseline {
 		status += ", baseline"
 	}

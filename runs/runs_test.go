@@ -27,6 +27,9 @@ func fixtureTrials() []runs.TrialRecord {
 			Params: map[string]any{"fusion.k": 80.0}, Scorecard: map[string]float64{}},
 		{Index: 3, Name: "a-tie", Status: runs.StatusOK, Mode: "live", Primary: 0.525,
 			Params: map[string]any{"fusion.k": 50.0}, Scorecard: map[string]float64{"NDCG@10": 0.5, "ERR@10": 0.3}, Queries: 10},
+		{Index: 4, Name: "tpe-001", Status: runs.StatusPruned, Mode: "live", Primary: 0.6, Sampler: "tpe", Fraction: 0.25,
+			Rungs:  []runs.Rung{{Fraction: 0.25, Queries: 3, Primary: 0.6}},
+			Params: map[string]any{"fusion.k": 12.0}, Scorecard: map[string]float64{"NDCG@10": 0.6, "ERR@10": 0.5}, Queries: 3},
 	}
 }
 
@@ -37,14 +40,15 @@ func TestLeaderboardOrder(t *testing.T) {
 		names = append(names, e.Name)
 	}
 	// 0.5250000000000001 rounds to 0.525: a tie broken by name.
-	want := "a-tie,k=40,baseline,k=80"
+	// The pruned trial's partial score ranks it after every complete one.
+	want := "a-tie,k=40,baseline,tpe-001,k=80"
 	if got := strings.Join(names, ","); got != want {
 		t.Errorf("order %s, want %s", got, want)
 	}
 	if d := lb.Trials[1].Delta; d == nil || *d != 0.025 {
 		t.Errorf("delta of k=40 = %v, want 0.025", d)
 	}
-	if lb.Trials[3].Delta != nil {
+	if lb.Trials[3].Delta != nil || lb.Trials[4].Delta != nil {
 		t.Errorf("failed trial has a delta")
 	}
 	best, ok := lb.Best()

@@ -38,6 +38,23 @@ type TrialRecord struct {
 	BackendConfig string `json:"backend_config,omitempty"`
 	// Mode says how the trial was evaluated: live, replay or verified.
 	Mode string `json:"mode"`
+	// Sampler names the sampler that proposed the trial (random, tpe,
+	// cmaes); empty for the experiment file's own trials.
+	Sampler string `json:"sampler,omitempty"`
+	// Fraction is the share of the queries the trial was evaluated on when
+	// pruning was on: below 1 for a pruned trial, whose Primary, Scorecard
+	// and Queries are then partial. 0 when pruning was off.
+	Fraction float64 `json:"fraction,omitempty"`
+	// Rungs are the trial's partial primary scores at the successive-halving
+	// rungs it reached.
+	Rungs []Rung `json:"rungs,omitempty"`
+}
+
+// Rung is a trial's partial result on a query subset.
+type Rung struct {
+	Fraction float64 `json:"fraction"`
+	Queries  int     `json:"queries"`
+	Primary  float64 `json:"primary"`
 }
 
 // QueryResult is one query of one trial, a line of trials/NNN.queries.jsonl.

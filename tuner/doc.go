@@ -1,4 +1,10 @@
 // Package tuner plans and executes tuning runs: it groups trials by
 // index-time parameters, applies each configuration to a backend, runs the
 // batch evaluation, scores it and records it, and promotes the winner.
+//
+// Sweep runs the experiment file's fixed trials. Search runs a sampler
+// study on top of them: a Study (goptuna, storage pluggable through
+// StudyOptions) proposes trials by Ask, takes partial scores on growing
+// query subsets by Report (successive-halving pruning) and outcomes by
+// Tell; a resumed run replays its recorded trials into the study.
 package tuner

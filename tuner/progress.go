@@ -77,7 +77,9 @@ func (p *TextProgress) TrialDone(i, n int, rec runs.TrialRecord, eta time.Durati
 		fmt.Fprint(p.W, "\r\033[K")
 	}
 	result := fmt.Sprintf("primary %.4f", rec.Primary)
-	if rec.Status != runs.StatusOK {
+	if rec.Status == runs.StatusPruned {
+		result = fmt.Sprintf("pruned at %.0f%% of the queries (partial primary %.4f on %d)", 100*rec.Fraction, rec.Primary, rec.Queries)
+	} else if rec.Status != runs.StatusOK {
 		result = rec.Status + ": " + rec.Error
 	}
 	fmt.Fprintf(p.W, "trial %d/%d %s: %s (eta %s)\n", i, n, rec.Name, result, eta.Round(time.Second))

@@ -84,6 +84,10 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := eng.check(trials); err != nil {
 		return inputError(err)
 	}
+	study, err := studyFor(ef, eng)
+	if err != nil {
+		return inputError(err)
+	}
 
 	store, err := runs.Open(s.RunsDir)
 	if err != nil {
@@ -103,7 +107,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	} else {
 		run, err = store.Create(runs.Manifest{
 			Experiments: ef.Hash, GoldenHash: ds.hash, Backend: s.Backend.Kind,
-			Trials: len(trials), Seed: ef.Seed, Tool: "tune", Args: args,
+			Trials: len(trials) + ef.Trials, Seed: ef.Seed, Tool: "tune", Args: args,
 		}, time.Now())
 		if err != nil {
 			return err
@@ -114,20 +118,30 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	fmt.Fprintf(stderr, "run %s: %d trials in %d index groups, %d queries (%s)\n",
 		run.ID(), len(trials), len(tuner.Plan(trials)), len(ds.queries), ds.describe)
+	if study != nil {
+		fmt.Fprintf(stderr, "then %s\n", study.Describe())
+	}
 
 	b, err := eng.backend(run.Dir, stderr)
 	if err != nil {
 		return err
 	}
 	started := time.Now()
-	res, sweepErr := tuner.Sweep(ctx, tuner.Options{
+	opts := tuner.Options{
 		Trials: trials, Queries: ds.queries, Backend: b, Scorer: scorer,
 		Eval:          evalOptions(s.Eval),
 		Run:           run,
 		Progress:      &tuner.TextProgress{W: stderr, Terminal: isTerminal(stderr)},
 		FailureBudget: s.Eval.FailureBudget,
 		Describe:      eng.describe,
-	})
+	}
+	var res *tuner.Result
+	var sweepErr error
+	if study != nil {
+		res, sweepErr = tuner.Search(ctx, opts, *study)
+	} else {
+		res, sweepErr = tuner.Sweep(ctx, opts)
+	}
 	closeErr := b.Close()
 	elapsed := time.Since(started)
 

@@ -1,0 +1,24 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/fusiontune/fusiontune/tuner"
+)
+
+// studyFor returns the sampler study of an experiment file with a space
+// (nil without one), after checking the engine accepts the space's edges.
+func studyFor(ef *experiments.ExperimentFile, eng *embeddedSetup) (*tuner.StudyOptions, error) {
+	if len(ef.Space) == 0 {
+		return nil, nil
+	}
+	so := tuner.StudyOptionsFor(ef)
+	if _, err := tuner.NewStudy(so); err != nil {
+		return nil, fmt.Errorf("%s: %w", ef.Path, err)
+	}
+	if err := eng.check(so.Corners()); err != nil {
+		return nil, err
+	}
+	return &so, nil
+}

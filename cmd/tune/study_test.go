@@ -1,0 +1,122 @@
+package main_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const studyExperiment = `{
+  "seed": 5,
+  "baseline": {"name": "baseline", "params": {"fusion.method": "rrf", "fusion.k": 60, "chunk.size": 0}},
+  "sampler": "random",
+  "trials": 5,
+  "space": {
+    "fusion.k": {"type": "int", "low": 5, "high": 100},
+    "fusion.weights.bm25": {"type": "float", "low": 0, "high": 1},
+    "fusion.method": {"type": "categorical", "choices": ["rrf", "linear"]}
+  },
+  "pruning": {"fraction": 0.25, "reduction_factor": 2}
+}`
+
+type studyEntry struct {
+	Name     string         `json:"name"`
+	Status   string         `json:"status"`
+	Sampler  string         `json:"sampler"`
+	Fraction float64        `json:"fraction"`
+	Params   map[string]any `json:"params"`
+	Index    int            `json:"trial"`
+}
+
+func readBoard(t *testing.T, runDir string) []studyEntry {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(runDir, "leaderboard.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lb struct{ Trials []studyEntry }
+	if err := json.Unmarshal(data, &lb); err != nil {
+		t.Fatal(err)
+	}
+	return lb.Trials
+}
+
+// TestSweepSampledStudy runs a sampled study with pruning through the
+// embedded engine (real restarts), then drops its last two trial records
+// and resumes: the resumed run redoes only those two, with the same
+// parameters.
+func TestSweepSampledStudy(t *testing.T) {
+	e := newSweepEnv(t, sweepSettings)
+	exp := e.write("study.json", studyExperiment)
+	stdout, stderr, code := e.run("--experiments", exp)
+	if code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	for _, want := range []string{"then 5 random trials (seed 5), pruning from 25% of the queries, η=2", "trial 6/6 random-005"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	dirs := e.runDirs()
+	if len(dirs) != 1 {
+		t.Fatalf("runs: %v", dirs)
+	}
+	first := readBoard(t, dirs[0])
+	sampled := 0
+	for _, en := range first {
+		if en.Sampler == "random" {
+			sampled++
+			if !strings.Contains(stdout, en.Name) {
+				t.Errorf("leaderboard on stdout lacks %s", en.Name)
+			}
+		}
+		if en.Status == "pruned" && !(en.Fraction > 0 && en.Fraction < 1) {
+			t.Errorf("%s pruned with fraction %v", en.Name, en.Fraction)
+		}
+	}
+	if sampled != 5 || len(first) != 6 {
+		t.Fatalf("%d sampled trials of %d, want 5 of 6", sampled, len(first))
+	}
+
+	for _, n := range []string{"004", "005"} {
+		if err := os.Remove(filepath.Join(dirs[0], "trials", n+".json")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, stderr, code = e.run("--experiments", exp, "--resume", filepath.Base(dirs[0]))
+	if code != 0 {
+		t.Fatalf("resume: exit %d\n%s", code, stderr)
+	}
+	if !strings.Contains(stderr, "(4 resumed)") || strings.Contains(stderr, "trial 4/6") || !strings.Contains(stderr, "trial 5/6 random-004") {
+		t.Errorf("resume should redo exactly trials 5 and 6:\n%s", stderr)
+	}
+	again := readBoard(t, dirs[0])
+	if len(again) != len(first) {
+		t.Fatalf("%d trials after resume, want %d", len(again), len(first))
+	}
+	byName := map[string]studyEntry{}
+	for _, en := range first {
+		byName[en.Name] = en
+	}
+	for _, en := range again {
+		was, _ := json.Marshal(byName[en.Name].Params)
+		now, _ := json.Marshal(en.Params)
+		if string(was) != string(now) || en.Status != byName[en.Name].Status {
+			t.Errorf("%s: %s %s after resume, was %s %s", en.Name, now, en.Status, was, byName[en.Name].Status)
+		}
+	}
+}
+
+func TestSweepStudyBadInput(t *testing.T) {
+	e := newSweepEnv(t, sweepSettings)
+	exp := e.write("bad.yaml", "baseline: {params: {fusion.k: 60}}\nsampler: tpe\ntrials: 4\nspace:\n  fusion.k: {type: int, low: 5, high: 50}\npruning: {fraction: 0, reduction_factor: 3}\n")
+	_, stderr, code := e.run("--experiments", exp)
+	if code != 2 || !strings.Contains(stderr, "bad.yaml:6:21: pruning.fraction: must be > 0 and < 1 (got 0)") {
+		t.Errorf("exit %d, stderr:\n%s", code, stderr)
+	}
+	if len(e.runDirs()) != 0 {
+		t.Errorf("a bad experiment file created a run")
+	}
+}

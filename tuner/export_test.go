@@ -1,0 +1,4 @@
+package tuner
+
+// RungSubsets exposes rungSubsets to the external tests.
+var RungSubsets = rungSubsets

@@ -1,0 +1,165 @@
+package tuner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/c-bata/goptuna"
+	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/fusiontune/fusiontune/runs"
+)
+
+// halving is successive halving on goptuna's report API: a trial reports
+// its partial score at rung r as intermediate value r; it is promoted when
+// that score is among the best ⌊n/η⌋ of the n trials that reported rung r
+// (the best one while fewer than η have), and pruned otherwise. Ties
+// promote.
+//
+// goptuna's own successivehalving.Pruner assumes one report per trial: its
+// current-rung lookup returns the last completed rung rather than the next,
+// so a second report overwrites the first rung's value.
+type halving struct{ eta int }
+
+var _ goptuna.Pruner = (*halving)(nil)
+
+// Prune implements goptuna.Pruner.
+func (h *halving) Prune(study *goptuna.Study, trial goptuna.FrozenTrial) (bool, error) {
+	rung, ok := trial.GetLatestStep()
+	if !ok {
+		return false, nil
+	}
+	value := trial.IntermediateValues[rung]
+	all, err := study.GetTrials()
+	if err != nil && !errors.Is(err, goptuna.ErrTrialsPartiallyDeleted) {
+		return false, err
+	}
+	competing := []float64{value}
+	for _, t := range all {
+		if t.ID == trial.ID {
+			continue
+		}
+		if v, ok := t.IntermediateValues[rung]; ok {
+			competing = append(competing, v)
+		}
+	}
+	sort.Sort(sort.Reverse(sort.Float64Slice(competing)))
+	k := max(len(competing)/h.eta, 1)
+	return value < competing[k-1], nil
+}
+
+// rungSubsets lists the query subsets of successive halving: the indices
+// of a seeded, category-stratified fraction f of queries, then f·η, f·η²,
+// … while below the whole set. Subsets are nested, and empty or repeated
+// ones are left out. The whole set is not included.
+func rungSubsets(queries []Query, seed int64, p experiments.Pruning) [][]int {
+	if !p.Enabled {
+		return nil
+	}
+	ids := make([]string, len(queries))
+	cats := make([]string, len(queries))
+	for i, q := range queries {
+		ids[i], cats[i] = q.ID, q.Category
+	}
+	var out [][]int
+	prev := 0
+	for f := p.Fraction; f < 1; f *= float64(p.ReductionFactor) {
+		in := experiments.StratifiedSample(seed, ids, cats, f)
+		var idx []int
+		for i, ok := range in {
+			if ok {
+				idx = append(idx, i)
+			}
+		}
+		if len(idx) == 0 || len(idx) == prev || len(idx) == len(queries) {
+			continue
+		}
+		prev = len(idx)
+		out = append(out, idx)
+	}
+	return out
+}
+
+// runStaged evaluates a trial rung by rung: on each subset it runs only the
+// queries not yet run (the backend restarts at most once, for the first),
+// reports the partial primary score and stops when the study prunes the
+// trial (unless mayPrune is false: the experiment file's own trials always
+// run to the end but still report, so they set the bar). Without subsets it
+// is runTrial.
+func runStaged(ctx context.Context, o Options, index int, spec experiments.TrialSpec, study *Study, p Proposal, subsets [][]int, mayPrune bool) (trialOutcome, int, error) {
+	if len(subsets) == 0 {
+		rec, restarted, err := runTrial(ctx, o, index, spec)
+		return rec, b2i(restarted), err
+	}
+	all := make([]int, len(o.Queries))
+	for i := range all {
+		all[i] = i
+	}
+	results := make([]runs.QueryResult, len(o.Queries))
+	ran := make([]bool, len(o.Queries))
+	restarts := 0
+	var rungs []runs.Rung
+	for r, subset := range append(subsets, all) {
+		var todo []int
+		for _, i := range subset {
+			if !ran[i] {
+				todo = append(todo, i)
+			}
+		}
+		part := o
+		part.Queries = make([]Query, len(todo))
+		for j, i := range todo {
+			part.Queries[j] = o.Queries[i]
+		}
+		rec, restarted, err := runTrial(ctx, part, index, spec)
+		restarts += b2i(restarted)
+		if err != nil || rec.Status != runs.StatusOK {
+			rec.Rungs = rungs
+			return rec, restarts, err
+		}
+		for j, i := range todo {
+			results[i], ran[i] = rec.results[j], true
+		}
+		queries := make([]Query, len(subset))
+		batch := Batch{Results: make([]runs.QueryResult, len(subset))}
+		for j, i := range subset {
+			queries[j], batch.Results[j] = o.Queries[i], results[i]
+		}
+		s := summarize(queries, batch)
+		rec.results = batch.Results
+		rec.Primary, rec.Scorecard = s.Primary, s.Scorecard
+		rec.Categories, rec.Difficulties, rec.Routing = s.Categories, s.Difficulties, s.Routing
+		rec.Queries, rec.Failed = s.Scored, 0
+		rec.Fraction = float64(len(subset)) / float64(len(o.Queries))
+		if r == len(subsets) {
+			rec.Rungs = rungs
+			return rec, restarts, nil
+		}
+		rungs = append(rungs, runs.Rung{Fraction: rec.Fraction, Queries: s.Scored, Primary: s.Primary})
+		prune, err := study.Report(p, r, s.Primary)
+		if err != nil {
+			return rec, restarts, &studyError{fmt.Errorf("trial %q: %w", spec.Name, err)}
+		}
+		if prune && mayPrune {
+			rec.Status = runs.StatusPruned
+			rec.Rungs = rungs
+			return rec, restarts, nil
+		}
+	}
+	panic("unreachable")
+}
+
+// studyError marks a failure of the study itself (its storage), which
+// stops the search, as opposed to a failed trial.
+type studyError struct{ err error }
+
+func (e *studyError) Error() string { return e.err.Error() }
+func (e *studyError) Unwrap() error { return e.err }
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,288 @@
+package tuner
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/c-bata/goptuna"
+	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/fusiontune/fusiontune/runs"
+)
+
+// DefaultStudyName names the goptuna study when StudyOptions.StudyName is
+// empty.
+const DefaultStudyName = "fusiontune"
+
+// StudyOptions configure a sampler study: the search space, the sampler
+// and its seed, the budget, optional pruning, and where the study lives.
+//
+// Storage is pluggable: nil keeps the study in memory (one process, and a
+// resumed run replays its recorded trials into a fresh study); any
+// goptuna.Storage — e.g. an RDB storage shared by several workers — may be
+// passed instead, with StudyName naming the study in it and LoadIfExists
+// joining a study another process created.
+type StudyOptions struct {
+	// Space is the experiment file's search space (required).
+	Space []experiments.SpaceParam
+	// Sampler is random, tpe (default) or cmaes.
+	Sampler string
+	// Seed seeds the sampler: the same seed, space and observed scores give
+	// the same sequence of trials. Concurrent workers on one storage should
+	// use distinct seeds.
+	Seed int64
+	// Trials is the number of trials to sample (the budget).
+	Trials int
+	// StartupTrials is how many observed trials TPE and CMA-ES wait for
+	// before modelling (0: DefaultStartupTrials(Trials)).
+	StartupTrials int
+	// Base holds the parameters every sampled trial starts from (the
+	// baseline's); sampled values overlay it.
+	Base experiments.Params
+	// Pruning turns on successive halving on query subsets.
+	Pruning experiments.Pruning
+	// Storage holds the study (nil: in memory).
+	Storage goptuna.Storage
+	// StudyName names the study in Storage (default DefaultStudyName).
+	StudyName string
+	// LoadIfExists joins an existing study of that name in Storage.
+	LoadIfExists bool
+	// Logger receives goptuna's log lines (nil: discarded).
+	Logger goptuna.Logger
+}
+
+// Study is a goptuna study over a search space, driven by ask and tell:
+// Ask proposes a trial, Report gives a partial score on a query subset and
+// says whether to prune, Tell gives the outcome.
+type Study struct {
+	g    *goptuna.Study
+	o    StudyOptions
+	dims []dim
+}
+
+// Proposal is one trial of a study: its goptuna trial and the parameters
+// to evaluate.
+type Proposal struct {
+	// ID is the goptuna trial id, Number its number within the study.
+	ID, Number int
+	// Params are the full parameters (Base overlaid by the sampled values).
+	Params experiments.Params
+}
+
+// NewStudy creates (or, with LoadIfExists, joins) the study, maximizing
+// the primary score.
+func NewStudy(o StudyOptions) (*Study, error) {
+	dims, err := newSpace(o.Space)
+	if err != nil {
+		return nil, err
+	}
+	if o.Trials <= 0 {
+		return nil, fmt.Errorf("study: trials must be > 0 (got %d)", o.Trials)
+	}
+	if o.Pruning.Enabled {
+		if !(o.Pruning.Fraction > 0 && o.Pruning.Fraction < 1) {
+			return nil, fmt.Errorf("study: pruning.fraction must be > 0 and < 1 (got %v)", o.Pruning.Fraction)
+		}
+		if o.Pruning.ReductionFactor < 2 {
+			return nil, fmt.Errorf("study: pruning.reduction_factor must be >= 2 (got %d)", o.Pruning.ReductionFactor)
+		}
+	}
+	if o.StartupTrials <= 0 {
+		o.StartupTrials = DefaultStartupTrials(o.Trials)
+	}
+	if o.StudyName == "" {
+		o.StudyName = DefaultStudyName
+	}
+	if o.Base == nil {
+		o.Base = experiments.Params{}
+	}
+	independent, relative, err := newSamplers(o.Sampler, o.Seed, o.StartupTrials)
+	if err != nil {
+		return nil, err
+	}
+	logger := o.Logger
+	if logger == nil {
+		logger = &goptuna.StdLogger{} // no *log.Logger: discards
+	}
+	opts := []goptuna.StudyOption{
+		goptuna.StudyOptionDirection(goptuna.StudyDirectionMaximize),
+		goptuna.StudyOptionSampler(independent),
+		goptuna.StudyOptionLogger(logger),
+		goptuna.StudyOptionDefineSearchSpace(searchSpace(dims)),
+		goptuna.StudyOptionLoadIfExists(o.LoadIfExists),
+	}
+	if relative != nil {
+		opts = append(opts, goptuna.StudyOptionRelativeSampler(relative))
+	}
+	if o.Pruning.Enabled {
+		opts = append(opts, goptuna.StudyOptionPruner(&halving{eta: o.Pruning.ReductionFactor}))
+	}
+	if o.Storage != nil {
+		opts = append(opts, goptuna.StudyOptionStorage(o.Storage))
+	}
+	g, err := goptuna.CreateStudy(o.StudyName, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("study %q: %w", o.StudyName, err)
+	}
+	return &Study{g: g, o: o, dims: dims}, nil
+}
+
+// Goptuna returns the underlying goptuna study.
+func (s *Study) Goptuna() *goptuna.Study { return s.g }
+
+// Options returns the study's options with defaults applied.
+func (s *Study) Options() StudyOptions { return s.o }
+
+// Ask creates a trial and samples every parameter of the space, in the
+// space's order.
+func (s *Study) Ask() (Proposal, error) {
+	id, err := s.g.Storage.CreateNewTrial(s.g.ID)
+	if err != nil {
+		return Proposal{}, fmt.Errorf("study: new trial: %w", err)
+	}
+	t := goptuna.Trial{Study: s.g, ID: id}
+	if err := t.CallRelativeSampler(); err != nil {
+		return Proposal{}, fmt.Errorf("study: relative sampler: %w", err)
+	}
+	p := Proposal{ID: id, Params: s.o.Base.Clone()}
+	for _, d := range s.dims {
+		v, err := d.suggest(&t)
+		if err != nil {
+			return Proposal{}, fmt.Errorf("study: sample %s: %w", d.sp.Param, err)
+		}
+		p.Params[d.sp.Param] = v
+	}
+	p.Number, err = t.Number()
+	if err != nil {
+		return Proposal{}, fmt.Errorf("study: %w", err)
+	}
+	return p, nil
+}
+
+// AskFixed registers a trial whose parameters are given (the experiment
+// file's baseline, variants and grid): the values of parameters that lie
+// inside the space become observations for the sampler once told.
+func (s *Study) AskFixed(params experiments.Params) (Proposal, error) {
+	id, err := s.g.Storage.CreateNewTrial(s.g.ID)
+	if err != nil {
+		return Proposal{}, fmt.Errorf("study: new trial: %w", err)
+	}
+	for _, d := range s.dims {
+		v, ok := params[d.sp.Param]
+		if !ok {
+			continue
+		}
+		if ir, ok := d.internal(v); ok {
+			if err := s.g.Storage.SetTrialParam(id, d.sp.Param, ir, d.distribution); err != nil {
+				return Proposal{}, fmt.Errorf("study: set %s: %w", d.sp.Param, err)
+			}
+		}
+	}
+	n, err := s.g.Storage.GetTrialNumberFromID(id)
+	if err != nil {
+		return Proposal{}, fmt.Errorf("study: %w", err)
+	}
+	return Proposal{ID: id, Number: n, Params: params.Clone()}, nil
+}
+
+// Report records a trial's partial primary score at a successive-halving
+// rung (0 for the smallest query subset) and says whether the trial should
+// be pruned there. Without pruning it never prunes.
+func (s *Study) Report(p Proposal, rung int, value float64) (bool, error) {
+	if !s.o.Pruning.Enabled {
+		return false, nil
+	}
+	t := goptuna.Trial{Study: s.g, ID: p.ID}
+	err := t.ShouldPrune(rung, value)
+	if errors.Is(err, goptuna.ErrTrialPruned) {
+		return true, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("study: report rung %d: %w", rung, err)
+	}
+	return false, nil
+}
+
+// Tell finishes a trial with its record: ok trials complete with their
+// primary score, pruned ones with their partial score, failed ones fail.
+func (s *Study) Tell(p Proposal, rec runs.TrialRecord) error {
+	state := goptuna.TrialStateFail
+	switch rec.Status {
+	case runs.StatusOK:
+		state = goptuna.TrialStateComplete
+	case runs.StatusPruned:
+		state = goptuna.TrialStatePruned
+	}
+	if state != goptuna.TrialStateFail {
+		if err := s.g.Storage.SetTrialValue(p.ID, rec.Primary); err != nil {
+			return fmt.Errorf("study: tell trial %d: %w", p.Number, err)
+		}
+	}
+	if err := s.g.Storage.SetTrialState(p.ID, state); err != nil {
+		return fmt.Errorf("study: tell trial %d: %w", p.Number, err)
+	}
+	return nil
+}
+
+// Replay tells a study a trial recorded earlier (a resumed run): its rung
+// scores are reported again, so that the pruner sees what it saw, then its
+// outcome.
+func (s *Study) Replay(p Proposal, rec runs.TrialRecord) error {
+	for i, r := range rec.Rungs {
+		if _, err := s.Report(p, i, r.Primary); err != nil {
+			return err
+		}
+	}
+	return s.Tell(p, rec)
+}
+
+// StudyOptionsFor returns the study options an experiment file asks for:
+// its space, sampler, seed, budget and pruning, sampled trials starting
+// from its baseline's parameters. Storage and naming are left to the
+// caller.
+func StudyOptionsFor(ef *experiments.ExperimentFile) StudyOptions {
+	o := StudyOptions{Space: ef.Space, Sampler: ef.Sampler, Seed: ef.Seed, Trials: ef.Trials, Base: experiments.Params{}}
+	if ef.Baseline != nil {
+		o.Base = ef.Baseline.Params.Clone()
+	}
+	if ef.Pruning != nil {
+		o.Pruning = *ef.Pruning
+	}
+	return o
+}
+
+// Corners lists trials at the edges of the space (each parameter at its
+// low and high, each choice), on top of the base parameters, so that a
+// backend's config checks can run before the study starts.
+func (o StudyOptions) Corners() []experiments.TrialSpec {
+	var out []experiments.TrialSpec
+	add := func(param string, v any) {
+		p := o.Base.Clone()
+		p[param] = v
+		out = append(out, experiments.TrialSpec{Name: fmt.Sprintf("space %s=%s", param, experiments.FormatValue(v)), Params: p})
+	}
+	for _, sp := range o.Space {
+		if sp.Type == "categorical" {
+			for _, c := range sp.Choices {
+				add(sp.Param, c)
+			}
+			continue
+		}
+		add(sp.Param, sp.Low)
+		add(sp.Param, sp.High)
+	}
+	return out
+}
+
+// Describe summarizes the study for a progress line, e.g.
+// "40 tpe trials (seed 42), pruning from 25% of the queries, η=3".
+func (o StudyOptions) Describe() string {
+	sampler := o.Sampler
+	if sampler == "" {
+		sampler = DefaultSampler
+	}
+	s := fmt.Sprintf("%d %s trials (seed %d)", o.Trials, sampler, o.Seed)
+	if o.Pruning.Enabled {
+		s += fmt.Sprintf(", pruning from %.0f%% of the queries, η=%d", 100*o.Pruning.Fraction, o.Pruning.ReductionFactor)
+	}
+	return s
+}

@@ -1,0 +1,383 @@
+package tuner_test
+
+import (
+	"context"
+	"errors"
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/c-bata/goptuna"
+	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner"
+)
+
+var samplers = []string{tuner.SamplerRandom, tuner.SamplerTPE, tuner.SamplerCMAES}
+
+// runStudy runs a fresh study on a fresh landscape and returns its trials.
+func runStudy(t *testing.T, sampler string, seed int64, budget int, pruning experiments.Pruning) ([]runs.TrialRecord, *landscape) {
+	t.Helper()
+	l := newLandscape()
+	o := searchOptions(t, l, newRun(t, t.TempDir()), nil)
+	res, err := tuner.Search(context.Background(), o, tuner.StudyOptions{
+		Space: testSpace(), Sampler: sampler, Seed: seed, Trials: budget, Pruning: pruning,
+	})
+	if err != nil {
+		t.Fatalf("search: %v", err)
+	}
+	return res.Trials, l
+}
+
+func TestSameSeedSameTrials(t *testing.T) {
+	for _, s := range samplers {
+		t.Run(s, func(t *testing.T) {
+			a, _ := runStudy(t, s, 7, 14, experiments.Pruning{})
+			b, _ := runStudy(t, s, 7, 14, experiments.Pruning{})
+			c, _ := runStudy(t, s, 8, 14, experiments.Pruning{})
+			if len(a) != 14 {
+				t.Fatalf("%d trials, want 14", len(a))
+			}
+			if !reflect.DeepEqual(sequence(a), sequence(b)) {
+				t.Errorf("same seed, different trials:\n%s\nvs\n%s", strings.Join(sequence(a), "\n"), strings.Join(sequence(b), "\n"))
+			}
+			if reflect.DeepEqual(sequence(a), sequence(c)) {
+				t.Errorf("seeds 7 and 8 gave the same trials")
+			}
+			for i, tr := range a {
+				if tr.Sampler != s || tr.Status != runs.StatusOK || tr.Index != i {
+					t.Errorf("trial %d: sampler %q status %q index %d", i, tr.Sampler, tr.Status, tr.Index)
+				}
+			}
+		})
+	}
+}
+
+// TestSamplersRespectSpace asks every sampler for many trials over every
+// parameter type, telling each a score, and checks every value's type and
+// range.
+func TestSamplersRespectSpace(t *testing.T) {
+	space := []experiments.SpaceParam{
+		{Param: "fusion.k", Type: "int", Low: 1, High: 4},
+		{Param: "depth", Type: "int", Low: 10, High: 50, Step: 10},
+		{Param: "fusion.weights.bm25", Type: "float", Low: 0.2, High: 0.8},
+		{Param: "fusion.weights.dense", Type: "float", Low: 0, High: 1, Step: 0.25},
+		{Param: "bm25.k1", Type: "log_float", Low: 0.01, High: 10},
+		{Param: "fusion.method", Type: "categorical", Choices: []any{"rrf", "linear", "combsum"}},
+		{Param: "chunk.size", Type: "categorical", Choices: []any{200.0, 300.0}},
+	}
+	for _, s := range samplers {
+		t.Run(s, func(t *testing.T) {
+			study, err := tuner.NewStudy(tuner.StudyOptions{Space: space, Sampler: s, Seed: 3, Trials: 60,
+				Base: experiments.Params{"min_score": 0.0}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			seen := map[string]map[string]bool{}
+			for i := 0; i < 60; i++ {
+				p, err := study.Ask()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if p.Params["min_score"] != 0.0 {
+					t.Fatalf("base parameter lost: %v", p.Params)
+				}
+				for _, sp := range space {
+					v := p.Params[sp.Param]
+					if seen[sp.Param] == nil {
+						seen[sp.Param] = map[string]bool{}
+					}
+					seen[sp.Param][experiments.FormatValue(v)] = true
+					if msg := checkValue(sp, v); msg != "" {
+						t.Fatalf("trial %d: %s = %v: %s", i, sp.Param, v, msg)
+					}
+				}
+				score := -math.Abs(p.Params["fusion.weights.bm25"].(float64)-0.5) - 0.01*p.Params["fusion.k"].(float64)
+				if err := study.Tell(p, runs.TrialRecord{Status: runs.StatusOK, Primary: score}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			// Small discrete ranges are covered, bounds included.
+			for _, want := range []string{"1", "4"} {
+				if !seen["fusion.k"][want] {
+					t.Errorf("fusion.k never %s in 60 trials: %v", want, seen["fusion.k"])
+				}
+			}
+			if len(seen["fusion.method"]) != 3 || len(seen["chunk.size"]) != 2 {
+				t.Errorf("categorical choices not all drawn: %v %v", seen["fusion.method"], seen["chunk.size"])
+			}
+		})
+	}
+}
+
+func checkValue(sp experiments.SpaceParam, v any) string {
+	if sp.Type == "categorical" {
+		for _, c := range sp.Choices {
+			if reflect.DeepEqual(c, v) {
+				return ""
+			}
+		}
+		return "not one of the choices"
+	}
+	f, ok := v.(float64)
+	if !ok {
+		return "not a float64"
+	}
+	if f < sp.Low || f > sp.High {
+		return "out of range"
+	}
+	if sp.Type == "int" && f != math.Trunc(f) {
+		return "not an integer"
+	}
+	if sp.Step > 0 {
+		if n := (f - sp.Low) / sp.Step; math.Abs(n-math.Round(n)) > 1e-9 {
+			return "not on the step grid"
+		}
+	}
+	return ""
+}
+
+func TestStudyOptionsErrors(t *testing.T) {
+	good := testSpace()
+	for _, tc := range []struct {
+		name string
+		o    tuner.StudyOptions
+		want string
+	}{
+		{"no space", tuner.StudyOptions{Trials: 3}, "search space: empty"},
+		{"no budget", tuner.StudyOptions{Space: good}, "trials must be > 0"},
+		{"sampler", tuner.StudyOptions{Space: good, Trials: 3, Sampler: "grid"}, `unknown sampler "grid"`},
+		{"fraction", tuner.StudyOptions{Space: good, Trials: 3, Pruning: experiments.Pruning{Enabled: true, Fraction: 1, ReductionFactor: 3}}, "pruning.fraction"},
+		{"eta", tuner.StudyOptions{Space: good, Trials: 3, Pruning: experiments.Pruning{Enabled: true, Fraction: 0.5, ReductionFactor: 1}}, "pruning.reduction_factor"},
+		{"int bounds", tuner.StudyOptions{Trials: 3, Space: []experiments.SpaceParam{{Param: "depth", Type: "int", Low: 1.5, High: 9}}}, "integer bounds"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := tuner.NewStudy(tc.o)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want it to contain %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestPruningKeepsEventualBest runs the same random proposals with and
+// without pruning on a landscape where every query orders configurations
+// alike (a category shifts all of them equally), so that partial scores
+// rank trials as their full scores do: pruning must save queries, record
+// partial scores, and keep the best trial, which must win.
+func TestPruningKeepsEventualBest(t *testing.T) {
+	pruning := experiments.Pruning{Enabled: true, Fraction: 0.25, ReductionFactor: 2}
+	full, lFull := runStudy(t, tuner.SamplerRandom, 11, 24, experiments.Pruning{})
+	pruned, lPruned := runStudy(t, tuner.SamplerRandom, 11, 24, pruning)
+	best := runs.NewLeaderboard("", nil, full).Trials[0]
+	lb := runs.NewLeaderboard("", nil, pruned)
+	if lb.Trials[0].Name != best.Name || lb.Trials[0].Primary != best.Primary {
+		t.Errorf("pruned study's winner %s (%.4f), want the unpruned winner %s (%.4f)", lb.Trials[0].Name, lb.Trials[0].Primary, best.Name, best.Primary)
+	}
+	nPruned := 0
+	for i, tr := range pruned {
+		if experiments.Params(tr.Params).String() != experiments.Params(full[i].Params).String() {
+			t.Fatalf("trial %d: params differ with pruning (random proposals ignore scores)", i)
+		}
+		switch tr.Status {
+		case runs.StatusPruned:
+			nPruned++
+			if tr.Name == best.Name {
+				t.Errorf("the eventual best %s was pruned", best.Name)
+			}
+			if !(tr.Fraction > 0 && tr.Fraction < 1) || len(tr.Rungs) == 0 {
+				t.Errorf("%s: pruned with fraction %v, rungs %v", tr.Name, tr.Fraction, tr.Rungs)
+			}
+			last := tr.Rungs[len(tr.Rungs)-1]
+			if last.Primary != tr.Primary || last.Fraction != tr.Fraction || last.Queries != tr.Queries {
+				t.Errorf("%s: record %v/%v/%d, last rung %+v", tr.Name, tr.Primary, tr.Fraction, tr.Queries, last)
+			}
+		case runs.StatusOK:
+			if tr.Fraction != 1 || math.Abs(tr.Primary-full[i].Primary) > 1e-12 {
+				t.Errorf("%s: completed with fraction %v, primary %v (unpruned %v)", tr.Name, tr.Fraction, tr.Primary, full[i].Primary)
+			}
+		default:
+			t.Errorf("%s: status %s", tr.Name, tr.Status)
+		}
+	}
+	_, sFull := lFull.counts()
+	_, sPruned := lPruned.counts()
+	if nPruned == 0 || sPruned >= sFull {
+		t.Errorf("%d trials pruned, %d searches with pruning vs %d without", nPruned, sPruned, sFull)
+	}
+	t.Logf("%d of %d trials pruned; %d searches instead of %d", nPruned, len(pruned), sPruned, sFull)
+}
+
+// TestPrunedPartialScores checks a pruned trial's record against its
+// per-query results: the partial primary is the mean over the queries it
+// ran, stratified by category.
+func TestPrunedPartialScores(t *testing.T) {
+	l := newLandscape()
+	run := newRun(t, t.TempDir())
+	o := searchOptions(t, l, run, nil)
+	res, err := tuner.Search(context.Background(), o, tuner.StudyOptions{Space: testSpace(), Sampler: tuner.SamplerTPE, Seed: 5, Trials: 16,
+		Pruning: experiments.Pruning{Enabled: true, Fraction: 0.25, ReductionFactor: 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, tr := range res.Trials {
+		if tr.Status != runs.StatusPruned {
+			continue
+		}
+		qs, err := run.QueryResults(tr.Index)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum, cats := 0.0, map[string]int{}
+		for _, q := range qs {
+			sum += q.Primary
+			cats[q.Category]++
+		}
+		if len(qs) != tr.Queries || math.Abs(sum/float64(len(qs))-tr.Primary) > 1e-12 {
+			t.Errorf("%s: %d query results with mean %v; record says %d queries, primary %v", tr.Name, len(qs), sum/float64(len(qs)), tr.Queries, tr.Primary)
+		}
+		// 36 queries, 12 in b: a quarter is 3 of b and 6 of a.
+		if tr.Fraction == 0.25 && (cats["a"] != 6 || cats["b"] != 3) {
+			t.Errorf("%s: first rung not stratified: %v", tr.Name, cats)
+		}
+		checked++
+	}
+	if checked == 0 {
+		t.Fatal("no trial was pruned")
+	}
+}
+
+// TestResumeDoesNotRedo interrupts a study after 6 of its trials, resumes
+// it, and checks that the recorded trials were not searched again and that
+// the whole sequence equals an uninterrupted run's.
+func TestResumeDoesNotRedo(t *testing.T) {
+	for _, s := range samplers {
+		t.Run(s, func(t *testing.T) { testResume(t, s) })
+	}
+}
+
+func testResume(t *testing.T, sampler string) {
+	pruning := experiments.Pruning{Enabled: true, Fraction: 0.25, ReductionFactor: 2}
+	fixed := []experiments.TrialSpec{{Name: "baseline", Baseline: true, Params: experiments.Params{"fusion.k": 60.0, "fusion.weights.bm25": 0.5, "fusion.method": "rrf"}}}
+	so := tuner.StudyOptions{Space: testSpace(), Sampler: sampler, Seed: 9, Trials: 12, Pruning: pruning}
+
+	whole := newRun(t, t.TempDir())
+	want, err := tuner.Search(context.Background(), searchOptions(t, newLandscape(), whole, fixed), so)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	run := newRun(t, t.TempDir())
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	first := newLandscape()
+	o := searchOptions(t, first, run, fixed)
+	o.Progress = stopAfter{n: 7, cancel: cancel}
+	if _, err := tuner.Search(ctx, o, so); !errors.Is(err, context.Canceled) {
+		t.Fatalf("interrupted search: %v, want context.Canceled", err)
+	}
+	done, err := run.Trials()
+	if err != nil || len(done) != 7 {
+		t.Fatalf("%d trials recorded before the interruption (%v), want 7", len(done), err)
+	}
+
+	second := newLandscape()
+	res, err := tuner.Search(context.Background(), searchOptions(t, second, run, fixed), so)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Skipped != 7 {
+		t.Errorf("resume skipped %d trials, want 7", res.Skipped)
+	}
+	_, searches := second.counts()
+	_, wholeSearches := newLandscapeCounts(t, whole)
+	if searches >= wholeSearches {
+		t.Errorf("resumed study ran %d searches, an uninterrupted one %d: recorded trials were redone", searches, wholeSearches)
+	}
+	got, err := run.Trials()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(sequence(got), sequence(want.Trials)) {
+		t.Errorf("resumed sequence differs from an uninterrupted run:\n%s\nvs\n%s", strings.Join(sequence(got), "\n"), strings.Join(sequence(want.Trials), "\n"))
+	}
+}
+
+// newLandscapeCounts counts the searches a run's recorded trials made (one
+// per recorded query result).
+func newLandscapeCounts(t *testing.T, run *runs.Run) (int, int) {
+	t.Helper()
+	trials, err := run.Trials()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, tr := range trials {
+		qs, err := run.QueryResults(tr.Index)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n += len(qs)
+	}
+	return len(trials), n
+}
+
+// stopAfter cancels the search once n trials are done.
+type stopAfter struct {
+	n      int
+	cancel context.CancelFunc
+}
+
+func (s stopAfter) TrialStarted(int, int, string) {}
+func (s stopAfter) QueryDone(int, int)            {}
+func (s stopAfter) TrialDone(i, _ int, _ runs.TrialRecord, _ time.Duration) {
+	if i >= s.n {
+		s.cancel()
+	}
+}
+
+// TestSharedStorage runs two workers on one goptuna storage, the second
+// joining the first's study by name: the study holds both workers' trials,
+// and the second worker's sampler sees the first's observations.
+func TestSharedStorage(t *testing.T) {
+	storage := goptuna.NewInMemoryStorage()
+	worker := func(seed int64, join bool) *tuner.Result {
+		res, err := tuner.Search(context.Background(), searchOptions(t, newLandscape(), newRun(t, t.TempDir()), nil), tuner.StudyOptions{
+			Space: testSpace(), Sampler: tuner.SamplerTPE, Seed: seed, Trials: 6,
+			Storage: storage, StudyName: "shared", LoadIfExists: join,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	worker(1, false)
+	worker(2, true)
+	study, err := tuner.NewStudy(tuner.StudyOptions{Space: testSpace(), Trials: 1, Storage: storage, StudyName: "shared", LoadIfExists: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	trials, err := study.Goptuna().GetTrials()
+	if err != nil {
+		t.Fatal(err)
+	}
+	complete := 0
+	for _, tr := range trials {
+		if tr.State == goptuna.TrialStateComplete {
+			complete++
+		}
+	}
+	if complete != 12 {
+		t.Errorf("shared study holds %d complete trials, want 12", complete)
+	}
+	p, err := study.Ask()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Number != 12 {
+		t.Errorf("next trial number %d, want 12", p.Number)
+	}
+}
