@@ -36,6 +36,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	resume := fs.String("resume", "", "continue the interrupted run RUN without redoing its finished trials")
 	format := fs.String("format", "text", "leaderboard format on stdout: text, json, md or csv")
 	applyBest := fs.Bool("apply-best", false, "promote the best trial to the production config (backend.config) after the sweep")
+	force := fs.Bool("force", false, "with --apply-best: promote even when the promotion policy refuses (recorded in promotions.jsonl)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -167,6 +168,9 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	lb := runs.NewLeaderboard(scorer.Describe(), scorer.Metrics(), trialsDone)
+	if err := tuner.Significance(run, &lb, s.statsOptions(ef.Seed)); err != nil {
+		return err
+	}
 	if err := run.WriteLeaderboard(lb); err != nil {
 		return err
 	}
@@ -185,8 +189,11 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if !ok {
 		return failedError(errors.New("no trial succeeded"))
 	}
+	if err := gateStep(s, run, best, stderr); err != nil {
+		return err
+	}
 	if *applyBest {
-		return promote(ctx, s, store, run, best, stdout, stderr)
+		return promote(ctx, s, store, run, best, *force, stdout, stderr)
 	}
 	return nil
 }

@@ -51,7 +51,7 @@ func Mean(v []float64) float64 {
 // of the pairs drawn with the seed. The interval is of the mean difference,
 // so a paired bootstrap is a bootstrap of d.
 func PairedBootstrap(d []float64, seed int64, th Thresholds) Interval {
-	th = th.withDefaults()
+	th = th.WithDefaults()
 	return bootstrapMean(d, seed, th)
 }
 
@@ -61,7 +61,7 @@ func PairedBootstrap(d []float64, seed int64, th Thresholds) Interval {
 // group: "category x has 4 queries: no interval (need 5)" for
 // MeanInterval(v, "category x", ...).
 func MeanInterval(v []float64, name string, seed int64, th Thresholds) Interval {
-	th = th.withDefaults()
+	th = th.WithDefaults()
 	if len(v) < th.MinIntervalN {
 		m := Mean(v)
 		unit := "queries"
@@ -135,7 +135,7 @@ type Randomization struct {
 // enumerates every flip; otherwise it draws th.Permutations flips seeded
 // with seed.
 func PairedRandomization(d []float64, seed int64, th Thresholds) Randomization {
-	th = th.withDefaults()
+	th = th.WithDefaults()
 	n := len(d)
 	obs := 0.0
 	for _, v := range d {

@@ -62,9 +62,9 @@ func DefaultThresholds() Thresholds {
 	}
 }
 
-// withDefaults fills zero fields from DefaultThresholds (a zero value means
+// WithDefaults fills zero fields from DefaultThresholds (a zero value means
 // "not set"; ContinuityCorrection is taken as given).
-func (t Thresholds) withDefaults() Thresholds {
+func (t Thresholds) WithDefaults() Thresholds {
 	d := DefaultThresholds()
 	if t.MinNonZeroPairs <= 0 {
 		t.MinNonZeroPairs = d.MinNonZeroPairs

@@ -43,7 +43,7 @@ type Wilcoxon struct {
 // tie correction of the variance and (th.ContinuityCorrection) a continuity
 // correction, as R's wilcox.test does.
 func SignedRank(d []float64, th Thresholds) Wilcoxon {
-	th = th.withDefaults()
+	th = th.WithDefaults()
 	abs := make([]float64, 0, len(d))
 	pos := make([]bool, 0, len(d))
 	r := Wilcoxon{P: math.NaN(), PGreater: math.NaN(), PLess: math.NaN()}
