@@ -77,7 +77,7 @@ func checkGates(s *settings, run *runs.Run, entry runs.Entry, w io.Writer) error
 	}
 	texts := make([]string, len(failed))
 	for i, r := range failed {
-		texts[i] = r.String()
+		texts[i] = r.Text
 	}
-	return failedError(fmt.Errorf("%d of %d gates failed on trial %s: %s", len(failed), len(results), entry.Name, strings.Join(texts, "; ")))
+	return failedError(fmt.Errorf("%d of %d gates failed on trial %s: %s", len(failed), len(results), entry.Name, strings.Join(texts, ", ")))
 }
