@@ -66,14 +66,7 @@ func deltaCells(e Entry) (string, string) {
 		}
 		return "—", "—"
 	}
-	cell := fmt.Sprintf("%+.4f [%+.4f, %+.4f]", c.Delta, c.Low, c.High)
-	switch {
-	case c.Mark != "":
-		return cell, c.Mark
-	case c.PAdjusted == nil:
-		return cell, "?"
-	}
-	return cell, "n.s."
+	return fmt.Sprintf("%+.4f [%+.4f, %+.4f]", c.Delta, c.Low, c.High), significance(*c)
 }
 
 func (lb Leaderboard) row(e Entry, metrics []string) []string {
