@@ -143,6 +143,10 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	} else {
 		res, sweepErr = tuner.Sweep(ctx, opts)
 	}
+	var held *runs.HeldOut
+	if sweepErr == nil {
+		held, sweepErr = heldOutStep(ctx, s, run, b, scorer, stderr)
+	}
 	closeErr := b.Close()
 	elapsed := time.Since(started)
 
@@ -171,6 +175,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := tuner.Significance(run, &lb, s.statsOptions(ef.Seed)); err != nil {
 		return err
 	}
+	lb.HeldOut = held
 	if err := run.WriteLeaderboard(lb); err != nil {
 		return err
 	}
