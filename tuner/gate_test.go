@@ -74,3 +74,31 @@ func TestCheckGatesOnEntry(t *testing.T) {
 		t.Errorf("unmeasured gate: %s", res[5])
 	}
 }
+
+// FuzzParseGate: any input either parses into a gate that renders its own
+// text and holds or fails on a value without panicking, or is an error
+// that quotes the input.
+func FuzzParseGate(f *testing.F) {
+	for _, s := range []string{"Recall@3 >= 0.80", "routing[billing] == 1.0", "MRR@10>=0.7", "x[", "P@1 < -1e309", "NDCG@10[a b] != 2"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		g, err := tuner.ParseGate(s)
+		if err != nil {
+			if !strings.Contains(err.Error(), "gate ") {
+				t.Errorf("error without context: %v", err)
+			}
+			return
+		}
+		if g.Text != strings.TrimSpace(s) || g.Metric == "" || g.Op == "" {
+			t.Errorf("parsed %q into %+v", s, g)
+		}
+		if g.Metric == tuner.RoutingMetric && g.Category != "" {
+			return // reads the run's query results
+		}
+		res, err := tuner.CheckGates(nil, runs.Entry{Status: runs.StatusOK, Scorecard: map[string]float64{}}, []tuner.Gate{g})
+		if err != nil || len(res) != 1 {
+			t.Fatalf("%v %v", res, err)
+		}
+	})
+}
