@@ -167,18 +167,19 @@ func PairedRandomization(d []float64, seed int64, th Thresholds) Randomization {
 	}
 	rng := newPCG(seed)
 	hits := 0
+	// Flip signs without branches: xor a random bit into the sign bit.
+	raw := make([]uint64, n)
+	for i, v := range d {
+		raw[i] = math.Float64bits(v)
+	}
 	for b := 0; b < th.Permutations; b++ {
 		s := 0.0
 		var word uint64
-		for i, v := range d {
+		for i, v := range raw {
 			if i%64 == 0 {
 				word = rng.Uint64()
 			}
-			if word&1 != 0 {
-				s -= v
-			} else {
-				s += v
-			}
+			s += math.Float64frombits(v ^ (word&1)<<63)
 			word >>= 1
 		}
 		if math.Abs(s) >= obs-tol {
