@@ -13,7 +13,7 @@ import (
 
 // statsRun records a run with a baseline and trials whose per-query
 // primary scores are the baseline's plus shift plus seeded noise.
-func statsRun(t *testing.T, shifts map[string]float64) (*runs.Run, []runs.TrialRecord) {
+func statsRun(t testing.TB, shifts map[string]float64) (*runs.Run, []runs.TrialRecord) {
 	t.Helper()
 	store, err := runs.Open(t.TempDir())
 	if err != nil {
@@ -176,5 +176,19 @@ func TestCheckPromotion(t *testing.T) {
 				t.Errorf("reasons %q lack %q", d.Reasons, tc.reason)
 			}
 		})
+	}
+}
+
+// BenchmarkSignificance times the statistics step after a sweep: five
+// trials of 40 queries (four comparisons with bootstrap, Wilcoxon and
+// randomization tests, plus category intervals), reading the per-query
+// results from disk.
+func BenchmarkSignificance(b *testing.B) {
+	run, recs := statsRun(b, map[string]float64{"better": 0.08, "noise": 0.005, "worse": -0.08})
+	for b.Loop() {
+		lb := runs.NewLeaderboard("primary", nil, recs)
+		if err := tuner.Significance(run, &lb, tuner.StatsOptions{Seed: 42}); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
