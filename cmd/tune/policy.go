@@ -35,7 +35,7 @@ func checkPolicy(s *settings, run *runs.Run, entry runs.Entry, force bool, stder
 		return false, "", fmt.Errorf("promotion policy: %w", err)
 	}
 	if d.Allowed {
-		fmt.Fprintf(stderr, "promotion policy: %s is significantly better: %s\n", entry.Name, d.Summary())
+		fmt.Fprintf(stderr, "promotion policy: %q is significantly better than %s %q: %s\n", entry.Name, d.Reference, d.Against, d.Summary())
 		return false, "", nil
 	}
 	why := strings.Join(d.Reasons, "; ")

@@ -82,7 +82,7 @@ func TestPromotionPolicyOnDemo(t *testing.T) {
 		t.Fatalf("significant: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 	mustContain(t, "stdout", stdout, "promoted hybrid")
-	mustContain(t, "stderr", stderr, "promotion policy: hybrid is significantly better: Δ +0.04")
+	mustContain(t, "stderr", stderr, `promotion policy: "hybrid" is significantly better than the baseline "baseline": Δ +0.04`)
 	if now, _ := os.ReadFile(prod); bytes.Equal(now, orig) {
 		t.Fatal("production config unchanged after an allowed promotion")
 	}
