@@ -52,3 +52,66 @@ type Interval struct {
 	// Low and High equal Mean then.
 	Warning string `json:"warning,omitempty"`
 }
+
+// TrialComparison is `tune compare`'s result: trial B measured against
+// trial A (deltas are B - A) on the queries both recorded.
+type TrialComparison struct {
+	A TrialRef `json:"a"`
+	B TrialRef `json:"b"`
+	// Paired holds the paired comparisons: the primary score first, then
+	// any other chosen metric.
+	Paired []Comparison `json:"paired"`
+	// Categories are the per-category deltas of the primary score.
+	Categories []CategoryDelta `json:"categories,omitempty"`
+	// Diff compares the rankings themselves.
+	Diff RankingDiff `json:"ranking_diff"`
+	// Changed lists the queries whose primary score changed most.
+	Changed  []QueryChange `json:"changed_most"`
+	Warnings []string      `json:"warnings,omitempty"`
+}
+
+// TrialRef names one side of a comparison.
+type TrialRef struct {
+	Run     string  `json:"run"`
+	Trial   string  `json:"trial"`
+	Primary float64 `json:"primary"`
+	Queries int     `json:"queries"`
+}
+
+// CategoryDelta is one category's mean primary score on both sides, the
+// mean paired difference and its bootstrap interval.
+type CategoryDelta struct {
+	Category string   `json:"category"`
+	N        int      `json:"n"`
+	A        float64  `json:"a"`
+	B        float64  `json:"b"`
+	Delta    Interval `json:"delta"`
+}
+
+// RankingDiff summarizes how the rankings differ per query.
+type RankingDiff struct {
+	// Queries is the number of queries compared (both sides answered).
+	Queries int `json:"queries"`
+	// KendallTau is the mean over queries of Kendall's tau-b between the
+	// two recorded top lists.
+	KendallTau float64 `json:"kendall_tau"`
+	// JaccardK and Jaccard: the mean Jaccard overlap of the top JaccardK.
+	JaccardK int     `json:"jaccard_k"`
+	Jaccard  float64 `json:"jaccard"`
+	// Top1Changed is the share of queries whose first result differs
+	// (Top1ChangedN of Queries).
+	Top1Changed  float64 `json:"top1_changed"`
+	Top1ChangedN int     `json:"top1_changed_n"`
+}
+
+// QueryChange is one query's primary score on both sides with its top
+// results.
+type QueryChange struct {
+	QueryID  string      `json:"query_id"`
+	Category string      `json:"category,omitempty"`
+	A        float64     `json:"a"`
+	B        float64     `json:"b"`
+	Delta    float64     `json:"delta"`
+	TopA     []RankedDoc `json:"top_a"`
+	TopB     []RankedDoc `json:"top_b"`
+}

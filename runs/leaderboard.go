@@ -18,6 +18,45 @@ type Leaderboard struct {
 	Trials   []Entry `json:"trials"`
 	// Warnings are caveats about the results, carried as data.
 	Warnings []string `json:"warnings,omitempty"`
+	// Stats records how the comparisons were computed, seeds included.
+	Stats *StatsInfo `json:"stats,omitempty"`
+	// HeldOut is the chosen trial's score on the held-out test split, when
+	// the run tuned on the dev split.
+	HeldOut *HeldOut `json:"held_out,omitempty"`
+}
+
+// StatsInfo describes the statistics step of a run.
+type StatsInfo struct {
+	// Against names the reference trial of every Comparison.
+	Against string `json:"against"`
+	// Test is the test whose p-value is corrected and marked.
+	Test       string  `json:"test"`
+	Correction string  `json:"correction"`
+	Alpha      float64 `json:"alpha"`
+	Level      float64 `json:"ci_level"`
+	Resamples  int     `json:"resamples"`
+	// Permutations of the randomization test (when not enumerated).
+	Permutations int `json:"permutations"`
+	// Seed is the run's statistics seed; each comparison's own seed is
+	// derived from it and the trial's name.
+	Seed int64 `json:"seed"`
+	// MinCategoryQueries is the fewest queries a category interval needs.
+	MinCategoryQueries int `json:"min_category_queries"`
+}
+
+// HeldOut is a trial's score on queries it was not tuned on.
+type HeldOut struct {
+	Trial string `json:"trial"`
+	// Split is the held-out split's name (test); Queries its scored
+	// queries.
+	Split   string `json:"split"`
+	Queries int    `json:"queries"`
+	// Primary is the score on the held-out split, DevPrimary the score the
+	// trial was chosen by.
+	Primary    float64            `json:"primary"`
+	DevPrimary float64            `json:"dev_primary"`
+	Scorecard  map[string]float64 `json:"scorecard,omitempty"`
+	Failed     int                `json:"failed_queries,omitempty"`
 }
 
 // Entry is one trial's row.
@@ -30,8 +69,10 @@ type Entry struct {
 	Error   string         `json:"error,omitempty"`
 	Primary float64        `json:"primary"`
 	Delta   *float64       `json:"delta_vs_baseline,omitempty"`
-	// Comparison is the paired comparison against the baseline.
-	Comparison *Comparison `json:"vs_baseline,omitempty"`
+	// Comparison is the paired comparison against the baseline on the
+	// primary score; MetricComparisons those on the other chosen metrics.
+	Comparison        *Comparison  `json:"vs_baseline,omitempty"`
+	MetricComparisons []Comparison `json:"vs_baseline_metrics,omitempty"`
 	// CategoryIntervals holds the primary score per category with its
 	// bootstrap interval.
 	CategoryIntervals map[string]Interval           `json:"category_intervals,omitempty"`
@@ -118,6 +159,10 @@ func (lb Leaderboard) Find(name string) (Entry, error) {
 	}
 	return Entry{}, fmt.Errorf("runs: no trial %q in the leaderboard", name)
 }
+
+// Round rounds a score the way every leaderboard number is rounded (to
+// 1e-12, no negative zero, non-finite values as 0).
+func Round(v float64) float64 { return round(v) }
 
 // Scores are rounded to 1e-12 before they are written, so that harmless
 // floating-point noise (summation order across CPUs) cannot change bytes.

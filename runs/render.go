@@ -47,16 +47,31 @@ func (lb Leaderboard) shownMetrics() []string {
 }
 
 func (lb Leaderboard) header(metrics []string) []string {
-	h := []string{"#", "trial", "primary", "Δ baseline"}
+	h := []string{"#", "trial", "primary", "Δ baseline", "sig"}
+	if lb.Stats != nil {
+		h[3] = fmt.Sprintf("Δ baseline [%g%% CI]", lb.Stats.Level*100)
+	}
 	h = append(h, metrics...)
 	return append(h, "routing", "status")
 }
 
-func (lb Leaderboard) row(e Entry, metrics []string) []string {
-	r := []string{strconv.Itoa(e.Rank), e.Name, f4(e.Primary), "—"}
-	if e.Delta != nil {
-		r[3] = fmt.Sprintf("%+.4f", *e.Delta)
+// deltaCells renders the delta against the baseline with its interval, and
+// the significance mark: + (significantly better), - (significantly
+// worse), n.s. (not significant), ? (not testable: too few pairs).
+func deltaCells(e Entry) (string, string) {
+	c := e.Comparison
+	if c == nil {
+		if e.Delta != nil {
+			return fmt.Sprintf("%+.4f", *e.Delta), "—"
+		}
+		return "—", "—"
 	}
+	return fmt.Sprintf("%+.4f [%+.4f, %+.4f]", c.Delta, c.Low, c.High), significance(*c)
+}
+
+func (lb Leaderboard) row(e Entry, metrics []string) []string {
+	r := []string{strconv.Itoa(e.Rank), e.Name, f4(e.Primary), "—", "—"}
+	r[3], r[4] = deltaCells(e)
 	if e.Status != StatusOK && e.Status != StatusPruned {
 		r[2] = "—"
 	}
@@ -98,12 +113,44 @@ func (lb Leaderboard) renderText(w io.Writer) error {
 	}
 	t.Render()
 	fmt.Fprintf(w, "primary: %s\n", lb.Primary)
+	for _, line := range lb.notes() {
+		fmt.Fprintln(w, line)
+	}
 	for _, e := range lb.Trials {
 		if e.Error != "" {
 			fmt.Fprintf(w, "%s: %s\n", e.Name, e.Error)
 		}
 	}
+	for _, warn := range lb.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", warn)
+	}
 	return nil
+}
+
+// notes explain the statistics columns and give the held-out estimate.
+func (lb Leaderboard) notes() []string {
+	var out []string
+	if st := lb.Stats; st != nil && st.Against != "" {
+		out = append(out, fmt.Sprintf("Δ: mean per-query difference in primary vs %s, %g%% paired bootstrap interval (%d resamples); "+
+			"sig: %s, %s-corrected over %d trials, α = %g: + better, - worse, n.s. not significant, ? too few pairs; seed %d",
+			st.Against, st.Level*100, st.Resamples, st.Test, st.Correction, lb.compared(), st.Alpha, st.Seed))
+	}
+	if h := lb.HeldOut; h != nil {
+		out = append(out, fmt.Sprintf("held-out estimate: %s scores %.4f on the %s split (%d queries) vs %.4f on dev (tuned on)",
+			h.Trial, h.Primary, h.Split, h.Queries, h.DevPrimary))
+	}
+	return out
+}
+
+// compared counts the trials with a comparison (the correction's family).
+func (lb Leaderboard) compared() int {
+	n := 0
+	for _, e := range lb.Trials {
+		if e.Comparison != nil && e.Comparison.PAdjusted != nil {
+			n++
+		}
+	}
+	return n
 }
 
 func (lb Leaderboard) renderMarkdown(w io.Writer) error {
@@ -111,6 +158,9 @@ func (lb Leaderboard) renderMarkdown(w io.Writer) error {
 	h := lb.header(metrics)
 	var b strings.Builder
 	fmt.Fprintf(&b, "Primary score: %s\n\n", lb.Primary)
+	for _, line := range lb.notes() {
+		fmt.Fprintf(&b, "%s\n\n", line)
+	}
 	b.WriteString("| " + strings.Join(h, " | ") + " |\n")
 	b.WriteString("|" + strings.Repeat(" --- |", len(h)) + "\n")
 	for _, e := range lb.Trials {
@@ -140,16 +190,26 @@ func (lb Leaderboard) renderCSV(w io.Writer) error {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	head := []string{"rank", "trial", "status", "mode", "primary", "delta_vs_baseline", "routing_accuracy", "queries"}
+	head := []string{"rank", "trial", "status", "mode", "primary", "delta_vs_baseline", "routing_accuracy", "queries",
+		"delta_ci_low", "delta_ci_high", "p_wilcoxon", "p_adjusted", "significant"}
 	head = append(head, lb.Metrics...)
 	head = append(head, keys...)
 	if err := cw.Write(head); err != nil {
 		return err
 	}
 	for _, e := range lb.Trials {
-		row := []string{strconv.Itoa(e.Rank), e.Name, e.Status, e.Mode, num(e.Primary), "", "", strconv.Itoa(e.Queries)}
+		row := []string{strconv.Itoa(e.Rank), e.Name, e.Status, e.Mode, num(e.Primary), "", "", strconv.Itoa(e.Queries), "", "", "", "", ""}
 		if e.Delta != nil {
 			row[5] = num(*e.Delta)
+		}
+		if c := e.Comparison; c != nil {
+			row[8], row[9], row[12] = num(c.Low), num(c.High), strconv.FormatBool(c.Significant)
+			if c.PWilcoxon != nil {
+				row[10] = num(*c.PWilcoxon)
+			}
+			if c.PAdjusted != nil {
+				row[11] = num(*c.PAdjusted)
+			}
 		}
 		if e.Routing != nil {
 			row[6] = num(*e.Routing)

@@ -60,13 +60,47 @@ func TestLeaderboardOrder(t *testing.T) {
 // TestLeaderboardRender compares every format with golden files.
 func TestLeaderboardRender(t *testing.T) {
 	lb := runs.NewLeaderboard("mean of NDCG@10, ERR@10", []string{"NDCG@10", "ERR@10"}, fixtureTrials())
+	checkRender(t, lb, "TestLeaderboardRender")
+	if err := lb.Render(&bytes.Buffer{}, "xml"); err == nil {
+		t.Error("unknown format accepted")
+	}
+}
+
+// TestLeaderboardRenderStats renders the statistics columns: the delta
+// with its interval, the significance marks (+, n.s., ?), the notes line,
+// the held-out estimate and the warnings.
+func TestLeaderboardRenderStats(t *testing.T) {
+	lb := runs.NewLeaderboard("mean of NDCG@10, ERR@10", []string{"NDCG@10", "ERR@10"}, fixtureTrials())
+	lb.Stats = &runs.StatsInfo{Against: "baseline", Test: "wilcoxon signed-rank (two-sided)", Correction: "holm",
+		Alpha: 0.05, Level: 0.95, Resamples: 2000, Permutations: 10000, Seed: 42, MinCategoryQueries: 5}
+	lb.HeldOut = &runs.HeldOut{Trial: "a-tie", Split: "test", Queries: 40, Primary: 0.49, DevPrimary: 0.525}
+	lb.Warnings = []string{"category x has 4 queries: no interval (need 5)"}
+	for i := range lb.Trials {
+		switch lb.Trials[i].Name {
+		case "a-tie":
+			lb.Trials[i].Comparison = &runs.Comparison{Against: "baseline", Metric: "primary", N: 10, NonZero: 9,
+				Delta: 0.025, Low: 0.01, High: 0.04, Level: 0.95, W: ptr(44), PWilcoxon: ptr(0.0078), PGreater: ptr(0.0039),
+				PRandomization: 0.006, PAdjusted: ptr(0.0156), Correction: "holm", Significant: true, Alpha: 0.05, Mark: "+", Seed: 7}
+			lb.Trials[i].CategoryIntervals = map[string]runs.Interval{"direct": {Mean: 0.7, Low: 0.6, High: 0.8, N: 6},
+				"x": {Mean: 0.5, Low: 0.5, High: 0.5, N: 4, Warning: "category x has 4 queries: no interval (need 5)"}}
+		case "k=40":
+			lb.Trials[i].Comparison = &runs.Comparison{Against: "baseline", Metric: "primary", N: 10, NonZero: 4,
+				Delta: 0.025, Low: -0.01, High: 0.06, Level: 0.95, PRandomization: 0.4, Correction: "holm", Alpha: 0.05, Seed: 8,
+				Warnings: []string{"too few non-zero pairs: 4 (need 6)"}}
+		}
+	}
+	checkRender(t, lb, "TestLeaderboardRenderStats")
+}
+
+func checkRender(t *testing.T, lb runs.Leaderboard, name string) {
+	t.Helper()
 	for _, f := range []string{"text", "json", "md", "csv"} {
 		t.Run(f, func(t *testing.T) {
 			var b bytes.Buffer
 			if err := lb.Render(&b, f); err != nil {
 				t.Fatal(err)
 			}
-			golden := filepath.Join("testdata", "TestLeaderboardRender.golden."+f)
+			golden := filepath.Join("testdata", name+".golden."+f)
 			if *update {
 				if err := os.WriteFile(golden, b.Bytes(), 0o644); err != nil {
 					t.Fatal(err)
@@ -81,9 +115,6 @@ func TestLeaderboardRender(t *testing.T) {
 				t.Errorf("%s differs from %s:\n%s", f, golden, b.String())
 			}
 		})
-	}
-	if err := lb.Render(&bytes.Buffer{}, "xml"); err == nil {
-		t.Error("unknown format accepted")
 	}
 }
 

@@ -70,6 +70,10 @@ type QueryResult struct {
 	RequestID string             `json:"request_id"`
 	LatencyMS float64            `json:"latency_ms"`
 	Error     string             `json:"error,omitempty"`
+
+	// Unjudged marks a query without judgments: it is not scored (its
+	// scores are zeros) and the statistics leave it out.
+	Unjudged bool `json:"unjudged,omitempty"`
 }
 
 // RankedDoc is one retrieved document with its grade (-1 when unjudged).

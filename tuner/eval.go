@@ -105,7 +105,8 @@ func evaluate(ctx context.Context, s backend.Searcher, queries []Query, sc Score
 
 // runQuery searches one query with retries and scores it.
 func runQuery(ctx context.Context, s backend.Searcher, q Query, sc Scorer, o EvalOptions, requestID string) runs.QueryResult {
-	r := runs.QueryResult{QueryID: q.ID, Category: q.Category, Expected: q.ExpectedRouting, RequestID: requestID}
+	r := runs.QueryResult{QueryID: q.ID, Category: q.Category, Expected: q.ExpectedRouting, RequestID: requestID,
+		Unjudged: len(q.Judgments) == 0}
 	var (
 		resp backend.SearchResponse
 		err  error

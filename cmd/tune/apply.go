@@ -28,6 +28,7 @@ func runApply(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs := newFlagSet("apply", "RUN TRIAL [--config tune.yaml] [--runs-dir DIR]\n\nWrites TRIAL's exact engine config to the production config (backend.config),\nafter a backup; restarts the service on it, checks health and re-evaluates a\nsample of queries; on any failure the previous config is restored.", stderr)
 	config := fs.String("config", "", "settings file (default ./tune.yaml when present)")
 	fs.String("runs-dir", defaultRunsDir, "directory of run records (setting runs_dir)")
+	force := fs.Bool("force", false, "promote even when the promotion policy refuses (recorded in promotions.jsonl)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -46,11 +47,11 @@ func runApply(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return inputError(err)
 	}
-	return promote(ctx, s, store, run, entry, stdout, stderr)
+	return promote(ctx, s, store, run, entry, *force, stdout, stderr)
 }
 
 // promote installs a recorded trial's config as the production config.
-func promote(ctx context.Context, s *settings, store *runs.Store, run *runs.Run, entry runs.Entry, stdout, stderr io.Writer) error {
+func promote(ctx context.Context, s *settings, store *runs.Store, run *runs.Run, entry runs.Entry, force bool, stdout, stderr io.Writer) error {
 	if entry.Status != runs.StatusOK {
 		return inputError(fmt.Errorf("trial %q did not succeed (%s): nothing to promote", entry.Name, entry.Status))
 	}
@@ -69,6 +70,10 @@ func promote(ctx context.Context, s *settings, store *runs.Store, run *runs.Run,
 	}
 	if rec == nil || rec.BackendConfig == "" {
 		return fmt.Errorf("run %s: trial %q has no recorded backend config", run.ID(), entry.Name)
+	}
+	forced, reason, err := checkPolicy(s, run, entry, force, stderr)
+	if err != nil {
+		return err
 	}
 	ds, err := openDataset(s)
 	if err != nil {
@@ -94,7 +99,7 @@ func promote(ctx context.Context, s *settings, store *runs.Store, run *runs.Run,
 		return err
 	}
 	defer cleanup()
-	p, err := pr.Promote(ctx, []byte(rec.BackendConfig), tuner.Promotion{Run: run.ID(), Trial: rec.Name, Params: rec.Params})
+	p, err := pr.Promote(ctx, []byte(rec.BackendConfig), tuner.Promotion{Run: run.ID(), Trial: rec.Name, Params: rec.Params, Forced: forced, Reason: reason})
 	if err != nil {
 		return failedError(err)
 	}

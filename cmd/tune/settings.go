@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/fusiontune/fusiontune/tuner"
 	"github.com/spf13/viper"
 )
 
@@ -24,6 +25,12 @@ type settings struct {
 	Score     scoreSettings             `mapstructure:"score"`
 	Eval      evalSettings              `mapstructure:"eval"`
 	RunsDir   string                    `mapstructure:"runs_dir"`
+	// Stats, Gates and Promotion: statistics, quality gates and the
+	// promotion policy (statsettings.go); gates holds Gates parsed.
+	Stats     statsSettings     `mapstructure:"stats"`
+	Gates     []string          `mapstructure:"gates"`
+	Promotion promotionSettings `mapstructure:"promotion"`
+	gates     []tuner.Gate
 	// File is the settings file that was read, "" for none.
 	File string `mapstructure:"-"`
 }
@@ -79,6 +86,7 @@ func settingsDefaults(v *viper.Viper) {
 	v.SetDefault("eval.k", 100)
 	v.SetDefault("eval.failure_budget", defaultFailureBudget)
 	v.SetDefault("runs_dir", defaultRunsDir)
+	statsDefaults(v)
 }
 
 // loadSettings merges defaults, the settings file, the environment and the
@@ -156,6 +164,7 @@ func (s *settings) validate() error {
 	if s.RunsDir == "" {
 		add("runs_dir", "must not be empty")
 	}
+	s.validateStats(add)
 	if err := s.Datasets.Validate(); err != nil {
 		problems = append(problems, err.Error())
 	}

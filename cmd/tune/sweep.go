@@ -36,6 +36,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	resume := fs.String("resume", "", "continue the interrupted run RUN without redoing its finished trials")
 	format := fs.String("format", "text", "leaderboard format on stdout: text, json, md or csv")
 	applyBest := fs.Bool("apply-best", false, "promote the best trial to the production config (backend.config) after the sweep")
+	force := fs.Bool("force", false, "with --apply-best: promote even when the promotion policy refuses (recorded in promotions.jsonl)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -142,6 +143,10 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	} else {
 		res, sweepErr = tuner.Sweep(ctx, opts)
 	}
+	var held *runs.HeldOut
+	if sweepErr == nil {
+		held, sweepErr = heldOutStep(ctx, s, run, b, scorer, stderr)
+	}
 	closeErr := b.Close()
 	elapsed := time.Since(started)
 
@@ -167,6 +172,10 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	lb := runs.NewLeaderboard(scorer.Describe(), scorer.Metrics(), trialsDone)
+	if err := tuner.Significance(run, &lb, s.statsOptions(ef.Seed)); err != nil {
+		return err
+	}
+	lb.HeldOut = held
 	if err := run.WriteLeaderboard(lb); err != nil {
 		return err
 	}
@@ -185,8 +194,11 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if !ok {
 		return failedError(errors.New("no trial succeeded"))
 	}
+	if err := gateStep(s, run, best, stderr); err != nil {
+		return err
+	}
 	if *applyBest {
-		return promote(ctx, s, store, run, best, stdout, stderr)
+		return promote(ctx, s, store, run, best, *force, stdout, stderr)
 	}
 	return nil
 }

@@ -253,7 +253,9 @@ func TestApplyBestThenRollback(t *testing.T) {
 	orig, _ := os.ReadFile(prod)
 	e.write("tune.yaml", sweepSettings+"backend:\n  config: prod.yaml\n  engine:\n    dense:\n      model: hash-384\n")
 	exp := e.write("exp.json", `{"baseline": {"params": {"fusion.k": 60}}, "experiments": [{"name": "bm25-only", "params": {"retrievers": ["bm25"]}}, {"name": "linear", "params": {"fusion.method": "linear"}}]}`)
-	stdout, stderr, code := e.run("--experiments", exp, "--apply-best")
+	// The baseline wins here, which the promotion policy refuses
+	// (TestPromotionPolicyOnDemo); --force tests the mechanics.
+	stdout, stderr, code := e.run("--experiments", exp, "--apply-best", "--force")
 	if code != 0 {
 		t.Fatalf("--apply-best: exit %d\n%s\n%s", code, stdout, stderr)
 	}

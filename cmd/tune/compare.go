@@ -1,0 +1,85 @@
+package main
+
+import (
+	"context"
+	"io"
+	"strings"
+
+	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner"
+)
+
+func init() {
+	register(command{name: "compare", summary: "paired comparison of two recorded trials (tests, categories, result diffs)", run: runCompare})
+}
+
+const compareUsage = `RUN_A[:TRIAL] RUN_B[:TRIAL] [--format text|json|md] [--config tune.yaml] [--runs-dir DIR]
+
+Compares trial B against trial A (deltas are B - A) on the queries both
+recorded: the paired Wilcoxon, randomization and bootstrap statistics on the
+primary score (and stats.metrics), per-category deltas, ranking diffs
+(Kendall tau, Jaccard@k, share of changed top-1 results) and the queries
+that changed most with their top 3 on each side. TRIAL defaults to the
+run's best; RUN is an id, a unique prefix or latest.`
+
+func runCompare(_ context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("compare", compareUsage, stderr)
+	config := fs.String("config", "", "settings file (default ./tune.yaml when present)")
+	fs.String("runs-dir", defaultRunsDir, "directory of run records (setting runs_dir)")
+	format := fs.String("format", "text", "text, json or md")
+	k := fs.Int("k", tuner.DefaultJaccardK, "depth of the Jaccard overlap")
+	top := fs.Int("changed", tuner.DefaultChanged, "how many most-changed queries to list")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 2 {
+		return usageErrorf("want RUN_A[:TRIAL] and RUN_B[:TRIAL] (got %d arguments)", fs.NArg())
+	}
+	switch *format {
+	case "text", "json", "md", "markdown":
+	default:
+		return usageErrorf("--format: want text, json or md (got %q)", *format)
+	}
+	if *k <= 0 || *top <= 0 {
+		return usageErrorf("--k and --changed must be > 0")
+	}
+	s, err := loadSettings(*config, fs, map[string]string{"runs-dir": "runs_dir"})
+	if err != nil {
+		return err
+	}
+	store, err := runs.Open(s.RunsDir)
+	if err != nil {
+		return err
+	}
+	side := func(ref string) (*runs.Run, runs.Entry, error) {
+		// Run ids hold no colon; trial names may ("w=bm25:0.6").
+		runRef, trial, _ := strings.Cut(ref, ":")
+		run, err := store.Resolve(runRef)
+		if err != nil {
+			return nil, runs.Entry{}, inputError(err)
+		}
+		e, err := tuner.TrialOf(run, trial)
+		if err != nil {
+			return nil, runs.Entry{}, inputError(err)
+		}
+		return run, e, nil
+	}
+	a, ea, err := side(fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	b, eb, err := side(fs.Arg(1))
+	if err != nil {
+		return err
+	}
+	seed := a.Manifest.Seed
+	if seed == 0 {
+		seed = experiments.DefaultSeed
+	}
+	c, err := tuner.CompareRuns(a, ea, b, eb, tuner.CompareOptions{Stats: s.statsOptions(seed), JaccardK: *k, Changed: *top})
+	if err != nil {
+		return err
+	}
+	return c.Render(stdout, *format)
+}

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner"
+)
+
+func init() {
+	register(command{name: "gate", summary: "check the settings' quality gates on a recorded trial (exit 1 when one fails)", run: runGate})
+}
+
+const gateUsage = `RUN [TRIAL] [--config tune.yaml] [--runs-dir DIR]
+
+Checks every gate of the settings (gates: ["Recall@3 >= 0.80",
+"routing[billing] == 1.0", ...]) on TRIAL of RUN (default: the run's best
+trial) and prints each with its value. Exits 1 when a gate fails.`
+
+func runGate(_ context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("gate", gateUsage, stderr)
+	config := fs.String("config", "", "settings file (default ./tune.yaml when present)")
+	fs.String("runs-dir", defaultRunsDir, "directory of run records (setting runs_dir)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() < 1 || fs.NArg() > 2 {
+		return usageErrorf("want RUN and optionally TRIAL (got %d arguments)", fs.NArg())
+	}
+	s, _, run, err := openRun(*config, fs, fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	if len(s.gates) == 0 {
+		return inputError(errors.New("gates: no gates in the settings (e.g. gates: [\"NDCG@10 >= 0.5\"])"))
+	}
+	lb, err := run.ReadLeaderboard()
+	if err != nil {
+		return err
+	}
+	entry, ok := lb.Best()
+	if fs.NArg() == 2 {
+		if entry, err = lb.Find(fs.Arg(1)); err != nil {
+			return inputError(err)
+		}
+	} else if !ok {
+		return failedError(fmt.Errorf("run %s: no trial succeeded", run.ID()))
+	}
+	return checkGates(s, run, entry, stdout)
+}
+
+// gateStep is the sweep's gate step: it checks the gates on the best trial,
+// printing each on w, and fails (exit 1) when one fails.
+func gateStep(s *settings, run *runs.Run, best runs.Entry, w io.Writer) error {
+	if len(s.gates) == 0 {
+		return nil
+	}
+	return checkGates(s, run, best, w)
+}
+
+func checkGates(s *settings, run *runs.Run, entry runs.Entry, w io.Writer) error {
+	results, err := tuner.CheckGates(run, entry, s.gates)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "gates on trial %s (run %s):\n", entry.Name, run.ID())
+	for _, r := range results {
+		fmt.Fprintf(w, "  %s\n", r)
+	}
+	failed := tuner.FailedGates(results)
+	if len(failed) == 0 {
+		return nil
+	}
+	texts := make([]string, len(failed))
+	for i, r := range failed {
+		texts[i] = r.Text
+	}
+	return failedError(fmt.Errorf("%d of %d gates failed on trial %s: %s", len(failed), len(results), entry.Name, strings.Join(texts, ", ")))
+}

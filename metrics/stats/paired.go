@@ -1,0 +1,34 @@
+package stats
+
+import "fmt"
+
+// Paired is the full paired comparison of x against y (x[i] and y[i] are
+// one query's scores under two configurations): the mean difference with
+// its bootstrap interval, the Wilcoxon signed-rank test and the
+// randomization test, all on d = x - y.
+type Paired struct {
+	N             int
+	Delta         Interval
+	Wilcoxon      Wilcoxon
+	Randomization Randomization
+	Seed          int64
+}
+
+// Compare runs the paired comparison of x against y with seed (used by the
+// bootstrap and the randomization test). x and y must have equal lengths.
+func Compare(x, y []float64, seed int64, th Thresholds) (Paired, error) {
+	if len(x) != len(y) {
+		return Paired{}, fmt.Errorf("stats: paired samples differ in length (%d and %d)", len(x), len(y))
+	}
+	d := make([]float64, len(x))
+	for i := range x {
+		d[i] = x[i] - y[i]
+	}
+	return Paired{
+		N:             len(d),
+		Delta:         PairedBootstrap(d, seed, th),
+		Wilcoxon:      SignedRank(d, th),
+		Randomization: PairedRandomization(d, seed, th),
+		Seed:          seed,
+	}, nil
+}

@@ -1,0 +1,167 @@
+package runs
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// CompareFormats are the formats TrialComparison.Render accepts.
+var CompareFormats = []string{"text", "json", "md"}
+
+// Render writes the comparison as text, json or md (Markdown).
+func (c TrialComparison) Render(w io.Writer, format string) error {
+	switch format {
+	case "json":
+		data, err := MarshalJSON(c)
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(data)
+		return err
+	case "text", "":
+		_, err := io.WriteString(w, c.render(false))
+		return err
+	case "md", "markdown":
+		_, err := io.WriteString(w, c.render(true))
+		return err
+	}
+	return fmt.Errorf("runs: unknown format %q (want one of %s)", format, strings.Join(CompareFormats, ", "))
+}
+
+// render draws text (aligned columns) or Markdown (pipe tables) from the
+// same rows.
+func (c TrialComparison) render(md bool) string {
+	var b strings.Builder
+	heading := func(s string) {
+		if md {
+			fmt.Fprintf(&b, "\n## %s\n\n", s)
+		} else {
+			fmt.Fprintf(&b, "\n%s\n", s)
+		}
+	}
+	table := func(head []string, rows [][]string) {
+		if md {
+			b.WriteString("| " + strings.Join(head, " | ") + " |\n")
+			b.WriteString("|" + strings.Repeat(" --- |", len(head)) + "\n")
+			for _, r := range rows {
+				for i := range r {
+					r[i] = strings.ReplaceAll(r[i], "|", `\|`)
+				}
+				b.WriteString("| " + strings.Join(r, " | ") + " |\n")
+			}
+			return
+		}
+		width := make([]int, len(head))
+		for _, r := range append([][]string{head}, rows...) {
+			for i, cell := range r {
+				width[i] = max(width[i], len([]rune(cell)))
+			}
+		}
+		line := func(r []string) {
+			cells := make([]string, len(r))
+			for i, cell := range r {
+				cells[i] = cell + strings.Repeat(" ", width[i]-len([]rune(cell)))
+			}
+			b.WriteString("  " + strings.TrimRight(strings.Join(cells, "  "), " ") + "\n")
+		}
+		line(head)
+		for _, r := range rows {
+			line(r)
+		}
+	}
+	title := fmt.Sprintf("compare %s:%s (A, %.4f) -> %s:%s (B, %.4f)", c.A.Run, c.A.Trial, c.A.Primary, c.B.Run, c.B.Trial, c.B.Primary)
+	if md {
+		fmt.Fprintf(&b, "# %s\n", title)
+	} else {
+		b.WriteString(title + "\n")
+	}
+
+	heading("Paired comparison (B - A)")
+	var rows [][]string
+	for _, p := range c.Paired {
+		rows = append(rows, []string{p.Metric, fmt.Sprint(p.N), fmt.Sprintf("%+.4f", p.Delta),
+			fmt.Sprintf("[%+.4f, %+.4f]", p.Low, p.High), optNum(p.W, "%g"), optNum(p.PWilcoxon, "%.4g"),
+			optNum(p.PGreater, "%.4g"), fmt.Sprintf("%.4g", p.PRandomization), significance(p)})
+	}
+	table([]string{"metric", "n", "Δ", "95% CI", "W", "p (Wilcoxon)", "p (B > A)", "p (randomization)", "sig"}, rows)
+	if md {
+		b.WriteString("\n")
+	}
+	for _, p := range c.Paired {
+		for _, w := range p.Warnings {
+			fmt.Fprintf(&b, "%s: %s\n", p.Metric, w)
+		}
+		fmt.Fprintf(&b, "%s: %d non-zero pairs of %d, α = %g, seed %d\n", p.Metric, p.NonZero, p.N, p.Alpha, p.Seed)
+	}
+
+	if len(c.Categories) > 0 {
+		heading("Per category (primary)")
+		rows = nil
+		for _, cd := range c.Categories {
+			ci := fmt.Sprintf("[%+.4f, %+.4f]", cd.Delta.Low, cd.Delta.High)
+			if cd.Delta.Warning != "" {
+				ci = "no interval"
+			}
+			rows = append(rows, []string{cd.Category, fmt.Sprint(cd.N), f4(cd.A), f4(cd.B), fmt.Sprintf("%+.4f", cd.Delta.Mean), ci})
+		}
+		table([]string{"category", "n", "A", "B", "Δ", "95% CI"}, rows)
+	}
+
+	heading("Result diffs")
+	d := c.Diff
+	table([]string{"queries", "Kendall tau (mean)", fmt.Sprintf("Jaccard@%d (mean)", d.JaccardK), "top-1 changed"},
+		[][]string{{fmt.Sprint(d.Queries), f4(d.KendallTau), f4(d.Jaccard), fmt.Sprintf("%.1f%% (%d)", 100*d.Top1Changed, d.Top1ChangedN)}})
+
+	heading(fmt.Sprintf("Queries that changed most (top %d)", len(c.Changed)))
+	rows = nil
+	for _, q := range c.Changed {
+		rows = append(rows, []string{q.QueryID, q.Category, f4(q.A), f4(q.B), fmt.Sprintf("%+.4f", q.Delta), top3(q.TopA), top3(q.TopB)})
+	}
+	table([]string{"query", "category", "A", "B", "Δ", "top 3 A (grade)", "top 3 B (grade)"}, rows)
+
+	for _, w := range c.Warnings {
+		if md {
+			fmt.Fprintf(&b, "\n> %s\n", w)
+		} else {
+			fmt.Fprintf(&b, "warning: %s\n", w)
+		}
+	}
+	return b.String()
+}
+
+func optNum(v *float64, format string) string {
+	if v == nil {
+		return "—"
+	}
+	return fmt.Sprintf(format, *v)
+}
+
+func significance(c Comparison) string {
+	switch {
+	case c.Mark != "":
+		return c.Mark
+	case c.PAdjusted == nil:
+		return "?"
+	}
+	return "n.s."
+}
+
+// top3 renders up to three results as "id(grade)", "?" for unjudged.
+func top3(docs []RankedDoc) string {
+	parts := make([]string, 0, 3)
+	for i, d := range docs {
+		if i == 3 {
+			break
+		}
+		g := "?"
+		if d.Grade >= 0 {
+			g = fmt.Sprint(d.Grade)
+		}
+		parts = append(parts, d.DocID+"("+g+")")
+	}
+	if len(parts) == 0 {
+		return "—"
+	}
+	return strings.Join(parts, " ")
+}

@@ -1,0 +1,229 @@
+package tuner
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/fusiontune/fusiontune/metrics/stats"
+	"github.com/fusiontune/fusiontune/runs"
+)
+
+// Defaults of CompareOptions.
+const (
+	DefaultJaccardK = 10
+	DefaultChanged  = 5
+)
+
+// CompareOptions configure CompareRuns.
+type CompareOptions struct {
+	Stats StatsOptions
+	// JaccardK is the depth of the Jaccard overlap (default 10).
+	JaccardK int
+	// Changed is how many most-changed queries to list (default 5).
+	Changed int
+}
+
+// TrialOf returns the leaderboard entry named trial in run, or the run's
+// best trial when trial is "".
+func TrialOf(run *runs.Run, trial string) (runs.Entry, error) {
+	lb, err := run.ReadLeaderboard()
+	if err != nil {
+		return runs.Entry{}, err
+	}
+	if trial == "" {
+		e, ok := lb.Best()
+		if !ok {
+			return runs.Entry{}, fmt.Errorf("run %s: no trial succeeded", run.ID())
+		}
+		return e, nil
+	}
+	e, err := lb.Find(trial)
+	if err != nil {
+		return runs.Entry{}, fmt.Errorf("run %s: %w", run.ID(), err)
+	}
+	return e, nil
+}
+
+// CompareRuns compares trial eb of run b against trial ea of run a on the
+// queries both recorded: paired tests on the primary score (and the
+// chosen metrics), per-category deltas, ranking diffs, and the queries
+// whose primary score changed most with their top 3 on each side.
+func CompareRuns(a *runs.Run, ea runs.Entry, b *runs.Run, eb runs.Entry, o CompareOptions) (runs.TrialComparison, error) {
+	o.Stats = o.Stats.withDefaults()
+	if o.JaccardK <= 0 {
+		o.JaccardK = DefaultJaccardK
+	}
+	if o.Changed <= 0 {
+		o.Changed = DefaultChanged
+	}
+	c := runs.TrialComparison{
+		A: runs.TrialRef{Run: a.ID(), Trial: ea.Name, Primary: ea.Primary, Queries: ea.Queries},
+		B: runs.TrialRef{Run: b.ID(), Trial: eb.Name, Primary: eb.Primary, Queries: eb.Queries},
+	}
+	for _, e := range []runs.Entry{ea, eb} {
+		if e.Status != runs.StatusOK {
+			return c, fmt.Errorf("compare: trial %q did not succeed (%s)", e.Name, e.Status)
+		}
+	}
+	ra, err := a.QueryResults(ea.Index)
+	if err != nil {
+		return c, err
+	}
+	rb, err := b.QueryResults(eb.Index)
+	if err != nil {
+		return c, err
+	}
+	for _, metric := range append([]string{PrimaryMetric}, o.Stats.Metrics...) {
+		x, y, _, err := pairScores(rb, ra, metric, eb.Name, ea.Name)
+		if err != nil {
+			return c, err
+		}
+		p, err := stats.Compare(x, y, deriveSeed(o.Stats.Seed, c.A.Run, ea.Name, c.B.Run, eb.Name, metric), o.Stats.Thresholds)
+		if err != nil {
+			return c, err
+		}
+		cmp := comparison(p, ea.Name, metric, o.Stats)
+		// One pair of trials: nothing to correct for.
+		if cmp.PWilcoxon != nil {
+			pa := *cmp.PWilcoxon
+			cmp.PAdjusted, cmp.Correction = &pa, stats.None
+			if pa < cmp.Alpha && cmp.Delta != 0 {
+				cmp.Significant, cmp.Mark = true, "+"
+				if cmp.Delta < 0 {
+					cmp.Mark = "-"
+				}
+			}
+		}
+		c.Paired = append(c.Paired, *cmp)
+	}
+	c.Categories = categoryDeltas(ra, rb, o.Stats)
+	c.Diff = rankingDiff(ra, rb, o.JaccardK)
+	c.Changed = changedMost(ra, rb, o.Changed)
+	if oa, ob := onlyIn(ra, rb), onlyIn(rb, ra); oa+ob > 0 {
+		c.Warnings = append(c.Warnings, fmt.Sprintf("the trials recorded different queries (%d only in A, %d only in B): compared on the %d both recorded",
+			oa, ob, len(rb)-ob))
+	}
+	for _, cd := range c.Categories {
+		if cd.Delta.Warning != "" {
+			c.Warnings = append(c.Warnings, cd.Delta.Warning)
+		}
+	}
+	return c, nil
+}
+
+// onlyIn counts the queries of a missing from b.
+func onlyIn(a, b []runs.QueryResult) int {
+	in := map[string]bool{}
+	for _, r := range b {
+		in[r.QueryID] = true
+	}
+	n := 0
+	for _, r := range a {
+		if !in[r.QueryID] {
+			n++
+		}
+	}
+	return n
+}
+
+func categoryDeltas(ra, rb []runs.QueryResult, o StatsOptions) []runs.CategoryDelta {
+	byID := map[string]runs.QueryResult{}
+	for _, r := range ra {
+		byID[r.QueryID] = r
+	}
+	type acc struct{ a, b, d []float64 }
+	by := map[string]*acc{}
+	for _, r := range rb {
+		q, ok := byID[r.QueryID]
+		if !ok || !scored(q) || !scored(r) || r.Category == "" {
+			continue
+		}
+		if by[r.Category] == nil {
+			by[r.Category] = &acc{}
+		}
+		x := by[r.Category]
+		x.a, x.b, x.d = append(x.a, q.Primary), append(x.b, r.Primary), append(x.d, r.Primary-q.Primary)
+	}
+	var out []runs.CategoryDelta
+	for _, cat := range sortedKeys(by) {
+		x := by[cat]
+		iv := stats.MeanInterval(x.d, "category "+cat, deriveSeed(o.Seed, "compare", cat), o.Thresholds)
+		out = append(out, runs.CategoryDelta{Category: cat, N: len(x.d), A: runs.Round(stats.Mean(x.a)), B: runs.Round(stats.Mean(x.b)),
+			Delta: runs.Interval{Mean: runs.Round(iv.Mean), Low: runs.Round(iv.Low), High: runs.Round(iv.High), N: iv.N, Warning: iv.Warning}})
+	}
+	return out
+}
+
+func ids(docs []runs.RankedDoc) []string {
+	out := make([]string, len(docs))
+	for i, d := range docs {
+		out[i] = d.DocID
+	}
+	return out
+}
+
+func rankingDiff(ra, rb []runs.QueryResult, k int) runs.RankingDiff {
+	byID := map[string]runs.QueryResult{}
+	for _, r := range ra {
+		byID[r.QueryID] = r
+	}
+	d := runs.RankingDiff{JaccardK: k}
+	var taus, jacs []float64
+	var la, lb [][]string
+	for _, r := range rb {
+		q, ok := byID[r.QueryID]
+		if !ok || q.Error != "" || r.Error != "" {
+			continue
+		}
+		a, b := ids(q.Top), ids(r.Top)
+		if t := stats.KendallTau(a, b); !math.IsNaN(t) {
+			taus = append(taus, t)
+		}
+		jacs = append(jacs, stats.JaccardAt(a, b, k))
+		la, lb = append(la, a), append(lb, b)
+	}
+	d.Queries = len(la)
+	d.KendallTau = runs.Round(stats.Mean(taus))
+	d.Jaccard = runs.Round(stats.Mean(jacs))
+	d.Top1Changed = runs.Round(stats.Top1Changed(la, lb))
+	d.Top1ChangedN = int(math.Round(d.Top1Changed * float64(d.Queries)))
+	return d
+}
+
+func changedMost(ra, rb []runs.QueryResult, n int) []runs.QueryChange {
+	byID := map[string]runs.QueryResult{}
+	for _, r := range ra {
+		byID[r.QueryID] = r
+	}
+	var out []runs.QueryChange
+	for _, r := range rb {
+		q, ok := byID[r.QueryID]
+		if !ok || !scored(q) || !scored(r) || r.Primary == q.Primary {
+			continue
+		}
+		out = append(out, runs.QueryChange{QueryID: r.QueryID, Category: r.Category, A: runs.Round(q.Primary), B: runs.Round(r.Primary),
+			Delta: runs.Round(r.Primary - q.Primary), TopA: head(q.Top, 3), TopB: head(r.Top, 3)})
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		di, dj := math.Abs(out[i].Delta), math.Abs(out[j].Delta)
+		if di != dj {
+			return di > dj
+		}
+		return out[i].QueryID < out[j].QueryID
+	})
+	if len(out) > n {
+		out = out[:n]
+	}
+	return out
+}
+
+func head(docs []runs.RankedDoc, n int) []runs.RankedDoc {
+	out := make([]runs.RankedDoc, 0, n)
+	for i := 0; i < len(docs) && i < n; i++ {
+		d := docs[i]
+		d.Score = runs.Round(d.Score)
+		out = append(out, d)
+	}
+	return out
+}

@@ -1,0 +1,194 @@
+package tuner
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/fusiontune/fusiontune/metrics"
+	"github.com/fusiontune/fusiontune/runs"
+)
+
+// RoutingMetric names routing accuracy in gates.
+const RoutingMetric = "routing"
+
+// Gate is one quality gate, e.g. "Recall@3 >= 0.80", "routing[billing] ==
+// 1.0" or "NDCG@10[paraphrase] > 0.5": a metric (a scorecard metric,
+// primary or routing), optionally restricted to a category, compared with
+// a number.
+type Gate struct {
+	Text     string
+	Metric   string
+	Category string
+	Op       string
+	Value    float64
+}
+
+var gatePattern = regexp.MustCompile(`^\s*([^\s\[\]<>=!]+)\s*(?:\[\s*([^\]]+?)\s*\])?\s*(>=|<=|==|!=|>|<)\s*(\S+)\s*$`)
+
+// GateTolerance is how close a value must be to the threshold for == (and
+// to count as reaching it for >= and <=): scores are rounded to 1e-12.
+const GateTolerance = 1e-9
+
+// ParseGate parses "METRIC[CATEGORY] OP NUMBER" with OP one of >=, >, <=,
+// <, ==, !=. METRIC is primary, routing or a metric name (NDCG@10,
+// Recall@3, ...); [CATEGORY] is optional.
+func ParseGate(s string) (Gate, error) {
+	m := gatePattern.FindStringSubmatch(s)
+	if m == nil {
+		return Gate{}, fmt.Errorf("gate %q: want METRIC[CATEGORY] OP NUMBER, e.g. \"Recall@3 >= 0.80\" or \"routing[billing] == 1.0\"", s)
+	}
+	g := Gate{Text: strings.TrimSpace(s), Metric: m[1], Category: m[2], Op: m[3]}
+	v, err := strconv.ParseFloat(m[4], 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return Gate{}, fmt.Errorf("gate %q: threshold %q is not a number", s, m[4])
+	}
+	g.Value = v
+	switch strings.ToLower(g.Metric) {
+	case PrimaryMetric, RoutingMetric:
+		g.Metric = strings.ToLower(g.Metric)
+	default:
+		mm, err := metrics.ParseMetric(g.Metric)
+		if err != nil {
+			return Gate{}, fmt.Errorf("gate %q: %w", s, err)
+		}
+		g.Metric = mm.String()
+	}
+	return g, nil
+}
+
+// GateMetrics lists the scorecard metrics the gates need (not primary or
+// routing), so that the scorer computes them.
+func GateMetrics(gates []Gate) []string {
+	var out []string
+	for _, g := range gates {
+		if g.Metric != PrimaryMetric && g.Metric != RoutingMetric {
+			out = append(out, g.Metric)
+		}
+	}
+	return out
+}
+
+// GateResult is one gate checked against one trial.
+type GateResult struct {
+	Gate Gate   `json:"-"`
+	Text string `json:"gate"`
+	// Value is the measured value; Measured is false when the trial has no
+	// such value (Detail says why), which fails the gate.
+	Value    float64 `json:"value"`
+	Measured bool    `json:"measured"`
+	Pass     bool    `json:"pass"`
+	Detail   string  `json:"detail,omitempty"`
+}
+
+func (g Gate) holds(v float64) bool {
+	switch g.Op {
+	case ">=":
+		return v >= g.Value-GateTolerance
+	case ">":
+		return v > g.Value
+	case "<=":
+		return v <= g.Value+GateTolerance
+	case "<":
+		return v < g.Value
+	case "==":
+		return math.Abs(v-g.Value) <= GateTolerance
+	case "!=":
+		return math.Abs(v-g.Value) > GateTolerance
+	}
+	return false
+}
+
+// CheckGates evaluates gates on the leaderboard entry e of run: overall
+// values come from the entry's scorecard, per-category ones from its
+// category scorecards, routing per category from the recorded queries.
+func CheckGates(run *runs.Run, e runs.Entry, gates []Gate) ([]GateResult, error) {
+	var results []runs.QueryResult
+	out := make([]GateResult, 0, len(gates))
+	for _, g := range gates {
+		r := GateResult{Gate: g, Text: g.Text}
+		var ok bool
+		switch {
+		case e.Status != runs.StatusOK:
+			r.Detail = fmt.Sprintf("trial %q did not succeed (%s)", e.Name, e.Status)
+		case g.Metric == RoutingMetric && g.Category == "":
+			if e.Routing != nil {
+				r.Value, ok = *e.Routing, true
+			} else {
+				r.Detail = "no query declares an expected routing"
+			}
+		case g.Metric == RoutingMetric:
+			if results == nil {
+				var err error
+				if results, err = run.QueryResults(e.Index); err != nil {
+					return nil, err
+				}
+			}
+			r.Value, ok = routingAccuracy(results, g.Category)
+			if !ok {
+				r.Detail = fmt.Sprintf("no query of category %q declares an expected routing", g.Category)
+			}
+		case g.Category == "":
+			if g.Metric == PrimaryMetric {
+				r.Value, ok = e.Primary, true
+			} else if r.Value, ok = e.Scorecard[g.Metric]; !ok {
+				r.Detail = fmt.Sprintf("%s was not measured in this run (add it to score.metrics)", g.Metric)
+			}
+		default:
+			cat, found := e.Categories[g.Category]
+			if !found {
+				r.Detail = fmt.Sprintf("no category %q in this run", g.Category)
+			} else if r.Value, ok = cat[g.Metric]; !ok {
+				r.Detail = fmt.Sprintf("%s was not measured in this run (add it to score.metrics)", g.Metric)
+			}
+		}
+		r.Measured = ok
+		r.Pass = ok && g.holds(r.Value)
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// routingAccuracy is the share of the category's queries with an expected
+// routing whose routing matched.
+func routingAccuracy(results []runs.QueryResult, category string) (float64, bool) {
+	n, hit := 0, 0
+	for _, r := range results {
+		if r.Category != category || r.Expected == "" {
+			continue
+		}
+		n++
+		if r.Error == "" && r.Routing == r.Expected {
+			hit++
+		}
+	}
+	if n == 0 {
+		return 0, false
+	}
+	return float64(hit) / float64(n), true
+}
+
+// FailedGates returns the results that did not pass.
+func FailedGates(rs []GateResult) []GateResult {
+	var out []GateResult
+	for _, r := range rs {
+		if !r.Pass {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// String renders a result as "PASS Recall@3 >= 0.80 (0.8512)".
+func (r GateResult) String() string {
+	status := "PASS"
+	if !r.Pass {
+		status = "FAIL"
+	}
+	if !r.Measured {
+		return fmt.Sprintf("%s %s (%s)", status, r.Text, r.Detail)
+	}
+	return fmt.Sprintf("%s %s (%.4f)", status, r.Text, r.Value)
+}

@@ -1,0 +1,104 @@
+package tuner_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner"
+)
+
+func TestParseGate(t *testing.T) {
+	for _, tc := range []struct {
+		in                   string
+		metric, cat, op, err string
+		value                float64
+	}{
+		{in: "Recall@3 >= 0.80", metric: "Recall@3", op: ">=", value: 0.8},
+		{in: "routing[billing] == 1.0", metric: "routing", cat: "billing", op: "==", value: 1},
+		{in: " MRR@10>=0.7 ", metric: "MRR@10", op: ">=", value: 0.7},
+		{in: "NDCG@10[multi intent] < 0.9", metric: "NDCG@10", cat: "multi intent", op: "<", value: 0.9},
+		{in: "PRIMARY > 0.4", metric: "primary", op: ">", value: 0.4},
+		{in: "ndcg@10 != 0", metric: "NDCG@10", op: "!=", value: 0},
+		{in: "Recall@3 => 0.8", err: "want METRIC[CATEGORY] OP NUMBER"},
+		{in: "Recall@3 >= high", err: `threshold "high" is not a number`},
+		{in: "Recall@3 >= NaN", err: `threshold "NaN" is not a number`},
+		{in: "Foo@3 >= 1", err: `unknown measure "Foo"`},
+		{in: "", err: "want METRIC"},
+	} {
+		t.Run(tc.in, func(t *testing.T) {
+			g, err := tuner.ParseGate(tc.in)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("error %v, want %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g.Metric != tc.metric || g.Category != tc.cat || g.Op != tc.op || g.Value != tc.value {
+				t.Errorf("got %+v", g)
+			}
+		})
+	}
+}
+
+func TestCheckGatesOnEntry(t *testing.T) {
+	routing := 0.9
+	e := runs.Entry{Name: "t", Status: runs.StatusOK, Primary: 0.5, Routing: &routing,
+		Scorecard:  map[string]float64{"MRR@10": 0.7},
+		Categories: map[string]map[string]float64{"direct": {"primary": 0.6, "MRR@10": 0.8}}}
+	var gates []tuner.Gate
+	for _, s := range []string{"MRR@10 >= 0.70", "MRR@10 > 0.7", "routing == 0.9", "MRR@10[direct] >= 0.8", "primary[direct] < 0.5", "NDCG@10 >= 0"} {
+		g, err := tuner.ParseGate(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gates = append(gates, g)
+	}
+	res, err := tuner.CheckGates(nil, e, gates)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []bool{true, false, true, true, false, false}
+	for i, r := range res {
+		if r.Pass != want[i] {
+			t.Errorf("%s: pass %v, want %v (%s)", r.Text, r.Pass, want[i], r)
+		}
+	}
+	if got := len(tuner.FailedGates(res)); got != 3 {
+		t.Errorf("%d failed, want 3", got)
+	}
+	if !strings.Contains(res[5].String(), "NDCG@10 was not measured") {
+		t.Errorf("unmeasured gate: %s", res[5])
+	}
+}
+
+// FuzzParseGate: any input either parses into a gate that renders its own
+// text and holds or fails on a value without panicking, or is an error
+// that quotes the input.
+func FuzzParseGate(f *testing.F) {
+	for _, s := range []string{"Recall@3 >= 0.80", "routing[billing] == 1.0", "MRR@10>=0.7", "x[", "P@1 < -1e309", "NDCG@10[a b] != 2"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		g, err := tuner.ParseGate(s)
+		if err != nil {
+			if !strings.Contains(err.Error(), "gate ") {
+				t.Errorf("error without context: %v", err)
+			}
+			return
+		}
+		if g.Text != strings.TrimSpace(s) || g.Metric == "" || g.Op == "" {
+			t.Errorf("parsed %q into %+v", s, g)
+		}
+		if g.Metric == tuner.RoutingMetric && g.Category != "" {
+			return // reads the run's query results
+		}
+		res, err := tuner.CheckGates(nil, runs.Entry{Status: runs.StatusOK, Scorecard: map[string]float64{}}, []tuner.Gate{g})
+		if err != nil || len(res) != 1 {
+			t.Fatalf("%v %v", res, err)
+		}
+	})
+}

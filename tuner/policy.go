@@ -1,0 +1,121 @@
+package tuner
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/fusiontune/fusiontune/runs"
+)
+
+// DefaultGuardTolerance is how far a guarded category's primary score may
+// drop before a promotion is refused.
+const DefaultGuardTolerance = 0.0
+
+// Policy is the promotion policy: a trial is promoted only when it beats
+// the reference (the production config's trial, else the baseline)
+// significantly after multiple-comparison correction, and no guarded
+// category's primary score drops by more than Tolerance.
+type Policy struct {
+	Guarded   []string
+	Tolerance float64
+	Stats     StatsOptions
+}
+
+// Decision is the policy's verdict on one trial.
+type Decision struct {
+	Allowed bool
+	// Against names the reference trial; Reference says what it is
+	// ("the production config" or "the baseline").
+	Against    string
+	Reference  string
+	Comparison *runs.Comparison
+	// Reasons say why the promotion is refused (empty when allowed).
+	Reasons []string
+}
+
+// Summary is one line describing the comparison behind the decision.
+func (d Decision) Summary() string {
+	c := d.Comparison
+	if c == nil {
+		return "no comparison"
+	}
+	s := fmt.Sprintf("Δ %+.4f [%+.4f, %+.4f] over %d queries", c.Delta, c.Low, c.High, c.N)
+	if c.PWilcoxon != nil {
+		s += fmt.Sprintf(", Wilcoxon p = %.4g", *c.PWilcoxon)
+	}
+	if c.PAdjusted != nil {
+		s += fmt.Sprintf(" (%s-adjusted %.4g, α = %g)", c.Correction, *c.PAdjusted, c.Alpha)
+	}
+	return s
+}
+
+// CheckPromotion applies the policy to the leaderboard entry best of run.
+// production holds the bytes of the current production config (nil when
+// there is none): a trial of the run with exactly that config is the
+// reference; otherwise the baseline is.
+func CheckPromotion(run *runs.Run, lb runs.Leaderboard, best runs.Entry, production []byte, p Policy) (Decision, error) {
+	var d Decision
+	trials, err := run.Trials()
+	if err != nil {
+		return d, err
+	}
+	if production != nil {
+		for _, t := range trials {
+			if t.Status == runs.StatusOK && t.BackendConfig != "" && bytes.Equal(bytes.TrimSpace([]byte(t.BackendConfig)), bytes.TrimSpace(production)) {
+				d.Against, d.Reference = t.Name, "the production config"
+				break
+			}
+		}
+	}
+	if d.Against == "" && lb.Baseline != "" {
+		d.Against, d.Reference = lb.Baseline, "the baseline"
+	}
+	if d.Against == "" {
+		d.Reasons = append(d.Reasons, "the run has no baseline and no trial with the production config to compare with")
+		return d, nil
+	}
+	ref, err := lb.Find(d.Against)
+	if err != nil {
+		return d, err
+	}
+	if ref.Status != runs.StatusOK {
+		d.Reasons = append(d.Reasons, fmt.Sprintf("%s trial %q did not succeed (%s)", d.Reference, ref.Name, ref.Status))
+		return d, nil
+	}
+	if best.Name == ref.Name {
+		d.Reasons = append(d.Reasons, fmt.Sprintf("the best trial %q is %s itself: nothing to gain", best.Name, d.Reference))
+		return d, nil
+	}
+	c := best.Comparison
+	if c == nil || c.Against != ref.Name || c.Metric != PrimaryMetric {
+		cmp, err := CompareTrials(run, lb.Trials, ref, PrimaryMetric, p.Stats)
+		if err != nil {
+			return d, err
+		}
+		c = cmp[best.Name]
+	}
+	d.Comparison = c
+	switch {
+	case c == nil:
+		d.Reasons = append(d.Reasons, fmt.Sprintf("trial %q could not be compared with %q", best.Name, ref.Name))
+	case c.PAdjusted == nil:
+		d.Reasons = append(d.Reasons, fmt.Sprintf("%q cannot be shown better than %s %q: %s", best.Name, d.Reference, ref.Name, strings.Join(c.Warnings, "; ")))
+	case !c.Significant || c.Delta <= 0:
+		d.Reasons = append(d.Reasons, fmt.Sprintf("%q is not significantly better than %s %q: %s", best.Name, d.Reference, ref.Name, d.Summary()))
+	}
+	for _, cat := range p.Guarded {
+		b, okB := best.Categories[cat]
+		r, okR := ref.Categories[cat]
+		if !okB || !okR {
+			d.Reasons = append(d.Reasons, fmt.Sprintf("guarded category %q is not in the run", cat))
+			continue
+		}
+		if drop := r["primary"] - b["primary"]; drop > p.Tolerance+1e-12 {
+			d.Reasons = append(d.Reasons, fmt.Sprintf("guarded category %q regresses by %.4f (%.4f -> %.4f), more than the tolerance %.4f",
+				cat, drop, r["primary"], b["primary"], p.Tolerance))
+		}
+	}
+	d.Allowed = len(d.Reasons) == 0
+	return d, nil
+}

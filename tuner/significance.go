@@ -1,0 +1,286 @@
+package tuner
+
+import (
+	"fmt"
+	"hash/fnv"
+	"math"
+	"sort"
+
+	"github.com/fusiontune/fusiontune/metrics/stats"
+	"github.com/fusiontune/fusiontune/runs"
+)
+
+// PrimaryMetric names the per-query primary score in comparisons.
+const PrimaryMetric = "primary"
+
+// StatsOptions configure the statistics step.
+type StatsOptions struct {
+	Thresholds stats.Thresholds
+	// Correction is stats.Holm (the default), stats.BH or stats.None.
+	Correction string
+	// Metrics are per-query metrics compared besides the primary score.
+	Metrics []string
+	// Seed is the run's statistics seed.
+	Seed int64
+}
+
+func (o StatsOptions) withDefaults() StatsOptions {
+	if o.Correction == "" {
+		o.Correction = stats.Holm
+	}
+	if o.Thresholds == (stats.Thresholds{}) {
+		o.Thresholds = stats.DefaultThresholds()
+	}
+	o.Thresholds = o.Thresholds.WithDefaults()
+	return o
+}
+
+// trialResults caches the per-query results of a run's trials by index.
+type trialResults struct {
+	run   *runs.Run
+	cache map[int][]runs.QueryResult
+}
+
+func newTrialResults(run *runs.Run) *trialResults {
+	return &trialResults{run: run, cache: map[int][]runs.QueryResult{}}
+}
+
+func (tr *trialResults) get(index int) ([]runs.QueryResult, error) {
+	if r, ok := tr.cache[index]; ok {
+		return r, nil
+	}
+	r, err := tr.run.QueryResults(index)
+	if err != nil {
+		return nil, err
+	}
+	tr.cache[index] = r
+	return r, nil
+}
+
+// metricValue reads metric from one query result.
+func metricValue(r runs.QueryResult, metric string) (float64, bool) {
+	if metric == PrimaryMetric {
+		return r.Primary, true
+	}
+	v, ok := r.Scores[metric]
+	return v, ok
+}
+
+// scored reports whether a query result takes part in the statistics.
+func scored(r runs.QueryResult) bool { return !r.Unjudged && r.Error == "" }
+
+// pairScores returns the paired values of metric for the queries scored in
+// both a and b, in b's query order, with their ids.
+func pairScores(a, b []runs.QueryResult, metric, nameA, nameB string) (x, y []float64, ids []string, err error) {
+	byID := make(map[string]runs.QueryResult, len(a))
+	for _, r := range a {
+		byID[r.QueryID] = r
+	}
+	for _, rb := range b {
+		ra, ok := byID[rb.QueryID]
+		if !ok || !scored(ra) || !scored(rb) {
+			continue
+		}
+		va, okA := metricValue(ra, metric)
+		vb, okB := metricValue(rb, metric)
+		if !okA || !okB {
+			missing := nameA
+			if okA {
+				missing = nameB
+			}
+			return nil, nil, nil, fmt.Errorf("statistics: metric %q not recorded for trial %q (add it to score.metrics and rerun)", metric, missing)
+		}
+		x, y, ids = append(x, va), append(y, vb), append(ids, rb.QueryID)
+	}
+	return x, y, ids, nil
+}
+
+// deriveSeed gives each comparison its own reproducible stream.
+func deriveSeed(seed int64, parts ...string) int64 {
+	h := fnv.New64a()
+	fmt.Fprint(h, seed)
+	for _, p := range parts {
+		h.Write([]byte{0})
+		h.Write([]byte(p))
+	}
+	return int64(h.Sum64() >> 1)
+}
+
+// CompareTrials compares every successful entry except reference against
+// reference on metric, pairing their per-query scores, and corrects the
+// Wilcoxon p-values across the family for multiple comparisons. It returns
+// the comparisons by trial name.
+func CompareTrials(run *runs.Run, entries []runs.Entry, reference runs.Entry, metric string, o StatsOptions) (map[string]*runs.Comparison, error) {
+	o = o.withDefaults()
+	return compareTrials(newTrialResults(run), entries, reference, metric, o)
+}
+
+func compareTrials(tr *trialResults, entries []runs.Entry, reference runs.Entry, metric string, o StatsOptions) (map[string]*runs.Comparison, error) {
+	ref, err := tr.get(reference.Index)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]*runs.Comparison{}
+	var names []string
+	var ps []float64
+	for _, e := range entries {
+		if e.Status != runs.StatusOK || e.Name == reference.Name {
+			continue
+		}
+		res, err := tr.get(e.Index)
+		if err != nil {
+			return nil, err
+		}
+		x, y, _, err := pairScores(res, ref, metric, e.Name, reference.Name)
+		if err != nil {
+			return nil, err
+		}
+		seed := deriveSeed(o.Seed, e.Name, reference.Name, metric)
+		p, err := stats.Compare(x, y, seed, o.Thresholds)
+		if err != nil {
+			return nil, err
+		}
+		out[e.Name] = comparison(p, reference.Name, metric, o)
+		names = append(names, e.Name)
+		ps = append(ps, p.Wilcoxon.P)
+	}
+	adj, err := stats.Adjust(ps, o.Correction)
+	if err != nil {
+		return nil, err
+	}
+	th := o.Thresholds
+	for i, name := range names {
+		c := out[name]
+		c.Correction = o.Correction
+		if math.IsNaN(adj[i]) {
+			continue
+		}
+		v := runs.Round(adj[i])
+		c.PAdjusted = &v
+		if adj[i] < th.Alpha && c.Delta != 0 {
+			c.Significant = true
+			c.Mark = "+"
+			if c.Delta < 0 {
+				c.Mark = "-"
+			}
+		}
+	}
+	return out, nil
+}
+
+func comparison(p stats.Paired, against, metric string, o StatsOptions) *runs.Comparison {
+	alpha := o.Thresholds.Alpha
+	c := &runs.Comparison{
+		Against: against, Metric: metric, N: p.N, NonZero: p.Wilcoxon.N,
+		Delta: runs.Round(p.Delta.Mean), Low: runs.Round(p.Delta.Low), High: runs.Round(p.Delta.High), Level: p.Delta.Level,
+		PRandomization: runs.Round(p.Randomization.P), Alpha: alpha, Seed: p.Seed,
+	}
+	if p.Wilcoxon.Warning != "" {
+		c.Warnings = append(c.Warnings, p.Wilcoxon.Warning)
+	} else {
+		w, pw, pg := runs.Round(p.Wilcoxon.W), runs.Round(p.Wilcoxon.P), runs.Round(p.Wilcoxon.PGreater)
+		c.W, c.PWilcoxon, c.PGreater = &w, &pw, &pg
+	}
+	return c
+}
+
+// CategoryIntervals returns, per category, the mean per-query primary
+// score of a trial's results with its bootstrap interval (or a warning when
+// the category has too few queries).
+func CategoryIntervals(results []runs.QueryResult, trial string, o StatsOptions) map[string]runs.Interval {
+	o = o.withDefaults()
+	by := map[string][]float64{}
+	for _, r := range results {
+		if scored(r) && r.Category != "" {
+			by[r.Category] = append(by[r.Category], r.Primary)
+		}
+	}
+	if len(by) == 0 {
+		return nil
+	}
+	out := make(map[string]runs.Interval, len(by))
+	for cat, v := range by {
+		iv := stats.MeanInterval(v, "category "+cat, deriveSeed(o.Seed, trial, "category", cat), o.Thresholds)
+		out[cat] = runs.Interval{Mean: runs.Round(iv.Mean), Low: runs.Round(iv.Low), High: runs.Round(iv.High), N: iv.N, Warning: iv.Warning}
+	}
+	return out
+}
+
+// Significance is the statistics step after a sweep: it compares every
+// successful trial with the baseline on the per-query primary score (and
+// on o.Metrics), fills each entry's Comparison, MetricComparisons and
+// CategoryIntervals, records the settings and seed in lb.Stats and adds
+// caveats to lb.Warnings. Without a baseline only the category intervals
+// are filled.
+func Significance(run *runs.Run, lb *runs.Leaderboard, o StatsOptions) error {
+	o = o.withDefaults()
+	tr := newTrialResults(run)
+	warn := map[string]bool{}
+	for _, w := range lb.Warnings {
+		warn[w] = true
+	}
+	addWarning := func(w string) {
+		if !warn[w] {
+			warn[w] = true
+			lb.Warnings = append(lb.Warnings, w)
+		}
+	}
+	for i := range lb.Trials {
+		e := &lb.Trials[i]
+		if e.Status != runs.StatusOK {
+			continue
+		}
+		res, err := tr.get(e.Index)
+		if err != nil {
+			return err
+		}
+		e.CategoryIntervals = CategoryIntervals(res, e.Name, o)
+		for _, cat := range sortedKeys(e.CategoryIntervals) {
+			if w := e.CategoryIntervals[cat].Warning; w != "" {
+				addWarning(w)
+			}
+		}
+	}
+	lb.Stats = &runs.StatsInfo{
+		Test: "wilcoxon signed-rank (two-sided)", Correction: o.Correction,
+		Alpha: o.Thresholds.Alpha, Level: o.Thresholds.Level, Resamples: o.Thresholds.Resamples,
+		Permutations: o.Thresholds.Permutations, Seed: o.Seed, MinCategoryQueries: o.Thresholds.MinIntervalN,
+	}
+	base, err := lb.Find(lb.Baseline)
+	if lb.Baseline == "" || err != nil || base.Status != runs.StatusOK {
+		addWarning("no successful baseline trial: no significance tests")
+		return nil
+	}
+	lb.Stats.Against = base.Name
+	for _, metric := range append([]string{PrimaryMetric}, o.Metrics...) {
+		cmp, err := compareTrials(tr, lb.Trials, base, metric, o)
+		if err != nil {
+			return err
+		}
+		for i := range lb.Trials {
+			e := &lb.Trials[i]
+			c, ok := cmp[e.Name]
+			if !ok {
+				continue
+			}
+			if metric == PrimaryMetric {
+				e.Comparison = c
+				for _, w := range c.Warnings {
+					addWarning(fmt.Sprintf("%s vs %s: %s", e.Name, base.Name, w))
+				}
+			} else {
+				e.MetricComparisons = append(e.MetricComparisons, *c)
+			}
+		}
+	}
+	return nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
