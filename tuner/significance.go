@@ -95,7 +95,11 @@ func pairScores(a, b []runs.QueryResult, metric, nameA, nameB string) (x, y []fl
 	return x, y, ids, nil
 }
 
-// deriveSeed gives each comparison its own reproducible stream.
+// deriveSeed gives each kind of comparison its own reproducible stream.
+// The trial is deliberately not part of it: every trial compared with the
+// same reference on the same metric resamples the same queries (common
+// random numbers), so identical per-query differences get identical
+// intervals and p-values, and the trials' intervals are directly comparable.
 func deriveSeed(seed int64, parts ...string) int64 {
 	h := fnv.New64a()
 	fmt.Fprint(h, seed)
@@ -135,7 +139,7 @@ func compareTrials(tr *trialResults, entries []runs.Entry, reference runs.Entry,
 		if err != nil {
 			return nil, err
 		}
-		seed := deriveSeed(o.Seed, e.Name, reference.Name, metric)
+		seed := deriveSeed(o.Seed, reference.Name, metric)
 		p, err := stats.Compare(x, y, seed, o.Thresholds)
 		if err != nil {
 			return nil, err
@@ -187,7 +191,7 @@ func comparison(p stats.Paired, against, metric string, o StatsOptions) *runs.Co
 // CategoryIntervals returns, per category, the mean per-query primary
 // score of a trial's results with its bootstrap interval (or a warning when
 // the category has too few queries).
-func CategoryIntervals(results []runs.QueryResult, trial string, o StatsOptions) map[string]runs.Interval {
+func CategoryIntervals(results []runs.QueryResult, o StatsOptions) map[string]runs.Interval {
 	o = o.withDefaults()
 	by := map[string][]float64{}
 	for _, r := range results {
@@ -200,7 +204,7 @@ func CategoryIntervals(results []runs.QueryResult, trial string, o StatsOptions)
 	}
 	out := make(map[string]runs.Interval, len(by))
 	for cat, v := range by {
-		iv := stats.MeanInterval(v, "category "+cat, deriveSeed(o.Seed, trial, "category", cat), o.Thresholds)
+		iv := stats.MeanInterval(v, "category "+cat, deriveSeed(o.Seed, "category", cat), o.Thresholds)
 		out[cat] = runs.Interval{Mean: runs.Round(iv.Mean), Low: runs.Round(iv.Low), High: runs.Round(iv.High), N: iv.N, Warning: iv.Warning}
 	}
 	return out
@@ -234,7 +238,7 @@ func Significance(run *runs.Run, lb *runs.Leaderboard, o StatsOptions) error {
 		if err != nil {
 			return err
 		}
-		e.CategoryIntervals = CategoryIntervals(res, e.Name, o)
+		e.CategoryIntervals = CategoryIntervals(res, o)
 		for _, cat := range sortedKeys(e.CategoryIntervals) {
 			if w := e.CategoryIntervals[cat].Warning; w != "" {
 				addWarning(w)

@@ -192,3 +192,57 @@ func BenchmarkSignificance(b *testing.B) {
 		}
 	}
 }
+
+// Trials whose per-query scores are identical (e.g. chunk sizes that do
+// not change short documents) must get identical intervals and p-values:
+// every comparison against one reference resamples the same queries.
+func TestSignificanceIdenticalTrialsIdenticalIntervals(t *testing.T) {
+	store, err := runs.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := store.Create(runs.Manifest{Seed: 7}, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(3, 3))
+	base, twin := make([]float64, 30), make([]float64, 30)
+	for i := range base {
+		base[i] = rng.Float64()
+		twin[i] = base[i] + 0.02*rng.NormFloat64()
+	}
+	var recs []runs.TrialRecord
+	for ti, name := range []string{"baseline", "twin-a", "twin-b"} {
+		scores := twin
+		if ti == 0 {
+			scores = base
+		}
+		var results []runs.QueryResult
+		for q, v := range scores {
+			results = append(results, runs.QueryResult{QueryID: fmt.Sprintf("q%02d", q), Category: []string{"x", "y"}[q%2], Primary: v})
+		}
+		rec := runs.TrialRecord{Index: ti, Name: name, Baseline: ti == 0, Status: runs.StatusOK, Mode: "live"}
+		if err := run.RecordTrial(rec, results); err != nil {
+			t.Fatal(err)
+		}
+		recs = append(recs, rec)
+	}
+	lb := runs.NewLeaderboard("primary", nil, recs)
+	if err := tuner.Significance(run, &lb, tuner.StatsOptions{Seed: 7}); err != nil {
+		t.Fatal(err)
+	}
+	a, _ := lb.Find("twin-a")
+	b, _ := lb.Find("twin-b")
+	ca, cb := *a.Comparison, *b.Comparison
+	if ca.Low != cb.Low || ca.High != cb.High || ca.PRandomization != cb.PRandomization || ca.Seed != cb.Seed {
+		t.Errorf("identical trials, different statistics:\n a %+v\n b %+v", ca, cb)
+	}
+	if ca.Low == ca.High {
+		t.Errorf("degenerate interval %+v", ca)
+	}
+	for cat, iv := range a.CategoryIntervals {
+		if b.CategoryIntervals[cat] != iv {
+			t.Errorf("category %s: %+v vs %+v", cat, iv, b.CategoryIntervals[cat])
+		}
+	}
+}
