@@ -10,7 +10,7 @@ import (
 )
 
 func init() {
-	register(command{name: "check", summary: "validate golden sets and list every problem with file:line:col", run: runCheck})
+	register(command{name: "check", summary: "validate golden sets and experiment files, listing every problem with file:line:col", run: runCheck})
 }
 
 // checkKind is one kind of user file tune check validates. The golden set is

@@ -8,10 +8,17 @@ import (
 	"testing"
 )
 
-const goldenDir = "../../experiments/testdata/golden/"
+const (
+	goldenDir = "../../experiments/testdata/golden/"
+	expDir    = "../../experiments/testdata/experiments/"
+)
 
 func TestCheck(t *testing.T) {
 	badErr, err := os.ReadFile(goldenDir + "dupid.bad.json.err")
+	if err != nil {
+		t.Fatal(err)
+	}
+	negErr, err := os.ReadFile(expDir + "negative-k.bad.json.err")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,8 +74,33 @@ func TestCheck(t *testing.T) {
 				goldenDir + "missing-excerpt.json:4:5: doc_id_pattern: query \"m1\": pattern \"kb-.*\" matches no document id\n" +
 				"tune: check: 1 of 1 files have problems\n",
 		},
+		{
+			name: "experiment files",
+			args: []string{"../../experiments/round1.json", "../../experiments/study.yaml"},
+			stdout: "ok ../../experiments/round1.json (experiments: 53 trials in 3 index groups)\n" +
+				"ok ../../experiments/study.yaml (experiments: 1 trial in 1 index group, then 24 sampled (tpe over 5 parameters, seed 42))\n",
+		},
+		{
+			name:   "a bad experiment file names file:line:col and field",
+			args:   []string{expDir + "negative-k.bad.json"},
+			code:   2,
+			stderr: strings.ReplaceAll(string(negErr), "testdata/experiments/", expDir) + "tune: check: 1 of 1 files have problems\n",
+		},
+		{
+			name: "--kind forces the golden-set parser",
+			args: []string{"--kind", "golden", "../../experiments/round1.json"},
+			code: 2,
+			stderr: "../../experiments/round1.json:1:1: queries: required field missing\n" +
+				"../../experiments/round1.json:2:3: name: unknown field \"name\" (expected one of: categories, queries)\n" +
+				"../../experiments/round1.json:3:3: description: unknown field \"description\" (expected one of: categories, queries)\n" +
+				"../../experiments/round1.json:4:3: seed: unknown field \"seed\" (expected one of: categories, queries)\n" +
+				"../../experiments/round1.json:5:3: baseline: unknown field \"baseline\" (expected one of: categories, queries)\n" +
+				"../../experiments/round1.json:17:3: experiments: unknown field \"experiments\" (expected one of: categories, queries)\n" +
+				"../../experiments/round1.json:23:3: grid: unknown field \"grid\" (expected one of: categories, queries)\n" +
+				"tune: check: 1 of 1 files have problems\n",
+		},
 		{name: "no files", args: nil, code: 2, stderr: "tune: check: no files given\n"},
-		{name: "unknown kind", args: []string{"--kind", "x", "f"}, code: 2, stderr: "tune: check: unknown --kind \"x\" (expected auto or golden)\n"},
+		{name: "unknown kind", args: []string{"--kind", "x", "f"}, code: 2, stderr: "tune: check: unknown --kind \"x\" (expected auto or experiments, golden)\n"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
