@@ -4,12 +4,13 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"github.com/fusiontune/fusiontune/internal/atomicfile"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/fusiontune/fusiontune/internal/atomicfile"
 )
 
 // Run is one run directory.
