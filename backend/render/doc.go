@@ -15,4 +15,7 @@
 // ({{ param "fusion.k" }}, {{ param "fusion.k" 60 }} with a default); a
 // missing parameter without a default is an error. {{ if has "custom.boost" }}
 // tests presence and {{ if is .fusion.method "rrf" }} compares a value.
+// {{ abs "corpus.jsonl" }} is a path made absolute against the tuner's
+// working directory (and escaped like any value), for a config rendered
+// into another directory.
 package render

@@ -64,9 +64,10 @@ func Parse(name, text string, f Format) (*Template, error) {
 		"param": func(string, ...any) (any, error) { return nil, errors.New("param: no data") },
 		"has":   func(string) bool { return false },
 		"is":    is,
+		"abs":   func(string) (Value, error) { return Value{}, errors.New("abs: no data") },
 	})
 	if _, err := t.Parse(text); err != nil {
-		return nil, fmt.Errorf("template %w", err)
+		return nil, trimPrefix(err)
 	}
 	return &Template{name: name, format: f, t: t}, nil
 }
@@ -83,7 +84,7 @@ func (t *Template) Format() Format { return t.format }
 func (t *Template) Execute(params map[string]any) ([]byte, error) {
 	root, err := buildTree(params, t.format)
 	if err != nil {
-		return nil, fmt.Errorf("template %s: %w", t.name, err)
+		return nil, fmt.Errorf("%s: %w", t.name, err)
 	}
 	c, err := t.t.Clone()
 	if err != nil {
@@ -92,17 +93,33 @@ func (t *Template) Execute(params map[string]any) ([]byte, error) {
 	c.Funcs(template.FuncMap{
 		"param": func(name string, def ...any) (any, error) { return root.param(params, name, def, t.format) },
 		"has":   func(name string) bool { _, ok := root.lookup(params, name); return ok },
+		"abs": func(path string) (Value, error) {
+			p, err := filepath.Abs(path)
+			if err != nil {
+				return Value{}, err
+			}
+			return newValue(p, t.format)
+		},
 	})
 	var b bytes.Buffer
 	if err := c.Execute(&b, root); err != nil {
-		return nil, fmt.Errorf("template %w", err)
+		return nil, trimPrefix(err)
 	}
 	out := b.Bytes()
 	if err := check(out, t.format); err != nil {
-		return nil, fmt.Errorf("template %s: the rendered %s does not parse: %w", t.name, t.format, err)
+		return nil, fmt.Errorf("%s: the rendered %s does not parse: %w", t.name, t.format, err)
 	}
 	return out, nil
 }
+
+// templateError drops text/template's "template: " prefix, so errors read
+// "NAME:LINE:COL: ..." like every other input error.
+type templateError struct{ err error }
+
+func (e templateError) Error() string { return strings.TrimPrefix(e.err.Error(), "template: ") }
+func (e templateError) Unwrap() error { return e.err }
+
+func trimPrefix(err error) error { return templateError{err} }
 
 // check parses out as format f.
 func check(out []byte, f Format) error {

@@ -164,6 +164,7 @@ func TestTemplateFunctions(t *testing.T) {
 		{name: "is", text: `{{ if is .fusion.method "rrf" }}rrf{{ else }}other{{ end }}`, want: "rrf"},
 		{name: "is number", text: `{{ if is .fusion.k 60 }}sixty{{ end }}`, want: "sixty"},
 		{name: "printf cannot unquote", text: `{{ printf "%d %s %v" .fusion.method .fusion.method .fusion.method }}`, want: `"rrf" "rrf" "rrf"`},
+		{name: "abs", text: `{{ abs "a b/c.jsonl" }}`, want: jsonQuote(mustAbs("a b/c.jsonl"))},
 		{name: "missing field", text: "{{ .depth }}", wantErr: `map has no entry for key "depth"`},
 		{name: "missing param", text: `{{ param "fusion.normalization" }}`, wantErr: `parameter "fusion.normalization" is not set`},
 		{name: "unparsable result", text: `value: {{ .fusion.method }}: {{ .fusion.k }}`, wantErr: "does not parse"},
@@ -238,4 +239,17 @@ func TestGolden(t *testing.T) {
 	if !bytes.Equal(out, want) {
 		t.Errorf("rendered config differs from %s:\n%s", golden, out)
 	}
+}
+
+func mustAbs(p string) string {
+	a, err := filepath.Abs(p)
+	if err != nil {
+		panic(err)
+	}
+	return a
+}
+
+func jsonQuote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
 }
