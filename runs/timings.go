@@ -20,4 +20,7 @@ type Timings struct {
 	// search requests. OverheadShare is its share of WallSeconds.
 	OverheadSeconds float64 `json:"overhead_seconds"`
 	OverheadShare   float64 `json:"overhead_share"`
+	// RecordSeconds is the part of the overhead spent writing trial
+	// records durably (fsync), which each trial needs before the next.
+	RecordSeconds float64 `json:"record_seconds"`
 }

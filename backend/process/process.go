@@ -96,8 +96,9 @@ func New(opts Options) (*Backend, error) {
 	return &Backend{opts: opts}, nil
 }
 
-// Apply renders params into the config file (atomically). The running
-// service is not touched until Restart.
+// Apply renders params into the config file (atomically, without fsync:
+// the file is a scratch copy the tuner records durably with the trial). The
+// running service is not touched until Restart.
 func (b *Backend) Apply(_ context.Context, params map[string]any) error {
 	data, err := b.opts.Render(params)
 	if err != nil {
@@ -106,7 +107,7 @@ func (b *Backend) Apply(_ context.Context, params map[string]any) error {
 	if err := os.MkdirAll(filepath.Dir(b.opts.ConfigPath), 0o755); err != nil {
 		return fmt.Errorf("apply: %w", err)
 	}
-	if err := atomicfile.Write(b.opts.ConfigPath, data, 0o644); err != nil {
+	if err := atomicfile.Replace(b.opts.ConfigPath, data, 0o644); err != nil {
 		return fmt.Errorf("apply: %w", err)
 	}
 	b.mu.Lock()

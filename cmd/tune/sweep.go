@@ -183,7 +183,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	fmt.Fprintf(stderr, "%d trials (%d resumed), %d backend restarts, %s; run directory %s\n",
 		len(trialsDone), res.Skipped, res.Restarts, elapsed.Round(time.Millisecond), run.Dir)
-	if err := recordTimings(run, b, time.Since(sweepStart), stderr); err != nil {
+	if err := recordTimings(run, b, res.Recording, time.Since(sweepStart), stderr); err != nil {
 		return err
 	}
 	if err := lb.Render(stdout, *format); err != nil {
