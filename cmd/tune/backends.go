@@ -281,10 +281,31 @@ func (t *templateSetup) open(runDir string, stderr io.Writer) (backend.Backend, 
 	}
 	backup := filepath.Join(dir, "original-"+filepath.Base(t.config))
 	fmt.Fprintf(stderr, "http backend: %s is backed up to %s and restored when the sweep ends\n", t.config, backup)
-	return httpbackend.New(httpbackend.Options{
+	hb, err := httpbackend.New(httpbackend.Options{
 		ConfigPath: t.config, Render: t.render, BackupPath: backup, Restart: b.Restart,
 		RestartTimeout: b.StartTimeout, ReadyTimeout: b.StartTimeout, Settle: b.Settle, Search: t.searcher, Log: log,
 	})
+	if err != nil {
+		return nil, err
+	}
+	return restoringBackend{hb, t.config, backup, stderr}, nil
+}
+
+// restoringBackend says on stderr that Close is restoring the service's
+// config (a restart can take a while, and a second Ctrl-C does not stop
+// it), and where the original bytes are if the restore fails.
+type restoringBackend struct {
+	*httpbackend.Backend
+	config, backup string
+	stderr         io.Writer
+}
+
+func (r restoringBackend) Close() error {
+	fmt.Fprintf(r.stderr, "http backend: restoring %s and restarting the service on it\n", r.config)
+	if err := r.Backend.Close(); err != nil {
+		return fmt.Errorf("%w (the original bytes are in %s)", err, r.backup)
+	}
+	return nil
 }
 
 // recordTimings writes where the sweep's wall time went into the manifest
