@@ -80,7 +80,7 @@ func TestTimedBackend(t *testing.T) {
 	if d := got.WallSeconds - got.StartStopSeconds - got.SearchSeconds - got.OverheadSeconds; d > 1e-9 || d < -1e-9 {
 		t.Errorf("wall %.6f != start/stop + search + overhead (off by %g)", got.WallSeconds, d)
 	}
-	if got.OverheadShare != got.OverheadSeconds/got.WallSeconds {
+	if d := got.OverheadShare - got.OverheadSeconds/got.WallSeconds; d > 1e-9 || d < -1e-9 {
 		t.Errorf("share %v", got.OverheadShare)
 	}
 }
