@@ -236,8 +236,10 @@ func TestReadmeHTTPExample(t *testing.T) {
 	}
 
 	// Promotion writes the trial's config into the service's file and
-	// restarts it; rollback restores the original bytes.
-	out, errOut, code := e.run("apply", filepath.Base(run), "bm25-only")
+	// restarts it; rollback restores the original bytes. (bm25-only is
+	// worse than the baseline: --force tests the mechanics, the policy has
+	// its own tests.)
+	out, errOut, code := e.run("apply", filepath.Base(run), "bm25-only", "--force")
 	if code != 0 {
 		t.Fatalf("tune apply: exit %d\n%s\n%s", code, out, errOut)
 	}
@@ -302,7 +304,7 @@ func TestReadmeProcessExample(t *testing.T) {
 		filepath.Join(e.dir, ".cache", "engine") + "\ndense: {model: hash-384}\n"
 	prod := e.write("prod-engine.yaml", prodOrig)
 	exp := e.write("exp.json", threeTrials)
-	stdout, stderr, code := e.run("--experiments", exp, "--apply-best")
+	stdout, stderr, code := e.run("--experiments", exp, "--apply-best", "--force")
 	if code != 0 {
 		t.Fatalf("sweep: exit %d\n%s\n%s", code, stdout, stderr)
 	}
