@@ -263,29 +263,7 @@ func TestHTTPBackendInterruptRestores(t *testing.T) {
 	e.env = append(e.env, "SEARCH_AUTH=x")
 	svc := startForeignService(t, e)
 	exp := e.write("long.json", `{"baseline": {"params": {"fusion.k": 60}}, "grid": {"fusion.k": [5, 10, 15, 20, 25, 30, 35, 40, 45, 50]}}`)
-	cmd, _, stderr := e.command("--experiments", exp)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(2 * time.Minute)
-	for {
-		if m, _ := filepath.Glob(filepath.Join(e.dir, "runs", "*", "trials", "001.json")); len(m) > 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatalf("no trial recorded in time:\n%s", stderr)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	if changed, _ := os.ReadFile(svc.config); bytes.Equal(changed, svc.original) {
-		t.Log("config happened to be between trials")
-	}
-	cmd.Process.Signal(syscall.SIGINT)
-	err := cmd.Wait()
-	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
-		t.Fatalf("interrupted sweep: %v\n%s", err, stderr)
-	}
+	e.interruptAfterTwoTrials("--experiments", exp)
 	svc.checkAsFound(t)
 }
 
@@ -387,4 +365,31 @@ func TestBackendSettingsErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// interruptAfterTwoTrials runs tune with args, sends SIGINT once two trials
+// are on disk, checks that it exits 1, and returns its stderr.
+func (e *sweepEnv) interruptAfterTwoTrials(args ...string) string {
+	e.t.Helper()
+	cmd, _, stderr := e.command(args...)
+	if err := cmd.Start(); err != nil {
+		e.t.Fatal(err)
+	}
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		if m, _ := filepath.Glob(filepath.Join(e.dir, "runs", "*", "trials", "001.json")); len(m) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			e.t.Fatalf("no trial recorded in time:\n%s", stderr)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGINT)
+	err := cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+		e.t.Fatalf("interrupted sweep: %v\n%s", err, stderr)
+	}
+	return stderr.String()
 }
