@@ -207,7 +207,13 @@ func newTemplateSetup(s *settings) (*templateSetup, error) {
 func newSearcher(b backendSettings) (*httpbackend.Searcher, error) {
 	q := b.Search
 	headers := map[string]string{}
-	for h, env := range q.HeadersEnv {
+	names := make([]string, 0, len(q.HeadersEnv))
+	for h := range q.HeadersEnv {
+		names = append(names, h)
+	}
+	sort.Strings(names)
+	for _, h := range names {
+		env := q.HeadersEnv[h]
 		v, ok := os.LookupEnv(env)
 		if !ok || v == "" {
 			return nil, fmt.Errorf("backend.search.headers_env.%s: environment variable %s is not set", h, env)
