@@ -60,6 +60,7 @@ type Manifest struct {
 	Args        []string  `json:"args,omitempty"`
 	Error       string    `json:"error,omitempty"`
 	Seed        int64     `json:"seed"`
+	Timings     *Timings  `json:"timings,omitempty"`
 }
 
 // Create makes a new run directory and writes its manifest.

@@ -95,7 +95,10 @@ func Search(ctx context.Context, o Options, so StudyOptions) (*Result, error) {
 		if isSample {
 			out.Sampler = sampler
 		}
-		if err := o.Run.RecordTrial(out.TrialRecord, out.results); err != nil {
+		recStart := time.Now()
+		err = o.Run.RecordTrial(out.TrialRecord, out.results)
+		res.Recording += time.Since(recStart)
+		if err != nil {
 			return res, fmt.Errorf("record trial %q: %w", spec.Name, err)
 		}
 		if err := study.Tell(p, out.TrialRecord); err != nil {

@@ -41,6 +41,8 @@ type Result struct {
 	Leaderboard runs.Leaderboard
 	Restarts    int
 	Skipped     int // trials found already recorded (resume)
+	// Recording is the time spent writing trial records durably.
+	Recording time.Duration
 }
 
 // ErrFailureBudget is returned when more trials failed than allowed.
@@ -84,7 +86,10 @@ func Sweep(ctx context.Context, o Options) (*Result, error) {
 			// Interrupted: the trial is not recorded, a resume redoes it.
 			return res, ctx.Err()
 		}
-		if err := o.Run.RecordTrial(rec.TrialRecord, rec.results); err != nil {
+		recStart := time.Now()
+		err = o.Run.RecordTrial(rec.TrialRecord, rec.results)
+		res.Recording += time.Since(recStart)
+		if err != nil {
 			return res, fmt.Errorf("record trial %q: %w", spec.Name, err)
 		}
 		res.Trials = append(res.Trials, rec.TrialRecord)

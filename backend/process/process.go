@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/internal/atomicfile"
 )
 
 // Defaults for Options.
@@ -95,8 +96,9 @@ func New(opts Options) (*Backend, error) {
 	return &Backend{opts: opts}, nil
 }
 
-// Apply renders params into the config file (atomically). The running
-// service is not touched until Restart.
+// Apply renders params into the config file (atomically, without fsync:
+// the file is a scratch copy the tuner records durably with the trial). The
+// running service is not touched until Restart.
 func (b *Backend) Apply(_ context.Context, params map[string]any) error {
 	data, err := b.opts.Render(params)
 	if err != nil {
@@ -105,7 +107,7 @@ func (b *Backend) Apply(_ context.Context, params map[string]any) error {
 	if err := os.MkdirAll(filepath.Dir(b.opts.ConfigPath), 0o755); err != nil {
 		return fmt.Errorf("apply: %w", err)
 	}
-	if err := writeAtomic(b.opts.ConfigPath, data); err != nil {
+	if err := atomicfile.Replace(b.opts.ConfigPath, data, 0o644); err != nil {
 		return fmt.Errorf("apply: %w", err)
 	}
 	b.mu.Lock()
@@ -288,26 +290,4 @@ func (b *Backend) Pid() int {
 		return 0
 	}
 	return b.cmd.Process.Pid
-}
-
-func writeAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

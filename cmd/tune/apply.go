@@ -10,8 +10,6 @@ import (
 	"sort"
 
 	"github.com/fusiontune/fusiontune/backend"
-	"github.com/fusiontune/fusiontune/backend/client"
-	"github.com/fusiontune/fusiontune/backend/process"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
 )
@@ -144,15 +142,10 @@ func runRollback(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	return nil
 }
 
-// newPromoter returns a promoter for the embedded engine's production
-// config. Verify starts `tune serve` on the config on disk, waits until it is
-// healthy, runs check against it, and stops it again: the tuner does not
-// own the production service, it proves the config serves.
+// newPromoter returns a promoter for the production config (backend.config)
+// whose Verify brings the service up on the config on disk and runs check
+// against it (see productionVerifier).
 func newPromoter(s *settings, store *runs.Store, check func(context.Context, backend.Searcher) error, stderr io.Writer) (*tuner.Promoter, func(), error) {
-	exe, err := os.Executable()
-	if err != nil {
-		return nil, nil, err
-	}
 	dir, err := os.MkdirTemp("", "tune-promote-*")
 	if err != nil {
 		return nil, nil, err
@@ -163,16 +156,7 @@ func newPromoter(s *settings, store *runs.Store, check func(context.Context, bac
 		cleanup()
 		return nil, nil, err
 	}
-	pb, err := process.New(process.Options{
-		Command:      []string{exe, "serve", "--config", "{config}", "--listen", "127.0.0.1:0", "--ready-file", "{ready_file}"},
-		ConfigPath:   abs,
-		ReadyFile:    filepath.Join(dir, "ready"),
-		Render:       func(map[string]any) ([]byte, error) { return nil, errors.New("not used") },
-		Dial:         func(addr string) (backend.Searcher, error) { return client.New("http://" + addr) },
-		StartTimeout: s.Backend.StartTimeout,
-		StopTimeout:  s.Backend.StopTimeout,
-		Log:          stderr,
-	})
+	verify, err := productionVerifier(s, abs, dir, check, stderr)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
@@ -181,16 +165,7 @@ func newPromoter(s *settings, store *runs.Store, check func(context.Context, bac
 		ConfigPath: abs,
 		BackupDir:  filepath.Join(store.Dir, "backups"),
 		Journal:    filepath.Join(store.Dir, runs.PromotionsFile),
-		Verify: func(ctx context.Context) error {
-			defer pb.Close()
-			if err := pb.Restart(ctx); err != nil {
-				return err
-			}
-			if err := pb.Ready(ctx); err != nil {
-				return err
-			}
-			return check(ctx, pb)
-		},
+		Verify:     verify,
 	}
 	return pr, cleanup, nil
 }

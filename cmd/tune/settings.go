@@ -46,6 +46,38 @@ type backendSettings struct {
 	StartTimeout time.Duration `mapstructure:"start_timeout"`
 	StopTimeout  time.Duration `mapstructure:"stop_timeout"`
 	Settle       time.Duration `mapstructure:"settle"`
+	// Command is the process kind's service argv ("{config}" is the
+	// rendered config file).
+	Command []string `mapstructure:"command"`
+	// Restart is the http kind's restart command argv ("{config}" is
+	// backend.config).
+	Restart []string `mapstructure:"restart"`
+	// Template renders a trial's config file (process and http kinds).
+	Template string `mapstructure:"template"`
+	// HealthURL answers 2xx once the service is ready.
+	HealthURL string         `mapstructure:"health_url"`
+	Search    searchSettings `mapstructure:"search"`
+}
+
+// searchSettings describe how to query a process or http backend: a
+// request template and gjson paths into the JSON response.
+type searchSettings struct {
+	URL         string `mapstructure:"url"`
+	Method      string `mapstructure:"method"`
+	Body        string `mapstructure:"body"`
+	ContentType string `mapstructure:"content_type"`
+	// HeadersEnv maps a header name to the environment variable that holds
+	// its value: secrets never live in settings files.
+	HeadersEnv     map[string]string `mapstructure:"headers_env"`
+	Hits           string            `mapstructure:"hits"`
+	ID             string            `mapstructure:"id"`
+	ChunkID        string            `mapstructure:"chunk_id"`
+	Score          string            `mapstructure:"score"`
+	Routing        string            `mapstructure:"routing"`
+	Candidates     map[string]string `mapstructure:"candidates"`
+	CandidateID    string            `mapstructure:"candidate_id"`
+	CandidateDocID string            `mapstructure:"candidate_doc_id"`
+	CandidateScore string            `mapstructure:"candidate_score"`
 }
 
 // scoreSettings choose the primary score and the reported metrics.
@@ -113,7 +145,8 @@ func loadSettings(file string, fs *flag.FlagSet, flagKeys map[string]string) (*s
 	// AutomaticEnv only answers for keys viper knows; bind the nested ones.
 	for _, k := range []string{"dataset.id", "dataset.path", "dataset.format", "dataset.judgments", "dataset.corpus",
 		"dataset.split", "dataset.split_seed", "dataset.dev_fraction", "dataset_id", "backend.kind", "backend.config",
-		"backend.start_timeout", "backend.stop_timeout", "backend.settle", "score.primary", "eval.concurrency",
+		"backend.start_timeout", "backend.stop_timeout", "backend.settle", "backend.template", "backend.health_url",
+		"backend.search.url", "score.primary", "eval.concurrency",
 		"eval.timeout", "eval.retries", "eval.k", "eval.failure_budget", "runs_dir"} {
 		_ = v.BindEnv(k)
 	}
@@ -144,11 +177,7 @@ func (s *settings) validate() error {
 	add := func(field, format string, args ...any) {
 		problems = append(problems, field+": "+fmt.Sprintf(format, args...))
 	}
-	switch s.Backend.Kind {
-	case "embedded":
-	default:
-		add("backend.kind", "must be embedded (got %q); process and http backends are configured with backend.kind process|http", s.Backend.Kind)
-	}
+	problems = append(problems, s.Backend.problems()...)
 	if s.Eval.Concurrency <= 0 {
 		add("eval.concurrency", "must be > 0 (got %d)", s.Eval.Concurrency)
 	}

@@ -9,7 +9,7 @@ import (
 
 // studyFor returns the sampler study of an experiment file with a space
 // (nil without one), after checking the engine accepts the space's edges.
-func studyFor(ef *experiments.ExperimentFile, eng *embeddedSetup) (*tuner.StudyOptions, error) {
+func studyFor(ef *experiments.ExperimentFile, eng backendSetup) (*tuner.StudyOptions, error) {
 	if len(ef.Space) == 0 {
 		return nil, nil
 	}

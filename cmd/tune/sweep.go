@@ -27,6 +27,7 @@ prints the leaderboard. With no settings file, the embedded engine runs on
 the shipped demo dataset.`
 
 func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	sweepStart := time.Now()
 	fs := newFlagSet("sweep", sweepUsage, stderr)
 	expFile := fs.String("experiments", "", "experiment file (JSON or YAML); default: the shipped shortlist")
 	config := fs.String("config", "", "settings file (default ./tune.yaml when present)")
@@ -78,7 +79,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return inputError(err)
 	}
-	eng, err := newEmbeddedSetup(s, ds)
+	eng, err := newBackendSetup(s, ds)
 	if err != nil {
 		return inputError(err)
 	}
@@ -123,10 +124,11 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stderr, "then %s\n", study.Describe())
 	}
 
-	b, err := eng.backend(run.Dir, stderr)
+	ob, err := eng.open(run.Dir, stderr)
 	if err != nil {
 		return err
 	}
+	b := tuner.NewTimedBackend(ob)
 	started := time.Now()
 	opts := tuner.Options{
 		Trials: trials, Queries: ds.queries, Backend: b, Scorer: scorer,
@@ -181,6 +183,9 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	fmt.Fprintf(stderr, "%d trials (%d resumed), %d backend restarts, %s; run directory %s\n",
 		len(trialsDone), res.Skipped, res.Restarts, elapsed.Round(time.Millisecond), run.Dir)
+	if err := recordTimings(run, b, res.Recording, time.Since(sweepStart), stderr); err != nil {
+		return err
+	}
 	if err := lb.Render(stdout, *format); err != nil {
 		return err
 	}

@@ -8,9 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 )
 
 // sweepEnv is a scratch working directory with its own caches, so tests
@@ -193,28 +191,8 @@ func TestSweepInterruptThenResume(t *testing.T) {
 		grid = append(grid, fmt.Sprint(k*5))
 	}
 	exp := e.write("long.json", `{"baseline": {"params": {"fusion.k": 60}}, "grid": {"fusion.k": [`+strings.Join(grid, ",")+`]}}`)
-	cmd, _, stderr := e.command("--experiments", exp)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	// Interrupt once two trials are on disk.
-	deadline := time.Now().Add(2 * time.Minute)
-	for {
-		if m, _ := filepath.Glob(filepath.Join(e.dir, "runs", "*", "trials", "001.json")); len(m) > 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatalf("no trial recorded in time:\n%s", stderr)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	cmd.Process.Signal(syscall.SIGINT)
-	err := cmd.Wait()
-	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
-		t.Fatalf("interrupted sweep: %v\n%s", err, stderr)
-	}
-	if !strings.Contains(stderr.String(), "--resume") {
+	stderr := e.interruptAfterTwoTrials("--experiments", exp)
+	if !strings.Contains(stderr, "--resume") {
 		t.Errorf("no resume hint:\n%s", stderr)
 	}
 	dirs := e.runDirs()

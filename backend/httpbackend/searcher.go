@@ -1,0 +1,326 @@
+package httpbackend
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/backend/fusion"
+	"github.com/fusiontune/fusiontune/backend/render"
+	"github.com/tidwall/gjson"
+)
+
+// Defaults of SearchOptions.
+const (
+	DefaultMethod       = http.MethodPost
+	DefaultContentType  = "application/json"
+	DefaultPollInterval = 100 * time.Millisecond
+	DefaultCandidateID  = "id"
+	DefaultCandidateDoc = "doc_id"
+	DefaultScorePath    = "score"
+	maxResponseBytes    = 64 << 20
+	excerptBytes        = 300
+)
+
+// Response says where the parts of a search response are, as gjson paths
+// (https://github.com/tidwall/gjson/blob/master/SYNTAX.md).
+type Response struct {
+	// Hits is the path of the array of hits, from the root ("hits").
+	Hits string
+	// ID, ChunkID and Score are paths inside one hit. ID is required;
+	// ChunkID is optional; without Score a hit scores 1/rank.
+	ID, ChunkID, Score string
+	// Routing, from the root, is the service's routing label (optional).
+	Routing string
+	// Candidates maps a retriever name to the path, from the root, of its
+	// candidate list with raw scores (optional; fills
+	// SearchResponse.Candidates for replay).
+	Candidates map[string]string
+	// CandidateID, CandidateDocID and CandidateScore are paths inside one
+	// candidate (defaults "id", "doc_id" and "score"; a candidate without a
+	// doc id belongs to the document named by its id).
+	CandidateID, CandidateDocID, CandidateScore string
+}
+
+// SearchOptions configure a Searcher.
+type SearchOptions struct {
+	// URL is a template (values URL-escaped) of the search endpoint.
+	URL string
+	// Method is the HTTP method (default POST); Body is a template (values
+	// JSON-escaped) of the request body, empty for none. Both templates see
+	// .query, .k, .request_id, .explain and .fusion (the per-request fusion
+	// settings as a JSON object, or null).
+	Method, Body string
+	// ContentType of the body (default application/json).
+	ContentType string
+	// Headers are sent with every request (values already resolved, e.g.
+	// from environment variables; never logged).
+	Headers map[string]string
+	// HealthURL answers 2xx when the service is ready.
+	HealthURL string
+	Response  Response
+	// HTTP is the client (default: one with no overall timeout; each
+	// search is bounded by its context).
+	HTTP *http.Client
+	// PollInterval is the pause between health probes (default 100 ms).
+	PollInterval time.Duration
+}
+
+// Searcher queries a service over HTTP through a request template and
+// response paths. It is safe for concurrent use.
+type Searcher struct {
+	o    SearchOptions
+	url  *render.Template
+	body *render.Template
+}
+
+var _ backend.Searcher = (*Searcher)(nil)
+
+// NewSearcher checks o and parses its templates.
+func NewSearcher(o SearchOptions) (*Searcher, error) {
+	if o.URL == "" {
+		return nil, errors.New("search: url is required")
+	}
+	if o.HealthURL == "" {
+		return nil, errors.New("search: health url is required")
+	}
+	if o.Response.Hits == "" || o.Response.ID == "" {
+		return nil, errors.New("search: the response paths of the hits and their ids are required")
+	}
+	if o.Method == "" {
+		o.Method = DefaultMethod
+	}
+	if o.ContentType == "" {
+		o.ContentType = DefaultContentType
+	}
+	if o.HTTP == nil {
+		o.HTTP = &http.Client{}
+	}
+	if o.PollInterval <= 0 {
+		o.PollInterval = DefaultPollInterval
+	}
+	s := &Searcher{o: o}
+	var err error
+	if s.url, err = render.Parse("search url", o.URL, render.URL); err != nil {
+		return nil, err
+	}
+	if o.Body != "" {
+		if s.body, err = render.Parse("search body", o.Body, render.JSON); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// Ready polls the health URL until it answers 2xx or ctx ends; the error
+// then carries the last probe's reason.
+func (s *Searcher) Ready(ctx context.Context) error {
+	t := time.NewTicker(s.o.PollInterval)
+	defer t.Stop()
+	var last error
+	for {
+		err := s.health(ctx)
+		if err == nil {
+			return nil
+		}
+		if ctx.Err() == nil || last == nil {
+			last = err
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("not ready: %w (last probe: %v)", ctx.Err(), last)
+		case <-t.C:
+		}
+	}
+}
+
+func (s *Searcher) health(ctx context.Context) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.o.HealthURL, nil)
+	if err != nil {
+		return fmt.Errorf("health %s: %w", s.o.HealthURL, err)
+	}
+	s.headers(req)
+	resp, err := s.o.HTTP.Do(req)
+	if err != nil {
+		return fmt.Errorf("health %s: %w", s.o.HealthURL, err)
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	if resp.StatusCode/100 != 2 {
+		return fmt.Errorf("health %s: status %d: %s", s.o.HealthURL, resp.StatusCode, excerpt(data))
+	}
+	return nil
+}
+
+func (s *Searcher) headers(req *http.Request) {
+	for k, v := range s.o.Headers {
+		req.Header.Set(k, v)
+	}
+}
+
+// Search fills the request templates with req, sends the request and maps
+// the JSON response.
+func (s *Searcher) Search(ctx context.Context, req backend.SearchRequest) (backend.SearchResponse, error) {
+	var out backend.SearchResponse
+	data := map[string]any{"query": req.Query, "k": req.K, "request_id": req.RequestID, "explain": req.Explain, "fusion": req.Fusion}
+	u, err := s.url.Execute(data)
+	if err != nil {
+		return out, fmt.Errorf("search: %w", err)
+	}
+	var body io.Reader
+	if s.body != nil {
+		b, err := s.body.Execute(data)
+		if err != nil {
+			return out, fmt.Errorf("search: %w", err)
+		}
+		body = bytes.NewReader(b)
+	}
+	hreq, err := http.NewRequestWithContext(ctx, s.o.Method, string(u), body)
+	if err != nil {
+		return out, fmt.Errorf("search: %w", err)
+	}
+	if body != nil {
+		hreq.Header.Set("Content-Type", s.o.ContentType)
+	}
+	if req.RequestID != "" {
+		hreq.Header.Set("X-Request-ID", req.RequestID)
+	}
+	s.headers(hreq)
+	resp, err := s.o.HTTP.Do(hreq)
+	if err != nil {
+		return out, fmt.Errorf("search: %w", err)
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
+	if err != nil {
+		return out, fmt.Errorf("search: read response: %w", err)
+	}
+	if resp.StatusCode/100 != 2 {
+		return out, fmt.Errorf("search: status %d: %s", resp.StatusCode, excerpt(raw))
+	}
+	out, err = s.o.Response.Map(raw)
+	if err != nil {
+		return out, fmt.Errorf("search: %w", err)
+	}
+	return out, nil
+}
+
+// Map reads a search response out of a JSON body.
+func (r Response) Map(body []byte) (backend.SearchResponse, error) {
+	var out backend.SearchResponse
+	if r.CandidateID == "" {
+		r.CandidateID = DefaultCandidateID
+	}
+	if r.CandidateDocID == "" {
+		r.CandidateDocID = DefaultCandidateDoc
+	}
+	if r.CandidateScore == "" {
+		r.CandidateScore = DefaultScorePath
+	}
+	if !gjson.ValidBytes(body) {
+		return out, fmt.Errorf("response is not JSON: %s", excerpt(body))
+	}
+	root := gjson.ParseBytes(body)
+	hits := root.Get(r.Hits)
+	if !hits.Exists() {
+		return out, fmt.Errorf("response has nothing at path %q (hits): %s", r.Hits, excerpt(body))
+	}
+	if !hits.IsArray() && hits.Type != gjson.Null {
+		return out, fmt.Errorf("response path %q (hits) is not an array", r.Hits)
+	}
+	out.Hits = []backend.Hit{}
+	var ferr error
+	hits.ForEach(func(_, h gjson.Result) bool {
+		i := len(out.Hits)
+		id, err := str(h, r.ID, fmt.Sprintf("hits[%d]", i))
+		if err != nil {
+			ferr = err
+			return false
+		}
+		hit := backend.Hit{DocID: id, Score: 1 / float64(i+1)}
+		if r.ChunkID != "" {
+			if c := h.Get(r.ChunkID); c.Exists() {
+				hit.ChunkID = c.String()
+			}
+		}
+		if r.Score != "" {
+			if hit.Score, err = num(h, r.Score, fmt.Sprintf("hits[%d]", i)); err != nil {
+				ferr = err
+				return false
+			}
+		}
+		out.Hits = append(out.Hits, hit)
+		return true
+	})
+	if ferr != nil {
+		return out, ferr
+	}
+	if r.Routing != "" {
+		if v := root.Get(r.Routing); v.Exists() && v.Type != gjson.Null {
+			out.Routing = v.String()
+		}
+	}
+	for name, path := range r.Candidates {
+		list := root.Get(path)
+		if !list.Exists() || list.Type == gjson.Null {
+			continue // the service sent no list (e.g. explain was not asked for)
+		}
+		if !list.IsArray() {
+			return out, fmt.Errorf("response path %q (candidates of %s) is not an array", path, name)
+		}
+		cands := []fusion.Candidate{}
+		list.ForEach(func(_, c gjson.Result) bool {
+			where := fmt.Sprintf("candidates %s[%d]", name, len(cands))
+			id, err := str(c, r.CandidateID, where)
+			if err == nil {
+				var score float64
+				score, err = num(c, r.CandidateScore, where)
+				doc := id
+				if d := c.Get(r.CandidateDocID); d.Exists() && d.Type != gjson.Null {
+					doc = d.String()
+				}
+				cands = append(cands, fusion.Candidate{ID: id, DocID: doc, Score: score, Rank: len(cands) + 1})
+			}
+			ferr = err
+			return err == nil
+		})
+		if ferr != nil {
+			return out, ferr
+		}
+		if out.Candidates == nil {
+			out.Candidates = map[string][]fusion.Candidate{}
+		}
+		out.Candidates[name] = cands
+	}
+	return out, nil
+}
+
+func str(v gjson.Result, path, where string) (string, error) {
+	x := v.Get(path)
+	if !x.Exists() || (x.Type != gjson.String && x.Type != gjson.Number) || x.String() == "" {
+		return "", fmt.Errorf("%s: no string or number at path %q", where, path)
+	}
+	return x.String(), nil
+}
+
+func num(v gjson.Result, path, where string) (float64, error) {
+	x := v.Get(path)
+	if x.Type != gjson.Number {
+		return 0, fmt.Errorf("%s: no number at path %q", where, path)
+	}
+	return x.Float(), nil
+}
+
+func excerpt(b []byte) string {
+	s := strings.TrimSpace(string(b))
+	if len(s) > excerptBytes {
+		s = s[:excerptBytes] + "…"
+	}
+	return s
+}

@@ -1,0 +1,104 @@
+package httpbackend_test
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/backend/fusion"
+	"github.com/fusiontune/fusiontune/backend/httpbackend"
+)
+
+func TestResponseMap(t *testing.T) {
+	r := httpbackend.Response{
+		Hits: "data.items", ID: "ref.id", Score: "relevance", Routing: "meta.route",
+		Candidates:  map[string]string{"lex": "debug.lexical", "vec": "debug.vector"},
+		CandidateID: "id", CandidateScore: "raw",
+	}
+	tests := []struct {
+		name, body string
+		want       backend.SearchResponse
+		wantErr    string
+	}{
+		{
+			name: "full",
+			body: `{"data": {"items": [{"ref": {"id": "d1"}, "relevance": 2.5}, {"ref": {"id": 7}, "relevance": 1}]}, "meta": {"route": "search"},
+				"debug": {"lexical": [{"id": "d1#0", "doc_id": "d1", "raw": 11.2}, {"id": "d7", "raw": 3}], "vector": null}}`,
+			want: backend.SearchResponse{
+				Hits:       []backend.Hit{{DocID: "d1", Score: 2.5}, {DocID: "7", Score: 1}},
+				Routing:    "search",
+				Candidates: map[string][]fusion.Candidate{"lex": {{ID: "d1#0", DocID: "d1", Score: 11.2, Rank: 1}, {ID: "d7", DocID: "d7", Score: 3, Rank: 2}}},
+			},
+		},
+		{name: "no results", body: `{"data": {"items": []}, "meta": {"route": "no_results"}}`, want: backend.SearchResponse{Hits: []backend.Hit{}, Routing: "no_results"}},
+		{name: "not json", body: `<html>oops</html>`, wantErr: "not JSON"},
+		{name: "no hits path", body: `{"items": []}`, wantErr: `nothing at path "data.items"`},
+		{name: "hits not array", body: `{"data": {"items": {"a": 1}}}`, wantErr: "is not an array"},
+		{name: "missing id", body: `{"data": {"items": [{"relevance": 1}]}}`, wantErr: `hits[0]: no string or number at path "ref.id"`},
+		{name: "score not number", body: `{"data": {"items": [{"ref": {"id": "a"}, "relevance": "high"}]}}`, wantErr: `hits[0]: no number at path "relevance"`},
+		{name: "bad candidate", body: `{"data": {"items": []}, "debug": {"lexical": [{"id": "a"}]}}`, wantErr: `candidates lex[0]: no number at path "raw"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := r.Map([]byte(tc.body))
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("err %v, want %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("got  %+v\nwant %+v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestRequest checks what reaches the service: the rendered body with a
+// hostile query still one JSON string, the X-Request-ID header, the
+// configured headers, and non-2xx statuses as errors.
+func TestRequest(t *testing.T) {
+	var got *http.Request
+	var body string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		got, body = r, string(b)
+		if strings.Contains(body, "fail") {
+			http.Error(w, `{"error": "bad query"}`, http.StatusBadRequest)
+			return
+		}
+		w.Write([]byte(`{"hits": [{"id": "a", "score": 1}]}`))
+	}))
+	defer srv.Close()
+	s, err := httpbackend.NewSearcher(httpbackend.SearchOptions{
+		URL: srv.URL + "/search", Body: `{"q": {{ .query }}, "size": {{ .k }}}`, HealthURL: srv.URL,
+		Headers:  map[string]string{"Authorization": "Bearer s3cret"},
+		Response: httpbackend.Response{Hits: "hits", ID: "id", Score: "score"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := "\"}, \"size\": 1000, \"x\": {\"a"
+	resp, err := s.Search(context.Background(), backend.SearchRequest{Query: q, K: 5, RequestID: "run/001/q1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resp.Hits) != 1 || got.Header.Get("X-Request-ID") != "run/001/q1" || got.Header.Get("Authorization") != "Bearer s3cret" ||
+		got.Header.Get("Content-Type") != "application/json" {
+		t.Errorf("hits %v, headers %v", resp.Hits, got.Header)
+	}
+	if want := `{"q": "\"}, \"size\": 1000, \"x\": {\"a", "size": 5}`; body != want {
+		t.Errorf("body %s, want %s", body, want)
+	}
+	if _, err := s.Search(context.Background(), backend.SearchRequest{Query: "fail"}); err == nil || !strings.Contains(err.Error(), "status 400") {
+		t.Errorf("error status: %v", err)
+	}
+}
