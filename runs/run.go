@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fusiontune/fusiontune/internal/atomicfile"
+	"github.com/fusiontune/fusiontune/runs/atomicfile"
 )
 
 // Run is one run directory.
