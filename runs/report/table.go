@@ -1,0 +1,172 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/fusiontune/fusiontune/runs"
+)
+
+// shownMetrics is how many of the leaderboard's metrics the table shows
+// (the coverage metric is always added when recorded).
+const shownMetrics = 4
+
+type leaderboardView struct {
+	Params  []template.HTML // escaped names with break hints after dots
+	Metrics []string
+	Stats   bool
+	Modes   bool // some trial was not evaluated live: show the mode column
+	Routing bool // some trial has a routing accuracy
+	Rows    []rowView
+}
+
+type rowView struct {
+	Rank     int
+	Name     string
+	Params   []string
+	Primary  string
+	Delta    string // "+0.0123" or "—"
+	Interval string // "[-0.0100, +0.0300]" when a comparison was recorded
+	P        string // adjusted p-value, or the raw one
+	Mark     string // "+", "-" or ""
+	Sig      bool
+	Metrics  []string
+	Routing  string
+	Mode     string
+	Status   string
+	Error    string
+	Baseline bool
+	Best     bool
+	OK       bool
+}
+
+func newLeaderboardView(lb runs.Leaderboard, varying []string, stats bool) leaderboardView {
+	v := leaderboardView{Stats: stats}
+	for _, k := range varying {
+		v.Params = append(v.Params, breakable(k))
+	}
+	for i, m := range lb.Metrics {
+		if i < shownMetrics && m != CoverageMetric {
+			v.Metrics = append(v.Metrics, m)
+		}
+	}
+	for _, m := range lb.Metrics {
+		if m == CoverageMetric {
+			v.Metrics = append(v.Metrics, m)
+		}
+	}
+	for i, e := range lb.Trials {
+		ok := e.Status == runs.StatusOK
+		r := rowView{
+			Rank: e.Rank, Name: e.Name, Primary: "—", Delta: "—", Routing: "—",
+			Mode: e.Mode, Status: e.Status, Error: e.Error,
+			Baseline: e.Name == lb.Baseline, Best: i == 0 && ok, OK: ok,
+		}
+		if ok || e.Status == runs.StatusPruned {
+			r.Primary = f4(e.Primary)
+		}
+		for _, k := range varying {
+			r.Params = append(r.Params, paramText(e.Params, k))
+		}
+		if e.Delta != nil {
+			r.Delta = fmt.Sprintf("%+.4f", *e.Delta)
+		}
+		if c := e.Comparison; c != nil {
+			r.Delta = fmt.Sprintf("%+.4f", c.Delta)
+			r.Interval = fmt.Sprintf("[%+.4f, %+.4f]", c.Low, c.High)
+			switch {
+			case c.PAdjusted != nil:
+				r.P = fmt.Sprintf("%.3g", *c.PAdjusted)
+			case c.PWilcoxon != nil:
+				r.P = fmt.Sprintf("%.3g", *c.PWilcoxon)
+			default:
+				r.P = fmt.Sprintf("%.3g", c.PRandomization)
+			}
+			r.Mark, r.Sig = c.Mark, c.Significant
+		}
+		for _, m := range v.Metrics {
+			if x, ok := e.Scorecard[m]; ok {
+				r.Metrics = append(r.Metrics, f4(x))
+			} else {
+				r.Metrics = append(r.Metrics, "—")
+			}
+		}
+		if e.Routing != nil {
+			r.Routing = f4(*e.Routing)
+			v.Routing = true
+		}
+		if e.Mode != "" && e.Mode != "live" {
+			v.Modes = true
+		}
+		v.Rows = append(v.Rows, r)
+	}
+	return v
+}
+
+// breakable escapes a dotted name and lets it wrap after each dot.
+func breakable(name string) template.HTML {
+	parts := strings.Split(name, ".")
+	for i, p := range parts {
+		parts[i] = template.HTMLEscapeString(p)
+	}
+	return template.HTML(strings.Join(parts, ".<wbr>"))
+}
+
+// varyingParams lists, sorted, the parameters whose value (or presence)
+// differs between trials: the ones the run tuned.
+func varyingParams(trials []runs.Entry) []string {
+	values := map[string]map[string]bool{}
+	for _, e := range trials {
+		for k := range e.Params {
+			values[k] = map[string]bool{}
+		}
+	}
+	for _, e := range trials {
+		for k := range values {
+			values[k][paramText(e.Params, k)] = true
+		}
+	}
+	var out []string
+	for k, vs := range values {
+		if len(vs) > 1 {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// unset is how a parameter a trial does not set is shown.
+const unset = "(unset)"
+
+// paramText formats a parameter value: numbers in their shortest form,
+// strings as they are, anything else as compact JSON.
+func paramText(params map[string]any, key string) string {
+	v, ok := params[key]
+	if !ok || v == nil {
+		return unset
+	}
+	switch x := v.(type) {
+	case string:
+		return x
+	case float64:
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	case bool:
+		return strconv.FormatBool(x)
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+// paramNumber returns a parameter's numeric value.
+func paramNumber(params map[string]any, key string) (float64, bool) {
+	x, ok := params[key].(float64)
+	return x, ok
+}
