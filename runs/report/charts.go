@@ -111,6 +111,7 @@ func categoryChart(cats []string, series []barSeries) (template.HTML, error) {
 			p.Add(eb)
 		}
 	}
+	p.Y.Max *= 1.06 // room above the tallest whisker
 	return render(p, 15*vg.Centimeter, 7.5*vg.Centimeter)
 }
 
