@@ -70,7 +70,11 @@ func newLeaderboardView(lb runs.Leaderboard, varying []string, stats bool) leade
 			r.Primary = f4(e.Primary)
 		}
 		for _, k := range varying {
-			r.Params = append(r.Params, paramText(e.Params, k))
+			if _, set := e.Params[k]; set {
+				r.Params = append(r.Params, paramText(e.Params, k))
+			} else {
+				r.Params = append(r.Params, "—")
+			}
 		}
 		if e.Delta != nil {
 			r.Delta = fmt.Sprintf("%+.4f", *e.Delta)
