@@ -92,7 +92,7 @@ func build(run *runs.Run, o Options) (*page, error) {
 	gold := readGolden(run.Dir)
 
 	if hasBest {
-		p.Categories, err = newCategoryView(best, baseline, queries)
+		p.Categories, err = newCategoryView(best, baseline, queries, gold)
 		if err != nil {
 			return nil, err
 		}

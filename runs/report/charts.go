@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html/template"
 	"image/color"
+	"math"
 	"sort"
 
 	"gonum.org/v1/plot"
@@ -21,7 +22,7 @@ import (
 var (
 	colorBest     = color.RGBA{R: 0xc0, G: 0x39, B: 0x2b, A: 0xff}
 	colorBaseline = color.RGBA{R: 0x7f, G: 0x8c, B: 0x8d, A: 0xff}
-	colorOther    = color.RGBA{R: 0x29, G: 0x80, B: 0xb9, A: 0xff}
+	colorOther    = color.NRGBA{R: 0x29, G: 0x80, B: 0xb9, A: 0xb0} // see-through: stacked trials look darker
 	colorLine     = color.NRGBA{R: 0x29, G: 0x80, B: 0xb9, A: 0x80}
 )
 
@@ -81,6 +82,10 @@ func categoryChart(cats []string, series []barSeries) (template.HTML, error) {
 	}
 	p.X.Tick.Marker = plot.ConstantTicks(ticks)
 	p.X.Min, p.X.Max = -0.6, float64(len(cats))-0.4
+	if len(cats) > 6 {
+		p.X.Tick.Label.Rotation = math.Pi / 6
+		p.X.Tick.Label.XAlign, p.X.Tick.Label.YAlign = draw.XRight, draw.YCenter
+	}
 	for s, ser := range series {
 		var errs plotter.XYs
 		var lows, highs []float64

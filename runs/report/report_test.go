@@ -195,6 +195,23 @@ func TestRenderDegrades(t *testing.T) {
 			want: []string{"Per-query results of the best trial could not be read", "No scored query."},
 		},
 		{
+			name: "every trial failed",
+			change: func(t *testing.T, run *runs.Run) {
+				lb, err := run.ReadLeaderboard()
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i := range lb.Trials {
+					lb.Trials[i].Status, lb.Trials[i].Error = runs.StatusFailed, "backend down"
+				}
+				if err := run.WriteLeaderboard(lb); err != nil {
+					t.Fatal(err)
+				}
+			},
+			want:   []string{"No trial succeeded", "No per-category scores", "nothing to chart", "backend down"},
+			absent: []string{"<svg", "Worst queries"},
+		},
+		{
 			name: "no coverage metric",
 			change: func(t *testing.T, run *runs.Run) {
 				lb, err := run.ReadLeaderboard()

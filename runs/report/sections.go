@@ -26,10 +26,10 @@ type categoryRow struct {
 
 // newCategoryView charts the best trial's (and the baseline's) primary
 // score per category, with the recorded bootstrap intervals when present.
-func newCategoryView(best runs.Entry, baseline *runs.Entry, queries []runs.QueryResult) (categoryView, error) {
+func newCategoryView(best runs.Entry, baseline *runs.Entry, queries []runs.QueryResult, g golden) (categoryView, error) {
 	counts := map[string]int{}
 	for _, q := range queries {
-		if q.Error == "" {
+		if q.Error == "" && g.scored(q, best.Categories) {
 			counts[q.Category]++
 		}
 	}

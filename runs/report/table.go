@@ -77,11 +77,11 @@ func newLeaderboardView(lb runs.Leaderboard, varying []string, stats bool) leade
 			}
 		}
 		if e.Delta != nil {
-			r.Delta = fmt.Sprintf("%+.4f", *e.Delta)
+			r.Delta = signed(*e.Delta)
 		}
 		if c := e.Comparison; c != nil {
-			r.Delta = fmt.Sprintf("%+.4f", c.Delta)
-			r.Interval = fmt.Sprintf("[%+.4f, %+.4f]", c.Low, c.High)
+			r.Delta = signed(c.Delta)
+			r.Interval = "[" + signed(c.Low) + ", " + signed(c.High) + "]"
 			switch {
 			case c.PAdjusted != nil:
 				r.P = fmt.Sprintf("%.3g", *c.PAdjusted)
@@ -109,6 +109,16 @@ func newLeaderboardView(lb runs.Leaderboard, varying []string, stats bool) leade
 		v.Rows = append(v.Rows, r)
 	}
 	return v
+}
+
+// signed formats a difference with its sign and four decimals; one that
+// rounds to zero is +0.0000, never -0.0000.
+func signed(v float64) string {
+	s := fmt.Sprintf("%+.4f", v)
+	if s == "-0.0000" {
+		return "+0.0000"
+	}
+	return s
 }
 
 // breakable escapes a dotted name and lets it wrap after each dot.
