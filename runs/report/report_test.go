@@ -197,16 +197,11 @@ func TestRenderDegrades(t *testing.T) {
 		{
 			name: "every trial failed",
 			change: func(t *testing.T, run *runs.Run) {
-				lb, err := run.ReadLeaderboard()
-				if err != nil {
-					t.Fatal(err)
-				}
-				for i := range lb.Trials {
-					lb.Trials[i].Status, lb.Trials[i].Error = runs.StatusFailed, "backend down"
-				}
-				if err := run.WriteLeaderboard(lb); err != nil {
-					t.Fatal(err)
-				}
+				editLeaderboard(t, run, func(lb *runs.Leaderboard) {
+					for i := range lb.Trials {
+						lb.Trials[i].Status, lb.Trials[i].Error = runs.StatusFailed, "backend down"
+					}
+				})
 			},
 			want:   []string{"No trial succeeded", "No per-category scores", "nothing to chart", "backend down"},
 			absent: []string{"<svg", "Worst queries"},
@@ -214,16 +209,11 @@ func TestRenderDegrades(t *testing.T) {
 		{
 			name: "no coverage metric",
 			change: func(t *testing.T, run *runs.Run) {
-				lb, err := run.ReadLeaderboard()
-				if err != nil {
-					t.Fatal(err)
-				}
-				for i := range lb.Trials {
-					delete(lb.Trials[i].Scorecard, report.CoverageMetric)
-				}
-				if err := run.WriteLeaderboard(lb); err != nil {
-					t.Fatal(err)
-				}
+				editLeaderboard(t, run, func(lb *runs.Leaderboard) {
+					for i := range lb.Trials {
+						delete(lb.Trials[i].Scorecard, report.CoverageMetric)
+					}
+				})
 			},
 			want: []string{"judged coverage is unknown"},
 		},
@@ -244,6 +234,19 @@ func TestRenderDegrades(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// editLeaderboard rewrites the run's leaderboard files after change.
+func editLeaderboard(t *testing.T, run *runs.Run, change func(*runs.Leaderboard)) {
+	t.Helper()
+	lb, err := run.ReadLeaderboard()
+	if err != nil {
+		t.Fatal(err)
+	}
+	change(&lb)
+	if err := run.WriteLeaderboard(lb); err != nil {
+		t.Fatal(err)
 	}
 }
 
