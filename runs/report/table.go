@@ -22,6 +22,10 @@ type leaderboardView struct {
 	Modes   bool // some trial was not evaluated live: show the mode column
 	Routing bool // some trial has a routing accuracy
 	Rows    []rowView
+	// Correction names the multiple-comparison correction of the p-values;
+	// Caveats are the comparisons' warnings, "trial: warning".
+	Correction string
+	Caveats    []string
 }
 
 type rowView struct {
@@ -31,7 +35,7 @@ type rowView struct {
 	Primary  string
 	Delta    string // "+0.0123" or "—"
 	Interval string // "[-0.0100, +0.0300]" when a comparison was recorded
-	P        string // adjusted p-value, or the raw one
+	P        string // p-value after the run's correction, or —
 	Mark     string // "+", "-" or ""
 	Sig      bool
 	Metrics  []string
@@ -82,13 +86,15 @@ func newLeaderboardView(lb runs.Leaderboard, varying []string, stats bool) leade
 		if c := e.Comparison; c != nil {
 			r.Delta = signed(c.Delta)
 			r.Interval = "[" + signed(c.Low) + ", " + signed(c.High) + "]"
-			switch {
-			case c.PAdjusted != nil:
+			r.P = "—"
+			if c.PAdjusted != nil {
 				r.P = fmt.Sprintf("%.3g", *c.PAdjusted)
-			case c.PWilcoxon != nil:
-				r.P = fmt.Sprintf("%.3g", *c.PWilcoxon)
-			default:
-				r.P = fmt.Sprintf("%.3g", c.PRandomization)
+			}
+			if v.Correction == "" {
+				v.Correction = c.Correction
+			}
+			for _, w := range c.Warnings {
+				v.Caveats = append(v.Caveats, e.Name+": "+w)
 			}
 			r.Mark, r.Sig = c.Mark, c.Significant
 		}
