@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"fmt"
+	"html"
 	"html/template"
 	"image/color"
 	"math"
@@ -57,10 +58,13 @@ func render(p *plot.Plot, w, h vg.Length) (template.HTML, error) {
 		return "", fmt.Errorf("report: draw chart %q: %w", p.Title.Text, err)
 	}
 	out := b.Bytes()
-	if i := bytes.Index(out, []byte("<svg")); i >= 0 {
-		out = out[i:]
+	i := bytes.Index(out, []byte("<svg"))
+	if i < 0 {
+		return "", fmt.Errorf("report: draw chart %q: no <svg> element in the canvas output", p.Title.Text)
 	}
-	return svg(out), nil
+	// Drop the XML prolog and name the chart for screen readers.
+	named := `<svg role="img" aria-label="` + html.EscapeString(p.Title.Text) + `"`
+	return svg(append([]byte(named), out[i+len("<svg"):]...)), nil
 }
 
 // bar is one bar of the category chart, with its interval when known.

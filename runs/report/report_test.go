@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -315,5 +316,18 @@ func TestOptionsValidate(t *testing.T) {
 				t.Errorf("Validate() = %v, want ok=%v", err, tc.ok)
 			}
 		})
+	}
+}
+
+// BenchmarkRender renders the fixture run's report (5 trials, 45 queries).
+func BenchmarkRender(b *testing.B) {
+	run, err := runs.Load(fixture)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if err := report.Render(io.Discard, run, report.DefaultOptions()); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
