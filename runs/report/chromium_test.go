@@ -4,14 +4,17 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"fmt"
 	"image"
 	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/runs/report"
 )
 
@@ -47,22 +50,45 @@ func headless(t *testing.T, bin, page string, args ...string) []byte {
 	return stdout.Bytes()
 }
 
-// TestReportInChromium opens the fixture's report in headless Chromium:
-// the DOM holds the leaderboard and the charts, and the screenshot is a PNG
-// of the requested size that shows the page (text, tables and the red bars
-// of the best trial), not a blank or uniform image.
+// TestReportInChromium opens the fixture's report, as recorded and with
+// statistics and replay modes filled in, in headless Chromium: the DOM
+// holds the leaderboard and the charts, and the screenshot is a PNG of the
+// requested size that shows the page, not a blank or uniform image.
 func TestReportInChromium(t *testing.T) {
 	bin := chromium(t)
-	run := loadFixture(t)
-	page, err := report.Write(run, report.DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
+	tests := []struct {
+		name  string
+		setup func(*testing.T, *runs.Run)
+		want  []string
+	}{
+		{"recorded run", func(*testing.T, *runs.Run) {}, []string{"No replay in this run"}},
+		{"with statistics and replay", withStatistics, []string{"95% interval", "verified"}},
 	}
+	for i, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			run := loadFixture(t)
+			tc.setup(t, run)
+			page, err := report.Write(run, report.DefaultOptions())
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkDOM(t, headless(t, bin, page, "--dump-dom"), tc.want)
+			save := ""
+			if *screenshot != "" {
+				save = strings.TrimSuffix(*screenshot, ".png") + fmt.Sprintf("-%d.png", i+1)
+			}
+			checkScreenshot(t, bin, page, save)
+		})
+	}
+}
 
-	dom := headless(t, bin, page, "--dump-dom")
-	for _, want := range []string{"rrf-k200-bm25-0.7", "unreachable-embedder", "<svg", "Worst queries of the best trial"} {
-		if !bytes.Contains(dom, []byte(want)) {
-			t.Errorf("rendered DOM lacks %q", want)
+// checkDOM checks the page Chromium parsed: the leaderboard's five rows,
+// the charts and the failures section.
+func checkDOM(t *testing.T, dom []byte, want []string) {
+	t.Helper()
+	for _, w := range append([]string{"rrf-k200-bm25-0.7", "unreachable-embedder", "<svg", "Worst queries of the best trial"}, want...) {
+		if !bytes.Contains(dom, []byte(w)) {
+			t.Errorf("rendered DOM lacks %q", w)
 		}
 	}
 	board := dom
@@ -72,19 +98,25 @@ func TestReportInChromium(t *testing.T) {
 	if n := bytes.Count(board, []byte("<tr class=")); n != 5 {
 		t.Errorf("rendered DOM has %d leaderboard rows, want 5", n)
 	}
+}
 
+// checkScreenshot takes a 1280×1800 screenshot and checks that it is a PNG
+// of that size showing the page: many colours, text, and the red bars of
+// the best trial (so the inline SVG rendered). save, if set, keeps a copy.
+func checkScreenshot(t *testing.T, bin, page, save string) {
+	t.Helper()
 	const w, h = 1280, 1800
 	shot := filepath.Join(t.TempDir(), "report.png")
-	headless(t, bin, page, "--screenshot="+shot, "--window-size=1280,1800")
+	headless(t, bin, page, "--screenshot="+shot, fmt.Sprintf("--window-size=%d,%d", w, h))
 	data, err := os.ReadFile(shot)
 	if err != nil {
 		t.Fatalf("no screenshot: %v", err)
 	}
-	if *screenshot != "" {
-		if err := os.WriteFile(*screenshot, data, 0o644); err != nil {
+	if save != "" {
+		if err := os.WriteFile(save, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("screenshot saved to %s", *screenshot)
+		t.Logf("screenshot saved to %s", save)
 	}
 	img, err := png.Decode(bytes.NewReader(data))
 	if err != nil {
@@ -102,7 +134,7 @@ func TestReportInChromium(t *testing.T) {
 		t.Errorf("screenshot has %d dark (text) pixels: no text rendered", dark)
 	}
 	// The best trial's category bars are #c0392b; a page whose SVG did not
-	// render has only the small red tag and failed-trial text.
+	// render has only the small red tag and the failed trial's text.
 	if red < 5000 {
 		t.Errorf("screenshot has %d pixels of the best trial's bar colour: the category chart did not render", red)
 	}
