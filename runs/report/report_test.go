@@ -78,8 +78,12 @@ func withStatistics(t *testing.T, run *runs.Run) {
 		t.Fatal(err)
 	}
 	p := func(v float64) *float64 { return &v }
+	modes := map[string]string{"rrf-k200-bm25-0.7": "verified", "linear-minmax": "replay", "rrf-k10-bm25-0.3": "replay"}
 	for i := range lb.Trials {
 		e := &lb.Trials[i]
+		if m, ok := modes[e.Name]; ok {
+			e.Mode = m
+		}
 		if e.Status != runs.StatusOK {
 			continue
 		}
@@ -113,7 +117,6 @@ func withStatistics(t *testing.T, run *runs.Run) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	modes := map[string]string{"rrf-k200-bm25-0.7": "verified", "linear-minmax": "replay", "rrf-k10-bm25-0.3": "replay"}
 	for _, tr := range trials {
 		if m, ok := modes[tr.Name]; ok {
 			tr.Mode = m
@@ -131,7 +134,7 @@ func TestRenderStatisticsGolden(t *testing.T) {
 	checkGolden(t, "TestRenderStatisticsGolden.golden.html", got)
 	for _, want := range []string{"95% interval", "[-0.0313, -0.0113]", "0.003", `<span class="sig neg"`, "4 queries: no interval",
 		"Whiskers are bootstrap intervals", "1 verified", "2 replay", "the scores agreed",
-		"p (holm)", "linear-minmax: too few non-zero pairs (5): no Wilcoxon test"} {
+		"p (holm)", `ok<br><span class="interval">verified</span>`, "linear-minmax: too few non-zero pairs (5): no Wilcoxon test"} {
 		if !bytes.Contains(got, []byte(want)) {
 			t.Errorf("report with statistics lacks %q", want)
 		}

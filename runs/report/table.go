@@ -11,8 +11,8 @@ import (
 	"github.com/fusiontune/fusiontune/runs"
 )
 
-// shownMetrics is how many of the leaderboard's metrics the table shows
-// (the coverage metric is always added when recorded).
+// shownMetrics is how many of the leaderboard's metrics the table shows,
+// like the terminal table (the coverage metric has its own section).
 const shownMetrics = 4
 
 type leaderboardView struct {
@@ -53,13 +53,8 @@ func newLeaderboardView(lb runs.Leaderboard, varying []string, stats bool) leade
 	for _, k := range varying {
 		v.Params = append(v.Params, breakable(k))
 	}
-	for i, m := range lb.Metrics {
-		if i < shownMetrics && m != CoverageMetric {
-			v.Metrics = append(v.Metrics, m)
-		}
-	}
 	for _, m := range lb.Metrics {
-		if m == CoverageMetric {
+		if len(v.Metrics) < shownMetrics && m != CoverageMetric {
 			v.Metrics = append(v.Metrics, m)
 		}
 	}
