@@ -85,7 +85,7 @@ func build(run *runs.Run, o Options) (*page, error) {
 	if hasBest {
 		queries, err = run.QueryResults(best.Index)
 		if err != nil {
-			p.Notes = append(p.Notes, fmt.Sprintf("Per-query results of the best trial could not be read (%v): no failures or query coverage.", err))
+			p.Notes = append(p.Notes, fmt.Sprintf("Per-query results of the best trial could not be read (%v): no worst queries and no per-query coverage.", err))
 			queries = nil
 		}
 	}
