@@ -22,6 +22,7 @@ type page struct {
 	Leaderboard leaderboardView
 	Categories  categoryView
 	Params      []paramChart
+	Pruned      bool // some trial was pruned (drawn at its partial score)
 	Parity      parityView
 	Coverage    coverageView
 	Failures    failureView
@@ -78,6 +79,9 @@ func build(run *runs.Run, o Options) (*page, error) {
 		p.Notes = append(p.Notes, "No category intervals were recorded: category bars show means without intervals.")
 	}
 
+	for _, e := range lb.Trials {
+		p.Pruned = p.Pruned || e.Status == runs.StatusPruned
+	}
 	varying := varyingParams(lb.Trials)
 	p.Leaderboard = newLeaderboardView(lb, varying, stats)
 

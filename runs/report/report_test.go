@@ -216,6 +216,19 @@ func TestRenderDegrades(t *testing.T) {
 			absent: []string{"<svg", "Worst queries"},
 		},
 		{
+			name: "a pruned trial",
+			change: func(t *testing.T, run *runs.Run) {
+				editLeaderboard(t, run, func(lb *runs.Leaderboard) {
+					for i := range lb.Trials {
+						if lb.Trials[i].Name == "linear-minmax" {
+							lb.Trials[i].Status, lb.Trials[i].Fraction = runs.StatusPruned, 0.25
+						}
+					}
+				})
+			},
+			want: []string{`<tr class="pruned">`, "on 25% of queries", "pruned trials at their partial score"},
+		},
+		{
 			name: "no coverage metric",
 			change: func(t *testing.T, run *runs.Run) {
 				editLeaderboard(t, run, func(lb *runs.Leaderboard) {

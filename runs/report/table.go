@@ -42,6 +42,7 @@ type rowView struct {
 	Routing  string
 	Mode     string
 	Status   string
+	Partial  string // "27% of queries" for a pruned trial
 	Error    string
 	Baseline bool
 	Best     bool
@@ -68,9 +69,12 @@ func newLeaderboardView(lb runs.Leaderboard, varying []string, stats bool) leade
 		if ok || e.Status == runs.StatusPruned {
 			r.Primary = f4(e.Primary)
 		}
+		if e.Status == runs.StatusPruned && e.Fraction > 0 && e.Fraction < 1 {
+			r.Partial = pct(e.Fraction) + " of queries"
+		}
 		for _, k := range varying {
 			if _, set := e.Params[k]; set {
-				r.Params = append(r.Params, paramText(e.Params, k))
+				r.Params = append(r.Params, paramShort(e.Params, k))
 			} else {
 				r.Params = append(r.Params, "—")
 			}
@@ -178,6 +182,15 @@ func paramText(params map[string]any, key string) string {
 		return fmt.Sprint(v)
 	}
 	return string(b)
+}
+
+// paramShort is paramText with numbers to four significant digits, for
+// tables (sampled float parameters carry full precision).
+func paramShort(params map[string]any, key string) string {
+	if x, ok := paramNumber(params, key); ok {
+		return strconv.FormatFloat(x, 'g', 4, 64)
+	}
+	return paramText(params, key)
 }
 
 // paramNumber returns a parameter's numeric value.
