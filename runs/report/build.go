@@ -18,6 +18,8 @@ type page struct {
 	Baseline string
 	Best     string
 	Notes    []string // statistical and data caveats, shown at the top
+	Stats    string   // how the comparisons were computed, when they were
+	HeldOut  *heldOutView
 
 	Leaderboard leaderboardView
 	Categories  categoryView
@@ -82,6 +84,8 @@ func build(run *runs.Run, o Options) (*page, error) {
 	for _, e := range lb.Trials {
 		p.Pruned = p.Pruned || e.Status == runs.StatusPruned
 	}
+	p.Stats = statsText(lb.Stats)
+	p.HeldOut = newHeldOutView(lb.HeldOut)
 	varying := varyingParams(lb.Trials)
 	p.Leaderboard = newLeaderboardView(lb, varying, stats)
 
@@ -183,3 +187,32 @@ func pct(v float64) string { return fmt.Sprintf("%.0f%%", 100*v) }
 // svg marks chart markup produced by this package (never user text) as safe
 // to embed; every string inside it was escaped by the SVG canvas.
 func svg(b []byte) template.HTML { return template.HTML(b) }
+
+// statsText describes the run's statistics step in one sentence.
+func statsText(s *runs.StatsInfo) string {
+	if s == nil {
+		return ""
+	}
+	t := fmt.Sprintf("%s against %s, %s-corrected, α = %g; %g%% paired bootstrap intervals (%d resamples); %d permutations in the randomization test; category intervals need %d queries; seed %d.",
+		s.Test, s.Against, s.Correction, s.Alpha, 100*s.Level, s.Resamples, s.Permutations, s.MinCategoryQueries, s.Seed)
+	if s.Against == "" {
+		t = fmt.Sprintf("No baseline to compare against; %g%% bootstrap intervals per category (%d resamples, at least %d queries); seed %d.",
+			100*s.Level, s.Resamples, s.MinCategoryQueries, s.Seed)
+	}
+	return t
+}
+
+type heldOutView struct {
+	Trial, Split, Primary, Dev, Diff string
+	Queries, Failed                  int
+}
+
+// newHeldOutView shows the chosen trial's score on the held-out split
+// beside the dev score it was chosen by.
+func newHeldOutView(h *runs.HeldOut) *heldOutView {
+	if h == nil {
+		return nil
+	}
+	return &heldOutView{Trial: h.Trial, Split: h.Split, Primary: f4(h.Primary), Dev: f4(h.DevPrimary),
+		Diff: signed(h.Primary - h.DevPrimary), Queries: h.Queries, Failed: h.Failed}
+}

@@ -160,9 +160,13 @@ func readGolden(dir string) golden {
 }
 
 // scored reports whether q counted in the trial's scores: queries without
-// judgments are only checked for routing. Without the golden set, a query
-// counts when its category has a scorecard.
+// judgments (marked unjudged since the statistics step) are only checked
+// for routing. Runs recorded before that are judged from the golden set,
+// or, without one, by whether the query's category has a scorecard.
 func (g golden) scored(q runs.QueryResult, cats map[string]map[string]float64) bool {
+	if q.Unjudged {
+		return false
+	}
 	if g.judged != nil {
 		return g.judged[q.QueryID]
 	}

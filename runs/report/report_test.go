@@ -132,7 +132,7 @@ func TestRenderStatisticsGolden(t *testing.T) {
 	withStatistics(t, run)
 	got := render(t, run)
 	checkGolden(t, "TestRenderStatisticsGolden.golden.html", got)
-	for _, want := range []string{"95% interval", "[-0.0313, -0.0113]", "0.003", `<span class="sig neg"`, "4 queries: no interval",
+	for _, want := range []string{"95% interval", "[-0.0260, -0.0060]", "0.003", `<span class="sig neg"`, "4 queries: no interval",
 		"Whiskers are bootstrap intervals", "1 verified", "2 replay", "the scores agreed",
 		"p (holm)", `ok<br><span class="interval">verified</span>`, "linear-minmax: too few non-zero pairs (5): no Wilcoxon test"} {
 		if !bytes.Contains(got, []byte(want)) {
@@ -176,10 +176,24 @@ func TestRenderDegrades(t *testing.T) {
 		{
 			name:   "recorded run",
 			change: func(*testing.T, *runs.Run) {},
-			want: []string{"Statistics were not computed", "No replay in this run", "Means only: no intervals",
+			want: []string{"95% interval", "p (holm)", "Whiskers are bootstrap intervals", "Held-out estimate:</strong> rrf-k200-bm25-0.7 scores 0.4452 on the test split (40 queries) against 0.4296",
+				"wilcoxon signed-rank (two-sided) against baseline, holm-corrected", "No replay in this run",
 				"4 of 4 trials have Judged@10 below 0.5000", "unreachable-embedder", "service exited before it was ready",
-				"can I check my heating from my laptop", "fusion.<wbr>k", "<svg"},
-			absent: []string{"<script", "95% interval"},
+				"bought a used thermostat online and it says someone else owns it", "fusion.<wbr>k", "<svg"},
+			absent: []string{"<script", "Statistics were not computed", "Means only"},
+		},
+		{
+			name: "run from before the statistics step",
+			change: func(t *testing.T, run *runs.Run) {
+				editLeaderboard(t, run, func(lb *runs.Leaderboard) {
+					lb.Stats, lb.HeldOut = nil, nil
+					for i := range lb.Trials {
+						lb.Trials[i].Comparison, lb.Trials[i].MetricComparisons, lb.Trials[i].CategoryIntervals = nil, nil, nil
+					}
+				})
+			},
+			want:   []string{"Statistics were not computed", "Means only: no intervals", "No significance was computed"},
+			absent: []string{"95% interval", "Held-out estimate", "<strong>Statistics:</strong>"},
 		},
 		{
 			name: "no leaderboard.json",
@@ -193,8 +207,8 @@ func TestRenderDegrades(t *testing.T) {
 			change: func(t *testing.T, run *runs.Run) {
 				remove(t, run, "golden.json")
 			},
-			want:   []string{"<code>q041</code>", "Worst queries"},
-			absent: []string{"can I check my heating from my laptop"},
+			want:   []string{"<code>q042</code>", "Worst queries"},
+			absent: []string{"bought a used thermostat online"},
 		},
 		{
 			name: "no per-query results for the best trial",
