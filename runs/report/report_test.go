@@ -109,6 +109,12 @@ func withStatistics(t *testing.T, run *runs.Run) {
 			c.Warnings = []string{"too few non-zero pairs (5): no Wilcoxon test"}
 		}
 		e.Comparison = c
+		if e.Rank == 1 {
+			e.MetricComparisons = []runs.Comparison{
+				{Against: lb.Baseline, Metric: "NDCG@10", N: 40, Delta: 0.004, Low: -0.002, High: 0.011, Level: 0.95, PAdjusted: p(0.2), Correction: "holm"},
+				{Against: lb.Baseline, Metric: "Recall@20", N: 40, Delta: 0.02, Low: 0.004, High: 0.035, Level: 0.95, PAdjusted: p(0.01), Correction: "holm", Significant: true, Mark: "+"},
+			}
+		}
 	}
 	if err := run.WriteLeaderboard(lb); err != nil {
 		t.Fatal(err)
@@ -134,7 +140,7 @@ func TestRenderStatisticsGolden(t *testing.T) {
 	checkGolden(t, "TestRenderStatisticsGolden.golden.html", got)
 	for _, want := range []string{"95% interval", "[-0.0260, -0.0060]", "0.003", `<span class="sig neg"`, "4 queries: no interval",
 		"Whiskers are bootstrap intervals", "1 verified", "2 replay", "the scores agreed",
-		"p (holm)", `ok<br><span class="interval">verified</span>`, "linear-minmax: too few non-zero pairs (5): no Wilcoxon test"} {
+		"p (holm)", "against the baseline on other metrics", `Recall@20</td><td class="num">&#43;0.0200 <span class="sig">&#43;</span>`, `ok<br><span class="interval">verified</span>`, "linear-minmax: too few non-zero pairs (5): no Wilcoxon test"} {
 		if !bytes.Contains(got, []byte(want)) {
 			t.Errorf("report with statistics lacks %q", want)
 		}

@@ -26,6 +26,13 @@ type leaderboardView struct {
 	// Caveats are the comparisons' warnings, "trial: warning".
 	Correction string
 	Caveats    []string
+	// BestMetrics are the best trial's comparisons on the other chosen
+	// metrics, when the run made them.
+	BestMetrics []metricRow
+}
+
+type metricRow struct {
+	Metric, Delta, Interval, P, Mark string
 }
 
 type rowView struct {
@@ -112,6 +119,15 @@ func newLeaderboardView(lb runs.Leaderboard, varying []string, stats bool) leade
 			v.Modes = true
 		}
 		v.Rows = append(v.Rows, r)
+		if r.Best {
+			for _, c := range e.MetricComparisons {
+				m := metricRow{Metric: c.Metric, Delta: signed(c.Delta), Interval: "[" + signed(c.Low) + ", " + signed(c.High) + "]", P: "—", Mark: c.Mark}
+				if c.PAdjusted != nil {
+					m.P = fmt.Sprintf("%.3g", *c.PAdjusted)
+				}
+				v.BestMetrics = append(v.BestMetrics, m)
+			}
+		}
 	}
 	return v
 }
