@@ -181,6 +181,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := run.WriteLeaderboard(lb); err != nil {
 		return err
 	}
+	writeRunReport(run, stderr)
 	fmt.Fprintf(stderr, "%d trials (%d resumed), %d backend restarts, %s; run directory %s\n",
 		len(trialsDone), res.Skipped, res.Restarts, elapsed.Round(time.Millisecond), run.Dir)
 	if err := recordTimings(run, b, res.Recording, time.Since(sweepStart), stderr); err != nil {

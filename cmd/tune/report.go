@@ -1,0 +1,73 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/runs/report"
+)
+
+func init() {
+	register(command{name: "report", summary: "write a run's self-contained HTML report (report.html)", run: runReport})
+}
+
+const reportUsage = `[RUN] [--out FILE] [--runs-dir DIR]
+
+Renders RUN (a run id, a unique prefix of one, a run directory, or latest,
+the default) as one self-contained HTML file: leaderboard, per-category
+bars, the primary score against each tuned parameter, replay parity,
+judged coverage and the worst queries. Without --out it is written to the
+run directory as report.html; --out - writes it to stdout.`
+
+func runReport(_ context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("report", reportUsage, stderr)
+	config := fs.String("config", "", "settings file (default ./tune.yaml when present)")
+	fs.String("runs-dir", defaultRunsDir, "directory of run records (setting runs_dir)")
+	out := fs.String("out", "", "output file (default RUN/report.html; - for stdout)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 1 {
+		return usageErrorf("want at most one RUN (got %d arguments)", fs.NArg())
+	}
+	_, _, run, err := openRun(*config, fs, fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	opts := report.DefaultOptions()
+	switch *out {
+	case "":
+		path, err := report.Write(run, opts)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout, path)
+		return nil
+	case "-":
+		return report.Render(stdout, run, opts)
+	}
+	var b bytes.Buffer
+	if err := report.Render(&b, run, opts); err != nil {
+		return err
+	}
+	if err := runs.WriteFileAtomic(*out, b.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("report --out: %w", err)
+	}
+	fmt.Fprintln(stdout, *out)
+	return nil
+}
+
+// writeRunReport writes report.html into a finished run's directory; the
+// sweep calls it after the leaderboard. A failure is a warning: the run's
+// results are already on disk and `tune report` can retry.
+func writeRunReport(run *runs.Run, stderr io.Writer) {
+	path, err := report.Write(run, report.DefaultOptions())
+	if err != nil {
+		fmt.Fprintf(stderr, "warning: report: %v (retry with 'tune report %s')\n", err, run.ID())
+		return
+	}
+	fmt.Fprintf(stderr, "report %s\n", path)
+}

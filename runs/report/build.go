@@ -1,0 +1,218 @@
+package report
+
+import (
+	"fmt"
+	"html/template"
+	"sort"
+	"time"
+
+	"github.com/fusiontune/fusiontune/runs"
+)
+
+// page is everything the template renders. Every slice is in a fixed
+// order, so the same run gives the same bytes.
+type page struct {
+	Title    string
+	Manifest manifestView
+	Primary  string
+	Baseline string
+	Best     string
+	Notes    []string // statistical and data caveats, shown at the top
+	Stats    string   // how the comparisons were computed, when they were
+	HeldOut  *heldOutView
+
+	Leaderboard leaderboardView
+	Categories  categoryView
+	Params      []paramChart
+	Pruned      bool // some trial was pruned (drawn at its partial score)
+	Parity      parityView
+	Coverage    coverageView
+	Failures    failureView
+}
+
+type manifestView struct {
+	ID, Status, Started, Finished, Backend, Error string
+	Experiments, Golden, Args                     string
+	Seed                                          int64
+	Trials, Restarts                              int
+}
+
+// build loads what the report needs from the run directory.
+func build(run *runs.Run, o Options) (*page, error) {
+	lb, notes, err := leaderboard(run)
+	if err != nil {
+		return nil, err
+	}
+	p := &page{
+		Title:    "fusiontune report · " + run.Manifest.ID,
+		Manifest: newManifestView(run.Manifest),
+		Primary:  lb.Primary,
+		Baseline: lb.Baseline,
+		Notes:    append(notes, lb.Warnings...),
+	}
+	if p.Manifest.ID == "" {
+		p.Manifest.ID = run.ID()
+		p.Title = "fusiontune report · " + run.ID()
+	}
+	best, hasBest := lb.Best()
+	if hasBest {
+		p.Best = best.Name
+	} else {
+		p.Notes = append(p.Notes, "No trial succeeded: there is no best trial to chart or inspect.")
+	}
+	var baseline *runs.Entry
+	for i := range lb.Trials {
+		if lb.Trials[i].Name == lb.Baseline && lb.Trials[i].Status == runs.StatusOK {
+			baseline = &lb.Trials[i]
+		}
+	}
+
+	stats, catStats := false, false
+	for _, e := range lb.Trials {
+		stats = stats || e.Comparison != nil
+		catStats = catStats || len(e.CategoryIntervals) > 0
+	}
+	switch {
+	case !stats && !catStats:
+		p.Notes = append(p.Notes, "Statistics were not computed for this run: deltas are differences of means, without intervals or significance, and category bars show means without intervals.")
+	case !stats:
+		p.Notes = append(p.Notes, "No paired comparison against the baseline was recorded: deltas are differences of means, without intervals or significance.")
+	case !catStats:
+		p.Notes = append(p.Notes, "No category intervals were recorded: category bars show means without intervals.")
+	}
+
+	for _, e := range lb.Trials {
+		p.Pruned = p.Pruned || e.Status == runs.StatusPruned
+	}
+	p.Stats = statsText(lb.Stats)
+	p.HeldOut = newHeldOutView(lb.HeldOut)
+	varying := varyingParams(lb.Trials)
+	p.Leaderboard = newLeaderboardView(lb, varying, stats)
+
+	var queries []runs.QueryResult
+	if hasBest {
+		queries, err = run.QueryResults(best.Index)
+		if err != nil {
+			p.Notes = append(p.Notes, fmt.Sprintf("Per-query results of the best trial could not be read (%v): no worst queries and no per-query coverage.", err))
+			queries = nil
+		}
+	}
+	gold := readGolden(run.Dir)
+
+	if hasBest {
+		p.Categories, err = newCategoryView(best, baseline, queries, gold)
+		if err != nil {
+			return nil, err
+		}
+	}
+	p.Params, err = paramCharts(lb.Trials, varying, p.Best, lb.Baseline)
+	if err != nil {
+		return nil, err
+	}
+	trials, err := run.Trials()
+	if err != nil {
+		return nil, fmt.Errorf("report: %w", err)
+	}
+	p.Parity = newParityView(trials)
+	p.Coverage = newCoverageView(lb, best, hasBest, queries, gold, o.JudgedWarn)
+	p.Failures = newFailureView(lb, best, hasBest, queries, gold, o)
+	return p, nil
+}
+
+// leaderboard reads leaderboard.json; a run interrupted before it was
+// written gets one rebuilt from its trial records, and a note saying so.
+func leaderboard(run *runs.Run) (runs.Leaderboard, []string, error) {
+	lb, err := run.ReadLeaderboard()
+	if err == nil {
+		return lb, nil, nil
+	}
+	if !isNotExist(err) {
+		return lb, nil, fmt.Errorf("report: %w", err)
+	}
+	trials, terr := run.Trials()
+	if terr != nil {
+		return lb, nil, fmt.Errorf("report: %w", terr)
+	}
+	set := map[string]bool{}
+	for _, t := range trials {
+		for m := range t.Scorecard {
+			set[m] = true
+		}
+	}
+	metrics := make([]string, 0, len(set))
+	for m := range set {
+		metrics = append(metrics, m)
+	}
+	sort.Strings(metrics)
+	lb = runs.NewLeaderboard("primary score (as recorded per trial)", metrics, trials)
+	return lb, []string{"leaderboard.json is missing (the run did not finish): the leaderboard was rebuilt from the trial records."}, nil
+}
+
+func newManifestView(m runs.Manifest) manifestView {
+	v := manifestView{
+		ID: m.ID, Status: m.Status, Backend: m.Backend, Error: m.Error,
+		Experiments: short(m.Experiments), Golden: short(m.GoldenHash),
+		Seed: m.Seed, Trials: m.Trials, Restarts: m.Restarts,
+		Started: stamp(m.Started), Finished: stamp(m.Finished),
+	}
+	for i, a := range m.Args {
+		if i > 0 {
+			v.Args += " "
+		}
+		v.Args += a
+	}
+	return v
+}
+
+func stamp(t time.Time) string {
+	if t.IsZero() {
+		return "—"
+	}
+	return t.UTC().Format("2006-01-02 15:04:05 UTC")
+}
+
+func short(hash string) string {
+	if len(hash) > 12 {
+		return hash[:12]
+	}
+	return hash
+}
+
+// f4 formats a score with four decimals.
+func f4(v float64) string { return fmt.Sprintf("%.4f", v) }
+
+// pct formats a share in [0, 1] as a percentage.
+func pct(v float64) string { return fmt.Sprintf("%.0f%%", 100*v) }
+
+// svg marks chart markup produced by this package (never user text) as safe
+// to embed; every string inside it was escaped by the SVG canvas.
+func svg(b []byte) template.HTML { return template.HTML(b) }
+
+// statsText describes the run's statistics step in one sentence.
+func statsText(s *runs.StatsInfo) string {
+	if s == nil {
+		return ""
+	}
+	t := fmt.Sprintf("%s against %s, %s-corrected, α = %g; %g%% paired bootstrap intervals (%d resamples); %d permutations in the randomization test; category intervals need %d queries; seed %d.",
+		s.Test, s.Against, s.Correction, s.Alpha, 100*s.Level, s.Resamples, s.Permutations, s.MinCategoryQueries, s.Seed)
+	if s.Against == "" {
+		t = fmt.Sprintf("No baseline to compare against; %g%% bootstrap intervals per category (%d resamples, at least %d queries); seed %d.",
+			100*s.Level, s.Resamples, s.MinCategoryQueries, s.Seed)
+	}
+	return t
+}
+
+type heldOutView struct {
+	Trial, Split, Primary, Dev, Diff string
+	Queries, Failed                  int
+}
+
+// newHeldOutView shows the chosen trial's score on the held-out split
+// beside the dev score it was chosen by.
+func newHeldOutView(h *runs.HeldOut) *heldOutView {
+	if h == nil {
+		return nil
+	}
+	return &heldOutView{Trial: h.Trial, Split: h.Split, Primary: f4(h.Primary), Dev: f4(h.DevPrimary),
+		Diff: signed(h.Primary - h.DevPrimary), Queries: h.Queries, Failed: h.Failed}
+}

@@ -1,0 +1,52 @@
+package report
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestParseLabels(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []labelCell
+	}{
+		{"1:L3 | 2:L? | 3:L0", []labelCell{{"1", "3", "g3"}, {"2", "?", "unjudged"}, {"3", "0", "g0"}}},
+		{"", nil},
+		{"1:L4", nil},
+		{"1:L3 2:L1", nil},
+		{"garbage", nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.in, func(t *testing.T) {
+			if got := parseLabels(tc.in); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("parseLabels(%q) = %v, want %v", tc.in, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestSigned(t *testing.T) {
+	tests := []struct {
+		in   float64
+		want string
+	}{
+		{0.00264, "+0.0026"}, {-0.0203, "-0.0203"}, {-1e-13, "+0.0000"}, {0, "+0.0000"},
+	}
+	for _, tc := range tests {
+		if got := signed(tc.in); got != tc.want {
+			t.Errorf("signed(%g) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestParamText(t *testing.T) {
+	params := map[string]any{"k": 60.0, "w": 0.35, "m": "rrf", "r": []any{"bm25"}, "b": true}
+	tests := []struct{ key, want string }{
+		{"k", "60"}, {"w", "0.35"}, {"m", "rrf"}, {"r", `["bm25"]`}, {"b", "true"}, {"absent", unset},
+	}
+	for _, tc := range tests {
+		if got := paramText(params, tc.key); got != tc.want {
+			t.Errorf("paramText(%q) = %q, want %q", tc.key, got, tc.want)
+		}
+	}
+}

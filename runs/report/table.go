@@ -1,0 +1,216 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/fusiontune/fusiontune/runs"
+)
+
+// shownMetrics is how many of the leaderboard's metrics the table shows,
+// like the terminal table (the coverage metric has its own section).
+const shownMetrics = 4
+
+type leaderboardView struct {
+	Params  []template.HTML // escaped names with break hints after dots
+	Metrics []string
+	Stats   bool
+	Modes   bool // some trial was not evaluated live: show the mode column
+	Routing bool // some trial has a routing accuracy
+	Rows    []rowView
+	// Correction names the multiple-comparison correction of the p-values;
+	// Caveats are the comparisons' warnings, "trial: warning".
+	Correction string
+	Caveats    []string
+	// BestMetrics are the best trial's comparisons on the other chosen
+	// metrics, when the run made them.
+	BestMetrics []metricRow
+}
+
+type metricRow struct {
+	Metric, Delta, Interval, P, Mark string
+}
+
+type rowView struct {
+	Rank     int
+	Name     string
+	Params   []string
+	Primary  string
+	Delta    string // "+0.0123" or "—"
+	Interval string // "[-0.0100, +0.0300]" when a comparison was recorded
+	P        string // p-value after the run's correction, or —
+	Mark     string // "+", "-" or ""
+	Sig      bool
+	Metrics  []string
+	Routing  string
+	Mode     string
+	Status   string
+	Partial  string // "27% of queries" for a pruned trial
+	Error    string
+	Baseline bool
+	Best     bool
+	OK       bool
+}
+
+func newLeaderboardView(lb runs.Leaderboard, varying []string, stats bool) leaderboardView {
+	v := leaderboardView{Stats: stats}
+	for _, k := range varying {
+		v.Params = append(v.Params, breakable(k))
+	}
+	for _, m := range lb.Metrics {
+		if len(v.Metrics) < shownMetrics && m != CoverageMetric {
+			v.Metrics = append(v.Metrics, m)
+		}
+	}
+	for i, e := range lb.Trials {
+		ok := e.Status == runs.StatusOK
+		r := rowView{
+			Rank: e.Rank, Name: e.Name, Primary: "—", Delta: "—", Routing: "—",
+			Mode: e.Mode, Status: e.Status, Error: e.Error,
+			Baseline: e.Name == lb.Baseline, Best: i == 0 && ok, OK: ok,
+		}
+		if ok || e.Status == runs.StatusPruned {
+			r.Primary = f4(e.Primary)
+		}
+		if e.Status == runs.StatusPruned && e.Fraction > 0 && e.Fraction < 1 {
+			r.Partial = pct(e.Fraction) + " of queries"
+		}
+		for _, k := range varying {
+			if _, set := e.Params[k]; set {
+				r.Params = append(r.Params, paramShort(e.Params, k))
+			} else {
+				r.Params = append(r.Params, "—")
+			}
+		}
+		if e.Delta != nil {
+			r.Delta = signed(*e.Delta)
+		}
+		if c := e.Comparison; c != nil {
+			r.Delta = signed(c.Delta)
+			r.Interval = "[" + signed(c.Low) + ", " + signed(c.High) + "]"
+			r.P = "—"
+			if c.PAdjusted != nil {
+				r.P = fmt.Sprintf("%.3g", *c.PAdjusted)
+			}
+			if v.Correction == "" {
+				v.Correction = c.Correction
+			}
+			for _, w := range c.Warnings {
+				v.Caveats = append(v.Caveats, e.Name+": "+w)
+			}
+			r.Mark, r.Sig = c.Mark, c.Significant
+		}
+		for _, m := range v.Metrics {
+			if x, ok := e.Scorecard[m]; ok {
+				r.Metrics = append(r.Metrics, f4(x))
+			} else {
+				r.Metrics = append(r.Metrics, "—")
+			}
+		}
+		if e.Routing != nil {
+			r.Routing = f4(*e.Routing)
+			v.Routing = true
+		}
+		if e.Mode != "" && e.Mode != "live" {
+			v.Modes = true
+		}
+		v.Rows = append(v.Rows, r)
+		if r.Best {
+			for _, c := range e.MetricComparisons {
+				m := metricRow{Metric: c.Metric, Delta: signed(c.Delta), Interval: "[" + signed(c.Low) + ", " + signed(c.High) + "]", P: "—", Mark: c.Mark}
+				if c.PAdjusted != nil {
+					m.P = fmt.Sprintf("%.3g", *c.PAdjusted)
+				}
+				v.BestMetrics = append(v.BestMetrics, m)
+			}
+		}
+	}
+	return v
+}
+
+// signed formats a difference with its sign and four decimals; one that
+// rounds to zero is +0.0000, never -0.0000.
+func signed(v float64) string {
+	s := fmt.Sprintf("%+.4f", v)
+	if s == "-0.0000" {
+		return "+0.0000"
+	}
+	return s
+}
+
+// breakable escapes a dotted name and lets it wrap after each dot.
+func breakable(name string) template.HTML {
+	parts := strings.Split(name, ".")
+	for i, p := range parts {
+		parts[i] = template.HTMLEscapeString(p)
+	}
+	return template.HTML(strings.Join(parts, ".<wbr>"))
+}
+
+// varyingParams lists, sorted, the parameters whose value (or presence)
+// differs between trials: the ones the run tuned.
+func varyingParams(trials []runs.Entry) []string {
+	values := map[string]map[string]bool{}
+	for _, e := range trials {
+		for k := range e.Params {
+			values[k] = map[string]bool{}
+		}
+	}
+	for _, e := range trials {
+		for k := range values {
+			values[k][paramText(e.Params, k)] = true
+		}
+	}
+	var out []string
+	for k, vs := range values {
+		if len(vs) > 1 {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// unset is how a parameter a trial does not set is shown.
+const unset = "(unset)"
+
+// paramText formats a parameter value: numbers in their shortest form,
+// strings as they are, anything else as compact JSON.
+func paramText(params map[string]any, key string) string {
+	v, ok := params[key]
+	if !ok || v == nil {
+		return unset
+	}
+	switch x := v.(type) {
+	case string:
+		return x
+	case float64:
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	case bool:
+		return strconv.FormatBool(x)
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+// paramShort is paramText with numbers to four significant digits, for
+// tables (sampled float parameters carry full precision).
+func paramShort(params map[string]any, key string) string {
+	if x, ok := paramNumber(params, key); ok {
+		return strconv.FormatFloat(x, 'g', 4, 64)
+	}
+	return paramText(params, key)
+}
+
+// paramNumber returns a parameter's numeric value.
+func paramNumber(params map[string]any, key string) (float64, bool) {
+	x, ok := params[key].(float64)
+	return x, ok
+}
