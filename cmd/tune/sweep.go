@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/fusiontune/fusiontune/experiments"
@@ -156,7 +157,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	switch {
 	case sweepErr != nil && ctx.Err() != nil:
 		status = "interrupted"
-		sweepErr = fmt.Errorf("interrupted: resume with 'tune --experiments %s --resume %s'", ef.Path, run.ID())
+		sweepErr = fmt.Errorf("interrupted: resume with '%s'", resumeCommand(args, run.ID()))
 	case sweepErr != nil:
 		status = "failed"
 	}
@@ -225,7 +226,7 @@ func evalOptions(e evalSettings) tuner.EvalOptions {
 // loadExperiments reads the experiment file, or the shipped shortlist.
 func loadExperiments(path string) (*experiments.ExperimentFile, error) {
 	if path == "" {
-		return experiments.ParseExperimentFile("shortlist.json (shipped)", experiments.Shortlist)
+		return experiments.ParseExperimentFile(shippedShortlist, experiments.Shortlist)
 	}
 	return experiments.LoadExperimentFile(path)
 }
@@ -244,7 +245,7 @@ func snapshot(run *runs.Run, s *settings, ef *experiments.ExperimentFile, ds *da
 	if err := run.WriteJSON(runs.SettingsFile, redacted(m)); err != nil {
 		return err
 	}
-	if err := run.WriteFile("experiments"+filepath.Ext(ef.Path), ef.Raw); err != nil {
+	if err := run.WriteFile(experimentsSnapshotName(ef.Path), ef.Raw); err != nil {
 		return err
 	}
 	return ds.snapshot(run)
@@ -258,4 +259,48 @@ func isTerminal(w io.Writer) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// shippedShortlist names the shipped shortlist in messages when no
+// --experiments is given.
+const shippedShortlist = "shortlist.json (shipped)"
+
+// experimentsSnapshotName is the run directory's copy of the experiment
+// file: experiments.yaml for YAML, experiments.json otherwise.
+func experimentsSnapshotName(path string) string {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".yaml", ".yml":
+		return "experiments.yaml"
+	}
+	return "experiments.json"
+}
+
+// resumeCommand is the command line that resumes run id: the user's own
+// arguments (settings, runs directory, experiment file), without any
+// earlier --resume, plus --resume id. Arguments with shell metacharacters
+// are single-quoted so the line can be pasted.
+func resumeCommand(args []string, id string) string {
+	out := []string{"tune"}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--resume" || a == "-resume":
+			i++ // its value
+			continue
+		case strings.HasPrefix(a, "--resume=") || strings.HasPrefix(a, "-resume="):
+			continue
+		}
+		out = append(out, shellQuote(a))
+	}
+	return strings.Join(append(out, "--resume", shellQuote(id)), " ")
+}
+
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r == '-' || r == '_' || r == '.' || r == '/' || r == '=' || r == ':' || r == ',' || r == '@' ||
+			(r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9'))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
