@@ -48,7 +48,7 @@ func build(run *runs.Run, o Options) (*page, error) {
 		Manifest: newManifestView(run.Manifest),
 		Primary:  lb.Primary,
 		Baseline: lb.Baseline,
-		Notes:    append(notes, lb.Warnings...),
+		Notes:    append(notes, runWarnings(lb)...),
 	}
 	if p.Manifest.ID == "" {
 		p.Manifest.ID = run.ID()
@@ -215,4 +215,25 @@ func newHeldOutView(h *runs.HeldOut) *heldOutView {
 	}
 	return &heldOutView{Trial: h.Trial, Split: h.Split, Primary: f4(h.Primary), Dev: f4(h.DevPrimary),
 		Diff: signed(h.Primary - h.DevPrimary), Queries: h.Queries, Failed: h.Failed}
+}
+
+// runWarnings are the leaderboard's warnings except the per-comparison
+// ones ("TRIAL vs BASELINE: ..."), which the leaderboard section already
+// lists under the table beside their trials.
+func runWarnings(lb runs.Leaderboard) []string {
+	shown := map[string]bool{}
+	for _, e := range lb.Trials {
+		if c := e.Comparison; c != nil {
+			for _, w := range c.Warnings {
+				shown[e.Name+" vs "+c.Against+": "+w] = true
+			}
+		}
+	}
+	var out []string
+	for _, w := range lb.Warnings {
+		if !shown[w] {
+			out = append(out, w)
+		}
+	}
+	return out
 }
