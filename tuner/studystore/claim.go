@@ -275,9 +275,11 @@ func (s *Store) KeepAlive(ctx context.Context, trialID int, worker string, every
 }
 
 // Finish records the value and final state (COMPLETE, PRUNED or FAIL) of a
-// trial worker owns, only if it is still RUNNING: a trial failed meanwhile
-// by the heartbeat rule gives ErrTrialLost and keeps its FAIL state.
-func (s *Store) Finish(ctx context.Context, trialID int, state string, value float64) error {
+// trial worker owns, and its record when not nil, in one transaction and
+// only if the trial is still RUNNING: a trial failed meanwhile by the
+// heartbeat rule gives ErrTrialLost and keeps its FAIL state, without a
+// record.
+func (s *Store) Finish(ctx context.Context, trialID int, state string, value float64, worker string, record []byte) error {
 	switch state {
 	case stateComplete, statePruned, stateFail:
 	default:
@@ -294,6 +296,17 @@ func (s *Store) Finish(ctx context.Context, trialID int, state string, value flo
 		}
 		if err := tx.Delete(&heartbeat{}, "trial_id = ?", trialID).Error; err != nil {
 			return fmt.Errorf("finish trial %d: %w", trialID, err)
+		}
+		if record == nil {
+			return nil
+		}
+		var t trialRow
+		if err := tx.First(&t, "trial_id = ?", trialID).Error; err != nil {
+			return fmt.Errorf("finish trial %d: %w", trialID, err)
+		}
+		row := recordRow{TrialID: trialID, StudyID: t.StudyID, Worker: worker, Record: string(record)}
+		if err := tx.Create(&row).Error; err != nil {
+			return fmt.Errorf("finish trial %d: save record: %w", trialID, err)
 		}
 		return nil
 	})

@@ -177,7 +177,7 @@ func TestKilledWorkersTrialIsFailedAndRequeued(t *testing.T) {
 			if ft.State != goptuna.TrialStateFail || !strings.Contains(ft.SystemAttrs[studystore.FailureAttr], "doomed") {
 				t.Fatalf("dead trial: state %s, attrs %v; want FAIL with the reason", ft.State, ft.SystemAttrs)
 			}
-			if err := s.Finish(ctx, dead, "COMPLETE", 1); !errors.Is(err, studystore.ErrTrialLost) {
+			if err := s.Finish(ctx, dead, "COMPLETE", 1, "test", nil); !errors.Is(err, studystore.ErrTrialLost) {
 				t.Fatalf("late finish of the dead trial: %v, want ErrTrialLost", err)
 			}
 			var xs []float64
@@ -197,7 +197,7 @@ func TestKilledWorkersTrialIsFailedAndRequeued(t *testing.T) {
 					t.Fatal(err)
 				}
 				xs = append(xs, x)
-				if err := s.Finish(ctx, c.TrialID, "COMPLETE", x); err != nil {
+				if err := s.Finish(ctx, c.TrialID, "COMPLETE", x, "test", nil); err != nil {
 					t.Fatal(err)
 				}
 			}

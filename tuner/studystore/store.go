@@ -90,6 +90,9 @@ func (s *Store) migrate(ctx context.Context) error {
 		if err := rdb.RunAutoMigrate(tx); err != nil {
 			return fmt.Errorf("create goptuna tables: %w", err)
 		}
+		if err := tx.AutoMigrate(&recordRow{}); err != nil {
+			return fmt.Errorf("create record table: %w", err)
+		}
 		if err := tx.AutoMigrate(&heartbeat{}); err != nil {
 			return fmt.Errorf("create heartbeat table: %w", err)
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -151,7 +152,8 @@ func runSampled(ctx context.Context, s *studystore.Store, study string, budget i
 		if err != nil {
 			return ran, fmt.Errorf("suggest: %w", err)
 		}
-		if err := s.Finish(ctx, c.TrialID, "COMPLETE", -x*x); err != nil {
+		rec := fmt.Appendf(nil, `{"trial":%d,"x":%v}`, c.Number, x)
+		if err := s.Finish(ctx, c.TrialID, "COMPLETE", -x*x, worker, rec); err != nil {
 			return ran, err
 		}
 		ran = append(ran, c.TrialID)
@@ -196,6 +198,21 @@ func checkComplete(t *testing.T, s *studystore.Store, study string, want int, ra
 	}
 	if len(seen) != want {
 		t.Errorf("workers ran %d trials, want %d", len(seen), want)
+	}
+	recs, err := s.Records(context.Background(), st.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != want {
+		t.Errorf("%d records, want %d", len(recs), want)
+	}
+	for i, r := range recs {
+		if i > 0 && r.Number <= recs[i-1].Number {
+			t.Errorf("records out of trial order: %d after %d", r.Number, recs[i-1].Number)
+		}
+		if !complete[r.TrialID] || r.Worker == "" || !strings.HasPrefix(string(r.JSON), fmt.Sprintf(`{"trial":%d,`, r.Number)) {
+			t.Errorf("record %+v does not match its trial", r)
+		}
 	}
 }
 
@@ -284,7 +301,7 @@ func TestQueuedTrialsClaimedOnce(t *testing.T) {
 					mu.Lock()
 					got[x] = append(got[x], name)
 					mu.Unlock()
-					if err := ws.Finish(ctx, c.TrialID, "COMPLETE", x); err != nil {
+					if err := ws.Finish(ctx, c.TrialID, "COMPLETE", x, "test", nil); err != nil {
 						return err
 					}
 				}
@@ -338,11 +355,37 @@ func TestStaleSampledTrialFreesItsSlot(t *testing.T) {
 			if err != nil || outcome != studystore.Claimed || c.Number != 1 {
 				t.Fatalf("after reaping: %+v %s %v; want a new trial numbered 1", c, outcome, err)
 			}
-			if err := s.Finish(ctx, c.TrialID, "COMPLETE", 0.5); err != nil {
+			if err := s.Finish(ctx, c.TrialID, "COMPLETE", 0.5, "test", nil); err != nil {
 				t.Fatal(err)
 			}
 			if _, outcome, err := s.Next(ctx, st.ID, 1, "other"); err != nil || outcome != studystore.Done {
 				t.Fatalf("budget met: outcome %s, %v; want done", outcome, err)
+			}
+		})
+	}
+}
+
+// TestEnsureStudyAttr: the first worker sets the attribute, later ones must
+// agree with it.
+func TestEnsureStudyAttr(t *testing.T) {
+	for _, b := range backends() {
+		t.Run(b.name, func(t *testing.T) {
+			ctx := context.Background()
+			s := open(t, b.fresh(t))
+			st, err := s.Study("attrs", goptuna.StudyDirectionMaximize)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fanOut(t, 4, func(int) error { return s.EnsureStudyAttr(ctx, st.ID, "fusiontune:primary", "NDCG@10") })
+			err = s.EnsureStudyAttr(ctx, st.ID, "fusiontune:primary", "ERR@10")
+			if !errors.Is(err, studystore.ErrStudyMismatch) || !strings.Contains(err.Error(), `"NDCG@10" in the study, "ERR@10" here`) {
+				t.Fatalf("disagreeing worker: %v", err)
+			}
+			if id, err := s.StudyID(ctx, "attrs"); err != nil || id != st.ID {
+				t.Fatalf("StudyID = %d, %v; want %d", id, err, st.ID)
+			}
+			if _, err := s.StudyID(ctx, "nope"); !errors.Is(err, studystore.ErrNoStudy) {
+				t.Fatalf("StudyID of a missing study: %v, want ErrNoStudy", err)
 			}
 		})
 	}
