@@ -112,10 +112,12 @@ type Claim struct {
 	TrialID int
 	// Number is the trial's number within the study.
 	Number int
-	// Queued is true for a trial taken from the queue (goptuna's
-	// EnqueueTrial: grid and named variants) rather than created for a
-	// sampler.
+	// Queued is true for a trial taken from the queue (EnqueueOnce, or
+	// goptuna's EnqueueTrial) rather than created for a sampler.
 	Queued bool
+	// Spec is a queued trial's specification from EnqueueOnce ("" for
+	// others).
+	Spec string
 }
 
 // Next claims the study's next trial for worker, in one transaction that
@@ -159,7 +161,11 @@ func (s *Store) Next(ctx context.Context, studyID, budget int, worker string) (C
 				return fmt.Errorf("claim queued trial %d: %w", next.ID, res.Error)
 			}
 			if res.RowsAffected == 1 {
-				claim = Claim{TrialID: next.ID, Number: next.Number, Queued: true}
+				sp, err := spec(tx, next.ID)
+				if err != nil {
+					return err
+				}
+				claim = Claim{TrialID: next.ID, Number: next.Number, Queued: true, Spec: sp}
 				outcome = Claimed
 				return s.startBeat(tx, next.ID, worker, now)
 			}

@@ -118,7 +118,7 @@ func (s *Store) reapOne(ctx context.Context, t trialRow, worker, reason string) 
 		}
 		queued := false
 		for _, a := range attrs {
-			if a.Key == fixedParamsAttr {
+			if a.Key == fixedParamsAttr || a.Key == SpecAttr {
 				queued = true
 			}
 		}

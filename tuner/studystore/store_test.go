@@ -390,3 +390,61 @@ func TestEnsureStudyAttr(t *testing.T) {
 		})
 	}
 }
+
+// TestEnqueueOnceFromManyWorkers: workers starting together fill the queue
+// once; a worker with another experiment file is refused; claims carry the
+// spec; an abandoned queued trial goes back in the queue.
+func TestEnqueueOnceFromManyWorkers(t *testing.T) {
+	for _, b := range backends() {
+		t.Run(b.name, func(t *testing.T) {
+			ctx := context.Background()
+			s := open(t, b.fresh(t))
+			st, err := s.Study("fixed", goptuna.StudyDirectionMaximize)
+			if err != nil {
+				t.Fatal(err)
+			}
+			specs := []string{`{"name":"baseline"}`, `{"name":"k=10"}`}
+			var mu sync.Mutex
+			fills := 0
+			fanOut(t, 4, func(int) error {
+				filled, err := s.EnqueueOnce(ctx, st.ID, specs)
+				mu.Lock()
+				defer mu.Unlock()
+				if filled {
+					fills++
+				}
+				return err
+			})
+			if fills != 1 {
+				t.Fatalf("%d workers filled the queue, want 1", fills)
+			}
+			if _, err := s.EnqueueOnce(ctx, st.ID, specs[:1]); !errors.Is(err, studystore.ErrStudyMismatch) {
+				t.Fatalf("other specs: %v, want ErrStudyMismatch", err)
+			}
+			c, outcome, err := s.Next(ctx, st.ID, 2, "w")
+			if err != nil || outcome != studystore.Claimed || c.Spec != specs[0] || c.Number != 0 {
+				t.Fatalf("first claim %+v %s %v; want the baseline spec, number 0", c, outcome, err)
+			}
+			if err := s.Abandon(ctx, c.TrialID, "w", "interrupted"); err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for {
+				c, outcome, err := s.Next(ctx, st.ID, 2, "w")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if outcome != studystore.Claimed {
+					break
+				}
+				got = append(got, c.Spec)
+				if err := s.Finish(ctx, c.TrialID, "COMPLETE", 1, "w", nil); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if strings.Join(got, " ") != specs[1]+" "+specs[0] {
+				t.Fatalf("ran %v after abandoning the baseline, want k=10 then the requeued baseline", got)
+			}
+		})
+	}
+}
