@@ -1,0 +1,247 @@
+package main_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/c-bata/goptuna"
+	"github.com/fusiontune/fusiontune/internal/pgtest"
+	"github.com/fusiontune/fusiontune/tuner/studystore"
+)
+
+// sharedExperiment is a 30-trial TPE study over query-time parameters.
+const sharedExperiment = `{
+  "seed": 11,
+  "sampler": "tpe",
+  "trials": 30,
+  "space": {
+    "fusion.k": {"type": "int", "low": 5, "high": 120},
+    "fusion.weights.bm25": {"type": "float", "low": 0, "high": 1},
+    "fusion.method": {"type": "categorical", "choices": ["rrf", "linear"]}
+  }
+}`
+
+// worker is one `tune worker` process in its own directory (own runs
+// directory, own caches).
+type worker struct {
+	name   string
+	env    *sweepEnv
+	cmd    *exec.Cmd
+	stdout *bytes.Buffer
+	stderr *bytes.Buffer
+}
+
+func startWorker(t *testing.T, name, url string, extra ...string) *worker {
+	t.Helper()
+	e := newSweepEnv(t, sweepSettings)
+	exp := e.write("study.json", sharedExperiment)
+	args := append([]string{"worker", "--experiments", exp, "--storage", url, "--study", "shared", "--worker", name}, extra...)
+	cmd, stdout, stderr := e.command(args...)
+	// Its own process group: killing the group is a machine dying, the
+	// worker and its tune serve child at once.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	w := &worker{name: name, env: e, cmd: cmd, stdout: stdout, stderr: stderr}
+	t.Cleanup(func() { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) })
+	return w
+}
+
+func (w *worker) wait(t *testing.T) {
+	t.Helper()
+	if err := w.cmd.Wait(); err != nil {
+		t.Fatalf("worker %s: %v\nstderr:\n%s", w.name, err, w.stderr)
+	}
+}
+
+// trials lists the trial names recorded in the worker's own run.
+func (w *worker) trials(t *testing.T) []string {
+	t.Helper()
+	dirs := w.env.runDirs()
+	if len(dirs) != 1 {
+		t.Fatalf("worker %s: runs %v, want one", w.name, dirs)
+	}
+	files, _ := filepath.Glob(filepath.Join(dirs[0], "trials", "[0-9][0-9][0-9].json"))
+	var names []string
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rec struct{ Name string }
+		if err := json.Unmarshal(data, &rec); err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, rec.Name)
+	}
+	return names
+}
+
+// studyTrials reads the shared study's trials from the database (none
+// before a worker created it).
+func studyTrials(t *testing.T, url string) []goptuna.FrozenTrial {
+	t.Helper()
+	s, err := studystore.Open(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	id, err := s.StudyID(context.Background(), "shared")
+	if errors.Is(err, studystore.ErrNoStudy) {
+		return nil // not created yet
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	trials, err := s.Storage.GetAllTrials(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return trials
+}
+
+// checkStudy asserts the study completed its 30 trials, none run twice:
+// the workers' own runs are disjoint and together hold every trial of the
+// combined leaderboard, which is the same bytes when printed twice.
+// A killed worker may die between finishing a trial in the study and
+// writing it to its run: with killed, one such trial is allowed.
+func checkStudy(t *testing.T, url string, killed bool, workers ...*worker) {
+	t.Helper()
+	complete := 0
+	for _, tr := range studyTrials(t, url) {
+		switch tr.State {
+		case goptuna.TrialStateComplete:
+			complete++
+		case goptuna.TrialStateRunning, goptuna.TrialStateWaiting:
+			t.Errorf("trial %d left %s", tr.Number, tr.State)
+		}
+	}
+	if complete != 30 {
+		t.Errorf("%d COMPLETE trials, want 30", complete)
+	}
+	ran := map[string]string{}
+	for _, w := range workers {
+		for _, name := range w.trials(t) {
+			if other, ok := ran[name]; ok {
+				t.Errorf("trial %s ran in worker %s and in worker %s", name, other, w.name)
+			}
+			ran[name] = w.name
+		}
+	}
+	e := workers[0].env
+	out1, stderr, code := e.run("leaderboard", "--storage", url, "--study", "shared", "--format", "json")
+	if code != 0 {
+		t.Fatalf("tune leaderboard --storage: exit %d\n%s", code, stderr)
+	}
+	out2, _, _ := e.run("leaderboard", "--storage", url, "--study", "shared", "--format", "json")
+	if out1 != out2 {
+		t.Error("combined leaderboard JSON differs between two prints")
+	}
+	var lb struct{ Trials []struct{ Name, Status string } }
+	if err := json.Unmarshal([]byte(out1), &lb); err != nil {
+		t.Fatal(err)
+	}
+	var names, unrecorded []string
+	for _, en := range lb.Trials {
+		names = append(names, en.Name)
+		if _, ok := ran[en.Name]; !ok {
+			unrecorded = append(unrecorded, en.Name)
+		}
+	}
+	if len(unrecorded) > 0 && !(killed && len(unrecorded) == 1) {
+		t.Errorf("leaderboard trials %v are in no worker's run", unrecorded)
+	}
+	sort.Strings(names)
+	if len(names) != 30 {
+		t.Errorf("combined leaderboard has %d trials, want 30: %v", len(names), names)
+	}
+	for i := 1; i < len(names); i++ {
+		if names[i] == names[i-1] {
+			t.Errorf("trial %s twice in the combined leaderboard", names[i])
+		}
+	}
+}
+
+// TestTwoWorkersShareStudy: two workers, each with its own tune serve,
+// complete a 30-trial TPE study in a throwaway PostgreSQL 15 with no trial
+// run twice; both take part.
+func TestTwoWorkersShareStudy(t *testing.T) {
+	url := pgtest.Start(t).NewDatabase(t)
+	a := startWorker(t, "wa", url)
+	b := startWorker(t, "wb", url)
+	a.wait(t)
+	b.wait(t)
+	for _, w := range []*worker{a, b} {
+		if n := len(w.trials(t)); n == 0 {
+			t.Errorf("worker %s ran no trial:\n%s", w.name, w.stderr)
+		}
+		if _, err := os.Stat(filepath.Join(w.env.runDirs()[0], "backend-0", "serve.log")); err != nil {
+			t.Errorf("worker %s had no backend of its own: %v", w.name, err)
+		}
+		if !strings.Contains(w.stdout.String(), "tpe-") {
+			t.Errorf("worker %s printed no leaderboard:\n%s", w.name, w.stdout)
+		}
+	}
+	checkStudy(t, url, false, a, b)
+}
+
+// TestKilledWorkerStudyStillCompletes: one of two workers is SIGKILLed
+// (with its tune serve) while it runs a trial; after the heartbeat timeout
+// the other fails that trial and completes the study alone.
+func TestKilledWorkerStudyStillCompletes(t *testing.T) {
+	url := pgtest.Start(t).NewDatabase(t)
+	beat := []string{"--heartbeat", "200ms", "--heartbeat-timeout", "2s"}
+	a := startWorker(t, "doomed", url, beat...)
+	b := startWorker(t, "survivor", url, beat...)
+	// Kill the doomed worker once it has finished two trials and is
+	// running a third.
+	deadline := time.Now().Add(3 * time.Minute)
+	victim := -1
+	for victim < 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("worker doomed never ran a third trial:\n%s", a.stderr)
+		}
+		time.Sleep(100 * time.Millisecond)
+		done, running := 0, -1
+		for _, tr := range studyTrials(t, url) {
+			if tr.SystemAttrs[studystore.WorkerAttr] != "doomed/0" {
+				continue
+			}
+			switch tr.State {
+			case goptuna.TrialStateComplete:
+				done++
+			case goptuna.TrialStateRunning:
+				running = tr.ID
+			}
+		}
+		if done >= 2 && running >= 0 {
+			if err := syscall.Kill(-a.cmd.Process.Pid, syscall.SIGKILL); err != nil {
+				t.Fatal(err)
+			}
+			victim = running
+		}
+	}
+	_ = a.cmd.Wait()
+	b.wait(t)
+	var failed *goptuna.FrozenTrial
+	for _, tr := range studyTrials(t, url) {
+		if tr.ID == victim {
+			failed = &tr
+		}
+	}
+	if failed == nil || failed.State != goptuna.TrialStateFail || !strings.Contains(failed.SystemAttrs[studystore.FailureAttr], `worker "doomed/0"`) {
+		t.Fatalf("the killed worker's trial: %+v, want FAIL by the heartbeat rule", failed)
+	}
+	checkStudy(t, url, true, a, b)
+}
