@@ -122,6 +122,19 @@ func runShared(ctx context.Context, f *sharedFlags, in sharedRun, format string,
 		host, _ := os.Hostname()
 		worker = fmt.Sprintf("%s-%d", host, os.Getpid())
 	}
+	// A database named by the user is checked before the run directory
+	// exists, so a bad URL leaves nothing behind.
+	var db *studystore.Store
+	defer func() {
+		if db != nil {
+			_ = db.Close()
+		}
+	}()
+	if f.storage != "" {
+		if db, err = openStudyStore(ctx, f.storage); err != nil {
+			return err
+		}
+	}
 	run, err := store.Create(runs.Manifest{
 		Experiments: in.ef.Hash, GoldenHash: in.ds.hash, Backend: in.s.Backend.Kind,
 		Trials: len(in.trials) + so.Trials, Seed: so.Seed, Tool: "tune", Args: in.args,
@@ -132,18 +145,11 @@ func runShared(ctx context.Context, f *sharedFlags, in sharedRun, format string,
 	if err := snapshot(run, in.s, in.ef, in.ds); err != nil {
 		return err
 	}
-	url := f.storage
-	if url == "" { // --parallel alone: the study lives in the run directory
-		url = "sqlite:///" + filepath.Join(run.Dir, "study.db")
+	if db == nil { // --parallel alone: the study lives in the run directory
+		if db, err = openStudyStore(ctx, "sqlite:///"+filepath.Join(run.Dir, "study.db")); err != nil {
+			return err
+		}
 	}
-	db, err := studystore.Open(ctx, url)
-	if errors.Is(err, studystore.ErrBadURL) {
-		return inputError(err)
-	}
-	if err != nil {
-		return failedError(err)
-	}
-	defer db.Close()
 	fmt.Fprintf(stderr, "run %s: worker %s on study %q in %s with %d backend replica(s): %d trials of the file, then %s\n",
 		run.ID(), worker, so.StudyName, db.Location.Redacted, f.parallel, len(in.trials), so.Describe())
 
@@ -234,14 +240,24 @@ func openReplica(eng backendSetup, dir string, stderr io.Writer) (backend.Backen
 	return b, eng.describe, err
 }
 
-// runSharedLeaderboard prints the combined leaderboard of a shared study.
-func runSharedLeaderboard(ctx context.Context, url, study, format string, stdout io.Writer) error {
+// openStudyStore opens the study database: a bad URL is an input error
+// (exit 2), an unreachable database a failure (exit 1).
+func openStudyStore(ctx context.Context, url string) (*studystore.Store, error) {
 	db, err := studystore.Open(ctx, url)
 	if errors.Is(err, studystore.ErrBadURL) {
-		return inputError(fmt.Errorf("--storage: %w", err))
+		return nil, inputError(fmt.Errorf("--storage: %w", err))
 	}
 	if err != nil {
-		return failedError(err)
+		return nil, failedError(err)
+	}
+	return db, nil
+}
+
+// runSharedLeaderboard prints the combined leaderboard of a shared study.
+func runSharedLeaderboard(ctx context.Context, url, study, format string, stdout io.Writer) error {
+	db, err := openStudyStore(ctx, url)
+	if err != nil {
+		return err
 	}
 	defer db.Close()
 	if study == "" {

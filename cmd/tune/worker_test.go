@@ -148,7 +148,9 @@ func checkStudy(t *testing.T, url string, killed bool, workers ...*worker) {
 	if out1 != out2 {
 		t.Error("combined leaderboard JSON differs between two prints")
 	}
-	var lb struct{ Trials []struct{ Name, Status string } }
+	var lb struct {
+		Trials []struct{ Name, Status string }
+	}
 	if err := json.Unmarshal([]byte(out1), &lb); err != nil {
 		t.Fatal(err)
 	}
@@ -244,4 +246,42 @@ func TestKilledWorkerStudyStillCompletes(t *testing.T) {
 		t.Fatalf("the killed worker's trial: %+v, want FAIL by the heartbeat rule", failed)
 	}
 	checkStudy(t, url, true, a, b)
+}
+
+// TestWorkerBadInput: usage and input errors exit 2 with a clear message
+// before any run directory or backend exists.
+func TestWorkerBadInput(t *testing.T) {
+	noSpace := `{"baseline": {"params": {"fusion.k": 60}}}`
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"worker without storage", []string{"worker", "--experiments", "study.json", "--study", "s"}, "--storage URL and --study NAME are required"},
+		{"worker without study", []string{"worker", "--experiments", "study.json", "--storage", "sqlite:///s.db"}, "--storage URL and --study NAME are required"},
+		{"bad scheme", []string{"worker", "--experiments", "study.json", "--storage", "redis://h/0", "--study", "s"}, `unsupported scheme "redis"`},
+		{"postgres without host", []string{"--experiments", "study.json", "--storage", "postgres:///db"}, "missing host"},
+		{"sqlite missing directory", []string{"--experiments", "study.json", "--storage", "sqlite:///no/such/dir/s.db"}, `directory "no/such/dir" of the database file does not exist`},
+		{"parallel zero", []string{"--experiments", "study.json", "--parallel", "0"}, "--parallel: want at least 1"},
+		{"resume", []string{"--experiments", "study.json", "--storage", "sqlite:///s.db", "--resume", "x"}, "--resume does not apply"},
+		{"apply best", []string{"--experiments", "study.json", "--parallel", "2", "--apply-best"}, "--apply-best does not apply"},
+		{"heartbeat", []string{"--experiments", "study.json", "--parallel", "2", "--heartbeat-timeout", "1s", "--heartbeat", "2s"}, "must be longer than --heartbeat"},
+		{"study without storage", []string{"--experiments", "study.json", "--study", "s"}, "--study needs --storage"},
+		{"no space", []string{"--experiments", "plain.json", "--parallel", "2"}, "needs an experiment file with a space"},
+		{"leaderboard study without storage", []string{"leaderboard", "--study", "s"}, "--study needs --storage"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newSweepEnv(t, sweepSettings)
+			e.write("study.json", sharedExperiment)
+			e.write("plain.json", noSpace)
+			_, stderr, code := e.run(tt.args...)
+			if code != 2 || !strings.Contains(stderr, tt.want) {
+				t.Fatalf("exit %d, stderr:\n%s\nwant exit 2 and %q", code, stderr, tt.want)
+			}
+			if dirs := e.runDirs(); len(dirs) != 0 {
+				t.Errorf("run directories made: %v", dirs)
+			}
+		})
+	}
 }
