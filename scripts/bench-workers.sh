@@ -10,8 +10,9 @@
 # over fusion.k, the BM25 weight and the fusion method, no pruning) as a
 # fresh study in a fresh SQLite file (or, with STORAGE, a fresh study name in
 # that database); each worker has its own directory, runs directory, cache
-# and tune serve children. Times are wall-clock seconds from the first
-# worker's start to the last worker's exit, REPS times each (default 2).
+# and tune serve children. Each repetition prints wall/cpu: wall-clock
+# seconds from the first worker's start to the last worker's exit, and the
+# CPU seconds (user+sys) all of them used; REPS repetitions (default 2).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPS=${REPS:-2}
@@ -33,12 +34,18 @@ cat >"$TMP/study.json" <<'EOF'
 EOF
 
 # run NAME WORKERS PARALLEL: one study, WORKERS processes with --parallel
-# PARALLEL each; prints the wall time in seconds.
+# PARALLEL each; prints "wall/cpu" seconds (cpu: user+sys of every worker
+# and tune serve child).
 run() {
+  local name=$1 workers=$2 parallel=$3 url t
+  t=$( { TIMEFORMAT='%R %U %S'; time run1 "$name" "$workers" "$parallel" >/dev/null; } 2>&1 | tail -1)
+  awk -v t="$t" 'BEGIN { split(t, a, " "); printf "%.1f/%.1f\n", a[1], a[2] + a[3] }'
+}
+
+run1() {
   local name=$1 workers=$2 parallel=$3 url
   url=${STORAGE:-sqlite:///$TMP/$name.db}
-  local start end pids=()
-  start=$(date +%s.%N)
+  local pids=()
   for w in $(seq 1 "$workers"); do
     local dir="$TMP/$name-w$w"
     mkdir -p "$dir"
@@ -49,12 +56,10 @@ run() {
     pids+=($!)
   done
   for p in "${pids[@]}"; do wait "$p"; done
-  end=$(date +%s.%N)
-  awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f\n", b - a }'
 }
 
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores"
-printf '%-34s %s\n' "configuration" "wall seconds per repetition"
+printf '%-34s %s\n' "configuration" "wall/cpu seconds per repetition"
 for cfg in "1 worker, --parallel 1:1:1" "2 workers, --parallel 1 each:2:1" "1 worker, --parallel 2:1:2"; do
   IFS=: read -r label workers parallel <<<"$cfg"
   times=()

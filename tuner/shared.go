@@ -130,6 +130,10 @@ func ReplicaSeed(seed int64, name string) int64 {
 	return int64(h.Sum64() & (1<<62 - 1))
 }
 
+// busyPoll is how often an idle replica looks for a freed slot or the end
+// of the study.
+const busyPoll = 250 * time.Millisecond
+
 // sharedWorker is one replica's claim-run-finish loop.
 type sharedWorker struct {
 	o      Options
@@ -163,11 +167,11 @@ func (w *sharedWorker) run(ctx context.Context, study *Study, done func(runs.Tri
 			return nil
 		case studystore.Busy:
 			// Other workers hold the remaining trials; one may die and
-			// free its slot, so wait and look again.
+			// free its slot, so wait a little and look again.
 			select {
 			case <-ctx.Done():
 				return ctx.Err()
-			case <-time.After(w.sh.Beat):
+			case <-time.After(min(w.sh.Beat, busyPoll)):
 			}
 			continue
 		}
