@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -283,5 +284,54 @@ func TestWorkerBadInput(t *testing.T) {
 				t.Errorf("run directories made: %v", dirs)
 			}
 		})
+	}
+}
+
+// TestParallelReplicas: --parallel 2 without --storage runs two tune serve
+// replicas in one process on a study kept in the run directory; both run
+// trials and the study ends with its budget.
+func TestParallelReplicas(t *testing.T) {
+	e := newSweepEnv(t, sweepSettings)
+	exp := e.write("study.json", strings.Replace(sharedExperiment, `"trials": 30`, `"trials": 8`, 1))
+	stdout, stderr, code := e.run("--experiments", exp, "--parallel", "2", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	dirs := e.runDirs()
+	if len(dirs) != 1 {
+		t.Fatalf("runs: %v", dirs)
+	}
+	for r := range 2 {
+		log := filepath.Join(dirs[0], fmt.Sprintf("backend-%d", r), "serve.log")
+		if st, err := os.Stat(log); err != nil || st.Size() == 0 {
+			t.Errorf("replica %d: no tune serve log (%v)", r, err)
+		}
+	}
+	s, err := studystore.Open(context.Background(), "sqlite:///"+filepath.Join(dirs[0], "study.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	id, err := s.StudyID(context.Background(), "fusiontune")
+	if err != nil {
+		t.Fatal(err)
+	}
+	trials, err := s.Storage.GetAllTrials(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byReplica := map[string]int{}
+	for _, tr := range trials {
+		if tr.State != goptuna.TrialStateComplete {
+			t.Errorf("trial %d is %s", tr.Number, tr.State)
+		}
+		byReplica[tr.SystemAttrs[studystore.WorkerAttr]]++
+	}
+	if len(trials) != 8 || len(byReplica) != 2 {
+		t.Errorf("%d trials by replicas %v, want 8 shared by two replicas", len(trials), byReplica)
+	}
+	var lb struct{ Trials []struct{ Name string } }
+	if err := json.Unmarshal([]byte(stdout), &lb); err != nil || len(lb.Trials) != 8 {
+		t.Errorf("leaderboard on stdout: %d trials, %v", len(lb.Trials), err)
 	}
 }
