@@ -49,6 +49,13 @@ func BinDir() (string, error) {
 			return "", fmt.Errorf("pg_config --bindir: %w (install postgresql-15)", err)
 		}
 		dir = strings.TrimSpace(string(out))
+		// libpq-dev's pg_config names /usr/bin, where Debian keeps no
+		// server binaries: look in the versioned directory instead.
+		if _, err := os.Stat(filepath.Join(dir, "initdb")); err != nil {
+			if alt := "/usr/lib/postgresql/15/bin"; fileExists(filepath.Join(alt, "initdb")) {
+				dir = alt
+			}
+		}
 	}
 	for _, name := range []string{"initdb", "pg_ctl", "postgres"} {
 		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
@@ -191,4 +198,9 @@ func freePort() (int, error) {
 	}
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
