@@ -100,15 +100,20 @@ func SearchShared(ctx context.Context, replicas []Options, so StudyOptions, sh S
 			if w.o.Progress == nil {
 				w.o.Progress = nopProgress{}
 			}
-			rso := so
-			rso.Storage, rso.LoadIfExists = sh.Store.Storage, true
-			rso.Seed = ReplicaSeed(so.Seed, w.name)
-			study, err := NewStudy(rso)
-			if err != nil {
-				errs[r] = err
-				return
+			// Without a space there is nothing to sample: only the
+			// queued trials run, with no sampler study beside them.
+			var study *Study
+			if len(so.Space) > 0 {
+				rso := so
+				rso.Storage, rso.LoadIfExists = sh.Store.Storage, true
+				rso.Seed = ReplicaSeed(so.Seed, w.name)
+				var err error
+				if study, err = NewStudy(rso); err != nil {
+					errs[r] = err
+					return
+				}
 			}
-			errs[r] = w.run(ctx, study, func(rec runs.TrialRecord, restarts int) {
+			errs[r] = w.run(ctx, g.ID, study, func(rec runs.TrialRecord, restarts int) {
 				mu.Lock()
 				defer mu.Unlock()
 				res.Trials = append(res.Trials, rec)
@@ -142,14 +147,17 @@ type sharedWorker struct {
 	name   string
 }
 
-func (w *sharedWorker) run(ctx context.Context, study *Study, done func(runs.TrialRecord, int)) error {
-	so := study.Options()
+func (w *sharedWorker) run(ctx context.Context, studyID int, study *Study, done func(runs.TrialRecord, int)) error {
+	var so StudyOptions
+	if study != nil {
+		so = study.Options()
+	}
 	sampler := so.Sampler
 	if sampler == "" {
 		sampler = DefaultSampler
 	}
 	subsets := rungSubsets(w.o.Queries, so.Seed, so.Pruning)
-	store, id := w.sh.Store, study.Goptuna().ID
+	store, id := w.sh.Store, studyID
 	failures, ran, start := 0, 0, time.Now()
 	for {
 		if err := ctx.Err(); err != nil {
@@ -230,8 +238,14 @@ func (w *sharedWorker) propose(study *Study, c studystore.Claim, sampler string)
 		if err := json.Unmarshal([]byte(c.Spec), &spec); err != nil {
 			return spec, Proposal{}, false, fmt.Errorf("queued trial %d: spec: %w", c.Number, err)
 		}
+		if study == nil {
+			return spec, Proposal{ID: c.TrialID, Number: c.Number, Params: spec.Params}, false, nil
+		}
 		p, err := study.AskFixedTrial(c.TrialID, spec.Params)
 		return spec, p, false, err
+	}
+	if study == nil {
+		return experiments.TrialSpec{}, Proposal{}, false, fmt.Errorf("trial %d: nothing to sample (the experiment file has no space)", c.Number)
 	}
 	p, err := study.AskTrial(c.TrialID)
 	spec := experiments.TrialSpec{Name: fmt.Sprintf("%s-%03d", sampler, c.Number+1), Params: p.Params, Origin: sampler}

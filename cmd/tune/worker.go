@@ -102,9 +102,6 @@ type sharedRun struct {
 // backend per replica, SearchShared, then this worker's leaderboard in its
 // run directory and the study's combined leaderboard on stdout.
 func runShared(ctx context.Context, f *sharedFlags, in sharedRun, format string, stdout, stderr io.Writer) error {
-	if in.study == nil {
-		return inputError(fmt.Errorf("%s: a shared study needs an experiment file with a space (sampler, trials, space)", in.ef.Path))
-	}
 	if _, embedded := in.eng.(embeddedBackend); f.parallel > 1 && !embedded {
 		return usageErrorf("--parallel %d: replicas need the embedded backend (each its own tune serve); with backend.kind %q run one worker per service", f.parallel, in.s.Backend.Kind)
 	}
@@ -112,7 +109,10 @@ func runShared(ctx context.Context, f *sharedFlags, in sharedRun, format string,
 	if err != nil {
 		return err
 	}
-	so := *in.study
+	var so tuner.StudyOptions // a file without a space: only its own trials, shared
+	if in.study != nil {
+		so = *in.study
+	}
 	so.StudyName = f.study
 	if so.StudyName == "" {
 		so.StudyName = tuner.DefaultStudyName
@@ -150,8 +150,12 @@ func runShared(ctx context.Context, f *sharedFlags, in sharedRun, format string,
 			return err
 		}
 	}
+	then := "no sampled trials (no space)"
+	if in.study != nil {
+		then = so.Describe()
+	}
 	fmt.Fprintf(stderr, "run %s: worker %s on study %q in %s with %d backend replica(s): %d trials of the file, then %s\n",
-		run.ID(), worker, so.StudyName, db.Location.Redacted, f.parallel, len(in.trials), so.Describe())
+		run.ID(), worker, so.StudyName, db.Location.Redacted, f.parallel, len(in.trials), then)
 
 	replicas := make([]tuner.Options, f.parallel)
 	backends := make([]backend.Backend, 0, f.parallel)

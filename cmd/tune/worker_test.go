@@ -252,7 +252,6 @@ func TestKilledWorkerStudyStillCompletes(t *testing.T) {
 // TestWorkerBadInput: usage and input errors exit 2 with a clear message
 // before any run directory or backend exists.
 func TestWorkerBadInput(t *testing.T) {
-	noSpace := `{"baseline": {"params": {"fusion.k": 60}}}`
 	tests := []struct {
 		name string
 		args []string
@@ -268,14 +267,12 @@ func TestWorkerBadInput(t *testing.T) {
 		{"apply best", []string{"--experiments", "study.json", "--parallel", "2", "--apply-best"}, "--apply-best does not apply"},
 		{"heartbeat", []string{"--experiments", "study.json", "--parallel", "2", "--heartbeat-timeout", "1s", "--heartbeat", "2s"}, "must be longer than --heartbeat"},
 		{"study without storage", []string{"--experiments", "study.json", "--study", "s"}, "--study needs --storage"},
-		{"no space", []string{"--experiments", "plain.json", "--parallel", "2"}, "needs an experiment file with a space"},
 		{"leaderboard study without storage", []string{"leaderboard", "--study", "s"}, "--study needs --storage"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newSweepEnv(t, sweepSettings)
 			e.write("study.json", sharedExperiment)
-			e.write("plain.json", noSpace)
 			_, stderr, code := e.run(tt.args...)
 			if code != 2 || !strings.Contains(stderr, tt.want) {
 				t.Fatalf("exit %d, stderr:\n%s\nwant exit 2 and %q", code, stderr, tt.want)
@@ -333,5 +330,38 @@ func TestParallelReplicas(t *testing.T) {
 	var lb struct{ Trials []struct{ Name string } }
 	if err := json.Unmarshal([]byte(stdout), &lb); err != nil || len(lb.Trials) != 8 {
 		t.Errorf("leaderboard on stdout: %d trials, %v", len(lb.Trials), err)
+	}
+}
+
+// TestParallelReplicasPlainFile: a file without a space (baseline, named
+// variants, grid) runs on two replicas through the study's queue, each
+// trial once.
+func TestParallelReplicasPlainFile(t *testing.T) {
+	e := newSweepEnv(t, sweepSettings)
+	exp := e.write("plain.json", smallExperiment)
+	stdout, stderr, code := e.run("--experiments", exp, "--parallel", "2", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	var lb struct {
+		Trials []struct{ Name, Status string }
+	}
+	if err := json.Unmarshal([]byte(stdout), &lb); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, en := range lb.Trials {
+		if seen[en.Name] {
+			t.Errorf("trial %s twice", en.Name)
+		}
+		seen[en.Name] = true
+	}
+	for _, want := range []string{"baseline", "k=10", "linear", "bm25-only"} {
+		if !seen[want] {
+			t.Errorf("leaderboard lacks %s: %v", want, lb.Trials)
+		}
+	}
+	if !strings.Contains(stderr, "then no sampled trials (no space)") {
+		t.Errorf("stderr:\n%s", stderr)
 	}
 }
