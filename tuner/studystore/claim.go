@@ -94,6 +94,7 @@ const (
 	Done
 )
 
+// String names the outcome: claimed, busy or done.
 func (o Outcome) String() string {
 	switch o {
 	case Claimed:
