@@ -365,3 +365,54 @@ func TestParallelReplicasPlainFile(t *testing.T) {
 		t.Errorf("stderr:\n%s", stderr)
 	}
 }
+
+// TestInterruptedWorkerGivesBackItsTrial: Ctrl-C (SIGINT) on a worker fails
+// its running trial at once (no heartbeat timeout to wait for), leaves no
+// trial RUNNING, and exits 1 saying how to rejoin.
+func TestInterruptedWorkerGivesBackItsTrial(t *testing.T) {
+	url := "sqlite:///" + filepath.Join(t.TempDir(), "study.db")
+	w := startWorker(t, "quitter", url)
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		if time.Now().After(deadline) {
+			t.Fatalf("worker never ran a second trial:\n%s", w.stderr)
+		}
+		time.Sleep(50 * time.Millisecond)
+		done, running := 0, false
+		for _, tr := range studyTrials(t, url) {
+			done += b2i(tr.State == goptuna.TrialStateComplete)
+			running = running || tr.State == goptuna.TrialStateRunning
+		}
+		if done >= 1 && running {
+			break
+		}
+	}
+	if err := w.cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	err := w.cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 || !strings.Contains(w.stderr.String(), "run the worker again") {
+		t.Fatalf("exit %v, want 1 with a rejoin hint:\n%s", err, w.stderr)
+	}
+	interrupted := 0
+	for _, tr := range studyTrials(t, url) {
+		if tr.State == goptuna.TrialStateRunning {
+			t.Errorf("trial %d still RUNNING after the worker stopped", tr.Number)
+		}
+		if strings.Contains(tr.SystemAttrs[studystore.FailureAttr], "interrupted") {
+			interrupted++
+		}
+	}
+	// One, unless the signal fell in the instant between two trials (then
+	// none was running and the RUNNING check above is what counts).
+	if interrupted > 1 {
+		t.Errorf("%d trials failed as interrupted, want at most 1", interrupted)
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
