@@ -3,7 +3,7 @@ GO      ?= go
 BIN     ?= bin/tune
 FUZZTIME ?= 30s
 
-.PHONY: help build test demo bench bench-eval bench-samplers lint fuzz clean
+.PHONY: help build test demo bench bench-eval bench-samplers bench-workers lint fuzz clean
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "  %-12s %s\n", $$1, $$2}'
@@ -26,6 +26,9 @@ bench-eval: build ## time `tune eval` on a generated 5,000-query run
 
 bench-samplers: ## trials random/TPE/CMA-ES need to reach the 55-point grid's optimum (demo, SciFact)
 	./scripts/bench-samplers.sh
+
+bench-workers: ## wall time of a shared 30-trial TPE study with 1 and 2 workers, --parallel 1 and 2
+	./scripts/bench-workers.sh
 
 lint: ## gofmt and go vet
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi

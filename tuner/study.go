@@ -139,6 +139,13 @@ func (s *Study) Ask() (Proposal, error) {
 	if err != nil {
 		return Proposal{}, fmt.Errorf("study: new trial: %w", err)
 	}
+	return s.AskTrial(id)
+}
+
+// AskTrial samples every parameter of the space into trial id, a RUNNING
+// trial created elsewhere (a worker's claim on a shared study).
+func (s *Study) AskTrial(id int) (Proposal, error) {
+	var err error
 	t := goptuna.Trial{Study: s.g, ID: id}
 	if err := t.CallRelativeSampler(); err != nil {
 		return Proposal{}, fmt.Errorf("study: relative sampler: %w", err)
@@ -166,6 +173,12 @@ func (s *Study) AskFixed(params experiments.Params) (Proposal, error) {
 	if err != nil {
 		return Proposal{}, fmt.Errorf("study: new trial: %w", err)
 	}
+	return s.AskFixedTrial(id, params)
+}
+
+// AskFixedTrial is AskFixed for trial id, a RUNNING trial created
+// elsewhere (a queued trial a worker claimed on a shared study).
+func (s *Study) AskFixedTrial(id int, params experiments.Params) (Proposal, error) {
 	for _, d := range s.dims {
 		v, ok := params[d.sp.Param]
 		if !ok {

@@ -138,7 +138,25 @@ func (e *embeddedSetup) describe(params experiments.Params) string {
 // backend returns the process backend running `tune serve` with its files
 // in runDir/backend.
 func (e *embeddedSetup) backend(runDir string, stderr io.Writer) (*process.Backend, error) {
-	dir := filepath.Join(runDir, "backend")
+	return e.backendIn(filepath.Join(runDir, "backend"), stderr)
+}
+
+// withCacheDir returns a copy of the setup whose engine caches its indexes
+// in dir (a replica's own cache).
+func (e *embeddedSetup) withCacheDir(dir string) *embeddedSetup {
+	base := make(map[string]any, len(e.base))
+	for k, v := range e.base {
+		base[k] = v
+	}
+	base["cache_dir"] = dir
+	c := *e
+	c.base, c.render = base, process.YAMLOverlay(base, experiments.CustomPrefix)
+	return &c
+}
+
+// backendIn returns the process backend running `tune serve` on its own
+// loopback port with its config, ready file and log in dir.
+func (e *embeddedSetup) backendIn(dir string, stderr io.Writer) (*process.Backend, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}

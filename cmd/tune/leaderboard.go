@@ -14,13 +14,24 @@ func init() {
 	register(command{name: "runs", summary: "list recorded runs with their best scores", run: runRuns})
 }
 
-func runLeaderboard(_ context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("leaderboard", "[RUN] [--runs-dir DIR] [--format text|json|md|csv]\n\nRUN is a run id, a unique prefix of one, or latest (the default).", stderr)
+func runLeaderboard(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("leaderboard", "[RUN] [--runs-dir DIR] [--format text|json|md|csv]\n       --storage URL [--study NAME] [--format ...]\n\nRUN is a run id, a unique prefix of one, or latest (the default).", stderr)
 	config := fs.String("config", "", "settings file (default ./tune.yaml when present)")
 	fs.String("runs-dir", defaultRunsDir, "directory of run records (setting runs_dir)")
 	format := fs.String("format", "text", "text, json, md or csv")
+	storage := fs.String("storage", "", "print the combined leaderboard of a shared study in this database instead of a run's")
+	study := fs.String("study", "", "the shared study's name (with --storage)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if *storage != "" || *study != "" {
+		if *storage == "" || fs.NArg() > 0 {
+			return usageErrorf("--study needs --storage, and a shared study's leaderboard takes no RUN")
+		}
+		if !validFormat(*format) {
+			return usageErrorf("--format: want text, json, md or csv (got %q)", *format)
+		}
+		return runSharedLeaderboard(ctx, *storage, *study, *format, stdout)
 	}
 	if fs.NArg() > 1 {
 		return usageErrorf("want at most one RUN (got %d arguments)", fs.NArg())

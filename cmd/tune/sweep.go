@@ -21,6 +21,7 @@ func init() {
 }
 
 const sweepUsage = `[--experiments FILE] [--config tune.yaml] [--runs-dir DIR] [--resume RUN] [--apply-best] [--format text|json|md|csv]
+       [--storage URL [--study NAME]] [--parallel N]
 
 Applies every trial of the experiment file to the backend, restarting it,
 evaluates the golden set, records the run under the runs directory and
@@ -28,8 +29,18 @@ prints the leaderboard. With no settings file, the embedded engine runs on
 the shipped demo dataset.`
 
 func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	return sweep(ctx, "sweep", args, stdout, stderr)
+}
+
+// sweep is `tune sweep` and, with cmd "worker", `tune worker`: the same
+// flags, the worker requiring a shared study.
+func sweep(ctx context.Context, cmd string, args []string, stdout, stderr io.Writer) error {
 	sweepStart := time.Now()
-	fs := newFlagSet("sweep", sweepUsage, stderr)
+	usage := sweepUsage
+	if cmd == "worker" {
+		usage = workerUsage
+	}
+	fs := newFlagSet(cmd, usage, stderr)
 	expFile := fs.String("experiments", "", "experiment file (JSON or YAML); default: the shipped shortlist")
 	config := fs.String("config", "", "settings file (default ./tune.yaml when present)")
 	fs.String("runs-dir", defaultRunsDir, "directory of run records (setting runs_dir)")
@@ -39,7 +50,12 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	format := fs.String("format", "text", "leaderboard format on stdout: text, json, md or csv")
 	applyBest := fs.Bool("apply-best", false, "promote the best trial to the production config (backend.config) after the sweep")
 	force := fs.Bool("force", false, "with --apply-best: promote even when the promotion policy refuses (recorded in promotions.jsonl)")
+	sf := addSharedFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	shared, err := sf.check(cmd, *resume, *applyBest)
+	if err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
@@ -90,6 +106,9 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	study, err := studyFor(ef, eng)
 	if err != nil {
 		return inputError(err)
+	}
+	if shared {
+		return runShared(ctx, sf, sharedRun{args: args, s: s, ef: ef, trials: trials, ds: ds, scorer: scorer, eng: eng, study: study}, *format, stdout, stderr)
 	}
 
 	store, err := runs.Open(s.RunsDir)
