@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/c-bata/goptuna"
-	"github.com/fusiontune/fusiontune/internal/pgtest"
+	"github.com/fusiontune/fusiontune/tuner/studystore/pgtest"
 	"github.com/fusiontune/fusiontune/tuner/studystore"
 )
 

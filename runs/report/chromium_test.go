@@ -29,6 +29,9 @@ func chromium(t *testing.T) string {
 			return p
 		}
 	}
+	if os.Getenv("CI") != "" {
+		t.Fatal("chromium not installed, and CI is set: .ci/run should have installed it")
+	}
 	t.Skip("chromium not installed (apt-get install chromium; .ci/run installs it)")
 	return ""
 }

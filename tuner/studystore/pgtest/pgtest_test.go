@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fusiontune/fusiontune/internal/pgtest"
+	"github.com/fusiontune/fusiontune/tuner/studystore/pgtest"
 )
 
 // TestStartServesAndCleansUp starts a cluster, queries it with psql and
