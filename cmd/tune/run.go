@@ -86,7 +86,7 @@ func printUsage(w io.Writer) {
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Run 'tune COMMAND --help' for a command's flags.")
-	fmt.Fprintln(w, "Exit codes: 0 ok, 1 run or gate failed, 2 usage or input error.")
+	fmt.Fprintln(w, "Exit codes: 0 ok, 1 run or gate failed, 2 usage or input error, 3 sweep finished with failed trials.")
 }
 
 // newFlagSet returns a flag set that reports errors instead of exiting and

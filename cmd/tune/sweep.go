@@ -115,6 +115,15 @@ func sweep(ctx context.Context, cmd string, args []string, stdout, stderr io.Wri
 	if err != nil {
 		return err
 	}
+	lockConfig := ""
+	if *applyBest {
+		lockConfig = s.Backend.Config
+	}
+	unlock, err := lockRun(store, lockConfig, args, stderr)
+	defer unlock()
+	if err != nil {
+		return err
+	}
 	var run *runs.Run
 	if *resume != "" {
 		run, err = store.Resolve(*resume)
@@ -224,9 +233,30 @@ func sweep(ctx context.Context, cmd string, args []string, stdout, stderr io.Wri
 		return err
 	}
 	if *applyBest {
-		return promote(ctx, s, store, run, best, *force, stdout, stderr)
+		if err := promote(ctx, s, store, run, best, *force, stdout, stderr); err != nil {
+			return err
+		}
 	}
-	return nil
+	return partialOutcome(trialsDone)
+}
+
+// partialOutcome is the exit-3 error of a sweep that finished with failed
+// trials, nil when every trial succeeded.
+func partialOutcome(trials []runs.TrialRecord) error {
+	failed := 0
+	first := ""
+	for _, t := range trials {
+		if t.Status != runs.StatusOK {
+			if failed == 0 {
+				first = fmt.Sprintf("%s: %s", t.Name, t.Error)
+			}
+			failed++
+		}
+	}
+	if failed == 0 {
+		return nil
+	}
+	return partialError(fmt.Errorf("%d of %d trials failed and are recorded with their reasons (first: %s)", failed, len(trials), first))
 }
 
 func validFormat(f string) bool {
