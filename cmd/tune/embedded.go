@@ -61,11 +61,8 @@ func newEmbeddedSetup(s *settings, ds *dataset) (*embeddedSetup, error) {
 		base["corpus"] = map[string]any{"path": ds.corpusPath}
 	}
 	if _, ok := base["cache_dir"]; !ok {
-		dir, err := userCacheDir("engine")
-		if err != nil {
-			return nil, err
-		}
-		base["cache_dir"] = dir
+		// Created when the backend starts: bad input writes nothing.
+		base["cache_dir"] = userCachePath("engine")
 	}
 	if dense, _ := base["dense"].(map[string]any); dense == nil || dense["model"] == nil {
 		d := map[string]any{}
@@ -104,6 +101,13 @@ func flatten(prefix string, m map[string]any) map[string]any {
 // check renders every trial's engine config and validates it the way
 // `tune serve` will, so a bad parameter fails before any restart.
 func (e *embeddedSetup) check(trials []experiments.TrialSpec) error {
+	// The settings' own engine keys first: a bad key there is one problem
+	// of the settings, not one per trial.
+	if data, err := e.render(nil); err != nil {
+		return fmt.Errorf("backend.engine: %w", err)
+	} else if _, err := engine.ParseConfig(data, "backend.engine", "/"); err != nil {
+		return fmt.Errorf("backend.config + backend.engine: engine config: %w", err)
+	}
 	var problems []string
 	for _, t := range trials {
 		data, err := e.render(t.Params)
@@ -157,6 +161,11 @@ func (e *embeddedSetup) withCacheDir(dir string) *embeddedSetup {
 // backendIn returns the process backend running `tune serve` on its own
 // loopback port with its config, ready file and log in dir.
 func (e *embeddedSetup) backendIn(dir string, stderr io.Writer) (*process.Backend, error) {
+	if c, ok := e.base["cache_dir"].(string); ok {
+		if err := os.MkdirAll(c, 0o755); err != nil {
+			return nil, fmt.Errorf("cache directory: %w", err)
+		}
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -179,13 +188,18 @@ func (e *embeddedSetup) backendIn(dir string, stderr io.Writer) (*process.Backen
 
 // userCacheDir returns (and creates) fusiontune's cache directory sub.
 func userCacheDir(sub string) (string, error) {
-	base, err := os.UserCacheDir()
-	if err != nil {
-		base = os.TempDir()
-	}
-	dir := filepath.Join(base, "fusiontune", sub)
+	dir := userCachePath(sub)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", fmt.Errorf("cache directory: %w", err)
 	}
 	return dir, nil
+}
+
+// userCachePath is fusiontune's cache directory sub, not created.
+func userCachePath(sub string) string {
+	base, err := os.UserCacheDir()
+	if err != nil {
+		base = os.TempDir()
+	}
+	return filepath.Join(base, "fusiontune", sub)
 }

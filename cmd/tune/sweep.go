@@ -85,16 +85,16 @@ func sweep(ctx context.Context, cmd string, args []string, stdout, stderr io.Wri
 	for _, w := range warnings {
 		fmt.Fprintln(stderr, "warning:", w)
 	}
+	scorer, err := newScorer(s.Score)
+	if err != nil {
+		return inputError(err)
+	}
 	ds, err := openDataset(s)
 	if err != nil {
 		return err
 	}
 	for _, w := range ds.warnings {
 		fmt.Fprintln(stderr, "warning:", w)
-	}
-	scorer, err := newScorer(s.Score)
-	if err != nil {
-		return inputError(err)
 	}
 	eng, err := newBackendSetup(s, ds)
 	if err != nil {
