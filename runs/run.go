@@ -19,6 +19,8 @@ type Run struct {
 	Manifest Manifest
 	// LoadErr is set by Store.List when the run could not be read.
 	LoadErr error
+	// Redact, when set, scrubs secrets from every file the run writes.
+	Redact *Redactor
 }
 
 // ID is the run's directory name.
@@ -41,7 +43,7 @@ func (r *Run) Finish(status string, runErr error, now time.Time) error {
 
 // WriteFile writes name inside the run directory atomically and durably.
 func (r *Run) WriteFile(name string, data []byte) error {
-	return WriteFileAtomic(filepath.Join(r.Dir, name), data, 0o644)
+	return WriteFileAtomic(filepath.Join(r.Dir, name), r.Redact.Bytes(data), 0o644)
 }
 
 // WriteJSON writes v as indented JSON (with a final newline) atomically.

@@ -127,7 +127,7 @@ func runRollback(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if s.Backend.Config == "" {
 		return inputError(errors.New("backend.config: set it to the production engine config file"))
 	}
-	store, err := runs.Open(s.RunsDir)
+	store, err := openStore(s.RunsDir)
 	if err != nil {
 		return err
 	}

@@ -72,6 +72,10 @@ func newEmbeddedSetup(s *settings, ds *dataset) (*embeddedSetup, error) {
 		d["model"] = defaultDenseModel
 		base["dense"] = d
 	}
+	if dense, _ := base["dense"].(map[string]any); dense != nil {
+		name, _ := dense["api_key_env"].(string)
+		addSecretEnv(name)
+	}
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("embedded backend: find the tune executable: %w", err)
@@ -182,7 +186,7 @@ func (e *embeddedSetup) backendIn(dir string, stderr io.Writer) (*process.Backen
 		StartTimeout: e.s.Backend.StartTimeout,
 		StopTimeout:  e.s.Backend.StopTimeout,
 		Settle:       e.s.Backend.Settle,
-		Log:          log,
+		Log:          secrets.Writer(log),
 	})
 }
 

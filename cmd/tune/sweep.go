@@ -111,7 +111,7 @@ func sweep(ctx context.Context, cmd string, args []string, stdout, stderr io.Wri
 		return runShared(ctx, sf, sharedRun{args: args, s: s, ef: ef, trials: trials, ds: ds, scorer: scorer, eng: eng, study: study}, *format, stdout, stderr)
 	}
 
-	store, err := runs.Open(s.RunsDir)
+	store, err := openStore(s.RunsDir)
 	if err != nil {
 		return err
 	}
@@ -302,6 +302,9 @@ func snapshot(run *runs.Run, s *settings, ef *experiments.ExperimentFile, ds *da
 
 // isTerminal reports whether w is a character device (a terminal).
 func isTerminal(w io.Writer) bool {
+	if u, ok := w.(interface{ Unwrap() io.Writer }); ok {
+		w = u.Unwrap()
+	}
 	f, ok := w.(*os.File)
 	if !ok {
 		return false
