@@ -173,3 +173,23 @@ func (r *Run) ReadLeaderboard() (Leaderboard, error) {
 	}
 	return lb, nil
 }
+
+// RemoveTemp deletes the temporary files an interrupted atomic write left
+// in the run (".NAME.tmp-*", never a finished record) and returns how many
+// it removed. A resumed run calls it before recording anything.
+func (r *Run) RemoveTemp() (int, error) {
+	n := 0
+	for _, dir := range []string{r.Dir, filepath.Join(r.Dir, TrialsDir)} {
+		m, err := filepath.Glob(filepath.Join(dir, ".*.tmp-*"))
+		if err != nil {
+			return n, err
+		}
+		for _, p := range m {
+			if err := os.Remove(p); err != nil {
+				return n, fmt.Errorf("runs: remove temporary file: %w", err)
+			}
+			n++
+		}
+	}
+	return n, nil
+}

@@ -121,6 +121,12 @@ func TestFaultTunerKilledThenResume(t *testing.T) {
 	if status, _ := readManifest(t, dirs[0]); status != "running" {
 		t.Errorf("manifest status %q after SIGKILL, want running", status)
 	}
+	// A write cut short by the kill leaves at most a temporary file; plant
+	// one to be sure the resume clears it.
+	planted := filepath.Join(dirs[0], "trials", ".005.json.tmp-123")
+	if err := os.WriteFile(planted, []byte(`{"index": 5, "na`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	saved := map[string][]byte{}
 	for _, f := range trialFiles(dirs[0]) {
 		saved[f], _ = os.ReadFile(f)
@@ -144,6 +150,9 @@ func TestFaultTunerKilledThenResume(t *testing.T) {
 	}
 	if n := len(trialFiles(dirs[0])); n != 12 {
 		t.Errorf("%d trials after resume, want 12", n)
+	}
+	if left, _ := filepath.Glob(filepath.Join(dirs[0], "trials", ".*")); len(left) > 0 {
+		t.Errorf("temporary files left after resume: %v", left)
 	}
 	if n := strings.Count(stdout, "ok (live)"); n != 12 {
 		t.Errorf("%d ok trials in the leaderboard, want 12:\n%s", n, stdout)

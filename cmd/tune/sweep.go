@@ -135,6 +135,11 @@ func sweep(ctx context.Context, cmd string, args []string, stdout, stderr io.Wri
 		}
 		run.Manifest.Status = "running"
 		run.Manifest.Error = ""
+		if n, err := run.RemoveTemp(); err != nil {
+			return err
+		} else if n > 0 {
+			fmt.Fprintf(stderr, "resume: removed %d unfinished temporary files of the interrupted run\n", n)
+		}
 	} else {
 		run, err = store.Create(runs.Manifest{
 			Experiments: ef.Hash, GoldenHash: ds.hash, Backend: s.Backend.Kind,
