@@ -1,7 +1,6 @@
 package main_test
 
 import (
-	"flag"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -11,8 +10,6 @@ import (
 	"testing"
 )
 
-var updateBad = flag.Bool("update", false, "rewrite the .err files of testdata/bad from the binary's stderr")
-
 // badCase is one malformed input: how to feed it to the real binary and the
 // file holding the error it must produce.
 type badCase struct {
@@ -20,7 +17,7 @@ type badCase struct {
 	args []string // tune's arguments, paths relative to the scratch directory
 	env  []string
 	err  string // the .err file (in the repository)
-	own  bool   // the .err is this test's (rewritten by -update); else the parser tests'
+	own  bool   // the .err is this test's (rewritten by -update, see compare_test.go); else the parser tests'
 }
 
 // badCases lists every malformed-input fixture: the experiment files and
@@ -116,7 +113,7 @@ func TestBadInputRefused(t *testing.T) {
 			if code != 2 {
 				t.Errorf("exit %d, want 2\n%s", code, stderr.String())
 			}
-			if tc.own && *updateBad {
+			if tc.own && *update {
 				var keep []string
 				for _, line := range strings.Split(stderr.String(), "\n") {
 					if !strings.HasPrefix(line, "warning: ") {

@@ -251,7 +251,7 @@ func partialOutcome(trials []runs.TrialRecord) error {
 	failed := 0
 	first := ""
 	for _, t := range trials {
-		if t.Status != runs.StatusOK {
+		if t.Status == runs.StatusFailed { // pruned trials are not failures
 			if failed == 0 {
 				first = fmt.Sprintf("%s: %s", t.Name, t.Error)
 			}
