@@ -14,11 +14,20 @@ import (
 var secrets = runs.NewRedactor()
 
 // addEnvSecrets registers the values of environment variables whose names
-// look secret (KEY, TOKEN, SECRET, PASSWORD, AUTH).
+// look secret (KEY, TOKEN, SECRET, PASSWORD, AUTH), except those naming a
+// place (…_FILE, …_PATH, …_DIR, …_SOCK: SSH_AUTH_SOCK is no secret, and
+// redacting a path would garble unrelated output).
 func addEnvSecrets(environ []string) {
 	for _, kv := range environ {
 		name, value, ok := strings.Cut(kv, "=")
-		if ok && isSecretKey(name) {
+		if !ok || !isSecretKey(name) {
+			continue
+		}
+		place := false
+		for _, suffix := range []string{"_FILE", "_PATH", "_DIR", "_SOCK"} {
+			place = place || strings.HasSuffix(strings.ToUpper(name), suffix)
+		}
+		if !place {
 			secrets.Add(value)
 		}
 	}
