@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -56,6 +57,9 @@ func newEmbeddedSetup(s *settings, ds *dataset) (*embeddedSetup, error) {
 			return nil, fmt.Errorf("backend.engine: %w", err)
 		}
 	}
+	if err := noLiteralSecrets("", base); err != nil {
+		return nil, err
+	}
 	process.AbsPaths(base, baseDir, "corpus.path", "cache_dir")
 	if _, ok := base["corpus"]; !ok {
 		base["corpus"] = map[string]any{"path": ds.corpusPath}
@@ -81,6 +85,36 @@ func newEmbeddedSetup(s *settings, ds *dataset) (*embeddedSetup, error) {
 		return nil, fmt.Errorf("embedded backend: find the tune executable: %w", err)
 	}
 	return &embeddedSetup{s: s, base: base, render: process.YAMLOverlay(base, experiments.CustomPrefix), exe: exe}, nil
+}
+
+// noLiteralSecrets refuses a secret written into the engine config
+// (backend.config or backend.engine): secrets come only from environment
+// variables, named by a ..._env key, so that no config, snapshot or run
+// record ever holds one.
+func noLiteralSecrets(prefix string, m map[string]any) error {
+	for k, v := range m {
+		key := k
+		if prefix != "" {
+			key = prefix + "." + k
+		}
+		if sub, ok := v.(map[string]any); ok {
+			if err := noLiteralSecrets(key, sub); err != nil {
+				return err
+			}
+			continue
+		}
+		if isSecretKey(k) {
+			return fmt.Errorf("backend.engine %s: secrets are read only from environment variables: name the variable with %s_env (e.g. api_key_env: OPENAI_API_KEY)", key, k)
+		}
+		if str, ok := v.(string); ok {
+			if u, err := url.Parse(str); err == nil && u.User != nil {
+				if _, has := u.User.Password(); has {
+					return fmt.Errorf("backend.engine %s: a URL with a password: secrets are read only from environment variables (use api_key_env)", key)
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // flatten turns nested maps into dotted keys.
