@@ -3,7 +3,7 @@ GO      ?= go
 BIN     ?= bin/tune
 FUZZTIME ?= 30s
 
-.PHONY: help build test demo bench bench-eval bench-samplers bench-workers lint fuzz clean
+.PHONY: help build test demo bench bench-eval bench-samplers bench-workers bench-load lint fuzz clean
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "  %-12s %s\n", $$1, $$2}'
@@ -29,6 +29,9 @@ bench-samplers: ## trials random/TPE/CMA-ES need to reach the 55-point grid's op
 
 bench-workers: ## wall time of a shared 30-trial TPE study with 1 and 2 workers, --parallel 1 and 2
 	./scripts/bench-workers.sh
+
+bench-load: ## bounded load test of tune serve: 16 clients on 127.0.0.1, QPS, p50/p99, errors
+	FUSIONTUNE_LOAD=1 $(GO) test -count=1 -run '^TestLoadServe$$' -v ./cmd/tune
 
 lint: ## gofmt and go vet
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi

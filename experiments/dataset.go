@@ -123,6 +123,9 @@ func (ds Datasets) Lookup(id string) (DatasetConfig, error) {
 		}
 		known = append(known, d.ID)
 	}
+	if len(known) == 0 {
+		return DatasetConfig{}, fmt.Errorf("dataset_id %q: %w (no datasets are configured: add a datasets list)", id, ErrUnknownDataset)
+	}
 	return DatasetConfig{}, fmt.Errorf("dataset_id %q: %w (configured: %s)", id, ErrUnknownDataset, strings.Join(known, ", "))
 }
 

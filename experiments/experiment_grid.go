@@ -191,6 +191,9 @@ func (ef *ExperimentFile) Expand() ([]TrialSpec, []string, error) {
 	for i, v := range ef.Variants {
 		out = append(out, TrialSpec{Name: v.Name, Params: base.Overlay(v.Params), Origin: fmt.Sprintf("experiments[%d]", i), Pos: v.Pos})
 	}
+	if ef.gridSize() > MaxTrials {
+		return nil, nil, Problems{{Pos: ef.gridPos, Field: "grid", Msg: fmt.Sprintf("the cartesian product has more than %d trials (the most a sweep may plan): split the grid or use a search space", MaxTrials)}}
+	}
 	if len(ef.Grid) > 0 {
 		idx := make([]int, len(ef.Grid))
 		for {
@@ -248,6 +251,26 @@ func (ef *ExperimentFile) Expand() ([]TrialSpec, []string, error) {
 	}
 	sort.SliceStable(kept, func(i, j int) bool { return kept[i].Baseline && !kept[j].Baseline })
 	return kept, warnings, nil
+}
+
+// MaxTrials caps the trials one grid may expand to: a typo such as three
+// 100-value axes must not plan a million backend restarts (or exhaust
+// memory while listing them).
+const MaxTrials = 10000
+
+// gridSize is the number of grid points, saturating at MaxTrials+1.
+func (ef *ExperimentFile) gridSize() int {
+	if len(ef.Grid) == 0 {
+		return 0
+	}
+	n := 1
+	for _, a := range ef.Grid {
+		n *= len(a.Values)
+		if n > MaxTrials {
+			return MaxTrials + 1
+		}
+	}
+	return n
 }
 
 // checkCombination validates constraints between parameters.

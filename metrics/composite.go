@@ -124,7 +124,9 @@ func (c Composite) Validate() error {
 func (c Composite) String() string {
 	parts := make([]string, len(c.Terms))
 	for i, t := range c.Terms {
-		parts[i] = strconv.FormatFloat(t.Weight, 'g', -1, 64) + "*" + t.Metric.String()
+		// "1e+07" would split at its "+": write the exponent without it.
+		w := strings.Replace(strconv.FormatFloat(t.Weight, 'g', -1, 64), "e+", "e", 1)
+		parts[i] = w + "*" + t.Metric.String()
 	}
 	return strings.Join(parts, "+")
 }

@@ -19,6 +19,8 @@ type Run struct {
 	Manifest Manifest
 	// LoadErr is set by Store.List when the run could not be read.
 	LoadErr error
+	// Redact, when set, scrubs secrets from every file the run writes.
+	Redact *Redactor
 }
 
 // ID is the run's directory name.
@@ -41,7 +43,7 @@ func (r *Run) Finish(status string, runErr error, now time.Time) error {
 
 // WriteFile writes name inside the run directory atomically and durably.
 func (r *Run) WriteFile(name string, data []byte) error {
-	return WriteFileAtomic(filepath.Join(r.Dir, name), data, 0o644)
+	return WriteFileAtomic(filepath.Join(r.Dir, name), r.Redact.Bytes(data), 0o644)
 }
 
 // WriteJSON writes v as indented JSON (with a final newline) atomically.
@@ -170,4 +172,24 @@ func (r *Run) ReadLeaderboard() (Leaderboard, error) {
 		return lb, fmt.Errorf("runs: %s: %w", filepath.Join(r.Dir, LeaderboardJSONFile), err)
 	}
 	return lb, nil
+}
+
+// RemoveTemp deletes the temporary files an interrupted atomic write left
+// in the run (".NAME.tmp-*", never a finished record) and returns how many
+// it removed. A resumed run calls it before recording anything.
+func (r *Run) RemoveTemp() (int, error) {
+	n := 0
+	for _, dir := range []string{r.Dir, filepath.Join(r.Dir, TrialsDir)} {
+		m, err := filepath.Glob(filepath.Join(dir, ".*.tmp-*"))
+		if err != nil {
+			return n, err
+		}
+		for _, p := range m {
+			if err := os.Remove(p); err != nil {
+				return n, fmt.Errorf("runs: remove temporary file: %w", err)
+			}
+			n++
+		}
+	}
+	return n, nil
 }

@@ -31,6 +31,8 @@ const (
 // <UTC timestamp>-<random id>, plus promotions.jsonl.
 type Store struct {
 	Dir string
+	// Redact, when set, is given to every run the store creates or loads.
+	Redact *Redactor
 }
 
 // Open returns the store at dir, creating the directory if needed.
@@ -82,7 +84,7 @@ func (s *Store) Create(m Manifest, now time.Time) (*Run, error) {
 	if m.Status == "" {
 		m.Status = "running"
 	}
-	r := &Run{Dir: dir, Manifest: m}
+	r := &Run{Dir: dir, Manifest: m, Redact: s.Redact}
 	if err := r.SaveManifest(); err != nil {
 		return nil, err
 	}
@@ -92,8 +94,19 @@ func (s *Store) Create(m Manifest, now time.Time) (*Run, error) {
 // Resolve finds a run by id, unique id prefix or path; "" or "latest" means
 // the most recent run.
 func (s *Store) Resolve(ref string) (*Run, error) {
+	r, err := s.resolve(ref)
+	if r != nil {
+		r.Redact = s.Redact
+	}
+	return r, err
+}
+
+func (s *Store) resolve(ref string) (*Run, error) {
 	if ref != "" && ref != "latest" {
 		if st, err := os.Stat(ref); err == nil && st.IsDir() && strings.ContainsRune(ref, os.PathSeparator) {
+			if err := s.checkInside(ref); err != nil {
+				return nil, err
+			}
 			return Load(ref)
 		}
 		if err := checkName(ref); err != nil {
@@ -127,6 +140,24 @@ func (s *Store) Resolve(ref string) (*Run, error) {
 	default:
 		return nil, fmt.Errorf("runs: %q matches %d runs (%s, ...): give more of the id", ref, len(match), match[0])
 	}
+}
+
+// checkInside accepts a path only when it names a run directory directly
+// inside the store (symbolic links resolved), so that user input cannot
+// point the tool at, or make it write into, another directory.
+func (s *Store) checkInside(path string) error {
+	real, err := filepath.EvalSymlinks(path)
+	if err == nil {
+		real, err = filepath.Abs(real)
+	}
+	root, rerr := filepath.EvalSymlinks(s.Dir)
+	if rerr == nil {
+		root, rerr = filepath.Abs(root)
+	}
+	if err != nil || rerr != nil || filepath.Dir(real) != root {
+		return fmt.Errorf("runs: invalid run %q: not a run directory inside the runs directory %s", path, s.Dir)
+	}
+	return nil
 }
 
 // checkName rejects run references that could escape the runs directory.

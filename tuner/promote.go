@@ -44,7 +44,12 @@ type Promoter struct {
 	// Verify restarts the production service on the config now on disk,
 	// waits until it is ready and runs a smoke evaluation.
 	Verify func(ctx context.Context) error
-	Now    func() time.Time
+	// Restore brings the service back on the restored previous config
+	// after a failed Verify: a restart and a health check, without the
+	// promoted trial's smoke comparison (the old config scores
+	// differently). Nil means Verify.
+	Restore func(ctx context.Context) error
+	Now     func() time.Time
 }
 
 // ErrNothingToRollBack is returned by Rollback when no promotion is on
@@ -108,7 +113,11 @@ func (pr *Promoter) install(ctx context.Context, config []byte, p Promotion) (Pr
 	if rerr == nil && p.Existed {
 		// A fresh context: the restore must run even when ctx was cancelled.
 		rctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-		rerr = pr.Verify(rctx)
+		restore := pr.Restore
+		if restore == nil {
+			restore = pr.Verify
+		}
+		rerr = restore(rctx)
 		cancel()
 		if rerr != nil {
 			rerr = fmt.Errorf("the restored config did not come back up: %w", rerr)

@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"runtime"
+	"sync/atomic"
 	"time"
 
 	"github.com/fusiontune/fusiontune/backend"
@@ -25,11 +26,19 @@ const (
 // default; further requests wait for a slot.
 var DefaultMaxInFlight = 4 * runtime.GOMAXPROCS(0)
 
+// DefaultQueuedPerSlot sets the default MaxQueued: this many waiting
+// requests per search slot.
+const DefaultQueuedPerSlot = 4
+
 // ServerOptions tune a Server; zero fields take the defaults above.
 type ServerOptions struct {
 	MaxBodyBytes int64
 	MaxInFlight  int
-	Logger       *slog.Logger
+	// MaxQueued is how many searches may wait for a slot; beyond it a
+	// request gets 503 with Retry-After at once, so a flood cannot pile up
+	// goroutines and memory. Default DefaultQueuedPerSlot * MaxInFlight.
+	MaxQueued int
+	Logger    *slog.Logger
 }
 
 // Server serves an Engine over HTTP:
@@ -42,10 +51,11 @@ type ServerOptions struct {
 // 404/405 for a wrong path or method, 413 for a body over the limit, 503
 // while indexing, 500 for a failed search.
 type Server struct {
-	e    *Engine
-	opts ServerOptions
-	sem  chan struct{}
-	mux  *http.ServeMux
+	e      *Engine
+	opts   ServerOptions
+	sem    chan struct{}
+	queued atomic.Int64
+	mux    *http.ServeMux
 }
 
 // NewServer returns a Server for e; e may still be building.
@@ -55,6 +65,9 @@ func NewServer(e *Engine, opts ServerOptions) *Server {
 	}
 	if opts.MaxInFlight <= 0 {
 		opts.MaxInFlight = DefaultMaxInFlight
+	}
+	if opts.MaxQueued <= 0 {
+		opts.MaxQueued = DefaultQueuedPerSlot * opts.MaxInFlight
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -110,13 +123,10 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	select {
-	case s.sem <- struct{}{}:
-		defer func() { <-s.sem }()
-	case <-r.Context().Done():
-		writeError(w, http.StatusServiceUnavailable, "request cancelled while waiting for a search slot")
+	if !s.acquire(w, r) {
 		return
 	}
+	defer func() { <-s.sem }()
 	start := time.Now()
 	resp, err := s.e.Search(r.Context(), req)
 	switch {
@@ -130,6 +140,30 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 	default:
 		s.opts.Logger.Error("search failed", "query", req.Query, "err", err)
 		writeError(w, http.StatusInternalServerError, err.Error())
+	}
+}
+
+// acquire takes a search slot, waiting in a bounded queue. It answers 503
+// itself and returns false when the queue is full or the client gives up.
+func (s *Server) acquire(w http.ResponseWriter, r *http.Request) bool {
+	select {
+	case s.sem <- struct{}{}:
+		return true
+	default:
+	}
+	if s.queued.Add(1) > int64(s.opts.MaxQueued) {
+		s.queued.Add(-1)
+		w.Header().Set("Retry-After", "1")
+		writeError(w, http.StatusServiceUnavailable, fmt.Sprintf("busy: %d searches running and %d waiting (the limits); retry later", s.opts.MaxInFlight, s.opts.MaxQueued))
+		return false
+	}
+	defer s.queued.Add(-1)
+	select {
+	case s.sem <- struct{}{}:
+		return true
+	case <-r.Context().Done():
+		writeError(w, http.StatusServiceUnavailable, "request cancelled while waiting for a search slot")
+		return false
 	}
 }
 
@@ -196,6 +230,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, onReady func()) err
 	srv := &http.Server{
 		Handler:           s,
 		ReadHeaderTimeout: 10 * time.Second,
+		MaxHeaderBytes:    64 << 10,
 		ReadTimeout:       30 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(s.opts.Logger.Handler(), slog.LevelWarn),

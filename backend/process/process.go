@@ -117,11 +117,20 @@ func (b *Backend) Apply(_ context.Context, params map[string]any) error {
 }
 
 // NeedsRestart reports whether the applied config differs from the one the
-// running service was started with (or nothing runs).
+// running service was started with, or nothing runs (never started, or the
+// process died, e.g. killed during the previous trial).
 func (b *Backend) NeedsRestart() bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.cmd == nil || !bytes.Equal(b.applied, b.running)
+	if b.cmd == nil {
+		return true
+	}
+	select {
+	case <-b.done:
+		return true
+	default:
+	}
+	return !bytes.Equal(b.applied, b.running)
 }
 
 // Restarts counts the starts of the service so far.

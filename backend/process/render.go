@@ -34,8 +34,81 @@ func YAMLOverlay(base map[string]any, skip ...string) Renderer {
 				return nil, fmt.Errorf("parameter %q: %w", k, err)
 			}
 		}
-		return yaml.Marshal(m)
+		return marshalYAML(m)
 	}
+}
+
+// marshalYAML encodes v like yaml.Marshal, but writes every string holding
+// a line break or another control character double-quoted with escapes:
+// yaml.v3's block style drops leading line breaks (a value "\nx" came back
+// as "x", "\n\n" as "\n", and in a list the document did not parse). The
+// node tree is built here because yaml.Node.Encode itself goes through that
+// emitter.
+func marshalYAML(v any) ([]byte, error) {
+	n, err := toNode(v)
+	if err != nil {
+		return nil, err
+	}
+	return yaml.Marshal(n)
+}
+
+func toNode(v any) (*yaml.Node, error) {
+	switch x := v.(type) {
+	case string:
+		if hasControl(x) {
+			return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: x, Style: yaml.DoubleQuotedStyle}, nil
+		}
+		// Otherwise yaml.v3 decides, as yaml.Marshal would (it quotes
+		// "true", "0x1F", "n" and the like).
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+		for _, k := range keys {
+			kn, _ := toNode(k)
+			vn, err := toNode(x[k])
+			if err != nil {
+				return nil, err
+			}
+			n.Content = append(n.Content, kn, vn)
+		}
+		return n, nil
+	case []string:
+		l := make([]any, len(x))
+		for i, e := range x {
+			l[i] = e
+		}
+		return toNode(l)
+	case []any:
+		n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
+		for _, e := range x {
+			en, err := toNode(e)
+			if err != nil {
+				return nil, err
+			}
+			n.Content = append(n.Content, en)
+		}
+		return n, nil
+	}
+	// Numbers, booleans, null, strings without control characters:
+	// yaml.v3's own encoding, which has nothing to mangle.
+	var n yaml.Node
+	if err := n.Encode(v); err != nil {
+		return nil, err
+	}
+	return &n, nil
+}
+
+func hasControl(s string) bool {
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || r == 0x2028 || r == 0x2029 || r == 0xfeff {
+			return true
+		}
+	}
+	return false
 }
 
 func setPath(m map[string]any, path []string, v any) error {

@@ -37,6 +37,11 @@ func runApply(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	unlock, err := lockRun(store, s.Backend.Config, append([]string{"apply"}, args...), stderr)
+	defer unlock()
+	if err != nil {
+		return err
+	}
 	lb, err := run.ReadLeaderboard()
 	if err != nil {
 		return err
@@ -122,7 +127,12 @@ func runRollback(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if s.Backend.Config == "" {
 		return inputError(errors.New("backend.config: set it to the production engine config file"))
 	}
-	store, err := runs.Open(s.RunsDir)
+	store, err := openStore(s.RunsDir)
+	if err != nil {
+		return err
+	}
+	unlock, err := lockRun(store, s.Backend.Config, append([]string{"rollback"}, args...), stderr)
+	defer unlock()
 	if err != nil {
 		return err
 	}
@@ -161,11 +171,20 @@ func newPromoter(s *settings, store *runs.Store, check func(context.Context, bac
 		cleanup()
 		return nil, nil, err
 	}
+	// After a failed promotion the restored config is brought back up and
+	// health-checked only: the promoted trial's smoke scores do not apply
+	// to it.
+	restore, err := productionVerifier(s, abs, dir, func(context.Context, backend.Searcher) error { return nil }, stderr)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
 	pr := &tuner.Promoter{
 		ConfigPath: abs,
 		BackupDir:  filepath.Join(store.Dir, "backups"),
 		Journal:    filepath.Join(store.Dir, runs.PromotionsFile),
 		Verify:     verify,
+		Restore:    restore,
 	}
 	return pr, cleanup, nil
 }

@@ -219,6 +219,7 @@ func newSearcher(b backendSettings) (*httpbackend.Searcher, error) {
 			return nil, fmt.Errorf("backend.search.headers_env.%s: environment variable %s is not set", h, env)
 		}
 		headers[h] = v
+		secrets.Add(v) // a header value (an auth token) is never written
 	}
 	s, err := httpbackend.NewSearcher(httpbackend.SearchOptions{
 		URL: q.URL, Method: strings.ToUpper(q.Method), Body: q.Body, ContentType: q.ContentType, Headers: headers,

@@ -48,7 +48,7 @@ func runCompare(_ context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	store, err := runs.Open(s.RunsDir)
+	store, err := openStore(s.RunsDir)
 	if err != nil {
 		return err
 	}

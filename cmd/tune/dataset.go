@@ -2,7 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -41,6 +43,9 @@ func openDataset(s *settings) (*dataset, error) {
 		s.Dataset = d
 	}
 	gs, err := d.Load()
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, inputError(fmt.Errorf("dataset.path: %w", err))
+	}
 	if err != nil {
 		return nil, inputError(err)
 	}

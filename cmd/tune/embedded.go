@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -56,16 +57,16 @@ func newEmbeddedSetup(s *settings, ds *dataset) (*embeddedSetup, error) {
 			return nil, fmt.Errorf("backend.engine: %w", err)
 		}
 	}
+	if err := noLiteralSecrets("", base); err != nil {
+		return nil, err
+	}
 	process.AbsPaths(base, baseDir, "corpus.path", "cache_dir")
 	if _, ok := base["corpus"]; !ok {
 		base["corpus"] = map[string]any{"path": ds.corpusPath}
 	}
 	if _, ok := base["cache_dir"]; !ok {
-		dir, err := userCacheDir("engine")
-		if err != nil {
-			return nil, err
-		}
-		base["cache_dir"] = dir
+		// Created when the backend starts: bad input writes nothing.
+		base["cache_dir"] = userCachePath("engine")
 	}
 	if dense, _ := base["dense"].(map[string]any); dense == nil || dense["model"] == nil {
 		d := map[string]any{}
@@ -75,11 +76,45 @@ func newEmbeddedSetup(s *settings, ds *dataset) (*embeddedSetup, error) {
 		d["model"] = defaultDenseModel
 		base["dense"] = d
 	}
+	if dense, _ := base["dense"].(map[string]any); dense != nil {
+		name, _ := dense["api_key_env"].(string)
+		addSecretEnv(name)
+	}
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("embedded backend: find the tune executable: %w", err)
 	}
 	return &embeddedSetup{s: s, base: base, render: process.YAMLOverlay(base, experiments.CustomPrefix), exe: exe}, nil
+}
+
+// noLiteralSecrets refuses a secret written into the engine config
+// (backend.config or backend.engine): secrets come only from environment
+// variables, named by a ..._env key, so that no config, snapshot or run
+// record ever holds one.
+func noLiteralSecrets(prefix string, m map[string]any) error {
+	for k, v := range m {
+		key := k
+		if prefix != "" {
+			key = prefix + "." + k
+		}
+		if sub, ok := v.(map[string]any); ok {
+			if err := noLiteralSecrets(key, sub); err != nil {
+				return err
+			}
+			continue
+		}
+		if isSecretKey(k) {
+			return fmt.Errorf("backend.engine %s: secrets are read only from environment variables: name the variable with %s_env (e.g. api_key_env: OPENAI_API_KEY)", key, k)
+		}
+		if str, ok := v.(string); ok {
+			if u, err := url.Parse(str); err == nil && u.User != nil {
+				if _, has := u.User.Password(); has {
+					return fmt.Errorf("backend.engine %s: a URL with a password: secrets are read only from environment variables (use api_key_env)", key)
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // flatten turns nested maps into dotted keys.
@@ -104,6 +139,13 @@ func flatten(prefix string, m map[string]any) map[string]any {
 // check renders every trial's engine config and validates it the way
 // `tune serve` will, so a bad parameter fails before any restart.
 func (e *embeddedSetup) check(trials []experiments.TrialSpec) error {
+	// The settings' own engine keys first: a bad key there is one problem
+	// of the settings, not one per trial.
+	if data, err := e.render(nil); err != nil {
+		return fmt.Errorf("backend.engine: %w", err)
+	} else if _, err := engine.ParseConfig(data, "backend.engine", "/"); err != nil {
+		return fmt.Errorf("backend.config + backend.engine: engine config: %w", err)
+	}
 	var problems []string
 	for _, t := range trials {
 		data, err := e.render(t.Params)
@@ -157,6 +199,11 @@ func (e *embeddedSetup) withCacheDir(dir string) *embeddedSetup {
 // backendIn returns the process backend running `tune serve` on its own
 // loopback port with its config, ready file and log in dir.
 func (e *embeddedSetup) backendIn(dir string, stderr io.Writer) (*process.Backend, error) {
+	if c, ok := e.base["cache_dir"].(string); ok {
+		if err := os.MkdirAll(c, 0o755); err != nil {
+			return nil, fmt.Errorf("cache directory: %w", err)
+		}
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -173,19 +220,24 @@ func (e *embeddedSetup) backendIn(dir string, stderr io.Writer) (*process.Backen
 		StartTimeout: e.s.Backend.StartTimeout,
 		StopTimeout:  e.s.Backend.StopTimeout,
 		Settle:       e.s.Backend.Settle,
-		Log:          log,
+		Log:          secrets.Writer(log),
 	})
 }
 
 // userCacheDir returns (and creates) fusiontune's cache directory sub.
 func userCacheDir(sub string) (string, error) {
-	base, err := os.UserCacheDir()
-	if err != nil {
-		base = os.TempDir()
-	}
-	dir := filepath.Join(base, "fusiontune", sub)
+	dir := userCachePath(sub)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", fmt.Errorf("cache directory: %w", err)
 	}
 	return dir, nil
+}
+
+// userCachePath is fusiontune's cache directory sub, not created.
+func userCachePath(sub string) string {
+	base, err := os.UserCacheDir()
+	if err != nil {
+		base = os.TempDir()
+	}
+	return filepath.Join(base, "fusiontune", sub)
 }

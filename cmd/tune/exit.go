@@ -12,6 +12,10 @@ const (
 	exitOK     = 0 // success
 	exitFailed = 1 // a run failed or a gate failed
 	exitUsage  = 2 // usage error or invalid input
+	// exitPartial: the sweep finished and recorded every trial, but some
+	// trials failed (within eval.failure_budget). Scripts can tell "tuned,
+	// with casualties" from a clean run (0) and a failed one (1).
+	exitPartial = 3
 )
 
 // codedError attaches an exit code to an error. Subcommands return errors;
@@ -45,6 +49,11 @@ func failedError(err error) error {
 		return nil
 	}
 	return &codedError{code: exitFailed, err: err}
+}
+
+// partialError marks a sweep that finished with failed trials (exit 3).
+func partialError(err error) error {
+	return &codedError{code: exitPartial, err: err}
 }
 
 // exitCode maps an error returned by a subcommand to the process exit code.

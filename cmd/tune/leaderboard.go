@@ -61,7 +61,7 @@ func runRuns(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	store, err := runs.Open(s.RunsDir)
+	store, err := openStore(s.RunsDir)
 	if err != nil {
 		return err
 	}
@@ -95,7 +95,7 @@ func openRun(config string, fs *flag.FlagSet, ref string) (*settings, *runs.Stor
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	store, err := runs.Open(s.RunsDir)
+	store, err := openStore(s.RunsDir)
 	if err != nil {
 		return nil, nil, nil, err
 	}

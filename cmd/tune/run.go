@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"sort"
 	"strings"
 )
@@ -34,6 +35,8 @@ var defaultCommand string
 // run executes one invocation and returns its exit code. Errors go to stderr,
 // results to stdout.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	addEnvSecrets(os.Environ())
+	stdout, stderr = secrets.Writer(stdout), secrets.Writer(stderr)
 	err := dispatch(ctx, args, stdout, stderr)
 	if err != nil && !errors.Is(err, flag.ErrHelp) {
 		fmt.Fprintf(stderr, "tune: %v\n", err)
@@ -86,7 +89,7 @@ func printUsage(w io.Writer) {
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Run 'tune COMMAND --help' for a command's flags.")
-	fmt.Fprintln(w, "Exit codes: 0 ok, 1 run or gate failed, 2 usage or input error.")
+	fmt.Fprintln(w, "Exit codes: 0 ok, 1 run or gate failed, 2 usage or input error, 3 sweep finished with failed trials.")
 }
 
 // newFlagSet returns a flag set that reports errors instead of exiting and

@@ -54,6 +54,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return failedError(fmt.Errorf("serve: %w", err))
 	}
 	addr := ln.Addr().String()
+	if tcp, ok := ln.Addr().(*net.TCPAddr); ok && !tcp.IP.IsLoopback() {
+		log.Warn("listening beyond this machine: the search API has no authentication", "addr", addr)
+	}
 	log.Info("indexing; /healthz answers 503 until ready", "addr", addr, "config", *configPath)
 	var readyErr error
 	ready := func() {

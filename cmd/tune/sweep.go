@@ -85,16 +85,16 @@ func sweep(ctx context.Context, cmd string, args []string, stdout, stderr io.Wri
 	for _, w := range warnings {
 		fmt.Fprintln(stderr, "warning:", w)
 	}
+	scorer, err := newScorer(s.Score)
+	if err != nil {
+		return inputError(err)
+	}
 	ds, err := openDataset(s)
 	if err != nil {
 		return err
 	}
 	for _, w := range ds.warnings {
 		fmt.Fprintln(stderr, "warning:", w)
-	}
-	scorer, err := newScorer(s.Score)
-	if err != nil {
-		return inputError(err)
 	}
 	eng, err := newBackendSetup(s, ds)
 	if err != nil {
@@ -111,7 +111,16 @@ func sweep(ctx context.Context, cmd string, args []string, stdout, stderr io.Wri
 		return runShared(ctx, sf, sharedRun{args: args, s: s, ef: ef, trials: trials, ds: ds, scorer: scorer, eng: eng, study: study}, *format, stdout, stderr)
 	}
 
-	store, err := runs.Open(s.RunsDir)
+	store, err := openStore(s.RunsDir)
+	if err != nil {
+		return err
+	}
+	lockConfig := ""
+	if *applyBest {
+		lockConfig = s.Backend.Config
+	}
+	unlock, err := lockRun(store, lockConfig, args, stderr)
+	defer unlock()
 	if err != nil {
 		return err
 	}
@@ -126,6 +135,11 @@ func sweep(ctx context.Context, cmd string, args []string, stdout, stderr io.Wri
 		}
 		run.Manifest.Status = "running"
 		run.Manifest.Error = ""
+		if n, err := run.RemoveTemp(); err != nil {
+			return err
+		} else if n > 0 {
+			fmt.Fprintf(stderr, "resume: removed %d unfinished temporary files of the interrupted run\n", n)
+		}
 	} else {
 		run, err = store.Create(runs.Manifest{
 			Experiments: ef.Hash, GoldenHash: ds.hash, Backend: s.Backend.Kind,
@@ -224,9 +238,30 @@ func sweep(ctx context.Context, cmd string, args []string, stdout, stderr io.Wri
 		return err
 	}
 	if *applyBest {
-		return promote(ctx, s, store, run, best, *force, stdout, stderr)
+		if err := promote(ctx, s, store, run, best, *force, stdout, stderr); err != nil {
+			return err
+		}
 	}
-	return nil
+	return partialOutcome(trialsDone)
+}
+
+// partialOutcome is the exit-3 error of a sweep that finished with failed
+// trials, nil when every trial succeeded.
+func partialOutcome(trials []runs.TrialRecord) error {
+	failed := 0
+	first := ""
+	for _, t := range trials {
+		if t.Status == runs.StatusFailed { // pruned trials are not failures
+			if failed == 0 {
+				first = fmt.Sprintf("%s: %s", t.Name, t.Error)
+			}
+			failed++
+		}
+	}
+	if failed == 0 {
+		return nil
+	}
+	return partialError(fmt.Errorf("%d of %d trials failed and are recorded with their reasons (first: %s)", failed, len(trials), first))
 }
 
 func validFormat(f string) bool {
@@ -272,6 +307,9 @@ func snapshot(run *runs.Run, s *settings, ef *experiments.ExperimentFile, ds *da
 
 // isTerminal reports whether w is a character device (a terminal).
 func isTerminal(w io.Writer) bool {
+	if u, ok := w.(interface{ Unwrap() io.Writer }); ok {
+		w = u.Unwrap()
+	}
 	f, ok := w.(*os.File)
 	if !ok {
 		return false

@@ -105,7 +105,7 @@ func runShared(ctx context.Context, f *sharedFlags, in sharedRun, format string,
 	if _, embedded := in.eng.(embeddedBackend); f.parallel > 1 && !embedded {
 		return usageErrorf("--parallel %d: replicas need the embedded backend (each its own tune serve); with backend.kind %q run one worker per service", f.parallel, in.s.Backend.Kind)
 	}
-	store, err := runs.Open(in.s.RunsDir)
+	store, err := openStore(in.s.RunsDir)
 	if err != nil {
 		return err
 	}

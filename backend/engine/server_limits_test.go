@@ -1,0 +1,132 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+// limitsServer serves the fixture engine with opts on 127.0.0.1 through
+// Server.Serve (the code path of tune serve) and returns its base URL.
+func limitsServer(t *testing.T, opts ServerOptions) (*Server, string) {
+	t.Helper()
+	cfg, err := LoadConfig("testdata/tiny.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.CacheDir = t.TempDir()
+	e, err := New(cfg, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewServer(e, opts)
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan struct{})
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ctx, ln, func() { close(ready) }) }()
+	t.Cleanup(func() { cancel(); <-done })
+	select {
+	case <-ready:
+	case <-time.After(60 * time.Second):
+		t.Fatal("engine not ready")
+	}
+	return s, "http://" + ln.Addr().String()
+}
+
+func post(t *testing.T, url, body string) (*http.Response, string) {
+	t.Helper()
+	resp, err := http.Post(url+"/search", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var m map[string]any
+	json.NewDecoder(resp.Body).Decode(&m)
+	msg, _ := m["error"].(string)
+	return resp, msg
+}
+
+// TestServerBodyLimit: a body over MaxBodyBytes gets 413 before any JSON is
+// decoded; one just under the limit is read (and judged on its content).
+func TestServerBodyLimit(t *testing.T) {
+	_, url := limitsServer(t, ServerOptions{MaxBodyBytes: 1024})
+	big := `{"query": "` + strings.Repeat("a", 2000) + `"}`
+	resp, msg := post(t, url, big)
+	if resp.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(msg, "over 1024 bytes") {
+		t.Errorf("oversized body: %d %q, want 413", resp.StatusCode, msg)
+	}
+	resp, _ = post(t, url, `{"query": "`+strings.Repeat("a", 900)+`"}`)
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("body under the limit: %d", resp.StatusCode)
+	}
+}
+
+// TestServerConcurrencyLimit: with every search slot taken, requests wait
+// in a queue of MaxQueued; one more is refused at once with 503 and
+// Retry-After; when a slot frees, the waiting request completes.
+func TestServerConcurrencyLimit(t *testing.T) {
+	s, url := limitsServer(t, ServerOptions{MaxInFlight: 2, MaxQueued: 1})
+	// Take both slots, as two long searches would.
+	s.sem <- struct{}{}
+	s.sem <- struct{}{}
+	waiting := make(chan int, 1)
+	go func() {
+		resp, err := http.Post(url+"/search", "application/json", strings.NewReader(`{"query": "boiler"}`))
+		if err != nil {
+			waiting <- -1
+			return
+		}
+		resp.Body.Close()
+		waiting <- resp.StatusCode
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for s.queued.Load() != 1 {
+		if time.Now().After(deadline) {
+			t.Fatal("the request never queued")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	start := time.Now()
+	resp, msg := post(t, url, `{"query": "boiler"}`)
+	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" || !strings.Contains(msg, "busy") {
+		t.Errorf("over the queue: %d %q (Retry-After %q), want 503 busy", resp.StatusCode, msg, resp.Header.Get("Retry-After"))
+	}
+	if time.Since(start) > 5*time.Second {
+		t.Errorf("the refused request waited %s", time.Since(start))
+	}
+	select {
+	case code := <-waiting:
+		t.Fatalf("the queued request finished (%d) while no slot was free", code)
+	default:
+	}
+	<-s.sem
+	if code := <-waiting; code != http.StatusOK {
+		t.Errorf("queued request: %d, want 200 once a slot freed", code)
+	}
+	<-s.sem
+}
+
+// TestServerListensOnLoopbackByDefault: the default config binds
+// 127.0.0.1; another interface needs an explicit listen.
+func TestServerListensOnLoopbackByDefault(t *testing.T) {
+	host, _, err := net.SplitHostPort(DefaultConfig().Listen)
+	if err != nil || host != "127.0.0.1" {
+		t.Errorf("default listen %q, want 127.0.0.1:PORT", DefaultConfig().Listen)
+	}
+	c, err := ParseConfig([]byte("corpus:\n  path: x.jsonl\n"), "engine.yaml", "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if host, _, _ := net.SplitHostPort(c.Listen); host != "127.0.0.1" {
+		t.Errorf("a config without listen binds %q", c.Listen)
+	}
+}

@@ -1,0 +1,51 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+
+	"github.com/fusiontune/fusiontune/runs"
+)
+
+// lockRun takes the locks a writing command needs: the runs directory's
+// (one tuner at a time records runs and promotions there) and, when
+// prodConfig is not "", the production config's (one tuner at a time
+// promotes into it). A lock held by a live process is an error naming it
+// (exit 1); a lock left by a dead one is taken over with a note on stderr.
+// release drops them; it is never nil.
+func lockRun(store *runs.Store, prodConfig string, args []string, stderr io.Writer) (release func(), err error) {
+	var held []*runs.Lock
+	release = func() {
+		for i := len(held) - 1; i >= 0; i-- {
+			held[i].Release()
+		}
+		held = nil
+	}
+	take := func(l *runs.Lock, err error) error {
+		if err != nil {
+			return failedError(err)
+		}
+		held = append(held, l)
+		if l.Stale != nil {
+			fmt.Fprintf(stderr, "tune: took over the stale lock %s of %s, which died without releasing it\n", l.Path(), l.Stale)
+		}
+		return nil
+	}
+	args = append([]string{"tune"}, args...)
+	if err := take(store.Lock(args)); err != nil {
+		return release, err
+	}
+	if prodConfig != "" {
+		abs, err := filepath.Abs(prodConfig)
+		if err != nil {
+			release()
+			return release, err
+		}
+		if err := take(runs.LockConfig(abs, args)); err != nil {
+			release()
+			return release, err
+		}
+	}
+	return release, nil
+}

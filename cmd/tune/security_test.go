@@ -1,0 +1,160 @@
+package main_test
+
+import (
+	"encoding/json"
+	"hash/fnv"
+	"io/fs"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+// fakeEmbeddings is an OpenAI-compatible /v1/embeddings server on
+// 127.0.0.1 that requires "Authorization: Bearer key". The model "echo"
+// answers 401 with the header it got in the body, as careless servers do.
+func fakeEmbeddings(t *testing.T, key string) (*httptest.Server, *atomic.Int64) {
+	var authorized atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			Model string   `json:"model"`
+			Input []string `json:"input"`
+		}
+		json.NewDecoder(r.Body).Decode(&req)
+		got := r.Header.Get("Authorization")
+		if got != "Bearer "+key || req.Model == "echo" {
+			w.WriteHeader(http.StatusUnauthorized)
+			json.NewEncoder(w).Encode(map[string]string{"error": "invalid credentials: " + got})
+			return
+		}
+		authorized.Add(1)
+		type item struct {
+			Index     int       `json:"index"`
+			Embedding []float32 `json:"embedding"`
+		}
+		var data []item
+		for i, text := range req.Input {
+			v := make([]float32, 16)
+			for _, word := range strings.Fields(strings.ToLower(text)) {
+				h := fnv.New32a()
+				h.Write([]byte(word))
+				v[h.Sum32()%16]++
+			}
+			v[0] += 0.01
+			data = append(data, item{Index: i, Embedding: v})
+		}
+		json.NewEncoder(w).Encode(map[string]any{"data": data})
+	}))
+	t.Cleanup(srv.Close)
+	return srv, &authorized
+}
+
+// TestSecretsNeverWritten runs a sweep whose dense retriever authenticates
+// with a key from the environment (one trial's server even echoes it back
+// in an error): the key is used, and appears in no file written (run
+// directory, backend log, caches) nor on stdout or stderr.
+func TestSecretsNeverWritten(t *testing.T) {
+	const key = "sk-test-7f3a9c1e5b2d4f60a8"
+	srv, authorized := fakeEmbeddings(t, key)
+	e := newSweepEnv(t, sweepSettings+"backend:\n  engine:\n    dense:\n      model: openai:good\n      base_url: "+srv.URL+"\n      api_key_env: FT_TEST_EMBED_KEY\n")
+	e.env = append(e.env, "FT_TEST_EMBED_KEY="+key, "FUSIONTUNE_TEST_TOKEN="+key+"-other")
+	exp := e.write("exp.json", `{"baseline": {"params": {"fusion.k": 60}}, "experiments": [{"name": "echo", "params": {"dense.model": "openai:echo"}}]}`)
+	stdout, stderr, code := e.run("--experiments", exp)
+	if code != 3 {
+		t.Fatalf("exit %d, want 3 (the echo trial fails)\n%s\n%s", code, stdout, stderr)
+	}
+	if authorized.Load() == 0 {
+		t.Fatal("the key was never sent: the test proves nothing")
+	}
+	serveLog, _ := filepath.Glob(filepath.Join(e.dir, "runs", "*", "backend", "serve.log"))
+	if len(serveLog) != 1 {
+		t.Fatal("no serve.log")
+	}
+	if data, _ := os.ReadFile(serveLog[0]); !strings.Contains(string(data), "invalid credentials: Bearer [redacted]") {
+		t.Errorf("the echoed key is not visibly redacted in serve.log:\n%s", data)
+	}
+	files := 0
+	filepath.WalkDir(e.dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		files++
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Errorf("read %s: %v", p, err)
+			return nil
+		}
+		if strings.Contains(string(data), key) || strings.Contains(string(data), key[3:15]) {
+			t.Errorf("secret written to %s", p)
+		}
+		return nil
+	})
+	if files < 10 {
+		t.Errorf("only %d files walked", files)
+	}
+	for name, out := range map[string]string{"stdout": stdout, "stderr": stderr} {
+		if strings.Contains(out, key) {
+			t.Errorf("secret on %s", name)
+		}
+	}
+	var settings map[string]any
+	data, _ := os.ReadFile(filepath.Join(filepath.Dir(filepath.Dir(serveLog[0])), "settings.json"))
+	if err := json.Unmarshal(data, &settings); err != nil || !strings.Contains(string(data), `"api_key_env": "FT_TEST_EMBED_KEY"`) {
+		t.Errorf("settings.json should keep the variable's name: %v\n%s", err, data)
+	}
+}
+
+// TestRunPathsCannotEscape: run names and paths given by the user resolve
+// only to run directories inside the runs directory — even a directory
+// outside it that looks exactly like a run is refused (exit 2), and
+// nothing is written outside.
+func TestRunPathsCannotEscape(t *testing.T) {
+	e := newSweepEnv(t, sweepSettings)
+	exp := e.write("exp.json", `{"baseline": {"params": {"fusion.k": 60}}}`)
+	if _, stderr, code := e.run("--experiments", exp); code != 0 {
+		t.Fatalf("sweep: exit %d\n%s", code, stderr)
+	}
+	run := e.runDirs()[0]
+	// A copy of the run outside the runs directory.
+	outside := filepath.Join(e.dir, "x")
+	copyTree(t, run, outside)
+	before := listTree(t, e.dir)
+	for _, args := range [][]string{
+		{"leaderboard", "../x"},
+		{"leaderboard", "x"},
+		{"leaderboard", outside},
+		{"leaderboard", "runs/../x"},
+		{"leaderboard", "/etc"},
+		{"leaderboard", ".."},
+		{"--experiments", exp, "--resume", "../../etc"},
+		{"--experiments", exp, "--resume", "../x"},
+		{"--experiments", exp, "--resume", outside},
+		{"apply", "../x", "baseline"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			stdout, stderr, code := e.run(args...)
+			if code != 2 {
+				t.Errorf("exit %d, want 2\n%s\n%s", code, stdout, stderr)
+			}
+			if !strings.Contains(stderr, "runs: ") {
+				t.Errorf("stderr:\n%s", stderr)
+			}
+			if stdout != "" {
+				t.Errorf("printed a leaderboard from outside the runs directory:\n%s", stdout)
+			}
+		})
+	}
+	after := listTree(t, e.dir)
+	if extra := diff(after, before); len(extra) > 0 {
+		t.Errorf("files written: %v", extra)
+	}
+	// The run itself, by id and by path inside the runs directory, works.
+	for _, ref := range []string{filepath.Base(run), filepath.Join("runs", filepath.Base(run))} {
+		if _, stderr, code := e.run("leaderboard", ref); code != 0 {
+			t.Errorf("leaderboard %s: exit %d\n%s", ref, code, stderr)
+		}
+	}
+}
