@@ -74,19 +74,28 @@ func MarshalJSON(v any) ([]byte, error) {
 // durable on disk when RecordTrial returns.
 func (r *Run) RecordTrial(t TrialRecord, queries []QueryResult) error {
 	base := filepath.Join(TrialsDir, fmt.Sprintf("%03d", t.Index))
+	lines, err := encodeQueries(t, queries)
+	if err != nil {
+		return err
+	}
+	if err := r.WriteFile(base+".queries.jsonl", lines); err != nil {
+		return err
+	}
+	// The record is written last: its presence marks the trial as finished.
+	return r.WriteJSON(base+".json", t)
+}
+
+// encodeQueries renders the per-query results of trial t as JSON lines.
+func encodeQueries(t TrialRecord, queries []QueryResult) ([]byte, error) {
 	var b strings.Builder
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	for _, q := range queries {
 		if err := enc.Encode(q); err != nil {
-			return fmt.Errorf("runs: encode query %q of trial %q: %w", q.QueryID, t.Name, err)
+			return nil, fmt.Errorf("runs: encode query %q of trial %q: %w", q.QueryID, t.Name, err)
 		}
 	}
-	if err := r.WriteFile(base+".queries.jsonl", []byte(b.String())); err != nil {
-		return err
-	}
-	// The record is written last: its presence marks the trial as finished.
-	return r.WriteJSON(base+".json", t)
+	return []byte(b.String()), nil
 }
 
 // Trials reads every recorded trial, ordered by index.

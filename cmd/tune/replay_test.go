@@ -1,0 +1,130 @@
+package main_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// everyMethod has one trial per fusion method and normalization, a depth
+// and a min_score variant, over two index groups (whole documents and
+// 40-token chunks mapped back to documents).
+const everyMethod = `{
+  "baseline": {"params": {"fusion.method": "rrf", "fusion.k": 60, "chunk.size": 0}},
+  "experiments": [
+    {"name": "rrf-k10-weighted", "params": {"fusion.k": 10, "fusion.weights.bm25": 0.3, "fusion.weights.dense": 0.7}},
+    {"name": "rrf-depth20", "params": {"depth": 20}},
+    {"name": "rrf-min-score", "params": {"min_score": 0.025}},
+    {"name": "linear-min_max", "params": {"fusion.method": "linear", "fusion.normalization": "min_max", "fusion.weights.bm25": 0.4}},
+    {"name": "linear-z_score", "params": {"fusion.method": "linear", "fusion.normalization": "z_score"}},
+    {"name": "linear-l2", "params": {"fusion.method": "linear", "fusion.normalization": "l2"}},
+    {"name": "linear-none", "params": {"fusion.method": "linear", "fusion.normalization": "none"}},
+    {"name": "combsum", "params": {"fusion.method": "combsum"}},
+    {"name": "combmnz", "params": {"fusion.method": "combmnz", "fusion.normalization": "z_score"}},
+    {"name": "c40-rrf", "params": {"chunk.size": 40, "fusion.k": 20}},
+    {"name": "c40-linear", "params": {"chunk.size": 40, "fusion.method": "linear", "fusion.normalization": "l2"}},
+    {"name": "c40-combmnz", "params": {"chunk.size": 40, "fusion.method": "combmnz"}}
+  ]
+}`
+
+type lbTrial struct {
+	Name      string             `json:"name"`
+	Status    string             `json:"status"`
+	Mode      string             `json:"mode"`
+	Primary   float64            `json:"primary"`
+	Scorecard map[string]float64 `json:"scorecard"`
+}
+
+func readLeaderboardTrials(t *testing.T, dir string) ([]byte, map[string]lbTrial) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, "leaderboard.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lb struct {
+		Trials []lbTrial `json:"trials"`
+	}
+	if err := json.Unmarshal(data, &lb); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]lbTrial{}
+	for _, tr := range lb.Trials {
+		out[tr.Name] = tr
+	}
+	return data, out
+}
+
+// TestSweepReplayEqualsLive replays every fusion method through the real
+// `tune serve` process and verifies every trial live (per-request
+// overrides, the min_score trial and the winner through apply + restart):
+// the run fails unless each query's scores match. A second replay run
+// gives byte-identical leaderboard JSON, and a live sweep (a restart per
+// trial) scores every trial the same.
+func TestSweepReplayEqualsLive(t *testing.T) {
+	e := newSweepEnv(t, sweepSettings)
+	exp := e.write("every.json", everyMethod)
+	stdout, stderr, code := e.run("--experiments", exp, "--mode", "replay", "--verify", "100")
+	if code != 0 {
+		t.Fatalf("replay: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	for _, want := range []string{"collected candidate lists", "through per-request fusion override", "through apply + restart (the winner)", "apply + restart (min_score differs"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	if !strings.Contains(stdout, "ok (verified)") {
+		t.Errorf("leaderboard shows no verified trial:\n%s", stdout)
+	}
+	if _, stderr, code := e.run("--experiments", exp, "--mode", "replay", "--verify", "100"); code != 0 {
+		t.Fatalf("second replay: exit %d\n%s", code, stderr)
+	}
+	if _, stderr, code := e.run("--experiments", exp, "--mode", "live"); code != 0 {
+		t.Fatalf("live: exit %d\n%s", code, stderr)
+	}
+	dirs := e.runDirs()
+	if len(dirs) != 3 {
+		t.Fatalf("runs: %v", dirs)
+	}
+	first, replayed := readLeaderboardTrials(t, dirs[0])
+	second, _ := readLeaderboardTrials(t, dirs[1])
+	if !bytes.Equal(first, second) {
+		t.Errorf("leaderboard.json differs between two identical replay sweeps")
+	}
+	_, live := readLeaderboardTrials(t, dirs[2])
+	if len(replayed) != 13 || len(live) != 13 {
+		t.Fatalf("%d replayed and %d live trials, want 13", len(replayed), len(live))
+	}
+	for name, r := range replayed {
+		l := live[name]
+		if r.Status != "ok" || r.Mode != "verified" || l.Mode != "live" {
+			t.Errorf("%s: replay %s/%s, live %s/%s", name, r.Status, r.Mode, l.Status, l.Mode)
+		}
+		if r.Primary != l.Primary {
+			t.Errorf("%s: primary %v replayed, %v live", name, r.Primary, l.Primary)
+		}
+		for m, v := range l.Scorecard {
+			if r.Scorecard[m] != v {
+				t.Errorf("%s: %s %v replayed, %v live", name, m, r.Scorecard[m], v)
+			}
+		}
+	}
+}
+
+func TestSweepModeFlag(t *testing.T) {
+	e := newSweepEnv(t, sweepSettings)
+	for _, tc := range []struct{ args, want string }{
+		{"--mode fast", `--mode: mode "fast": want live, replay or auto`},
+		{"--mode replay --verify -1", "--verify: must be >= 0 (got -1)"},
+	} {
+		_, stderr, code := e.run(append([]string{"--experiments", e.write("x.json", `{"baseline": {"params": {"fusion.k": 60}}}`)}, strings.Fields(tc.args)...)...)
+		if code != 2 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%s: exit %d, stderr %q, want 2 and %q", tc.args, code, stderr, tc.want)
+		}
+		if dirs := e.runDirs(); len(dirs) != 0 {
+			t.Errorf("%s: run directory written: %v", tc.args, dirs)
+		}
+	}
+}
