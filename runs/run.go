@@ -87,15 +87,22 @@ func (r *Run) RecordTrial(t TrialRecord, queries []QueryResult) error {
 
 // encodeQueries renders the per-query results of trial t as JSON lines.
 func encodeQueries(t TrialRecord, queries []QueryResult) ([]byte, error) {
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	for _, q := range queries {
-		if err := enc.Encode(q); err != nil {
-			return nil, fmt.Errorf("runs: encode query %q of trial %q: %w", q.QueryID, t.Name, err)
+	var b []byte
+	for i := range queries {
+		var ok bool
+		if b, ok = appendQueryResult(b, &queries[i]); ok {
+			if i == 0 { // lines are alike: size the buffer once
+				b = append(make([]byte, 0, len(b)*len(queries)*9/8+512), b...)
+			}
+			continue
 		}
+		// Not handled by the fast encoder: encoding/json says why.
+		if _, err := json.Marshal(queries[i]); err != nil {
+			return nil, fmt.Errorf("runs: encode query %q of trial %q: %w", queries[i].QueryID, t.Name, err)
+		}
+		return nil, fmt.Errorf("runs: encode query %q of trial %q: unsupported value", queries[i].QueryID, t.Name)
 	}
-	return []byte(b.String()), nil
+	return b, nil
 }
 
 // Trials reads every recorded trial, ordered by index.

@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/fusiontune/fusiontune/backend"
@@ -190,12 +192,14 @@ func sweepReplay(ctx context.Context, o Options) (*Result, error) {
 	// Live trials are durable one by one; replayed ones, a millisecond
 	// each, per group through one flush (see runs.TrialBatch).
 	batch := o.Run.NewTrialBatch()
-	finish := func(i int, rec trialOutcome, batched bool) error {
-		record := o.Run.RecordTrial
-		if batched {
-			record = batch.Record
+	finish := func(i int, rec trialOutcome, enc *runs.EncodedTrial) error {
+		var err error
+		if enc != nil {
+			err = batch.Add(enc)
+		} else {
+			err = o.Run.RecordTrial(rec.TrialRecord, rec.results)
 		}
-		if err := record(rec.TrialRecord, rec.results); err != nil {
+		if err != nil {
 			return fmt.Errorf("record trial %q: %w", rec.Name, err)
 		}
 		res.Trials = append(res.Trials, rec.TrialRecord)
@@ -247,7 +251,7 @@ func sweepReplay(ctx context.Context, o Options) (*Result, error) {
 				if err != nil && ctx.Err() != nil {
 					return res, ctx.Err()
 				}
-				if err := finish(i, rec, false); err != nil {
+				if err := finish(i, rec, nil); err != nil {
 					return res, err
 				}
 			}
@@ -257,11 +261,16 @@ func sweepReplay(ctx context.Context, o Options) (*Result, error) {
 			return res, err
 		}
 		began := time.Now()
-		for _, j := range pending {
+		out := replayAll(o, ro, col, err, g, pending)
+		for k, j := range pending {
 			i, spec := g.indexes[j], g.specs[j]
 			o.Progress.TrialStarted(i+1, len(order), spec.Name)
-			rec := replayTrial(o, ro, col, err, i, spec)
-			if err := finish(i, rec, true); err != nil {
+			r := <-out[k]
+			if r.err != nil {
+				batch.Abort()
+				return res, fmt.Errorf("record trial %q: %w", spec.Name, r.err)
+			}
+			if err := finish(i, r.rec, r.enc); err != nil {
 				batch.Flush()
 				return res, err
 			}
@@ -277,6 +286,38 @@ func sweepReplay(ctx context.Context, o Options) (*Result, error) {
 		return res, err
 	}
 	return res, nil
+}
+
+// replayedTrial is a trial replayed and encoded by replayAll.
+type replayedTrial struct {
+	rec trialOutcome
+	enc *runs.EncodedTrial
+	err error
+}
+
+// replayAll replays and encodes the pending trials of g on every core;
+// the k-th channel delivers pending[k]'s outcome.
+func replayAll(o Options, ro ReplayOptions, col *collection, colErr error, g *replayGroup, pending []int) []chan replayedTrial {
+	out := make([]chan replayedTrial, len(pending))
+	for k := range out {
+		out[k] = make(chan replayedTrial, 1)
+	}
+	var next atomic.Int64
+	for range min(runtime.GOMAXPROCS(0), len(pending)) {
+		go func() {
+			for {
+				k := int(next.Add(1) - 1)
+				if k >= len(pending) {
+					return
+				}
+				j := pending[k]
+				rec := replayTrial(o, ro, col, colErr, g.indexes[j], g.specs[j])
+				enc, err := runs.EncodeTrial(rec.TrialRecord, rec.results)
+				out[k] <- replayedTrial{rec: rec, enc: enc, err: err}
+			}
+		}()
+	}
+	return out
 }
 
 // collection is one replay group's candidate lists, per query.

@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# bench-replay.sh — fusion replay against live restart-per-config on BEIR
+# SciFact (../shared/data/scifact: 5,183 abstracts, 300 judged queries)
+# with the embedded engine (bm25 + lsa-256), the sweep of
+# scripts/bench-replay.json: RRF k in {10,20,40,60,80} x bm25 weight in
+# {0.0,...,1.0}, dense weight 1 - bm25 weight (55 configs).
+#
+#   make bench-replay          # builds bin/tune, then runs this
+#
+# Prints, from end-to-end wall times of real `tune` runs:
+#   - replay mode (one collection, 55 configs fused offline, the top 3
+#     re-run live, the winner through apply + restart) vs live mode (a
+#     restart per config): wall times and their ratio (target >= 15x);
+#   - the marginal cost of one more config: replay from 55 vs 110 configs
+#     (the replay phase the tuner logs, and the end-to-end difference),
+#     live from 11 vs 55 configs; their ratio (target >= 1000x);
+#   - the top 5 of both leaderboards, which must be identical (exit 1 if not).
+# Skips (exit 0) when ../shared/data/scifact is absent.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+data="$root/../shared/data/scifact"
+if [ ! -f "$data/corpus.jsonl" ]; then
+	echo "bench-replay: skipped: $data not found (the shared SciFact data is not in this checkout)" >&2
+	exit 0
+fi
+data=$(cd "$data" && pwd)
+BIN=${BIN:-$root/bin/tune}
+[ -x "$BIN" ] || go build -o "$BIN" ./cmd/tune
+command -v jq >/dev/null || { echo "bench-replay: jq missing (apt-get install -y jq)" >&2; exit 1; }
+exp55="$root/scripts/bench-replay.json"
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+cat >tune.yaml <<EOF
+dataset:
+  path: $data
+runs_dir: runs
+backend:
+  engine:
+    dense: {model: lsa-256}
+eval: {concurrency: 4}
+EOF
+# The same grid with 10 k values (110 configs) and with k = 60 only (11).
+jq '.grid["fusion.k"] = [10, 15, 20, 30, 40, 50, 60, 70, 80, 90]' "$exp55" >exp110.json
+jq '.grid["fusion.k"] = [60]' "$exp55" >exp11.json
+jq '{baseline}' "$exp55" >warm.json
+
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+# sweep NAME FILE MODE: run a sweep, keep stderr in NAME.log, print wall ms.
+sweep() {
+	local t0 t1
+	t0=$(now_ms)
+	if ! "$BIN" --experiments "$2" --mode "$3" --format json >"$1.lb.json" 2>"$1.log"; then
+		echo "bench-replay: $1 failed:" >&2
+		tail -20 "$1.log" >&2
+		exit 1
+	fi
+	t1=$(now_ms)
+	echo $((t1 - t0))
+}
+# to_ms DURATION: a Go duration (850µs, 95.2ms, 1.5s) in milliseconds.
+to_ms() {
+	awk -v d="$1" 'BEGIN {
+		if (d ~ /µs$/) { sub(/µs$/, "", d); print d / 1000 }
+		else if (d ~ /ms$/) { sub(/ms$/, "", d); print d + 0 }
+		else if (d ~ /m[0-9.]+s$/) { split(d, p, "m"); sub(/s$/, "", p[2]); print (p[1] * 60 + p[2]) * 1000 }
+		else { sub(/s$/, "", d); print d * 1000 } }'
+}
+# replay_ms LOG: the replay phase (fuse, score, write, sync) in ms.
+replay_ms() {
+	local line w s
+	line=$(grep -m1 'trials fused, scored and written in' "$1")
+	w=$(echo "$line" | sed -E 's/.* written in ([^,]+), made durable in (.+)$/\1/')
+	s=$(echo "$line" | sed -E 's/.* made durable in (.+)$/\1/')
+	awk -v a="$(to_ms "$w")" -v b="$(to_ms "$s")" 'BEGIN { printf "%.1f", a + b }'
+}
+top5() { jq -r '.trials[:5][] | "\(.rank). \(.name) \(.primary)"' "$1"; }
+
+echo "bench-replay: SciFact $(wc -l <"$data/corpus.jsonl") docs, $(wc -l <"$data/queries.jsonl") queries; embedded engine bm25 + lsa-256; $(nproc) cores; load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "warming the index cache (untimed)..." >&2
+sweep warm warm.json live >/dev/null
+
+echo "replay, 55 configs..." >&2
+replay55=$(sweep replay55 "$exp55" replay)
+echo "replay, 110 configs..." >&2
+replay110=$(sweep replay110 exp110.json replay)
+echo "live, 11 configs..." >&2
+live11=$(sweep live11 exp11.json live)
+echo "live, 55 configs..." >&2
+live55=$(sweep live55 "$exp55" live)
+
+phase55=$(replay_ms replay55.log)
+phase110=$(replay_ms replay110.log)
+awk -v r55="$replay55" -v r110="$replay110" -v l11="$live11" -v l55="$live55" -v p55="$phase55" -v p110="$phase110" 'BEGIN {
+	printf "end to end (wall, including live verification):\n"
+	printf "  replay  55 configs: %8.1f s   (1 collection, 55 replayed, top 3 verified live, winner apply + restart)\n", r55 / 1000
+	printf "  replay 110 configs: %8.1f s\n", r110 / 1000
+	printf "  live    11 configs: %8.1f s\n", l11 / 1000
+	printf "  live    55 configs: %8.1f s   (a restart per config)\n", l55 / 1000
+	printf "  speed-up, 55 configs: %.1fx (target >= 15x)\n", l55 / r55
+	mr = (p110 - p55) / 55; me = (r110 - r55) / 55; ml = (l55 - l11) / 44
+	printf "marginal cost of one more config:\n"
+	printf "  replay: %.2f ms (replay phase, 55 -> 110 configs: %.1f -> %.1f ms); end to end %.1f ms\n", mr, p55, p110, me
+	printf "  live:   %.0f ms (11 -> 55 configs)\n", ml
+	printf "  ratio:  %.0fx cheaper (target >= 1000x)\n", ml / mr
+}'
+top5 replay55.lb.json >top.replay
+top5 live55.lb.json >top.live
+echo "top 5, replay (rank, trial, primary):"
+sed 's/^/  /' top.replay
+echo "top 5, live:"
+sed 's/^/  /' top.live
+if cmp -s <(cut -d' ' -f1-2 top.replay) <(cut -d' ' -f1-2 top.live) && cmp -s top.replay top.live; then
+	echo "top 5 identical (names, order and primary scores): yes"
+else
+	echo "top 5 identical: NO" >&2
+	exit 1
+fi
