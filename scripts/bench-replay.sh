@@ -9,8 +9,9 @@
 #
 # Prints, from end-to-end wall times of real `tune` runs:
 #   - replay mode (one collection, 55 configs fused offline, the top 3
-#     re-run live, the winner through apply + restart) vs live mode (a
-#     restart per config): wall times and their ratio (target >= 15x);
+#     re-run live, the winner through apply + restart; median of 3 runs)
+#     vs live mode (a restart per config): wall times and their ratio
+#     (target >= 15x);
 #   - the marginal cost of one more config: replay from 55 vs 110 configs
 #     (the replay phase the tuner logs, and the end-to-end difference),
 #     live from 11 vs 55 configs; their ratio (target >= 1000x);
@@ -28,6 +29,8 @@ data=$(cd "$data" && pwd)
 BIN=${BIN:-$root/bin/tune}
 [ -x "$BIN" ] || go build -o "$BIN" ./cmd/tune
 command -v jq >/dev/null || { echo "bench-replay: jq missing (apt-get install -y jq)" >&2; exit 1; }
+TIME=/usr/bin/time
+[ -x "$TIME" ] || { echo "bench-replay: /usr/bin/time missing (apt-get install -y time)" >&2; exit 1; }
 exp55="$root/scripts/bench-replay.json"
 
 work=$(mktemp -d)
@@ -52,7 +55,7 @@ now_ms() { echo $(($(date +%s%N) / 1000000)); }
 sweep() {
 	local t0 t1
 	t0=$(now_ms)
-	if ! "$BIN" --experiments "$2" --mode "$3" --format json >"$1.lb.json" 2>"$1.log"; then
+	if ! "$TIME" -f '%U %S' -o "$1.cpu" "$BIN" --experiments "$2" --mode "$3" --format json >"$1.lb.json" 2>"$1.log"; then
 		echo "bench-replay: $1 failed:" >&2
 		tail -20 "$1.log" >&2
 		exit 1
@@ -76,35 +79,55 @@ replay_ms() {
 	s=$(echo "$line" | sed -E 's/.* made durable in (.+)$/\1/')
 	awk -v a="$(to_ms "$w")" -v b="$(to_ms "$s")" 'BEGIN { printf "%.1f", a + b }'
 }
+# cpu_ms NAME: user + system CPU of a sweep and its tune serve children, ms.
+cpu_ms() { awk '{ printf "%.0f", ($1 + $2) * 1000 }' "$1.cpu"; }
 top5() { jq -r '.trials[:5][] | "\(.rank). \(.name) \(.primary)"' "$1"; }
 
 echo "bench-replay: SciFact $(wc -l <"$data/corpus.jsonl") docs, $(wc -l <"$data/queries.jsonl") queries; embedded engine bm25 + lsa-256; $(nproc) cores; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "warming the index cache (untimed)..." >&2
 sweep warm warm.json live >/dev/null
 
-echo "replay, 55 configs..." >&2
-replay55=$(sweep replay55 "$exp55" replay)
-echo "replay, 110 configs..." >&2
-replay110=$(sweep replay110 exp110.json replay)
+# median3 A B C: the median of three numbers.
+median3() { printf '%s\n' "$@" | sort -g | sed -n 2p; }
+# The replay runs last seconds, so a burst of load from elsewhere moves
+# them a lot: each is run three times (alternating) and the median kept.
+for i in 1 2 3; do
+	echo "replay, 55 and 110 configs ($i/3)..." >&2
+	r55[$i]=$(sweep "replay55-$i" "$exp55" replay)
+	p55[$i]=$(replay_ms "replay55-$i.log")
+	c55[$i]=$(cpu_ms "replay55-$i")
+	r110[$i]=$(sweep "replay110-$i" exp110.json replay)
+	p110[$i]=$(replay_ms "replay110-$i.log")
+	c110[$i]=$(cpu_ms "replay110-$i")
+	grep -h 'replay: ' "replay55-$i.log" "replay110-$i.log" | sed 's/^/  /' >&2
+done
+cpu55=$(median3 "${c55[@]}")
+cpu110=$(median3 "${c110[@]}")
+replay55=$(median3 "${r55[@]}")
+replay110=$(median3 "${r110[@]}")
+phase55=$(median3 "${p55[@]}")
+phase110=$(median3 "${p110[@]}")
+cp "replay55-1.lb.json" replay55.lb.json
 echo "live, 11 configs..." >&2
 live11=$(sweep live11 exp11.json live)
 echo "live, 55 configs..." >&2
 live55=$(sweep live55 "$exp55" live)
 
-phase55=$(replay_ms replay55.log)
-phase110=$(replay_ms replay110.log)
-awk -v r55="$replay55" -v r110="$replay110" -v l11="$live11" -v l55="$live55" -v p55="$phase55" -v p110="$phase110" 'BEGIN {
+awk -v r55="$replay55" -v r110="$replay110" -v l11="$live11" -v l55="$live55" -v p55="$phase55" -v p110="$phase110" \
+	-v c55="$cpu55" -v c110="$cpu110" -v cl11="$(cpu_ms live11)" -v cl55="$(cpu_ms live55)" 'BEGIN {
 	printf "end to end (wall, including live verification):\n"
-	printf "  replay  55 configs: %8.1f s   (1 collection, 55 replayed, top 3 verified live, winner apply + restart)\n", r55 / 1000
-	printf "  replay 110 configs: %8.1f s\n", r110 / 1000
+	printf "  replay  55 configs: %8.1f s   (median of 3; 1 collection, 55 replayed, top 3 verified live, winner apply + restart)\n", r55 / 1000
+	printf "  replay 110 configs: %8.1f s   (median of 3)\n", r110 / 1000
 	printf "  live    11 configs: %8.1f s\n", l11 / 1000
 	printf "  live    55 configs: %8.1f s   (a restart per config)\n", l55 / 1000
 	printf "  speed-up, 55 configs: %.1fx (target >= 15x)\n", l55 / r55
+	printf "  CPU (user + system, tune and its tune serve children): replay 55 %.1f s, 110 %.1f s; live 11 %.1f s, 55 %.1f s; live/replay at 55 configs %.1fx\n", c55 / 1000, c110 / 1000, cl11 / 1000, cl55 / 1000, cl55 / c55
 	mr = (p110 - p55) / 55; me = (r110 - r55) / 55; ml = (l55 - l11) / 44
+	mcr = (c110 - c55) / 55; mcl = (cl55 - cl11) / 44
 	printf "marginal cost of one more config:\n"
-	printf "  replay: %.2f ms (replay phase, 55 -> 110 configs: %.1f -> %.1f ms); end to end %.1f ms\n", mr, p55, p110, me
-	printf "  live:   %.0f ms (11 -> 55 configs)\n", ml
-	printf "  ratio:  %.0fx cheaper (target >= 1000x)\n", ml / mr
+	printf "  replay: %.2f ms wall (replay phase, medians, 55 -> 110 configs: %.1f -> %.1f ms); end to end %.1f ms wall, %.1f ms CPU\n", mr, p55, p110, me, mcr
+	printf "  live:   %.0f ms wall, %.0f ms CPU (11 -> 55 configs)\n", ml, mcl
+	printf "  ratio:  %.0fx cheaper in wall time (target >= 1000x); %.0fx in CPU\n", ml / mr, (mcr > 0 ? mcl / mcr : 0)
 }'
 top5 replay55.lb.json >top.replay
 top5 live55.lb.json >top.live

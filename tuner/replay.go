@@ -147,6 +147,9 @@ func replayKey(p experiments.Params) string {
 type replayGroup struct {
 	specs   []experiments.TrialSpec
 	indexes []int // plan index of each spec
+	// Set by collect: each spec's resolved settings, or why not.
+	settings []FusionSettings
+	errs     []error
 }
 
 // replayGroups splits the plan into replay groups in order of first
@@ -261,7 +264,7 @@ func sweepReplay(ctx context.Context, o Options) (*Result, error) {
 			return res, err
 		}
 		began := time.Now()
-		out := replayAll(o, ro, col, err, g, pending)
+		out := replayAll(o, col, err, g, pending)
 		for k, j := range pending {
 			i, spec := g.indexes[j], g.specs[j]
 			o.Progress.TrialStarted(i+1, len(order), spec.Name)
@@ -297,7 +300,7 @@ type replayedTrial struct {
 
 // replayAll replays and encodes the pending trials of g on every core;
 // the k-th channel delivers pending[k]'s outcome.
-func replayAll(o Options, ro ReplayOptions, col *collection, colErr error, g *replayGroup, pending []int) []chan replayedTrial {
+func replayAll(o Options, col *collection, colErr error, g *replayGroup, pending []int) []chan replayedTrial {
 	out := make([]chan replayedTrial, len(pending))
 	for k := range out {
 		out[k] = make(chan replayedTrial, 1)
@@ -311,7 +314,12 @@ func replayAll(o Options, ro ReplayOptions, col *collection, colErr error, g *re
 					return
 				}
 				j := pending[k]
-				rec := replayTrial(o, ro, col, colErr, g.indexes[j], g.specs[j])
+				var s FusionSettings
+				var err error
+				if g.settings != nil {
+					s, err = g.settings[j], g.errs[j]
+				}
+				rec := replayTrial(o, col, colErr, g.indexes[j], g.specs[j], s, err)
 				enc, err := runs.EncodeTrial(rec.TrialRecord, rec.results)
 				out[k] <- replayedTrial{rec: rec, enc: enc, err: err}
 			}
@@ -342,14 +350,19 @@ type collected struct {
 // trial of the group needs.
 func collect(ctx context.Context, o Options, ro ReplayOptions, g *replayGroup) (*collection, bool, error) {
 	params := g.specs[0].Params
-	settings, err := ro.Resolve(params)
-	if err != nil {
+	g.settings = make([]FusionSettings, len(g.specs))
+	g.errs = make([]error, len(g.specs))
+	for j, spec := range g.specs {
+		g.settings[j], g.errs[j] = ro.Resolve(spec.Params)
+	}
+	if err := g.errs[0]; err != nil {
 		return nil, false, fmt.Errorf("resolve %q: %w", g.specs[0].Name, err)
 	}
+	settings := g.settings[0]
 	depth := settings.Fusion.Depth
-	for _, spec := range g.specs[1:] {
-		if s, err := ro.Resolve(spec.Params); err == nil {
-			depth = max(depth, s.Fusion.Depth)
+	for j := range g.specs {
+		if g.errs[j] == nil {
+			depth = max(depth, g.settings[j].Fusion.Depth)
 		}
 	}
 	restarted, err := applyAndStart(ctx, o.Backend, params, false)
@@ -364,6 +377,7 @@ func collect(ctx context.Context, o Options, ro ReplayOptions, g *replayGroup) (
 	var mu sync.Mutex
 	missing := 0
 	eo := o.Eval
+	eo.K = 1 // the hits are not used: one keeps the responses small
 	eo.explain = true
 	eo.fusion = &fusion.Params{Depth: depth}
 	eo.onResponse = func(q Query, resp backend.SearchResponse) {
@@ -416,9 +430,10 @@ func applyAndStart(ctx context.Context, b backend.Backend, params experiments.Pa
 }
 
 // replayTrial fuses and scores every query of one trial from the
-// collection. colErr, when set, is why the collection failed: the trial
+// collection under its resolved settings s (err: why they could not be
+// resolved). colErr, when set, is why the collection failed: the trial
 // fails with it, as it would have live.
-func replayTrial(o Options, ro ReplayOptions, col *collection, colErr error, index int, spec experiments.TrialSpec) trialOutcome {
+func replayTrial(o Options, col *collection, colErr error, index int, spec experiments.TrialSpec, s FusionSettings, err error) trialOutcome {
 	rec := trialOutcome{TrialRecord: runs.TrialRecord{
 		Index: index, Name: spec.Name, Params: spec.Params, Group: spec.Params.IndexKey(),
 		Baseline: spec.Baseline, Mode: TrialReplay, Status: runs.StatusOK, Scorecard: map[string]float64{},
@@ -434,7 +449,6 @@ func replayTrial(o Options, ro ReplayOptions, col *collection, colErr error, ind
 	if colErr != nil {
 		return fail(colErr)
 	}
-	s, err := ro.Resolve(spec.Params)
 	if err != nil {
 		return fail(err)
 	}

@@ -22,9 +22,10 @@ type replayQuery struct {
 // settings and scores the ranking, as the engine and runQuery would, with
 // buffers reused across calls. It is not safe for concurrent use.
 type replayer struct {
-	sc   Scorer
-	fast *MetricsScorer // sc when it is one: scores grades into a slice
-	k    int            // hits per query, as requested live
+	sc    Scorer
+	names []string       // sc.Metrics()
+	fast  *MetricsScorer // sc when it is one: scores grades into a slice
+	k     int            // hits per query, as requested live
 	// depth is how many documents the scorecard reads (-1: all); in
 	// document mode the fused ranking is cut there instead of at k, which
 	// changes no score: documents are unique and min_score cuts a prefix.
@@ -39,7 +40,7 @@ type replayer struct {
 }
 
 func newReplayer(sc Scorer, k int) *replayer {
-	rp := &replayer{sc: sc, k: k, depth: -1}
+	rp := &replayer{sc: sc, names: sc.Metrics(), k: k, depth: -1}
 	if rp.fast, _ = sc.(*MetricsScorer); rp.fast != nil {
 		rp.depth = 0
 		for _, m := range rp.fast.card.Metrics {
@@ -117,7 +118,7 @@ func (rp *replayer) scoreRanked(rq *replayQuery, passage bool, ranked []fusion.R
 	}
 	scores, primary := rp.sc.Score(rankingOfIDs(rp.ids), rq.q.Judgments)
 	rp.vals = rp.vals[:0]
-	for _, m := range rp.sc.Metrics() {
+	for _, m := range rp.names {
 		rp.vals = append(rp.vals, scores[m])
 	}
 	return rp.vals, primary
@@ -145,7 +146,7 @@ func (rp *replayer) record(r *runs.QueryResult, rq *replayQuery, s FusionSetting
 	vals, primary := rp.scoreRanked(rq, s.Passage, ranked)
 	r.Primary = primary
 	r.Scores = make(map[string]float64, len(vals))
-	for i, name := range rp.sc.Metrics() {
+	for i, name := range rp.names {
 		r.Scores[name] = vals[i]
 	}
 	recordTop(r, rq.q, hits)

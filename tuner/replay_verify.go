@@ -6,6 +6,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/fusiontune/fusiontune/backend/fusion"
 	"github.com/fusiontune/fusiontune/experiments"
@@ -82,6 +83,7 @@ func sameMinScore(a, b *float64) bool {
 // re-records the trial as verified.
 func verifyLive(ctx context.Context, o Options, ro ReplayOptions, res *Result, t runs.TrialRecord, params experiments.Params, override *fusion.Params, force bool, how string) error {
 	o.Progress.TrialStarted(t.Index+1, len(o.Trials), "verify "+t.Name)
+	began := time.Now()
 	restarted, err := applyAndStart(ctx, o.Backend, params, force)
 	if restarted {
 		res.Restarts++
@@ -118,8 +120,8 @@ func verifyLive(ctx context.Context, o Options, ro ReplayOptions, res *Result, t
 			res.Trials[i] = rec.TrialRecord
 		}
 	}
-	fmt.Fprintf(ro.Log, "verified %q live through %s: %d queries equal to the replay (largest difference %g)\n",
-		t.Name, how, len(want), maxDiff)
+	fmt.Fprintf(ro.Log, "verified %q live through %s: %d queries equal to the replay (largest difference %g) in %s\n",
+		t.Name, how, len(want), maxDiff, time.Since(began).Round(time.Millisecond))
 	return nil
 }
 
