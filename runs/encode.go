@@ -95,6 +95,9 @@ func appendQueryResult(b []byte, q *QueryResult) ([]byte, bool) {
 		b = append(b, `,"error":`...)
 		b = appendString(b, q.Error)
 	}
+	if q.Unjudged {
+		b = append(b, `,"unjudged":true`...)
+	}
 	return append(b, "}\n"...), true
 }
 

@@ -197,11 +197,13 @@ func sweepReplay(ctx context.Context, o Options) (*Result, error) {
 	batch := o.Run.NewTrialBatch()
 	finish := func(i int, rec trialOutcome, enc *runs.EncodedTrial) error {
 		var err error
+		recStart := time.Now()
 		if enc != nil {
 			err = batch.Add(enc)
 		} else {
 			err = o.Run.RecordTrial(rec.TrialRecord, rec.results)
 		}
+		res.Recording += time.Since(recStart)
 		if err != nil {
 			return fmt.Errorf("record trial %q: %w", rec.Name, err)
 		}
@@ -279,7 +281,9 @@ func sweepReplay(ctx context.Context, o Options) (*Result, error) {
 			}
 		}
 		computed := time.Since(began)
-		if err := batch.Flush(); err != nil {
+		err = batch.Flush()
+		res.Recording += time.Since(began) - computed
+		if err != nil {
 			return res, err
 		}
 		fmt.Fprintf(ro.Log, "replay: %d trials fused, scored and written in %s, made durable in %s\n",
@@ -458,7 +462,8 @@ func replayTrial(o Options, col *collection, colErr error, index int, spec exper
 	rp := newReplayer(o.Scorer, o.Eval.withDefaults().K)
 	batch := Batch{Results: make([]runs.QueryResult, len(o.Queries))}
 	for i, q := range o.Queries {
-		r := runs.QueryResult{QueryID: q.ID, Category: q.Category, Expected: q.ExpectedRouting, RequestID: col.queries[i].requestID}
+		r := runs.QueryResult{QueryID: q.ID, Category: q.Category, Expected: q.ExpectedRouting, RequestID: col.queries[i].requestID,
+			Unjudged: len(q.Judgments) == 0}
 		if msg := col.queries[i].err; msg != "" {
 			r.Error = msg
 			r.Scores = map[string]float64{}

@@ -112,7 +112,10 @@ func verifyLive(ctx context.Context, o Options, ro ReplayOptions, res *Result, t
 	rec := trialOutcome{TrialRecord: t}
 	rec.fill(o.Queries, batch)
 	rec.Mode = TrialVerified
-	if err := o.Run.RecordTrial(rec.TrialRecord, rec.results); err != nil {
+	recStart := time.Now()
+	err = o.Run.RecordTrial(rec.TrialRecord, rec.results)
+	res.Recording += time.Since(recStart)
+	if err != nil {
 		return fmt.Errorf("record trial %q: %w", t.Name, err)
 	}
 	for i := range res.Trials {

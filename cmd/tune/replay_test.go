@@ -3,6 +3,7 @@ package main_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -78,22 +79,35 @@ func TestSweepReplayEqualsLive(t *testing.T) {
 	if !strings.Contains(stdout, "ok (verified)") {
 		t.Errorf("leaderboard shows no verified trial:\n%s", stdout)
 	}
-	if _, stderr, code := e.run("--experiments", exp, "--mode", "replay", "--verify", "100"); code != 0 {
-		t.Fatalf("second replay: exit %d\n%s", code, stderr)
+	// Two runs that keep their replayed records (only the winner is
+	// re-run live): same leaderboard bytes, and per-query records equal to
+	// a live run's but for request ids and latencies.
+	for i := range 2 {
+		if _, stderr, code := e.run("--experiments", exp, "--mode", "replay", "--verify", "0"); code != 0 {
+			t.Fatalf("replay --verify 0 (%d): exit %d\n%s", i, code, stderr)
+		}
 	}
 	if _, stderr, code := e.run("--experiments", exp, "--mode", "live"); code != 0 {
 		t.Fatalf("live: exit %d\n%s", code, stderr)
 	}
 	dirs := e.runDirs()
-	if len(dirs) != 3 {
+	if len(dirs) != 4 {
 		t.Fatalf("runs: %v", dirs)
 	}
-	first, replayed := readLeaderboardTrials(t, dirs[0])
-	second, _ := readLeaderboardTrials(t, dirs[1])
+	_, replayed := readLeaderboardTrials(t, dirs[0])
+	first, _ := readLeaderboardTrials(t, dirs[1])
+	second, _ := readLeaderboardTrials(t, dirs[2])
 	if !bytes.Equal(first, second) {
 		t.Errorf("leaderboard.json differs between two identical replay sweeps")
 	}
-	_, live := readLeaderboardTrials(t, dirs[2])
+	for i := range 13 {
+		name := fmt.Sprintf("trials/%03d.queries.jsonl", i)
+		got, want := queryRecords(t, filepath.Join(dirs[1], name)), queryRecords(t, filepath.Join(dirs[3], name))
+		if got != want {
+			t.Errorf("%s: replayed records differ from live ones:\n%.600s\nlive:\n%.600s", name, got, want)
+		}
+	}
+	_, live := readLeaderboardTrials(t, dirs[3])
 	if len(replayed) != 13 || len(live) != 13 {
 		t.Fatalf("%d replayed and %d live trials, want 13", len(replayed), len(live))
 	}
@@ -111,6 +125,28 @@ func TestSweepReplayEqualsLive(t *testing.T) {
 			}
 		}
 	}
+}
+
+// queryRecords reads a queries.jsonl file without the fields that differ
+// between any two runs (request ids, latencies).
+func queryRecords(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		delete(m, "request_id")
+		delete(m, "latency_ms")
+		b, _ := json.Marshal(m)
+		out.Write(append(b, '\n'))
+	}
+	return out.String()
 }
 
 func TestSweepModeFlag(t *testing.T) {
