@@ -5,6 +5,9 @@ import (
 	"github.com/fusiontune/fusiontune/runs"
 )
 
+// ProcessCPU exposes processCPU to the benchmarks.
+var ProcessCPU = processCPU
+
 // RungSubsets exposes rungSubsets to the external tests.
 var RungSubsets = rungSubsets
 

@@ -265,7 +265,7 @@ func sweepReplay(ctx context.Context, o Options) (*Result, error) {
 		if errors.Is(err, ErrNoCandidates) {
 			return res, err
 		}
-		began := time.Now()
+		began, cpu := time.Now(), processCPU()
 		out := replayAll(o, col, err, g, pending)
 		for k, j := range pending {
 			i, spec := g.indexes[j], g.specs[j]
@@ -280,14 +280,14 @@ func sweepReplay(ctx context.Context, o Options) (*Result, error) {
 				return res, err
 			}
 		}
-		computed := time.Since(began)
+		computed, computedCPU := time.Since(began), processCPU()-cpu
 		err = batch.Flush()
 		res.Recording += time.Since(began) - computed
 		if err != nil {
 			return res, err
 		}
-		fmt.Fprintf(ro.Log, "replay: %d trials fused, scored and written in %s, made durable in %s\n",
-			len(pending), computed.Round(time.Microsecond), (time.Since(began) - computed).Round(time.Microsecond))
+		fmt.Fprintf(ro.Log, "replay: %d trials fused, scored and written in %s (CPU %s), made durable in %s\n",
+			len(pending), computed.Round(time.Microsecond), computedCPU.Round(time.Microsecond), (time.Since(began) - computed).Round(time.Microsecond))
 	}
 	if err := verify(ctx, o, ro, groups, res); err != nil {
 		return res, err

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -86,7 +85,7 @@ func BenchmarkReplay(b *testing.B) {
 		var next atomic.Int64
 		b.ReportAllocs()
 		b.ResetTimer()
-		start, cpu0 := time.Now(), cpuTime()
+		start, cpu0 := time.Now(), tuner.ProcessCPU()
 		b.RunParallel(func(pb *testing.PB) {
 			c := tuner.NewReplayCore(sc, tuner.DefaultDepth)
 			for pb.Next() {
@@ -97,17 +96,8 @@ func BenchmarkReplay(b *testing.B) {
 		b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "pairs/s")
 		// On a shared machine the wall rate understates the code: pairs
 		// per CPU-second times the idle cores is what it would reach.
-		b.ReportMetric(float64(b.N)/(cpuTime()-cpu0).Seconds(), "pairs/cpu-s")
+		b.ReportMetric(float64(b.N)/(tuner.ProcessCPU()-cpu0).Seconds(), "pairs/cpu-s")
 	})
-}
-
-// cpuTime is the process's user + system CPU time so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkReplayTrial is one replayed trial end to end minus the disk
