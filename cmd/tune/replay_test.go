@@ -67,10 +67,27 @@ func readLeaderboardTrials(t *testing.T, dir string) ([]byte, map[string]lbTrial
 func TestSweepReplayEqualsLive(t *testing.T) {
 	e := newSweepEnv(t, sweepSettings)
 	exp := e.write("every.json", everyMethod)
-	stdout, stderr, code := e.run("--experiments", exp, "--mode", "replay", "--verify", "100")
-	if code != 0 {
-		t.Fatalf("replay: exit %d\n%s\n%s", code, stdout, stderr)
+	// sweep runs tune and returns its run directory (runs started within
+	// one second do not sort by name).
+	sweep := func(args ...string) (string, string, string) {
+		t.Helper()
+		before := map[string]bool{}
+		for _, d := range e.runDirs() {
+			before[d] = true
+		}
+		stdout, stderr, code := e.run(append([]string{"--experiments", exp}, args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d\n%s\n%s", args, code, stdout, stderr)
+		}
+		for _, d := range e.runDirs() {
+			if !before[d] {
+				return d, stdout, stderr
+			}
+		}
+		t.Fatalf("%v: no new run directory", args)
+		return "", "", ""
 	}
+	verifiedRun, stdout, stderr := sweep("--mode", "replay", "--verify", "100")
 	for _, want := range []string{"collected candidate lists", "through per-request fusion override", "through apply + restart (the winner)", "apply + restart (min_score differs"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr)
@@ -82,32 +99,23 @@ func TestSweepReplayEqualsLive(t *testing.T) {
 	// Two runs that keep their replayed records (only the winner is
 	// re-run live): same leaderboard bytes, and per-query records equal to
 	// a live run's but for request ids and latencies.
-	for i := range 2 {
-		if _, stderr, code := e.run("--experiments", exp, "--mode", "replay", "--verify", "0"); code != 0 {
-			t.Fatalf("replay --verify 0 (%d): exit %d\n%s", i, code, stderr)
-		}
-	}
-	if _, stderr, code := e.run("--experiments", exp, "--mode", "live"); code != 0 {
-		t.Fatalf("live: exit %d\n%s", code, stderr)
-	}
-	dirs := e.runDirs()
-	if len(dirs) != 4 {
-		t.Fatalf("runs: %v", dirs)
-	}
-	_, replayed := readLeaderboardTrials(t, dirs[0])
-	first, _ := readLeaderboardTrials(t, dirs[1])
-	second, _ := readLeaderboardTrials(t, dirs[2])
+	replayRun, _, _ := sweep("--mode", "replay", "--verify", "0")
+	againRun, _, _ := sweep("--mode", "replay", "--verify", "0")
+	liveRun, _, _ := sweep("--mode", "live")
+	_, replayed := readLeaderboardTrials(t, verifiedRun)
+	first, _ := readLeaderboardTrials(t, replayRun)
+	second, _ := readLeaderboardTrials(t, againRun)
 	if !bytes.Equal(first, second) {
 		t.Errorf("leaderboard.json differs between two identical replay sweeps")
 	}
 	for i := range 13 {
 		name := fmt.Sprintf("trials/%03d.queries.jsonl", i)
-		got, want := queryRecords(t, filepath.Join(dirs[1], name)), queryRecords(t, filepath.Join(dirs[3], name))
+		got, want := queryRecords(t, filepath.Join(replayRun, name)), queryRecords(t, filepath.Join(liveRun, name))
 		if got != want {
 			t.Errorf("%s: replayed records differ from live ones:\n%.600s\nlive:\n%.600s", name, got, want)
 		}
 	}
-	_, live := readLeaderboardTrials(t, dirs[3])
+	_, live := readLeaderboardTrials(t, liveRun)
 	if len(replayed) != 13 || len(live) != 13 {
 		t.Fatalf("%d replayed and %d live trials, want 13", len(replayed), len(live))
 	}
