@@ -74,19 +74,35 @@ func MarshalJSON(v any) ([]byte, error) {
 // durable on disk when RecordTrial returns.
 func (r *Run) RecordTrial(t TrialRecord, queries []QueryResult) error {
 	base := filepath.Join(TrialsDir, fmt.Sprintf("%03d", t.Index))
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	for _, q := range queries {
-		if err := enc.Encode(q); err != nil {
-			return fmt.Errorf("runs: encode query %q of trial %q: %w", q.QueryID, t.Name, err)
-		}
+	lines, err := encodeQueries(t, queries)
+	if err != nil {
+		return err
 	}
-	if err := r.WriteFile(base+".queries.jsonl", []byte(b.String())); err != nil {
+	if err := r.WriteFile(base+".queries.jsonl", lines); err != nil {
 		return err
 	}
 	// The record is written last: its presence marks the trial as finished.
 	return r.WriteJSON(base+".json", t)
+}
+
+// encodeQueries renders the per-query results of trial t as JSON lines.
+func encodeQueries(t TrialRecord, queries []QueryResult) ([]byte, error) {
+	var b []byte
+	for i := range queries {
+		var ok bool
+		if b, ok = appendQueryResult(b, &queries[i]); ok {
+			if i == 0 { // lines are alike: size the buffer once
+				b = append(make([]byte, 0, len(b)*len(queries)*9/8+512), b...)
+			}
+			continue
+		}
+		// Not handled by the fast encoder: encoding/json says why.
+		if _, err := json.Marshal(queries[i]); err != nil {
+			return nil, fmt.Errorf("runs: encode query %q of trial %q: %w", queries[i].QueryID, t.Name, err)
+		}
+		return nil, fmt.Errorf("runs: encode query %q of trial %q: unsupported value", queries[i].QueryID, t.Name)
+	}
+	return b, nil
 }
 
 // Trials reads every recorded trial, ordered by index.

@@ -7,4 +7,8 @@
 // StudyOptions) proposes trials by Ask, takes partial scores on growing
 // query subsets by Report (successive-halving pruning) and outcomes by
 // Tell; a resumed run replays its recorded trials into the study.
+//
+// With ReplayOptions, Sweep collects each retriever's candidate lists once
+// per group and fuses every query-time variant offline (replay.go),
+// verifying the best live (replay_verify.go).
 package tuner

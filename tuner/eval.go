@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/backend/fusion"
 	"github.com/fusiontune/fusiontune/runs"
 )
 
@@ -32,6 +33,12 @@ type EvalOptions struct {
 	Retries     int           // extra attempts after a failed search (default 2)
 	Backoff     time.Duration // first retry delay, doubled each attempt (default 200 ms)
 	K           int           // hits requested per query (default 100)
+
+	// Set by the replay (see replay.go): ask for candidate lists, override
+	// the fusion settings per request, and see every successful response.
+	explain    bool
+	fusion     *fusion.Params
+	onResponse func(q Query, resp backend.SearchResponse)
 }
 
 func (o EvalOptions) withDefaults() EvalOptions {
@@ -126,7 +133,7 @@ func runQuery(ctx context.Context, s backend.Searcher, q Query, sc Scorer, o Eva
 		}
 		qctx, cancel := context.WithTimeout(ctx, o.Timeout)
 		start := time.Now()
-		resp, err = s.Search(qctx, backend.SearchRequest{Query: q.Text, K: o.K, RequestID: requestID})
+		resp, err = s.Search(qctx, backend.SearchRequest{Query: q.Text, K: o.K, RequestID: requestID, Explain: o.explain, Fusion: o.fusion})
 		r.LatencyMS = float64(time.Since(start).Microseconds()) / 1000
 		timedOut := errors.Is(qctx.Err(), context.DeadlineExceeded)
 		cancel()
@@ -145,8 +152,19 @@ func runQuery(ctx context.Context, s backend.Searcher, q Query, sc Scorer, o Eva
 		r.Scores = map[string]float64{}
 		return r
 	}
-	ranking := rankingOf(resp.Hits)
-	r.Routing = resp.Routing
+	if o.onResponse != nil {
+		o.onResponse(q, resp)
+	}
+	scoreHits(&r, q, sc, resp.Hits, resp.Routing)
+	return r
+}
+
+// scoreHits fills r from a ranked hit list: routing (defaulted from the
+// hits when the backend reports none), scores, the recorded top and the
+// label sequence.
+func scoreHits(r *runs.QueryResult, q Query, sc Scorer, hits []backend.Hit, routing string) {
+	ranking := rankingOf(hits)
+	r.Routing = routing
 	if r.Routing == "" {
 		r.Routing = "search"
 		if len(ranking) == 0 {
@@ -154,11 +172,16 @@ func runQuery(ctx context.Context, s backend.Searcher, q Query, sc Scorer, o Eva
 		}
 	}
 	r.Scores, r.Primary = sc.Score(ranking, q.Judgments)
-	n := min(len(resp.Hits), TopRecorded)
+	recordTop(r, q, hits)
+}
+
+// recordTop fills the recorded top hits and the label sequence of r.
+func recordTop(r *runs.QueryResult, q Query, hits []backend.Hit) {
+	n := min(len(hits), TopRecorded)
 	r.Top = make([]runs.RankedDoc, 0, n)
 	labels := make([]string, 0, n)
 	for i := 0; i < n; i++ {
-		h := resp.Hits[i]
+		h := hits[i]
 		g, judged := q.Judgments[h.DocID]
 		if !judged {
 			g = -1
@@ -173,7 +196,6 @@ func runQuery(ctx context.Context, s backend.Searcher, q Query, sc Scorer, o Eva
 		}
 	}
 	r.Labels = strings.Join(labels, " | ")
-	return r
 }
 
 // rankingOf lists the hits' document ids, keeping the first occurrence of

@@ -1,4 +1,46 @@
 package tuner
 
+import (
+	"github.com/fusiontune/fusiontune/backend/fusion"
+	"github.com/fusiontune/fusiontune/runs"
+)
+
+// ProcessCPU exposes processCPU to the benchmarks.
+var ProcessCPU = processCPU
+
 // RungSubsets exposes rungSubsets to the external tests.
 var RungSubsets = rungSubsets
+
+// ReplayCore exposes the replay hot path (fuse one query's prepared
+// lists under a trial's settings and score the ranking) to the external
+// benchmark.
+type ReplayCore struct{ rp *replayer }
+
+// ReplayQuery is a query made ready for replay.
+type ReplayQuery = replayQuery
+
+// NewReplayCore returns a ReplayCore keeping k hits per query.
+func NewReplayCore(sc Scorer, k int) *ReplayCore { return &ReplayCore{newReplayer(sc, k)} }
+
+// Prepare readies q and its lists.
+func (c *ReplayCore) Prepare(q Query, pl *fusion.Prepared) *ReplayQuery {
+	rq := c.rp.prepare(q, pl)
+	return &rq
+}
+
+// Score fuses and scores one query and returns the primary score.
+func (c *ReplayCore) Score(rq *ReplayQuery, s FusionSettings) float64 {
+	_, p := c.rp.score(rq, s)
+	return p
+}
+
+// Records replays one trial over every query: the per-query records the
+// sweep writes.
+func (c *ReplayCore) Records(rqs []*ReplayQuery, s FusionSettings) []runs.QueryResult {
+	out := make([]runs.QueryResult, len(rqs))
+	for i, rq := range rqs {
+		out[i] = runs.QueryResult{QueryID: rq.q.ID, Category: rq.q.Category}
+		c.rp.record(&out[i], rq, s)
+	}
+	return out
+}

@@ -33,6 +33,9 @@ type Options struct {
 	FailureBudget int
 	// Describe renders a trial's exact backend config for the record.
 	Describe func(params experiments.Params) string
+	// Replay, unless nil or ModeLive, fuses query-time variants offline
+	// from collected candidate lists and verifies the best live (replay.go).
+	Replay *ReplayOptions
 }
 
 // Result is the outcome of a sweep.
@@ -54,6 +57,9 @@ var ErrFailureBudget = errors.New("failure budget exhausted")
 func Sweep(ctx context.Context, o Options) (*Result, error) {
 	if o.Progress == nil {
 		o.Progress = nopProgress{}
+	}
+	if o.Replay != nil && o.Replay.Mode != ModeLive && o.Replay.Mode != "" {
+		return sweepReplay(ctx, o)
 	}
 	done, err := o.Run.Trials()
 	if err != nil {

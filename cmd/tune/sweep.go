@@ -20,7 +20,7 @@ func init() {
 	defaultCommand = "sweep"
 }
 
-const sweepUsage = `[--experiments FILE] [--config tune.yaml] [--runs-dir DIR] [--resume RUN] [--apply-best] [--format text|json|md|csv]
+const sweepUsage = `[--experiments FILE] [--config tune.yaml] [--runs-dir DIR] [--resume RUN] [--apply-best] [--mode live|replay|auto] [--verify N] [--format text|json|md|csv]
        [--storage URL [--study NAME]] [--parallel N]
 
 Applies every trial of the experiment file to the backend, restarting it,
@@ -51,6 +51,8 @@ func sweep(ctx context.Context, cmd string, args []string, stdout, stderr io.Wri
 	applyBest := fs.Bool("apply-best", false, "promote the best trial to the production config (backend.config) after the sweep")
 	force := fs.Bool("force", false, "with --apply-best: promote even when the promotion policy refuses (recorded in promotions.jsonl)")
 	sf := addSharedFlags(fs)
+	mode := fs.String("mode", "live", "live (apply and evaluate every trial), replay (fuse query-time variants offline from candidate lists, verify the best live) or auto (replay where the backend returns candidate lists)")
+	verify := fs.Int("verify", tuner.DefaultVerify, verifyUsage)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -106,6 +108,18 @@ func sweep(ctx context.Context, cmd string, args []string, stdout, stderr io.Wri
 	study, err := studyFor(ef, eng)
 	if err != nil {
 		return inputError(err)
+	}
+	replay, err := replayOptions(eng, *mode, *verify, stderr)
+	if err != nil {
+		return err
+	}
+	if replay != nil && replay.Mode == tuner.ModeReplay {
+		switch {
+		case study != nil:
+			return usageErrorf("--mode replay: sampler experiments (space) run live; use --mode live or auto")
+		case shared:
+			return usageErrorf("--mode replay: runs shared through --storage or --parallel run live; use --mode live or auto")
+		}
 	}
 	if shared {
 		return runShared(ctx, sf, sharedRun{args: args, s: s, ef: ef, trials: trials, ds: ds, scorer: scorer, eng: eng, study: study}, *format, stdout, stderr)
@@ -171,6 +185,7 @@ func sweep(ctx context.Context, cmd string, args []string, stdout, stderr io.Wri
 		Progress:      &tuner.TextProgress{W: stderr, Terminal: isTerminal(stderr)},
 		FailureBudget: s.Eval.FailureBudget,
 		Describe:      eng.describe,
+		Replay:        replay,
 	}
 	var res *tuner.Result
 	var sweepErr error

@@ -1,0 +1,160 @@
+package runs
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+)
+
+// TrialBatch records many trials with one flush to disk instead of an
+// fsync per file: the replay evaluates a trial in about a millisecond,
+// which per-file fsyncs (tens of milliseconds each) would dwarf. Record
+// writes each trial's two files as temporaries; Flush fsyncs them all at
+// once, renames them into place (queries first, the record last, as
+// RecordTrial does) and fsyncs the directory.
+// A crash before Flush returns loses the batch's trials but never leaves a
+// partial file under a final name. The files are those of RecordTrial,
+// byte for byte.
+type TrialBatch struct {
+	r       *Run
+	pending [][2]string // temporary path, final path
+}
+
+// NewTrialBatch starts a batch of trial records for r.
+func (r *Run) NewTrialBatch() *TrialBatch { return &TrialBatch{r: r} }
+
+// EncodedTrial is a trial record and its per-query results encoded as
+// RecordTrial writes them.
+type EncodedTrial struct {
+	index         int
+	lines, record []byte
+}
+
+// EncodeTrial encodes trial t and its per-query results. It is safe for
+// concurrent use, so callers can encode trials in parallel and Add them
+// in order.
+func EncodeTrial(t TrialRecord, queries []QueryResult) (*EncodedTrial, error) {
+	lines, err := encodeQueries(t, queries)
+	if err != nil {
+		return nil, err
+	}
+	rec, err := MarshalJSON(t)
+	if err != nil {
+		return nil, fmt.Errorf("runs: encode trial %q: %w", t.Name, err)
+	}
+	return &EncodedTrial{index: t.Index, lines: lines, record: rec}, nil
+}
+
+// Record encodes trial t and its per-query results and Adds them.
+func (b *TrialBatch) Record(t TrialRecord, queries []QueryResult) error {
+	e, err := EncodeTrial(t, queries)
+	if err != nil {
+		return err
+	}
+	return b.Add(e)
+}
+
+// Add writes an encoded trial as temporaries; it is in place and durable
+// once Flush returns.
+func (b *TrialBatch) Add(e *EncodedTrial) error {
+	base := filepath.Join(b.r.Dir, TrialsDir, fmt.Sprintf("%03d", e.index))
+	for _, f := range []struct {
+		path string
+		data []byte
+	}{{base + ".queries.jsonl", e.lines}, {base + ".json", e.record}} {
+		tmp, err := writeTemp(f.path, f.data)
+		if err != nil {
+			return err
+		}
+		b.pending = append(b.pending, [2]string{tmp, f.path})
+	}
+	return nil
+}
+
+// Len is the number of files waiting for Flush.
+func (b *TrialBatch) Len() int { return len(b.pending) }
+
+// Flush makes every recorded trial durable and visible.
+func (b *TrialBatch) Flush() error {
+	if len(b.pending) == 0 {
+		return nil
+	}
+	dir := filepath.Join(b.r.Dir, TrialsDir)
+	if err := syncFiles(b.pending); err != nil {
+		return b.abort(fmt.Errorf("runs: flush trials: %w", err))
+	}
+	for i, p := range b.pending {
+		if err := os.Rename(p[0], p[1]); err != nil {
+			b.pending = b.pending[i:]
+			return b.abort(fmt.Errorf("runs: flush trials: %w", err))
+		}
+	}
+	b.pending = nil
+	d, err := os.Open(dir)
+	if err == nil {
+		err = errors.Join(d.Sync(), d.Close())
+	}
+	if err != nil {
+		return fmt.Errorf("runs: flush trials: %w", err)
+	}
+	return nil
+}
+
+// flushParallel bounds the concurrent fsyncs of a Flush.
+const flushParallel = 32
+
+// syncFiles fsyncs the temporaries concurrently: the file system commits
+// concurrent fsyncs together (measured here: 110 files of 500 kB in about
+// 30 ms at once, 3 ms each one by one), and unlike syncfs(2) they do not
+// wait for other programs' dirty data.
+func syncFiles(pending [][2]string) error {
+	errs := make([]error, len(pending))
+	sem := make(chan struct{}, flushParallel)
+	var wg sync.WaitGroup
+	for i, p := range pending {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			f, err := os.OpenFile(p[0], os.O_WRONLY, 0)
+			if err == nil {
+				err = errors.Join(f.Sync(), f.Close())
+			}
+			errs[i] = err
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// Abort drops the trials recorded since the last Flush, removing their
+// temporaries.
+func (b *TrialBatch) Abort() {
+	for _, p := range b.pending {
+		os.Remove(p[0])
+	}
+	b.pending = nil
+}
+
+func (b *TrialBatch) abort(err error) error {
+	b.Abort()
+	return err
+}
+
+// writeTemp writes data to the temporary file .NAME.batch beside path,
+// unsynced, replacing a stale one a crash may have left.
+func writeTemp(path string, data []byte) (string, error) {
+	tmp := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".batch")
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return "", fmt.Errorf("write %s: %w", path, err)
+	}
+	_, werr := f.Write(data)
+	if err := errors.Join(werr, f.Close()); err != nil {
+		os.Remove(tmp)
+		return "", fmt.Errorf("write %s: %w", path, err)
+	}
+	return tmp, nil
+}

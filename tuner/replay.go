@@ -1,0 +1,505 @@
+package tuner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/backend/fusion"
+	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/fusiontune/fusiontune/runs"
+)
+
+// Mode says how a sweep evaluates query-time variants.
+type Mode string
+
+// The sweep modes.
+const (
+	// ModeLive applies and evaluates every trial on the backend.
+	ModeLive Mode = "live"
+	// ModeReplay collects each retriever's candidate list once per group
+	// and fuses every variant offline; it fails when the backend returns
+	// no candidate lists.
+	ModeReplay Mode = "replay"
+	// ModeAuto replays where the backend returns candidate lists and
+	// evaluates live elsewhere.
+	ModeAuto Mode = "auto"
+)
+
+// Modes lists the valid sweep modes.
+var Modes = []Mode{ModeLive, ModeReplay, ModeAuto}
+
+// ParseMode checks a --mode value.
+func ParseMode(s string) (Mode, error) {
+	for _, m := range Modes {
+		if string(m) == s {
+			return m, nil
+		}
+	}
+	return "", fmt.Errorf("mode %q: want live, replay or auto", s)
+}
+
+// Trial modes recorded in runs.TrialRecord.Mode.
+const (
+	TrialLive     = "live"     // evaluated on the backend
+	TrialReplay   = "replay"   // fused offline from collected candidate lists
+	TrialVerified = "verified" // replayed, then re-run live with equal per-query scores
+)
+
+// Defaults of ReplayOptions.
+const (
+	DefaultVerify    = 3    // replayed trials re-run live through per-request overrides
+	DefaultTolerance = 1e-9 // largest allowed replay-live difference of a per-query score
+)
+
+// FusionSettings are a trial's query-time settings exactly as the backend
+// applies them: what the replay fuses with and what the per-request
+// override of a live verification sends.
+type FusionSettings struct {
+	// Fusion is the effective fusion (defaults applied, Depth set); its
+	// Weights should name every enabled retriever, so that an override
+	// does not inherit a weight from the running configuration.
+	Fusion fusion.Params
+	// MinScore drops fused hits below it (nil: none). It cannot be
+	// overridden per request: verifying a trial whose MinScore differs
+	// from the running one applies the trial's config instead.
+	MinScore *float64
+	// Passage ranks chunks instead of documents.
+	Passage bool
+}
+
+// ReplayOptions turn on the replay path of Sweep (nil or ModeLive keep
+// every trial live).
+type ReplayOptions struct {
+	Mode Mode
+	// Resolve returns a trial's effective query-time settings the way the
+	// backend reads them (for the embedded engine: render and parse its
+	// config). Required unless Mode is ModeLive.
+	Resolve func(experiments.Params) (FusionSettings, error)
+	// Verify is how many of the best replayed trials are re-run live
+	// through per-request fusion overrides (DefaultVerify when 0; negative:
+	// none). The best trial is always confirmed through apply + restart.
+	Verify int
+	// Tolerance is the largest allowed difference between a replayed and a
+	// live per-query score (DefaultTolerance when 0).
+	Tolerance float64
+	// Log receives replay progress lines (collection, verification); nil
+	// discards them.
+	Log io.Writer
+}
+
+func (r ReplayOptions) withDefaults() ReplayOptions {
+	if r.Verify == 0 {
+		r.Verify = DefaultVerify
+	}
+	if r.Verify < 0 {
+		r.Verify = 0
+	}
+	if r.Tolerance <= 0 {
+		r.Tolerance = DefaultTolerance
+	}
+	if r.Log == nil {
+		r.Log = io.Discard
+	}
+	return r
+}
+
+// ErrNoCandidates is returned in ModeReplay when the backend answers
+// without candidate lists.
+var ErrNoCandidates = errors.New("backend returned no candidate lists (it does not support explain): use --mode live or auto")
+
+// ErrReplayMismatch is returned when a replayed trial scores differently
+// live.
+var ErrReplayMismatch = errors.New("replay and live results differ")
+
+// replayable reports whether param is fused offline: changing it needs
+// neither new candidate lists nor a restart of a different index.
+func replayable(param string) bool {
+	switch param {
+	case "fusion.method", "fusion.k", "fusion.normalization", "depth", "min_score":
+		return true
+	}
+	return strings.HasPrefix(param, experiments.WeightPrefix)
+}
+
+// replayKey identifies the trials that can share one collection of
+// candidate lists: equal parameters apart from the replayable ones.
+func replayKey(p experiments.Params) string {
+	rest := experiments.Params{}
+	for k, v := range p {
+		if !replayable(k) {
+			rest[k] = v
+		}
+	}
+	return rest.String()
+}
+
+// replayGroup is a set of trials replayed from one collection.
+type replayGroup struct {
+	specs   []experiments.TrialSpec
+	indexes []int // plan index of each spec
+	// Set by collect: each spec's resolved settings, or why not.
+	settings []FusionSettings
+	errs     []error
+}
+
+// replayGroups splits the plan into replay groups in order of first
+// appearance.
+func replayGroups(order []experiments.TrialSpec) []*replayGroup {
+	var groups []*replayGroup
+	pos := map[string]*replayGroup{}
+	for i, spec := range order {
+		key := replayKey(spec.Params)
+		g := pos[key]
+		if g == nil {
+			g = &replayGroup{}
+			pos[key] = g
+			groups = append(groups, g)
+		}
+		g.specs = append(g.specs, spec)
+		g.indexes = append(g.indexes, i)
+	}
+	return groups
+}
+
+// sweepReplay is Sweep with replay: per replay group one live collection
+// at the deepest depth any trial needs, every trial fused offline and
+// recorded, then the best replayed trials verified live.
+func sweepReplay(ctx context.Context, o Options) (*Result, error) {
+	ro := o.Replay.withDefaults()
+	if ro.Resolve == nil {
+		return nil, errors.New("replay: no Resolve function for the backend's fusion settings")
+	}
+	done, err := o.Run.Trials()
+	if err != nil {
+		return nil, err
+	}
+	recorded := map[string]runs.TrialRecord{}
+	for _, t := range done {
+		recorded[t.Name] = t
+	}
+	order := Flatten(Plan(o.Trials))
+	res := &Result{}
+	failures := 0
+	start := time.Now()
+	ran := 0
+	// Live trials are durable one by one; replayed ones, a millisecond
+	// each, per group through one flush (see runs.TrialBatch).
+	batch := o.Run.NewTrialBatch()
+	finish := func(i int, rec trialOutcome, enc *runs.EncodedTrial) error {
+		var err error
+		recStart := time.Now()
+		if enc != nil {
+			err = batch.Add(enc)
+		} else {
+			err = o.Run.RecordTrial(rec.TrialRecord, rec.results)
+		}
+		res.Recording += time.Since(recStart)
+		if err != nil {
+			return fmt.Errorf("record trial %q: %w", rec.Name, err)
+		}
+		res.Trials = append(res.Trials, rec.TrialRecord)
+		ran++
+		remaining := len(order) - len(res.Trials)
+		eta := time.Duration(float64(time.Since(start)) / float64(ran) * float64(remaining))
+		o.Progress.TrialDone(i+1, len(order), rec.TrialRecord, eta)
+		if rec.Status == runs.StatusFailed {
+			failures++
+			if o.FailureBudget > 0 && failures >= o.FailureBudget {
+				return fmt.Errorf("%w: %d trials failed (last: %s)", ErrFailureBudget, failures, rec.Error)
+			}
+		}
+		return nil
+	}
+	groups := replayGroups(order)
+	for _, g := range groups {
+		var pending []int // positions in g of trials still to run
+		for j, spec := range g.specs {
+			if t, ok := recorded[spec.Name]; ok {
+				res.Trials = append(res.Trials, t)
+				res.Skipped++
+				continue
+			}
+			pending = append(pending, j)
+		}
+		if len(pending) == 0 {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return res, err
+		}
+		col, restarted, err := collect(ctx, o, ro, g)
+		if restarted {
+			res.Restarts++
+		}
+		if err != nil && ctx.Err() != nil {
+			return res, ctx.Err()
+		}
+		if errors.Is(err, ErrNoCandidates) && ro.Mode == ModeAuto {
+			fmt.Fprintf(ro.Log, "replay: %v; evaluating group %q live\n", err, replayKey(g.specs[0].Params))
+			for _, j := range pending {
+				i, spec := g.indexes[j], g.specs[j]
+				o.Progress.TrialStarted(i+1, len(order), spec.Name)
+				rec, restarted, err := runTrial(ctx, o, i, spec)
+				if restarted {
+					res.Restarts++
+				}
+				if err != nil && ctx.Err() != nil {
+					return res, ctx.Err()
+				}
+				if err := finish(i, rec, nil); err != nil {
+					return res, err
+				}
+			}
+			continue
+		}
+		if errors.Is(err, ErrNoCandidates) {
+			return res, err
+		}
+		began, cpu := time.Now(), processCPU()
+		out := replayAll(o, col, err, g, pending)
+		for k, j := range pending {
+			i, spec := g.indexes[j], g.specs[j]
+			o.Progress.TrialStarted(i+1, len(order), spec.Name)
+			r := <-out[k]
+			if r.err != nil {
+				batch.Abort()
+				return res, fmt.Errorf("record trial %q: %w", spec.Name, r.err)
+			}
+			if err := finish(i, r.rec, r.enc); err != nil {
+				batch.Flush()
+				return res, err
+			}
+		}
+		computed, computedCPU := time.Since(began), processCPU()-cpu
+		err = batch.Flush()
+		res.Recording += time.Since(began) - computed
+		if err != nil {
+			return res, err
+		}
+		fmt.Fprintf(ro.Log, "replay: %d trials fused, scored and written in %s (CPU %s), made durable in %s\n",
+			len(pending), computed.Round(time.Microsecond), computedCPU.Round(time.Microsecond), (time.Since(began) - computed).Round(time.Microsecond))
+	}
+	if err := verify(ctx, o, ro, groups, res); err != nil {
+		return res, err
+	}
+	return res, nil
+}
+
+// replayedTrial is a trial replayed and encoded by replayAll.
+type replayedTrial struct {
+	rec trialOutcome
+	enc *runs.EncodedTrial
+	err error
+}
+
+// replayAll replays and encodes the pending trials of g on every core;
+// the k-th channel delivers pending[k]'s outcome.
+func replayAll(o Options, col *collection, colErr error, g *replayGroup, pending []int) []chan replayedTrial {
+	out := make([]chan replayedTrial, len(pending))
+	for k := range out {
+		out[k] = make(chan replayedTrial, 1)
+	}
+	var next atomic.Int64
+	for range min(runtime.GOMAXPROCS(0), len(pending)) {
+		go func() {
+			for {
+				k := int(next.Add(1) - 1)
+				if k >= len(pending) {
+					return
+				}
+				j := pending[k]
+				var s FusionSettings
+				var err error
+				if g.settings != nil {
+					s, err = g.settings[j], g.errs[j]
+				}
+				rec := replayTrial(o, col, colErr, g.indexes[j], g.specs[j], s, err)
+				enc, err := runs.EncodeTrial(rec.TrialRecord, rec.results)
+				out[k] <- replayedTrial{rec: rec, enc: enc, err: err}
+			}
+		}()
+	}
+	return out
+}
+
+// collection is one replay group's candidate lists, per query.
+type collection struct {
+	params   experiments.Params // the configuration the lists were collected on
+	settings FusionSettings     // its resolved settings
+	depth    int                // candidates collected per retriever
+	queries  []collected        // in query order
+	restarts int
+}
+
+// collected is one query's candidate lists, prepared for fusion, or why
+// they are missing.
+type collected struct {
+	replayQuery
+	err       string
+	requestID string
+}
+
+// collect applies the group's first trial, restarts the backend when
+// needed and runs every query once with explain at the deepest depth any
+// trial of the group needs.
+func collect(ctx context.Context, o Options, ro ReplayOptions, g *replayGroup) (*collection, bool, error) {
+	params := g.specs[0].Params
+	g.settings = make([]FusionSettings, len(g.specs))
+	g.errs = make([]error, len(g.specs))
+	for j, spec := range g.specs {
+		g.settings[j], g.errs[j] = ro.Resolve(spec.Params)
+	}
+	if err := g.errs[0]; err != nil {
+		return nil, false, fmt.Errorf("resolve %q: %w", g.specs[0].Name, err)
+	}
+	settings := g.settings[0]
+	depth := settings.Fusion.Depth
+	for j := range g.specs {
+		if g.errs[j] == nil {
+			depth = max(depth, g.settings[j].Fusion.Depth)
+		}
+	}
+	restarted, err := applyAndStart(ctx, o.Backend, params, false)
+	if err != nil {
+		return nil, restarted, err
+	}
+	col := &collection{params: params, settings: settings, depth: depth, queries: make([]collected, len(o.Queries))}
+	pos := make(map[string]int, len(o.Queries))
+	for i, q := range o.Queries {
+		pos[q.ID] = i
+	}
+	var mu sync.Mutex
+	missing := 0
+	eo := o.Eval
+	eo.K = 1 // the hits are not used: one keeps the responses small
+	eo.explain = true
+	eo.fusion = &fusion.Params{Depth: depth}
+	eo.onResponse = func(q Query, resp backend.SearchResponse) {
+		var pl *fusion.Prepared
+		if resp.Candidates != nil {
+			pl = fusion.Prepare(resp.Candidates)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if pl == nil {
+			missing++
+		}
+		col.queries[pos[q.ID]].lists = pl
+	}
+	began := time.Now()
+	prefix := fmt.Sprintf("%s/collect-%03d", o.Run.ID(), g.indexes[0])
+	batch, err := evaluate(ctx, o.Backend, o.Queries, o.Scorer, eo, prefix, func(n int) {
+		o.Progress.QueryDone(n, len(o.Queries))
+	})
+	if err != nil {
+		return nil, restarted, err
+	}
+	rp := newReplayer(o.Scorer, 0)
+	for i, r := range batch.Results {
+		c := &col.queries[i]
+		c.requestID, c.err = r.RequestID, r.Error
+		c.replayQuery = rp.prepare(o.Queries[i], c.lists)
+	}
+	if missing > 0 {
+		return nil, restarted, ErrNoCandidates
+	}
+	fmt.Fprintf(ro.Log, "replay: collected candidate lists of %d queries at depth %d for %d trials in %s\n",
+		len(o.Queries), depth, len(g.specs), time.Since(began).Round(time.Millisecond))
+	return col, restarted, nil
+}
+
+// applyAndStart applies params and restarts the backend when the config
+// changed (always when force), then waits until it is ready.
+func applyAndStart(ctx context.Context, b backend.Backend, params experiments.Params, force bool) (bool, error) {
+	if err := b.Apply(ctx, params); err != nil {
+		return false, err
+	}
+	if r, ok := b.(Restarter); !force && ok && !r.NeedsRestart() {
+		return false, nil
+	}
+	if err := b.Restart(ctx); err != nil {
+		return true, err
+	}
+	return true, b.Ready(ctx)
+}
+
+// replayTrial fuses and scores every query of one trial from the
+// collection under its resolved settings s (err: why they could not be
+// resolved). colErr, when set, is why the collection failed: the trial
+// fails with it, as it would have live.
+func replayTrial(o Options, col *collection, colErr error, index int, spec experiments.TrialSpec, s FusionSettings, err error) trialOutcome {
+	rec := trialOutcome{TrialRecord: runs.TrialRecord{
+		Index: index, Name: spec.Name, Params: spec.Params, Group: spec.Params.IndexKey(),
+		Baseline: spec.Baseline, Mode: TrialReplay, Status: runs.StatusOK, Scorecard: map[string]float64{},
+	}}
+	if o.Describe != nil {
+		rec.BackendConfig = o.Describe(spec.Params)
+	}
+	fail := func(err error) trialOutcome {
+		rec.Status = runs.StatusFailed
+		rec.Error = err.Error()
+		return rec
+	}
+	if colErr != nil {
+		return fail(colErr)
+	}
+	if err != nil {
+		return fail(err)
+	}
+	if s.Fusion.Depth > col.depth {
+		return fail(fmt.Errorf("replay: depth %d exceeds the collected depth %d", s.Fusion.Depth, col.depth))
+	}
+	rp := newReplayer(o.Scorer, o.Eval.withDefaults().K)
+	batch := Batch{Results: make([]runs.QueryResult, len(o.Queries))}
+	for i, q := range o.Queries {
+		r := runs.QueryResult{QueryID: q.ID, Category: q.Category, Expected: q.ExpectedRouting, RequestID: col.queries[i].requestID,
+			Unjudged: len(q.Judgments) == 0}
+		if msg := col.queries[i].err; msg != "" {
+			r.Error = msg
+			r.Scores = map[string]float64{}
+			batch.Failed++
+		} else {
+			rp.record(&r, &col.queries[i].replayQuery, s)
+		}
+		batch.Results[i] = r
+	}
+	rec.fill(o.Queries, batch)
+	if batch.Failed > 0 {
+		rec.Status = runs.StatusFailed
+		rec.Error = fmt.Sprintf("%d of %d queries failed (first: %s)", batch.Failed, len(o.Queries), firstError(batch.Results))
+	}
+	return rec
+}
+
+// fill sets the per-query results of rec and the scores summarizing them.
+func (rec *trialOutcome) fill(queries []Query, batch Batch) {
+	rec.results = batch.Results
+	s := summarize(queries, batch)
+	rec.Primary, rec.Scorecard = s.Primary, s.Scorecard
+	rec.Categories, rec.Difficulties, rec.Routing = s.Categories, s.Difficulties, s.Routing
+	rec.Queries, rec.Failed = s.Scored, batch.Failed
+}
+
+// bestFirst sorts trial records the way the leaderboard ranks successful
+// trials: primary score (rounded to 1e-12, as the leaderboard writes it)
+// descending, ties by name.
+func bestFirst(recs []runs.TrialRecord) {
+	round := func(v float64) float64 { return math.Round(v*1e12) / 1e12 }
+	sort.SliceStable(recs, func(i, j int) bool {
+		a, b := round(recs[i].Primary), round(recs[j].Primary)
+		if a != b {
+			return a > b
+		}
+		return recs[i].Name < recs[j].Name
+	})
+}

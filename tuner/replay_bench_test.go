@@ -1,0 +1,127 @@
+package tuner_test
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/backend/engine"
+	"github.com/fusiontune/fusiontune/backend/fusion"
+	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner"
+)
+
+// benchGrid is the bench-replay sweep: RRF k in {10, 20, 40, 60, 80} x
+// bm25 weight in {0, 0.1, ..., 1} with dense weight 1 - bm25 weight.
+func benchGrid() []tuner.FusionSettings {
+	var out []tuner.FusionSettings
+	for _, k := range []float64{10, 20, 40, 60, 80} {
+		for i := 0; i <= 10; i++ {
+			w := float64(i) / 10
+			out = append(out, tuner.FusionSettings{Fusion: fusion.Params{
+				Method: fusion.RRF, K: k, Normalization: fusion.MinMax, Depth: 100,
+				Weights: map[string]float64{"bm25": w, "dense": float64(10-i) / 10},
+			}})
+		}
+	}
+	return out
+}
+
+// demoLists runs every demo query once on the in-process engine with
+// explain and prepares the candidate lists (2 x 100 per query).
+func demoLists(b *testing.B) ([]tuner.Query, []*fusion.Prepared) {
+	qs, corpus := demoQueries(b)
+	cfg := engine.DefaultConfig()
+	cfg.Corpus.Path, cfg.Corpus.Format = corpus, engine.FormatBEIR
+	cfg.Dense.Model = "hash-384"
+	cfg.CacheDir = filepath.Join(b.TempDir(), "cache")
+	e, err := engine.New(cfg, engine.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := e.Build(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	defer e.Close()
+	pls := make([]*fusion.Prepared, len(qs))
+	for i, q := range qs {
+		resp, err := e.Search(context.Background(), backend.SearchRequest{Query: q.Text, K: 100, Explain: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		pls[i] = fusion.Prepare(resp.Candidates)
+	}
+	return qs, pls
+}
+
+// replaySetup prepares the demo queries' lists for replay.
+func replaySetup(b *testing.B) (*tuner.MetricsScorer, []tuner.FusionSettings, *tuner.ReplayCore, []*tuner.ReplayQuery) {
+	qs, pls := demoLists(b)
+	sc := demoScorer(b)
+	core := tuner.NewReplayCore(sc, tuner.DefaultDepth)
+	rqs := make([]*tuner.ReplayQuery, len(qs))
+	for i, q := range qs {
+		rqs[i] = core.Prepare(q, pls[i])
+	}
+	return sc, benchGrid(), core, rqs
+}
+
+// BenchmarkReplay measures the replay's raw throughput: one op is one
+// (query x config) fused from the collected lists (top 100 kept, as the
+// live search returns) and scored on the default scorecard (14 metrics and
+// the composite primary), on every core (one ReplayCore per goroutine).
+// The pairs/s metric is what to report.
+//
+//	go test -run '^$' -bench Replay ./tuner
+func BenchmarkReplay(b *testing.B) {
+	sc, grid, _, rqs := replaySetup(b)
+	pairs := len(rqs) * len(grid)
+	b.Run(fmt.Sprintf("demo/%dqueries/%dconfigs", len(rqs), len(grid)), func(b *testing.B) {
+		var next atomic.Int64
+		b.ReportAllocs()
+		b.ResetTimer()
+		start, cpu0 := time.Now(), tuner.ProcessCPU()
+		b.RunParallel(func(pb *testing.PB) {
+			c := tuner.NewReplayCore(sc, tuner.DefaultDepth)
+			for pb.Next() {
+				n := int(next.Add(1)-1) % pairs
+				c.Score(rqs[n%len(rqs)], grid[n/len(rqs)])
+			}
+		})
+		b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "pairs/s")
+		// On a shared machine the wall rate understates the code: pairs
+		// per CPU-second times the idle cores is what it would reach.
+		b.ReportMetric(float64(b.N)/(tuner.ProcessCPU()-cpu0).Seconds(), "pairs/cpu-s")
+	})
+}
+
+// BenchmarkReplayTrial is one replayed trial end to end minus the disk
+// sync: fuse, score and build the per-query records of every demo query,
+// then encode them as a TrialBatch writes them.
+func BenchmarkReplayTrial(b *testing.B) {
+	_, grid, core, rqs := replaySetup(b)
+	store, err := runs.Open(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	run, err := store.Create(runs.Manifest{Tool: "bench"}, time.Unix(0, 0))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		batch := run.NewTrialBatch()
+		results := core.Records(rqs, grid[i%len(grid)])
+		if err := batch.Record(runs.TrialRecord{Index: i % 1000, Name: "t", Params: experiments.Params{}}, results); err != nil {
+			b.Fatal(err)
+		}
+		batch.Abort()
+		i++
+	}
+}

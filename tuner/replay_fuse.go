@@ -1,0 +1,176 @@
+package tuner
+
+import (
+	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/backend/fusion"
+	"github.com/fusiontune/fusiontune/metrics"
+	"github.com/fusiontune/fusiontune/runs"
+)
+
+// replayQuery is one query made ready for replay: its candidate lists
+// and, for the fast path, its judgments prepared once and the grade of
+// every document the lists hold.
+type replayQuery struct {
+	q      Query
+	lists  *fusion.Prepared
+	judged *metrics.Query // nil without the fast path
+	grade  []int          // per document unit of lists: the grade (0 when unjudged)
+	isJudg []bool         // per document unit: judged
+}
+
+// replayer fuses one query's prepared candidate lists under a trial's
+// settings and scores the ranking, as the engine and runQuery would, with
+// buffers reused across calls. It is not safe for concurrent use.
+type replayer struct {
+	sc    Scorer
+	names []string       // sc.Metrics()
+	fast  *MetricsScorer // sc when it is one: scores grades into a slice
+	k     int            // hits per query, as requested live
+	// depth is how many documents the scorecard reads (-1: all); in
+	// document mode the fused ranking is cut there instead of at k, which
+	// changes no score: documents are unique and min_score cuts a prefix.
+	depth int
+
+	f      fusion.Fuser
+	ranked []fusion.Ranked
+	ids    []string
+	grades []int
+	judged []bool
+	vals   []float64
+}
+
+func newReplayer(sc Scorer, k int) *replayer {
+	rp := &replayer{sc: sc, names: sc.Metrics(), k: k, depth: -1}
+	if rp.fast, _ = sc.(*MetricsScorer); rp.fast != nil {
+		rp.depth = 0
+		for _, m := range rp.fast.card.Metrics {
+			if m.K == 0 { // no cutoff: the whole ranking (as metrics.Scorecard)
+				rp.depth = -1
+				break
+			}
+			rp.depth = max(rp.depth, m.K)
+		}
+	}
+	return rp
+}
+
+// prepare readies q and its candidate lists for replay.
+func (rp *replayer) prepare(q Query, lists *fusion.Prepared) replayQuery {
+	rq := replayQuery{q: q, lists: lists}
+	if rp.fast == nil || lists == nil {
+		return rq
+	}
+	rq.judged = metrics.NewQuery(metrics.Judgments(q.Judgments), rp.fast.opts)
+	docs := lists.DocIDs(false)
+	rq.grade = make([]int, len(docs))
+	rq.isJudg = make([]bool, len(docs))
+	for u, d := range docs {
+		g, ok := q.Judgments[d]
+		rq.grade[u], rq.isJudg[u] = max(g, 0), ok
+	}
+	return rq
+}
+
+// cut is how many fused hits to rank: k, or fewer in document mode when
+// the scorecard and the recorded top read fewer.
+func (rp *replayer) cut(passage bool, recorded int) int {
+	if passage || rp.depth < 0 {
+		return rp.k
+	}
+	return min(rp.k, max(rp.depth, recorded))
+}
+
+// rank returns the first n hits the engine would return, best first, as
+// units of pl: fused under s, stopping at the first score below
+// s.MinScore (the engine's loop, in the same order).
+func (rp *replayer) rank(pl *fusion.Prepared, s FusionSettings, n int) []fusion.Ranked {
+	rp.ranked = rp.f.RankInto(rp.ranked, pl, s.Fusion, s.Passage, n)
+	if s.MinScore != nil {
+		for i, r := range rp.ranked {
+			if r.Score < *s.MinScore {
+				rp.ranked = rp.ranked[:i]
+				break
+			}
+		}
+	}
+	return rp.ranked
+}
+
+// scoreRanked scores ranked units of rq: by grade lookup in document
+// mode (units are unique documents), else by document id through the
+// scorer, which counts a document once, at its first rank, as rankingOf
+// does for live hits. It returns the metric values in the scorer's order
+// (valid until the next call) and the primary score.
+func (rp *replayer) scoreRanked(rq *replayQuery, passage bool, ranked []fusion.Ranked) ([]float64, float64) {
+	if rp.fast != nil && !passage {
+		rp.grades, rp.judged = rp.grades[:0], rp.judged[:0]
+		for _, r := range ranked {
+			rp.grades = append(rp.grades, rq.grade[r.Unit])
+			rp.judged = append(rp.judged, rq.isJudg[r.Unit])
+		}
+		rp.vals = rp.fast.card.ScoreGrades(rp.vals, rp.grades, rp.judged, rq.judged)
+		return rp.vals, rp.fast.primaryOf(rp.vals)
+	}
+	docIDs := rq.lists.DocIDs(passage)
+	rp.ids = rp.ids[:0]
+	for _, r := range ranked {
+		rp.ids = append(rp.ids, docIDs[r.Unit])
+	}
+	scores, primary := rp.sc.Score(rankingOfIDs(rp.ids), rq.q.Judgments)
+	rp.vals = rp.vals[:0]
+	for _, m := range rp.names {
+		rp.vals = append(rp.vals, scores[m])
+	}
+	return rp.vals, primary
+}
+
+// score fuses and scores one query under s: the replay's hot path.
+func (rp *replayer) score(rq *replayQuery, s FusionSettings) ([]float64, float64) {
+	return rp.scoreRanked(rq, s.Passage, rp.rank(rq.lists, s, rp.cut(s.Passage, 0)))
+}
+
+// record fills r with the replayed outcome of one query: routing, scores,
+// the recorded top hits and labels, as runQuery records a live one.
+func (rp *replayer) record(r *runs.QueryResult, rq *replayQuery, s FusionSettings) {
+	ranked := rp.rank(rq.lists, s, rp.cut(s.Passage, TopRecorded))
+	n := min(len(ranked), TopRecorded)
+	hits := make([]backend.Hit, n)
+	docIDs := rq.lists.DocIDs(s.Passage)
+	for i, x := range ranked[:n] {
+		hits[i] = backend.Hit{DocID: docIDs[x.Unit], Score: x.Score}
+	}
+	r.Routing = "search"
+	if len(ranked) == 0 {
+		r.Routing = "no_results"
+	}
+	vals, primary := rp.scoreRanked(rq, s.Passage, ranked)
+	r.Primary = primary
+	r.Scores = make(map[string]float64, len(vals))
+	for i, name := range rp.names {
+		r.Scores[name] = vals[i]
+	}
+	recordTop(r, rq.q, hits)
+}
+
+// rankingOfIDs drops repeated ids, keeping first occurrences.
+func rankingOfIDs(ids []string) []string {
+	seen := make(map[string]bool, len(ids))
+	out := make([]string, 0, len(ids))
+	for _, id := range ids {
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// primaryOf is the composite primary score of metric values in the
+// scorecard's order.
+func (s *MetricsScorer) primaryOf(vals []float64) float64 {
+	primary := 0.0
+	for ti, ci := range s.terms {
+		primary += s.primary.Terms[ti].Weight * vals[ci]
+	}
+	return primary
+}

@@ -1,0 +1,247 @@
+package tuner_test
+
+import (
+	"context"
+	"errors"
+	"net"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/backend/client"
+	"github.com/fusiontune/fusiontune/backend/engine"
+	"github.com/fusiontune/fusiontune/backend/fusion"
+	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/fusiontune/fusiontune/experiments/demo"
+	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner"
+)
+
+// demoQueries extracts the shipped demo dataset and returns its queries
+// with judgments resolved to document ids, and the corpus path.
+func demoQueries(tb testing.TB) ([]tuner.Query, string) {
+	tb.Helper()
+	dir, err := demo.Extract(tb.TempDir())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	corpus := filepath.Join(dir, "corpus.jsonl")
+	gs, err := experiments.LoadGoldenSet(filepath.Join(dir, "golden.json"), experiments.LoadOptions{Format: experiments.FormatNative})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	c, err := engine.LoadCorpus(engine.CorpusConfig{Path: corpus})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	docs := make([]experiments.Document, len(c.Docs))
+	for i, d := range c.Docs {
+		docs[i] = experiments.Document{ID: d.ID, Text: d.Text}
+	}
+	res, err := gs.Resolve(docs)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var qs []tuner.Query
+	for _, q := range gs.Queries {
+		tq := tuner.Query{ID: q.ID, Text: q.Text, Category: q.Category, ExpectedRouting: q.ExpectedRouting}
+		if rq := res.Query(q.ID); rq != nil {
+			tq.Judgments = rq.Judgments
+		}
+		qs = append(qs, tq)
+	}
+	return qs, corpus
+}
+
+// engineBackend is the embedded engine behind a real HTTP server on
+// 127.0.0.1: Apply maps a trial's parameters onto the base config,
+// Restart builds a new engine on it and serves it on a new port.
+type engineBackend struct {
+	base    engine.Config
+	applied engine.Config
+	running *engine.Config
+	mu      sync.Mutex
+	stop    context.CancelFunc
+	served  chan error
+	search  backend.Searcher
+	// alter, when set, rewrites every search request (to break a backend
+	// on purpose).
+	alter func(*backend.SearchRequest)
+}
+
+var _ backend.Backend = (*engineBackend)(nil)
+
+func newEngineBackend(t *testing.T, corpus string) *engineBackend {
+	cfg := engine.DefaultConfig()
+	cfg.Corpus.Path = corpus
+	cfg.Corpus.Format = engine.FormatBEIR
+	cfg.Dense.Model = "hash-384"
+	cfg.CacheDir = filepath.Join(t.TempDir(), "cache")
+	cfg.Listen = "127.0.0.1:0"
+	b := &engineBackend{base: cfg, applied: cfg}
+	t.Cleanup(func() { b.Close() })
+	return b
+}
+
+// config is base overlaid by params (the query-time ones and chunk.size).
+func (b *engineBackend) config(params experiments.Params) (engine.Config, error) {
+	cfg := b.base
+	cfg.Fusion.Weights = nil
+	for k, v := range params {
+		switch {
+		case k == "fusion.method":
+			cfg.Fusion.Method = fusion.Method(v.(string))
+		case k == "fusion.k":
+			cfg.Fusion.K = v.(float64)
+		case k == "fusion.normalization":
+			cfg.Fusion.Normalization = fusion.Normalization(v.(string))
+		case k == "depth":
+			cfg.Depth = int(v.(float64))
+		case k == "min_score":
+			m := v.(float64)
+			cfg.MinScore = &m
+		case k == "chunk.size":
+			cfg.Chunk.Size = int(v.(float64))
+		case strings.HasPrefix(k, experiments.WeightPrefix):
+			if cfg.Fusion.Weights == nil {
+				cfg.Fusion.Weights = map[string]float64{}
+			}
+			cfg.Fusion.Weights[strings.TrimPrefix(k, experiments.WeightPrefix)] = v.(float64)
+		default:
+			return cfg, errors.New("engineBackend: unsupported parameter " + k)
+		}
+	}
+	return cfg, cfg.Validate()
+}
+
+// resolve is the tuner's view of a trial's settings, as cmd/tune builds it.
+func (b *engineBackend) resolve(params experiments.Params) (tuner.FusionSettings, error) {
+	cfg, err := b.config(params)
+	if err != nil {
+		return tuner.FusionSettings{}, err
+	}
+	p := cfg.FusionParams()
+	w := map[string]float64{}
+	for _, r := range cfg.Retrievers {
+		w[r] = p.Weight(r)
+	}
+	p.Weights = w
+	return tuner.FusionSettings{Fusion: p, MinScore: cfg.MinScore, Passage: cfg.Passage}, nil
+}
+
+func (b *engineBackend) Apply(_ context.Context, params map[string]any) error {
+	cfg, err := b.config(params)
+	if err != nil {
+		return err
+	}
+	b.mu.Lock()
+	b.applied = cfg
+	b.mu.Unlock()
+	return nil
+}
+
+func (b *engineBackend) Restart(ctx context.Context) error {
+	b.Close()
+	b.mu.Lock()
+	cfg := b.applied
+	b.running = &cfg
+	b.mu.Unlock()
+	e, err := engine.New(cfg, engine.Options{})
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	ready := make(chan struct{})
+	sctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() {
+		served <- engine.NewServer(e, engine.ServerOptions{}).Serve(sctx, ln, func() { close(ready) })
+		e.Close()
+	}()
+	c, err := client.New("http://" + ln.Addr().String())
+	if err != nil {
+		cancel()
+		return err
+	}
+	b.mu.Lock()
+	b.stop, b.served, b.search = cancel, served, c
+	b.mu.Unlock()
+	select {
+	case <-ready:
+		return nil
+	case err := <-served:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(time.Minute):
+		return errors.New("engine not ready after a minute")
+	}
+}
+
+// NeedsRestart implements tuner.Restarter.
+func (b *engineBackend) NeedsRestart() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.running == nil || !reflect.DeepEqual(*b.running, b.applied)
+}
+
+func (b *engineBackend) Ready(ctx context.Context) error {
+	b.mu.Lock()
+	s := b.search
+	b.mu.Unlock()
+	if s == nil {
+		return errors.New("not started")
+	}
+	return s.Ready(ctx)
+}
+
+func (b *engineBackend) Search(ctx context.Context, req backend.SearchRequest) (backend.SearchResponse, error) {
+	b.mu.Lock()
+	s, alter := b.search, b.alter
+	b.mu.Unlock()
+	if alter != nil {
+		alter(&req)
+	}
+	return s.Search(ctx, req)
+}
+
+func (b *engineBackend) Close() error {
+	b.mu.Lock()
+	stop, served := b.stop, b.served
+	b.stop, b.served, b.search = nil, nil, nil
+	b.mu.Unlock()
+	if stop != nil {
+		stop()
+		<-served
+	}
+	return nil
+}
+
+// readRecords reads a run's trial records by name.
+func readRecords(t *testing.T, run *runs.Run) map[string]runs.TrialRecord {
+	t.Helper()
+	trials, err := run.Trials()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]runs.TrialRecord{}
+	for _, tr := range trials {
+		out[tr.Name] = tr
+	}
+	return out
+}
+
+func mustExist(t *testing.T, path string) {
+	t.Helper()
+	if _, err := os.Stat(path); err != nil {
+		t.Error(err)
+	}
+}

@@ -1,0 +1,157 @@
+package tuner_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/backend/fusion"
+	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/fusiontune/fusiontune/metrics"
+	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner"
+)
+
+func replayTrialSpec(name string, p experiments.Params) experiments.TrialSpec {
+	return experiments.TrialSpec{Name: name, Params: p, Baseline: name == "baseline"}
+}
+
+func demoScorer(t testing.TB) *tuner.MetricsScorer {
+	sc, err := tuner.NewScorer("default", nil, metrics.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
+}
+
+// sweep runs trials on b in mode, verifying the best `verify` replayed
+// trials, and returns the result, the error and the run.
+func sweep(t *testing.T, b *engineBackend, qs []tuner.Query, trials []experiments.TrialSpec, mode tuner.Mode, verify int) (*tuner.Result, error, *runs.Run) {
+	t.Helper()
+	run := newRun(t, filepath.Join(t.TempDir(), "runs"))
+	var log strings.Builder
+	res, err := tuner.Sweep(context.Background(), tuner.Options{
+		Trials: trials, Queries: qs, Backend: b, Scorer: demoScorer(t), Run: run,
+		Replay: &tuner.ReplayOptions{Mode: mode, Resolve: b.resolve, Verify: verify, Log: &log},
+	})
+	t.Logf("replay log:\n%s", log.String())
+	return res, err, run
+}
+
+// TestReplayVerifiesEveryMethod replays one trial per fusion method and
+// normalization (plus depth and min_score variants) from one collection
+// and re-runs every one live on the engine's HTTP server: the run fails
+// unless each query's scores match.
+func TestReplayVerifiesEveryMethod(t *testing.T) {
+	qs, corpus := demoQueries(t)
+	b := newEngineBackend(t, corpus)
+	trials := []experiments.TrialSpec{
+		replayTrialSpec("baseline", experiments.Params{"fusion.method": "rrf", "fusion.k": 60.0}),
+		replayTrialSpec("rrf-k5-weighted", experiments.Params{"fusion.method": "rrf", "fusion.k": 5.0, "fusion.weights.bm25": 0.3, "fusion.weights.dense": 0.7}),
+		replayTrialSpec("rrf-depth20", experiments.Params{"fusion.method": "rrf", "depth": 20.0}),
+		replayTrialSpec("rrf-min-score", experiments.Params{"fusion.method": "rrf", "min_score": 0.025}),
+		replayTrialSpec("combsum", experiments.Params{"fusion.method": "combsum"}),
+		replayTrialSpec("combmnz", experiments.Params{"fusion.method": "combmnz", "fusion.normalization": "z_score"}),
+	}
+	for _, n := range fusion.Normalizations {
+		trials = append(trials, replayTrialSpec("linear-"+string(n), experiments.Params{"fusion.method": "linear", "fusion.normalization": string(n), "fusion.weights.bm25": 0.4}))
+	}
+	res, err, run := sweep(t, b, qs, trials, tuner.ModeReplay, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Restarts != 3 { // collection, the min_score trial, the winner
+		t.Errorf("%d restarts, want 3", res.Restarts)
+	}
+	recs := readRecords(t, run)
+	if len(recs) != len(trials) {
+		t.Fatalf("%d records, want %d", len(recs), len(trials))
+	}
+	for _, tr := range trials {
+		r := recs[tr.Name]
+		if r.Status != runs.StatusOK || r.Mode != tuner.TrialVerified || r.Queries == 0 {
+			t.Errorf("trial %s: status %s mode %s queries %d", tr.Name, r.Status, r.Mode, r.Queries)
+		}
+		mustExist(t, filepath.Join(run.Dir, "trials", fmt.Sprintf("%03d.queries.jsonl", r.Index)))
+	}
+}
+
+// TestReplayMismatchNamesTrialAndQuery breaks the backend on purpose: it
+// ignores the k of per-request fusion overrides, so a trial replayed at
+// another k than the running one differs live, and the sweep must say
+// which trial and which query.
+func TestReplayMismatchNamesTrialAndQuery(t *testing.T) {
+	qs, corpus := demoQueries(t)
+	b := newEngineBackend(t, corpus)
+	b.alter = func(req *backend.SearchRequest) {
+		if req.Fusion != nil && !req.Explain {
+			f := *req.Fusion
+			f.K = 0 // the running config's k wins
+			req.Fusion = &f
+		}
+	}
+	trials := []experiments.TrialSpec{
+		replayTrialSpec("baseline", experiments.Params{"fusion.k": 60.0}),
+		replayTrialSpec("k=1", experiments.Params{"fusion.k": 1.0}),
+		replayTrialSpec("k=2", experiments.Params{"fusion.k": 2.0}),
+		replayTrialSpec("k=500", experiments.Params{"fusion.k": 500.0}),
+	}
+	_, err, run := sweep(t, b, qs, trials, tuner.ModeReplay, 10)
+	if !errors.Is(err, tuner.ErrReplayMismatch) {
+		t.Fatalf("got %v, want ErrReplayMismatch", err)
+	}
+	msg := err.Error()
+	for _, want := range []string{`trial "k=`, `query "`, "per-request fusion override", "primary replay"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("error lacks %q: %s", want, msg)
+		}
+	}
+	// The replayed trials stay recorded.
+	if recs := readRecords(t, run); len(recs) != len(trials) {
+		t.Errorf("%d records after the failure, want %d", len(recs), len(trials))
+	}
+}
+
+// TestReplayWithoutCandidates: a backend that ignores explain cannot be
+// replayed; replay mode says so, auto mode evaluates live.
+func TestReplayWithoutCandidates(t *testing.T) {
+	qs, corpus := demoQueries(t)
+	b := newEngineBackend(t, corpus)
+	b.alter = func(req *backend.SearchRequest) { req.Explain = false }
+	trials := []experiments.TrialSpec{
+		replayTrialSpec("baseline", experiments.Params{"fusion.k": 60.0}),
+		replayTrialSpec("k=10", experiments.Params{"fusion.k": 10.0}),
+	}
+	if _, err, _ := sweep(t, b, qs[:10], trials, tuner.ModeReplay, 0); !errors.Is(err, tuner.ErrNoCandidates) {
+		t.Errorf("replay mode: got %v, want ErrNoCandidates", err)
+	}
+	res, err, _ := sweep(t, b, qs[:10], trials, tuner.ModeAuto, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range res.Trials {
+		if r.Mode != tuner.TrialLive || r.Status != runs.StatusOK {
+			t.Errorf("auto mode without candidates: trial %s mode %s status %s", r.Name, r.Mode, r.Status)
+		}
+	}
+}
+
+func TestParseMode(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want tuner.Mode
+		ok   bool
+	}{{"live", tuner.ModeLive, true}, {"replay", tuner.ModeReplay, true}, {"auto", tuner.ModeAuto, true}, {"fast", "", false}, {"", "", false}} {
+		got, err := tuner.ParseMode(tc.in)
+		if got != tc.want || (err == nil) != tc.ok {
+			t.Errorf("ParseMode(%q) = %q, %v", tc.in, got, err)
+		}
+		if err != nil && !strings.Contains(err.Error(), fmt.Sprintf("%q", tc.in)) {
+			t.Errorf("error %q does not quote the input", err)
+		}
+	}
+}
