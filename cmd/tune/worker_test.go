@@ -205,10 +205,14 @@ func TestTwoWorkersShareStudy(t *testing.T) {
 func TestKilledWorkerStudyStillCompletes(t *testing.T) {
 	url := pgtest.Start(t).NewDatabase(t)
 	beat := []string{"--heartbeat", "200ms", "--heartbeat-timeout", "2s"}
+	// The doomed worker runs alone until it has finished two trials and is
+	// running a third, so the kill always lands mid-study and mid-trial
+	// (with a second worker already running, that worker could finish the
+	// study first: the race this order removes). The survivor then joins,
+	// must fail the dead worker's trial by the heartbeat rule, and
+	// completes the study. Two workers running side by side are
+	// TestTwoWorkersShareStudy's subject.
 	a := startWorker(t, "doomed", url, beat...)
-	b := startWorker(t, "survivor", url, beat...)
-	// Kill the doomed worker once it has finished two trials and is
-	// running a third.
 	deadline := time.Now().Add(3 * time.Minute)
 	victim := -1
 	for victim < 0 {
@@ -236,6 +240,7 @@ func TestKilledWorkerStudyStillCompletes(t *testing.T) {
 		}
 	}
 	_ = a.cmd.Wait()
+	b := startWorker(t, "survivor", url, beat...)
 	b.wait(t)
 	var failed *goptuna.FrozenTrial
 	for _, tr := range studyTrials(t, url) {
