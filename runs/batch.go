@@ -64,7 +64,9 @@ func (b *TrialBatch) Add(e *EncodedTrial) error {
 		path string
 		data []byte
 	}{{base + ".queries.jsonl", e.lines}, {base + ".json", e.record}} {
-		tmp, err := writeTemp(f.path, f.data)
+		// Every file of a run goes through the run's redactor, as in
+		// Run.WriteFile: a batch is no way around it.
+		tmp, err := writeTemp(f.path, b.r.Redact.Bytes(f.data))
 		if err != nil {
 			return err
 		}

@@ -47,6 +47,17 @@ func TestRunFilesRedacted(t *testing.T) {
 	if err := run.RecordTrial(runs.TrialRecord{Name: "t", Status: runs.StatusFailed, Error: "401: tok-9f8e7d6c5b"}, []runs.QueryResult{{QueryID: "q", Error: "auth tok-9f8e7d6c5b"}}); err != nil {
 		t.Fatal(err)
 	}
+	// A batch of trials (the replay path) is redacted too.
+	batch := run.NewTrialBatch()
+	for i := 1; i <= 2; i++ {
+		rec := runs.TrialRecord{Index: i, Name: "replayed", Status: runs.StatusFailed, Error: "key tok-9f8e7d6c5b"}
+		if err := batch.Record(rec, []runs.QueryResult{{QueryID: "q", Error: "auth tok-9f8e7d6c5b"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := batch.Flush(); err != nil {
+		t.Fatal(err)
+	}
 	filepath.Walk(run.Dir, func(p string, info os.FileInfo, err error) error {
 		if err == nil && !info.IsDir() {
 			data, _ := os.ReadFile(p)
