@@ -23,4 +23,8 @@ type Timings struct {
 	// RecordSeconds is the part of the overhead spent writing trial
 	// records durably (fsync), which each trial needs before the next.
 	RecordSeconds float64 `json:"record_seconds"`
+	// AnalysisSeconds is the part of the overhead spent after the last
+	// trial: the statistics step, the leaderboard files and the report. It
+	// does not grow with the trials' restarts and searches.
+	AnalysisSeconds float64 `json:"analysis_seconds"`
 }

@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"runtime"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -235,6 +236,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, onReady func()) err
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(s.opts.Logger.Handler(), slog.LevelWarn),
 	}
+	conns := trackActive(srv)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	buildCtx, cancelBuild := context.WithCancel(ctx)
@@ -244,10 +246,30 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, onReady func()) err
 	drain := func() error {
 		sctx, cancel := context.WithTimeout(context.Background(), DrainTimeout)
 		defer cancel()
-		if err := srv.Shutdown(sctx); err != nil {
-			return fmt.Errorf("serve: drain: %w", err)
+		shut := make(chan error, 1)
+		go func() { shut <- srv.Shutdown(sctx) }()
+		tick := time.NewTicker(5 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case err := <-shut:
+				if err != nil {
+					srv.Close()
+					return fmt.Errorf("serve: drain: %w", err)
+				}
+				return nil
+			case <-tick.C:
+				// Shutdown has closed the listener and the idle
+				// connections. Once no request is in flight, what is
+				// left are connections that never sent one (an HTTP
+				// client's spare dial), which Shutdown would wait up
+				// to 5 s for: close them now.
+				if conns.active() == 0 {
+					srv.Close()
+					return nil
+				}
+			}
 		}
-		return nil
 	}
 	for {
 		select {
@@ -273,4 +295,32 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, onReady func()) err
 			return drain()
 		}
 	}
+}
+
+// activeConns counts a server's connections that are in the middle of a
+// request (http.StateActive).
+type activeConns struct {
+	mu sync.Mutex
+	m  map[net.Conn]bool
+}
+
+// trackActive installs a ConnState hook on srv that keeps the count.
+func trackActive(srv *http.Server) *activeConns {
+	a := &activeConns{m: map[net.Conn]bool{}}
+	srv.ConnState = func(c net.Conn, st http.ConnState) {
+		a.mu.Lock()
+		defer a.mu.Unlock()
+		if st == http.StateActive {
+			a.m[c] = true
+		} else {
+			delete(a.m, c)
+		}
+	}
+	return a
+}
+
+func (a *activeConns) active() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return len(a.m)
 }

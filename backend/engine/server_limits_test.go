@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -13,6 +14,15 @@ import (
 // limitsServer serves the fixture engine with opts on 127.0.0.1 through
 // Server.Serve (the code path of tune serve) and returns its base URL.
 func limitsServer(t *testing.T, opts ServerOptions) (*Server, string) {
+	t.Helper()
+	s, url, stop := startServer(t, opts)
+	t.Cleanup(func() { stop() })
+	return s, url
+}
+
+// startServer is limitsServer with the stop in the caller's hands: stop
+// cancels Serve's context and returns Serve's error once it returned.
+func startServer(t *testing.T, opts ServerOptions) (*Server, string, func() error) {
 	t.Helper()
 	cfg, err := LoadConfig("testdata/tiny.yaml")
 	if err != nil {
@@ -33,13 +43,19 @@ func limitsServer(t *testing.T, opts ServerOptions) (*Server, string) {
 	ready := make(chan struct{})
 	done := make(chan error, 1)
 	go func() { done <- s.Serve(ctx, ln, func() { close(ready) }) }()
-	t.Cleanup(func() { cancel(); <-done })
+	var once sync.Once
+	var serveErr error
+	stop := func() error {
+		once.Do(func() { cancel(); serveErr = <-done })
+		return serveErr
+	}
 	select {
 	case <-ready:
 	case <-time.After(60 * time.Second):
+		stop()
 		t.Fatal("engine not ready")
 	}
-	return s, "http://" + ln.Addr().String()
+	return s, "http://" + ln.Addr().String(), stop
 }
 
 func post(t *testing.T, url, body string) (*http.Response, string) {

@@ -317,14 +317,15 @@ func (r restoringBackend) Close() error {
 
 // recordTimings writes where the sweep's wall time went into the manifest
 // and prints it.
-func recordTimings(run *runs.Run, b *tuner.TimedBackend, recording, wall time.Duration, stderr io.Writer) error {
+func recordTimings(run *runs.Run, b *tuner.TimedBackend, recording, analysis, wall time.Duration, stderr io.Writer) error {
 	t := b.Timings(wall)
 	t.RecordSeconds = recording.Seconds()
+	t.AnalysisSeconds = analysis.Seconds()
 	run.Manifest.Timings = &t
 	if err := run.SaveManifest(); err != nil {
 		return err
 	}
-	fmt.Fprintf(stderr, "time: %.2fs wall = %.2fs backend start/stop + %.2fs search requests + %.3fs tuner overhead (%.2f%%; of it %.3fs durable trial records, %.3fs applying configs)\n",
-		t.WallSeconds, t.StartStopSeconds, t.SearchSeconds, t.OverheadSeconds, 100*t.OverheadShare, t.RecordSeconds, t.ApplySeconds)
+	fmt.Fprintf(stderr, "time: %.2fs wall = %.2fs backend start/stop + %.2fs search requests + %.3fs tuner overhead (%.2f%%; of it %.3fs durable trial records, %.3fs applying configs, %.3fs statistics, leaderboard and report after the last trial)\n",
+		t.WallSeconds, t.StartStopSeconds, t.SearchSeconds, t.OverheadSeconds, 100*t.OverheadShare, t.RecordSeconds, t.ApplySeconds, t.AnalysisSeconds)
 	return nil
 }

@@ -218,6 +218,7 @@ func sweep(ctx context.Context, cmd string, args []string, stdout, stderr io.Wri
 	if res == nil {
 		return failedError(sweepErr)
 	}
+	analysisStart := time.Now()
 	trialsDone, err := run.Trials()
 	if err != nil {
 		return err
@@ -231,9 +232,10 @@ func sweep(ctx context.Context, cmd string, args []string, stdout, stderr io.Wri
 		return err
 	}
 	writeRunReport(run, stderr)
+	analysis := time.Since(analysisStart)
 	fmt.Fprintf(stderr, "%d trials (%d resumed), %d backend restarts, %s; run directory %s\n",
 		len(trialsDone), res.Skipped, res.Restarts, elapsed.Round(time.Millisecond), run.Dir)
-	if err := recordTimings(run, b, res.Recording, time.Since(sweepStart), stderr); err != nil {
+	if err := recordTimings(run, b, res.Recording, analysis, time.Since(sweepStart), stderr); err != nil {
 		return err
 	}
 	if err := lb.Render(stdout, *format); err != nil {
