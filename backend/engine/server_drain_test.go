@@ -22,16 +22,7 @@ func TestServeDrain(t *testing.T) {
 	defer spare.Close()
 
 	s.sem <- struct{}{} // hold the only slot: the next search waits in flight
-	answered := make(chan int, 1)
-	go func() {
-		resp, err := http.Post(url+"/search", "application/json", strings.NewReader(`{"query": "boiler"}`))
-		if err != nil {
-			answered <- -1
-			return
-		}
-		resp.Body.Close()
-		answered <- resp.StatusCode
-	}()
+	answered := searchAsync(url)
 	deadline := time.Now().Add(10 * time.Second)
 	for s.queued.Load() != 1 {
 		if time.Now().After(deadline) {

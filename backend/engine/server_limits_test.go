@@ -94,16 +94,7 @@ func TestServerConcurrencyLimit(t *testing.T) {
 	// Take both slots, as two long searches would.
 	s.sem <- struct{}{}
 	s.sem <- struct{}{}
-	waiting := make(chan int, 1)
-	go func() {
-		resp, err := http.Post(url+"/search", "application/json", strings.NewReader(`{"query": "boiler"}`))
-		if err != nil {
-			waiting <- -1
-			return
-		}
-		resp.Body.Close()
-		waiting <- resp.StatusCode
-	}()
+	waiting := searchAsync(url)
 	deadline := time.Now().Add(10 * time.Second)
 	for s.queued.Load() != 1 {
 		if time.Now().After(deadline) {
@@ -145,4 +136,20 @@ func TestServerListensOnLoopbackByDefault(t *testing.T) {
 	if host, _, _ := net.SplitHostPort(c.Listen); host != "127.0.0.1" {
 		t.Errorf("a config without listen binds %q", c.Listen)
 	}
+}
+
+// searchAsync posts a search in the background; the channel gets its
+// status code (-1 when the request failed).
+func searchAsync(url string) <-chan int {
+	code := make(chan int, 1)
+	go func() {
+		resp, err := http.Post(url+"/search", "application/json", strings.NewReader(`{"query": "boiler"}`))
+		if err != nil {
+			code <- -1
+			return
+		}
+		resp.Body.Close()
+		code <- resp.StatusCode
+	}()
+	return code
 }
