@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
+	"runtime"
 	"sort"
+	"sync"
+	"sync/atomic"
 
 	"github.com/fusiontune/fusiontune/metrics/stats"
 	"github.com/fusiontune/fusiontune/runs"
@@ -126,7 +129,7 @@ func compareTrials(tr *trialResults, entries []runs.Entry, reference runs.Entry,
 	}
 	out := map[string]*runs.Comparison{}
 	var names []string
-	var ps []float64
+	var pairs [][2][]float64 // trial, reference scores per compared trial
 	for _, e := range entries {
 		if e.Status != runs.StatusOK || e.Name == reference.Name {
 			continue
@@ -139,14 +142,24 @@ func compareTrials(tr *trialResults, entries []runs.Entry, reference runs.Entry,
 		if err != nil {
 			return nil, err
 		}
-		seed := deriveSeed(o.Seed, reference.Name, metric)
-		p, err := stats.Compare(x, y, seed, o.Thresholds)
-		if err != nil {
-			return nil, err
-		}
-		out[e.Name] = comparison(p, reference.Name, metric, o)
 		names = append(names, e.Name)
-		ps = append(ps, p.Wilcoxon.P)
+		pairs = append(pairs, [2][]float64{x, y})
+	}
+	// The tests are independent and each has its own seed: run them on
+	// every core; results land by position, so the output is the same.
+	seed := deriveSeed(o.Seed, reference.Name, metric)
+	results := make([]stats.Paired, len(pairs))
+	errs := make([]error, len(pairs))
+	parallelFor(len(pairs), func(i int) {
+		results[i], errs[i] = stats.Compare(pairs[i][0], pairs[i][1], seed, o.Thresholds)
+	})
+	ps := make([]float64, len(pairs))
+	for i, p := range results {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		out[names[i]] = comparison(p, reference.Name, metric, o)
+		ps[i] = p.Wilcoxon.P
 	}
 	adj, err := stats.Adjust(ps, o.Correction)
 	if err != nil {
@@ -229,8 +242,8 @@ func Significance(run *runs.Run, lb *runs.Leaderboard, o StatsOptions) error {
 			lb.Warnings = append(lb.Warnings, w)
 		}
 	}
-	for i := range lb.Trials {
-		e := &lb.Trials[i]
+	results := make([][]runs.QueryResult, len(lb.Trials))
+	for i, e := range lb.Trials {
 		if e.Status != runs.StatusOK {
 			continue
 		}
@@ -238,7 +251,18 @@ func Significance(run *runs.Run, lb *runs.Leaderboard, o StatsOptions) error {
 		if err != nil {
 			return err
 		}
-		e.CategoryIntervals = CategoryIntervals(res, o)
+		results[i] = res
+	}
+	parallelFor(len(lb.Trials), func(i int) {
+		if results[i] != nil {
+			lb.Trials[i].CategoryIntervals = CategoryIntervals(results[i], o)
+		}
+	})
+	for i := range lb.Trials {
+		e := &lb.Trials[i]
+		if e.Status != runs.StatusOK {
+			continue
+		}
 		for _, cat := range sortedKeys(e.CategoryIntervals) {
 			if w := e.CategoryIntervals[cat].Warning; w != "" {
 				addWarning(w)
@@ -287,4 +311,21 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// parallelFor runs f(0..n-1) on GOMAXPROCS goroutines and waits for all.
+func parallelFor(n int, f func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				f(i)
+			}
+		}()
+	}
+	wg.Wait()
 }
