@@ -48,6 +48,8 @@ func helper(role string) error {
 	}
 	defer s.Close()
 	switch role {
+	case "open": // opening (and creating the tables) is all
+		return nil
 	case "sampled":
 		ran, err := runSampled(ctx, s, study, budget, worker, int64(os.Getpid()))
 		for _, id := range ran {
@@ -206,5 +208,37 @@ func TestKilledWorkersTrialIsFailedAndRequeued(t *testing.T) {
 				t.Fatalf("survivor ran %v, want [0 1 2]", xs)
 			}
 		})
+	}
+}
+
+// TestProcessesFirstOpenSQLite: worker processes started together on a new
+// SQLite file all open it. Creating the tables reads then writes outside
+// an immediate transaction, and SQLite answers such a conflict between
+// processes with SQLITE_BUSY at once, without its busy timeout; Open
+// serializes a SQLite file's first open with a lock file.
+func TestProcessesFirstOpenSQLite(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for round := 0; round < 8; round++ {
+		url := fmt.Sprintf("sqlite:///%s/open%d.db", t.TempDir(), round)
+		var cmds []*exec.Cmd
+		var outs []*strings.Builder
+		for i := 0; i < 6; i++ {
+			cmd := exec.Command(exe)
+			cmd.Env = append(os.Environ(), "STUDYSTORE_HELPER=open", "HELPER_URL="+url, "HELPER_BUDGET=0")
+			out := &strings.Builder{}
+			cmd.Stdout, cmd.Stderr = out, out
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			cmds, outs = append(cmds, cmd), append(outs, out)
+		}
+		for i, cmd := range cmds {
+			if err := cmd.Wait(); err != nil {
+				t.Errorf("round %d, process %d: %v\n%s", round, i, err, outs[i])
+			}
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/c-bata/goptuna"
@@ -50,6 +51,17 @@ func Open(ctx context.Context, rawURL string) (*Store, error) {
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 			return nil, fmt.Errorf("%w %q: directory %q of the database file does not exist", ErrBadURL, loc.Redacted, dir)
 		}
+		// Opening a new file switches it to WAL and creates the tables,
+		// reads then writes outside an immediate transaction: between
+		// processes SQLite answers that with SQLITE_BUSY at once, without
+		// its busy timeout, and under load the retries can run out (seen
+		// in CI). One process at a time opens the file; the others then
+		// find the tables made.
+		unlock, err := lockFile(loc.DSN + ".open-lock")
+		if err != nil {
+			return nil, fmt.Errorf("open study storage %s: %w", loc.Redacted, err)
+		}
+		defer unlock()
 		// WAL lets readers run beside the writer; _txlock=immediate takes
 		// the write lock at BEGIN so that two processes never both read
 		// and then both try to write (SQLite ignores SELECT ... FOR UPDATE);
@@ -191,4 +203,22 @@ func isRetryable(err error) bool {
 		}
 	}
 	return false
+}
+
+// lockFile takes an exclusive flock on path (created if missing), waiting
+// for other processes; the returned func releases it. The lock dies with
+// its process, so a crashed worker never leaves it held.
+func lockFile(path string) (func(), error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("lock %s: %w", path, err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("lock %s: %w", path, err)
+	}
+	return func() {
+		_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		f.Close()
+	}, nil
 }
