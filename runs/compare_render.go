@@ -80,8 +80,8 @@ func (c TrialComparison) render(md bool) string {
 	heading("Paired comparison (B - A)")
 	var rows [][]string
 	for _, p := range c.Paired {
-		rows = append(rows, []string{p.Metric, fmt.Sprint(p.N), fmt.Sprintf("%+.4f", p.Delta),
-			fmt.Sprintf("[%+.4f, %+.4f]", p.Low, p.High), optNum(p.W, "%g"), optNum(p.PWilcoxon, "%.4g"),
+		rows = append(rows, []string{p.Metric, fmt.Sprint(p.N), FormatDelta(p.Delta),
+			"[" + FormatDelta(p.Low) + ", " + FormatDelta(p.High) + "]", optNum(p.W, "%g"), optNum(p.PWilcoxon, "%.4g"),
 			optNum(p.PGreater, "%.4g"), fmt.Sprintf("%.4g", p.PRandomization), significance(p)})
 	}
 	table([]string{"metric", "n", "Δ", "95% CI", "W", "p (Wilcoxon)", "p (B > A)", "p (randomization)", "sig"}, rows)
@@ -99,11 +99,11 @@ func (c TrialComparison) render(md bool) string {
 		heading("Per category (primary)")
 		rows = nil
 		for _, cd := range c.Categories {
-			ci := fmt.Sprintf("[%+.4f, %+.4f]", cd.Delta.Low, cd.Delta.High)
+			ci := "[" + FormatDelta(cd.Delta.Low) + ", " + FormatDelta(cd.Delta.High) + "]"
 			if cd.Delta.Warning != "" {
 				ci = "no interval"
 			}
-			rows = append(rows, []string{cd.Category, fmt.Sprint(cd.N), f4(cd.A), f4(cd.B), fmt.Sprintf("%+.4f", cd.Delta.Mean), ci})
+			rows = append(rows, []string{cd.Category, fmt.Sprint(cd.N), f4(cd.A), f4(cd.B), FormatDelta(cd.Delta.Mean), ci})
 		}
 		table([]string{"category", "n", "A", "B", "Δ", "95% CI"}, rows)
 	}
@@ -116,7 +116,7 @@ func (c TrialComparison) render(md bool) string {
 	heading(fmt.Sprintf("Queries that changed most (top %d)", len(c.Changed)))
 	rows = nil
 	for _, q := range c.Changed {
-		rows = append(rows, []string{q.QueryID, q.Category, f4(q.A), f4(q.B), fmt.Sprintf("%+.4f", q.Delta), top3(q.TopA), top3(q.TopB)})
+		rows = append(rows, []string{q.QueryID, q.Category, f4(q.A), f4(q.B), FormatDelta(q.Delta), top3(q.TopA), top3(q.TopB)})
 	}
 	table([]string{"query", "category", "A", "B", "Δ", "top 3 A (grade)", "top 3 B (grade)"}, rows)
 

@@ -62,16 +62,17 @@ func deltaCells(e Entry) (string, string) {
 	c := e.Comparison
 	if c == nil {
 		if e.Delta != nil {
-			return signed4(*e.Delta), "—"
+			return FormatDelta(*e.Delta), "—"
 		}
 		return "—", "—"
 	}
-	return fmt.Sprintf("%s [%s, %s]", signed4(c.Delta), signed4(c.Low), signed4(c.High)), significance(*c)
+	return fmt.Sprintf("%s [%s, %s]", FormatDelta(c.Delta), FormatDelta(c.Low), FormatDelta(c.High)), significance(*c)
 }
 
-// signed4 renders v with a sign and four decimals; a value that rounds to
-// zero is "+0.0000", never "-0.0000".
-func signed4(v float64) string {
+// FormatDelta renders a difference with its sign and four decimals, as
+// every listing and report shows deltas; a value that rounds to zero is
+// "+0.0000", never "-0.0000".
+func FormatDelta(v float64) string {
 	s := fmt.Sprintf("%+.4f", v)
 	if s == "-0.0000" {
 		return "+0.0000"

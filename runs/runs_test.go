@@ -195,3 +195,14 @@ func TestWriteFileAtomicKeepsOldOnFailure(t *testing.T) {
 		t.Errorf("file is %q", data)
 	}
 }
+
+func TestFormatDelta(t *testing.T) {
+	for _, tc := range []struct {
+		in   float64
+		want string
+	}{{0.0023, "+0.0023"}, {-0.0067, "-0.0067"}, {0, "+0.0000"}, {-0.00001, "+0.0000"}, {0.00004, "+0.0000"}, {-0.00005001, "-0.0001"}} {
+		if got := runs.FormatDelta(tc.in); got != tc.want {
+			t.Errorf("FormatDelta(%g) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

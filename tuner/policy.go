@@ -40,7 +40,7 @@ func (d Decision) Summary() string {
 	if c == nil {
 		return "no comparison"
 	}
-	s := fmt.Sprintf("Δ %+.4f [%+.4f, %+.4f] over %d queries", c.Delta, c.Low, c.High, c.N)
+	s := fmt.Sprintf("Δ %s [%s, %s] over %d queries", runs.FormatDelta(c.Delta), runs.FormatDelta(c.Low), runs.FormatDelta(c.High), c.N)
 	if c.PWilcoxon != nil {
 		s += fmt.Sprintf(", Wilcoxon p = %.4g", *c.PWilcoxon)
 	}

@@ -132,15 +132,8 @@ func newLeaderboardView(lb runs.Leaderboard, varying []string, stats bool) leade
 	return v
 }
 
-// signed formats a difference with its sign and four decimals; one that
-// rounds to zero is +0.0000, never -0.0000.
-func signed(v float64) string {
-	s := fmt.Sprintf("%+.4f", v)
-	if s == "-0.0000" {
-		return "+0.0000"
-	}
-	return s
-}
+// signed formats a difference as every listing does (runs.FormatDelta).
+func signed(v float64) string { return runs.FormatDelta(v) }
 
 // breakable escapes a dotted name and lets it wrap after each dot.
 func breakable(name string) template.HTML {
