@@ -179,19 +179,13 @@ func sweepReplay(ctx context.Context, o Options) (*Result, error) {
 	if ro.Resolve == nil {
 		return nil, errors.New("replay: no Resolve function for the backend's fusion settings")
 	}
-	done, err := o.Run.Trials()
+	recorded, err := recordedByName(o.Run)
 	if err != nil {
 		return nil, err
 	}
-	recorded := map[string]runs.TrialRecord{}
-	for _, t := range done {
-		recorded[t.Name] = t
-	}
 	order := Flatten(Plan(o.Trials))
 	res := &Result{}
-	failures := 0
-	start := time.Now()
-	ran := 0
+	tl := newTally(o.FailureBudget)
 	// Live trials are durable one by one; replayed ones, a millisecond
 	// each, per group through one flush (see runs.TrialBatch).
 	batch := o.Run.NewTrialBatch()
@@ -208,17 +202,9 @@ func sweepReplay(ctx context.Context, o Options) (*Result, error) {
 			return fmt.Errorf("record trial %q: %w", rec.Name, err)
 		}
 		res.Trials = append(res.Trials, rec.TrialRecord)
-		ran++
-		remaining := len(order) - len(res.Trials)
-		eta := time.Duration(float64(time.Since(start)) / float64(ran) * float64(remaining))
+		eta, budgetErr := tl.done(rec.TrialRecord, len(order)-len(res.Trials))
 		o.Progress.TrialDone(i+1, len(order), rec.TrialRecord, eta)
-		if rec.Status == runs.StatusFailed {
-			failures++
-			if o.FailureBudget > 0 && failures >= o.FailureBudget {
-				return fmt.Errorf("%w: %d trials failed (last: %s)", ErrFailureBudget, failures, rec.Error)
-			}
-		}
-		return nil
+		return budgetErr
 	}
 	groups := replayGroups(order)
 	for _, g := range groups {

@@ -48,8 +48,7 @@ func Search(ctx context.Context, o Options, so StudyOptions) (*Result, error) {
 	}
 
 	res := &Result{}
-	failures, ran := 0, 0
-	start := time.Now()
+	tl := newTally(o.FailureBudget)
 	for i := 0; i < total; i++ {
 		var (
 			spec     experiments.TrialSpec
@@ -105,14 +104,10 @@ func Search(ctx context.Context, o Options, so StudyOptions) (*Result, error) {
 			return res, err
 		}
 		res.Trials = append(res.Trials, out.TrialRecord)
-		ran++
-		eta := time.Duration(float64(time.Since(start)) / float64(ran) * float64(total-i-1))
+		eta, budgetErr := tl.done(out.TrialRecord, total-i-1)
 		o.Progress.TrialDone(i+1, total, out.TrialRecord, eta)
-		if out.Status == runs.StatusFailed {
-			failures++
-			if o.FailureBudget > 0 && failures >= o.FailureBudget {
-				return res, fmt.Errorf("%w: %d trials failed (last: %s)", ErrFailureBudget, failures, out.Error)
-			}
+		if budgetErr != nil {
+			return res, budgetErr
 		}
 	}
 	return res, nil

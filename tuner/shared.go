@@ -158,7 +158,7 @@ func (w *sharedWorker) run(ctx context.Context, studyID int, study *Study, done 
 	}
 	subsets := rungSubsets(w.o.Queries, so.Seed, so.Pruning)
 	store, id := w.sh.Store, studyID
-	failures, ran, start := 0, 0, time.Now()
+	tl := newTally(w.o.FailureBudget)
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -217,14 +217,10 @@ func (w *sharedWorker) run(ctx context.Context, studyID int, study *Study, done 
 			return err
 		}
 		done(out.TrialRecord, restarts)
-		ran++
-		eta := time.Duration(float64(time.Since(start)) / float64(ran) * float64(max(w.budget-claim.Number-1, 0)))
+		eta, budgetErr := tl.done(out.TrialRecord, w.budget-claim.Number-1)
 		w.o.Progress.TrialDone(claim.Number+1, w.budget, out.TrialRecord, eta)
-		if out.Status == runs.StatusFailed {
-			failures++
-			if w.o.FailureBudget > 0 && failures >= w.o.FailureBudget {
-				return fmt.Errorf("%w: %d trials failed (last: %s)", ErrFailureBudget, failures, out.Error)
-			}
+		if budgetErr != nil {
+			return budgetErr
 		}
 	}
 }

@@ -61,19 +61,13 @@ func Sweep(ctx context.Context, o Options) (*Result, error) {
 	if o.Replay != nil && o.Replay.Mode != ModeLive && o.Replay.Mode != "" {
 		return sweepReplay(ctx, o)
 	}
-	done, err := o.Run.Trials()
+	recorded, err := recordedByName(o.Run)
 	if err != nil {
 		return nil, err
 	}
-	recorded := map[string]runs.TrialRecord{}
-	for _, t := range done {
-		recorded[t.Name] = t
-	}
 	order := Flatten(Plan(o.Trials))
 	res := &Result{}
-	failures := 0
-	start := time.Now()
-	ran := 0
+	tl := newTally(o.FailureBudget)
 	for i, spec := range order {
 		if t, ok := recorded[spec.Name]; ok {
 			res.Trials = append(res.Trials, t)
@@ -99,15 +93,10 @@ func Sweep(ctx context.Context, o Options) (*Result, error) {
 			return res, fmt.Errorf("record trial %q: %w", spec.Name, err)
 		}
 		res.Trials = append(res.Trials, rec.TrialRecord)
-		ran++
-		remaining := len(order) - i - 1
-		eta := time.Duration(float64(time.Since(start)) / float64(ran) * float64(remaining))
+		eta, budgetErr := tl.done(rec.TrialRecord, len(order)-i-1)
 		o.Progress.TrialDone(i+1, len(order), rec.TrialRecord, eta)
-		if rec.Status == runs.StatusFailed {
-			failures++
-			if o.FailureBudget > 0 && failures >= o.FailureBudget {
-				return res, fmt.Errorf("%w: %d trials failed (last: %s)", ErrFailureBudget, failures, rec.Error)
-			}
+		if budgetErr != nil {
+			return res, budgetErr
 		}
 	}
 	return res, nil
