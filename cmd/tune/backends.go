@@ -251,11 +251,7 @@ func (t *templateSetup) check(trials []experiments.TrialSpec) error {
 }
 
 func (t *templateSetup) describe(params experiments.Params) string {
-	data, err := t.render(params)
-	if err != nil {
-		return "render error: " + err.Error()
-	}
-	return string(data)
+	return describeRendered(t.render(params))
 }
 
 // renderedName is the file name a trial's config gets in the run

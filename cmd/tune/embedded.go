@@ -170,7 +170,12 @@ func (e *embeddedSetup) check(trials []experiments.TrialSpec) error {
 
 // describe is the exact config a trial runs on, for its record.
 func (e *embeddedSetup) describe(params experiments.Params) string {
-	data, err := e.render(params)
+	return describeRendered(e.render(params))
+}
+
+// describeRendered is a rendered config as a trial's record keeps it: the
+// bytes, or the reason rendering failed.
+func describeRendered(data []byte, err error) string {
 	if err != nil {
 		return "render error: " + err.Error()
 	}

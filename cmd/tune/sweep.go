@@ -201,20 +201,7 @@ func sweep(ctx context.Context, cmd string, args []string, stdout, stderr io.Wri
 	closeErr := b.Close()
 	elapsed := time.Since(started)
 
-	status := "done"
-	switch {
-	case sweepErr != nil && ctx.Err() != nil:
-		status = "interrupted"
-		sweepErr = fmt.Errorf("interrupted: resume with '%s'", resumeCommand(args, run.ID()))
-	case sweepErr != nil:
-		status = "failed"
-	}
-	if res != nil {
-		run.Manifest.Restarts += res.Restarts
-	}
-	if err := run.Finish(status, sweepErr, time.Now()); err != nil && sweepErr == nil {
-		sweepErr = err
-	}
+	sweepErr = finishRun(ctx, run, res, sweepErr, fmt.Sprintf("resume with '%s'", resumeCommand(args, run.ID())))
 	if res == nil {
 		return failedError(sweepErr)
 	}
@@ -377,4 +364,26 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// finishRun records in the run's manifest how it ended (done, interrupted
+// when ctx was cancelled, failed) and the backend restarts, and returns the
+// error to report: "interrupted: " + hint for an interruption, runErr
+// otherwise, or the manifest's write error when the run itself succeeded.
+func finishRun(ctx context.Context, run *runs.Run, res *tuner.Result, runErr error, hint string) error {
+	status := "done"
+	switch {
+	case runErr != nil && ctx.Err() != nil:
+		status = "interrupted"
+		runErr = errors.New("interrupted: " + hint)
+	case runErr != nil:
+		status = "failed"
+	}
+	if res != nil {
+		run.Manifest.Restarts += res.Restarts
+	}
+	if err := run.Finish(status, runErr, time.Now()); err != nil && runErr == nil {
+		runErr = err
+	}
+	return runErr
 }

@@ -189,20 +189,7 @@ func runShared(ctx context.Context, f *sharedFlags, in sharedRun, format string,
 		closeErr = errors.Join(closeErr, b.Close())
 	}
 	backends = nil
-	status := "done"
-	switch {
-	case searchErr != nil && ctx.Err() != nil:
-		status = "interrupted"
-		searchErr = fmt.Errorf("interrupted: run the worker again to rejoin study %q", so.StudyName)
-	case searchErr != nil:
-		status = "failed"
-	}
-	if res != nil {
-		run.Manifest.Restarts += res.Restarts
-	}
-	if err := run.Finish(status, searchErr, time.Now()); err != nil && searchErr == nil {
-		searchErr = err
-	}
+	searchErr = finishRun(ctx, run, res, searchErr, fmt.Sprintf("run the worker again to rejoin study %q", so.StudyName))
 	own, err := run.Trials()
 	if err != nil {
 		return err
