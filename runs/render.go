@@ -4,7 +4,8 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -196,11 +197,7 @@ func (lb Leaderboard) renderCSV(w io.Writer) error {
 			paramKeys[k] = true
 		}
 	}
-	keys := make([]string, 0, len(paramKeys))
-	for k := range paramKeys {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(paramKeys))
 	head := []string{"rank", "trial", "status", "mode", "primary", "delta_vs_baseline", "routing_accuracy", "queries",
 		"delta_ci_low", "delta_ci_high", "p_wilcoxon", "p_adjusted", "significant"}
 	head = append(head, lb.Metrics...)

@@ -3,7 +3,8 @@ package report
 import (
 	"fmt"
 	"html/template"
-	"sort"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/fusiontune/fusiontune/runs"
@@ -139,11 +140,7 @@ func leaderboard(run *runs.Run) (runs.Leaderboard, []string, error) {
 			set[m] = true
 		}
 	}
-	metrics := make([]string, 0, len(set))
-	for m := range set {
-		metrics = append(metrics, m)
-	}
-	sort.Strings(metrics)
+	metrics := slices.Sorted(maps.Keys(set))
 	lb = runs.NewLeaderboard("primary score (as recorded per trial)", metrics, trials)
 	return lb, []string{"leaderboard.json is missing (the run did not finish): the leaderboard was rebuilt from the trial records."}, nil
 }

@@ -3,6 +3,8 @@ package report
 import (
 	"fmt"
 	"html/template"
+	"maps"
+	"slices"
 	"sort"
 
 	"github.com/fusiontune/fusiontune/runs"
@@ -46,11 +48,7 @@ func newCategoryView(best runs.Entry, baseline *runs.Entry, queries []runs.Query
 			set[c] = true
 		}
 	}
-	cats := make([]string, 0, len(set))
-	for c := range set {
-		cats = append(cats, c)
-	}
-	sort.Strings(cats)
+	cats := slices.Sorted(maps.Keys(set))
 	if len(cats) == 0 {
 		return categoryView{}, nil
 	}
