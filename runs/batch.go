@@ -1,6 +1,7 @@
 package runs
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -17,9 +18,15 @@ import (
 // A crash before Flush returns loses the batch's trials but never leaves a
 // partial file under a final name. The files are those of RecordTrial,
 // byte for byte.
+//
+// Replayed trials (EncodeReplayed) have no per-query file: the batch
+// writes their records as the lines of one file, trials/replayed-NNN.jsonl
+// (NNN: the lowest index among them), at Flush, so that a replayed trial
+// costs no file of its own.
 type TrialBatch struct {
-	r       *Run
-	pending [][2]string // temporary path, final path
+	r        *Run
+	pending  [][2]string // temporary path, final path
+	replayed []*EncodedTrial
 }
 
 // NewTrialBatch starts a batch of trial records for r.
@@ -30,6 +37,7 @@ func (r *Run) NewTrialBatch() *TrialBatch { return &TrialBatch{r: r} }
 type EncodedTrial struct {
 	index         int
 	lines, record []byte
+	replayed      bool // record is one compact line of a replayed-NNN.jsonl
 }
 
 // EncodeTrial encodes trial t and its per-query results. It is safe for
@@ -47,6 +55,20 @@ func EncodeTrial(t TrialRecord, queries []QueryResult) (*EncodedTrial, error) {
 	return &EncodedTrial{index: t.Index, lines: lines, record: rec}, nil
 }
 
+// EncodeReplayed encodes replayed trial t, whose per-query results are
+// derived from its collection (t.Replay must be set), as one line of a
+// replayed-NNN.jsonl file. It is safe for concurrent use.
+func EncodeReplayed(t TrialRecord) (*EncodedTrial, error) {
+	if t.Replay == nil {
+		return nil, fmt.Errorf("runs: encode trial %q: not a replayed trial (no replay reference)", t.Name)
+	}
+	rec, err := json.Marshal(t)
+	if err != nil {
+		return nil, fmt.Errorf("runs: encode trial %q: %w", t.Name, err)
+	}
+	return &EncodedTrial{index: t.Index, record: append(rec, '\n'), replayed: true}, nil
+}
+
 // Record encodes trial t and its per-query results and Adds them.
 func (b *TrialBatch) Record(t TrialRecord, queries []QueryResult) error {
 	e, err := EncodeTrial(t, queries)
@@ -59,6 +81,10 @@ func (b *TrialBatch) Record(t TrialRecord, queries []QueryResult) error {
 // Add writes an encoded trial as temporaries; it is in place and durable
 // once Flush returns.
 func (b *TrialBatch) Add(e *EncodedTrial) error {
+	if e.replayed {
+		b.replayed = append(b.replayed, e)
+		return nil
+	}
 	base := filepath.Join(b.r.Dir, TrialsDir, fmt.Sprintf("%03d", e.index))
 	for _, f := range []struct {
 		path string
@@ -75,11 +101,26 @@ func (b *TrialBatch) Add(e *EncodedTrial) error {
 	return nil
 }
 
-// Len is the number of files waiting for Flush.
-func (b *TrialBatch) Len() int { return len(b.pending) }
+// Len is the number of trials waiting for Flush.
+func (b *TrialBatch) Len() int { return len(b.pending)/2 + len(b.replayed) }
 
 // Flush makes every recorded trial durable and visible.
 func (b *TrialBatch) Flush() error {
+	if len(b.replayed) > 0 {
+		first := b.replayed[0].index
+		var data []byte
+		for _, e := range b.replayed {
+			first = min(first, e.index)
+			data = append(data, e.record...)
+		}
+		path := filepath.Join(b.r.Dir, TrialsDir, fmt.Sprintf("%s%03d.jsonl", ReplayedPrefix, first))
+		tmp, err := writeTemp(path, b.r.Redact.Bytes(data))
+		if err != nil {
+			return b.abort(err)
+		}
+		b.replayed = nil
+		b.pending = append(b.pending, [2]string{tmp, path})
+	}
 	if len(b.pending) == 0 {
 		return nil
 	}
@@ -137,7 +178,7 @@ func (b *TrialBatch) Abort() {
 	for _, p := range b.pending {
 		os.Remove(p[0])
 	}
-	b.pending = nil
+	b.pending, b.replayed = nil, nil
 }
 
 func (b *TrialBatch) abort(err error) error {

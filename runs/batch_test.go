@@ -2,8 +2,11 @@ package runs_test
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -66,5 +69,83 @@ func TestTrialBatch(t *testing.T) {
 	b.Abort()
 	if left, _ := os.ReadDir(filepath.Join(aborted.Dir, "trials")); len(left) != 0 {
 		t.Errorf("Abort left %d files", len(left))
+	}
+}
+
+// TestReplayedTrials: replayed trials of a batch land as the lines of one
+// replayed-NNN.jsonl (none visible before Flush), Trials and Trial read
+// them back, a trial re-recorded live overrides its replayed line, and
+// QueryResults of a replayed trial says its results are derived.
+func TestReplayedTrials(t *testing.T) {
+	run := newTestRun(t)
+	ref := &runs.ReplayRef{Collection: "collect-004.jsonl", Settings: []byte(`{"fusion":{"method":"rrf","k":10}}`)}
+	b := run.NewTrialBatch()
+	for _, i := range []int{6, 4, 5} {
+		tr := runs.TrialRecord{Index: i, Name: fmt.Sprintf("t%d", i), Params: map[string]any{"fusion.k": i}, Status: runs.StatusOK,
+			Primary: float64(i) / 10, Scorecard: map[string]float64{"NDCG@10": 0.5}, Mode: "replay", Replay: ref}
+		e, err := runs.EncodeReplayed(tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Add(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := runs.EncodeReplayed(runs.TrialRecord{Name: "live"}); err == nil {
+		t.Error("EncodeReplayed took a trial without a replay reference")
+	}
+	if got, _ := run.Trials(); len(got) != 0 {
+		t.Fatalf("%d trials visible before Flush", len(got))
+	}
+	if err := b.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(run.Dir, "trials", "*"))
+	if len(files) != 1 || filepath.Base(files[0]) != "replayed-004.jsonl" {
+		t.Fatalf("files %v, want one replayed-004.jsonl", files)
+	}
+	got, err := run.Trials()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 3 || got[0].Index != 4 || got[2].Index != 6 || got[1].Replay == nil || got[1].Replay.Collection != "collect-004.jsonl" {
+		t.Fatalf("Trials = %+v", got)
+	}
+	if _, err := run.QueryResults(5); !errors.Is(err, runs.ErrDerived) || !strings.Contains(err.Error(), "collect-004.jsonl") {
+		t.Errorf("QueryResults of a replayed trial: %v, want ErrDerived naming the collection", err)
+	}
+	// Verified live: its own files override the replayed line.
+	live := got[1]
+	live.Mode, live.Replay, live.Primary = "verified", nil, 0.55
+	if err := run.RecordTrial(live, []runs.QueryResult{{QueryID: "q1", Scores: map[string]float64{}, Primary: 0.55}}); err != nil {
+		t.Fatal(err)
+	}
+	got, _ = run.Trials()
+	if len(got) != 3 || got[1].Mode != "verified" || got[1].Primary != 0.55 {
+		t.Errorf("after re-recording trial 5 live: %+v", got[1])
+	}
+	if one, err := run.Trial(5); err != nil || one.Mode != "verified" {
+		t.Errorf("Trial(5) = %+v, %v", one, err)
+	}
+	if one, err := run.Trial(6); err != nil || one.Name != "t6" {
+		t.Errorf("Trial(6) = %+v, %v", one, err)
+	}
+	if _, err := run.Trial(9); err == nil {
+		t.Error("Trial(9) of no recorded trial: no error")
+	}
+	if res, err := run.QueryResults(5); err != nil || len(res) != 1 {
+		t.Errorf("QueryResults(5) after live record: %v, %v", res, err)
+	}
+	// A batch interrupted before its flush leaves a temporary, which a
+	// resume removes.
+	stale := filepath.Join(run.Dir, "trials", ".replayed-009.jsonl.batch")
+	if err := os.WriteFile(stale, []byte("{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := run.RemoveTemp(); err != nil || n != 1 {
+		t.Errorf("RemoveTemp = %d, %v; want 1 file removed", n, err)
+	}
+	if _, err := os.Stat(stale); err == nil {
+		t.Error("the stale batch temporary is still there")
 	}
 }

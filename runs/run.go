@@ -3,7 +3,9 @@ package runs
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -107,13 +109,25 @@ func encodeQueries(t TrialRecord, queries []QueryResult) ([]byte, error) {
 	return b, nil
 }
 
-// Trials reads every recorded trial, ordered by index.
+// ReplayedPrefix starts the name of a file under trials/ holding the
+// records of replayed trials, one per line (see TrialBatch).
+const ReplayedPrefix = "replayed-"
+
+// ErrDerived is returned by QueryResults for a replayed trial: it has no
+// per-query file, its results are derived from the collection named in
+// its record (tuner.Results does that).
+var ErrDerived = errors.New("per-query results of a replayed trial are derived from its collection")
+
+// Trials reads every recorded trial, ordered by index: the trials/NNN.json
+// files and the lines of the trials/replayed-NNN.jsonl files. A trial
+// recorded both ways (replayed, then verified live) is the NNN.json one.
 func (r *Run) Trials() ([]TrialRecord, error) {
 	matches, err := filepath.Glob(filepath.Join(r.Dir, TrialsDir, "[0-9][0-9][0-9].json"))
 	if err != nil {
 		return nil, err
 	}
 	out := make([]TrialRecord, 0, len(matches))
+	have := make(map[int]bool, len(matches))
 	for _, m := range matches {
 		data, err := os.ReadFile(m)
 		if err != nil {
@@ -124,35 +138,121 @@ func (r *Run) Trials() ([]TrialRecord, error) {
 			return nil, fmt.Errorf("runs: %s: %w", m, err)
 		}
 		out = append(out, t)
+		have[t.Index] = true
+	}
+	replayed, err := r.replayedTrials()
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range replayed {
+		if !have[t.Index] {
+			out = append(out, t)
+			have[t.Index] = true
+		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Index < out[j].Index })
 	return out, nil
 }
 
-// QueryResults reads the per-query results of trial index.
+// replayedTrials reads the records of every replayed-NNN.jsonl file.
+func (r *Run) replayedTrials() ([]TrialRecord, error) {
+	files, err := filepath.Glob(filepath.Join(r.Dir, TrialsDir, ReplayedPrefix+"[0-9]*.jsonl"))
+	if err != nil {
+		return nil, err
+	}
+	var out []TrialRecord
+	for _, path := range files {
+		err := readLines(path, func(line int, data []byte) error {
+			var t TrialRecord
+			if err := json.Unmarshal(data, &t); err != nil {
+				return fmt.Errorf("runs: %s:%d: %w", path, line, err)
+			}
+			out = append(out, t)
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// Trial reads the record of trial index.
+func (r *Run) Trial(index int) (TrialRecord, error) {
+	var t TrialRecord
+	path := filepath.Join(r.Dir, TrialsDir, fmt.Sprintf("%03d.json", index))
+	data, err := os.ReadFile(path)
+	if err == nil {
+		if err := json.Unmarshal(data, &t); err != nil {
+			return t, fmt.Errorf("runs: %s: %w", path, err)
+		}
+		return t, nil
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		return t, fmt.Errorf("runs: %w", err)
+	}
+	replayed, rerr := r.replayedTrials()
+	if rerr != nil {
+		return t, rerr
+	}
+	for _, t := range replayed {
+		if t.Index == index {
+			return t, nil
+		}
+	}
+	return t, fmt.Errorf("runs: trial %03d: %w", index, err)
+}
+
+// QueryResults reads the per-query results of trial index. For a replayed
+// trial, which stores none, the error wraps ErrDerived.
 func (r *Run) QueryResults(index int) ([]QueryResult, error) {
 	path := filepath.Join(r.Dir, TrialsDir, fmt.Sprintf("%03d.queries.jsonl", index))
-	f, err := os.Open(path)
+	var out []QueryResult
+	err := readLines(path, func(line int, data []byte) error {
+		var q QueryResult
+		if err := json.Unmarshal(data, &q); err != nil {
+			return fmt.Errorf("runs: %s:%d: %w", path, line, err)
+		}
+		out = append(out, q)
+		return nil
+	})
+	if errors.Is(err, fs.ErrNotExist) {
+		if t, terr := r.Trial(index); terr == nil && t.Replay != nil {
+			return nil, fmt.Errorf("runs: trial %q (%03d): %w (%s)", t.Name, index, ErrDerived, t.Replay.Collection)
+		}
+	}
+	return out, err
+}
+
+// ReadFile reads name inside the run directory.
+func (r *Run) ReadFile(name string) ([]byte, error) {
+	data, err := os.ReadFile(filepath.Join(r.Dir, name))
 	if err != nil {
 		return nil, fmt.Errorf("runs: %w", err)
 	}
+	return data, nil
+}
+
+// readLines calls fn with each line of the file at path (1-based numbers).
+func readLines(path string, fn func(line int, data []byte) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("runs: %w", err)
+	}
 	defer f.Close()
-	var out []QueryResult
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	line := 0
 	for sc.Scan() {
 		line++
-		var q QueryResult
-		if err := json.Unmarshal(sc.Bytes(), &q); err != nil {
-			return nil, fmt.Errorf("runs: %s:%d: %w", path, line, err)
+		if err := fn(line, sc.Bytes()); err != nil {
+			return err
 		}
-		out = append(out, q)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("runs: %s: %w", path, err)
+		return fmt.Errorf("runs: %s: %w", path, err)
 	}
-	return out, nil
+	return nil
 }
 
 // WriteFileAtomic writes data to path through a temporary file in the same
@@ -192,13 +292,14 @@ func (r *Run) ReadLeaderboard() (Leaderboard, error) {
 	return lb, nil
 }
 
-// RemoveTemp deletes the temporary files an interrupted atomic write left
-// in the run (".NAME.tmp-*", never a finished record) and returns how many
-// it removed. A resumed run calls it before recording anything.
+// RemoveTemp deletes the temporary files an interrupted write left in the
+// run (".NAME.tmp-*" of an atomic write, ".NAME.batch" of a TrialBatch;
+// never a finished record) and returns how many it removed. A resumed run
+// calls it before recording anything.
 func (r *Run) RemoveTemp() (int, error) {
 	n := 0
-	for _, dir := range []string{r.Dir, filepath.Join(r.Dir, TrialsDir)} {
-		m, err := filepath.Glob(filepath.Join(dir, ".*.tmp-*"))
+	for _, pattern := range []string{".*.tmp-*", filepath.Join(TrialsDir, ".*.tmp-*"), filepath.Join(TrialsDir, ".*.batch")} {
+		m, err := filepath.Glob(filepath.Join(r.Dir, pattern))
 		if err != nil {
 			return n, err
 		}

@@ -1,5 +1,7 @@
 package runs
 
+import "encoding/json"
+
 // Trial statuses.
 const (
 	StatusOK     = "ok"
@@ -48,6 +50,20 @@ type TrialRecord struct {
 	// Rungs are the trial's partial primary scores at the successive-halving
 	// rungs it reached.
 	Rungs []Rung `json:"rungs,omitempty"`
+	// Replay, on a trial fused offline, names the collection of candidate
+	// lists it was fused from and the settings it was fused with. A
+	// replayed trial stores no per-query file: its per-query results are
+	// derived again from the collection on demand (see ErrDerived).
+	Replay *ReplayRef `json:"replay,omitempty"`
+}
+
+// ReplayRef points a replayed trial at what it was fused from.
+type ReplayRef struct {
+	// Collection is the file under trials/ holding the candidate lists.
+	Collection string `json:"collection"`
+	// Settings are the fusion settings the trial was replayed with, as the
+	// replay encodes them.
+	Settings json.RawMessage `json:"settings"`
 }
 
 // Rung is a trial's partial result on a query subset.

@@ -66,11 +66,11 @@ func CompareRuns(a *runs.Run, ea runs.Entry, b *runs.Run, eb runs.Entry, o Compa
 			return c, fmt.Errorf("compare: trial %q did not succeed (%s)", e.Name, e.Status)
 		}
 	}
-	ra, err := a.QueryResults(ea.Index)
+	ra, err := NewResults(a).Get(ea.Index)
 	if err != nil {
 		return c, err
 	}
-	rb, err := b.QueryResults(eb.Index)
+	rb, err := NewResults(b).Get(eb.Index)
 	if err != nil {
 		return c, err
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -222,85 +221,4 @@ type Summary struct {
 	Difficulties map[string]map[string]float64
 	Routing      *float64
 	Scored       int
-}
-
-func summarize(queries []Query, b Batch) Summary {
-	type acc struct {
-		sums map[string]float64
-		n    int
-	}
-	add := func(a *acc, r runs.QueryResult) {
-		if a.sums == nil {
-			a.sums = map[string]float64{}
-		}
-		for k, v := range r.Scores {
-			a.sums[k] += v
-		}
-		a.sums["primary"] += r.Primary
-		a.n++
-	}
-	mean := func(a *acc) map[string]float64 {
-		out := make(map[string]float64, len(a.sums))
-		keys := make([]string, 0, len(a.sums))
-		for k := range a.sums {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			out[k] = a.sums[k] / float64(a.n)
-		}
-		return out
-	}
-	var all acc
-	cats := map[string]*acc{}
-	diffs := map[string]*acc{}
-	routed, correct := 0, 0
-	for i, q := range queries {
-		r := b.Results[i]
-		if q.ExpectedRouting != "" {
-			routed++
-			if r.Error == "" && r.Routing == q.ExpectedRouting {
-				correct++
-			}
-		}
-		if len(q.Judgments) == 0 {
-			continue
-		}
-		add(&all, r)
-		if q.Category != "" {
-			if cats[q.Category] == nil {
-				cats[q.Category] = &acc{}
-			}
-			add(cats[q.Category], r)
-		}
-		if q.Difficulty != "" {
-			if diffs[q.Difficulty] == nil {
-				diffs[q.Difficulty] = &acc{}
-			}
-			add(diffs[q.Difficulty], r)
-		}
-	}
-	s := Summary{Scorecard: map[string]float64{}, Scored: all.n}
-	if all.n > 0 {
-		s.Scorecard = mean(&all)
-		s.Primary = s.Scorecard["primary"]
-		delete(s.Scorecard, "primary")
-	}
-	if len(cats) > 0 {
-		s.Categories = map[string]map[string]float64{}
-		for c, a := range cats {
-			s.Categories[c] = mean(a)
-		}
-	}
-	if len(diffs) > 0 {
-		s.Difficulties = map[string]map[string]float64{}
-		for d, a := range diffs {
-			s.Difficulties[d] = mean(a)
-		}
-	}
-	if routed > 0 {
-		v := float64(correct) / float64(routed)
-		s.Routing = &v
-	}
-	return s
 }

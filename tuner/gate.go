@@ -122,7 +122,7 @@ func CheckGates(run *runs.Run, e runs.Entry, gates []Gate) ([]GateResult, error)
 		case g.Metric == RoutingMetric:
 			if results == nil {
 				var err error
-				if results, err = run.QueryResults(e.Index); err != nil {
+				if results, err = NewResults(run).Get(e.Index); err != nil {
 					return nil, err
 				}
 			}

@@ -2,6 +2,7 @@ package tuner
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -184,7 +185,7 @@ func sweepReplay(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	order := Flatten(Plan(o.Trials))
-	res := &Result{}
+	res := &Result{Derived: NewResults(o.Run)}
 	tl := newTally(o.FailureBudget)
 	// Live trials are durable one by one; replayed ones, a millisecond
 	// each, per group through one flush (see runs.TrialBatch).
@@ -251,6 +252,9 @@ func sweepReplay(ctx context.Context, o Options) (*Result, error) {
 		if errors.Is(err, ErrNoCandidates) {
 			return res, err
 		}
+		if col != nil && col.file != "" {
+			res.Derived.keep(col)
+		}
 		began, cpu := time.Now(), processCPU()
 		out := replayAll(o, col, err, g, pending)
 		for k, j := range pending {
@@ -310,7 +314,12 @@ func replayAll(o Options, col *collection, colErr error, g *replayGroup, pending
 					s, err = g.settings[j], g.errs[j]
 				}
 				rec := replayTrial(o, col, colErr, g.indexes[j], g.specs[j], s, err)
-				enc, err := runs.EncodeTrial(rec.TrialRecord, rec.results)
+				var enc *runs.EncodedTrial
+				if rec.Replay != nil {
+					enc, err = runs.EncodeReplayed(rec.TrialRecord)
+				} else {
+					enc, err = runs.EncodeTrial(rec.TrialRecord, rec.results)
+				}
 				out[k] <- replayedTrial{rec: rec, enc: enc, err: err}
 			}
 		}()
@@ -324,7 +333,12 @@ type collection struct {
 	settings FusionSettings     // its resolved settings
 	depth    int                // candidates collected per retriever
 	queries  []collected        // in query order
-	restarts int
+	scorer   Scorer             // scores the fused rankings
+	k        int                // hits per query, as requested live
+	// file is the collection's file under trials/ once stored; "" when it
+	// is not (a scorer without a spec): its trials then store their
+	// per-query results.
+	file string
 }
 
 // collected is one query's candidate lists, prepared for fusion, or why
@@ -333,6 +347,36 @@ type collected struct {
 	replayQuery
 	err       string
 	requestID string
+}
+
+// results fuses and scores every query under s, as a live run of the
+// trial records them; without hits, the top hits and labels are left
+// out (the scores are the same).
+func (col *collection) results(s FusionSettings, hits bool) []runs.QueryResult {
+	rp := newReplayer(col.scorer, col.k)
+	out := make([]runs.QueryResult, len(col.queries))
+	for i := range col.queries {
+		c := &col.queries[i]
+		q := c.q
+		r := runs.QueryResult{QueryID: q.ID, Category: q.Category, Expected: q.ExpectedRouting, RequestID: c.requestID,
+			Unjudged: len(q.Judgments) == 0}
+		switch {
+		case c.err != "":
+			r.Error = c.err
+			r.Scores = map[string]float64{}
+		case hits:
+			rp.record(&r, &c.replayQuery, s)
+		default:
+			vals, primary := rp.score(&c.replayQuery, s)
+			r.Primary, r.Routing = primary, rp.routing()
+			r.Scores = make(map[string]float64, len(vals))
+			for j, name := range rp.names {
+				r.Scores[name] = vals[j]
+			}
+		}
+		out[i] = r
+	}
+	return out
 }
 
 // collect applies the group's first trial, restarts the backend when
@@ -359,7 +403,9 @@ func collect(ctx context.Context, o Options, ro ReplayOptions, g *replayGroup) (
 	if err != nil {
 		return nil, restarted, err
 	}
-	col := &collection{params: params, settings: settings, depth: depth, queries: make([]collected, len(o.Queries))}
+	col := &collection{params: params, settings: settings, depth: depth, queries: make([]collected, len(o.Queries)),
+		scorer: o.Scorer, k: o.Eval.withDefaults().K}
+	raw := make([]map[string][]fusion.Candidate, len(o.Queries))
 	pos := make(map[string]int, len(o.Queries))
 	for i, q := range o.Queries {
 		pos[q.ID] = i
@@ -381,6 +427,7 @@ func collect(ctx context.Context, o Options, ro ReplayOptions, g *replayGroup) (
 			missing++
 		}
 		col.queries[pos[q.ID]].lists = pl
+		raw[pos[q.ID]] = resp.Candidates
 	}
 	began := time.Now()
 	prefix := fmt.Sprintf("%s/collect-%03d", o.Run.ID(), g.indexes[0])
@@ -398,6 +445,11 @@ func collect(ctx context.Context, o Options, ro ReplayOptions, g *replayGroup) (
 	}
 	if missing > 0 {
 		return nil, restarted, ErrNoCandidates
+	}
+	if ms, ok := o.Scorer.(*MetricsScorer); ok {
+		if err := storeCollection(o.Run, g.indexes[0], col, ms.Spec(), raw); err != nil {
+			return nil, restarted, err
+		}
 	}
 	fmt.Fprintf(ro.Log, "replay: collected candidate lists of %d queries at depth %d for %d trials in %s\n",
 		len(o.Queries), depth, len(g.specs), time.Since(began).Round(time.Millisecond))
@@ -422,7 +474,9 @@ func applyAndStart(ctx context.Context, b backend.Backend, params experiments.Pa
 // replayTrial fuses and scores every query of one trial from the
 // collection under its resolved settings s (err: why they could not be
 // resolved). colErr, when set, is why the collection failed: the trial
-// fails with it, as it would have live.
+// fails with it, as it would have live. When the collection is stored the
+// trial keeps only its summary and a reference to it (rec.Replay, no
+// per-query results: see Results); otherwise its per-query results.
 func replayTrial(o Options, col *collection, colErr error, index int, spec experiments.TrialSpec, s FusionSettings, err error) trialOutcome {
 	rec := trialOutcome{TrialRecord: runs.TrialRecord{
 		Index: index, Name: spec.Name, Params: spec.Params, Group: spec.Params.IndexKey(),
@@ -445,26 +499,61 @@ func replayTrial(o Options, col *collection, colErr error, index int, spec exper
 	if s.Fusion.Depth > col.depth {
 		return fail(fmt.Errorf("replay: depth %d exceeds the collected depth %d", s.Fusion.Depth, col.depth))
 	}
-	rp := newReplayer(o.Scorer, o.Eval.withDefaults().K)
-	batch := Batch{Results: make([]runs.QueryResult, len(o.Queries))}
-	for i, q := range o.Queries {
-		r := runs.QueryResult{QueryID: q.ID, Category: q.Category, Expected: q.ExpectedRouting, RequestID: col.queries[i].requestID,
-			Unjudged: len(q.Judgments) == 0}
-		if msg := col.queries[i].err; msg != "" {
-			r.Error = msg
-			r.Scores = map[string]float64{}
-			batch.Failed++
-		} else {
-			rp.record(&r, &col.queries[i].replayQuery, s)
+	if col.file == "" {
+		batch := Batch{Results: col.results(s, true)}
+		for _, r := range batch.Results {
+			if r.Error != "" {
+				batch.Failed++
+			}
 		}
-		batch.Results[i] = r
+		rec.fill(o.Queries, batch)
+	} else {
+		settings, err := json.Marshal(s)
+		if err != nil {
+			return fail(fmt.Errorf("replay: encode the settings: %w", err))
+		}
+		rec.Replay = &runs.ReplayRef{Collection: col.file, Settings: settings}
+		rec.summarizeReplay(col, s)
 	}
-	rec.fill(o.Queries, batch)
-	if batch.Failed > 0 {
+	if rec.Failed > 0 {
 		rec.Status = runs.StatusFailed
-		rec.Error = fmt.Sprintf("%d of %d queries failed (first: %s)", batch.Failed, len(o.Queries), firstError(batch.Results))
+		first := ""
+		for _, c := range col.queries {
+			if c.err != "" {
+				first = c.err
+				break
+			}
+		}
+		rec.Error = fmt.Sprintf("%d of %d queries failed (first: %s)", rec.Failed, len(o.Queries), first)
 	}
 	return rec
+}
+
+// summarizeReplay fuses and scores every query of col under s and sets
+// rec's summary, without building per-query results: the replay's hot
+// path. The summary is the one Results' per-query results give.
+func (rec *trialOutcome) summarizeReplay(col *collection, s FusionSettings) {
+	rp := newReplayer(col.scorer, col.k)
+	queries := make([]Query, len(col.queries))
+	for i := range col.queries {
+		queries[i] = col.queries[i].q
+	}
+	sm := newSummarizer(queries, rp.names)
+	failed := 0
+	for i := range col.queries {
+		c := &col.queries[i]
+		if c.err != "" {
+			failed++
+			sm.add(i, nil, nil, 0, false)
+			continue
+		}
+		vals, primary := rp.score(&c.replayQuery, s)
+		sm.add(i, vals, nil, primary, rp.routing() == c.q.ExpectedRouting)
+	}
+	sum := sm.summary()
+	rec.Primary, rec.Scorecard = sum.Primary, sum.Scorecard
+	rec.Categories, rec.Difficulties, rec.Routing = sum.Categories, sum.Difficulties, sum.Routing
+	rec.Queries, rec.Failed = sum.Scored, failed
 }
 
 // fill sets the per-query results of rec and the scores summarizing them.

@@ -139,10 +139,7 @@ func (rp *replayer) record(r *runs.QueryResult, rq *replayQuery, s FusionSetting
 	for i, x := range ranked[:n] {
 		hits[i] = backend.Hit{DocID: docIDs[x.Unit], Score: x.Score}
 	}
-	r.Routing = "search"
-	if len(ranked) == 0 {
-		r.Routing = "no_results"
-	}
+	r.Routing = rp.routing()
 	vals, primary := rp.scoreRanked(rq, s.Passage, ranked)
 	r.Primary = primary
 	r.Scores = make(map[string]float64, len(vals))
@@ -150,6 +147,16 @@ func (rp *replayer) record(r *runs.QueryResult, rq *replayQuery, s FusionSetting
 		r.Scores[name] = vals[i]
 	}
 	recordTop(r, rq.q, hits)
+}
+
+// routing is the routing of the last ranking: "no_results" when it is
+// empty (every hit was below min_score), else "search", as the engine
+// reports it.
+func (rp *replayer) routing() string {
+	if len(rp.ranked) == 0 {
+		return "no_results"
+	}
+	return "search"
 }
 
 // rankingOfIDs drops repeated ids, keeping first occurrences.

@@ -41,6 +41,7 @@ func verify(ctx context.Context, o Options, ro ReplayOptions, groups []*replayGr
 	// The winner runs live once, through apply + restart, the stronger
 	// check; the other top replayed trials through overrides.
 	confirmWinner := len(ok) > 0 && ok[0].Mode != TrialLive
+	recorded := res.Derived
 	for _, t := range replayed[:min(ro.Verify, len(replayed))] {
 		if confirmWinner && t.Name == ok[0].Name {
 			continue
@@ -60,14 +61,14 @@ func verify(ctx context.Context, o Options, ro ReplayOptions, groups []*replayGr
 			apply, how = t.Params, "apply + restart (min_score differs from the collection config)"
 		}
 		override := s.Fusion
-		if err := verifyLive(ctx, o, ro, res, t, apply, &override, false, how); err != nil {
+		if err := verifyLive(ctx, o, ro, res, recorded, t, apply, &override, false, how); err != nil {
 			return err
 		}
 	}
 	if !confirmWinner {
 		return nil
 	}
-	return verifyLive(ctx, o, ro, res, ok[0], ok[0].Params, nil, true, "apply + restart (the winner)")
+	return verifyLive(ctx, o, ro, res, recorded, ok[0], ok[0].Params, nil, true, "apply + restart (the winner)")
 }
 
 func sameMinScore(a, b *float64) bool {
@@ -81,7 +82,7 @@ func sameMinScore(a, b *float64) bool {
 // when force), runs every query with the fusion override (nil: none),
 // compares the live per-query results with the trial's recorded replay and
 // re-records the trial as verified.
-func verifyLive(ctx context.Context, o Options, ro ReplayOptions, res *Result, t runs.TrialRecord, params experiments.Params, override *fusion.Params, force bool, how string) error {
+func verifyLive(ctx context.Context, o Options, ro ReplayOptions, res *Result, recorded *Results, t runs.TrialRecord, params experiments.Params, override *fusion.Params, force bool, how string) error {
 	o.Progress.TrialStarted(t.Index+1, len(o.Trials), "verify "+t.Name)
 	began := time.Now()
 	restarted, err := applyAndStart(ctx, o.Backend, params, force)
@@ -100,7 +101,7 @@ func verifyLive(ctx context.Context, o Options, ro ReplayOptions, res *Result, t
 	if err != nil {
 		return fmt.Errorf("verify trial %q: %w", t.Name, err)
 	}
-	want, err := o.Run.QueryResults(t.Index)
+	want, err := recorded.Get(t.Index)
 	if err != nil {
 		return fmt.Errorf("verify trial %q: %w", t.Name, err)
 	}
@@ -112,6 +113,7 @@ func verifyLive(ctx context.Context, o Options, ro ReplayOptions, res *Result, t
 	rec := trialOutcome{TrialRecord: t}
 	rec.fill(o.Queries, batch)
 	rec.Mode = TrialVerified
+	rec.Replay = nil // the live results are stored: nothing to derive
 	recStart := time.Now()
 	err = o.Run.RecordTrial(rec.TrialRecord, rec.results)
 	res.Recording += time.Since(recStart)

@@ -2,6 +2,7 @@ package tuner
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/fusiontune/fusiontune/metrics"
@@ -19,6 +20,24 @@ type MetricsScorer struct {
 	terms   []int // index in card of each composite term
 	opts    metrics.Options
 	desc    string
+	spec    ScorerSpec
+}
+
+// ScorerSpec is what a MetricsScorer was built from: NewScorer's
+// arguments. A replay collection stores it, so that a replayed trial's
+// per-query results can be derived again in a later command.
+type ScorerSpec struct {
+	Primary string          `json:"primary,omitempty"`
+	Metrics []string        `json:"metrics,omitempty"`
+	Options metrics.Options `json:"options"`
+}
+
+// Spec returns what s was built from.
+func (s *MetricsScorer) Spec() ScorerSpec { return s.spec }
+
+// NewScorerFromSpec rebuilds a scorer from its spec.
+func NewScorerFromSpec(sp ScorerSpec) (*MetricsScorer, error) {
+	return NewScorer(sp.Primary, sp.Metrics, sp.Options)
 }
 
 var _ Scorer = (*MetricsScorer)(nil)
@@ -59,7 +78,8 @@ func NewScorer(primary string, extra []string, o metrics.Options) (*MetricsScore
 	if err != nil {
 		return nil, err
 	}
-	s := &MetricsScorer{card: card, primary: comp, opts: o, desc: desc}
+	s := &MetricsScorer{card: card, primary: comp, opts: o, desc: desc,
+		spec: ScorerSpec{Primary: primary, Metrics: slices.Clone(extra), Options: o}}
 	for _, t := range comp.Terms {
 		for i, m := range card.Metrics {
 			if m.String() == t.Metric.String() {

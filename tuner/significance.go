@@ -1,6 +1,7 @@
 package tuner
 
 import (
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"math"
@@ -25,6 +26,9 @@ type StatsOptions struct {
 	Metrics []string
 	// Seed is the run's statistics seed.
 	Seed int64
+	// Results reads the trials' per-query results (nil: a new Results of
+	// the run); the sweep passes its own, which knows its collections.
+	Results *Results
 }
 
 func (o StatsOptions) withDefaults() StatsOptions {
@@ -39,25 +43,49 @@ func (o StatsOptions) withDefaults() StatsOptions {
 }
 
 // trialResults caches the per-query results of a run's trials by index.
+// Derived results (of replayed trials) carry no top hits: the statistics
+// read scores only.
 type trialResults struct {
-	run   *runs.Run
+	src   *Results
+	mu    sync.Mutex
 	cache map[int][]runs.QueryResult
 }
 
-func newTrialResults(run *runs.Run) *trialResults {
-	return &trialResults{run: run, cache: map[int][]runs.QueryResult{}}
+func newTrialResults(run *runs.Run, src *Results) *trialResults {
+	if src == nil {
+		src = NewResults(run)
+	}
+	return &trialResults{src: src, cache: map[int][]runs.QueryResult{}}
 }
 
 func (tr *trialResults) get(index int) ([]runs.QueryResult, error) {
-	if r, ok := tr.cache[index]; ok {
+	tr.mu.Lock()
+	r, ok := tr.cache[index]
+	tr.mu.Unlock()
+	if ok {
 		return r, nil
 	}
-	r, err := tr.run.QueryResults(index)
+	r, err := tr.src.Scores(index)
 	if err != nil {
 		return nil, err
 	}
+	tr.mu.Lock()
 	tr.cache[index] = r
+	tr.mu.Unlock()
 	return r, nil
+}
+
+// getAll reads the results of the given trials on every core (nil for a
+// negative index).
+func (tr *trialResults) getAll(indexes []int) ([][]runs.QueryResult, error) {
+	out := make([][]runs.QueryResult, len(indexes))
+	errs := make([]error, len(indexes))
+	parallelFor(len(indexes), func(i int) {
+		if indexes[i] >= 0 {
+			out[i], errs[i] = tr.get(indexes[i])
+		}
+	})
+	return out, errors.Join(errs...)
 }
 
 // metricValue reads metric from one query result.
@@ -119,7 +147,7 @@ func deriveSeed(seed int64, parts ...string) int64 {
 // the comparisons by trial name.
 func CompareTrials(run *runs.Run, entries []runs.Entry, reference runs.Entry, metric string, o StatsOptions) (map[string]*runs.Comparison, error) {
 	o = o.withDefaults()
-	return compareTrials(newTrialResults(run), entries, reference, metric, o)
+	return compareTrials(newTrialResults(run, o.Results), entries, reference, metric, o)
 }
 
 func compareTrials(tr *trialResults, entries []runs.Entry, reference runs.Entry, metric string, o StatsOptions) (map[string]*runs.Comparison, error) {
@@ -231,7 +259,7 @@ func CategoryIntervals(results []runs.QueryResult, o StatsOptions) map[string]ru
 // are filled.
 func Significance(run *runs.Run, lb *runs.Leaderboard, o StatsOptions) error {
 	o = o.withDefaults()
-	tr := newTrialResults(run)
+	tr := newTrialResults(run, o.Results)
 	warn := map[string]bool{}
 	for _, w := range lb.Warnings {
 		warn[w] = true
@@ -242,16 +270,16 @@ func Significance(run *runs.Run, lb *runs.Leaderboard, o StatsOptions) error {
 			lb.Warnings = append(lb.Warnings, w)
 		}
 	}
-	results := make([][]runs.QueryResult, len(lb.Trials))
+	indexes := make([]int, len(lb.Trials))
 	for i, e := range lb.Trials {
-		if e.Status != runs.StatusOK {
-			continue
+		indexes[i] = -1
+		if e.Status == runs.StatusOK {
+			indexes[i] = e.Index
 		}
-		res, err := tr.get(e.Index)
-		if err != nil {
-			return err
-		}
-		results[i] = res
+	}
+	results, err := tr.getAll(indexes)
+	if err != nil {
+		return err
 	}
 	parallelFor(len(lb.Trials), func(i int) {
 		if results[i] != nil {

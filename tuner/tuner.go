@@ -46,6 +46,9 @@ type Result struct {
 	Skipped     int // trials found already recorded (resume)
 	// Recording is the time spent writing trial records durably.
 	Recording time.Duration
+	// Derived reads the run's per-query results, knowing the replay's
+	// collections without reading them back (nil without replay).
+	Derived *Results
 }
 
 // ErrFailureBudget is returned when more trials failed than allowed.

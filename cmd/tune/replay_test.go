@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner"
 )
 
 // everyMethod has one trial per fusion method and normalization, a depth
@@ -108,12 +111,30 @@ func TestSweepReplayEqualsLive(t *testing.T) {
 	if !bytes.Equal(first, second) {
 		t.Errorf("leaderboard.json differs between two identical replay sweeps")
 	}
+	// A replayed trial stores no per-query file: its records are derived
+	// from the stored collection, and must be the live ones.
+	rrun, err := runs.Load(replayRun)
+	if err != nil {
+		t.Fatal(err)
+	}
+	derived := tuner.NewResults(rrun)
+	stored := 0
 	for i := range 13 {
 		name := fmt.Sprintf("trials/%03d.queries.jsonl", i)
-		got, want := queryRecords(t, filepath.Join(replayRun, name)), queryRecords(t, filepath.Join(liveRun, name))
+		if _, err := os.Stat(filepath.Join(replayRun, name)); err == nil {
+			stored++ // the winner, verified through apply + restart
+		}
+		res, err := derived.Get(i)
+		if err != nil {
+			t.Fatalf("trial %d: %v", i, err)
+		}
+		got, want := normalizedRecords(t, res), queryRecords(t, filepath.Join(liveRun, name))
 		if got != want {
 			t.Errorf("%s: replayed records differ from live ones:\n%.600s\nlive:\n%.600s", name, got, want)
 		}
+	}
+	if stored != 1 {
+		t.Errorf("%d replayed trials store per-query files, want 1 (the verified winner)", stored)
 	}
 	_, live := readLeaderboardTrials(t, liveRun)
 	if len(replayed) != 13 || len(live) != 13 {
@@ -143,15 +164,28 @@ func queryRecords(t *testing.T, path string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out strings.Builder
+	var res []runs.QueryResult
 	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-		var m map[string]any
-		if err := json.Unmarshal([]byte(line), &m); err != nil {
+		var r runs.QueryResult
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}
-		delete(m, "request_id")
-		delete(m, "latency_ms")
-		b, _ := json.Marshal(m)
+		res = append(res, r)
+	}
+	return normalizedRecords(t, res)
+}
+
+// normalizedRecords encodes per-query results one per line without the
+// fields that differ between any two runs (request ids, latencies).
+func normalizedRecords(t *testing.T, res []runs.QueryResult) string {
+	t.Helper()
+	var out strings.Builder
+	for _, r := range res {
+		r.RequestID, r.LatencyMS = "", 0
+		b, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
 		out.Write(append(b, '\n'))
 	}
 	return out.String()

@@ -8,6 +8,7 @@ import (
 
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/runs/report"
+	"github.com/fusiontune/fusiontune/tuner"
 )
 
 func init() {
@@ -37,7 +38,7 @@ func runReport(_ context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	opts := report.DefaultOptions()
+	opts := reportOptions(tuner.NewResults(run))
 	switch *out {
 	case "":
 		path, err := report.Write(run, opts)
@@ -60,11 +61,19 @@ func runReport(_ context.Context, args []string, stdout, stderr io.Writer) error
 	return nil
 }
 
+// reportOptions are the report's defaults, reading per-query results
+// through rs, which derives those of replayed trials.
+func reportOptions(rs *tuner.Results) report.Options {
+	o := report.DefaultOptions()
+	o.QueryResults = rs.Get
+	return o
+}
+
 // writeRunReport writes report.html into a finished run's directory; the
 // sweep calls it after the leaderboard. A failure is a warning: the run's
 // results are already on disk and `tune report` can retry.
-func writeRunReport(run *runs.Run, stderr io.Writer) {
-	path, err := report.Write(run, report.DefaultOptions())
+func writeRunReport(run *runs.Run, rs *tuner.Results, stderr io.Writer) {
+	path, err := report.Write(run, reportOptions(rs))
 	if err != nil {
 		fmt.Fprintf(stderr, "warning: report: %v (retry with 'tune report %s')\n", err, run.ID())
 		return

@@ -211,14 +211,20 @@ func sweep(ctx context.Context, cmd string, args []string, stdout, stderr io.Wri
 		return err
 	}
 	lb := runs.NewLeaderboard(scorer.Describe(), scorer.Metrics(), trialsDone)
-	if err := tuner.Significance(run, &lb, s.statsOptions(ef.Seed)); err != nil {
+	derived := res.Derived
+	if derived == nil {
+		derived = tuner.NewResults(run)
+	}
+	so := s.statsOptions(ef.Seed)
+	so.Results = derived
+	if err := tuner.Significance(run, &lb, so); err != nil {
 		return err
 	}
 	lb.HeldOut = held
 	if err := run.WriteLeaderboard(lb); err != nil {
 		return err
 	}
-	writeRunReport(run, stderr)
+	writeRunReport(run, derived, stderr)
 	analysis := time.Since(analysisStart)
 	fmt.Fprintf(stderr, "%d trials (%d resumed), %d backend restarts, %s; run directory %s\n",
 		len(trialsDone), res.Skipped, res.Restarts, elapsed.Round(time.Millisecond), run.Dir)

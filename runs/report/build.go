@@ -92,7 +92,11 @@ func build(run *runs.Run, o Options) (*page, error) {
 
 	var queries []runs.QueryResult
 	if hasBest {
-		queries, err = run.QueryResults(best.Index)
+		read := o.QueryResults
+		if read == nil {
+			read = run.QueryResults
+		}
+		queries, err = read(best.Index)
 		if err != nil {
 			p.Notes = append(p.Notes, fmt.Sprintf("Per-query results of the best trial could not be read (%v): no worst queries and no per-query coverage.", err))
 			queries = nil

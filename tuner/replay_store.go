@@ -1,0 +1,218 @@
+package tuner
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/fusiontune/fusiontune/backend/fusion"
+	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/fusiontune/fusiontune/runs"
+)
+
+// A replayed trial stores its record only (runs.EncodeReplayed); its
+// per-query results — every metric, the top hits, the labels — are what
+// fusing its collection under its settings gives, so they are derived
+// again on demand instead of written once per trial: a 10,000-config
+// replay on a 300-query set would otherwise write 10,000 files of about
+// 500 kB. The collection is stored once per replay group, self-contained
+// (the queries with their judgments, the candidate lists as the backend
+// returned them, the scorer and k), as trials/collect-NNN.jsonl: a header
+// line, then one line per query.
+
+// collectionHeader is the first line of a collection file.
+type collectionHeader struct {
+	Params  experiments.Params `json:"params"` // the configuration collected on
+	Depth   int                `json:"depth"`  // candidates collected per retriever
+	K       int                `json:"k"`      // hits per query, as requested live
+	Scorer  ScorerSpec         `json:"scorer"`
+	Queries int                `json:"queries"`
+}
+
+// collectionLine is one query of a collection file.
+type collectionLine struct {
+	ID              string                        `json:"id"`
+	Text            string                        `json:"text,omitempty"`
+	Category        string                        `json:"category,omitempty"`
+	Difficulty      string                        `json:"difficulty,omitempty"`
+	ExpectedRouting string                        `json:"expected_routing,omitempty"`
+	Judgments       map[string]int                `json:"judgments,omitempty"`
+	RequestID       string                        `json:"request_id,omitempty"`
+	Error           string                        `json:"error,omitempty"`
+	Candidates      map[string][]fusion.Candidate `json:"candidates,omitempty"`
+}
+
+// storeCollection writes col durably as a new trials/collect-NNN.jsonl
+// (NNN: the group's first trial; a resumed run that collects the group
+// again gets a fresh name, so trials recorded before keep theirs) and
+// sets col.file. raw holds each query's candidate lists.
+func storeCollection(run *runs.Run, first int, col *collection, spec ScorerSpec, raw []map[string][]fusion.Candidate) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	err := enc.Encode(collectionHeader{Params: col.params, Depth: col.depth, K: col.k, Scorer: spec, Queries: len(col.queries)})
+	for i := range col.queries {
+		if err != nil {
+			break
+		}
+		c := &col.queries[i]
+		q := c.q
+		err = enc.Encode(collectionLine{ID: q.ID, Text: q.Text, Category: q.Category, Difficulty: q.Difficulty,
+			ExpectedRouting: q.ExpectedRouting, Judgments: q.Judgments, RequestID: c.requestID, Error: c.err, Candidates: raw[i]})
+	}
+	if err != nil {
+		return fmt.Errorf("replay: encode the collection: %w", err)
+	}
+	name := fmt.Sprintf("collect-%03d.jsonl", first)
+	for n := 2; ; n++ {
+		_, err := os.Stat(filepath.Join(run.Dir, runs.TrialsDir, name))
+		if errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("replay: store the collection: %w", err)
+		}
+		name = fmt.Sprintf("collect-%03d-%d.jsonl", first, n)
+	}
+	if err := run.WriteFile(filepath.Join(runs.TrialsDir, name), buf.Bytes()); err != nil {
+		return fmt.Errorf("replay: store the collection: %w", err)
+	}
+	col.file = name
+	return nil
+}
+
+// loadCollection reads trials/NAME of run back into a collection ready
+// for replay.
+func loadCollection(run *runs.Run, name string) (*collection, error) {
+	data, err := run.ReadFile(filepath.Join(runs.TrialsDir, name))
+	if err != nil {
+		return nil, err
+	}
+	path := filepath.Join(run.Dir, runs.TrialsDir, name)
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var h collectionHeader
+	if err := dec.Decode(&h); err != nil {
+		return nil, fmt.Errorf("replay: %s:1: %w", path, err)
+	}
+	sc, err := NewScorerFromSpec(h.Scorer)
+	if err != nil {
+		return nil, fmt.Errorf("replay: %s:1: scorer: %w", path, err)
+	}
+	col := &collection{params: h.Params, depth: h.Depth, k: h.K, scorer: sc, file: name, queries: make([]collected, 0, h.Queries)}
+	rp := newReplayer(sc, 0)
+	for line := 2; dec.More(); line++ {
+		var l collectionLine
+		if err := dec.Decode(&l); err != nil {
+			return nil, fmt.Errorf("replay: %s:%d: %w", path, line, err)
+		}
+		q := Query{ID: l.ID, Text: l.Text, Category: l.Category, Difficulty: l.Difficulty, ExpectedRouting: l.ExpectedRouting, Judgments: l.Judgments}
+		var pl *fusion.Prepared
+		if l.Candidates != nil {
+			pl = fusion.Prepare(l.Candidates)
+		}
+		col.queries = append(col.queries, collected{replayQuery: rp.prepare(q, pl), err: l.Error, requestID: l.RequestID})
+	}
+	if len(col.queries) != h.Queries {
+		return nil, fmt.Errorf("replay: %s: %d queries, the header says %d (truncated file?)", path, len(col.queries), h.Queries)
+	}
+	return col, nil
+}
+
+// Results reads the per-query results of a run's trials: from their
+// per-query file, or, for a replayed trial, by fusing its collection again
+// under its settings — the same code and the same inputs as the replay,
+// so the same results. Collections are read once. It is safe for
+// concurrent use.
+type Results struct {
+	run *runs.Run
+
+	mu     sync.Mutex
+	trials map[int]runs.TrialRecord // every recorded trial, read once
+	cols   map[string]*collectionOnce
+}
+
+type collectionOnce struct {
+	once sync.Once
+	col  *collection
+	err  error
+}
+
+// NewResults reads the per-query results of run.
+func NewResults(run *runs.Run) *Results {
+	return &Results{run: run, cols: map[string]*collectionOnce{}}
+}
+
+// keep makes the stored collection col known without reading its file
+// back: the sweep that wrote it hands it over.
+func (r *Results) keep(col *collection) {
+	c := &collectionOnce{col: col}
+	c.once.Do(func() {})
+	r.mu.Lock()
+	r.cols[col.file] = c
+	r.mu.Unlock()
+}
+
+// Get returns the per-query results of trial index, in query order, as
+// recorded: top hits and labels included.
+func (r *Results) Get(index int) ([]runs.QueryResult, error) { return r.get(index, true) }
+
+// Scores is Get without the top hits and labels of a replayed trial's
+// results, which cost most of their derivation: what the statistics read.
+func (r *Results) Scores(index int) ([]runs.QueryResult, error) { return r.get(index, false) }
+
+func (r *Results) get(index int, hits bool) ([]runs.QueryResult, error) {
+	res, err := r.run.QueryResults(index)
+	if !errors.Is(err, runs.ErrDerived) {
+		return res, err
+	}
+	t, err := r.trial(index)
+	if err != nil {
+		return nil, err
+	}
+	return r.derive(t, hits)
+}
+
+func (r *Results) trial(index int) (runs.TrialRecord, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.trials == nil {
+		all, err := r.run.Trials()
+		if err != nil {
+			return runs.TrialRecord{}, err
+		}
+		r.trials = make(map[int]runs.TrialRecord, len(all))
+		for _, t := range all {
+			r.trials[t.Index] = t
+		}
+	}
+	t, ok := r.trials[index]
+	if !ok || t.Replay == nil {
+		return t, fmt.Errorf("runs: trial %03d: no per-query results and no replay reference", index)
+	}
+	return t, nil
+}
+
+// derive fuses the collection of replayed trial t under its settings.
+func (r *Results) derive(t runs.TrialRecord, hits bool) ([]runs.QueryResult, error) {
+	var s FusionSettings
+	if err := json.Unmarshal(t.Replay.Settings, &s); err != nil {
+		return nil, fmt.Errorf("replay: trial %q: settings: %w", t.Name, err)
+	}
+	r.mu.Lock()
+	c := r.cols[t.Replay.Collection]
+	if c == nil {
+		c = &collectionOnce{}
+		r.cols[t.Replay.Collection] = c
+	}
+	r.mu.Unlock()
+	c.once.Do(func() { c.col, c.err = loadCollection(r.run, t.Replay.Collection) })
+	if c.err != nil {
+		return nil, fmt.Errorf("trial %q: %w", t.Name, c.err)
+	}
+	return c.col.results(s, hits), nil
+}

@@ -1,0 +1,112 @@
+package tuner_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner"
+)
+
+// TestReplayedTrialsStoreNoQueries: replayed trials are recorded without
+// a per-query file, their per-query results are derived from the stored
+// collection by a fresh Results (as a later command reads them), and the
+// summary the replay recorded is the mean of those results, bit for bit.
+// Scores gives the same scores as Get, without the top hits.
+func TestReplayedTrialsStoreNoQueries(t *testing.T) {
+	qs, corpus := demoQueries(t)
+	b := newEngineBackend(t, corpus)
+	trials := []experiments.TrialSpec{
+		replayTrialSpec("baseline", experiments.Params{"fusion.method": "rrf", "fusion.k": 60.0}),
+		replayTrialSpec("rrf-k5", experiments.Params{"fusion.method": "rrf", "fusion.k": 5.0, "fusion.weights.bm25": 0.3}),
+		replayTrialSpec("min-score", experiments.Params{"fusion.method": "rrf", "min_score": 0.03}),
+		replayTrialSpec("linear-z", experiments.Params{"fusion.method": "linear", "fusion.normalization": "z_score"}),
+		replayTrialSpec("combmnz", experiments.Params{"fusion.method": "combmnz"}),
+	}
+	res, err, run := sweep(t, b, qs, trials, tuner.ModeReplay, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(run.Dir, "trials", "collect-000.jsonl")); err != nil {
+		t.Fatalf("no stored collection: %v", err)
+	}
+	derived := tuner.NewResults(run)
+	replayed := 0
+	for _, tr := range res.Trials {
+		queriesFile := filepath.Join(run.Dir, "trials", fmt.Sprintf("%03d.queries.jsonl", tr.Index))
+		_, err := os.Stat(queriesFile)
+		switch tr.Mode {
+		case tuner.TrialReplay:
+			replayed++
+			if err == nil {
+				t.Errorf("replayed trial %s has a per-query file", tr.Name)
+			}
+			if tr.Replay == nil || tr.Replay.Collection != "collect-000.jsonl" {
+				t.Errorf("replayed trial %s: replay reference %+v", tr.Name, tr.Replay)
+			}
+		case tuner.TrialVerified:
+			if err != nil {
+				t.Errorf("verified trial %s has no per-query file: %v", tr.Name, err)
+			}
+		}
+		full, err := derived.Get(tr.Index)
+		if err != nil {
+			t.Fatalf("trial %s: %v", tr.Name, err)
+		}
+		scores, err := derived.Scores(tr.Index)
+		if err != nil {
+			t.Fatalf("trial %s: %v", tr.Name, err)
+		}
+		if len(full) != len(qs) || len(scores) != len(qs) {
+			t.Fatalf("trial %s: %d and %d results for %d queries", tr.Name, len(full), len(scores), len(qs))
+		}
+		// The recorded summary is the mean over the judged queries.
+		sum, n := 0.0, 0
+		metricSums := map[string]float64{}
+		for i, r := range full {
+			if r.Unjudged {
+				continue
+			}
+			sum += r.Primary
+			n++
+			for m, v := range r.Scores {
+				metricSums[m] += v
+			}
+			if tr.Mode == tuner.TrialReplay && len(r.Top) == 0 && r.Routing != "no_results" {
+				t.Errorf("trial %s query %s: derived result without top hits", tr.Name, r.QueryID)
+			}
+			s := scores[i]
+			if s.Primary != r.Primary || s.Routing != r.Routing || len(s.Scores) != len(r.Scores) {
+				t.Errorf("trial %s query %s: Scores gives %v/%s, Get %v/%s", tr.Name, r.QueryID, s.Primary, s.Routing, r.Primary, r.Routing)
+			}
+			for m, v := range r.Scores {
+				if s.Scores[m] != v {
+					t.Errorf("trial %s query %s: %s %v by Scores, %v by Get", tr.Name, r.QueryID, m, s.Scores[m], v)
+				}
+			}
+		}
+		if got := sum / float64(n); got != tr.Primary || n != tr.Queries {
+			t.Errorf("trial %s: recorded primary %v over %d queries, derived mean %v over %d", tr.Name, tr.Primary, tr.Queries, got, n)
+		}
+		for m, v := range tr.Scorecard {
+			if got := metricSums[m] / float64(n); got != v {
+				t.Errorf("trial %s: recorded %s %v, derived mean %v", tr.Name, m, v, got)
+			}
+		}
+	}
+	if replayed != len(trials)-1 {
+		t.Errorf("%d replayed trials, want %d (all but the winner)", replayed, len(trials)-1)
+	}
+	// Another run's view (no memory of the sweep) reads the same records.
+	again, err := runs.Load(run.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := again.Trials()
+	if err != nil || len(recs) != len(trials) {
+		t.Fatalf("reloaded run: %d trials, %v", len(recs), err)
+	}
+}
