@@ -169,6 +169,9 @@ func sweep(ctx context.Context, cmd string, args []string, stdout, stderr io.Wri
 		run.ID(), len(trials), len(tuner.Plan(trials)), len(ds.queries), ds.describe)
 	if study != nil {
 		fmt.Fprintf(stderr, "then %s\n", study.Describe())
+		if replay != nil && replay.Mode != tuner.ModeLive && study.Pruning.Enabled {
+			fmt.Fprintln(stderr, "note: replayed trials run every query and are not pruned; pruning applies to trials run live")
+		}
 	}
 
 	ob, err := eng.open(run.Dir, stderr)
