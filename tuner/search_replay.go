@@ -10,8 +10,9 @@ import (
 
 // maxCollections bounds the collections a study keeps in memory (each
 // holds every query's candidate lists): a replay group whose collection
-// was dropped collects again when the sampler returns to it.
-const maxCollections = 8
+// was dropped collects again when the sampler returns to it. A variable
+// for the tests.
+var maxCollections = 8
 
 // searchReplay is the replay state of a sampler study: the replay groups
 // seen so far (growing as the sampler proposes) and the collections of

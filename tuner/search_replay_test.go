@@ -227,38 +227,59 @@ func TestSearchReplayResume(t *testing.T) {
 }
 
 // TestSearchReplayGroups samples an index-time parameter (chunk.size) with
-// a query-time one: one collection per chunk size, however often the
-// sampler alternates between them, and every trial scores as it does
-// live.
+// a query-time one: each chunk size is a replay group (the baseline, with
+// no chunk.size, another), collected once while its lists are kept, again
+// after they were dropped; every trial scores as it does live.
 func TestSearchReplayGroups(t *testing.T) {
 	qs, corpus := demoQueries(t)
 	space := []experiments.SpaceParam{
 		{Param: "chunk.size", Type: "categorical", Choices: []any{0.0, 40.0}},
 		{Param: "fusion.k", Type: "int", Low: 1, High: 100},
 	}
-	so := tuner.StudyOptions{Space: space, Sampler: tuner.SamplerRandom, Seed: 2, Trials: 8, Base: replayStudyBaseline[0].Params}
+	so := tuner.StudyOptions{Space: space, Sampler: tuner.SamplerRandom, Seed: 2, Trials: 10, Base: replayStudyBaseline[0].Params}
 	live := search(context.Background(), t, newEngineBackend(t, corpus), qs, nil, replayStudyBaseline, so, tuner.ModeLive, 0, nil)
-	replay := search(context.Background(), t, newEngineBackend(t, corpus), qs, nil, replayStudyBaseline, so, tuner.ModeReplay, -1, nil)
-	if live.err != nil || replay.err != nil {
-		t.Fatalf("live: %v; replay: %v", live.err, replay.err)
+	if live.err != nil {
+		t.Fatal(live.err)
 	}
-	if got, want := sequence(replay.res.Trials), sequence(live.res.Trials); !reflect.DeepEqual(got, want) {
-		t.Fatalf("replay study:\n%s\nlive study:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	groups, switches := map[any]bool{}, 0
+	for i, tr := range live.res.Trials {
+		groups[tr.Params["chunk.size"]] = true
+		if i == 0 || tr.Params["chunk.size"] != live.res.Trials[i-1].Params["chunk.size"] {
+			switches++
+		}
 	}
-	assertSameScores(t, live.run, replay.run, live.res.Trials)
-	sizes := map[any]bool{}
-	for _, tr := range live.res.Trials {
-		sizes[tr.Params["chunk.size"]] = true
+	for _, tc := range []struct {
+		name        string
+		held        int // collections kept
+		collections int
+	}{
+		{"all lists kept", 8, len(groups)},
+		{"one list kept", 1, switches},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			defer tuner.SetMaxCollections(tc.held)()
+			replay := search(context.Background(), t, newEngineBackend(t, corpus), qs, nil, replayStudyBaseline, so, tuner.ModeReplay, -1, nil)
+			if replay.err != nil {
+				t.Fatal(replay.err)
+			}
+			if got, want := sequence(replay.res.Trials), sequence(live.res.Trials); !reflect.DeepEqual(got, want) {
+				t.Fatalf("replay study:\n%s\nlive study:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+			assertSameScores(t, live.run, replay.run, live.res.Trials)
+			if n := strings.Count(replay.log, "collected candidate lists"); n != tc.collections {
+				t.Errorf("%d collections, want %d (%d groups, %d switches between them)", n, tc.collections, len(groups), switches)
+			}
+			modes := map[string]int{}
+			for _, tr := range replay.res.Trials {
+				modes[tr.Mode]++
+			}
+			if modes[tuner.TrialVerified] != 1 || modes[tuner.TrialReplay] != len(replay.res.Trials)-1 {
+				t.Errorf("modes %v: want the winner verified, every other trial replayed", modes)
+			}
+		})
 	}
-	if n := strings.Count(replay.log, "collected candidate lists"); n != len(sizes) {
-		t.Errorf("%d collections for %d chunk sizes", n, len(sizes))
-	}
-	modes := map[string]int{}
-	for _, tr := range replay.res.Trials {
-		modes[tr.Mode]++
-	}
-	if modes[tuner.TrialVerified] != 1 || modes[tuner.TrialReplay] != len(replay.res.Trials)-1 {
-		t.Errorf("modes %v: want the winner verified, every other trial replayed", modes)
+	if len(groups) >= switches {
+		t.Errorf("the sampler never returned to a group (%d groups, %d switches): the test shows nothing", len(groups), switches)
 	}
 }
 
