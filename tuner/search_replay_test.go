@@ -320,3 +320,13 @@ func TestSearchReplayWithoutCandidates(t *testing.T) {
 		}
 	}
 }
+
+// TestSharedStudyRefusesReplay: a shared study runs every trial live and
+// says so rather than ignoring replay mode.
+func TestSharedStudyRefusesReplay(t *testing.T) {
+	o := tuner.Options{Replay: &tuner.ReplayOptions{Mode: tuner.ModeReplay}}
+	_, err := tuner.SearchShared(context.Background(), []tuner.Options{o}, tuner.StudyOptions{Space: replayStudySpace(), Trials: 1}, tuner.Shared{})
+	if err == nil || !strings.Contains(err.Error(), "replay mode is not supported (a shared study runs every trial live)") {
+		t.Errorf("got %v, want the refusal of replay mode", err)
+	}
+}
