@@ -3,7 +3,7 @@ GO      ?= go
 BIN     ?= bin/tune
 FUZZTIME ?= 30s
 
-.PHONY: help build test demo bench bench-eval bench-samplers bench-workers bench-load bench-replay lint fuzz clean
+.PHONY: help build test demo bench bench-eval bench-samplers bench-workers bench-load bench-replay bench-study-replay lint fuzz clean
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "  %-12s %s\n", $$1, $$2}'
@@ -35,6 +35,9 @@ bench-load: ## bounded load test of tune serve: 16 clients on 127.0.0.1, QPS, p5
 
 bench-replay: build ## fusion replay vs live restart-per-config on ../shared/data/scifact (skips without it)
 	./scripts/bench-replay.sh
+
+bench-study-replay: build ## a 200-trial TPE study in replay mode vs live (20 trials, extrapolated) on ../shared/data/scifact
+	./scripts/bench-study-replay.sh
 
 lint: ## gofmt and go vet
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi

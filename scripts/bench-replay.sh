@@ -19,33 +19,10 @@
 #   - the top 5 of both leaderboards, which must be identical (exit 1 if not).
 # Skips (exit 0) when ../shared/data/scifact is absent.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-root=$(pwd)
-data="$root/../shared/data/scifact"
-if [ ! -f "$data/corpus.jsonl" ]; then
-	echo "bench-replay: skipped: $data not found (the shared SciFact data is not in this checkout)" >&2
-	exit 0
-fi
-data=$(cd "$data" && pwd)
-BIN=${BIN:-$root/bin/tune}
-[ -x "$BIN" ] || go build -o "$BIN" ./cmd/tune
-command -v jq >/dev/null || { echo "bench-replay: jq missing (apt-get install -y jq)" >&2; exit 1; }
+. "$(dirname "$0")/scifact-bench.sh"
 TIME=/usr/bin/time
 [ -x "$TIME" ] || { echo "bench-replay: /usr/bin/time missing (apt-get install -y time)" >&2; exit 1; }
 exp55="$root/scripts/bench-replay.json"
-
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-cat >tune.yaml <<EOF
-dataset:
-  path: $data
-runs_dir: runs
-backend:
-  engine:
-    dense: {model: lsa-256}
-eval: {concurrency: 4}
-EOF
 # The same grid with 10 k values (110 configs) and with k = 60 only (11).
 jq '.grid["fusion.k"] = [10, 15, 20, 30, 40, 50, 60, 70, 80, 90]' "$exp55" >exp110.json
 jq '.grid["fusion.k"] = [60]' "$exp55" >exp11.json

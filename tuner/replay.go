@@ -399,6 +399,13 @@ func collect(ctx context.Context, o Options, ro ReplayOptions, g *replayGroup) (
 			depth = max(depth, g.settings[j].Fusion.Depth)
 		}
 	}
+	return collectAt(ctx, o, ro, params, settings, depth, g.indexes[0], fmt.Sprintf("%d trials", len(g.specs)))
+}
+
+// collectAt applies params (resolved to settings), restarts the backend
+// when needed and runs every query once with explain at depth; index
+// names the collection's requests, what the trials it is for (the log).
+func collectAt(ctx context.Context, o Options, ro ReplayOptions, params experiments.Params, settings FusionSettings, depth, index int, what string) (*collection, bool, error) {
 	restarted, err := applyAndStart(ctx, o.Backend, params, false)
 	if err != nil {
 		return nil, restarted, err
@@ -430,7 +437,7 @@ func collect(ctx context.Context, o Options, ro ReplayOptions, g *replayGroup) (
 		raw[pos[q.ID]] = resp.Candidates
 	}
 	began := time.Now()
-	prefix := fmt.Sprintf("%s/collect-%03d", o.Run.ID(), g.indexes[0])
+	prefix := fmt.Sprintf("%s/collect-%03d", o.Run.ID(), index)
 	batch, err := evaluate(ctx, o.Backend, o.Queries, o.Scorer, eo, prefix, func(n int) {
 		o.Progress.QueryDone(n, len(o.Queries))
 	})
@@ -447,12 +454,12 @@ func collect(ctx context.Context, o Options, ro ReplayOptions, g *replayGroup) (
 		return nil, restarted, ErrNoCandidates
 	}
 	if ms, ok := o.Scorer.(*MetricsScorer); ok {
-		if err := storeCollection(o.Run, g.indexes[0], col, ms.Spec(), raw); err != nil {
+		if err := storeCollection(o.Run, index, col, ms.Spec(), raw); err != nil {
 			return nil, restarted, err
 		}
 	}
-	fmt.Fprintf(ro.Log, "replay: collected candidate lists of %d queries at depth %d for %d trials in %s\n",
-		len(o.Queries), depth, len(g.specs), time.Since(began).Round(time.Millisecond))
+	fmt.Fprintf(ro.Log, "replay: collected candidate lists of %d queries at depth %d for %s in %s\n",
+		len(o.Queries), depth, what, time.Since(began).Round(time.Millisecond))
 	return col, restarted, nil
 }
 

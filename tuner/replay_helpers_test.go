@@ -72,6 +72,8 @@ type engineBackend struct {
 	// alter, when set, rewrites every search request (to break a backend
 	// on purpose).
 	alter func(*backend.SearchRequest)
+	// restarts counts the engines started.
+	restarts int
 }
 
 var _ backend.Backend = (*engineBackend)(nil)
@@ -150,6 +152,7 @@ func (b *engineBackend) Restart(ctx context.Context) error {
 	b.mu.Lock()
 	cfg := b.applied
 	b.running = &cfg
+	b.restarts++
 	b.mu.Unlock()
 	e, err := engine.New(cfg, engine.Options{})
 	if err != nil {

@@ -157,6 +157,14 @@ func (r *Results) keep(col *collection) {
 	r.mu.Unlock()
 }
 
+// drop forgets the collection stored as file: a study dropping it from
+// memory; it is read back from its file if asked for again.
+func (r *Results) drop(file string) {
+	r.mu.Lock()
+	delete(r.cols, file)
+	r.mu.Unlock()
+}
+
 // Get returns the per-query results of trial index, in query order, as
 // recorded: top hits and labels included.
 func (r *Results) Get(index int) ([]runs.QueryResult, error) { return r.get(index, true) }

@@ -42,6 +42,9 @@ func verify(ctx context.Context, o Options, ro ReplayOptions, groups []*replayGr
 	// check; the other top replayed trials through overrides.
 	confirmWinner := len(ok) > 0 && ok[0].Mode != TrialLive
 	recorded := res.Derived
+	if recorded == nil {
+		recorded = NewResults(o.Run)
+	}
 	for _, t := range replayed[:min(ro.Verify, len(replayed))] {
 		if confirmWinner && t.Name == ok[0].Name {
 			continue

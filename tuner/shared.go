@@ -49,9 +49,15 @@ const (
 // together with its record, then recorded in this worker's run. Trials of
 // workers that died are failed after sh.Timeout (queued ones re-queued),
 // so the study completes without them.
+//
+// Every trial runs live: fusion replay (Options.Replay) is for Sweep and
+// Search in one process, and SearchShared refuses ModeReplay.
 func SearchShared(ctx context.Context, replicas []Options, so StudyOptions, sh Shared) (*Result, error) {
 	if len(replicas) == 0 {
 		return nil, errors.New("shared study: no backend replica")
+	}
+	if r := replicas[0].Replay; r != nil && r.Mode == ModeReplay {
+		return nil, errors.New("shared study: replay mode is not supported (a shared study runs every trial live): use live or auto")
 	}
 	if sh.Beat <= 0 {
 		sh.Beat = studystore.DefaultHeartbeatInterval

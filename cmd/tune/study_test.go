@@ -2,6 +2,7 @@ package main_test
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -118,5 +119,119 @@ func TestSweepStudyBadInput(t *testing.T) {
 	}
 	if len(e.runDirs()) != 0 {
 		t.Errorf("a bad experiment file created a run")
+	}
+}
+
+// replayStudy is a TPE study over query-time parameters only, without
+// pruning (a replayed trial runs every query, so a pruned live study would
+// tell its sampler other scores).
+const replayStudy = `{
+  "seed": 7,
+  "baseline": {"name": "baseline", "params": {"fusion.method": "rrf", "fusion.k": 60}},
+  "sampler": "tpe",
+  "trials": 8,
+  "space": {
+    "fusion.k": {"type": "int", "low": 1, "high": 100},
+    "fusion.weights.bm25": {"type": "float", "low": 0, "high": 1}
+  }
+}`
+
+// TestSweepSampledStudyReplay runs the same seeded TPE study through the
+// real tune serve process live and with --mode replay: the same trials,
+// parameters and scores, 2 backend restarts instead of one per trial, the
+// best replayed trials verified; then a resumed replay run redoes only the
+// trials whose records were dropped.
+func TestSweepSampledStudyReplay(t *testing.T) {
+	e := newSweepEnv(t, sweepSettings)
+	exp := e.write("study.json", replayStudy)
+	runOnce := func(args ...string) (string, string) {
+		t.Helper()
+		before := map[string]bool{}
+		for _, d := range e.runDirs() {
+			before[d] = true
+		}
+		stdout, stderr, code := e.run(append([]string{"--experiments", exp}, args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d\n%s\n%s", args, code, stdout, stderr)
+		}
+		for _, d := range e.runDirs() {
+			if !before[d] {
+				return d, stderr
+			}
+		}
+		t.Fatalf("%v: no new run directory", args)
+		return "", ""
+	}
+	liveDir, liveErr := runOnce("--mode", "live")
+	replayDir, replayErr := runOnce("--mode", "replay", "--verify", "2")
+	for _, want := range []string{"9 trials (0 resumed), 2 backend restarts", "collected candidate lists of 90 queries", "through apply + restart (the winner)"} {
+		if !strings.Contains(replayErr, want) {
+			t.Errorf("replay stderr lacks %q:\n%s", want, replayErr)
+		}
+	}
+	if !strings.Contains(liveErr, "9 backend restarts") {
+		t.Errorf("live stderr: want 9 backend restarts:\n%s", liveErr)
+	}
+	_, live := readLeaderboardTrials(t, liveDir)
+	_, replay := readLeaderboardTrials(t, replayDir)
+	liveBoard, replayBoard := readBoard(t, liveDir), readBoard(t, replayDir)
+	if len(liveBoard) != 9 || len(replayBoard) != 9 {
+		t.Fatalf("%d live and %d replay trials, want 9", len(liveBoard), len(replayBoard))
+	}
+	for i, en := range replayBoard {
+		want, _ := json.Marshal(liveBoard[i].Params)
+		got, _ := json.Marshal(en.Params)
+		if en.Name != liveBoard[i].Name || string(got) != string(want) || math.Abs(replay[en.Name].Primary-live[en.Name].Primary) > 1e-9 {
+			t.Errorf("rank %d: replay %s %s %.12g, live %s %s %.12g", i+1, en.Name, got, replay[en.Name].Primary, liveBoard[i].Name, want, live[liveBoard[i].Name].Primary)
+		}
+		if live[en.Name].Mode != "live" {
+			t.Errorf("live %s: mode %q", en.Name, live[en.Name].Mode)
+		}
+		mode := "replay"
+		if i < 2 { // --verify 2: the winner by apply + restart, the second by override
+			mode = "verified"
+		}
+		if replay[en.Name].Mode != mode {
+			t.Errorf("replay rank %d %s: mode %q, want %q", i+1, en.Name, replay[en.Name].Mode, mode)
+		}
+	}
+
+	// Forget trials 8 and 9: replayed ones are the one-line
+	// replayed-NNN.jsonl a study writes per trial, verified ones NNN.json.
+	for _, n := range []string{"007", "008"} {
+		removed := 0
+		for _, f := range []string{n + ".json", "replayed-" + n + ".jsonl"} {
+			if err := os.Remove(filepath.Join(replayDir, "trials", f)); err == nil {
+				removed++
+			}
+		}
+		if removed == 0 {
+			t.Fatalf("trial %s: no record to remove", n)
+		}
+	}
+	_, stderr, code := e.run("--experiments", exp, "--mode", "replay", "--resume", filepath.Base(replayDir))
+	if code != 0 {
+		t.Fatalf("resume: exit %d\n%s", code, stderr)
+	}
+	if !strings.Contains(stderr, "(7 resumed)") || strings.Contains(stderr, "trial 7/9") || !strings.Contains(stderr, "trial 8/9 tpe-007") {
+		t.Errorf("resume should redo exactly trials 8 and 9:\n%s", stderr)
+	}
+	again := readBoard(t, replayDir)
+	for i, en := range again {
+		if en.Name != replayBoard[i].Name {
+			t.Errorf("rank %d after resume: %s, was %s", i+1, en.Name, replayBoard[i].Name)
+		}
+	}
+}
+
+func TestSweepSharedReplayRefused(t *testing.T) {
+	e := newSweepEnv(t, sweepSettings)
+	exp := e.write("study.json", replayStudy)
+	_, stderr, code := e.run("--experiments", exp, "--mode", "replay", "--parallel", "2")
+	if code != 2 || !strings.Contains(stderr, "--mode replay: studies shared through --storage or --parallel run every trial live") {
+		t.Errorf("exit %d, stderr:\n%s", code, stderr)
+	}
+	if len(e.runDirs()) != 0 {
+		t.Errorf("a refused run created a run directory")
 	}
 }

@@ -113,13 +113,12 @@ func sweep(ctx context.Context, cmd string, args []string, stdout, stderr io.Wri
 	if err != nil {
 		return err
 	}
-	if replay != nil && replay.Mode == tuner.ModeReplay {
-		switch {
-		case study != nil:
-			return usageErrorf("--mode replay: sampler experiments (space) run live; use --mode live or auto")
-		case shared:
-			return usageErrorf("--mode replay: runs shared through --storage or --parallel run live; use --mode live or auto")
+	if replay != nil && shared {
+		// Shared studies (tuner.SearchShared) evaluate every trial live.
+		if replay.Mode == tuner.ModeReplay {
+			return usageErrorf("--mode replay: studies shared through --storage or --parallel run every trial live (replay is for single-process sweeps and studies); use --mode live or auto")
 		}
+		fmt.Fprintln(stderr, "note: --mode auto: studies shared through --storage or --parallel run every trial live")
 	}
 	if shared {
 		return runShared(ctx, sf, sharedRun{args: args, s: s, ef: ef, trials: trials, ds: ds, scorer: scorer, eng: eng, study: study}, *format, stdout, stderr)
@@ -170,6 +169,9 @@ func sweep(ctx context.Context, cmd string, args []string, stdout, stderr io.Wri
 		run.ID(), len(trials), len(tuner.Plan(trials)), len(ds.queries), ds.describe)
 	if study != nil {
 		fmt.Fprintf(stderr, "then %s\n", study.Describe())
+		if replay != nil && replay.Mode != tuner.ModeLive && study.Pruning.Enabled {
+			fmt.Fprintln(stderr, "note: replayed trials run every query and are not pruned; pruning applies to trials run live")
+		}
 	}
 
 	ob, err := eng.open(run.Dir, stderr)
