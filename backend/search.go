@@ -9,6 +9,12 @@ type SearchRequest struct {
 	K       int            `json:"k,omitempty"`       // hits to return; 0 means the backend's default
 	Explain bool           `json:"explain,omitempty"` // also return each retriever's candidate list
 	Fusion  *fusion.Params `json:"fusion,omitempty"`  // per-request override of query-time fusion settings
+	// Variants asks a backend that supports them (the embedded engine) to
+	// fuse the same candidate lists again under each of these fusion
+	// overrides, answered in SearchResponse.Variants in order: one
+	// retrieval, several fusions. Each variant's depth must equal the
+	// request's. A backend without support ignores them.
+	Variants []fusion.Params `json:"variants,omitempty"`
 	// RequestID is sent as the X-Request-ID header by HTTP clients, so a
 	// backend's logs can be matched with the tuner's per-query records.
 	RequestID string `json:"-"`
@@ -31,4 +37,12 @@ type SearchResponse struct {
 	// Candidates holds, with Explain, each retriever's candidate list (by
 	// retriever name, e.g. "bm25", "dense") with raw scores and ranks.
 	Candidates map[string][]fusion.Candidate `json:"candidates,omitempty"`
+	// Variants answers SearchRequest.Variants, in order.
+	Variants []Variant `json:"variants,omitempty"`
+}
+
+// Variant is the answer to one fusion variant of a request.
+type Variant struct {
+	Hits    []Hit  `json:"hits"`
+	Routing string `json:"routing,omitempty"`
 }

@@ -1,10 +1,15 @@
 package tuner_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync/atomic"
 	"testing"
+
+	"github.com/fusiontune/fusiontune/backend"
 
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/runs"
@@ -108,5 +113,71 @@ func TestReplayedTrialsStoreNoQueries(t *testing.T) {
 	recs, err := again.Trials()
 	if err != nil || len(recs) != len(trials) {
 		t.Fatalf("reloaded run: %d trials, %v", len(recs), err)
+	}
+}
+
+// TestVerifyOverridesInOnePass: the trials verified through overrides on
+// one configuration share a pass (the engine fuses every override from
+// one retrieval); a backend that answers no fusion variants gets a pass
+// per trial, with the same verified results.
+func TestVerifyOverridesInOnePass(t *testing.T) {
+	qs, corpus := demoQueries(t)
+	trials := []experiments.TrialSpec{
+		replayTrialSpec("baseline", experiments.Params{"fusion.method": "rrf", "fusion.k": 60.0}),
+		replayTrialSpec("k5", experiments.Params{"fusion.method": "rrf", "fusion.k": 5.0}),
+		replayTrialSpec("k20-weighted", experiments.Params{"fusion.method": "rrf", "fusion.k": 20.0, "fusion.weights.bm25": 0.3}),
+		replayTrialSpec("linear", experiments.Params{"fusion.method": "linear", "fusion.normalization": "min_max"}),
+		replayTrialSpec("combsum", experiments.Params{"fusion.method": "combsum"}),
+	}
+	verified := func(variants bool) (map[string]runs.TrialRecord, string) {
+		b := newEngineBackend(t, corpus)
+		var count atomic.Int64
+		b.alter = func(req *backend.SearchRequest) {
+			count.Add(1)
+			if !variants {
+				req.Variants = nil
+			}
+		}
+		run := newRun(t, filepath.Join(t.TempDir(), "runs"))
+		var log strings.Builder
+		_, err := tuner.Sweep(context.Background(), tuner.Options{
+			Trials: trials, Queries: qs, Backend: b, Scorer: demoScorer(t), Run: run,
+			Replay: &tuner.ReplayOptions{Mode: tuner.ModeReplay, Resolve: b.resolve, Verify: 4, Log: &log},
+		})
+		if err != nil {
+			t.Fatalf("variants %v: %v\n%s", variants, err, log.String())
+		}
+		// One collection pass, the override passes, the winner's pass.
+		searches := int(count.Load())
+		passes := searches / len(qs)
+		want := 1 + 1 + 1
+		if !variants {
+			want = 1 + 3 + 1
+		}
+		if passes != want || searches%len(qs) != 0 {
+			t.Errorf("variants %v: %d searches = %d passes of %d queries, want %d passes\n%s", variants, searches, passes, len(qs), want, log.String())
+		}
+		return readRecords(t, run), log.String()
+	}
+	batched, log := verified(true)
+	if !strings.Contains(log, "(one pass for 3 trials)") {
+		t.Errorf("no shared override pass:\n%s", log)
+	}
+	single, log := verified(false)
+	if !strings.Contains(log, "answers no fusion variants") {
+		t.Errorf("no fallback to a pass per trial:\n%s", log)
+	}
+	n := 0
+	for name, r := range batched {
+		if r.Mode == tuner.TrialVerified {
+			n++
+		}
+		s := single[name]
+		if r.Mode != s.Mode || r.Primary != s.Primary {
+			t.Errorf("%s: %s %v with variants, %s %v without", name, r.Mode, r.Primary, s.Mode, s.Primary)
+		}
+	}
+	if n != 4 {
+		t.Errorf("%d verified trials, want 4", n)
 	}
 }

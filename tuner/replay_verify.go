@@ -6,8 +6,10 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
+	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/backend/fusion"
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/runs"
@@ -45,6 +47,10 @@ func verify(ctx context.Context, o Options, ro ReplayOptions, groups []*replayGr
 	if recorded == nil {
 		recorded = NewResults(o.Run)
 	}
+	// Trials verified through overrides on the same configuration at the
+	// same depth share one pass: the backend retrieves once per query and
+	// fuses every trial's override (fusion variants), when it can.
+	var passes []*overridePass
 	for _, t := range replayed[:min(ro.Verify, len(replayed))] {
 		if confirmWinner && t.Name == ok[0].Name {
 			continue
@@ -58,13 +64,27 @@ func verify(ctx context.Context, o Options, ro ReplayOptions, groups []*replayGr
 		if err != nil {
 			return fmt.Errorf("verify trial %q: %w", t.Name, err)
 		}
-		how := "per-request fusion override"
 		if !sameMinScore(base.MinScore, s.MinScore) || base.Passage != s.Passage {
 			// Not expressible as an override: run the trial's own config.
-			apply, how = t.Params, "apply + restart (min_score differs from the collection config)"
+			passes = append(passes, &overridePass{apply: t.Params, how: "apply + restart (min_score differs from the collection config)",
+				trials: []runs.TrialRecord{t}, overrides: []fusion.Params{s.Fusion}})
+			continue
 		}
-		override := s.Fusion
-		if err := verifyLive(ctx, o, ro, res, recorded, t, apply, &override, false, how); err != nil {
+		key := apply.String() + fmt.Sprintf("|depth %d", s.Fusion.Depth)
+		var p *overridePass
+		for _, q := range passes {
+			if q.key == key {
+				p = q
+			}
+		}
+		if p == nil {
+			p = &overridePass{key: key, apply: apply, how: "per-request fusion override"}
+			passes = append(passes, p)
+		}
+		p.trials, p.overrides = append(p.trials, t), append(p.overrides, s.Fusion)
+	}
+	for _, p := range passes {
+		if err := p.run(ctx, o, ro, res, recorded); err != nil {
 			return err
 		}
 	}
@@ -72,6 +92,93 @@ func verify(ctx context.Context, o Options, ro ReplayOptions, groups []*replayGr
 		return nil
 	}
 	return verifyLive(ctx, o, ro, res, recorded, ok[0], ok[0].Params, nil, true, "apply + restart (the winner)")
+}
+
+// overridePass is a set of replayed trials verified live on one applied
+// configuration, each through its fusion override.
+type overridePass struct {
+	key       string // configuration and depth ("": a trial of its own)
+	apply     experiments.Params
+	how       string
+	trials    []runs.TrialRecord
+	overrides []fusion.Params
+}
+
+// run verifies the pass's trials: one pass of the queries with the first
+// override and the others as fusion variants of the same requests; a
+// backend that answers no variants gets a pass per trial instead.
+func (p *overridePass) run(ctx context.Context, o Options, ro ReplayOptions, res *Result, recorded *Results) error {
+	if len(p.trials) == 1 {
+		return verifyLive(ctx, o, ro, res, recorded, p.trials[0], p.apply, &p.overrides[0], false, p.how)
+	}
+	began := time.Now()
+	first := p.trials[0]
+	o.Progress.TrialStarted(first.Index+1, len(o.Trials), fmt.Sprintf("verify %d trials", len(p.trials)))
+	restarted, err := applyAndStart(ctx, o.Backend, p.apply, false)
+	if restarted {
+		res.Restarts++
+	}
+	if err != nil {
+		return fmt.Errorf("verify trial %q: %w", first.Name, err)
+	}
+	pos := make(map[string]int, len(o.Queries))
+	for i, q := range o.Queries {
+		pos[q.ID] = i
+	}
+	var mu sync.Mutex
+	answered := make([][]backend.Variant, len(o.Queries))
+	eo := o.Eval
+	eo.fusion, eo.variants = &p.overrides[0], p.overrides[1:]
+	eo.onResponse = func(q Query, resp backend.SearchResponse) {
+		mu.Lock()
+		answered[pos[q.ID]] = resp.Variants
+		mu.Unlock()
+	}
+	prefix := fmt.Sprintf("%s/verify-%03d", o.Run.ID(), first.Index)
+	main, err := evaluate(ctx, o.Backend, o.Queries, o.Scorer, eo, prefix, func(n int) {
+		o.Progress.QueryDone(n, len(o.Queries))
+	})
+	if err != nil {
+		return fmt.Errorf("verify trial %q: %w", first.Name, err)
+	}
+	for i, r := range main.Results {
+		if r.Error == "" && len(answered[i]) != len(eo.variants) {
+			// No fusion variants from this backend: a pass per other trial.
+			fmt.Fprintf(ro.Log, "verify: the backend answers no fusion variants: one pass per trial\n")
+			if err := settleVerified(o, ro, res, recorded, first, main, p.how, began); err != nil {
+				return err
+			}
+			for k, t := range p.trials[1:] {
+				if err := verifyLive(ctx, o, ro, res, recorded, t, p.apply, &p.overrides[k+1], false, p.how); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}
+	batches := []Batch{main}
+	for v := range eo.variants {
+		b := Batch{Results: make([]runs.QueryResult, len(o.Queries)), Failed: main.Failed}
+		for i, q := range o.Queries {
+			m := main.Results[i]
+			if m.Error != "" {
+				b.Results[i] = m
+				continue
+			}
+			r := runs.QueryResult{QueryID: q.ID, Category: q.Category, Expected: q.ExpectedRouting, RequestID: m.RequestID,
+				LatencyMS: m.LatencyMS, Unjudged: len(q.Judgments) == 0}
+			scoreHits(&r, q, o.Scorer, answered[i][v].Hits, answered[i][v].Routing)
+			b.Results[i] = r
+		}
+		batches = append(batches, b)
+	}
+	how := p.how + fmt.Sprintf(" (one pass for %d trials)", len(p.trials))
+	for k, t := range p.trials {
+		if err := settleVerified(o, ro, res, recorded, t, batches[k], how, began); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func sameMinScore(a, b *float64) bool {
@@ -104,6 +211,13 @@ func verifyLive(ctx context.Context, o Options, ro ReplayOptions, res *Result, r
 	if err != nil {
 		return fmt.Errorf("verify trial %q: %w", t.Name, err)
 	}
+	return settleVerified(o, ro, res, recorded, t, batch, how, began)
+}
+
+// settleVerified compares the live per-query results of replayed trial t
+// with what the replay recorded, fails with ErrReplayMismatch on any
+// difference above the tolerance, and re-records t as verified.
+func settleVerified(o Options, ro ReplayOptions, res *Result, recorded *Results, t runs.TrialRecord, batch Batch, how string, began time.Time) error {
 	want, err := recorded.Get(t.Index)
 	if err != nil {
 		return fmt.Errorf("verify trial %q: %w", t.Name, err)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/fusiontune/fusiontune/backend/backendtest"
 	"github.com/fusiontune/fusiontune/backend/client"
 	"github.com/fusiontune/fusiontune/backend/engine"
+	"github.com/fusiontune/fusiontune/backend/fusion"
 )
 
 func TestContractInProcess(t *testing.T) {
@@ -287,5 +289,63 @@ func TestHealthWhileIndexing(t *testing.T) {
 	srv.ServeHTTP(rec, mustRequest(t, "GET", "/healthz"))
 	if rec.status != 200 {
 		t.Errorf("after Build: %d %s, want 200", rec.status, rec.body.String())
+	}
+}
+
+// TestSearchVariants: a request with fusion variants, through the real
+// HTTP server, answers each variant with exactly the hits and routing of
+// a separate request with that override; a variant of another depth or
+// an invalid one is refused as a bad request.
+func TestSearchVariants(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	cl := serve(t, tinyConfig(t, func(c *engine.Config) { c.MinScore = f(0.02) }))
+	ctx := context.Background()
+	if err := cl.Ready(ctx); err != nil {
+		t.Fatal(err)
+	}
+	base := fusion.Params{Method: fusion.RRF, K: 60, Depth: 50}
+	variants := []fusion.Params{
+		{Method: fusion.RRF, K: 1, Depth: 50, Weights: map[string]float64{"bm25": 0.2, "dense": 0.8}},
+		{Method: fusion.Linear, Normalization: fusion.ZScore, Depth: 50},
+		{Method: fusion.CombMNZ, Depth: 50, Weights: map[string]float64{"bm25": 1, "dense": 0}},
+		{Method: fusion.RRF, K: 1000, Depth: 50}, // every fused score below min_score: no results
+	}
+	for _, q := range []string{"vector search engines", "bm25 ranking function", "zzz unknown words"} {
+		resp, err := cl.Search(ctx, backend.SearchRequest{Query: q, K: 10, Fusion: &base, Variants: variants})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(resp.Variants) != len(variants) {
+			t.Fatalf("%q: %d variants answered, want %d", q, len(resp.Variants), len(variants))
+		}
+		single, err := cl.Search(ctx, backend.SearchRequest{Query: q, K: 10, Fusion: &base})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(resp.Hits, single.Hits) || resp.Routing != single.Routing {
+			t.Errorf("%q: the request's own hits changed with variants", q)
+		}
+		for i := range variants {
+			one, err := cl.Search(ctx, backend.SearchRequest{Query: q, K: 10, Fusion: &variants[i]})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := resp.Variants[i]
+			if !reflect.DeepEqual(got.Hits, one.Hits) || got.Routing != one.Routing {
+				t.Errorf("%q variant %d: %d hits %s, a separate request %d hits %s", q, i, len(got.Hits), got.Routing, len(one.Hits), one.Routing)
+			}
+		}
+	}
+	for _, tc := range []struct {
+		v    fusion.Params
+		want string
+	}{
+		{fusion.Params{Method: fusion.RRF, Depth: 20}, "variants[0].depth: must equal the request's depth 50"},
+		{fusion.Params{Method: "borda", Depth: 50}, "variants[0]"},
+	} {
+		_, err := cl.Search(ctx, backend.SearchRequest{Query: "bm25", Fusion: &base, Variants: []fusion.Params{tc.v}})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("variant %+v: got %v, want an error with %q", tc.v, err, tc.want)
+		}
 	}
 }

@@ -20,6 +20,9 @@ const (
 // excerptRunes bounds the Text of a hit.
 const excerptRunes = 240
 
+// MaxVariants bounds the fusion variants of one request.
+const MaxVariants = 64
+
 // Search runs req: each enabled retriever returns its candidates (up to the
 // fusion depth, dropping those below the retriever's min_score), fusion
 // merges them (per-request fusion settings override the configured ones),
@@ -30,6 +33,10 @@ func (e *Engine) Search(ctx context.Context, req backend.SearchRequest) (backend
 		return backend.SearchResponse{}, err
 	}
 	p, k, err := e.requestParams(req)
+	if err != nil {
+		return backend.SearchResponse{}, err
+	}
+	variants, err := e.variantParams(req, p)
 	if err != nil {
 		return backend.SearchResponse{}, err
 	}
@@ -60,10 +67,26 @@ func (e *Engine) Search(ctx context.Context, req backend.SearchRequest) (backend
 	if e.vec != nil {
 		lists[Dense] = dense
 	}
+	var resp backend.SearchResponse
+	resp.Hits, resp.Routing = e.fuse(lists, p, k)
+	for _, vp := range variants {
+		var v backend.Variant
+		v.Hits, v.Routing = e.fuse(lists, vp, k)
+		resp.Variants = append(resp.Variants, v)
+	}
+	if req.Explain {
+		resp.Candidates = lists
+	}
+	return resp, nil
+}
+
+// fuse merges the candidate lists under p and returns the first k hits
+// at or above min_score, and the routing.
+func (e *Engine) fuse(lists map[string][]fusion.Candidate, p fusion.Params, k int) ([]backend.Hit, string) {
 	fused := fusion.Fuse(lists, p, e.cfg.Passage)
-	resp := backend.SearchResponse{Hits: make([]backend.Hit, 0, min(k, len(fused))), Routing: RoutingSearch}
+	hits := make([]backend.Hit, 0, min(k, len(fused)))
 	for _, r := range fused {
-		if len(resp.Hits) == k {
+		if len(hits) == k {
 			break
 		}
 		if e.cfg.MinScore != nil && r.Score < *e.cfg.MinScore {
@@ -77,15 +100,35 @@ func (e *Engine) Search(ctx context.Context, req backend.SearchRequest) (backend
 		if i, ok := e.chunkIndex(chunk); ok {
 			h.Text = excerpt(e.chunks[i].Text, excerptRunes)
 		}
-		resp.Hits = append(resp.Hits, h)
+		hits = append(hits, h)
 	}
-	if len(resp.Hits) == 0 {
-		resp.Routing = RoutingNoResults
+	if len(hits) == 0 {
+		return hits, RoutingNoResults
 	}
-	if req.Explain {
-		resp.Candidates = lists
+	return hits, RoutingSearch
+}
+
+// variantParams checks the fusion variants of req and merges each over
+// the configured settings; each must keep the request's depth p.Depth,
+// since the candidate lists are retrieved once.
+func (e *Engine) variantParams(req backend.SearchRequest, p fusion.Params) ([]fusion.Params, error) {
+	if len(req.Variants) > MaxVariants {
+		return nil, fmt.Errorf("%w: variants: at most %d (got %d)", ErrInvalidRequest, MaxVariants, len(req.Variants))
 	}
-	return resp, nil
+	out := make([]fusion.Params, len(req.Variants))
+	for i := range req.Variants {
+		one := req
+		one.Fusion, one.Variants = &req.Variants[i], nil
+		vp, _, err := e.requestParams(one)
+		if err != nil {
+			return nil, fmt.Errorf("variants[%d]: %w", i, err)
+		}
+		if vp.Depth != p.Depth {
+			return nil, fmt.Errorf("%w: variants[%d].depth: must equal the request's depth %d (got %d): the candidate lists are retrieved once", ErrInvalidRequest, i, p.Depth, vp.Depth)
+		}
+		out[i] = vp
+	}
+	return out, nil
 }
 
 // searchDense embeds the query and returns the dense candidate list.
