@@ -84,7 +84,7 @@ func newEmbeddedSetup(s *settings, ds *dataset) (*embeddedSetup, error) {
 	if err != nil {
 		return nil, fmt.Errorf("embedded backend: find the tune executable: %w", err)
 	}
-	return &embeddedSetup{s: s, base: base, render: process.YAMLOverlay(base, experiments.CustomPrefix), exe: exe}, nil
+	return &embeddedSetup{s: s, base: base, render: process.Memo(process.YAMLOverlay(base, experiments.CustomPrefix), renderMemo), exe: exe}, nil
 }
 
 // noLiteralSecrets refuses a secret written into the engine config
@@ -168,6 +168,11 @@ func (e *embeddedSetup) check(trials []experiments.TrialSpec) error {
 	return nil
 }
 
+// renderMemo bounds the rendered configs a sweep keeps: each trial's is
+// rendered to check it, to resolve its replay settings, to record and to
+// apply it, and YAML encoding is most of a replayed trial's cost.
+const renderMemo = 4096
+
 // describe is the exact config a trial runs on, for its record.
 func (e *embeddedSetup) describe(params experiments.Params) string {
 	return describeRendered(e.render(params))
@@ -197,7 +202,7 @@ func (e *embeddedSetup) withCacheDir(dir string) *embeddedSetup {
 	}
 	base["cache_dir"] = dir
 	c := *e
-	c.base, c.render = base, process.YAMLOverlay(base, experiments.CustomPrefix)
+	c.base, c.render = base, process.Memo(process.YAMLOverlay(base, experiments.CustomPrefix), renderMemo)
 	return &c
 }
 
