@@ -13,9 +13,11 @@
 #     vs live mode (a restart per config): wall times and their ratio
 #     (target >= 15x);
 #   - the marginal cost of one more config: replay from 55 vs 110 configs
-#     (the replay phase the tuner logs: its CPU time, median of 3, and its
-#     wall time, fastest of 3), live from 11 vs 55 configs (CPU of tune and
-#     its tune serve children, and wall); their ratio (target >= 1000x);
+#     (the per-config phases the tuner logs — resolving the settings, then
+#     fusing, scoring and recording: their CPU time, median of 3, and wall
+#     time, fastest of 3), live from 11 vs 55 configs (CPU of tune and its
+#     tune serve children, and wall); their ratio (target >= 1000x); and the
+#     end-to-end difference, statistics and report included;
 #   - the top 5 of both leaderboards, which must be identical (exit 1 if not).
 # Skips (exit 0) when ../shared/data/scifact is absent.
 set -euo pipefail
@@ -49,18 +51,21 @@ to_ms() {
 		else if (d ~ /m[0-9.]+s$/) { split(d, p, "m"); sub(/s$/, "", p[2]); print (p[1] * 60 + p[2]) * 1000 }
 		else { sub(/s$/, "", d); print d * 1000 } }'
 }
-# replay_ms LOG: the replay phase (fuse, score, write, sync) in ms, wall.
-replay_ms() {
-	local line w s
-	line=$(grep -m1 'trials fused, scored and written in' "$1")
-	w=$(echo "$line" | sed -E 's/.* written in ([^ ]+) \(CPU .*/\1/')
-	s=$(echo "$line" | sed -E 's/.* made durable in (.+)$/\1/')
-	awk -v a="$(to_ms "$w")" -v b="$(to_ms "$s")" 'BEGIN { printf "%.1f", a + b }'
-}
-# replay_cpu_ms LOG: the CPU time of the replay phase's fusing, scoring and
-# writing (all threads of tune), in ms.
-replay_cpu_ms() {
-	to_ms "$(grep -m1 'trials fused, scored and written in' "$1" | sed -E 's/.*\(CPU ([^)]+)\).*/\1/')"
+# phase LOG FIELD: the summed wall (FIELD wall) or CPU (FIELD cpu) time in
+# ms of the per-config work of a replay the tuner logs: resolving each
+# trial's settings, then fusing, scoring, writing and syncing.
+phase() {
+	local res fused
+	res=$(grep -m1 'resolved the settings of' "$1")
+	fused=$(grep -m1 'trials fused, scored and written in' "$1")
+	if [ "$2" = wall ]; then
+		awk -v a="$(to_ms "$(echo "$res" | sed -E 's/.* trials in ([^ ]+) \(CPU .*/\1/')")" \
+			-v b="$(to_ms "$(echo "$fused" | sed -E 's/.* written in ([^ ]+) \(CPU .*/\1/')")" \
+			-v c="$(to_ms "$(echo "$fused" | sed -E 's/.* made durable in (.+)$/\1/')")" 'BEGIN { printf "%.2f", a + b + c }'
+	else
+		awk -v a="$(to_ms "$(echo "$res" | sed -E 's/.*\(CPU ([^)]+)\).*/\1/')")" \
+			-v b="$(to_ms "$(echo "$fused" | sed -E 's/.*\(CPU ([^)]+)\).*/\1/')")" 'BEGIN { printf "%.2f", a + b }'
+	fi
 }
 # cpu_ms NAME: user + system CPU of a sweep and its tune serve children, ms.
 cpu_ms() { awk '{ printf "%.0f", ($1 + $2) * 1000 }' "$1.cpu"; }
@@ -78,12 +83,12 @@ min3() { printf '%s\n' "$@" | sort -g | sed -n 1p; }
 for i in 1 2 3; do
 	echo "replay, 55 and 110 configs ($i/3)..." >&2
 	r55[$i]=$(sweep "replay55-$i" "$exp55" replay)
-	p55[$i]=$(replay_ms "replay55-$i.log")
-	q55[$i]=$(replay_cpu_ms "replay55-$i.log")
+	p55[$i]=$(phase "replay55-$i.log" wall)
+	q55[$i]=$(phase "replay55-$i.log" cpu)
 	c55[$i]=$(cpu_ms "replay55-$i")
 	r110[$i]=$(sweep "replay110-$i" exp110.json replay)
-	p110[$i]=$(replay_ms "replay110-$i.log")
-	q110[$i]=$(replay_cpu_ms "replay110-$i.log")
+	p110[$i]=$(phase "replay110-$i.log" wall)
+	q110[$i]=$(phase "replay110-$i.log" cpu)
 	c110[$i]=$(cpu_ms "replay110-$i")
 	grep -h 'replay: ' "replay55-$i.log" "replay110-$i.log" | sed 's/^/  /' >&2
 done
@@ -115,9 +120,10 @@ awk -v r55="$replay55" -v r110="$replay110" -v l11="$live11" -v l55="$live55" -v
 	printf "  CPU (user + system, tune and its tune serve children): replay 55 %.1f s, 110 %.1f s; live 11 %.1f s, 55 %.1f s; live/replay at 55 configs %.1fx\n", c55 / 1000, c110 / 1000, cl11 / 1000, cl55 / 1000, cl55 / c55
 	mr = (p110 - p55) / 55; mq = (q110 - q55) / 55; ml = (l55 - l11) / 44; mcl = (cl55 - cl11) / 44
 	printf "marginal cost of one more config (55 -> 110 replayed, 11 -> 55 live):\n"
-	printf "  replay: %.2f ms CPU (replay phase, median of 3: %.0f -> %.0f ms CPU); %.2f ms wall (fastest of 3: %.0f -> %.0f ms)\n", mq, q55, q110, mr, p55, p110
+	printf "  replay: %.2f ms CPU (resolve its settings, fuse, score, record; median of 3: %.0f -> %.0f ms); %.2f ms wall (fastest of 3: %.0f -> %.0f ms)\n", mq, q55, q110, mr, p55, p110
 	printf "  live:   %.0f ms CPU (tune and its tune serve children); %.0f ms wall\n", mcl, ml
 	printf "  ratio:  %.0fx cheaper in CPU, %.0fx in wall time (target >= 1000x)\n", (mq > 0 ? mcl / mq : 0), (mr > 0 ? ml / mr : 0)
+	printf "  end to end, statistics, leaderboard and report included: replay %.1f ms wall, %.1f ms CPU a config (medians 55 -> 110); live/replay %.0fx wall, %.0fx CPU\n", (r110 - r55) / 55, (c110 - c55) / 55, ml / ((r110 - r55) / 55), mcl / ((c110 - c55) / 55)
 }'
 top5 replay55.lb.json >top.replay
 top5 live55.lb.json >top.live

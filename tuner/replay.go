@@ -386,9 +386,12 @@ func collect(ctx context.Context, o Options, ro ReplayOptions, g *replayGroup) (
 	params := g.specs[0].Params
 	g.settings = make([]FusionSettings, len(g.specs))
 	g.errs = make([]error, len(g.specs))
+	began, cpu := time.Now(), processCPU()
 	for j, spec := range g.specs {
 		g.settings[j], g.errs[j] = ro.Resolve(spec.Params)
 	}
+	fmt.Fprintf(ro.Log, "replay: resolved the settings of %d trials in %s (CPU %s)\n",
+		len(g.specs), time.Since(began).Round(time.Microsecond), (processCPU() - cpu).Round(time.Microsecond))
 	if err := g.errs[0]; err != nil {
 		return nil, false, fmt.Errorf("resolve %q: %w", g.specs[0].Name, err)
 	}
