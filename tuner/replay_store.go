@@ -174,24 +174,35 @@ func (r *Results) Get(index int) ([]runs.QueryResult, error) { return r.get(inde
 func (r *Results) Scores(index int) ([]runs.QueryResult, error) { return r.get(index, false) }
 
 func (r *Results) get(index int, hits bool) ([]runs.QueryResult, error) {
+	if t, ok, err := r.trial(index, false); err != nil {
+		return nil, err
+	} else if ok && t.Replay != nil {
+		return r.derive(t, hits)
+	}
 	res, err := r.run.QueryResults(index)
 	if !errors.Is(err, runs.ErrDerived) {
 		return res, err
 	}
-	t, err := r.trial(index)
+	// Recorded after the trials were read: read them again.
+	t, ok, err := r.trial(index, true)
 	if err != nil {
 		return nil, err
+	}
+	if !ok || t.Replay == nil {
+		return nil, fmt.Errorf("runs: trial %03d: no per-query results and no replay reference", index)
 	}
 	return r.derive(t, hits)
 }
 
-func (r *Results) trial(index int) (runs.TrialRecord, error) {
+// trial returns the record of trial index as the run's trials were read
+// (once, or again with reload) and whether there is one.
+func (r *Results) trial(index int, reload bool) (runs.TrialRecord, bool, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.trials == nil {
+	if r.trials == nil || reload {
 		all, err := r.run.Trials()
 		if err != nil {
-			return runs.TrialRecord{}, err
+			return runs.TrialRecord{}, false, err
 		}
 		r.trials = make(map[int]runs.TrialRecord, len(all))
 		for _, t := range all {
@@ -199,10 +210,17 @@ func (r *Results) trial(index int) (runs.TrialRecord, error) {
 		}
 	}
 	t, ok := r.trials[index]
-	if !ok || t.Replay == nil {
-		return t, fmt.Errorf("runs: trial %03d: no per-query results and no replay reference", index)
+	return t, ok, nil
+}
+
+// rerecorded tells r that trial t was recorded again (a replayed trial
+// verified live, whose per-query file is now the record).
+func (r *Results) rerecorded(t runs.TrialRecord) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.trials != nil {
+		r.trials[t.Index] = t
 	}
-	return t, nil
 }
 
 // derive fuses the collection of replayed trial t under its settings.

@@ -105,6 +105,20 @@ func TestReplayedTrialsStoreNoQueries(t *testing.T) {
 	if replayed != len(trials)-1 {
 		t.Errorf("%d replayed trials, want %d (all but the winner)", replayed, len(trials)-1)
 	}
+	// The sweep's own reader, which knew the winner as replayed before it
+	// was verified, now reads its live record.
+	for _, tr := range res.Trials {
+		if tr.Mode != tuner.TrialVerified {
+			continue
+		}
+		got, err := res.Derived.Scores(tr.Index)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(got[0].RequestID, "/verify-") {
+			t.Errorf("verified trial %s: the sweep's reader gives request id %q, not the live record's", tr.Name, got[0].RequestID)
+		}
+	}
 	// Another run's view (no memory of the sweep) reads the same records.
 	again, err := runs.Load(run.Dir)
 	if err != nil {

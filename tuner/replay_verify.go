@@ -237,6 +237,7 @@ func settleVerified(o Options, ro ReplayOptions, res *Result, recorded *Results,
 	if err != nil {
 		return fmt.Errorf("record trial %q: %w", t.Name, err)
 	}
+	recorded.rerecorded(rec.TrialRecord)
 	for i := range res.Trials {
 		if res.Trials[i].Index == t.Index {
 			res.Trials[i] = rec.TrialRecord
