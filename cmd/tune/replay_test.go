@@ -70,25 +70,9 @@ func readLeaderboardTrials(t *testing.T, dir string) ([]byte, map[string]lbTrial
 func TestSweepReplayEqualsLive(t *testing.T) {
 	e := newSweepEnv(t, sweepSettings)
 	exp := e.write("every.json", everyMethod)
-	// sweep runs tune and returns its run directory (runs started within
-	// one second do not sort by name).
 	sweep := func(args ...string) (string, string, string) {
 		t.Helper()
-		before := map[string]bool{}
-		for _, d := range e.runDirs() {
-			before[d] = true
-		}
-		stdout, stderr, code := e.run(append([]string{"--experiments", exp}, args...)...)
-		if code != 0 {
-			t.Fatalf("%v: exit %d\n%s\n%s", args, code, stdout, stderr)
-		}
-		for _, d := range e.runDirs() {
-			if !before[d] {
-				return d, stdout, stderr
-			}
-		}
-		t.Fatalf("%v: no new run directory", args)
-		return "", "", ""
+		return e.newRun(t, append([]string{"--experiments", exp}, args...)...)
 	}
 	verifiedRun, stdout, stderr := sweep("--mode", "replay", "--verify", "100")
 	for _, want := range []string{"collected candidate lists", "through per-request fusion override", "through apply + restart (the winner)", "apply + restart (min_score differs"} {

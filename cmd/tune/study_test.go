@@ -146,21 +146,8 @@ func TestSweepSampledStudyReplay(t *testing.T) {
 	exp := e.write("study.json", replayStudy)
 	runOnce := func(args ...string) (string, string) {
 		t.Helper()
-		before := map[string]bool{}
-		for _, d := range e.runDirs() {
-			before[d] = true
-		}
-		stdout, stderr, code := e.run(append([]string{"--experiments", exp}, args...)...)
-		if code != 0 {
-			t.Fatalf("%v: exit %d\n%s\n%s", args, code, stdout, stderr)
-		}
-		for _, d := range e.runDirs() {
-			if !before[d] {
-				return d, stderr
-			}
-		}
-		t.Fatalf("%v: no new run directory", args)
-		return "", ""
+		dir, _, stderr := e.newRun(t, append([]string{"--experiments", exp}, args...)...)
+		return dir, stderr
 	}
 	liveDir, liveErr := runOnce("--mode", "live")
 	replayDir, replayErr := runOnce("--mode", "replay", "--verify", "2")

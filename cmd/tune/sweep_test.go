@@ -62,6 +62,28 @@ func (e *sweepEnv) run(args ...string) (string, string, int) {
 }
 
 // runDirs lists the run directories under runs/.
+// newRun runs tune with args, which must succeed, and returns the run
+// directory it made (found by listing: runs started within one second do
+// not sort by name), its stdout and stderr.
+func (e *sweepEnv) newRun(t *testing.T, args ...string) (string, string, string) {
+	t.Helper()
+	before := map[string]bool{}
+	for _, d := range e.runDirs() {
+		before[d] = true
+	}
+	stdout, stderr, code := e.run(args...)
+	if code != 0 {
+		t.Fatalf("%v: exit %d\n%s\n%s", args, code, stdout, stderr)
+	}
+	for _, d := range e.runDirs() {
+		if !before[d] {
+			return d, stdout, stderr
+		}
+	}
+	t.Fatalf("%v: no new run directory", args)
+	return "", "", ""
+}
+
 func (e *sweepEnv) runDirs() []string {
 	m, _ := filepath.Glob(filepath.Join(e.dir, "runs", "2*"))
 	return m
