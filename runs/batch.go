@@ -40,10 +40,17 @@ type EncodedTrial struct {
 	replayed      bool // record is one compact line of a replayed-NNN.jsonl
 }
 
-// EncodeTrial encodes trial t and its per-query results. It is safe for
+// EncodeTrial encodes trial t and its per-query results. A replayed trial
+// (t.Replay set) has none: it is encoded by EncodeReplayed. It is safe for
 // concurrent use, so callers can encode trials in parallel and Add them
 // in order.
 func EncodeTrial(t TrialRecord, queries []QueryResult) (*EncodedTrial, error) {
+	if t.Replay != nil {
+		if len(queries) > 0 {
+			return nil, fmt.Errorf("runs: encode trial %q: a replayed trial stores no per-query results (%d given)", t.Name, len(queries))
+		}
+		return EncodeReplayed(t)
+	}
 	lines, err := encodeQueries(t, queries)
 	if err != nil {
 		return nil, err

@@ -72,8 +72,9 @@ func MarshalJSON(v any) ([]byte, error) {
 }
 
 // RecordTrial writes a finished (or failed) trial: trials/NNN.json with the
-// record and trials/NNN.queries.jsonl with the per-query results. Both are
-// durable on disk when RecordTrial returns.
+// record and trials/NNN.queries.jsonl with the per-query results (a
+// replayed trial: its record as trials/replayed-NNN.jsonl, see
+// EncodeTrial). Both are durable on disk when RecordTrial returns.
 //
 // It is a batch of one: both files are written as temporaries, fsynced
 // concurrently (one journal commit instead of two), renamed into place
@@ -179,28 +180,16 @@ func (r *Run) replayedTrials() ([]TrialRecord, error) {
 
 // Trial reads the record of trial index.
 func (r *Run) Trial(index int) (TrialRecord, error) {
-	var t TrialRecord
-	path := filepath.Join(r.Dir, TrialsDir, fmt.Sprintf("%03d.json", index))
-	data, err := os.ReadFile(path)
-	if err == nil {
-		if err := json.Unmarshal(data, &t); err != nil {
-			return t, fmt.Errorf("runs: %s: %w", path, err)
-		}
-		return t, nil
+	all, err := r.Trials()
+	if err != nil {
+		return TrialRecord{}, err
 	}
-	if !errors.Is(err, fs.ErrNotExist) {
-		return t, fmt.Errorf("runs: %w", err)
-	}
-	replayed, rerr := r.replayedTrials()
-	if rerr != nil {
-		return t, rerr
-	}
-	for _, t := range replayed {
+	for _, t := range all {
 		if t.Index == index {
 			return t, nil
 		}
 	}
-	return t, fmt.Errorf("runs: trial %03d: %w", index, err)
+	return TrialRecord{}, fmt.Errorf("runs: trial %03d: not recorded", index)
 }
 
 // QueryResults reads the per-query results of trial index. For a replayed

@@ -140,11 +140,7 @@ func Search(ctx context.Context, o Options, so StudyOptions) (*Result, error) {
 			out.Sampler = sampler
 		}
 		recStart := time.Now()
-		if replayed {
-			err = recordReplayed(o, out)
-		} else {
-			err = o.Run.RecordTrial(out.TrialRecord, out.results)
-		}
+		err = o.Run.RecordTrial(out.TrialRecord, out.results)
 		res.Recording += time.Since(recStart)
 		if err != nil {
 			return res, fmt.Errorf("record trial %q: %w", spec.Name, err)

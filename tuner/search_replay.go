@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/fusiontune/fusiontune/experiments"
-	"github.com/fusiontune/fusiontune/runs"
 )
 
 // maxCollections bounds the collections a study keeps in memory (each
@@ -166,23 +165,4 @@ func (sr *searchReplay) touch(sg *studyGroup) {
 			return
 		}
 	}
-}
-
-// recordReplayed records a replayed trial durably: the one place a study
-// writes replayed trials. One whose collection is stored keeps its record
-// only (a replayed-NNN.jsonl of one line).
-func recordReplayed(o Options, out trialOutcome) error {
-	if out.Replay == nil {
-		return o.Run.RecordTrial(out.TrialRecord, out.results)
-	}
-	enc, err := runs.EncodeReplayed(out.TrialRecord)
-	if err != nil {
-		return err
-	}
-	b := o.Run.NewTrialBatch()
-	if err := b.Add(enc); err != nil {
-		b.Abort()
-		return err
-	}
-	return b.Flush()
 }
