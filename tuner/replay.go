@@ -314,12 +314,7 @@ func replayAll(o Options, col *collection, colErr error, g *replayGroup, pending
 					s, err = g.settings[j], g.errs[j]
 				}
 				rec := replayTrial(o, col, colErr, g.indexes[j], g.specs[j], s, err)
-				var enc *runs.EncodedTrial
-				if rec.Replay != nil {
-					enc, err = runs.EncodeReplayed(rec.TrialRecord)
-				} else {
-					enc, err = runs.EncodeTrial(rec.TrialRecord, rec.results)
-				}
+				enc, err := runs.EncodeTrial(rec.TrialRecord, rec.results)
 				out[k] <- replayedTrial{rec: rec, enc: enc, err: err}
 			}
 		}()
@@ -333,6 +328,7 @@ type collection struct {
 	settings FusionSettings     // its resolved settings
 	depth    int                // candidates collected per retriever
 	queries  []collected        // in query order
+	qs       []Query            // each collected's query, for the summarizer
 	scorer   Scorer             // scores the fused rankings
 	k        int                // hits per query, as requested live
 	// file is the collection's file under trials/ once stored; "" when it
@@ -414,7 +410,7 @@ func collectAt(ctx context.Context, o Options, ro ReplayOptions, params experime
 		return nil, restarted, err
 	}
 	col := &collection{params: params, settings: settings, depth: depth, queries: make([]collected, len(o.Queries)),
-		scorer: o.Scorer, k: o.Eval.withDefaults().K}
+		qs: o.Queries, scorer: o.Scorer, k: o.Eval.withDefaults().K}
 	raw := make([]map[string][]fusion.Candidate, len(o.Queries))
 	pos := make(map[string]int, len(o.Queries))
 	for i, q := range o.Queries {
@@ -544,11 +540,7 @@ func replayTrial(o Options, col *collection, colErr error, index int, spec exper
 // path. The summary is the one Results' per-query results give.
 func (rec *trialOutcome) summarizeReplay(col *collection, s FusionSettings) {
 	rp := newReplayer(col.scorer, col.k)
-	queries := make([]Query, len(col.queries))
-	for i := range col.queries {
-		queries[i] = col.queries[i].q
-	}
-	sm := newSummarizer(queries, rp.names)
+	sm := newSummarizer(col.qs, rp.names)
 	failed := 0
 	for i := range col.queries {
 		c := &col.queries[i]

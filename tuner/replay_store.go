@@ -15,7 +15,7 @@ import (
 	"github.com/fusiontune/fusiontune/runs"
 )
 
-// A replayed trial stores its record only (runs.EncodeReplayed); its
+// A replayed trial stores its record only (runs.EncodeTrial); its
 // per-query results — every metric, the top hits, the labels — are what
 // fusing its collection under its settings gives, so they are derived
 // again on demand instead of written once per trial: a 10,000-config
@@ -116,6 +116,7 @@ func loadCollection(run *runs.Run, name string) (*collection, error) {
 			pl = fusion.Prepare(l.Candidates)
 		}
 		col.queries = append(col.queries, collected{replayQuery: rp.prepare(q, pl), err: l.Error, requestID: l.RequestID})
+		col.qs = append(col.qs, q)
 	}
 	if len(col.queries) != h.Queries {
 		return nil, fmt.Errorf("replay: %s: %d queries, the header says %d (truncated file?)", path, len(col.queries), h.Queries)
