@@ -52,3 +52,12 @@ func (c *ReplayCore) Records(rqs []*ReplayQuery, s FusionSettings) []runs.QueryR
 	}
 	return out
 }
+
+// ScoreBoth scores one query the hot path's way and by sorting the fused
+// ranking, and returns both metric vectors, primaries and routings.
+func (c *ReplayCore) ScoreBoth(rq *ReplayQuery, s FusionSettings) (fast, sorted []float64, fastP, sortedP float64, fastR, sortedR string) {
+	v, fastP := c.rp.score(rq, s)
+	fast, fastR = append([]float64(nil), v...), c.rp.routing()
+	v, sortedP = c.rp.scoreRanked(rq, s.Passage, c.rp.rank(rq.lists, s, c.rp.cut(s.Passage, 0)))
+	return fast, append([]float64(nil), v...), fastP, sortedP, fastR, c.rp.routing()
+}

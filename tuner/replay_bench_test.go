@@ -34,7 +34,7 @@ func benchGrid() []tuner.FusionSettings {
 
 // demoLists runs every demo query once on the in-process engine with
 // explain and prepares the candidate lists (2 x 100 per query).
-func demoLists(b *testing.B) ([]tuner.Query, []*fusion.Prepared) {
+func demoLists(b testing.TB) ([]tuner.Query, []*fusion.Prepared) {
 	qs, corpus := demoQueries(b)
 	cfg := engine.DefaultConfig()
 	cfg.Corpus.Path, cfg.Corpus.Format = corpus, engine.FormatBEIR

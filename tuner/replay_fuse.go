@@ -1,6 +1,8 @@
 package tuner
 
 import (
+	"slices"
+
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/backend/fusion"
 	"github.com/fusiontune/fusiontune/metrics"
@@ -33,6 +35,9 @@ type replayer struct {
 
 	f      fusion.Fuser
 	ranked []fusion.Ranked
+	// count is how many hits the last ranking returned (routing).
+	count  int
+	all    []fusion.Ranked // every fused unit, unsorted (scoreByRank)
 	ids    []string
 	grades []int
 	judged []bool
@@ -93,6 +98,7 @@ func (rp *replayer) rank(pl *fusion.Prepared, s FusionSettings, n int) []fusion.
 			}
 		}
 	}
+	rp.count = len(rp.ranked)
 	return rp.ranked
 }
 
@@ -126,7 +132,64 @@ func (rp *replayer) scoreRanked(rq *replayQuery, passage bool, ranked []fusion.R
 
 // score fuses and scores one query under s: the replay's hot path.
 func (rp *replayer) score(rq *replayQuery, s FusionSettings) ([]float64, float64) {
+	if rp.fast != nil && !s.Passage {
+		if vals, primary, ok := rp.scoreByRank(rq, s); ok {
+			return vals, primary
+		}
+	}
 	return rp.scoreRanked(rq, s.Passage, rp.rank(rq.lists, s, rp.cut(s.Passage, 0)))
+}
+
+// maxRankedJudged bounds the judged documents scoreByRank places by
+// counting (each costs a pass over the fused units); with more, sorting
+// is cheaper.
+const maxRankedJudged = 16
+
+// scoreByRank scores one query in document mode without sorting: every
+// metric reads the grades by rank, and only judged documents have a grade
+// or count as judged, so it places each judged document at its rank (the
+// units ranked before it, counted) in an otherwise unjudged ranking of
+// the same length. The values are those of scoreRanked over the sorted
+// ranking. ok is false (sort instead) with a NaN score or many judged
+// documents in the lists.
+func (rp *replayer) scoreByRank(rq *replayQuery, s FusionSettings) (vals []float64, primary float64, ok bool) {
+	rp.all = rp.f.ScoreInto(rp.all, rq.lists, s.Fusion, false)
+	kept, judged := 0, 0 // units at or above min_score; judged among them
+	for _, r := range rp.all {
+		if r.Score != r.Score {
+			return nil, 0, false
+		}
+		if s.MinScore == nil || r.Score >= *s.MinScore {
+			kept++
+			if rq.isJudg[r.Unit] {
+				judged++
+			}
+		}
+	}
+	if judged > maxRankedJudged {
+		return nil, 0, false
+	}
+	n := min(rp.cut(false, 0), kept)
+	rp.grades, rp.judged = slices.Grow(rp.grades[:0], n)[:n], slices.Grow(rp.judged[:0], n)[:n]
+	clear(rp.grades)
+	clear(rp.judged)
+	for _, u := range rp.all {
+		if !rq.isJudg[u.Unit] || (s.MinScore != nil && u.Score < *s.MinScore) {
+			continue
+		}
+		rank := 0
+		for _, v := range rp.all {
+			if v.Before(u) {
+				rank++
+			}
+		}
+		if rank < n {
+			rp.grades[rank], rp.judged[rank] = rq.grade[u.Unit], true
+		}
+	}
+	rp.count = kept
+	rp.vals = rp.fast.card.ScoreGrades(rp.vals, rp.grades, rp.judged, rq.judged)
+	return rp.vals, rp.fast.primaryOf(rp.vals), true
 }
 
 // record fills r with the replayed outcome of one query: routing, scores,
@@ -153,7 +216,7 @@ func (rp *replayer) record(r *runs.QueryResult, rq *replayQuery, s FusionSetting
 // empty (every hit was below min_score), else "search", as the engine
 // reports it.
 func (rp *replayer) routing() string {
-	if len(rp.ranked) == 0 {
+	if rp.count == 0 {
 		return "no_results"
 	}
 	return "search"

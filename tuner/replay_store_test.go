@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync/atomic"
 	"testing"
 
 	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/backend/fusion"
 
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/runs"
@@ -194,4 +196,43 @@ func TestVerifyOverridesInOnePass(t *testing.T) {
 	if n != 4 {
 		t.Errorf("%d verified trials, want 4", n)
 	}
+}
+
+// TestScoreByRankEqualsSorting: the replay's hot path, which places the
+// judged documents by counting instead of sorting the fused ranking,
+// gives exactly the scores, primary and routing of the sorted ranking,
+// for every demo query under every method, weights including zero, a
+// shallow depth and min_score cut-offs (one leaving no hits).
+func TestScoreByRankEqualsSorting(t *testing.T) {
+	qs, pls := demoLists(t)
+	core := tuner.NewReplayCore(demoScorer(t), tuner.DefaultDepth)
+	f := func(v float64) *float64 { return &v }
+	var settings []tuner.FusionSettings
+	for _, p := range []fusion.Params{
+		{Method: fusion.RRF, K: 60, Depth: 100},
+		{Method: fusion.RRF, K: 1, Depth: 100, Weights: map[string]float64{"bm25": 0.8, "dense": 0.2}},
+		{Method: fusion.RRF, K: 10, Depth: 100, Weights: map[string]float64{"bm25": 0, "dense": 1}},
+		{Method: fusion.RRF, K: 60, Depth: 5},
+		{Method: fusion.Linear, Normalization: fusion.MinMax, Depth: 100, Weights: map[string]float64{"bm25": 0.4, "dense": 0.6}},
+		{Method: fusion.Linear, Normalization: fusion.ZScore, Depth: 100},
+		{Method: fusion.Linear, Normalization: fusion.None, Depth: 100},
+		{Method: fusion.CombSUM, Normalization: fusion.L2, Depth: 100},
+		{Method: fusion.CombMNZ, Normalization: fusion.MinMax, Depth: 100},
+	} {
+		for _, min := range []*float64{nil, f(0.02), f(0.5), f(1e9)} {
+			settings = append(settings, tuner.FusionSettings{Fusion: p, MinScore: min})
+		}
+	}
+	checked := 0
+	for i, q := range qs {
+		rq := core.Prepare(q, pls[i])
+		for _, s := range settings {
+			fast, sorted, fp, sp, fr, sr := core.ScoreBoth(rq, s)
+			if fp != sp || fr != sr || !reflect.DeepEqual(fast, sorted) {
+				t.Fatalf("query %s, %+v min_score %v: by rank %v %v %s, sorted %v %v %s", q.ID, s.Fusion, s.MinScore, fp, fast, fr, sp, sorted, sr)
+			}
+			checked++
+		}
+	}
+	t.Logf("%d (query x settings) pairs equal", checked)
 }

@@ -73,6 +73,19 @@ func (f *Fuser) FuseTopInto(dst []Result, pl *Prepared, p Params, passage bool, 
 // Callers that score many configs per query (the tuner's replay) map
 // judgments to units once per query and avoid string work per config.
 func (f *Fuser) RankInto(dst []Ranked, pl *Prepared, p Params, passage bool, n int) []Ranked {
+	dst = f.ScoreInto(dst, pl, p, passage)
+	sortTop(dst, n)
+	if n >= 0 && n < len(dst) {
+		dst = dst[:n]
+	}
+	return dst
+}
+
+// ScoreInto is RankInto without the ranking: it appends every fused unit
+// with its score to dst[:0], in unit order. Ranked.Before orders them as
+// RankInto would; a caller that needs only a few units' ranks can count
+// instead of sorting.
+func (f *Fuser) ScoreInto(dst []Ranked, pl *Prepared, p Params, passage bool) []Ranked {
 	p = p.WithDefaults()
 	v := &pl.document
 	if passage {
@@ -123,10 +136,6 @@ func (f *Fuser) RankInto(dst []Ranked, pl *Prepared, p Params, passage bool, n i
 			s *= float64(c)
 		}
 		dst = append(dst, Ranked{Score: s, Unit: int32(u)})
-	}
-	sortTop(dst, n)
-	if n >= 0 && n < len(dst) {
-		dst = dst[:n]
 	}
 	return dst
 }

@@ -11,6 +11,10 @@ type Ranked struct {
 	Unit  int32 // index into Prepared.IDs and Prepared.DocIDs
 }
 
+// Before reports whether r ranks above s in a fused ranking (RankInto's
+// order).
+func (r Ranked) Before(s Ranked) bool { return before(r, s) }
+
 // before reports whether a ranks above b: higher score first, NaN below
 // every number, then lower unit (units are numbered in id order, so ties
 // break by id ascending). Units are unique, so this is a strict total
