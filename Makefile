@@ -3,7 +3,7 @@ GO      ?= go
 BIN     ?= bin/tune
 FUZZTIME ?= 30s
 
-.PHONY: help build test demo bench bench-eval bench-samplers bench-workers bench-load bench-replay bench-study-replay lint fuzz clean
+.PHONY: help build test check-leaderboards demo bench bench-eval bench-samplers bench-workers bench-load bench-replay bench-study-replay lint fuzz clean
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "  %-12s %s\n", $$1, $$2}'
@@ -14,6 +14,10 @@ build: ## build bin/tune
 test: ## run every test (tests needing ../shared/data skip without it)
 	$(GO) vet ./...
 	$(GO) test -count=1 -timeout 30m ./...
+	$(MAKE) check-leaderboards
+
+check-leaderboards: build ## the demo shortlist (live, replay) and sampled study must write the recorded leaderboard.json bytes
+	./scripts/check-leaderboards.sh
 
 demo: build ## run the main job on the embedded engine and the demo dataset
 	./scripts/demo.sh
