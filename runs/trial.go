@@ -43,6 +43,9 @@ type TrialRecord struct {
 	// Sampler names the sampler that proposed the trial (random, tpe,
 	// cmaes); empty for the experiment file's own trials.
 	Sampler string `json:"sampler,omitempty"`
+	// Worker is the shared study's worker replica that ran the trial
+	// ("NAME/R"); empty outside shared studies.
+	Worker string `json:"worker,omitempty"`
 	// Fraction is the share of the queries the trial was evaluated on when
 	// pruning was on: below 1 for a pruned trial, whose Primary, Scorecard
 	// and Queries are then partial. 0 when pruning was off.

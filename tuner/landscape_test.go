@@ -35,8 +35,8 @@ type landscape struct {
 }
 
 var (
-	_ backend.Backend = (*landscape)(nil)
-	_ tuner.Restarter = (*landscape)(nil)
+	_ backend.Backend   = (*landscape)(nil)
+	_ backend.Restarter = (*landscape)(nil)
 )
 
 func (l *landscape) Apply(_ context.Context, p map[string]any) error {

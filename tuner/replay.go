@@ -468,7 +468,7 @@ func applyAndStart(ctx context.Context, b backend.Backend, params experiments.Pa
 	if err := b.Apply(ctx, params); err != nil {
 		return false, err
 	}
-	if r, ok := b.(Restarter); !force && ok && !r.NeedsRestart() {
+	if r, ok := b.(backend.Restarter); !force && ok && !r.NeedsRestart() {
 		return false, nil
 	}
 	if err := b.Restart(ctx); err != nil {

@@ -189,7 +189,7 @@ func (b *engineBackend) Restart(ctx context.Context) error {
 	}
 }
 
-// NeedsRestart implements tuner.Restarter.
+// NeedsRestart implements backend.Restarter.
 func (b *engineBackend) NeedsRestart() bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()

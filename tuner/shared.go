@@ -83,6 +83,10 @@ func SearchShared(ctx context.Context, replicas []Options, so StudyOptions, sh S
 	fixed := Flatten(Plan(replicas[0].Trials))
 	specs := make([]string, len(fixed))
 	for i, f := range fixed {
+		// Where the trial is written (file:line:col) differs from worker
+		// to worker, as the experiment file's path does: the queue holds
+		// what the trial is, so workers on other paths or machines agree.
+		f.Pos = ""
 		data, err := json.Marshal(f)
 		if err != nil {
 			return nil, fmt.Errorf("queue trial %q: %w", f.Name, err)
@@ -212,6 +216,7 @@ func (w *sharedWorker) run(ctx context.Context, studyID int, study *Study, done 
 		if mayPrune { // a sampled trial
 			out.Sampler = sampler
 		}
+		out.Worker = w.name
 		if err := w.finish(ctx, claim, out); err != nil {
 			if errors.Is(err, studystore.ErrTrialLost) {
 				// Too slow to beat (beatErr says why): another worker
@@ -264,7 +269,9 @@ func (w *sharedWorker) finish(ctx context.Context, c studystore.Claim, out trial
 	case runs.StatusPruned:
 		state = "PRUNED"
 	}
-	data, err := runs.MarshalJSON(out.TrialRecord)
+	// The per-query results go with the record, so that every worker can
+	// compare the study's trials (see importStudy).
+	data, err := runs.MarshalJSON(sharedRecord{TrialRecord: out.TrialRecord, QueryResults: out.results})
 	if err != nil {
 		return fmt.Errorf("trial %q: %w", out.Name, err)
 	}

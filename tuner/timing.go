@@ -80,7 +80,7 @@ func (t *TimedBackend) Search(ctx context.Context, req backend.SearchRequest) (b
 
 // NeedsRestart forwards to the wrapped backend (true when it cannot tell).
 func (t *TimedBackend) NeedsRestart() bool {
-	if r, ok := t.Backend.(Restarter); ok {
+	if r, ok := t.Backend.(backend.Restarter); ok {
 		return r.NeedsRestart()
 	}
 	return true

@@ -11,13 +11,6 @@ import (
 	"github.com/fusiontune/fusiontune/runs"
 )
 
-// Restarter is implemented by backends that can tell whether the applied
-// configuration differs from the running one, so an unchanged config is not
-// restarted.
-type Restarter interface {
-	NeedsRestart() bool
-}
-
 // Options configure a sweep.
 type Options struct {
 	Trials  []experiments.TrialSpec
@@ -130,7 +123,7 @@ func runTrial(ctx context.Context, o Options, index int, spec experiments.TrialS
 		return fail(err)
 	}
 	restarted := false
-	if r, ok := o.Backend.(Restarter); !ok || r.NeedsRestart() {
+	if r, ok := o.Backend.(backend.Restarter); !ok || r.NeedsRestart() {
 		if err := o.Backend.Restart(ctx); err != nil {
 			out, _, e := fail(err)
 			return out, true, e

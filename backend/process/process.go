@@ -300,3 +300,23 @@ func (b *Backend) Pid() int {
 	}
 	return b.cmd.Process.Pid
 }
+
+// Verifier returns a promotion check that starts the service of o as a
+// child on its config, waits until it is ready, runs check against it and
+// stops it again.
+func Verifier(o Options, check func(context.Context, backend.Searcher) error) (func(context.Context) error, error) {
+	pb, err := New(o)
+	if err != nil {
+		return nil, err
+	}
+	return func(ctx context.Context) error {
+		defer pb.Close()
+		if err := pb.Restart(ctx); err != nil {
+			return err
+		}
+		if err := pb.Ready(ctx); err != nil {
+			return err
+		}
+		return check(ctx, pb)
+	}, nil
+}

@@ -7,19 +7,16 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/backend/embedded"
+	"github.com/fusiontune/fusiontune/backend/external"
 	"github.com/fusiontune/fusiontune/backend/httpbackend"
-	"github.com/fusiontune/fusiontune/backend/process"
 	"github.com/fusiontune/fusiontune/backend/render"
 	"github.com/fusiontune/fusiontune/experiments"
-	"github.com/fusiontune/fusiontune/runs"
-	"github.com/fusiontune/fusiontune/tuner"
 )
 
 // Backend kinds (setting backend.kind).
@@ -29,35 +26,59 @@ const (
 	kindHTTP     = "http"
 )
 
-// backendSetup is one backend kind, prepared from the settings before any
-// run directory exists: check renders every trial's config so a bad
-// parameter fails first, describe is a trial's exact config for its record,
-// open builds the backend with its files under runDir/backend.
-type backendSetup interface {
-	check(trials []experiments.TrialSpec) error
-	describe(params experiments.Params) string
-	open(runDir string, stderr io.Writer) (backend.Backend, error)
-}
-
-// newBackendSetup prepares the backend kind the settings name. Errors are
-// the user's (exit 2).
-func newBackendSetup(s *settings, ds *dataset) (backendSetup, error) {
-	switch s.Backend.Kind {
+// newFactory builds the backend kind the settings name; ds gives the
+// embedded engine its default corpus. Errors are the user's (exit 2).
+func newFactory(s *settings, ds *dataset) (backend.Factory, error) {
+	b := s.Backend
+	switch b.Kind {
 	case kindProcess, kindHTTP:
-		return newTemplateSetup(s)
+		search, err := searchOptions(b)
+		if err != nil {
+			return nil, err
+		}
+		return external.New(external.Options{
+			Kind: b.Kind, Template: b.Template, Config: b.Config, Command: b.Command, Restart: b.Restart,
+			StartTimeout: b.StartTimeout, StopTimeout: b.StopTimeout, Settle: b.Settle, Search: search,
+		})
 	}
-	e, err := newEmbeddedSetup(s, ds)
+	o, err := embeddedOptions(s)
 	if err != nil {
 		return nil, err
 	}
-	return embeddedBackend{e}, nil
+	o.ConfigFile, o.Engine, o.Corpus, o.CacheDir = b.Config, b.Engine, ds.corpusPath, userCachePath("engine")
+	f, err := embedded.New(o)
+	if err != nil {
+		return nil, err
+	}
+	addSecretEnv(f.SecretEnv())
+	return f, nil
 }
 
-// embeddedBackend adapts embeddedSetup to backendSetup.
-type embeddedBackend struct{ *embeddedSetup }
+// embeddedOptions are the embedded kind's options every command shares:
+// the tune executable, the timeouts, the redacting log.
+func embeddedOptions(s *settings) (embedded.Options, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return embedded.Options{}, fmt.Errorf("embedded backend: find the tune executable: %w", err)
+	}
+	return embedded.Options{
+		Exe: exe, StartTimeout: s.Backend.StartTimeout, StopTimeout: s.Backend.StopTimeout, Settle: s.Backend.Settle,
+		Redact: func(w io.Writer) io.Writer { return secrets.Writer(w) },
+	}, nil
+}
 
-func (e embeddedBackend) open(runDir string, stderr io.Writer) (backend.Backend, error) {
-	return e.backend(runDir, stderr)
+// checkTrials checks every trial's config, listing every problem at once.
+func checkTrials(f backend.Factory, trials []experiments.TrialSpec) error {
+	var problems []string
+	for _, t := range trials {
+		if err := f.Check(t.Params); err != nil {
+			problems = append(problems, fmt.Sprintf("trial %q: %v", t.Name, err))
+		}
+	}
+	if len(problems) > 0 {
+		return errors.New(strings.Join(problems, "\n"))
+	}
+	return nil
 }
 
 // problems lists what is wrong with the backend block, each as
@@ -158,53 +179,9 @@ func (b backendSettings) problems() []string {
 
 var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
-// templateSetup is the process and http kinds: a config file rendered from
-// the user's template, searched through a request template.
-type templateSetup struct {
-	s        *settings
-	tmpl     *render.Template
-	searcher *httpbackend.Searcher
-	// config is the absolute path of backend.config ("" when unset).
-	config string
-}
-
-func newTemplateSetup(s *settings) (*templateSetup, error) {
-	text, err := os.ReadFile(s.Backend.Template)
-	if err != nil {
-		return nil, fmt.Errorf("backend.template: %w", err)
-	}
-	target := s.Backend.Template
-	if s.Backend.Kind == kindHTTP {
-		target = s.Backend.Config
-	}
-	f, err := render.FormatOf(target)
-	if err != nil {
-		return nil, fmt.Errorf("backend.template: %w", err)
-	}
-	tmpl, err := render.Parse(s.Backend.Template, string(text), f)
-	if err != nil {
-		return nil, fmt.Errorf("backend.template: %w", err)
-	}
-	t := &templateSetup{s: s, tmpl: tmpl}
-	if s.Backend.Config != "" {
-		if t.config, err = filepath.Abs(s.Backend.Config); err != nil {
-			return nil, fmt.Errorf("backend.config: %w", err)
-		}
-	}
-	if s.Backend.Kind == kindHTTP {
-		if _, err := os.Stat(t.config); err != nil {
-			return nil, fmt.Errorf("backend.config: the service's config file must exist (it is backed up and restored): %w", err)
-		}
-	}
-	if t.searcher, err = newSearcher(s.Backend); err != nil {
-		return nil, err
-	}
-	return t, nil
-}
-
-// newSearcher builds the request/response half, reading header values
+// searchOptions builds the request/response half, reading header values
 // from the environment.
-func newSearcher(b backendSettings) (*httpbackend.Searcher, error) {
+func searchOptions(b backendSettings) (httpbackend.SearchOptions, error) {
 	q := b.Search
 	headers := map[string]string{}
 	names := make([]string, 0, len(q.HeadersEnv))
@@ -216,112 +193,17 @@ func newSearcher(b backendSettings) (*httpbackend.Searcher, error) {
 		env := q.HeadersEnv[h]
 		v, ok := os.LookupEnv(env)
 		if !ok || v == "" {
-			return nil, fmt.Errorf("backend.search.headers_env.%s: environment variable %s is not set", h, env)
+			return httpbackend.SearchOptions{}, fmt.Errorf("backend.search.headers_env.%s: environment variable %s is not set", h, env)
 		}
 		headers[h] = v
 		secrets.Add(v) // a header value (an auth token) is never written
 	}
-	s, err := httpbackend.NewSearcher(httpbackend.SearchOptions{
+	return httpbackend.SearchOptions{
 		URL: q.URL, Method: strings.ToUpper(q.Method), Body: q.Body, ContentType: q.ContentType, Headers: headers,
 		HealthURL: b.HealthURL,
 		Response: httpbackend.Response{
 			Hits: q.Hits, ID: q.ID, ChunkID: q.ChunkID, Score: q.Score, Routing: q.Routing, Candidates: q.Candidates,
 			CandidateID: q.CandidateID, CandidateDocID: q.CandidateDocID, CandidateScore: q.CandidateScore,
 		},
-	})
-	if err != nil {
-		return nil, fmt.Errorf("backend.search: %w", err)
-	}
-	return s, nil
-}
-
-func (t *templateSetup) render(params map[string]any) ([]byte, error) { return t.tmpl.Execute(params) }
-
-func (t *templateSetup) check(trials []experiments.TrialSpec) error {
-	var problems []string
-	for _, tr := range trials {
-		if _, err := t.render(tr.Params); err != nil {
-			problems = append(problems, fmt.Sprintf("trial %q: backend.template: %v", tr.Name, err))
-		}
-	}
-	if len(problems) > 0 {
-		return errors.New(strings.Join(problems, "\n"))
-	}
-	return nil
-}
-
-func (t *templateSetup) describe(params experiments.Params) string {
-	return describeRendered(t.render(params))
-}
-
-// renderedName is the file name a trial's config gets in the run
-// directory: the template's name without .tmpl/.tpl.
-func (t *templateSetup) renderedName() string {
-	base := filepath.Base(t.s.Backend.Template)
-	return strings.TrimSuffix(strings.TrimSuffix(base, ".tmpl"), ".tpl")
-}
-
-func (t *templateSetup) open(runDir string, stderr io.Writer) (backend.Backend, error) {
-	dir := filepath.Join(runDir, "backend")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	b := t.s.Backend
-	if b.Kind == kindProcess {
-		log, err := os.OpenFile(filepath.Join(dir, "service.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-		if err != nil {
-			return nil, err
-		}
-		return process.New(process.Options{
-			Command: b.Command, ConfigPath: filepath.Join(dir, t.renderedName()), Render: t.render,
-			Dial:         func(string) (backend.Searcher, error) { return t.searcher, nil },
-			StartTimeout: b.StartTimeout, StopTimeout: b.StopTimeout, Settle: b.Settle, Log: log,
-		})
-	}
-	log, err := os.OpenFile(filepath.Join(dir, "restart.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		return nil, err
-	}
-	backup := filepath.Join(dir, "original-"+filepath.Base(t.config))
-	fmt.Fprintf(stderr, "http backend: %s is backed up to %s and restored when the sweep ends\n", t.config, backup)
-	hb, err := httpbackend.New(httpbackend.Options{
-		ConfigPath: t.config, Render: t.render, BackupPath: backup, Restart: b.Restart,
-		RestartTimeout: b.StartTimeout, ReadyTimeout: b.StartTimeout, Settle: b.Settle, Search: t.searcher, Log: log,
-	})
-	if err != nil {
-		return nil, err
-	}
-	return restoringBackend{hb, t.config, backup, stderr}, nil
-}
-
-// restoringBackend says on stderr that Close is restoring the service's
-// config (a restart can take a while, and a second Ctrl-C does not stop
-// it), and where the original bytes are if the restore fails.
-type restoringBackend struct {
-	*httpbackend.Backend
-	config, backup string
-	stderr         io.Writer
-}
-
-func (r restoringBackend) Close() error {
-	fmt.Fprintf(r.stderr, "http backend: restoring %s and restarting the service on it\n", r.config)
-	if err := r.Backend.Close(); err != nil {
-		return fmt.Errorf("%w (the original bytes are in %s)", err, r.backup)
-	}
-	return nil
-}
-
-// recordTimings writes where the sweep's wall time went into the manifest
-// and prints it.
-func recordTimings(run *runs.Run, b *tuner.TimedBackend, recording, analysis, wall time.Duration, stderr io.Writer) error {
-	t := b.Timings(wall)
-	t.RecordSeconds = recording.Seconds()
-	t.AnalysisSeconds = analysis.Seconds()
-	run.Manifest.Timings = &t
-	if err := run.SaveManifest(); err != nil {
-		return err
-	}
-	fmt.Fprintf(stderr, "time: %.2fs wall = %.2fs backend start/stop + %.2fs search requests + %.3fs tuner overhead (%.2f%%; of it %.3fs durable trial records, %.3fs applying configs, %.3fs statistics, leaderboard and report after the last trial)\n",
-		t.WallSeconds, t.StartStopSeconds, t.SearchSeconds, t.OverheadSeconds, 100*t.OverheadShare, t.RecordSeconds, t.ApplySeconds, t.AnalysisSeconds)
-	return nil
+	}, nil
 }

@@ -124,3 +124,21 @@ func demoDir() (string, error) {
 	}
 	return demo.Extract(dir)
 }
+
+// userCacheDir returns (and creates) fusiontune's cache directory sub.
+func userCacheDir(sub string) (string, error) {
+	dir := userCachePath(sub)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("cache directory: %w", err)
+	}
+	return dir, nil
+}
+
+// userCachePath is fusiontune's cache directory sub, not created.
+func userCachePath(sub string) string {
+	base, err := os.UserCacheDir()
+	if err != nil {
+		base = os.TempDir()
+	}
+	return filepath.Join(base, "fusiontune", sub)
+}

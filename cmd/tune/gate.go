@@ -53,19 +53,19 @@ func runGate(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	return checkGates(s, run, entry, stdout)
 }
 
-// gateStep is the sweep's gate step: it checks the gates on the best trial,
-// printing each on w, and fails (exit 1) when one fails.
-func gateStep(s *settings, run *runs.Run, best runs.Entry, w io.Writer) error {
-	if len(s.gates) == 0 {
-		return nil
-	}
-	return checkGates(s, run, best, w)
-}
-
 func checkGates(s *settings, run *runs.Run, entry runs.Entry, w io.Writer) error {
 	results, err := tuner.CheckGates(run, entry, s.gates)
 	if err != nil {
 		return err
+	}
+	return printGates(run, entry, results, w)
+}
+
+// printGates prints the gates checked on entry, each with its value, and
+// fails (exit 1) when one failed. Without gates it prints nothing.
+func printGates(run *runs.Run, entry runs.Entry, results []tuner.GateResult, w io.Writer) error {
+	if len(results) == 0 {
+		return nil
 	}
 	fmt.Fprintf(w, "gates on trial %s (run %s):\n", entry.Name, run.ID())
 	for _, r := range results {

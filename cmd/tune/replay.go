@@ -1,10 +1,10 @@
 package main
 
 import (
-	"fmt"
-	"io"
 	"strconv"
 
+	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/backend/embedded"
 	"github.com/fusiontune/fusiontune/backend/engine"
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/tuner"
@@ -14,7 +14,7 @@ import (
 // --verify. Replay needs the embedded engine (its explain and per-request
 // fusion overrides); other backends run live: --mode replay is refused for
 // them and auto means live.
-func replayOptions(eng backendSetup, mode string, verify int, log io.Writer) (*tuner.ReplayOptions, error) {
+func replayOptions(f backend.Factory, mode string, verify int) (*tuner.ReplayOptions, error) {
 	m, err := tuner.ParseMode(mode)
 	if err != nil {
 		return nil, usageErrorf("--mode: %v", err)
@@ -25,35 +25,34 @@ func replayOptions(eng backendSetup, mode string, verify int, log io.Writer) (*t
 	if verify == 0 {
 		verify = -1 // none through overrides; the winner is still confirmed
 	}
-	e, ok := eng.(embeddedBackend)
+	e, ok := f.(*embedded.Factory)
 	if !ok {
 		if m == tuner.ModeReplay {
 			return nil, usageErrorf("--mode replay: needs backend.kind embedded (process and http backends run live; use --mode live or auto)")
 		}
 		return nil, nil
 	}
-	return &tuner.ReplayOptions{Mode: m, Resolve: e.fusionSettings, Verify: verify, Log: log}, nil
+	resolve := func(params experiments.Params) (tuner.FusionSettings, error) {
+		cfg, err := e.Config(params)
+		if err != nil {
+			return tuner.FusionSettings{}, err
+		}
+		return fusionSettings(cfg), nil
+	}
+	return &tuner.ReplayOptions{Mode: m, Resolve: resolve, Verify: verify}, nil
 }
 
-// fusionSettings resolves a trial's query-time settings exactly as `tune
-// serve` will read them: the rendered engine config, parsed and defaulted,
-// with an explicit weight for every enabled retriever.
-func (e *embeddedSetup) fusionSettings(params experiments.Params) (tuner.FusionSettings, error) {
-	data, err := e.render(params)
-	if err != nil {
-		return tuner.FusionSettings{}, fmt.Errorf("render engine config: %w", err)
-	}
-	cfg, err := engine.ParseConfig(data, "trial config", "/")
-	if err != nil {
-		return tuner.FusionSettings{}, err
-	}
+// fusionSettings are a trial's query-time settings exactly as `tune
+// serve` reads them: the parsed and defaulted config, with an explicit
+// weight for every enabled retriever.
+func fusionSettings(cfg engine.Config) tuner.FusionSettings {
 	p := cfg.FusionParams()
 	w := make(map[string]float64, len(cfg.Retrievers))
 	for _, r := range cfg.Retrievers {
 		w[r] = p.Weight(r)
 	}
 	p.Weights = w
-	return tuner.FusionSettings{Fusion: p, MinScore: cfg.MinScore, Passage: cfg.Passage}, nil
+	return tuner.FusionSettings{Fusion: p, MinScore: cfg.MinScore, Passage: cfg.Passage}
 }
 
 // verifyUsage documents --verify's default.

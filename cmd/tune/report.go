@@ -68,15 +68,3 @@ func reportOptions(rs *tuner.Results) report.Options {
 	o.QueryResults = rs.Get
 	return o
 }
-
-// writeRunReport writes report.html into a finished run's directory; the
-// sweep calls it after the leaderboard. A failure is a warning: the run's
-// results are already on disk and `tune report` can retry.
-func writeRunReport(run *runs.Run, rs *tuner.Results, stderr io.Writer) {
-	path, err := report.Write(run, reportOptions(rs))
-	if err != nil {
-		fmt.Fprintf(stderr, "warning: report: %v (retry with 'tune report %s')\n", err, run.ID())
-		return
-	}
-	fmt.Fprintf(stderr, "report %s\n", path)
-}

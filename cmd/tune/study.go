@@ -3,13 +3,14 @@ package main
 import (
 	"fmt"
 
+	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/tuner"
 )
 
 // studyFor returns the sampler study of an experiment file with a space
-// (nil without one), after checking the engine accepts the space's edges.
-func studyFor(ef *experiments.ExperimentFile, eng backendSetup) (*tuner.StudyOptions, error) {
+// (nil without one), after checking the backend accepts the space's edges.
+func studyFor(ef *experiments.ExperimentFile, f backend.Factory) (*tuner.StudyOptions, error) {
 	if len(ef.Space) == 0 {
 		return nil, nil
 	}
@@ -17,7 +18,7 @@ func studyFor(ef *experiments.ExperimentFile, eng backendSetup) (*tuner.StudyOpt
 	if _, err := tuner.NewStudy(so); err != nil {
 		return nil, fmt.Errorf("%s: %w", ef.Path, err)
 	}
-	if err := eng.check(so.Corners()); err != nil {
+	if err := checkTrials(f, so.Corners()); err != nil {
 		return nil, err
 	}
 	return &so, nil

@@ -70,191 +70,142 @@ func sweep(ctx context.Context, cmd string, args []string, stdout, stderr io.Wri
 	if err != nil {
 		return err
 	}
-
 	if *applyBest && s.Backend.Config == "" {
 		return inputError(errors.New("--apply-best: backend.config must name the production engine config to promote into"))
 	}
 	// Everything the user wrote is read and checked before any run
 	// directory exists or any backend starts.
-	ef, err := loadExperiments(*expFile)
+	c, err := sweepConfig(s, *expFile, *mode, *verify, stderr)
 	if err != nil {
+		return err
+	}
+	c.Manifest.Args, c.Started = args, sweepStart
+	if shared && c.Replay != nil {
+		// Shared studies (tuner.SearchShared) evaluate every trial live.
+		switch c.Replay.Mode {
+		case tuner.ModeReplay:
+			return usageErrorf("--mode replay: studies shared through --storage or --parallel run every trial live (replay is for single-process sweeps and studies); use --mode live or auto")
+		case tuner.ModeAuto:
+			fmt.Fprintln(stderr, "note: --mode auto: studies shared through --storage or --parallel run every trial live")
+		}
+		c.Replay = nil
+	}
+	store, err := openStore(s.RunsDir)
+	if err != nil {
+		return err
+	}
+	c.Store = store
+	if shared {
+		c.Shared = sf.config()
+	} else {
+		lockConfig := ""
+		if *applyBest {
+			lockConfig = s.Backend.Config
+		}
+		unlock, err := lockRun(store, lockConfig, args, stderr)
+		defer unlock()
+		if err != nil {
+			return err
+		}
+		c.Resume = *resume
+		c.ResumeHint = func(id string) string { return fmt.Sprintf("resume with '%s'", resumeCommand(args, id)) }
+	}
+	out, runErr := tuner.Run(ctx, *c)
+	if out == nil {
+		return runError(runErr)
+	}
+	if err := out.Leaderboard.Render(stdout, *format); err != nil {
+		return err
+	}
+	if runErr != nil {
+		return runError(runErr)
+	}
+	best, _ := out.Best()
+	if err := printGates(out.Run, best, out.Gates, stderr); err != nil {
+		return err
+	}
+	if *applyBest {
+		if err := promote(ctx, s, store, out.Run, best, *force, stdout, stderr); err != nil {
+			return err
+		}
+	}
+	return partialOutcome(out.Trials)
+}
+
+// runError classifies an error of tuner.Run: the user's input (exit 2) or
+// a failed run (exit 1).
+func runError(err error) error {
+	var ie *tuner.InputError
+	if errors.As(err, &ie) {
 		return inputError(err)
+	}
+	return failedError(err)
+}
+
+// sweepConfig reads and checks everything a sweep needs from the settings
+// and the experiment file, before any run directory exists or any backend
+// starts.
+func sweepConfig(s *settings, expFile, mode string, verify int, stderr io.Writer) (*tuner.Config, error) {
+	ef, err := loadExperiments(expFile)
+	if err != nil {
+		return nil, inputError(err)
 	}
 	trials, warnings, err := ef.Expand()
 	if err != nil {
-		return inputError(err)
+		return nil, inputError(err)
 	}
 	for _, w := range warnings {
 		fmt.Fprintln(stderr, "warning:", w)
 	}
 	scorer, err := newScorer(s.Score)
 	if err != nil {
-		return inputError(err)
+		return nil, inputError(err)
 	}
 	ds, err := openDataset(s)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for _, w := range ds.warnings {
 		fmt.Fprintln(stderr, "warning:", w)
 	}
-	eng, err := newBackendSetup(s, ds)
+	f, err := newFactory(s, ds)
 	if err != nil {
-		return inputError(err)
+		return nil, inputError(err)
 	}
-	if err := eng.check(trials); err != nil {
-		return inputError(err)
+	if err := checkTrials(f, trials); err != nil {
+		return nil, inputError(err)
 	}
-	study, err := studyFor(ef, eng)
+	study, err := studyFor(ef, f)
 	if err != nil {
-		return inputError(err)
+		return nil, inputError(err)
 	}
-	replay, err := replayOptions(eng, *mode, *verify, stderr)
+	replay, err := replayOptions(f, mode, verify)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if replay != nil && shared {
-		// Shared studies (tuner.SearchShared) evaluate every trial live.
-		if replay.Mode == tuner.ModeReplay {
-			return usageErrorf("--mode replay: studies shared through --storage or --parallel run every trial live (replay is for single-process sweeps and studies); use --mode live or auto")
-		}
-		fmt.Fprintln(stderr, "note: --mode auto: studies shared through --storage or --parallel run every trial live")
+	if replay != nil {
+		replay.Log = stderr
 	}
-	if shared {
-		return runShared(ctx, sf, sharedRun{args: args, s: s, ef: ef, trials: trials, ds: ds, scorer: scorer, eng: eng, study: study}, *format, stdout, stderr)
+	c := &tuner.Config{
+		Manifest: runs.Manifest{Experiments: ef.Hash, GoldenHash: ds.hash, Backend: s.Backend.Kind, Seed: ef.Seed, Tool: "tune"},
+		Snapshot: func(run *runs.Run) error { return snapshot(run, s, ef, ds) },
+		Trials:   trials, Study: study, Queries: ds.queries, Dataset: ds.describe,
+		Scorer: scorer, Eval: evalOptions(s.Eval), FailureBudget: s.Eval.FailureBudget,
+		Backend: f, Replay: replay, Stats: s.statsOptions(ef.Seed), Gates: s.gates,
+		Progress: &tuner.TextProgress{W: stderr, Terminal: isTerminal(stderr)}, Log: stderr,
 	}
-
-	store, err := openStore(s.RunsDir)
-	if err != nil {
-		return err
-	}
-	lockConfig := ""
-	if *applyBest {
-		lockConfig = s.Backend.Config
-	}
-	unlock, err := lockRun(store, lockConfig, args, stderr)
-	defer unlock()
-	if err != nil {
-		return err
-	}
-	var run *runs.Run
-	if *resume != "" {
-		run, err = store.Resolve(*resume)
-		if err != nil {
-			return inputError(err)
-		}
-		if run.Manifest.Experiments != ef.Hash {
-			return inputError(fmt.Errorf("--resume %s: the run was made from a different experiment file (sha256 %.12s, now %.12s)", run.ID(), run.Manifest.Experiments, ef.Hash))
-		}
-		run.Manifest.Status = "running"
-		run.Manifest.Error = ""
-		if n, err := run.RemoveTemp(); err != nil {
-			return err
-		} else if n > 0 {
-			fmt.Fprintf(stderr, "resume: removed %d unfinished temporary files of the interrupted run\n", n)
-		}
-	} else {
-		run, err = store.Create(runs.Manifest{
-			Experiments: ef.Hash, GoldenHash: ds.hash, Backend: s.Backend.Kind,
-			Trials: len(trials) + ef.Trials, Seed: ef.Seed, Tool: "tune", Args: args,
-		}, time.Now())
-		if err != nil {
-			return err
-		}
-		if err := snapshot(run, s, ef, ds); err != nil {
-			return err
+	if s.Dataset.Split == experiments.SplitDev {
+		c.HeldOut = func() ([]tuner.Query, error) {
+			test := *s
+			test.Dataset.Split = experiments.SplitTest
+			ds, err := openDataset(&test)
+			if err != nil {
+				return nil, err
+			}
+			return ds.queries, nil
 		}
 	}
-	fmt.Fprintf(stderr, "run %s: %d trials in %d index groups, %d queries (%s)\n",
-		run.ID(), len(trials), len(tuner.Plan(trials)), len(ds.queries), ds.describe)
-	if study != nil {
-		fmt.Fprintf(stderr, "then %s\n", study.Describe())
-		if replay != nil && replay.Mode != tuner.ModeLive && study.Pruning.Enabled {
-			fmt.Fprintln(stderr, "note: replayed trials run every query and are not pruned; pruning applies to trials run live")
-		}
-	}
-
-	ob, err := eng.open(run.Dir, stderr)
-	if err != nil {
-		return err
-	}
-	b := tuner.NewTimedBackend(ob)
-	started := time.Now()
-	opts := tuner.Options{
-		Trials: trials, Queries: ds.queries, Backend: b, Scorer: scorer,
-		Eval:          evalOptions(s.Eval),
-		Run:           run,
-		Progress:      &tuner.TextProgress{W: stderr, Terminal: isTerminal(stderr)},
-		FailureBudget: s.Eval.FailureBudget,
-		Describe:      eng.describe,
-		Replay:        replay,
-	}
-	var res *tuner.Result
-	var sweepErr error
-	if study != nil {
-		res, sweepErr = tuner.Search(ctx, opts, *study)
-	} else {
-		res, sweepErr = tuner.Sweep(ctx, opts)
-	}
-	var held *runs.HeldOut
-	if sweepErr == nil {
-		held, sweepErr = heldOutStep(ctx, s, run, b, scorer, stderr)
-	}
-	closeErr := b.Close()
-	elapsed := time.Since(started)
-
-	sweepErr = finishRun(ctx, run, res, sweepErr, fmt.Sprintf("resume with '%s'", resumeCommand(args, run.ID())))
-	if res == nil {
-		return failedError(sweepErr)
-	}
-	analysisStart := time.Now()
-	trialsDone, err := run.Trials()
-	if err != nil {
-		return err
-	}
-	lb := runs.NewLeaderboard(scorer.Describe(), scorer.Metrics(), trialsDone)
-	derived := res.Derived
-	if derived == nil {
-		derived = tuner.NewResults(run)
-	}
-	so := s.statsOptions(ef.Seed)
-	so.Results = derived
-	if err := tuner.Significance(run, &lb, so); err != nil {
-		return err
-	}
-	lb.HeldOut = held
-	if err := run.WriteLeaderboard(lb); err != nil {
-		return err
-	}
-	writeRunReport(run, derived, stderr)
-	analysis := time.Since(analysisStart)
-	fmt.Fprintf(stderr, "%d trials (%d resumed), %d backend restarts, %s; run directory %s\n",
-		len(trialsDone), res.Skipped, res.Restarts, elapsed.Round(time.Millisecond), run.Dir)
-	if err := recordTimings(run, b, res.Recording, analysis, time.Since(sweepStart), stderr); err != nil {
-		return err
-	}
-	if err := lb.Render(stdout, *format); err != nil {
-		return err
-	}
-	if sweepErr != nil {
-		return failedError(sweepErr)
-	}
-	if closeErr != nil {
-		return failedError(fmt.Errorf("stop backend: %w", closeErr))
-	}
-	best, ok := lb.Best()
-	if !ok {
-		return failedError(errors.New("no trial succeeded"))
-	}
-	if err := gateStep(s, run, best, stderr); err != nil {
-		return err
-	}
-	if *applyBest {
-		if err := promote(ctx, s, store, run, best, *force, stdout, stderr); err != nil {
-			return err
-		}
-	}
-	return partialOutcome(trialsDone)
+	return c, nil
 }
 
 // partialOutcome is the exit-3 error of a sweep that finished with failed
@@ -372,26 +323,4 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// finishRun records in the run's manifest how it ended (done, interrupted
-// when ctx was cancelled, failed) and the backend restarts, and returns the
-// error to report: "interrupted: " + hint for an interruption, runErr
-// otherwise, or the manifest's write error when the run itself succeeded.
-func finishRun(ctx context.Context, run *runs.Run, res *tuner.Result, runErr error, hint string) error {
-	status := "done"
-	switch {
-	case runErr != nil && ctx.Err() != nil:
-		status = "interrupted"
-		runErr = errors.New("interrupted: " + hint)
-	case runErr != nil:
-		status = "failed"
-	}
-	if res != nil {
-		run.Manifest.Restarts += res.Restarts
-	}
-	if err := run.Finish(status, runErr, time.Now()); err != nil && runErr == nil {
-		runErr = err
-	}
-	return runErr
 }

@@ -20,11 +20,13 @@ import (
 	"github.com/fusiontune/fusiontune/tuner/studystore/pgtest"
 )
 
-// sharedExperiment is a 30-trial TPE study over query-time parameters.
+// sharedExperiment is a 30-trial study over query-time parameters: the
+// baseline, then 29 trials TPE proposes.
 const sharedExperiment = `{
   "seed": 11,
+  "baseline": {"name": "baseline", "params": {"fusion.method": "rrf", "fusion.k": 60, "fusion.weights.bm25": 0.5}},
   "sampler": "tpe",
-  "trials": 30,
+  "trials": 29,
   "space": {
     "fusion.k": {"type": "int", "low": 5, "high": 120},
     "fusion.weights.bm25": {"type": "float", "low": 0, "high": 1},
@@ -44,7 +46,13 @@ type worker struct {
 
 func startWorker(t *testing.T, name, url string, extra ...string) *worker {
 	t.Helper()
-	e := newSweepEnv(t, sweepSettings)
+	return startWorkerWith(t, sweepSettings, name, url, extra...)
+}
+
+// startWorkerWith starts a worker on its own settings file.
+func startWorkerWith(t *testing.T, settings, name, url string, extra ...string) *worker {
+	t.Helper()
+	e := newSweepEnv(t, settings)
 	exp := e.write("study.json", sharedExperiment)
 	args := append([]string{"worker", "--experiments", exp, "--storage", url, "--study", "shared", "--worker", name}, extra...)
 	cmd, stdout, stderr := e.command(args...)
@@ -66,7 +74,9 @@ func (w *worker) wait(t *testing.T) {
 	}
 }
 
-// trials lists the trial names recorded in the worker's own run.
+// trials lists the names of the trials the worker ran, as recorded in its
+// own run (which also holds the other workers' trials, brought in at the
+// end).
 func (w *worker) trials(t *testing.T) []string {
 	t.Helper()
 	dirs := w.env.runDirs()
@@ -80,11 +90,13 @@ func (w *worker) trials(t *testing.T) []string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var rec struct{ Name string }
+		var rec struct{ Name, Worker string }
 		if err := json.Unmarshal(data, &rec); err != nil {
 			t.Fatal(err)
 		}
-		names = append(names, rec.Name)
+		if strings.HasPrefix(rec.Worker, w.name+"/") {
+			names = append(names, rec.Name)
+		}
 	}
 	return names
 }
@@ -178,14 +190,19 @@ func checkStudy(t *testing.T, url string, killed bool, workers ...*worker) {
 
 // TestTwoWorkersShareStudy: two workers, each with its own tune serve,
 // complete a 30-trial TPE study in a throwaway PostgreSQL 15 with no trial
-// run twice; both take part.
+// run twice; both take part. Each ends as a sweep does: its run holds the
+// whole study (the other worker's trials brought in from the database with
+// their per-query results), and its leaderboard has the significance
+// columns against the baseline, its report and its gate check.
 func TestTwoWorkersShareStudy(t *testing.T) {
 	url := pgtest.Start(t).NewDatabase(t)
-	a := startWorker(t, "wa", url)
-	b := startWorker(t, "wb", url)
+	settings := sweepSettings + "gates: [\"NDCG@10 >= 0.1\"]\n"
+	a := startWorkerWith(t, settings, "wa", url)
+	b := startWorkerWith(t, settings, "wb", url)
 	a.wait(t)
 	b.wait(t)
 	for _, w := range []*worker{a, b} {
+		checkSweepFinish(t, w)
 		if n := len(w.trials(t)); n == 0 {
 			t.Errorf("worker %s ran no trial:\n%s", w.name, w.stderr)
 		}
@@ -197,6 +214,57 @@ func TestTwoWorkersShareStudy(t *testing.T) {
 		}
 	}
 	checkStudy(t, url, false, a, b)
+}
+
+// checkSweepFinish asserts a worker's run ended like a sweep's: every
+// trial of the study in its leaderboard, each compared with the baseline
+// (paired test, corrected p), a report, and the gates checked.
+func checkSweepFinish(t *testing.T, w *worker) {
+	t.Helper()
+	dir := w.env.runDirs()[0]
+	data, err := os.ReadFile(filepath.Join(dir, "leaderboard.json"))
+	if err != nil {
+		t.Fatalf("worker %s: %v", w.name, err)
+	}
+	var lb struct {
+		Baseline string
+		Trials   []struct {
+			Name, Status string
+			Baseline     bool
+			VsBaseline   *struct {
+				Against, Correction string
+				N                   int
+			} `json:"vs_baseline"`
+		}
+	}
+	if err := json.Unmarshal(data, &lb); err != nil {
+		t.Fatal(err)
+	}
+	if len(lb.Trials) != 30 || lb.Baseline != "baseline" {
+		t.Errorf("worker %s: leaderboard of %d trials with baseline %q, want the study's 30 with baseline", w.name, len(lb.Trials), lb.Baseline)
+	}
+	compared := 0
+	for _, tr := range lb.Trials {
+		if tr.Status != "ok" || tr.Name == "baseline" {
+			continue
+		}
+		if v := tr.VsBaseline; v == nil || v.Against != "baseline" || v.Correction == "" || v.N == 0 {
+			t.Errorf("worker %s: trial %s has no comparison with the baseline: %+v", w.name, tr.Name, tr.VsBaseline)
+			continue
+		}
+		compared++
+	}
+	if compared == 0 {
+		t.Errorf("worker %s: no trial compared with the baseline", w.name)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "report.html")); err != nil {
+		t.Errorf("worker %s: no report: %v", w.name, err)
+	}
+	for _, want := range []string{"gates on trial", "NDCG@10 >= 0.1", "time: "} {
+		if !strings.Contains(w.stderr.String(), want) {
+			t.Errorf("worker %s: stderr lacks %q:\n%s", w.name, want, w.stderr)
+		}
+	}
 }
 
 // TestKilledWorkerStudyStillCompletes: one of two workers is SIGKILLed
@@ -294,7 +362,7 @@ func TestWorkerBadInput(t *testing.T) {
 // trials and the study ends with its budget.
 func TestParallelReplicas(t *testing.T) {
 	e := newSweepEnv(t, sweepSettings)
-	exp := e.write("study.json", strings.Replace(sharedExperiment, `"trials": 30`, `"trials": 8`, 1))
+	exp := e.write("study.json", strings.Replace(sharedExperiment, `"trials": 29`, `"trials": 7`, 1))
 	stdout, stderr, code := e.run("--experiments", exp, "--parallel", "2", "--format", "json")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr)

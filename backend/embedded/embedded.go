@@ -1,0 +1,304 @@
+// Package embedded is the embedded backend kind: fusiontune's own engine,
+// `tune serve`, run as a child process on an engine config rendered per
+// trial from a base config (a config file overlaid by engine keys from the
+// settings, overlaid by the trial's parameters).
+package embedded
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/backend/client"
+	"github.com/fusiontune/fusiontune/backend/embed"
+	"github.com/fusiontune/fusiontune/backend/engine"
+	"github.com/fusiontune/fusiontune/backend/process"
+	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/fusiontune/fusiontune/internal/secrets"
+)
+
+// DefaultDenseModel is the dense retriever when the config names none:
+// hashed character n-grams are robust to the misspellings the demo golden
+// set contains.
+const DefaultDenseModel = "hash-384"
+
+// renderMemo bounds the rendered configs a sweep keeps: each trial's is
+// rendered to check it, to record and to apply it.
+const renderMemo = 4096
+
+// Options configure the embedded backend kind. Paths are taken as given
+// (relative ones against the working directory) unless noted.
+type Options struct {
+	// ConfigFile is an engine YAML the settings' Engine keys overlay (""
+	// for none); its relative corpus.path and cache_dir are resolved
+	// against its own directory.
+	ConfigFile string
+	// Engine are engine config keys (nested maps) overlaying ConfigFile.
+	Engine map[string]any
+	// Corpus is corpus.path when the config sets none.
+	Corpus string
+	// CacheDir is cache_dir when the config sets none (created when the
+	// backend opens, not before).
+	CacheDir string
+	// Exe is the tune executable whose serve subcommand runs the engine.
+	Exe string
+	// StartTimeout, StopTimeout and Settle are process.Options'.
+	StartTimeout, StopTimeout, Settle time.Duration
+	// Redact wraps the service log so that no secret reaches it (nil: as
+	// is).
+	Redact func(io.Writer) io.Writer
+}
+
+// Factory is the embedded kind, ready to check, describe and open trials.
+type Factory struct {
+	o      Options
+	base   map[string]any
+	render process.Renderer
+}
+
+var (
+	_ backend.Factory    = (*Factory)(nil)
+	_ backend.Replicator = (*Factory)(nil)
+	_ backend.Verifier   = (*Factory)(nil)
+)
+
+// New builds the base engine config and checks it the way `tune serve`
+// will. Errors name the setting at fault.
+func New(o Options) (*Factory, error) {
+	base := map[string]any{}
+	if o.ConfigFile != "" {
+		data, err := os.ReadFile(o.ConfigFile)
+		if err != nil {
+			return nil, fmt.Errorf("backend.config: %w", err)
+		}
+		if base, err = process.ReadYAMLMap(data); err != nil {
+			return nil, fmt.Errorf("backend.config %s: %w", o.ConfigFile, err)
+		}
+		process.AbsPaths(base, filepath.Dir(o.ConfigFile), "corpus.path", "cache_dir")
+	}
+	if len(o.Engine) > 0 {
+		data, err := process.YAMLOverlay(base)(flatten("", o.Engine))
+		if err == nil {
+			base, err = process.ReadYAMLMap(data)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("backend.engine: %w", err)
+		}
+	}
+	if err := noLiteralSecrets("", base); err != nil {
+		return nil, err
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	process.AbsPaths(base, wd, "corpus.path", "cache_dir")
+	if _, ok := base["corpus"]; !ok {
+		base["corpus"] = map[string]any{"path": o.Corpus}
+	}
+	if _, ok := base["cache_dir"]; !ok {
+		base["cache_dir"] = o.CacheDir
+	}
+	if dense, _ := base["dense"].(map[string]any); dense == nil || dense["model"] == nil {
+		d := map[string]any{}
+		for k, v := range dense {
+			d[k] = v
+		}
+		d["model"] = DefaultDenseModel
+		base["dense"] = d
+	}
+	f := newFactory(o, base)
+	// The settings' own engine keys first: a bad key there is one problem
+	// of the settings, not one per trial.
+	if data, err := f.render(nil); err != nil {
+		return nil, fmt.Errorf("backend.engine: %w", err)
+	} else if _, err := engine.ParseConfig(data, "backend.engine", "/"); err != nil {
+		return nil, fmt.Errorf("backend.config + backend.engine: engine config: %w", err)
+	}
+	return f, nil
+}
+
+func newFactory(o Options, base map[string]any) *Factory {
+	return &Factory{o: o, base: base, render: process.Memo(process.YAMLOverlay(base, experiments.CustomPrefix), renderMemo)}
+}
+
+// SecretEnv is the environment variable the engine reads its embedding
+// API key from ("" for none): its value is a secret to redact.
+func (f *Factory) SecretEnv() string {
+	dense, _ := f.base["dense"].(map[string]any)
+	name, _ := dense["api_key_env"].(string)
+	return name
+}
+
+// noLiteralSecrets refuses a secret written into the engine config
+// (backend.config or backend.engine): secrets come only from environment
+// variables, named by a ..._env key, so that no config, snapshot or run
+// record ever holds one.
+func noLiteralSecrets(prefix string, m map[string]any) error {
+	for k, v := range m {
+		key := k
+		if prefix != "" {
+			key = prefix + "." + k
+		}
+		if sub, ok := v.(map[string]any); ok {
+			if err := noLiteralSecrets(key, sub); err != nil {
+				return err
+			}
+			continue
+		}
+		if secrets.IsKey(k) {
+			return fmt.Errorf("backend.engine %s: secrets are read only from environment variables: name the variable with %s_env (e.g. api_key_env: OPENAI_API_KEY)", key, k)
+		}
+		if str, ok := v.(string); ok {
+			if u, err := url.Parse(str); err == nil && u.User != nil {
+				if _, has := u.User.Password(); has {
+					return fmt.Errorf("backend.engine %s: a URL with a password: secrets are read only from environment variables (use api_key_env)", key)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// flatten turns nested maps into dotted keys.
+func flatten(prefix string, m map[string]any) map[string]any {
+	out := map[string]any{}
+	for k, v := range m {
+		key := k
+		if prefix != "" {
+			key = prefix + "." + k
+		}
+		if sub, ok := v.(map[string]any); ok {
+			for kk, vv := range flatten(key, sub) {
+				out[kk] = vv
+			}
+			continue
+		}
+		out[key] = v
+	}
+	return out
+}
+
+// Check renders params' engine config and validates it the way `tune
+// serve` will, so a bad parameter fails before any restart.
+func (f *Factory) Check(params map[string]any) error {
+	data, err := f.render(params)
+	var cfg engine.Config
+	if err == nil {
+		cfg, err = engine.ParseConfig(data, "trial config", "/")
+	}
+	if err == nil && cfg.Has(engine.Dense) && !strings.HasPrefix(cfg.Dense.Model, "openai:") {
+		// Catch an unknown embedder spec now; openai models are checked
+		// by the service itself, which reaches the server.
+		_, err = embed.New(cfg.Dense.Model, embed.Options{})
+	}
+	if err != nil {
+		return fmt.Errorf("engine config: %w", err)
+	}
+	return nil
+}
+
+// Describe is the exact engine config params run on.
+func (f *Factory) Describe(params map[string]any) string {
+	return Described(f.render(params))
+}
+
+// Described is a rendered config as a trial's record keeps it: the bytes,
+// or the reason rendering failed.
+func Described(data []byte, err error) string {
+	if err != nil {
+		return "render error: " + err.Error()
+	}
+	return string(data)
+}
+
+// Config is the parsed engine config params run on (the base config
+// overlaid by params).
+func (f *Factory) Config(params map[string]any) (engine.Config, error) {
+	data, err := f.render(params)
+	if err != nil {
+		return engine.Config{}, fmt.Errorf("render engine config: %w", err)
+	}
+	return engine.ParseConfig(data, "trial config", "/")
+}
+
+// Replica returns the factory of a replica whose engine caches its indexes
+// in dir/cache and keeps its files in dir.
+func (f *Factory) Replica(dir string) backend.Factory {
+	base := make(map[string]any, len(f.base))
+	for k, v := range f.base {
+		base[k] = v
+	}
+	base["cache_dir"] = filepath.Join(dir, "cache")
+	return newFactory(f.o, base)
+}
+
+// Open returns the process backend running `tune serve` on its own
+// loopback port with its config, ready file and log in dir.
+func (f *Factory) Open(dir string, _ io.Writer) (backend.Backend, error) {
+	if c, ok := f.base["cache_dir"].(string); ok {
+		if err := os.MkdirAll(c, 0o755); err != nil {
+			return nil, fmt.Errorf("cache directory: %w", err)
+		}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	log, err := os.OpenFile(filepath.Join(dir, "serve.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	return process.New(process.Options{
+		Command:      serveCommand(f.o.Exe),
+		ConfigPath:   filepath.Join(dir, "engine.yaml"),
+		ReadyFile:    filepath.Join(dir, "ready"),
+		Render:       func(p map[string]any) ([]byte, error) { return f.render(p) },
+		Dial:         dial,
+		StartTimeout: f.o.StartTimeout,
+		StopTimeout:  f.o.StopTimeout,
+		Settle:       f.o.Settle,
+		Log:          f.redact(log),
+	})
+}
+
+func serveCommand(exe string) []string {
+	return []string{exe, "serve", "--config", "{config}", "--listen", "127.0.0.1:0", "--ready-file", "{ready_file}"}
+}
+
+func dial(addr string) (backend.Searcher, error) { return client.New("http://" + addr) }
+
+func (f *Factory) redact(w io.Writer) io.Writer {
+	if f.o.Redact == nil {
+		return w
+	}
+	return f.o.Redact(w)
+}
+
+// Verify starts `tune serve` on the production config, checks it and
+// stops it again: the tuner does not own the production service, it proves
+// the config serves.
+func (f *Factory) Verify(config, scratch string, log io.Writer, check func(context.Context, backend.Searcher) error) (func(context.Context) error, error) {
+	return Verify(f.o, config, scratch, log, check)
+}
+
+// Verify is Factory.Verify for options o without a base config (a
+// promotion needs only the executable and the timeouts).
+func Verify(o Options, config, scratch string, log io.Writer, check func(context.Context, backend.Searcher) error) (func(context.Context) error, error) {
+	return process.Verifier(process.Options{
+		Command:      serveCommand(o.Exe),
+		ConfigPath:   config,
+		ReadyFile:    filepath.Join(scratch, "ready"),
+		Render:       func(map[string]any) ([]byte, error) { return nil, errors.New("not used") },
+		Dial:         dial,
+		StartTimeout: o.StartTimeout,
+		StopTimeout:  o.StopTimeout,
+		Log:          log,
+	}, check)
+}

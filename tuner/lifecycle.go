@@ -1,0 +1,404 @@
+package tuner
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/runs/report"
+	"github.com/fusiontune/fusiontune/tuner/studystore"
+)
+
+// Config is one tuning run as plain values: what to try, on which
+// backend, against which queries, and how to score and decide. cmd/tune
+// fills it from flags and settings; Run owns everything after.
+type Config struct {
+	// Store is the runs directory.
+	Store *runs.Store
+	// Resume names a run to continue without redoing its finished trials
+	// ("" starts a new run).
+	Resume string
+	// Manifest is the new run's manifest: experiment file and golden set
+	// hashes, backend kind, seed, tool and arguments (Trials is set here).
+	Manifest runs.Manifest
+	// Snapshot writes a new run's inputs into it (settings with secrets
+	// redacted, the experiment file, the golden set).
+	Snapshot func(*runs.Run) error
+	// ResumeHint says how to continue run id after an interruption.
+	ResumeHint func(id string) string
+
+	// Trials are the experiment file's own trials; Study, when set, adds
+	// the trials a sampler proposes after them.
+	Trials []experiments.TrialSpec
+	Study  *StudyOptions
+	// Shared, when set, runs the study shared through a database with
+	// other workers (or --parallel replicas).
+	Shared *SharedConfig
+
+	// Queries are the golden set's queries the trials are scored on;
+	// Dataset describes them for the log.
+	Queries []Query
+	Dataset string
+	// HeldOut, when set, returns the held-out queries the best trial is
+	// scored on after the sweep (tuned on the dev split, confirmed on the
+	// test split).
+	HeldOut func() ([]Query, error)
+
+	Scorer        *MetricsScorer
+	Eval          EvalOptions
+	FailureBudget int
+	// Backend is the backend kind; Replay, unless nil or ModeLive, fuses
+	// query-time variants offline.
+	Backend backend.Factory
+	Replay  *ReplayOptions
+
+	// Stats configure the significance step; Gates are checked on the
+	// best trial.
+	Stats StatsOptions
+	Gates []Gate
+
+	// Progress receives trial progress (nil: none); Log, the run's
+	// messages (nil: discarded).
+	Progress Progress
+	Log      io.Writer
+	// Started is when the command started, for the timings' wall time
+	// (zero: when Run is called).
+	Started time.Time
+}
+
+// SharedConfig is a study shared through a database.
+type SharedConfig struct {
+	// URL is the study database (sqlite:///PATH, postgres://…, mysql://…);
+	// "" keeps the study in the run directory (replicas of one process).
+	URL string
+	// Study names the study (DefaultStudyName when "").
+	Study string
+	// Worker names this worker among the study's.
+	Worker string
+	// Parallel is how many backend replicas this process runs.
+	Parallel int
+	// Beat and Timeout are the heartbeat interval and timeout.
+	Beat, Timeout time.Duration
+}
+
+// Outcome is what a run left: its record, leaderboard and decision inputs.
+type Outcome struct {
+	Run         *runs.Run
+	Leaderboard runs.Leaderboard
+	// Trials are every trial recorded in the run (for a shared study:
+	// every finished trial of the study this worker knows of).
+	Trials   []runs.TrialRecord
+	Restarts int
+	Skipped  int
+	Elapsed  time.Duration
+	Timings  runs.Timings
+	// Gates are the gates checked on the best trial (none without gates
+	// or without a successful trial).
+	Gates []GateResult
+}
+
+// Best returns the leaderboard's best successful trial.
+func (o *Outcome) Best() (runs.Entry, bool) { return o.Leaderboard.Best() }
+
+// InputError marks an error caused by the user's input (a run to resume
+// made from another experiment file, a bad storage URL): the command exits
+// 2 for it.
+type InputError struct{ Err error }
+
+func (e *InputError) Error() string { return e.Err.Error() }
+func (e *InputError) Unwrap() error { return e.Err }
+
+func inputErr(err error) error { return &InputError{Err: err} }
+
+// heldOutFile holds the held-out split's per-query results in the run.
+const heldOutFile = "heldout.queries.jsonl"
+
+// Run runs the whole lifecycle: create (or resume) the run and snapshot its
+// inputs, open the backend, execute every trial (a sweep, a sampled study
+// or a shared study's share), score the held-out split, finish the run's
+// manifest, build the leaderboard with significance, write the report and
+// the timings, and check the gates. It returns the outcome whenever a
+// leaderboard was written, with the run's error, if any, beside it.
+// Promotion is the caller's, from the outcome's best trial.
+func Run(ctx context.Context, c Config) (*Outcome, error) {
+	if c.Started.IsZero() {
+		c.Started = time.Now()
+	}
+	if c.Log == nil {
+		c.Log = io.Discard
+	}
+	if c.Shared != nil {
+		return runShared(ctx, c)
+	}
+	run, err := openRun(c)
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(c.Log, "run %s: %d trials in %d index groups, %d queries (%s)\n",
+		run.ID(), len(c.Trials), len(Plan(c.Trials)), len(c.Queries), c.Dataset)
+	if c.Study != nil {
+		fmt.Fprintf(c.Log, "then %s\n", c.Study.Describe())
+		if c.Replay != nil && c.Replay.Mode != ModeLive && c.Study.Pruning.Enabled {
+			fmt.Fprintln(c.Log, "note: replayed trials run every query and are not pruned; pruning applies to trials run live")
+		}
+	}
+	ob, err := c.Backend.Open(filepath.Join(run.Dir, "backend"), c.Log)
+	if err != nil {
+		return nil, err
+	}
+	b := NewTimedBackend(ob)
+	started := time.Now()
+	opts := c.options(run, b, c.Backend.Describe)
+	opts.Replay = c.Replay
+	var res *Result
+	var runErr error
+	if c.Study != nil {
+		res, runErr = Search(ctx, opts, *c.Study)
+	} else {
+		res, runErr = Sweep(ctx, opts)
+	}
+	var held *runs.HeldOut
+	if runErr == nil {
+		held, runErr = c.heldOut(ctx, run, b)
+	}
+	closeErr := b.Close()
+	elapsed := time.Since(started)
+	hint := ""
+	if c.ResumeHint != nil {
+		hint = c.ResumeHint(run.ID())
+	}
+	runErr = finishRun(ctx, run, res, runErr, hint)
+	if res == nil {
+		return nil, runErr
+	}
+	derived := res.Derived
+	if derived == nil {
+		derived = NewResults(run)
+	}
+	out, err := c.finish(run, derived, held, []*TimedBackend{b}, res, elapsed)
+	if err != nil {
+		return out, err
+	}
+	fmt.Fprintf(c.Log, "%d trials (%d resumed), %d backend restarts, %s; run directory %s\n",
+		len(out.Trials), res.Skipped, res.Restarts, elapsed.Round(time.Millisecond), run.Dir)
+	c.logTimings(out.Timings)
+	return out, c.verdict(out, runErr, closeErr)
+}
+
+// options are the trial loop's options on backend b.
+func (c Config) options(run *runs.Run, b backend.Backend, describe func(map[string]any) string) Options {
+	progress := c.Progress
+	if progress == nil {
+		progress = nopProgress{}
+	}
+	return Options{
+		Trials: c.Trials, Queries: c.Queries, Backend: b, Scorer: c.Scorer,
+		Eval: c.Eval, Run: run, Progress: progress, FailureBudget: c.FailureBudget,
+		Describe: func(p experiments.Params) string { return describe(p) },
+	}
+}
+
+// openRun creates the run and snapshots its inputs, or reopens the run to
+// resume.
+func openRun(c Config) (*runs.Run, error) {
+	if c.Resume == "" {
+		m := c.Manifest
+		m.Trials = len(c.Trials)
+		if c.Study != nil {
+			m.Trials += c.Study.Trials
+		}
+		run, err := c.Store.Create(m, time.Now())
+		if err != nil {
+			return nil, err
+		}
+		if c.Snapshot != nil {
+			if err := c.Snapshot(run); err != nil {
+				return nil, err
+			}
+		}
+		return run, nil
+	}
+	run, err := c.Store.Resolve(c.Resume)
+	if err != nil {
+		return nil, inputErr(err)
+	}
+	if run.Manifest.Experiments != c.Manifest.Experiments {
+		return nil, inputErr(fmt.Errorf("--resume %s: the run was made from a different experiment file (sha256 %.12s, now %.12s)", run.ID(), run.Manifest.Experiments, c.Manifest.Experiments))
+	}
+	run.Manifest.Status = "running"
+	run.Manifest.Error = ""
+	if n, err := run.RemoveTemp(); err != nil {
+		return nil, err
+	} else if n > 0 {
+		fmt.Fprintf(c.Log, "resume: removed %d unfinished temporary files of the interrupted run\n", n)
+	}
+	return run, nil
+}
+
+// heldOut gives the held-out estimate: the run's best trial evaluated on
+// the held-out queries on the still-running backend b (nil without
+// held-out queries or a successful trial).
+func (c Config) heldOut(ctx context.Context, run *runs.Run, b backend.Backend) (*runs.HeldOut, error) {
+	if c.HeldOut == nil {
+		return nil, nil
+	}
+	recs, err := run.Trials()
+	if err != nil {
+		return nil, err
+	}
+	best, ok := runs.NewLeaderboard("", nil, recs).Best()
+	if !ok {
+		return nil, nil
+	}
+	queries, err := c.HeldOut()
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(c.Log, "held-out estimate: %s on the %d queries of the test split\n", best.Name, len(queries))
+	h, results, err := HeldOut(ctx, b, best.Name, best.Params, best.Primary, queries, c.Scorer, c.Eval)
+	if err != nil {
+		return nil, err
+	}
+	var text strings.Builder
+	enc := json.NewEncoder(&text)
+	enc.SetEscapeHTML(false)
+	for _, r := range results {
+		if err := enc.Encode(r); err != nil {
+			return nil, err
+		}
+	}
+	if err := run.WriteFile(heldOutFile, []byte(text.String())); err != nil {
+		return nil, err
+	}
+	return h, nil
+}
+
+// finish builds the leaderboard with significance and the held-out
+// estimate, writes it and the report, records the timings and checks the
+// gates on the best trial.
+func (c Config) finish(run *runs.Run, derived *Results, held *runs.HeldOut, bs []*TimedBackend, res *Result, elapsed time.Duration) (*Outcome, error) {
+	analysisStart := time.Now()
+	trials, err := run.Trials()
+	if err != nil {
+		return nil, err
+	}
+	lb := runs.NewLeaderboard(c.Scorer.Describe(), c.Scorer.Metrics(), trials)
+	so := c.Stats
+	so.Results = derived
+	if err := Significance(run, &lb, so); err != nil {
+		return nil, err
+	}
+	lb.HeldOut = held
+	if err := run.WriteLeaderboard(lb); err != nil {
+		return nil, err
+	}
+	opts := report.DefaultOptions()
+	opts.QueryResults = derived.Get
+	if path, err := report.Write(run, opts); err != nil {
+		// The results are on disk already and `tune report` can retry.
+		fmt.Fprintf(c.Log, "warning: report: %v (retry with 'tune report %s')\n", err, run.ID())
+	} else {
+		fmt.Fprintf(c.Log, "report %s\n", path)
+	}
+	analysis := time.Since(analysisStart)
+	out := &Outcome{Run: run, Leaderboard: lb, Trials: trials, Restarts: res.Restarts, Skipped: res.Skipped, Elapsed: elapsed}
+	out.Timings = sumTimings(bs, time.Since(c.Started))
+	out.Timings.RecordSeconds = res.Recording.Seconds()
+	out.Timings.AnalysisSeconds = analysis.Seconds()
+	run.Manifest.Timings = &out.Timings
+	if err := run.SaveManifest(); err != nil {
+		return out, err
+	}
+	if best, ok := lb.Best(); ok && len(c.Gates) > 0 {
+		if out.Gates, err = CheckGates(run, best, c.Gates); err != nil {
+			return out, err
+		}
+	}
+	return out, nil
+}
+
+// sumTimings adds up the timings of the replicas' backends over wall.
+func sumTimings(bs []*TimedBackend, wall time.Duration) runs.Timings {
+	var t runs.Timings
+	for _, b := range bs {
+		bt := b.Timings(wall)
+		t.StartStopSeconds += bt.StartStopSeconds
+		t.SearchSeconds += bt.SearchSeconds
+		t.ApplySeconds += bt.ApplySeconds
+	}
+	if len(bs) == 1 {
+		return bs[0].Timings(wall)
+	}
+	// Replicas run side by side: their backend time overlaps, so the
+	// overhead is what the busiest wall clock leaves, at least 0.
+	t.WallSeconds = wall.Seconds()
+	busy := 0.0
+	for _, b := range bs {
+		bt := b.Timings(wall)
+		busy = max(busy, bt.StartStopSeconds+bt.SearchSeconds)
+	}
+	t.OverheadSeconds = max(0, t.WallSeconds-busy)
+	if t.WallSeconds > 0 {
+		t.OverheadShare = t.OverheadSeconds / t.WallSeconds
+	}
+	return t
+}
+
+func (c Config) logTimings(t runs.Timings) {
+	fmt.Fprintf(c.Log, "time: %.2fs wall = %.2fs backend start/stop + %.2fs search requests + %.3fs tuner overhead (%.2f%%; of it %.3fs durable trial records, %.3fs applying configs, %.3fs statistics, leaderboard and report after the last trial)\n",
+		t.WallSeconds, t.StartStopSeconds, t.SearchSeconds, t.OverheadSeconds, 100*t.OverheadShare, t.RecordSeconds, t.ApplySeconds, t.AnalysisSeconds)
+}
+
+// verdict is the run's error once its leaderboard is written: the trial
+// loop's, the backend's on close, or that no trial succeeded.
+func (c Config) verdict(out *Outcome, runErr, closeErr error) error {
+	if runErr != nil {
+		return runErr
+	}
+	if closeErr != nil {
+		return fmt.Errorf("stop backend: %w", closeErr)
+	}
+	if _, ok := out.Best(); !ok {
+		return errors.New("no trial succeeded")
+	}
+	return nil
+}
+
+// finishRun records in the run's manifest how it ended (done, interrupted
+// when ctx was cancelled, failed) and the backend restarts, and returns the
+// error to report: "interrupted: " + hint for an interruption, runErr
+// otherwise, or the manifest's write error when the run itself succeeded.
+func finishRun(ctx context.Context, run *runs.Run, res *Result, runErr error, hint string) error {
+	status := "done"
+	switch {
+	case runErr != nil && ctx.Err() != nil:
+		status = "interrupted"
+		runErr = errors.New("interrupted: " + hint)
+	case runErr != nil:
+		status = "failed"
+	}
+	if res != nil {
+		run.Manifest.Restarts += res.Restarts
+	}
+	if err := run.Finish(status, runErr, time.Now()); err != nil && runErr == nil {
+		runErr = err
+	}
+	return runErr
+}
+
+// openStudyStore opens the study database: a bad URL is an input error.
+func openStudyStore(ctx context.Context, url string) (*studystore.Store, error) {
+	db, err := studystore.Open(ctx, url)
+	if errors.Is(err, studystore.ErrBadURL) {
+		return nil, inputErr(fmt.Errorf("--storage: %w", err))
+	}
+	return db, err
+}

@@ -1,0 +1,178 @@
+package tuner
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/studystore"
+)
+
+// runShared is Run for a study shared through a database: one run
+// directory, one backend per replica, SearchShared; then the study's other
+// finished trials are brought into the run (records and per-query results,
+// from the database), so that its leaderboard, significance, report and
+// gates cover the whole study exactly as a sweep's do.
+func runShared(ctx context.Context, c Config) (*Outcome, error) {
+	sh := *c.Shared
+	if sh.Parallel < 1 {
+		sh.Parallel = 1
+	}
+	if _, ok := c.Backend.(backend.Replicator); sh.Parallel > 1 && !ok {
+		return nil, inputErr(fmt.Errorf("--parallel %d: replicas need the embedded backend (each its own tune serve); with backend.kind %q run one worker per service", sh.Parallel, c.Manifest.Backend))
+	}
+	var so StudyOptions // a file without a space: only its own trials, shared
+	if c.Study != nil {
+		so = *c.Study
+	}
+	so.StudyName = sh.Study
+	if so.StudyName == "" {
+		so.StudyName = DefaultStudyName
+	}
+	// A database named by the user is opened before the run directory
+	// exists, so a bad URL leaves nothing behind.
+	var db *studystore.Store
+	defer func() {
+		if db != nil {
+			_ = db.Close()
+		}
+	}()
+	var err error
+	if sh.URL != "" {
+		if db, err = openStudyStore(ctx, sh.URL); err != nil {
+			return nil, err
+		}
+	}
+	m := c.Manifest
+	m.Trials, m.Seed = len(c.Trials)+so.Trials, so.Seed
+	run, err := c.Store.Create(m, time.Now())
+	if err != nil {
+		return nil, err
+	}
+	if c.Snapshot != nil {
+		if err := c.Snapshot(run); err != nil {
+			return nil, err
+		}
+	}
+	if db == nil { // --parallel alone: the study lives in the run directory
+		if db, err = openStudyStore(ctx, "sqlite:///"+filepath.Join(run.Dir, "study.db")); err != nil {
+			return nil, err
+		}
+	}
+	then := "no sampled trials (no space)"
+	if c.Study != nil {
+		then = so.Describe()
+	}
+	fmt.Fprintf(c.Log, "run %s: worker %s on study %q in %s with %d backend replica(s): %d trials of the file, then %s\n",
+		run.ID(), sh.Worker, so.StudyName, db.Location.Redacted, sh.Parallel, len(c.Trials), then)
+
+	replicas := make([]Options, sh.Parallel)
+	timed := make([]*TimedBackend, 0, sh.Parallel)
+	closeAll := func() error {
+		var err error
+		for _, b := range timed {
+			err = errors.Join(err, b.Close())
+		}
+		timed = nil
+		return err
+	}
+	defer closeAll() // on an early return; the normal path closes them below
+	for r := range replicas {
+		dir := filepath.Join(run.Dir, fmt.Sprintf("backend-%d", r))
+		f := c.Backend
+		if rep, ok := f.(backend.Replicator); ok {
+			f = rep.Replica(dir)
+		}
+		b, err := f.Open(dir, c.Log)
+		if err != nil {
+			return nil, err
+		}
+		tb := NewTimedBackend(b)
+		timed = append(timed, tb)
+		replicas[r] = c.options(run, tb, f.Describe)
+		fmt.Fprintf(c.Log, "replica %s/%d: sampler seed %d, backend files in %s\n", sh.Worker, r, ReplicaSeed(so.Seed, fmt.Sprintf("%s/%d", sh.Worker, r)), dir)
+	}
+	started := time.Now()
+	res, runErr := SearchShared(ctx, replicas, so, Shared{
+		Store: db, Worker: sh.Worker, Beat: sh.Beat, Timeout: sh.Timeout,
+		Primary: c.Scorer.Describe(), Metrics: c.Scorer.Metrics(),
+	})
+	own := 0
+	if res != nil {
+		own = len(res.Trials)
+	}
+	imported := 0
+	if runErr == nil {
+		imported, runErr = importStudy(context.WithoutCancel(ctx), db, so.StudyName, run)
+	}
+	var held *runs.HeldOut
+	if runErr == nil && len(timed) > 0 {
+		held, runErr = c.heldOut(ctx, run, timed[0])
+	}
+	bs := timed
+	closeErr := closeAll()
+	elapsed := time.Since(started)
+	runErr = finishRun(ctx, run, res, runErr, fmt.Sprintf("run the worker again to rejoin study %q", so.StudyName))
+	if res == nil {
+		return nil, runErr
+	}
+	out, err := c.finish(run, NewResults(run), held, bs, res, elapsed)
+	if err != nil {
+		return out, errors.Join(runErr, err)
+	}
+	fmt.Fprintf(c.Log, "worker %s ran %d trials in %s; study %q holds %d finished trials (%d by other workers); run directory %s\n",
+		sh.Worker, own, elapsed.Round(time.Millisecond), so.StudyName, len(out.Trials), imported, run.Dir)
+	c.logTimings(out.Timings)
+	return out, c.verdict(out, runErr, closeErr)
+}
+
+// sharedRecord is a trial as a shared study's database keeps it: the
+// record and its per-query results, so that every worker can score the
+// whole study.
+type sharedRecord struct {
+	runs.TrialRecord
+	QueryResults []runs.QueryResult `json:"query_results,omitempty"`
+}
+
+// importStudy records in run every finished trial of the study that run
+// does not hold yet (other workers' trials), with its per-query results.
+// A record saved without per-query results (an older worker) is left out:
+// it could not be compared. It returns how many it recorded.
+func importStudy(ctx context.Context, db *studystore.Store, study string, run *runs.Run) (int, error) {
+	id, err := db.StudyID(ctx, study)
+	if err != nil {
+		return 0, err
+	}
+	recs, err := db.Records(ctx, id)
+	if err != nil {
+		return 0, err
+	}
+	have, err := run.Trials()
+	if err != nil {
+		return 0, err
+	}
+	held := make(map[int]bool, len(have))
+	for _, t := range have {
+		held[t.Index] = true
+	}
+	n := 0
+	for _, r := range recs {
+		var sr sharedRecord
+		if err := json.Unmarshal(r.JSON, &sr); err != nil {
+			return n, fmt.Errorf("study %q: record of trial %d: %w", study, r.Number, err)
+		}
+		if held[sr.Index] || sr.QueryResults == nil {
+			continue
+		}
+		if err := run.RecordTrial(sr.TrialRecord, sr.QueryResults); err != nil {
+			return n, fmt.Errorf("study %q: record trial %q: %w", study, sr.Name, err)
+		}
+		n++
+	}
+	return n, nil
+}
