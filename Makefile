@@ -43,9 +43,10 @@ bench-replay: build ## fusion replay vs live restart-per-config on ../shared/dat
 bench-study-replay: build ## a 200-trial TPE study in replay mode vs live (20 trials, extrapolated) on ../shared/data/scifact
 	./scripts/bench-study-replay.sh
 
-lint: ## gofmt and go vet
+lint: ## gofmt, go vet and go mod tidy -diff (fails when go.mod or go.sum is not tidy)
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	$(GO) mod tidy -diff
 
 fuzz: ## run every fuzz target for FUZZTIME each (not in CI)
 	./scripts/fuzz.sh $(FUZZTIME)

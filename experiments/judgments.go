@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/fusiontune/fusiontune/experiments/trec"
+	"github.com/fusiontune/fusiontune/internal/trec"
 	"gopkg.in/yaml.v3"
 )
 

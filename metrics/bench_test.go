@@ -84,3 +84,28 @@ func BenchmarkScoreFullDepth(b *testing.B) {
 	benchScore(b, 1000, metrics.NewScorecard("full", metrics.MustParseMetric("AP"), metrics.MustParseMetric("NDCG"),
 		metrics.MustParseMetric("R-Precision"), metrics.MustParseMetric("Recall@1000")), false)
 }
+
+// BenchmarkSummarizer summarizes one replayed trial: 300 queries of 8
+// metrics in 4 categories and 3 difficulties; one op is the whole trial.
+func BenchmarkSummarizer(b *testing.B) {
+	names := []string{"AP", "ERR@10", "MRR@10", "NDCG@10", "P@5", "R-Precision", "Recall@100", "Success@1"}
+	labels := make([]metrics.QueryLabels, 300)
+	vals := make([][]float64, len(labels))
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range labels {
+		labels[i] = metrics.QueryLabels{Category: "cat" + strconv.Itoa(i%4), Difficulty: "diff" + strconv.Itoa(i%3),
+			Judged: i%10 != 0, Routed: true}
+		vals[i] = make([]float64, len(names))
+		for j := range vals[i] {
+			vals[i][j] = rng.Float64()
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		sm := metrics.NewSummarizer(names)
+		for i, l := range labels {
+			sm.Add(l, vals[i], nil, vals[i][0], i%2 == 0)
+		}
+		_ = sm.Summary()
+	}
+}

@@ -28,9 +28,9 @@
 // one walk of the ranking (ScoreInto avoids the map); a Query prepares a
 // query's judgments once so that Scorecard.ScoreQuery can score ranking
 // after ranking of it (the tuner's trials) without redoing that work.
-// Composite turns a scorecard's values into the primary score and
-// Aggregate averages per-query values overall, per category and per
-// difficulty.
+// Composite turns a scorecard's values into the primary score and a
+// Summarizer averages per-query values and primary scores into a Summary:
+// overall, per category and per difficulty, with the routing accuracy.
 //
 // Binary measures (P, Recall, F1, MRR, AP, R-Precision, Success) call a
 // document relevant when its grade is at least Options.Threshold (default

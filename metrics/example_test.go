@@ -22,3 +22,15 @@ func ExampleScorecard() {
 	// MRR@10 0.5000
 	// NDCG@3 0.4441
 }
+
+func ExampleSummarizer() {
+	sm := metrics.NewSummarizer([]string{"NDCG@10", "P@5"})
+	sm.Add(metrics.QueryLabels{Category: "howto", Judged: true, Routed: true}, []float64{0.9, 0.6}, nil, 0.8, true)
+	sm.Add(metrics.QueryLabels{Category: "facts", Judged: true, Routed: true}, []float64{0.5, 0.2}, nil, 0.4, false)
+	sm.Add(metrics.QueryLabels{Routed: true}, nil, nil, 0, true) // unjudged: routing only
+	s := sm.Summary()
+	fmt.Printf("primary %.2f over %d queries, NDCG@10 %.2f, howto %.2f, routing %.2f\n",
+		s.Primary, s.Scored, s.Scorecard["NDCG@10"], s.Categories["howto"]["primary"], *s.Routing)
+	// Output:
+	// primary 0.60 over 2 queries, NDCG@10 0.70, howto 0.80, routing 0.67
+}

@@ -82,7 +82,7 @@ func TestReplayedTrials(t *testing.T) {
 	b := run.NewTrialBatch()
 	for _, i := range []int{6, 4, 5} {
 		tr := runs.TrialRecord{Index: i, Name: fmt.Sprintf("t%d", i), Params: map[string]any{"fusion.k": i}, Status: runs.StatusOK,
-			Primary: float64(i) / 10, Scorecard: map[string]float64{"NDCG@10": 0.5}, Mode: "replay", Replay: ref}
+			Primary: float64(i) / 10, Summary: runs.Summary{Scorecard: map[string]float64{"NDCG@10": 0.5}}, Mode: "replay", Replay: ref}
 		e, err := runs.EncodeReplayed(tr)
 		if err != nil {
 			t.Fatal(err)

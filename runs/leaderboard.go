@@ -75,14 +75,10 @@ type Entry struct {
 	MetricComparisons []Comparison `json:"vs_baseline_metrics,omitempty"`
 	// CategoryIntervals holds the primary score per category with its
 	// bootstrap interval.
-	CategoryIntervals map[string]Interval           `json:"category_intervals,omitempty"`
-	Scorecard         map[string]float64            `json:"scorecard"`
-	Categories        map[string]map[string]float64 `json:"categories,omitempty"`
-	Difficulties      map[string]map[string]float64 `json:"difficulties,omitempty"`
-	Routing           *float64                      `json:"routing_accuracy,omitempty"`
-	Queries           int                           `json:"queries"`
-	Failed            int                           `json:"failed_queries,omitempty"`
-	Index             int                           `json:"trial"`
+	CategoryIntervals map[string]Interval `json:"category_intervals,omitempty"`
+	// Summary is the trial record's, its scores rounded (see Round).
+	Summary
+	Index int `json:"trial"`
 	// Sampler and Fraction are the trial record's (sampled trials, pruning).
 	Sampler  string  `json:"sampler,omitempty"`
 	Fraction float64 `json:"fraction,omitempty"`
@@ -102,14 +98,8 @@ func NewLeaderboard(primary string, metrics []string, trials []TrialRecord) Lead
 	for _, t := range trials {
 		e := Entry{
 			Name: t.Name, Params: t.Params, Status: t.Status, Mode: t.Mode, Error: t.Error,
-			Primary: round(t.Primary), Scorecard: roundMap(t.Scorecard),
-			Categories: roundNested(t.Categories), Difficulties: roundNested(t.Difficulties),
-			Queries: t.Queries, Failed: t.Failed, Index: t.Index,
+			Primary: round(t.Primary), Summary: t.Summary.rounded(), Index: t.Index,
 			Sampler: t.Sampler, Fraction: round(t.Fraction),
-		}
-		if t.Routing != nil {
-			v := round(*t.Routing)
-			e.Routing = &v
 		}
 		if base != nil && base.Status == StatusOK && t.Status == StatusOK {
 			d := round(t.Primary - base.Primary)
@@ -175,6 +165,19 @@ func round(v float64) float64 {
 		return 0 // no negative zero
 	}
 	return r
+}
+
+// rounded is s with its scores rounded.
+func (s Summary) rounded() Summary {
+	out := Summary{
+		Scorecard: roundMap(s.Scorecard), Categories: roundNested(s.Categories), Difficulties: roundNested(s.Difficulties),
+		Queries: s.Queries, Failed: s.Failed,
+	}
+	if s.Routing != nil {
+		v := round(*s.Routing)
+		out.Routing = &v
+	}
+	return out
 }
 
 func roundMap(m map[string]float64) map[string]float64 {

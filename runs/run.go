@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fusiontune/fusiontune/runs/atomicfile"
+	"github.com/fusiontune/fusiontune/internal/atomicfile"
 )
 
 // Run is one run directory.

@@ -19,17 +19,17 @@ func ptr(v float64) *float64 { return &v }
 func fixtureTrials() []runs.TrialRecord {
 	return []runs.TrialRecord{
 		{Index: 0, Name: "baseline", Baseline: true, Status: runs.StatusOK, Mode: "live", Primary: 0.5,
-			Params: map[string]any{"fusion.k": 60.0}, Scorecard: map[string]float64{"NDCG@10": 0.55, "ERR@10": 0.4},
-			Categories: map[string]map[string]float64{"direct": {"primary": 0.7, "NDCG@10": 0.75}}, Routing: ptr(0.9), Queries: 10},
+			Params: map[string]any{"fusion.k": 60.0}, Summary: runs.Summary{Scorecard: map[string]float64{"NDCG@10": 0.55, "ERR@10": 0.4},
+				Categories: map[string]map[string]float64{"direct": {"primary": 0.7, "NDCG@10": 0.75}}, Routing: ptr(0.9), Queries: 10}},
 		{Index: 1, Name: "k=40", Status: runs.StatusOK, Mode: "live", Primary: 0.5250000000000001,
-			Params: map[string]any{"fusion.k": 40.0}, Scorecard: map[string]float64{"NDCG@10": 0.58, "ERR@10": 0.41}, Queries: 10},
+			Params: map[string]any{"fusion.k": 40.0}, Summary: runs.Summary{Scorecard: map[string]float64{"NDCG@10": 0.58, "ERR@10": 0.41}, Queries: 10}},
 		{Index: 2, Name: "k=80", Status: runs.StatusFailed, Mode: "live", Error: "ready: service exited",
-			Params: map[string]any{"fusion.k": 80.0}, Scorecard: map[string]float64{}},
+			Params: map[string]any{"fusion.k": 80.0}, Summary: runs.Summary{Scorecard: map[string]float64{}}},
 		{Index: 3, Name: "a-tie", Status: runs.StatusOK, Mode: "live", Primary: 0.525,
-			Params: map[string]any{"fusion.k": 50.0}, Scorecard: map[string]float64{"NDCG@10": 0.5, "ERR@10": 0.3}, Queries: 10},
+			Params: map[string]any{"fusion.k": 50.0}, Summary: runs.Summary{Scorecard: map[string]float64{"NDCG@10": 0.5, "ERR@10": 0.3}, Queries: 10}},
 		{Index: 4, Name: "tpe-001", Status: runs.StatusPruned, Mode: "live", Primary: 0.6, Sampler: "tpe", Fraction: 0.25,
 			Rungs:  []runs.Rung{{Fraction: 0.25, Queries: 3, Primary: 0.6}},
-			Params: map[string]any{"fusion.k": 12.0}, Scorecard: map[string]float64{"NDCG@10": 0.6, "ERR@10": 0.5}, Queries: 3},
+			Params: map[string]any{"fusion.k": 12.0}, Summary: runs.Summary{Scorecard: map[string]float64{"NDCG@10": 0.6, "ERR@10": 0.5}, Queries: 3}},
 	}
 }
 

@@ -23,19 +23,7 @@ type TrialRecord struct {
 	Baseline bool `json:"baseline,omitempty"`
 	// Primary is the primary score (mean over queries).
 	Primary float64 `json:"primary"`
-	// Scorecard holds every metric's mean over the scored queries.
-	Scorecard map[string]float64 `json:"scorecard"`
-	// Categories and Difficulties hold the scorecard (with "primary") per
-	// category and per difficulty.
-	Categories   map[string]map[string]float64 `json:"categories,omitempty"`
-	Difficulties map[string]map[string]float64 `json:"difficulties,omitempty"`
-	// Routing is the share of queries with an expected routing whose
-	// backend routing matched; nil when no query declares one.
-	Routing *float64 `json:"routing_accuracy,omitempty"`
-	// Queries is the number of queries scored; Failed the number whose
-	// search failed after retries.
-	Queries int `json:"queries"`
-	Failed  int `json:"failed_queries,omitempty"`
+	Summary
 	// BackendConfig is the exact configuration applied to the backend.
 	BackendConfig string `json:"backend_config,omitempty"`
 	// Mode says how the trial was evaluated: live, replay or verified.
@@ -58,6 +46,25 @@ type TrialRecord struct {
 	// replayed trial stores no per-query file: its per-query results are
 	// derived again from the collection on demand (see ErrDerived).
 	Replay *ReplayRef `json:"replay,omitempty"`
+}
+
+// Summary is the scores of a trial over its queries besides the primary
+// score, as a trial record and its leaderboard entry both carry them. It
+// is embedded in both, so its fields are written in its place.
+type Summary struct {
+	// Scorecard holds every metric's mean over the scored queries.
+	Scorecard map[string]float64 `json:"scorecard"`
+	// Categories and Difficulties hold the scorecard (with "primary") per
+	// category and per difficulty.
+	Categories   map[string]map[string]float64 `json:"categories,omitempty"`
+	Difficulties map[string]map[string]float64 `json:"difficulties,omitempty"`
+	// Routing is the share of queries with an expected routing whose
+	// backend routing matched; nil when no query declares one.
+	Routing *float64 `json:"routing_accuracy,omitempty"`
+	// Queries is the number of queries scored; Failed the number whose
+	// search failed after retries.
+	Queries int `json:"queries"`
+	Failed  int `json:"failed_queries,omitempty"`
 }
 
 // ReplayRef points a replayed trial at what it was fused from.

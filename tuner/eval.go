@@ -211,15 +211,3 @@ func rankingOf(hits []backend.Hit) []string {
 	}
 	return out
 }
-
-// Summary aggregates a batch: metric means over queries with judgments,
-// overall, per category and per difficulty (each with "primary"), and the
-// routing accuracy over queries that declare an expected routing.
-type Summary struct {
-	Primary      float64
-	Scorecard    map[string]float64
-	Categories   map[string]map[string]float64
-	Difficulties map[string]map[string]float64
-	Routing      *float64
-	Scored       int
-}

@@ -46,9 +46,9 @@ func TestParseGate(t *testing.T) {
 
 func TestCheckGatesOnEntry(t *testing.T) {
 	routing := 0.9
-	e := runs.Entry{Name: "t", Status: runs.StatusOK, Primary: 0.5, Routing: &routing,
+	e := runs.Entry{Name: "t", Status: runs.StatusOK, Primary: 0.5, Summary: runs.Summary{Routing: &routing,
 		Scorecard:  map[string]float64{"MRR@10": 0.7},
-		Categories: map[string]map[string]float64{"direct": {"primary": 0.6, "MRR@10": 0.8}}}
+		Categories: map[string]map[string]float64{"direct": {"primary": 0.6, "MRR@10": 0.8}}}}
 	var gates []tuner.Gate
 	for _, s := range []string{"MRR@10 >= 0.70", "MRR@10 > 0.7", "routing == 0.9", "MRR@10[direct] >= 0.8", "primary[direct] < 0.5", "NDCG@10 >= 0"} {
 		g, err := tuner.ParseGate(s)
@@ -96,7 +96,7 @@ func FuzzParseGate(f *testing.F) {
 		if g.Metric == tuner.RoutingMetric && g.Category != "" {
 			return // reads the run's query results
 		}
-		res, err := tuner.CheckGates(nil, runs.Entry{Status: runs.StatusOK, Scorecard: map[string]float64{}}, []tuner.Gate{g})
+		res, err := tuner.CheckGates(nil, runs.Entry{Status: runs.StatusOK, Summary: runs.Summary{Scorecard: map[string]float64{}}}, []tuner.Gate{g})
 		if err != nil || len(res) != 1 {
 			t.Fatalf("%v %v", res, err)
 		}

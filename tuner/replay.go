@@ -486,7 +486,7 @@ func applyAndStart(ctx context.Context, b backend.Backend, params experiments.Pa
 func replayTrial(o Options, col *collection, colErr error, index int, spec experiments.TrialSpec, s FusionSettings, err error) trialOutcome {
 	rec := trialOutcome{TrialRecord: runs.TrialRecord{
 		Index: index, Name: spec.Name, Params: spec.Params, Group: spec.Params.IndexKey(),
-		Baseline: spec.Baseline, Mode: TrialReplay, Status: runs.StatusOK, Scorecard: map[string]float64{},
+		Baseline: spec.Baseline, Mode: TrialReplay, Status: runs.StatusOK, Summary: runs.Summary{Scorecard: map[string]float64{}},
 	}}
 	if o.Describe != nil {
 		rec.BackendConfig = o.Describe(spec.Params)

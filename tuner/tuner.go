@@ -109,7 +109,7 @@ type trialOutcome struct {
 func runTrial(ctx context.Context, o Options, index int, spec experiments.TrialSpec) (trialOutcome, bool, error) {
 	rec := trialOutcome{TrialRecord: runs.TrialRecord{
 		Index: index, Name: spec.Name, Params: spec.Params, Group: spec.Params.IndexKey(),
-		Baseline: spec.Baseline, Mode: "live", Status: runs.StatusOK, Scorecard: map[string]float64{},
+		Baseline: spec.Baseline, Mode: "live", Status: runs.StatusOK, Summary: runs.Summary{Scorecard: map[string]float64{}},
 	}}
 	if o.Describe != nil {
 		rec.BackendConfig = o.Describe(spec.Params)

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/fusiontune/fusiontune/backend"
-	"github.com/fusiontune/fusiontune/runs/atomicfile"
+	"github.com/fusiontune/fusiontune/internal/atomicfile"
 )
 
 // Defaults of Options.

@@ -55,7 +55,7 @@ func fixtureRun(t *testing.T, dir, id string, seed uint64, trials []string) {
 			results = append(results, r)
 		}
 		rec := runs.TrialRecord{Index: ti, Name: name, Status: runs.StatusOK, Mode: "live", Baseline: ti == 0,
-			Primary: sum / 23, Scorecard: map[string]float64{"NDCG@10": sum / 23}, Queries: 23}
+			Primary: sum / 23, Summary: runs.Summary{Scorecard: map[string]float64{"NDCG@10": sum / 23}, Queries: 23}}
 		if err := run.RecordTrial(rec, results); err != nil {
 			t.Fatal(err)
 		}

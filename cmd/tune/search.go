@@ -13,7 +13,7 @@ import (
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/backend/engine"
 	"github.com/fusiontune/fusiontune/experiments"
-	"github.com/fusiontune/fusiontune/experiments/trec"
+	"github.com/fusiontune/fusiontune/internal/trec"
 )
 
 func init() {

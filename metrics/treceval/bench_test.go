@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/fusiontune/fusiontune/experiments/trec"
+	"github.com/fusiontune/fusiontune/internal/trec"
 	"github.com/fusiontune/fusiontune/metrics/treceval"
 )
 

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/fusiontune/fusiontune/experiments/trec"
+	"github.com/fusiontune/fusiontune/internal/trec"
 )
 
 // Options are trec_eval's evaluation switches.

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fusiontune/fusiontune/experiments/trec"
+	"github.com/fusiontune/fusiontune/internal/trec"
 	"github.com/fusiontune/fusiontune/metrics/treceval"
 	"github.com/fusiontune/fusiontune/metrics/treceval/trecevaltest"
 )

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/fusiontune/fusiontune/experiments/trec"
+	"github.com/fusiontune/fusiontune/internal/trec"
 )
 
 // Grades a ranked document carries when the qrels do not grade it.

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/fusiontune/fusiontune/experiments/trec"
+	"github.com/fusiontune/fusiontune/internal/trec"
 )
 
 // ErrNotGrouped is returned by Stream.Add when a query comes back after

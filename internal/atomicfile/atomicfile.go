@@ -1,6 +1,3 @@
-// Package atomicfile writes files so that a reader sees either the old or
-// the new bytes, never a part: a temp file in the same directory, then a
-// rename.
 package atomicfile
 
 import (

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fusiontune/fusiontune/experiments/trec"
+	"github.com/fusiontune/fusiontune/internal/trec"
 )
 
 func TestReadQrels(t *testing.T) {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/fusiontune/fusiontune/experiments/trec"
+	"github.com/fusiontune/fusiontune/internal/trec"
 )
 
 // BenchmarkReadRun parses a 100-query x 1,000-result run held in memory.

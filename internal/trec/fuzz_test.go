@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fusiontune/fusiontune/experiments/trec"
+	"github.com/fusiontune/fusiontune/internal/trec"
 )
 
 func FuzzReadQrels(f *testing.F) {

@@ -5,7 +5,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/fusiontune/fusiontune/experiments/trec"
+	"github.com/fusiontune/fusiontune/internal/trec"
 )
 
 func ExampleWriteRun() {

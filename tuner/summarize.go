@@ -1,0 +1,53 @@
+package tuner
+
+import (
+	"maps"
+	"slices"
+
+	"github.com/fusiontune/fusiontune/metrics"
+)
+
+// summarize sums up a batch's per-query results with a metrics.Summarizer:
+// the means of every metric and of the primary score over the judged
+// queries, per category and per difficulty, and the routing accuracy.
+func summarize(queries []Query, b Batch) metrics.Summary {
+	keys := map[string]bool{}
+	for _, r := range b.Results {
+		for k := range r.Scores {
+			keys[k] = true
+		}
+	}
+	names := slices.Sorted(maps.Keys(keys))
+	sm := newSummarizer(queries, names)
+	vals := make([]float64, len(names))
+	has := make([]bool, len(names))
+	for i := range queries {
+		r := &b.Results[i]
+		for j, n := range names {
+			vals[j], has[j] = r.Scores[n]
+		}
+		sm.add(i, vals, has, r.Primary, r.Error == "" && r.Routing == queries[i].ExpectedRouting)
+	}
+	return sm.summary()
+}
+
+// summarizer is a metrics.Summarizer over a list of queries: add takes a
+// query by its index and passes its labels along, so that the replay's hot
+// path neither copies the queries nor builds their labels up front.
+type summarizer struct {
+	queries []Query
+	sm      *metrics.Summarizer
+}
+
+func newSummarizer(queries []Query, names []string) *summarizer {
+	return &summarizer{queries: queries, sm: metrics.NewSummarizer(names)}
+}
+
+// add counts query i (see metrics.Summarizer.Add).
+func (s *summarizer) add(i int, vals []float64, has []bool, primary float64, routedOK bool) {
+	q := &s.queries[i]
+	s.sm.Add(metrics.QueryLabels{Category: q.Category, Difficulty: q.Difficulty,
+		Judged: len(q.Judgments) > 0, Routed: q.ExpectedRouting != ""}, vals, has, primary, routedOK)
+}
+
+func (s *summarizer) summary() metrics.Summary { return s.sm.Summary() }
