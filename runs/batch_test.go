@@ -2,7 +2,6 @@ package runs_test
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -111,14 +110,25 @@ func TestReplayedTrials(t *testing.T) {
 	if len(got) != 3 || got[0].Index != 4 || got[2].Index != 6 || got[1].Replay == nil || got[1].Replay.Collection != "collect-004.jsonl" {
 		t.Fatalf("Trials = %+v", got)
 	}
-	if _, err := run.QueryResults(5); !errors.Is(err, runs.ErrDerived) || !strings.Contains(err.Error(), "collect-004.jsonl") {
-		t.Errorf("QueryResults of a replayed trial: %v, want ErrDerived naming the collection", err)
+	if _, err := run.QueryResults(5); err == nil || !strings.Contains(err.Error(), "collect-004.jsonl") || !strings.Contains(err.Error(), "no Deriver") {
+		t.Errorf("QueryResults of a replayed trial without a Deriver: %v, want an error naming the collection", err)
 	}
+	// With a Deriver the run answers every trial: the replayed one from
+	// the Deriver, the others from their files.
+	run.Derive = replayedOnly{5: {{QueryID: "q1", Primary: 0.5}}}
+	if res, err := run.QueryResults(5); err != nil || len(res) != 1 || res[0].Primary != 0.5 {
+		t.Errorf("QueryResults of a replayed trial with a Deriver: %v, %v", res, err)
+	}
+	run.Derive = nil
 	// Verified live: its own files override the replayed line.
 	live := got[1]
 	live.Mode, live.Replay, live.Primary = "verified", nil, 0.55
 	if err := run.RecordTrial(live, []runs.QueryResult{{QueryID: "q1", Scores: map[string]float64{}, Primary: 0.55}}); err != nil {
 		t.Fatal(err)
+	}
+	run.Derive = replayedOnly{} // derives no trial: each reads its own file
+	if res, err := run.QueryScores(5); err != nil || len(res) != 1 || res[0].Primary != 0.55 {
+		t.Errorf("QueryScores of the trial re-recorded live: %v, %v", res, err)
 	}
 	got, _ = run.Trials()
 	if len(got) != 3 || got[1].Mode != "verified" || got[1].Primary != 0.55 {
@@ -148,4 +158,12 @@ func TestReplayedTrials(t *testing.T) {
 	if _, err := os.Stat(stale); err == nil {
 		t.Error("the stale batch temporary is still there")
 	}
+}
+
+// replayedOnly derives the results of the trials it holds.
+type replayedOnly map[int][]runs.QueryResult
+
+func (d replayedOnly) Derive(_ *runs.Run, index int, _ bool) ([]runs.QueryResult, bool, error) {
+	res, ok := d[index]
+	return res, ok, nil
 }

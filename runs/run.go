@@ -23,6 +23,8 @@ type Run struct {
 	LoadErr error
 	// Redact, when set, scrubs secrets from every file the run writes.
 	Redact *Redactor
+	// Derive, when set, derives the per-query results of replayed trials.
+	Derive Deriver
 }
 
 // ID is the run's directory name.
@@ -114,10 +116,17 @@ func encodeQueries(t TrialRecord, queries []QueryResult) ([]byte, error) {
 // records of replayed trials, one per line (see TrialBatch).
 const ReplayedPrefix = "replayed-"
 
-// ErrDerived is returned by QueryResults for a replayed trial: it has no
-// per-query file, its results are derived from the collection named in
-// its record (tuner.Results does that).
-var ErrDerived = errors.New("per-query results of a replayed trial are derived from its collection")
+// Deriver derives the per-query results of trials that store none: a
+// replayed trial keeps only its summary and a reference to the collection
+// of candidate lists it was fused from (the tuner gives a Deriver that
+// fuses them again).
+type Deriver interface {
+	// Derive returns the per-query results of trial index of run and ok
+	// when it derives them; ok is false for a trial that stores its own.
+	// Without hits the top hits and labels may be left out (the scores
+	// are the same).
+	Derive(run *Run, index int, hits bool) (results []QueryResult, ok bool, err error)
+}
 
 // Trials reads every recorded trial, ordered by index: the trials/NNN.json
 // files and the lines of the trials/replayed-NNN.jsonl files. A trial
@@ -192,9 +201,21 @@ func (r *Run) Trial(index int) (TrialRecord, error) {
 	return TrialRecord{}, fmt.Errorf("runs: trial %03d: not recorded", index)
 }
 
-// QueryResults reads the per-query results of trial index. For a replayed
-// trial, which stores none, the error wraps ErrDerived.
-func (r *Run) QueryResults(index int) ([]QueryResult, error) {
+// QueryResults returns the per-query results of trial index, as recorded
+// or, for a replayed trial, derived by the run's Deriver.
+func (r *Run) QueryResults(index int) ([]QueryResult, error) { return r.queryResults(index, true) }
+
+// QueryScores is QueryResults without the top hits and labels of a
+// replayed trial's results, which cost most of their derivation: what the
+// statistics read.
+func (r *Run) QueryScores(index int) ([]QueryResult, error) { return r.queryResults(index, false) }
+
+func (r *Run) queryResults(index int, hits bool) ([]QueryResult, error) {
+	if r.Derive != nil {
+		if res, ok, err := r.Derive.Derive(r, index, hits); ok || err != nil {
+			return res, err
+		}
+	}
 	path := filepath.Join(r.Dir, TrialsDir, fmt.Sprintf("%03d.queries.jsonl", index))
 	var out []QueryResult
 	err := readLines(path, func(line int, data []byte) error {
@@ -207,7 +228,7 @@ func (r *Run) QueryResults(index int) ([]QueryResult, error) {
 	})
 	if errors.Is(err, fs.ErrNotExist) {
 		if t, terr := r.Trial(index); terr == nil && t.Replay != nil {
-			return nil, fmt.Errorf("runs: trial %q (%03d): %w (%s)", t.Name, index, ErrDerived, t.Replay.Collection)
+			return nil, fmt.Errorf("runs: trial %q (%03d): its per-query results are derived from collection %s, and the run has no Deriver", t.Name, index, t.Replay.Collection)
 		}
 	}
 	return out, err

@@ -31,8 +31,10 @@ const (
 // <UTC timestamp>-<random id>, plus promotions.jsonl.
 type Store struct {
 	Dir string
-	// Redact, when set, is given to every run the store creates or loads.
+	// Redact and Derive, when set, are given to every run the store
+	// creates or loads.
 	Redact *Redactor
+	Derive Deriver
 }
 
 // Open returns the store at dir, creating the directory if needed.
@@ -84,7 +86,7 @@ func (s *Store) Create(m Manifest, now time.Time) (*Run, error) {
 	if m.Status == "" {
 		m.Status = "running"
 	}
-	r := &Run{Dir: dir, Manifest: m, Redact: s.Redact}
+	r := &Run{Dir: dir, Manifest: m, Redact: s.Redact, Derive: s.Derive}
 	if err := r.SaveManifest(); err != nil {
 		return nil, err
 	}
@@ -96,7 +98,7 @@ func (s *Store) Create(m Manifest, now time.Time) (*Run, error) {
 func (s *Store) Resolve(ref string) (*Run, error) {
 	r, err := s.resolve(ref)
 	if r != nil {
-		r.Redact = s.Redact
+		r.Redact, r.Derive = s.Redact, s.Derive
 	}
 	return r, err
 }

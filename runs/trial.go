@@ -44,7 +44,7 @@ type TrialRecord struct {
 	// Replay, on a trial fused offline, names the collection of candidate
 	// lists it was fused from and the settings it was fused with. A
 	// replayed trial stores no per-query file: its per-query results are
-	// derived again from the collection on demand (see ErrDerived).
+	// derived again from the collection on demand (see Deriver).
 	Replay *ReplayRef `json:"replay,omitempty"`
 }
 

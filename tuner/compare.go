@@ -66,11 +66,13 @@ func CompareRuns(a *runs.Run, ea runs.Entry, b *runs.Run, eb runs.Entry, o Compa
 			return c, fmt.Errorf("compare: trial %q did not succeed (%s)", e.Name, e.Status)
 		}
 	}
-	ra, err := NewResults(a).Get(ea.Index)
+	resultsOf(a) // runs without a Deriver get one
+	resultsOf(b)
+	ra, err := a.QueryResults(ea.Index)
 	if err != nil {
 		return c, err
 	}
-	rb, err := NewResults(b).Get(eb.Index)
+	rb, err := b.QueryResults(eb.Index)
 	if err != nil {
 		return c, err
 	}

@@ -179,11 +179,7 @@ func Run(ctx context.Context, c Config) (*Outcome, error) {
 	if res == nil {
 		return nil, runErr
 	}
-	derived := res.Derived
-	if derived == nil {
-		derived = NewResults(run)
-	}
-	out, err := c.finish(run, derived, held, []*TimedBackend{b}, res, elapsed)
+	out, err := c.finish(run, held, []*TimedBackend{b}, res, elapsed)
 	if err != nil {
 		return out, err
 	}
@@ -284,7 +280,7 @@ func (c Config) heldOut(ctx context.Context, run *runs.Run, b backend.Backend) (
 // finish builds the leaderboard with significance and the held-out
 // estimate, writes it and the report, records the timings and checks the
 // gates on the best trial.
-func (c Config) finish(run *runs.Run, derived *Results, held *runs.HeldOut, bs []*TimedBackend, res *Result, elapsed time.Duration) (*Outcome, error) {
+func (c Config) finish(run *runs.Run, held *runs.HeldOut, bs []*TimedBackend, res *Result, elapsed time.Duration) (*Outcome, error) {
 	analysisStart := time.Now()
 	trials, err := run.Trials()
 	if err != nil {
@@ -292,7 +288,6 @@ func (c Config) finish(run *runs.Run, derived *Results, held *runs.HeldOut, bs [
 	}
 	lb := runs.NewLeaderboard(c.Scorer.Describe(), c.Scorer.Metrics(), trials)
 	so := c.Stats
-	so.Results = derived
 	if err := Significance(run, &lb, so); err != nil {
 		return nil, err
 	}
@@ -301,7 +296,6 @@ func (c Config) finish(run *runs.Run, derived *Results, held *runs.HeldOut, bs [
 		return nil, err
 	}
 	opts := report.DefaultOptions()
-	opts.QueryResults = derived.Get
 	if path, err := report.Write(run, opts); err != nil {
 		// The results are on disk already and `tune report` can retry.
 		fmt.Fprintf(c.Log, "warning: report: %v (retry with 'tune report %s')\n", err, run.ID())

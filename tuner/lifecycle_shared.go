@@ -121,7 +121,7 @@ func runShared(ctx context.Context, c Config) (*Outcome, error) {
 	if res == nil {
 		return nil, runErr
 	}
-	out, err := c.finish(run, NewResults(run), held, bs, res, elapsed)
+	out, err := c.finish(run, held, bs, res, elapsed)
 	if err != nil {
 		return out, errors.Join(runErr, err)
 	}

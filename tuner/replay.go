@@ -144,181 +144,36 @@ func replayKey(p experiments.Params) string {
 	return rest.String()
 }
 
-// replayGroup is a set of trials replayed from one collection.
+// replayGroup is a set of trials replayed from one collection, as verify
+// reads it: the configuration the lists were collected on first.
 type replayGroup struct {
-	specs   []experiments.TrialSpec
-	indexes []int // plan index of each spec
-	// Set by collect: each spec's resolved settings, or why not.
-	settings []FusionSettings
-	errs     []error
+	specs []experiments.TrialSpec
 }
 
-// replayGroups splits the plan into replay groups in order of first
-// appearance.
-func replayGroups(order []experiments.TrialSpec) []*replayGroup {
-	var groups []*replayGroup
-	pos := map[string]*replayGroup{}
-	for i, spec := range order {
-		key := replayKey(spec.Params)
-		g := pos[key]
-		if g == nil {
-			g = &replayGroup{}
-			pos[key] = g
-			groups = append(groups, g)
-		}
-		g.specs = append(g.specs, spec)
-		g.indexes = append(g.indexes, i)
-	}
-	return groups
-}
-
-// sweepReplay is Sweep with replay: per replay group one live collection
-// at the deepest depth any trial needs, every trial fused offline and
-// recorded, then the best replayed trials verified live.
-func sweepReplay(ctx context.Context, o Options) (*Result, error) {
-	ro := o.Replay.withDefaults()
-	if ro.Resolve == nil {
-		return nil, errors.New("replay: no Resolve function for the backend's fusion settings")
-	}
-	recorded, err := recordedByName(o.Run)
-	if err != nil {
-		return nil, err
-	}
-	order := Flatten(Plan(o.Trials))
-	res := &Result{Derived: NewResults(o.Run)}
-	tl := newTally(o.FailureBudget)
-	// Live trials are durable one by one; replayed ones, a millisecond
-	// each, per group through one flush (see runs.TrialBatch).
-	batch := o.Run.NewTrialBatch()
-	finish := func(i int, rec trialOutcome, enc *runs.EncodedTrial) error {
-		var err error
-		recStart := time.Now()
-		if enc != nil {
-			err = batch.Add(enc)
-		} else {
-			err = o.Run.RecordTrial(rec.TrialRecord, rec.results)
-		}
-		res.Recording += time.Since(recStart)
-		if err != nil {
-			return fmt.Errorf("record trial %q: %w", rec.Name, err)
-		}
-		res.Trials = append(res.Trials, rec.TrialRecord)
-		eta, budgetErr := tl.done(rec.TrialRecord, len(order)-len(res.Trials))
-		o.Progress.TrialDone(i+1, len(order), rec.TrialRecord, eta)
-		return budgetErr
-	}
-	groups := replayGroups(order)
-	for _, g := range groups {
-		var pending []int // positions in g of trials still to run
-		for j, spec := range g.specs {
-			if t, ok := recorded[spec.Name]; ok {
-				res.Trials = append(res.Trials, t)
-				res.Skipped++
-				continue
-			}
-			pending = append(pending, j)
-		}
-		if len(pending) == 0 {
-			continue
-		}
-		if err := ctx.Err(); err != nil {
-			return res, err
-		}
-		col, restarted, err := collect(ctx, o, ro, g)
-		if restarted {
-			res.Restarts++
-		}
-		if err != nil && ctx.Err() != nil {
-			return res, ctx.Err()
-		}
-		if errors.Is(err, ErrNoCandidates) && ro.Mode == ModeAuto {
-			fmt.Fprintf(ro.Log, "replay: %v; evaluating group %q live\n", err, replayKey(g.specs[0].Params))
-			for _, j := range pending {
-				i, spec := g.indexes[j], g.specs[j]
-				o.Progress.TrialStarted(i+1, len(order), spec.Name)
-				rec, restarted, err := runTrial(ctx, o, i, spec)
-				if restarted {
-					res.Restarts++
-				}
-				if err != nil && ctx.Err() != nil {
-					return res, ctx.Err()
-				}
-				if err := finish(i, rec, nil); err != nil {
-					return res, err
-				}
-			}
-			continue
-		}
-		if errors.Is(err, ErrNoCandidates) {
-			return res, err
-		}
-		if col != nil && col.file != "" {
-			res.Derived.keep(col)
-		}
-		began, cpu := time.Now(), processCPU()
-		out := replayAll(o, col, err, g, pending)
-		for k, j := range pending {
-			i, spec := g.indexes[j], g.specs[j]
-			o.Progress.TrialStarted(i+1, len(order), spec.Name)
-			r := <-out[k]
-			if r.err != nil {
-				batch.Abort()
-				return res, fmt.Errorf("record trial %q: %w", spec.Name, r.err)
-			}
-			if err := finish(i, r.rec, r.enc); err != nil {
-				batch.Flush()
-				return res, err
-			}
-		}
-		computed, computedCPU := time.Since(began), processCPU()-cpu
-		err = batch.Flush()
-		res.Recording += time.Since(began) - computed
-		if err != nil {
-			return res, err
-		}
-		fmt.Fprintf(ro.Log, "replay: %d trials fused, scored and written in %s (CPU %s), made durable in %s\n",
-			len(pending), computed.Round(time.Microsecond), computedCPU.Round(time.Microsecond), (time.Since(began) - computed).Round(time.Microsecond))
-	}
-	if err := verify(ctx, o, ro, groups, res); err != nil {
-		return res, err
-	}
-	return res, nil
-}
-
-// replayedTrial is a trial replayed and encoded by replayAll.
-type replayedTrial struct {
-	rec trialOutcome
-	enc *runs.EncodedTrial
-	err error
-}
-
-// replayAll replays and encodes the pending trials of g on every core;
-// the k-th channel delivers pending[k]'s outcome.
-func replayAll(o Options, col *collection, colErr error, g *replayGroup, pending []int) []chan replayedTrial {
-	out := make([]chan replayedTrial, len(pending))
-	for k := range out {
-		out[k] = make(chan replayedTrial, 1)
-	}
+// replayAll replays the batch's trials (each resolved to
+// settings[k], or why not in errs[k]) from col on every core, in batch
+// order.
+func replayAll(o Options, col *collection, batch []*trial, settings []FusionSettings, errs []error) []trialOutcome {
+	out := make([]trialOutcome, len(batch))
 	var next atomic.Int64
-	for range min(runtime.GOMAXPROCS(0), len(pending)) {
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(batch)) {
+		wg.Add(1)
 		go func() {
+			defer wg.Done()
 			for {
 				k := int(next.Add(1) - 1)
-				if k >= len(pending) {
+				if k >= len(batch) {
 					return
 				}
-				j := pending[k]
-				var s FusionSettings
-				var err error
-				if g.settings != nil {
-					s, err = g.settings[j], g.errs[j]
-				}
-				rec := replayTrial(o, col, colErr, g.indexes[j], g.specs[j], s, err)
-				enc, err := runs.EncodeTrial(rec.TrialRecord, rec.results)
-				out[k] <- replayedTrial{rec: rec, enc: enc, err: err}
+				t := batch[k]
+				rec := replayTrial(o, col, nil, t.index, t.spec, settings[k], errs[k])
+				rec.batched = rec.Replay != nil
+				out[k] = rec
 			}
 		}()
 	}
+	wg.Wait()
 	return out
 }
 
@@ -373,32 +228,6 @@ func (col *collection) results(s FusionSettings, hits bool) []runs.QueryResult {
 		out[i] = r
 	}
 	return out
-}
-
-// collect applies the group's first trial, restarts the backend when
-// needed and runs every query once with explain at the deepest depth any
-// trial of the group needs.
-func collect(ctx context.Context, o Options, ro ReplayOptions, g *replayGroup) (*collection, bool, error) {
-	params := g.specs[0].Params
-	g.settings = make([]FusionSettings, len(g.specs))
-	g.errs = make([]error, len(g.specs))
-	began, cpu := time.Now(), processCPU()
-	for j, spec := range g.specs {
-		g.settings[j], g.errs[j] = ro.Resolve(spec.Params)
-	}
-	fmt.Fprintf(ro.Log, "replay: resolved the settings of %d trials in %s (CPU %s)\n",
-		len(g.specs), time.Since(began).Round(time.Microsecond), (processCPU() - cpu).Round(time.Microsecond))
-	if err := g.errs[0]; err != nil {
-		return nil, false, fmt.Errorf("resolve %q: %w", g.specs[0].Name, err)
-	}
-	settings := g.settings[0]
-	depth := settings.Fusion.Depth
-	for j := range g.specs {
-		if g.errs[j] == nil {
-			depth = max(depth, g.settings[j].Fusion.Depth)
-		}
-	}
-	return collectAt(ctx, o, ro, params, settings, depth, g.indexes[0], fmt.Sprintf("%d trials", len(g.specs)))
 }
 
 // collectAt applies params (resolved to settings), restarts the backend

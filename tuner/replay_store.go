@@ -124,12 +124,54 @@ func loadCollection(run *runs.Run, name string) (*collection, error) {
 	return col, nil
 }
 
-// Results reads the per-query results of a run's trials: from their
-// per-query file, or, for a replayed trial, by fusing its collection again
-// under its settings — the same code and the same inputs as the replay,
-// so the same results. Collections are read once. It is safe for
-// concurrent use.
-type Results struct {
+// Deriver derives the per-query results of replayed trials by fusing
+// their collection again under their settings — the same code and the same
+// inputs as the replay, so the same results. It is the runs.Deriver the
+// tuner gives every run it writes or reads (runs.Store.Derive), so that
+// run.QueryResults answers every trial. Collections are read once per run.
+// It is safe for concurrent use.
+type Deriver struct {
+	mu   sync.Mutex
+	runs map[string]*runResults // by run directory
+}
+
+var _ runs.Deriver = (*Deriver)(nil)
+
+// NewDeriver returns a Deriver with nothing read yet.
+func NewDeriver() *Deriver { return &Deriver{runs: map[string]*runResults{}} }
+
+// Derive implements runs.Deriver.
+func (d *Deriver) Derive(run *runs.Run, index int, hits bool) ([]runs.QueryResult, bool, error) {
+	return d.of(run).derived(index, hits)
+}
+
+// of returns the results of run, made on first use.
+func (d *Deriver) of(run *runs.Run) *runResults {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	r := d.runs[run.Dir]
+	if r == nil {
+		r = &runResults{run: run, cols: map[string]*collectionOnce{}}
+		d.runs[run.Dir] = r
+	}
+	return r
+}
+
+// resultsOf returns the derived results of run through its Deriver,
+// giving the run a new one when it has none (or another kind), so that a
+// sweep can hand it the collections it holds in memory.
+func resultsOf(run *runs.Run) *runResults {
+	d, ok := run.Derive.(*Deriver)
+	if !ok {
+		d = NewDeriver()
+		run.Derive = d
+	}
+	return d.of(run)
+}
+
+// runResults are one run's derived results: its trial records (read once)
+// and collections.
+type runResults struct {
 	run *runs.Run
 
 	mu     sync.Mutex
@@ -143,14 +185,9 @@ type collectionOnce struct {
 	err  error
 }
 
-// NewResults reads the per-query results of run.
-func NewResults(run *runs.Run) *Results {
-	return &Results{run: run, cols: map[string]*collectionOnce{}}
-}
-
 // keep makes the stored collection col known without reading its file
 // back: the sweep that wrote it hands it over.
-func (r *Results) keep(col *collection) {
+func (r *runResults) keep(col *collection) {
 	c := &collectionOnce{col: col}
 	c.once.Do(func() {})
 	r.mu.Lock()
@@ -160,44 +197,31 @@ func (r *Results) keep(col *collection) {
 
 // drop forgets the collection stored as file: a study dropping it from
 // memory; it is read back from its file if asked for again.
-func (r *Results) drop(file string) {
+func (r *runResults) drop(file string) {
 	r.mu.Lock()
 	delete(r.cols, file)
 	r.mu.Unlock()
 }
 
-// Get returns the per-query results of trial index, in query order, as
-// recorded: top hits and labels included.
-func (r *Results) Get(index int) ([]runs.QueryResult, error) { return r.get(index, true) }
-
-// Scores is Get without the top hits and labels of a replayed trial's
-// results, which cost most of their derivation: what the statistics read.
-func (r *Results) Scores(index int) ([]runs.QueryResult, error) { return r.get(index, false) }
-
-func (r *Results) get(index int, hits bool) ([]runs.QueryResult, error) {
-	if t, ok, err := r.trial(index, false); err != nil {
-		return nil, err
-	} else if ok && t.Replay != nil {
-		return r.derive(t, hits)
+// derived returns the results of trial index and ok when it is a replayed
+// trial, derived from its collection; ok is false for a trial that stores
+// its own.
+func (r *runResults) derived(index int, hits bool) ([]runs.QueryResult, bool, error) {
+	t, ok, err := r.trial(index, false)
+	if err == nil && !ok {
+		// Recorded after the trials were read: read them again.
+		t, ok, err = r.trial(index, true)
 	}
-	res, err := r.run.QueryResults(index)
-	if !errors.Is(err, runs.ErrDerived) {
-		return res, err
+	if err != nil || !ok || t.Replay == nil {
+		return nil, false, err
 	}
-	// Recorded after the trials were read: read them again.
-	t, ok, err := r.trial(index, true)
-	if err != nil {
-		return nil, err
-	}
-	if !ok || t.Replay == nil {
-		return nil, fmt.Errorf("runs: trial %03d: no per-query results and no replay reference", index)
-	}
-	return r.derive(t, hits)
+	res, err := r.derive(t, hits)
+	return res, true, err
 }
 
 // trial returns the record of trial index as the run's trials were read
 // (once, or again with reload) and whether there is one.
-func (r *Results) trial(index int, reload bool) (runs.TrialRecord, bool, error) {
+func (r *runResults) trial(index int, reload bool) (runs.TrialRecord, bool, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.trials == nil || reload {
@@ -216,7 +240,7 @@ func (r *Results) trial(index int, reload bool) (runs.TrialRecord, bool, error) 
 
 // rerecorded tells r that trial t was recorded again (a replayed trial
 // verified live, whose per-query file is now the record).
-func (r *Results) rerecorded(t runs.TrialRecord) {
+func (r *runResults) rerecorded(t runs.TrialRecord) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.trials != nil {
@@ -225,7 +249,7 @@ func (r *Results) rerecorded(t runs.TrialRecord) {
 }
 
 // derive fuses the collection of replayed trial t under its settings.
-func (r *Results) derive(t runs.TrialRecord, hits bool) ([]runs.QueryResult, error) {
+func (r *runResults) derive(t runs.TrialRecord, hits bool) ([]runs.QueryResult, error) {
 	var s FusionSettings
 	if err := json.Unmarshal(t.Replay.Settings, &s); err != nil {
 		return nil, fmt.Errorf("replay: trial %q: settings: %w", t.Name, err)

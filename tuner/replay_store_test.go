@@ -40,7 +40,6 @@ func TestReplayedTrialsStoreNoQueries(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(run.Dir, "trials", "collect-000.jsonl")); err != nil {
 		t.Fatalf("no stored collection: %v", err)
 	}
-	derived := tuner.NewResults(run)
 	replayed := 0
 	for _, tr := range res.Trials {
 		queriesFile := filepath.Join(run.Dir, "trials", fmt.Sprintf("%03d.queries.jsonl", tr.Index))
@@ -59,11 +58,11 @@ func TestReplayedTrialsStoreNoQueries(t *testing.T) {
 				t.Errorf("verified trial %s has no per-query file: %v", tr.Name, err)
 			}
 		}
-		full, err := derived.Get(tr.Index)
+		full, err := run.QueryResults(tr.Index)
 		if err != nil {
 			t.Fatalf("trial %s: %v", tr.Name, err)
 		}
-		scores, err := derived.Scores(tr.Index)
+		scores, err := run.QueryScores(tr.Index)
 		if err != nil {
 			t.Fatalf("trial %s: %v", tr.Name, err)
 		}
@@ -107,13 +106,13 @@ func TestReplayedTrialsStoreNoQueries(t *testing.T) {
 	if replayed != len(trials)-1 {
 		t.Errorf("%d replayed trials, want %d (all but the winner)", replayed, len(trials)-1)
 	}
-	// The sweep's own reader, which knew the winner as replayed before it
-	// was verified, now reads its live record.
+	// The sweep's own run, whose Deriver knew the winner as replayed before
+	// it was verified, now reads its live record.
 	for _, tr := range res.Trials {
 		if tr.Mode != tuner.TrialVerified {
 			continue
 		}
-		got, err := res.Derived.Scores(tr.Index)
+		got, err := run.QueryScores(tr.Index)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -129,6 +128,17 @@ func TestReplayedTrialsStoreNoQueries(t *testing.T) {
 	recs, err := again.Trials()
 	if err != nil || len(recs) != len(trials) {
 		t.Fatalf("reloaded run: %d trials, %v", len(recs), err)
+	}
+	again.Derive = tuner.NewDeriver()
+	for _, tr := range recs {
+		want, err := run.QueryResults(tr.Index)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := again.QueryResults(tr.Index)
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("trial %s read again with a new Deriver: %v (equal: %v)", tr.Name, err, reflect.DeepEqual(got, want))
+		}
 	}
 }
 

@@ -43,10 +43,7 @@ func verify(ctx context.Context, o Options, ro ReplayOptions, groups []*replayGr
 	// The winner runs live once, through apply + restart, the stronger
 	// check; the other top replayed trials through overrides.
 	confirmWinner := len(ok) > 0 && ok[0].Mode != TrialLive
-	recorded := res.Derived
-	if recorded == nil {
-		recorded = NewResults(o.Run)
-	}
+	recorded := resultsOf(o.Run)
 	// Trials verified through overrides on the same configuration at the
 	// same depth share one pass: the backend retrieves once per query and
 	// fuses every trial's override (fusion variants), when it can.
@@ -107,7 +104,7 @@ type overridePass struct {
 // run verifies the pass's trials: one pass of the queries with the first
 // override and the others as fusion variants of the same requests; a
 // backend that answers no variants gets a pass per trial instead.
-func (p *overridePass) run(ctx context.Context, o Options, ro ReplayOptions, res *Result, recorded *Results) error {
+func (p *overridePass) run(ctx context.Context, o Options, ro ReplayOptions, res *Result, recorded *runResults) error {
 	if len(p.trials) == 1 {
 		return verifyLive(ctx, o, ro, res, recorded, p.trials[0], p.apply, &p.overrides[0], false, p.how)
 	}
@@ -192,7 +189,7 @@ func sameMinScore(a, b *float64) bool {
 // when force), runs every query with the fusion override (nil: none),
 // compares the live per-query results with the trial's recorded replay and
 // re-records the trial as verified.
-func verifyLive(ctx context.Context, o Options, ro ReplayOptions, res *Result, recorded *Results, t runs.TrialRecord, params experiments.Params, override *fusion.Params, force bool, how string) error {
+func verifyLive(ctx context.Context, o Options, ro ReplayOptions, res *Result, recorded *runResults, t runs.TrialRecord, params experiments.Params, override *fusion.Params, force bool, how string) error {
 	o.Progress.TrialStarted(t.Index+1, len(o.Trials), "verify "+t.Name)
 	began := time.Now()
 	restarted, err := applyAndStart(ctx, o.Backend, params, force)
@@ -217,8 +214,8 @@ func verifyLive(ctx context.Context, o Options, ro ReplayOptions, res *Result, r
 // settleVerified compares the live per-query results of replayed trial t
 // with what the replay recorded, fails with ErrReplayMismatch on any
 // difference above the tolerance, and re-records t as verified.
-func settleVerified(o Options, ro ReplayOptions, res *Result, recorded *Results, t runs.TrialRecord, batch Batch, how string, began time.Time) error {
-	want, err := recorded.Get(t.Index)
+func settleVerified(o Options, ro ReplayOptions, res *Result, recorded *runResults, t runs.TrialRecord, batch Batch, how string, began time.Time) error {
+	want, err := o.Run.QueryResults(t.Index)
 	if err != nil {
 		return fmt.Errorf("verify trial %q: %w", t.Name, err)
 	}

@@ -2,12 +2,6 @@ package tuner
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"time"
-
-	"github.com/fusiontune/fusiontune/experiments"
-	"github.com/fusiontune/fusiontune/runs"
 )
 
 // Search runs a sampler study: first the experiment file's own trials
@@ -43,122 +37,13 @@ func Search(ctx context.Context, o Options, so StudyOptions) (*Result, error) {
 		return nil, err
 	}
 	so = study.Options()
-	done, err := o.Run.Trials()
+	src, err := newStudySource(o, study)
 	if err != nil {
 		return nil, err
 	}
-	recorded := map[int]runs.TrialRecord{}
-	for _, t := range done {
-		recorded[t.Index] = t
+	ev, err := newEvaluator(o, study, rungSubsets(o.Queries, so.Seed, so.Pruning), src.fixed, nil)
+	if err != nil {
+		return nil, err
 	}
-	fixed := Flatten(Plan(o.Trials))
-	total := len(fixed) + so.Trials
-	subsets := rungSubsets(o.Queries, so.Seed, so.Pruning)
-	sampler := so.Sampler
-	if sampler == "" {
-		sampler = DefaultSampler
-	}
-
-	var sr *searchReplay
-	if replaying(o) {
-		if sr, err = newSearchReplay(o, fixed, so.Corners()); err != nil {
-			return nil, err
-		}
-	}
-
-	res := &Result{}
-	if sr != nil {
-		res.Derived = sr.derived
-	}
-	tl := newTally(o.FailureBudget)
-	for i := 0; i < total; i++ {
-		var (
-			spec     experiments.TrialSpec
-			p        Proposal
-			err      error
-			isSample = i >= len(fixed)
-		)
-		if isSample {
-			p, err = study.Ask()
-			spec = experiments.TrialSpec{Name: fmt.Sprintf("%s-%03d", sampler, i-len(fixed)+1), Params: p.Params, Origin: sampler}
-		} else {
-			spec = fixed[i]
-			p, err = study.AskFixed(spec.Params)
-		}
-		if err != nil {
-			return res, err
-		}
-		var (
-			sg       *studyGroup
-			settings FusionSettings
-			serr     error
-		)
-		if sr != nil {
-			sg, settings, serr = sr.join(spec)
-		}
-		if rec, ok := recorded[i]; ok {
-			if rec.Name != spec.Name || experiments.Params(rec.Params).String() != spec.Params.String() {
-				return res, fmt.Errorf("resume: trial %d was %s {%s} but is now %s {%s}: the study cannot be replayed (was the sampler or experiment file changed?)",
-					i, rec.Name, experiments.Params(rec.Params).String(), spec.Name, spec.Params.String())
-			}
-			if err := study.Replay(p, rec); err != nil {
-				return res, err
-			}
-			res.Trials = append(res.Trials, rec)
-			res.Skipped++
-			continue
-		}
-		if err := ctx.Err(); err != nil {
-			return res, err
-		}
-		o.Progress.TrialStarted(i+1, total, spec.Name)
-		var (
-			out      trialOutcome
-			restarts int
-			replayed bool
-		)
-		if sr != nil && !sr.live {
-			// Replayed trials are cheap: never pruned, scored on every query.
-			out, restarts, replayed, err = sr.trial(ctx, sg, i, spec, settings, serr)
-			res.Restarts += restarts
-			if err != nil {
-				return res, err // interrupted (a resume redoes it), or ErrNoCandidates
-			}
-		}
-		if !replayed {
-			out, restarts, err = runStaged(ctx, o, i, spec, study, p, subsets, isSample)
-			res.Restarts += restarts
-			var se *studyError
-			if errors.As(err, &se) {
-				return res, se.err
-			}
-			if err != nil && ctx.Err() != nil {
-				return res, ctx.Err() // not recorded: a resume redoes it
-			}
-		}
-		if isSample {
-			out.Sampler = sampler
-		}
-		recStart := time.Now()
-		err = o.Run.RecordTrial(out.TrialRecord, out.results)
-		res.Recording += time.Since(recStart)
-		if err != nil {
-			return res, fmt.Errorf("record trial %q: %w", spec.Name, err)
-		}
-		if err := study.Tell(p, out.TrialRecord); err != nil {
-			return res, err
-		}
-		res.Trials = append(res.Trials, out.TrialRecord)
-		eta, budgetErr := tl.done(out.TrialRecord, total-i-1)
-		o.Progress.TrialDone(i+1, total, out.TrialRecord, eta)
-		if budgetErr != nil {
-			return res, budgetErr
-		}
-	}
-	if sr != nil {
-		if err := verify(ctx, o, sr.ro, sr.verifyGroups(), res); err != nil {
-			return res, err
-		}
-	}
-	return res, nil
+	return loop(ctx, o, src, ev)
 }

@@ -121,7 +121,7 @@ func TestSearchReplayEqualsLive(t *testing.T) {
 		t.Errorf("%d collections, want 1", n)
 	}
 
-	recs := readRecords(t, replay.run)
+	recs, liveRecs := readRecords(t, replay.run), readRecords(t, live.run)
 	board := runs.NewLeaderboard("", nil, replay.res.Trials)
 	for rank, e := range board.Trials {
 		r := recs[e.Name]
@@ -134,6 +134,11 @@ func TestSearchReplayEqualsLive(t *testing.T) {
 		}
 		if r.Status != runs.StatusOK || len(r.Rungs) != 0 || r.Queries != live.res.Trials[0].Queries {
 			t.Errorf("%s: status %s, rungs %v, queries %d: a replayed trial runs every query", e.Name, r.Status, r.Rungs, r.Queries)
+		}
+		// The record says which sampler proposed a sampled trial, replayed
+		// or not, as the live study's does.
+		if got, gotLive := r.Sampler, liveRecs[e.Name].Sampler; strings.HasPrefix(e.Name, "tpe-") && (got != tuner.SamplerTPE || gotLive != got) {
+			t.Errorf("%s: recorded sampler %q (live %q), want %q", e.Name, got, gotLive, tuner.SamplerTPE)
 		}
 	}
 	for _, tr := range live.res.Trials {
@@ -151,17 +156,16 @@ func TestSearchReplayEqualsLive(t *testing.T) {
 func assertSameScores(t *testing.T, a, b *runs.Run, trials []runs.TrialRecord) {
 	t.Helper()
 	ra, rb := readRecords(t, a), readRecords(t, b)
-	da, db := tuner.NewResults(a), tuner.NewResults(b)
 	for _, tr := range trials {
 		x, y := ra[tr.Name], rb[tr.Name]
 		if math.Abs(x.Primary-y.Primary) > 1e-9 {
 			t.Errorf("%s: primary %.12g vs %.12g", tr.Name, x.Primary, y.Primary)
 		}
-		qa, err := da.Get(x.Index)
+		qa, err := a.QueryResults(x.Index)
 		if err != nil {
 			t.Fatal(err)
 		}
-		qb, err := db.Get(y.Index)
+		qb, err := b.QueryResults(y.Index)
 		if err != nil {
 			t.Fatal(err)
 		}

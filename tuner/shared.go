@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/c-bata/goptuna"
-	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner/studystore"
 )
@@ -106,29 +105,35 @@ func SearchShared(ctx context.Context, replicas []Options, so StudyOptions, sh S
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w := &sharedWorker{o: replicas[r], sh: sh, budget: budget, name: fmt.Sprintf("%s/%d", sh.Worker, r)}
-			if w.o.Progress == nil {
-				w.o.Progress = nopProgress{}
+			o := replicas[r]
+			if o.Progress == nil {
+				o.Progress = nopProgress{}
 			}
-			// Without a space there is nothing to sample: only the
-			// queued trials run, with no sampler study beside them.
-			var study *Study
+			src := &sharedSource{sh: sh, studyID: g.ID, budget: budget, name: fmt.Sprintf("%s/%d", sh.Worker, r),
+				sampler: samplerName(so), claims: map[*trial]studystore.Claim{}}
+			// Without a space there is nothing to sample: only the queued
+			// trials run, with no sampler study beside them.
+			var subsets [][]int
 			if len(so.Space) > 0 {
 				rso := so
 				rso.Storage, rso.LoadIfExists = sh.Store.Storage, true
-				rso.Seed = ReplicaSeed(so.Seed, w.name)
+				rso.Seed = ReplicaSeed(so.Seed, src.name)
 				var err error
-				if study, err = NewStudy(rso); err != nil {
+				if src.study, err = NewStudy(rso); err != nil {
 					errs[r] = err
 					return
 				}
+				subsets = rungSubsets(o.Queries, src.study.Options().Seed, src.study.Options().Pruning)
 			}
-			errs[r] = w.run(ctx, g.ID, study, func(rec runs.TrialRecord, restarts int) {
+			part, err := loop(ctx, o, src, &liveEval{o: o, study: src.study, subsets: subsets})
+			errs[r] = err
+			if part != nil {
 				mu.Lock()
-				defer mu.Unlock()
-				res.Trials = append(res.Trials, rec)
-				res.Restarts += restarts
-			})
+				res.Trials = append(res.Trials, part.Trials...)
+				res.Restarts += part.Restarts
+				res.Recording += part.Recording
+				mu.Unlock()
+			}
 		}()
 	}
 	wg.Wait()
@@ -148,141 +153,6 @@ func ReplicaSeed(seed int64, name string) int64 {
 // busyPoll is how often an idle replica looks for a freed slot or the end
 // of the study.
 const busyPoll = 250 * time.Millisecond
-
-// sharedWorker is one replica's claim-run-finish loop.
-type sharedWorker struct {
-	o      Options
-	sh     Shared
-	budget int
-	name   string
-}
-
-func (w *sharedWorker) run(ctx context.Context, studyID int, study *Study, done func(runs.TrialRecord, int)) error {
-	var so StudyOptions
-	if study != nil {
-		so = study.Options()
-	}
-	sampler := so.Sampler
-	if sampler == "" {
-		sampler = DefaultSampler
-	}
-	subsets := rungSubsets(w.o.Queries, so.Seed, so.Pruning)
-	store, id := w.sh.Store, studyID
-	tl := newTally(w.o.FailureBudget)
-	for {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if _, err := store.ReapStale(ctx, id, w.sh.Timeout, time.Now()); err != nil {
-			return err
-		}
-		claim, outcome, err := store.Next(ctx, id, w.budget, w.name)
-		if err != nil {
-			return err
-		}
-		switch outcome {
-		case studystore.Done:
-			return nil
-		case studystore.Busy:
-			// Other workers hold the remaining trials; one may die and
-			// free its slot, so wait a little and look again.
-			select {
-			case <-ctx.Done():
-				return ctx.Err()
-			case <-time.After(min(w.sh.Beat, busyPoll)):
-			}
-			continue
-		}
-		spec, p, mayPrune, err := w.propose(study, claim, sampler)
-		if err != nil {
-			_ = store.Abandon(context.WithoutCancel(ctx), claim.TrialID, w.name, err.Error())
-			return err
-		}
-		w.o.Progress.TrialStarted(claim.Number+1, w.budget, spec.Name)
-		stop := store.KeepAlive(ctx, claim.TrialID, w.name, w.sh.Beat)
-		out, restarts, err := runStaged(ctx, w.o, claim.Number, spec, study, p, subsets, mayPrune)
-		beatErr := stop()
-		var se *studyError
-		if errors.As(err, &se) {
-			_ = store.Abandon(context.WithoutCancel(ctx), claim.TrialID, w.name, se.err.Error())
-			return se.err
-		}
-		if err != nil && ctx.Err() != nil {
-			// Interrupted: give the trial back rather than wait for the
-			// timeout.
-			_ = store.Abandon(context.WithoutCancel(ctx), claim.TrialID, w.name, "interrupted")
-			return ctx.Err()
-		}
-		if mayPrune { // a sampled trial
-			out.Sampler = sampler
-		}
-		out.Worker = w.name
-		if err := w.finish(ctx, claim, out); err != nil {
-			if errors.Is(err, studystore.ErrTrialLost) {
-				// Too slow to beat (beatErr says why): another worker
-				// failed this trial and its slot went to someone else.
-				w.o.Progress.TrialDone(claim.Number+1, w.budget, runs.TrialRecord{Name: spec.Name, Status: runs.StatusFailed,
-					Error: fmt.Sprintf("lost to the heartbeat rule: %v", errors.Join(err, beatErr))}, 0)
-				continue
-			}
-			return err
-		}
-		done(out.TrialRecord, restarts)
-		eta, budgetErr := tl.done(out.TrialRecord, w.budget-claim.Number-1)
-		w.o.Progress.TrialDone(claim.Number+1, w.budget, out.TrialRecord, eta)
-		if budgetErr != nil {
-			return budgetErr
-		}
-	}
-}
-
-// propose turns a claim into the trial to run: a queued trial's spec, or
-// parameters the sampler proposes. Sampled trials may be pruned; the
-// experiment file's own trials run to the end.
-func (w *sharedWorker) propose(study *Study, c studystore.Claim, sampler string) (experiments.TrialSpec, Proposal, bool, error) {
-	if c.Spec != "" {
-		var spec experiments.TrialSpec
-		if err := json.Unmarshal([]byte(c.Spec), &spec); err != nil {
-			return spec, Proposal{}, false, fmt.Errorf("queued trial %d: spec: %w", c.Number, err)
-		}
-		if study == nil {
-			return spec, Proposal{ID: c.TrialID, Number: c.Number, Params: spec.Params}, false, nil
-		}
-		p, err := study.AskFixedTrial(c.TrialID, spec.Params)
-		return spec, p, false, err
-	}
-	if study == nil {
-		return experiments.TrialSpec{}, Proposal{}, false, fmt.Errorf("trial %d: nothing to sample (the experiment file has no space)", c.Number)
-	}
-	p, err := study.AskTrial(c.TrialID)
-	spec := experiments.TrialSpec{Name: fmt.Sprintf("%s-%03d", sampler, c.Number+1), Params: p.Params, Origin: sampler}
-	return spec, p, true, err
-}
-
-// finish tells the storage the outcome with the record, then records the
-// trial in this worker's run (only once the study accepted it).
-func (w *sharedWorker) finish(ctx context.Context, c studystore.Claim, out trialOutcome) error {
-	state := "FAIL"
-	switch out.Status {
-	case runs.StatusOK:
-		state = "COMPLETE"
-	case runs.StatusPruned:
-		state = "PRUNED"
-	}
-	// The per-query results go with the record, so that every worker can
-	// compare the study's trials (see importStudy).
-	data, err := runs.MarshalJSON(sharedRecord{TrialRecord: out.TrialRecord, QueryResults: out.results})
-	if err != nil {
-		return fmt.Errorf("trial %q: %w", out.Name, err)
-	}
-	if err := w.sh.Store.Finish(context.WithoutCancel(ctx), c.TrialID, state, out.Primary, w.name, data); err != nil {
-		return err
-	}
-	if err := w.o.Run.RecordTrial(out.TrialRecord, out.results); err != nil {
-		return fmt.Errorf("record trial %q: %w", out.Name, err)
-	}
-	return nil
-}
 
 // SharedLeaderboard builds the combined leaderboard of a shared study from
 // the records its workers saved: the same trials give the same bytes,

@@ -26,9 +26,6 @@ type StatsOptions struct {
 	Metrics []string
 	// Seed is the run's statistics seed.
 	Seed int64
-	// Results reads the trials' per-query results (nil: a new Results of
-	// the run); the sweep passes its own, which knows its collections.
-	Results *Results
 }
 
 func (o StatsOptions) withDefaults() StatsOptions {
@@ -46,16 +43,14 @@ func (o StatsOptions) withDefaults() StatsOptions {
 // Derived results (of replayed trials) carry no top hits: the statistics
 // read scores only.
 type trialResults struct {
-	src   *Results
+	run   *runs.Run
 	mu    sync.Mutex
 	cache map[int][]runs.QueryResult
 }
 
-func newTrialResults(run *runs.Run, src *Results) *trialResults {
-	if src == nil {
-		src = NewResults(run)
-	}
-	return &trialResults{src: src, cache: map[int][]runs.QueryResult{}}
+func newTrialResults(run *runs.Run) *trialResults {
+	resultsOf(run) // a run without a Deriver gets one
+	return &trialResults{run: run, cache: map[int][]runs.QueryResult{}}
 }
 
 func (tr *trialResults) get(index int) ([]runs.QueryResult, error) {
@@ -65,7 +60,7 @@ func (tr *trialResults) get(index int) ([]runs.QueryResult, error) {
 	if ok {
 		return r, nil
 	}
-	r, err := tr.src.Scores(index)
+	r, err := tr.run.QueryScores(index)
 	if err != nil {
 		return nil, err
 	}
@@ -147,7 +142,7 @@ func deriveSeed(seed int64, parts ...string) int64 {
 // the comparisons by trial name.
 func CompareTrials(run *runs.Run, entries []runs.Entry, reference runs.Entry, metric string, o StatsOptions) (map[string]*runs.Comparison, error) {
 	o = o.withDefaults()
-	return compareTrials(newTrialResults(run, o.Results), entries, reference, metric, o)
+	return compareTrials(newTrialResults(run), entries, reference, metric, o)
 }
 
 func compareTrials(tr *trialResults, entries []runs.Entry, reference runs.Entry, metric string, o StatsOptions) (map[string]*runs.Comparison, error) {
@@ -259,7 +254,7 @@ func CategoryIntervals(results []runs.QueryResult, o StatsOptions) map[string]ru
 // are filled.
 func Significance(run *runs.Run, lb *runs.Leaderboard, o StatsOptions) error {
 	o = o.withDefaults()
-	tr := newTrialResults(run, o.Results)
+	tr := newTrialResults(run)
 	warn := map[string]bool{}
 	for _, w := range lb.Warnings {
 		warn[w] = true

@@ -39,9 +39,6 @@ type Result struct {
 	Skipped     int // trials found already recorded (resume)
 	// Recording is the time spent writing trial records durably.
 	Recording time.Duration
-	// Derived reads the run's per-query results, knowing the replay's
-	// collections without reading them back (nil without replay).
-	Derived *Results
 }
 
 // ErrFailureBudget is returned when more trials failed than allowed.
@@ -49,58 +46,36 @@ var ErrFailureBudget = errors.New("failure budget exhausted")
 
 // Sweep evaluates every trial on the backend in plan order and records each
 // one durably before the next starts. Trials already recorded in the run
-// (a resumed run) are not redone. Sweep does not close the backend.
+// (a resumed run) are not redone. With o.Replay in mode replay or auto,
+// query-time variants are replayed (see replayEval), grouped so that each
+// group's candidate lists are collected once, and the best are verified
+// live. Sweep does not close the backend.
 func Sweep(ctx context.Context, o Options) (*Result, error) {
 	if o.Progress == nil {
 		o.Progress = nopProgress{}
 	}
-	if o.Replay != nil && o.Replay.Mode != ModeLive && o.Replay.Mode != "" {
-		return sweepReplay(ctx, o)
-	}
-	recorded, err := recordedByName(o.Run)
+	src, err := newPlanSource(o, replaying(o))
 	if err != nil {
 		return nil, err
 	}
-	order := Flatten(Plan(o.Trials))
-	res := &Result{}
-	tl := newTally(o.FailureBudget)
-	for i, spec := range order {
-		if t, ok := recorded[spec.Name]; ok {
-			res.Trials = append(res.Trials, t)
-			res.Skipped++
-			continue
-		}
-		if err := ctx.Err(); err != nil {
-			return res, err
-		}
-		o.Progress.TrialStarted(i+1, len(order), spec.Name)
-		rec, restarted, err := runTrial(ctx, o, i, spec)
-		if restarted {
-			res.Restarts++
-		}
-		if err != nil && ctx.Err() != nil {
-			// Interrupted: the trial is not recorded, a resume redoes it.
-			return res, ctx.Err()
-		}
-		recStart := time.Now()
-		err = o.Run.RecordTrial(rec.TrialRecord, rec.results)
-		res.Recording += time.Since(recStart)
-		if err != nil {
-			return res, fmt.Errorf("record trial %q: %w", spec.Name, err)
-		}
-		res.Trials = append(res.Trials, rec.TrialRecord)
-		eta, budgetErr := tl.done(rec.TrialRecord, len(order)-i-1)
-		o.Progress.TrialDone(i+1, len(order), rec.TrialRecord, eta)
-		if budgetErr != nil {
-			return res, budgetErr
-		}
+	ev, err := newEvaluator(o, nil, nil, o.Trials, src.pending())
+	if err != nil {
+		return nil, err
 	}
-	return res, nil
+	return loop(ctx, o, src, ev)
 }
 
+// trialOutcome is a scored trial: its record and per-query results.
 type trialOutcome struct {
 	runs.TrialRecord
 	results []runs.QueryResult
+	// batched marks a replayed trial whose per-query results are derived
+	// from a stored collection: it is recorded through a batch. last says
+	// it is the last of its collection's precomputed trials (the batch is
+	// then made durable); durable is told how long that took.
+	batched bool
+	last    bool
+	durable func(time.Duration)
 }
 
 // runTrial applies, restarts if needed, evaluates and scores one trial. A

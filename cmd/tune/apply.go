@@ -87,7 +87,7 @@ func promote(ctx context.Context, s *settings, store *runs.Store, run *runs.Run,
 		return inputError(err)
 	}
 	recorded := map[string]float64{}
-	results, err := tuner.NewResults(run).Get(rec.Index)
+	results, err := run.QueryResults(rec.Index)
 	if err != nil {
 		return err
 	}

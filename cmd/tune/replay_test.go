@@ -101,14 +101,14 @@ func TestSweepReplayEqualsLive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	derived := tuner.NewResults(rrun)
+	rrun.Derive = tuner.NewDeriver()
 	stored := 0
 	for i := range 13 {
 		name := fmt.Sprintf("trials/%03d.queries.jsonl", i)
 		if _, err := os.Stat(filepath.Join(replayRun, name)); err == nil {
 			stored++ // the winner, verified through apply + restart
 		}
-		res, err := derived.Get(i)
+		res, err := rrun.QueryResults(i)
 		if err != nil {
 			t.Fatalf("trial %d: %v", i, err)
 		}

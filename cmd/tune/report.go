@@ -8,7 +8,6 @@ import (
 
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/runs/report"
-	"github.com/fusiontune/fusiontune/tuner"
 )
 
 func init() {
@@ -38,7 +37,7 @@ func runReport(_ context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	opts := reportOptions(tuner.NewResults(run))
+	opts := report.DefaultOptions()
 	switch *out {
 	case "":
 		path, err := report.Write(run, opts)
@@ -59,12 +58,4 @@ func runReport(_ context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	fmt.Fprintln(stdout, *out)
 	return nil
-}
-
-// reportOptions are the report's defaults, reading per-query results
-// through rs, which derives those of replayed trials.
-func reportOptions(rs *tuner.Results) report.Options {
-	o := report.DefaultOptions()
-	o.QueryResults = rs.Get
-	return o
 }

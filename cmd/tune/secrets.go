@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner"
 )
 
 // secrets scrubs the values of secret environment variables (API keys,
@@ -48,5 +49,6 @@ func openStore(dir string) (*runs.Store, error) {
 		return nil, err
 	}
 	s.Redact = secrets
+	s.Derive = tuner.NewDeriver()
 	return s, nil
 }

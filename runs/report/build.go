@@ -92,11 +92,8 @@ func build(run *runs.Run, o Options) (*page, error) {
 
 	var queries []runs.QueryResult
 	if hasBest {
-		read := o.QueryResults
-		if read == nil {
-			read = run.QueryResults
-		}
-		queries, err = read(best.Index)
+		// A replayed trial's results are derived by the run's Deriver.
+		queries, err = run.QueryResults(best.Index)
 		if err != nil {
 			p.Notes = append(p.Notes, fmt.Sprintf("Per-query results of the best trial could not be read (%v): no worst queries and no per-query coverage.", err))
 			queries = nil

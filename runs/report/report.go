@@ -36,10 +36,6 @@ type Options struct {
 	Worst int
 	// TopDocs is the number of results shown per worst query.
 	TopDocs int
-	// QueryResults reads a trial's per-query results (nil: the run's
-	// per-query files; a replayed trial's are derived, see
-	// tuner.Results).
-	QueryResults func(index int) ([]runs.QueryResult, error)
 }
 
 // DefaultOptions returns the options with every default applied.
