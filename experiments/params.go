@@ -82,13 +82,19 @@ func (k Kind) String() string {
 	return [...]string{"a number", "an integer", "a string", "a list of strings", "true or false"}[k]
 }
 
-// ParamSpec describes one known parameter.
+// ParamSpec describes one known parameter. A parameter is index-time
+// (IndexTime), query-time and replayable (Replayable), or query-time but
+// not replayable: retrievers, which changes the candidate lists themselves.
 type ParamSpec struct {
 	Name string
 	Kind Kind
 	// IndexTime parameters change the index: changing one means
 	// re-indexing and restarting the backend.
 	IndexTime bool
+	// Replayable parameters are applied after retrieval: the tuner fuses
+	// a trial that changes only them offline, from candidate lists
+	// collected once (depth from the deepest lists), without a restart.
+	Replayable bool
 	// Check returns "" when v (already of the right kind) is acceptable,
 	// else what was expected.
 	Check func(v any) string
@@ -103,11 +109,11 @@ const CustomPrefix = "custom."
 const WeightPrefix = "fusion.weights."
 
 var paramSpecs = []ParamSpec{
-	{Name: "fusion.method", Kind: KindString, Check: oneOf("rrf", "linear", "combsum", "combmnz"), Doc: "fusion method"},
-	{Name: "fusion.k", Kind: KindFloat, Check: positive, Doc: "RRF rank constant"},
-	{Name: "fusion.normalization", Kind: KindString, Check: oneOf("min_max", "z_score", "l2", "none"), Doc: "score normalization"},
-	{Name: "depth", Kind: KindInt, Check: positive, Doc: "candidates per retriever"},
-	{Name: "min_score", Kind: KindFloat, Check: nil, Doc: "no-results threshold on the fused score"},
+	{Name: "fusion.method", Kind: KindString, Replayable: true, Check: oneOf("rrf", "linear", "combsum", "combmnz"), Doc: "fusion method"},
+	{Name: "fusion.k", Kind: KindFloat, Replayable: true, Check: positive, Doc: "RRF rank constant"},
+	{Name: "fusion.normalization", Kind: KindString, Replayable: true, Check: oneOf("min_max", "z_score", "l2", "none"), Doc: "score normalization"},
+	{Name: "depth", Kind: KindInt, Replayable: true, Check: positive, Doc: "candidates per retriever"},
+	{Name: "min_score", Kind: KindFloat, Replayable: true, Check: nil, Doc: "no-results threshold on the fused score"},
 	{Name: "retrievers", Kind: KindStrings, Check: retrieverList, Doc: "retrievers to fuse"},
 	{Name: "chunk.size", Kind: KindInt, IndexTime: true, Check: nonNegative, Doc: "chunk size in tokens (0 = whole documents)"},
 	{Name: "chunk.overlap", Kind: KindInt, IndexTime: true, Check: nonNegative, Doc: "chunk overlap in tokens"},
@@ -126,7 +132,7 @@ func LookupParam(name string) (ParamSpec, bool) {
 		}
 	}
 	if r, ok := strings.CutPrefix(name, WeightPrefix); ok && r != "" && !strings.Contains(r, ".") {
-		return ParamSpec{Name: name, Kind: KindFloat, Check: nonNegative, Doc: "fusion weight of retriever " + r}, true
+		return ParamSpec{Name: name, Kind: KindFloat, Replayable: true, Check: nonNegative, Doc: "fusion weight of retriever " + r}, true
 	}
 	return ParamSpec{}, false
 }
@@ -144,6 +150,19 @@ func ParamNames() []string {
 func IsIndexTime(name string) bool {
 	s, ok := LookupParam(name)
 	return ok && s.IndexTime
+}
+
+// Replayable reports whether a trial changing name can be fused offline
+// from candidate lists collected under other values (ParamSpec.Replayable):
+// fusion.method, fusion.k, fusion.normalization, depth, min_score and every
+// name starting with WeightPrefix (a weight, even one LookupParam refuses,
+// such as "fusion.weights.a.b"). Index-time parameters, retrievers,
+// custom.* and unknown names are not replayable.
+func Replayable(name string) bool {
+	if s, ok := LookupParam(name); ok {
+		return s.Replayable
+	}
+	return strings.HasPrefix(name, WeightPrefix)
 }
 
 // IndexKey identifies the index-time settings of p: trials with equal keys

@@ -9,6 +9,12 @@ import (
 	"github.com/fusiontune/fusiontune/runs"
 )
 
+// FusionSettings (declared in replay.go) is fusion.Settings field for
+// field; the post-fusion rule takes it by conversion. This check keeps the
+// two convertible until FusionSettings becomes the alias
+// `type FusionSettings = fusion.Settings`.
+var _ = fusion.Settings(FusionSettings{})
+
 // replayQuery is one query made ready for replay: its candidate lists
 // and, for the fast path, its judgments prepared once and the grade of
 // every document the lists hold.
@@ -87,17 +93,9 @@ func (rp *replayer) cut(passage bool, recorded int) int {
 
 // rank returns the first n hits the engine would return, best first, as
 // units of pl: fused under s, stopping at the first score below
-// s.MinScore (the engine's loop, in the same order).
+// s.MinScore (fusion.Fuser.HitsInto, the rule the engine ranks by).
 func (rp *replayer) rank(pl *fusion.Prepared, s FusionSettings, n int) []fusion.Ranked {
-	rp.ranked = rp.f.RankInto(rp.ranked, pl, s.Fusion, s.Passage, n)
-	if s.MinScore != nil {
-		for i, r := range rp.ranked {
-			if r.Score < *s.MinScore {
-				rp.ranked = rp.ranked[:i]
-				break
-			}
-		}
-	}
+	rp.ranked = rp.f.HitsInto(rp.ranked, pl, fusion.Settings(s), n)
 	rp.count = len(rp.ranked)
 	return rp.ranked
 }
@@ -153,13 +151,14 @@ const maxRankedJudged = 16
 // ranking. ok is false (sort instead) with a NaN score or many judged
 // documents in the lists.
 func (rp *replayer) scoreByRank(rq *replayQuery, s FusionSettings) (vals []float64, primary float64, ok bool) {
+	fs := fusion.Settings(s)
 	rp.all = rp.f.ScoreInto(rp.all, rq.lists, s.Fusion, false)
 	kept, judged := 0, 0 // units at or above min_score; judged among them
 	for _, r := range rp.all {
 		if r.Score != r.Score {
 			return nil, 0, false
 		}
-		if s.MinScore == nil || r.Score >= *s.MinScore {
+		if !fs.Below(r.Score) { // r.Score is not NaN
 			kept++
 			if rq.isJudg[r.Unit] {
 				judged++
@@ -174,7 +173,7 @@ func (rp *replayer) scoreByRank(rq *replayQuery, s FusionSettings) (vals []float
 	clear(rp.grades)
 	clear(rp.judged)
 	for _, u := range rp.all {
-		if !rq.isJudg[u.Unit] || (s.MinScore != nil && u.Score < *s.MinScore) {
+		if !rq.isJudg[u.Unit] || fs.Below(u.Score) {
 			continue
 		}
 		rank := 0
@@ -212,14 +211,11 @@ func (rp *replayer) record(r *runs.QueryResult, rq *replayQuery, s FusionSetting
 	recordTop(r, rq.q, hits)
 }
 
-// routing is the routing of the last ranking: "no_results" when it is
-// empty (every hit was below min_score), else "search", as the engine
-// reports it.
+// routing is the routing of the last ranking, as the engine reports it
+// (fusion.Routing): "no_results" when it is empty (every hit was below
+// min_score), else "search".
 func (rp *replayer) routing() string {
-	if rp.count == 0 {
-		return "no_results"
-	}
-	return "search"
+	return fusion.Routing(rp.count)
 }
 
 // rankingOfIDs drops repeated ids, keeping first occurrences.

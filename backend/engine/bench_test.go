@@ -13,6 +13,8 @@ import (
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/backend/client"
 	"github.com/fusiontune/fusiontune/backend/engine"
+	"github.com/fusiontune/fusiontune/backend/process"
+	"github.com/fusiontune/fusiontune/experiments"
 )
 
 // hybridConfig is SciFact, whole documents, BM25 + hash-384 fused by RRF.
@@ -171,3 +173,56 @@ func BenchmarkTinySearch(b *testing.B) {
 }
 
 var backendtestQueries = []string{"telescope mirror", "bread yeast", "garbage collector", "mulch soil"}
+
+// BenchmarkTrialSettings resolves one trial's engine config and fusion
+// settings per op, cycling through the shipped trials valid on the demo
+// base: as `tune` does at 028d5ed (render the YAML, parse it), parsing
+// already rendered bytes (a hit of cmd/tune's render memo), and with the
+// typed overlay (WithParams + FusionSettings).
+func BenchmarkTrialSettings(b *testing.B) {
+	base := bases(b)["demo"]
+	render := process.YAMLOverlay(base, experiments.CustomPrefix)
+	parsed, err := renderParse(base, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	trials, _, _ := shippedTrials(b)
+	var params []map[string]any
+	var rendered [][]byte
+	for _, tr := range trials {
+		if _, err := parsed.WithParams(tr.Params); err != nil {
+			continue // round1's single-retriever trials
+		}
+		data, err := render(tr.Params)
+		if err != nil {
+			b.Fatal(err)
+		}
+		params, rendered = append(params, tr.Params), append(rendered, data)
+	}
+	for _, bb := range []struct {
+		name    string
+		resolve func(i int) (engine.Config, error)
+	}{
+		{"render+parse", func(i int) (engine.Config, error) {
+			data, err := render(params[i])
+			if err != nil {
+				return engine.Config{}, err
+			}
+			return engine.ParseConfig(data, "trial config", "/")
+		}},
+		{"parse", func(i int) (engine.Config, error) { return engine.ParseConfig(rendered[i], "trial config", "/") }},
+		{"WithParams", func(i int) (engine.Config, error) { return parsed.WithParams(params[i]) }},
+	} {
+		b.Run(bb.name, func(b *testing.B) {
+			i := 0
+			for b.Loop() {
+				cfg, err := bb.resolve(i % len(params))
+				if err != nil {
+					b.Fatal(err)
+				}
+				_ = cfg.FusionSettings()
+				i++
+			}
+		})
+	}
+}

@@ -145,6 +145,26 @@ func (c Config) FusionParams() fusion.Params {
 	return p.WithDefaults()
 }
 
+// FusionSettings returns the settings c ranks every request with:
+// FusionParams with an explicit weight for every enabled retriever (so that
+// a per-request override built from them inherits no weight from a running
+// configuration), MinScore and Passage. The tuner's replay fuses a trial
+// under them.
+func (c Config) FusionSettings() fusion.Settings {
+	p := c.FusionParams()
+	w := make(map[string]float64, len(c.Retrievers))
+	for _, r := range c.Retrievers {
+		w[r] = p.Weight(r)
+	}
+	p.Weights = w
+	s := fusion.Settings{Fusion: p, Passage: c.Passage}
+	if c.MinScore != nil {
+		m := *c.MinScore
+		s.MinScore = &m
+	}
+	return s
+}
+
 // FieldError is one problem of a configuration: the dotted field it
 // concerns and what is wrong. LoadConfig fills Line and Column from the
 // file when the field appears in it.

@@ -9,7 +9,9 @@
 // once (Build); a changed configuration needs a new Engine. The on-disk
 // index and the embeddings are cached under Config.CacheDir, keyed by a hash
 // of everything that shapes them, so a restart with unchanged index-time
-// settings reuses them.
+// settings reuses them. A trial's parameters overlay a parsed Config with
+// Config.WithParams (no YAML written or read), and Config.FusionSettings
+// are the settings every request ranks with, which the replay fuses with.
 //
 // Server serves an Engine over HTTP: GET /healthz, POST /search, GET /config.
 package engine

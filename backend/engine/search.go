@@ -11,10 +11,10 @@ import (
 	"github.com/fusiontune/fusiontune/backend/fusion"
 )
 
-// Routing labels of a search response.
+// Routing labels of a search response (fusion.Routing sets them).
 const (
-	RoutingSearch    = "search"     // hits passed the thresholds
-	RoutingNoResults = "no_results" // nothing passed: the query is off-topic
+	RoutingSearch    = fusion.RoutingSearch    // hits passed the thresholds
+	RoutingNoResults = fusion.RoutingNoResults // nothing passed: the query is off-topic
 )
 
 // excerptRunes bounds the Text of a hit.
@@ -67,11 +67,13 @@ func (e *Engine) Search(ctx context.Context, req backend.SearchRequest) (backend
 	if e.vec != nil {
 		lists[Dense] = dense
 	}
+	pl := fusion.Prepare(lists)
+	var f fusion.Fuser
 	var resp backend.SearchResponse
-	resp.Hits, resp.Routing = e.fuse(lists, p, k)
+	resp.Hits, resp.Routing = e.fuse(&f, lists, pl, p, k)
 	for _, vp := range variants {
 		var v backend.Variant
-		v.Hits, v.Routing = e.fuse(lists, vp, k)
+		v.Hits, v.Routing = e.fuse(&f, lists, pl, vp, k)
 		resp.Variants = append(resp.Variants, v)
 	}
 	if req.Explain {
@@ -80,32 +82,26 @@ func (e *Engine) Search(ctx context.Context, req backend.SearchRequest) (backend
 	return resp, nil
 }
 
-// fuse merges the candidate lists under p and returns the first k hits
-// at or above min_score, and the routing.
-func (e *Engine) fuse(lists map[string][]fusion.Candidate, p fusion.Params, k int) ([]backend.Hit, string) {
-	fused := fusion.Fuse(lists, p, e.cfg.Passage)
-	hits := make([]backend.Hit, 0, min(k, len(fused)))
-	for _, r := range fused {
-		if len(hits) == k {
-			break
+// fuse ranks the prepared candidate lists under p and the configured
+// min_score and mode (the post-fusion rule of fusion.Fuser.HitsInto) and
+// returns the first k hits and their routing.
+func (e *Engine) fuse(f *fusion.Fuser, lists map[string][]fusion.Candidate, pl *fusion.Prepared, p fusion.Params, k int) ([]backend.Hit, string) {
+	s := fusion.Settings{Fusion: p, MinScore: e.cfg.MinScore, Passage: e.cfg.Passage}
+	ranked := f.HitsInto(nil, pl, s, k)
+	ids, docIDs := pl.IDs(s.Passage), pl.DocIDs(s.Passage)
+	hits := make([]backend.Hit, 0, len(ranked))
+	for _, r := range ranked {
+		chunk := ids[r.Unit]
+		if !s.Passage {
+			chunk = bestChunk(lists, docIDs[r.Unit])
 		}
-		if e.cfg.MinScore != nil && r.Score < *e.cfg.MinScore {
-			break // fused results are sorted by score
-		}
-		chunk := r.ID
-		if !e.cfg.Passage {
-			chunk = bestChunk(lists, r.DocID)
-		}
-		h := backend.Hit{DocID: r.DocID, ChunkID: chunk, Score: r.Score}
+		h := backend.Hit{DocID: docIDs[r.Unit], ChunkID: chunk, Score: r.Score}
 		if i, ok := e.chunkIndex(chunk); ok {
 			h.Text = excerpt(e.chunks[i].Text, excerptRunes)
 		}
 		hits = append(hits, h)
 	}
-	if len(hits) == 0 {
-		return hits, RoutingNoResults
-	}
-	return hits, RoutingSearch
+	return hits, fusion.Routing(len(hits))
 }
 
 // variantParams checks the fusion variants of req and merges each over

@@ -8,4 +8,10 @@
 // once and fuse them under many Params with a Fuser (FuseInto, FuseTopInto,
 // or RankInto, which returns interned units instead of strings); all of them
 // rank bit-for-bit alike.
+//
+// After fusion one rule decides what a search returns: Settings (the
+// fusion, min_score and passage mode) with Fuser.HitsInto keeps the best n
+// units down to the first score below min_score, and Routing labels an
+// empty answer "no_results". The engine answers requests and the replay
+// scores trials through it.
 package fusion
