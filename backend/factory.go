@@ -3,6 +3,8 @@ package backend
 import (
 	"context"
 	"io"
+
+	"github.com/fusiontune/fusiontune/backend/fusion"
 )
 
 // Factory is one backend kind, prepared from plain options before any run
@@ -35,6 +37,13 @@ type Replicator interface {
 // removes afterwards.
 type Verifier interface {
 	Verify(config, scratch string, log io.Writer, check func(context.Context, Searcher) error) (func(context.Context) error, error)
+}
+
+// FusionResolver is a Factory whose trials can be replayed: it tells a
+// trial's query-time settings exactly as the backend will apply them, so
+// that the tuner fuses its candidate lists offline the same way.
+type FusionResolver interface {
+	Fusion(params map[string]any) (fusion.Settings, error)
 }
 
 // Restarter is implemented by backends that can tell whether the applied

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/fusiontune/fusiontune/backend/fusion"
 	"github.com/fusiontune/fusiontune/experiments"
 )
 
@@ -58,7 +59,7 @@ func (e *liveEval) finish(context.Context, *Result) error { return nil }
 var maxCollections = 8
 
 // replayEval replays query-time variants: a trial that differs from an
-// earlier one only in query-time parameters (see replayable) is fused
+// earlier one only in query-time parameters (see experiments.Replayable) is fused
 // offline from the candidate lists collected for that earlier one, and
 // the first trial of each replay group collects them (one live run of the
 // golden set with explain, at the deepest depth the group may need). With
@@ -139,7 +140,7 @@ func (r *replayEval) resumed(t *trial) {
 
 // join resolves a trial's settings and adds it to its replay group (nil
 // when its settings cannot be resolved: it is then replayed as failed).
-func (r *replayEval) join(spec experiments.TrialSpec) (*studyGroup, FusionSettings, error) {
+func (r *replayEval) join(spec experiments.TrialSpec) (*studyGroup, fusion.Settings, error) {
 	s, err := r.ro.Resolve(spec.Params)
 	if err != nil {
 		return nil, s, err
@@ -221,9 +222,9 @@ func (r *replayEval) pendingFrom(key string, t *trial) []*trial {
 // replayAhead replays the batch's trials (the first is the one
 // asked for, already joined with settings s) on every core, keeps the
 // others' outcomes for when they are asked for, and returns the first's.
-func (r *replayEval) replayAhead(sg *studyGroup, batch []*trial, s FusionSettings) trialOutcome {
+func (r *replayEval) replayAhead(sg *studyGroup, batch []*trial, s fusion.Settings) trialOutcome {
 	began, cpu := time.Now(), processCPU()
-	settings := make([]FusionSettings, len(batch))
+	settings := make([]fusion.Settings, len(batch))
 	errs := make([]error, len(batch))
 	settings[0] = s
 	for k, b := range batch[1:] {

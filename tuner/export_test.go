@@ -37,14 +37,14 @@ func (c *ReplayCore) Prepare(q Query, pl *fusion.Prepared) *ReplayQuery {
 }
 
 // Score fuses and scores one query and returns the primary score.
-func (c *ReplayCore) Score(rq *ReplayQuery, s FusionSettings) float64 {
+func (c *ReplayCore) Score(rq *ReplayQuery, s fusion.Settings) float64 {
 	_, p := c.rp.score(rq, s)
 	return p
 }
 
 // Records replays one trial over every query: the per-query records the
 // sweep writes.
-func (c *ReplayCore) Records(rqs []*ReplayQuery, s FusionSettings) []runs.QueryResult {
+func (c *ReplayCore) Records(rqs []*ReplayQuery, s fusion.Settings) []runs.QueryResult {
 	out := make([]runs.QueryResult, len(rqs))
 	for i, rq := range rqs {
 		out[i] = runs.QueryResult{QueryID: rq.q.ID, Category: rq.q.Category}
@@ -55,7 +55,7 @@ func (c *ReplayCore) Records(rqs []*ReplayQuery, s FusionSettings) []runs.QueryR
 
 // ScoreBoth scores one query the hot path's way and by sorting the fused
 // ranking, and returns both metric vectors, primaries and routings.
-func (c *ReplayCore) ScoreBoth(rq *ReplayQuery, s FusionSettings) (fast, sorted []float64, fastP, sortedP float64, fastR, sortedR string) {
+func (c *ReplayCore) ScoreBoth(rq *ReplayQuery, s fusion.Settings) (fast, sorted []float64, fastP, sortedP float64, fastR, sortedR string) {
 	v, fastP := c.rp.score(rq, s)
 	fast, fastR = append([]float64(nil), v...), c.rp.routing()
 	v, sortedP = c.rp.scoreRanked(rq, s.Passage, c.rp.rank(rq.lists, s, c.rp.cut(s.Passage, 0)))

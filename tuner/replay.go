@@ -9,7 +9,6 @@ import (
 	"math"
 	"runtime"
 	"sort"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -62,20 +61,10 @@ const (
 	DefaultTolerance = 1e-9 // largest allowed replay-live difference of a per-query score
 )
 
-// FusionSettings are a trial's query-time settings exactly as the backend
-// applies them: what the replay fuses with and what the per-request
-// override of a live verification sends.
-type FusionSettings struct {
-	// Fusion is the effective fusion (defaults applied, Depth set); its
-	// Weights should name every enabled retriever, so that an override
-	// does not inherit a weight from the running configuration.
-	Fusion fusion.Params
-	// MinScore drops fused hits below it (nil: none). It cannot be
-	// overridden per request: verifying a trial whose MinScore differs
-	// from the running one applies the trial's config instead.
-	MinScore *float64
-	// Passage ranks chunks instead of documents.
-	Passage bool
+// Resolver is the ReplayOptions.Resolve of a backend that resolves its
+// trials' fusion settings.
+func Resolver(r backend.FusionResolver) func(experiments.Params) (fusion.Settings, error) {
+	return func(p experiments.Params) (fusion.Settings, error) { return r.Fusion(p) }
 }
 
 // ReplayOptions turn on the replay path of Sweep (nil or ModeLive keep
@@ -85,7 +74,7 @@ type ReplayOptions struct {
 	// Resolve returns a trial's effective query-time settings the way the
 	// backend reads them (for the embedded engine: render and parse its
 	// config). Required unless Mode is ModeLive.
-	Resolve func(experiments.Params) (FusionSettings, error)
+	Resolve func(experiments.Params) (fusion.Settings, error)
 	// Verify is how many of the best replayed trials are re-run live
 	// through per-request fusion overrides (DefaultVerify when 0; negative:
 	// none). The best trial is always confirmed through apply + restart.
@@ -122,22 +111,12 @@ var ErrNoCandidates = errors.New("backend returned no candidate lists (it does n
 // live.
 var ErrReplayMismatch = errors.New("replay and live results differ")
 
-// replayable reports whether param is fused offline: changing it needs
-// neither new candidate lists nor a restart of a different index.
-func replayable(param string) bool {
-	switch param {
-	case "fusion.method", "fusion.k", "fusion.normalization", "depth", "min_score":
-		return true
-	}
-	return strings.HasPrefix(param, experiments.WeightPrefix)
-}
-
 // replayKey identifies the trials that can share one collection of
 // candidate lists: equal parameters apart from the replayable ones.
 func replayKey(p experiments.Params) string {
 	rest := experiments.Params{}
 	for k, v := range p {
-		if !replayable(k) {
+		if !experiments.Replayable(k) {
 			rest[k] = v
 		}
 	}
@@ -153,7 +132,7 @@ type replayGroup struct {
 // replayAll replays the batch's trials (each resolved to
 // settings[k], or why not in errs[k]) from col on every core, in batch
 // order.
-func replayAll(o Options, col *collection, batch []*trial, settings []FusionSettings, errs []error) []trialOutcome {
+func replayAll(o Options, col *collection, batch []*trial, settings []fusion.Settings, errs []error) []trialOutcome {
 	out := make([]trialOutcome, len(batch))
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -180,7 +159,7 @@ func replayAll(o Options, col *collection, batch []*trial, settings []FusionSett
 // collection is one replay group's candidate lists, per query.
 type collection struct {
 	params   experiments.Params // the configuration the lists were collected on
-	settings FusionSettings     // its resolved settings
+	settings fusion.Settings    // its resolved settings
 	depth    int                // candidates collected per retriever
 	queries  []collected        // in query order
 	qs       []Query            // each collected's query, for the summarizer
@@ -203,7 +182,7 @@ type collected struct {
 // results fuses and scores every query under s, as a live run of the
 // trial records them; without hits, the top hits and labels are left
 // out (the scores are the same).
-func (col *collection) results(s FusionSettings, hits bool) []runs.QueryResult {
+func (col *collection) results(s fusion.Settings, hits bool) []runs.QueryResult {
 	rp := newReplayer(col.scorer, col.k)
 	out := make([]runs.QueryResult, len(col.queries))
 	for i := range col.queries {
@@ -233,7 +212,7 @@ func (col *collection) results(s FusionSettings, hits bool) []runs.QueryResult {
 // collectAt applies params (resolved to settings), restarts the backend
 // when needed and runs every query once with explain at depth; index
 // names the collection's requests, what the trials it is for (the log).
-func collectAt(ctx context.Context, o Options, ro ReplayOptions, params experiments.Params, settings FusionSettings, depth, index int, what string) (*collection, bool, error) {
+func collectAt(ctx context.Context, o Options, ro ReplayOptions, params experiments.Params, settings fusion.Settings, depth, index int, what string) (*collection, bool, error) {
 	restarted, err := applyAndStart(ctx, o.Backend, params, false)
 	if err != nil {
 		return nil, restarted, err
@@ -312,7 +291,7 @@ func applyAndStart(ctx context.Context, b backend.Backend, params experiments.Pa
 // fails with it, as it would have live. When the collection is stored the
 // trial keeps only its summary and a reference to it (rec.Replay, no
 // per-query results: see Results); otherwise its per-query results.
-func replayTrial(o Options, col *collection, colErr error, index int, spec experiments.TrialSpec, s FusionSettings, err error) trialOutcome {
+func replayTrial(o Options, col *collection, colErr error, index int, spec experiments.TrialSpec, s fusion.Settings, err error) trialOutcome {
 	rec := trialOutcome{TrialRecord: runs.TrialRecord{
 		Index: index, Name: spec.Name, Params: spec.Params, Group: spec.Params.IndexKey(),
 		Baseline: spec.Baseline, Mode: TrialReplay, Status: runs.StatusOK, Summary: runs.Summary{Scorecard: map[string]float64{}},
@@ -367,7 +346,7 @@ func replayTrial(o Options, col *collection, colErr error, index int, spec exper
 // summarizeReplay fuses and scores every query of col under s and sets
 // rec's summary, without building per-query results: the replay's hot
 // path. The summary is the one Results' per-query results give.
-func (rec *trialOutcome) summarizeReplay(col *collection, s FusionSettings) {
+func (rec *trialOutcome) summarizeReplay(col *collection, s fusion.Settings) {
 	rp := newReplayer(col.scorer, col.k)
 	sm := newSummarizer(col.qs, rp.names)
 	failed := 0

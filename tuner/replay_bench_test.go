@@ -18,12 +18,12 @@ import (
 
 // benchGrid is the bench-replay sweep: RRF k in {10, 20, 40, 60, 80} x
 // bm25 weight in {0, 0.1, ..., 1} with dense weight 1 - bm25 weight.
-func benchGrid() []tuner.FusionSettings {
-	var out []tuner.FusionSettings
+func benchGrid() []fusion.Settings {
+	var out []fusion.Settings
 	for _, k := range []float64{10, 20, 40, 60, 80} {
 		for i := 0; i <= 10; i++ {
 			w := float64(i) / 10
-			out = append(out, tuner.FusionSettings{Fusion: fusion.Params{
+			out = append(out, fusion.Settings{Fusion: fusion.Params{
 				Method: fusion.RRF, K: k, Normalization: fusion.MinMax, Depth: 100,
 				Weights: map[string]float64{"bm25": w, "dense": float64(10-i) / 10},
 			}})
@@ -60,7 +60,7 @@ func demoLists(b testing.TB) ([]tuner.Query, []*fusion.Prepared) {
 }
 
 // replaySetup prepares the demo queries' lists for replay.
-func replaySetup(b *testing.B) (*tuner.MetricsScorer, []tuner.FusionSettings, *tuner.ReplayCore, []*tuner.ReplayQuery) {
+func replaySetup(b *testing.B) (*tuner.MetricsScorer, []fusion.Settings, *tuner.ReplayCore, []*tuner.ReplayQuery) {
 	qs, pls := demoLists(b)
 	sc := demoScorer(b)
 	core := tuner.NewReplayCore(sc, tuner.DefaultDepth)

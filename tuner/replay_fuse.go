@@ -9,12 +9,6 @@ import (
 	"github.com/fusiontune/fusiontune/runs"
 )
 
-// FusionSettings (declared in replay.go) is fusion.Settings field for
-// field; the post-fusion rule takes it by conversion. This check keeps the
-// two convertible until FusionSettings becomes the alias
-// `type FusionSettings = fusion.Settings`.
-var _ = fusion.Settings(FusionSettings{})
-
 // replayQuery is one query made ready for replay: its candidate lists
 // and, for the fast path, its judgments prepared once and the grade of
 // every document the lists hold.
@@ -94,8 +88,8 @@ func (rp *replayer) cut(passage bool, recorded int) int {
 // rank returns the first n hits the engine would return, best first, as
 // units of pl: fused under s, stopping at the first score below
 // s.MinScore (fusion.Fuser.HitsInto, the rule the engine ranks by).
-func (rp *replayer) rank(pl *fusion.Prepared, s FusionSettings, n int) []fusion.Ranked {
-	rp.ranked = rp.f.HitsInto(rp.ranked, pl, fusion.Settings(s), n)
+func (rp *replayer) rank(pl *fusion.Prepared, s fusion.Settings, n int) []fusion.Ranked {
+	rp.ranked = rp.f.HitsInto(rp.ranked, pl, s, n)
 	rp.count = len(rp.ranked)
 	return rp.ranked
 }
@@ -129,7 +123,7 @@ func (rp *replayer) scoreRanked(rq *replayQuery, passage bool, ranked []fusion.R
 }
 
 // score fuses and scores one query under s: the replay's hot path.
-func (rp *replayer) score(rq *replayQuery, s FusionSettings) ([]float64, float64) {
+func (rp *replayer) score(rq *replayQuery, s fusion.Settings) ([]float64, float64) {
 	if rp.fast != nil && !s.Passage {
 		if vals, primary, ok := rp.scoreByRank(rq, s); ok {
 			return vals, primary
@@ -150,8 +144,8 @@ const maxRankedJudged = 16
 // the same length. The values are those of scoreRanked over the sorted
 // ranking. ok is false (sort instead) with a NaN score or many judged
 // documents in the lists.
-func (rp *replayer) scoreByRank(rq *replayQuery, s FusionSettings) (vals []float64, primary float64, ok bool) {
-	fs := fusion.Settings(s)
+func (rp *replayer) scoreByRank(rq *replayQuery, s fusion.Settings) (vals []float64, primary float64, ok bool) {
+	fs := s
 	rp.all = rp.f.ScoreInto(rp.all, rq.lists, s.Fusion, false)
 	kept, judged := 0, 0 // units at or above min_score; judged among them
 	for _, r := range rp.all {
@@ -193,7 +187,7 @@ func (rp *replayer) scoreByRank(rq *replayQuery, s FusionSettings) (vals []float
 
 // record fills r with the replayed outcome of one query: routing, scores,
 // the recorded top hits and labels, as runQuery records a live one.
-func (rp *replayer) record(r *runs.QueryResult, rq *replayQuery, s FusionSettings) {
+func (rp *replayer) record(r *runs.QueryResult, rq *replayQuery, s fusion.Settings) {
 	ranked := rp.rank(rq.lists, s, rp.cut(s.Passage, TopRecorded))
 	n := min(len(ranked), TopRecorded)
 	hits := make([]backend.Hit, n)

@@ -122,10 +122,10 @@ func (b *engineBackend) config(params experiments.Params) (engine.Config, error)
 }
 
 // resolve is the tuner's view of a trial's settings, as cmd/tune builds it.
-func (b *engineBackend) resolve(params experiments.Params) (tuner.FusionSettings, error) {
+func (b *engineBackend) resolve(params experiments.Params) (fusion.Settings, error) {
 	cfg, err := b.config(params)
 	if err != nil {
-		return tuner.FusionSettings{}, err
+		return fusion.Settings{}, err
 	}
 	p := cfg.FusionParams()
 	w := map[string]float64{}
@@ -133,7 +133,7 @@ func (b *engineBackend) resolve(params experiments.Params) (tuner.FusionSettings
 		w[r] = p.Weight(r)
 	}
 	p.Weights = w
-	return tuner.FusionSettings{Fusion: p, MinScore: cfg.MinScore, Passage: cfg.Passage}, nil
+	return fusion.Settings{Fusion: p, MinScore: cfg.MinScore, Passage: cfg.Passage}, nil
 }
 
 func (b *engineBackend) Apply(_ context.Context, params map[string]any) error {

@@ -250,7 +250,7 @@ func (r *runResults) rerecorded(t runs.TrialRecord) {
 
 // derive fuses the collection of replayed trial t under its settings.
 func (r *runResults) derive(t runs.TrialRecord, hits bool) ([]runs.QueryResult, error) {
-	var s FusionSettings
+	var s fusion.Settings
 	if err := json.Unmarshal(t.Replay.Settings, &s); err != nil {
 		return nil, fmt.Errorf("replay: trial %q: settings: %w", t.Name, err)
 	}

@@ -217,7 +217,7 @@ func TestScoreByRankEqualsSorting(t *testing.T) {
 	qs, pls := demoLists(t)
 	core := tuner.NewReplayCore(demoScorer(t), tuner.DefaultDepth)
 	f := func(v float64) *float64 { return &v }
-	var settings []tuner.FusionSettings
+	var settings []fusion.Settings
 	for _, p := range []fusion.Params{
 		{Method: fusion.RRF, K: 60, Depth: 100},
 		{Method: fusion.RRF, K: 1, Depth: 100, Weights: map[string]float64{"bm25": 0.8, "dense": 0.2}},
@@ -230,7 +230,7 @@ func TestScoreByRankEqualsSorting(t *testing.T) {
 		{Method: fusion.CombMNZ, Normalization: fusion.MinMax, Depth: 100},
 	} {
 		for _, min := range []*float64{nil, f(0.02), f(0.5), f(1e9)} {
-			settings = append(settings, tuner.FusionSettings{Fusion: p, MinScore: min})
+			settings = append(settings, fusion.Settings{Fusion: p, MinScore: min})
 		}
 	}
 	checked := 0

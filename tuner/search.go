@@ -12,7 +12,7 @@ import (
 // durably before the next is asked for.
 //
 // With o.Replay in mode replay or auto, a trial that differs from an
-// earlier one only in query-time parameters (see replayable) is fused
+// earlier one only in query-time parameters (see experiments.Replayable) is fused
 // offline from the candidate lists collected for that earlier one, and the
 // first trial of each new group collects them (one live run of the golden
 // set with explain); the study is told replayed trials like live ones, and

@@ -19,6 +19,7 @@ import (
 	"github.com/fusiontune/fusiontune/backend/client"
 	"github.com/fusiontune/fusiontune/backend/embed"
 	"github.com/fusiontune/fusiontune/backend/engine"
+	"github.com/fusiontune/fusiontune/backend/fusion"
 	"github.com/fusiontune/fusiontune/backend/process"
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/internal/secrets"
@@ -61,12 +62,17 @@ type Factory struct {
 	o      Options
 	base   map[string]any
 	render process.Renderer
+	// cfg is the base config parsed and validated once: a trial's
+	// parameters overlay it as typed values (engine.Config.WithParams).
+	cfg engine.Config
 }
 
 var (
 	_ backend.Factory    = (*Factory)(nil)
 	_ backend.Replicator = (*Factory)(nil)
 	_ backend.Verifier   = (*Factory)(nil)
+
+	_ backend.FusionResolver = (*Factory)(nil)
 )
 
 // New builds the base engine config and checks it the way `tune serve`
@@ -117,9 +123,11 @@ func New(o Options) (*Factory, error) {
 	f := newFactory(o, base)
 	// The settings' own engine keys first: a bad key there is one problem
 	// of the settings, not one per trial.
-	if data, err := f.render(nil); err != nil {
+	data, err := f.render(nil)
+	if err != nil {
 		return nil, fmt.Errorf("backend.engine: %w", err)
-	} else if _, err := engine.ParseConfig(data, "backend.engine", "/"); err != nil {
+	}
+	if f.cfg, err = engine.ParseConfig(data, "backend.engine", "/"); err != nil {
 		return nil, fmt.Errorf("backend.config + backend.engine: engine config: %w", err)
 	}
 	return f, nil
@@ -127,6 +135,18 @@ func New(o Options) (*Factory, error) {
 
 func newFactory(o Options, base map[string]any) *Factory {
 	return &Factory{o: o, base: base, render: process.Memo(process.YAMLOverlay(base, experiments.CustomPrefix), renderMemo)}
+}
+
+// Fusion is a trial's query-time settings exactly as `tune serve` will
+// apply them: its parameters overlaid on the parsed base config as typed
+// values (no YAML is rendered or parsed), with an explicit weight for
+// every enabled retriever.
+func (f *Factory) Fusion(params map[string]any) (fusion.Settings, error) {
+	cfg, err := f.cfg.WithParams(params)
+	if err != nil {
+		return fusion.Settings{}, err
+	}
+	return cfg.FusionSettings(), nil
 }
 
 // SecretEnv is the environment variable the engine reads its embedding
@@ -237,7 +257,10 @@ func (f *Factory) Replica(dir string) backend.Factory {
 		base[k] = v
 	}
 	base["cache_dir"] = filepath.Join(dir, "cache")
-	return newFactory(f.o, base)
+	r := newFactory(f.o, base)
+	r.cfg = f.cfg
+	r.cfg.CacheDir = base["cache_dir"].(string)
+	return r
 }
 
 // Open returns the process backend running `tune serve` on its own
