@@ -14,11 +14,6 @@ import (
 	"github.com/fusiontune/fusiontune/tuner"
 )
 
-func init() {
-	register(command{name: "apply", summary: "promote a recorded trial to the production config (safely, with rollback)", run: runApply})
-	register(command{name: "rollback", summary: "restore the production config the last promotion replaced", run: runRollback})
-}
-
 // smokeQueries is how many golden-set queries a promotion re-evaluates.
 const smokeQueries = 20
 

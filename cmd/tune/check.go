@@ -4,18 +4,13 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/fusiontune/fusiontune/backend/engine"
 	"github.com/fusiontune/fusiontune/experiments"
 )
 
-func init() {
-	register(command{name: "check", summary: "validate golden sets and experiment files, listing every problem with file:line:col", run: runCheck})
-}
-
-// checkKind is one kind of user file tune check validates. The golden set is
-// the fallback; another kind (experiment files) is one addCheckKind call
-// from an init function with a match and a check func.
+// checkKind is one kind of user file tune check validates.
 type checkKind struct {
 	name string
 	// match reports whether path is of this kind (by name or content).
@@ -25,6 +20,15 @@ type checkKind struct {
 	check func(path string, opts checkOptions) (summary string, warnings []error, err error)
 }
 
+// checkKinds are the kinds of file tune check knows, tried in order; the
+// golden set, matching anything, comes last.
+func checkKinds() []checkKind {
+	return []checkKind{
+		{name: "experiments", match: isExperimentFile, check: checkExperimentFile},
+		{name: "golden", match: func(string) bool { return true }, check: checkGoldenSet},
+	}
+}
+
 // checkOptions are the flags of tune check that some kinds read.
 type checkOptions struct {
 	format     string // golden-set format: native, trec, beir or "" to detect
@@ -32,14 +36,6 @@ type checkOptions struct {
 	qrelsSplit string // BEIR qrels split
 	corpus     string // corpus to resolve golden-set judgments against
 }
-
-var checkKinds []checkKind
-
-// addCheckKind registers a file kind; kinds are tried in registration
-// order, the golden set last.
-func addCheckKind(k checkKind) { checkKinds = append(checkKinds, k) }
-
-var goldenKind = checkKind{name: "golden", match: func(string) bool { return true }, check: checkGoldenSet}
 
 func runCheck(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("check", "[--kind auto|golden] [--format native|trec|beir] [--judgments FILE] [--qrels-split NAME] FILE...", stderr)
@@ -83,8 +79,7 @@ func runCheck(_ context.Context, args []string, stdout, stderr io.Writer) error 
 }
 
 func kindFor(path, name string) (checkKind, error) {
-	all := append(append([]checkKind(nil), checkKinds...), goldenKind)
-	for _, k := range all {
+	for _, k := range checkKinds() {
 		if (name == "auto" && k.match(path)) || k.name == name {
 			return k, nil
 		}
@@ -93,11 +88,11 @@ func kindFor(path, name string) (checkKind, error) {
 }
 
 func kindNames() string {
-	s := ""
-	for _, k := range checkKinds {
-		s += k.name + ", "
+	var names []string
+	for _, k := range checkKinds() {
+		names = append(names, k.name)
 	}
-	return s + goldenKind.name
+	return strings.Join(names, ", ")
 }
 
 func checkGoldenSet(path string, opts checkOptions) (string, []error, error) {

@@ -10,10 +10,6 @@ import (
 	"github.com/fusiontune/fusiontune/tuner"
 )
 
-func init() {
-	register(command{name: "compare", summary: "paired comparison of two recorded trials (tests, categories, result diffs)", run: runCompare})
-}
-
 const compareUsage = `RUN_A[:TRIAL] RUN_B[:TRIAL] [--format text|json|md] [--config tune.yaml] [--runs-dir DIR]
 
 Compares trial B against trial A (deltas are B - A) on the queries both

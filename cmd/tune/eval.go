@@ -16,10 +16,6 @@ import (
 	"github.com/fusiontune/fusiontune/metrics/treceval"
 )
 
-func init() {
-	register(command{name: "eval", summary: "score a TREC run file against qrels, as trec_eval does", run: runEval})
-}
-
 // stringList is a repeatable string flag.
 type stringList []string
 

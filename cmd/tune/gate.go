@@ -11,10 +11,6 @@ import (
 	"github.com/fusiontune/fusiontune/tuner"
 )
 
-func init() {
-	register(command{name: "gate", summary: "check the settings' quality gates on a recorded trial (exit 1 when one fails)", run: runGate})
-}
-
 const gateUsage = `RUN [TRIAL] [--config tune.yaml] [--runs-dir DIR]
 
 Checks every gate of the settings (gates: ["Recall@3 >= 0.80",

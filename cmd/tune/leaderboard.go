@@ -9,11 +9,6 @@ import (
 	"github.com/fusiontune/fusiontune/runs"
 )
 
-func init() {
-	register(command{name: "leaderboard", summary: "reprint a recorded run's leaderboard", run: runLeaderboard})
-	register(command{name: "runs", summary: "list recorded runs with their best scores", run: runRuns})
-}
-
 func runLeaderboard(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("leaderboard", "[RUN] [--runs-dir DIR] [--format text|json|md|csv]\n       --storage URL [--study NAME] [--format ...]\n\nRUN is a run id, a unique prefix of one, or latest (the default).", stderr)
 	config := fs.String("config", "", "settings file (default ./tune.yaml when present)")

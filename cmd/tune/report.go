@@ -11,10 +11,6 @@ import (
 	"github.com/fusiontune/fusiontune/tuner"
 )
 
-func init() {
-	register(command{name: "report", summary: "write a run's self-contained HTML report (report.html)", run: runReport})
-}
-
 const reportUsage = `[RUN] [--out FILE] [--runs-dir DIR]
 
 Renders RUN (a run id, a unique prefix of one, a run directory, or latest,

@@ -16,10 +16,6 @@ import (
 	"github.com/fusiontune/fusiontune/experiments/trec"
 )
 
-func init() {
-	register(command{name: "search", summary: "run a batch of queries on the embedded engine and write a TREC run", run: runSearch})
-}
-
 func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("search", "--config engine.yaml --queries queries.jsonl [--k 100] [--out run.trec]", stderr)
 	configPath := fs.String("config", "", "engine configuration `file` (YAML)")

@@ -13,10 +13,6 @@ import (
 	"github.com/fusiontune/fusiontune/backend/engine"
 )
 
-func init() {
-	register(command{name: "serve", summary: "run the embedded hybrid search engine over HTTP", run: runServe})
-}
-
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("serve", "--config engine.yaml [--listen ADDR] [--ready-file PATH]", stderr)
 	configPath := fs.String("config", "", "engine configuration `file` (YAML), read once at start")

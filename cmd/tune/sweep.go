@@ -15,11 +15,6 @@ import (
 	"github.com/fusiontune/fusiontune/tuner"
 )
 
-func init() {
-	register(command{name: "sweep", summary: "run a sweep (the default: tune --experiments FILE)", run: runSweep})
-	defaultCommand = "sweep"
-}
-
 const sweepUsage = `[--experiments FILE] [--config tune.yaml] [--runs-dir DIR] [--resume RUN] [--apply-best] [--mode live|replay|auto] [--verify N] [--format text|json|md|csv]
        [--storage URL [--study NAME]] [--parallel N]
 

@@ -7,10 +7,6 @@ import (
 	"runtime/debug"
 )
 
-func init() {
-	register(command{name: "version", summary: "print the version of tune", run: runVersion})
-}
-
 func runVersion(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("version", "", stderr)
 	if err := parseFlags(fs, args); err != nil {

@@ -13,10 +13,6 @@ import (
 	"github.com/fusiontune/fusiontune/tuner/studystore"
 )
 
-func init() {
-	register(command{name: "worker", summary: "join a study shared through a database (--storage URL --study NAME)", run: runWorker})
-}
-
 const workerUsage = `--experiments FILE --storage URL --study NAME [--parallel N] [--worker NAME] [--config tune.yaml] [--runs-dir DIR]
 
 Joins the sampler study NAME kept in the database at URL (sqlite:///PATH,
