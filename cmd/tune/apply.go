@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -17,8 +16,8 @@ import (
 // smokeQueries is how many golden-set queries a promotion re-evaluates.
 const smokeQueries = 20
 
-func runApply(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("apply", "RUN TRIAL [--config tune.yaml] [--runs-dir DIR]\n\nWrites TRIAL's exact engine config to the production config (backend.config),\nafter a backup; restarts the service on it, checks health and re-evaluates a\nsample of queries; on any failure the previous config is restored.", stderr)
+func runApply(ctx context.Context, a *app, args []string) error {
+	fs := newFlagSet("apply", "RUN TRIAL [--config tune.yaml] [--runs-dir DIR]\n\nWrites TRIAL's exact engine config to the production config (backend.config),\nafter a backup; restarts the service on it, checks health and re-evaluates a\nsample of queries; on any failure the previous config is restored.", a.stderr)
 	config := fs.String("config", "", "settings file (default ./tune.yaml when present)")
 	fs.String("runs-dir", defaultRunsDir, "directory of run records (setting runs_dir)")
 	force := fs.Bool("force", false, "promote even when the promotion policy refuses (recorded in promotions.jsonl)")
@@ -28,11 +27,11 @@ func runApply(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if fs.NArg() != 2 {
 		return usageErrorf("want RUN and TRIAL (got %d arguments)", fs.NArg())
 	}
-	s, store, run, err := openRun(*config, fs, fs.Arg(0))
+	s, store, run, err := a.openRun(*config, fs, fs.Arg(0))
 	if err != nil {
 		return err
 	}
-	unlock, err := lockRun(store, s.Backend.Config, append([]string{"apply"}, args...), stderr)
+	unlock, err := a.lockRun(store, s.Backend.Config, append([]string{"apply"}, args...))
 	defer unlock()
 	if err != nil {
 		return err
@@ -45,11 +44,11 @@ func runApply(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return inputError(err)
 	}
-	return promote(ctx, s, store, run, entry, *force, stdout, stderr)
+	return a.promote(ctx, s, store, run, entry, *force)
 }
 
 // promote installs a recorded trial's config as the production config.
-func promote(ctx context.Context, s *settings, store *runs.Store, run *runs.Run, entry runs.Entry, force bool, stdout, stderr io.Writer) error {
+func (a *app) promote(ctx context.Context, s *settings, store *runs.Store, run *runs.Run, entry runs.Entry, force bool) error {
 	if entry.Status != runs.StatusOK {
 		return inputError(fmt.Errorf("trial %q did not succeed (%s): nothing to promote", entry.Name, entry.Status))
 	}
@@ -69,11 +68,11 @@ func promote(ctx context.Context, s *settings, store *runs.Store, run *runs.Run,
 	if rec == nil || rec.BackendConfig == "" {
 		return fmt.Errorf("run %s: trial %q has no recorded backend config", run.ID(), entry.Name)
 	}
-	forced, reason, err := checkPolicy(s, run, entry, force, stderr)
+	forced, reason, err := a.checkPolicy(s, run, entry, force)
 	if err != nil {
 		return err
 	}
-	ds, err := openDataset(s)
+	ds, err := a.openDataset(s)
 	if err != nil {
 		return err
 	}
@@ -90,9 +89,9 @@ func promote(ctx context.Context, s *settings, store *runs.Store, run *runs.Run,
 		recorded[r.QueryID] = r.Primary
 	}
 	sample := sampleQueries(ds.queries, smokeQueries)
-	pr, cleanup, err := newPromoter(s, store, func(ctx context.Context, b backend.Searcher) error {
+	pr, cleanup, err := a.newPromoter(s, store, func(ctx context.Context, b backend.Searcher) error {
 		return tuner.SmokeCheck(ctx, b, sample, recorded, scorer, evalOptions(s.Eval))
-	}, stderr)
+	})
 	if err != nil {
 		return err
 	}
@@ -101,12 +100,12 @@ func promote(ctx context.Context, s *settings, store *runs.Store, run *runs.Run,
 	if err != nil {
 		return failedError(err)
 	}
-	fmt.Fprintf(stdout, "promoted %s (run %s, primary %.4f) to %s; backup %s\n", rec.Name, run.ID(), rec.Primary, p.Config, orNone(p.Backup))
+	fmt.Fprintf(a.stdout, "promoted %s (run %s, primary %.4f) to %s; backup %s\n", rec.Name, run.ID(), rec.Primary, p.Config, orNone(p.Backup))
 	return nil
 }
 
-func runRollback(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("rollback", "[--config tune.yaml] [--runs-dir DIR]\n\nRestores the production config that the last promotion replaced, restarts the\nservice on it and checks its health.", stderr)
+func runRollback(ctx context.Context, a *app, args []string) error {
+	fs := newFlagSet("rollback", "[--config tune.yaml] [--runs-dir DIR]\n\nRestores the production config that the last promotion replaced, restarts the\nservice on it and checks its health.", a.stderr)
 	config := fs.String("config", "", "settings file (default ./tune.yaml when present)")
 	fs.String("runs-dir", defaultRunsDir, "directory of run records (setting runs_dir)")
 	if err := parseFlags(fs, args); err != nil {
@@ -122,16 +121,16 @@ func runRollback(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if s.Backend.Config == "" {
 		return inputError(errors.New("backend.config: set it to the production engine config file"))
 	}
-	store, err := openStore(s.RunsDir)
+	store, err := a.openStore(s.RunsDir)
 	if err != nil {
 		return err
 	}
-	unlock, err := lockRun(store, s.Backend.Config, append([]string{"rollback"}, args...), stderr)
+	unlock, err := a.lockRun(store, s.Backend.Config, append([]string{"rollback"}, args...))
 	defer unlock()
 	if err != nil {
 		return err
 	}
-	pr, cleanup, err := newPromoter(s, store, func(ctx context.Context, b backend.Searcher) error { return nil }, stderr)
+	pr, cleanup, err := a.newPromoter(s, store, func(ctx context.Context, b backend.Searcher) error { return nil })
 	if err != nil {
 		return err
 	}
@@ -143,14 +142,14 @@ func runRollback(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return failedError(err)
 	}
-	fmt.Fprintf(stdout, "rolled back %s to the config before %s (run %s)\n", p.Config, p.Trial, p.Run)
+	fmt.Fprintf(a.stdout, "rolled back %s to the config before %s (run %s)\n", p.Config, p.Trial, p.Run)
 	return nil
 }
 
 // newPromoter returns a promoter for the production config (backend.config)
 // whose Verify brings the service up on the config on disk and runs check
 // against it (see productionVerifier).
-func newPromoter(s *settings, store *runs.Store, check func(context.Context, backend.Searcher) error, stderr io.Writer) (*tuner.Promoter, func(), error) {
+func (a *app) newPromoter(s *settings, store *runs.Store, check func(context.Context, backend.Searcher) error) (*tuner.Promoter, func(), error) {
 	dir, err := os.MkdirTemp("", "tune-promote-*")
 	if err != nil {
 		return nil, nil, err
@@ -161,7 +160,7 @@ func newPromoter(s *settings, store *runs.Store, check func(context.Context, bac
 		cleanup()
 		return nil, nil, err
 	}
-	verify, err := productionVerifier(s, abs, dir, check, stderr)
+	verify, err := a.productionVerifier(s, abs, dir, check)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
@@ -169,7 +168,7 @@ func newPromoter(s *settings, store *runs.Store, check func(context.Context, bac
 	// After a failed promotion the restored config is brought back up and
 	// health-checked only: the promoted trial's smoke scores do not apply
 	// to it.
-	restore, err := productionVerifier(s, abs, dir, func(context.Context, backend.Searcher) error { return nil }, stderr)
+	restore, err := a.productionVerifier(s, abs, dir, func(context.Context, backend.Searcher) error { return nil })
 	if err != nil {
 		cleanup()
 		return nil, nil, err

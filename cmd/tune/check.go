@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/fusiontune/fusiontune/backend/engine"
@@ -37,8 +36,8 @@ type checkOptions struct {
 	corpus     string // corpus to resolve golden-set judgments against
 }
 
-func runCheck(_ context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("check", "[--kind auto|golden] [--format native|trec|beir] [--judgments FILE] [--qrels-split NAME] FILE...", stderr)
+func runCheck(ctx context.Context, a *app, args []string) error {
+	fs := newFlagSet("check", "[--kind auto|golden] [--format native|trec|beir] [--judgments FILE] [--qrels-split NAME] FILE...", a.stderr)
 	kind := fs.String("kind", "auto", "file kind: auto (detect) or "+kindNames())
 	var opts checkOptions
 	fs.StringVar(&opts.format, "format", "", "golden-set `format`: native, trec or beir (default: detect from the path)")
@@ -63,14 +62,14 @@ func runCheck(_ context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 		summary, warnings, err := k.check(path, opts)
 		for _, w := range warnings {
-			fmt.Fprintf(stderr, "warning: %v\n", w)
+			fmt.Fprintf(a.stderr, "warning: %v\n", w)
 		}
 		if err != nil {
 			bad++
-			fmt.Fprintln(stderr, err)
+			fmt.Fprintln(a.stderr, err)
 			continue
 		}
-		fmt.Fprintf(stdout, "ok %s (%s)\n", path, summary)
+		fmt.Fprintf(a.stdout, "ok %s (%s)\n", path, summary)
 	}
 	if bad > 0 {
 		return inputError(fmt.Errorf("check: %d of %d files have problems", bad, len(files)))

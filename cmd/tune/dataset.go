@@ -29,7 +29,7 @@ type dataset struct {
 // openDataset loads the configured golden set (the shipped demo when none
 // is configured), applies the split and resolves every judgment against the
 // corpus, so passage judgments become document ids.
-func openDataset(s *settings) (*dataset, error) {
+func (a *app) openDataset(s *settings) (*dataset, error) {
 	d := s.Dataset
 	if d.Path == "" {
 		dir, err := demoDir()

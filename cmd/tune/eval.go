@@ -22,9 +22,9 @@ type stringList []string
 func (s *stringList) String() string     { return strings.Join(*s, " ") }
 func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 
-func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func runEval(ctx context.Context, a *app, args []string) error {
 	fs := newFlagSet("eval", "--qrels FILE --run FILE [-m MEASURE[.PARAMS]]... [-q] [-c] [-l N] [--format trec|json|csv]\n"+
-		"       tune eval [flags] QRELS RUN        (trec_eval's argument order; -l2, -mP.10 glued forms work)", stderr)
+		"       tune eval [flags] QRELS RUN        (trec_eval's argument order; -l2, -mP.10 glued forms work)", a.stderr)
 	qrelsPath := fs.String("qrels", "", "qrels `file` (qid iter docno rel)")
 	runPath := fs.String("run", "", "run `file` (qid Q0 docno rank score tag)")
 	var measures stringList
@@ -62,7 +62,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return inputError(fmt.Errorf("eval: %w", err))
 	}
 	for _, m := range sel.Missing {
-		fmt.Fprintf(stderr, "tune eval: warning: trec_eval measure %q is not implemented; skipped\n", m)
+		fmt.Fprintf(a.stderr, "tune eval: warning: trec_eval measure %q is not implemented; skipped\n", m)
 	}
 	qrels, err := trec.ReadQrelsFile(*qrelsPath)
 	if err != nil {
@@ -79,16 +79,16 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	if n := len(res.Skipped); n > 0 {
-		fmt.Fprintf(stderr, "tune eval: warning: %d run queries have no judgments in %s and were skipped (first: %q)\n",
+		fmt.Fprintf(a.stderr, "tune eval: warning: %d run queries have no judgments in %s and were skipped (first: %q)\n",
 			n, *qrelsPath, res.Skipped[0])
 	}
 	switch *format {
 	case "json":
-		return writeEvalJSON(stdout, res, *perQuery)
+		return writeEvalJSON(a.stdout, res, *perQuery)
 	case "csv":
-		return writeEvalCSV(stdout, res, *perQuery)
+		return writeEvalCSV(a.stdout, res, *perQuery)
 	}
-	return res.WriteTREC(stdout, *perQuery)
+	return res.WriteTREC(a.stdout, *perQuery)
 }
 
 // evaluateRunFile scores the run at path while reading it, query by query,

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 
@@ -15,7 +14,7 @@ import (
 // (exit 1) naming every reason when the policy refuses and force is off;
 // with force it warns and returns forced = true with the overridden
 // reasons, for the promotions journal.
-func checkPolicy(s *settings, run *runs.Run, entry runs.Entry, force bool, stderr io.Writer) (forced bool, reason string, err error) {
+func (a *app) checkPolicy(s *settings, run *runs.Run, entry runs.Entry, force bool) (forced bool, reason string, err error) {
 	lb, err := run.ReadLeaderboard()
 	if err != nil {
 		return false, "", err
@@ -35,12 +34,12 @@ func checkPolicy(s *settings, run *runs.Run, entry runs.Entry, force bool, stder
 		return false, "", fmt.Errorf("promotion policy: %w", err)
 	}
 	if d.Allowed {
-		fmt.Fprintf(stderr, "promotion policy: %q is significantly better than %s %q: %s\n", entry.Name, d.Reference, d.Against, d.Summary())
+		fmt.Fprintf(a.stderr, "promotion policy: %q is significantly better than %s %q: %s\n", entry.Name, d.Reference, d.Against, d.Summary())
 		return false, "", nil
 	}
 	why := strings.Join(d.Reasons, "; ")
 	if force {
-		fmt.Fprintf(stderr, "warning: promotion policy overridden by --force: %s\n", why)
+		fmt.Fprintf(a.stderr, "warning: promotion policy overridden by --force: %s\n", why)
 		return true, "forced past the promotion policy: " + why, nil
 	}
 	var b strings.Builder

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/backend/embedded"
@@ -16,10 +15,10 @@ import (
 // it again; http restarts the user's service, which stays up).
 //
 // dir is a scratch directory the caller removes.
-func productionVerifier(s *settings, config, dir string, check func(context.Context, backend.Searcher) error, stderr io.Writer) (func(context.Context) error, error) {
+func (a *app) productionVerifier(s *settings, config, dir string, check func(context.Context, backend.Searcher) error) (func(context.Context) error, error) {
 	switch s.Backend.Kind {
 	case kindProcess, kindHTTP:
-		f, err := newFactory(s, nil)
+		f, err := a.newFactory(s, nil)
 		if err != nil {
 			return nil, inputError(err)
 		}
@@ -27,12 +26,12 @@ func productionVerifier(s *settings, config, dir string, check func(context.Cont
 		if !ok {
 			return nil, fmt.Errorf("backend.kind %s: promotion is not supported", s.Backend.Kind)
 		}
-		return v.Verify(config, dir, stderr, check)
+		return v.Verify(config, dir, a.stderr, check)
 	}
-	o, err := embeddedOptions(s)
+	o, err := a.embeddedOptions(s)
 	if err != nil {
 		return nil, err
 	}
 	o.Redact = nil // the promotion's own output is already redacted
-	return embedded.Verify(o, config, dir, stderr, check)
+	return embedded.Verify(o, config, dir, a.stderr, check)
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/runs/report"
@@ -17,20 +16,20 @@ Renders RUN (a run id, a unique prefix of one, a run directory, or latest,
 the default) as one self-contained HTML file: leaderboard, per-category
 bars, the primary score against each tuned parameter, replay parity,
 judged coverage and the worst queries. Without --out it is written to the
-run directory as report.html; --out - writes it to stdout.`
+run directory as report.html; --out - writes it to a.stdout.`
 
-func runReport(_ context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("report", reportUsage, stderr)
+func runReport(ctx context.Context, a *app, args []string) error {
+	fs := newFlagSet("report", reportUsage, a.stderr)
 	config := fs.String("config", "", "settings file (default ./tune.yaml when present)")
 	fs.String("runs-dir", defaultRunsDir, "directory of run records (setting runs_dir)")
-	out := fs.String("out", "", "output file (default RUN/report.html; - for stdout)")
+	out := fs.String("out", "", "output file (default RUN/report.html; - for a.stdout)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 1 {
 		return usageErrorf("want at most one RUN (got %d arguments)", fs.NArg())
 	}
-	_, _, run, err := openRun(*config, fs, fs.Arg(0))
+	_, _, run, err := a.openRun(*config, fs, fs.Arg(0))
 	if err != nil {
 		return err
 	}
@@ -41,10 +40,10 @@ func runReport(_ context.Context, args []string, stdout, stderr io.Writer) error
 		if err != nil {
 			return err
 		}
-		fmt.Fprintln(stdout, path)
+		fmt.Fprintln(a.stdout, path)
 		return nil
 	case "-":
-		return report.Render(stdout, run, opts)
+		return report.Render(a.stdout, run, opts)
 	}
 	var b bytes.Buffer
 	if err := report.Render(&b, run, opts); err != nil {
@@ -53,7 +52,7 @@ func runReport(_ context.Context, args []string, stdout, stderr io.Writer) error
 	if err := runs.WriteFileAtomic(*out, b.Bytes(), 0o644); err != nil {
 		return fmt.Errorf("report --out: %w", err)
 	}
-	fmt.Fprintln(stdout, *out)
+	fmt.Fprintln(a.stdout, *out)
 	return nil
 }
 

@@ -8,13 +8,23 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/fusiontune/fusiontune/runs"
 )
 
 // command is one subcommand of tune.
 type command struct {
 	name    string // as typed on the command line
 	summary string // one line for the top-level help
-	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+	run     func(ctx context.Context, a *app, args []string) error
+}
+
+// app is what one invocation's commands share: the standard streams, which
+// redact, and the redactor scrubbing secrets from everything tune writes
+// (created in run; the settings add the secrets they name).
+type app struct {
+	stdout, stderr io.Writer
+	secrets        *runs.Redactor
 }
 
 // defaultCommand runs when the first argument is a flag or absent: tune's main
@@ -54,37 +64,38 @@ func lookup(name string) (command, bool) {
 // run executes one invocation and returns its exit code. Errors go to stderr,
 // results to stdout.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	addEnvSecrets(os.Environ())
-	stdout, stderr = secrets.Writer(stdout), secrets.Writer(stderr)
-	err := dispatch(ctx, args, stdout, stderr)
+	secrets := runs.NewRedactor()
+	addEnvSecrets(secrets, os.Environ())
+	a := &app{stdout: secrets.Writer(stdout), stderr: secrets.Writer(stderr), secrets: secrets}
+	err := dispatch(ctx, a, args)
 	if err != nil && !errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintf(stderr, "tune: %v\n", err)
+		fmt.Fprintf(a.stderr, "tune: %v\n", err)
 	}
 	return exitCode(err)
 }
 
-func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func dispatch(ctx context.Context, a *app, args []string) error {
 	if len(args) > 0 {
 		switch args[0] {
 		case "help", "-h", "-help", "--help":
 			if len(args) > 1 {
 				if c, ok := lookup(args[1]); ok {
-					return c.run(ctx, []string{"--help"}, stdout, stderr)
+					return c.run(ctx, a, []string{"--help"})
 				}
 				return usageErrorf("unknown command %q (run 'tune help')", args[1])
 			}
-			printUsage(stdout)
+			printUsage(a.stdout)
 			return nil
 		}
 		if c, ok := lookup(args[0]); ok {
-			return c.run(ctx, args[1:], stdout, stderr)
+			return c.run(ctx, a, args[1:])
 		}
 		if !strings.HasPrefix(args[0], "-") {
 			return usageErrorf("unknown command %q (run 'tune help')", args[0])
 		}
 	}
 	c, _ := lookup(defaultCommand)
-	return c.run(ctx, args, stdout, stderr)
+	return c.run(ctx, a, args)
 }
 
 func printUsage(w io.Writer) {

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"runtime"
@@ -16,12 +15,12 @@ import (
 	"github.com/fusiontune/fusiontune/experiments/trec"
 )
 
-func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("search", "--config engine.yaml --queries queries.jsonl [--k 100] [--out run.trec]", stderr)
+func runSearch(ctx context.Context, a *app, args []string) error {
+	fs := newFlagSet("search", "--config engine.yaml --queries queries.jsonl [--k 100] [--out run.trec]", a.stderr)
 	configPath := fs.String("config", "", "engine configuration `file` (YAML)")
 	queriesPath := fs.String("queries", "", "queries `file`: BEIR queries.jsonl ({_id, text}) or TSV id<TAB>text")
 	k := fs.Int("k", 100, "results per query")
-	out := fs.String("out", "-", "run `file` to write (- for stdout)")
+	out := fs.String("out", "-", "run `file` to write (- for a.stdout)")
 	tag := fs.String("tag", "fusiontune", "run tag (the last column)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -48,7 +47,7 @@ func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return inputError(err)
 	}
-	log := slog.New(slog.NewTextHandler(stderr, nil))
+	log := slog.New(slog.NewTextHandler(a.stderr, nil))
 	e, err := engine.New(cfg, engine.Options{Logger: log})
 	if err != nil {
 		return inputError(fmt.Errorf("%s: %w", *configPath, err))
@@ -63,7 +62,7 @@ func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return failedError(err)
 	}
 	log.Info("searched", "queries", len(queries), "elapsed", time.Since(start).Round(time.Millisecond))
-	w := stdout
+	w := a.stdout
 	if *out != "-" {
 		f, err := os.Create(*out)
 		if err != nil {

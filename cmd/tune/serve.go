@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"os"
@@ -13,8 +12,8 @@ import (
 	"github.com/fusiontune/fusiontune/backend/engine"
 )
 
-func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("serve", "--config engine.yaml [--listen ADDR] [--ready-file PATH]", stderr)
+func runServe(ctx context.Context, a *app, args []string) error {
+	fs := newFlagSet("serve", "--config engine.yaml [--listen ADDR] [--ready-file PATH]", a.stderr)
 	configPath := fs.String("config", "", "engine configuration `file` (YAML), read once at start")
 	listen := fs.String("listen", "", "listen `address`, overriding the config's listen (port 0 picks a free port)")
 	readyFile := fs.String("ready-file", "", "write the bound address to this `file` once the index is ready")
@@ -39,7 +38,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *verbose {
 		level = slog.LevelDebug
 	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	log := slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: level}))
 	e, err := engine.New(cfg, engine.Options{Logger: log})
 	if err != nil {
 		return inputError(fmt.Errorf("%s: %w", *configPath, err))
@@ -59,7 +58,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		st := e.Stats()
 		log.Info("ready", "addr", addr, "docs", st.Docs, "chunks", st.Chunks,
 			"bm25_cached", st.LexicalCached, "dense_cached", st.DenseCached, "build", st.Total.String())
-		fmt.Fprintf(stderr, "tune serve: listening on http://%s\n", addr)
+		fmt.Fprintf(a.stderr, "tune serve: listening on http://%s\n", addr)
 		if *readyFile != "" {
 			if err := writeReadyFile(*readyFile, addr); err != nil {
 				readyErr = err

@@ -23,26 +23,26 @@ evaluates the golden set, records the run under the runs directory and
 prints the leaderboard. With no settings file, the embedded engine runs on
 the shipped demo dataset.`
 
-func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	return sweep(ctx, "sweep", args, stdout, stderr)
+func runSweep(ctx context.Context, a *app, args []string) error {
+	return a.sweep(ctx, "sweep", args)
 }
 
 // sweep is `tune sweep` and, with cmd "worker", `tune worker`: the same
 // flags, the worker requiring a shared study.
-func sweep(ctx context.Context, cmd string, args []string, stdout, stderr io.Writer) error {
+func (a *app) sweep(ctx context.Context, cmd string, args []string) error {
 	sweepStart := time.Now()
 	usage := sweepUsage
 	if cmd == "worker" {
 		usage = workerUsage
 	}
-	fs := newFlagSet(cmd, usage, stderr)
+	fs := newFlagSet(cmd, usage, a.stderr)
 	expFile := fs.String("experiments", "", "experiment file (JSON or YAML); default: the shipped shortlist")
 	config := fs.String("config", "", "settings file (default ./tune.yaml when present)")
 	fs.String("runs-dir", defaultRunsDir, "directory of run records (setting runs_dir)")
 	fs.String("split", "all", "golden-set split to evaluate: all, dev or test (setting dataset.split)")
 	fs.String("dataset-id", "", "named dataset from the settings' datasets list (setting dataset_id)")
 	resume := fs.String("resume", "", "continue the interrupted run RUN without redoing its finished trials")
-	format := fs.String("format", "text", "leaderboard format on stdout: text, json, md or csv")
+	format := fs.String("format", "text", "leaderboard format on a.stdout: text, json, md or csv")
 	applyBest := fs.Bool("apply-best", false, "promote the best trial to the production config (backend.config) after the sweep")
 	force := fs.Bool("force", false, "with --apply-best: promote even when the promotion policy refuses (recorded in promotions.jsonl)")
 	sf := addSharedFlags(fs)
@@ -70,7 +70,7 @@ func sweep(ctx context.Context, cmd string, args []string, stdout, stderr io.Wri
 	}
 	// Everything the user wrote is read and checked before any run
 	// directory exists or any backend starts.
-	c, err := sweepConfig(s, *expFile, *mode, *verify, stderr)
+	c, err := a.sweepConfig(s, *expFile, *mode, *verify)
 	if err != nil {
 		return err
 	}
@@ -81,11 +81,11 @@ func sweep(ctx context.Context, cmd string, args []string, stdout, stderr io.Wri
 		case tuner.ModeReplay:
 			return usageErrorf("--mode replay: studies shared through --storage or --parallel run every trial live (replay is for single-process sweeps and studies); use --mode live or auto")
 		case tuner.ModeAuto:
-			fmt.Fprintln(stderr, "note: --mode auto: studies shared through --storage or --parallel run every trial live")
+			fmt.Fprintln(a.stderr, "note: --mode auto: studies shared through --storage or --parallel run every trial live")
 		}
 		c.Replay = nil
 	}
-	store, err := openStore(s.RunsDir)
+	store, err := a.openStore(s.RunsDir)
 	if err != nil {
 		return err
 	}
@@ -97,7 +97,7 @@ func sweep(ctx context.Context, cmd string, args []string, stdout, stderr io.Wri
 		if *applyBest {
 			lockConfig = s.Backend.Config
 		}
-		unlock, err := lockRun(store, lockConfig, args, stderr)
+		unlock, err := a.lockRun(store, lockConfig, args)
 		defer unlock()
 		if err != nil {
 			return err
@@ -109,18 +109,18 @@ func sweep(ctx context.Context, cmd string, args []string, stdout, stderr io.Wri
 	if out == nil {
 		return runError(runErr)
 	}
-	if err := out.Leaderboard.Render(stdout, *format); err != nil {
+	if err := out.Leaderboard.Render(a.stdout, *format); err != nil {
 		return err
 	}
 	if runErr != nil {
 		return runError(runErr)
 	}
 	best, _ := out.Best()
-	if err := printGates(out.Run, best, out.Gates, stderr); err != nil {
+	if err := printGates(out.Run, best, out.Gates, a.stderr); err != nil {
 		return err
 	}
 	if *applyBest {
-		if err := promote(ctx, s, store, out.Run, best, *force, stdout, stderr); err != nil {
+		if err := a.promote(ctx, s, store, out.Run, best, *force); err != nil {
 			return err
 		}
 	}
@@ -140,7 +140,7 @@ func runError(err error) error {
 // sweepConfig reads and checks everything a sweep needs from the settings
 // and the experiment file, before any run directory exists or any backend
 // starts.
-func sweepConfig(s *settings, expFile, mode string, verify int, stderr io.Writer) (*tuner.Config, error) {
+func (a *app) sweepConfig(s *settings, expFile, mode string, verify int) (*tuner.Config, error) {
 	ef, err := loadExperiments(expFile)
 	if err != nil {
 		return nil, inputError(err)
@@ -150,20 +150,20 @@ func sweepConfig(s *settings, expFile, mode string, verify int, stderr io.Writer
 		return nil, inputError(err)
 	}
 	for _, w := range warnings {
-		fmt.Fprintln(stderr, "warning:", w)
+		fmt.Fprintln(a.stderr, "warning:", w)
 	}
 	scorer, err := newScorer(s.Score)
 	if err != nil {
 		return nil, inputError(err)
 	}
-	ds, err := openDataset(s)
+	ds, err := a.openDataset(s)
 	if err != nil {
 		return nil, err
 	}
 	for _, w := range ds.warnings {
-		fmt.Fprintln(stderr, "warning:", w)
+		fmt.Fprintln(a.stderr, "warning:", w)
 	}
-	f, err := newFactory(s, ds)
+	f, err := a.newFactory(s, ds)
 	if err != nil {
 		return nil, inputError(err)
 	}
@@ -179,7 +179,7 @@ func sweepConfig(s *settings, expFile, mode string, verify int, stderr io.Writer
 		return nil, err
 	}
 	if replay != nil {
-		replay.Log = stderr
+		replay.Log = a.stderr
 	}
 	c := &tuner.Config{
 		Manifest: runs.Manifest{Experiments: ef.Hash, GoldenHash: ds.hash, Backend: s.Backend.Kind, Seed: ef.Seed, Tool: "tune"},
@@ -187,13 +187,13 @@ func sweepConfig(s *settings, expFile, mode string, verify int, stderr io.Writer
 		Trials:   trials, Study: study, Queries: ds.queries, Dataset: ds.describe,
 		Scorer: scorer, Eval: evalOptions(s.Eval), FailureBudget: s.Eval.FailureBudget,
 		Backend: f, Replay: replay, Stats: s.statsOptions(ef.Seed), Gates: s.gates,
-		Progress: &tuner.TextProgress{W: stderr, Terminal: isTerminal(stderr)}, Log: stderr,
+		Progress: &tuner.TextProgress{W: a.stderr, Terminal: isTerminal(a.stderr)}, Log: a.stderr,
 	}
 	if s.Dataset.Split == experiments.SplitDev {
 		c.HeldOut = func() ([]tuner.Query, error) {
 			test := *s
 			test.Dataset.Split = experiments.SplitTest
-			ds, err := openDataset(&test)
+			ds, err := a.openDataset(&test)
 			if err != nil {
 				return nil, err
 			}
