@@ -72,7 +72,7 @@ func (a *app) promote(ctx context.Context, s *settings, store *runs.Store, run *
 	if err != nil {
 		return err
 	}
-	ds, err := a.openDataset(s)
+	ds, err := openDataset(s)
 	if err != nil {
 		return err
 	}
@@ -88,7 +88,7 @@ func (a *app) promote(ctx context.Context, s *settings, store *runs.Store, run *
 	for _, r := range results {
 		recorded[r.QueryID] = r.Primary
 	}
-	sample := sampleQueries(ds.queries, smokeQueries)
+	sample := sampleQueries(ds.Queries, smokeQueries)
 	pr, cleanup, err := a.newPromoter(s, store, func(ctx context.Context, b backend.Searcher) error {
 		return tuner.SmokeCheck(ctx, b, sample, recorded, scorer, evalOptions(s.Eval))
 	})

@@ -26,9 +26,9 @@ const (
 	kindHTTP     = "http"
 )
 
-// newFactory builds the backend kind the settings name; ds gives the
-// embedded engine its default corpus. Errors are the user's (exit 2).
-func (a *app) newFactory(s *settings, ds *dataset) (backend.Factory, error) {
+// newFactory builds the backend kind the settings name; corpus is the
+// embedded engine's default corpus. Errors are the user's (exit 2).
+func (a *app) newFactory(s *settings, corpus string) (backend.Factory, error) {
 	b := s.Backend
 	switch b.Kind {
 	case kindProcess, kindHTTP:
@@ -45,7 +45,7 @@ func (a *app) newFactory(s *settings, ds *dataset) (backend.Factory, error) {
 	if err != nil {
 		return nil, err
 	}
-	o.ConfigFile, o.Engine, o.Corpus, o.CacheDir = b.Config, b.Engine, ds.corpusPath, userCachePath("engine")
+	o.ConfigFile, o.Engine, o.Corpus, o.CacheDir = b.Config, b.Engine, corpus, userCachePath("engine")
 	f, err := embedded.New(o)
 	if err != nil {
 		return nil, err

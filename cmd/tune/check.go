@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/fusiontune/fusiontune/backend/engine"
 	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/fusiontune/fusiontune/tuner"
 )
 
 // checkKind is one kind of user file tune check validates.
@@ -107,13 +107,9 @@ func checkGoldenSet(path string, opts checkOptions) (string, []error, error) {
 	if opts.corpus == "" {
 		return summary, warnings, nil
 	}
-	c, err := engine.LoadCorpus(engine.CorpusConfig{Path: opts.corpus})
+	docs, err := tuner.CorpusDocuments(opts.corpus)
 	if err != nil {
 		return "", warnings, err
-	}
-	docs := make([]experiments.Document, len(c.Docs))
-	for i, d := range c.Docs {
-		docs[i] = experiments.Document{ID: d.ID, Text: d.Text}
 	}
 	r, err := gs.Resolve(docs)
 	if err != nil {

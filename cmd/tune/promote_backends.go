@@ -18,7 +18,7 @@ import (
 func (a *app) productionVerifier(s *settings, config, dir string, check func(context.Context, backend.Searcher) error) (func(context.Context) error, error) {
 	switch s.Backend.Kind {
 	case kindProcess, kindHTTP:
-		f, err := a.newFactory(s, nil)
+		f, err := a.newFactory(s, "")
 		if err != nil {
 			return nil, inputError(err)
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -156,14 +157,14 @@ func (a *app) sweepConfig(s *settings, expFile, mode string, verify int) (*tuner
 	if err != nil {
 		return nil, inputError(err)
 	}
-	ds, err := a.openDataset(s)
+	ds, err := openDataset(s)
 	if err != nil {
 		return nil, err
 	}
-	for _, w := range ds.warnings {
+	for _, w := range ds.Warnings {
 		fmt.Fprintln(a.stderr, "warning:", w)
 	}
-	f, err := a.newFactory(s, ds)
+	f, err := a.newFactory(s, ds.Corpus)
 	if err != nil {
 		return nil, inputError(err)
 	}
@@ -182,22 +183,26 @@ func (a *app) sweepConfig(s *settings, expFile, mode string, verify int) (*tuner
 		replay.Log = a.stderr
 	}
 	c := &tuner.Config{
-		Manifest: runs.Manifest{Experiments: ef.Hash, GoldenHash: ds.hash, Backend: s.Backend.Kind, Seed: ef.Seed, Tool: "tune"},
+		Manifest: runs.Manifest{Experiments: ef.Hash, GoldenHash: ds.Golden.Hash, Backend: s.Backend.Kind, Seed: ef.Seed, Tool: "tune"},
 		Snapshot: func(run *runs.Run) error { return snapshot(run, s, ef, ds) },
-		Trials:   trials, Study: study, Queries: ds.queries, Dataset: ds.describe,
+		Trials:   trials, Study: study, Queries: ds.Queries, Dataset: ds.Describe(),
 		Scorer: scorer, Eval: evalOptions(s.Eval), FailureBudget: s.Eval.FailureBudget,
 		Backend: f, Replay: replay, Stats: s.statsOptions(ef.Seed), Gates: s.gates,
 		Progress: &tuner.TextProgress{W: a.stderr, Terminal: isTerminal(a.stderr)}, Log: a.stderr,
 	}
 	if s.Dataset.Split == experiments.SplitDev {
 		c.HeldOut = func() ([]tuner.Query, error) {
-			test := *s
-			test.Dataset.Split = experiments.SplitTest
-			ds, err := a.openDataset(&test)
+			test := s.Dataset
+			test.Split = experiments.SplitTest
+			ds, err := tuner.OpenDataset(test, engineCorpusPath(s), userCachePath(""))
+			var ie *tuner.InputError
+			if errors.As(err, &ie) {
+				err = ie.Err // after the trials, the test split failing fails the run (exit 1)
+			}
 			if err != nil {
 				return nil, err
 			}
-			return ds.queries, nil
+			return ds.Queries, nil
 		}
 	}
 	return c, nil
@@ -245,13 +250,13 @@ func loadExperiments(path string) (*experiments.ExperimentFile, error) {
 
 // snapshot writes what makes the run self-contained: settings (secrets
 // redacted), the experiment file, the golden set's hash and a copy.
-func snapshot(run *runs.Run, s *settings, ef *experiments.ExperimentFile, ds *dataset) error {
+func snapshot(run *runs.Run, s *settings, ef *experiments.ExperimentFile, ds *tuner.Dataset) error {
 	var m map[string]any
 	data, err := runs.MarshalJSON(s)
 	if err != nil {
 		return err
 	}
-	if err := jsonUnmarshal(data, &m); err != nil {
+	if err := json.Unmarshal(data, &m); err != nil {
 		return err
 	}
 	if err := run.WriteJSON(runs.SettingsFile, redacted(m)); err != nil {
@@ -260,7 +265,7 @@ func snapshot(run *runs.Run, s *settings, ef *experiments.ExperimentFile, ds *da
 	if err := run.WriteFile(experimentsSnapshotName(ef.Path), ef.Raw); err != nil {
 		return err
 	}
-	return ds.snapshot(run)
+	return ds.Snapshot(run)
 }
 
 // isTerminal reports whether w is a character device (a terminal).
