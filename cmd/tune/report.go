@@ -16,13 +16,13 @@ Renders RUN (a run id, a unique prefix of one, a run directory, or latest,
 the default) as one self-contained HTML file: leaderboard, per-category
 bars, the primary score against each tuned parameter, replay parity,
 judged coverage and the worst queries. Without --out it is written to the
-run directory as report.html; --out - writes it to a.stdout.`
+run directory as report.html; --out - writes it to stdout.`
 
 func runReport(ctx context.Context, a *app, args []string) error {
 	fs := newFlagSet("report", reportUsage, a.stderr)
 	config := fs.String("config", "", "settings file (default ./tune.yaml when present)")
 	fs.String("runs-dir", defaultRunsDir, "directory of run records (setting runs_dir)")
-	out := fs.String("out", "", "output file (default RUN/report.html; - for a.stdout)")
+	out := fs.String("out", "", "output file (default RUN/report.html; - for stdout)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

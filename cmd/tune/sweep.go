@@ -43,7 +43,7 @@ func (a *app) sweep(ctx context.Context, cmd string, args []string) error {
 	fs.String("split", "all", "golden-set split to evaluate: all, dev or test (setting dataset.split)")
 	fs.String("dataset-id", "", "named dataset from the settings' datasets list (setting dataset_id)")
 	resume := fs.String("resume", "", "continue the interrupted run RUN without redoing its finished trials")
-	format := fs.String("format", "text", "leaderboard format on a.stdout: text, json, md or csv")
+	format := fs.String("format", "text", "leaderboard format on stdout: text, json, md or csv")
 	applyBest := fs.Bool("apply-best", false, "promote the best trial to the production config (backend.config) after the sweep")
 	force := fs.Bool("force", false, "with --apply-best: promote even when the promotion policy refuses (recorded in promotions.jsonl)")
 	sf := addSharedFlags(fs)
