@@ -130,6 +130,16 @@ func (b backendSettings) problems() []string {
 	} else if _, err := render.FormatOf(b.Template); err != nil && b.Kind == kindProcess {
 		add("template", "%v", err)
 	}
+	return append(out, b.serviceProblems()...)
+}
+
+// serviceProblems lists what is wrong with a process or http backend's
+// health URL and search request and response mapping.
+func (b backendSettings) serviceProblems() []string {
+	var out []string
+	add := func(field, format string, args ...any) {
+		out = append(out, "backend."+field+": "+fmt.Sprintf(format, args...))
+	}
 	checkURL := func(field, u string, tmpl bool) {
 		if u == "" {
 			add(field, "required: an http:// or https:// URL")

@@ -54,24 +54,30 @@ func runServe(ctx context.Context, a *app, args []string) error {
 	}
 	log.Info("indexing; /healthz answers 503 until ready", "addr", addr, "config", *configPath)
 	var readyErr error
-	ready := func() {
-		st := e.Stats()
-		log.Info("ready", "addr", addr, "docs", st.Docs, "chunks", st.Chunks,
-			"bm25_cached", st.LexicalCached, "dense_cached", st.DenseCached, "build", st.Total.String())
-		fmt.Fprintf(a.stderr, "tune serve: listening on http://%s\n", addr)
-		if *readyFile != "" {
-			if err := writeReadyFile(*readyFile, addr); err != nil {
-				readyErr = err
-				log.Error("ready file not written", "err", err)
-			}
-		}
-	}
+	ready := func() { readyErr = a.announceReady(log, e, addr, *readyFile) }
 	srv := engine.NewServer(e, engine.ServerOptions{Logger: log})
 	if err := srv.Serve(ctx, ln, ready); err != nil {
 		return failedError(err)
 	}
 	log.Info("stopped", "addr", addr)
 	return failedError(readyErr)
+}
+
+// announceReady logs that the engine is ready at addr and writes the
+// ready file, if any.
+func (a *app) announceReady(log *slog.Logger, e *engine.Engine, addr, readyFile string) error {
+	st := e.Stats()
+	log.Info("ready", "addr", addr, "docs", st.Docs, "chunks", st.Chunks,
+		"bm25_cached", st.LexicalCached, "dense_cached", st.DenseCached, "build", st.Total.String())
+	fmt.Fprintf(a.stderr, "tune serve: listening on http://%s\n", addr)
+	if readyFile == "" {
+		return nil
+	}
+	err := writeReadyFile(readyFile, addr)
+	if err != nil {
+		log.Error("ready file not written", "err", err)
+	}
+	return err
 }
 
 // writeReadyFile writes addr and a newline to path atomically, so a reader

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -28,63 +29,78 @@ func runSweep(ctx context.Context, a *app, args []string) error {
 	return a.sweep(ctx, "sweep", args)
 }
 
-// sweep is `tune sweep` and, with cmd "worker", `tune worker`: the same
-// flags, the worker requiring a shared study.
-func (a *app) sweep(ctx context.Context, cmd string, args []string) error {
-	sweepStart := time.Now()
+// sweepFlags are the flags of a sweep (and of a worker).
+type sweepFlags struct {
+	fs                                *flag.FlagSet
+	experiments, config, resume, mode string
+	format                            string
+	applyBest, force                  bool
+	verify                            int
+	shared                            *sharedFlags
+}
+
+// parseSweepFlags reads the flags of `tune sweep` or, with cmd "worker",
+// `tune worker`, and checks those that need no file.
+func parseSweepFlags(a *app, cmd string, args []string) (f *sweepFlags, shared bool, err error) {
 	usage := sweepUsage
 	if cmd == "worker" {
 		usage = workerUsage
 	}
 	fs := newFlagSet(cmd, usage, a.stderr)
-	expFile := fs.String("experiments", "", "experiment file (JSON or YAML); default: the shipped shortlist")
-	config := fs.String("config", "", "settings file (default ./tune.yaml when present)")
+	f = &sweepFlags{fs: fs}
+	fs.StringVar(&f.experiments, "experiments", "", "experiment file (JSON or YAML); default: the shipped shortlist")
+	fs.StringVar(&f.config, "config", "", "settings file (default ./tune.yaml when present)")
 	fs.String("runs-dir", defaultRunsDir, "directory of run records (setting runs_dir)")
 	fs.String("split", "all", "golden-set split to evaluate: all, dev or test (setting dataset.split)")
 	fs.String("dataset-id", "", "named dataset from the settings' datasets list (setting dataset_id)")
-	resume := fs.String("resume", "", "continue the interrupted run RUN without redoing its finished trials")
-	format := fs.String("format", "text", "leaderboard format on stdout: text, json, md or csv")
-	applyBest := fs.Bool("apply-best", false, "promote the best trial to the production config (backend.config) after the sweep")
-	force := fs.Bool("force", false, "with --apply-best: promote even when the promotion policy refuses (recorded in promotions.jsonl)")
-	sf := addSharedFlags(fs)
-	mode := fs.String("mode", "live", "live (apply and evaluate every trial), replay (fuse query-time variants offline from candidate lists, verify the best live) or auto (replay where the backend returns candidate lists)")
-	verify := fs.Int("verify", tuner.DefaultVerify, verifyUsage)
+	fs.StringVar(&f.resume, "resume", "", "continue the interrupted run RUN without redoing its finished trials")
+	fs.StringVar(&f.format, "format", "text", "leaderboard format on stdout: text, json, md or csv")
+	fs.BoolVar(&f.applyBest, "apply-best", false, "promote the best trial to the production config (backend.config) after the sweep")
+	fs.BoolVar(&f.force, "force", false, "with --apply-best: promote even when the promotion policy refuses (recorded in promotions.jsonl)")
+	f.shared = addSharedFlags(fs)
+	fs.StringVar(&f.mode, "mode", "live", "live (apply and evaluate every trial), replay (fuse query-time variants offline from candidate lists, verify the best live) or auto (replay where the backend returns candidate lists)")
+	fs.IntVar(&f.verify, "verify", tuner.DefaultVerify, verifyUsage)
 	if err := parseFlags(fs, args); err != nil {
-		return err
+		return nil, false, err
 	}
-	shared, err := sf.check(cmd, *resume, *applyBest)
-	if err != nil {
-		return err
+	if shared, err = f.shared.check(cmd, f.resume, f.applyBest); err != nil {
+		return nil, false, err
 	}
 	if fs.NArg() > 0 {
-		return usageErrorf("unexpected argument %q (experiment files go after --experiments)", fs.Arg(0))
+		return nil, false, usageErrorf("unexpected argument %q (experiment files go after --experiments)", fs.Arg(0))
 	}
-	if !validFormat(*format) {
-		return usageErrorf("--format: want text, json, md or csv (got %q)", *format)
+	if !validFormat(f.format) {
+		return nil, false, usageErrorf("--format: want text, json, md or csv (got %q)", f.format)
 	}
-	s, err := loadSettings(*config, fs, map[string]string{"runs-dir": "runs_dir", "split": "dataset.split", "dataset-id": "dataset_id"})
+	return f, shared, nil
+}
+
+// sweep is `tune sweep` and, with cmd "worker", `tune worker`: the same
+// flags, the worker requiring a shared study.
+func (a *app) sweep(ctx context.Context, cmd string, args []string) error {
+	sweepStart := time.Now()
+	f, shared, err := parseSweepFlags(a, cmd, args)
 	if err != nil {
 		return err
 	}
-	if *applyBest && s.Backend.Config == "" {
+	s, err := loadSettings(f.config, f.fs, map[string]string{"runs-dir": "runs_dir", "split": "dataset.split", "dataset-id": "dataset_id"})
+	if err != nil {
+		return err
+	}
+	if f.applyBest && s.Backend.Config == "" {
 		return inputError(errors.New("--apply-best: backend.config must name the production engine config to promote into"))
 	}
 	// Everything the user wrote is read and checked before any run
 	// directory exists or any backend starts.
-	c, err := a.sweepConfig(s, *expFile, *mode, *verify)
+	c, err := a.sweepConfig(s, f.experiments, f.mode, f.verify)
 	if err != nil {
 		return err
 	}
 	c.Manifest.Args, c.Started = args, sweepStart
-	if shared && c.Replay != nil {
-		// Shared studies (tuner.SearchShared) evaluate every trial live.
-		switch c.Replay.Mode {
-		case tuner.ModeReplay:
-			return usageErrorf("--mode replay: studies shared through --storage or --parallel run every trial live (replay is for single-process sweeps and studies); use --mode live or auto")
-		case tuner.ModeAuto:
-			fmt.Fprintln(a.stderr, "note: --mode auto: studies shared through --storage or --parallel run every trial live")
+	if shared {
+		if err := a.liveOnly(c); err != nil {
+			return err
 		}
-		c.Replay = nil
 	}
 	store, err := a.openStore(s.RunsDir)
 	if err != nil {
@@ -92,10 +108,10 @@ func (a *app) sweep(ctx context.Context, cmd string, args []string) error {
 	}
 	c.Store = store
 	if shared {
-		c.Shared = sf.config()
+		c.Shared = f.shared.config()
 	} else {
 		lockConfig := ""
-		if *applyBest {
+		if f.applyBest {
 			lockConfig = s.Backend.Config
 		}
 		unlock, err := a.lockRun(store, lockConfig, args)
@@ -103,14 +119,36 @@ func (a *app) sweep(ctx context.Context, cmd string, args []string) error {
 		if err != nil {
 			return err
 		}
-		c.Resume = *resume
+		c.Resume = f.resume
 		c.ResumeHint = func(id string) string { return fmt.Sprintf("resume with '%s'", resumeCommand(args, id)) }
 	}
+	return a.runAndFinish(ctx, c, s, f)
+}
+
+// liveOnly turns replay off for a shared study (tuner.SearchShared
+// evaluates every trial live), refusing --mode replay.
+func (a *app) liveOnly(c *tuner.Config) error {
+	if c.Replay == nil {
+		return nil
+	}
+	switch c.Replay.Mode {
+	case tuner.ModeReplay:
+		return usageErrorf("--mode replay: studies shared through --storage or --parallel run every trial live (replay is for single-process sweeps and studies); use --mode live or auto")
+	case tuner.ModeAuto:
+		fmt.Fprintln(a.stderr, "note: --mode auto: studies shared through --storage or --parallel run every trial live")
+	}
+	c.Replay = nil
+	return nil
+}
+
+// runAndFinish runs the sweep, prints its leaderboard and gates and, with
+// --apply-best, promotes the best trial.
+func (a *app) runAndFinish(ctx context.Context, c *tuner.Config, s *settings, f *sweepFlags) error {
 	out, runErr := tuner.Run(ctx, *c)
 	if out == nil {
 		return runError(runErr)
 	}
-	if err := out.Leaderboard.Render(a.stdout, *format); err != nil {
+	if err := out.Leaderboard.Render(a.stdout, f.format); err != nil {
 		return err
 	}
 	if runErr != nil {
@@ -120,8 +158,8 @@ func (a *app) sweep(ctx context.Context, cmd string, args []string) error {
 	if err := printGates(out.Run, best, out.Gates, a.stderr); err != nil {
 		return err
 	}
-	if *applyBest {
-		if err := a.promote(ctx, s, store, out.Run, best, *force); err != nil {
+	if f.applyBest {
+		if err := a.promote(ctx, s, c.Store, out.Run, best, f.force); err != nil {
 			return err
 		}
 	}
@@ -142,16 +180,9 @@ func runError(err error) error {
 // and the experiment file, before any run directory exists or any backend
 // starts.
 func (a *app) sweepConfig(s *settings, expFile, mode string, verify int) (*tuner.Config, error) {
-	ef, err := loadExperiments(expFile)
+	ef, trials, err := a.expandExperiments(expFile)
 	if err != nil {
-		return nil, inputError(err)
-	}
-	trials, warnings, err := ef.Expand()
-	if err != nil {
-		return nil, inputError(err)
-	}
-	for _, w := range warnings {
-		fmt.Fprintln(a.stderr, "warning:", w)
+		return nil, err
 	}
 	scorer, err := newScorer(s.Score)
 	if err != nil {
@@ -206,6 +237,23 @@ func (a *app) sweepConfig(s *settings, expFile, mode string, verify int) (*tuner
 		}
 	}
 	return c, nil
+}
+
+// expandExperiments reads the experiment file (the shipped shortlist for
+// "") and expands its trials, printing the warnings.
+func (a *app) expandExperiments(path string) (*experiments.ExperimentFile, []experiments.TrialSpec, error) {
+	ef, err := loadExperiments(path)
+	if err != nil {
+		return nil, nil, inputError(err)
+	}
+	trials, warnings, err := ef.Expand()
+	if err != nil {
+		return nil, nil, inputError(err)
+	}
+	for _, w := range warnings {
+		fmt.Fprintln(a.stderr, "warning:", w)
+	}
+	return ef, trials, nil
 }
 
 // partialOutcome is the exit-3 error of a sweep that finished with failed
