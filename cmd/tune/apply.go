@@ -4,26 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
-	"sort"
 
-	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
 )
 
-func init() {
-	register(command{name: "apply", summary: "promote a recorded trial to the production config (safely, with rollback)", run: runApply})
-	register(command{name: "rollback", summary: "restore the production config the last promotion replaced", run: runRollback})
-}
-
-// smokeQueries is how many golden-set queries a promotion re-evaluates.
-const smokeQueries = 20
-
-func runApply(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("apply", "RUN TRIAL [--config tune.yaml] [--runs-dir DIR]\n\nWrites TRIAL's exact engine config to the production config (backend.config),\nafter a backup; restarts the service on it, checks health and re-evaluates a\nsample of queries; on any failure the previous config is restored.", stderr)
+func runApply(ctx context.Context, a *app, args []string) error {
+	fs := newFlagSet("apply", "RUN TRIAL [--config tune.yaml] [--runs-dir DIR]\n\nWrites TRIAL's exact engine config to the production config (backend.config),\nafter a backup; restarts the service on it, checks health and re-evaluates a\nsample of queries; on any failure the previous config is restored.", a.stderr)
 	config := fs.String("config", "", "settings file (default ./tune.yaml when present)")
 	fs.String("runs-dir", defaultRunsDir, "directory of run records (setting runs_dir)")
 	force := fs.Bool("force", false, "promote even when the promotion policy refuses (recorded in promotions.jsonl)")
@@ -33,11 +20,11 @@ func runApply(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if fs.NArg() != 2 {
 		return usageErrorf("want RUN and TRIAL (got %d arguments)", fs.NArg())
 	}
-	s, store, run, err := openRun(*config, fs, fs.Arg(0))
+	s, store, run, err := a.openRun(*config, fs, fs.Arg(0))
 	if err != nil {
 		return err
 	}
-	unlock, err := lockRun(store, s.Backend.Config, append([]string{"apply"}, args...), stderr)
+	unlock, err := a.lockRun(store, s.Backend.Config, append([]string{"apply"}, args...))
 	defer unlock()
 	if err != nil {
 		return err
@@ -50,68 +37,36 @@ func runApply(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return inputError(err)
 	}
-	return promote(ctx, s, store, run, entry, *force, stdout, stderr)
+	return a.promote(ctx, s, store, run, entry, *force)
 }
 
-// promote installs a recorded trial's config as the production config.
-func promote(ctx context.Context, s *settings, store *runs.Store, run *runs.Run, entry runs.Entry, force bool, stdout, stderr io.Writer) error {
-	if entry.Status != runs.StatusOK {
-		return inputError(fmt.Errorf("trial %q did not succeed (%s): nothing to promote", entry.Name, entry.Status))
-	}
-	if s.Backend.Config == "" {
-		return inputError(errors.New("backend.config: set it to the production engine config file to promote into"))
-	}
-	trials, err := run.Trials()
+// promote installs a recorded trial's config as the production config
+// (see tuner.PromoteTrial).
+func (a *app) promote(ctx context.Context, s *settings, store *runs.Store, run *runs.Run, entry runs.Entry, force bool) error {
+	p, err := tuner.PromoteTrial(ctx, tuner.PromoteConfig{
+		ConfigPath: s.Backend.Config, Store: store, Run: run, Entry: entry, Force: force,
+		Policy: s.policy(run.Manifest.Seed), Eval: evalOptions(s.Eval), NewVerify: a.productionVerifier(s), Log: a.stderr,
+		Golden: func() ([]tuner.Query, tuner.Scorer, error) {
+			ds, err := openDataset(s)
+			if err != nil {
+				return nil, nil, err
+			}
+			scorer, err := newScorer(s.Score)
+			if err != nil {
+				return nil, nil, &tuner.InputError{Err: err}
+			}
+			return ds.Queries, scorer, nil
+		},
+	})
 	if err != nil {
-		return err
+		return runError(err)
 	}
-	var rec *runs.TrialRecord
-	for i := range trials {
-		if trials[i].Index == entry.Index {
-			rec = &trials[i]
-		}
-	}
-	if rec == nil || rec.BackendConfig == "" {
-		return fmt.Errorf("run %s: trial %q has no recorded backend config", run.ID(), entry.Name)
-	}
-	forced, reason, err := checkPolicy(s, run, entry, force, stderr)
-	if err != nil {
-		return err
-	}
-	ds, err := openDataset(s)
-	if err != nil {
-		return err
-	}
-	scorer, err := newScorer(s.Score)
-	if err != nil {
-		return inputError(err)
-	}
-	recorded := map[string]float64{}
-	results, err := run.QueryResults(rec.Index)
-	if err != nil {
-		return err
-	}
-	for _, r := range results {
-		recorded[r.QueryID] = r.Primary
-	}
-	sample := sampleQueries(ds.queries, smokeQueries)
-	pr, cleanup, err := newPromoter(s, store, func(ctx context.Context, b backend.Searcher) error {
-		return tuner.SmokeCheck(ctx, b, sample, recorded, scorer, evalOptions(s.Eval))
-	}, stderr)
-	if err != nil {
-		return err
-	}
-	defer cleanup()
-	p, err := pr.Promote(ctx, []byte(rec.BackendConfig), tuner.Promotion{Run: run.ID(), Trial: rec.Name, Params: rec.Params, Forced: forced, Reason: reason})
-	if err != nil {
-		return failedError(err)
-	}
-	fmt.Fprintf(stdout, "promoted %s (run %s, primary %.4f) to %s; backup %s\n", rec.Name, run.ID(), rec.Primary, p.Config, orNone(p.Backup))
+	fmt.Fprintf(a.stdout, "promoted %s (run %s, primary %.4f) to %s; backup %s\n", p.Trial, p.Run, p.Primary, p.Config, orNone(p.Backup))
 	return nil
 }
 
-func runRollback(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("rollback", "[--config tune.yaml] [--runs-dir DIR]\n\nRestores the production config that the last promotion replaced, restarts the\nservice on it and checks its health.", stderr)
+func runRollback(ctx context.Context, a *app, args []string) error {
+	fs := newFlagSet("rollback", "[--config tune.yaml] [--runs-dir DIR]\n\nRestores the production config that the last promotion replaced, restarts the\nservice on it and checks its health.", a.stderr)
 	config := fs.String("config", "", "settings file (default ./tune.yaml when present)")
 	fs.String("runs-dir", defaultRunsDir, "directory of run records (setting runs_dir)")
 	if err := parseFlags(fs, args); err != nil {
@@ -127,86 +82,24 @@ func runRollback(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if s.Backend.Config == "" {
 		return inputError(errors.New("backend.config: set it to the production engine config file"))
 	}
-	store, err := openStore(s.RunsDir)
+	store, err := a.openStore(s.RunsDir)
 	if err != nil {
 		return err
 	}
-	unlock, err := lockRun(store, s.Backend.Config, append([]string{"rollback"}, args...), stderr)
+	unlock, err := a.lockRun(store, s.Backend.Config, append([]string{"rollback"}, args...))
 	defer unlock()
 	if err != nil {
 		return err
 	}
-	pr, cleanup, err := newPromoter(s, store, func(ctx context.Context, b backend.Searcher) error { return nil }, stderr)
-	if err != nil {
-		return err
-	}
-	defer cleanup()
-	p, err := pr.Rollback(ctx)
+	p, err := tuner.RollbackProduction(ctx, s.Backend.Config, store, a.productionVerifier(s))
 	if errors.Is(err, tuner.ErrNothingToRollBack) {
 		return inputError(err)
 	}
 	if err != nil {
-		return failedError(err)
+		return runError(err)
 	}
-	fmt.Fprintf(stdout, "rolled back %s to the config before %s (run %s)\n", p.Config, p.Trial, p.Run)
+	fmt.Fprintf(a.stdout, "rolled back %s to the config before %s (run %s)\n", p.Config, p.Trial, p.Run)
 	return nil
-}
-
-// newPromoter returns a promoter for the production config (backend.config)
-// whose Verify brings the service up on the config on disk and runs check
-// against it (see productionVerifier).
-func newPromoter(s *settings, store *runs.Store, check func(context.Context, backend.Searcher) error, stderr io.Writer) (*tuner.Promoter, func(), error) {
-	dir, err := os.MkdirTemp("", "tune-promote-*")
-	if err != nil {
-		return nil, nil, err
-	}
-	cleanup := func() { os.RemoveAll(dir) }
-	abs, err := filepath.Abs(s.Backend.Config)
-	if err != nil {
-		cleanup()
-		return nil, nil, err
-	}
-	verify, err := productionVerifier(s, abs, dir, check, stderr)
-	if err != nil {
-		cleanup()
-		return nil, nil, err
-	}
-	// After a failed promotion the restored config is brought back up and
-	// health-checked only: the promoted trial's smoke scores do not apply
-	// to it.
-	restore, err := productionVerifier(s, abs, dir, func(context.Context, backend.Searcher) error { return nil }, stderr)
-	if err != nil {
-		cleanup()
-		return nil, nil, err
-	}
-	pr := &tuner.Promoter{
-		ConfigPath: abs,
-		BackupDir:  filepath.Join(store.Dir, "backups"),
-		Journal:    filepath.Join(store.Dir, runs.PromotionsFile),
-		Verify:     verify,
-		Restore:    restore,
-	}
-	return pr, cleanup, nil
-}
-
-// sampleQueries picks up to n judged queries, spread evenly over the set in
-// id order (deterministic).
-func sampleQueries(qs []tuner.Query, n int) []tuner.Query {
-	var judged []tuner.Query
-	for _, q := range qs {
-		if len(q.Judgments) > 0 {
-			judged = append(judged, q)
-		}
-	}
-	sort.Slice(judged, func(i, j int) bool { return judged[i].ID < judged[j].ID })
-	if len(judged) <= n {
-		return judged
-	}
-	out := make([]tuner.Query, 0, n)
-	for i := 0; i < n; i++ {
-		out = append(out, judged[i*len(judged)/n])
-	}
-	return out
 }
 
 func orNone(s string) string {

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"os"
@@ -17,6 +16,7 @@ import (
 	"github.com/fusiontune/fusiontune/backend/httpbackend"
 	"github.com/fusiontune/fusiontune/backend/render"
 	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/fusiontune/fusiontune/runs"
 )
 
 // Backend kinds (setting backend.kind).
@@ -26,13 +26,13 @@ const (
 	kindHTTP     = "http"
 )
 
-// newFactory builds the backend kind the settings name; ds gives the
-// embedded engine its default corpus. Errors are the user's (exit 2).
-func newFactory(s *settings, ds *dataset) (backend.Factory, error) {
+// newFactory builds the backend kind the settings name; corpus is the
+// embedded engine's default corpus. Errors are the user's (exit 2).
+func (a *app) newFactory(s *settings, corpus string) (backend.Factory, error) {
 	b := s.Backend
 	switch b.Kind {
 	case kindProcess, kindHTTP:
-		search, err := searchOptions(b)
+		search, err := searchOptions(b, a.secrets)
 		if err != nil {
 			return nil, err
 		}
@@ -41,29 +41,31 @@ func newFactory(s *settings, ds *dataset) (backend.Factory, error) {
 			StartTimeout: b.StartTimeout, StopTimeout: b.StopTimeout, Settle: b.Settle, Search: search,
 		})
 	}
-	o, err := embeddedOptions(s)
+	o, err := a.embeddedOptions(s)
 	if err != nil {
 		return nil, err
 	}
-	o.ConfigFile, o.Engine, o.Corpus, o.CacheDir = b.Config, b.Engine, ds.corpusPath, userCachePath("engine")
+	o.ConfigFile, o.Engine, o.Corpus, o.CacheDir = b.Config, b.Engine, corpus, userCachePath("engine")
 	f, err := embedded.New(o)
 	if err != nil {
 		return nil, err
 	}
-	addSecretEnv(f.SecretEnv())
+	if env := f.SecretEnv(); env != "" {
+		a.secrets.Add(os.Getenv(env)) // the variable a setting (dense.api_key_env) names
+	}
 	return f, nil
 }
 
 // embeddedOptions are the embedded kind's options every command shares:
 // the tune executable, the timeouts, the redacting log.
-func embeddedOptions(s *settings) (embedded.Options, error) {
+func (a *app) embeddedOptions(s *settings) (embedded.Options, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return embedded.Options{}, fmt.Errorf("embedded backend: find the tune executable: %w", err)
 	}
 	return embedded.Options{
 		Exe: exe, StartTimeout: s.Backend.StartTimeout, StopTimeout: s.Backend.StopTimeout, Settle: s.Backend.Settle,
-		Redact: func(w io.Writer) io.Writer { return secrets.Writer(w) },
+		Redact: a.secrets.Writer,
 	}, nil
 }
 
@@ -128,6 +130,16 @@ func (b backendSettings) problems() []string {
 	} else if _, err := render.FormatOf(b.Template); err != nil && b.Kind == kindProcess {
 		add("template", "%v", err)
 	}
+	return append(out, b.serviceProblems()...)
+}
+
+// serviceProblems lists what is wrong with a process or http backend's
+// health URL and search request and response mapping.
+func (b backendSettings) serviceProblems() []string {
+	var out []string
+	add := func(field, format string, args ...any) {
+		out = append(out, "backend."+field+": "+fmt.Sprintf(format, args...))
+	}
 	checkURL := func(field, u string, tmpl bool) {
 		if u == "" {
 			add(field, "required: an http:// or https:// URL")
@@ -181,7 +193,7 @@ var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // searchOptions builds the request/response half, reading header values
 // from the environment.
-func searchOptions(b backendSettings) (httpbackend.SearchOptions, error) {
+func searchOptions(b backendSettings, secrets *runs.Redactor) (httpbackend.SearchOptions, error) {
 	q := b.Search
 	headers := map[string]string{}
 	names := make([]string, 0, len(q.HeadersEnv))

@@ -3,19 +3,13 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
+	"strings"
 
-	"github.com/fusiontune/fusiontune/backend/engine"
 	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/fusiontune/fusiontune/tuner"
 )
 
-func init() {
-	register(command{name: "check", summary: "validate golden sets and experiment files, listing every problem with file:line:col", run: runCheck})
-}
-
-// checkKind is one kind of user file tune check validates. The golden set is
-// the fallback; another kind (experiment files) is one addCheckKind call
-// from an init function with a match and a check func.
+// checkKind is one kind of user file tune check validates.
 type checkKind struct {
 	name string
 	// match reports whether path is of this kind (by name or content).
@@ -23,6 +17,15 @@ type checkKind struct {
 	// check validates path, returning the summary printed after "ok FILE"
 	// and warnings, or the problems found.
 	check func(path string, opts checkOptions) (summary string, warnings []error, err error)
+}
+
+// checkKinds are the kinds of file tune check knows, tried in order; the
+// golden set, matching anything, comes last.
+func checkKinds() []checkKind {
+	return []checkKind{
+		{name: "experiments", match: isExperimentFile, check: checkExperimentFile},
+		{name: "golden", match: func(string) bool { return true }, check: checkGoldenSet},
+	}
 }
 
 // checkOptions are the flags of tune check that some kinds read.
@@ -33,16 +36,8 @@ type checkOptions struct {
 	corpus     string // corpus to resolve golden-set judgments against
 }
 
-var checkKinds []checkKind
-
-// addCheckKind registers a file kind; kinds are tried in registration
-// order, the golden set last.
-func addCheckKind(k checkKind) { checkKinds = append(checkKinds, k) }
-
-var goldenKind = checkKind{name: "golden", match: func(string) bool { return true }, check: checkGoldenSet}
-
-func runCheck(_ context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("check", "[--kind auto|golden] [--format native|trec|beir] [--judgments FILE] [--qrels-split NAME] FILE...", stderr)
+func runCheck(ctx context.Context, a *app, args []string) error {
+	fs := newFlagSet("check", "[--kind auto|golden] [--format native|trec|beir] [--judgments FILE] [--qrels-split NAME] FILE...", a.stderr)
 	kind := fs.String("kind", "auto", "file kind: auto (detect) or "+kindNames())
 	var opts checkOptions
 	fs.StringVar(&opts.format, "format", "", "golden-set `format`: native, trec or beir (default: detect from the path)")
@@ -67,14 +62,14 @@ func runCheck(_ context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 		summary, warnings, err := k.check(path, opts)
 		for _, w := range warnings {
-			fmt.Fprintf(stderr, "warning: %v\n", w)
+			fmt.Fprintf(a.stderr, "warning: %v\n", w)
 		}
 		if err != nil {
 			bad++
-			fmt.Fprintln(stderr, err)
+			fmt.Fprintln(a.stderr, err)
 			continue
 		}
-		fmt.Fprintf(stdout, "ok %s (%s)\n", path, summary)
+		fmt.Fprintf(a.stdout, "ok %s (%s)\n", path, summary)
 	}
 	if bad > 0 {
 		return inputError(fmt.Errorf("check: %d of %d files have problems", bad, len(files)))
@@ -83,8 +78,7 @@ func runCheck(_ context.Context, args []string, stdout, stderr io.Writer) error 
 }
 
 func kindFor(path, name string) (checkKind, error) {
-	all := append(append([]checkKind(nil), checkKinds...), goldenKind)
-	for _, k := range all {
+	for _, k := range checkKinds() {
 		if (name == "auto" && k.match(path)) || k.name == name {
 			return k, nil
 		}
@@ -93,11 +87,11 @@ func kindFor(path, name string) (checkKind, error) {
 }
 
 func kindNames() string {
-	s := ""
-	for _, k := range checkKinds {
-		s += k.name + ", "
+	var names []string
+	for _, k := range checkKinds() {
+		names = append(names, k.name)
 	}
-	return s + goldenKind.name
+	return strings.Join(names, ", ")
 }
 
 func checkGoldenSet(path string, opts checkOptions) (string, []error, error) {
@@ -113,13 +107,9 @@ func checkGoldenSet(path string, opts checkOptions) (string, []error, error) {
 	if opts.corpus == "" {
 		return summary, warnings, nil
 	}
-	c, err := engine.LoadCorpus(engine.CorpusConfig{Path: opts.corpus})
+	docs, err := tuner.CorpusDocuments(opts.corpus)
 	if err != nil {
 		return "", warnings, err
-	}
-	docs := make([]experiments.Document, len(c.Docs))
-	for i, d := range c.Docs {
-		docs[i] = experiments.Document{ID: d.ID, Text: d.Text}
 	}
 	r, err := gs.Resolve(docs)
 	if err != nil {

@@ -10,10 +10,6 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-func init() {
-	addCheckKind(checkKind{name: "experiments", match: isExperimentFile, check: checkExperimentFile})
-}
-
 // experimentKeys are top-level keys only an experiment file has.
 var experimentKeys = []string{"baseline", "experiments", "grid", "space"}
 

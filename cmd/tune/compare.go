@@ -2,17 +2,12 @@ package main
 
 import (
 	"context"
-	"io"
 	"strings"
 
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
 )
-
-func init() {
-	register(command{name: "compare", summary: "paired comparison of two recorded trials (tests, categories, result diffs)", run: runCompare})
-}
 
 const compareUsage = `RUN_A[:TRIAL] RUN_B[:TRIAL] [--format text|json|md] [--config tune.yaml] [--runs-dir DIR]
 
@@ -23,8 +18,8 @@ primary score (and stats.metrics), per-category deltas, ranking diffs
 that changed most with their top 3 on each side. TRIAL defaults to the
 run's best; RUN is an id, a unique prefix or latest.`
 
-func runCompare(_ context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("compare", compareUsage, stderr)
+func runCompare(ctx context.Context, a *app, args []string) error {
+	fs := newFlagSet("compare", compareUsage, a.stderr)
 	config := fs.String("config", "", "settings file (default ./tune.yaml when present)")
 	fs.String("runs-dir", defaultRunsDir, "directory of run records (setting runs_dir)")
 	format := fs.String("format", "text", "text, json or md")
@@ -48,7 +43,7 @@ func runCompare(_ context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	store, err := openStore(s.RunsDir)
+	store, err := a.openStore(s.RunsDir)
 	if err != nil {
 		return err
 	}
@@ -65,21 +60,21 @@ func runCompare(_ context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		return run, e, nil
 	}
-	a, ea, err := side(fs.Arg(0))
+	ra, ea, err := side(fs.Arg(0))
 	if err != nil {
 		return err
 	}
-	b, eb, err := side(fs.Arg(1))
+	rb, eb, err := side(fs.Arg(1))
 	if err != nil {
 		return err
 	}
-	seed := a.Manifest.Seed
+	seed := ra.Manifest.Seed
 	if seed == 0 {
 		seed = experiments.DefaultSeed
 	}
-	c, err := tuner.CompareRuns(a, ea, b, eb, tuner.CompareOptions{Stats: s.statsOptions(seed), JaccardK: *k, Changed: *top})
+	c, err := tuner.CompareRuns(ra, ea, rb, eb, tuner.CompareOptions{Stats: s.statsOptions(seed), JaccardK: *k, Changed: *top})
 	if err != nil {
 		return err
 	}
-	return c.Render(stdout, *format)
+	return c.Render(a.stdout, *format)
 }

@@ -2,11 +2,9 @@ package main_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -151,39 +149,5 @@ func TestEvalCLI(t *testing.T) {
 				t.Errorf("failure wrote to stdout: %q", stdout)
 			}
 		})
-	}
-}
-
-func TestEvalJSON(t *testing.T) {
-	dir := t.TempDir()
-	writeFile(t, dir, "qrels", "q1 0 d1 1\nq1 0 d2 0\n")
-	writeFile(t, dir, "run", "q1 Q0 d2 1 3.0 mytag\nq1 Q0 d1 2 2.0 mytag\n")
-	stdout, stderr, code := runTune(t, dir, "eval", "--format", "json", "-q", "-m", "runid", "-m", "recip_rank", "-m", "num_ret", "qrels", "run")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	var doc struct {
-		RunID   string `json:"runid"`
-		Queries []struct {
-			ID       string             `json:"id"`
-			Measures map[string]float64 `json:"measures"`
-		} `json:"queries"`
-		All map[string]any `json:"all"`
-	}
-	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
-		t.Fatalf("bad json: %v\n%s", err, stdout)
-	}
-	// d1 (relevant) ranks second: recip_rank = 1/2.
-	if doc.RunID != "mytag" || len(doc.Queries) != 1 || doc.Queries[0].Measures["recip_rank"] != 0.5 ||
-		doc.All["num_ret"] != float64(2) || doc.All["runid"] != "mytag" {
-		t.Errorf("unexpected document: %+v", doc)
-	}
-	keys := make([]string, 0)
-	for k := range doc.Queries[0].Measures {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	if !slices.Equal(keys, []string{"num_ret", "recip_rank"}) {
-		t.Errorf("per-query measures %v, want [num_ret recip_rank]", keys)
 	}
 }

@@ -11,18 +11,14 @@ import (
 	"github.com/fusiontune/fusiontune/tuner"
 )
 
-func init() {
-	register(command{name: "gate", summary: "check the settings' quality gates on a recorded trial (exit 1 when one fails)", run: runGate})
-}
-
 const gateUsage = `RUN [TRIAL] [--config tune.yaml] [--runs-dir DIR]
 
 Checks every gate of the settings (gates: ["Recall@3 >= 0.80",
 "routing[billing] == 1.0", ...]) on TRIAL of RUN (default: the run's best
 trial) and prints each with its value. Exits 1 when a gate fails.`
 
-func runGate(_ context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("gate", gateUsage, stderr)
+func runGate(ctx context.Context, a *app, args []string) error {
+	fs := newFlagSet("gate", gateUsage, a.stderr)
 	config := fs.String("config", "", "settings file (default ./tune.yaml when present)")
 	fs.String("runs-dir", defaultRunsDir, "directory of run records (setting runs_dir)")
 	if err := parseFlags(fs, args); err != nil {
@@ -31,7 +27,7 @@ func runGate(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() < 1 || fs.NArg() > 2 {
 		return usageErrorf("want RUN and optionally TRIAL (got %d arguments)", fs.NArg())
 	}
-	s, _, run, err := openRun(*config, fs, fs.Arg(0))
+	s, _, run, err := a.openRun(*config, fs, fs.Arg(0))
 	if err != nil {
 		return err
 	}
@@ -50,7 +46,7 @@ func runGate(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	} else if !ok {
 		return failedError(fmt.Errorf("run %s: no trial succeeded", run.ID()))
 	}
-	return checkGates(s, run, entry, stdout)
+	return checkGates(s, run, entry, a.stdout)
 }
 
 func checkGates(s *settings, run *runs.Run, entry runs.Entry, w io.Writer) error {

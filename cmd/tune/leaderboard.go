@@ -4,18 +4,12 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"io"
 
 	"github.com/fusiontune/fusiontune/runs"
 )
 
-func init() {
-	register(command{name: "leaderboard", summary: "reprint a recorded run's leaderboard", run: runLeaderboard})
-	register(command{name: "runs", summary: "list recorded runs with their best scores", run: runRuns})
-}
-
-func runLeaderboard(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("leaderboard", "[RUN] [--runs-dir DIR] [--format text|json|md|csv]\n       --storage URL [--study NAME] [--format ...]\n\nRUN is a run id, a unique prefix of one, or latest (the default).", stderr)
+func runLeaderboard(ctx context.Context, a *app, args []string) error {
+	fs := newFlagSet("leaderboard", "[RUN] [--runs-dir DIR] [--format text|json|md|csv]\n       --storage URL [--study NAME] [--format ...]\n\nRUN is a run id, a unique prefix of one, or latest (the default).", a.stderr)
 	config := fs.String("config", "", "settings file (default ./tune.yaml when present)")
 	fs.String("runs-dir", defaultRunsDir, "directory of run records (setting runs_dir)")
 	format := fs.String("format", "text", "text, json, md or csv")
@@ -31,7 +25,7 @@ func runLeaderboard(ctx context.Context, args []string, stdout, stderr io.Writer
 		if !validFormat(*format) {
 			return usageErrorf("--format: want text, json, md or csv (got %q)", *format)
 		}
-		return runSharedLeaderboard(ctx, *storage, *study, *format, stdout)
+		return a.runSharedLeaderboard(ctx, *storage, *study, *format)
 	}
 	if fs.NArg() > 1 {
 		return usageErrorf("want at most one RUN (got %d arguments)", fs.NArg())
@@ -39,7 +33,7 @@ func runLeaderboard(ctx context.Context, args []string, stdout, stderr io.Writer
 	if !validFormat(*format) {
 		return usageErrorf("--format: want text, json, md or csv (got %q)", *format)
 	}
-	_, _, run, err := openRun(*config, fs, fs.Arg(0))
+	_, _, run, err := a.openRun(*config, fs, fs.Arg(0))
 	if err != nil {
 		return err
 	}
@@ -47,11 +41,11 @@ func runLeaderboard(ctx context.Context, args []string, stdout, stderr io.Writer
 	if err != nil {
 		return err
 	}
-	return lb.Render(stdout, *format)
+	return lb.Render(a.stdout, *format)
 }
 
-func runRuns(_ context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("runs", "[--runs-dir DIR]", stderr)
+func runRuns(ctx context.Context, a *app, args []string) error {
+	fs := newFlagSet("runs", "[--runs-dir DIR]", a.stderr)
 	config := fs.String("config", "", "settings file (default ./tune.yaml when present)")
 	fs.String("runs-dir", defaultRunsDir, "directory of run records (setting runs_dir)")
 	if err := parseFlags(fs, args); err != nil {
@@ -61,7 +55,7 @@ func runRuns(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	store, err := openStore(s.RunsDir)
+	store, err := a.openStore(s.RunsDir)
 	if err != nil {
 		return err
 	}
@@ -70,10 +64,10 @@ func runRuns(_ context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if len(list) == 0 {
-		fmt.Fprintf(stderr, "no runs in %s\n", s.RunsDir)
+		fmt.Fprintf(a.stderr, "no runs in %s\n", s.RunsDir)
 		return nil
 	}
-	fmt.Fprintf(stdout, "%-28s  %-11s  %6s  %-8s  %s\n", "RUN", "STATUS", "TRIALS", "BEST", "BEST TRIAL")
+	fmt.Fprintf(a.stdout, "%-28s  %-11s  %6s  %-8s  %s\n", "RUN", "STATUS", "TRIALS", "BEST", "BEST TRIAL")
 	for _, r := range list {
 		best, name := "—", "—"
 		if r.LoadErr == nil {
@@ -83,19 +77,19 @@ func runRuns(_ context.Context, args []string, stdout, stderr io.Writer) error {
 				}
 			}
 		}
-		fmt.Fprintf(stdout, "%-28s  %-11s  %6d  %-8s  %s\n", r.ID(), r.Manifest.Status, r.Manifest.Trials, best, name)
+		fmt.Fprintf(a.stdout, "%-28s  %-11s  %6d  %-8s  %s\n", r.ID(), r.Manifest.Status, r.Manifest.Trials, best, name)
 	}
 	return nil
 }
 
 // openRun loads the settings (runs-dir flag bound) and resolves the run ref
 // ("" or latest, an id or a unique prefix) in the runs directory.
-func openRun(config string, fs *flag.FlagSet, ref string) (*settings, *runs.Store, *runs.Run, error) {
+func (a *app) openRun(config string, fs *flag.FlagSet, ref string) (*settings, *runs.Store, *runs.Run, error) {
 	s, err := loadSettings(config, fs, map[string]string{"runs-dir": "runs_dir"})
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	store, err := openStore(s.RunsDir)
+	store, err := a.openStore(s.RunsDir)
 	if err != nil {
 		return nil, nil, nil, err
 	}

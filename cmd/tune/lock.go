@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"path/filepath"
 
 	"github.com/fusiontune/fusiontune/runs"
@@ -14,7 +13,7 @@ import (
 // promotes into it). A lock held by a live process is an error naming it
 // (exit 1); a lock left by a dead one is taken over with a note on stderr.
 // release drops them; it is never nil.
-func lockRun(store *runs.Store, prodConfig string, args []string, stderr io.Writer) (release func(), err error) {
+func (a *app) lockRun(store *runs.Store, prodConfig string, args []string) (release func(), err error) {
 	var held []*runs.Lock
 	release = func() {
 		for i := len(held) - 1; i >= 0; i-- {
@@ -28,7 +27,7 @@ func lockRun(store *runs.Store, prodConfig string, args []string, stderr io.Writ
 		}
 		held = append(held, l)
 		if l.Stale != nil {
-			fmt.Fprintf(stderr, "tune: took over the stale lock %s of %s, which died without releasing it\n", l.Path(), l.Stale)
+			fmt.Fprintf(a.stderr, "tune: took over the stale lock %s of %s, which died without releasing it\n", l.Path(), l.Stale)
 		}
 		return nil
 	}

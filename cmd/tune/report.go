@@ -4,15 +4,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/runs/report"
 )
-
-func init() {
-	register(command{name: "report", summary: "write a run's self-contained HTML report (report.html)", run: runReport})
-}
 
 const reportUsage = `[RUN] [--out FILE] [--runs-dir DIR]
 
@@ -22,8 +17,8 @@ bars, the primary score against each tuned parameter, replay parity,
 judged coverage and the worst queries. Without --out it is written to the
 run directory as report.html; --out - writes it to stdout.`
 
-func runReport(_ context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("report", reportUsage, stderr)
+func runReport(ctx context.Context, a *app, args []string) error {
+	fs := newFlagSet("report", reportUsage, a.stderr)
 	config := fs.String("config", "", "settings file (default ./tune.yaml when present)")
 	fs.String("runs-dir", defaultRunsDir, "directory of run records (setting runs_dir)")
 	out := fs.String("out", "", "output file (default RUN/report.html; - for stdout)")
@@ -33,7 +28,7 @@ func runReport(_ context.Context, args []string, stdout, stderr io.Writer) error
 	if fs.NArg() > 1 {
 		return usageErrorf("want at most one RUN (got %d arguments)", fs.NArg())
 	}
-	_, _, run, err := openRun(*config, fs, fs.Arg(0))
+	_, _, run, err := a.openRun(*config, fs, fs.Arg(0))
 	if err != nil {
 		return err
 	}
@@ -44,10 +39,10 @@ func runReport(_ context.Context, args []string, stdout, stderr io.Writer) error
 		if err != nil {
 			return err
 		}
-		fmt.Fprintln(stdout, path)
+		fmt.Fprintln(a.stdout, path)
 		return nil
 	case "-":
-		return report.Render(stdout, run, opts)
+		return report.Render(a.stdout, run, opts)
 	}
 	var b bytes.Buffer
 	if err := report.Render(&b, run, opts); err != nil {
@@ -56,6 +51,6 @@ func runReport(_ context.Context, args []string, stdout, stderr io.Writer) error
 	if err := runs.WriteFileAtomic(*out, b.Bytes(), 0o644); err != nil {
 		return fmt.Errorf("report --out: %w", err)
 	}
-	fmt.Fprintln(stdout, *out)
+	fmt.Fprintln(a.stdout, *out)
 	return nil
 }

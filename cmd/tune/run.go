@@ -7,68 +7,95 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
 	"strings"
+
+	"github.com/fusiontune/fusiontune/runs"
 )
 
-// command is one subcommand of tune. Each lives in its own file and registers
-// itself from an init function, so adding one never edits a shared table.
+// command is one subcommand of tune.
 type command struct {
 	name    string // as typed on the command line
 	summary string // one line for the top-level help
-	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+	run     func(ctx context.Context, a *app, args []string) error
 }
 
-var commands = map[string]command{}
-
-func register(c command) {
-	if _, dup := commands[c.name]; dup {
-		panic("tune: command registered twice: " + c.name)
-	}
-	commands[c.name] = c
+// app is what one invocation's commands share: the standard streams, which
+// redact, and the redactor scrubbing secrets from everything tune writes
+// (created in run; the settings add the secrets they name).
+type app struct {
+	stdout, stderr io.Writer
+	secrets        *runs.Redactor
 }
 
 // defaultCommand runs when the first argument is a flag or absent: tune's main
-// job, the sweep (`tune --experiments FILE`). Set by the tuning command's file.
-var defaultCommand string
+// job, the sweep (`tune --experiments FILE`).
+const defaultCommand = "sweep"
+
+// commands is every subcommand of tune, in the order of the top-level help.
+func commands() []command {
+	return []command{
+		{name: "apply", summary: "promote a recorded trial to the production config (safely, with rollback)", run: runApply},
+		{name: "check", summary: "validate golden sets and experiment files, listing every problem with file:line:col", run: runCheck},
+		{name: "compare", summary: "paired comparison of two recorded trials (tests, categories, result diffs)", run: runCompare},
+		{name: "eval", summary: "score a TREC run file against qrels, as trec_eval does", run: runEval},
+		{name: "gate", summary: "check the settings' quality gates on a recorded trial (exit 1 when one fails)", run: runGate},
+		{name: "leaderboard", summary: "reprint a recorded run's leaderboard", run: runLeaderboard},
+		{name: "report", summary: "write a run's self-contained HTML report (report.html)", run: runReport},
+		{name: "rollback", summary: "restore the production config the last promotion replaced", run: runRollback},
+		{name: "runs", summary: "list recorded runs with their best scores", run: runRuns},
+		{name: "search", summary: "run a batch of queries on the embedded engine and write a TREC run", run: runSearch},
+		{name: "serve", summary: "run the embedded hybrid search engine over HTTP", run: runServe},
+		{name: "sweep", summary: "run a sweep (the default: tune --experiments FILE)", run: runSweep},
+		{name: "version", summary: "print the version of tune", run: runVersion},
+		{name: "worker", summary: "join a study shared through a database (--storage URL --study NAME)", run: runWorker},
+	}
+}
+
+// lookup returns the command called name.
+func lookup(name string) (command, bool) {
+	for _, c := range commands() {
+		if c.name == name {
+			return c, true
+		}
+	}
+	return command{}, false
+}
 
 // run executes one invocation and returns its exit code. Errors go to stderr,
 // results to stdout.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	addEnvSecrets(os.Environ())
-	stdout, stderr = secrets.Writer(stdout), secrets.Writer(stderr)
-	err := dispatch(ctx, args, stdout, stderr)
+	secrets := runs.NewRedactor()
+	addEnvSecrets(secrets, os.Environ())
+	a := &app{stdout: secrets.Writer(stdout), stderr: secrets.Writer(stderr), secrets: secrets}
+	err := dispatch(ctx, a, args)
 	if err != nil && !errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintf(stderr, "tune: %v\n", err)
+		fmt.Fprintf(a.stderr, "tune: %v\n", err)
 	}
 	return exitCode(err)
 }
 
-func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func dispatch(ctx context.Context, a *app, args []string) error {
 	if len(args) > 0 {
 		switch args[0] {
 		case "help", "-h", "-help", "--help":
 			if len(args) > 1 {
-				if c, ok := commands[args[1]]; ok {
-					return c.run(ctx, []string{"--help"}, stdout, stderr)
+				if c, ok := lookup(args[1]); ok {
+					return c.run(ctx, a, []string{"--help"})
 				}
 				return usageErrorf("unknown command %q (run 'tune help')", args[1])
 			}
-			printUsage(stdout)
+			printUsage(a.stdout)
 			return nil
 		}
-		if c, ok := commands[args[0]]; ok {
-			return c.run(ctx, args[1:], stdout, stderr)
+		if c, ok := lookup(args[0]); ok {
+			return c.run(ctx, a, args[1:])
 		}
 		if !strings.HasPrefix(args[0], "-") {
 			return usageErrorf("unknown command %q (run 'tune help')", args[0])
 		}
 	}
-	if defaultCommand == "" {
-		printUsage(stderr)
-		return usageErrorf("no command given")
-	}
-	return commands[defaultCommand].run(ctx, args, stdout, stderr)
+	c, _ := lookup(defaultCommand)
+	return c.run(ctx, a, args)
 }
 
 func printUsage(w io.Writer) {
@@ -79,13 +106,8 @@ func printUsage(w io.Writer) {
 	fmt.Fprintln(w, "  tune COMMAND [flags]")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Commands:")
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(w, "  %-12s %s\n", n, commands[n].summary)
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-12s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Run 'tune COMMAND --help' for a command's flags.")

@@ -6,22 +6,16 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"runtime"
-	"sync"
 	"time"
 
-	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/backend/engine"
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/internal/trec"
+	"github.com/fusiontune/fusiontune/tuner"
 )
 
-func init() {
-	register(command{name: "search", summary: "run a batch of queries on the embedded engine and write a TREC run", run: runSearch})
-}
-
-func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("search", "--config engine.yaml --queries queries.jsonl [--k 100] [--out run.trec]", stderr)
+func runSearch(ctx context.Context, a *app, args []string) error {
+	fs := newFlagSet("search", "--config engine.yaml --queries queries.jsonl [--k 100] [--out run.trec]", a.stderr)
 	configPath := fs.String("config", "", "engine configuration `file` (YAML)")
 	queriesPath := fs.String("queries", "", "queries `file`: BEIR queries.jsonl ({_id, text}) or TSV id<TAB>text")
 	k := fs.Int("k", 100, "results per query")
@@ -52,7 +46,7 @@ func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return inputError(err)
 	}
-	log := slog.New(slog.NewTextHandler(stderr, nil))
+	log := slog.New(slog.NewTextHandler(a.stderr, nil))
 	e, err := engine.New(cfg, engine.Options{Logger: log})
 	if err != nil {
 		return inputError(fmt.Errorf("%s: %w", *configPath, err))
@@ -62,70 +56,29 @@ func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return failedError(err)
 	}
 	start := time.Now()
-	run, err := searchAll(ctx, e, queries, *k, *tag)
+	run, err := tuner.SearchAll(ctx, e, queries, *k, *tag)
 	if err != nil {
 		return failedError(err)
 	}
 	log.Info("searched", "queries", len(queries), "elapsed", time.Since(start).Round(time.Millisecond))
-	w := stdout
-	if *out != "-" {
-		f, err := os.Create(*out)
-		if err != nil {
-			return failedError(fmt.Errorf("search: %w", err))
-		}
-		defer f.Close()
-		w = f
-	}
-	if err := trec.WriteRun(w, run); err != nil {
-		return failedError(err)
-	}
-	if f, ok := w.(*os.File); ok && f != os.Stdout {
-		if err := f.Close(); err != nil {
-			return failedError(fmt.Errorf("search: %w", err))
-		}
-	}
-	return nil
+	return writeRun(a.stdout, *out, run)
 }
 
-// searchAll runs every query on GOMAXPROCS goroutines.
-func searchAll(ctx context.Context, s backend.Searcher, queries []experiments.Query, k int, tag string) (trec.Run, error) {
-	run := trec.Run{Tag: tag, Queries: make(map[string][]trec.Result, len(queries))}
-	results := make([][]trec.Result, len(queries))
-	errs := make([]error, len(queries))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				resp, err := s.Search(ctx, backend.SearchRequest{Query: queries[i].Text, K: k})
-				if err != nil {
-					errs[i] = fmt.Errorf("search: query %q: %w", queries[i].ID, err)
-					continue
-				}
-				seen := make(map[string]bool, len(resp.Hits))
-				for _, h := range resp.Hits {
-					if !seen[h.DocID] { // passage mode may rank a document twice
-						seen[h.DocID] = true
-						results[i] = append(results[i], trec.Result{DocNo: h.DocID, Score: h.Score})
-					}
-				}
-			}
-		}()
+// writeRun writes run to path, or to stdout when path is "-".
+func writeRun(stdout io.Writer, path string, run trec.Run) error {
+	if path == "-" {
+		return failedError(trec.WriteRun(stdout, run))
 	}
-	for i := range queries {
-		next <- i
+	f, err := os.Create(path)
+	if err != nil {
+		return failedError(fmt.Errorf("search: %w", err))
 	}
-	close(next)
-	wg.Wait()
-	for i, q := range queries {
-		if errs[i] != nil {
-			return run, errs[i]
-		}
-		if len(results[i]) > 0 {
-			run.Queries[q.ID] = results[i]
-		}
+	defer f.Close()
+	if err := trec.WriteRun(f, run); err != nil {
+		return failedError(err)
 	}
-	return run, nil
+	if err := f.Close(); err != nil {
+		return failedError(fmt.Errorf("search: %w", err))
+	}
+	return nil
 }

@@ -3,10 +3,13 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/fusiontune/fusiontune/runs"
 )
 
 func TestAddEnvSecrets(t *testing.T) {
-	addEnvSecrets([]string{
+	secrets := runs.NewRedactor()
+	addEnvSecrets(secrets, []string{
 		"OPENAI_API_KEY=sk-abcdef123456", "SEARCH_TOKEN=tok-0987654321", "DB_PASSWORD=hunter2hunter2",
 		"SSH_AUTH_SOCK=/run/agent.sock", "API_KEY_FILE=/etc/key.txt", "EMBED_KEY_ENV=OPENAI_API_KEY",
 		"HOME=/root", "SHORT_KEY=abc",

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"os"
@@ -13,12 +12,8 @@ import (
 	"github.com/fusiontune/fusiontune/backend/engine"
 )
 
-func init() {
-	register(command{name: "serve", summary: "run the embedded hybrid search engine over HTTP", run: runServe})
-}
-
-func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("serve", "--config engine.yaml [--listen ADDR] [--ready-file PATH]", stderr)
+func runServe(ctx context.Context, a *app, args []string) error {
+	fs := newFlagSet("serve", "--config engine.yaml [--listen ADDR] [--ready-file PATH]", a.stderr)
 	configPath := fs.String("config", "", "engine configuration `file` (YAML), read once at start")
 	listen := fs.String("listen", "", "listen `address`, overriding the config's listen (port 0 picks a free port)")
 	readyFile := fs.String("ready-file", "", "write the bound address to this `file` once the index is ready")
@@ -43,7 +38,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *verbose {
 		level = slog.LevelDebug
 	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	log := slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: level}))
 	e, err := engine.New(cfg, engine.Options{Logger: log})
 	if err != nil {
 		return inputError(fmt.Errorf("%s: %w", *configPath, err))
@@ -59,24 +54,30 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	log.Info("indexing; /healthz answers 503 until ready", "addr", addr, "config", *configPath)
 	var readyErr error
-	ready := func() {
-		st := e.Stats()
-		log.Info("ready", "addr", addr, "docs", st.Docs, "chunks", st.Chunks,
-			"bm25_cached", st.LexicalCached, "dense_cached", st.DenseCached, "build", st.Total.String())
-		fmt.Fprintf(stderr, "tune serve: listening on http://%s\n", addr)
-		if *readyFile != "" {
-			if err := writeReadyFile(*readyFile, addr); err != nil {
-				readyErr = err
-				log.Error("ready file not written", "err", err)
-			}
-		}
-	}
+	ready := func() { readyErr = a.announceReady(log, e, addr, *readyFile) }
 	srv := engine.NewServer(e, engine.ServerOptions{Logger: log})
 	if err := srv.Serve(ctx, ln, ready); err != nil {
 		return failedError(err)
 	}
 	log.Info("stopped", "addr", addr)
 	return failedError(readyErr)
+}
+
+// announceReady logs that the engine is ready at addr and writes the
+// ready file, if any.
+func (a *app) announceReady(log *slog.Logger, e *engine.Engine, addr, readyFile string) error {
+	st := e.Stats()
+	log.Info("ready", "addr", addr, "docs", st.Docs, "chunks", st.Chunks,
+		"bm25_cached", st.LexicalCached, "dense_cached", st.DenseCached, "build", st.Total.String())
+	fmt.Fprintf(a.stderr, "tune serve: listening on http://%s\n", addr)
+	if readyFile == "" {
+		return nil
+	}
+	err := writeReadyFile(readyFile, addr)
+	if err != nil {
+		log.Error("ready file not written", "err", err)
+	}
+	return err
 }
 
 // writeReadyFile writes addr and a newline to path atomically, so a reader

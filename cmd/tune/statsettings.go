@@ -73,6 +73,14 @@ func (s *settings) validateStats(add func(field, format string, args ...any)) {
 	if st.MinNonZeroPairs < 1 {
 		add("stats.min_nonzero_pairs", "must be >= 1 (got %d)", st.MinNonZeroPairs)
 	}
+	s.validateMetricsAndGates(add)
+}
+
+// validateMetricsAndGates checks stats.metrics, the gates and the
+// promotion policy, parses the gates and adds the metrics gates and
+// comparisons need to score.metrics.
+func (s *settings) validateMetricsAndGates(add func(field, format string, args ...any)) {
+	st := s.Stats
 	var extra []string
 	for i, m := range st.Metrics {
 		mm, err := metrics.ParseMetric(m)

@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -15,11 +17,6 @@ import (
 	"github.com/fusiontune/fusiontune/tuner"
 )
 
-func init() {
-	register(command{name: "sweep", summary: "run a sweep (the default: tune --experiments FILE)", run: runSweep})
-	defaultCommand = "sweep"
-}
-
 const sweepUsage = `[--experiments FILE] [--config tune.yaml] [--runs-dir DIR] [--resume RUN] [--apply-best] [--mode live|replay|auto] [--verify N] [--format text|json|md|csv]
        [--storage URL [--study NAME]] [--parallel N]
 
@@ -28,104 +25,141 @@ evaluates the golden set, records the run under the runs directory and
 prints the leaderboard. With no settings file, the embedded engine runs on
 the shipped demo dataset.`
 
-func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	return sweep(ctx, "sweep", args, stdout, stderr)
+func runSweep(ctx context.Context, a *app, args []string) error {
+	return a.sweep(ctx, "sweep", args)
 }
 
-// sweep is `tune sweep` and, with cmd "worker", `tune worker`: the same
-// flags, the worker requiring a shared study.
-func sweep(ctx context.Context, cmd string, args []string, stdout, stderr io.Writer) error {
-	sweepStart := time.Now()
+// sweepFlags are the flags of a sweep (and of a worker).
+type sweepFlags struct {
+	fs                                *flag.FlagSet
+	experiments, config, resume, mode string
+	format                            string
+	applyBest, force                  bool
+	verify                            int
+	shared                            *sharedFlags
+}
+
+// parseSweepFlags reads the flags of `tune sweep` or, with cmd "worker",
+// `tune worker`, and checks those that need no file.
+func parseSweepFlags(a *app, cmd string, args []string) (f *sweepFlags, shared bool, err error) {
 	usage := sweepUsage
 	if cmd == "worker" {
 		usage = workerUsage
 	}
-	fs := newFlagSet(cmd, usage, stderr)
-	expFile := fs.String("experiments", "", "experiment file (JSON or YAML); default: the shipped shortlist")
-	config := fs.String("config", "", "settings file (default ./tune.yaml when present)")
+	fs := newFlagSet(cmd, usage, a.stderr)
+	f = &sweepFlags{fs: fs}
+	fs.StringVar(&f.experiments, "experiments", "", "experiment file (JSON or YAML); default: the shipped shortlist")
+	fs.StringVar(&f.config, "config", "", "settings file (default ./tune.yaml when present)")
 	fs.String("runs-dir", defaultRunsDir, "directory of run records (setting runs_dir)")
 	fs.String("split", "all", "golden-set split to evaluate: all, dev or test (setting dataset.split)")
 	fs.String("dataset-id", "", "named dataset from the settings' datasets list (setting dataset_id)")
-	resume := fs.String("resume", "", "continue the interrupted run RUN without redoing its finished trials")
-	format := fs.String("format", "text", "leaderboard format on stdout: text, json, md or csv")
-	applyBest := fs.Bool("apply-best", false, "promote the best trial to the production config (backend.config) after the sweep")
-	force := fs.Bool("force", false, "with --apply-best: promote even when the promotion policy refuses (recorded in promotions.jsonl)")
-	sf := addSharedFlags(fs)
-	mode := fs.String("mode", "live", "live (apply and evaluate every trial), replay (fuse query-time variants offline from candidate lists, verify the best live) or auto (replay where the backend returns candidate lists)")
-	verify := fs.Int("verify", tuner.DefaultVerify, verifyUsage)
+	fs.StringVar(&f.resume, "resume", "", "continue the interrupted run RUN without redoing its finished trials")
+	fs.StringVar(&f.format, "format", "text", "leaderboard format on stdout: text, json, md or csv")
+	fs.BoolVar(&f.applyBest, "apply-best", false, "promote the best trial to the production config (backend.config) after the sweep")
+	fs.BoolVar(&f.force, "force", false, "with --apply-best: promote even when the promotion policy refuses (recorded in promotions.jsonl)")
+	f.shared = addSharedFlags(fs)
+	fs.StringVar(&f.mode, "mode", "live", "live (apply and evaluate every trial), replay (fuse query-time variants offline from candidate lists, verify the best live) or auto (replay where the backend returns candidate lists)")
+	fs.IntVar(&f.verify, "verify", tuner.DefaultVerify, verifyUsage)
 	if err := parseFlags(fs, args); err != nil {
-		return err
+		return nil, false, err
 	}
-	shared, err := sf.check(cmd, *resume, *applyBest)
-	if err != nil {
-		return err
+	if shared, err = f.shared.check(cmd, f.resume, f.applyBest); err != nil {
+		return nil, false, err
 	}
 	if fs.NArg() > 0 {
-		return usageErrorf("unexpected argument %q (experiment files go after --experiments)", fs.Arg(0))
+		return nil, false, usageErrorf("unexpected argument %q (experiment files go after --experiments)", fs.Arg(0))
 	}
-	if !validFormat(*format) {
-		return usageErrorf("--format: want text, json, md or csv (got %q)", *format)
+	if !validFormat(f.format) {
+		return nil, false, usageErrorf("--format: want text, json, md or csv (got %q)", f.format)
 	}
-	s, err := loadSettings(*config, fs, map[string]string{"runs-dir": "runs_dir", "split": "dataset.split", "dataset-id": "dataset_id"})
+	return f, shared, nil
+}
+
+// sweep is `tune sweep` and, with cmd "worker", `tune worker`: the same
+// flags, the worker requiring a shared study.
+func (a *app) sweep(ctx context.Context, cmd string, args []string) error {
+	sweepStart := time.Now()
+	f, shared, err := parseSweepFlags(a, cmd, args)
 	if err != nil {
 		return err
 	}
-	if *applyBest && s.Backend.Config == "" {
+	s, err := loadSettings(f.config, f.fs, map[string]string{"runs-dir": "runs_dir", "split": "dataset.split", "dataset-id": "dataset_id"})
+	if err != nil {
+		return err
+	}
+	if f.applyBest && s.Backend.Config == "" {
 		return inputError(errors.New("--apply-best: backend.config must name the production engine config to promote into"))
 	}
 	// Everything the user wrote is read and checked before any run
 	// directory exists or any backend starts.
-	c, err := sweepConfig(s, *expFile, *mode, *verify, stderr)
+	c, err := a.sweepConfig(s, f.experiments, f.mode, f.verify)
 	if err != nil {
 		return err
 	}
 	c.Manifest.Args, c.Started = args, sweepStart
-	if shared && c.Replay != nil {
-		// Shared studies (tuner.SearchShared) evaluate every trial live.
-		switch c.Replay.Mode {
-		case tuner.ModeReplay:
-			return usageErrorf("--mode replay: studies shared through --storage or --parallel run every trial live (replay is for single-process sweeps and studies); use --mode live or auto")
-		case tuner.ModeAuto:
-			fmt.Fprintln(stderr, "note: --mode auto: studies shared through --storage or --parallel run every trial live")
+	if shared {
+		if err := a.liveOnly(c); err != nil {
+			return err
 		}
-		c.Replay = nil
 	}
-	store, err := openStore(s.RunsDir)
+	store, err := a.openStore(s.RunsDir)
 	if err != nil {
 		return err
 	}
 	c.Store = store
 	if shared {
-		c.Shared = sf.config()
+		c.Shared = f.shared.config()
 	} else {
 		lockConfig := ""
-		if *applyBest {
+		if f.applyBest {
 			lockConfig = s.Backend.Config
 		}
-		unlock, err := lockRun(store, lockConfig, args, stderr)
+		unlock, err := a.lockRun(store, lockConfig, args)
 		defer unlock()
 		if err != nil {
 			return err
 		}
-		c.Resume = *resume
+		c.Resume = f.resume
 		c.ResumeHint = func(id string) string { return fmt.Sprintf("resume with '%s'", resumeCommand(args, id)) }
 	}
+	return a.runAndFinish(ctx, c, s, f)
+}
+
+// liveOnly turns replay off for a shared study (tuner.SearchShared
+// evaluates every trial live), refusing --mode replay.
+func (a *app) liveOnly(c *tuner.Config) error {
+	if c.Replay == nil {
+		return nil
+	}
+	switch c.Replay.Mode {
+	case tuner.ModeReplay:
+		return usageErrorf("--mode replay: studies shared through --storage or --parallel run every trial live (replay is for single-process sweeps and studies); use --mode live or auto")
+	case tuner.ModeAuto:
+		fmt.Fprintln(a.stderr, "note: --mode auto: studies shared through --storage or --parallel run every trial live")
+	}
+	c.Replay = nil
+	return nil
+}
+
+// runAndFinish runs the sweep, prints its leaderboard and gates and, with
+// --apply-best, promotes the best trial.
+func (a *app) runAndFinish(ctx context.Context, c *tuner.Config, s *settings, f *sweepFlags) error {
 	out, runErr := tuner.Run(ctx, *c)
 	if out == nil {
 		return runError(runErr)
 	}
-	if err := out.Leaderboard.Render(stdout, *format); err != nil {
+	if err := out.Leaderboard.Render(a.stdout, f.format); err != nil {
 		return err
 	}
 	if runErr != nil {
 		return runError(runErr)
 	}
 	best, _ := out.Best()
-	if err := printGates(out.Run, best, out.Gates, stderr); err != nil {
+	if err := printGates(out.Run, best, out.Gates, a.stderr); err != nil {
 		return err
 	}
-	if *applyBest {
-		if err := promote(ctx, s, store, out.Run, best, *force, stdout, stderr); err != nil {
+	if f.applyBest {
+		if err := a.promote(ctx, s, c.Store, out.Run, best, f.force); err != nil {
 			return err
 		}
 	}
@@ -145,17 +179,10 @@ func runError(err error) error {
 // sweepConfig reads and checks everything a sweep needs from the settings
 // and the experiment file, before any run directory exists or any backend
 // starts.
-func sweepConfig(s *settings, expFile, mode string, verify int, stderr io.Writer) (*tuner.Config, error) {
-	ef, err := loadExperiments(expFile)
+func (a *app) sweepConfig(s *settings, expFile, mode string, verify int) (*tuner.Config, error) {
+	ef, trials, err := a.expandExperiments(expFile)
 	if err != nil {
-		return nil, inputError(err)
-	}
-	trials, warnings, err := ef.Expand()
-	if err != nil {
-		return nil, inputError(err)
-	}
-	for _, w := range warnings {
-		fmt.Fprintln(stderr, "warning:", w)
+		return nil, err
 	}
 	scorer, err := newScorer(s.Score)
 	if err != nil {
@@ -165,10 +192,10 @@ func sweepConfig(s *settings, expFile, mode string, verify int, stderr io.Writer
 	if err != nil {
 		return nil, err
 	}
-	for _, w := range ds.warnings {
-		fmt.Fprintln(stderr, "warning:", w)
+	for _, w := range ds.Warnings {
+		fmt.Fprintln(a.stderr, "warning:", w)
 	}
-	f, err := newFactory(s, ds)
+	f, err := a.newFactory(s, ds.Corpus)
 	if err != nil {
 		return nil, inputError(err)
 	}
@@ -184,28 +211,49 @@ func sweepConfig(s *settings, expFile, mode string, verify int, stderr io.Writer
 		return nil, err
 	}
 	if replay != nil {
-		replay.Log = stderr
+		replay.Log = a.stderr
 	}
 	c := &tuner.Config{
-		Manifest: runs.Manifest{Experiments: ef.Hash, GoldenHash: ds.hash, Backend: s.Backend.Kind, Seed: ef.Seed, Tool: "tune"},
+		Manifest: runs.Manifest{Experiments: ef.Hash, GoldenHash: ds.Golden.Hash, Backend: s.Backend.Kind, Seed: ef.Seed, Tool: "tune"},
 		Snapshot: func(run *runs.Run) error { return snapshot(run, s, ef, ds) },
-		Trials:   trials, Study: study, Queries: ds.queries, Dataset: ds.describe,
+		Trials:   trials, Study: study, Queries: ds.Queries, Dataset: ds.Describe(),
 		Scorer: scorer, Eval: evalOptions(s.Eval), FailureBudget: s.Eval.FailureBudget,
 		Backend: f, Replay: replay, Stats: s.statsOptions(ef.Seed), Gates: s.gates,
-		Progress: &tuner.TextProgress{W: stderr, Terminal: isTerminal(stderr)}, Log: stderr,
+		Progress: &tuner.TextProgress{W: a.stderr, Terminal: isTerminal(a.stderr)}, Log: a.stderr,
 	}
 	if s.Dataset.Split == experiments.SplitDev {
 		c.HeldOut = func() ([]tuner.Query, error) {
-			test := *s
-			test.Dataset.Split = experiments.SplitTest
-			ds, err := openDataset(&test)
+			test := s.Dataset
+			test.Split = experiments.SplitTest
+			ds, err := tuner.OpenDataset(test, engineCorpusPath(s), userCachePath(""))
+			var ie *tuner.InputError
+			if errors.As(err, &ie) {
+				err = ie.Err // after the trials, the test split failing fails the run (exit 1)
+			}
 			if err != nil {
 				return nil, err
 			}
-			return ds.queries, nil
+			return ds.Queries, nil
 		}
 	}
 	return c, nil
+}
+
+// expandExperiments reads the experiment file (the shipped shortlist for
+// "") and expands its trials, printing the warnings.
+func (a *app) expandExperiments(path string) (*experiments.ExperimentFile, []experiments.TrialSpec, error) {
+	ef, err := loadExperiments(path)
+	if err != nil {
+		return nil, nil, inputError(err)
+	}
+	trials, warnings, err := ef.Expand()
+	if err != nil {
+		return nil, nil, inputError(err)
+	}
+	for _, w := range warnings {
+		fmt.Fprintln(a.stderr, "warning:", w)
+	}
+	return ef, trials, nil
 }
 
 // partialOutcome is the exit-3 error of a sweep that finished with failed
@@ -250,13 +298,13 @@ func loadExperiments(path string) (*experiments.ExperimentFile, error) {
 
 // snapshot writes what makes the run self-contained: settings (secrets
 // redacted), the experiment file, the golden set's hash and a copy.
-func snapshot(run *runs.Run, s *settings, ef *experiments.ExperimentFile, ds *dataset) error {
+func snapshot(run *runs.Run, s *settings, ef *experiments.ExperimentFile, ds *tuner.Dataset) error {
 	var m map[string]any
 	data, err := runs.MarshalJSON(s)
 	if err != nil {
 		return err
 	}
-	if err := jsonUnmarshal(data, &m); err != nil {
+	if err := json.Unmarshal(data, &m); err != nil {
 		return err
 	}
 	if err := run.WriteJSON(runs.SettingsFile, redacted(m)); err != nil {
@@ -265,7 +313,7 @@ func snapshot(run *runs.Run, s *settings, ef *experiments.ExperimentFile, ds *da
 	if err := run.WriteFile(experimentsSnapshotName(ef.Path), ef.Raw); err != nil {
 		return err
 	}
-	return ds.snapshot(run)
+	return ds.Snapshot(run)
 }
 
 // isTerminal reports whether w is a character device (a terminal).

@@ -3,16 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"runtime/debug"
 )
 
-func init() {
-	register(command{name: "version", summary: "print the version of tune", run: runVersion})
-}
-
-func runVersion(_ context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("version", "", stderr)
+func runVersion(ctx context.Context, a *app, args []string) error {
+	fs := newFlagSet("version", "", a.stderr)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -20,6 +15,6 @@ func runVersion(_ context.Context, args []string, stdout, stderr io.Writer) erro
 	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
 		v = bi.Main.Version
 	}
-	fmt.Fprintf(stdout, "tune %s\n", v)
+	fmt.Fprintf(a.stdout, "tune %s\n", v)
 	return nil
 }

@@ -5,17 +5,12 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"time"
 
 	"github.com/fusiontune/fusiontune/tuner"
 	"github.com/fusiontune/fusiontune/tuner/studystore"
 )
-
-func init() {
-	register(command{name: "worker", summary: "join a study shared through a database (--storage URL --study NAME)", run: runWorker})
-}
 
 const workerUsage = `--experiments FILE --storage URL --study NAME [--parallel N] [--worker NAME] [--config tune.yaml] [--runs-dir DIR]
 
@@ -27,8 +22,8 @@ through the database so none runs twice, and a worker that dies has its
 running trial failed (queued trials re-queued) after --heartbeat-timeout.
 'tune leaderboard --storage URL --study NAME' prints the combined board.`
 
-func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	return sweep(ctx, "worker", args, stdout, stderr)
+func runWorker(ctx context.Context, a *app, args []string) error {
+	return a.sweep(ctx, "worker", args)
 }
 
 // sharedFlags are the flags of a sweep on a shared study.
@@ -106,7 +101,7 @@ func openStudyStore(ctx context.Context, url string) (*studystore.Store, error) 
 }
 
 // runSharedLeaderboard prints the combined leaderboard of a shared study.
-func runSharedLeaderboard(ctx context.Context, url, study, format string, stdout io.Writer) error {
+func (a *app) runSharedLeaderboard(ctx context.Context, url, study, format string) error {
 	db, err := openStudyStore(ctx, url)
 	if err != nil {
 		return err
@@ -122,5 +117,5 @@ func runSharedLeaderboard(ctx context.Context, url, study, format string, stdout
 	if err != nil {
 		return failedError(err)
 	}
-	return lb.Render(stdout, format)
+	return lb.Render(a.stdout, format)
 }

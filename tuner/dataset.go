@@ -1,0 +1,128 @@
+package tuner
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/fusiontune/fusiontune/backend/engine"
+	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/fusiontune/fusiontune/experiments/demo"
+	"github.com/fusiontune/fusiontune/runs"
+)
+
+// Dataset is the golden set a sweep evaluates, resolved against its
+// corpus: passage judgments have become document ids.
+type Dataset struct {
+	// Config is the dataset as loaded: the shipped demo's files when none
+	// was configured.
+	Config  experiments.DatasetConfig
+	Golden  *experiments.GoldenSet
+	Queries []Query
+	// Corpus is the corpus the judgments were resolved against ("": none).
+	Corpus string
+	// Warnings are the golden set's and the resolution's, for the log.
+	Warnings []string
+}
+
+// OpenDataset loads the golden set d names (the shipped demo, extracted
+// under cacheDir, when d has no path), applies its split and resolves every
+// judgment against the corpus: d.Corpus, else corpusFallback (the embedded
+// engine's corpus), else none. Problems with the user's files are
+// *InputError.
+//
+// It lives here rather than in experiments because resolving needs the
+// engine's corpus reader, and experiments sits below backend.
+func OpenDataset(d experiments.DatasetConfig, corpusFallback, cacheDir string) (*Dataset, error) {
+	if d.Path == "" {
+		dir, err := extractDemo(cacheDir)
+		if err != nil {
+			return nil, err
+		}
+		d.Path = filepath.Join(dir, "golden.json")
+		d.Corpus = filepath.Join(dir, "corpus.jsonl")
+		d.Format = experiments.FormatNative
+		d = d.WithDefaults()
+	}
+	gs, err := d.Load()
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, inputErr(fmt.Errorf("dataset.path: %w", err))
+	}
+	if err != nil {
+		return nil, inputErr(err)
+	}
+	ds := &Dataset{Config: d, Golden: gs, Corpus: d.Corpus}
+	for _, w := range gs.Warnings {
+		ds.Warnings = append(ds.Warnings, w.Error())
+	}
+	if ds.Corpus == "" {
+		ds.Corpus = corpusFallback
+	}
+	var docs []experiments.Document
+	if ds.Corpus != "" {
+		if docs, err = CorpusDocuments(ds.Corpus); err != nil {
+			return nil, inputErr(fmt.Errorf("dataset.corpus: %w", err))
+		}
+	}
+	res, err := gs.Resolve(docs)
+	if err != nil {
+		return nil, inputErr(err)
+	}
+	for _, w := range res.Warnings {
+		ds.Warnings = append(ds.Warnings, w.Error())
+	}
+	for _, q := range gs.Queries {
+		tq := Query{ID: q.ID, Text: q.Text, Category: q.Category, Difficulty: q.Difficulty, ExpectedRouting: q.ExpectedRouting}
+		if rq := res.Query(q.ID); rq != nil {
+			tq.Judgments = rq.Judgments
+		}
+		ds.Queries = append(ds.Queries, tq)
+	}
+	return ds, nil
+}
+
+// extractDemo extracts the shipped demo dataset under cacheDir.
+func extractDemo(cacheDir string) (string, error) {
+	if err := os.MkdirAll(cacheDir, 0o755); err != nil {
+		return "", fmt.Errorf("cache directory: %w", err)
+	}
+	return demo.Extract(cacheDir)
+}
+
+// CorpusDocuments reads the corpus at path (BEIR corpus.jsonl, JSONL or a
+// folder) as the documents judgments resolve against.
+func CorpusDocuments(path string) ([]experiments.Document, error) {
+	c, err := engine.LoadCorpus(engine.CorpusConfig{Path: path})
+	if err != nil {
+		return nil, err
+	}
+	docs := make([]experiments.Document, len(c.Docs))
+	for i, doc := range c.Docs {
+		docs[i] = experiments.Document{ID: doc.ID, Text: doc.Text}
+	}
+	return docs, nil
+}
+
+// Describe names the dataset for the log.
+func (ds *Dataset) Describe() string {
+	return fmt.Sprintf("golden set %s, split %s", ds.Config.Path, ds.Config.Split)
+}
+
+// Snapshot copies the golden set into run with its hash.
+func (ds *Dataset) Snapshot(run *runs.Run) error {
+	path := ds.Config.Path
+	info := map[string]any{"path": path, "sha256": ds.Golden.Hash, "corpus": ds.Corpus, "queries": len(ds.Queries)}
+	if err := run.WriteJSON("golden.json.sha256.json", info); err != nil {
+		return err
+	}
+	if st, err := os.Stat(path); err == nil && !st.IsDir() {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return fmt.Errorf("snapshot golden set: %w", err)
+		}
+		return run.WriteFile("golden"+filepath.Ext(path), data)
+	}
+	return nil
+}

@@ -1,0 +1,239 @@
+package tuner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/runs"
+)
+
+// DefaultSmokeQueries is how many judged golden-set queries a promotion
+// re-evaluates on the promoted config.
+const DefaultSmokeQueries = 20
+
+// VerifyFunc returns a promotion's Verify for the production service: bring
+// it up on the production config now on disk (config, absolute), wait until
+// it is healthy and run check against it. dir is a scratch directory the
+// caller removes.
+type VerifyFunc func(config, dir string, check func(context.Context, backend.Searcher) error) (func(context.Context) error, error)
+
+// PromoteConfig is what PromoteTrial needs, as plain values.
+type PromoteConfig struct {
+	// ConfigPath is the production config file (setting backend.config).
+	ConfigPath string
+	// Store holds the run; the backups and promotions.jsonl live in it.
+	Store *runs.Store
+	Run   *runs.Run
+	// Entry is the leaderboard entry of the trial to promote.
+	Entry runs.Entry
+	// Force promotes even when the policy refuses; the reasons overridden
+	// are journaled.
+	Force  bool
+	Policy Policy
+	// Golden returns the golden set's queries and the scorer for the
+	// smoke evaluation; it is called once the policy allows the promotion.
+	Golden func() ([]Query, Scorer, error)
+	Eval   EvalOptions
+	// SmokeQueries is how many judged queries are re-evaluated (0:
+	// DefaultSmokeQueries).
+	SmokeQueries int
+	NewVerify    VerifyFunc
+	// Log receives the policy's verdict and warnings.
+	Log io.Writer
+}
+
+// Promoted is a promotion that went through.
+type Promoted struct {
+	Promotion
+	// Primary is the promoted trial's recorded primary score.
+	Primary float64
+}
+
+// PromoteTrial installs a recorded trial's exact backend config as the
+// production config: it applies the promotion policy, then writes the
+// config safely (Promoter: backup, atomic write, restart, health check and a
+// smoke evaluation of a sample of the golden set against the scores the
+// trial recorded), restoring the previous config on any failure. Problems
+// with the user's request are *InputError; a refusal by the policy is a
+// plain error listing every reason.
+func PromoteTrial(ctx context.Context, c PromoteConfig) (*Promoted, error) {
+	rec, err := c.record()
+	if err != nil {
+		return nil, err
+	}
+	forced, reason, err := c.checkPolicy()
+	if err != nil {
+		return nil, err
+	}
+	queries, sc, err := c.Golden()
+	if err != nil {
+		return nil, err
+	}
+	resultsOf(c.Run) // a run without a Deriver gets one
+	results, err := c.Run.QueryResults(rec.Index)
+	if err != nil {
+		return nil, err
+	}
+	recorded := map[string]float64{}
+	for _, r := range results {
+		recorded[r.QueryID] = r.Primary
+	}
+	n := c.SmokeQueries
+	if n <= 0 {
+		n = DefaultSmokeQueries
+	}
+	sample := sampleQueries(queries, n)
+	pr, cleanup, err := NewProductionPromoter(c.ConfigPath, c.Store, c.NewVerify, func(ctx context.Context, b backend.Searcher) error {
+		return SmokeCheck(ctx, b, sample, recorded, sc, c.Eval)
+	})
+	if err != nil {
+		return nil, err
+	}
+	defer cleanup()
+	p, err := pr.Promote(ctx, []byte(rec.BackendConfig), Promotion{Run: c.Run.ID(), Trial: rec.Name, Params: rec.Params, Forced: forced, Reason: reason})
+	if err != nil {
+		return nil, err
+	}
+	return &Promoted{Promotion: p, Primary: rec.Primary}, nil
+}
+
+// record returns the trial record of the entry to promote.
+func (c PromoteConfig) record() (*runs.TrialRecord, error) {
+	if c.Entry.Status != runs.StatusOK {
+		return nil, inputErr(fmt.Errorf("trial %q did not succeed (%s): nothing to promote", c.Entry.Name, c.Entry.Status))
+	}
+	if c.ConfigPath == "" {
+		return nil, inputErr(errors.New("backend.config: set it to the production engine config file to promote into"))
+	}
+	trials, err := c.Run.Trials()
+	if err != nil {
+		return nil, err
+	}
+	var rec *runs.TrialRecord
+	for i := range trials {
+		if trials[i].Index == c.Entry.Index {
+			rec = &trials[i]
+		}
+	}
+	if rec == nil || rec.BackendConfig == "" {
+		return nil, fmt.Errorf("run %s: trial %q has no recorded backend config", c.Run.ID(), c.Entry.Name)
+	}
+	return rec, nil
+}
+
+// checkPolicy applies the promotion policy to the entry. It returns an
+// error naming every reason when the policy refuses and Force is off; with
+// Force it warns and returns forced = true with the overridden reasons, for
+// the promotions journal.
+func (c PromoteConfig) checkPolicy() (forced bool, reason string, err error) {
+	lb, err := c.Run.ReadLeaderboard()
+	if err != nil {
+		return false, "", err
+	}
+	var production []byte
+	data, err := os.ReadFile(c.ConfigPath)
+	switch {
+	case err == nil:
+		production = data
+	case !errors.Is(err, os.ErrNotExist):
+		return false, "", fmt.Errorf("promotion policy: read production config: %w", err)
+	}
+	entry := c.Entry
+	d, err := CheckPromotion(c.Run, lb, entry, production, c.Policy)
+	if err != nil {
+		return false, "", fmt.Errorf("promotion policy: %w", err)
+	}
+	if d.Allowed {
+		fmt.Fprintf(c.Log, "promotion policy: %q is significantly better than %s %q: %s\n", entry.Name, d.Reference, d.Against, d.Summary())
+		return false, "", nil
+	}
+	why := strings.Join(d.Reasons, "; ")
+	if c.Force {
+		fmt.Fprintf(c.Log, "warning: promotion policy overridden by --force: %s\n", why)
+		return true, "forced past the promotion policy: " + why, nil
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "refusing to promote %q (run %s):", entry.Name, c.Run.ID())
+	for _, r := range d.Reasons {
+		b.WriteString("\n  - " + r)
+	}
+	b.WriteString("\n(--force promotes anyway and records it in promotions.jsonl)")
+	return false, "", errors.New(b.String())
+}
+
+// RollbackProduction restores the production config (configPath) that the
+// last promotion journaled in store replaced, brings the service up on it
+// and checks its health. With no promotion on record it returns
+// ErrNothingToRollBack.
+func RollbackProduction(ctx context.Context, configPath string, store *runs.Store, newVerify VerifyFunc) (Promotion, error) {
+	pr, cleanup, err := NewProductionPromoter(configPath, store, newVerify, func(context.Context, backend.Searcher) error { return nil })
+	if err != nil {
+		return Promotion{}, err
+	}
+	defer cleanup()
+	return pr.Rollback(ctx)
+}
+
+// NewProductionPromoter returns a promoter for the production config
+// (configPath) whose backups and journal live in store, whose Verify
+// brings the service up on the config on disk and runs check against it,
+// and whose Restore, after a failed promotion, brings the restored config
+// back up and health-checks it only (the promoted trial's smoke scores do
+// not apply to it). cleanup removes the verifiers' scratch directory.
+func NewProductionPromoter(configPath string, store *runs.Store, newVerify VerifyFunc, check func(context.Context, backend.Searcher) error) (pr *Promoter, cleanup func(), err error) {
+	dir, err := os.MkdirTemp("", "tune-promote-*")
+	if err != nil {
+		return nil, nil, err
+	}
+	cleanup = func() { os.RemoveAll(dir) }
+	abs, err := filepath.Abs(configPath)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	verify, err := newVerify(abs, dir, check)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	restore, err := newVerify(abs, dir, func(context.Context, backend.Searcher) error { return nil })
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	pr = &Promoter{
+		ConfigPath: abs,
+		BackupDir:  filepath.Join(store.Dir, "backups"),
+		Journal:    filepath.Join(store.Dir, runs.PromotionsFile),
+		Verify:     verify,
+		Restore:    restore,
+	}
+	return pr, cleanup, nil
+}
+
+// sampleQueries picks up to n judged queries, spread evenly over the set in
+// id order (deterministic).
+func sampleQueries(qs []Query, n int) []Query {
+	var judged []Query
+	for _, q := range qs {
+		if len(q.Judgments) > 0 {
+			judged = append(judged, q)
+		}
+	}
+	sort.Slice(judged, func(i, j int) bool { return judged[i].ID < judged[j].ID })
+	if len(judged) <= n {
+		return judged
+	}
+	out := make([]Query, 0, n)
+	for i := 0; i < n; i++ {
+		out = append(out, judged[i*len(judged)/n])
+	}
+	return out
+}
