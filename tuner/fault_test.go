@@ -18,6 +18,7 @@ import (
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/backend/client"
 	"github.com/fusiontune/fusiontune/backend/process"
+	"github.com/fusiontune/fusiontune/backend/render"
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/metrics"
 	"github.com/fusiontune/fusiontune/runs"
@@ -128,7 +129,7 @@ func newFaultRig(t *testing.T) *faultRig {
 		Env:          []string{"FAULT_CONFIG=" + cfg, "FAULT_READY=" + ready, "FAULT_MARK=" + filepath.Join(dir, "died")},
 		ConfigPath:   cfg,
 		ReadyFile:    ready,
-		Render:       process.YAMLOverlay(map[string]any{}, "ignored."),
+		Render:       render.YAMLOverlay(map[string]any{}, "ignored."),
 		Dial:         func(addr string) (backend.Searcher, error) { return client.New("http://" + addr) },
 		StartTimeout: 2 * time.Second,
 		StopTimeout:  2 * time.Second,

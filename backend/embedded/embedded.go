@@ -21,6 +21,7 @@ import (
 	"github.com/fusiontune/fusiontune/backend/engine"
 	"github.com/fusiontune/fusiontune/backend/fusion"
 	"github.com/fusiontune/fusiontune/backend/process"
+	"github.com/fusiontune/fusiontune/backend/render"
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/internal/secrets"
 )
@@ -61,7 +62,7 @@ type Options struct {
 type Factory struct {
 	o      Options
 	base   map[string]any
-	render process.Renderer
+	render render.Func
 	// cfg is the base config parsed and validated once: a trial's
 	// parameters overlay it as typed values (engine.Config.WithParams).
 	cfg engine.Config
@@ -84,15 +85,15 @@ func New(o Options) (*Factory, error) {
 		if err != nil {
 			return nil, fmt.Errorf("backend.config: %w", err)
 		}
-		if base, err = process.ReadYAMLMap(data); err != nil {
+		if base, err = render.ReadYAMLMap(data); err != nil {
 			return nil, fmt.Errorf("backend.config %s: %w", o.ConfigFile, err)
 		}
-		process.AbsPaths(base, filepath.Dir(o.ConfigFile), "corpus.path", "cache_dir")
+		render.AbsPaths(base, filepath.Dir(o.ConfigFile), "corpus.path", "cache_dir")
 	}
 	if len(o.Engine) > 0 {
-		data, err := process.YAMLOverlay(base)(flatten("", o.Engine))
+		data, err := render.YAMLOverlay(base)(flatten("", o.Engine))
 		if err == nil {
-			base, err = process.ReadYAMLMap(data)
+			base, err = render.ReadYAMLMap(data)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("backend.engine: %w", err)
@@ -105,7 +106,7 @@ func New(o Options) (*Factory, error) {
 	if err != nil {
 		return nil, err
 	}
-	process.AbsPaths(base, wd, "corpus.path", "cache_dir")
+	render.AbsPaths(base, wd, "corpus.path", "cache_dir")
 	if _, ok := base["corpus"]; !ok {
 		base["corpus"] = map[string]any{"path": o.Corpus}
 	}
@@ -134,7 +135,7 @@ func New(o Options) (*Factory, error) {
 }
 
 func newFactory(o Options, base map[string]any) *Factory {
-	return &Factory{o: o, base: base, render: process.Memo(process.YAMLOverlay(base, experiments.CustomPrefix), renderMemo)}
+	return &Factory{o: o, base: base, render: render.Memo(render.YAMLOverlay(base, experiments.CustomPrefix), renderMemo)}
 }
 
 // Fusion is a trial's query-time settings exactly as `tune serve` will

@@ -13,7 +13,7 @@ import (
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/backend/client"
 	"github.com/fusiontune/fusiontune/backend/engine"
-	"github.com/fusiontune/fusiontune/backend/process"
+	"github.com/fusiontune/fusiontune/backend/render"
 	"github.com/fusiontune/fusiontune/experiments"
 )
 
@@ -181,7 +181,7 @@ var backendtestQueries = []string{"telescope mirror", "bread yeast", "garbage co
 // typed overlay (WithParams + FusionSettings).
 func BenchmarkTrialSettings(b *testing.B) {
 	base := bases(b)["demo"]
-	render := process.YAMLOverlay(base, experiments.CustomPrefix)
+	render := render.YAMLOverlay(base, experiments.CustomPrefix)
 	parsed, err := renderParse(base, nil)
 	if err != nil {
 		b.Fatal(err)

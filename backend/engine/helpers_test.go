@@ -4,12 +4,13 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"github.com/fusiontune/fusiontune/experiments/shareddata"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fusiontune/fusiontune/experiments/shareddata"
 
 	"github.com/fusiontune/fusiontune/backend/engine"
 )

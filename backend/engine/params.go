@@ -22,7 +22,7 @@ const WeightPrefix = "fusion.weights."
 
 // WithParams returns c with a trial's parameters set, validated as a
 // whole: what ParseConfig returns for c's YAML with each dotted parameter
-// set at its path (process.YAMLOverlay), without writing or reading YAML.
+// set at its path (render.YAMLOverlay), without writing or reading YAML.
 // Params are the flattened names of the experiment files ("fusion.k",
 // "fusion.weights.dense", "chunk.size"; see ParamNames), plus the engine's
 // query-time keys fusion.depth, passage, bm25.min_score and

@@ -13,7 +13,7 @@ import (
 
 	"github.com/fusiontune/fusiontune/backend/engine"
 	"github.com/fusiontune/fusiontune/backend/fusion"
-	"github.com/fusiontune/fusiontune/backend/process"
+	"github.com/fusiontune/fusiontune/backend/render"
 	"github.com/fusiontune/fusiontune/experiments"
 )
 
@@ -27,7 +27,7 @@ func bases(tb testing.TB) map[string]map[string]any {
 		tb.Fatal(err)
 	}
 	read := func(yaml string) map[string]any {
-		m, err := process.ReadYAMLMap([]byte(yaml))
+		m, err := render.ReadYAMLMap([]byte(yaml))
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -58,7 +58,7 @@ passage: true
 // renderParse is how `tune` reads a trial's config today: render the base
 // with the params, parse the YAML.
 func renderParse(base map[string]any, params map[string]any) (engine.Config, error) {
-	data, err := process.YAMLOverlay(base, experiments.CustomPrefix)(params)
+	data, err := render.YAMLOverlay(base, experiments.CustomPrefix)(params)
 	if err != nil {
 		return engine.Config{}, err
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/backend/render"
 	"github.com/fusiontune/fusiontune/internal/atomicfile"
 )
 
@@ -23,10 +24,6 @@ const (
 	DefaultStartTimeout = 2 * time.Minute
 	DefaultStopTimeout  = 10 * time.Second
 )
-
-// Renderer turns a trial's parameters into the bytes of the service's
-// config file.
-type Renderer func(params map[string]any) ([]byte, error)
 
 // Dialer builds the Searcher that talks to a started service. addr is the
 // address the service reported in its ready file ("" when Options.ReadyFile
@@ -45,7 +42,7 @@ type Options struct {
 	Env []string
 	// ConfigPath is where Apply writes the rendered config.
 	ConfigPath string
-	Render     Renderer
+	Render     render.Func
 	// ReadyFile, when set, is removed before each start; the service writes
 	// its listen address there once ready.
 	ReadyFile string

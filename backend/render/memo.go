@@ -1,4 +1,4 @@
-package process
+package render
 
 import (
 	"bytes"
@@ -6,14 +6,18 @@ import (
 	"sync"
 )
 
-// Memo returns a Renderer that renders each distinct params once: a sweep
+// Func turns a trial's parameters into the bytes of a service's config
+// file.
+type Func func(params map[string]any) ([]byte, error)
+
+// Memo returns a Func that renders each distinct params once: a sweep
 // renders a trial's config to check it, to resolve the settings the
 // replay fuses with, to record it and to apply it. Params are keyed by
 // their JSON encoding (map keys sorted); params that do not encode are
 // rendered every time. At most max results are kept (the cache is
 // emptied when full). The result is a copy: callers may change it. It is
 // safe for concurrent use when r is.
-func Memo(r Renderer, max int) Renderer {
+func Memo(r Func, max int) Func {
 	type result struct {
 		data []byte
 		err  error

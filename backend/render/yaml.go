@@ -1,4 +1,4 @@
-package process
+package render
 
 import (
 	"fmt"
@@ -9,13 +9,13 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// YAMLOverlay returns a Renderer that writes base with each dotted
+// YAMLOverlay returns a Func that writes base with each dotted
 // parameter set at its path ("fusion.weights.bm25": 0.6 sets
 // fusion: {weights: {bm25: 0.6}}). Values are encoded by yaml.v3, so a
 // hostile string stays one quoted scalar. Keys are sorted: the same params
 // give the same bytes. Parameters starting with a prefix in skip are left
 // out (for example "custom." for a backend that has no such keys).
-func YAMLOverlay(base map[string]any, skip ...string) Renderer {
+func YAMLOverlay(base map[string]any, skip ...string) Func {
 	return func(params map[string]any) ([]byte, error) {
 		m := deepCopy(base)
 		keys := make([]string, 0, len(params))

@@ -1,10 +1,10 @@
-package process_test
+package render_test
 
 import (
 	"errors"
 	"testing"
 
-	"github.com/fusiontune/fusiontune/backend/process"
+	"github.com/fusiontune/fusiontune/backend/render"
 )
 
 // TestMemo: each distinct params is rendered once, equal maps built in
@@ -12,7 +12,7 @@ import (
 // get copies, and a full cache starts over.
 func TestMemo(t *testing.T) {
 	calls := 0
-	r := process.Memo(func(p map[string]any) ([]byte, error) {
+	r := render.Memo(func(p map[string]any) ([]byte, error) {
 		calls++
 		if p["bad"] != nil {
 			return nil, errors.New("bad value")
@@ -20,7 +20,7 @@ func TestMemo(t *testing.T) {
 		if p["fn"] != nil {
 			return []byte("direct"), nil
 		}
-		return process.YAMLOverlay(map[string]any{"fusion": map[string]any{"k": 60}})(p)
+		return render.YAMLOverlay(map[string]any{"fusion": map[string]any{"k": 60}})(p)
 	}, 3)
 	a := map[string]any{"fusion.k": 10, "fusion.weights.bm25": 0.3}
 	b := map[string]any{"fusion.weights.bm25": 0.3, "fusion.k": 10}

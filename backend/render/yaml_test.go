@@ -1,24 +1,17 @@
-package process_test
+package render_test
 
 import (
-	"context"
-	"encoding/json"
-	"errors"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 	"unicode/utf8"
 
-	"github.com/fusiontune/fusiontune/backend"
-	"github.com/fusiontune/fusiontune/backend/process"
+	"github.com/fusiontune/fusiontune/backend/render"
 )
 
-// hostile are parameter values that would break out of a naively
+// hostileStrings are parameter values that would break out of a naively
 // templated YAML document or shell command.
-var hostile = []string{
+var hostileStrings = []string{
 	`"; rm -rf /"`,
 	`'; rm -rf / #`,
 	`$(touch /tmp/pwned)`,
@@ -55,20 +48,20 @@ var hostile = []string{
 	"trailing newline\n",
 }
 
-// TestYAMLOverlayHostileValues renders every hostile value at a nested
+// TestYAMLOverlayHostileValues renders every hostileStrings value at a nested
 // path and as a key's sibling: the document parses back to exactly the
 // same values, nothing else is added, and the base is untouched.
 func TestYAMLOverlayHostileValues(t *testing.T) {
 	base := map[string]any{"fusion": map[string]any{"method": "rrf", "k": 60}, "listen": "127.0.0.1:0"}
-	render := process.YAMLOverlay(base)
-	for _, v := range hostile {
+	overlay := render.YAMLOverlay(base)
+	for _, v := range hostileStrings {
 		t.Run(v, func(t *testing.T) {
 			params := map[string]any{"custom.text": v, "fusion.weights.bm25": 0.5, "retrievers": []any{v, "dense"}}
-			data, err := render(params)
+			data, err := overlay(params)
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := process.ReadYAMLMap(data)
+			got, err := render.ReadYAMLMap(data)
 			if err != nil {
 				t.Fatalf("rendered document does not parse: %v\n%s", err, data)
 			}
@@ -91,13 +84,13 @@ func TestYAMLOverlayHostileValues(t *testing.T) {
 // TestYAMLOverlayHostileKeys: a parameter name cannot smuggle structure
 // either; dots make nesting, everything else is one key.
 func TestYAMLOverlayHostileKeys(t *testing.T) {
-	render := process.YAMLOverlay(map[string]any{})
+	overlay := render.YAMLOverlay(map[string]any{})
 	for _, k := range []string{"custom.a: b", "custom.&x", "custom.*x", "custom.\nfusion", "custom.#c", "custom.\"q"} {
-		data, err := render(map[string]any{k: "v"})
+		data, err := overlay(map[string]any{k: "v"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := process.ReadYAMLMap(data)
+		got, err := render.ReadYAMLMap(data)
 		if err != nil {
 			t.Fatalf("%q: %v\n%s", k, err, data)
 		}
@@ -108,79 +101,10 @@ func TestYAMLOverlayHostileKeys(t *testing.T) {
 	}
 }
 
-// TestArgvHelperProcess is not a test: started by TestCommandArgvNoShell,
-// it writes the arguments after "--" as JSON to $ARGV_OUT.
-func TestArgvHelperProcess(t *testing.T) {
-	out := os.Getenv("ARGV_OUT")
-	if out == "" {
-		t.Skip("helper process only")
-	}
-	for i, a := range os.Args {
-		if a == "--" {
-			data, _ := json.Marshal(os.Args[i+1:])
-			os.WriteFile(out, data, 0o644)
-			os.Exit(0)
-		}
-	}
-	os.Exit(3)
-}
-
-// TestCommandArgvNoShell starts a real service whose argv holds hostile
-// values and the {config} placeholder inside a path with shell syntax:
-// each arrives as one argument, byte for byte, and nothing is evaluated
-// (the marker file a shell would create never appears).
-func TestCommandArgvNoShell(t *testing.T) {
-	dir := t.TempDir()
-	marker := filepath.Join(dir, "pwned")
-	out := filepath.Join(dir, "argv.json")
-	cfg := filepath.Join(dir, "weird $(touch "+marker+") `touch "+marker+"`; name.yaml")
-	hostileArgs := []string{"$(touch " + marker + ")", "`touch " + marker + "`", "; touch " + marker, "a b", "\"; rm -rf /\"", "--config={config}"}
-	b, err := process.New(process.Options{
-		Command:      append([]string{os.Args[0], "-test.run=^TestArgvHelperProcess$", "--", "{config}"}, hostileArgs...),
-		Env:          []string{"ARGV_OUT=" + out},
-		ConfigPath:   cfg,
-		Render:       process.YAMLOverlay(map[string]any{}),
-		Dial:         func(string) (backend.Searcher, error) { return nil, errors.New("not used") },
-		StartTimeout: time.Second,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	ctx := context.Background()
-	if err := b.Apply(ctx, map[string]any{"custom.v": "$(touch " + marker + ")"}); err != nil {
-		t.Fatal(err)
-	}
-	if err := b.Restart(ctx); err != nil {
-		t.Fatal(err)
-	}
-	var data []byte
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		if data, err = os.ReadFile(out); err == nil && len(data) > 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the service never wrote its argv")
-		}
-	}
-	var got []string
-	if err := json.Unmarshal(data, &got); err != nil {
-		t.Fatal(err)
-	}
-	want := append([]string{cfg}, hostileArgs[:len(hostileArgs)-1]...)
-	want = append(want, "--config="+cfg)
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("argv:\n got %q\nwant %q", got, want)
-	}
-	if _, err := os.Stat(marker); err == nil {
-		t.Error("a hostile value was evaluated by a shell")
-	}
-}
-
 // FuzzYAMLOverlay: any string value (valid UTF-8; YAML cannot carry other
 // bytes) at any dotted path renders to a document that parses back to it.
 func FuzzYAMLOverlay(f *testing.F) {
-	for _, v := range hostile {
+	for _, v := range hostileStrings {
 		f.Add("custom.x", v)
 	}
 	f.Add("fusion.weights.bm25", "0.5")
@@ -194,11 +118,11 @@ func FuzzYAMLOverlay(f *testing.F) {
 				return
 			}
 		}
-		data, err := process.YAMLOverlay(map[string]any{})(map[string]any{key: value})
+		data, err := render.YAMLOverlay(map[string]any{})(map[string]any{key: value})
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := process.ReadYAMLMap(data)
+		got, err := render.ReadYAMLMap(data)
 		if err != nil {
 			t.Fatalf("does not parse: %v\n%s", err, data)
 		}
