@@ -1,0 +1,106 @@
+package embedded_test
+
+import (
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/fusiontune/fusiontune/backend/embedded"
+	"github.com/fusiontune/fusiontune/backend/render"
+)
+
+func newFactory(t *testing.T, o embedded.Options) *embedded.Factory {
+	t.Helper()
+	if o.CacheDir == "" {
+		o.CacheDir = t.TempDir()
+	}
+	f, err := embedded.New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// TestNewRefuses: a bad base config is one error naming the setting, before
+// any trial; a secret written into the config is refused.
+func TestNewRefuses(t *testing.T) {
+	tests := []struct {
+		name string
+		o    embedded.Options
+		want string
+	}{
+		{"missing file", embedded.Options{ConfigFile: "testdata/nope.yaml"}, "backend.config"},
+		{"literal key", embedded.Options{Engine: map[string]any{"dense": map[string]any{"api_key": "sk-123"}}}, "backend.engine dense.api_key: secrets are read only from environment variables"},
+		{"password in a URL", embedded.Options{Engine: map[string]any{"dense": map[string]any{"base_url": "http://u:pw@host/v1"}}}, "a URL with a password"},
+		{"bad engine key", embedded.Options{Engine: map[string]any{"fusion": map[string]any{"method": "best"}}}, "backend.config + backend.engine: engine config"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.o.CacheDir = t.TempDir()
+			_, err := embedded.New(tt.o)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err = %v, want %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// TestFusionIsTheRenderedConfigs: the typed overlay the replay resolves a
+// trial's fusion settings with gives what `tune serve` reads from the
+// rendered config file.
+func TestFusionIsTheRenderedConfigs(t *testing.T) {
+	f := newFactory(t, embedded.Options{ConfigFile: "testdata/engine.yaml", Engine: map[string]any{"fusion": map[string]any{"k": 40}}})
+	for _, params := range []map[string]any{
+		nil,
+		{"fusion.k": 10.0},
+		{"fusion.method": "linear", "fusion.normalization": "z_score", "fusion.weights.bm25": 0.7},
+		{"fusion.method": "combmnz", "depth": 50.0, "min_score": 0.02},
+		{"retrievers": []any{"bm25"}, "custom.ignored": "x"},
+	} {
+		got, err := f.Fusion(params)
+		if err != nil {
+			t.Fatalf("%v: %v", params, err)
+		}
+		cfg, err := f.Config(params)
+		if err != nil {
+			t.Fatalf("%v: %v", params, err)
+		}
+		if want := cfg.FusionSettings(); !reflect.DeepEqual(got, want) {
+			t.Errorf("%v: typed overlay %+v, rendered config %+v", params, got, want)
+		}
+	}
+	if _, err := f.Fusion(map[string]any{"fusion.k": "sixty"}); err == nil || !strings.Contains(err.Error(), "fusion.k") {
+		t.Errorf("a bad value: %v, want an error naming fusion.k", err)
+	}
+}
+
+// TestPathsAndReplica: relative paths in the config file resolve against
+// its directory; a replica keeps its cache in its own directory and
+// otherwise runs the same config.
+func TestPathsAndReplica(t *testing.T) {
+	f := newFactory(t, embedded.Options{ConfigFile: "testdata/engine.yaml"})
+	abs, _ := filepath.Abs("testdata/corpus.jsonl")
+	m, err := render.ReadYAMLMap([]byte(f.Describe(nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := m["corpus"].(map[string]any)["path"]; got != abs {
+		t.Errorf("corpus.path = %v, want %s", got, abs)
+	}
+	dir := t.TempDir()
+	r := f.Replica(dir)
+	rm, err := render.ReadYAMLMap([]byte(r.Describe(map[string]any{"fusion.k": 5.0})))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rm["cache_dir"]; got != filepath.Join(dir, "cache") {
+		t.Errorf("replica cache_dir = %v, want %s", got, filepath.Join(dir, "cache"))
+	}
+	if err := r.Check(map[string]any{"fusion.k": 5.0}); err != nil {
+		t.Errorf("replica Check: %v", err)
+	}
+	if err := f.Check(map[string]any{"dense.model": "nosuch-7"}); err == nil || !strings.Contains(err.Error(), "engine config") {
+		t.Errorf("unknown embedder: %v", err)
+	}
+}
