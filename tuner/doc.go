@@ -1,14 +1,16 @@
-// Package tuner plans and executes tuning runs: it groups trials by
-// index-time parameters, applies each configuration to a backend, runs the
-// batch evaluation, scores it and records it, and promotes the winner.
+// Package tuner runs tuning: Run owns one run's whole lifecycle (create or
+// resume it, snapshot its inputs, execute every trial, score the held-out
+// split, build the leaderboard with significance, write the report and
+// timings, check the gates), and PromoteTrial hands the winner to the
+// production config safely.
 //
-// Sweep runs the experiment file's fixed trials. Search runs a sampler
-// study on top of them: a Study (goptuna, storage pluggable through
-// StudyOptions) proposes trials by Ask, takes partial scores on growing
-// query subsets by Report (successive-halving pruning) and outcomes by
-// Tell; a resumed run replays its recorded trials into the study.
-//
-// With ReplayOptions, Sweep collects each retriever's candidate lists once
-// per group and fuses every query-time variant offline (replay.go),
-// verifying the best live (replay_verify.go).
+// Every way of running trials is one loop (loop.go) over a source of
+// trials — a fixed plan (Sweep), a sampler study (Search, see package
+// tuner/sampler), a shared study's claim queue (SearchShared) — and an
+// evaluator chosen once: live (rung by rung with pruning when the study
+// prunes) or replay, which collects each retriever's candidate lists once
+// per replay group, fuses every query-time variant offline with
+// backend/fusion (replay*.go) and verifies the best live. A replayed trial
+// keeps only its summary; Deriver gives runs the per-query results it
+// derives from the stored collection.
 package tuner

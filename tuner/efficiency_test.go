@@ -18,6 +18,7 @@ import (
 	"github.com/fusiontune/fusiontune/metrics"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
+	"github.com/fusiontune/fusiontune/tuner/sampler"
 )
 
 // Sample-efficiency benchmark settings: the 55-point grid, the
@@ -110,9 +111,9 @@ func collect(t *testing.T, cfg engine.Config, queries []tuner.Query) *offline {
 
 // trialsToReach runs a study and returns the 1-based trial at which the
 // best score so far comes within effTolerance of target (budget+1: never).
-func trialsToReach(t *testing.T, o *offline, sampler string, seed int64, target float64) int {
+func trialsToReach(t *testing.T, o *offline, name string, seed int64, target float64) int {
 	t.Helper()
-	study, err := tuner.NewStudy(tuner.StudyOptions{Space: effSpace, Sampler: sampler, Seed: seed, Trials: effBudget})
+	study, err := sampler.New(sampler.Options{Space: effSpace, Sampler: name, Seed: seed, Trials: effBudget})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +141,7 @@ var effPruning = experiments.Pruning{Enabled: true, Fraction: 0.25, ReductionFac
 // every query comes within effTolerance of target (0: never).
 func costToReach(t *testing.T, o *offline, seed int64, target float64) float64 {
 	t.Helper()
-	study, err := tuner.NewStudy(tuner.StudyOptions{Space: effSpace, Sampler: tuner.SamplerTPE, Seed: seed, Trials: effBudget, Pruning: effPruning})
+	study, err := sampler.New(sampler.Options{Space: effSpace, Sampler: sampler.TPE, Seed: seed, Trials: effBudget, Pruning: effPruning})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,11 +215,11 @@ func TestSampleEfficiency(t *testing.T) {
 					}
 				}
 			}
-			for _, sampler := range []string{tuner.SamplerRandom, tuner.SamplerTPE, tuner.SamplerCMAES} {
+			for _, name := range []string{sampler.Random, sampler.TPE, sampler.CMAES} {
 				var need []int
 				var cells []string
 				for _, seed := range effSeeds {
-					n := trialsToReach(t, o, sampler, seed, best)
+					n := trialsToReach(t, o, name, seed, best)
 					need = append(need, n)
 					cells = append(cells, trialsCell(n))
 				}
@@ -226,11 +227,11 @@ func TestSampleEfficiency(t *testing.T) {
 				sort.Ints(sorted)
 				med := sorted[len(sorted)/2]
 				grid := len(effGridK) * len(effGridWeights)
-				line := fmt.Sprintf("| %s | %d | %.4f (%v, %v) | %s | %s | %s | %s |\n", ds.name, len(queries), best, bestK, bestW, sampler,
+				line := fmt.Sprintf("| %s | %d | %.4f (%v, %v) | %s | %s | %s | %s |\n", ds.name, len(queries), best, bestK, bestW, name,
 					strings.Join(cells, ", "), trialsCell(med), ratioCell(med, grid))
 				t.Log(strings.TrimSpace(line))
 				table.WriteString(line)
-				if sampler == tuner.SamplerTPE {
+				if name == sampler.TPE {
 					costTable.WriteString(fmt.Sprintf("| %s | tpe | %s | %s |\n", ds.name, strings.Join(cells, ", "), trialsCell(med)))
 				}
 			}
@@ -258,7 +259,7 @@ func TestSampleEfficiency(t *testing.T) {
 	}
 	fmt.Fprintf(&table, "\n%s", costTable.String())
 	fmt.Fprintf(&table, "\nBudget %d sampled trials per study (TPE/CMA-ES: %d random startup trials); \">%d\" = not reached within the budget.\n",
-		effBudget, tuner.DefaultStartupTrials(effBudget), effBudget)
+		effBudget, sampler.DefaultStartupTrials(effBudget), effBudget)
 	if out := os.Getenv("FUSIONTUNE_BENCH_OUT"); out != "" {
 		if err := os.WriteFile(out, []byte(table.String()), 0o644); err != nil {
 			t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/fusiontune/fusiontune/backend/fusion"
 	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/fusiontune/fusiontune/tuner/sampler"
 )
 
 // newEvaluator chooses, once, how a run's trials are scored: live (rung
@@ -15,7 +16,7 @@ import (
 // in mode replay or auto, replayed from collected candidate lists.
 // ahead lists a fixed plan's trials in the order they will come, so that
 // the replay scores a collection's trials together, on every core.
-func newEvaluator(o Options, study *Study, subsets [][]int, known []experiments.TrialSpec, ahead []*trial) (evaluator, error) {
+func newEvaluator(o Options, study *sampler.Study, subsets [][]int, known []experiments.TrialSpec, ahead []*trial) (evaluator, error) {
 	live := &liveEval{o: o, study: study, subsets: subsets}
 	if !replaying(o) {
 		return live, nil
@@ -33,7 +34,7 @@ func replaying(o Options) bool {
 // query subsets when the study prunes.
 type liveEval struct {
 	o       Options
-	study   *Study
+	study   *sampler.Study
 	subsets [][]int
 }
 

@@ -5,7 +5,7 @@ import (
 
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/runs"
-	"github.com/fusiontune/fusiontune/tuner"
+	"github.com/fusiontune/fusiontune/tuner/sampler"
 )
 
 // A study driven by ask and tell, here on a made-up objective whose best
@@ -13,9 +13,9 @@ import (
 // StudyOptions.Storage (any goptuna.Storage) to share the study between
 // processes.
 func ExampleStudy() {
-	study, err := tuner.NewStudy(tuner.StudyOptions{
+	study, err := sampler.New(sampler.Options{
 		Space:   []experiments.SpaceParam{{Param: "fusion.k", Type: "int", Low: 1, High: 100}},
-		Sampler: tuner.SamplerTPE,
+		Sampler: sampler.TPE,
 		Seed:    1,
 		Trials:  30,
 		Base:    experiments.Params{"fusion.method": "rrf"},

@@ -14,6 +14,7 @@ import (
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/runs/report"
+	"github.com/fusiontune/fusiontune/tuner/sampler"
 	"github.com/fusiontune/fusiontune/tuner/studystore"
 )
 
@@ -38,7 +39,7 @@ type Config struct {
 	// Trials are the experiment file's own trials; Study, when set, adds
 	// the trials a sampler proposes after them.
 	Trials []experiments.TrialSpec
-	Study  *StudyOptions
+	Study  *sampler.Options
 	// Shared, when set, runs the study shared through a database with
 	// other workers (or --parallel replicas).
 	Shared *SharedConfig
@@ -79,7 +80,7 @@ type SharedConfig struct {
 	// URL is the study database (sqlite:///PATH, postgres://…, mysql://…);
 	// "" keeps the study in the run directory (replicas of one process).
 	URL string
-	// Study names the study (DefaultStudyName when "").
+	// Study names the study (sampler.DefaultStudyName when "").
 	Study string
 	// Worker names this worker among the study's.
 	Worker string

@@ -10,6 +10,7 @@ import (
 
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/sampler"
 	"github.com/fusiontune/fusiontune/tuner/studystore"
 )
 
@@ -26,13 +27,13 @@ func runShared(ctx context.Context, c Config) (*Outcome, error) {
 	if _, ok := c.Backend.(backend.Replicator); sh.Parallel > 1 && !ok {
 		return nil, inputErr(fmt.Errorf("--parallel %d: replicas need the embedded backend (each its own tune serve); with backend.kind %q run one worker per service", sh.Parallel, c.Manifest.Backend))
 	}
-	var so StudyOptions // a file without a space: only its own trials, shared
+	var so sampler.Options // a file without a space: only its own trials, shared
 	if c.Study != nil {
 		so = *c.Study
 	}
 	so.StudyName = sh.Study
 	if so.StudyName == "" {
-		so.StudyName = DefaultStudyName
+		so.StudyName = sampler.DefaultStudyName
 	}
 	// A database named by the user is opened before the run directory
 	// exists, so a bad URL leaves nothing behind.

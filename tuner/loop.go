@@ -7,6 +7,7 @@ import (
 
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/sampler"
 )
 
 // The trial loop. Every way of running trials — a sweep's fixed plan, a
@@ -29,7 +30,7 @@ type trial struct {
 	// sampled is set for trials the sampler proposed: they may be pruned,
 	// and their record names the sampler.
 	sampled bool
-	p       Proposal // the study's handle on the trial (zero without a study)
+	p       sampler.Proposal // the study's handle on the trial (zero without a study)
 	// recorded is the trial's record when a resumed run holds it: it is
 	// not run again.
 	recorded *runs.TrialRecord

@@ -2,52 +2,12 @@ package tuner
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"sort"
 
-	"github.com/c-bata/goptuna"
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/sampler"
 )
-
-// halving is successive halving on goptuna's report API: a trial reports
-// its partial score at rung r as intermediate value r; it is promoted when
-// that score is among the best ⌊n/η⌋ of the n trials that reported rung r
-// (the best one while fewer than η have), and pruned otherwise. Ties
-// promote.
-//
-// goptuna's own successivehalving.Pruner assumes one report per trial: its
-// current-rung lookup returns the last completed rung rather than the next,
-// so a second report overwrites the first rung's value.
-type halving struct{ eta int }
-
-var _ goptuna.Pruner = (*halving)(nil)
-
-// Prune implements goptuna.Pruner.
-func (h *halving) Prune(study *goptuna.Study, trial goptuna.FrozenTrial) (bool, error) {
-	rung, ok := trial.GetLatestStep()
-	if !ok {
-		return false, nil
-	}
-	value := trial.IntermediateValues[rung]
-	all, err := study.GetTrials()
-	if err != nil && !errors.Is(err, goptuna.ErrTrialsPartiallyDeleted) {
-		return false, err
-	}
-	competing := []float64{value}
-	for _, t := range all {
-		if t.ID == trial.ID {
-			continue
-		}
-		if v, ok := t.IntermediateValues[rung]; ok {
-			competing = append(competing, v)
-		}
-	}
-	sort.Sort(sort.Reverse(sort.Float64Slice(competing)))
-	k := max(len(competing)/h.eta, 1)
-	return value < competing[k-1], nil
-}
 
 // rungSubsets lists the query subsets of successive halving: the indices
 // of a seeded, category-stratified fraction f of queries, then f·η, f·η²,
@@ -87,7 +47,7 @@ func rungSubsets(queries []Query, seed int64, p experiments.Pruning) [][]int {
 // trial (unless mayPrune is false: the experiment file's own trials always
 // run to the end but still report, so they set the bar). Without subsets it
 // is runTrial.
-func runStaged(ctx context.Context, o Options, index int, spec experiments.TrialSpec, study *Study, p Proposal, subsets [][]int, mayPrune bool) (trialOutcome, int, error) {
+func runStaged(ctx context.Context, o Options, index int, spec experiments.TrialSpec, study *sampler.Study, p sampler.Proposal, subsets [][]int, mayPrune bool) (trialOutcome, int, error) {
 	if len(subsets) == 0 {
 		rec, restarted, err := runTrial(ctx, o, index, spec)
 		return rec, b2i(restarted), err

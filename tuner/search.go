@@ -2,6 +2,8 @@ package tuner
 
 import (
 	"context"
+
+	"github.com/fusiontune/fusiontune/tuner/sampler"
 )
 
 // Search runs a sampler study: first the experiment file's own trials
@@ -28,11 +30,11 @@ import (
 // recorded trial (the seeded sampler proposes the same parameters, which
 // is checked) and telling it the recorded outcome, so the trials that
 // follow are the ones an uninterrupted run would have made.
-func Search(ctx context.Context, o Options, so StudyOptions) (*Result, error) {
+func Search(ctx context.Context, o Options, so sampler.Options) (*Result, error) {
 	if o.Progress == nil {
 		o.Progress = nopProgress{}
 	}
-	study, err := NewStudy(so)
+	study, err := sampler.New(so)
 	if err != nil {
 		return nil, err
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
+	"github.com/fusiontune/fusiontune/tuner/sampler"
 )
 
 // replayStudySpace is fusion.k (int) and the BM25 weight (float): both
@@ -41,7 +42,7 @@ type studyRun struct {
 
 // search runs a study on b in mode (nil options: live), into run (nil: a
 // new one), with ctx.
-func search(ctx context.Context, t *testing.T, b *engineBackend, qs []tuner.Query, run *runs.Run, fixed []experiments.TrialSpec, so tuner.StudyOptions, mode tuner.Mode, verify int, progress tuner.Progress) studyRun {
+func search(ctx context.Context, t *testing.T, b *engineBackend, qs []tuner.Query, run *runs.Run, fixed []experiments.TrialSpec, so sampler.Options, mode tuner.Mode, verify int, progress tuner.Progress) studyRun {
 	t.Helper()
 	if run == nil {
 		run = newRun(t, filepath.Join(t.TempDir(), "runs"))
@@ -88,7 +89,7 @@ func (r *startedRecorder) TrialDone(i, n int, rec runs.TrialRecord, eta time.Dur
 // verified live (the winner by apply + restart).
 func TestSearchReplayEqualsLive(t *testing.T) {
 	qs, corpus := demoQueries(t)
-	so := tuner.StudyOptions{Space: replayStudySpace(), Sampler: tuner.SamplerTPE, Seed: 3, Trials: 12, Base: replayStudyBaseline[0].Params}
+	so := sampler.Options{Space: replayStudySpace(), Sampler: sampler.TPE, Seed: 3, Trials: 12, Base: replayStudyBaseline[0].Params}
 	bLive, bReplay := newEngineBackend(t, corpus), newEngineBackend(t, corpus)
 	live := search(context.Background(), t, bLive, qs, nil, replayStudyBaseline, so, tuner.ModeLive, 0, nil)
 	replay := search(context.Background(), t, bReplay, qs, nil, replayStudyBaseline, so, tuner.ModeReplay, 3, nil)
@@ -137,8 +138,8 @@ func TestSearchReplayEqualsLive(t *testing.T) {
 		}
 		// The record says which sampler proposed a sampled trial, replayed
 		// or not, as the live study's does.
-		if got, gotLive := r.Sampler, liveRecs[e.Name].Sampler; strings.HasPrefix(e.Name, "tpe-") && (got != tuner.SamplerTPE || gotLive != got) {
-			t.Errorf("%s: recorded sampler %q (live %q), want %q", e.Name, got, gotLive, tuner.SamplerTPE)
+		if got, gotLive := r.Sampler, liveRecs[e.Name].Sampler; strings.HasPrefix(e.Name, "tpe-") && (got != sampler.TPE || gotLive != got) {
+			t.Errorf("%s: recorded sampler %q (live %q), want %q", e.Name, got, gotLive, sampler.TPE)
 		}
 	}
 	for _, tr := range live.res.Trials {
@@ -186,7 +187,7 @@ func assertSameScores(t *testing.T, a, b *runs.Run, trials []runs.TrialRecord) {
 // collection and the winner's restart.
 func TestSearchReplayResume(t *testing.T) {
 	qs, corpus := demoQueries(t)
-	so := tuner.StudyOptions{Space: replayStudySpace(), Sampler: tuner.SamplerTPE, Seed: 4, Trials: 9, Base: replayStudyBaseline[0].Params}
+	so := sampler.Options{Space: replayStudySpace(), Sampler: sampler.TPE, Seed: 4, Trials: 9, Base: replayStudyBaseline[0].Params}
 	whole := search(context.Background(), t, newEngineBackend(t, corpus), qs, nil, replayStudyBaseline, so, tuner.ModeReplay, -1, nil)
 	if whole.err != nil {
 		t.Fatal(whole.err)
@@ -241,7 +242,7 @@ func TestSearchReplayGroups(t *testing.T) {
 		{Param: "chunk.size", Type: "categorical", Choices: []any{0.0, 40.0}},
 		{Param: "fusion.k", Type: "int", Low: 1, High: 100},
 	}
-	so := tuner.StudyOptions{Space: space, Sampler: tuner.SamplerRandom, Seed: 2, Trials: 10, Base: replayStudyBaseline[0].Params}
+	so := sampler.Options{Space: space, Sampler: sampler.Random, Seed: 2, Trials: 10, Base: replayStudyBaseline[0].Params}
 	live := search(context.Background(), t, newEngineBackend(t, corpus), qs, nil, replayStudyBaseline, so, tuner.ModeLive, 0, nil)
 	if live.err != nil {
 		t.Fatal(live.err)
@@ -296,7 +297,7 @@ func TestSearchReplayWithoutCandidates(t *testing.T) {
 	qs = qs[:10]
 	b := newEngineBackend(t, corpus)
 	b.alter = func(req *backend.SearchRequest) { req.Explain = false }
-	so := tuner.StudyOptions{Space: replayStudySpace(), Sampler: tuner.SamplerTPE, Seed: 1, Trials: 4, Base: replayStudyBaseline[0].Params}
+	so := sampler.Options{Space: replayStudySpace(), Sampler: sampler.TPE, Seed: 1, Trials: 4, Base: replayStudyBaseline[0].Params}
 	if r := search(context.Background(), t, b, qs, nil, replayStudyBaseline, so, tuner.ModeReplay, 0, nil); !errors.Is(r.err, tuner.ErrNoCandidates) {
 		t.Errorf("replay mode: got %v, want ErrNoCandidates", r.err)
 	}
@@ -330,7 +331,7 @@ func TestSearchReplayWithoutCandidates(t *testing.T) {
 // says so rather than ignoring replay mode.
 func TestSharedStudyRefusesReplay(t *testing.T) {
 	o := tuner.Options{Replay: &tuner.ReplayOptions{Mode: tuner.ModeReplay}}
-	_, err := tuner.SearchShared(context.Background(), []tuner.Options{o}, tuner.StudyOptions{Space: replayStudySpace(), Trials: 1}, tuner.Shared{})
+	_, err := tuner.SearchShared(context.Background(), []tuner.Options{o}, sampler.Options{Space: replayStudySpace(), Trials: 1}, tuner.Shared{})
 	if err == nil || !strings.Contains(err.Error(), "replay mode is not supported (a shared study runs every trial live)") {
 		t.Errorf("got %v, want the refusal of replay mode", err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/c-bata/goptuna"
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/sampler"
 	"github.com/fusiontune/fusiontune/tuner/studystore"
 )
 
@@ -51,7 +52,7 @@ const (
 //
 // Every trial runs live: fusion replay (Options.Replay) is for Sweep and
 // Search in one process, and SearchShared refuses ModeReplay.
-func SearchShared(ctx context.Context, replicas []Options, so StudyOptions, sh Shared) (*Result, error) {
+func SearchShared(ctx context.Context, replicas []Options, so sampler.Options, sh Shared) (*Result, error) {
 	if len(replicas) == 0 {
 		return nil, errors.New("shared study: no backend replica")
 	}
@@ -65,7 +66,7 @@ func SearchShared(ctx context.Context, replicas []Options, so StudyOptions, sh S
 		sh.Timeout = studystore.DefaultHeartbeatTimeout
 	}
 	if so.StudyName == "" {
-		so.StudyName = DefaultStudyName
+		so.StudyName = sampler.DefaultStudyName
 	}
 	// Create the study (or join it) once, with retries for workers that
 	// start together; each replica then loads it with its own sampler.
@@ -119,7 +120,7 @@ func SearchShared(ctx context.Context, replicas []Options, so StudyOptions, sh S
 				rso.Storage, rso.LoadIfExists = sh.Store.Storage, true
 				rso.Seed = ReplicaSeed(so.Seed, src.name)
 				var err error
-				if src.study, err = NewStudy(rso); err != nil {
+				if src.study, err = sampler.New(rso); err != nil {
 					errs[r] = err
 					return
 				}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/sampler"
 	"github.com/fusiontune/fusiontune/tuner/studystore"
 )
 
@@ -82,7 +83,7 @@ func (s *planSource) abandon(*trial, string) {}
 // the study is told their recorded outcome, so the trials that follow are
 // the ones an uninterrupted run would have made.
 type studySource struct {
-	study    *Study
+	study    *sampler.Study
 	fixed    []experiments.TrialSpec
 	total    int
 	i        int
@@ -90,7 +91,7 @@ type studySource struct {
 	recorded map[int]runs.TrialRecord
 }
 
-func newStudySource(o Options, study *Study) (*studySource, error) {
+func newStudySource(o Options, study *sampler.Study) (*studySource, error) {
 	done, err := o.Run.Trials()
 	if err != nil {
 		return nil, err
@@ -104,9 +105,9 @@ func newStudySource(o Options, study *Study) (*studySource, error) {
 }
 
 // samplerName is the study's sampler, as sampled trials are named.
-func samplerName(so StudyOptions) string {
+func samplerName(so sampler.Options) string {
 	if so.Sampler == "" {
-		return DefaultSampler
+		return sampler.Default
 	}
 	return so.Sampler
 }
@@ -166,7 +167,7 @@ func (s *studySource) abandon(*trial, string) {}
 type sharedSource struct {
 	sh      Shared
 	studyID int
-	study   *Study // nil: nothing to sample (a file without a space)
+	study   *sampler.Study // nil: nothing to sample (a file without a space)
 	sampler string
 	budget  int
 	name    string // this replica, "WORKER/R"
@@ -220,7 +221,7 @@ func (s *sharedSource) propose(c studystore.Claim) (*trial, error) {
 			return nil, fmt.Errorf("queued trial %d: spec: %w", c.Number, err)
 		}
 		if s.study == nil {
-			t.p = Proposal{ID: c.TrialID, Number: c.Number, Params: t.spec.Params}
+			t.p = sampler.Proposal{ID: c.TrialID, Number: c.Number, Params: t.spec.Params}
 			return t, nil
 		}
 		var err error

@@ -13,17 +13,18 @@ import (
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
+	"github.com/fusiontune/fusiontune/tuner/sampler"
 )
 
-var samplers = []string{tuner.SamplerRandom, tuner.SamplerTPE, tuner.SamplerCMAES}
+var samplers = []string{sampler.Random, sampler.TPE, sampler.CMAES}
 
 // runStudy runs a fresh study on a fresh landscape and returns its trials.
-func runStudy(t *testing.T, sampler string, seed int64, budget int, pruning experiments.Pruning) ([]runs.TrialRecord, *landscape) {
+func runStudy(t *testing.T, name string, seed int64, budget int, pruning experiments.Pruning) ([]runs.TrialRecord, *landscape) {
 	t.Helper()
 	l := newLandscape()
 	o := searchOptions(t, l, newRun(t, t.TempDir()), nil)
-	res, err := tuner.Search(context.Background(), o, tuner.StudyOptions{
-		Space: testSpace(), Sampler: sampler, Seed: seed, Trials: budget, Pruning: pruning,
+	res, err := tuner.Search(context.Background(), o, sampler.Options{
+		Space: testSpace(), Sampler: name, Seed: seed, Trials: budget, Pruning: pruning,
 	})
 	if err != nil {
 		t.Fatalf("search: %v", err)
@@ -55,113 +56,6 @@ func TestSameSeedSameTrials(t *testing.T) {
 	}
 }
 
-// TestSamplersRespectSpace asks every sampler for many trials over every
-// parameter type, telling each a score, and checks every value's type and
-// range.
-func TestSamplersRespectSpace(t *testing.T) {
-	space := []experiments.SpaceParam{
-		{Param: "fusion.k", Type: "int", Low: 1, High: 4},
-		{Param: "depth", Type: "int", Low: 10, High: 50, Step: 10},
-		{Param: "fusion.weights.bm25", Type: "float", Low: 0.2, High: 0.8},
-		{Param: "fusion.weights.dense", Type: "float", Low: 0, High: 1, Step: 0.25},
-		{Param: "bm25.k1", Type: "log_float", Low: 0.01, High: 10},
-		{Param: "fusion.method", Type: "categorical", Choices: []any{"rrf", "linear", "combsum"}},
-		{Param: "chunk.size", Type: "categorical", Choices: []any{200.0, 300.0}},
-	}
-	for _, s := range samplers {
-		t.Run(s, func(t *testing.T) {
-			study, err := tuner.NewStudy(tuner.StudyOptions{Space: space, Sampler: s, Seed: 3, Trials: 60,
-				Base: experiments.Params{"min_score": 0.0}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			seen := map[string]map[string]bool{}
-			for i := 0; i < 60; i++ {
-				p, err := study.Ask()
-				if err != nil {
-					t.Fatal(err)
-				}
-				if p.Params["min_score"] != 0.0 {
-					t.Fatalf("base parameter lost: %v", p.Params)
-				}
-				for _, sp := range space {
-					v := p.Params[sp.Param]
-					if seen[sp.Param] == nil {
-						seen[sp.Param] = map[string]bool{}
-					}
-					seen[sp.Param][experiments.FormatValue(v)] = true
-					if msg := checkValue(sp, v); msg != "" {
-						t.Fatalf("trial %d: %s = %v: %s", i, sp.Param, v, msg)
-					}
-				}
-				score := -math.Abs(p.Params["fusion.weights.bm25"].(float64)-0.5) - 0.01*p.Params["fusion.k"].(float64)
-				if err := study.Tell(p, runs.TrialRecord{Status: runs.StatusOK, Primary: score}); err != nil {
-					t.Fatal(err)
-				}
-			}
-			// Small discrete ranges are covered, bounds included.
-			for _, want := range []string{"1", "4"} {
-				if !seen["fusion.k"][want] {
-					t.Errorf("fusion.k never %s in 60 trials: %v", want, seen["fusion.k"])
-				}
-			}
-			if len(seen["fusion.method"]) != 3 || len(seen["chunk.size"]) != 2 {
-				t.Errorf("categorical choices not all drawn: %v %v", seen["fusion.method"], seen["chunk.size"])
-			}
-		})
-	}
-}
-
-func checkValue(sp experiments.SpaceParam, v any) string {
-	if sp.Type == "categorical" {
-		for _, c := range sp.Choices {
-			if reflect.DeepEqual(c, v) {
-				return ""
-			}
-		}
-		return "not one of the choices"
-	}
-	f, ok := v.(float64)
-	if !ok {
-		return "not a float64"
-	}
-	if f < sp.Low || f > sp.High {
-		return "out of range"
-	}
-	if sp.Type == "int" && f != math.Trunc(f) {
-		return "not an integer"
-	}
-	if sp.Step > 0 {
-		if n := (f - sp.Low) / sp.Step; math.Abs(n-math.Round(n)) > 1e-9 {
-			return "not on the step grid"
-		}
-	}
-	return ""
-}
-
-func TestStudyOptionsErrors(t *testing.T) {
-	good := testSpace()
-	for _, tc := range []struct {
-		name string
-		o    tuner.StudyOptions
-		want string
-	}{
-		{"no space", tuner.StudyOptions{Trials: 3}, "search space: empty"},
-		{"no budget", tuner.StudyOptions{Space: good}, "trials must be > 0"},
-		{"sampler", tuner.StudyOptions{Space: good, Trials: 3, Sampler: "grid"}, `unknown sampler "grid"`},
-		{"fraction", tuner.StudyOptions{Space: good, Trials: 3, Pruning: experiments.Pruning{Enabled: true, Fraction: 1, ReductionFactor: 3}}, "pruning.fraction"},
-		{"eta", tuner.StudyOptions{Space: good, Trials: 3, Pruning: experiments.Pruning{Enabled: true, Fraction: 0.5, ReductionFactor: 1}}, "pruning.reduction_factor"},
-		{"int bounds", tuner.StudyOptions{Trials: 3, Space: []experiments.SpaceParam{{Param: "depth", Type: "int", Low: 1.5, High: 9}}}, "integer bounds"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			_, err := tuner.NewStudy(tc.o)
-			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("error %v, want it to contain %q", err, tc.want)
-			}
-		})
-	}
-}
-
 // TestPruningKeepsEventualBest runs the same random proposals with and
 // without pruning on a landscape where every query orders configurations
 // alike (a category shifts all of them equally), so that partial scores
@@ -169,8 +63,8 @@ func TestStudyOptionsErrors(t *testing.T) {
 // partial scores, and keep the best trial, which must win.
 func TestPruningKeepsEventualBest(t *testing.T) {
 	pruning := experiments.Pruning{Enabled: true, Fraction: 0.25, ReductionFactor: 2}
-	full, lFull := runStudy(t, tuner.SamplerRandom, 11, 24, experiments.Pruning{})
-	pruned, lPruned := runStudy(t, tuner.SamplerRandom, 11, 24, pruning)
+	full, lFull := runStudy(t, sampler.Random, 11, 24, experiments.Pruning{})
+	pruned, lPruned := runStudy(t, sampler.Random, 11, 24, pruning)
 	best := runs.NewLeaderboard("", nil, full).Trials[0]
 	lb := runs.NewLeaderboard("", nil, pruned)
 	if lb.Trials[0].Name != best.Name || lb.Trials[0].Primary != best.Primary {
@@ -217,7 +111,7 @@ func TestPrunedPartialScores(t *testing.T) {
 	l := newLandscape()
 	run := newRun(t, t.TempDir())
 	o := searchOptions(t, l, run, nil)
-	res, err := tuner.Search(context.Background(), o, tuner.StudyOptions{Space: testSpace(), Sampler: tuner.SamplerTPE, Seed: 5, Trials: 16,
+	res, err := tuner.Search(context.Background(), o, sampler.Options{Space: testSpace(), Sampler: sampler.TPE, Seed: 5, Trials: 16,
 		Pruning: experiments.Pruning{Enabled: true, Fraction: 0.25, ReductionFactor: 2}})
 	if err != nil {
 		t.Fatal(err)
@@ -259,10 +153,10 @@ func TestResumeDoesNotRedo(t *testing.T) {
 	}
 }
 
-func testResume(t *testing.T, sampler string) {
+func testResume(t *testing.T, name string) {
 	pruning := experiments.Pruning{Enabled: true, Fraction: 0.25, ReductionFactor: 2}
 	fixed := []experiments.TrialSpec{{Name: "baseline", Baseline: true, Params: experiments.Params{"fusion.k": 60.0, "fusion.weights.bm25": 0.5, "fusion.method": "rrf"}}}
-	so := tuner.StudyOptions{Space: testSpace(), Sampler: sampler, Seed: 9, Trials: 12, Pruning: pruning}
+	so := sampler.Options{Space: testSpace(), Sampler: name, Seed: 9, Trials: 12, Pruning: pruning}
 
 	whole := newRun(t, t.TempDir())
 	want, err := tuner.Search(context.Background(), searchOptions(t, newLandscape(), whole, fixed), so)
@@ -345,8 +239,8 @@ func (s stopAfter) TrialDone(i, _ int, _ runs.TrialRecord, _ time.Duration) {
 func TestSharedStorage(t *testing.T) {
 	storage := goptuna.NewInMemoryStorage()
 	worker := func(seed int64, join bool) *tuner.Result {
-		res, err := tuner.Search(context.Background(), searchOptions(t, newLandscape(), newRun(t, t.TempDir()), nil), tuner.StudyOptions{
-			Space: testSpace(), Sampler: tuner.SamplerTPE, Seed: seed, Trials: 6,
+		res, err := tuner.Search(context.Background(), searchOptions(t, newLandscape(), newRun(t, t.TempDir()), nil), sampler.Options{
+			Space: testSpace(), Sampler: sampler.TPE, Seed: seed, Trials: 6,
 			Storage: storage, StudyName: "shared", LoadIfExists: join,
 		})
 		if err != nil {
@@ -356,7 +250,7 @@ func TestSharedStorage(t *testing.T) {
 	}
 	worker(1, false)
 	worker(2, true)
-	study, err := tuner.NewStudy(tuner.StudyOptions{Space: testSpace(), Trials: 1, Storage: storage, StudyName: "shared", LoadIfExists: true})
+	study, err := sampler.New(sampler.Options{Space: testSpace(), Trials: 1, Storage: storage, StudyName: "shared", LoadIfExists: true})
 	if err != nil {
 		t.Fatal(err)
 	}

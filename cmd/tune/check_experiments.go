@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/fusiontune/fusiontune/tuner"
+	"github.com/fusiontune/fusiontune/tuner/sampler"
 	"gopkg.in/yaml.v3"
 )
 
@@ -57,11 +58,11 @@ func checkExperimentFile(path string, _ checkOptions) (string, []error, error) {
 	}
 	summary := fmt.Sprintf("experiments: %s in %s", plural(len(trials), "trial"), plural(len(tuner.Plan(trials)), "index group"))
 	if len(ef.Space) > 0 {
-		sampler := ef.Sampler
-		if sampler == "" {
-			sampler = tuner.DefaultSampler
+		name := ef.Sampler
+		if name == "" {
+			name = sampler.Default
 		}
-		summary += fmt.Sprintf(", then %d sampled (%s over %d parameters, seed %d)", ef.Trials, sampler, len(ef.Space), ef.Seed)
+		summary += fmt.Sprintf(", then %d sampled (%s over %d parameters, seed %d)", ef.Trials, name, len(ef.Space), ef.Seed)
 	}
 	return summary, warnings, nil
 }

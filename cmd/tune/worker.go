@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fusiontune/fusiontune/tuner"
+	"github.com/fusiontune/fusiontune/tuner/sampler"
 	"github.com/fusiontune/fusiontune/tuner/studystore"
 )
 
@@ -36,7 +37,7 @@ type sharedFlags struct {
 func addSharedFlags(fs *flag.FlagSet) *sharedFlags {
 	f := &sharedFlags{}
 	fs.StringVar(&f.storage, "storage", "", "keep the sampler study in this database (sqlite:///PATH, postgres://..., mysql://...) shared with other workers")
-	fs.StringVar(&f.study, "study", "", "name of the study in --storage (default "+tuner.DefaultStudyName+")")
+	fs.StringVar(&f.study, "study", "", "name of the study in --storage (default "+sampler.DefaultStudyName+")")
 	fs.StringVar(&f.worker, "worker", "", "this worker's name among the study's workers (default HOST-PID)")
 	fs.IntVar(&f.parallel, "parallel", 1, "backend replicas run side by side in this process, each on its own trials")
 	fs.DurationVar(&f.beat, "heartbeat", studystore.DefaultHeartbeatInterval, "how often a running trial's heartbeat is renewed")
@@ -108,7 +109,7 @@ func (a *app) runSharedLeaderboard(ctx context.Context, url, study, format strin
 	}
 	defer db.Close()
 	if study == "" {
-		study = tuner.DefaultStudyName
+		study = sampler.DefaultStudyName
 	}
 	lb, err := tuner.SharedLeaderboard(ctx, db, study)
 	if errors.Is(err, studystore.ErrNoStudy) {

@@ -1,4 +1,4 @@
-package tuner
+package sampler
 
 import (
 	"errors"
@@ -9,11 +9,11 @@ import (
 	"github.com/fusiontune/fusiontune/runs"
 )
 
-// DefaultStudyName names the goptuna study when StudyOptions.StudyName is
+// DefaultStudyName names the goptuna study when Options.StudyName is
 // empty.
 const DefaultStudyName = "fusiontune"
 
-// StudyOptions configure a sampler study: the search space, the sampler
+// Options configure a sampler study: the search space, the sampler
 // and its seed, the budget, optional pruning, and where the study lives.
 //
 // Storage is pluggable: nil keeps the study in memory (one process, and a
@@ -21,7 +21,7 @@ const DefaultStudyName = "fusiontune"
 // goptuna.Storage — e.g. an RDB storage shared by several workers — may be
 // passed instead, with StudyName naming the study in it and LoadIfExists
 // joining a study another process created.
-type StudyOptions struct {
+type Options struct {
 	// Space is the experiment file's search space (required).
 	Space []experiments.SpaceParam
 	// Sampler is random, tpe (default) or cmaes.
@@ -55,7 +55,7 @@ type StudyOptions struct {
 // says whether to prune, Tell gives the outcome.
 type Study struct {
 	g    *goptuna.Study
-	o    StudyOptions
+	o    Options
 	dims []dim
 }
 
@@ -68,9 +68,9 @@ type Proposal struct {
 	Params experiments.Params
 }
 
-// NewStudy creates (or, with LoadIfExists, joins) the study, maximizing
+// New creates (or, with LoadIfExists, joins) the study, maximizing
 // the primary score.
-func NewStudy(o StudyOptions) (*Study, error) {
+func New(o Options) (*Study, error) {
 	dims, err := newSpace(o.Space)
 	if err != nil {
 		return nil, err
@@ -130,7 +130,7 @@ func NewStudy(o StudyOptions) (*Study, error) {
 func (s *Study) Goptuna() *goptuna.Study { return s.g }
 
 // Options returns the study's options with defaults applied.
-func (s *Study) Options() StudyOptions { return s.o }
+func (s *Study) Options() Options { return s.o }
 
 // Ask creates a trial and samples every parameter of the space, in the
 // space's order.
@@ -248,12 +248,12 @@ func (s *Study) Replay(p Proposal, rec runs.TrialRecord) error {
 	return s.Tell(p, rec)
 }
 
-// StudyOptionsFor returns the study options an experiment file asks for:
+// OptionsFor returns the study options an experiment file asks for:
 // its space, sampler, seed, budget and pruning, sampled trials starting
 // from its baseline's parameters. Storage and naming are left to the
 // caller.
-func StudyOptionsFor(ef *experiments.ExperimentFile) StudyOptions {
-	o := StudyOptions{Space: ef.Space, Sampler: ef.Sampler, Seed: ef.Seed, Trials: ef.Trials, Base: experiments.Params{}}
+func OptionsFor(ef *experiments.ExperimentFile) Options {
+	o := Options{Space: ef.Space, Sampler: ef.Sampler, Seed: ef.Seed, Trials: ef.Trials, Base: experiments.Params{}}
 	if ef.Baseline != nil {
 		o.Base = ef.Baseline.Params.Clone()
 	}
@@ -266,7 +266,7 @@ func StudyOptionsFor(ef *experiments.ExperimentFile) StudyOptions {
 // Corners lists trials at the edges of the space (each parameter at its
 // low and high, each choice), on top of the base parameters, so that a
 // backend's config checks can run before the study starts.
-func (o StudyOptions) Corners() []experiments.TrialSpec {
+func (o Options) Corners() []experiments.TrialSpec {
 	var out []experiments.TrialSpec
 	add := func(param string, v any) {
 		p := o.Base.Clone()
@@ -288,10 +288,10 @@ func (o StudyOptions) Corners() []experiments.TrialSpec {
 
 // Describe summarizes the study for a progress line, e.g.
 // "40 tpe trials (seed 42), pruning from 25% of the queries, η=3".
-func (o StudyOptions) Describe() string {
+func (o Options) Describe() string {
 	sampler := o.Sampler
 	if sampler == "" {
-		sampler = DefaultSampler
+		sampler = Default
 	}
 	s := fmt.Sprintf("%d %s trials (seed %d)", o.Trials, sampler, o.Seed)
 	if o.Pruning.Enabled {

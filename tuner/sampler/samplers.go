@@ -1,4 +1,4 @@
-package tuner
+package sampler
 
 import (
 	"errors"
@@ -11,15 +11,15 @@ import (
 	"github.com/c-bata/goptuna/cmaes"
 )
 
-// Sampler names accepted in StudyOptions.Sampler (the experiment file's
+// Sampler names accepted in Options.Sampler (the experiment file's
 // sampler key).
 const (
-	SamplerRandom = "random"
-	SamplerTPE    = "tpe"
-	SamplerCMAES  = "cmaes"
-	// DefaultSampler is used when an experiment file has a space but names
+	Random = "random"
+	TPE    = "tpe"
+	CMAES  = "cmaes"
+	// Default is used when an experiment file has a space but names
 	// no sampler.
-	DefaultSampler = SamplerTPE
+	Default = TPE
 )
 
 // DefaultStartupTrials is the number of observed trials before TPE and
@@ -42,11 +42,11 @@ func DefaultStartupTrials(budget int) int {
 func newSamplers(name string, seed int64, startup int) (goptuna.Sampler, goptuna.RelativeSampler, error) {
 	random := &uniformSampler{rng: rand.New(rand.NewSource(seed))}
 	switch name {
-	case SamplerRandom:
+	case Random:
 		return random, nil, nil
-	case SamplerTPE, "":
+	case TPE, "":
 		return &warmStart{random: random, next: newTPE(seed), startup: startup}, nil, nil
-	case SamplerCMAES:
+	case CMAES:
 		c := cmaes.NewSampler(cmaes.SamplerOptionSeed(seed), cmaes.SamplerOptionNStartupTrials(startup))
 		return random, c, nil
 	}
