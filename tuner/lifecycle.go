@@ -119,6 +119,9 @@ func (e *InputError) Unwrap() error { return e.Err }
 
 func inputErr(err error) error { return &InputError{Err: err} }
 
+// InputErr marks err as the user's input error (see InputError).
+func InputErr(err error) error { return inputErr(err) }
+
 // heldOutFile holds the held-out split's per-query results in the run.
 const heldOutFile = "heldout.queries.jsonl"
 

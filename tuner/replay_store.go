@@ -157,6 +157,10 @@ func (d *Deriver) of(run *runs.Run) *runResults {
 	return r
 }
 
+// EnsureDeriver gives run a Deriver when it has none, so that its
+// QueryResults answers replayed trials too.
+func EnsureDeriver(run *runs.Run) { resultsOf(run) }
+
 // resultsOf returns the derived results of run through its Deriver,
 // giving the run a new one when it has none (or another kind), so that a
 // sweep can hand it the collections it holds in memory.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
+	"github.com/fusiontune/fusiontune/tuner/promote"
 )
 
 // statsRun records a run with a baseline and trials whose per-query
@@ -145,11 +146,11 @@ func TestCheckPromotion(t *testing.T) {
 		t.Fatal(err)
 	}
 	find := func(n string) runs.Entry { e, _ := lb.Find(n); return e }
-	p := tuner.Policy{Stats: tuner.StatsOptions{Seed: 42}}
+	p := promote.Policy{Stats: tuner.StatsOptions{Seed: 42}}
 	for _, tc := range []struct {
 		name, trial string
 		production  []byte
-		policy      tuner.Policy
+		policy      promote.Policy
 		allowed     bool
 		against     string
 		reason      string
@@ -160,12 +161,12 @@ func TestCheckPromotion(t *testing.T) {
 		{"best is the baseline", "baseline", nil, p, false, "baseline", "is the baseline itself"},
 		{"production is the best", "better", []byte("fusion: {k: 40}\n"), p, false, "better", "is the production config itself"},
 		{"better vs production noise", "better", []byte("fusion: {k: 50}"), p, true, "noise", ""},
-		{"guarded regression", "worse", nil, tuner.Policy{Guarded: []string{"a"}, Stats: p.Stats}, false, "baseline", `guarded category "a" regresses by 0.1000`},
-		{"guarded unknown", "better", nil, tuner.Policy{Guarded: []string{"zzz"}, Stats: p.Stats}, false, "baseline", `guarded category "zzz" is not in the run`},
-		{"guarded within tolerance", "better", nil, tuner.Policy{Guarded: []string{"a"}, Tolerance: 0.2, Stats: p.Stats}, true, "baseline", ""},
+		{"guarded regression", "worse", nil, promote.Policy{Guarded: []string{"a"}, Stats: p.Stats}, false, "baseline", `guarded category "a" regresses by 0.1000`},
+		{"guarded unknown", "better", nil, promote.Policy{Guarded: []string{"zzz"}, Stats: p.Stats}, false, "baseline", `guarded category "zzz" is not in the run`},
+		{"guarded within tolerance", "better", nil, promote.Policy{Guarded: []string{"a"}, Tolerance: 0.2, Stats: p.Stats}, true, "baseline", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			d, err := tuner.CheckPromotion(run, lb, find(tc.trial), tc.production, tc.policy)
+			d, err := promote.Check(run, lb, find(tc.trial), tc.production, tc.policy)
 			if err != nil {
 				t.Fatal(err)
 			}

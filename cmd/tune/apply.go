@@ -7,6 +7,7 @@ import (
 
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
+	"github.com/fusiontune/fusiontune/tuner/promote"
 )
 
 func runApply(ctx context.Context, a *app, args []string) error {
@@ -41,9 +42,9 @@ func runApply(ctx context.Context, a *app, args []string) error {
 }
 
 // promote installs a recorded trial's config as the production config
-// (see tuner.PromoteTrial).
+// (see promote.Trial).
 func (a *app) promote(ctx context.Context, s *settings, store *runs.Store, run *runs.Run, entry runs.Entry, force bool) error {
-	p, err := tuner.PromoteTrial(ctx, tuner.PromoteConfig{
+	p, err := promote.Trial(ctx, promote.Config{
 		ConfigPath: s.Backend.Config, Store: store, Run: run, Entry: entry, Force: force,
 		Policy: s.policy(run.Manifest.Seed), Eval: evalOptions(s.Eval), NewVerify: a.productionVerifier(s), Log: a.stderr,
 		Golden: func() ([]tuner.Query, tuner.Scorer, error) {
@@ -91,8 +92,8 @@ func runRollback(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	p, err := tuner.RollbackProduction(ctx, s.Backend.Config, store, a.productionVerifier(s))
-	if errors.Is(err, tuner.ErrNothingToRollBack) {
+	p, err := promote.Rollback(ctx, s.Backend.Config, store, a.productionVerifier(s))
+	if errors.Is(err, promote.ErrNothingToRollBack) {
 		return inputError(err)
 	}
 	if err != nil {

@@ -7,13 +7,14 @@ import (
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/backend/embedded"
 	"github.com/fusiontune/fusiontune/tuner"
+	"github.com/fusiontune/fusiontune/tuner/promote"
 )
 
 // productionVerifier returns the promotion's verifier for the settings'
 // backend kind (see the kinds' Verify: embedded and process start the
 // service, check it and stop it again; http restarts the user's service,
 // which stays up).
-func (a *app) productionVerifier(s *settings) tuner.VerifyFunc {
+func (a *app) productionVerifier(s *settings) promote.VerifyFunc {
 	return func(config, dir string, check func(context.Context, backend.Searcher) error) (func(context.Context) error, error) {
 		switch s.Backend.Kind {
 		case kindProcess, kindHTTP:

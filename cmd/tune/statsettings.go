@@ -6,6 +6,7 @@ import (
 	"github.com/fusiontune/fusiontune/metrics"
 	"github.com/fusiontune/fusiontune/metrics/stats"
 	"github.com/fusiontune/fusiontune/tuner"
+	"github.com/fusiontune/fusiontune/tuner/promote"
 	"github.com/spf13/viper"
 )
 
@@ -43,7 +44,7 @@ func statsDefaults(v *viper.Viper) {
 	v.SetDefault("stats.permutations", stats.DefaultPermutations)
 	v.SetDefault("stats.min_category_queries", stats.DefaultMinIntervalN)
 	v.SetDefault("stats.min_nonzero_pairs", stats.DefaultMinNonZeroPairs)
-	v.SetDefault("promotion.tolerance", tuner.DefaultGuardTolerance)
+	v.SetDefault("promotion.tolerance", promote.DefaultGuardTolerance)
 }
 
 // validateStats checks the stats, gates and promotion settings, parses the
@@ -136,6 +137,6 @@ func (s *settings) statsOptions(seed int64) tuner.StatsOptions {
 }
 
 // policy is the promotion policy from the settings.
-func (s *settings) policy(seed int64) tuner.Policy {
-	return tuner.Policy{Guarded: s.Promotion.Guarded, Tolerance: s.Promotion.Tolerance, Stats: s.statsOptions(seed)}
+func (s *settings) policy(seed int64) promote.Policy {
+	return promote.Policy{Guarded: s.Promotion.Guarded, Tolerance: s.Promotion.Tolerance, Stats: s.statsOptions(seed)}
 }

@@ -1,4 +1,4 @@
-package tuner_test
+package promote_test
 
 import (
 	"bytes"
@@ -15,6 +15,7 @@ import (
 	"github.com/fusiontune/fusiontune/metrics/stats"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
+	"github.com/fusiontune/fusiontune/tuner/promote"
 )
 
 // promoteFixture is a recorded run with a baseline and two trials over 30
@@ -82,16 +83,16 @@ func newPromoteFixture(t *testing.T) *promoteFixture {
 
 // config promotes trial; verify fails the promotion when it returns an
 // error, restore reports what the restored config came back as.
-func (f *promoteFixture) config(t *testing.T, trial string, log *bytes.Buffer, verify func(config string) error) tuner.PromoteConfig {
+func (f *promoteFixture) config(t *testing.T, trial string, log *bytes.Buffer, verify func(config string) error) promote.Config {
 	t.Helper()
 	entry, err := f.lb.Find(trial)
 	if err != nil {
 		t.Fatal(err)
 	}
 	th := stats.DefaultThresholds()
-	return tuner.PromoteConfig{
+	return promote.Config{
 		ConfigPath: f.prod, Store: f.store, Run: f.run, Entry: entry, Log: log,
-		Policy: tuner.Policy{Stats: tuner.StatsOptions{Thresholds: th, Correction: stats.Holm, Seed: 7}},
+		Policy: promote.Policy{Stats: tuner.StatsOptions{Thresholds: th, Correction: stats.Holm, Seed: 7}},
 		Golden: func() ([]tuner.Query, tuner.Scorer, error) { return nil, nil, nil },
 		NewVerify: func(config, dir string, check func(context.Context, backend.Searcher) error) (func(context.Context) error, error) {
 			return func(context.Context) error {
@@ -119,7 +120,7 @@ func TestPromoteTrialPolicy(t *testing.T) {
 	t.Run("significant", func(t *testing.T) {
 		f := newPromoteFixture(t)
 		var log bytes.Buffer
-		p, err := tuner.PromoteTrial(context.Background(), f.config(t, "better", &log, ok))
+		p, err := promote.Trial(context.Background(), f.config(t, "better", &log, ok))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -136,7 +137,7 @@ func TestPromoteTrialPolicy(t *testing.T) {
 	t.Run("refused", func(t *testing.T) {
 		f := newPromoteFixture(t)
 		var log bytes.Buffer
-		_, err := tuner.PromoteTrial(context.Background(), f.config(t, "noise", &log, ok))
+		_, err := promote.Trial(context.Background(), f.config(t, "noise", &log, ok))
 		var ie *tuner.InputError
 		if err == nil || errors.As(err, &ie) {
 			t.Fatalf("err = %v, want a refusal (not an input error)", err)
@@ -158,12 +159,12 @@ func TestPromoteTrialPolicy(t *testing.T) {
 		var log bytes.Buffer
 		c := f.config(t, "better", &log, ok)
 		c.Policy.Guarded = []string{"b"}
-		_, err := tuner.PromoteTrial(context.Background(), c)
+		_, err := promote.Trial(context.Background(), c)
 		if want := `guarded category "b" regresses by 0.0100 (0.3287 -> 0.3187), more than the tolerance 0.0000`; err == nil || !strings.Contains(err.Error(), want) {
 			t.Fatalf("err = %v, want it to name %q", err, want)
 		}
 		c.Policy.Tolerance = 0.02
-		if _, err := tuner.PromoteTrial(context.Background(), c); err != nil {
+		if _, err := promote.Trial(context.Background(), c); err != nil {
 			t.Fatalf("within the tolerance: %v", err)
 		}
 	})
@@ -172,7 +173,7 @@ func TestPromoteTrialPolicy(t *testing.T) {
 		var log bytes.Buffer
 		c := f.config(t, "noise", &log, ok)
 		c.Force = true
-		p, err := tuner.PromoteTrial(context.Background(), c)
+		p, err := promote.Trial(context.Background(), c)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -182,7 +183,7 @@ func TestPromoteTrialPolicy(t *testing.T) {
 		if !strings.HasPrefix(log.String(), "warning: promotion policy overridden by --force: ") {
 			t.Errorf("log %q", log.String())
 		}
-		hist, err := tuner.ReadPromotions(filepath.Join(f.store.Dir, runs.PromotionsFile))
+		hist, err := promote.ReadPromotions(filepath.Join(f.store.Dir, runs.PromotionsFile))
 		if err != nil || len(hist) != 1 || !hist[0].Forced {
 			t.Errorf("journal: %+v, %v", hist, err)
 		}
@@ -197,8 +198,8 @@ func TestPromoteTrialFailures(t *testing.T) {
 		noConfig.ConfigPath = ""
 		failed := f.config(t, "better", &log, nil)
 		failed.Entry.Status = runs.StatusFailed
-		for _, c := range []tuner.PromoteConfig{noConfig, failed} {
-			_, err := tuner.PromoteTrial(context.Background(), c)
+		for _, c := range []promote.Config{noConfig, failed} {
+			_, err := promote.Trial(context.Background(), c)
 			var ie *tuner.InputError
 			if !errors.As(err, &ie) {
 				t.Errorf("err = %v, want an InputError", err)
@@ -216,7 +217,7 @@ func TestPromoteTrialFailures(t *testing.T) {
 			}
 			return nil
 		}
-		_, err := tuner.PromoteTrial(context.Background(), f.config(t, "better", &log, verify))
+		_, err := promote.Trial(context.Background(), f.config(t, "better", &log, verify))
 		if err == nil || !strings.Contains(err.Error(), "previous config restored: not ready") {
 			t.Fatalf("err = %v", err)
 		}
@@ -233,13 +234,13 @@ func TestRollbackProduction(t *testing.T) {
 	f := newPromoteFixture(t)
 	var log bytes.Buffer
 	c := f.config(t, "better", &log, func(string) error { return nil })
-	if _, err := tuner.RollbackProduction(context.Background(), f.prod, f.store, c.NewVerify); !errors.Is(err, tuner.ErrNothingToRollBack) {
+	if _, err := promote.Rollback(context.Background(), f.prod, f.store, c.NewVerify); !errors.Is(err, promote.ErrNothingToRollBack) {
 		t.Fatalf("rollback before any promotion: %v", err)
 	}
-	if _, err := tuner.PromoteTrial(context.Background(), c); err != nil {
+	if _, err := promote.Trial(context.Background(), c); err != nil {
 		t.Fatal(err)
 	}
-	p, err := tuner.RollbackProduction(context.Background(), f.prod, f.store, c.NewVerify)
+	p, err := promote.Rollback(context.Background(), f.prod, f.store, c.NewVerify)
 	if err != nil || p.Trial != "better" {
 		t.Fatalf("rollback: %+v, %v", p, err)
 	}

@@ -1,11 +1,11 @@
-package tuner_test
+package promote_test
 
 import (
 	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/fusiontune/fusiontune/tuner"
+	"github.com/fusiontune/fusiontune/tuner/promote"
 )
 
 // FuzzReadPromotions: any promotions.jsonl gives the history or an error
@@ -19,6 +19,6 @@ func FuzzReadPromotions(f *testing.F) {
 		if err := os.WriteFile(p, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		tuner.ReadPromotions(p)
+		promote.ReadPromotions(p)
 	})
 }

@@ -1,4 +1,4 @@
-package tuner_test
+package promote_test
 
 import (
 	"context"
@@ -8,15 +8,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fusiontune/fusiontune/tuner"
+	"github.com/fusiontune/fusiontune/tuner/promote"
 )
 
 // newPromoter returns a promoter whose Verify reads the config back, the
 // way a restarted service would, and refuses any config containing "bad".
-func newPromoter(t *testing.T) (*tuner.Promoter, *[]string) {
+func newPromoter(t *testing.T) (*promote.Promoter, *[]string) {
 	dir := t.TempDir()
 	var seen []string
-	pr := &tuner.Promoter{
+	pr := &promote.Promoter{
 		ConfigPath: filepath.Join(dir, "prod.yaml"),
 		BackupDir:  filepath.Join(dir, "backups"),
 		Journal:    filepath.Join(dir, "promotions.jsonl"),
@@ -40,11 +40,11 @@ func TestPromoteThenRollback(t *testing.T) {
 	if err := os.WriteFile(pr.ConfigPath, []byte("fusion: {k: 60}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p, err := pr.Promote(context.Background(), []byte("fusion: {k: 40}\n"), tuner.Promotion{Run: "r1", Trial: "k=40"})
+	p, err := pr.Promote(context.Background(), []byte("fusion: {k: 40}\n"), promote.Promotion{Run: "r1", Trial: "k=40"})
 	if err != nil || p.Status != "ok" {
 		t.Fatalf("promote: %v %+v", err, p)
 	}
-	p2, err := pr.Promote(context.Background(), []byte("fusion: {k: 80}\n"), tuner.Promotion{Run: "r2", Trial: "k=80"})
+	p2, err := pr.Promote(context.Background(), []byte("fusion: {k: 80}\n"), promote.Promotion{Run: "r2", Trial: "k=80"})
 	if err != nil || p2.Status != "ok" {
 		t.Fatalf("second promote: %v", err)
 	}
@@ -56,10 +56,10 @@ func TestPromoteThenRollback(t *testing.T) {
 			t.Fatalf("after rollback: %q, want %q", got, want)
 		}
 	}
-	if _, err := pr.Rollback(context.Background()); !errors.Is(err, tuner.ErrNothingToRollBack) {
+	if _, err := pr.Rollback(context.Background()); !errors.Is(err, promote.ErrNothingToRollBack) {
 		t.Errorf("third rollback: %v, want ErrNothingToRollBack", err)
 	}
-	hist, err := tuner.ReadPromotions(pr.Journal)
+	hist, err := promote.ReadPromotions(pr.Journal)
 	if err != nil || len(hist) != 4 {
 		t.Fatalf("journal: %v, %d lines", err, len(hist))
 	}
@@ -74,7 +74,7 @@ func TestFailedPromotionRestoresBytes(t *testing.T) {
 	if err := os.WriteFile(pr.ConfigPath, orig, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	p, err := pr.Promote(context.Background(), []byte("bad config\n"), tuner.Promotion{Trial: "broken"})
+	p, err := pr.Promote(context.Background(), []byte("bad config\n"), promote.Promotion{Trial: "broken"})
 	if err == nil {
 		t.Fatal("promotion of a failing config succeeded")
 	}
@@ -92,7 +92,7 @@ func TestFailedPromotionRestoresBytes(t *testing.T) {
 	if len(*seen) != 2 || (*seen)[1] != string(orig) {
 		t.Errorf("verify calls: %q", *seen)
 	}
-	if _, err := pr.Rollback(context.Background()); !errors.Is(err, tuner.ErrNothingToRollBack) {
+	if _, err := pr.Rollback(context.Background()); !errors.Is(err, promote.ErrNothingToRollBack) {
 		t.Errorf("rollback after a failed promotion: %v", err)
 	}
 }

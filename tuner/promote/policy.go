@@ -1,4 +1,4 @@
-package tuner
+package promote
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner"
 )
 
 // DefaultGuardTolerance is how far a guarded category's primary score may
@@ -19,7 +20,7 @@ const DefaultGuardTolerance = 0.0
 type Policy struct {
 	Guarded   []string
 	Tolerance float64
-	Stats     StatsOptions
+	Stats     tuner.StatsOptions
 }
 
 // Decision is the policy's verdict on one trial.
@@ -50,11 +51,11 @@ func (d Decision) Summary() string {
 	return s
 }
 
-// CheckPromotion applies the policy to the leaderboard entry best of run.
+// Check applies the policy to the leaderboard entry best of run.
 // production holds the bytes of the current production config (nil when
 // there is none): a trial of the run with exactly that config is the
 // reference; otherwise the baseline is.
-func CheckPromotion(run *runs.Run, lb runs.Leaderboard, best runs.Entry, production []byte, p Policy) (Decision, error) {
+func Check(run *runs.Run, lb runs.Leaderboard, best runs.Entry, production []byte, p Policy) (Decision, error) {
 	var d Decision
 	trials, err := run.Trials()
 	if err != nil {
@@ -88,8 +89,8 @@ func CheckPromotion(run *runs.Run, lb runs.Leaderboard, best runs.Entry, product
 		return d, nil
 	}
 	c := best.Comparison
-	if c == nil || c.Against != ref.Name || c.Metric != PrimaryMetric {
-		cmp, err := CompareTrials(run, lb.Trials, ref, PrimaryMetric, p.Stats)
+	if c == nil || c.Against != ref.Name || c.Metric != tuner.PrimaryMetric {
+		cmp, err := tuner.CompareTrials(run, lb.Trials, ref, tuner.PrimaryMetric, p.Stats)
 		if err != nil {
 			return d, err
 		}

@@ -1,20 +1,22 @@
-package tuner
+package promote
 
 import (
 	"fmt"
 	"testing"
+
+	"github.com/fusiontune/fusiontune/tuner"
 )
 
 func TestSampleQueries(t *testing.T) {
-	var qs []Query
+	var qs []tuner.Query
 	for i := 9; i >= 0; i-- { // out of order; odd ids unjudged
-		q := Query{ID: fmt.Sprintf("q%d", i)}
+		q := tuner.Query{ID: fmt.Sprintf("q%d", i)}
 		if i%2 == 0 {
 			q.Judgments = map[string]int{"d": 1}
 		}
 		qs = append(qs, q)
 	}
-	ids := func(qs []Query) string {
+	ids := func(qs []tuner.Query) string {
 		s := ""
 		for _, q := range qs {
 			s += q.ID + " "

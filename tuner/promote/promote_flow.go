@@ -1,4 +1,4 @@
-package tuner
+package promote
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner"
 )
 
 // DefaultSmokeQueries is how many judged golden-set queries a promotion
@@ -24,8 +25,8 @@ const DefaultSmokeQueries = 20
 // caller removes.
 type VerifyFunc func(config, dir string, check func(context.Context, backend.Searcher) error) (func(context.Context) error, error)
 
-// PromoteConfig is what PromoteTrial needs, as plain values.
-type PromoteConfig struct {
+// Config is what Trial needs, as plain values.
+type Config struct {
 	// ConfigPath is the production config file (setting backend.config).
 	ConfigPath string
 	// Store holds the run; the backups and promotions.jsonl live in it.
@@ -39,8 +40,8 @@ type PromoteConfig struct {
 	Policy Policy
 	// Golden returns the golden set's queries and the scorer for the
 	// smoke evaluation; it is called once the policy allows the promotion.
-	Golden func() ([]Query, Scorer, error)
-	Eval   EvalOptions
+	Golden func() ([]tuner.Query, tuner.Scorer, error)
+	Eval   tuner.EvalOptions
 	// SmokeQueries is how many judged queries are re-evaluated (0:
 	// DefaultSmokeQueries).
 	SmokeQueries int
@@ -56,14 +57,14 @@ type Promoted struct {
 	Primary float64
 }
 
-// PromoteTrial installs a recorded trial's exact backend config as the
+// Trial installs a recorded trial's exact backend config as the
 // production config: it applies the promotion policy, then writes the
 // config safely (Promoter: backup, atomic write, restart, health check and a
 // smoke evaluation of a sample of the golden set against the scores the
 // trial recorded), restoring the previous config on any failure. Problems
-// with the user's request are *InputError; a refusal by the policy is a
+// with the user's request are *tuner.InputError; a refusal by the policy is a
 // plain error listing every reason.
-func PromoteTrial(ctx context.Context, c PromoteConfig) (*Promoted, error) {
+func Trial(ctx context.Context, c Config) (*Promoted, error) {
 	rec, err := c.record()
 	if err != nil {
 		return nil, err
@@ -76,7 +77,7 @@ func PromoteTrial(ctx context.Context, c PromoteConfig) (*Promoted, error) {
 	if err != nil {
 		return nil, err
 	}
-	resultsOf(c.Run) // a run without a Deriver gets one
+	tuner.EnsureDeriver(c.Run)
 	results, err := c.Run.QueryResults(rec.Index)
 	if err != nil {
 		return nil, err
@@ -90,8 +91,8 @@ func PromoteTrial(ctx context.Context, c PromoteConfig) (*Promoted, error) {
 		n = DefaultSmokeQueries
 	}
 	sample := sampleQueries(queries, n)
-	pr, cleanup, err := NewProductionPromoter(c.ConfigPath, c.Store, c.NewVerify, func(ctx context.Context, b backend.Searcher) error {
-		return SmokeCheck(ctx, b, sample, recorded, sc, c.Eval)
+	pr, cleanup, err := NewProduction(c.ConfigPath, c.Store, c.NewVerify, func(ctx context.Context, b backend.Searcher) error {
+		return tuner.SmokeCheck(ctx, b, sample, recorded, sc, c.Eval)
 	})
 	if err != nil {
 		return nil, err
@@ -105,12 +106,12 @@ func PromoteTrial(ctx context.Context, c PromoteConfig) (*Promoted, error) {
 }
 
 // record returns the trial record of the entry to promote.
-func (c PromoteConfig) record() (*runs.TrialRecord, error) {
+func (c Config) record() (*runs.TrialRecord, error) {
 	if c.Entry.Status != runs.StatusOK {
-		return nil, inputErr(fmt.Errorf("trial %q did not succeed (%s): nothing to promote", c.Entry.Name, c.Entry.Status))
+		return nil, tuner.InputErr(fmt.Errorf("trial %q did not succeed (%s): nothing to promote", c.Entry.Name, c.Entry.Status))
 	}
 	if c.ConfigPath == "" {
-		return nil, inputErr(errors.New("backend.config: set it to the production engine config file to promote into"))
+		return nil, tuner.InputErr(errors.New("backend.config: set it to the production engine config file to promote into"))
 	}
 	trials, err := c.Run.Trials()
 	if err != nil {
@@ -132,7 +133,7 @@ func (c PromoteConfig) record() (*runs.TrialRecord, error) {
 // error naming every reason when the policy refuses and Force is off; with
 // Force it warns and returns forced = true with the overridden reasons, for
 // the promotions journal.
-func (c PromoteConfig) checkPolicy() (forced bool, reason string, err error) {
+func (c Config) checkPolicy() (forced bool, reason string, err error) {
 	lb, err := c.Run.ReadLeaderboard()
 	if err != nil {
 		return false, "", err
@@ -146,7 +147,7 @@ func (c PromoteConfig) checkPolicy() (forced bool, reason string, err error) {
 		return false, "", fmt.Errorf("promotion policy: read production config: %w", err)
 	}
 	entry := c.Entry
-	d, err := CheckPromotion(c.Run, lb, entry, production, c.Policy)
+	d, err := Check(c.Run, lb, entry, production, c.Policy)
 	if err != nil {
 		return false, "", fmt.Errorf("promotion policy: %w", err)
 	}
@@ -168,12 +169,12 @@ func (c PromoteConfig) checkPolicy() (forced bool, reason string, err error) {
 	return false, "", errors.New(b.String())
 }
 
-// RollbackProduction restores the production config (configPath) that the
+// Rollback restores the production config (configPath) that the
 // last promotion journaled in store replaced, brings the service up on it
 // and checks its health. With no promotion on record it returns
 // ErrNothingToRollBack.
-func RollbackProduction(ctx context.Context, configPath string, store *runs.Store, newVerify VerifyFunc) (Promotion, error) {
-	pr, cleanup, err := NewProductionPromoter(configPath, store, newVerify, func(context.Context, backend.Searcher) error { return nil })
+func Rollback(ctx context.Context, configPath string, store *runs.Store, newVerify VerifyFunc) (Promotion, error) {
+	pr, cleanup, err := NewProduction(configPath, store, newVerify, func(context.Context, backend.Searcher) error { return nil })
 	if err != nil {
 		return Promotion{}, err
 	}
@@ -181,13 +182,13 @@ func RollbackProduction(ctx context.Context, configPath string, store *runs.Stor
 	return pr.Rollback(ctx)
 }
 
-// NewProductionPromoter returns a promoter for the production config
+// NewProduction returns a promoter for the production config
 // (configPath) whose backups and journal live in store, whose Verify
 // brings the service up on the config on disk and runs check against it,
 // and whose Restore, after a failed promotion, brings the restored config
 // back up and health-checks it only (the promoted trial's smoke scores do
 // not apply to it). cleanup removes the verifiers' scratch directory.
-func NewProductionPromoter(configPath string, store *runs.Store, newVerify VerifyFunc, check func(context.Context, backend.Searcher) error) (pr *Promoter, cleanup func(), err error) {
+func NewProduction(configPath string, store *runs.Store, newVerify VerifyFunc, check func(context.Context, backend.Searcher) error) (pr *Promoter, cleanup func(), err error) {
 	dir, err := os.MkdirTemp("", "tune-promote-*")
 	if err != nil {
 		return nil, nil, err
@@ -220,8 +221,8 @@ func NewProductionPromoter(configPath string, store *runs.Store, newVerify Verif
 
 // sampleQueries picks up to n judged queries, spread evenly over the set in
 // id order (deterministic).
-func sampleQueries(qs []Query, n int) []Query {
-	var judged []Query
+func sampleQueries(qs []tuner.Query, n int) []tuner.Query {
+	var judged []tuner.Query
 	for _, q := range qs {
 		if len(q.Judgments) > 0 {
 			judged = append(judged, q)
@@ -231,7 +232,7 @@ func sampleQueries(qs []Query, n int) []Query {
 	if len(judged) <= n {
 		return judged
 	}
-	out := make([]Query, 0, n)
+	out := make([]tuner.Query, 0, n)
 	for i := 0; i < n; i++ {
 		out = append(out, judged[i*len(judged)/n])
 	}

@@ -1,0 +1,7 @@
+// Package promote puts a recorded trial's config into production safely:
+// the promotion policy (Check: a significant paired improvement over the
+// production config's trial or the baseline, no guarded category
+// regressing), an atomic write with a backup, a restart, a health check and
+// a smoke evaluation, automatic rollback on failure, and a journal of every
+// promotion (promotions.jsonl) that Rollback undoes.
+package promote
