@@ -27,43 +27,13 @@ func runShared(ctx context.Context, c Config) (*Outcome, error) {
 	if _, ok := c.Backend.(backend.Replicator); sh.Parallel > 1 && !ok {
 		return nil, inputErr(fmt.Errorf("--parallel %d: replicas need the embedded backend (each its own tune serve); with backend.kind %q run one worker per service", sh.Parallel, c.Manifest.Backend))
 	}
-	var so sampler.Options // a file without a space: only its own trials, shared
-	if c.Study != nil {
-		so = *c.Study
+	so := sharedStudy(c, sh)
+	run, db, err := openSharedRun(ctx, c, sh, so)
+	if db != nil {
+		defer db.Close()
 	}
-	so.StudyName = sh.Study
-	if so.StudyName == "" {
-		so.StudyName = sampler.DefaultStudyName
-	}
-	// A database named by the user is opened before the run directory
-	// exists, so a bad URL leaves nothing behind.
-	var db *studystore.Store
-	defer func() {
-		if db != nil {
-			_ = db.Close()
-		}
-	}()
-	var err error
-	if sh.URL != "" {
-		if db, err = openStudyStore(ctx, sh.URL); err != nil {
-			return nil, err
-		}
-	}
-	m := c.Manifest
-	m.Trials, m.Seed = len(c.Trials)+so.Trials, so.Seed
-	run, err := c.Store.Create(m, time.Now())
 	if err != nil {
 		return nil, err
-	}
-	if c.Snapshot != nil {
-		if err := c.Snapshot(run); err != nil {
-			return nil, err
-		}
-	}
-	if db == nil { // --parallel alone: the study lives in the run directory
-		if db, err = openStudyStore(ctx, "sqlite:///"+filepath.Join(run.Dir, "study.db")); err != nil {
-			return nil, err
-		}
 	}
 	then := "no sampled trials (no space)"
 	if c.Study != nil {
@@ -71,35 +41,13 @@ func runShared(ctx context.Context, c Config) (*Outcome, error) {
 	}
 	fmt.Fprintf(c.Log, "run %s: worker %s on study %q in %s with %d backend replica(s): %d trials of the file, then %s\n",
 		run.ID(), sh.Worker, so.StudyName, db.Location.Redacted, sh.Parallel, len(c.Trials), then)
-
-	replicas := make([]Options, sh.Parallel)
-	timed := make([]*TimedBackend, 0, sh.Parallel)
-	closeAll := func() error {
-		var err error
-		for _, b := range timed {
-			err = errors.Join(err, b.Close())
-		}
-		timed = nil
-		return err
-	}
-	defer closeAll() // on an early return; the normal path closes them below
-	for r := range replicas {
-		dir := filepath.Join(run.Dir, fmt.Sprintf("backend-%d", r))
-		f := c.Backend
-		if rep, ok := f.(backend.Replicator); ok {
-			f = rep.Replica(dir)
-		}
-		b, err := f.Open(dir, c.Log)
-		if err != nil {
-			return nil, err
-		}
-		tb := NewTimedBackend(b)
-		timed = append(timed, tb)
-		replicas[r] = c.options(run, tb, f.Describe)
-		fmt.Fprintf(c.Log, "replica %s/%d: sampler seed %d, backend files in %s\n", sh.Worker, r, ReplicaSeed(so.Seed, fmt.Sprintf("%s/%d", sh.Worker, r)), dir)
+	reps, err := c.openReplicas(run, sh, so)
+	defer reps.close() // on an early return; the normal path closes them below
+	if err != nil {
+		return nil, err
 	}
 	started := time.Now()
-	res, runErr := SearchShared(ctx, replicas, so, Shared{
+	res, runErr := SearchShared(ctx, reps.options, so, Shared{
 		Store: db, Worker: sh.Worker, Beat: sh.Beat, Timeout: sh.Timeout,
 		Primary: c.Scorer.Describe(), Metrics: c.Scorer.Metrics(),
 	})
@@ -112,11 +60,11 @@ func runShared(ctx context.Context, c Config) (*Outcome, error) {
 		imported, runErr = importStudy(context.WithoutCancel(ctx), db, so.StudyName, run)
 	}
 	var held *runs.HeldOut
-	if runErr == nil && len(timed) > 0 {
-		held, runErr = c.heldOut(ctx, run, timed[0])
+	if runErr == nil {
+		held, runErr = c.heldOut(ctx, run, reps.timed[0])
 	}
-	bs := timed
-	closeErr := closeAll()
+	bs := reps.timed
+	closeErr := reps.close()
 	elapsed := time.Since(started)
 	runErr = finishRun(ctx, run, res, runErr, fmt.Sprintf("run the worker again to rejoin study %q", so.StudyName))
 	if res == nil {
@@ -130,6 +78,90 @@ func runShared(ctx context.Context, c Config) (*Outcome, error) {
 		sh.Worker, own, elapsed.Round(time.Millisecond), so.StudyName, len(out.Trials), imported, run.Dir)
 	c.logTimings(out.Timings)
 	return out, c.verdict(out, runErr, closeErr)
+}
+
+// sharedStudy is the study the workers share: the file's space (none: only
+// its own trials, shared) under the study's name.
+func sharedStudy(c Config, sh SharedConfig) sampler.Options {
+	var so sampler.Options
+	if c.Study != nil {
+		so = *c.Study
+	}
+	so.StudyName = sh.Study
+	if so.StudyName == "" {
+		so.StudyName = sampler.DefaultStudyName
+	}
+	return so
+}
+
+// openSharedRun opens the study database and creates this worker's run.
+// A database named by the user is opened before the run directory exists,
+// so a bad URL leaves nothing behind; without one (--parallel alone) the
+// study lives in the run directory. The database is returned for closing
+// even with an error.
+func openSharedRun(ctx context.Context, c Config, sh SharedConfig, so sampler.Options) (*runs.Run, *studystore.Store, error) {
+	var db *studystore.Store
+	var err error
+	if sh.URL != "" {
+		if db, err = openStudyStore(ctx, sh.URL); err != nil {
+			return nil, nil, err
+		}
+	}
+	m := c.Manifest
+	m.Trials, m.Seed = len(c.Trials)+so.Trials, so.Seed
+	run, err := c.Store.Create(m, time.Now())
+	if err != nil {
+		return nil, db, err
+	}
+	if c.Snapshot != nil {
+		if err := c.Snapshot(run); err != nil {
+			return nil, db, err
+		}
+	}
+	if db == nil {
+		if db, err = openStudyStore(ctx, "sqlite:///"+filepath.Join(run.Dir, "study.db")); err != nil {
+			return nil, nil, err
+		}
+	}
+	return run, db, nil
+}
+
+// replicas are this worker's backends, each with its trial loop's options.
+type replicas struct {
+	options []Options
+	timed   []*TimedBackend
+}
+
+// close stops every replica's backend (once).
+func (r *replicas) close() error {
+	var err error
+	for _, b := range r.timed {
+		err = errors.Join(err, b.Close())
+	}
+	r.timed = nil
+	return err
+}
+
+// openReplicas opens sh.Parallel backends, each with its files (caches
+// included, for the embedded engine) in run/backend-R.
+func (c Config) openReplicas(run *runs.Run, sh SharedConfig, so sampler.Options) (*replicas, error) {
+	reps := &replicas{}
+	for r := range sh.Parallel {
+		dir := filepath.Join(run.Dir, fmt.Sprintf("backend-%d", r))
+		f := c.Backend
+		if rep, ok := f.(backend.Replicator); ok {
+			f = rep.Replica(dir)
+		}
+		b, err := f.Open(dir, c.Log)
+		if err != nil {
+			return reps, err
+		}
+		tb := NewTimedBackend(b)
+		reps.timed = append(reps.timed, tb)
+		reps.options = append(reps.options, c.options(run, tb, f.Describe))
+		fmt.Fprintf(c.Log, "replica %s/%d: sampler seed %d, backend files in %s\n", sh.Worker, r, ReplicaSeed(so.Seed, fmt.Sprintf("%s/%d", sh.Worker, r)), dir)
+	}
+	return reps, nil
 }
 
 // sharedRecord is a trial as a shared study's database keeps it: the

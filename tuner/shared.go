@@ -106,27 +106,7 @@ func SearchShared(ctx context.Context, replicas []Options, so sampler.Options, s
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			o := replicas[r]
-			if o.Progress == nil {
-				o.Progress = nopProgress{}
-			}
-			src := &sharedSource{sh: sh, studyID: g.ID, budget: budget, name: fmt.Sprintf("%s/%d", sh.Worker, r),
-				sampler: samplerName(so), claims: map[*trial]studystore.Claim{}}
-			// Without a space there is nothing to sample: only the queued
-			// trials run, with no sampler study beside them.
-			var subsets [][]int
-			if len(so.Space) > 0 {
-				rso := so
-				rso.Storage, rso.LoadIfExists = sh.Store.Storage, true
-				rso.Seed = ReplicaSeed(so.Seed, src.name)
-				var err error
-				if src.study, err = sampler.New(rso); err != nil {
-					errs[r] = err
-					return
-				}
-				subsets = rungSubsets(o.Queries, src.study.Options().Seed, src.study.Options().Pruning)
-			}
-			part, err := loop(ctx, o, src, &liveEval{o: o, study: src.study, subsets: subsets})
+			part, err := runReplica(ctx, replicas[r], so, sh, g.ID, budget, fmt.Sprintf("%s/%d", sh.Worker, r))
 			errs[r] = err
 			if part != nil {
 				mu.Lock()
@@ -139,6 +119,31 @@ func SearchShared(ctx context.Context, replicas []Options, so sampler.Options, s
 	}
 	wg.Wait()
 	return res, errors.Join(errs...)
+}
+
+// runReplica is one replica's trial loop on the shared study: its own
+// sampler (seeded by its name, loaded from the shared storage) when the
+// file has a space, claiming trials until the study holds its budget.
+func runReplica(ctx context.Context, o Options, so sampler.Options, sh Shared, studyID, budget int, name string) (*Result, error) {
+	if o.Progress == nil {
+		o.Progress = nopProgress{}
+	}
+	src := &sharedSource{sh: sh, studyID: studyID, budget: budget, name: name,
+		sampler: samplerName(so), claims: map[*trial]studystore.Claim{}}
+	// Without a space there is nothing to sample: only the queued trials
+	// run, with no sampler study beside them.
+	var subsets [][]int
+	if len(so.Space) > 0 {
+		rso := so
+		rso.Storage, rso.LoadIfExists = sh.Store.Storage, true
+		rso.Seed = ReplicaSeed(so.Seed, name)
+		var err error
+		if src.study, err = sampler.New(rso); err != nil {
+			return nil, err
+		}
+		subsets = rungSubsets(o.Queries, src.study.Options().Seed, src.study.Options().Pruning)
+	}
+	return loop(ctx, o, src, &liveEval{o: o, study: src.study, subsets: subsets})
 }
 
 // ReplicaSeed derives the sampler seed of one worker replica from the
