@@ -8,6 +8,8 @@ import (
 
 	"github.com/fusiontune/fusiontune/backend/embedded"
 	"github.com/fusiontune/fusiontune/backend/render"
+	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/fusiontune/fusiontune/tuner/sampler"
 )
 
 func newFactory(t *testing.T, o embedded.Options) *embedded.Factory {
@@ -102,5 +104,37 @@ func TestPathsAndReplica(t *testing.T) {
 	}
 	if err := f.Check(map[string]any{"dense.model": "nosuch-7"}); err == nil || !strings.Contains(err.Error(), "engine config") {
 		t.Errorf("unknown embedder: %v", err)
+	}
+}
+
+// TestShippedExperimentsCheck: every trial of the experiment files the
+// project ships (and the corners of the shipped study's space) is a config
+// the embedded engine accepts, so `tune --experiments experiments/X` never
+// stops at its own examples.
+func TestShippedExperimentsCheck(t *testing.T) {
+	f := newFactory(t, embedded.Options{ConfigFile: "testdata/engine.yaml"})
+	files, _ := filepath.Glob("../../experiments/*.json")
+	yamls, _ := filepath.Glob("../../experiments/*.yaml")
+	files = append(files, yamls...)
+	if len(files) < 3 {
+		t.Fatalf("shipped experiment files: %v", files)
+	}
+	for _, path := range files {
+		ef, err := experiments.LoadExperimentFile(path)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		trials, _, err := ef.Expand()
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		if len(ef.Space) > 0 {
+			trials = append(trials, sampler.OptionsFor(ef).Corners()...)
+		}
+		for _, tr := range trials {
+			if err := f.Check(tr.Params); err != nil {
+				t.Errorf("%s: trial %q: %v", filepath.Base(path), tr.Name, err)
+			}
+		}
 	}
 }

@@ -267,9 +267,13 @@ func (c Config) Validate() error {
 			add("fusion", "%v", err)
 		}
 	}
+	// A weight for a known retriever that is not enabled is kept and
+	// unused: a trial that turns a retriever off ("retrievers": ["bm25"])
+	// inherits the baseline's weight for it. A name that is no retriever
+	// at all is a typo.
 	for name := range c.Fusion.Weights {
-		if !c.Has(name) {
-			add("fusion.weights."+name, "not an enabled retriever (retrievers: %s)", strings.Join(c.Retrievers, ", "))
+		if name != BM25 && name != Dense {
+			add("fusion.weights."+name, "unknown retriever %q (want %s or %s)", name, BM25, Dense)
 		}
 	}
 	if c.Depth < 0 {

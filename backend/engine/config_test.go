@@ -80,7 +80,7 @@ func TestLoadConfigErrors(t *testing.T) {
 			"invalid.bad.yaml:8:3: bm25.b: must be in [0, 1] (got 1.5)",
 			"invalid.bad.yaml:10:3: fusion.method: unknown method \"borda\"",
 			"invalid.bad.yaml:11:3: fusion.k: must be > 0",
-			"invalid.bad.yaml:13:5: fusion.weights.dense: not an enabled retriever",
+			"invalid.bad.yaml:13:5: fusion.weights.sparse: unknown retriever \"sparse\" (want bm25 or dense)",
 			"invalid.bad.yaml:14:1: depth: must be >= 0 (got -3)",
 		}},
 	}

@@ -73,13 +73,16 @@ func renderParseSettings(base map[string]any, params map[string]any) (fusion.Set
 	if err != nil {
 		return fusion.Settings{}, err
 	}
+	// What the tuner resolved before the typed overlay existed: the
+	// effective params with a weight for every enabled retriever, and only
+	// for them (a disabled retriever's weight is kept in the config, unused).
 	p := cfg.FusionParams()
-	explicit := fusion.Params{Weights: map[string]float64{}}
+	w := map[string]float64{}
 	for _, r := range cfg.Retrievers {
-		explicit.Weights[r] = p.Weight(r) // 1 when the config sets none
+		w[r] = p.Weight(r) // 1 when the config sets none
 	}
-	// The config's own weights name enabled retrievers only (Validate).
-	return fusion.Settings{Fusion: p.Override(&explicit), MinScore: cfg.MinScore, Passage: cfg.Passage}, nil
+	p.Weights = w
+	return fusion.Settings{Fusion: p, MinScore: cfg.MinScore, Passage: cfg.Passage}, nil
 }
 
 // problems lists the "field: problem" lines of a config error, sorted
@@ -367,6 +370,31 @@ func TestWithParamsErrors(t *testing.T) {
 	}
 }
 
+// TestWeightOfADisabledRetriever: a trial that turns a retriever off
+// inherits the baseline's weight for it (the shipped round1.json's
+// bm25-only and dense-only): the weight is kept and unused, both ways, and
+// the fusion settings name the enabled retrievers only.
+func TestWeightOfADisabledRetriever(t *testing.T) {
+	for _, tc := range []struct {
+		base   string
+		params map[string]any
+	}{
+		{"demo", map[string]any{"retrievers": []any{"bm25"}, "fusion.weights.dense": 0.5}},
+		{"bm25-only", map[string]any{"fusion.weights.dense": 0.5}},
+	} {
+		if !checkSame(t, bases(t)[tc.base], tc.params) {
+			t.Fatalf("%s %v: refused", tc.base, tc.params)
+		}
+		cfg, err := renderParse(bases(t)[tc.base], tc.params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w := cfg.FusionSettings().Fusion.Weights; len(w) != 1 || w["bm25"] == 0 {
+			t.Errorf("%s %v: fusion settings weights %v, want bm25's alone", tc.base, tc.params, w)
+		}
+	}
+}
+
 // TestWithParamsValidation compares the problems of invalid values with
 // render-then-parse: the same Validate problems, without positions.
 func TestWithParamsValidation(t *testing.T) {
@@ -379,7 +407,6 @@ func TestWithParamsValidation(t *testing.T) {
 		{"bad k and normalization", "demo", map[string]any{"fusion.k": -1.0, "fusion.normalization": "max"}},
 		{"NaN k", "demo", map[string]any{"fusion.k": math.NaN()}},
 		{"negative weight", "demo", map[string]any{"fusion.weights.dense": -0.5}},
-		{"weight of a retriever off", "demo", map[string]any{"retrievers": []any{"bm25"}, "fusion.weights.dense": 0.5}},
 		{"weights of unknown retrievers", "demo", map[string]any{"fusion.weights.splade": 1.0, "fusion.weights.colbert": 1.0}},
 		{"unknown retriever, twice", "demo", map[string]any{"retrievers": []any{"bm25", "sparse", "bm25"}}},
 		{"no retriever", "demo", map[string]any{"retrievers": []any{}}},
@@ -390,7 +417,6 @@ func TestWithParamsValidation(t *testing.T) {
 		{"overlap with whole documents", "demo", map[string]any{"chunk.overlap": 10.0}},
 		{"bm25 out of range", "demo", map[string]any{"bm25.k1": 11.0, "bm25.b": -0.1}},
 		{"no model for dense", "demo", map[string]any{"dense.model": ""}},
-		{"weights on one retriever", "bm25-only", map[string]any{"fusion.weights.dense": 0.5}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
