@@ -15,15 +15,15 @@ import (
 // the replay scores a collection's trials together, on every core.
 func newEvaluator(o Options, study *sampler.Study, subsets [][]int, known []experiments.TrialSpec, ahead []*trial) (evaluator, error) {
 	live := &liveEval{o: o, study: study, subsets: subsets}
-	if !replaying(o) {
+	if !replaying(o.Replay) {
 		return live, nil
 	}
 	return newReplayEval(o, live, known, ahead)
 }
 
-// replaying reports whether o asks for replay (mode replay or auto).
-func replaying(o Options) bool {
-	return o.Replay != nil && o.Replay.Mode != ModeLive && o.Replay.Mode != ""
+// replaying reports whether r asks for replay (mode replay or auto).
+func replaying(r *ReplayOptions) bool {
+	return r != nil && r.Mode != ModeLive && r.Mode != ""
 }
 
 // liveEval applies each trial to the backend, restarting it when its

@@ -150,13 +150,13 @@ func Run(ctx context.Context, c Config) (*Outcome, error) {
 		run.ID(), len(c.Trials), len(Plan(c.Trials)), len(c.Queries), c.Dataset)
 	if c.Study != nil {
 		fmt.Fprintf(c.Log, "then %s\n", c.Study.Describe())
-		if c.Replay != nil && c.Replay.Mode != ModeLive && c.Study.Pruning.Enabled {
+		if replaying(c.Replay) && c.Study.Pruning.Enabled {
 			fmt.Fprintln(c.Log, "note: replayed trials run every query and are not pruned; pruning applies to trials run live")
 		}
 	}
 	ob, err := c.Backend.Open(filepath.Join(run.Dir, "backend"), c.Log)
 	if err != nil {
-		return nil, err
+		return nil, finishRun(ctx, run, nil, fmt.Errorf("open backend: %w", err), "")
 	}
 	b := NewTimedBackend(ob)
 	started := time.Now()

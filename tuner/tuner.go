@@ -54,7 +54,7 @@ func Sweep(ctx context.Context, o Options) (*Result, error) {
 	if o.Progress == nil {
 		o.Progress = nopProgress{}
 	}
-	src, err := newPlanSource(o, replaying(o))
+	src, err := newPlanSource(o, replaying(o.Replay))
 	if err != nil {
 		return nil, err
 	}
