@@ -104,7 +104,15 @@ type DenseConfig struct {
 	BaseURL   string   `yaml:"base_url,omitempty" json:"base_url,omitempty"` // openai: server base URL
 	APIKeyEnv string   `yaml:"api_key_env,omitempty" json:"api_key_env,omitempty"`
 	MinScore  *float64 `yaml:"min_score,omitempty" json:"min_score,omitempty"` // drop candidates with cosine below; nil: none
+	// MaxRetries is how often an openai: request that failed (429, 5xx,
+	// network error) is retried, with exponential backoff from 0.5 s:
+	// 0..MaxEmbedRetries; nil: embed.DefaultMaxRetries (4, about 7.5 s of
+	// waiting before a dead embedding server fails the start).
+	MaxRetries *int `yaml:"max_retries,omitempty" json:"max_retries,omitempty"`
 }
+
+// MaxEmbedRetries bounds dense.max_retries.
+const MaxEmbedRetries = 10
 
 // DefaultConfig returns the defaults every config file overlays: BM25 (k1
 // 0.9, b 0.4) fused by RRF (k 60) with lsa-256 vectors, whole documents,
@@ -253,6 +261,9 @@ func (c Config) Validate() error {
 	}
 	if c.BM25.B < 0 || c.BM25.B > 1 {
 		add("bm25.b", "must be in [0, 1] (got %v)", c.BM25.B)
+	}
+	if r := c.Dense.MaxRetries; r != nil && (*r < 0 || *r > MaxEmbedRetries) {
+		add("dense.max_retries", "must be in [0, %d] (got %d)", MaxEmbedRetries, *r)
 	}
 	if c.Has(Dense) && c.Dense.Model == "" {
 		add("dense.model", "required when retrievers include %q", Dense)

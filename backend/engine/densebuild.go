@@ -18,6 +18,12 @@ const embedBatch = 256
 // newEmbedder builds the embedder named by c.Model.
 func newEmbedder(c DenseConfig, getenv func(string) string) (embed.Embedder, error) {
 	opts := embed.Options{BaseURL: c.BaseURL}
+	if r := c.MaxRetries; r != nil {
+		opts.MaxRetries = *r
+		if *r == 0 {
+			opts.MaxRetries = -1 // embed.Options: negative is none, 0 the default
+		}
+	}
 	if strings.HasPrefix(c.Model, "openai:") && c.APIKeyEnv != "" {
 		opts.APIKey = getenv(c.APIKeyEnv)
 	}

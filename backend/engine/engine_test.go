@@ -5,8 +5,10 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -349,3 +351,43 @@ func TestSearchVariants(t *testing.T) {
 		}
 	}
 }
+
+// TestDenseMaxRetries: dense.max_retries bounds how often a failing
+// embedding server is asked before the build gives up (0: once), and is
+// checked against its range.
+func TestDenseMaxRetries(t *testing.T) {
+	for _, tc := range []struct {
+		retries *int
+		want    int64 // requests the server sees
+	}{
+		{intp(0), 1},
+		{intp(1), 2},
+	} {
+		var calls atomic.Int64
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			calls.Add(1)
+			http.Error(w, "overloaded", http.StatusServiceUnavailable)
+		}))
+		e, err := engine.New(tinyConfig(t, func(c *engine.Config) {
+			c.Dense = engine.DenseConfig{Model: "openai:tiny", BaseURL: srv.URL, MaxRetries: tc.retries}
+		}), engine.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := e.Build(context.Background()); err == nil {
+			t.Fatal("Build succeeded against a failing embedding server")
+		}
+		srv.Close()
+		if got := calls.Load(); got != tc.want {
+			t.Errorf("max_retries %d: %d requests, want %d", *tc.retries, got, tc.want)
+		}
+	}
+	c := engine.DefaultConfig()
+	c.Corpus.Path = "x.jsonl"
+	c.Dense.MaxRetries = intp(11)
+	if err := c.Validate(); err == nil || !strings.Contains(err.Error(), "dense.max_retries: must be in [0, 10] (got 11)") {
+		t.Errorf("max_retries 11: %v", err)
+	}
+}
+
+func intp(v int) *int { return &v }

@@ -337,7 +337,9 @@ func TestFaultFailureBudget(t *testing.T) {
 	  {"name": "bad-2", "params": {"dense.model": "openai:nope-2"}},
 	  {"name": "bad-3", "params": {"dense.model": "openai:nope-3"}},
 	  {"name": "k=30", "params": {"fusion.k": 30}}]}`
-	base := "runs_dir: runs\nbackend:\n  engine:\n    dense:\n      base_url: http://127.0.0.1:1\n"
+	// No retries: the dead server fails each start at once instead of after
+	// 7.5 s of backoff (the default 4 retries), which is not the subject.
+	base := "runs_dir: runs\nbackend:\n  engine:\n    dense:\n      base_url: http://127.0.0.1:1\n      max_retries: 0\n"
 	for _, tc := range []struct {
 		name     string
 		budget   string
