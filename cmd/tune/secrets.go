@@ -3,6 +3,7 @@ package main
 import (
 	"strings"
 
+	"github.com/fusiontune/fusiontune/internal/secrets"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
 )
@@ -13,18 +14,11 @@ import (
 // redacting a path would garble unrelated output).
 // Secrets come only from the environment; settings name the variable
 // (api_key_env), never the value.
-func addEnvSecrets(secrets *runs.Redactor, environ []string) {
+func addEnvSecrets(redactor *runs.Redactor, environ []string) {
 	for _, kv := range environ {
 		name, value, ok := strings.Cut(kv, "=")
-		if !ok || !isSecretKey(name) {
-			continue
-		}
-		place := false
-		for _, suffix := range []string{"_FILE", "_PATH", "_DIR", "_SOCK"} {
-			place = place || strings.HasSuffix(strings.ToUpper(name), suffix)
-		}
-		if !place {
-			secrets.Add(value)
+		if ok && secrets.IsKey(name) && !secrets.IsPlace(name) {
+			redactor.Add(value)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/fusiontune/fusiontune/internal/secrets"
 	"github.com/fusiontune/fusiontune/tuner"
 	"github.com/spf13/viper"
 )
@@ -231,7 +232,7 @@ func redacted(v any) any {
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		for k, e := range x {
-			if isSecretKey(k) {
+			if secrets.IsKey(k) {
 				out[k] = "[redacted]"
 				continue
 			}
@@ -246,17 +247,4 @@ func redacted(v any) any {
 		return out
 	}
 	return v
-}
-
-func isSecretKey(k string) bool {
-	k = strings.ToLower(k)
-	if strings.HasSuffix(k, "_env") {
-		return false // the name of an environment variable, not its value
-	}
-	for _, s := range []string{"key", "token", "secret", "password", "authorization", "auth"} {
-		if strings.Contains(k, s) {
-			return true
-		}
-	}
-	return false
 }
