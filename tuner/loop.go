@@ -91,7 +91,11 @@ func loop(ctx context.Context, o Options, src source, ev evaluator) (*Result, er
 			res.Restarts += restarts
 			if err != nil {
 				// Not recorded: a resume (or another worker) redoes it.
-				src.abandon(t, err.Error())
+				why := err.Error()
+				if ctx.Err() != nil {
+					why = "interrupted"
+				}
+				src.abandon(t, why)
 				return err
 			}
 			lost, err := src.commit(ctx, t, &out, rec)
