@@ -3,12 +3,14 @@ package tuner_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/experiments"
@@ -38,7 +40,21 @@ func (f *landscapes) Open(string, io.Writer) (backend.Backend, error) {
 	f.mu.Lock()
 	f.opened++
 	f.mu.Unlock()
-	return newLandscape(), nil
+	return &failing{newLandscape()}, nil
+}
+
+// failing is a landscape whose searches fail while the running config has
+// custom.fail set: a trial the backend cannot serve.
+type failing struct{ *landscape }
+
+func (b *failing) Search(ctx context.Context, req backend.SearchRequest) (backend.SearchResponse, error) {
+	b.mu.Lock()
+	bad := b.live["custom.fail"] != nil
+	b.mu.Unlock()
+	if bad {
+		return backend.SearchResponse{}, errors.New("service unavailable")
+	}
+	return b.landscape.Search(ctx, req)
 }
 func (f *landscapes) Replica(string) backend.Factory { return f }
 
@@ -163,5 +179,116 @@ func TestRunSharedEndsLikeASweep(t *testing.T) {
 	}
 	if len(ran) != 10 {
 		t.Errorf("%d distinct trials, want 10", len(ran))
+	}
+}
+
+// TestRunFailedTrials: trials the backend cannot serve are recorded as
+// failed and the run goes on; with a failure budget it stops at the
+// failure that spends it, the finished trials kept and the run failed.
+func TestRunFailedTrials(t *testing.T) {
+	trials := landscapeTrials()
+	bad := func(name string) experiments.TrialSpec {
+		return experiments.TrialSpec{Name: name, Params: experiments.Params{"fusion.k": 60.0, "fusion.weights.bm25": 0.5, "fusion.method": "rrf", "custom.fail": name}}
+	}
+	trials = append(trials[:2], bad("bad-1"), trials[2], bad("bad-2"), bad("bad-3"))
+	c := runConfig(t, trials, nil)
+	out, err := tuner.Run(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed := 0
+	for _, tr := range out.Trials {
+		if tr.Status == runs.StatusFailed {
+			failed++
+			if !strings.Contains(tr.Error, "service unavailable") {
+				t.Errorf("%s: error %q", tr.Name, tr.Error)
+			}
+		}
+	}
+	if len(out.Trials) != 6 || failed != 3 {
+		t.Errorf("%d trials, %d failed; want 6 and 3", len(out.Trials), failed)
+	}
+
+	c = runConfig(t, trials, nil)
+	c.FailureBudget = 2
+	out, err = tuner.Run(context.Background(), c)
+	if !errors.Is(err, tuner.ErrFailureBudget) || out == nil {
+		t.Fatalf("budget 2: %v, outcome %v", err, out)
+	}
+	if out.Run.Manifest.Status != "failed" || len(out.Trials) != 5 {
+		t.Errorf("budget 2: status %q, %d trials recorded (want failed, 5: up to bad-2)", out.Run.Manifest.Status, len(out.Trials))
+	}
+}
+
+// cancelAfter cancels the run's context once n trials are done.
+type cancelAfter struct {
+	n      int
+	cancel context.CancelFunc
+}
+
+func (p *cancelAfter) TrialStarted(int, int, string) {}
+func (p *cancelAfter) QueryDone(int, int)            {}
+func (p *cancelAfter) TrialDone(i, _ int, _ runs.TrialRecord, _ time.Duration) {
+	if i == p.n {
+		p.cancel()
+	}
+}
+
+// TestRunResume: a run interrupted after two trials is left "interrupted"
+// with the hint; resumed, it redoes none of them and ends with the
+// leaderboard an uninterrupted run writes, byte for byte.
+func TestRunResume(t *testing.T) {
+	whole, err := tuner.Run(context.Background(), runConfig(t, landscapeTrials(), nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := runConfig(t, landscapeTrials(), nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	c.Progress = &cancelAfter{n: 2, cancel: cancel}
+	c.ResumeHint = func(id string) string { return "resume " + id }
+	out, err := tuner.Run(ctx, c)
+	cancel()
+	if err == nil || !strings.Contains(err.Error(), "interrupted: resume ") {
+		t.Fatalf("interrupted run: %v", err)
+	}
+	if out == nil || out.Run.Manifest.Status != "interrupted" || len(out.Trials) != 2 {
+		t.Fatalf("interrupted run: outcome %+v", out)
+	}
+	c.Progress, c.Resume = nil, out.Run.ID()
+	again, err := tuner.Run(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Skipped != 2 || again.Run.Dir != out.Run.Dir || again.Run.Manifest.Status != "done" {
+		t.Errorf("resumed: %d skipped, dir %s (was %s), status %q", again.Skipped, again.Run.Dir, out.Run.Dir, again.Run.Manifest.Status)
+	}
+	a, _ := os.ReadFile(filepath.Join(whole.Run.Dir, "leaderboard.json"))
+	b, _ := os.ReadFile(filepath.Join(again.Run.Dir, "leaderboard.json"))
+	if len(a) == 0 || string(a) != string(b) {
+		t.Errorf("resumed leaderboard.json differs from an uninterrupted run's")
+	}
+	c.Resume = "nope"
+	var ie *tuner.InputError
+	if _, err := tuner.Run(context.Background(), c); !errors.As(err, &ie) {
+		t.Errorf("resume of an unknown run: %v, want an InputError", err)
+	}
+}
+
+// TestRunHeldOut: tuned on one split, the best trial is scored on the
+// held-out queries after the sweep, in the leaderboard and the run.
+func TestRunHeldOut(t *testing.T) {
+	c := runConfig(t, landscapeTrials(), nil)
+	c.HeldOut = func() ([]tuner.Query, error) { return landscapeQueries(12), nil }
+	out, err := tuner.Run(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	best, _ := out.Best()
+	h := out.Leaderboard.HeldOut
+	if h == nil || h.Trial != best.Name || h.Queries != 12 {
+		t.Fatalf("held-out estimate %+v for best %s", h, best.Name)
+	}
+	if _, err := os.Stat(filepath.Join(out.Run.Dir, "heldout.queries.jsonl")); err != nil {
+		t.Error(err)
 	}
 }
