@@ -8,14 +8,6 @@ import (
 // ProcessCPU exposes processCPU to the benchmarks.
 var ProcessCPU = processCPU
 
-// SetMaxCollections sets how many collections a replay study keeps in
-// memory and returns a function restoring the default.
-func SetMaxCollections(n int) func() {
-	was := maxCollections
-	maxCollections = n
-	return func() { maxCollections = was }
-}
-
 // RungSubsets exposes rungSubsets to the external tests.
 var RungSubsets = rungSubsets
 

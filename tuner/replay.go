@@ -59,6 +59,10 @@ const (
 const (
 	DefaultVerify    = 3    // replayed trials re-run live through per-request overrides
 	DefaultTolerance = 1e-9 // largest allowed replay-live difference of a per-query score
+	// DefaultMaxCollections bounds the collections replay keeps in memory
+	// (each holds every query's candidate lists): a replay group whose
+	// collection was dropped collects again when a trial returns to it.
+	DefaultMaxCollections = 8
 )
 
 // Resolver is the ReplayOptions.Resolve of a backend that resolves its
@@ -85,6 +89,9 @@ type ReplayOptions struct {
 	// Log receives replay progress lines (collection, verification); nil
 	// discards them.
 	Log io.Writer
+	// MaxCollections bounds the collections kept in memory
+	// (DefaultMaxCollections when 0).
+	MaxCollections int
 }
 
 func (r ReplayOptions) withDefaults() ReplayOptions {
@@ -99,6 +106,9 @@ func (r ReplayOptions) withDefaults() ReplayOptions {
 	}
 	if r.Log == nil {
 		r.Log = io.Discard
+	}
+	if r.MaxCollections <= 0 {
+		r.MaxCollections = DefaultMaxCollections
 	}
 	return r
 }

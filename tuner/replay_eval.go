@@ -10,12 +10,6 @@ import (
 	"github.com/fusiontune/fusiontune/experiments"
 )
 
-// maxCollections bounds the collections replay keeps in memory (each
-// holds every query's candidate lists): a replay group whose collection
-// was dropped collects again when a trial returns to it. A variable for
-// the tests.
-var maxCollections = 8
-
 // replayEval replays query-time variants: a trial that differs from an
 // earlier one only in query-time parameters (see experiments.Replayable) is fused
 // offline from the candidate lists collected for that earlier one, and
@@ -215,7 +209,7 @@ func (r *replayEval) encoded(out trialOutcome, last bool) trialOutcome {
 }
 
 // hold keeps col as sg's collection, dropping the least recently used
-// group's beyond maxCollections.
+// group's beyond ReplayOptions.MaxCollections.
 func (r *replayEval) hold(sg *studyGroup, col *collection) {
 	if sg.col == nil {
 		r.held = append(r.held, sg)
@@ -227,7 +221,7 @@ func (r *replayEval) hold(sg *studyGroup, col *collection) {
 	if col.file != "" {
 		r.results.keep(col)
 	}
-	if len(r.held) > maxCollections {
+	if len(r.held) > r.ro.MaxCollections {
 		if old := r.held[0].col; old.file != "" {
 			r.results.drop(old.file)
 		}

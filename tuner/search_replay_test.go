@@ -42,7 +42,7 @@ type studyRun struct {
 
 // search runs a study on b in mode (nil options: live), into run (nil: a
 // new one), with ctx.
-func search(ctx context.Context, t *testing.T, b *engineBackend, qs []tuner.Query, run *runs.Run, fixed []experiments.TrialSpec, so sampler.Options, mode tuner.Mode, verify int, progress tuner.Progress) studyRun {
+func search(ctx context.Context, t *testing.T, b *engineBackend, qs []tuner.Query, run *runs.Run, fixed []experiments.TrialSpec, so sampler.Options, mode tuner.Mode, verify int, progress tuner.Progress, replay ...func(*tuner.ReplayOptions)) studyRun {
 	t.Helper()
 	if run == nil {
 		run = newRun(t, filepath.Join(t.TempDir(), "runs"))
@@ -52,6 +52,9 @@ func search(ctx context.Context, t *testing.T, b *engineBackend, qs []tuner.Quer
 	o := tuner.Options{Trials: fixed, Queries: qs, Backend: b, Scorer: demoScorer(t), Run: run, Progress: rec}
 	if mode != tuner.ModeLive {
 		o.Replay = &tuner.ReplayOptions{Mode: mode, Resolve: b.resolve, Verify: verify, Log: &log}
+		for _, f := range replay {
+			f(o.Replay)
+		}
 	}
 	res, err := tuner.Search(ctx, o, so)
 	t.Logf("%s: %d restarts; replay log:\n%s", mode, b.restarts, log.String())
@@ -263,8 +266,8 @@ func TestSearchReplayGroups(t *testing.T) {
 		{"one list kept", 1, switches},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			defer tuner.SetMaxCollections(tc.held)()
-			replay := search(context.Background(), t, newEngineBackend(t, corpus), qs, nil, replayStudyBaseline, so, tuner.ModeReplay, -1, nil)
+			replay := search(context.Background(), t, newEngineBackend(t, corpus), qs, nil, replayStudyBaseline, so, tuner.ModeReplay, -1, nil,
+				func(r *tuner.ReplayOptions) { r.MaxCollections = tc.held })
 			if replay.err != nil {
 				t.Fatal(replay.err)
 			}
