@@ -84,7 +84,20 @@ func TestFaultMatrixProcessKind(t *testing.T) {
 	addr := freeAddr(t)
 	e.env = append(e.env, "FAULT_SERVICE=1", "FAULT_MARK="+filepath.Join(e.dir, "died"))
 	e.write("svc.yaml.tmpl", "fault: {{ param \"custom.fault\" \"ok\" }}\nn: {{ param \"custom.n\" 0 }}\n")
+	// Eight queries: a hanging service costs each one its timeout twice,
+	// and the demo's 90 would spend 14 s on that alone.
+	var golden strings.Builder
+	golden.WriteString(`{"queries": [`)
+	for i := range 8 {
+		if i > 0 {
+			golden.WriteString(",")
+		}
+		fmt.Fprintf(&golden, `{"id": "q%d", "query": "query %d", "category": "c", "expected_passages": [{"doc_id": "d%d", "relevance": 3}]}`, i, i, i)
+	}
+	golden.WriteString("]}")
+	e.write("golden.json", golden.String())
 	e.write("tune.yaml", fmt.Sprintf(`runs_dir: runs
+dataset: {path: golden.json}
 eval: {timeout: 300ms, retries: 1, concurrency: 4}
 backend:
   kind: process
