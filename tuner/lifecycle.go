@@ -114,7 +114,10 @@ func (o *Outcome) Best() (runs.Entry, bool) { return o.Leaderboard.Best() }
 // 2 for it.
 type InputError struct{ Err error }
 
+// Error returns the wrapped error's message.
 func (e *InputError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the wrapped error.
 func (e *InputError) Unwrap() error { return e.Err }
 
 func inputErr(err error) error { return &InputError{Err: err} }

@@ -1,7 +1,3 @@
-// Package embedded is the embedded backend kind: fusiontune's own engine,
-// `tune serve`, run as a child process on an engine config rendered per
-// trial from a base config (a config file overlaid by engine keys from the
-// settings, overlaid by the trial's parameters).
 package embedded
 
 import (
