@@ -166,10 +166,7 @@ func scoreHits(r *runs.QueryResult, q Query, sc Scorer, hits []backend.Hit, rout
 	ranking := rankingOf(hits)
 	r.Routing = routing
 	if r.Routing == "" {
-		r.Routing = "search"
-		if len(ranking) == 0 {
-			r.Routing = "no_results"
-		}
+		r.Routing = fusion.Routing(len(ranking)) // the engine's rule
 	}
 	r.Scores, r.Primary = sc.Score(ranking, q.Judgments)
 	recordTop(r, q, hits)
