@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -90,50 +89,20 @@ func newEngineBackend(t *testing.T, corpus string) *engineBackend {
 	return b
 }
 
-// config is base overlaid by params (the query-time ones and chunk.size).
+// config is base overlaid by params, as the embedded backend overlays a
+// trial's parameters (engine.Config.WithParams).
 func (b *engineBackend) config(params experiments.Params) (engine.Config, error) {
-	cfg := b.base
-	cfg.Fusion.Weights = nil
-	for k, v := range params {
-		switch {
-		case k == "fusion.method":
-			cfg.Fusion.Method = fusion.Method(v.(string))
-		case k == "fusion.k":
-			cfg.Fusion.K = v.(float64)
-		case k == "fusion.normalization":
-			cfg.Fusion.Normalization = fusion.Normalization(v.(string))
-		case k == "depth":
-			cfg.Depth = int(v.(float64))
-		case k == "min_score":
-			m := v.(float64)
-			cfg.MinScore = &m
-		case k == "chunk.size":
-			cfg.Chunk.Size = int(v.(float64))
-		case strings.HasPrefix(k, experiments.WeightPrefix):
-			if cfg.Fusion.Weights == nil {
-				cfg.Fusion.Weights = map[string]float64{}
-			}
-			cfg.Fusion.Weights[strings.TrimPrefix(k, experiments.WeightPrefix)] = v.(float64)
-		default:
-			return cfg, errors.New("engineBackend: unsupported parameter " + k)
-		}
-	}
-	return cfg, cfg.Validate()
+	return b.base.WithParams(params)
 }
 
-// resolve is the tuner's view of a trial's settings, as cmd/tune builds it.
+// resolve is the tuner's view of a trial's settings, as the embedded
+// backend resolves them (embedded.Factory.Fusion).
 func (b *engineBackend) resolve(params experiments.Params) (fusion.Settings, error) {
 	cfg, err := b.config(params)
 	if err != nil {
 		return fusion.Settings{}, err
 	}
-	p := cfg.FusionParams()
-	w := map[string]float64{}
-	for _, r := range cfg.Retrievers {
-		w[r] = p.Weight(r)
-	}
-	p.Weights = w
-	return fusion.Settings{Fusion: p, MinScore: cfg.MinScore, Passage: cfg.Passage}, nil
+	return cfg.FusionSettings(), nil
 }
 
 func (b *engineBackend) Apply(_ context.Context, params map[string]any) error {
