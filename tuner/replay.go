@@ -65,20 +65,15 @@ const (
 	DefaultMaxCollections = 8
 )
 
-// Resolver is the ReplayOptions.Resolve of a backend that resolves its
-// trials' fusion settings.
-func Resolver(r backend.FusionResolver) func(experiments.Params) (fusion.Settings, error) {
-	return func(p experiments.Params) (fusion.Settings, error) { return r.Fusion(p) }
-}
-
 // ReplayOptions turn on the replay path of Sweep (nil or ModeLive keep
 // every trial live).
 type ReplayOptions struct {
 	Mode Mode
 	// Resolve returns a trial's effective query-time settings the way the
-	// backend reads them (for the embedded engine: render and parse its
-	// config). Required unless Mode is ModeLive.
-	Resolve func(experiments.Params) (fusion.Settings, error)
+	// backend applies them (backend.FusionResolver's Fusion: for the
+	// embedded engine, a typed overlay of the params on its config).
+	// Required unless Mode is ModeLive.
+	Resolve func(params map[string]any) (fusion.Settings, error)
 	// Verify is how many of the best replayed trials are re-run live
 	// through per-request fusion overrides (DefaultVerify when 0; negative:
 	// none). The best trial is always confirmed through apply + restart.

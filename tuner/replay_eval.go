@@ -123,10 +123,11 @@ func (r *replayEval) eval(ctx context.Context, t *trial) (trialOutcome, int, err
 	restarts := 0
 	if sg.col == nil || sg.col.depth < s.Fusion.Depth {
 		batch := r.pendingFrom(sg.key, t)
-		depth := max(r.known[sg.key], r.corner, s.Fusion.Depth)
-		for _, b := range batch[1:] {
-			if bs, err := r.ro.Resolve(b.spec.Params); err == nil {
-				depth = max(depth, bs.Fusion.Depth)
+		settings, errs := r.resolveBatch(batch, s)
+		depth := max(r.known[sg.key], r.corner)
+		for k := range batch {
+			if errs[k] == nil {
+				depth = max(depth, settings[k].Fusion.Depth)
 			}
 		}
 		what := fmt.Sprintf("the trials like %q", t.spec.Name)
@@ -153,7 +154,7 @@ func (r *replayEval) eval(ctx context.Context, t *trial) (trialOutcome, int, err
 		r.hold(sg, col)
 		sg.on = &t.spec
 		if len(batch) > 1 {
-			return r.replayAhead(sg, batch, s), restarts, nil
+			return r.replayAhead(sg, batch, settings, errs), restarts, nil
 		}
 	}
 	r.touch(sg)
@@ -171,21 +172,33 @@ func (r *replayEval) pendingFrom(key string, t *trial) []*trial {
 	return []*trial{t}
 }
 
-// replayAhead replays the batch's trials (the first is the one
-// asked for, already joined with settings s) on every core, keeps the
-// others' outcomes for when they are asked for, and returns the first's.
-func (r *replayEval) replayAhead(sg *studyGroup, batch []*trial, s fusion.Settings) trialOutcome {
+// resolveBatch resolves the settings of a collection's trials (the first,
+// the one asked for, already resolved to s), saying how long it took when
+// there is more than one.
+func (r *replayEval) resolveBatch(batch []*trial, s fusion.Settings) ([]fusion.Settings, []error) {
 	began, cpu := time.Now(), processCPU()
 	settings := make([]fusion.Settings, len(batch))
 	errs := make([]error, len(batch))
 	settings[0] = s
 	for k, b := range batch[1:] {
-		sg.trials = append(sg.trials, b.spec)
 		settings[k+1], errs[k+1] = r.ro.Resolve(b.spec.Params)
 	}
-	fmt.Fprintf(r.ro.Log, "replay: resolved the settings of %d trials in %s (CPU %s)\n",
-		len(batch), time.Since(began).Round(time.Microsecond), (processCPU() - cpu).Round(time.Microsecond))
-	began, cpu = time.Now(), processCPU()
+	if len(batch) > 1 {
+		fmt.Fprintf(r.ro.Log, "replay: resolved the settings of %d trials in %s (CPU %s)\n",
+			len(batch), time.Since(began).Round(time.Microsecond), (processCPU() - cpu).Round(time.Microsecond))
+	}
+	return settings, errs
+}
+
+// replayAhead replays the batch's trials (the first is the one asked
+// for, already joined; settings and errs as resolveBatch gave them) on
+// every core, keeps the
+// others' outcomes for when they are asked for, and returns the first's.
+func (r *replayEval) replayAhead(sg *studyGroup, batch []*trial, settings []fusion.Settings, errs []error) trialOutcome {
+	for _, b := range batch[1:] {
+		sg.trials = append(sg.trials, b.spec)
+	}
+	began, cpu := time.Now(), processCPU()
 	outs := replayAll(r.o, sg.col, batch, settings, errs)
 	computed, computedCPU := time.Since(began), processCPU()-cpu
 	last := &outs[len(outs)-1]

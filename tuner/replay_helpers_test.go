@@ -91,13 +91,13 @@ func newEngineBackend(t *testing.T, corpus string) *engineBackend {
 
 // config is base overlaid by params, as the embedded backend overlays a
 // trial's parameters (engine.Config.WithParams).
-func (b *engineBackend) config(params experiments.Params) (engine.Config, error) {
+func (b *engineBackend) config(params map[string]any) (engine.Config, error) {
 	return b.base.WithParams(params)
 }
 
 // resolve is the tuner's view of a trial's settings, as the embedded
 // backend resolves them (embedded.Factory.Fusion).
-func (b *engineBackend) resolve(params experiments.Params) (fusion.Settings, error) {
+func (b *engineBackend) resolve(params map[string]any) (fusion.Settings, error) {
 	cfg, err := b.config(params)
 	if err != nil {
 		return fusion.Settings{}, err

@@ -30,7 +30,7 @@ func replayOptions(f backend.Factory, mode string, verify int) (*tuner.ReplayOpt
 		}
 		return nil, nil
 	}
-	return &tuner.ReplayOptions{Mode: m, Resolve: tuner.Resolver(r), Verify: verify}, nil
+	return &tuner.ReplayOptions{Mode: m, Resolve: r.Fusion, Verify: verify}, nil
 }
 
 // verifyUsage documents --verify's default.
