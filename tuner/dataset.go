@@ -48,10 +48,10 @@ func OpenDataset(d experiments.DatasetConfig, corpusFallback, cacheDir string) (
 	}
 	gs, err := d.Load()
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, inputErr(fmt.Errorf("dataset.path: %w", err))
+		return nil, InputErr(fmt.Errorf("dataset.path: %w", err))
 	}
 	if err != nil {
-		return nil, inputErr(err)
+		return nil, InputErr(err)
 	}
 	ds := &Dataset{Config: d, Golden: gs, Corpus: d.Corpus}
 	for _, w := range gs.Warnings {
@@ -63,12 +63,12 @@ func OpenDataset(d experiments.DatasetConfig, corpusFallback, cacheDir string) (
 	var docs []experiments.Document
 	if ds.Corpus != "" {
 		if docs, err = CorpusDocuments(ds.Corpus); err != nil {
-			return nil, inputErr(fmt.Errorf("dataset.corpus: %w", err))
+			return nil, InputErr(fmt.Errorf("dataset.corpus: %w", err))
 		}
 	}
 	res, err := gs.Resolve(docs)
 	if err != nil {
-		return nil, inputErr(err)
+		return nil, InputErr(err)
 	}
 	for _, w := range res.Warnings {
 		ds.Warnings = append(ds.Warnings, w.Error())

@@ -120,10 +120,8 @@ func (e *InputError) Error() string { return e.Err.Error() }
 // Unwrap returns the wrapped error.
 func (e *InputError) Unwrap() error { return e.Err }
 
-func inputErr(err error) error { return &InputError{Err: err} }
-
 // InputErr marks err as the user's input error (see InputError).
-func InputErr(err error) error { return inputErr(err) }
+func InputErr(err error) error { return &InputError{Err: err} }
 
 // heldOutFile holds the held-out split's per-query results in the run.
 const heldOutFile = "heldout.queries.jsonl"
@@ -231,10 +229,10 @@ func openRun(c Config) (*runs.Run, error) {
 	}
 	run, err := c.Store.Resolve(c.Resume)
 	if err != nil {
-		return nil, inputErr(err)
+		return nil, InputErr(err)
 	}
 	if run.Manifest.Experiments != c.Manifest.Experiments {
-		return nil, inputErr(fmt.Errorf("--resume %s: the run was made from a different experiment file (sha256 %.12s, now %.12s)", run.ID(), run.Manifest.Experiments, c.Manifest.Experiments))
+		return nil, InputErr(fmt.Errorf("--resume %s: the run was made from a different experiment file (sha256 %.12s, now %.12s)", run.ID(), run.Manifest.Experiments, c.Manifest.Experiments))
 	}
 	run.Manifest.Status = "running"
 	run.Manifest.Error = ""
@@ -328,22 +326,19 @@ func (c Config) finish(run *runs.Run, held *runs.HeldOut, bs []*TimedBackend, re
 
 // sumTimings adds up the timings of the replicas' backends over wall.
 func sumTimings(bs []*TimedBackend, wall time.Duration) runs.Timings {
-	var t runs.Timings
+	if len(bs) == 1 {
+		return bs[0].Timings(wall)
+	}
+	// Replicas run side by side: their backend time overlaps, so the
+	// overhead is what the busiest replica leaves of the wall time, at
+	// least 0.
+	t := runs.Timings{WallSeconds: wall.Seconds()}
+	busy := 0.0
 	for _, b := range bs {
 		bt := b.Timings(wall)
 		t.StartStopSeconds += bt.StartStopSeconds
 		t.SearchSeconds += bt.SearchSeconds
 		t.ApplySeconds += bt.ApplySeconds
-	}
-	if len(bs) == 1 {
-		return bs[0].Timings(wall)
-	}
-	// Replicas run side by side: their backend time overlaps, so the
-	// overhead is what the busiest wall clock leaves, at least 0.
-	t.WallSeconds = wall.Seconds()
-	busy := 0.0
-	for _, b := range bs {
-		bt := b.Timings(wall)
 		busy = max(busy, bt.StartStopSeconds+bt.SearchSeconds)
 	}
 	t.OverheadSeconds = max(0, t.WallSeconds-busy)
@@ -399,7 +394,7 @@ func finishRun(ctx context.Context, run *runs.Run, res *Result, runErr error, hi
 func openStudyStore(ctx context.Context, url string) (*studystore.Store, error) {
 	db, err := studystore.Open(ctx, url)
 	if errors.Is(err, studystore.ErrBadURL) {
-		return nil, inputErr(fmt.Errorf("--storage: %w", err))
+		return nil, InputErr(fmt.Errorf("--storage: %w", err))
 	}
 	return db, err
 }

@@ -25,7 +25,7 @@ func runShared(ctx context.Context, c Config) (*Outcome, error) {
 		sh.Parallel = 1
 	}
 	if _, ok := c.Backend.(backend.Replicator); sh.Parallel > 1 && !ok {
-		return nil, inputErr(fmt.Errorf("--parallel %d: replicas need the embedded backend (each its own tune serve); with backend.kind %q run one worker per service", sh.Parallel, c.Manifest.Backend))
+		return nil, InputErr(fmt.Errorf("--parallel %d: replicas need the embedded backend (each its own tune serve); with backend.kind %q run one worker per service", sh.Parallel, c.Manifest.Backend))
 	}
 	so := sharedStudy(c, sh)
 	run, db, err := openSharedRun(ctx, c, sh, so)

@@ -224,16 +224,7 @@ func (f *Factory) Check(params map[string]any) error {
 
 // Describe is the exact engine config params run on.
 func (f *Factory) Describe(params map[string]any) string {
-	return Described(f.render(params))
-}
-
-// Described is a rendered config as a trial's record keeps it: the bytes,
-// or the reason rendering failed.
-func Described(data []byte, err error) string {
-	if err != nil {
-		return "render error: " + err.Error()
-	}
-	return string(data)
+	return render.Described(f.render(params))
 }
 
 // Config is the parsed engine config params run on (the base config

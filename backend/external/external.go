@@ -103,11 +103,7 @@ func (t *Factory) Check(params map[string]any) error {
 
 // Describe is the exact config params run on.
 func (t *Factory) Describe(params map[string]any) string {
-	data, err := t.render(params)
-	if err != nil {
-		return "render error: " + err.Error()
-	}
-	return string(data)
+	return render.Described(t.render(params))
 }
 
 // renderedName is the file name a trial's config gets in the run

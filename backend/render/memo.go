@@ -46,3 +46,12 @@ func Memo(r Func, max int) Func {
 		return bytes.Clone(res.data), res.err
 	}
 }
+
+// Described is a rendered config as a trial's record keeps it (every
+// backend kind's Describe): the bytes, or the reason rendering failed.
+func Described(data []byte, err error) string {
+	if err != nil {
+		return "render error: " + err.Error()
+	}
+	return string(data)
+}

@@ -113,20 +113,14 @@ func (c Config) record() (*runs.TrialRecord, error) {
 	if c.ConfigPath == "" {
 		return nil, tuner.InputErr(errors.New("backend.config: set it to the production engine config file to promote into"))
 	}
-	trials, err := c.Run.Trials()
+	rec, err := c.Run.Trial(c.Entry.Index)
 	if err != nil {
 		return nil, err
 	}
-	var rec *runs.TrialRecord
-	for i := range trials {
-		if trials[i].Index == c.Entry.Index {
-			rec = &trials[i]
-		}
-	}
-	if rec == nil || rec.BackendConfig == "" {
+	if rec.BackendConfig == "" {
 		return nil, fmt.Errorf("run %s: trial %q has no recorded backend config", c.Run.ID(), c.Entry.Name)
 	}
-	return rec, nil
+	return &rec, nil
 }
 
 // checkPolicy applies the promotion policy to the entry. It returns an
@@ -138,12 +132,8 @@ func (c Config) checkPolicy() (forced bool, reason string, err error) {
 	if err != nil {
 		return false, "", err
 	}
-	var production []byte
-	data, err := os.ReadFile(c.ConfigPath)
-	switch {
-	case err == nil:
-		production = data
-	case !errors.Is(err, os.ErrNotExist):
+	production, err := os.ReadFile(c.ConfigPath) // nil when there is none yet
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return false, "", fmt.Errorf("promotion policy: read production config: %w", err)
 	}
 	entry := c.Entry
