@@ -3,7 +3,7 @@ GO      ?= go
 BIN     ?= bin/tune
 FUZZTIME ?= 30s
 
-.PHONY: help build test check-leaderboards demo bench bench-eval bench-samplers bench-workers bench-load bench-replay bench-study-replay lint fuzz clean
+.PHONY: help build test check-leaderboards codesize demo bench bench-eval bench-samplers bench-workers bench-load bench-replay bench-study-replay lint fuzz clean
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "  %-12s %s\n", $$1, $$2}'
@@ -18,6 +18,9 @@ test: ## run every test (tests needing ../shared/data skip without it)
 
 check-leaderboards: build ## the demo shortlist (live, replay) and sampled study must write the recorded leaderboard.json bytes
 	./scripts/check-leaderboards.sh
+
+codesize: ## non-test lines of cmd/tune and the longest functions of cmd/tune and tuner
+	./scripts/codesize.sh
 
 demo: build ## run the main job on the embedded engine and the demo dataset
 	./scripts/demo.sh
