@@ -78,13 +78,18 @@ func New(o Options) (*Factory, error) {
 	base := map[string]any{}
 	if o.ConfigFile != "" {
 		data, err := os.ReadFile(o.ConfigFile)
-		if err != nil {
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+			// Not there yet: the first promotion creates it, and until
+			// then the settings alone make the base config.
+		case err != nil:
 			return nil, fmt.Errorf("backend.config: %w", err)
+		default:
+			if base, err = render.ReadYAMLMap(data); err != nil {
+				return nil, fmt.Errorf("backend.config %s: %w", o.ConfigFile, err)
+			}
+			render.AbsPaths(base, filepath.Dir(o.ConfigFile), PathKeys...)
 		}
-		if base, err = render.ReadYAMLMap(data); err != nil {
-			return nil, fmt.Errorf("backend.config %s: %w", o.ConfigFile, err)
-		}
-		render.AbsPaths(base, filepath.Dir(o.ConfigFile), "corpus.path", "cache_dir")
 	}
 	if len(o.Engine) > 0 {
 		data, err := render.YAMLOverlay(base)(flatten("", o.Engine))
@@ -102,7 +107,7 @@ func New(o Options) (*Factory, error) {
 	if err != nil {
 		return nil, err
 	}
-	render.AbsPaths(base, wd, "corpus.path", "cache_dir")
+	render.AbsPaths(base, wd, PathKeys...)
 	if _, ok := base["corpus"]; !ok {
 		base["corpus"] = map[string]any{"path": o.Corpus}
 	}

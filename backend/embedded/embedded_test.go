@@ -32,7 +32,7 @@ func TestNewRefuses(t *testing.T) {
 		o    embedded.Options
 		want string
 	}{
-		{"missing file", embedded.Options{ConfigFile: "testdata/nope.yaml"}, "backend.config"},
+		{"unreadable file", embedded.Options{ConfigFile: "testdata"}, "backend.config"},
 		{"literal key", embedded.Options{Engine: map[string]any{"dense": map[string]any{"api_key": "sk-123"}}}, "backend.engine dense.api_key: secrets are read only from environment variables"},
 		{"password in a URL", embedded.Options{Engine: map[string]any{"dense": map[string]any{"base_url": "http://u:pw@host/v1"}}}, "a URL with a password"},
 		{"bad engine key", embedded.Options{Engine: map[string]any{"fusion": map[string]any{"method": "best"}}}, "backend.config + backend.engine: engine config"},

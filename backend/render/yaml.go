@@ -158,6 +158,38 @@ func ReadYAMLMap(data []byte) (map[string]any, error) {
 	return m, nil
 }
 
+// RelPaths is AbsPaths' inverse: it rewrites the absolute string values at
+// the given dotted paths of m relative to dir (values that cannot be made
+// relative, such as another volume's, stay as they are).
+func RelPaths(m map[string]any, dir string, paths ...string) {
+	for _, p := range paths {
+		cur, last := parent(m, p)
+		if cur == nil {
+			continue
+		}
+		if s, ok := cur[last].(string); ok && filepath.IsAbs(s) {
+			if rel, err := filepath.Rel(dir, s); err == nil {
+				cur[last] = rel
+			}
+		}
+	}
+}
+
+// parent returns the map holding the dotted path p in m and p's last key
+// (nil when a map on the way is missing).
+func parent(m map[string]any, p string) (map[string]any, string) {
+	parts := strings.Split(p, ".")
+	cur := m
+	for _, k := range parts[:len(parts)-1] {
+		next, ok := cur[k].(map[string]any)
+		if !ok {
+			return nil, ""
+		}
+		cur = next
+	}
+	return cur, parts[len(parts)-1]
+}
+
 // AbsPaths rewrites the string values at the given dotted paths of m to
 // absolute paths resolved against dir, so a config rendered elsewhere still
 // finds its files.

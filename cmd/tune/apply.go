@@ -47,6 +47,7 @@ func (a *app) promote(ctx context.Context, s *settings, store *runs.Store, run *
 	p, err := promote.Trial(ctx, promote.Config{
 		ConfigPath: s.Backend.Config, Store: store, Run: run, Entry: entry, Force: force,
 		Policy: s.policy(run.Manifest.Seed), Eval: evalOptions(s.Eval), NewVerify: a.productionVerifier(s), Log: a.stderr,
+		Install: productionConfig(s),
 		Golden: func() ([]tuner.Query, tuner.Scorer, error) {
 			ds, err := openDataset(s)
 			if err != nil {
@@ -61,6 +62,9 @@ func (a *app) promote(ctx context.Context, s *settings, store *runs.Store, run *
 	})
 	if err != nil {
 		return runError(err)
+	}
+	if !p.Existed {
+		fmt.Fprintf(a.stderr, "created production config %s\n", p.Config)
 	}
 	fmt.Fprintf(a.stdout, "promoted %s (run %s, primary %.4f) to %s; backup %s\n", p.Trial, p.Run, p.Primary, p.Config, orNone(p.Backup))
 	return nil
@@ -98,6 +102,10 @@ func runRollback(ctx context.Context, a *app, args []string) error {
 	}
 	if err != nil {
 		return runError(err)
+	}
+	if p.Removed {
+		fmt.Fprintf(a.stdout, "rolled back %s: removed it (the promotion of %s, run %s, created it)\n", p.Config, p.Trial, p.Run)
+		return nil
 	}
 	fmt.Fprintf(a.stdout, "rolled back %s to the config before %s (run %s)\n", p.Config, p.Trial, p.Run)
 	return nil

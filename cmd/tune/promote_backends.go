@@ -3,9 +3,13 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/backend/embedded"
+	"github.com/fusiontune/fusiontune/backend/render"
 	"github.com/fusiontune/fusiontune/tuner"
 	"github.com/fusiontune/fusiontune/tuner/promote"
 )
@@ -35,4 +39,61 @@ func (a *app) productionVerifier(s *settings) promote.VerifyFunc {
 		o.Redact = nil // the promotion's own output is already redacted
 		return embedded.Verify(o, config, dir, a.stderr, check)
 	}
+}
+
+// productionConfig returns how the embedded kind installs a trial's
+// recorded engine config as the production config (embedded.Portable):
+// the corpus and cache paths the user wrote relative become relative to
+// the production config's directory, and the tuner's own index cache is
+// left out. Other kinds install the recorded bytes as they are (nil).
+func productionConfig(s *settings) func([]byte) ([]byte, error) {
+	if s.Backend.Kind != kindEmbedded {
+		return nil
+	}
+	var relative []string
+	for _, key := range embedded.PathKeys {
+		if p, ok := userPath(s, key); ok && p != "" && !filepath.IsAbs(p) {
+			relative = append(relative, key)
+		}
+	}
+	return func(config []byte) ([]byte, error) {
+		return embedded.Portable(config, s.Backend.Config, relative, userCachePath("engine"))
+	}
+}
+
+// userPath is the path the user wrote for the engine config key (dotted),
+// from where the embedded kind takes it: backend.engine over
+// backend.config's file, over dataset.corpus for corpus.path. ok is false
+// when the user wrote none.
+func userPath(s *settings, key string) (string, bool) {
+	if p, ok := lookupString(s.Backend.Engine, key); ok {
+		return p, true
+	}
+	if s.Backend.Config != "" {
+		if data, err := os.ReadFile(s.Backend.Config); err == nil {
+			if m, err := render.ReadYAMLMap(data); err == nil {
+				if p, ok := lookupString(m, key); ok {
+					return p, true
+				}
+			}
+		}
+	}
+	if key == "corpus.path" && s.Dataset.Corpus != "" {
+		return s.Dataset.Corpus, true
+	}
+	return "", false
+}
+
+// lookupString returns the string at the dotted key of nested maps m.
+func lookupString(m map[string]any, key string) (string, bool) {
+	parts := strings.Split(key, ".")
+	for _, k := range parts[:len(parts)-1] {
+		next, ok := m[k].(map[string]any)
+		if !ok {
+			return "", false
+		}
+		m = next
+	}
+	v, ok := m[parts[len(parts)-1]].(string)
+	return v, ok
 }

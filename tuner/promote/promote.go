@@ -25,7 +25,10 @@ type Promotion struct {
 	Config string         `json:"config"`           // the production config path
 	Backup string         `json:"backup,omitempty"` // where the previous bytes were saved
 	// Existed is false when there was no production config before.
-	Existed bool   `json:"existed"`
+	Existed bool `json:"existed"`
+	// Removed is true for a rollback that removed the production config
+	// because the promotion it undid had created it.
+	Removed bool   `json:"removed,omitempty"`
 	Forced  bool   `json:"forced,omitempty"`
 	Reason  string `json:"reason,omitempty"` // why a forced promotion was allowed
 	Status  string `json:"status"`           // ok, rolled_back (failed and restored)
@@ -91,6 +94,11 @@ func (pr *Promoter) install(ctx context.Context, config []byte, p Promotion) (Pr
 		}
 	} else {
 		p.Backup = ""
+	}
+	if !p.Existed {
+		if err := os.MkdirAll(filepath.Dir(pr.ConfigPath), 0o755); err != nil {
+			return p, fmt.Errorf("%s: create the production config's directory: %w", p.Action, err)
+		}
 	}
 	if err := runs.WriteFileAtomic(pr.ConfigPath, config, mode); err != nil {
 		return p, fmt.Errorf("%s: write production config: %w", p.Action, err)
@@ -159,13 +167,30 @@ func (pr *Promoter) Rollback(ctx context.Context) (Promotion, error) {
 	}
 	last := stack[len(stack)-1]
 	if !last.Existed {
-		return Promotion{}, fmt.Errorf("rollback %s: the promotion of %s created the file; there is no earlier config to restore", pr.ConfigPath, last.Trial)
+		return pr.removeCreated(last)
 	}
 	data, err := os.ReadFile(last.Backup)
 	if err != nil {
 		return Promotion{}, fmt.Errorf("rollback: read backup: %w", err)
 	}
 	return pr.install(ctx, data, Promotion{Action: "rollback", Run: last.Run, Trial: last.Trial})
+}
+
+// removeCreated undoes the promotion that created the production config:
+// what was there before was no file, so the rollback removes it (the
+// promoted bytes stay in the run that recorded them). There is no config
+// left to verify a service on.
+func (pr *Promoter) removeCreated(last Promotion) (Promotion, error) {
+	now := time.Now
+	if pr.Now != nil {
+		now = pr.Now
+	}
+	p := Promotion{Time: now().UTC(), Action: "rollback", Run: last.Run, Trial: last.Trial, Config: pr.ConfigPath, Existed: true, Removed: true}
+	if err := os.Remove(pr.ConfigPath); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return p, fmt.Errorf("rollback: remove the production config the promotion of %s created: %w", last.Trial, err)
+	}
+	p.Status = "ok"
+	return p, pr.journal(p)
 }
 
 func (pr *Promoter) journal(p Promotion) error {

@@ -46,6 +46,9 @@ type Config struct {
 	// DefaultSmokeQueries).
 	SmokeQueries int
 	NewVerify    VerifyFunc
+	// Install turns the trial's recorded backend config into the bytes
+	// written to ConfigPath (nil: as recorded), e.g. embedded.Portable.
+	Install func(config []byte) ([]byte, error)
 	// Log receives the policy's verdict and warnings.
 	Log io.Writer
 }
@@ -98,7 +101,13 @@ func Trial(ctx context.Context, c Config) (*Promoted, error) {
 		return nil, err
 	}
 	defer cleanup()
-	p, err := pr.Promote(ctx, []byte(rec.BackendConfig), Promotion{Run: c.Run.ID(), Trial: rec.Name, Params: rec.Params, Forced: forced, Reason: reason})
+	config := []byte(rec.BackendConfig)
+	if c.Install != nil {
+		if config, err = c.Install(config); err != nil {
+			return nil, err
+		}
+	}
+	p, err := pr.Promote(ctx, config, Promotion{Run: c.Run.ID(), Trial: rec.Name, Params: rec.Params, Forced: forced, Reason: reason})
 	if err != nil {
 		return nil, err
 	}

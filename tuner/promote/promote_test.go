@@ -96,3 +96,38 @@ func TestFailedPromotionRestoresBytes(t *testing.T) {
 		t.Errorf("rollback after a failed promotion: %v", err)
 	}
 }
+
+// TestFirstPromotionThenRollback: a promotion into a config that did not
+// exist creates it (and its directory); the rollback restores "no file",
+// and a second promotion on top is undone first.
+func TestFirstPromotionThenRollback(t *testing.T) {
+	pr, seen := newPromoter(t)
+	pr.ConfigPath = filepath.Join(filepath.Dir(pr.ConfigPath), "etc", "prod.yaml")
+	p, err := pr.Promote(context.Background(), []byte("fusion: {k: 40}\n"), promote.Promotion{Run: "r1", Trial: "k=40"})
+	if err != nil || p.Status != "ok" || p.Existed || p.Backup != "" {
+		t.Fatalf("first promotion: %v %+v", err, p)
+	}
+	if _, err := pr.Promote(context.Background(), []byte("fusion: {k: 80}\n"), promote.Promotion{Run: "r2", Trial: "k=80"}); err != nil {
+		t.Fatalf("second promotion: %v", err)
+	}
+	if _, err := pr.Rollback(context.Background()); err != nil {
+		t.Fatalf("rollback: %v", err)
+	}
+	if got, _ := os.ReadFile(pr.ConfigPath); string(got) != "fusion: {k: 40}\n" {
+		t.Fatalf("after the first rollback: %q", got)
+	}
+	r, err := pr.Rollback(context.Background())
+	if err != nil || !r.Removed || r.Status != "ok" {
+		t.Fatalf("rollback of the first promotion: %v %+v", err, r)
+	}
+	if _, err := os.Stat(pr.ConfigPath); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the created config is still there: %v", err)
+	}
+	if _, err := pr.Rollback(context.Background()); !errors.Is(err, promote.ErrNothingToRollBack) {
+		t.Errorf("third rollback: %v, want ErrNothingToRollBack", err)
+	}
+	// Verify ran on the two promotions and the restored k=40, not on "no file".
+	if len(*seen) != 3 {
+		t.Errorf("verify ran %d times, want 3", len(*seen))
+	}
+}
