@@ -56,6 +56,9 @@ type Manifest struct {
 	Finished    time.Time `json:"finished,omitzero"`
 	Status      string    `json:"status"` // running, done, failed, interrupted
 	Experiments string    `json:"experiments"`
+	// ExperimentName is the experiment file's name (its name key, else
+	// its file name), for listings.
+	ExperimentName string `json:"experiment_name,omitempty"`
 	GoldenHash  string    `json:"golden_hash"`
 	Backend     string    `json:"backend"`
 	Trials      int       `json:"trials"`

@@ -183,13 +183,20 @@ func FailedGates(rs []GateResult) []GateResult {
 }
 
 // String renders a result as "PASS Recall@3 >= 0.80 (0.8512)".
-func (r GateResult) String() string {
-	status := "PASS"
-	if !r.Pass {
-		status = "FAIL"
+func (r GateResult) String() string { return r.check().String() }
+
+func (r GateResult) check() runs.GateCheck {
+	return runs.GateCheck{Gate: r.Text, Value: r.Value, Measured: r.Measured, Pass: r.Pass, Detail: r.Detail}
+}
+
+// RecordGates writes the results of the gates checked on entry e to the
+// run directory (gates.json, atomically), where `tune runs` and the report
+// find them.
+func RecordGates(run *runs.Run, e runs.Entry, results []GateResult) error {
+	g := runs.Gates{Trial: e.Name, Index: e.Index, Pass: true, Results: make([]runs.GateCheck, len(results))}
+	for i, r := range results {
+		g.Results[i] = r.check()
+		g.Pass = g.Pass && r.Pass
 	}
-	if !r.Measured {
-		return fmt.Sprintf("%s %s (%s)", status, r.Text, r.Detail)
-	}
-	return fmt.Sprintf("%s %s (%.4f)", status, r.Text, r.Value)
+	return run.WriteGates(g)
 }

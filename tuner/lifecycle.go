@@ -300,6 +300,14 @@ func (c Config) finish(run *runs.Run, held *runs.HeldOut, bs []*TimedBackend, re
 	if err := run.WriteLeaderboard(lb); err != nil {
 		return nil, err
 	}
+	// The gates before the report, which shows them.
+	var gates []GateResult
+	var gateErr error
+	if best, ok := lb.Best(); ok && len(c.Gates) > 0 {
+		if gates, gateErr = CheckGates(run, best, c.Gates); gateErr == nil {
+			gateErr = RecordGates(run, best, gates)
+		}
+	}
 	opts := report.DefaultOptions()
 	if path, err := report.Write(run, opts); err != nil {
 		// The results are on disk already and `tune report` can retry.
@@ -308,7 +316,7 @@ func (c Config) finish(run *runs.Run, held *runs.HeldOut, bs []*TimedBackend, re
 		fmt.Fprintf(c.Log, "report %s\n", path)
 	}
 	analysis := time.Since(analysisStart)
-	out := &Outcome{Run: run, Leaderboard: lb, Trials: trials, Restarts: res.Restarts, Skipped: res.Skipped, Elapsed: elapsed}
+	out := &Outcome{Run: run, Leaderboard: lb, Trials: trials, Restarts: res.Restarts, Skipped: res.Skipped, Elapsed: elapsed, Gates: gates}
 	out.Timings = sumTimings(bs, time.Since(c.Started))
 	out.Timings.RecordSeconds = res.Recording.Seconds()
 	out.Timings.AnalysisSeconds = analysis.Seconds()
@@ -316,12 +324,7 @@ func (c Config) finish(run *runs.Run, held *runs.HeldOut, bs []*TimedBackend, re
 	if err := run.SaveManifest(); err != nil {
 		return out, err
 	}
-	if best, ok := lb.Best(); ok && len(c.Gates) > 0 {
-		if out.Gates, err = CheckGates(run, best, c.Gates); err != nil {
-			return out, err
-		}
-	}
-	return out, nil
+	return out, gateErr
 }
 
 // sumTimings adds up the timings of the replicas' backends over wall.

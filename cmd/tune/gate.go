@@ -54,6 +54,9 @@ func checkGates(s *settings, run *runs.Run, entry runs.Entry, w io.Writer) error
 	if err != nil {
 		return err
 	}
+	if err := tuner.RecordGates(run, entry, results); err != nil {
+		return err
+	}
 	return printGates(run, entry, results, w)
 }
 
@@ -76,4 +79,18 @@ func printGates(run *runs.Run, entry runs.Entry, results []tuner.GateResult, w i
 		texts[i] = r.Text
 	}
 	return failedError(fmt.Errorf("%d of %d gates failed on trial %s: %s", len(failed), len(results), entry.Name, strings.Join(texts, ", ")))
+}
+
+// notPromoted says which failing gates stopped --apply-best: "not
+// promoted: gate Recall@3 >= 0.80 failed (0.7100)".
+func notPromoted(results []tuner.GateResult) string {
+	var parts []string
+	for _, r := range tuner.FailedGates(results) {
+		if r.Measured {
+			parts = append(parts, fmt.Sprintf("gate %s failed (%.4f)", r.Text, r.Value))
+		} else {
+			parts = append(parts, fmt.Sprintf("gate %s failed (%s)", r.Text, r.Detail))
+		}
+	}
+	return "not promoted: " + strings.Join(parts, "; ")
 }

@@ -1,10 +1,28 @@
 package main_test
 
 import (
+	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fusiontune/fusiontune/runs"
 )
+
+// readGates reads a run directory's gates.json.
+func readGates(t *testing.T, dir string) runs.Gates {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, runs.GatesFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g runs.Gates
+	if err := json.Unmarshal(data, &g); err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
 
 // TestGates: a sweep checks the settings' gates on its best trial (the
 // metrics they name are scored), passes when all hold and exits 1 naming
@@ -21,6 +39,13 @@ func TestGates(t *testing.T) {
 	mustContain(t, "stderr", stderr, "gates on trial hybrid", "PASS Recall@3 >= 0.30 (", "PASS routing[direct] == 1.0 (1.0000)",
 		"PASS MRR@10 >= 0.70 (0.7786)", "PASS NDCG@10[paraphrase] > 0.2 (")
 	run := filepath.Base(e.runDirs()[0])
+	// The gates are saved in the run directory and shown in its report.
+	gates := readGates(t, e.runDirs()[0])
+	if !gates.Pass || gates.Trial != "hybrid" || len(gates.Results) != 4 || !gates.Results[2].Pass || gates.Results[2].Gate != "MRR@10 >= 0.70" {
+		t.Errorf("gates.json after a passing sweep: %+v", gates)
+	}
+	report, _ := os.ReadFile(filepath.Join(e.runDirs()[0], "report.html"))
+	mustContain(t, "report.html", string(report), "Quality gates on hybrid:</strong> all 4 passed", "<li>PASS MRR@10 &gt;= 0.70 (0.7786)</li>")
 
 	e.write("fail.yaml", sweepSettings+`gates: ["MRR@10 >= 0.70", "routing[off_topic] == 1.0", "NDCG@10[paraphrase] >= 0.9", "Recall@3 >= 0.3", "P@1[nosuch] > 0"]`+"\n")
 	stdout, stderr, code := e.run("gate", run, "--config", "fail.yaml")
@@ -31,6 +56,9 @@ func TestGates(t *testing.T) {
 		"FAIL NDCG@10[paraphrase] >= 0.9 (0.3878)", "PASS Recall@3 >= 0.3 (",
 		`FAIL P@1[nosuch] > 0 (no category "nosuch" in this run)`)
 	mustContain(t, "stderr", stderr, "3 of 5 gates failed on trial hybrid: routing[off_topic] == 1.0, NDCG@10[paraphrase] >= 0.9, P@1[nosuch] > 0")
+	if gates := readGates(t, e.runDirs()[0]); gates.Pass || len(gates.Failed()) != 3 || gates.Results[1].String() != "FAIL routing[off_topic] == 1.0 (0.0000)" {
+		t.Errorf("gates.json after tune gate: %+v", gates)
+	}
 
 	// A named trial; P@1 was not scored in that run.
 	e.write("one.yaml", sweepSettings+`gates: ["MRR@10 >= 0.75", "P@1 >= 0.1"]`+"\n")
@@ -40,10 +68,32 @@ func TestGates(t *testing.T) {
 		t.Errorf("tune gate RUN baseline: exit %d\n%s", code, stdout)
 	}
 
-	// The sweep's gate step fails the sweep.
-	_, stderr, code = e.run("--experiments", exp, "--config", "fail.yaml")
+	// The sweep's gate step fails the sweep and, with --apply-best, says
+	// plainly that the gates stopped the promotion.
+	e.write("failpromote.yaml", sweepSettings+"backend:\n  config: prod.yaml\n"+`gates: ["MRR@10 >= 0.70", "routing[off_topic] == 1.0", "P@1[nosuch] > 0"]`+"\n")
+	_, stderr, code = e.run("--experiments", exp, "--config", "failpromote.yaml", "--apply-best")
 	if code != 1 || !strings.Contains(stderr, "FAIL routing[off_topic] == 1.0") {
 		t.Errorf("sweep with failing gates: exit %d\n%s", code, stderr)
+	}
+	mustContain(t, "stderr", stderr, `tune: not promoted: gate routing[off_topic] == 1.0 failed (0.0000); gate P@1[nosuch] > 0 failed (no category "nosuch" in this run)`)
+	if _, err := os.Stat(filepath.Join(e.dir, "prod.yaml")); err == nil {
+		t.Error("--apply-best promoted past a failing gate")
+	}
+
+	// tune runs lists each run's experiment and gate status.
+	stdout, _, code = e.run("runs")
+	if code != 0 {
+		t.Fatalf("tune runs: exit %d", code)
+	}
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	if len(lines) != 3 || strings.Join(strings.Fields(lines[0]), " ") != "RUN STATUS TRIALS EXPERIMENT GATES BEST BEST TRIAL" {
+		t.Fatalf("tune runs:\n%s", stdout)
+	}
+	// The first run's last check was tune gate RUN baseline.
+	for i, want := range []string{"FAIL 2/2", "FAIL 2/3"} {
+		if f := strings.Fields(lines[i+1]); len(f) < 7 || f[3] != "significant" || f[4]+" "+f[5] != want {
+			t.Errorf("tune runs row %d: %q, want experiment significant and gates %q", i+1, lines[i+1], want)
+		}
 	}
 
 	e.write("bad.yaml", `gates: ["Recall@3 => 0.8", "routing[billing] == one", "Foo@3 >= 1"]`+"\n")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"text/tabwriter"
 
 	"github.com/fusiontune/fusiontune/runs"
 )
@@ -67,7 +68,8 @@ func runRuns(ctx context.Context, a *app, args []string) error {
 		fmt.Fprintf(a.stderr, "no runs in %s\n", s.RunsDir)
 		return nil
 	}
-	fmt.Fprintf(a.stdout, "%-28s  %-11s  %6s  %-8s  %s\n", "RUN", "STATUS", "TRIALS", "BEST", "BEST TRIAL")
+	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "RUN\tSTATUS\tTRIALS\tEXPERIMENT\tGATES\tBEST\tBEST TRIAL")
 	for _, r := range list {
 		best, name := "—", "—"
 		if r.LoadErr == nil {
@@ -77,9 +79,34 @@ func runRuns(ctx context.Context, a *app, args []string) error {
 				}
 			}
 		}
-		fmt.Fprintf(a.stdout, "%-28s  %-11s  %6d  %-8s  %s\n", r.ID(), r.Manifest.Status, r.Manifest.Trials, best, name)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\n", r.ID(), r.Manifest.Status, r.Manifest.Trials, orDash(r.Manifest.ExperimentName), gateStatus(r), best, name)
 	}
-	return nil
+	return tw.Flush()
+}
+
+// gateStatus sums up a run's gates.json: "pass", "FAIL 2/5" or "—" when no
+// gates were checked.
+func gateStatus(r *runs.Run) string {
+	if r.LoadErr != nil {
+		return "—"
+	}
+	g, ok, err := r.ReadGates()
+	switch {
+	case err != nil:
+		return "unreadable"
+	case !ok:
+		return "—"
+	case g.Pass:
+		return "pass"
+	}
+	return fmt.Sprintf("FAIL %d/%d", len(g.Failed()), len(g.Results))
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
 }
 
 // openRun loads the settings (runs-dir flag bound) and resolves the run ref

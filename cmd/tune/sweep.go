@@ -156,6 +156,9 @@ func (a *app) runAndFinish(ctx context.Context, c *tuner.Config, s *settings, f 
 	}
 	best, _ := out.Best()
 	if err := printGates(out.Run, best, out.Gates, a.stderr); err != nil {
+		if f.applyBest {
+			return failedError(errors.New(notPromoted(out.Gates)))
+		}
 		return err
 	}
 	if f.applyBest {
@@ -214,7 +217,7 @@ func (a *app) sweepConfig(s *settings, expFile, mode string, verify int) (*tuner
 		replay.Log = a.stderr
 	}
 	c := &tuner.Config{
-		Manifest: runs.Manifest{Experiments: ef.Hash, GoldenHash: ds.Golden.Hash, Backend: s.Backend.Kind, Seed: ef.Seed, Tool: "tune"},
+		Manifest: runs.Manifest{Experiments: ef.Hash, ExperimentName: experimentName(ef), GoldenHash: ds.Golden.Hash, Backend: s.Backend.Kind, Seed: ef.Seed, Tool: "tune"},
 		Snapshot: func(run *runs.Run) error { return snapshot(run, s, ef, ds) },
 		Trials:   trials, Study: study, Queries: ds.Queries, Dataset: ds.Describe(),
 		Scorer: scorer, Eval: evalOptions(s.Eval), FailureBudget: s.Eval.FailureBudget,
@@ -371,4 +374,13 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// experimentName names the experiment file in listings: its name key, else
+// its file name (the shipped shortlist's for none).
+func experimentName(ef *experiments.ExperimentFile) string {
+	if ef.Name != "" {
+		return ef.Name
+	}
+	return experimentsSnapshotName(ef.Path)
 }

@@ -21,6 +21,7 @@ type page struct {
 	Notes    []string // statistical and data caveats, shown at the top
 	Stats    string   // how the comparisons were computed, when they were
 	HeldOut  *heldOutView
+	Gates    *gatesView // the gates last checked on the run (gates.json)
 
 	Leaderboard leaderboardView
 	Categories  categoryView
@@ -87,6 +88,9 @@ func build(run *runs.Run, o Options) (*page, error) {
 	}
 	p.Stats = statsText(lb.Stats)
 	p.HeldOut = newHeldOutView(lb.HeldOut)
+	if p.Gates, err = newGatesView(run); err != nil {
+		return nil, err
+	}
 	varying := varyingParams(lb.Trials)
 	p.Leaderboard = newLeaderboardView(lb, varying, stats)
 
@@ -234,4 +238,21 @@ func runWarnings(lb runs.Leaderboard) []string {
 		}
 	}
 	return out
+}
+
+// gatesView shows the quality gates recorded in gates.json.
+type gatesView struct {
+	Trial   string
+	Pass    bool
+	Failed  int
+	Results []runs.GateCheck
+}
+
+// newGatesView reads gates.json; nil when no gates were checked.
+func newGatesView(run *runs.Run) (*gatesView, error) {
+	g, ok, err := run.ReadGates()
+	if err != nil || !ok {
+		return nil, err
+	}
+	return &gatesView{Trial: g.Trial, Pass: g.Pass, Failed: len(g.Failed()), Results: g.Results}, nil
 }
