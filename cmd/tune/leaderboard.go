@@ -4,22 +4,31 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"slices"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/fusiontune/fusiontune/runs"
 )
 
 func runLeaderboard(ctx context.Context, a *app, args []string) error {
-	fs := newFlagSet("leaderboard", "[RUN] [--runs-dir DIR] [--format text|json|md|csv]\n       --storage URL [--study NAME] [--format ...]\n\nRUN is a run id, a unique prefix of one, or latest (the default).", a.stderr)
+	fs := newFlagSet("leaderboard", "[RUN] [--runs-dir DIR] [--format text|json|md|csv] [--by category|difficulty]\n       --storage URL [--study NAME] [--format ...]\n\nRUN is a run id, a unique prefix of one, or latest (the default).", a.stderr)
 	config := fs.String("config", "", "settings file (default ./tune.yaml when present)")
 	fs.String("runs-dir", defaultRunsDir, "directory of run records (setting runs_dir)")
 	format := fs.String("format", "text", "text, json, md or csv")
 	storage := fs.String("storage", "", "print the combined leaderboard of a shared study in this database instead of a run's")
 	study := fs.String("study", "", "the shared study's name (with --storage)")
+	by := fs.String("by", "", "category or difficulty: each trial's primary score per group, one column per group")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	if *by != "" && !slices.Contains(runs.Groupings, *by) {
+		return usageErrorf("--by: want %s (got %q)", strings.Join(runs.Groupings, " or "), *by)
+	}
 	if *storage != "" || *study != "" {
+		if *by != "" {
+			return usageErrorf("--by: not for a shared study's leaderboard")
+		}
 		if *storage == "" || fs.NArg() > 0 {
 			return usageErrorf("--study needs --storage, and a shared study's leaderboard takes no RUN")
 		}
@@ -41,6 +50,9 @@ func runLeaderboard(ctx context.Context, a *app, args []string) error {
 	lb, err := run.ReadLeaderboard()
 	if err != nil {
 		return err
+	}
+	if *by != "" {
+		return lb.RenderBy(a.stdout, *by, *format)
 	}
 	return lb.Render(a.stdout, *format)
 }
