@@ -58,16 +58,16 @@ type Manifest struct {
 	Experiments string    `json:"experiments"`
 	// ExperimentName is the experiment file's name (its name key, else
 	// its file name), for listings.
-	ExperimentName string `json:"experiment_name,omitempty"`
-	GoldenHash  string    `json:"golden_hash"`
-	Backend     string    `json:"backend"`
-	Trials      int       `json:"trials"`
-	Restarts    int       `json:"restarts"`
-	Tool        string    `json:"tool"`
-	Args        []string  `json:"args,omitempty"`
-	Error       string    `json:"error,omitempty"`
-	Seed        int64     `json:"seed"`
-	Timings     *Timings  `json:"timings,omitempty"`
+	ExperimentName string   `json:"experiment_name,omitempty"`
+	GoldenHash     string   `json:"golden_hash"`
+	Backend        string   `json:"backend"`
+	Trials         int      `json:"trials"`
+	Restarts       int      `json:"restarts"`
+	Tool           string   `json:"tool"`
+	Args           []string `json:"args,omitempty"`
+	Error          string   `json:"error,omitempty"`
+	Seed           int64    `json:"seed"`
+	Timings        *Timings `json:"timings,omitempty"`
 }
 
 // Create makes a new run directory and writes its manifest.
