@@ -56,18 +56,19 @@ type Manifest struct {
 	Finished    time.Time `json:"finished,omitzero"`
 	Status      string    `json:"status"` // running, done, failed, interrupted
 	Experiments string    `json:"experiments"`
+	GoldenHash  string    `json:"golden_hash"`
+	Backend     string    `json:"backend"`
+	Trials      int       `json:"trials"`
+	Restarts    int       `json:"restarts"`
+	Tool        string    `json:"tool"`
+	Args        []string  `json:"args,omitempty"`
+	Error       string    `json:"error,omitempty"`
+	Seed        int64     `json:"seed"`
+	Timings     *Timings  `json:"timings,omitempty"`
+
 	// ExperimentName is the experiment file's name (its name key, else
 	// its file name), for listings.
-	ExperimentName string   `json:"experiment_name,omitempty"`
-	GoldenHash     string   `json:"golden_hash"`
-	Backend        string   `json:"backend"`
-	Trials         int      `json:"trials"`
-	Restarts       int      `json:"restarts"`
-	Tool           string   `json:"tool"`
-	Args           []string `json:"args,omitempty"`
-	Error          string   `json:"error,omitempty"`
-	Seed           int64    `json:"seed"`
-	Timings        *Timings `json:"timings,omitempty"`
+	ExperimentName string `json:"experiment_name,omitempty"`
 }
 
 // Create makes a new run directory and writes its manifest.
