@@ -38,6 +38,7 @@ func commands() []command {
 		{name: "check", summary: "validate golden sets and experiment files, listing every problem with file:line:col", run: runCheck},
 		{name: "compare", summary: "paired comparison of two recorded trials (tests, categories, result diffs)", run: runCompare},
 		{name: "eval", summary: "score a TREC run file against qrels, as trec_eval does", run: runEval},
+		{name: "export", summary: "write a golden set as TREC topics + qrels or a BEIR folder (judgments resolved to document ids)", run: runExport},
 		{name: "gate", summary: "check the settings' quality gates on a recorded trial (exit 1 when one fails)", run: runGate},
 		{name: "leaderboard", summary: "reprint a recorded run's leaderboard", run: runLeaderboard},
 		{name: "report", summary: "write a run's self-contained HTML report (report.html)", run: runReport},

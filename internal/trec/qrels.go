@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
 	"strconv"
 )
 
@@ -102,4 +103,36 @@ func fields(b []byte, out [][]byte) int {
 
 func isSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'
+}
+
+// WriteQrels writes q as qrels lines `qid 0 docno rel`: queries in
+// ascending id order, each query's documents in ascending id order, so
+// the same judgments give the same bytes. Ids must be non-empty and hold no
+// whitespace.
+func WriteQrels(w io.Writer, q Qrels) error {
+	bw := bufio.NewWriter(w)
+	for _, qid := range sortedKeys(q) {
+		if err := checkField("query id", qid); err != nil {
+			return fmt.Errorf("write qrels: %w", err)
+		}
+		for _, doc := range sortedKeys(q[qid]) {
+			if err := checkField("document id", doc); err != nil {
+				return fmt.Errorf("write qrels: query %q: %w", qid, err)
+			}
+			fmt.Fprintf(bw, "%s 0 %s %d\n", qid, doc, q[qid][doc])
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("write qrels: %w", err)
+	}
+	return nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }

@@ -226,15 +226,15 @@ func writeQuery(bw *bufio.Writer, qid string, results []Result, tag string) erro
 		tag = "run"
 	}
 	if err := checkField("query id", qid); err != nil {
-		return err
+		return fmt.Errorf("write run: %w", err)
 	}
 	if err := checkField("tag", tag); err != nil {
-		return err
+		return fmt.Errorf("write run: %w", err)
 	}
 	var buf []byte
 	for i, res := range results {
 		if err := checkField("document id", res.DocNo); err != nil {
-			return err
+			return fmt.Errorf("write run: %w", err)
 		}
 		buf = buf[:0]
 		buf = append(buf, qid...)
@@ -256,11 +256,11 @@ func writeQuery(bw *bufio.Writer, qid string, results []Result, tag string) erro
 
 func checkField(what, s string) error {
 	if s == "" {
-		return fmt.Errorf("write run: empty %s", what)
+		return fmt.Errorf("empty %s", what)
 	}
 	for i := 0; i < len(s); i++ {
 		if isSpace(s[i]) {
-			return fmt.Errorf("write run: %s %q contains whitespace", what, s)
+			return fmt.Errorf("%s %q contains whitespace", what, s)
 		}
 	}
 	return nil

@@ -162,3 +162,24 @@ func TestScanRunBlocks(t *testing.T) {
 		t.Fatalf("error = %v, want the callback's", err)
 	}
 }
+
+// TestWriteQrels: qrels written in sorted order read back equal; an id
+// with whitespace is refused.
+func TestWriteQrels(t *testing.T) {
+	q := trec.Qrels{"q2": {"d9": 1, "d1": -1}, "q1": {"d3": 3, "d2": 0}}
+	var b strings.Builder
+	if err := trec.WriteQrels(&b, q); err != nil {
+		t.Fatal(err)
+	}
+	want := "q1 0 d2 0\nq1 0 d3 3\nq2 0 d1 -1\nq2 0 d9 1\n"
+	if b.String() != want {
+		t.Fatalf("got\n%s\nwant\n%s", b.String(), want)
+	}
+	back, err := trec.ReadQrels(strings.NewReader(b.String()), "q")
+	if err != nil || !reflect.DeepEqual(back, q) {
+		t.Errorf("read back %v, %v", back, err)
+	}
+	if err := trec.WriteQrels(&strings.Builder{}, trec.Qrels{"q1": {"a b": 1}}); err == nil || !strings.Contains(err.Error(), `document id "a b" contains whitespace`) {
+		t.Errorf("id with a space: %v", err)
+	}
+}

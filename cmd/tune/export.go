@@ -1,0 +1,111 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/fusiontune/fusiontune/internal/atomicfile"
+	"github.com/fusiontune/fusiontune/internal/trec"
+	"github.com/fusiontune/fusiontune/tuner"
+)
+
+const exportUsage = `[GOLDEN] [--format trec|beir] [--out DIR] [--trial RUN[:TRIAL]] [--config tune.yaml]
+
+Writes a golden set (default: the settings' dataset) with its judgments
+resolved to document ids exactly as a sweep scores them, so any evaluator
+can use it: --format trec writes DIR/topics.tsv (id<TAB>text) and
+DIR/qrels.txt (qid 0 docno grade); --format beir writes DIR/queries.jsonl,
+DIR/qrels/test.tsv and, when a corpus is configured, DIR/corpus.jsonl.
+--trial also writes DIR/run.trec, the recorded ranking of TRIAL of RUN
+(default: the best), e.g. for 'tune eval --qrels DIR/qrels.txt --run DIR/run.trec'.`
+
+// defaultExportDir is tune export's --out.
+const defaultExportDir = "export"
+
+func runExport(ctx context.Context, a *app, args []string) error {
+	fs := newFlagSet("export", exportUsage, a.stderr)
+	config := fs.String("config", "", "settings file (default ./tune.yaml when present)")
+	fs.String("runs-dir", defaultRunsDir, "directory of run records (setting runs_dir)")
+	fs.String("dataset-id", "", "named dataset from the settings' datasets list (setting dataset_id)")
+	format := fs.String("format", tuner.ExportTREC, "trec or beir")
+	out := fs.String("out", defaultExportDir, "directory to write into (created; files in it are replaced)")
+	trial := fs.String("trial", "", "RUN[:TRIAL]: also write that recorded trial's ranking as DIR/run.trec")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 1 {
+		return usageErrorf("want at most one GOLDEN (got %d arguments)", fs.NArg())
+	}
+	if *format != tuner.ExportTREC && *format != tuner.ExportBEIR {
+		return usageErrorf("--format: want trec or beir (got %q)", *format)
+	}
+	s, err := loadSettings(*config, fs, map[string]string{"runs-dir": "runs_dir", "dataset-id": "dataset_id"})
+	if err != nil {
+		return err
+	}
+	if fs.NArg() == 1 {
+		// GOLDEN in any format (detected); a BEIR folder brings its own
+		// corpus, any other file resolves against the settings' corpus.
+		d := experiments.DatasetConfig{Path: fs.Arg(0)}
+		if st, err := os.Stat(d.Path); err == nil && !st.IsDir() {
+			d.Corpus = s.Dataset.Corpus
+		}
+		s.Dataset = d
+	}
+	// Everything is read and checked before the first file is written.
+	var run []byte // the trial's run file
+	if *trial != "" {
+		store, err := a.openStore(s.RunsDir)
+		if err != nil {
+			return err
+		}
+		runRef, name, _ := strings.Cut(*trial, ":")
+		rec, err := store.Resolve(runRef)
+		if err != nil {
+			return inputError(err)
+		}
+		e, err := tuner.TrialOf(rec, name)
+		if err != nil {
+			return inputError(err)
+		}
+		r, err := tuner.TrialRun(rec, e.Index, "fusiontune")
+		if err != nil {
+			return err
+		}
+		var b bytes.Buffer
+		if err := trec.WriteRun(&b, r); err != nil {
+			return err
+		}
+		run = b.Bytes()
+	}
+	ds, err := openDataset(s)
+	if err != nil {
+		return err
+	}
+	for _, w := range ds.Warnings {
+		fmt.Fprintln(a.stderr, "warning:", w)
+	}
+	if ds.Config.Split != experiments.SplitAll {
+		fmt.Fprintf(a.stderr, "note: exporting the %s split (%d queries)\n", ds.Config.Split, len(ds.Queries))
+	}
+	paths, err := tuner.Export(ds, *format, *out)
+	if err != nil {
+		return runError(err)
+	}
+	if run != nil {
+		p := filepath.Join(*out, tuner.TrialRunFile)
+		if err := atomicfile.Write(p, run, 0o644); err != nil {
+			return err
+		}
+		paths = append(paths, p)
+	}
+	for _, p := range paths {
+		fmt.Fprintln(a.stdout, p)
+	}
+	return nil
+}

@@ -1,0 +1,172 @@
+package tuner
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/fusiontune/fusiontune/backend/engine"
+	"github.com/fusiontune/fusiontune/internal/atomicfile"
+	"github.com/fusiontune/fusiontune/internal/trec"
+	"github.com/fusiontune/fusiontune/runs"
+)
+
+// Export formats (tune export --format).
+const (
+	// ExportTREC writes topics.tsv (`id<TAB>text`) and qrels.txt (`qid 0
+	// docno grade`).
+	ExportTREC = "trec"
+	// ExportBEIR writes a BEIR folder: queries.jsonl, qrels/test.tsv and,
+	// when the dataset has a corpus, corpus.jsonl.
+	ExportBEIR = "beir"
+)
+
+// Exported file names.
+const (
+	TopicsFile    = "topics.tsv"
+	QrelsFile     = "qrels.txt"
+	BEIRQueries   = "queries.jsonl"
+	BEIRQrels     = "qrels/test.tsv"
+	BEIRCorpus    = "corpus.jsonl"
+	TrialRunFile  = "run.trec"
+	exportFileMod = 0o644
+)
+
+// Export writes the dataset's queries and their judgments, resolved to
+// document ids exactly as a sweep scores them (passage judgments become the
+// documents they match), to dir in format, so that any evaluator can
+// score against them. Every file is rendered before the first is written,
+// each is written atomically, and the paths written are returned in order.
+// Queries without judgments appear in the topics only.
+func Export(ds *Dataset, format, dir string) ([]string, error) {
+	files := map[string][]byte{}
+	var order []string
+	add := func(name string, data []byte) {
+		files[name] = data
+		order = append(order, name)
+	}
+	qrels := trec.Qrels{}
+	for _, q := range ds.Queries {
+		if len(q.Judgments) > 0 {
+			qrels[q.ID] = q.Judgments
+		}
+	}
+	switch format {
+	case ExportTREC:
+		var topics bytes.Buffer
+		for _, q := range ds.Queries {
+			if strings.ContainsAny(q.ID, " \t\r\n") {
+				return nil, fmt.Errorf("export: query id %q contains whitespace", q.ID)
+			}
+			fmt.Fprintf(&topics, "%s\t%s\n", q.ID, strings.Join(strings.Fields(q.Text), " "))
+		}
+		add(TopicsFile, topics.Bytes())
+		var b bytes.Buffer
+		if err := trec.WriteQrels(&b, qrels); err != nil {
+			return nil, fmt.Errorf("export: %w", err)
+		}
+		add(QrelsFile, b.Bytes())
+	case ExportBEIR:
+		var queries bytes.Buffer
+		enc := json.NewEncoder(&queries)
+		enc.SetEscapeHTML(false)
+		for _, q := range ds.Queries {
+			line := map[string]any{"_id": q.ID, "text": q.Text, "metadata": map[string]any{}}
+			if q.Category != "" {
+				line["category"] = q.Category
+			}
+			if err := enc.Encode(line); err != nil {
+				return nil, fmt.Errorf("export: %w", err)
+			}
+		}
+		add(BEIRQueries, queries.Bytes())
+		var b bytes.Buffer
+		b.WriteString("query-id\tcorpus-id\tscore\n")
+		for _, qid := range slices.Sorted(maps.Keys(qrels)) {
+			for _, doc := range slices.Sorted(maps.Keys(qrels[qid])) {
+				if strings.ContainsAny(qid+doc, "\t\r\n") {
+					return nil, fmt.Errorf("export: query %q, document %q: an id holds a tab or a line break", qid, doc)
+				}
+				fmt.Fprintf(&b, "%s\t%s\t%d\n", qid, doc, qrels[qid][doc])
+			}
+		}
+		add(BEIRQrels, b.Bytes())
+		if ds.Corpus != "" {
+			corpus, err := beirCorpus(ds.Corpus)
+			if err != nil {
+				return nil, err
+			}
+			add(BEIRCorpus, corpus)
+		}
+	default:
+		return nil, InputErr(fmt.Errorf("export: --format: want %s or %s (got %q)", ExportTREC, ExportBEIR, format))
+	}
+	return writeAll(dir, order, files)
+}
+
+// beirCorpus renders the corpus at path as BEIR corpus.jsonl lines
+// {_id, title, text}, as the engine reads it.
+func beirCorpus(path string) ([]byte, error) {
+	c, err := engine.LoadCorpus(engine.CorpusConfig{Path: path})
+	if err != nil {
+		return nil, InputErr(fmt.Errorf("dataset.corpus: %w", err))
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	for _, d := range c.Docs {
+		if err := enc.Encode(struct {
+			ID    string `json:"_id"`
+			Title string `json:"title"`
+			Text  string `json:"text"`
+		}{d.ID, d.Title, d.Text}); err != nil {
+			return nil, fmt.Errorf("export corpus: %w", err)
+		}
+	}
+	return b.Bytes(), nil
+}
+
+func writeAll(dir string, order []string, files map[string][]byte) ([]string, error) {
+	paths := make([]string, 0, len(order))
+	for _, name := range order {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return paths, fmt.Errorf("export: %w", err)
+		}
+		if err := atomicfile.Write(p, files[name], exportFileMod); err != nil {
+			return paths, fmt.Errorf("export: %w", err)
+		}
+		paths = append(paths, p)
+	}
+	return paths, nil
+}
+
+// TrialRun is a recorded trial's ranking as a TREC run, tagged tag: each
+// query's recorded top results (TopRecorded of them) in the order the
+// sweep scored them; unjudged queries are left out. Scores are written as descending rank values (n,
+// n-1, ..., 1), because evaluators order by score and the backend's own
+// scores may tie; failed queries are left out too.
+func TrialRun(run *runs.Run, index int, tag string) (trec.Run, error) {
+	resultsOf(run)
+	results, err := run.QueryResults(index)
+	if err != nil {
+		return trec.Run{}, err
+	}
+	r := trec.Run{Tag: tag, Queries: map[string][]trec.Result{}}
+	for _, q := range results {
+		if q.Error != "" || q.Unjudged || len(q.Top) == 0 {
+			continue
+		}
+		out := make([]trec.Result, len(q.Top))
+		for i, d := range q.Top {
+			out[i] = trec.Result{DocNo: d.DocID, Score: float64(len(q.Top) - i)}
+		}
+		r.Queries[q.QueryID] = out
+	}
+	return r, nil
+}
