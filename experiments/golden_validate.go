@@ -32,6 +32,7 @@ func validateSet(gs *GoldenSet, l *problemList) {
 				l.errorf(q.Pos, join(q.path, "category"), "unknown category %q (declared: %s)", q.Category, strings.Join(gs.Categories, ", "))
 			}
 		}
+		placeholders(q, l)
 		seen := map[Judgment]string{}
 		for _, j := range q.Judgments {
 			key := Judgment{DocID: j.DocID, Substring: j.Substring, Pattern: j.Pattern}
@@ -43,6 +44,23 @@ func validateSet(gs *GoldenSet, l *problemList) {
 		}
 		if len(q.Judgments) == 0 && q.ExpectedRouting == "" && !q.broken {
 			l.errorf(q.Pos, q.path, "query %q has neither judgments nor an expected_routing", q.ID)
+		}
+	}
+}
+
+// Placeholder starts every value `tune init` leaves for the user to write in
+// a golden-set skeleton; a golden set holding one is refused until it is
+// filled in.
+const Placeholder = "TODO:"
+
+// placeholders reports the skeleton values of q still to be written.
+func placeholders(q *Query, l *problemList) {
+	if strings.HasPrefix(q.Text, Placeholder) {
+		l.errorf(q.Pos, join(q.path, "query"), "query %q is still the placeholder tune init wrote (%q): write the question a user would type for the judged document(s)", q.ID, q.Text)
+	}
+	for _, j := range q.Judgments {
+		if strings.HasPrefix(j.DocID, Placeholder) {
+			l.errorf(j.Pos, join(q.path, "doc_id"), "query %q judges the placeholder %q: name a document id of the corpus", q.ID, j.DocID)
 		}
 	}
 }

@@ -107,13 +107,15 @@ func New(o Options) (*Factory, error) {
 	if err != nil {
 		return nil, err
 	}
-	render.AbsPaths(base, wd, PathKeys...)
 	if _, ok := base["corpus"]; !ok {
 		base["corpus"] = map[string]any{"path": o.Corpus}
 	}
 	if _, ok := base["cache_dir"]; !ok {
 		base["cache_dir"] = o.CacheDir
 	}
+	// After the defaults: a relative Corpus is the working directory's
+	// too, not the run directory's the engine reads its config in.
+	render.AbsPaths(base, wd, PathKeys...)
 	if dense, _ := base["dense"].(map[string]any); dense == nil || dense["model"] == nil {
 		d := map[string]any{}
 		for k, v := range dense {

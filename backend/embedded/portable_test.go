@@ -70,3 +70,17 @@ func TestPortable(t *testing.T) {
 		})
 	}
 }
+
+// TestRelativeCorpusIsTheWorkingDirectorys: a relative Corpus (from
+// dataset.corpus) names the working directory's file, not one beside the
+// trial's config in the run directory.
+func TestRelativeCorpusIsTheWorkingDirectorys(t *testing.T) {
+	f := newFactory(t, embedded.Options{Corpus: "testdata/corpus.jsonl"})
+	cfg, err := f.Config(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want, _ := filepath.Abs("testdata/corpus.jsonl"); cfg.Corpus.Path != want {
+		t.Errorf("corpus.path = %q, want %q", cfg.Corpus.Path, want)
+	}
+}

@@ -40,6 +40,7 @@ func commands() []command {
 		{name: "eval", summary: "score a TREC run file against qrels, as trec_eval does", run: runEval},
 		{name: "export", summary: "write a golden set as TREC topics + qrels or a BEIR folder (judgments resolved to document ids)", run: runExport},
 		{name: "gate", summary: "check the settings' quality gates on a recorded trial (exit 1 when one fails)", run: runGate},
+		{name: "init", summary: "write a starter tune.yaml, experiment file and golden-set skeleton (never overwrites)", run: runInit},
 		{name: "leaderboard", summary: "reprint a recorded run's leaderboard", run: runLeaderboard},
 		{name: "report", summary: "write a run's self-contained HTML report (report.html)", run: runReport},
 		{name: "rollback", summary: "restore the production config the last promotion replaced", run: runRollback},
