@@ -64,10 +64,24 @@ func productionConfig(s *settings) func([]byte) ([]byte, error) {
 // userPath is the path the user wrote for the engine config key (dotted),
 // from where the embedded kind takes it: backend.engine over
 // backend.config's file, over dataset.corpus for corpus.path. ok is false
-// when the user wrote none.
+// when the user wrote none. A value the settings file gave is taken as
+// written there, also when the settings resolved it against the file's
+// directory.
 func userPath(s *settings, key string) (string, bool) {
+	var file map[string]any // the settings file as written
+	if s.File != "" {
+		if data, err := os.ReadFile(s.File); err == nil {
+			file, _ = render.ReadYAMLMap(data)
+		}
+	}
+	written := func(fileKey, v string) string {
+		if raw, ok := lookupString(file, fileKey); ok && (raw == v || filepath.Join(filepath.Dir(s.File), raw) == filepath.Clean(v)) {
+			return raw
+		}
+		return v
+	}
 	if p, ok := lookupString(s.Backend.Engine, key); ok {
-		return p, true
+		return written("backend.engine."+key, p), true
 	}
 	if s.Backend.Config != "" {
 		if data, err := os.ReadFile(s.Backend.Config); err == nil {
@@ -79,13 +93,16 @@ func userPath(s *settings, key string) (string, bool) {
 		}
 	}
 	if key == "corpus.path" && s.Dataset.Corpus != "" {
-		return s.Dataset.Corpus, true
+		return written("dataset.corpus", s.Dataset.Corpus), true
 	}
 	return "", false
 }
 
 // lookupString returns the string at the dotted key of nested maps m.
 func lookupString(m map[string]any, key string) (string, bool) {
+	if m == nil {
+		return "", false
+	}
 	parts := strings.Split(key, ".")
 	for _, k := range parts[:len(parts)-1] {
 		next, ok := m[k].(map[string]any)
