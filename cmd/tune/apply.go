@@ -11,7 +11,7 @@ import (
 )
 
 func runApply(ctx context.Context, a *app, args []string) error {
-	fs := newFlagSet("apply", "RUN TRIAL [--config tune.yaml] [--runs-dir DIR]\n\nWrites TRIAL's exact engine config to the production config (backend.config),\nafter a backup; restarts the service on it, checks health and re-evaluates a\nsample of queries; on any failure the previous config is restored.", a.stderr)
+	fs := newFlagSet("apply", "RUN TRIAL [--config tune.yaml] [--runs-dir DIR]\n\nWrites TRIAL's exact engine config to the production config (backend.config,\ncreated when missing), after a backup; restarts the service on it, checks health and re-evaluates a\nsample of queries; on any failure the previous config is restored.", a.stderr)
 	config := fs.String("config", "", "settings file (default ./tune.yaml when present)")
 	fs.String("runs-dir", defaultRunsDir, "directory of run records (setting runs_dir)")
 	force := fs.Bool("force", false, "promote even when the promotion policy refuses (recorded in promotions.jsonl)")
