@@ -3,6 +3,7 @@ package main_test
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -49,15 +50,22 @@ func TestSweepGradeScales(t *testing.T) {
 		trials  []map[string]any
 		grades  map[string]any
 	}
-	sweep := func(t *testing.T, golden, grades string) result {
+	sweep := func(t *testing.T, golden, grades string, args ...string) result {
 		t.Helper()
 		e := newSweepEnv(t, fmt.Sprintf("runs_dir: runs\neval: {concurrency: 4}\ndataset:\n  path: golden.json\n  corpus: %s\n%s", corpus, grades))
 		e.write("golden.json", golden)
 		exp := e.write("exp.json", gradesExperiment)
-		run, _, _ := e.newRun(t, "--experiments", exp)
+		run, stdout, _ := e.newRun(t, append([]string{"--experiments", exp}, args...)...)
+		if !strings.Contains(stdout, "% ceil") || !strings.Contains(stdout, "on this golden set") {
+			t.Errorf("leaderboard shows no ceiling:\n%s", stdout)
+		}
 		var lb struct {
 			Primary string           `json:"primary"`
 			Trials  []map[string]any `json:"trials"`
+			Ceiling struct {
+				Primary   float64            `json:"primary"`
+				Scorecard map[string]float64 `json:"scorecard"`
+			} `json:"ceiling"`
 		}
 		data, err := os.ReadFile(filepath.Join(run, "leaderboard.json"))
 		if err != nil {
@@ -81,11 +89,25 @@ func TestSweepGradeScales(t *testing.T) {
 		if err != nil || !strings.Contains(string(copyData), `"meta": {"source": "test"`) {
 			t.Errorf("golden set copy lacks its meta (%v)", err)
 		}
+		// No trial beats the ideal ranking; NDCG@10 reaches 1 there.
+		if c := lb.Ceiling; c.Primary <= 0 || c.Primary > 1 || c.Scorecard["NDCG@10"] != 1 {
+			t.Errorf("ceiling %+v", c)
+		}
+		for _, tr := range lb.Trials {
+			p, _ := tr["primary"].(float64)
+			of, _ := tr["of_ceiling"].(float64)
+			if of <= 0 || of > 1 || math.Abs(of-p/lb.Ceiling.Primary) > 1e-9 {
+				t.Errorf("trial %v: of_ceiling %v, primary %v, ceiling %v", tr["name"], of, p, lb.Ceiling.Primary)
+			}
+		}
 		return result{lb.Primary, lb.Trials, snap.Grades}
 	}
 	scale04 := sweep(t, gradedGolden(4, 3, 1), "")
 	mapped := sweep(t, gradedGolden(1, 2, 4), "  grades:\n    map: {1: 4, 2: 3, 3: 2, 4: 1}\n")
-	for name, r := range map[string]result{"0-4": scale04, "mapped": mapped} {
+	// Replay fuses the recorded candidate lists and scores them on the same
+	// scale: the same numbers as live.
+	replayed := sweep(t, gradedGolden(4, 3, 1), "", "--mode", "replay")
+	for name, r := range map[string]result{"0-4": scale04, "mapped": mapped, "replayed": replayed} {
 		for _, want := range []string{"Avg_Grade@10/4", "grades 0-4: relevant >= 1, strong >= 3, exact >= 4"} {
 			if !strings.Contains(r.primary, want) {
 				t.Errorf("%s: primary %q lacks %q", name, r.primary, want)
@@ -102,9 +124,12 @@ func TestSweepGradeScales(t *testing.T) {
 		t.Errorf("mapped: snapshot grades lack the map: %v", mapped.grades)
 	}
 	for i := range scale04.trials {
-		a, b := scale04.trials[i], mapped.trials[i]
-		if a["name"] != b["name"] || a["primary"] != b["primary"] || fmt.Sprint(a["scores"]) != fmt.Sprint(b["scores"]) {
+		a, b, c := scale04.trials[i], mapped.trials[i], replayed.trials[i]
+		if a["name"] != b["name"] || a["primary"] != b["primary"] || fmt.Sprint(a["scorecard"]) != fmt.Sprint(b["scorecard"]) {
 			t.Errorf("trial %d differs: 0-4 %v %v, mapped %v %v", i, a["name"], a["primary"], b["name"], b["primary"])
+		}
+		if a["name"] != c["name"] || a["primary"] != c["primary"] || fmt.Sprint(a["scorecard"]) != fmt.Sprint(c["scorecard"]) {
+			t.Errorf("trial %d differs: live %v %v %v, replayed %v %v %v", i, a["name"], a["primary"], a["scorecard"], c["name"], c["primary"], c["scorecard"])
 		}
 		if p, _ := a["primary"].(float64); p <= 0 {
 			t.Errorf("trial %v: primary %v", a["name"], a["primary"])
