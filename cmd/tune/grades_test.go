@@ -141,16 +141,22 @@ func TestSweepGradeScales(t *testing.T) {
 func TestSweepGradeScaleSettingsErrors(t *testing.T) {
 	tests := []struct {
 		name, grades, golden, want string
+		env                        []string
 	}{
-		{"max 0", "  grades: {max: 0}\n", gradedGolden(3, 2, 1), "grades.max: must be between 1 and 100 (got 0)"},
-		{"strong below relevant", "  grades: {relevant: 2, strong: 1}\n", gradedGolden(3, 2, 1), "grades.strong: must be >= relevant (2)"},
-		{"grade above max", "  grades: {max: 3}\n", gradedGolden(4, 2, 1), "golden.json:2:39: queries[0].expected_passages[0].relevance: grade out of range: dataset.grades.max is 3 (got 4)"},
-		{"grade not mapped", "  grades: {map: {1: 3, 2: 2}}\n", gradedGolden(1, 2, 4), "grade 4 is not in dataset.grades.map (which maps 1->3 2->2)"},
-		{"unknown key", "  grades: {maximum: 4}\n", gradedGolden(3, 2, 1), "maximum"},
+		{name: "max from the environment", golden: gradedGolden(3, 2, 1), env: []string{"FUSIONTUNE_DATASET_GRADES_MAX=101"},
+			want: "grades.max: must be between 1 and 100 (got 101)"},
+		{name: "max 0", grades: "  grades: {max: 0}\n", golden: gradedGolden(3, 2, 1), want: "grades.max: must be between 1 and 100 (got 0)"},
+		{name: "strong below relevant", grades: "  grades: {relevant: 2, strong: 1}\n", golden: gradedGolden(3, 2, 1), want: "grades.strong: must be >= relevant (2)"},
+		{name: "grade above max", grades: "  grades: {max: 3}\n", golden: gradedGolden(4, 2, 1),
+			want: "golden.json:2:39: queries[0].expected_passages[0].relevance: grade out of range: dataset.grades.max is 3 (got 4)"},
+		{name: "grade not mapped", grades: "  grades: {map: {1: 3, 2: 2}}\n", golden: gradedGolden(1, 2, 4), want: "grade 4 is not in dataset.grades.map (which maps 1->3 2->2)"},
+		{name: "map key not a grade", grades: "  grades: {map: {best: 3}}\n", golden: gradedGolden(3, 2, 1), want: "best"},
+		{name: "unknown key", grades: "  grades: {maximum: 4}\n", golden: gradedGolden(3, 2, 1), want: "maximum"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newSweepEnv(t, "runs_dir: runs\ndataset:\n  path: golden.json\n"+tc.grades)
+			e.env = append(e.env, tc.env...)
 			e.write("golden.json", tc.golden)
 			exp := e.write("exp.json", gradesExperiment)
 			_, stderr, code := e.run("--experiments", exp)
