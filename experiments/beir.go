@@ -59,8 +59,9 @@ func loadBEIR(dir, split string, in *inputs, l *problemList) (*GoldenSet, error)
 
 // ParseBEIRQrels parses a BEIR qrels file held in data: an optional header
 // line starting with "query-id", then `query-id<TAB>corpus-id<TAB>score`
-// lines. Negative scores read as 0 (judged non-relevant); scores above
-// MaxGrade are errors, as is a document judged twice for one query.
+// lines. Scores are checked against the grade scale, and negative ones
+// read as 0 (judged non-relevant), when the golden set is loaded (see
+// GradeScale); a document judged twice for one query is an error.
 func ParseBEIRQrels(file string, data []byte) ([]FileJudgment, error) {
 	l := &problemList{}
 	js := parseBEIRQrels(file, data, l)
@@ -92,18 +93,13 @@ func parseBEIRQrels(file string, data []byte, l *problemList) []FileJudgment {
 			l.errorf(pos, "score", "must be an integer (got %q)", f[2])
 			return
 		}
-		g = max(g, 0)
-		if g > MaxGrade {
-			l.errorf(pos, "score", "grade out of range: must be 0-%d (got %d)", MaxGrade, g)
-			return
-		}
 		key := [2]string{f[0], f[1]}
 		if prev, dup := seen[key]; dup {
 			l.errorf(pos, "corpus-id", "document %q judged twice for query %q (first on line %d)", f[1], f[0], prev)
 			return
 		}
 		seen[key] = lineNo
-		out = append(out, FileJudgment{QueryID: f[0], Judgment: Judgment{DocID: f[1], Grade: g, Pos: pos}})
+		out = append(out, FileJudgment{QueryID: f[0], Judgment: Judgment{DocID: f[1], Grade: g, Pos: pos, gradeField: "score"}})
 	})
 	return out
 }

@@ -31,6 +31,9 @@ type DatasetConfig struct {
 	Split       string   `mapstructure:"split"`       // all, dev or test; DefaultSplit by default
 	SplitSeed   *int64   `mapstructure:"split_seed"`  // DefaultSplitSeed by default
 	DevFraction *float64 `mapstructure:"dev_fraction"`
+	// Grades is the grade scale (dataset.grades: max, map, relevant,
+	// strong, exact); unset, the data's own (see GradeScale).
+	Grades GradeScale `mapstructure:"grades"`
 }
 
 // WithDefaults returns c with every unset field given its default. A BEIR
@@ -91,11 +94,12 @@ func (c DatasetConfig) validate(prefix string, l *problemList) {
 	if f := c.DevFraction; f != nil && !(*f >= 0 && *f <= 1) {
 		l.errorf("", field("dev_fraction"), "must be between 0 and 1 (got %v)", *f)
 	}
+	c.Grades.validate(field("grades"), l)
 }
 
 // LoadOptions returns the options LoadGoldenSet needs for c.
 func (c DatasetConfig) LoadOptions() LoadOptions {
-	return LoadOptions{Format: c.Format, Judgments: c.Judgments, Split: c.QrelsSplit}
+	return LoadOptions{Format: c.Format, Judgments: c.Judgments, Split: c.QrelsSplit, Grades: c.Grades}
 }
 
 // Load validates c, loads its golden set and returns the configured split.

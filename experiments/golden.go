@@ -10,14 +10,14 @@ import (
 	"strings"
 )
 
-// Grades of the judgment scale: 0 irrelevant, 1 weak, 2 partial (mostly
-// relevant), 3 high (fully relevant).
+// Grades of the default 0-3 judgment scale: 0 irrelevant, 1 weak, 2
+// partial (mostly relevant), 3 high (fully relevant). Other scales are
+// configured with GradeScale (see grades.go).
 const (
 	GradeIrrelevant = 0
 	GradeWeak       = 1
 	GradePartial    = 2
 	GradeHigh       = 3
-	MaxGrade        = GradeHigh
 )
 
 // Golden-set formats accepted by LoadOptions.Format.
@@ -38,6 +38,9 @@ type GoldenSet struct {
 	Hash       string    // hex sha256 of the input bytes, all files in load order
 	Part       string    // "dev" or "test" for a half made by Split, else ""
 	Warnings   []Problem // problems that do not stop a load, such as a very long excerpt
+	// Scale is the grade scale the judgments were read on (DefaultScale
+	// unless LoadOptions.Grades or the data say otherwise).
+	Scale Scale
 }
 
 // Query is one judged query.
@@ -49,8 +52,11 @@ type Query struct {
 	Difficulty      string
 	ExpectedRouting string // "search", "no_results" or any label a backend reports
 	Notes           string
-	Judgments       []Judgment
-	Pos             string // where the query is defined: file:line:col
+	// Meta is the query's free metadata (native "meta"): kept as decoded,
+	// never interpreted.
+	Meta      map[string]any
+	Judgments []Judgment
+	Pos       string // where the query is defined: file:line:col
 
 	path   string // field path for problems, e.g. queries[3]
 	broken bool   // decoding it reported errors
@@ -62,8 +68,12 @@ type Judgment struct {
 	DocID     string // a document id
 	Substring string // a verbatim excerpt of the corpus, matched ignoring case and whitespace
 	Pattern   string // a regular expression that must match a whole document id
-	Grade     int    // 0..MaxGrade
+	Grade     int    // 0..Scale.Max of its golden set
 	Pos       string // where the judgment is defined: file:line:col
+
+	label      string // the relevance label it was given, "" for an integer
+	gradePos   string // where its grade is written, for problems ("": Pos)
+	gradeField string // the grade's field path, for problems
 }
 
 // NumJudgments returns the number of judgments over all queries of gs.
@@ -99,6 +109,9 @@ type LoadOptions struct {
 	Judgments string
 	// Split is the BEIR qrels split (qrels/<Split>.tsv); DefaultBEIRSplit if empty.
 	Split string
+	// Grades is the grade scale: its map is applied to every grade as it
+	// is read; unset fields come from the data (see GradeScale).
+	Grades GradeScale
 }
 
 // LoadGoldenSet reads and validates the golden set at path. Invalid input
@@ -132,6 +145,9 @@ func LoadGoldenSet(path string, opts LoadOptions) (*GoldenSet, error) {
 		if err := mergeJudgmentsFile(gs, opts.Judgments, format == FormatTREC, in, l); err != nil {
 			return nil, err
 		}
+	}
+	if gs != nil {
+		applyScale(gs, opts.Grades, l)
 	}
 	if format != FormatBEIR {
 		validateSet(gs, l)

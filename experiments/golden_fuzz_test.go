@@ -24,19 +24,23 @@ func addSeeds(f *testing.F, patterns ...string) {
 	}
 }
 
-// checkQueries checks the invariants every successfully parsed query obeys.
-func checkQueries(t *testing.T, qs []experiments.Query) {
+// checkQueries checks the invariants every successfully parsed query obeys;
+// grades lie in 0..maxGrade (any integer when maxGrade < 0: topics carry
+// none, and raw judgments are checked against a scale only when a golden
+// set is loaded).
+func checkQueries(t *testing.T, qs []experiments.Query, maxGrade int) {
 	t.Helper()
 	for _, q := range qs {
 		if strings.TrimSpace(q.ID) == "" || strings.TrimSpace(q.Text) == "" {
 			t.Fatalf("query with empty id or text accepted: %+v", q)
 		}
-		checkJudgments(t, q.Judgments)
+		checkJudgments(t, q.Judgments, maxGrade)
 	}
 }
 
-// checkJudgments checks that each judgment has one target and a grade in range.
-func checkJudgments(t *testing.T, js []experiments.Judgment) {
+// checkJudgments checks that each judgment has one target and a grade in
+// 0..maxGrade (unchecked when maxGrade < 0).
+func checkJudgments(t *testing.T, js []experiments.Judgment, maxGrade int) {
 	t.Helper()
 	for _, j := range js {
 		set := 0
@@ -45,7 +49,7 @@ func checkJudgments(t *testing.T, js []experiments.Judgment) {
 				set++
 			}
 		}
-		if set != 1 || j.Grade < 0 || j.Grade > experiments.MaxGrade {
+		if set != 1 || (maxGrade >= 0 && (j.Grade < 0 || j.Grade > maxGrade)) {
 			t.Fatalf("invalid judgment accepted: %+v", j)
 		}
 	}
@@ -65,6 +69,14 @@ func checkErr(t *testing.T, err error) {
 	}
 }
 
+// checkScale checks the thresholds of a loaded set's scale are ordered.
+func checkScale(t *testing.T, s experiments.Scale) {
+	t.Helper()
+	if !(1 <= s.Relevant && s.Relevant <= s.Strong && s.Strong <= s.Exact && s.Exact <= s.Max && s.Max <= experiments.MaxSupportedGrade) {
+		t.Fatalf("invalid scale: %+v", s)
+	}
+}
+
 func FuzzParseGoldenSetJSON(f *testing.F) {
 	addSeeds(f, "*.json")
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -76,7 +88,8 @@ func FuzzParseGoldenSetJSON(f *testing.F) {
 		if !json.Valid(bytes.TrimPrefix(data, []byte("\ufeff"))) { // a leading byte-order mark is allowed
 			t.Fatalf("invalid JSON accepted: %q", data)
 		}
-		checkQueries(t, gs.Queries)
+		checkScale(t, gs.Scale)
+		checkQueries(t, gs.Queries, gs.Scale.Max)
 	})
 }
 
@@ -88,7 +101,8 @@ func FuzzParseGoldenSetYAML(f *testing.F) {
 			checkErr(t, err)
 			return
 		}
-		checkQueries(t, gs.Queries)
+		checkScale(t, gs.Scale)
+		checkQueries(t, gs.Queries, gs.Scale.Max)
 	})
 }
 
@@ -104,7 +118,7 @@ func FuzzParseJudgments(f *testing.F) {
 			if strings.TrimSpace(j.QueryID) == "" {
 				t.Fatalf("judgment without a query id: %+v", j)
 			}
-			checkJudgments(t, []experiments.Judgment{j.Judgment})
+			checkJudgments(t, []experiments.Judgment{j.Judgment}, -1)
 		}
 	})
 }
@@ -117,7 +131,7 @@ func FuzzParseTopics(f *testing.F) {
 			checkErr(t, err)
 			return
 		}
-		checkQueries(t, qs)
+		checkQueries(t, qs, -1)
 	})
 }
 
@@ -136,7 +150,7 @@ func FuzzParseBEIRQrels(f *testing.F) {
 				t.Fatalf("document judged twice accepted: %v", k)
 			}
 			seen[k] = true
-			checkJudgments(t, []experiments.Judgment{j.Judgment})
+			checkJudgments(t, []experiments.Judgment{j.Judgment}, -1)
 		}
 	})
 }

@@ -13,8 +13,11 @@ package experiments
 //	      {"doc_id_pattern": "faq-returns(-.*)?", "relevance": 1}],
 //	    "expected_routing": "search"}]}           // search, no_results or any backend label
 //
-// relevance is high (3), partial (2), weak (1), irrelevant (0) or an integer
-// 0-3. A query needs judgments or an expected_routing. Unknown fields are
+// relevance is high, partial, weak, irrelevant or an integer grade. On the
+// default 0-3 scale the labels are 3, 2, 1 and 0; on another scale (see
+// GradeScale) high is its exact threshold, partial its strong, weak its
+// relevant threshold. meta holds free metadata, kept and never interpreted.
+// A query needs judgments or an expected_routing. Unknown fields are
 // errors. doc_id_pattern must match a whole document id; passage_substring
 // is matched ignoring case and runs of white space (see Resolve).
 
@@ -39,7 +42,7 @@ const (
 
 var (
 	nativeTopFields   = []string{"categories", "queries"}
-	nativeQueryFields = []string{"id", "query", "language", "category", "difficulty", "expected_passages", "expected_routing", "notes"}
+	nativeQueryFields = []string{"id", "query", "language", "category", "difficulty", "expected_passages", "expected_routing", "notes", "meta"}
 	passageFields     = []string{"doc_id", "passage_substring", "doc_id_pattern", "relevance"}
 )
 
@@ -67,6 +70,7 @@ func loadNativeSet(path string, in *inputs, l *problemList) (*GoldenSet, error) 
 func ParseGoldenSet(file string, data []byte) (*GoldenSet, error) {
 	l := &problemList{}
 	gs := decodeNative(file, data, l)
+	applyScale(gs, GradeScale{}, l)
 	validateSet(gs, l)
 	if err := l.err(); err != nil {
 		return nil, err
@@ -167,6 +171,9 @@ func (w *nodeWalker) query(n *yaml.Node, path string) (q Query) {
 	q.Difficulty = w.str(f["difficulty"], join(path, "difficulty"))
 	q.ExpectedRouting = w.str(f["expected_routing"], join(path, "expected_routing"))
 	q.Notes = w.str(f["notes"], join(path, "notes"))
+	if m := f["meta"]; m != nil {
+		q.Meta = w.meta(m, join(path, "meta"))
+	}
 	for i, pn := range w.seq(f["expected_passages"], join(path, "expected_passages")) {
 		fp := index(join(path, "expected_passages"), i)
 		pf, ok := w.mapping(pn, fp, passageFields...)
@@ -231,37 +238,47 @@ func (w *nodeWalker) judgment(f map[string]*yaml.Node, n *yaml.Node, path, grade
 		w.errorf(w.pos(n), path, "need exactly one of doc_id, passage_substring, doc_id_pattern (got %d)", set)
 		ok = false
 	}
-	g, gok := w.grade(f[gradeField], n, join(path, gradeField))
-	j.Grade = g
+	g, label, gok := w.grade(f[gradeField], n, join(path, gradeField))
+	j.Grade, j.label = g, label
+	j.gradePos, j.gradeField = w.pos(valueOr(f[gradeField], n)), join(path, gradeField)
 	return j, ok && gok
 }
 
-// grade reads a relevance: a label (high, partial, weak, irrelevant) or an
-// integer 0..MaxGrade.
-func (w *nodeWalker) grade(v, parent *yaml.Node, path string) (int, bool) {
+// grade reads a relevance: a label (high, partial, weak, irrelevant),
+// returned lower-cased for the scale to resolve, or an integer, which the
+// scale checks and maps later (applyScale).
+func (w *nodeWalker) grade(v, parent *yaml.Node, path string) (int, string, bool) {
+	const want = "high, partial, weak, irrelevant or an integer grade"
 	if v == nil {
-		w.errorf(w.pos(parent), path, "required: high, partial, weak, irrelevant or an integer 0-%d", MaxGrade)
-		return 0, false
+		w.errorf(w.pos(parent), path, "required: %s", want)
+		return 0, "", false
 	}
 	if v.Kind != yaml.ScalarNode || v.ShortTag() == "!!null" || v.ShortTag() == "!!bool" {
-		w.errorf(w.pos(v), path, "expected high, partial, weak, irrelevant or an integer 0-%d (got %s)", MaxGrade, kindName(v))
-		return 0, false
+		w.errorf(w.pos(v), path, "expected %s (got %s)", want, kindName(v))
+		return 0, "", false
 	}
-	if g, ok := relevanceLabels[strings.ToLower(strings.TrimSpace(v.Value))]; ok {
-		return g, true
+	label := strings.ToLower(strings.TrimSpace(v.Value))
+	if g, ok := relevanceLabels[label]; ok {
+		return g, label, true
 	}
 	g, err := strconv.Atoi(strings.TrimSpace(v.Value))
 	if err != nil {
 		if v.ShortTag() == "!!float" {
-			w.errorf(w.pos(v), path, "grade must be an integer 0-%d (got %s)", MaxGrade, v.Value)
+			w.errorf(w.pos(v), path, "grade must be an integer (got %s)", v.Value)
 		} else {
-			w.errorf(w.pos(v), path, "invalid relevance label %q: expected high, partial, weak, irrelevant or an integer 0-%d", v.Value, MaxGrade)
+			w.errorf(w.pos(v), path, "invalid relevance label %q: expected %s", v.Value, want)
 		}
-		return 0, false
+		return 0, "", false
 	}
-	if g < 0 || g > MaxGrade {
-		w.errorf(w.pos(v), path, "grade out of range: must be 0-%d (got %d)", MaxGrade, g)
-		return 0, false
+	return g, "", true
+}
+
+// meta decodes free metadata: any JSON/YAML value, kept as decoded.
+func (w *nodeWalker) meta(n *yaml.Node, path string) map[string]any {
+	var m map[string]any
+	if err := n.Decode(&m); err != nil {
+		w.errorf(w.pos(n), path, "expected a mapping of free metadata (got %s)", kindName(n))
+		return nil
 	}
-	return g, true
+	return m
 }

@@ -1,6 +1,7 @@
 package experiments_test
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -79,10 +80,14 @@ func TestLoadGoldenSetFixtures(t *testing.T) {
 // dump renders everything a load produced except the hash, for golden files.
 func dump(gs *experiments.GoldenSet) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "source %s\ncategories %q\n", gs.Source, gs.Categories)
+	fmt.Fprintf(&b, "source %s\ncategories %q\nscale %s\n", gs.Source, gs.Categories, gs.Scale)
 	for _, q := range gs.Queries {
 		fmt.Fprintf(&b, "query %q at %s\n  text %q lang %q cat %q diff %q routing %q notes %q\n",
 			q.ID, q.Pos, q.Text, q.Language, q.Category, q.Difficulty, q.ExpectedRouting, q.Notes)
+		if q.Meta != nil {
+			meta, _ := json.Marshal(q.Meta)
+			fmt.Fprintf(&b, "  meta %s\n", meta)
+		}
 		for _, j := range q.Judgments {
 			fmt.Fprintf(&b, "  judgment doc %q substring %q pattern %q grade %d at %s\n", j.DocID, j.Substring, j.Pattern, j.Grade, j.Pos)
 		}

@@ -24,9 +24,10 @@ type FileJudgment struct {
 // ParseJudgments parses a separate judgments file held in data: JSONL lines
 // {query_id, doc_id|passage_substring|doc_id_pattern, grade} when its first
 // non-blank character is '{', TREC qrels (`qid iter docno rel`) otherwise.
-// grade takes the same values as a native relevance. In qrels, negative
-// grades mean judged non-relevant and read as 0, as in trec_eval; grades
-// above MaxGrade are errors. file names the input in problems.
+// grade takes the same values as a native relevance. Grades are checked
+// against the grade scale, and negative ones read as 0 (judged
+// non-relevant, as in trec_eval), when the golden set is loaded (see
+// GradeScale). file names the input in problems.
 func ParseJudgments(file string, data []byte) ([]FileJudgment, error) {
 	l := &problemList{}
 	js := parseJudgments(file, data, l)
@@ -58,11 +59,7 @@ func parseJudgments(file string, data []byte, l *problemList) []FileJudgment {
 		for doc, g := range docs {
 			line := lines[[2]string{qid, doc}]
 			pos := fmt.Sprintf("%s:%d", file, line)
-			if g > MaxGrade {
-				l.errorf(pos, "rel", "grade out of range: must be 0-%d (got %d)", MaxGrade, g)
-				continue
-			}
-			fj := FileJudgment{QueryID: qid, Judgment: Judgment{DocID: doc, Grade: max(g, 0), Pos: pos}, idField: "qid"}
+			fj := FileJudgment{QueryID: qid, Judgment: Judgment{DocID: doc, Grade: g, Pos: pos, gradeField: "rel"}, idField: "qid"}
 			all = append(all, lineJudgment{line, fj})
 		}
 	}

@@ -8,12 +8,12 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-var topicFields = []string{"_id", "id", "text", "query", "category", "language", "metadata"}
+var topicFields = []string{"_id", "id", "text", "query", "category", "language", "difficulty", "metadata"}
 
 // ParseTopics parses a topics file held in data: JSONL lines
-// {_id|id, text|query[, category, language, metadata]} when its first
-// non-blank character is '{', else TSV lines `id<TAB>text`. Blank lines are
-// skipped; metadata is ignored. file names the input in problems.
+// {_id|id, text|query[, category, language, difficulty, metadata]} when its
+// first non-blank character is '{', else TSV lines `id<TAB>text`. Blank
+// lines are skipped; metadata is ignored. file names the input in problems.
 func ParseTopics(file string, data []byte) ([]Query, error) {
 	l := &problemList{}
 	qs := parseTopics(file, data, l)
@@ -61,7 +61,9 @@ func parseTopicsJSONL(file string, data []byte, l *problemList) []Query {
 			Text:     text,
 			Category: w.str(f["category"], "category"),
 			Language: w.str(f["language"], "language"),
-			Pos:      w.pos(n),
+			// difficulty is reported per value, like a native query's
+			Difficulty: w.str(f["difficulty"], "difficulty"),
+			Pos:        w.pos(n),
 		}
 		if idOK && q.ID == "" {
 			w.errorf(w.pos(n), "_id", "required: a non-empty query id")

@@ -22,12 +22,26 @@ type Composite struct {
 	Terms []Term
 }
 
-// DefaultComposite is the default primary score: the mean of NDCG@20,
-// NDCG@50, ERR@10, Strong_Precision@10, Strong_Precision@20,
-// Useful_Precision@50, Avg_Grade@10/3 and Gain_Recall@20.
-var DefaultComposite = equalWeights(
-	"NDCG@20", "NDCG@50", "ERR@10", "Strong_Precision@10", "Strong_Precision@20",
-	"Useful_Precision@50", "Avg_Grade@10/3", "Gain_Recall@20")
+// DefaultComposite is the default primary score on the default 0-3 scale:
+// DefaultCompositeFor(DefaultMaxGrade).
+var DefaultComposite = DefaultCompositeFor(DefaultMaxGrade)
+
+// DefaultCompositeFor is the default primary score for a grade scale whose
+// top grade is maxGrade: the mean of NDCG@20, NDCG@50, ERR@10,
+// Strong_Precision@10, Strong_Precision@20, Useful_Precision@50,
+// Avg_Grade@10/maxGrade (the mean grade normalised by the top grade) and
+// Gain_Recall@20. Strong_Precision counts grades >= Options.StrongGrade(),
+// so the composite means the same on every scale; on 0-3 it is
+// "Avg_Grade@10/3" and grade >= 2, as it always was. maxGrade < 1 means
+// DefaultMaxGrade.
+func DefaultCompositeFor(maxGrade int) Composite {
+	if maxGrade < 1 {
+		maxGrade = DefaultMaxGrade
+	}
+	return equalWeights(
+		"NDCG@20", "NDCG@50", "ERR@10", "Strong_Precision@10", "Strong_Precision@20",
+		"Useful_Precision@50", "Avg_Grade@10/"+strconv.Itoa(maxGrade), "Gain_Recall@20")
+}
 
 func equalWeights(names ...string) Composite {
 	c := Composite{}

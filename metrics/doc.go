@@ -34,5 +34,12 @@
 //
 // Binary measures (P, Recall, F1, MRR, AP, R-Precision, Success) call a
 // document relevant when its grade is at least Options.Threshold (default
-// 1, trec_eval's -l1). Graded measures use the grade itself.
+// 1, trec_eval's -l1). Graded measures use the grade itself. The grade
+// scale is any 0..Options.MaxGrade; the Strong_ and Exact_ measures
+// (Strong_Precision, Strong_Success, MRR_Strong, Recall_Strong and their
+// Exact twins) count grades at or above Options.StrongGrade() (default
+// ceil(2*max/3): 2 on 0-3) and Options.ExactGrade() (default max), each the
+// binary measure at that relevance level, so trec_eval at -l strong gives
+// the same numbers. DefaultCompositeFor builds the default primary score
+// for a scale.
 package metrics

@@ -45,10 +45,11 @@ const (
 	// Judged is the share of the top k that carry a judgment of any grade,
 	// including 0 (positions past the end of the ranking count as unjudged).
 	Judged
-	// ExactPrecision is the share of the top k with grade >= gmax (grade 3
-	// on the default scale).
+	// ExactPrecision is the share of the top k with grade >= the exact
+	// threshold (Options.ExactGrade: gmax, grade 3 on the default scale).
 	ExactPrecision
-	// StrongPrecision is the share of the top k with grade >= 2.
+	// StrongPrecision is the share of the top k with grade >= the strong
+	// threshold (Options.StrongGrade: 2 on the default 0-3 scale).
 	StrongPrecision
 	// UsefulPrecision is the share of the top k with grade >= 1.
 	UsefulPrecision
@@ -58,6 +59,23 @@ const (
 	// GainRecall is the sum of the grades in the top k over the sum of all
 	// judged grades.
 	GainRecall
+	// ExactSuccess is Success counting only grades >= the exact threshold:
+	// trec_eval's success with -l set to it.
+	ExactSuccess
+	// StrongSuccess is Success counting only grades >= the strong threshold.
+	StrongSuccess
+	// MRRExact is MRR counting only grades >= the exact threshold: trec_eval's
+	// recip_rank with -l set to it, cut at k.
+	MRRExact
+	// MRRStrong is MRR counting only grades >= the strong threshold.
+	MRRStrong
+	// RecallExact is Recall counting only grades >= the exact threshold, in
+	// the top k and among all judged documents: trec_eval's recall_k with -l
+	// set to it. It answers "how many of the exact answers are in the top k".
+	RecallExact
+	// RecallStrong is Recall counting only grades >= the strong threshold
+	// ("Recall_Strong@3 >= 0.8": most strong passages in the top 3).
+	RecallStrong
 )
 
 // kindNames are the canonical spellings, indexed by Kind.
@@ -66,11 +84,15 @@ var kindNames = [...]string{
 	MRR: "MRR", AP: "AP", RPrecision: "R-Precision", Success: "Success", Judged: "Judged",
 	ExactPrecision: "Exact_Precision", StrongPrecision: "Strong_Precision",
 	UsefulPrecision: "Useful_Precision", AvgGrade: "Avg_Grade", GainRecall: "Gain_Recall",
+	ExactSuccess: "Exact_Success", StrongSuccess: "Strong_Success", MRRExact: "MRR_Exact",
+	MRRStrong: "MRR_Strong", RecallExact: "Recall_Exact", RecallStrong: "Recall_Strong",
 }
 
 // kindAliases maps lower-cased accepted spellings to kinds.
 var kindAliases = map[string]Kind{"precision": Precision, "ndcgexp": NDCGExp, "rprec": RPrecision,
-	"rprecision": RPrecision, "r_precision": RPrecision, "map": AP, "rr": MRR}
+	"rprecision": RPrecision, "r_precision": RPrecision, "map": AP, "rr": MRR,
+	"success_exact": ExactSuccess, "success_strong": StrongSuccess, "exact_mrr": MRRExact, "strong_mrr": MRRStrong,
+	"exact_recall": RecallExact, "strong_recall": RecallStrong}
 
 // String returns the canonical name of k.
 func (k Kind) String() string {

@@ -134,6 +134,10 @@ func (p *prepared) score(m Metric) float64 {
 		return frac(countAtLeast(g, o.Threshold), p.denom(m.K))
 	case Recall:
 		return frac(countAtLeast(g, o.Threshold), float64(p.q.numRel))
+	case RecallStrong:
+		return frac(countAtLeast(g, o.StrongGrade()), float64(p.q.numStrong))
+	case RecallExact:
+		return frac(countAtLeast(g, o.ExactGrade()), float64(p.q.numExact))
 	case F1:
 		rel := countAtLeast(g, o.Threshold)
 		prec, rec := frac(rel, p.denom(m.K)), frac(rel, float64(p.q.numRel))
@@ -142,12 +146,11 @@ func (p *prepared) score(m Metric) float64 {
 		}
 		return 2 * prec * rec / (prec + rec)
 	case MRR:
-		for i, x := range g {
-			if x >= o.Threshold {
-				return 1 / float64(i+1)
-			}
-		}
-		return 0
+		return reciprocalRank(g, o.Threshold)
+	case MRRStrong:
+		return reciprocalRank(g, o.StrongGrade())
+	case MRRExact:
+		return reciprocalRank(g, o.ExactGrade())
 	case AP:
 		if p.q.numRel == 0 {
 			return 0
@@ -167,10 +170,11 @@ func (p *prepared) score(m Metric) float64 {
 		top, _ := p.top(p.q.numRel)
 		return frac(countAtLeast(top, o.Threshold), float64(p.q.numRel))
 	case Success:
-		if countAtLeast(g, o.Threshold) > 0 {
-			return 1
-		}
-		return 0
+		return success(g, o.Threshold)
+	case StrongSuccess:
+		return success(g, o.StrongGrade())
+	case ExactSuccess:
+		return success(g, o.ExactGrade())
 	case Judged:
 		n := 0
 		for _, ok := range judged {
@@ -180,9 +184,9 @@ func (p *prepared) score(m Metric) float64 {
 		}
 		return frac(n, p.denom(m.K))
 	case ExactPrecision:
-		return frac(countAtLeast(g, o.MaxGrade), p.denom(m.K))
+		return frac(countAtLeast(g, o.ExactGrade()), p.denom(m.K))
 	case StrongPrecision:
-		return frac(countAtLeast(g, 2), p.denom(m.K))
+		return frac(countAtLeast(g, o.StrongGrade()), p.denom(m.K))
 	case UsefulPrecision:
 		return frac(countAtLeast(g, 1), p.denom(m.K))
 	case AvgGrade:
@@ -266,6 +270,24 @@ func errScore(g []int, gmax int) float64 {
 		notStopped *= 1 - r
 	}
 	return v
+}
+
+// reciprocalRank is 1/rank of the first grade >= t in g, 0 when none is.
+func reciprocalRank(g []int, t int) float64 {
+	for i, x := range g {
+		if x >= t {
+			return 1 / float64(i+1)
+		}
+	}
+	return 0
+}
+
+// success is 1 when some grade in g is >= t, else 0.
+func success(g []int, t int) float64 {
+	if countAtLeast(g, t) > 0 {
+		return 1
+	}
+	return 0
 }
 
 func countAtLeast(g []int, t int) int {

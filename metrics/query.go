@@ -10,6 +10,8 @@ type Query struct {
 	Options   Options
 	ideal     []int // every judged grade (negative as 0), descending
 	numRel    int   // judged documents with grade >= Options.Threshold
+	numStrong int   // judged documents with grade >= Options.StrongGrade()
+	numExact  int   // judged documents with grade >= Options.ExactGrade()
 	sumGain   int   // sum of all judged grades
 }
 
@@ -22,14 +24,21 @@ func NewQuery(j Judgments, o Options) *Query {
 
 func (q *Query) reset(j Judgments, o Options) {
 	q.Judgments, q.Options = j, o
-	q.numRel, q.sumGain = 0, 0
+	q.numRel, q.numStrong, q.numExact, q.sumGain = 0, 0, 0, 0
 	q.ideal = q.ideal[:0]
+	strong, exact := o.StrongGrade(), o.ExactGrade()
 	for _, g := range j {
 		g = max(g, 0)
 		q.ideal = append(q.ideal, g)
 		q.sumGain += g
 		if g >= o.Threshold {
 			q.numRel++
+		}
+		if g >= strong {
+			q.numStrong++
+		}
+		if g >= exact {
+			q.numExact++
 		}
 	}
 	sortDesc(q.ideal)

@@ -23,6 +23,42 @@ type Leaderboard struct {
 	// HeldOut is the chosen trial's score on the held-out test split, when
 	// the run tuned on the dev split.
 	HeldOut *HeldOut `json:"held_out,omitempty"`
+	// Ceiling is the score of the ideal ranking on this golden set, when
+	// known (see SetCeiling).
+	Ceiling *Ceiling `json:"ceiling,omitempty"`
+}
+
+// Ceiling is the best any trial can score on a golden set: per query, the
+// judged documents ranked by grade (highest first), scored with the run's
+// scorecard and averaged over the queries as the trials are. A metric that
+// needs more judged documents than a query has (P@20 with three
+// judgments) cannot reach 1, and neither can a composite of such metrics:
+// the ceiling says how far it can go. Its Judged@k is the reachable judged
+// coverage, min(k, judged)/k per query.
+type Ceiling struct {
+	Primary   float64            `json:"primary"`
+	Scorecard map[string]float64 `json:"scorecard,omitempty"`
+	// Categories holds the ceiling's scorecard (with "primary") per
+	// category.
+	Categories map[string]map[string]float64 `json:"categories,omitempty"`
+}
+
+// SetCeiling records c and each successful trial's primary score as a
+// share of c.Primary (OfCeiling), rounded like every score. A pruned
+// trial's score covers part of the queries only and gets none.
+func (lb *Leaderboard) SetCeiling(c Ceiling) {
+	c.Primary = round(c.Primary)
+	c.Scorecard = roundMap(c.Scorecard)
+	c.Categories = roundNested(c.Categories)
+	lb.Ceiling = &c
+	for i := range lb.Trials {
+		e := &lb.Trials[i]
+		e.OfCeiling = nil
+		if c.Primary > 0 && e.Status == StatusOK {
+			v := round(e.Primary / c.Primary)
+			e.OfCeiling = &v
+		}
+	}
 }
 
 // StatsInfo describes the statistics step of a run.
@@ -68,7 +104,10 @@ type Entry struct {
 	Mode    string         `json:"mode"`
 	Error   string         `json:"error,omitempty"`
 	Primary float64        `json:"primary"`
-	Delta   *float64       `json:"delta_vs_baseline,omitempty"`
+	// OfCeiling is Primary over the leaderboard's Ceiling.Primary (1: the
+	// ideal ranking's score), when the ceiling is known.
+	OfCeiling *float64 `json:"of_ceiling,omitempty"`
+	Delta     *float64 `json:"delta_vs_baseline,omitempty"`
 	// Comparison is the paired comparison against the baseline on the
 	// primary score; MetricComparisons those on the other chosen metrics.
 	Comparison        *Comparison  `json:"vs_baseline,omitempty"`

@@ -52,6 +52,9 @@ func (lb Leaderboard) header(metrics []string) []string {
 	if lb.Stats != nil {
 		h[3] = fmt.Sprintf("Δ baseline [%g%% CI]", lb.Stats.Level*100)
 	}
+	if lb.Ceiling != nil {
+		h = slices.Insert(h, 3, "% ceil")
+	}
 	h = append(h, metrics...)
 	return append(h, "routing", "status")
 }
@@ -87,6 +90,13 @@ func (lb Leaderboard) row(e Entry, metrics []string) []string {
 	if e.Status != StatusOK && e.Status != StatusPruned {
 		r[2] = "—"
 	}
+	if lb.Ceiling != nil {
+		c := "—"
+		if e.OfCeiling != nil {
+			c = FormatShare(*e.OfCeiling)
+		}
+		r = slices.Insert(r, 3, c)
+	}
 	for _, m := range metrics {
 		if v, ok := e.Scorecard[m]; ok {
 			r = append(r, f4(v))
@@ -113,6 +123,20 @@ func (lb Leaderboard) row(e Entry, metrics []string) []string {
 
 func f4(v float64) string { return strconv.FormatFloat(v, 'f', 4, 64) }
 
+// FormatShare renders a share of the ceiling as a percentage with one
+// decimal: "74.8%".
+func FormatShare(v float64) string { return strconv.FormatFloat(100*v, 'f', 1, 64) + "%" }
+
+// PrimaryLine explains the primary score in one line: its description and,
+// when known, its ceiling on the golden set.
+func (lb Leaderboard) PrimaryLine() string {
+	if lb.Ceiling == nil {
+		return lb.Primary
+	}
+	return fmt.Sprintf("%s (ceiling %s on this golden set: the score of its ideal ranking; %% ceil = primary / ceiling)",
+		lb.Primary, f4(lb.Ceiling.Primary))
+}
+
 func (lb Leaderboard) renderText(w io.Writer) error {
 	metrics := lb.shownMetrics()
 	t := tablewriter.NewWriter(w)
@@ -124,7 +148,7 @@ func (lb Leaderboard) renderText(w io.Writer) error {
 		t.Append(lb.row(e, metrics))
 	}
 	t.Render()
-	fmt.Fprintf(w, "primary: %s\n", lb.Primary)
+	fmt.Fprintf(w, "primary: %s\n", lb.PrimaryLine())
 	for _, line := range lb.notes() {
 		fmt.Fprintln(w, line)
 	}
@@ -169,7 +193,7 @@ func (lb Leaderboard) renderMarkdown(w io.Writer) error {
 	metrics := lb.shownMetrics()
 	h := lb.header(metrics)
 	var b strings.Builder
-	fmt.Fprintf(&b, "Primary score: %s\n\n", lb.Primary)
+	fmt.Fprintf(&b, "Primary score: %s\n\n", lb.PrimaryLine())
 	for _, line := range lb.notes() {
 		fmt.Fprintf(&b, "%s\n\n", line)
 	}
@@ -200,6 +224,9 @@ func (lb Leaderboard) renderCSV(w io.Writer) error {
 	keys := slices.Sorted(maps.Keys(paramKeys))
 	head := []string{"rank", "trial", "status", "mode", "primary", "delta_vs_baseline", "routing_accuracy", "queries",
 		"delta_ci_low", "delta_ci_high", "p_wilcoxon", "p_adjusted", "significant"}
+	if lb.Ceiling != nil {
+		head = append(head, "of_ceiling")
+	}
 	head = append(head, lb.Metrics...)
 	head = append(head, keys...)
 	if err := cw.Write(head); err != nil {
@@ -221,6 +248,13 @@ func (lb Leaderboard) renderCSV(w io.Writer) error {
 		}
 		if e.Routing != nil {
 			row[6] = num(*e.Routing)
+		}
+		if lb.Ceiling != nil {
+			c := ""
+			if e.OfCeiling != nil {
+				c = num(*e.OfCeiling)
+			}
+			row = append(row, c)
 		}
 		for _, m := range lb.Metrics {
 			if v, ok := e.Scorecard[m]; ok {

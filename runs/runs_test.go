@@ -92,6 +92,26 @@ func TestLeaderboardRenderStats(t *testing.T) {
 	checkRender(t, lb, "TestLeaderboardRenderStats")
 }
 
+// TestLeaderboardRenderCeiling renders the ceiling: the "% ceil" column
+// (primary / ceiling; none for a failed or pruned trial), the ceiling in the primary
+// line, of_ceiling in CSV and JSON.
+func TestLeaderboardRenderCeiling(t *testing.T) {
+	lb := runs.NewLeaderboard("mean of NDCG@10, ERR@10", []string{"NDCG@10", "ERR@10"}, fixtureTrials())
+	lb.SetCeiling(runs.Ceiling{Primary: 0.7000000000001, Scorecard: map[string]float64{"NDCG@10": 1, "ERR@10": 0.4, "Judged@10": 0.3}})
+	if lb.Ceiling.Primary != 0.7 {
+		t.Errorf("ceiling %v, want rounded 0.7", lb.Ceiling.Primary)
+	}
+	for _, e := range lb.Trials {
+		switch {
+		case e.Status == runs.StatusFailed && e.OfCeiling != nil:
+			t.Errorf("%s: failed trial has of_ceiling %v", e.Name, *e.OfCeiling)
+		case e.Name == "a-tie" && (e.OfCeiling == nil || *e.OfCeiling != 0.75):
+			t.Errorf("a-tie: of_ceiling %v, want 0.525/0.7 = 0.75", e.OfCeiling)
+		}
+	}
+	checkRender(t, lb, "TestLeaderboardRenderCeiling")
+}
+
 func checkRender(t *testing.T, lb runs.Leaderboard, name string) {
 	t.Helper()
 	for _, f := range []string{"text", "json", "md", "csv"} {

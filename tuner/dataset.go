@@ -113,7 +113,8 @@ func (ds *Dataset) Describe() string {
 // Snapshot copies the golden set into run with its hash.
 func (ds *Dataset) Snapshot(run *runs.Run) error {
 	path := ds.Config.Path
-	info := map[string]any{"path": path, "sha256": ds.Golden.Hash, "corpus": ds.Corpus, "queries": len(ds.Queries)}
+	info := map[string]any{"path": path, "sha256": ds.Golden.Hash, "corpus": ds.Corpus, "queries": len(ds.Queries),
+		"grades": ds.Golden.Scale}
 	if err := run.WriteJSON("golden.json.sha256.json", info); err != nil {
 		return err
 	}

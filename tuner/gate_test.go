@@ -20,6 +20,10 @@ func TestParseGate(t *testing.T) {
 		{in: "NDCG@10[multi intent] < 0.9", metric: "NDCG@10", cat: "multi intent", op: "<", value: 0.9},
 		{in: "PRIMARY > 0.4", metric: "primary", op: ">", value: 0.4},
 		{in: "ndcg@10 != 0", metric: "NDCG@10", op: "!=", value: 0},
+		// "a strong passage in the top 3", per category too
+		{in: "Recall_Strong@3 >= 0.8", metric: "Recall_Strong@3", op: ">=", value: 0.8},
+		{in: "recall_exact@3[howto] >= 0.5", metric: "Recall_Exact@3", cat: "howto", op: ">=", value: 0.5},
+		{in: "Strong_Success@3 == 1", metric: "Strong_Success@3", op: "==", value: 1},
 		{in: "Recall@3 => 0.8", err: "want METRIC[CATEGORY] OP NUMBER"},
 		{in: "Recall@3 >= high", err: `threshold "high" is not a number`},
 		{in: "Recall@3 >= NaN", err: `threshold "NaN" is not a number`},

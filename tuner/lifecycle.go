@@ -292,6 +292,9 @@ func (c Config) finish(run *runs.Run, held *runs.HeldOut, bs []*TimedBackend, re
 		return nil, err
 	}
 	lb := runs.NewLeaderboard(c.Scorer.Describe(), c.Scorer.Metrics(), trials)
+	if len(c.Queries) > 0 {
+		lb.SetCeiling(Ceiling(c.Queries, c.Scorer))
+	}
 	so := c.Stats
 	if err := Significance(run, &lb, so); err != nil {
 		return nil, err

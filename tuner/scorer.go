@@ -5,12 +5,31 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/metrics"
 )
 
 // DefaultReported are the metrics every scorecard reports beside the
 // primary score's own terms.
 var DefaultReported = []string{"NDCG@10", "MRR@10", "Recall@20", "P@10", "Judged@10"}
+
+// ScaleOptions are the metrics options of a golden set's grade scale:
+// its relevant threshold (trec_eval's -l), top grade and the strong and
+// exact thresholds. Thresholds equal to the scale's derived defaults are
+// left 0, so the 0-3 scale gives metrics.DefaultOptions() exactly.
+func ScaleOptions(s experiments.Scale) metrics.Options {
+	if s.Max == 0 {
+		s = experiments.DefaultScale()
+	}
+	o := metrics.Options{Threshold: s.Relevant, MaxGrade: s.Max}
+	if s.Strong != o.StrongGrade() {
+		o.Strong = s.Strong
+	}
+	if s.Exact != o.ExactGrade() {
+		o.Exact = s.Exact
+	}
+	return o
+}
 
 // MetricsScorer scores rankings with a metrics.Scorecard and a composite
 // primary score.
@@ -43,12 +62,12 @@ func NewScorerFromSpec(sp ScorerSpec) (*MetricsScorer, error) {
 var _ Scorer = (*MetricsScorer)(nil)
 
 // NewScorer builds a scorer. primary is "default" (or "") for the default
-// composite, else a metric name or a weighted sum such as
+// composite of o's scale (metrics.DefaultCompositeFor(o.MaxGrade)), else a metric name or a weighted sum such as
 // "0.5*NDCG@10+0.5*Recall@20". The scorecard holds the reported metrics
 // (DefaultReported plus extra) and the composite's terms.
 func NewScorer(primary string, extra []string, o metrics.Options) (*MetricsScorer, error) {
-	comp := metrics.DefaultComposite
-	desc := "default composite: mean of " + strings.Join(names(metrics.DefaultComposite.Metrics()), ", ")
+	comp := metrics.DefaultCompositeFor(o.MaxGrade)
+	desc := "default composite: mean of " + strings.Join(names(comp.Metrics()), ", ")
 	if primary != "" && primary != "default" {
 		c, err := metrics.ParseComposite(primary)
 		if err != nil {
@@ -61,6 +80,10 @@ func NewScorer(primary string, extra []string, o metrics.Options) (*MetricsScore
 	}
 	if err := o.Validate(); err != nil {
 		return nil, err
+	}
+	if o.Threshold != metrics.DefaultThreshold || o.MaxGrade != metrics.DefaultMaxGrade ||
+		o.StrongGrade() != metrics.DefaultStrong(metrics.DefaultMaxGrade) || o.ExactGrade() != metrics.DefaultMaxGrade {
+		desc += fmt.Sprintf(" (grades 0-%d: relevant >= %d, strong >= %d, exact >= %d)", o.MaxGrade, o.Threshold, o.StrongGrade(), o.ExactGrade())
 	}
 	var list []string
 	seen := map[string]bool{}

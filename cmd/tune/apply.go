@@ -53,7 +53,7 @@ func (a *app) promote(ctx context.Context, s *settings, store *runs.Store, run *
 			if err != nil {
 				return nil, nil, err
 			}
-			scorer, err := newScorer(s.Score)
+			scorer, err := newScorer(s.Score, ds.Golden.Scale)
 			if err != nil {
 				return nil, nil, &tuner.InputError{Err: err}
 			}

@@ -99,6 +99,10 @@ func TestEvalCLI(t *testing.T) {
 	writeFile(t, dir, "bad.run", "q1 Q0 d1 1 3.0 tag\nq1 Q0 d2 two 2.0 tag\n")
 	writeFile(t, dir, "bad.qrels", "q1 0 d1\n")
 	writeFile(t, dir, "dup.run", "q1 Q0 d1 1 3.0 tag\nq1 Q0 d1 2 2.0 tag\n")
+	// a 0-4 scale: relevant at -l 2 are a, b, c, g (R = 4); the run
+	// ranks d(1) c(2) b(3) a(4) e(0)
+	writeFile(t, dir, "scale4.qrels", "q 0 a 4\nq 0 b 3\nq 0 c 2\nq 0 d 1\nq 0 e 0\nq 0 g 4\n")
+	writeFile(t, dir, "scale4.run", "q Q0 d 1 5 t\nq Q0 c 2 4 t\nq Q0 b 3 3 t\nq Q0 a 4 2 t\nq Q0 e 5 1 t\n")
 	tests := []struct {
 		name     string
 		args     []string
@@ -115,6 +119,9 @@ func TestEvalCLI(t *testing.T) {
 		// -l2: only d4 is relevant and it is not retrieved.
 		{"level glued", []string{"eval", "-l2", "-mnum_rel", "-mnum_rel_ret", "qrels", "run"}, 0,
 			"num_rel               \tall\t1\nnum_rel_ret           \tall\t0\n", ""},
+		// 0-4 at -l 2: P_5 = 3/5, recall_5 = 3/4, map = (1/2 + 2/3 + 3/4) / 4
+		{"scale 0-4 level 2", []string{"eval", "-l", "2", "-m", "P.5", "-m", "recall.5", "-m", "map", "scale4.qrels", "scale4.run"}, 0,
+			"map                   \tall\t0.4792\nP_5                   \tall\t0.6000\nrecall_5              \tall\t0.7500\n", ""},
 		// q1's lines split by q9's: read whole and evaluated the same.
 		{"split query", []string{"eval", "-m", "map", "-m", "num_ret", "qrels", "split.run"}, 0,
 			"num_ret               \tall\t3\nmap                   \tall\t0.5000\n", ""},

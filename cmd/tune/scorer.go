@@ -1,10 +1,12 @@
 package main
 
 import (
-	"github.com/fusiontune/fusiontune/metrics"
+	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/tuner"
 )
 
-func newScorer(s scoreSettings) (*tuner.MetricsScorer, error) {
-	return tuner.NewScorer(s.Primary, s.Metrics, metrics.DefaultOptions())
+// newScorer builds the scorer of the settings for a golden set read on
+// scale (its thresholds and top grade reach every measure).
+func newScorer(s scoreSettings, scale experiments.Scale) (*tuner.MetricsScorer, error) {
+	return tuner.NewScorer(s.Primary, s.Metrics, tuner.ScaleOptions(scale))
 }

@@ -187,13 +187,13 @@ func (a *app) sweepConfig(s *settings, expFile, mode string, verify int) (*tuner
 	if err != nil {
 		return nil, err
 	}
-	scorer, err := newScorer(s.Score)
-	if err != nil {
-		return nil, inputError(err)
-	}
 	ds, err := openDataset(s)
 	if err != nil {
 		return nil, err
+	}
+	scorer, err := newScorer(s.Score, ds.Golden.Scale)
+	if err != nil {
+		return nil, inputError(err)
 	}
 	for _, w := range ds.Warnings {
 		fmt.Fprintln(a.stderr, "warning:", w)

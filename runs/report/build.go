@@ -48,7 +48,7 @@ func build(run *runs.Run, o Options) (*page, error) {
 	p := &page{
 		Title:    "fusiontune report · " + run.Manifest.ID,
 		Manifest: newManifestView(run.Manifest),
-		Primary:  lb.Primary,
+		Primary:  lb.PrimaryLine(),
 		Baseline: lb.Baseline,
 		Notes:    append(notes, runWarnings(lb)...),
 	}

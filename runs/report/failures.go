@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/fusiontune/fusiontune/runs"
@@ -40,9 +41,19 @@ type labelCell struct {
 	Rank, Grade, Class string
 }
 
-// parseLabels splits a label sequence "1:L3 | 2:L? | 3:L0" into cells; it
-// returns nil for anything else, and the raw text is shown instead.
-func parseLabels(s string) []labelCell {
+// gradeClass is the css class of grade g on a scale whose top grade is
+// maxGrade: g0..g3, the grade scaled to 0-3 (the identity on 0-3).
+func gradeClass(g, maxGrade int) string {
+	if maxGrade <= 0 {
+		maxGrade = 3
+	}
+	return "g" + strconv.Itoa(min((3*max(g, 0)+maxGrade/2)/maxGrade, 3))
+}
+
+// parseLabels splits a label sequence "1:L3 | 2:L? | 3:L0" into cells, each
+// grade's class on the scale whose top grade is maxGrade; it returns nil
+// for anything else, and the raw text is shown instead.
+func parseLabels(s string, maxGrade int) []labelCell {
 	if s == "" {
 		return nil
 	}
@@ -53,12 +64,12 @@ func parseLabels(s string) []labelCell {
 			return nil
 		}
 		c := labelCell{Rank: rank, Grade: grade, Class: "unjudged"}
-		switch grade {
-		case "0", "1", "2", "3":
-			c.Class = "g" + grade
-		case "?":
-		default:
-			return nil
+		if grade != "?" {
+			g, err := strconv.Atoi(grade)
+			if err != nil || g < 0 {
+				return nil
+			}
+			c.Class = gradeClass(g, maxGrade)
 		}
 		out = append(out, c)
 	}
@@ -107,7 +118,7 @@ func newFailureView(lb runs.Leaderboard, best runs.Entry, hasBest bool, queries 
 		scored = scored[:o.Worst]
 	}
 	for _, q := range scored {
-		w := worstQuery{ID: q.QueryID, Text: g.text[q.QueryID], Category: q.Category, Primary: f4(q.Primary), Labels: q.Labels, Strip: parseLabels(q.Labels)}
+		w := worstQuery{ID: q.QueryID, Text: g.text[q.QueryID], Category: q.Category, Primary: f4(q.Primary), Labels: q.Labels, Strip: parseLabels(q.Labels, g.maxGrade)}
 		if q.Expected != "" && q.Routing != q.Expected {
 			w.Routing = fmt.Sprintf("routed %q, expected %q", q.Routing, q.Expected)
 		}
@@ -118,7 +129,7 @@ func newFailureView(lb runs.Leaderboard, best runs.Entry, hasBest bool, queries 
 			dv := docView{Rank: i + 1, ID: d.DocID, Grade: "unjudged", Class: "unjudged"}
 			if d.Grade >= 0 {
 				dv.Grade = fmt.Sprintf("grade %d", d.Grade)
-				dv.Class = fmt.Sprintf("g%d", min(d.Grade, 3))
+				dv.Class = gradeClass(d.Grade, g.maxGrade)
 			}
 			w.Top = append(w.Top, dv)
 		}
@@ -129,17 +140,32 @@ func newFailureView(lb runs.Leaderboard, best runs.Entry, hasBest bool, queries 
 
 // golden is what the report takes from the run's golden-set snapshot.
 type golden struct {
-	text   map[string]string
-	judged map[string]bool // nil when unknown
+	text     map[string]string
+	judged   map[string]bool // nil when unknown
+	maxGrade int             // the grade scale's top grade; 0 when unknown (3)
 }
 
 // readGolden reads query texts and which queries carry judgments from the
 // run's golden-set snapshot (golden.json, the native format). Other
 // formats, or none, give nothing: the report then shows query ids only.
+//
+// The top grade of the scale comes from the snapshot's
+// golden.json.sha256.json ("grades"), for any format.
 func readGolden(dir string) golden {
+	maxGrade := 0
+	if data, err := os.ReadFile(filepath.Join(dir, "golden.json.sha256.json")); err == nil {
+		var info struct {
+			Grades struct {
+				Max int `json:"max"`
+			} `json:"grades"`
+		}
+		if json.Unmarshal(data, &info) == nil {
+			maxGrade = info.Grades.Max
+		}
+	}
 	data, err := os.ReadFile(filepath.Join(dir, "golden.json"))
 	if err != nil {
-		return golden{}
+		return golden{maxGrade: maxGrade}
 	}
 	var g struct {
 		Queries []struct {
@@ -149,9 +175,9 @@ func readGolden(dir string) golden {
 		} `json:"queries"`
 	}
 	if json.Unmarshal(data, &g) != nil {
-		return golden{}
+		return golden{maxGrade: maxGrade}
 	}
-	out := golden{text: map[string]string{}, judged: map[string]bool{}}
+	out := golden{text: map[string]string{}, judged: map[string]bool{}, maxGrade: maxGrade}
 	for _, q := range g.Queries {
 		out.text[q.ID] = q.Query
 		out.judged[q.ID] = len(q.Passages) > 0

@@ -7,18 +7,23 @@ import (
 
 func TestParseLabels(t *testing.T) {
 	tests := []struct {
-		in   string
-		want []labelCell
+		in       string
+		maxGrade int
+		want     []labelCell
 	}{
-		{"1:L3 | 2:L? | 3:L0", []labelCell{{"1", "3", "g3"}, {"2", "?", "unjudged"}, {"3", "0", "g0"}}},
-		{"", nil},
-		{"1:L4", nil},
-		{"1:L3 2:L1", nil},
-		{"garbage", nil},
+		{"1:L3 | 2:L? | 3:L0", 3, []labelCell{{"1", "3", "g3"}, {"2", "?", "unjudged"}, {"3", "0", "g0"}}},
+		{"1:L3 | 2:L2", 0, []labelCell{{"1", "3", "g3"}, {"2", "2", "g2"}}}, // scale unknown: 0-3
+		{"", 3, nil},
+		// on 0-4, grade 4 is the top class; on 0-3 it stays there too
+		{"1:L4 | 2:L1", 4, []labelCell{{"1", "4", "g3"}, {"2", "1", "g1"}}},
+		{"1:L4", 3, []labelCell{{"1", "4", "g3"}}},
+		{"1:L-1", 3, nil},
+		{"1:L3 2:L1", 3, nil},
+		{"garbage", 3, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.in, func(t *testing.T) {
-			if got := parseLabels(tc.in); !reflect.DeepEqual(got, tc.want) {
+			if got := parseLabels(tc.in, tc.maxGrade); !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("parseLabels(%q) = %v, want %v", tc.in, got, tc.want)
 			}
 		})

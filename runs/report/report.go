@@ -16,8 +16,12 @@ const FileName = "report.html"
 
 // Defaults of Options.
 const (
-	// DefaultJudgedWarn is the Judged@10 below which the report warns that
-	// most of the top results are unjudged (and so count as irrelevant).
+	// DefaultJudgedWarn is the share of the reachable Judged@10 below which
+	// the report warns that the top results are mostly unjudged (and so
+	// count as irrelevant). The reachable Judged@10 is the ideal ranking's
+	// (the leaderboard's ceiling): min(10, judged)/10 per query, averaged,
+	// so a golden set with three judgments a query reaches 0.3 and warns
+	// below 0.15. Without a recorded ceiling it is 1.
 	DefaultJudgedWarn = 0.5
 	// DefaultWorst is how many of the best trial's worst queries are shown.
 	DefaultWorst = 10
@@ -30,7 +34,8 @@ const CoverageMetric = "Judged@10"
 
 // Options tunes what the report shows. Start from DefaultOptions.
 type Options struct {
-	// JudgedWarn is the Judged@10 threshold below which coverage warns.
+	// JudgedWarn is the share of the reachable Judged@10 (0-1) below which
+	// coverage warns.
 	JudgedWarn float64
 	// Worst is the number of worst queries of the best trial shown.
 	Worst int

@@ -189,6 +189,19 @@ func TestRenderDegrades(t *testing.T) {
 			absent: []string{"<script", "Statistics were not computed", "Means only"},
 		},
 		{
+			// The demo judges about three documents a query: Judged@10
+			// cannot pass ~0.3, so 0.18 is not "low" against it.
+			name: "ceiling recorded",
+			change: func(t *testing.T, run *runs.Run) {
+				editLeaderboard(t, run, func(lb *runs.Leaderboard) {
+					lb.SetCeiling(runs.Ceiling{Primary: 0.6, Scorecard: map[string]float64{"Judged@10": 0.3}})
+				})
+			},
+			want: []string{"<th>% ceil</th>", "71.6%", "(ceiling 0.6000 on this golden set: the score of its ideal ranking; % ceil = primary / ceiling)",
+				"Reachable on this golden set: 0.3000", "warning threshold: 0.1500, 50% of it"},
+			absent: []string{"trials have Judged@10 below"},
+		},
+		{
 			name: "run from before the statistics step",
 			change: func(t *testing.T, run *runs.Run) {
 				editLeaderboard(t, run, func(lb *runs.Leaderboard) {

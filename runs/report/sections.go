@@ -169,6 +169,10 @@ func newParityView(trials []runs.TrialRecord) parityView {
 type coverageView struct {
 	Recorded  bool
 	Threshold string
+	// Reachable is the ideal ranking's Judged@10 when the leaderboard
+	// records a ceiling ("": unknown, and the threshold is absolute).
+	Reachable string
+	Share     string // the threshold's share of Reachable, "50%"
 	Trials    []coverageRow
 	Category  []coverageRow // the best trial's per-category coverage
 	Blind     []string      // best trial's queries with nothing judged in the top 10
@@ -184,8 +188,26 @@ type coverageRow struct {
 // carry a judgment. Unjudged results count as irrelevant, so low coverage
 // makes every score a lower bound and penalises trials that surface
 // documents nobody judged.
+//
+// The warning threshold is relative to what the golden set can reach: warn
+// times the ideal ranking's Judged@10 (the ceiling's), per category the
+// category's; a set with three judgments a query cannot pass 0.3.
 func newCoverageView(lb runs.Leaderboard, best runs.Entry, hasBest bool, queries []runs.QueryResult, g golden, warn float64) coverageView {
-	v := coverageView{Threshold: f4(warn)}
+	catWarn := func(string) float64 { return warn }
+	reachable, shareText := "", ""
+	if c := lb.Ceiling; c != nil {
+		if r, ok := c.Scorecard[CoverageMetric]; ok {
+			share := warn
+			warn, reachable, shareText = share*r, f4(r), pct(share)
+			catWarn = func(cat string) float64 {
+				if r, ok := c.Categories[cat][CoverageMetric]; ok {
+					return share * r
+				}
+				return warn
+			}
+		}
+	}
+	v := coverageView{Threshold: f4(warn), Reachable: reachable, Share: shareText}
 	low, lowest := 0, 0.0
 	for _, e := range lb.Trials {
 		x, ok := e.Scorecard[CoverageMetric]
@@ -214,7 +236,7 @@ func newCoverageView(lb runs.Leaderboard, best runs.Entry, hasBest bool, queries
 	sort.Strings(cats)
 	for _, c := range cats {
 		if x, ok := best.Categories[c][CoverageMetric]; ok {
-			v.Category = append(v.Category, coverageRow{Name: c, Value: f4(x), Low: x < warn})
+			v.Category = append(v.Category, coverageRow{Name: c, Value: f4(x), Low: x < catWarn(c)})
 		}
 	}
 	for _, q := range queries {

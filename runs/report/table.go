@@ -21,6 +21,7 @@ type leaderboardView struct {
 	Stats   bool
 	Modes   bool // some trial was not evaluated live: show the mode column
 	Routing bool // some trial has a routing accuracy
+	Ceiling bool // the leaderboard records a ceiling: show "% ceil"
 	Rows    []rowView
 	// Correction names the multiple-comparison correction of the p-values;
 	// Caveats are the comparisons' warnings, "trial: warning".
@@ -36,28 +37,31 @@ type metricRow struct {
 }
 
 type rowView struct {
-	Rank     int
-	Name     string
-	Params   []string
-	Primary  string
-	Delta    string // "+0.0123" or "—"
-	Interval string // "[-0.0100, +0.0300]" when a comparison was recorded
-	P        string // p-value after the run's correction, or —
-	Mark     string // "+", "-" or ""
-	Sig      bool
-	Metrics  []string
-	Routing  string
-	Mode     string
-	Status   string
-	Partial  string // "27% of queries" for a pruned trial
-	Error    string
-	Baseline bool
-	Best     bool
-	OK       bool
+	Rank    int
+	Name    string
+	Params  []string
+	Primary string
+	// OfCeiling is the primary score as a share of the ceiling, "74.8%"
+	// or —.
+	OfCeiling string
+	Delta     string // "+0.0123" or "—"
+	Interval  string // "[-0.0100, +0.0300]" when a comparison was recorded
+	P         string // p-value after the run's correction, or —
+	Mark      string // "+", "-" or ""
+	Sig       bool
+	Metrics   []string
+	Routing   string
+	Mode      string
+	Status    string
+	Partial   string // "27% of queries" for a pruned trial
+	Error     string
+	Baseline  bool
+	Best      bool
+	OK        bool
 }
 
 func newLeaderboardView(lb runs.Leaderboard, varying []string, stats bool) leaderboardView {
-	v := leaderboardView{Stats: stats}
+	v := leaderboardView{Stats: stats, Ceiling: lb.Ceiling != nil}
 	for _, k := range varying {
 		v.Params = append(v.Params, breakable(k))
 	}
@@ -75,6 +79,10 @@ func newLeaderboardView(lb runs.Leaderboard, varying []string, stats bool) leade
 		}
 		if ok || e.Status == runs.StatusPruned {
 			r.Primary = f4(e.Primary)
+		}
+		r.OfCeiling = "—"
+		if e.OfCeiling != nil {
+			r.OfCeiling = runs.FormatShare(*e.OfCeiling)
 		}
 		if e.Status == runs.StatusPruned && e.Fraction > 0 && e.Fraction < 1 {
 			r.Partial = pct(e.Fraction) + " of queries"
