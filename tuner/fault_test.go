@@ -151,6 +151,12 @@ func newFaultRig(t *testing.T) *faultRig {
 
 func (r *faultRig) sweep(t *testing.T, budget int, trials ...experiments.TrialSpec) (*tuner.Result, error) {
 	t.Helper()
+	return r.sweepStopping(t, budget, 0, trials...)
+}
+
+// sweepStopping is sweep with a limit of consecutive same-error failures.
+func (r *faultRig) sweepStopping(t *testing.T, budget, consecutive int, trials ...experiments.TrialSpec) (*tuner.Result, error) {
+	t.Helper()
 	var queries []tuner.Query
 	for i := 1; i <= 8; i++ {
 		queries = append(queries, tuner.Query{ID: fmt.Sprintf("q%d", i), Text: fmt.Sprintf("q%d", i),
@@ -163,7 +169,7 @@ func (r *faultRig) sweep(t *testing.T, budget int, trials ...experiments.TrialSp
 	return tuner.Sweep(context.Background(), tuner.Options{
 		Trials: trials, Queries: queries, Backend: r.b, Scorer: sc, Run: r.run,
 		Eval:          tuner.EvalOptions{Concurrency: 2, Timeout: 300 * time.Millisecond, Retries: 1, Backoff: 10 * time.Millisecond},
-		FailureBudget: budget,
+		FailureBudget: budget, MaxConsecutiveFailures: consecutive,
 	})
 }
 
@@ -270,5 +276,62 @@ func TestFaultBudget(t *testing.T) {
 	}
 	if got := strings.Join(names, " "); got != "baseline:ok 500-a:failed ok-1:ok 500-b:failed" {
 		t.Errorf("recorded %s", got)
+	}
+}
+
+// TestFaultConsecutiveSameError stops the sweep at the third trial in a row
+// failing with the same error (the trials' names and numbers differ), after
+// recording it; trials after it are not run. Failures of different kinds in
+// a row, or the same failure interrupted by a success, go on.
+func TestFaultConsecutiveSameError(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		trials []experiments.TrialSpec
+		want   string // recorded trials, in order
+		stops  bool
+	}{
+		{"same error three times", []experiments.TrialSpec{
+			trial("baseline", "ok"),
+			trial("500-a", "http500", "custom.n", 1),
+			trial("500-b", "http500", "custom.n", 2),
+			trial("500-c", "http500", "custom.n", 3),
+			trial("never-run", "ok", "custom.n", 4),
+		}, "baseline:ok 500-a:failed 500-b:failed 500-c:failed", true},
+		{"different errors in a row", []experiments.TrialSpec{
+			trial("baseline", "ok"),
+			trial("500-a", "http500", "custom.n", 1),
+			trial("malformed", "malformed"),
+			trial("500-b", "http500", "custom.n", 2),
+			trial("last", "ok", "custom.n", 3),
+		}, "baseline:ok 500-a:failed malformed:failed 500-b:failed last:ok", false},
+		{"a success between", []experiments.TrialSpec{
+			trial("baseline", "ok"),
+			trial("500-a", "http500", "custom.n", 1),
+			trial("500-b", "http500", "custom.n", 2),
+			trial("ok-1", "ok", "custom.n", 3),
+			trial("500-c", "http500", "custom.n", 4),
+			trial("last", "ok", "custom.n", 5),
+		}, "baseline:ok 500-a:failed 500-b:failed ok-1:ok 500-c:failed last:ok", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newFaultRig(t)
+			_, err := r.sweepStopping(t, 0, 3, tc.trials...)
+			switch {
+			case tc.stops && !errors.Is(err, tuner.ErrStoppedEarly):
+				t.Fatalf("err = %v, want ErrStoppedEarly", err)
+			case tc.stops && !strings.Contains(err.Error(), "3 consecutive trials failed with the same error (500-a, 500-b, 500-c; 1 trials not run)"):
+				t.Errorf("err = %v", err)
+			case !tc.stops && err != nil:
+				t.Fatalf("sweep stopped: %v", err)
+			}
+			recorded, _ := r.run.Trials()
+			var names []string
+			for _, rec := range recorded {
+				names = append(names, rec.Name+":"+string(rec.Status))
+			}
+			if got := strings.Join(names, " "); got != tc.want {
+				t.Errorf("recorded %s\nwant     %s", got, tc.want)
+			}
+		})
 	}
 }

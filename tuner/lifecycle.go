@@ -56,6 +56,9 @@ type Config struct {
 	Scorer        *MetricsScorer
 	Eval          EvalOptions
 	FailureBudget int
+	// MaxConsecutiveFailures stops the run once this many trials in a row
+	// failed with the same error (0: never; see Options).
+	MaxConsecutiveFailures int
 	// Backend is the backend kind; Replay, unless nil or ModeLive, fuses
 	// query-time variants offline.
 	Backend backend.Factory
@@ -203,7 +206,8 @@ func (c Config) options(run *runs.Run, b backend.Backend, describe func(map[stri
 	return Options{
 		Trials: c.Trials, Queries: c.Queries, Backend: b, Scorer: c.Scorer,
 		Eval: c.Eval, Run: run, Progress: progress, FailureBudget: c.FailureBudget,
-		Describe: func(p experiments.Params) string { return describe(p) },
+		MaxConsecutiveFailures: c.MaxConsecutiveFailures,
+		Describe:               func(p experiments.Params) string { return describe(p) },
 	}
 }
 
