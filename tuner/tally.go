@@ -32,7 +32,7 @@ func newTally(budget, maxConsecutive int) *tally {
 // done counts a finished trial and returns the ETA of the remaining ones,
 // and an ErrFailureBudget error once rec's failure spends the budget, or an
 // ErrStoppedEarly error once it makes the limit of consecutive trials
-// failing with the same error (see SameError).
+// failing with the same error (see SameError) and trials remain.
 func (t *tally) done(rec runs.TrialRecord, remaining int) (time.Duration, error) {
 	t.ran++
 	eta := time.Duration(float64(time.Since(t.start)) / float64(t.ran) * float64(max(remaining, 0)))
@@ -49,7 +49,7 @@ func (t *tally) done(rec runs.TrialRecord, remaining int) (time.Duration, error)
 	} else {
 		t.streak, t.streakErr = []string{rec.Name}, norm
 	}
-	if t.maxStreak > 0 && len(t.streak) >= t.maxStreak {
+	if t.maxStreak > 0 && len(t.streak) >= t.maxStreak && remaining > 0 {
 		return eta, fmt.Errorf("%w: %d consecutive trials failed with the same error (%s; %d trials not run): %s",
 			ErrStoppedEarly, len(t.streak), strings.Join(t.streak, ", "), max(remaining, 0), rec.Error)
 	}
