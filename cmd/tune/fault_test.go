@@ -92,7 +92,7 @@ func exitCodeOf(t *testing.T, err error) int {
 func TestFaultTunerKilledThenResume(t *testing.T) {
 	e := newSweepEnv(t, sweepSettings)
 	exp := longExperiment(e)
-	cmd, _, stderr := e.command("--experiments", exp)
+	cmd, _, stderr := e.command("--experiments", exp, "--mode", "live")
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +132,7 @@ func TestFaultTunerKilledThenResume(t *testing.T) {
 		saved[f], _ = os.ReadFile(f)
 	}
 
-	stdout, errOut, code := e.run("--experiments", exp, "--resume", filepath.Base(dirs[0]))
+	stdout, errOut, code := e.run("--experiments", exp, "--mode", "live", "--resume", filepath.Base(dirs[0]))
 	if code != 0 {
 		t.Fatalf("resume: exit %d\n%s", code, errOut)
 	}
@@ -183,7 +183,7 @@ func killServeMidBatch(t *testing.T) bool {
 	// response) takes long enough for the kill to land inside it.
 	e := newSweepEnv(t, "runs_dir: runs\neval:\n  concurrency: 1\n  retries: 0\n")
 	exp := longExperiment(e)
-	cmd, stdout, stderr := e.command("--experiments", exp)
+	cmd, stdout, stderr := e.command("--experiments", exp, "--mode", "live")
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -254,7 +254,7 @@ func killServeMidBatch(t *testing.T) bool {
 func TestFaultRecordWriteError(t *testing.T) {
 	e := newSweepEnv(t, sweepSettings)
 	exp := longExperiment(e)
-	cmd, stdout, stderr := e.command("--experiments", exp)
+	cmd, stdout, stderr := e.command("--experiments", exp, "--mode", "live")
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -314,7 +314,7 @@ func TestFaultRecordWriteError(t *testing.T) {
 	if err := os.Rename(moved, trials); err != nil {
 		t.Fatal(err)
 	}
-	out, errOut, code := e.run("--experiments", exp, "--resume", filepath.Base(run))
+	out, errOut, code := e.run("--experiments", exp, "--mode", "live", "--resume", filepath.Base(run))
 	if code != 0 {
 		t.Fatalf("resume: exit %d\n%s", code, errOut)
 	}

@@ -58,7 +58,7 @@ func parseSweepFlags(a *app, cmd string, args []string) (f *sweepFlags, shared b
 	fs.BoolVar(&f.applyBest, "apply-best", false, "promote the best trial to the production config (backend.config) after the sweep")
 	fs.BoolVar(&f.force, "force", false, "with --apply-best: promote even when the promotion policy refuses (recorded in promotions.jsonl)")
 	f.shared = addSharedFlags(fs)
-	fs.StringVar(&f.mode, "mode", "live", "live (apply and evaluate every trial), replay (fuse query-time variants offline from candidate lists, verify the best live) or auto (replay where the backend returns candidate lists)")
+	fs.StringVar(&f.mode, "mode", string(tuner.ModeAuto), "auto (the default: replay where the backend returns candidate lists, verify the best live, confirm the winner by apply + restart; live elsewhere), live (apply and evaluate every trial) or replay (like auto, but fail when the backend returns no candidate lists)")
 	fs.IntVar(&f.verify, "verify", tuner.DefaultVerify, verifyUsage)
 	if err := parseFlags(fs, args); err != nil {
 		return nil, false, err
