@@ -31,6 +31,10 @@ type DatasetConfig struct {
 	Split       string   `mapstructure:"split"`       // all, dev or test; DefaultSplit by default
 	SplitSeed   *int64   `mapstructure:"split_seed"`  // DefaultSplitSeed by default
 	DevFraction *float64 `mapstructure:"dev_fraction"`
+	// AllowMissingDocs scores a golden set whose doc_id judgments name
+	// documents the corpus does not hold (a warning) instead of refusing
+	// it (see Resolved.CheckMissing).
+	AllowMissingDocs bool `mapstructure:"allow_missing_docs"`
 }
 
 // WithDefaults returns c with every unset field given its default. A BEIR

@@ -151,7 +151,7 @@ func loadSettings(file string, fs *flag.FlagSet, flagKeys map[string]string) (*s
 	v.AutomaticEnv()
 	// AutomaticEnv only answers for keys viper knows; bind the nested ones.
 	for _, k := range []string{"dataset.id", "dataset.path", "dataset.format", "dataset.judgments", "dataset.corpus",
-		"dataset.split", "dataset.split_seed", "dataset.dev_fraction", "dataset_id", "backend.kind", "backend.config",
+		"dataset.split", "dataset.split_seed", "dataset.dev_fraction", "dataset.allow_missing_docs", "dataset_id", "backend.kind", "backend.config",
 		"backend.start_timeout", "backend.stop_timeout", "backend.settle", "backend.template", "backend.health_url",
 		"backend.search.url", "score.primary", "eval.concurrency",
 		"eval.timeout", "eval.retries", "eval.k", "eval.failure_budget", "eval.max_consecutive_failures", "runs_dir"} {
