@@ -95,6 +95,12 @@ func faultServer(cfgPath, readyPath, mark string) int {
 		case "malformed":
 			fmt.Fprint(w, `{"hits": [{"doc_id": "d1", "score": `)
 			return
+		case "fail-q2-q5":
+			if req.Query == "q2" || req.Query == "q5" {
+				w.WriteHeader(http.StatusInternalServerError)
+				fmt.Fprintln(w, `{"error":"shard unavailable"}`)
+				return
+			}
 		case "die-once", "die-always":
 			if n == 4 {
 				if _, err := os.Stat(mark); fault == "die-always" || err != nil {
@@ -157,6 +163,13 @@ func (r *faultRig) sweep(t *testing.T, budget int, trials ...experiments.TrialSp
 // sweepStopping is sweep with a limit of consecutive same-error failures.
 func (r *faultRig) sweepStopping(t *testing.T, budget, consecutive int, trials ...experiments.TrialSpec) (*tuner.Result, error) {
 	t.Helper()
+	return r.sweepWith(t, budget, consecutive, "", trials...)
+}
+
+// sweepWith is sweep with a limit of consecutive same-error failures and
+// an eval.on_query_error policy.
+func (r *faultRig) sweepWith(t *testing.T, budget, consecutive int, onQueryError string, trials ...experiments.TrialSpec) (*tuner.Result, error) {
+	t.Helper()
 	var queries []tuner.Query
 	for i := 1; i <= 8; i++ {
 		queries = append(queries, tuner.Query{ID: fmt.Sprintf("q%d", i), Text: fmt.Sprintf("q%d", i),
@@ -168,7 +181,7 @@ func (r *faultRig) sweepStopping(t *testing.T, budget, consecutive int, trials .
 	}
 	return tuner.Sweep(context.Background(), tuner.Options{
 		Trials: trials, Queries: queries, Backend: r.b, Scorer: sc, Run: r.run,
-		Eval:          tuner.EvalOptions{Concurrency: 2, Timeout: 300 * time.Millisecond, Retries: 1, Backoff: 10 * time.Millisecond},
+		Eval:          tuner.EvalOptions{Concurrency: 2, Timeout: 300 * time.Millisecond, Retries: 1, Backoff: 10 * time.Millisecond, OnQueryError: onQueryError},
 		FailureBudget: budget, MaxConsecutiveFailures: consecutive,
 	})
 }
@@ -331,6 +344,62 @@ func TestFaultConsecutiveSameError(t *testing.T) {
 			}
 			if got := strings.Join(names, " "); got != tc.want {
 				t.Errorf("recorded %s\nwant     %s", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestFaultOnQueryError: two of eight queries fail after their retries.
+// eval.on_query_error fail fails the trial; zero scores them 0 (in the
+// mean: 6/8) and skip leaves them out (the mean of the other six); both
+// keep the trial ok and record the count, the policy and each query's fate.
+// A trial whose every query failed fails under every policy.
+func TestFaultOnQueryError(t *testing.T) {
+	for _, tc := range []struct {
+		policy  string
+		status  string
+		primary float64
+		queries int
+	}{
+		{"fail", runs.StatusFailed, 0.75, 8},
+		{"zero", runs.StatusOK, 0.75, 8},
+		{"skip", runs.StatusOK, 1, 6},
+	} {
+		t.Run(tc.policy, func(t *testing.T) {
+			r := newFaultRig(t)
+			if _, err := r.sweepWith(t, 0, 0, tc.policy, trial("baseline", "ok"), trial("some", "fail-q2-q5"), trial("all", "http500")); err != nil {
+				t.Fatal(err)
+			}
+			recorded, _ := r.run.Trials()
+			for _, rec := range recorded {
+				switch rec.Name {
+				case "all":
+					if rec.Status != runs.StatusFailed || !strings.Contains(rec.Error, "8 of 8 queries failed") {
+						t.Errorf("all: %s %q, want failed", rec.Status, rec.Error)
+					}
+				case "some":
+					wantPolicy := tc.policy
+					if tc.policy == "fail" {
+						wantPolicy = ""
+					}
+					if rec.Status != tc.status || rec.Failed != 2 || rec.OnQueryError != wantPolicy || rec.Queries != tc.queries {
+						t.Errorf("some: status %s, %d failed, on_query_error %q, %d queries; want %s, 2, %q, %d",
+							rec.Status, rec.Failed, rec.OnQueryError, rec.Queries, tc.status, wantPolicy, tc.queries)
+					}
+					if tc.status == runs.StatusOK && rec.Primary != tc.primary {
+						t.Errorf("some: primary %v, want %v", rec.Primary, tc.primary)
+					}
+					qs, err := r.run.QueryResults(rec.Index)
+					if err != nil {
+						t.Fatal(err)
+					}
+					for _, q := range qs {
+						failed := q.QueryID == "q2" || q.QueryID == "q5"
+						if failed != (q.Error != "") || (failed && q.OnError != wantPolicy) {
+							t.Errorf("some: query %s: error %q on_error %q", q.QueryID, q.Error, q.OnError)
+						}
+					}
+				}
 			}
 		})
 	}

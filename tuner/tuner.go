@@ -131,10 +131,7 @@ func runTrial(ctx context.Context, o Options, index int, spec experiments.TrialS
 	rec.Primary, rec.Scorecard = s.Primary, s.Scorecard
 	rec.Categories, rec.Difficulties, rec.Routing = s.Categories, s.Difficulties, s.Routing
 	rec.Queries, rec.Failed = s.Scored, batch.Failed
-	if batch.Failed > 0 {
-		rec.Status = runs.StatusFailed
-		rec.Error = fmt.Sprintf("%d of %d queries failed (first: %s)", batch.Failed, len(o.Queries), firstError(batch.Results))
-	}
+	rec.queryErrorsFail(o.Eval.OnQueryError, len(o.Queries), firstError(batch.Results))
 	return rec, restarted, nil
 }
 

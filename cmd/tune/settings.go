@@ -100,6 +100,9 @@ type evalSettings struct {
 	// MaxConsecutiveFailures stops a sweep once this many trials in a row
 	// failed with the same error (0: never).
 	MaxConsecutiveFailures int `mapstructure:"max_consecutive_failures"`
+	// OnQueryError is what a query failing after its retries does: fail
+	// (the trial), zero (scored 0) or skip (left out).
+	OnQueryError string `mapstructure:"on_query_error"`
 }
 
 // Default settings values.
@@ -124,6 +127,7 @@ func settingsDefaults(v *viper.Viper) {
 	v.SetDefault("eval.k", 100)
 	v.SetDefault("eval.failure_budget", defaultFailureBudget)
 	v.SetDefault("eval.max_consecutive_failures", defaultMaxConsecutiveFailures)
+	v.SetDefault("eval.on_query_error", tuner.QueryErrorFail)
 	v.SetDefault("runs_dir", defaultRunsDir)
 	statsDefaults(v)
 }
@@ -154,7 +158,7 @@ func loadSettings(file string, fs *flag.FlagSet, flagKeys map[string]string) (*s
 		"dataset.split", "dataset.split_seed", "dataset.dev_fraction", "dataset.allow_missing_docs", "dataset_id", "backend.kind", "backend.config",
 		"backend.start_timeout", "backend.stop_timeout", "backend.settle", "backend.template", "backend.health_url",
 		"backend.search.url", "score.primary", "eval.concurrency",
-		"eval.timeout", "eval.retries", "eval.k", "eval.failure_budget", "eval.max_consecutive_failures", "runs_dir"} {
+		"eval.timeout", "eval.retries", "eval.k", "eval.failure_budget", "eval.max_consecutive_failures", "eval.on_query_error", "runs_dir"} {
 		_ = v.BindEnv(k)
 	}
 	if fs != nil {
@@ -196,6 +200,9 @@ func (s *settings) validate() error {
 	}
 	if s.Eval.K <= 0 {
 		add("eval.k", "must be > 0 (got %d)", s.Eval.K)
+	}
+	if err := tuner.CheckQueryErrorPolicy(s.Eval.OnQueryError); err != nil {
+		add("eval.on_query_error", "%v", err)
 	}
 	if s.Eval.MaxConsecutiveFailures < 0 {
 		add("eval.max_consecutive_failures", "must be >= 0 (0: never stop early; got %d)", s.Eval.MaxConsecutiveFailures)

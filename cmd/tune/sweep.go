@@ -297,7 +297,7 @@ func validFormat(f string) bool {
 }
 
 func evalOptions(e evalSettings) tuner.EvalOptions {
-	return tuner.EvalOptions{Concurrency: e.Concurrency, Timeout: e.Timeout, Retries: e.Retries, K: e.K}
+	return tuner.EvalOptions{Concurrency: e.Concurrency, Timeout: e.Timeout, Retries: e.Retries, K: e.K, OnQueryError: e.OnQueryError}
 }
 
 // loadExperiments reads the experiment file, or the shipped shortlist.
