@@ -34,6 +34,10 @@ type DatasetConfig struct {
 	// Grades is the grade scale (dataset.grades: max, map, relevant,
 	// strong, exact); unset, the data's own (see GradeScale).
 	Grades GradeScale `mapstructure:"grades"`
+	// AllowMissingDocs scores a golden set whose doc_id judgments name
+	// documents the corpus does not hold (a warning) instead of refusing
+	// it (see Resolved.CheckMissing).
+	AllowMissingDocs bool `mapstructure:"allow_missing_docs"`
 }
 
 // WithDefaults returns c with every unset field given its default. A BEIR

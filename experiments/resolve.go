@@ -40,8 +40,20 @@ type ResolvedQuery struct {
 // Resolved is a golden set resolved against a corpus.
 type Resolved struct {
 	Queries  []ResolvedQuery // in golden-set order
-	Warnings []Problem       // excerpts found in several documents, doc ids missing from the corpus
-	byID     map[string]int
+	Warnings []Problem       // excerpts found in several documents
+	// Missing are the doc_id judgments whose document is not in the
+	// corpus, once per query and document, in golden-set order: see
+	// CheckMissing.
+	Missing []MissingDoc
+	byID    map[string]int
+	source  string // the golden set's file
+}
+
+// MissingDoc is a doc_id judgment of a document the corpus does not hold.
+type MissingDoc struct {
+	Pos   string // where the judgment is: file:line:col
+	Query string
+	DocID string
 }
 
 // Query returns the resolved query with the given id, or nil.
@@ -54,7 +66,7 @@ func (r *Resolved) Query(id string) *ResolvedQuery {
 
 // Resolve turns every judgment of gs into graded document ids of docs:
 //   - doc_id judges that document; an id not in docs is kept (it still counts
-//     for recall) and reported as a warning;
+//     for recall) and listed in Missing (see CheckMissing);
 //   - doc_id_pattern judges every document whose whole id matches it;
 //     a pattern that matches none is an error;
 //   - passage_substring judges every document that contains the excerpt,
@@ -71,15 +83,15 @@ func (gs *GoldenSet) Resolve(docs []Document) (*Resolved, error) {
 		ids[d.ID] = true
 	}
 	var cx *corpusIndex
-	res := &Resolved{Queries: make([]ResolvedQuery, len(gs.Queries)), byID: map[string]int{}}
+	res := &Resolved{Queries: make([]ResolvedQuery, len(gs.Queries)), byID: map[string]int{}, source: gs.Source}
 	for qi := range gs.Queries {
 		q := &gs.Queries[qi]
 		rq := ResolvedQuery{ID: q.ID, Category: q.Category, Judgments: metrics.Judgments{}, docGrades: map[string]int{}}
 		for _, j := range q.Judgments {
 			switch {
 			case j.DocID != "":
-				if !ids[j.DocID] {
-					l.warnf(j.Pos, "doc_id", "query %q: document %q is not in the corpus", q.ID, j.DocID)
+				if _, seen := rq.docGrades[j.DocID]; !ids[j.DocID] && !seen {
+					res.Missing = append(res.Missing, MissingDoc{Pos: j.Pos, Query: q.ID, DocID: j.DocID})
 				}
 				raise(rq.docGrades, j.DocID, j.Grade)
 			case j.Pattern != "":

@@ -95,8 +95,8 @@ func TestResolveJudgments(t *testing.T) {
 			t.Errorf("query %q: judgments %v, want %v", id, got, w)
 		}
 	}
-	if len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0].Error(), `document "gone" is not in the corpus`) {
-		t.Errorf("warnings %v, want one about document gone", r.Warnings)
+	if len(r.Warnings) != 0 || len(r.Missing) != 1 || r.Missing[0].DocID != "gone" || r.Missing[0].Query != "missing" {
+		t.Errorf("warnings %v, missing %v; want document gone of query missing missing", r.Warnings, r.Missing)
 	}
 }
 

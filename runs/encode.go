@@ -98,6 +98,10 @@ func appendQueryResult(b []byte, q *QueryResult) ([]byte, bool) {
 	if q.Unjudged {
 		b = append(b, `,"unjudged":true`...)
 	}
+	if q.OnError != "" {
+		b = append(b, `,"on_error":`...)
+		b = appendString(b, q.OnError)
+	}
 	return append(b, "}\n"...), true
 }
 

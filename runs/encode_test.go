@@ -31,6 +31,7 @@ func TestAppendQueryResult(t *testing.T) {
 			Labels: "1:L? | 2:L3", Scores: map[string]float64{"NDCG@10": 0.5, "ERR@10": 1e21, "P@10": 0, "AP": 1e-6, "MRR@10": 123456789.125, "Z": -2.5e-9},
 			Primary: 0.3333333333333333, Routing: "search", Expected: "no_results", RequestID: "run/001/q1", LatencyMS: 12.345, Error: "timed out\n"},
 		{QueryID: "\xff\xfe bad utf-8", Scores: map[string]float64{"x": math.Copysign(0, -1)}, Unjudged: true},
+		{QueryID: "q3", Scores: map[string]float64{}, Error: "status 500", OnError: "zero"},
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range 300 {
@@ -81,7 +82,7 @@ func randFloat(rng *rand.Rand) float64 {
 // gains a field the fast encoder does not write.
 func TestAppendQueryResultKnowsEveryField(t *testing.T) {
 	for typ, want := range map[reflect.Type]string{
-		reflect.TypeFor[QueryResult](): "query_id,category,top,labels,scores,primary,routing,expected_routing,request_id,latency_ms,error,unjudged",
+		reflect.TypeFor[QueryResult](): "query_id,category,top,labels,scores,primary,routing,expected_routing,request_id,latency_ms,error,unjudged,on_error",
 		reflect.TypeFor[RankedDoc]():   "doc_id,score,grade",
 	} {
 		var names []string

@@ -167,8 +167,25 @@ func NewLeaderboard(primary string, metrics []string, trials []TrialRecord) Lead
 	})
 	for i := range lb.Trials {
 		lb.Trials[i].Rank = i + 1
+		if w := queryErrorWarning(lb.Trials[i]); w != "" {
+			lb.Warnings = append(lb.Warnings, w)
+		}
 	}
 	return lb
+}
+
+// queryErrorWarning is the footnote of a trial whose failed queries were
+// scored under eval.on_query_error instead of failing it ("" for none).
+func queryErrorWarning(e Entry) string {
+	switch {
+	case e.Failed == 0:
+		return ""
+	case e.OnQueryError == "zero":
+		return fmt.Sprintf("trial %s: %d queries failed after retries and were scored 0 (eval.on_query_error: zero)", e.Name, e.Failed)
+	case e.OnQueryError == "skip":
+		return fmt.Sprintf("trial %s: %d queries failed after retries and were left out of its scores and paired tests (eval.on_query_error: skip)", e.Name, e.Failed)
+	}
+	return ""
 }
 
 // Best returns the best successful entry, or false when none succeeded.
@@ -210,7 +227,7 @@ func round(v float64) float64 {
 func (s Summary) rounded() Summary {
 	out := Summary{
 		Scorecard: roundMap(s.Scorecard), Categories: roundNested(s.Categories), Difficulties: roundNested(s.Difficulties),
-		Queries: s.Queries, Failed: s.Failed,
+		Queries: s.Queries, Failed: s.Failed, OnQueryError: s.OnQueryError,
 	}
 	if s.Routing != nil {
 		v := round(*s.Routing)

@@ -65,6 +65,10 @@ type Summary struct {
 	// search failed after retries.
 	Queries int `json:"queries"`
 	Failed  int `json:"failed_queries,omitempty"`
+	// OnQueryError is the eval.on_query_error policy ("zero" or "skip")
+	// the trial's Failed queries were scored under instead of failing it;
+	// "" when none failed or they failed the trial.
+	OnQueryError string `json:"on_query_error,omitempty"`
 }
 
 // ReplayRef points a replayed trial at what it was fused from.
@@ -100,6 +104,10 @@ type QueryResult struct {
 	// Unjudged marks a query without judgments: it is not scored (its
 	// scores are zeros) and the statistics leave it out.
 	Unjudged bool `json:"unjudged,omitempty"`
+	// OnError says what became of a failed query (Error set) under
+	// eval.on_query_error: "zero" (scored 0 on every metric, in the means
+	// and paired tests) or "skip" (left out of both); "" fails the trial.
+	OnError string `json:"on_error,omitempty"`
 }
 
 // RankedDoc is one retrieved document with its grade (-1 when unjudged).

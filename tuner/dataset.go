@@ -73,6 +73,15 @@ func OpenDataset(d experiments.DatasetConfig, corpusFallback, cacheDir string) (
 	for _, w := range res.Warnings {
 		ds.Warnings = append(ds.Warnings, w.Error())
 	}
+	if ds.Corpus != "" {
+		warn, err := res.CheckMissing(docs, d.AllowMissingDocs)
+		if err != nil {
+			return nil, InputErr(err)
+		}
+		if warn != nil {
+			ds.Warnings = append(ds.Warnings, warn.Error())
+		}
+	}
 	for _, q := range gs.Queries {
 		tq := Query{ID: q.ID, Text: q.Text, Category: q.Category, Difficulty: q.Difficulty, ExpectedRouting: q.ExpectedRouting}
 		if rq := res.Query(q.ID); rq != nil {

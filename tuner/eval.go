@@ -32,6 +32,10 @@ type EvalOptions struct {
 	Retries     int           // extra attempts after a failed search (default 2)
 	Backoff     time.Duration // first retry delay, doubled each attempt (default 200 ms)
 	K           int           // hits requested per query (default 100)
+	// OnQueryError is what a query failing after its retries does: fail
+	// the trial (QueryErrorFail, the default, also for ""), score it 0
+	// (QueryErrorZero) or leave it out (QueryErrorSkip).
+	OnQueryError string
 
 	// Set by the replay (see replay.go): ask for candidate lists, override
 	// the fusion settings per request, and see every successful response.
@@ -107,6 +111,7 @@ func evaluate(ctx context.Context, s backend.Searcher, queries []Query, sc Score
 	if err := ctx.Err(); err != nil {
 		return Batch{}, err
 	}
+	markQueryErrors(results, o.OnQueryError)
 	return Batch{Results: results, Failed: failed}, nil
 }
 

@@ -95,6 +95,12 @@ func faultServer(cfgPath, readyPath, mark string) int {
 		case "malformed":
 			fmt.Fprint(w, `{"hits": [{"doc_id": "d1", "score": `)
 			return
+		case "fail-q2-q5":
+			if req.Query == "q2" || req.Query == "q5" {
+				w.WriteHeader(http.StatusInternalServerError)
+				fmt.Fprintln(w, `{"error":"shard unavailable"}`)
+				return
+			}
 		case "die-once", "die-always":
 			if n == 4 {
 				if _, err := os.Stat(mark); fault == "die-always" || err != nil {
@@ -151,6 +157,19 @@ func newFaultRig(t *testing.T) *faultRig {
 
 func (r *faultRig) sweep(t *testing.T, budget int, trials ...experiments.TrialSpec) (*tuner.Result, error) {
 	t.Helper()
+	return r.sweepStopping(t, budget, 0, trials...)
+}
+
+// sweepStopping is sweep with a limit of consecutive same-error failures.
+func (r *faultRig) sweepStopping(t *testing.T, budget, consecutive int, trials ...experiments.TrialSpec) (*tuner.Result, error) {
+	t.Helper()
+	return r.sweepWith(t, budget, consecutive, "", trials...)
+}
+
+// sweepWith is sweep with a limit of consecutive same-error failures and
+// an eval.on_query_error policy.
+func (r *faultRig) sweepWith(t *testing.T, budget, consecutive int, onQueryError string, trials ...experiments.TrialSpec) (*tuner.Result, error) {
+	t.Helper()
 	var queries []tuner.Query
 	for i := 1; i <= 8; i++ {
 		queries = append(queries, tuner.Query{ID: fmt.Sprintf("q%d", i), Text: fmt.Sprintf("q%d", i),
@@ -162,8 +181,8 @@ func (r *faultRig) sweep(t *testing.T, budget int, trials ...experiments.TrialSp
 	}
 	return tuner.Sweep(context.Background(), tuner.Options{
 		Trials: trials, Queries: queries, Backend: r.b, Scorer: sc, Run: r.run,
-		Eval:          tuner.EvalOptions{Concurrency: 2, Timeout: 300 * time.Millisecond, Retries: 1, Backoff: 10 * time.Millisecond},
-		FailureBudget: budget,
+		Eval:          tuner.EvalOptions{Concurrency: 2, Timeout: 300 * time.Millisecond, Retries: 1, Backoff: 10 * time.Millisecond, OnQueryError: onQueryError},
+		FailureBudget: budget, MaxConsecutiveFailures: consecutive,
 	})
 }
 
@@ -270,5 +289,118 @@ func TestFaultBudget(t *testing.T) {
 	}
 	if got := strings.Join(names, " "); got != "baseline:ok 500-a:failed ok-1:ok 500-b:failed" {
 		t.Errorf("recorded %s", got)
+	}
+}
+
+// TestFaultConsecutiveSameError stops the sweep at the third trial in a row
+// failing with the same error (the trials' names and numbers differ), after
+// recording it; trials after it are not run. Failures of different kinds in
+// a row, or the same failure interrupted by a success, go on.
+func TestFaultConsecutiveSameError(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		trials []experiments.TrialSpec
+		want   string // recorded trials, in order
+		stops  bool
+	}{
+		{"same error three times", []experiments.TrialSpec{
+			trial("baseline", "ok"),
+			trial("500-a", "http500", "custom.n", 1),
+			trial("500-b", "http500", "custom.n", 2),
+			trial("500-c", "http500", "custom.n", 3),
+			trial("never-run", "ok", "custom.n", 4),
+		}, "baseline:ok 500-a:failed 500-b:failed 500-c:failed", true},
+		{"different errors in a row", []experiments.TrialSpec{
+			trial("baseline", "ok"),
+			trial("500-a", "http500", "custom.n", 1),
+			trial("malformed", "malformed"),
+			trial("500-b", "http500", "custom.n", 2),
+			trial("last", "ok", "custom.n", 3),
+		}, "baseline:ok 500-a:failed malformed:failed 500-b:failed last:ok", false},
+		{"a success between", []experiments.TrialSpec{
+			trial("baseline", "ok"),
+			trial("500-a", "http500", "custom.n", 1),
+			trial("500-b", "http500", "custom.n", 2),
+			trial("ok-1", "ok", "custom.n", 3),
+			trial("500-c", "http500", "custom.n", 4),
+			trial("last", "ok", "custom.n", 5),
+		}, "baseline:ok 500-a:failed 500-b:failed ok-1:ok 500-c:failed last:ok", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newFaultRig(t)
+			_, err := r.sweepStopping(t, 0, 3, tc.trials...)
+			switch {
+			case tc.stops && !errors.Is(err, tuner.ErrStoppedEarly):
+				t.Fatalf("err = %v, want ErrStoppedEarly", err)
+			case tc.stops && !strings.Contains(err.Error(), "3 consecutive trials failed with the same error (500-a, 500-b, 500-c; 1 trials not run)"):
+				t.Errorf("err = %v", err)
+			case !tc.stops && err != nil:
+				t.Fatalf("sweep stopped: %v", err)
+			}
+			recorded, _ := r.run.Trials()
+			var names []string
+			for _, rec := range recorded {
+				names = append(names, rec.Name+":"+string(rec.Status))
+			}
+			if got := strings.Join(names, " "); got != tc.want {
+				t.Errorf("recorded %s\nwant     %s", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestFaultOnQueryError: two of eight queries fail after their retries.
+// eval.on_query_error fail fails the trial; zero scores them 0 (in the
+// mean: 6/8) and skip leaves them out (the mean of the other six); both
+// keep the trial ok and record the count, the policy and each query's fate.
+// A trial whose every query failed fails under every policy.
+func TestFaultOnQueryError(t *testing.T) {
+	for _, tc := range []struct {
+		policy  string
+		status  string
+		primary float64
+		queries int
+	}{
+		{"fail", runs.StatusFailed, 0.75, 8},
+		{"zero", runs.StatusOK, 0.75, 8},
+		{"skip", runs.StatusOK, 1, 6},
+	} {
+		t.Run(tc.policy, func(t *testing.T) {
+			r := newFaultRig(t)
+			if _, err := r.sweepWith(t, 0, 0, tc.policy, trial("baseline", "ok"), trial("some", "fail-q2-q5"), trial("all", "http500")); err != nil {
+				t.Fatal(err)
+			}
+			recorded, _ := r.run.Trials()
+			for _, rec := range recorded {
+				switch rec.Name {
+				case "all":
+					if rec.Status != runs.StatusFailed || !strings.Contains(rec.Error, "8 of 8 queries failed") {
+						t.Errorf("all: %s %q, want failed", rec.Status, rec.Error)
+					}
+				case "some":
+					wantPolicy := tc.policy
+					if tc.policy == "fail" {
+						wantPolicy = ""
+					}
+					if rec.Status != tc.status || rec.Failed != 2 || rec.OnQueryError != wantPolicy || rec.Queries != tc.queries {
+						t.Errorf("some: status %s, %d failed, on_query_error %q, %d queries; want %s, 2, %q, %d",
+							rec.Status, rec.Failed, rec.OnQueryError, rec.Queries, tc.status, wantPolicy, tc.queries)
+					}
+					if tc.status == runs.StatusOK && rec.Primary != tc.primary {
+						t.Errorf("some: primary %v, want %v", rec.Primary, tc.primary)
+					}
+					qs, err := r.run.QueryResults(rec.Index)
+					if err != nil {
+						t.Fatal(err)
+					}
+					for _, q := range qs {
+						failed := q.QueryID == "q2" || q.QueryID == "q5"
+						if failed != (q.Error != "") || (failed && q.OnError != wantPolicy) {
+							t.Errorf("some: query %s: error %q on_error %q", q.QueryID, q.Error, q.OnError)
+						}
+					}
+				}
+			}
+		})
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -56,6 +57,9 @@ type Config struct {
 	Scorer        *MetricsScorer
 	Eval          EvalOptions
 	FailureBudget int
+	// MaxConsecutiveFailures stops the run once this many trials in a row
+	// failed with the same error (0: never; see Options).
+	MaxConsecutiveFailures int
 	// Backend is the backend kind; Replay, unless nil or ModeLive, fuses
 	// query-time variants offline.
 	Backend backend.Factory
@@ -155,12 +159,20 @@ func Run(ctx context.Context, c Config) (*Outcome, error) {
 			fmt.Fprintln(c.Log, "note: replayed trials run every query and are not pruned; pruning applies to trials run live")
 		}
 	}
-	ob, err := c.Backend.Open(filepath.Join(run.Dir, "backend"), c.Log)
+	backendDir := filepath.Join(run.Dir, "backend")
+	ob, err := c.Backend.Open(backendDir, c.Log)
 	if err != nil {
 		return nil, finishRun(ctx, run, nil, fmt.Errorf("open backend: %w", err), "")
 	}
 	b := NewTimedBackend(ob)
 	started := time.Now()
+	pre := false
+	if spec, ok := preflightSpec(c.Trials); ok {
+		if pre, err = preflight(ctx, b, spec); err != nil {
+			_ = b.Close()
+			return nil, c.failPreflight(ctx, run, err, backendDir)
+		}
+	}
 	opts := c.options(run, b, c.Backend.Describe)
 	opts.Replay = c.Replay
 	var res *Result
@@ -169,6 +181,9 @@ func Run(ctx context.Context, c Config) (*Outcome, error) {
 		res, runErr = Search(ctx, opts, *c.Study)
 	} else {
 		res, runErr = Sweep(ctx, opts)
+	}
+	if res != nil && pre {
+		res.Restarts++
 	}
 	var held *runs.HeldOut
 	if runErr == nil {
@@ -194,6 +209,27 @@ func Run(ctx context.Context, c Config) (*Outcome, error) {
 	return out, c.verdict(out, runErr, closeErr)
 }
 
+// failPreflight ends a run whose pre-flight failed with err: a new run's
+// directory is removed (nothing half written stays; the service logs are
+// kept in the temporary directory), a resumed run is marked failed. The
+// error names the cause and the logs' last lines; it is the user's setup's
+// (an input error) unless the run was interrupted.
+func (c Config) failPreflight(ctx context.Context, run *runs.Run, err error, backendDir string) error {
+	resumed := c.Resume != ""
+	err = failedPreflight(err, backendDir, resumed)
+	if resumed {
+		err = finishRun(ctx, run, nil, err, "")
+	} else if rerr := os.RemoveAll(run.Dir); rerr != nil {
+		err = errors.Join(err, fmt.Errorf("remove run directory: %w", rerr))
+	} else {
+		err = fmt.Errorf("%w\nno trial ran; the run directory %s is removed", err, run.Dir)
+	}
+	if ctx.Err() != nil {
+		return err
+	}
+	return InputErr(err)
+}
+
 // options are the trial loop's options on backend b.
 func (c Config) options(run *runs.Run, b backend.Backend, describe func(map[string]any) string) Options {
 	progress := c.Progress
@@ -203,7 +239,8 @@ func (c Config) options(run *runs.Run, b backend.Backend, describe func(map[stri
 	return Options{
 		Trials: c.Trials, Queries: c.Queries, Backend: b, Scorer: c.Scorer,
 		Eval: c.Eval, Run: run, Progress: progress, FailureBudget: c.FailureBudget,
-		Describe: func(p experiments.Params) string { return describe(p) },
+		MaxConsecutiveFailures: c.MaxConsecutiveFailures,
+		Describe:               func(p experiments.Params) string { return describe(p) },
 	}
 }
 

@@ -46,6 +46,14 @@ func runShared(ctx context.Context, c Config) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The pre-flight starts the first replica once: a setup that cannot
+	// serve fails here, before this worker claims any trial.
+	if spec, ok := preflightSpec(c.Trials); ok {
+		if _, err := preflight(ctx, reps.timed[0], spec); err != nil {
+			_ = reps.close()
+			return nil, c.failPreflight(ctx, run, err, filepath.Join(run.Dir, "backend-0"))
+		}
+	}
 	started := time.Now()
 	res, runErr := SearchShared(ctx, reps.options, so, Shared{
 		Store: db, Worker: sh.Worker, Beat: sh.Beat, Timeout: sh.Timeout,

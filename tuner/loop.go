@@ -69,7 +69,7 @@ type evaluator interface {
 func loop(ctx context.Context, o Options, src source, ev evaluator) (*Result, error) {
 	res := &Result{}
 	rec := &recorder{run: o.Run}
-	tl := newTally(o.FailureBudget)
+	tl := newTally(o.FailureBudget, o.MaxConsecutiveFailures)
 	err := func() error {
 		for {
 			t, err := src.next(ctx)

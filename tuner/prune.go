@@ -90,7 +90,13 @@ func runStaged(ctx context.Context, o Options, index int, spec experiments.Trial
 		rec.results = batch.Results
 		rec.Primary, rec.Scorecard = s.Primary, s.Scorecard
 		rec.Categories, rec.Difficulties, rec.Routing = s.Categories, s.Difficulties, s.Routing
-		rec.Queries, rec.Failed = s.Scored, 0
+		rec.Queries, rec.Failed, rec.OnQueryError = s.Scored, 0, ""
+		for _, r := range batch.Results {
+			if r.Error != "" { // only under a tolerating eval.on_query_error
+				rec.Failed++
+				rec.OnQueryError = r.OnError
+			}
+		}
 		rec.Fraction = float64(len(subset)) / float64(len(o.Queries))
 		if r == len(subsets) {
 			rec.Rungs = rungs

@@ -187,7 +187,9 @@ type collected struct {
 // results fuses and scores every query under s, as a live run of the
 // trial records them; without hits, the top hits and labels are left
 // out (the scores are the same).
-func (col *collection) results(s fusion.Settings, hits bool) []runs.QueryResult {
+//
+// Failed queries are marked under policy (see markQueryErrors).
+func (col *collection) results(s fusion.Settings, hits bool, policy string) []runs.QueryResult {
 	rp := newReplayer(col.scorer, col.k)
 	out := make([]runs.QueryResult, len(col.queries))
 	for i := range col.queries {
@@ -211,6 +213,7 @@ func (col *collection) results(s fusion.Settings, hits bool) []runs.QueryResult 
 		}
 		out[i] = r
 	}
+	markQueryErrors(out, policy)
 	return out
 }
 
@@ -319,7 +322,7 @@ func replayTrial(o Options, col *collection, colErr error, index int, spec exper
 		return fail(fmt.Errorf("replay: depth %d exceeds the collected depth %d", s.Fusion.Depth, col.depth))
 	}
 	if col.file == "" {
-		batch := Batch{Results: col.results(s, true)}
+		batch := Batch{Results: col.results(s, true, o.Eval.OnQueryError)}
 		for _, r := range batch.Results {
 			if r.Error != "" {
 				batch.Failed++
@@ -332,18 +335,17 @@ func replayTrial(o Options, col *collection, colErr error, index int, spec exper
 			return fail(fmt.Errorf("replay: encode the settings: %w", err))
 		}
 		rec.Replay = &runs.ReplayRef{Collection: col.file, Settings: settings}
-		rec.summarizeReplay(col, s)
+		rec.summarizeReplay(col, s, o.Eval.OnQueryError)
 	}
 	if rec.Failed > 0 {
-		rec.Status = runs.StatusFailed
 		first := ""
 		for _, c := range col.queries {
 			if c.err != "" {
-				first = c.err
+				first = c.q.ID + ": " + c.err
 				break
 			}
 		}
-		rec.Error = fmt.Sprintf("%d of %d queries failed (first: %s)", rec.Failed, len(o.Queries), first)
+		rec.queryErrorsFail(o.Eval.OnQueryError, len(o.Queries), first)
 	}
 	return rec
 }
@@ -351,15 +353,25 @@ func replayTrial(o Options, col *collection, colErr error, index int, spec exper
 // summarizeReplay fuses and scores every query of col under s and sets
 // rec's summary, without building per-query results: the replay's hot
 // path. The summary is the one Results' per-query results give.
-func (rec *trialOutcome) summarizeReplay(col *collection, s fusion.Settings) {
+func (rec *trialOutcome) summarizeReplay(col *collection, s fusion.Settings, policy string) {
 	rp := newReplayer(col.scorer, col.k)
 	sm := newSummarizer(col.qs, rp.names)
 	failed := 0
+	var zeros []float64
 	for i := range col.queries {
 		c := &col.queries[i]
 		if c.err != "" {
 			failed++
-			sm.add(i, nil, nil, 0, false)
+			switch policy {
+			case QueryErrorSkip:
+			case QueryErrorZero:
+				if zeros == nil {
+					zeros = make([]float64, len(rp.names))
+				}
+				sm.add(i, zeros, nil, 0, false)
+			default:
+				sm.add(i, nil, nil, 0, false)
+			}
 			continue
 		}
 		vals, primary := rp.score(&c.replayQuery, s)

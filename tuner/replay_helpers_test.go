@@ -71,6 +71,9 @@ type engineBackend struct {
 	// alter, when set, rewrites every search request (to break a backend
 	// on purpose).
 	alter func(*backend.SearchRequest)
+	// fail, when set, fails the searches it returns an error for (as a
+	// backend failing some queries does).
+	fail func(backend.SearchRequest) error
 	// restarts counts the engines started.
 	restarts int
 }
@@ -177,10 +180,15 @@ func (b *engineBackend) Ready(ctx context.Context) error {
 
 func (b *engineBackend) Search(ctx context.Context, req backend.SearchRequest) (backend.SearchResponse, error) {
 	b.mu.Lock()
-	s, alter := b.search, b.alter
+	s, alter, fail := b.search, b.alter, b.fail
 	b.mu.Unlock()
 	if alter != nil {
 		alter(&req)
+	}
+	if fail != nil {
+		if err := fail(req); err != nil {
+			return backend.SearchResponse{}, err
+		}
 	}
 	return s.Search(ctx, req)
 }

@@ -269,5 +269,5 @@ func (r *runResults) derive(t runs.TrialRecord, hits bool) ([]runs.QueryResult, 
 	if c.err != nil {
 		return nil, fmt.Errorf("trial %q: %w", t.Name, c.err)
 	}
-	return c.col.results(s, hits), nil
+	return c.col.results(s, hits, t.OnQueryError), nil
 }

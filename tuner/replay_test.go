@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -153,5 +154,56 @@ func TestParseMode(t *testing.T) {
 		if err != nil && !strings.Contains(err.Error(), fmt.Sprintf("%q", tc.in)) {
 			t.Errorf("error %q does not quote the input", err)
 		}
+	}
+}
+
+// TestReplayOnQueryError: with queries that fail after their retries,
+// replayed trials score them under eval.on_query_error exactly as live
+// trials do: the same primary scores, scored-query counts, failure counts
+// and policy in the records, for zero and skip.
+func TestReplayOnQueryError(t *testing.T) {
+	qs, corpus := demoQueries(t)
+	qs = qs[:20]
+	failing := map[string]bool{qs[3].Text: true, qs[11].Text: true}
+	trials := []experiments.TrialSpec{
+		replayTrialSpec("baseline", experiments.Params{"fusion.k": 60.0}),
+		replayTrialSpec("k=10", experiments.Params{"fusion.k": 10.0}),
+		replayTrialSpec("linear", experiments.Params{"fusion.method": "linear", "fusion.normalization": "min_max"}),
+	}
+	for _, policy := range []string{tuner.QueryErrorZero, tuner.QueryErrorSkip} {
+		t.Run(policy, func(t *testing.T) {
+			byMode := map[tuner.Mode]map[string]runs.TrialRecord{}
+			for _, mode := range []tuner.Mode{tuner.ModeLive, tuner.ModeReplay} {
+				b := newEngineBackend(t, corpus)
+				b.fail = func(req backend.SearchRequest) error {
+					if failing[req.Query] {
+						return errors.New("shard unavailable")
+					}
+					return nil
+				}
+				run := newRun(t, filepath.Join(t.TempDir(), "runs"))
+				_, err := tuner.Sweep(context.Background(), tuner.Options{
+					Trials: trials, Queries: qs, Backend: b, Scorer: demoScorer(t), Run: run,
+					Eval:   tuner.EvalOptions{Retries: 0, OnQueryError: policy},
+					Replay: &tuner.ReplayOptions{Mode: mode, Resolve: b.resolve, Verify: -1},
+				})
+				if err != nil {
+					t.Fatalf("%s: %v", mode, err)
+				}
+				byMode[mode] = readRecords(t, run)
+			}
+			for _, tr := range trials {
+				live, replay := byMode[tuner.ModeLive][tr.Name], byMode[tuner.ModeReplay][tr.Name]
+				if live.Status != runs.StatusOK || live.Failed != 2 || live.OnQueryError != policy {
+					t.Errorf("%s live: status %s, %d failed, policy %q", tr.Name, live.Status, live.Failed, live.OnQueryError)
+				}
+				if replay.Status != live.Status || replay.Failed != live.Failed || replay.OnQueryError != live.OnQueryError ||
+					replay.Queries != live.Queries || math.Abs(replay.Primary-live.Primary) > 1e-9 {
+					t.Errorf("%s: replay %s/%d failed/%q/%d queries/%v, live %s/%d/%q/%d/%v", tr.Name,
+						replay.Status, replay.Failed, replay.OnQueryError, replay.Queries, replay.Primary,
+						live.Status, live.Failed, live.OnQueryError, live.Queries, live.Primary)
+				}
+			}
+		})
 	}
 }

@@ -93,7 +93,10 @@ func metricValue(r runs.QueryResult, metric string) (float64, bool) {
 }
 
 // scored reports whether a query result takes part in the statistics.
-func scored(r runs.QueryResult) bool { return !r.Unjudged && r.Error == "" }
+// A failed query scored 0 under eval.on_query_error zero takes part.
+func scored(r runs.QueryResult) bool {
+	return !r.Unjudged && (r.Error == "" || r.OnError == QueryErrorZero)
+}
 
 // pairScores returns the paired values of metric for the queries scored in
 // both a and b, in b's query order, with their ids.

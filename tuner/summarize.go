@@ -23,8 +23,14 @@ func summarize(queries []Query, b Batch) metrics.Summary {
 	has := make([]bool, len(names))
 	for i := range queries {
 		r := &b.Results[i]
+		if r.OnError == QueryErrorSkip {
+			continue
+		}
 		for j, n := range names {
 			vals[j], has[j] = r.Scores[n]
+			if r.OnError == QueryErrorZero {
+				vals[j], has[j] = 0, true
+			}
 		}
 		sm.add(i, vals, has, r.Primary, r.Error == "" && r.Routing == queries[i].ExpectedRouting)
 	}

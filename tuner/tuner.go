@@ -24,6 +24,10 @@ type Options struct {
 	// FailureBudget is how many trials may fail before the sweep stops
 	// (0: unlimited).
 	FailureBudget int
+	// MaxConsecutiveFailures stops the sweep once this many trials in a
+	// row failed with the same error (see SameError; 0: never), keeping
+	// the recorded trials for a resume.
+	MaxConsecutiveFailures int
 	// Describe renders a trial's exact backend config for the record.
 	Describe func(params experiments.Params) string
 	// Replay, unless nil or ModeLive, fuses query-time variants offline
@@ -43,6 +47,11 @@ type Result struct {
 
 // ErrFailureBudget is returned when more trials failed than allowed.
 var ErrFailureBudget = errors.New("failure budget exhausted")
+
+// ErrStoppedEarly is returned when consecutive trials failed with the same
+// error (Options.MaxConsecutiveFailures): the remaining trials would most
+// likely fail the same way.
+var ErrStoppedEarly = errors.New("stopped early")
 
 // Sweep evaluates every trial on the backend in plan order and records each
 // one durably before the next starts. Trials already recorded in the run
@@ -122,10 +131,7 @@ func runTrial(ctx context.Context, o Options, index int, spec experiments.TrialS
 	rec.Primary, rec.Scorecard = s.Primary, s.Scorecard
 	rec.Categories, rec.Difficulties, rec.Routing = s.Categories, s.Difficulties, s.Routing
 	rec.Queries, rec.Failed = s.Scored, batch.Failed
-	if batch.Failed > 0 {
-		rec.Status = runs.StatusFailed
-		rec.Error = fmt.Sprintf("%d of %d queries failed (first: %s)", batch.Failed, len(o.Queries), firstError(batch.Results))
-	}
+	rec.queryErrorsFail(o.Eval.OnQueryError, len(o.Queries), firstError(batch.Results))
 	return rec, restarted, nil
 }
 

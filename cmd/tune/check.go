@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
+	"sync"
 
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/tuner"
@@ -34,19 +36,25 @@ type checkOptions struct {
 	judgments  string // separate judgments file for a golden set
 	qrelsSplit string // BEIR qrels split
 	corpus     string // corpus to resolve golden-set judgments against
+	// settings are the settings (tune.yaml or --config) read once when a
+	// golden set needs them: their corpus when --corpus is not given and
+	// dataset.allow_missing_docs (nil without a settings file).
+	settings func() (*settings, error)
 }
 
 func runCheck(ctx context.Context, a *app, args []string) error {
-	fs := newFlagSet("check", "[--kind auto|golden] [--format native|trec|beir] [--judgments FILE] [--qrels-split NAME] FILE...", a.stderr)
+	fs := newFlagSet("check", "[--kind auto|golden] [--format native|trec|beir] [--judgments FILE] [--qrels-split NAME] [--corpus FILE] [--config FILE] FILE...", a.stderr)
 	kind := fs.String("kind", "auto", "file kind: auto (detect) or "+kindNames())
 	var opts checkOptions
 	fs.StringVar(&opts.format, "format", "", "golden-set `format`: native, trec or beir (default: detect from the path)")
 	fs.StringVar(&opts.judgments, "judgments", "", "separate judgments `file` (JSONL or TREC qrels) for the one golden set given")
 	fs.StringVar(&opts.qrelsSplit, "qrels-split", experiments.DefaultBEIRSplit, "qrels split read from a BEIR folder")
 	fs.StringVar(&opts.corpus, "corpus", "", "corpus `file` (BEIR corpus.jsonl or JSONL) to resolve judgments against: finds excerpts matching nothing")
+	config := fs.String("config", "", "settings `file` whose dataset.corpus (or engine corpus) and dataset.allow_missing_docs a golden set is checked with (default ./tune.yaml when present)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	opts.settings = sync.OnceValues(func() (*settings, error) { return checkSettings(*config) })
 	files := fs.Args()
 	if len(files) == 0 {
 		return usageErrorf("check: no files given")
@@ -104,10 +112,11 @@ func checkGoldenSet(path string, opts checkOptions) (string, []error, error) {
 		warnings = append(warnings, w)
 	}
 	summary := fmt.Sprintf("%d queries, %d judgments", len(gs.Queries), gs.NumJudgments())
-	if opts.corpus == "" {
-		return summary, warnings, nil
+	corpus, allow, err := opts.corpusFor()
+	if err != nil || corpus == "" {
+		return summary, warnings, err
 	}
-	docs, err := tuner.CorpusDocuments(opts.corpus)
+	docs, err := tuner.CorpusDocuments(corpus)
 	if err != nil {
 		return "", warnings, err
 	}
@@ -118,9 +127,44 @@ func checkGoldenSet(path string, opts checkOptions) (string, []error, error) {
 	for _, w := range r.Warnings {
 		warnings = append(warnings, w)
 	}
-	judged := 0
-	for _, q := range r.Queries {
-		judged += len(q.Judgments)
+	warn, err := r.CheckMissing(docs, allow)
+	if err != nil {
+		return "", warnings, err
 	}
-	return fmt.Sprintf("%s; %d judged documents in a corpus of %d", summary, judged, len(docs)), warnings, nil
+	if warn != nil {
+		warnings = append(warnings, warn)
+	}
+	return fmt.Sprintf("%s; %d judged documents found in a corpus of %d", summary, r.JudgedFound(), len(docs)), warnings, nil
+}
+
+// corpusFor is the corpus a golden set is resolved against — --corpus,
+// else the settings' dataset.corpus or embedded engine corpus, else none —
+// and whether the settings allow judged documents missing from it.
+func (o checkOptions) corpusFor() (string, bool, error) {
+	s, err := o.settings()
+	if err != nil {
+		return "", false, err
+	}
+	if s == nil {
+		return o.corpus, false, nil
+	}
+	corpus := o.corpus
+	if corpus == "" {
+		corpus = s.Dataset.Corpus
+	}
+	if corpus == "" {
+		corpus = engineCorpusPath(s)
+	}
+	return corpus, s.Dataset.AllowMissingDocs, nil
+}
+
+// checkSettings reads the settings file tune check takes a golden set's
+// corpus from: file (--config), else ./tune.yaml when present, else none.
+func checkSettings(file string) (*settings, error) {
+	if file == "" {
+		if _, err := os.Stat(defaultSettingsFile); err != nil {
+			return nil, nil
+		}
+	}
+	return loadSettings(file, nil, nil)
 }

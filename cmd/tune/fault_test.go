@@ -92,7 +92,7 @@ func exitCodeOf(t *testing.T, err error) int {
 func TestFaultTunerKilledThenResume(t *testing.T) {
 	e := newSweepEnv(t, sweepSettings)
 	exp := longExperiment(e)
-	cmd, _, stderr := e.command("--experiments", exp)
+	cmd, _, stderr := e.command("--experiments", exp, "--mode", "live")
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +132,7 @@ func TestFaultTunerKilledThenResume(t *testing.T) {
 		saved[f], _ = os.ReadFile(f)
 	}
 
-	stdout, errOut, code := e.run("--experiments", exp, "--resume", filepath.Base(dirs[0]))
+	stdout, errOut, code := e.run("--experiments", exp, "--mode", "live", "--resume", filepath.Base(dirs[0]))
 	if code != 0 {
 		t.Fatalf("resume: exit %d\n%s", code, errOut)
 	}
@@ -183,7 +183,7 @@ func killServeMidBatch(t *testing.T) bool {
 	// response) takes long enough for the kill to land inside it.
 	e := newSweepEnv(t, "runs_dir: runs\neval:\n  concurrency: 1\n  retries: 0\n")
 	exp := longExperiment(e)
-	cmd, stdout, stderr := e.command("--experiments", exp)
+	cmd, stdout, stderr := e.command("--experiments", exp, "--mode", "live")
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -254,7 +254,7 @@ func killServeMidBatch(t *testing.T) bool {
 func TestFaultRecordWriteError(t *testing.T) {
 	e := newSweepEnv(t, sweepSettings)
 	exp := longExperiment(e)
-	cmd, stdout, stderr := e.command("--experiments", exp)
+	cmd, stdout, stderr := e.command("--experiments", exp, "--mode", "live")
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -314,7 +314,7 @@ func TestFaultRecordWriteError(t *testing.T) {
 	if err := os.Rename(moved, trials); err != nil {
 		t.Fatal(err)
 	}
-	out, errOut, code := e.run("--experiments", exp, "--resume", filepath.Base(run))
+	out, errOut, code := e.run("--experiments", exp, "--mode", "live", "--resume", filepath.Base(run))
 	if code != 0 {
 		t.Fatalf("resume: exit %d\n%s", code, errOut)
 	}
@@ -379,6 +379,47 @@ func TestFaultFailureBudget(t *testing.T) {
 				t.Errorf("%d failed trials recorded under a budget of 2", bad)
 			}
 		})
+	}
+}
+
+// TestFaultStopsAfterConsecutiveFailures: three trials in a row whose
+// service cannot start the same way stop the sweep (the default
+// eval.max_consecutive_failures 3), exit 1, saying it stopped early and
+// why, with the trials not run counted; the recorded trials are kept and
+// --resume runs only the rest.
+func TestFaultStopsAfterConsecutiveFailures(t *testing.T) {
+	exp := `{"baseline": {"params": {"fusion.k": 60}}, "experiments": [
+	  {"name": "bad-1", "params": {"dense.model": "openai:nope-1"}},
+	  {"name": "bad-2", "params": {"dense.model": "openai:nope-2"}},
+	  {"name": "bad-3", "params": {"dense.model": "openai:nope-3"}},
+	  {"name": "chunk=300", "params": {"chunk.size": 300}}]}`
+	e := newSweepEnv(t, "runs_dir: runs\nbackend:\n  engine:\n    dense:\n      base_url: http://127.0.0.1:1\n      max_retries: 0\n")
+	f := e.write("exp.json", exp)
+	stdout, stderr, code := e.run("--experiments", f, "--mode", "live")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1\n%s\n%s", code, stdout, stderr)
+	}
+	for _, want := range []string{
+		"stopped early: 3 consecutive trials failed with the same error (bad-1, bad-2, bad-3; 1 trials not run): ready: service exited before it was ready",
+		"the 4 finished trials are kept (eval.max_consecutive_failures is 3; 0 never stops early); fix the cause and resume with 'tune --experiments",
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	dirs := e.runDirs()
+	if n := len(readTrials(t, trialFiles(dirs[0]))); n != 4 {
+		t.Fatalf("%d trials recorded, want 4", n)
+	}
+	// Resumed: the recorded failures are kept, chunk=300 runs; some trials
+	// failed, exit 3.
+	_, stderr, code = e.run("--experiments", f, "--mode", "live", "--resume", filepath.Base(dirs[0]))
+	if code != 3 {
+		t.Fatalf("resume: exit %d, want 3\n%s", code, stderr)
+	}
+	recs := readTrials(t, trialFiles(dirs[0]))
+	if len(recs) != 5 || !strings.Contains(stderr, "(4 resumed)") {
+		t.Errorf("after resume %d trials recorded, want 5\n%s", len(recs), stderr)
 	}
 }
 

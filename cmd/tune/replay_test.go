@@ -190,3 +190,33 @@ func TestSweepModeFlag(t *testing.T) {
 		}
 	}
 }
+
+// TestSweepDefaultModeAuto: without --mode a sweep on the embedded engine
+// replays its query-time variants, verifies the best live and confirms the
+// winner through apply + restart (mode auto).
+func TestSweepDefaultModeAuto(t *testing.T) {
+	e := newSweepEnv(t, sweepSettings)
+	exp := e.write("exp.json", `{"baseline": {"params": {"fusion.k": 60}}, "grid": {"fusion.k": [10, 20, 30, 40, 50]}}`)
+	stdout, stderr, code := e.run("--experiments", exp, "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	var lb struct {
+		Trials []struct {
+			Name, Mode string
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &lb); err != nil {
+		t.Fatalf("leaderboard: %v\n%s", err, stdout)
+	}
+	modes := map[string]int{}
+	for _, tr := range lb.Trials {
+		modes[tr.Mode]++
+	}
+	if modes["replay"] == 0 || modes["verified"] == 0 || modes["live"] != 0 {
+		t.Errorf("trial modes %v, want replayed and verified trials, none live", modes)
+	}
+	if !strings.Contains(stderr, "live through apply + restart (the winner)") {
+		t.Errorf("the winner was not confirmed by apply + restart:\n%s", stderr)
+	}
+}

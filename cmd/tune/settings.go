@@ -97,6 +97,12 @@ type evalSettings struct {
 	K           int           `mapstructure:"k"`
 	// FailureBudget stops a sweep after this many failed trials (0: never).
 	FailureBudget int `mapstructure:"failure_budget"`
+	// MaxConsecutiveFailures stops a sweep once this many trials in a row
+	// failed with the same error (0: never).
+	MaxConsecutiveFailures int `mapstructure:"max_consecutive_failures"`
+	// OnQueryError is what a query failing after its retries does: fail
+	// (the trial), zero (scored 0) or skip (left out).
+	OnQueryError string `mapstructure:"on_query_error"`
 }
 
 // Default settings values.
@@ -105,6 +111,8 @@ const (
 	defaultSettingsFile  = "tune.yaml"
 	envPrefix            = "FUSIONTUNE"
 	defaultFailureBudget = 0
+	// defaultMaxConsecutiveFailures is eval.max_consecutive_failures.
+	defaultMaxConsecutiveFailures = 3
 )
 
 func settingsDefaults(v *viper.Viper) {
@@ -118,6 +126,8 @@ func settingsDefaults(v *viper.Viper) {
 	v.SetDefault("eval.retries", 2)
 	v.SetDefault("eval.k", 100)
 	v.SetDefault("eval.failure_budget", defaultFailureBudget)
+	v.SetDefault("eval.max_consecutive_failures", defaultMaxConsecutiveFailures)
+	v.SetDefault("eval.on_query_error", tuner.QueryErrorFail)
 	v.SetDefault("runs_dir", defaultRunsDir)
 	statsDefaults(v)
 }
@@ -145,11 +155,11 @@ func loadSettings(file string, fs *flag.FlagSet, flagKeys map[string]string) (*s
 	v.AutomaticEnv()
 	// AutomaticEnv only answers for keys viper knows; bind the nested ones.
 	for _, k := range []string{"dataset.id", "dataset.path", "dataset.format", "dataset.judgments", "dataset.corpus",
-		"dataset.split", "dataset.split_seed", "dataset.dev_fraction", "dataset.grades.max", "dataset.grades.relevant",
-		"dataset.grades.strong", "dataset.grades.exact", "dataset_id", "backend.kind", "backend.config",
+		"dataset.split", "dataset.split_seed", "dataset.dev_fraction", "dataset.allow_missing_docs", "dataset.grades.max",
+		"dataset.grades.relevant", "dataset.grades.strong", "dataset.grades.exact", "dataset_id", "backend.kind", "backend.config",
 		"backend.start_timeout", "backend.stop_timeout", "backend.settle", "backend.template", "backend.health_url",
 		"backend.search.url", "score.primary", "eval.concurrency",
-		"eval.timeout", "eval.retries", "eval.k", "eval.failure_budget", "runs_dir"} {
+		"eval.timeout", "eval.retries", "eval.k", "eval.failure_budget", "eval.max_consecutive_failures", "eval.on_query_error", "runs_dir"} {
 		_ = v.BindEnv(k)
 	}
 	if fs != nil {
@@ -191,6 +201,12 @@ func (s *settings) validate() error {
 	}
 	if s.Eval.K <= 0 {
 		add("eval.k", "must be > 0 (got %d)", s.Eval.K)
+	}
+	if err := tuner.CheckQueryErrorPolicy(s.Eval.OnQueryError); err != nil {
+		add("eval.on_query_error", "%v", err)
+	}
+	if s.Eval.MaxConsecutiveFailures < 0 {
+		add("eval.max_consecutive_failures", "must be >= 0 (0: never stop early; got %d)", s.Eval.MaxConsecutiveFailures)
 	}
 	if s.RunsDir == "" {
 		add("runs_dir", "must not be empty")

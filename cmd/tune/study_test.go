@@ -51,7 +51,7 @@ func readBoard(t *testing.T, runDir string) []studyEntry {
 func TestSweepSampledStudy(t *testing.T) {
 	e := newSweepEnv(t, sweepSettings)
 	exp := e.write("study.json", studyExperiment)
-	stdout, stderr, code := e.run("--experiments", exp)
+	stdout, stderr, code := e.run("--experiments", exp, "--mode", "live")
 	if code != 0 {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
@@ -86,7 +86,7 @@ func TestSweepSampledStudy(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	_, stderr, code = e.run("--experiments", exp, "--resume", filepath.Base(dirs[0]))
+	_, stderr, code = e.run("--experiments", exp, "--mode", "live", "--resume", filepath.Base(dirs[0]))
 	if code != 0 {
 		t.Fatalf("resume: exit %d\n%s", code, stderr)
 	}

@@ -58,7 +58,7 @@ func parseSweepFlags(a *app, cmd string, args []string) (f *sweepFlags, shared b
 	fs.BoolVar(&f.applyBest, "apply-best", false, "promote the best trial to the production config (backend.config) after the sweep")
 	fs.BoolVar(&f.force, "force", false, "with --apply-best: promote even when the promotion policy refuses (recorded in promotions.jsonl)")
 	f.shared = addSharedFlags(fs)
-	fs.StringVar(&f.mode, "mode", "live", "live (apply and evaluate every trial), replay (fuse query-time variants offline from candidate lists, verify the best live) or auto (replay where the backend returns candidate lists)")
+	fs.StringVar(&f.mode, "mode", string(tuner.ModeAuto), "auto (the default: replay where the backend returns candidate lists, verify the best live, confirm the winner by apply + restart; live elsewhere), live (apply and evaluate every trial) or replay (like auto, but fail when the backend returns no candidate lists)")
 	fs.IntVar(&f.verify, "verify", tuner.DefaultVerify, verifyUsage)
 	if err := parseFlags(fs, args); err != nil {
 		return nil, false, err
@@ -98,7 +98,7 @@ func (a *app) sweep(ctx context.Context, cmd string, args []string) error {
 	}
 	c.Manifest.Args, c.Started = args, sweepStart
 	if shared {
-		if err := a.liveOnly(c); err != nil {
+		if err := a.liveOnly(c, flagSet(f.fs, "mode")); err != nil {
 			return err
 		}
 	}
@@ -126,8 +126,9 @@ func (a *app) sweep(ctx context.Context, cmd string, args []string) error {
 }
 
 // liveOnly turns replay off for a shared study (tuner.SearchShared
-// evaluates every trial live), refusing --mode replay.
-func (a *app) liveOnly(c *tuner.Config) error {
+// evaluates every trial live), refusing --mode replay; an explicit --mode
+// auto (given says it was on the command line) gets a note.
+func (a *app) liveOnly(c *tuner.Config, given bool) error {
 	if c.Replay == nil {
 		return nil
 	}
@@ -135,7 +136,9 @@ func (a *app) liveOnly(c *tuner.Config) error {
 	case tuner.ModeReplay:
 		return usageErrorf("--mode replay: studies shared through --storage or --parallel run every trial live (replay is for single-process sweeps and studies); use --mode live or auto")
 	case tuner.ModeAuto:
-		fmt.Fprintln(a.stderr, "note: --mode auto: studies shared through --storage or --parallel run every trial live")
+		if given {
+			fmt.Fprintln(a.stderr, "note: --mode auto: studies shared through --storage or --parallel run every trial live")
+		}
 	}
 	c.Replay = nil
 	return nil
@@ -150,6 +153,14 @@ func (a *app) runAndFinish(ctx context.Context, c *tuner.Config, s *settings, f 
 	}
 	if err := out.Leaderboard.Render(a.stdout, f.format); err != nil {
 		return err
+	}
+	if errors.Is(runErr, tuner.ErrStoppedEarly) {
+		next := "run again"
+		if c.ResumeHint != nil {
+			next = c.ResumeHint(out.Run.ID())
+		}
+		runErr = fmt.Errorf("%w\nthe %d finished trials are kept (eval.max_consecutive_failures is %d; 0 never stops early); fix the cause and %s",
+			runErr, len(out.Trials), s.Eval.MaxConsecutiveFailures, next)
 	}
 	if runErr != nil {
 		return runError(runErr)
@@ -220,7 +231,8 @@ func (a *app) sweepConfig(s *settings, expFile, mode string, verify int) (*tuner
 		Manifest: runs.Manifest{Experiments: ef.Hash, ExperimentName: experimentName(ef), GoldenHash: ds.Golden.Hash, Backend: s.Backend.Kind, Seed: ef.Seed, Tool: "tune"},
 		Snapshot: func(run *runs.Run) error { return snapshot(run, s, ef, ds) },
 		Trials:   trials, Study: study, Queries: ds.Queries, Dataset: ds.Describe(),
-		Scorer: scorer, Eval: evalOptions(s.Eval), FailureBudget: s.Eval.FailureBudget,
+		Scorer: scorer, Eval: evalOptions(s.Eval),
+		FailureBudget: s.Eval.FailureBudget, MaxConsecutiveFailures: s.Eval.MaxConsecutiveFailures,
 		Backend: f, Replay: replay, Stats: s.statsOptions(ef.Seed), Gates: s.gates,
 		Progress: &tuner.TextProgress{W: a.stderr, Terminal: isTerminal(a.stderr)}, Log: a.stderr,
 	}
@@ -288,7 +300,7 @@ func validFormat(f string) bool {
 }
 
 func evalOptions(e evalSettings) tuner.EvalOptions {
-	return tuner.EvalOptions{Concurrency: e.Concurrency, Timeout: e.Timeout, Retries: e.Retries, K: e.K}
+	return tuner.EvalOptions{Concurrency: e.Concurrency, Timeout: e.Timeout, Retries: e.Retries, K: e.K, OnQueryError: e.OnQueryError}
 }
 
 // loadExperiments reads the experiment file, or the shipped shortlist.
@@ -383,4 +395,11 @@ func experimentName(ef *experiments.ExperimentFile) string {
 		return ef.Name
 	}
 	return experimentsSnapshotName(ef.Path)
+}
+
+// flagSet reports whether the flag name was given on fs's command line.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given
 }

@@ -213,7 +213,7 @@ func TestSweepInterruptThenResume(t *testing.T) {
 		grid = append(grid, fmt.Sprint(k*5))
 	}
 	exp := e.write("long.json", `{"baseline": {"params": {"fusion.k": 60}}, "grid": {"fusion.k": [`+strings.Join(grid, ",")+`]}}`)
-	stderr := e.interruptAfterTwoTrials("--experiments", exp)
+	stderr := e.interruptAfterTwoTrials("--experiments", exp, "--mode", "live")
 	if !strings.Contains(stderr, "--resume") {
 		t.Errorf("no resume hint:\n%s", stderr)
 	}
@@ -223,7 +223,7 @@ func TestSweepInterruptThenResume(t *testing.T) {
 	}
 	before, _ := filepath.Glob(filepath.Join(dirs[0], "trials", "[0-9][0-9][0-9].json"))
 	id := filepath.Base(dirs[0])
-	stdout, errOut, code := e.run("--experiments", exp, "--resume", id)
+	stdout, errOut, code := e.run("--experiments", exp, "--mode", "live", "--resume", id)
 	if code != 0 {
 		t.Fatalf("resume: exit %d\n%s", code, errOut)
 	}
