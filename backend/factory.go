@@ -46,6 +46,17 @@ type FusionResolver interface {
 	Fusion(params map[string]any) (fusion.Settings, error)
 }
 
+// Fingerprinter is a Factory that can tell trials which build the same
+// index and answer every query alike: the tuner runs the first of them and
+// reuses its results for the others (runs.TrialRecord.ReusedFrom).
+type Fingerprinter interface {
+	// Fingerprint returns a key of params' effective configuration
+	// (defaults applied) in which the index-time settings count only by
+	// what they build (for the embedded engine: a hash of the chunks it
+	// would index). Equal keys must mean equal results.
+	Fingerprint(params map[string]any) (string, error)
+}
+
 // Restarter is implemented by backends that can tell whether the applied
 // configuration differs from the running one, so an unchanged config is not
 // restarted.

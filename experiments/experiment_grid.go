@@ -250,6 +250,11 @@ func (ef *ExperimentFile) Expand() ([]TrialSpec, []string, error) {
 		return nil, nil, ps
 	}
 	sort.SliceStable(kept, func(i, j int) bool { return kept[i].Baseline && !kept[j].Baseline })
+	var baseline Params
+	if ef.Baseline != nil {
+		baseline = ef.Baseline.Params
+	}
+	warnings = append(warnings, ignoredParams(ef.Path, kept, baseline, ef.Space)...)
 	return kept, warnings, nil
 }
 

@@ -113,7 +113,9 @@ var paramSpecs = []ParamSpec{
 	{Name: "fusion.k", Kind: KindFloat, Replayable: true, Check: positive, Doc: "RRF rank constant"},
 	{Name: "fusion.normalization", Kind: KindString, Replayable: true, Check: oneOf("min_max", "z_score", "l2", "none"), Doc: "score normalization"},
 	{Name: "depth", Kind: KindInt, Replayable: true, Check: positive, Doc: "candidates per retriever"},
-	{Name: "min_score", Kind: KindFloat, Replayable: true, Check: nil, Doc: "no-results threshold on the fused score"},
+	{Name: "min_score", Kind: KindFloat, Replayable: true, Check: nil, Doc: "no-results threshold on the fused score (any finite number)"},
+	{Name: "bm25.min_score", Kind: KindFloat, Replayable: true, Check: nil, Doc: "floor on BM25 candidate scores (any finite number; BM25 scores are >= 0)"},
+	{Name: "dense.min_score", Kind: KindFloat, Replayable: true, Check: nil, Doc: "floor on dense candidate cosines (any finite number; cosines are in [-1, 1])"},
 	{Name: "retrievers", Kind: KindStrings, Check: retrieverList, Doc: "retrievers to fuse"},
 	{Name: "chunk.size", Kind: KindInt, IndexTime: true, Check: nonNegative, Doc: "chunk size in tokens (0 = whole documents)"},
 	{Name: "chunk.overlap", Kind: KindInt, IndexTime: true, Check: nonNegative, Doc: "chunk overlap in tokens"},
@@ -154,7 +156,8 @@ func IsIndexTime(name string) bool {
 
 // Replayable reports whether a trial changing name can be fused offline
 // from candidate lists collected under other values (ParamSpec.Replayable):
-// fusion.method, fusion.k, fusion.normalization, depth, min_score and every
+// fusion.method, fusion.k, fusion.normalization, depth, min_score,
+// bm25.min_score, dense.min_score and every
 // name starting with WeightPrefix (a weight, even one LookupParam refuses,
 // such as "fusion.weights.a.b"). Index-time parameters, retrievers,
 // custom.* and unknown names are not replayable.

@@ -17,6 +17,16 @@ func replayableAt028d5ed(param string) bool {
 	return strings.HasPrefix(param, experiments.WeightPrefix)
 }
 
+// replayableSince16 are the parameters issue 16 made replayable (the
+// per-retriever floors, fused offline since the engine applies them at
+// fusion): the only names on which Replayable and the old rule differ.
+var replayableSince16 = map[string]bool{"bm25.min_score": true, "dense.min_score": true}
+
+// replayableRule is the old rule with issue 16's additions.
+func replayableRule(param string) bool {
+	return replayableSince16[param] || replayableAt028d5ed(param)
+}
+
 func TestReplayable(t *testing.T) {
 	tests := []struct {
 		name string
@@ -27,6 +37,8 @@ func TestReplayable(t *testing.T) {
 		{"fusion.normalization", true},
 		{"depth", true},
 		{"min_score", true},
+		{"bm25.min_score", true},  // a floor, applied at fusion
+		{"dense.min_score", true}, // a floor, applied at fusion
 		{"fusion.weights.bm25", true},
 		{"fusion.weights.dense", true},
 		{"fusion.weights.splade", true},    // any retriever's weight
@@ -51,7 +63,7 @@ func TestReplayable(t *testing.T) {
 			if got := experiments.Replayable(tt.name); got != tt.want {
 				t.Errorf("Replayable(%q) = %v, want %v", tt.name, got, tt.want)
 			}
-			if old := replayableAt028d5ed(tt.name); old != tt.want {
+			if old := replayableRule(tt.name); old != tt.want {
 				t.Errorf("the tuner's rule says %v for %q: the table is wrong", old, tt.name)
 			}
 		})
@@ -79,7 +91,7 @@ func TestReplayableAgreesWithTuner(t *testing.T) {
 		}
 	}
 	for _, n := range names {
-		if got, want := experiments.Replayable(n), replayableAt028d5ed(n); got != want {
+		if got, want := experiments.Replayable(n), replayableRule(n); got != want {
 			t.Errorf("Replayable(%q) = %v, the tuner's rule %v", n, got, want)
 		}
 	}

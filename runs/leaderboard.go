@@ -121,6 +121,14 @@ type Entry struct {
 	// Sampler and Fraction are the trial record's (sampled trials, pruning).
 	Sampler  string  `json:"sampler,omitempty"`
 	Fraction float64 `json:"fraction,omitempty"`
+	// SameAs names the best-ranked trial whose results this one repeats
+	// exactly (the same ranking and scores on every query, see
+	// MarkSameResults); the text and Markdown tables show such trials as
+	// one row. Empty for a trial with results of its own.
+	SameAs string `json:"same_as,omitempty"`
+	// ReusedFrom is the trial record's: the trial was not run but reuses
+	// that trial's results (the backend's fingerprint matched).
+	ReusedFrom string `json:"reused_from,omitempty"`
 }
 
 // NewLeaderboard orders trials best first: successful trials by primary
@@ -138,7 +146,7 @@ func NewLeaderboard(primary string, metrics []string, trials []TrialRecord) Lead
 		e := Entry{
 			Name: t.Name, Params: t.Params, Status: t.Status, Mode: t.Mode, Error: t.Error,
 			Primary: round(t.Primary), Summary: t.Summary.rounded(), Index: t.Index,
-			Sampler: t.Sampler, Fraction: round(t.Fraction),
+			Sampler: t.Sampler, Fraction: round(t.Fraction), ReusedFrom: t.ReusedFrom,
 		}
 		if base != nil && base.Status == StatusOK && t.Status == StatusOK {
 			d := round(t.Primary - base.Primary)
@@ -186,6 +194,38 @@ func queryErrorWarning(e Entry) string {
 		return fmt.Sprintf("trial %s: %d queries failed after retries and were left out of its scores and paired tests (eval.on_query_error: skip)", e.Name, e.Failed)
 	}
 	return ""
+}
+
+// MarkSameResults sets SameAs on every successful entry whose results
+// key equals that of a better-ranked one: keys maps trial names to a key
+// of their per-query results (the tuner hashes each query's ranking,
+// routing and primary score); a trial without a key is left alone.
+func (lb *Leaderboard) MarkSameResults(keys map[string]string) {
+	first := map[string]string{}
+	for i := range lb.Trials {
+		e := &lb.Trials[i]
+		e.SameAs = ""
+		k, ok := keys[e.Name]
+		if e.Status != StatusOK || !ok || k == "" {
+			continue
+		}
+		if rep, ok := first[k]; ok {
+			e.SameAs = rep
+			continue
+		}
+		first[k] = e.Name
+	}
+}
+
+// Same returns the names of the trials marked SameAs name, in rank order.
+func (lb Leaderboard) Same(name string) []string {
+	var out []string
+	for _, e := range lb.Trials {
+		if e.SameAs == name {
+			out = append(out, e.Name)
+		}
+	}
+	return out
 }
 
 // Best returns the best successful entry, or false when none succeeded.

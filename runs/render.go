@@ -86,6 +86,9 @@ func FormatDelta(v float64) string {
 
 func (lb Leaderboard) row(e Entry, metrics []string) []string {
 	r := []string{strconv.Itoa(e.Rank), e.Name, f4(e.Primary), "—", "—"}
+	if same := lb.Same(e.Name); len(same) > 0 {
+		r[1] += fmt.Sprintf(" (+%d same)", len(same))
+	}
 	r[3], r[4] = deltaCells(e)
 	if e.Status != StatusOK && e.Status != StatusPruned {
 		r[2] = "—"
@@ -145,7 +148,9 @@ func (lb Leaderboard) renderText(w io.Writer) error {
 	t.SetAutoWrapText(false)
 	t.SetBorder(true)
 	for _, e := range lb.Trials {
-		t.Append(lb.row(e, metrics))
+		if e.SameAs == "" {
+			t.Append(lb.row(e, metrics))
+		}
 	}
 	t.Render()
 	fmt.Fprintf(w, "primary: %s\n", lb.PrimaryLine())
@@ -170,6 +175,11 @@ func (lb Leaderboard) notes() []string {
 		out = append(out, fmt.Sprintf("Δ: mean per-query difference in primary vs %s, %g%% paired bootstrap interval (%d resamples); "+
 			"sig: %s, %s-corrected over %d trials, α = %g: + better, - worse, n.s. not significant, ? too few pairs; seed %d",
 			st.Against, st.Level*100, st.Resamples, st.Test, st.Correction, lb.compared(), st.Alpha, st.Seed))
+	}
+	for _, e := range lb.Trials {
+		if same := lb.Same(e.Name); len(same) > 0 {
+			out = append(out, fmt.Sprintf("same results as %s (one row): %s", e.Name, strings.Join(same, ", ")))
+		}
 	}
 	if h := lb.HeldOut; h != nil {
 		out = append(out, fmt.Sprintf("held-out estimate: %s scores %.4f on the %s split (%d queries) vs %.4f on dev (tuned on)",
@@ -200,6 +210,9 @@ func (lb Leaderboard) renderMarkdown(w io.Writer) error {
 	b.WriteString("| " + strings.Join(h, " | ") + " |\n")
 	b.WriteString("|" + strings.Repeat(" --- |", len(h)) + "\n")
 	for _, e := range lb.Trials {
+		if e.SameAs != "" {
+			continue
+		}
 		cells := lb.row(e, metrics)
 		for i, c := range cells {
 			cells[i] = strings.ReplaceAll(c, "|", `\|`)

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -110,6 +111,27 @@ func TestLeaderboardRenderCeiling(t *testing.T) {
 		}
 	}
 	checkRender(t, lb, "TestLeaderboardRenderCeiling")
+}
+
+// TestLeaderboardRenderSame shows trials with the same results as one
+// row of the text and Markdown tables (the best-ranked, "+N same", and a
+// note naming the others); JSON and CSV keep every trial, JSON marking
+// same_as. A failed trial with an equal key is left alone.
+func TestLeaderboardRenderSame(t *testing.T) {
+	trials := fixtureTrials()
+	trials = append(trials, runs.TrialRecord{Index: 5, Name: "k=40-copy", Status: runs.StatusOK, Mode: "reused",
+		ReusedFrom: "k=40", Primary: 0.5250000000000001, Summary: trials[1].Summary})
+	lb := runs.NewLeaderboard("mean of NDCG@10, ERR@10", []string{"NDCG@10", "ERR@10"}, trials)
+	lb.MarkSameResults(map[string]string{"baseline": "b", "k=40": "x", "a-tie": "x", "k=40-copy": "x", "k=80": "x"})
+	var same []string
+	for _, e := range lb.Trials {
+		same = append(same, e.Name+"="+e.SameAs)
+	}
+	want := []string{"a-tie=", "k=40=a-tie", "k=40-copy=a-tie", "baseline=", "tpe-001=", "k=80="}
+	if !slices.Equal(same, want) {
+		t.Errorf("same_as %v, want %v", same, want)
+	}
+	checkRender(t, lb, "TestLeaderboardRenderSame")
 }
 
 func checkRender(t *testing.T, lb runs.Leaderboard, name string) {

@@ -26,8 +26,13 @@ type TrialRecord struct {
 	Summary
 	// BackendConfig is the exact configuration applied to the backend.
 	BackendConfig string `json:"backend_config,omitempty"`
-	// Mode says how the trial was evaluated: live, replay or verified.
+	// Mode says how the trial was evaluated: live, replay, verified, or
+	// reused (not run: ReusedFrom's results).
 	Mode string `json:"mode"`
+	// ReusedFrom names the earlier trial whose results this one reuses:
+	// the backend's fingerprint said both build the same index and answer
+	// alike (chunk settings that cut the corpus the same way, say).
+	ReusedFrom string `json:"reused_from,omitempty"`
 	// Sampler names the sampler that proposed the trial (random, tpe,
 	// cmaes); empty for the experiment file's own trials.
 	Sampler string `json:"sampler,omitempty"`

@@ -236,12 +236,16 @@ func (c Config) options(run *runs.Run, b backend.Backend, describe func(map[stri
 	if progress == nil {
 		progress = nopProgress{}
 	}
-	return Options{
+	o := Options{
 		Trials: c.Trials, Queries: c.Queries, Backend: b, Scorer: c.Scorer,
 		Eval: c.Eval, Run: run, Progress: progress, FailureBudget: c.FailureBudget,
 		MaxConsecutiveFailures: c.MaxConsecutiveFailures,
 		Describe:               func(p experiments.Params) string { return describe(p) },
 	}
+	if fp, ok := c.Backend.(backend.Fingerprinter); ok {
+		o.Fingerprint = func(p experiments.Params) (string, error) { return fp.Fingerprint(p) }
+	}
+	return o
 }
 
 // openRun creates the run and snapshots its inputs, or reopens the run to
@@ -332,6 +336,11 @@ func (c Config) finish(run *runs.Run, held *runs.HeldOut, bs []*TimedBackend, re
 	if len(c.Queries) > 0 {
 		lb.SetCeiling(Ceiling(c.Queries, c.Scorer))
 	}
+	same, err := resultKeys(run, trials) // trials repeating another's results: one row
+	if err != nil {
+		return nil, err
+	}
+	lb.MarkSameResults(same)
 	so := c.Stats
 	if err := Significance(run, &lb, so); err != nil {
 		return nil, err

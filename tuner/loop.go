@@ -70,6 +70,7 @@ func loop(ctx context.Context, o Options, src source, ev evaluator) (*Result, er
 	res := &Result{}
 	rec := &recorder{run: o.Run}
 	tl := newTally(o.FailureBudget, o.MaxConsecutiveFailures)
+	reuse := newReuser(o)
 	err := func() error {
 		for {
 			t, err := src.next(ctx)
@@ -77,6 +78,7 @@ func loop(ctx context.Context, o Options, src source, ev evaluator) (*Result, er
 				return err
 			}
 			if t.recorded != nil {
+				reuse.done(t, *t.recorded)
 				ev.resumed(t)
 				res.Trials = append(res.Trials, *t.recorded)
 				res.Skipped++
@@ -87,7 +89,13 @@ func loop(ctx context.Context, o Options, src source, ev evaluator) (*Result, er
 				return err
 			}
 			o.Progress.TrialStarted(t.index+1, t.total, t.spec.Name)
-			out, restarts, err := ev.eval(ctx, t)
+			// Trials that build the same index and answer alike as an
+			// earlier one reuse its results (reuse.go).
+			out, reused, err := reuse.reuse(o, rec, t)
+			restarts := 0
+			if err == nil && !reused {
+				out, restarts, err = ev.eval(ctx, t)
+			}
 			res.Restarts += restarts
 			if err != nil {
 				// Not recorded: a resume (or another worker) redoes it.
@@ -106,6 +114,7 @@ func loop(ctx context.Context, o Options, src source, ev evaluator) (*Result, er
 				o.Progress.TrialDone(t.index+1, t.total, out.TrialRecord, 0)
 				continue
 			}
+			reuse.done(t, out.TrialRecord)
 			res.Trials = append(res.Trials, out.TrialRecord)
 			eta, budgetErr := tl.done(out.TrialRecord, t.total-t.index-1)
 			o.Progress.TrialDone(t.index+1, t.total, out.TrialRecord, eta)

@@ -146,8 +146,8 @@ const maxRankedJudged = 16
 // documents in the lists.
 func (rp *replayer) scoreByRank(rq *replayQuery, s fusion.Settings) (vals []float64, primary float64, ok bool) {
 	fs := s
-	rp.all = rp.f.ScoreInto(rp.all, rq.lists, s.Fusion, false)
-	kept, judged := 0, 0 // units at or above min_score; judged among them
+	rp.all = rp.f.ScoreSettingsInto(rp.all, rq.lists, s) // s.Passage is false
+	kept, judged := 0, 0                                 // units at or above min_score; judged among them
 	for _, r := range rp.all {
 		if r.Score != r.Score {
 			return nil, 0, false

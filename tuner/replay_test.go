@@ -207,3 +207,68 @@ func TestReplayOnQueryError(t *testing.T) {
 		})
 	}
 }
+
+// TestReplayFloorsGridEqualsLive sweeps a grid over bm25.min_score (with
+// dense.min_score and the fused min_score beside it), decoded from an
+// experiment file, live (a restart per trial) and in replay mode (one
+// collection): every trial scores and routes every query alike, and the
+// floors reach the no-results routing of some queries and not others.
+func TestReplayFloorsGridEqualsLive(t *testing.T) {
+	qs, corpus := demoQueries(t)
+	ef, err := experiments.ParseExperimentFile("floors.yaml", []byte(`name: floors
+baseline:
+  params: {fusion.method: linear, fusion.weights.bm25: 0.6}
+grid:
+  bm25.min_score: [0, 2, 4, 7, 1000]
+  dense.min_score: [-1, 0.2, 2]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	trials, _, err := ef.Expand()
+	if err != nil {
+		t.Fatal(err)
+	}
+	trials = append(trials, replayTrialSpec("fused-min-score", experiments.Params{"fusion.method": "linear", "bm25.min_score": 2.0, "min_score": 0.6}))
+	live, err, liveRun := sweep(t, newEngineBackend(t, corpus), qs, trials, tuner.ModeLive, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	replay, err, replayRun := sweep(t, newEngineBackend(t, corpus), qs, trials, tuner.ModeReplay, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(replay.Trials) != len(trials) || len(live.Trials) != len(trials) {
+		t.Fatalf("%d replayed, %d live trials, want %d", len(replay.Trials), len(live.Trials), len(trials))
+	}
+	assertSameScores(t, liveRun, replayRun, live.Trials)
+	recs, liveRecs := readRecords(t, replayRun), readRecords(t, liveRun)
+	routed := map[int]bool{} // queries routed no_results, by count
+	for _, tr := range trials {
+		r, l := recs[tr.Name], liveRecs[tr.Name]
+		if r.Mode == tuner.TrialLive || l.Mode != tuner.TrialLive || r.Status != runs.StatusOK {
+			t.Errorf("%s: replay mode %q status %s, live mode %q", tr.Name, r.Mode, r.Status, l.Mode)
+		}
+		qr, err := replayRun.QueryResults(r.Index)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ql, err := liveRun.QueryResults(l.Index)
+		if err != nil {
+			t.Fatal(err)
+		}
+		none := 0
+		for i := range qr {
+			if qr[i].Routing != ql[i].Routing {
+				t.Errorf("%s: query %s routed %q replayed, %q live", tr.Name, qr[i].QueryID, qr[i].Routing, ql[i].Routing)
+			}
+			if qr[i].Routing == fusion.RoutingNoResults {
+				none++
+			}
+		}
+		routed[none] = true
+	}
+	if !routed[0] || !routed[len(qs)] || len(routed) < 3 {
+		t.Errorf("no-results counts %v: want none, all and some in between", routed)
+	}
+}

@@ -3,6 +3,7 @@ package tuner
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"sort"
 	"strings"
@@ -61,9 +62,9 @@ func verify(ctx context.Context, o Options, ro ReplayOptions, groups []*replayGr
 		if err != nil {
 			return fmt.Errorf("verify trial %q: %w", t.Name, err)
 		}
-		if !sameMinScore(base.MinScore, s.MinScore) || base.Passage != s.Passage {
+		if !sameMinScore(base.MinScore, s.MinScore) || !maps.Equal(base.Floors, s.Floors) || base.Passage != s.Passage {
 			// Not expressible as an override: run the trial's own config.
-			passes = append(passes, &overridePass{apply: t.Params, how: "apply + restart (min_score differs from the collection config)",
+			passes = append(passes, &overridePass{apply: t.Params, how: "apply + restart (min_score differs from the collection config, fused or per retriever)",
 				trials: []runs.TrialRecord{t}, overrides: []fusion.Params{s.Fusion}})
 			continue
 		}

@@ -33,6 +33,10 @@ type Options struct {
 	// Replay, unless nil or ModeLive, fuses query-time variants offline
 	// from collected candidate lists and verifies the best live (replay.go).
 	Replay *ReplayOptions
+	// Fingerprint, when set, keys what a trial's configuration builds and
+	// answers (backend.Fingerprinter): a trial whose key an earlier
+	// successful trial had is not run but reuses its results (reuse.go).
+	Fingerprint func(params experiments.Params) (string, error)
 }
 
 // Result is the outcome of a sweep.

@@ -2,6 +2,9 @@ package embedded
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -9,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/fusiontune/fusiontune/backend"
@@ -62,6 +66,10 @@ type Factory struct {
 	// cfg is the base config parsed and validated once: a trial's
 	// parameters overlay it as typed values (engine.Config.WithParams).
 	cfg engine.Config
+
+	chunksMu sync.Mutex
+	corpus   *engine.Corpus                // read by the first Fingerprint
+	chunks   map[engine.ChunkConfig]string // chunk fingerprint per chunk settings
 }
 
 var (
@@ -70,6 +78,7 @@ var (
 	_ backend.Verifier   = (*Factory)(nil)
 
 	_ backend.FusionResolver = (*Factory)(nil)
+	_ backend.Fingerprinter  = (*Factory)(nil)
 )
 
 // New builds the base engine config and checks it the way `tune serve`
@@ -319,4 +328,43 @@ func Verify(o Options, config, scratch string, log io.Writer, check func(context
 		StopTimeout:  o.StopTimeout,
 		Log:          log,
 	}, check)
+}
+
+// Fingerprint is a trial's index fingerprint (backend.Fingerprinter): a
+// hash of the chunks `tune serve` would index for it (engine.
+// ChunksFingerprint over the corpus, read once) and of the rest of its
+// configuration, defaults applied (engine.Config.WithParams on the parsed
+// base config). Trials whose chunk settings cut the corpus alike and whose
+// other settings are equal get equal fingerprints, whatever the chunk
+// settings say and whether they set them or leave the defaults.
+func (f *Factory) Fingerprint(params map[string]any) (string, error) {
+	cfg, err := f.cfg.WithParams(params)
+	if err != nil {
+		return "", err
+	}
+	f.chunksMu.Lock()
+	defer f.chunksMu.Unlock()
+	if f.corpus == nil {
+		if f.corpus, err = engine.LoadCorpus(cfg.Corpus); err != nil {
+			return "", fmt.Errorf("fingerprint: %w", err)
+		}
+	}
+	chunks, ok := f.chunks[cfg.Chunk]
+	if !ok {
+		if chunks, err = engine.ChunksFingerprint(f.corpus.Docs, cfg.Chunk); err != nil {
+			return "", fmt.Errorf("fingerprint: %w", err)
+		}
+		if f.chunks == nil {
+			f.chunks = map[engine.ChunkConfig]string{}
+		}
+		f.chunks[cfg.Chunk] = chunks
+	}
+	// Where the service keeps its files and listens changes no result.
+	cfg.Chunk, cfg.CacheDir, cfg.Listen = engine.ChunkConfig{}, "", ""
+	rest, err := json.Marshal(cfg)
+	if err != nil {
+		return "", fmt.Errorf("fingerprint: %w", err)
+	}
+	sum := sha256.Sum256(append([]byte(chunks+"\x00"), rest...))
+	return hex.EncodeToString(sum[:16]), nil
 }

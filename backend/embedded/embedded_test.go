@@ -138,3 +138,49 @@ func TestShippedExperimentsCheck(t *testing.T) {
 		}
 	}
 }
+
+// TestFingerprint: trials whose chunk settings cut the corpus alike (every
+// size above its longest document, 5 words) and whose other settings are
+// equal, defaults applied, share a fingerprint; any difference in the
+// chunks or in another setting gives another.
+func TestFingerprint(t *testing.T) {
+	f := newFactory(t, embedded.Options{ConfigFile: "testdata/engine.yaml"})
+	fp := func(params map[string]any) string {
+		t.Helper()
+		k, err := f.Fingerprint(params)
+		if err != nil {
+			t.Fatalf("%v: %v", params, err)
+		}
+		return k
+	}
+	tests := []struct {
+		name string
+		a, b map[string]any
+		same bool
+	}{
+		{"sizes above every document", map[string]any{"chunk.size": 200.0}, map[string]any{"chunk.size": 500.0, "chunk.overlap": 50.0}, true},
+		{"a size that cuts documents", map[string]any{"chunk.size": 200.0}, map[string]any{"chunk.size": 3.0}, false},
+		{"whole documents vs one chunk each: other chunk ids", map[string]any{"chunk.size": 0.0}, map[string]any{"chunk.size": 200.0}, false},
+		{"no chunk.size is the default's", nil, map[string]any{"chunk.size": 0.0, "chunk.overlap": 0.0}, true},
+		{"a default written out", map[string]any{"fusion.method": "rrf"}, map[string]any{"fusion.method": "rrf", "fusion.k": 60.0, "bm25.k1": 0.9}, true},
+		{"custom parameters do not count", nil, map[string]any{"custom.note": "x"}, true},
+		{"a query-time setting counts", map[string]any{"chunk.size": 200.0}, map[string]any{"chunk.size": 500.0, "fusion.k": 40.0}, false},
+		{"a floor counts", nil, map[string]any{"bm25.min_score": 1.0}, false},
+		{"an index-time setting counts", nil, map[string]any{"bm25.b": 0.75}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := fp(tt.a) == fp(tt.b); got != tt.same {
+				t.Errorf("same fingerprint %v, want %v", got, tt.same)
+			}
+		})
+	}
+	if _, err := f.Fingerprint(map[string]any{"chunk.size": -1.0}); err == nil || !strings.Contains(err.Error(), "chunk.size") {
+		t.Errorf("a bad value: %v, want an error naming chunk.size", err)
+	}
+	// A replica keeps its files elsewhere: the same fingerprints.
+	r := f.Replica(t.TempDir()).(*embedded.Factory)
+	if k, err := r.Fingerprint(nil); err != nil || k != fp(nil) {
+		t.Errorf("replica: %q, %v; want %q", k, err, fp(nil))
+	}
+}

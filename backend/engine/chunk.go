@@ -1,7 +1,10 @@
 package engine
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"io"
 	"strconv"
 	"unicode"
 	"unicode/utf8"
@@ -96,4 +99,43 @@ func tokenSpans(s string, dst [][2]int) [][2]int {
 		dst = append(dst, [2]int{start, len(s)})
 	}
 	return dst
+}
+
+// ChunkFingerprint hashes what the retrievers index of chunks: each
+// chunk's id, document, title (titles[i], the title of chunk i's
+// document) and text, in order. Two chunkings with equal fingerprints
+// build the same indexes and rank alike (see Config.IndexFingerprint).
+func ChunkFingerprint(chunks []Chunk, titles []string) string {
+	h := sha256.New()
+	io.WriteString(h, "fusiontune-chunks-v1")
+	for i, c := range chunks {
+		fmt.Fprintf(h, "\x00%d:%s\x00%d:%s\x00%d:%s\x00%d:%s", len(c.ID), c.ID, len(c.DocID), c.DocID,
+			len(titles[i]), titles[i], len(c.Text), c.Text)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// chunkTitles returns the title of each chunk's document (chunks in
+// corpus order, as ChunkDocuments returns them).
+func chunkTitles(docs []Document, chunks []Chunk) []string {
+	titles := make([]string, len(chunks))
+	di := 0
+	for i, c := range chunks {
+		for docs[di].ID != c.DocID {
+			di++
+		}
+		titles[i] = docs[di].Title
+	}
+	return titles
+}
+
+// ChunksFingerprint chunks docs under c as Build does and returns the
+// ChunkFingerprint of the chunks: equal for two chunk settings that cut
+// the corpus alike (a chunk size above every document's length, say).
+func ChunksFingerprint(docs []Document, c ChunkConfig) (string, error) {
+	chunks, err := ChunkDocuments(docs, c.Size, c.Overlap)
+	if err != nil {
+		return "", err
+	}
+	return ChunkFingerprint(chunks, chunkTitles(docs, chunks)), nil
 }

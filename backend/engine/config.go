@@ -93,9 +93,12 @@ type ChunkConfig struct {
 // process-wide variables at query time, so they do not key the index cache,
 // and every Engine of one process shares the values of the last one built.
 type BM25Config struct {
-	K1       float64  `yaml:"k1" json:"k1"`
-	B        float64  `yaml:"b" json:"b"`
-	MinScore *float64 `yaml:"min_score,omitempty" json:"min_score,omitempty"` // drop candidates scoring below; nil: none
+	K1 float64 `yaml:"k1" json:"k1"`
+	B  float64 `yaml:"b" json:"b"`
+	// MinScore is the floor of BM25 candidates: fusion drops those scoring
+	// below it (fusion.Settings.Floors; explain still lists them); nil:
+	// none. Query-time: a trial changing it replays.
+	MinScore *float64 `yaml:"min_score,omitempty" json:"min_score,omitempty"`
 }
 
 // DenseConfig selects the embedder (see backend/embed) and its options.
@@ -103,7 +106,7 @@ type DenseConfig struct {
 	Model     string   `yaml:"model" json:"model"`                           // lsa-<dim>, hash-<dim>, openai:<model>, file:<path>
 	BaseURL   string   `yaml:"base_url,omitempty" json:"base_url,omitempty"` // openai: server base URL
 	APIKeyEnv string   `yaml:"api_key_env,omitempty" json:"api_key_env,omitempty"`
-	MinScore  *float64 `yaml:"min_score,omitempty" json:"min_score,omitempty"` // drop candidates with cosine below; nil: none
+	MinScore  *float64 `yaml:"min_score,omitempty" json:"min_score,omitempty"` // floor on the cosine of dense candidates, as BM25Config.MinScore; nil: none
 	// MaxRetries is how often an openai: request that failed (429, 5xx,
 	// network error) is retried, with exponential backoff from 0.5 s:
 	// 0..MaxEmbedRetries; nil: embed.DefaultMaxRetries (4, about 7.5 s of
@@ -156,8 +159,9 @@ func (c Config) FusionParams() fusion.Params {
 // FusionSettings returns the settings c ranks every request with:
 // FusionParams with an explicit weight for every enabled retriever (so that
 // a per-request override built from them inherits no weight from a running
-// configuration), MinScore and Passage. The tuner's replay fuses a trial
-// under them.
+// configuration), the floors bm25.min_score and dense.min_score of the
+// enabled retrievers that set one, MinScore and Passage. The tuner's replay
+// fuses a trial under them.
 func (c Config) FusionSettings() fusion.Settings {
 	p := c.FusionParams()
 	w := make(map[string]float64, len(c.Retrievers))
@@ -166,6 +170,14 @@ func (c Config) FusionSettings() fusion.Settings {
 	}
 	p.Weights = w
 	s := fusion.Settings{Fusion: p, Passage: c.Passage}
+	for r, floor := range map[string]*float64{BM25: c.BM25.MinScore, Dense: c.Dense.MinScore} {
+		if floor != nil && c.Has(r) {
+			if s.Floors == nil {
+				s.Floors = map[string]float64{}
+			}
+			s.Floors[r] = *floor
+		}
+	}
 	if c.MinScore != nil {
 		m := *c.MinScore
 		s.MinScore = &m

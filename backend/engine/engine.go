@@ -15,6 +15,7 @@ import (
 
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/backend/embed"
+	"github.com/fusiontune/fusiontune/backend/fusion"
 )
 
 // ErrNotReady is returned by Ready and Search while the engine is still
@@ -39,9 +40,10 @@ type Options struct {
 // configuration and the embedder, Build loads and indexes the corpus; after
 // that Search is safe for concurrent use.
 type Engine struct {
-	cfg Config
-	log *slog.Logger
-	emb embed.Embedder // nil without the dense retriever
+	cfg      Config
+	settings fusion.Settings // cfg.FusionSettings(): what every request ranks under
+	log      *slog.Logger
+	emb      embed.Embedder // nil without the dense retriever
 
 	mu        sync.RWMutex
 	ready     bool
@@ -81,7 +83,7 @@ func New(cfg Config, opts Options) (*Engine, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	e := &Engine{cfg: cfg, log: opts.Logger}
+	e := &Engine{cfg: cfg, settings: cfg.FusionSettings(), log: opts.Logger}
 	if e.log == nil {
 		e.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}

@@ -88,11 +88,27 @@ func TestSearchThresholds(t *testing.T) {
 				}
 			}
 		}},
+		// A floor drops a retriever's candidates from the fusion; explain
+		// still lists them as retrieved (the tuner's replay floors them).
 		{"dense min_score", func(c *engine.Config) { c.Dense.MinScore = f(2) }, "sourdough starter", engine.RoutingSearch, func(t *testing.T, r backend.SearchResponse) {
-			if len(r.Candidates["dense"]) != 0 || len(r.Candidates["bm25"]) == 0 {
-				t.Errorf("dense candidates %d, bm25 %d: want none and some", len(r.Candidates["dense"]), len(r.Candidates["bm25"]))
+			if len(r.Candidates["dense"]) == 0 || len(r.Candidates["bm25"]) == 0 {
+				t.Errorf("dense candidates %d, bm25 %d: want both listed", len(r.Candidates["dense"]), len(r.Candidates["bm25"]))
+			}
+			bm25 := map[string]bool{}
+			for _, c := range r.Candidates["bm25"] {
+				bm25[c.DocID] = true
+			}
+			if len(r.Hits) != min(len(bm25), engine.DefaultHits) {
+				t.Errorf("%d hits, want the %d bm25 documents", len(r.Hits), len(bm25))
+			}
+			for _, h := range r.Hits {
+				if !bm25[h.DocID] {
+					t.Errorf("hit %+v comes from the floored dense list", h)
+				}
 			}
 		}},
+		{"bm25 min_score routes off-topic", func(c *engine.Config) { c.Retrievers = []string{engine.BM25}; c.BM25.MinScore = f(1000) }, "sourdough starter", engine.RoutingNoResults, nil},
+		{"bm25 and dense floors route off-topic", func(c *engine.Config) { c.BM25.MinScore, c.Dense.MinScore = f(1000), f(2) }, "sourdough starter", engine.RoutingNoResults, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -195,13 +195,10 @@ type scored struct {
 }
 
 // candidates turns a retriever's scored chunks into the fusion candidate
-// list, dropping those below minScore (when set) and ranking from 1.
-func candidates(list []scored, chunks []Chunk, minScore *float64) []fusion.Candidate {
+// list, ranking from 1 (the floors apply at fusion: fusion.Settings).
+func candidates(list []scored, chunks []Chunk) []fusion.Candidate {
 	out := make([]fusion.Candidate, 0, len(list))
 	for _, s := range list {
-		if minScore != nil && s.score < *minScore {
-			continue
-		}
 		c := chunks[s.idx]
 		out = append(out, fusion.Candidate{ID: c.ID, DocID: c.DocID, Score: s.score, Rank: len(out) + 1})
 	}

@@ -82,7 +82,17 @@ func renderParseSettings(base map[string]any, params map[string]any) (fusion.Set
 		w[r] = p.Weight(r) // 1 when the config sets none
 	}
 	p.Weights = w
-	return fusion.Settings{Fusion: p, MinScore: cfg.MinScore, Passage: cfg.Passage}, nil
+	s := fusion.Settings{Fusion: p, MinScore: cfg.MinScore, Passage: cfg.Passage}
+	// The floors of the enabled retrievers (query-time since issue 16).
+	for r, floor := range map[string]*float64{"bm25": cfg.BM25.MinScore, "dense": cfg.Dense.MinScore} {
+		if floor != nil && cfg.Has(r) {
+			if s.Floors == nil {
+				s.Floors = map[string]float64{}
+			}
+			s.Floors[r] = *floor
+		}
+	}
+	return s, nil
 }
 
 // problems lists the "field: problem" lines of a config error, sorted
@@ -466,6 +476,13 @@ func TestConfigFusionSettings(t *testing.T) {
 				Fusion: fusion.Params{Method: fusion.Linear, Weights: map[string]float64{"dense": 0.4}}},
 			want: fusion.Settings{Fusion: fusion.Params{Method: fusion.Linear, K: 60, Normalization: fusion.MinMax, Depth: 30,
 				Weights: map[string]float64{"dense": 0.4}}, MinScore: min(0.2), Passage: true},
+		},
+		{
+			name: "floors of the enabled retrievers only",
+			c: engine.Config{Retrievers: []string{"bm25"}, BM25: engine.BM25Config{MinScore: min(1.5)},
+				Dense: engine.DenseConfig{MinScore: min(0.3)}},
+			want: fusion.Settings{Fusion: fusion.Params{Method: fusion.RRF, K: 60, Normalization: fusion.MinMax, Depth: 100,
+				Weights: map[string]float64{"bm25": 1}}, Floors: map[string]float64{"bm25": 1.5}},
 		},
 		{
 			name: "fusion.depth wins",

@@ -24,10 +24,12 @@ const excerptRunes = 240
 const MaxVariants = 64
 
 // Search runs req: each enabled retriever returns its candidates (up to the
-// fusion depth, dropping those below the retriever's min_score), fusion
-// merges them (per-request fusion settings override the configured ones),
-// hits below min_score are dropped and the first k are returned. With
-// Explain the response carries the candidate lists exactly as fused.
+// fusion depth), fusion merges them under the configured settings
+// (fusion.Settings: each list cut at its retriever's min_score floor,
+// per-request fusion settings overriding the configured ones), hits below
+// min_score are dropped and the first k are returned. With Explain the
+// response carries the candidate lists as retrieved, before the floors:
+// the tuner's replay applies a trial's floors to them as the engine does.
 func (e *Engine) Search(ctx context.Context, req backend.SearchRequest) (backend.SearchResponse, error) {
 	if err := e.Ready(ctx); err != nil {
 		return backend.SearchResponse{}, err
@@ -57,7 +59,7 @@ func (e *Engine) Search(ctx context.Context, req backend.SearchRequest) (backend
 	if e.lex != nil {
 		var s []scored
 		if s, lexErr = e.lex.search(ctx, req.Query, p.Depth); lexErr == nil {
-			lists[BM25] = candidates(s, e.chunks, e.cfg.BM25.MinScore)
+			lists[BM25] = candidates(s, e.chunks)
 		}
 	}
 	<-done
@@ -83,17 +85,18 @@ func (e *Engine) Search(ctx context.Context, req backend.SearchRequest) (backend
 }
 
 // fuse ranks the prepared candidate lists under p and the configured
-// min_score and mode (the post-fusion rule of fusion.Fuser.HitsInto) and
+// floors, min_score and mode (the rules of fusion.Fuser.HitsInto) and
 // returns the first k hits and their routing.
 func (e *Engine) fuse(f *fusion.Fuser, lists map[string][]fusion.Candidate, pl *fusion.Prepared, p fusion.Params, k int) ([]backend.Hit, string) {
-	s := fusion.Settings{Fusion: p, MinScore: e.cfg.MinScore, Passage: e.cfg.Passage}
+	s := e.settings
+	s.Fusion = p
 	ranked := f.HitsInto(nil, pl, s, k)
 	ids, docIDs := pl.IDs(s.Passage), pl.DocIDs(s.Passage)
 	hits := make([]backend.Hit, 0, len(ranked))
 	for _, r := range ranked {
 		chunk := ids[r.Unit]
 		if !s.Passage {
-			chunk = bestChunk(lists, docIDs[r.Unit])
+			chunk = bestChunk(lists, s, docIDs[r.Unit])
 		}
 		h := backend.Hit{DocID: docIDs[r.Unit], ChunkID: chunk, Score: r.Score}
 		if i, ok := e.chunkIndex(chunk); ok {
@@ -137,7 +140,7 @@ func (e *Engine) searchDense(ctx context.Context, query string, depth int) ([]fu
 	if err != nil {
 		return nil, err
 	}
-	return candidates(s, e.chunks, e.cfg.Dense.MinScore), nil
+	return candidates(s, e.chunks), nil
 }
 
 // requestParams merges the request's fusion override over the configured
@@ -183,12 +186,13 @@ func (e *Engine) requestParams(req backend.SearchRequest) (fusion.Params, int, e
 	return e.cfg.FusionParams().Override(req.Fusion).WithDefaults(), k, nil
 }
 
-// bestChunk returns the chunk of doc ranked best in any list (lowest rank,
-// ties by retriever name): the chunk a document-level hit stands for.
-func bestChunk(lists map[string][]fusion.Candidate, doc string) string {
+// bestChunk returns the chunk of doc ranked best in any list, each cut at
+// its retriever's floor under s (lowest rank, ties by retriever name): the
+// chunk a document-level hit stands for.
+func bestChunk(lists map[string][]fusion.Candidate, s fusion.Settings, doc string) string {
 	best, bestRank, bestList := doc, math.MaxInt, ""
 	for name, l := range lists {
-		for _, c := range l {
+		for _, c := range l[:s.Floor(name, l)] {
 			if c.DocID == doc {
 				if c.Rank < bestRank || (c.Rank == bestRank && name < bestList) {
 					best, bestRank, bestList = c.ID, c.Rank, name

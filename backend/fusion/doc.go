@@ -9,9 +9,10 @@
 // or RankInto, which returns interned units instead of strings); all of them
 // rank bit-for-bit alike.
 //
-// After fusion one rule decides what a search returns: Settings (the
-// fusion, min_score and passage mode) with Fuser.HitsInto keeps the best n
-// units down to the first score below min_score, and Routing labels an
-// empty answer "no_results". The engine answers requests and the replay
-// scores trials through it.
+// One rule decides what a search returns: Settings (the fusion, the
+// per-retriever floors, min_score and passage mode) with Fuser.HitsInto
+// cuts each list at its retriever's floor, fuses, keeps the best n units
+// down to the first score below min_score, and Routing labels an empty
+// answer "no_results" (see Settings for the whole routing rule). The
+// engine answers requests and the replay scores trials through it.
 package fusion

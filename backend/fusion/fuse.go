@@ -73,7 +73,12 @@ func (f *Fuser) FuseTopInto(dst []Result, pl *Prepared, p Params, passage bool, 
 // Callers that score many configs per query (the tuner's replay) map
 // judgments to units once per query and avoid string work per config.
 func (f *Fuser) RankInto(dst []Ranked, pl *Prepared, p Params, passage bool, n int) []Ranked {
-	dst = f.ScoreInto(dst, pl, p, passage)
+	return f.rankInto(dst, pl, p, passage, n, nil)
+}
+
+// rankInto is RankInto with each list cut at its retriever's floor.
+func (f *Fuser) rankInto(dst []Ranked, pl *Prepared, p Params, passage bool, n int, floors map[string]float64) []Ranked {
+	dst = f.scoreInto(dst, pl, p, passage, floors)
 	sortTop(dst, n)
 	if n >= 0 && n < len(dst) {
 		dst = dst[:n]
@@ -86,6 +91,12 @@ func (f *Fuser) RankInto(dst []Ranked, pl *Prepared, p Params, passage bool, n i
 // RankInto would; a caller that needs only a few units' ranks can count
 // instead of sorting.
 func (f *Fuser) ScoreInto(dst []Ranked, pl *Prepared, p Params, passage bool) []Ranked {
+	return f.scoreInto(dst, pl, p, passage, nil)
+}
+
+// scoreInto is ScoreInto with each list, after the depth cut, cut at its
+// first entry scoring below its retriever's floor (Settings.Floors).
+func (f *Fuser) scoreInto(dst []Ranked, pl *Prepared, p Params, passage bool, floors map[string]float64) []Ranked {
 	p = p.WithDefaults()
 	v := &pl.document
 	if passage {
@@ -102,6 +113,9 @@ func (f *Fuser) ScoreInto(dst []Ranked, pl *Prepared, p Params, passage bool) []
 			continue
 		}
 		es := list[:v.cut(r, p.Depth)]
+		if floor, ok := floors[pl.names[r]]; ok {
+			es = es[:floorCut(es, floor)]
+		}
 		switch p.Method {
 		case RRF:
 			for i, e := range es {
@@ -138,4 +152,15 @@ func (f *Fuser) ScoreInto(dst []Ranked, pl *Prepared, p Params, passage bool) []
 		dst = append(dst, Ranked{Score: s, Unit: int32(u)})
 	}
 	return dst
+}
+
+// floorCut returns the position of the first entry scoring below floor
+// (len(es) when none does): the entries a retriever's floor keeps.
+func floorCut(es []entry, floor float64) int {
+	for i, e := range es {
+		if e.score < floor {
+			return i
+		}
+	}
+	return len(es)
 }

@@ -23,6 +23,33 @@ const (
 	None   Normalization = "none"    // raw scores
 )
 
+// Fusion settings a method may read, as Method.Reads names them (the
+// engine config's and experiment files' names under "fusion.").
+const (
+	SettingK             = "k"
+	SettingWeights       = "weights"
+	SettingNormalization = "normalization"
+)
+
+// methodReads is, per method, the settings it reads (see Fuse): rrf
+// weighs ranks (k, weights), linear weighs normalized scores (weights,
+// normalization), combsum and combmnz sum normalized scores unweighted
+// (normalization; a weight of 0 still switches a retriever off). Every
+// method reads the depth.
+var methodReads = map[Method]map[string]bool{
+	RRF:     {SettingK: true, SettingWeights: true},
+	Linear:  {SettingWeights: true, SettingNormalization: true},
+	CombSUM: {SettingNormalization: true},
+	CombMNZ: {SettingNormalization: true},
+}
+
+// Reads reports whether fusing with m reads setting (SettingK,
+// SettingWeights or SettingNormalization): false for a setting m ignores,
+// such as the normalization under rrf or k under linear. For combsum and
+// combmnz SettingWeights is false, though a weight of 0 still switches a
+// retriever off. An unknown method or setting reads nothing.
+func (m Method) Reads(setting string) bool { return methodReads[m][setting] }
+
 // Defaults applied by Params.WithDefaults.
 const (
 	DefaultMethod        = RRF

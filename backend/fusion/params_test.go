@@ -169,3 +169,29 @@ func TestNormalize(t *testing.T) {
 		})
 	}
 }
+
+// TestMethodReads pins which settings each method reads against Fuse
+// itself: changing a setting a method ignores leaves its ranking and
+// scores unchanged, changing one it reads changes them.
+func TestMethodReads(t *testing.T) {
+	lists := sample()
+	changed := map[string]func(fusion.Params) fusion.Params{
+		fusion.SettingK:             func(p fusion.Params) fusion.Params { p.K = 5; return p },
+		fusion.SettingWeights:       func(p fusion.Params) fusion.Params { p.Weights = map[string]float64{"bm25": 3}; return p },
+		fusion.SettingNormalization: func(p fusion.Params) fusion.Params { p.Normalization = fusion.ZScore; return p },
+	}
+	for _, m := range []fusion.Method{fusion.RRF, fusion.Linear, fusion.CombSUM, fusion.CombMNZ} {
+		for setting, change := range changed {
+			t.Run(string(m)+"/"+setting, func(t *testing.T) {
+				base := fusion.Params{Method: m}
+				a, b := fusion.Fuse(lists, base, false), fusion.Fuse(lists, change(base), false)
+				if same := reflect.DeepEqual(a, b); same == m.Reads(setting) {
+					t.Errorf("Reads(%q) = %v, but changing it changes the fusion: %v", setting, m.Reads(setting), !same)
+				}
+			})
+		}
+	}
+	if fusion.Method("best").Reads(fusion.SettingK) || fusion.RRF.Reads("depth") {
+		t.Error("an unknown method or setting reads something")
+	}
+}

@@ -7,19 +7,39 @@ const (
 )
 
 // Settings are the query-time settings a search ranks with: the fusion,
-// the threshold on fused scores and the unit ranked. The embedded engine
-// ranks every request under them, and the tuner's replay fuses a trial's
-// candidate lists under them, through the same post-fusion rule
-// (Fuser.HitsInto, Settings.Cut, Routing).
+// the per-retriever floors on candidate scores, the threshold on fused
+// scores and the unit ranked. The embedded engine ranks every request
+// under them, and the tuner's replay fuses a trial's candidate lists under
+// them, through the same rules (Fuser.HitsInto, Settings.Cut, Routing).
+//
+// Routing is decided in three steps, all query-time:
+//
+//  1. Floors: each retriever's list, cut at the fusion depth, is cut again
+//     at its first candidate scoring below the retriever's floor
+//     (bm25.min_score, dense.min_score). Retrievers return their lists
+//     best first, so this drops every candidate below the floor; the
+//     dropped candidates take no part in the fusion (neither in the
+//     normalization of the list nor in RRF ranks).
+//  2. MinScore: the fused ranking is cut at its first hit scoring below
+//     MinScore (the fused min_score), Settings.Cut.
+//  3. Routing: a response with no hit left is "no_results" (the query is
+//     off-topic), any other "search" (see Routing).
+//
+// So a query is routed off-topic when every retriever's candidates fall
+// below their floors, or every fused score falls below MinScore.
 //
 // Replayed trial records store Settings as JSON under these keys
-// ({"Fusion":{...},"MinScore":null,"Passage":false}): keep them.
+// ({"Fusion":{...},"MinScore":null,"Passage":false}, and "Floors" when
+// set): keep them.
 type Settings struct {
 	// Fusion is the effective fusion (defaults applied, Depth set); its
 	// Weights should name every enabled retriever, so that a per-request
 	// override built from it inherits no weight from the running
 	// configuration.
 	Fusion Params `json:"Fusion"`
+	// Floors holds the per-retriever floors on candidate scores (retriever
+	// name -> min_score; a retriever without one keeps its whole list).
+	Floors map[string]float64 `json:"Floors,omitempty"`
 	// MinScore drops fused hits scoring below it (nil: no threshold).
 	MinScore *float64 `json:"MinScore"`
 	// Passage ranks chunks instead of documents.
@@ -55,9 +75,34 @@ func Routing(hits int) string {
 	return RoutingSearch
 }
 
-// HitsInto ranks prepared lists as a search answers under s: the best n
-// fused units (all when n < 0), cut by s (Settings.Cut), appended to
-// dst[:0]. Their routing is Routing(len(hits)).
+// Floor returns the number of candidates of a list (best first) that pass
+// the floor of retriever: the position of its first candidate scoring
+// below the floor, or len(list) when none does or retriever has no floor.
+// A NaN score is never below a floor.
+func (s Settings) Floor(retriever string, list []Candidate) int {
+	floor, ok := s.Floors[retriever]
+	if !ok {
+		return len(list)
+	}
+	for i, c := range list {
+		if c.Score < floor {
+			return i
+		}
+	}
+	return len(list)
+}
+
+// HitsInto ranks prepared lists as a search answers under s: each list
+// cut at its retriever's floor (Settings.Floors), fused, the best n fused
+// units (all when n < 0), cut by s (Settings.Cut), appended to dst[:0].
+// Their routing is Routing(len(hits)).
 func (f *Fuser) HitsInto(dst []Ranked, pl *Prepared, s Settings, n int) []Ranked {
-	return s.Cut(f.RankInto(dst, pl, s.Fusion, s.Passage, n))
+	return s.Cut(f.rankInto(dst, pl, s.Fusion, s.Passage, n, s.Floors))
+}
+
+// ScoreSettingsInto is ScoreInto under s: every fused unit with its score,
+// each list cut at its retriever's floor first, in unit order (no
+// MinScore cut: Settings.Below tells which units it would drop).
+func (f *Fuser) ScoreSettingsInto(dst []Ranked, pl *Prepared, s Settings) []Ranked {
+	return f.scoreInto(dst, pl, s.Fusion, s.Passage, s.Floors)
 }

@@ -75,6 +75,29 @@ func TestSettingsCut(t *testing.T) {
 	}
 }
 
+func TestSettingsFloor(t *testing.T) {
+	list := []fusion.Candidate{{ID: "a", Score: 3}, {ID: "b", Score: 2}, {ID: "c", Score: math.NaN()}, {ID: "d", Score: 1}}
+	tests := []struct {
+		name   string
+		floors map[string]float64
+		want   int
+	}{
+		{"no floor", nil, 4},
+		{"other retriever's floor", map[string]float64{"dense": 10}, 4},
+		{"at a score: kept", map[string]float64{"bm25": 2}, 3},
+		{"NaN is never below", map[string]float64{"bm25": 1.5}, 3},
+		{"first below cuts", map[string]float64{"bm25": 2.5}, 1},
+		{"all below", map[string]float64{"bm25": 4}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := (fusion.Settings{Floors: tt.floors}).Floor("bm25", list); got != tt.want {
+				t.Errorf("Floor = %d, want %d", got, tt.want)
+			}
+		})
+	}
+}
+
 func TestRouting(t *testing.T) {
 	for _, tt := range []struct {
 		hits int
@@ -142,6 +165,44 @@ func TestHitsIntoHandComputed(t *testing.T) {
 			want:    []want{{"a#2", 1.0/3 + 0.75}, {"a#1", 1}, {"c#1", 1}},
 			routing: fusion.RoutingSearch,
 		},
+		{
+			// bm25 keeps a 10, b 8 (min_max: a 1, b 0); dense as before.
+			name:    "bm25 floor drops c from bm25 before normalizing, a score at the floor stays",
+			s:       fusion.Settings{Fusion: linear, Floors: map[string]float64{"bm25": 8}},
+			n:       -1,
+			want:    []want{{"a", 1.75}, {"c", 1}, {"b", 0}, {"d", 0}},
+			routing: fusion.RoutingSearch,
+		},
+		{
+			// bm25 a 1, b 2, c 3; dense keeps only c: c = 1/63 + 1/61.
+			name:    "dense floor under rrf: ranks count the kept candidates",
+			s:       fusion.Settings{Fusion: fusion.Params{Method: fusion.RRF}, Floors: map[string]float64{"dense": 0.85}},
+			n:       -1,
+			want:    []want{{"c", 1.0/63 + 1.0/61}, {"a", 1.0 / 61}, {"b", 1.0 / 62}},
+			routing: fusion.RoutingSearch,
+		},
+		{
+			// bm25 passages a#1 10, b#1 8, cut at a#2 6: a#1 1, b#1 0.
+			name:    "passages: the floor cuts the chunk list",
+			s:       fusion.Settings{Fusion: linear, Floors: map[string]float64{"bm25": 7}, Passage: true},
+			n:       -1,
+			want:    []want{{"a#1", 1}, {"c#1", 1}, {"a#2", 0.75}, {"b#1", 0}, {"d#1", 0}},
+			routing: fusion.RoutingSearch,
+		},
+		{
+			name:    "every candidate below its floor: no_results",
+			s:       fusion.Settings{Fusion: linear, Floors: map[string]float64{"bm25": 11, "dense": 1}},
+			n:       10,
+			want:    []want{},
+			routing: fusion.RoutingNoResults,
+		},
+		{
+			name:    "floors and min_score",
+			s:       fusion.Settings{Fusion: linear, Floors: map[string]float64{"bm25": 8}, MinScore: ptr(0.5)},
+			n:       10,
+			want:    []want{{"a", 1.75}, {"c", 1}},
+			routing: fusion.RoutingSearch,
+		},
 	}
 	pl := fusion.Prepare(sample())
 	var f fusion.Fuser
@@ -186,6 +247,11 @@ func TestSettingsJSON(t *testing.T) {
 			name: "threshold and passages",
 			s:    fusion.Settings{Fusion: fusion.Params{Method: fusion.Linear, Normalization: fusion.ZScore}, MinScore: ptr(0.25), Passage: true},
 			json: `{"Fusion":{"method":"linear","normalization":"z_score"},"MinScore":0.25,"Passage":true}`,
+		},
+		{
+			name: "floors",
+			s:    fusion.Settings{Fusion: fusion.Params{Method: fusion.RRF}, Floors: map[string]float64{"bm25": 2.5, "dense": 0.1}},
+			json: `{"Fusion":{"method":"rrf"},"Floors":{"bm25":2.5,"dense":0.1},"MinScore":null,"Passage":false}`,
 		},
 	}
 	for _, tt := range tests {

@@ -90,19 +90,20 @@ func TestPromotionPolicyOnDemo(t *testing.T) {
 		t.Fatalf("rollback: exit %d\n%s", code, stderr)
 	}
 
-	// The hybrid loses a little on misspelled queries (0.4311 -> 0.4307):
-	// guarded with no tolerance, that blocks it; with 0.01 it passes.
+	// A BM25-leaning hybrid loses a little on misspelled queries (0.4342
+	// -> 0.4319): guarded with no tolerance, that blocks it; with 0.01 it
+	// passes.
 	e.write("guarded.yaml", sweepSettings+"backend:\n  config: prod.yaml\n  engine:\n    dense:\n      model: hash-384\npromotion:\n  guarded: [misspelled]\n")
-	_, stderr, code = e.run("--experiments", policyFile(t, "significant.json"), "--apply-best", "--config", "guarded.yaml")
+	_, stderr, code = e.run("--experiments", policyFile(t, "guarded.json"), "--apply-best", "--config", "guarded.yaml")
 	if code != 1 {
 		t.Fatalf("guarded regression: exit %d, want 1\n%s", code, stderr)
 	}
-	mustContain(t, "stderr", stderr, `guarded category "misspelled" regresses by 0.0004`)
+	mustContain(t, "stderr", stderr, `guarded category "misspelled" regresses by 0.0023`)
 	if now, _ := os.ReadFile(prod); !bytes.Equal(now, orig) {
 		t.Fatal("a refused promotion changed the production config")
 	}
 	e.write("tolerant.yaml", sweepSettings+"backend:\n  config: prod.yaml\n  engine:\n    dense:\n      model: hash-384\npromotion:\n  guarded: [misspelled]\n  tolerance: 0.01\n")
-	if _, stderr, code = e.run("--experiments", policyFile(t, "significant.json"), "--apply-best", "--config", "tolerant.yaml"); code != 0 {
+	if _, stderr, code = e.run("--experiments", policyFile(t, "guarded.json"), "--apply-best", "--config", "tolerant.yaml"); code != 0 {
 		t.Fatalf("guarded within tolerance: exit %d\n%s", code, stderr)
 	}
 }
