@@ -24,6 +24,7 @@ type checkKind struct {
 func checkKinds() []checkKind {
 	return []checkKind{
 		{name: "experiments", match: isExperimentFile, check: checkExperimentFile},
+		{name: "settings", match: isSettingsFile, check: checkSettingsFile},
 		{name: "golden", match: func(string) bool { return true }, check: checkGoldenSet},
 	}
 }

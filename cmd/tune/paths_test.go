@@ -52,7 +52,7 @@ func TestSettingsPathsRelativeToTheirFile(t *testing.T) {
 	if code := exitCodeOf(t, cmd.Run()); code != 2 {
 		t.Errorf("missing corpus: exit %d, want 2\n%s", code, stderr)
 	}
-	want := `../A/missing.yaml:3:11: dataset.corpus: "nope/corpus.jsonl" (resolved against the settings file's directory to ` + filepath.Join(a, "nope/corpus.jsonl") + `): no such file or directory`
+	want := `../A/missing.yaml:3:11: dataset.corpus: "nope/corpus.jsonl" (resolved against the settings file's directory to ../A/nope/corpus.jsonl): no such file or directory`
 	if !strings.Contains(stderr.String(), want) {
 		t.Errorf("stderr lacks %q:\n%s", want, stderr)
 	}
@@ -67,7 +67,7 @@ func TestSettingsPathsRelativeToTheirFile(t *testing.T) {
 	if code := exitCodeOf(t, cmd.Run()); code != 2 {
 		t.Errorf("missing corpus from the environment: exit %d, want 2\n%s", code, stderr)
 	}
-	want = `FUSIONTUNE_DATASET_CORPUS: dataset.corpus: "gone.jsonl" (resolved against the working directory to gone.jsonl): no such file or directory`
+	want = `FUSIONTUNE_DATASET_CORPUS: dataset.corpus: "gone.jsonl" (resolved against the working directory ` + b + `): no such file or directory`
 	if !strings.Contains(stderr.String(), want) {
 		t.Errorf("stderr lacks %q:\n%s", want, stderr)
 	}

@@ -36,7 +36,7 @@ const defaultCommand = "sweep"
 func commands() []command {
 	return []command{
 		{name: "apply", summary: "promote a recorded trial to the production config (safely, with rollback)", run: runApply},
-		{name: "check", summary: "validate golden sets and experiment files, listing every problem with file:line:col", run: runCheck},
+		{name: "check", summary: "validate settings files, golden sets and experiment files, listing every problem with file:line:col", run: runCheck},
 		{name: "compare", summary: "paired comparison of two recorded trials (tests, categories, result diffs)", run: runCompare},
 		{name: "eval", summary: "score a TREC run file against qrels, as trec_eval does", run: runEval},
 		{name: "gate", summary: "check the settings' quality gates on a recorded trial (exit 1 when one fails)", run: runGate},

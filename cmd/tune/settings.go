@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -35,9 +37,11 @@ type settings struct {
 	// File is the settings file that was read, "" for none.
 	File string `mapstructure:"-"`
 	// src is where each setting came from; written holds the relative
-	// paths as written, before resolvePaths.
+	// paths as written, before resolvePaths; given the path settings that
+	// were set (not defaults).
 	src     *settingsSource
 	written map[string]string
+	given   map[string]bool
 }
 
 // backendSettings chooses and configures the backend.
@@ -264,9 +268,32 @@ func (s *settings) validate() error {
 		}
 	}
 	if len(problems) > 0 {
+		sortByPosition(problems)
 		return problems
 	}
 	return nil
+}
+
+// sortByPosition orders problems by line and column where they have
+// them (the settings file's), keeping the others' order after them.
+func sortByPosition(ps experiments.Problems) {
+	lineCol := func(pos string) (int, int, bool) {
+		parts := strings.Split(pos, ":")
+		if len(parts) < 3 {
+			return 0, 0, false
+		}
+		l, err1 := strconv.Atoi(parts[len(parts)-2])
+		c, err2 := strconv.Atoi(parts[len(parts)-1])
+		return l, c, err1 == nil && err2 == nil
+	}
+	sort.SliceStable(ps, func(i, j int) bool {
+		li, ci, oki := lineCol(ps[i].Pos)
+		lj, cj, okj := lineCol(ps[j].Pos)
+		if oki != okj {
+			return oki
+		}
+		return oki && (li < lj || li == lj && ci < cj)
+	})
 }
 
 // redacted returns the settings as a generic map with every value whose key

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"reflect"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/fusiontune/fusiontune/backend/engine"
 	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/fusiontune/fusiontune/internal/secrets"
 	"github.com/fusiontune/fusiontune/internal/suggest"
 	"gopkg.in/yaml.v3"
 )
@@ -234,6 +236,10 @@ func (c *schemaCheck) mapping(n *yaml.Node, t reflect.Type, field, tag string) {
 		k, v := n.Content[i], n.Content[i+1]
 		key := joinKey(field, k.Value)
 		ft, ok := fields[strings.ToLower(k.Value)]
+		if !ok && tag == "yaml" && secrets.IsKey(k.Value) {
+			c.add(k, key, "secrets are read only from environment variables: name the variable with %s_env (e.g. api_key_env: OPENAI_API_KEY)", k.Value)
+			continue
+		}
 		if !ok {
 			c.add(k, key, "%s", unknownKey(k.Value, names))
 			continue
@@ -340,4 +346,42 @@ func keyType(key string) (reflect.Type, bool) {
 		t = ft
 	}
 	return t, true
+}
+
+// place puts the settings' positions into an error about them that was
+// worded without (the backend factory's): each problem of an engine
+// config error whose field the settings' backend.engine holds, or an
+// error starting with a setting's name ("backend.config: ...",
+// "backend.engine dense.base_url: ...").
+func (src *settingsSource) place(err error) error {
+	var ce *engine.ConfigError
+	if errors.As(err, &ce) {
+		var out experiments.Problems
+		for _, p := range ce.Problems {
+			key := "backend.engine." + p.Field
+			if _, ok := src.nodes[strings.ToLower(key)]; ok {
+				out = append(out, src.problem(key, "%s", p.Problem))
+				continue
+			}
+			pos := ce.File
+			if p.Line > 0 {
+				pos = fmt.Sprintf("%s:%d:%d", ce.File, p.Line, p.Column)
+			}
+			out = append(out, experiments.Problem{Pos: pos, Field: p.Field, Msg: p.Problem})
+		}
+		return out
+	}
+	text := err.Error()
+	field, msg, ok := strings.Cut(text, ": ")
+	if !ok || strings.Contains(text, "\n") {
+		return err
+	}
+	field = strings.Replace(field, "backend.engine ", "backend.engine.", 1)
+	if strings.ContainsAny(field, " \"") || !strings.HasPrefix(field, "backend.") {
+		return err
+	}
+	if w := src.where(field); w != "settings" {
+		return fmt.Errorf("%s: %s: %s", w, field, msg)
+	}
+	return err
 }

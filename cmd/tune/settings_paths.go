@@ -14,9 +14,6 @@ import (
 type pathSetting struct {
 	key string  // as in the settings file: dataset.corpus, datasets[1].path
 	ptr *string // the value, resolved in place
-	// input: the file must exist before a run starts (a golden set, a
-	// template), unlike a directory tune creates (runs_dir, a cache).
-	input bool
 	// command: the value is argv[0]: a path only when it holds a slash
 	// ("./search-server"), else a program looked up in PATH.
 	command bool
@@ -32,7 +29,7 @@ func (s *settings) pathSettings() []pathSetting {
 	b := &s.Backend
 	out = append(out,
 		pathSetting{key: "backend.config", ptr: &b.Config},
-		pathSetting{key: "backend.template", ptr: &b.Template, input: true},
+		pathSetting{key: "backend.template", ptr: &b.Template},
 		pathSetting{key: "runs_dir", ptr: &s.RunsDir},
 	)
 	if len(b.Command) > 0 {
@@ -46,9 +43,9 @@ func (s *settings) pathSettings() []pathSetting {
 
 func datasetPaths(prefix string, d *experiments.DatasetConfig) []pathSetting {
 	return []pathSetting{
-		{key: prefix + ".path", ptr: &d.Path, input: true},
-		{key: prefix + ".judgments", ptr: &d.Judgments, input: true},
-		{key: prefix + ".corpus", ptr: &d.Corpus, input: true},
+		{key: prefix + ".path", ptr: &d.Path},
+		{key: prefix + ".judgments", ptr: &d.Judgments},
+		{key: prefix + ".corpus", ptr: &d.Corpus},
 	}
 }
 
@@ -57,38 +54,37 @@ func datasetPaths(prefix string, d *experiments.DatasetConfig) []pathSetting {
 // file: of dense.model.
 var enginePathKeys = []string{"corpus.path", "cache_dir", "dense.model"}
 
-// resolvePaths makes every relative path of the settings absolute: those
+// resolvePaths resolves every relative path of the settings: those
 // written in the settings file against the file's directory, those from
-// flags, environment variables and defaults against the working
-// directory. It records each path as written for messages.
+// flags, environment variables and defaults against the working directory
+// (where they stay relative, as written). The engine's paths become
+// absolute, since the engine runs in the run directory. It records each
+// path as written, for messages.
 func (s *settings) resolvePaths() error {
-	wd, err := os.Getwd()
-	if err != nil {
-		return fmt.Errorf("settings: working directory: %w", err)
-	}
-	fileDir := wd
+	fileDir := "."
 	if s.File != "" {
-		if fileDir, err = filepath.Abs(filepath.Dir(s.File)); err != nil {
-			return fmt.Errorf("settings %s: %w", s.File, err)
-		}
+		fileDir = filepath.Dir(s.File)
 	}
-	s.written = map[string]string{}
-	base := func(key string) string {
-		if s.src.inFile(key) {
-			return fileDir
-		}
-		return wd
-	}
+	s.written, s.given = map[string]string{}, map[string]bool{}
 	for _, p := range s.pathSettings() {
 		v := *p.ptr
+		if v != "" {
+			s.given[p.key] = true
+		}
 		if v == "" || filepath.IsAbs(v) || (p.command && !strings.ContainsRune(v, '/')) {
 			continue
 		}
 		s.written[p.key] = v
-		*p.ptr = filepath.Join(base(p.key), v)
+		if s.src.inFile(p.key) {
+			*p.ptr = filepath.Join(fileDir, v)
+		}
+	}
+	absDir, err := filepath.Abs(fileDir)
+	if err != nil {
+		return fmt.Errorf("settings %s: %w", s.File, err)
 	}
 	for _, k := range enginePathKeys {
-		s.resolveEnginePath(k, fileDir)
+		s.resolveEnginePath(k, absDir)
 	}
 	return nil
 }
@@ -134,10 +130,19 @@ func (s *settings) checkInputs() error {
 		key, path string
 	}
 	var ins []input
-	for _, p := range s.pathSettings() {
-		if p.input && !strings.HasPrefix(p.key, "datasets[") {
+	prefix := "dataset"
+	for i, d := range s.Datasets {
+		if s.DatasetID != "" && d.ID == s.DatasetID {
+			prefix = fmt.Sprintf("datasets[%d]", i)
+		}
+	}
+	for _, p := range datasetPaths(prefix, &s.Dataset) {
+		if s.given[p.key] { // not a default, such as a BEIR folder's corpus
 			ins = append(ins, input{p.key, *p.ptr})
 		}
+	}
+	if s.given["backend.template"] {
+		ins = append(ins, input{"backend.template", s.Backend.Template})
 	}
 	for _, k := range []string{"corpus.path", "dense.model"} { // cache_dir is created
 		if v := engineString(s.Backend.Engine, k); v != "" {
@@ -169,25 +174,26 @@ func (s *settings) checkInputs() error {
 	return nil
 }
 
-// describePath shows a path setting as written and, when that differs, as
-// resolved: `"corpus.jsonl" (resolved to /data/help/corpus.jsonl)`.
+// describePath shows a path setting as written and, when relative, as
+// resolved: `"corpus.jsonl" (resolved against the settings file's
+// directory to ../data/corpus.jsonl)`.
 func (s *settings) describePath(key, path string) string {
 	w, ok := s.written[key]
-	if !ok {
+	switch {
+	case !ok:
 		return fmt.Sprintf("%q", path)
+	case s.src.inFile(key) || strings.HasPrefix(key, "backend.engine."):
+		return fmt.Sprintf("%q (resolved against the settings file's directory to %s)", w, shownPath(path))
 	}
-	how := "against the working directory"
-	if s.src.inFile(key) || strings.HasPrefix(key, "backend.engine.") {
-		how = "against the settings file's directory"
-	}
-	return fmt.Sprintf("%q (resolved %s to %s)", w, how, shownPath(path))
+	wd, _ := os.Getwd() // a flag's or the environment's
+	return fmt.Sprintf("%q (resolved against the working directory %s)", w, wd)
 }
 
-// shownPath is path relative to the working directory when it lies below
-// it (shorter, and the same on every machine), else absolute.
+// shownPath is an absolute path relative to the working directory when it
+// lies below it (shorter, and the same on every machine).
 func shownPath(path string) string {
 	wd, err := os.Getwd()
-	if err != nil {
+	if err != nil || !filepath.IsAbs(path) {
 		return path
 	}
 	rel, err := filepath.Rel(wd, path)
