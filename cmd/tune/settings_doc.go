@@ -146,10 +146,10 @@ var durationType = reflect.TypeFor[time.Duration]()
 // struct tag naming keys (mapstructure for tune's settings, yaml inside
 // backend.engine).
 func (c *schemaCheck) walk(n *yaml.Node, t reflect.Type, field, tag string) {
-	if n.Kind == yaml.AliasNode && n.Alias != nil {
-		n = n.Alias
-	}
 	c.src.nodes[strings.ToLower(field)] = n
+	if n.Kind == yaml.AliasNode {
+		return // an alias (possibly recursive) is left to the decoder
+	}
 	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
 		return // "key:" with no value leaves the setting unset
 	}
@@ -234,6 +234,9 @@ func (c *schemaCheck) mapping(n *yaml.Node, t reflect.Type, field, tag string) {
 	sort.Strings(names)
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
+		if k.Value == "<<" && k.Tag == "!!merge" {
+			continue // a merge of an anchored mapping, left to the decoder
+		}
 		key := joinKey(field, k.Value)
 		ft, ok := fields[strings.ToLower(k.Value)]
 		if !ok && tag == "yaml" && secrets.IsKey(k.Value) {
