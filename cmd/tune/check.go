@@ -38,7 +38,7 @@ type checkOptions struct {
 }
 
 func runCheck(ctx context.Context, a *app, args []string) error {
-	fs := newFlagSet("check", "[--kind auto|golden] [--format native|trec|beir] [--judgments FILE] [--qrels-split NAME] FILE...", a.stderr)
+	fs := newFlagSet("check", "[--kind auto|experiments|settings|golden] [--format native|trec|beir] [--judgments FILE] [--qrels-split NAME] FILE...", a.stderr)
 	kind := fs.String("kind", "auto", "file kind: auto (detect) or "+kindNames())
 	var opts checkOptions
 	fs.StringVar(&opts.format, "format", "", "golden-set `format`: native, trec or beir (default: detect from the path)")
