@@ -257,11 +257,15 @@ func (s *settings) validate() error {
 		} else {
 			if s.Dataset.Split != "" {
 				d.Split = s.Dataset.Split // --split still applies
+				split := experiments.DatasetConfig{Path: d.Path, Split: d.Split}
+				if err := split.Validate(); err != nil {
+					addProblems("dataset", err)
+				}
 			}
 			s.Dataset = d
 		}
 	}
-	if s.Dataset.Path != "" {
+	if s.Dataset.Path != "" && s.DatasetID == "" { // a datasets entry was validated above
 		s.Dataset = s.Dataset.WithDefaults()
 		if err := s.Dataset.Validate(); err != nil {
 			addProblems("dataset", err)

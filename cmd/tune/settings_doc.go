@@ -372,6 +372,7 @@ func (src *settingsSource) place(err error) error {
 			}
 			out = append(out, experiments.Problem{Pos: pos, Field: p.Field, Msg: p.Problem})
 		}
+		sortByPosition(out)
 		return out
 	}
 	text := err.Error()
