@@ -92,20 +92,8 @@ func (s *settings) resolvePaths() error {
 // resolveEnginePath resolves the backend.engine path key k (only the
 // settings file sets backend.engine) against dir.
 func (s *settings) resolveEnginePath(k, dir string) {
-	parts := strings.Split(k, ".")
-	m := s.Backend.Engine
-	for _, p := range parts[:len(parts)-1] {
-		next, ok := m[p].(map[string]any)
-		if !ok {
-			return
-		}
-		m = next
-	}
-	last := parts[len(parts)-1]
-	v, ok := m[last].(string)
-	if !ok || v == "" {
-		return
-	}
+	m, last := engineLeaf(s.Backend.Engine, k)
+	v, _ := m[last].(string)
 	prefix := ""
 	if k == "dense.model" {
 		var isFile bool
@@ -205,14 +193,21 @@ func shownPath(path string) string {
 
 // engineString is the string at dotted key k of the engine settings.
 func engineString(m map[string]any, k string) string {
+	m, last := engineLeaf(m, k)
+	v, _ := m[last].(string)
+	return v
+}
+
+// engineLeaf returns the map holding dotted key k of the engine settings
+// and k's last element; the map is nil when a parent is missing.
+func engineLeaf(m map[string]any, k string) (map[string]any, string) {
 	parts := strings.Split(k, ".")
 	for _, p := range parts[:len(parts)-1] {
 		next, ok := m[p].(map[string]any)
 		if !ok {
-			return ""
+			return nil, ""
 		}
 		m = next
 	}
-	v, _ := m[parts[len(parts)-1]].(string)
-	return v
+	return m, parts[len(parts)-1]
 }
