@@ -169,7 +169,8 @@ func printUsage(w io.Writer) {
 		fmt.Fprintf(w, "  %-12s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Run 'tune COMMAND --help' for a command's flags.")
+	fmt.Fprintln(w, "Run 'tune COMMAND --help' for a command's flags; flags may come before or after COMMAND.")
+	fmt.Fprintln(w, "RUN: latest, a run id or prefix, or a run directory's path. TRIAL: #N (leaderboard rank), a name or prefix; none: the best.")
 	fmt.Fprintln(w, "Exit codes: 0 ok, 1 run or gate failed, 2 usage or input error, 3 sweep finished with failed trials.")
 }
 
