@@ -77,6 +77,9 @@ func (s *settings) resolvePaths() error {
 		s.written[p.key] = v
 		if s.src.inFile(p.key) {
 			*p.ptr = filepath.Join(fileDir, v)
+			if p.command && !strings.ContainsRune(*p.ptr, '/') {
+				*p.ptr = "./" + *p.ptr // still a path, not a PATH lookup
+			}
 		}
 	}
 	absDir, err := filepath.Abs(fileDir)

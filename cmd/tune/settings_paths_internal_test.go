@@ -96,4 +96,25 @@ backend:
 	if s.Backend.Restart[0] != "systemctl" || s.Backend.Config != "../A/svc.yaml" {
 		t.Errorf("restart %q, config %q", s.Backend.Restart[0], s.Backend.Config)
 	}
+
+	// A settings file in the working directory: "./server" stays a path
+	// (filepath.Join would make it "server", a PATH lookup).
+	t.Chdir(a)
+	err = os.WriteFile(settingsFile, []byte("backend:
+  kind: http
+  config: svc.yaml
+  restart: [./restart.sh, "{config}"]
+  template: t.yaml.tmpl
+  health_url: http://127.0.0.1:1/
+  search: {url: "http://127.0.0.1:1/s", hits: hits, id: id}
+"), 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, err = loadSettings("tune.yaml", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if s.Backend.Restart[0] != "./restart.sh" || s.Backend.Config != "svc.yaml" {
+		t.Errorf("restart %q, config %q", s.Backend.Restart[0], s.Backend.Config)
+	}
 }
