@@ -100,14 +100,14 @@ backend:
 	// A settings file in the working directory: "./server" stays a path
 	// (filepath.Join would make it "server", a PATH lookup).
 	t.Chdir(a)
-	err = os.WriteFile(settingsFile, []byte("backend:
+	err = os.WriteFile(settingsFile, []byte(`backend:
   kind: http
   config: svc.yaml
   restart: [./restart.sh, "{config}"]
   template: t.yaml.tmpl
   health_url: http://127.0.0.1:1/
   search: {url: "http://127.0.0.1:1/s", hits: hits, id: id}
-"), 0o644)
+`), 0o644)
 	if err != nil {
 		t.Fatal(err)
 	}
