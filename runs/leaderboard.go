@@ -1,9 +1,12 @@
 package runs
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
+	"strings"
 )
 
 // Leaderboard ranks the trials of a run. Its JSON form (leaderboard.json) is
@@ -234,6 +237,68 @@ func (lb Leaderboard) Best() (Entry, bool) {
 		return Entry{}, false
 	}
 	return lb.Trials[0], true
+}
+
+// ErrAmbiguousTrial is returned by Pick for a name prefix that several
+// trials share.
+var ErrAmbiguousTrial = errors.New("ambiguous trial")
+
+// Pick returns the trial ref selects, the way every command that takes a
+// trial reads it: "" is the best successful trial; "#N" the trial ranked
+// N on the leaderboard; otherwise a trial's exact name, else a unique
+// prefix of one (an ambiguous prefix lists the candidates). A bare number
+// that is no trial's name is refused with a hint, since it might mean a
+// rank or a trial index.
+func (lb Leaderboard) Pick(ref string) (Entry, error) {
+	if ref == "" {
+		e, ok := lb.Best()
+		if !ok {
+			return Entry{}, errors.New("runs: no trial succeeded")
+		}
+		return e, nil
+	}
+	if n, ok := strings.CutPrefix(ref, "#"); ok {
+		rank, err := strconv.Atoi(n)
+		if err != nil || rank < 1 {
+			return Entry{}, fmt.Errorf("runs: trial %q: want #N with N a leaderboard rank from 1", ref)
+		}
+		if rank > len(lb.Trials) {
+			return Entry{}, fmt.Errorf("runs: trial %q: the leaderboard has %d trials", ref, len(lb.Trials))
+		}
+		return lb.Trials[rank-1], nil
+	}
+	var match []Entry
+	for _, e := range lb.Trials {
+		if e.Name == ref {
+			return e, nil
+		}
+		if strings.HasPrefix(e.Name, ref) {
+			match = append(match, e)
+		}
+	}
+	if _, err := strconv.Atoi(ref); err == nil && len(match) == 0 {
+		return Entry{}, fmt.Errorf("runs: no trial named %q: write #%s for the trial ranked %s", ref, ref, ref)
+	}
+	switch len(match) {
+	case 0:
+		return Entry{}, fmt.Errorf("runs: no trial %q in the leaderboard (trials: %s)", ref, trialNames(lb.Trials, 10))
+	case 1:
+		return match[0], nil
+	}
+	return Entry{}, fmt.Errorf("runs: trial %q: %w: %d trials start with it: %s", ref, ErrAmbiguousTrial, len(match), trialNames(match, 10))
+}
+
+// trialNames lists up to max trial names with their ranks.
+func trialNames(es []Entry, max int) string {
+	var names []string
+	for i, e := range es {
+		if i == max {
+			names = append(names, fmt.Sprintf("... %d more", len(es)-max))
+			break
+		}
+		names = append(names, fmt.Sprintf("#%d %s", e.Rank, e.Name))
+	}
+	return strings.Join(names, ", ")
 }
 
 // Find returns the entry named name.

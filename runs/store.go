@@ -98,7 +98,10 @@ func (s *Store) Create(m Manifest, now time.Time) (*Run, error) {
 }
 
 // Resolve finds a run by id, unique id prefix or path; "" or "latest" means
-// the most recent run.
+// the most recent run. A path (one holding a separator, or naming a
+// directory when no run id matches) may lead to any run directory, inside
+// the store or not: reading a run the user points at is harmless, and
+// commands that write into a run check Contains first.
 func (s *Store) Resolve(ref string) (*Run, error) {
 	r, err := s.resolve(ref)
 	if r != nil {
@@ -108,25 +111,17 @@ func (s *Store) Resolve(ref string) (*Run, error) {
 }
 
 func (s *Store) resolve(ref string) (*Run, error) {
-	if ref != "" && ref != "latest" {
-		if st, err := os.Stat(ref); err == nil && st.IsDir() && strings.ContainsRune(ref, os.PathSeparator) {
-			if err := s.checkInside(ref); err != nil {
-				return nil, err
-			}
-			return Load(ref)
-		}
-		if err := checkName(ref); err != nil {
-			return nil, err
-		}
+	if looksLikePath(ref) {
+		return loadRunDir(ref)
 	}
 	ids, err := s.ids()
-	if err != nil {
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, err
 	}
-	if len(ids) == 0 {
-		return nil, fmt.Errorf("runs: %s: %w", s.Dir, ErrNoRuns)
-	}
 	if ref == "" || ref == "latest" {
+		if len(ids) == 0 {
+			return nil, fmt.Errorf("runs: %s: %w", s.Dir, ErrNoRuns)
+		}
 		return Load(filepath.Join(s.Dir, ids[len(ids)-1]))
 	}
 	var match []string
@@ -140,19 +135,47 @@ func (s *Store) resolve(ref string) (*Run, error) {
 	}
 	switch len(match) {
 	case 0:
+		if st, err := os.Stat(ref); err == nil && st.IsDir() {
+			return loadRunDir(ref) // a run directory named relative to the working directory
+		}
+		if len(ids) == 0 {
+			return nil, fmt.Errorf("runs: no run %q: %s: %w", ref, s.Dir, ErrNoRuns)
+		}
 		return nil, fmt.Errorf("runs: no run %q in %s", ref, s.Dir)
 	case 1:
 		return Load(filepath.Join(s.Dir, match[0]))
 	default:
-		return nil, fmt.Errorf("runs: %q matches %d runs (%s, ...): give more of the id", ref, len(match), match[0])
+		return nil, fmt.Errorf("runs: %q matches %d runs (%s): give more of the id", ref, len(match), strings.Join(match, ", "))
 	}
 }
 
-// checkInside accepts a path only when it names a run directory directly
-// inside the store (symbolic links resolved), so that user input cannot
-// point the tool at, or make it write into, another directory.
-func (s *Store) checkInside(path string) error {
-	real, err := filepath.EvalSymlinks(path)
+// looksLikePath reports whether a run reference is a path rather than an
+// id: it holds a separator or is "." or "..".
+func looksLikePath(ref string) bool {
+	return ref == "." || ref == ".." || strings.ContainsAny(ref, `/\`)
+}
+
+// loadRunDir loads the run directory at path, refusing a directory that
+// is not a run (no manifest.json).
+func loadRunDir(path string) (*Run, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("runs: no run directory %q: %w", path, err)
+	}
+	if !st.IsDir() {
+		return nil, fmt.Errorf("runs: %q is not a run directory (a file)", path)
+	}
+	if _, err := os.Stat(filepath.Join(path, ManifestFile)); err != nil {
+		return nil, fmt.Errorf("runs: %q is not a run directory (no %s)", path, ManifestFile)
+	}
+	return Load(path)
+}
+
+// Contains reports whether r is a run directory directly inside the store
+// (symbolic links resolved): commands that write into a run (resume)
+// accept only those, so that the store's lock covers the writing.
+func (s *Store) Contains(r *Run) bool {
+	real, err := filepath.EvalSymlinks(r.Dir)
 	if err == nil {
 		real, err = filepath.Abs(real)
 	}
@@ -160,18 +183,7 @@ func (s *Store) checkInside(path string) error {
 	if rerr == nil {
 		root, rerr = filepath.Abs(root)
 	}
-	if err != nil || rerr != nil || filepath.Dir(real) != root {
-		return fmt.Errorf("runs: invalid run %q: not a run directory inside the runs directory %s", path, s.Dir)
-	}
-	return nil
-}
-
-// checkName rejects run references that could escape the runs directory.
-func checkName(ref string) error {
-	if ref == "." || ref == ".." || strings.ContainsAny(ref, `/\`) || strings.Contains(ref, "..") {
-		return fmt.Errorf("runs: invalid run name %q: must be a run id, not a path", ref)
-	}
-	return nil
+	return err == nil && rerr == nil && filepath.Dir(real) == root
 }
 
 // ids lists the run directories, oldest first.

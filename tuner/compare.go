@@ -24,21 +24,15 @@ type CompareOptions struct {
 	Changed int
 }
 
-// TrialOf returns the leaderboard entry named trial in run, or the run's
-// best trial when trial is "".
+// TrialOf returns the leaderboard entry of run that trial selects (see
+// runs.Leaderboard.Pick): "" the best, "#N" the rank, a name or a unique
+// prefix of one.
 func TrialOf(run *runs.Run, trial string) (runs.Entry, error) {
 	lb, err := run.ReadLeaderboard()
 	if err != nil {
 		return runs.Entry{}, err
 	}
-	if trial == "" {
-		e, ok := lb.Best()
-		if !ok {
-			return runs.Entry{}, fmt.Errorf("run %s: no trial succeeded", run.ID())
-		}
-		return e, nil
-	}
-	e, err := lb.Find(trial)
+	e, err := lb.Pick(trial)
 	if err != nil {
 		return runs.Entry{}, fmt.Errorf("run %s: %w", run.ID(), err)
 	}

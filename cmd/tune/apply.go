@@ -11,15 +11,15 @@ import (
 )
 
 func runApply(ctx context.Context, a *app, args []string) error {
-	fs := newFlagSet("apply", "RUN TRIAL [--config tune.yaml] [--runs-dir DIR]\n\nWrites TRIAL's exact engine config to the production config (backend.config,\ncreated when missing), after a backup; restarts the service on it, checks health and re-evaluates a\nsample of queries; on any failure the previous config is restored.", a.stderr)
+	fs := newFlagSet("apply", "RUN [TRIAL] [--config tune.yaml] [--runs-dir DIR]\n\n"+pickUsage+"\n\nWrites TRIAL's exact engine config to the production config (backend.config,\ncreated when missing), after a backup; restarts the service on it, checks health and re-evaluates a\nsample of queries; on any failure the previous config is restored.", a.stderr)
 	config := fs.String("config", "", "settings file (default ./tune.yaml when present)")
 	fs.String("runs-dir", defaultRunsDir, "directory of run records (setting runs_dir)")
 	force := fs.Bool("force", false, "promote even when the promotion policy refuses (recorded in promotions.jsonl)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if fs.NArg() != 2 {
-		return usageErrorf("want RUN and TRIAL (got %d arguments)", fs.NArg())
+	if fs.NArg() < 1 || fs.NArg() > 2 {
+		return usageErrorf("want RUN and optionally TRIAL (got %d arguments)", fs.NArg())
 	}
 	s, store, run, err := a.openRun(*config, fs, fs.Arg(0))
 	if err != nil {
@@ -30,11 +30,7 @@ func runApply(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	lb, err := run.ReadLeaderboard()
-	if err != nil {
-		return err
-	}
-	entry, err := lb.Find(fs.Arg(1))
+	entry, err := tuner.TrialOf(run, fs.Arg(1))
 	if err != nil {
 		return inputError(err)
 	}

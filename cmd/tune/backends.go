@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -29,6 +30,14 @@ const (
 // newFactory builds the backend kind the settings name; corpus is the
 // embedded engine's default corpus. Errors are the user's (exit 2).
 func (a *app) newFactory(s *settings, corpus string) (backend.Factory, error) {
+	f, err := a.factory(s, corpus)
+	if err != nil && s.src != nil {
+		err = s.src.place(err)
+	}
+	return f, err
+}
+
+func (a *app) factory(s *settings, corpus string) (backend.Factory, error) {
 	b := s.Backend
 	switch b.Kind {
 	case kindProcess, kindHTTP:
@@ -44,6 +53,13 @@ func (a *app) newFactory(s *settings, corpus string) (backend.Factory, error) {
 	o, err := a.embeddedOptions(s)
 	if err != nil {
 		return nil, err
+	}
+	if corpus != "" {
+		// The engine runs in the run directory: a path relative to the
+		// working directory would not find the corpus there.
+		if corpus, err = filepath.Abs(corpus); err != nil {
+			return nil, err
+		}
 	}
 	o.ConfigFile, o.Engine, o.Corpus, o.CacheDir = b.Config, b.Engine, corpus, userCachePath("engine")
 	f, err := embedded.New(o)

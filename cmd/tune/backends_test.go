@@ -344,7 +344,7 @@ func TestBackendSettingsErrors(t *testing.T) {
 		{"secret in headers_env", "backend:\n  kind: process\n  command: [x]\n  template: t.yaml.tmpl\n  health_url: http://h/x\n  search: {url: \"http://h/s\", hits: h, id: i, headers_env: {Authorization: \"Bearer abc\"}}\n", "backend.search.headers_env.authorization: want the name of an environment variable"},
 		{"unset env", "backend:\n  kind: process\n  command: [x]\n  template: t.yaml.tmpl\n  health_url: http://h/x\n  search: {url: \"http://h/s\", hits: h, id: i, headers_env: {X-Key: TUNE_TEST_UNSET_VAR}}\n", "backend.search.headers_env.x-key: environment variable TUNE_TEST_UNSET_VAR is not set"},
 		{"embedded with command", "backend: {command: [x]}\n", "backend.command: only for backend.kind process"},
-		{"missing template", "backend:\n  kind: process\n  command: [x]\n  template: nope.yaml.tmpl\n" + search, "backend.template: open nope.yaml.tmpl"},
+		{"missing template", "backend:\n  kind: process\n  command: [x]\n  template: nope.yaml.tmpl\n" + search, `tune.yaml:5:13: backend.template: "nope.yaml.tmpl" (resolved against the settings file's directory to nope.yaml.tmpl): no such file or directory`},
 		{"template needs a param", "backend:\n  kind: http\n  config: svc.yaml\n  restart: [/bin/true]\n  template: t2.yaml.tmpl\n" + search, `trial "baseline": backend.template: t2.yaml.tmpl:1:15: executing "t2.yaml.tmpl" at <.retrievers>: map has no entry for key "retrievers"`},
 		{"bad body template", "backend:\n  kind: process\n  command: [x]\n  template: t.yaml.tmpl\n  health_url: http://h/x\n  search: {url: \"http://h/s\", body: \"{{ .query \", hits: h, id: i}\n", "backend.search.body: search.body:1: unclosed action"},
 	} {

@@ -26,6 +26,7 @@ type checkKind struct {
 func checkKinds() []checkKind {
 	return []checkKind{
 		{name: "experiments", match: isExperimentFile, check: checkExperimentFile},
+		{name: "settings", match: isSettingsFile, check: checkSettingsFile},
 		{name: "golden", match: func(string) bool { return true }, check: checkGoldenSet},
 	}
 }
@@ -43,7 +44,7 @@ type checkOptions struct {
 }
 
 func runCheck(ctx context.Context, a *app, args []string) error {
-	fs := newFlagSet("check", "[--kind auto|golden] [--format native|trec|beir] [--judgments FILE] [--qrels-split NAME] [--corpus FILE] [--config FILE] FILE...", a.stderr)
+	fs := newFlagSet("check", "[--kind auto|experiments|settings|golden] [--format native|trec|beir] [--judgments FILE] [--qrels-split NAME] [--corpus FILE] [--config FILE] FILE...", a.stderr)
 	kind := fs.String("kind", "auto", "file kind: auto (detect) or "+kindNames())
 	var opts checkOptions
 	fs.StringVar(&opts.format, "format", "", "golden-set `format`: native, trec or beir (default: detect from the path)")

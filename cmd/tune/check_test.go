@@ -115,7 +115,7 @@ func TestCheck(t *testing.T) {
 				"tune: check: 1 of 1 files have problems\n",
 		},
 		{name: "no files", args: nil, code: 2, stderr: "tune: check: no files given\n"},
-		{name: "unknown kind", args: []string{"--kind", "x", "f"}, code: 2, stderr: "tune: check: unknown --kind \"x\" (expected auto or experiments, golden)\n"},
+		{name: "unknown kind", args: []string{"--kind", "x", "f"}, code: 2, stderr: "tune: check: unknown --kind \"x\" (expected auto or experiments, settings, golden)\n"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -15,8 +15,9 @@ Compares trial B against trial A (deltas are B - A) on the queries both
 recorded: the paired Wilcoxon, randomization and bootstrap statistics on the
 primary score (and stats.metrics), per-category deltas, ranking diffs
 (Kendall tau, Jaccard@k, share of changed top-1 results) and the queries
-that changed most with their top 3 on each side. TRIAL defaults to the
-run's best; RUN is an id, a unique prefix or latest.`
+that changed most with their top 3 on each side.
+
+` + pickUsage
 
 func runCompare(ctx context.Context, a *app, args []string) error {
 	fs := newFlagSet("compare", compareUsage, a.stderr)

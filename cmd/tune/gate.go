@@ -14,8 +14,10 @@ import (
 const gateUsage = `RUN [TRIAL] [--config tune.yaml] [--runs-dir DIR]
 
 Checks every gate of the settings (gates: ["Recall@3 >= 0.80",
-"routing[billing] == 1.0", ...]) on TRIAL of RUN (default: the run's best
-trial) and prints each with its value. Exits 1 when a gate fails.`
+"routing[billing] == 1.0", ...]) on TRIAL of RUN and prints each with its value.
+Exits 1 when a gate fails.
+
+` + pickUsage
 
 func runGate(ctx context.Context, a *app, args []string) error {
 	fs := newFlagSet("gate", gateUsage, a.stderr)
@@ -34,17 +36,12 @@ func runGate(ctx context.Context, a *app, args []string) error {
 	if len(s.gates) == 0 {
 		return inputError(errors.New("gates: no gates in the settings (e.g. gates: [\"NDCG@10 >= 0.5\"])"))
 	}
-	lb, err := run.ReadLeaderboard()
+	entry, err := tuner.TrialOf(run, fs.Arg(1))
 	if err != nil {
-		return err
-	}
-	entry, ok := lb.Best()
-	if fs.NArg() == 2 {
-		if entry, err = lb.Find(fs.Arg(1)); err != nil {
-			return inputError(err)
+		if fs.NArg() < 2 {
+			return failedError(err) // no trial succeeded
 		}
-	} else if !ok {
-		return failedError(fmt.Errorf("run %s: no trial succeeded", run.ID()))
+		return inputError(err)
 	}
 	return checkGates(s, run, entry, a.stdout)
 }

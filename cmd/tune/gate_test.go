@@ -101,17 +101,18 @@ func TestGates(t *testing.T) {
 	if code != 2 {
 		t.Errorf("bad gates: exit %d, want 2", code)
 	}
-	mustContain(t, "stderr", stderr, `bad.yaml: gates[0]: gate "Recall@3 => 0.8": want METRIC[CATEGORY] OP NUMBER`,
-		`bad.yaml: gates[1]: gate "routing[billing] == one": threshold "one" is not a number`,
-		`bad.yaml: gates[2]: gate "Foo@3 >= 1": metric "Foo@3": unknown measure "Foo"`)
+	mustContain(t, "stderr", stderr, `bad.yaml:1:9: gates[0]: gate "Recall@3 => 0.8": want METRIC[CATEGORY] OP NUMBER`,
+		`bad.yaml:1:28: gates[1]: gate "routing[billing] == one": threshold "one" is not a number`,
+		`bad.yaml:1:55: gates[2]: gate "Foo@3 >= 1": metric "Foo@3": unknown measure "Foo"`)
 
-	// Statistics and promotion settings: every problem at once, by field.
+	// Statistics and promotion settings: every problem at once, by
+	// file:line:col and field.
 	e.write("badstats.yaml", "stats:\n  correction: bonferroni\n  resamples: 100\n  alpha: 1.5\n  metrics: [NDCG@x]\npromotion:\n  tolerance: -0.1\n")
 	_, stderr, code = e.run("gate", run, "--config", "badstats.yaml")
 	if code != 2 {
 		t.Errorf("bad stats settings: exit %d, want 2", code)
 	}
-	mustContain(t, "stderr", stderr, `badstats.yaml: stats.correction: must be holm, bh or none (got "bonferroni")`,
-		"badstats.yaml: stats.alpha: must be in (0, 1) (got 1.5)", "badstats.yaml: stats.resamples: must be >= 1000 (got 100)",
-		"badstats.yaml: stats.metrics[0]: ", "badstats.yaml: promotion.tolerance: must be >= 0 (got -0.1)")
+	mustContain(t, "stderr", stderr, `badstats.yaml:2:15: stats.correction: must be holm, bh or none (got "bonferroni")`,
+		"badstats.yaml:4:10: stats.alpha: must be in (0, 1) (got 1.5)", "badstats.yaml:3:14: stats.resamples: must be >= 1000 (got 100)",
+		"badstats.yaml:5:13: stats.metrics[0]: ", "badstats.yaml:7:14: promotion.tolerance: must be >= 0 (got -0.1)")
 }

@@ -12,7 +12,7 @@ import (
 )
 
 func runLeaderboard(ctx context.Context, a *app, args []string) error {
-	fs := newFlagSet("leaderboard", "[RUN] [--runs-dir DIR] [--format text|json|md|csv] [--by category|difficulty]\n       --storage URL [--study NAME] [--format ...]\n\nRUN is a run id, a unique prefix of one, or latest (the default).", a.stderr)
+	fs := newFlagSet("leaderboard", "[RUN] [--runs-dir DIR] [--format text|json|md|csv] [--by category|difficulty]\n       --storage URL [--study NAME] [--format ...]\n\n"+pickUsage+" RUN defaults to latest.", a.stderr)
 	config := fs.String("config", "", "settings file (default ./tune.yaml when present)")
 	fs.String("runs-dir", defaultRunsDir, "directory of run records (setting runs_dir)")
 	format := fs.String("format", "text", "text, json, md or csv")

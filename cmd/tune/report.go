@@ -11,8 +11,8 @@ import (
 
 const reportUsage = `[RUN] [--out FILE] [--runs-dir DIR]
 
-Renders RUN (a run id, a unique prefix of one, a run directory, or latest,
-the default) as one self-contained HTML file: leaderboard, per-category
+Renders RUN (latest, the default; a run id, a unique prefix of one, or the
+path of a run directory) as one self-contained HTML file: leaderboard, per-category
 bars, the primary score against each tuned parameter, replay parity,
 judged coverage and the worst queries. Without --out it is written to the
 run directory as report.html; --out - writes it to stdout.`

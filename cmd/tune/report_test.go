@@ -71,7 +71,8 @@ func TestReportUsageErrors(t *testing.T) {
 		{"no runs", []string{"report"}, 2, "no runs recorded"},
 		{"two runs", []string{"report", "a", "b"}, 2, "at most one RUN"},
 		{"unknown flag", []string{"report", "--bogus"}, 2, "bogus"},
-		{"path-like name", []string{"report", "../x"}, 2, "invalid run name"},
+		{"no such run directory", []string{"report", "../x"}, 2, `runs: no run directory "../x"`},
+		{"not a run directory", []string{"report", ".."}, 2, `runs: ".." is not a run directory (no manifest.json)`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/fusiontune/fusiontune/internal/suggest"
 	"github.com/fusiontune/fusiontune/runs"
 )
 
@@ -35,7 +36,7 @@ const defaultCommand = "sweep"
 func commands() []command {
 	return []command{
 		{name: "apply", summary: "promote a recorded trial to the production config (safely, with rollback)", run: runApply},
-		{name: "check", summary: "validate golden sets and experiment files, listing every problem with file:line:col", run: runCheck},
+		{name: "check", summary: "validate settings files, golden sets and experiment files, listing every problem with file:line:col", run: runCheck},
 		{name: "compare", summary: "paired comparison of two recorded trials (tests, categories, result diffs)", run: runCompare},
 		{name: "eval", summary: "score a TREC run file against qrels, as trec_eval does", run: runEval},
 		{name: "export", summary: "write a golden set as TREC topics + qrels or a BEIR folder (judgments resolved to document ids)", run: runExport},
@@ -76,6 +77,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return exitCode(err)
 }
 
+// dispatch finds the command among args, wherever it stands: global flags
+// may come before it (`tune --config t.yaml gate latest`). With no command,
+// the sweep runs.
 func dispatch(ctx context.Context, a *app, args []string) error {
 	if len(args) > 0 {
 		switch args[0] {
@@ -84,20 +88,75 @@ func dispatch(ctx context.Context, a *app, args []string) error {
 				if c, ok := lookup(args[1]); ok {
 					return c.run(ctx, a, []string{"--help"})
 				}
-				return usageErrorf("unknown command %q (run 'tune help')", args[1])
+				return unknownCommand(args[1])
 			}
 			printUsage(a.stdout)
 			return nil
 		}
-		if c, ok := lookup(args[0]); ok {
-			return c.run(ctx, a, args[1:])
+	}
+	if i := commandIndex(args); i >= 0 {
+		c, _ := lookup(args[i])
+		rest := append(append([]string{}, args[:i]...), args[i+1:]...)
+		return c.run(ctx, a, rest)
+	}
+	for i, arg := range args {
+		if arg == "--" {
+			break
 		}
-		if !strings.HasPrefix(args[0], "-") {
-			return usageErrorf("unknown command %q (run 'tune help')", args[0])
+		if (i == 0 && !strings.HasPrefix(arg, "-")) || (!strings.HasPrefix(arg, "-") && !takesValue(args[i-1]) && suggest.Closest(arg, commandNames()) != "") {
+			return unknownCommand(arg)
 		}
 	}
 	c, _ := lookup(defaultCommand)
 	return c.run(ctx, a, args)
+}
+
+// commandIndex is the position of the command in args, -1 for none: the
+// first argument naming a command that is not a preceding flag's value.
+func commandIndex(args []string) int {
+	for i, arg := range args {
+		if arg == "--" {
+			return -1
+		}
+		if strings.HasPrefix(arg, "-") {
+			continue
+		}
+		if _, ok := lookup(arg); ok && (i == 0 || !takesValue(args[i-1])) {
+			return i
+		}
+		if i == 0 {
+			return -1 // the first argument is a positional one, not a command
+		}
+	}
+	return -1
+}
+
+// boolFlags are the flags of any command that take no value.
+var boolFlags = map[string]bool{"apply-best": true, "force": true, "h": true, "help": true, "c": true, "q": true, "v": true}
+
+// takesValue reports whether arg is a flag whose value is the next
+// argument.
+func takesValue(arg string) bool {
+	if !strings.HasPrefix(arg, "-") || arg == "--" || strings.Contains(arg, "=") {
+		return false
+	}
+	return !boolFlags[strings.TrimLeft(arg, "-")]
+}
+
+func commandNames() []string {
+	var names []string
+	for _, c := range commands() {
+		names = append(names, c.name)
+	}
+	return names
+}
+
+// unknownCommand is the one-line error for a mistyped command.
+func unknownCommand(name string) error {
+	if s := suggest.Closest(name, commandNames()); s != "" {
+		return usageErrorf("unknown command %q (did you mean %s?); run 'tune help' for the commands", name, s)
+	}
+	return usageErrorf("unknown command %q; run 'tune help' for the commands", name)
 }
 
 func printUsage(w io.Writer) {
@@ -112,7 +171,8 @@ func printUsage(w io.Writer) {
 		fmt.Fprintf(w, "  %-12s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Run 'tune COMMAND --help' for a command's flags.")
+	fmt.Fprintln(w, "Run 'tune COMMAND --help' for a command's flags; flags may come before or after COMMAND.")
+	fmt.Fprintln(w, "RUN: latest, a run id or prefix, or a run directory's path. TRIAL: #N (leaderboard rank), a name or prefix; none: the best.")
 	fmt.Fprintln(w, "Exit codes: 0 ok, 1 run or gate failed, 2 usage or input error, 3 sweep finished with failed trials.")
 }
 
@@ -128,16 +188,43 @@ func newFlagSet(name, usage string, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
-// parseFlags parses args into fs, mapping a parse failure to a usage error
-// (exit 2) and --help to flag.ErrHelp (exit 0).
+// parseFlags parses args into fs, mapping a parse failure to a one-line
+// usage error (exit 2) naming the flag, with a did-you-mean for a
+// mistyped one, and --help to the command's usage and flag.ErrHelp
+// (exit 0).
 func parseFlags(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(flagsFirst(fs, args)); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return &codedError{code: exitUsage, err: err}
+	out, usage := fs.Output(), fs.Usage
+	fs.SetOutput(io.Discard) // the flag package would print the error and the usage
+	fs.Usage = func() {}
+	err := fs.Parse(flagsFirst(fs, args))
+	fs.SetOutput(out)
+	fs.Usage = usage
+	if err == nil {
+		return nil
 	}
-	return nil
+	if errors.Is(err, flag.ErrHelp) {
+		usage()
+		return err
+	}
+	return &codedError{code: exitUsage, err: flagError(fs, err)}
+}
+
+// flagError rewords a flag package error as one line: the command, the
+// flag, a did-you-mean for an unknown one, and where the flags are listed.
+func flagError(fs *flag.FlagSet, err error) error {
+	cmd := strings.TrimPrefix(fs.Name(), "tune ")
+	help := fmt.Sprintf("run 'tune %s --help' for its flags", cmd)
+	name, unknown := strings.CutPrefix(err.Error(), "flag provided but not defined: ")
+	if !unknown {
+		return fmt.Errorf("%s: %w; %s", cmd, err, help)
+	}
+	name = strings.TrimLeft(name, "-")
+	var names []string
+	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	if s := suggest.Closest(name, names); s != "" {
+		return fmt.Errorf("%s: unknown flag --%s (did you mean --%s?); %s", cmd, name, s, help)
+	}
+	return fmt.Errorf("%s: unknown flag --%s; %s", cmd, name, help)
 }
 
 // flagsFirst moves the flags that follow positional arguments in front of

@@ -107,11 +107,12 @@ func TestSecretsNeverWritten(t *testing.T) {
 	}
 }
 
-// TestRunPathsCannotEscape: run names and paths given by the user resolve
-// only to run directories inside the runs directory — even a directory
-// outside it that looks exactly like a run is refused (exit 2), and
-// nothing is written outside.
-func TestRunPathsCannotEscape(t *testing.T) {
+// TestRunPaths: a run is taken by id, by prefix or by any path to a run
+// directory, inside the runs directory or not (reading a run the user
+// points at is harmless); a path to something that is not a run is
+// refused (exit 2), and --resume, which writes into the run, takes only
+// runs inside the runs directory. Nothing is written outside it.
+func TestRunPaths(t *testing.T) {
 	e := newSweepEnv(t, sweepSettings)
 	exp := e.write("exp.json", `{"baseline": {"params": {"fusion.k": 60}}}`)
 	if _, stderr, code := e.run("--experiments", exp); code != 0 {
@@ -122,39 +123,44 @@ func TestRunPathsCannotEscape(t *testing.T) {
 	outside := filepath.Join(e.dir, "x")
 	copyTree(t, run, outside)
 	before := listTree(t, e.dir)
-	for _, args := range [][]string{
-		{"leaderboard", "../x"},
-		{"leaderboard", "x"},
-		{"leaderboard", outside},
-		{"leaderboard", "runs/../x"},
-		{"leaderboard", "/etc"},
-		{"leaderboard", ".."},
-		{"--experiments", exp, "--resume", "../../etc"},
-		{"--experiments", exp, "--resume", "../x"},
-		{"--experiments", exp, "--resume", outside},
-		{"apply", "../x", "baseline"},
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string // on stderr when refused
+	}{
+		{[]string{"leaderboard", filepath.Base(run)}, 0, ""},
+		{[]string{"leaderboard", filepath.Join("runs", filepath.Base(run))}, 0, ""},
+		{[]string{"leaderboard", run}, 0, ""},
+		{[]string{"leaderboard", "../" + filepath.Base(e.dir) + "/x"}, 0, ""},
+		{[]string{"leaderboard", "x"}, 0, ""},
+		{[]string{"leaderboard", outside}, 0, ""},
+		{[]string{"leaderboard", "runs/../x"}, 0, ""},
+		{[]string{"gate", outside, "--config", "nogates.yaml"}, 2, "no gates"},
+		{[]string{"leaderboard", "/etc"}, 2, `runs: "/etc" is not a run directory (no manifest.json)`},
+		{[]string{"leaderboard", ".."}, 2, `runs: ".." is not a run directory`},
+		{[]string{"leaderboard", "nope"}, 2, `runs: no run "nope" in runs`},
+		{[]string{"--experiments", exp, "--resume", "../../etc"}, 2, "runs: "},
+		{[]string{"--experiments", exp, "--resume", "../x"}, 2, "runs: "},
+		{[]string{"--experiments", exp, "--resume", outside}, 2, "not a run directory inside the runs directory"},
+		{[]string{"--resume", outside}, 2, "not a run directory inside the runs directory"},
 	} {
-		t.Run(strings.Join(args, " "), func(t *testing.T) {
-			stdout, stderr, code := e.run(args...)
-			if code != 2 {
-				t.Errorf("exit %d, want 2\n%s\n%s", code, stdout, stderr)
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			e.write("nogates.yaml", sweepSettings)
+			stdout, stderr, code := e.run(tc.args...)
+			if code != tc.code {
+				t.Errorf("exit %d, want %d\n%s\n%s", code, tc.code, stdout, stderr)
 			}
-			if !strings.Contains(stderr, "runs: ") {
-				t.Errorf("stderr:\n%s", stderr)
+			if tc.code == 0 && !strings.Contains(stdout, "baseline") {
+				t.Errorf("no leaderboard:\n%s", stdout)
 			}
-			if stdout != "" {
-				t.Errorf("printed a leaderboard from outside the runs directory:\n%s", stdout)
+			if tc.code != 0 && (!strings.Contains(stderr, tc.want) || stdout != "") {
+				t.Errorf("stderr lacks %q (or stdout not empty):\n%s\n%s", tc.want, stderr, stdout)
 			}
 		})
 	}
+	os.Remove(filepath.Join(e.dir, "nogates.yaml"))
 	after := listTree(t, e.dir)
 	if extra := diff(after, before); len(extra) > 0 {
 		t.Errorf("files written: %v", extra)
-	}
-	// The run itself, by id and by path inside the runs directory, works.
-	for _, ref := range []string{filepath.Base(run), filepath.Join("runs", filepath.Base(run))} {
-		if _, stderr, code := e.run("leaderboard", ref); code != 0 {
-			t.Errorf("leaderboard %s: exit %d\n%s", ref, code, stderr)
-		}
 	}
 }

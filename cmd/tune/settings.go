@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -34,6 +36,12 @@ type settings struct {
 	gates     []tuner.Gate
 	// File is the settings file that was read, "" for none.
 	File string `mapstructure:"-"`
+	// src is where each setting came from; written holds the relative
+	// paths as written, before resolvePaths; given the path settings that
+	// were set (not defaults).
+	src     *settingsSource
+	written map[string]string
+	given   map[string]bool
 }
 
 // backendSettings chooses and configures the backend.
@@ -132,9 +140,21 @@ func settingsDefaults(v *viper.Viper) {
 	statsDefaults(v)
 }
 
+// envKeys are the settings FUSIONTUNE_* environment variables set
+// (dots become underscores: FUSIONTUNE_EVAL_CONCURRENCY).
+var envKeys = []string{"dataset.id", "dataset.path", "dataset.format", "dataset.judgments", "dataset.corpus",
+	"dataset.split", "dataset.split_seed", "dataset.dev_fraction", "dataset.allow_missing_docs", "dataset.grades.max",
+	"dataset.grades.relevant", "dataset.grades.strong", "dataset.grades.exact", "dataset_id", "backend.kind", "backend.config",
+	"backend.start_timeout", "backend.stop_timeout", "backend.settle", "backend.template", "backend.health_url",
+	"backend.search.url", "score.primary", "eval.concurrency", "eval.timeout", "eval.retries", "eval.k",
+	"eval.failure_budget", "eval.max_consecutive_failures", "eval.on_query_error", "runs_dir"}
+
 // loadSettings merges defaults, the settings file, the environment and the
 // flags that were set on fs (flags bound by name: runs-dir -> runs_dir).
-// file is --config; "" reads ./tune.yaml when it exists.
+// file is --config; "" reads ./tune.yaml when it exists. The file is first
+// decoded with positions, so that every problem names its file:line:col
+// (or the environment variable or flag that set the value); relative paths
+// resolve against the settings file's directory (see resolvePaths).
 func loadSettings(file string, fs *flag.FlagSet, flagKeys map[string]string) (*settings, error) {
 	v := viper.New()
 	settingsDefaults(v)
@@ -143,6 +163,11 @@ func loadSettings(file string, fs *flag.FlagSet, flagKeys map[string]string) (*s
 		if _, err := os.Stat(defaultSettingsFile); err == nil {
 			file = defaultSettingsFile
 		}
+	}
+	src, problems := readSettingsFile(file)
+	problems = append(problems, checkEnv(src, envKeys)...)
+	if len(problems) > 0 {
+		return nil, inputError(problems)
 	}
 	if file != "" {
 		v.SetConfigFile(file)
@@ -154,18 +179,14 @@ func loadSettings(file string, fs *flag.FlagSet, flagKeys map[string]string) (*s
 	v.SetEnvKeyReplacer(strings.NewReplacer(".", "_"))
 	v.AutomaticEnv()
 	// AutomaticEnv only answers for keys viper knows; bind the nested ones.
-	for _, k := range []string{"dataset.id", "dataset.path", "dataset.format", "dataset.judgments", "dataset.corpus",
-		"dataset.split", "dataset.split_seed", "dataset.dev_fraction", "dataset.allow_missing_docs", "dataset.grades.max",
-		"dataset.grades.relevant", "dataset.grades.strong", "dataset.grades.exact", "dataset_id", "backend.kind", "backend.config",
-		"backend.start_timeout", "backend.stop_timeout", "backend.settle", "backend.template", "backend.health_url",
-		"backend.search.url", "score.primary", "eval.concurrency",
-		"eval.timeout", "eval.retries", "eval.k", "eval.failure_budget", "eval.max_consecutive_failures", "eval.on_query_error", "runs_dir"} {
+	for _, k := range envKeys {
 		_ = v.BindEnv(k)
 	}
 	if fs != nil {
 		fs.Visit(func(f *flag.Flag) {
 			if key, ok := flagKeys[f.Name]; ok {
 				v.Set(key, f.Value.String())
+				src.flags[key] = f.Name
 			}
 		})
 	}
@@ -177,19 +198,36 @@ func loadSettings(file string, fs *flag.FlagSet, flagKeys map[string]string) (*s
 		}
 		return nil, inputError(fmt.Errorf("%s: %w", where, err))
 	}
-	s.File = file
+	s.File, s.src = file, src
+	if err := s.resolvePaths(); err != nil {
+		return nil, inputError(err)
+	}
 	if err := s.validate(); err != nil {
 		return nil, inputError(err)
 	}
 	return &s, nil
 }
 
+// validate checks every setting, listing every problem at once, each at
+// the place its value came from.
 func (s *settings) validate() error {
-	var problems []string
+	var problems experiments.Problems
 	add := func(field, format string, args ...any) {
-		problems = append(problems, field+": "+fmt.Sprintf(format, args...))
+		problems = append(problems, s.src.problem(field, format, args...))
 	}
-	problems = append(problems, s.Backend.problems()...)
+	// addText adds a "field: message" problem from code that words its own.
+	addText := func(prefix, text string) {
+		field, msg, ok := strings.Cut(text, ": ")
+		if !ok || strings.ContainsAny(field, " \"") {
+			field, msg = prefix, text
+		} else if prefix != "" {
+			field = prefix + "." + field
+		}
+		add(field, "%s", msg)
+	}
+	for _, p := range s.Backend.problems() {
+		addText("", p)
+	}
 	if s.Eval.Concurrency <= 0 {
 		add("eval.concurrency", "must be > 0 (got %d)", s.Eval.Concurrency)
 	}
@@ -212,34 +250,71 @@ func (s *settings) validate() error {
 		add("runs_dir", "must not be empty")
 	}
 	s.validateStats(add)
+	addProblems := func(prefix string, err error) {
+		var ps experiments.Problems
+		if !errors.As(err, &ps) {
+			addText(prefix, err.Error())
+			return
+		}
+		for _, p := range ps {
+			field := p.Field
+			if prefix != "" {
+				field = prefix + "." + field
+			}
+			add(field, "%s", p.Msg)
+		}
+	}
 	if err := s.Datasets.Validate(); err != nil {
-		problems = append(problems, err.Error())
+		addProblems("", err)
 	}
 	if s.DatasetID != "" {
 		d, err := s.Datasets.Lookup(s.DatasetID)
 		if err != nil {
-			add("dataset_id", "%v", err)
+			add("dataset_id", "%q: %s", s.DatasetID, strings.TrimPrefix(err.Error(), fmt.Sprintf("dataset_id %q: ", s.DatasetID)))
 		} else {
 			if s.Dataset.Split != "" {
 				d.Split = s.Dataset.Split // --split still applies
+				split := experiments.DatasetConfig{Path: d.Path, Split: d.Split}
+				if err := split.Validate(); err != nil {
+					addProblems("dataset", err)
+				}
 			}
 			s.Dataset = d
 		}
 	}
-	if s.Dataset.Path != "" {
+	if s.Dataset.Path != "" && s.DatasetID == "" { // a datasets entry was validated above
 		s.Dataset = s.Dataset.WithDefaults()
 		if err := s.Dataset.Validate(); err != nil {
-			problems = append(problems, "dataset: "+err.Error())
+			addProblems("dataset", err)
 		}
 	}
 	if len(problems) > 0 {
-		where := "settings"
-		if s.File != "" {
-			where = s.File
-		}
-		return errors.New(where + ": " + strings.Join(problems, "\n"+where+": "))
+		sortByPosition(problems)
+		return problems
 	}
 	return nil
+}
+
+// sortByPosition orders problems by line and column where they have
+// them (the settings file's), keeping the others' order after them.
+func sortByPosition(ps experiments.Problems) {
+	lineCol := func(pos string) (int, int, bool) {
+		parts := strings.Split(pos, ":")
+		if len(parts) < 3 {
+			return 0, 0, false
+		}
+		l, err1 := strconv.Atoi(parts[len(parts)-2])
+		c, err2 := strconv.Atoi(parts[len(parts)-1])
+		return l, c, err1 == nil && err2 == nil
+	}
+	sort.SliceStable(ps, func(i, j int) bool {
+		li, ci, oki := lineCol(ps[i].Pos)
+		lj, cj, okj := lineCol(ps[j].Pos)
+		if oki != okj {
+			return oki
+		}
+		return oki && (li < lj || li == lj && ci < cj)
+	})
 }
 
 // redacted returns the settings as a generic map with every value whose key

@@ -92,7 +92,14 @@ func (a *app) sweep(ctx context.Context, cmd string, args []string) error {
 	}
 	// Everything the user wrote is read and checked before any run
 	// directory exists or any backend starts.
-	c, err := a.sweepConfig(s, f.experiments, f.mode, f.verify)
+	if err := s.checkInputs(); err != nil {
+		return err
+	}
+	expFile, err := resumeExperiments(s, f.experiments, f.resume)
+	if err != nil {
+		return err
+	}
+	c, err := a.sweepConfig(s, expFile, f.mode, f.verify)
 	if err != nil {
 		return err
 	}

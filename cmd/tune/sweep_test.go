@@ -277,4 +277,14 @@ func TestApplyBestThenRollback(t *testing.T) {
 	if !bytes.Equal(restored, orig) {
 		t.Errorf("production config not restored byte for byte:\n%s", restored)
 	}
+	// tune apply RUN without a trial promotes the run's best.
+	best, _, code := e.run("leaderboard", "--format", "csv")
+	if code != 0 {
+		t.Fatalf("leaderboard: exit %d", code)
+	}
+	first := strings.Split(strings.Split(best, "\n")[1], ",")
+	stdout, stderr, code = e.run("apply", "latest", "--force")
+	if code != 0 || !strings.Contains(stdout, "promoted "+first[1]+" ") {
+		t.Errorf("apply latest: exit %d, want the best (%v) promoted\n%s\n%s", code, first[:2], stdout, stderr)
+	}
 }

@@ -1,0 +1,391 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/fusiontune/fusiontune/backend/engine"
+	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/fusiontune/fusiontune/internal/secrets"
+	"github.com/fusiontune/fusiontune/internal/suggest"
+	"gopkg.in/yaml.v3"
+)
+
+// settingsSource records where every setting came from, so that a problem
+// names its place: the settings file's line and column, the environment
+// variable or the flag. viper merges the values; this keeps the positions
+// viper drops.
+type settingsSource struct {
+	file string
+	// nodes maps a key path ("eval.concurrency", "datasets[1].path"),
+	// lowercased as viper keys are, to the value's node in the file; keys
+	// to the key's node.
+	nodes, keys map[string]*yaml.Node
+	env         map[string]string // key path -> the FUSIONTUNE_* variable that set it
+	flags       map[string]string // key path -> the flag that set it
+}
+
+// inFile reports whether key was set by the settings file (and not
+// overridden by the environment or a flag).
+func (src *settingsSource) inFile(key string) bool {
+	if src == nil {
+		return false
+	}
+	key = strings.ToLower(key)
+	if _, ok := src.flags[key]; ok {
+		return false
+	}
+	if _, ok := src.env[key]; ok {
+		return false
+	}
+	_, ok := src.nodes[key]
+	return ok
+}
+
+// where names the place a setting came from: "--flag", the environment
+// variable, "file:line:col", the file, or "settings" for a default. field
+// may be longer than a key the source knows (backend.search.hits.x): the
+// longest known prefix answers.
+func (src *settingsSource) where(field string) string {
+	if src == nil {
+		return "settings"
+	}
+	key := strings.ToLower(field)
+	if f, ok := src.flags[key]; ok {
+		return "--" + f
+	}
+	if e, ok := src.env[key]; ok {
+		return e
+	}
+	for k := key; k != ""; k = parentKey(k) {
+		if n, ok := src.nodes[k]; ok {
+			return fmt.Sprintf("%s:%d:%d", src.file, n.Line, n.Column)
+		}
+	}
+	if src.file != "" {
+		return src.file
+	}
+	return "settings"
+}
+
+// parentKey drops the last element of a key path: "a.b[2]" -> "a.b",
+// "a.b" -> "a", "a" -> "".
+func parentKey(k string) string {
+	i := strings.LastIndexAny(k, ".[")
+	if i < 0 {
+		return ""
+	}
+	return k[:i]
+}
+
+// problem is a settings problem at field, placed by its source.
+func (src *settingsSource) problem(field, format string, args ...any) experiments.Problem {
+	return experiments.Problem{Pos: src.where(field), Field: field, Msg: fmt.Sprintf(format, args...)}
+}
+
+// readSettingsFile decodes the settings file with positions and checks its
+// keys and the types of its values against the settings structs, listing
+// every problem at once: an unknown key with the valid keys or a did-you-
+// mean, a value of the wrong type with what was expected.
+func readSettingsFile(file string) (*settingsSource, experiments.Problems) {
+	src := &settingsSource{file: file, nodes: map[string]*yaml.Node{}, keys: map[string]*yaml.Node{}, env: map[string]string{}, flags: map[string]string{}}
+	if file == "" {
+		return src, nil
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return src, experiments.Problems{{Pos: file, Msg: fmt.Sprintf("read settings: %v", err)}}
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return src, experiments.Problems{yamlSyntax(file, err)}
+	}
+	if len(doc.Content) == 0 {
+		return src, nil // an empty file sets nothing
+	}
+	c := &schemaCheck{src: src}
+	c.walk(doc.Content[0], reflect.TypeFor[settings](), "", "mapstructure")
+	return src, c.problems
+}
+
+// yamlSyntax turns a yaml.v3 syntax error into a problem at its line.
+func yamlSyntax(file string, err error) experiments.Problem {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	p := experiments.Problem{Pos: file, Msg: "syntax error: " + msg}
+	var line int
+	if _, scanErr := fmt.Sscanf(msg, "line %d:", &line); scanErr == nil {
+		p.Pos = fmt.Sprintf("%s:%d", file, line)
+		p.Msg = "syntax error:" + strings.SplitN(msg, ":", 2)[1]
+	}
+	return p
+}
+
+// schemaCheck walks a settings document against the settings types.
+type schemaCheck struct {
+	src      *settingsSource
+	problems experiments.Problems
+}
+
+func (c *schemaCheck) add(n *yaml.Node, field, format string, args ...any) {
+	pos := c.src.file
+	if n != nil && n.Line > 0 {
+		pos = fmt.Sprintf("%s:%d:%d", c.src.file, n.Line, n.Column)
+	}
+	c.problems = append(c.problems, experiments.Problem{Pos: pos, Field: field, Msg: fmt.Sprintf(format, args...)})
+}
+
+var durationType = reflect.TypeFor[time.Duration]()
+
+// walk checks node n against type t at field (a key path); tag is the
+// struct tag naming keys (mapstructure for tune's settings, yaml inside
+// backend.engine).
+func (c *schemaCheck) walk(n *yaml.Node, t reflect.Type, field, tag string) {
+	c.src.nodes[strings.ToLower(field)] = n
+	if n.Kind == yaml.AliasNode {
+		return // an alias (possibly recursive) is left to the decoder
+	}
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+		return // "key:" with no value leaves the setting unset
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if field == "backend.engine" && tag == "mapstructure" {
+		// The embedded engine's own keys: checked by name against its
+		// config (its values are checked when the engine config is built).
+		c.walk(n, reflect.TypeFor[engine.Config](), field, "yaml")
+		return
+	}
+	if t == durationType {
+		c.scalar(n, field, "a duration such as \"30s\" or \"2m\"", func(v string) bool {
+			_, err := time.ParseDuration(v)
+			return err == nil || v == "0"
+		})
+		return
+	}
+	if tag == "yaml" && reflect.PointerTo(t).Implements(reflect.TypeFor[yaml.Unmarshaler]()) {
+		return // decodes itself
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		c.mapping(n, t, field, tag)
+	case reflect.Map:
+		if n.Kind != yaml.MappingNode {
+			c.add(n, field, "want a mapping of keys to values (got %s)", describeNode(n))
+			return
+		}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			key := joinKey(field, k.Value)
+			c.src.keys[strings.ToLower(key)] = k
+			if t.Elem().Kind() == reflect.Interface {
+				c.src.nodes[strings.ToLower(key)] = v
+				continue
+			}
+			c.walk(v, t.Elem(), key, tag)
+		}
+	case reflect.Slice:
+		if n.Kind == yaml.ScalarNode && t.Elem().Kind() == reflect.String {
+			return // one value for a list of one, as viper reads it
+		}
+		if n.Kind != yaml.SequenceNode {
+			c.add(n, field, "want a list (got %s)", describeNode(n))
+			return
+		}
+		for i, e := range n.Content {
+			c.walk(e, t.Elem(), fmt.Sprintf("%s[%d]", field, i), tag)
+		}
+	case reflect.String:
+		c.scalar(n, field, "a string", func(string) bool { return true })
+	case reflect.Int, reflect.Int64, reflect.Int32:
+		c.scalar(n, field, "an integer", func(v string) bool { _, err := strconv.ParseInt(v, 0, 64); return err == nil })
+	case reflect.Float64, reflect.Float32:
+		c.scalar(n, field, "a number", func(v string) bool { _, err := strconv.ParseFloat(v, 64); return err == nil })
+	case reflect.Bool:
+		c.scalar(n, field, "true or false", func(v string) bool { _, err := strconv.ParseBool(v); return err == nil })
+	}
+}
+
+// scalar checks that n is a scalar that ok accepts.
+func (c *schemaCheck) scalar(n *yaml.Node, field, want string, ok func(string) bool) {
+	if n.Kind != yaml.ScalarNode || !ok(n.Value) {
+		c.add(n, field, "want %s (got %s)", want, describeNode(n))
+	}
+}
+
+// mapping checks a mapping against struct t: every key known, every value
+// of the right type.
+func (c *schemaCheck) mapping(n *yaml.Node, t reflect.Type, field, tag string) {
+	if n.Kind != yaml.MappingNode {
+		c.add(n, field, "want a mapping of keys to values (got %s)", describeNode(n))
+		return
+	}
+	fields := structKeys(t, tag)
+	names := make([]string, 0, len(fields))
+	for name := range fields {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Value == "<<" && k.Tag == "!!merge" {
+			continue // a merge of an anchored mapping, left to the decoder
+		}
+		key := joinKey(field, k.Value)
+		ft, ok := fields[strings.ToLower(k.Value)]
+		if !ok && tag == "yaml" && secrets.IsKey(k.Value) {
+			c.add(k, key, "secrets are read only from environment variables: name the variable with %s_env (e.g. api_key_env: OPENAI_API_KEY)", k.Value)
+			continue
+		}
+		if !ok {
+			c.add(k, key, "%s", unknownKey(k.Value, names))
+			continue
+		}
+		c.src.keys[strings.ToLower(key)] = k
+		c.walk(v, ft, key, tag)
+	}
+}
+
+// unknownKey explains an unknown key: the likely intended one, or every
+// valid one.
+func unknownKey(key string, valid []string) string {
+	if s := suggest.Closest(key, valid); s != "" {
+		return fmt.Sprintf("unknown key %q (did you mean %q?)", key, s)
+	}
+	return fmt.Sprintf("unknown key %q (expected one of: %s)", key, strings.Join(valid, ", "))
+}
+
+// structKeys maps the keys of struct t (by tag, lowercased) to their
+// types; inline and squashed fields contribute their own keys.
+func structKeys(t reflect.Type, tag string) map[string]reflect.Type {
+	out := map[string]reflect.Type{}
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		name, opts, _ := strings.Cut(f.Tag.Get(tag), ",")
+		if name == "-" {
+			continue
+		}
+		if strings.Contains(opts, "inline") || strings.Contains(opts, "squash") {
+			for k, v := range structKeys(f.Type, tag) {
+				out[k] = v
+			}
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		out[strings.ToLower(name)] = f.Type
+	}
+	return out
+}
+
+func joinKey(parent, key string) string {
+	if parent == "" {
+		return key
+	}
+	return parent + "." + key
+}
+
+// describeNode says what a node holds, for "want X (got Y)".
+func describeNode(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	}
+	return strconv.Quote(n.Value)
+}
+
+// checkEnv checks the FUSIONTUNE_* variables that set a setting, each
+// against the type of its setting, and records them as the source of that
+// setting. A problem names the variable, not the settings file.
+func checkEnv(src *settingsSource, keys []string) experiments.Problems {
+	var out experiments.Problems
+	for _, key := range keys {
+		name := envPrefix + "_" + strings.ToUpper(strings.ReplaceAll(key, ".", "_"))
+		v, ok := os.LookupEnv(name)
+		if !ok || v == "" {
+			continue
+		}
+		src.env[key] = name
+		t, ok := keyType(key)
+		if !ok {
+			continue
+		}
+		c := &schemaCheck{src: &settingsSource{file: name, nodes: map[string]*yaml.Node{}, keys: map[string]*yaml.Node{}}}
+		c.walk(&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: v}, t, key, "mapstructure")
+		for _, p := range c.problems {
+			p.Pos = name
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// keyType is the type of the setting at a dotted key path.
+func keyType(key string) (reflect.Type, bool) {
+	t := reflect.TypeFor[settings]()
+	for _, part := range strings.Split(key, ".") {
+		for t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		if t.Kind() != reflect.Struct {
+			return nil, false
+		}
+		ft, ok := structKeys(t, "mapstructure")[part]
+		if !ok {
+			return nil, false
+		}
+		t = ft
+	}
+	return t, true
+}
+
+// place puts the settings' positions into an error about them that was
+// worded without (the backend factory's): each problem of an engine
+// config error whose field the settings' backend.engine holds, or an
+// error starting with a setting's name ("backend.config: ...",
+// "backend.engine dense.base_url: ...").
+func (src *settingsSource) place(err error) error {
+	var ce *engine.ConfigError
+	if errors.As(err, &ce) {
+		var out experiments.Problems
+		for _, p := range ce.Problems {
+			key := "backend.engine." + p.Field
+			if _, ok := src.nodes[strings.ToLower(key)]; ok {
+				out = append(out, src.problem(key, "%s", p.Problem))
+				continue
+			}
+			pos := ce.File
+			if p.Line > 0 {
+				pos = fmt.Sprintf("%s:%d:%d", ce.File, p.Line, p.Column)
+			}
+			out = append(out, experiments.Problem{Pos: pos, Field: p.Field, Msg: p.Problem})
+		}
+		sortByPosition(out)
+		return out
+	}
+	text := err.Error()
+	field, msg, ok := strings.Cut(text, ": ")
+	if !ok || strings.Contains(text, "\n") {
+		return err
+	}
+	field = strings.Replace(field, "backend.engine ", "backend.engine.", 1)
+	if strings.ContainsAny(field, " \"") || !strings.HasPrefix(field, "backend.") {
+		return err
+	}
+	if w := src.where(field); w != "settings" {
+		return fmt.Errorf("%s: %s: %s", w, field, msg)
+	}
+	return err
+}
