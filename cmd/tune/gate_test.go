@@ -45,7 +45,7 @@ func TestGates(t *testing.T) {
 		t.Errorf("gates.json after a passing sweep: %+v", gates)
 	}
 	report, _ := os.ReadFile(filepath.Join(e.runDirs()[0], "report.html"))
-	mustContain(t, "report.html", string(report), "Quality gates on hybrid:</strong> all 4 passed", "<li>PASS MRR@10 &gt;= 0.70 (0.7786)</li>")
+	mustContain(t, "report.html", string(report), "Quality gates on hybrid:</strong> all 4 passed", "<li>PASS MRR@10 &gt;= 0.70 (0.7971)</li>")
 
 	e.write("fail.yaml", sweepSettings+`gates: ["MRR@10 >= 0.70", "routing[off_topic] == 1.0", "NDCG@10[paraphrase] >= 0.9", "Recall@3 >= 0.3", "P@1[nosuch] > 0"]`+"\n")
 	stdout, stderr, code := e.run("gate", run, "--config", "fail.yaml")

@@ -115,7 +115,7 @@ func TestCLIHabits(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("--resume without --experiments: exit %d\n%s", code, stderr)
 	}
-	if !strings.Contains(stderr, "(5 resumed)") || strings.Count(stdout, "ok (live)") != 5 {
+	if !strings.Contains(stderr, "(5 resumed)") || strings.Count(stdout, " ok (") != 5 {
 		t.Errorf("resume did not reuse the run's 5 trials:\n%s\n%s", stdout, stderr)
 	}
 	if len(e.runDirs()) != 1 {

@@ -64,18 +64,11 @@ func productionConfig(s *settings) func([]byte) ([]byte, error) {
 // userPath is the path the user wrote for the engine config key (dotted),
 // from where the embedded kind takes it: backend.engine over
 // backend.config's file, over dataset.corpus for corpus.path. ok is false
-// when the user wrote none. A value the settings file gave is taken as
-// written there, also when the settings resolved it against the file's
-// directory.
+// when the user wrote none. A relative path is returned as written (the
+// settings resolved it: see resolvePaths).
 func userPath(s *settings, key string) (string, bool) {
-	var file map[string]any // the settings file as written
-	if s.File != "" {
-		if data, err := os.ReadFile(s.File); err == nil {
-			file, _ = render.ReadYAMLMap(data)
-		}
-	}
-	written := func(fileKey, v string) string {
-		if raw, ok := lookupString(file, fileKey); ok && (raw == v || filepath.Join(filepath.Dir(s.File), raw) == filepath.Clean(v)) {
+	written := func(settingsKey, v string) string {
+		if raw, ok := s.written[settingsKey]; ok {
 			return raw
 		}
 		return v
