@@ -9,36 +9,54 @@ type Comparison struct {
 	// Metric is the per-query score compared ("primary" or a metric name).
 	Metric string `json:"metric"`
 	// N is the number of paired queries; NonZero those whose difference is
-	// not zero (the Wilcoxon test's sample size).
+	// not zero.
 	N       int `json:"n"`
 	NonZero int `json:"n_nonzero"`
 	// Delta is the mean per-query difference (trial minus reference), with
-	// its paired bootstrap interval [Low, High] at Level (e.g. 0.95).
+	// [Low, High] the interval of the decision rule (stats.Decide): the
+	// mean differences the paired randomization test does not reject at
+	// the level the correction leaves for this comparison, Level (e.g.
+	// 0.998 for Holm over 26 trials, 0.95 for one comparison). It excludes
+	// 0 exactly when the comparison is significant.
 	Delta float64 `json:"delta"`
 	Low   float64 `json:"ci_low"`
 	High  float64 `json:"ci_high"`
 	Level float64 `json:"ci_level"`
-	// W is the Wilcoxon signed-rank statistic (sum of positive ranks);
-	// PWilcoxon its two-sided p-value, PGreater the one-sided p-value for
-	// "trial better"; nil when there are too few non-zero pairs.
-	W         *float64 `json:"wilcoxon_w,omitempty"`
-	PWilcoxon *float64 `json:"p_wilcoxon,omitempty"`
-	PGreater  *float64 `json:"p_wilcoxon_greater,omitempty"`
-	// PRandomization is the paired randomization test's two-sided p-value.
-	PRandomization float64 `json:"p_randomization"`
-	// PAdjusted is the p-value after the run's multiple-comparison
-	// correction (Correction names it: holm or bh).
+	// P is the paired randomization test's two-sided p-value, the
+	// decision's test.
+	P float64 `json:"p_randomization"`
+	// PAdjusted is P corrected over the family (Correction names the
+	// method: holm, bh or none; Family the number of comparisons).
 	PAdjusted  *float64 `json:"p_adjusted,omitempty"`
 	Correction string   `json:"correction,omitempty"`
-	// Significant is true when PAdjusted is below Alpha and Delta > 0 or
-	// < 0 accordingly; Mark is its one-character rendering ("+", "-" or "").
+	Family     int      `json:"family"`
+	// Rule states the decision rule and its family in words.
+	Rule string `json:"rule"`
+	// Significant is true when [Low, High] excludes 0 (PAdjusted < Alpha);
+	// Mark is its one-character rendering ("+", "-" or "").
 	Significant bool    `json:"significant"`
 	Alpha       float64 `json:"alpha"`
 	Mark        string  `json:"mark,omitempty"`
+	// Secondary holds tests that are reported but decide nothing.
+	Secondary *Secondary `json:"secondary,omitempty"`
 	// Seed is the seed of the bootstrap and the randomization test.
 	Seed int64 `json:"seed"`
 	// Warnings are statistical caveats ("too few non-zero pairs").
 	Warnings []string `json:"warnings,omitempty"`
+}
+
+// Secondary are the tests of a comparison that take no part in the
+// decision, kept for readers who want them: the unadjusted paired
+// bootstrap interval of the mean difference and the Wilcoxon signed-rank
+// test (W, two-sided p and the one-sided p for "trial better"; nil when
+// there are too few non-zero pairs).
+type Secondary struct {
+	BootstrapLow   float64  `json:"bootstrap_ci_low"`
+	BootstrapHigh  float64  `json:"bootstrap_ci_high"`
+	BootstrapLevel float64  `json:"bootstrap_ci_level"`
+	W              *float64 `json:"wilcoxon_w,omitempty"`
+	PWilcoxon      *float64 `json:"p_wilcoxon,omitempty"`
+	PGreater       *float64 `json:"p_wilcoxon_greater,omitempty"`
 }
 
 // Interval is a mean with its bootstrap interval, e.g. one category's

@@ -3,6 +3,8 @@ package runs
 import (
 	"fmt"
 	"io"
+	"math"
+	"strconv"
 	"strings"
 )
 
@@ -80,11 +82,15 @@ func (c TrialComparison) render(md bool) string {
 	heading("Paired comparison (B - A)")
 	var rows [][]string
 	for _, p := range c.Paired {
+		var w, pw, pg *float64
+		if sec := p.Secondary; sec != nil {
+			w, pw, pg = sec.W, sec.PWilcoxon, sec.PGreater
+		}
 		rows = append(rows, []string{p.Metric, fmt.Sprint(p.N), FormatDelta(p.Delta),
-			"[" + FormatDelta(p.Low) + ", " + FormatDelta(p.High) + "]", optNum(p.W, "%g"), optNum(p.PWilcoxon, "%.4g"),
-			optNum(p.PGreater, "%.4g"), fmt.Sprintf("%.4g", p.PRandomization), significance(p)})
+			"[" + FormatDelta(p.Low) + ", " + FormatDelta(p.High) + "]", FormatLevel(p.Level), fmt.Sprintf("%.4g", p.P), optNum(p.PAdjusted, "%.4g"),
+			significance(p), optNum(w, "%g"), optNum(pw, "%.4g"), optNum(pg, "%.4g")})
 	}
-	table([]string{"metric", "n", "Δ", "95% CI", "W", "p (Wilcoxon)", "p (B > A)", "p (randomization)", "sig"}, rows)
+	table([]string{"metric", "n", "Δ", "CI", "level", "p", "p adjusted", "sig", "W (secondary)", "p Wilcoxon (secondary)", "p B > A (secondary)"}, rows)
 	if md {
 		b.WriteString("\n")
 	}
@@ -92,7 +98,7 @@ func (c TrialComparison) render(md bool) string {
 		for _, w := range p.Warnings {
 			fmt.Fprintf(&b, "%s: %s\n", p.Metric, w)
 		}
-		fmt.Fprintf(&b, "%s: %d non-zero pairs of %d, α = %g, seed %d\n", p.Metric, p.NonZero, p.N, p.Alpha, p.Seed)
+		fmt.Fprintf(&b, "%s: sig: %s; %d non-zero pairs of %d, seed %d\n", p.Metric, p.Rule, p.NonZero, p.N, p.Seed)
 	}
 
 	if len(c.Categories) > 0 {
@@ -128,6 +134,12 @@ func (c TrialComparison) render(md bool) string {
 		}
 	}
 	return b.String()
+}
+
+// FormatLevel renders a confidence level as a percentage with up to
+// three decimals: "95%", "99.808%".
+func FormatLevel(l float64) string {
+	return strconv.FormatFloat(math.Round(l*1e5)/1e3, 'f', -1, 64) + "%"
 }
 
 func optNum(v *float64, format string) string {

@@ -69,7 +69,10 @@ type StatsInfo struct {
 	// Against names the reference trial of every Comparison.
 	Against string `json:"against"`
 	// Test is the test whose p-value is corrected and marked.
-	Test       string  `json:"test"`
+	Test string `json:"test"`
+	// Rule states the decision rule of the primary comparisons in words,
+	// with the family it corrected over (see stats.Rule).
+	Rule       string  `json:"rule,omitempty"`
 	Correction string  `json:"correction"`
 	Alpha      float64 `json:"alpha"`
 	Level      float64 `json:"ci_level"`

@@ -50,7 +50,7 @@ func (lb Leaderboard) shownMetrics() []string {
 func (lb Leaderboard) header(metrics []string) []string {
 	h := []string{"#", "trial", "primary", "Δ baseline", "sig"}
 	if lb.Stats != nil {
-		h[3] = fmt.Sprintf("Δ baseline [%g%% CI]", lb.Stats.Level*100)
+		h[3] = "Δ baseline [decision CI]"
 	}
 	if lb.Ceiling != nil {
 		h = slices.Insert(h, 3, "% ceil")
@@ -172,9 +172,9 @@ func (lb Leaderboard) renderText(w io.Writer) error {
 func (lb Leaderboard) notes() []string {
 	var out []string
 	if st := lb.Stats; st != nil && st.Against != "" {
-		out = append(out, fmt.Sprintf("Δ: mean per-query difference in primary vs %s, %g%% paired bootstrap interval (%d resamples); "+
-			"sig: %s, %s-corrected over %d trials, α = %g: + better, - worse, n.s. not significant, ? too few pairs; seed %d",
-			st.Against, st.Level*100, st.Resamples, st.Test, st.Correction, lb.compared(), st.Alpha, st.Seed))
+		out = append(out, fmt.Sprintf("Δ: mean per-query difference in primary vs %s, with the interval of the decision; "+
+			"sig: %s: + better, - worse, n.s. not significant, ? too few non-zero pairs to test; %s; seed %d",
+			st.Against, lb.rule(), lb.levels(), st.Seed))
 	}
 	for _, e := range lb.Trials {
 		if same := lb.Same(e.Name); len(same) > 0 {
@@ -186,6 +186,40 @@ func (lb Leaderboard) notes() []string {
 			h.Trial, h.Primary, h.Split, h.Queries, h.DevPrimary))
 	}
 	return out
+}
+
+// rule is the decision rule the comparisons state (one for the whole
+// leaderboard: they share the family).
+func (lb Leaderboard) rule() string {
+	if lb.Stats != nil && lb.Stats.Rule != "" {
+		return lb.Stats.Rule
+	}
+	for _, e := range lb.Trials {
+		if e.Comparison != nil && e.Comparison.Rule != "" {
+			return e.Comparison.Rule
+		}
+	}
+	if st := lb.Stats; st != nil {
+		return fmt.Sprintf("%s, %s over %d trials, α = %g", st.Test, st.Correction, lb.compared(), st.Alpha)
+	}
+	return ""
+}
+
+// levels describes the confidence levels of the intervals shown.
+func (lb Leaderboard) levels() string {
+	lo, hi := 1.0, 0.0
+	for _, e := range lb.Trials {
+		if c := e.Comparison; c != nil && c.PAdjusted != nil {
+			lo, hi = min(lo, c.Level), max(hi, c.Level)
+		}
+	}
+	switch {
+	case lo > hi:
+		return "no intervals"
+	case lo == hi:
+		return "interval level " + FormatLevel(lo)
+	}
+	return "interval levels " + FormatLevel(lo) + "–" + FormatLevel(hi) + " (each trial's adjusted level; sig ⇔ interval excludes 0)"
 }
 
 // compared counts the trials with a comparison (the correction's family).
@@ -236,7 +270,7 @@ func (lb Leaderboard) renderCSV(w io.Writer) error {
 	}
 	keys := slices.Sorted(maps.Keys(paramKeys))
 	head := []string{"rank", "trial", "status", "mode", "primary", "delta_vs_baseline", "routing_accuracy", "queries",
-		"delta_ci_low", "delta_ci_high", "p_wilcoxon", "p_adjusted", "significant"}
+		"delta_ci_low", "delta_ci_high", "p_randomization", "p_adjusted", "significant", "ci_level", "family", "p_wilcoxon_secondary"}
 	if lb.Ceiling != nil {
 		head = append(head, "of_ceiling")
 	}
@@ -246,14 +280,15 @@ func (lb Leaderboard) renderCSV(w io.Writer) error {
 		return err
 	}
 	for _, e := range lb.Trials {
-		row := []string{strconv.Itoa(e.Rank), e.Name, e.Status, e.Mode, num(e.Primary), "", "", strconv.Itoa(e.Queries), "", "", "", "", ""}
+		row := []string{strconv.Itoa(e.Rank), e.Name, e.Status, e.Mode, num(e.Primary), "", "", strconv.Itoa(e.Queries), "", "", "", "", "", "", "", ""}
 		if e.Delta != nil {
 			row[5] = num(*e.Delta)
 		}
 		if c := e.Comparison; c != nil {
-			row[8], row[9], row[12] = num(c.Low), num(c.High), strconv.FormatBool(c.Significant)
-			if c.PWilcoxon != nil {
-				row[10] = num(*c.PWilcoxon)
+			row[8], row[9], row[10], row[12] = num(c.Low), num(c.High), num(c.P), strconv.FormatBool(c.Significant)
+			row[13], row[14] = num(c.Level), strconv.Itoa(c.Family)
+			if c.Secondary != nil && c.Secondary.PWilcoxon != nil {
+				row[15] = num(*c.Secondary.PWilcoxon)
 			}
 			if c.PAdjusted != nil {
 				row[11] = num(*c.PAdjusted)

@@ -72,7 +72,8 @@ func TestLeaderboardRender(t *testing.T) {
 // the held-out estimate and the warnings.
 func TestLeaderboardRenderStats(t *testing.T) {
 	lb := runs.NewLeaderboard("mean of NDCG@10, ERR@10", []string{"NDCG@10", "ERR@10"}, fixtureTrials())
-	lb.Stats = &runs.StatsInfo{Against: "baseline", Test: "wilcoxon signed-rank (two-sided)", Correction: "holm",
+	lb.Stats = &runs.StatsInfo{Against: "baseline", Test: "paired randomization (sign-flip) test of the mean (two-sided)", Correction: "holm",
+		Rule:  "paired randomization test of the mean, holm over 2 trials, α = 0.05; interval inverts the test at the adjusted level",
 		Alpha: 0.05, Level: 0.95, Resamples: 2000, Permutations: 10000, Seed: 42, MinCategoryQueries: 5}
 	lb.HeldOut = &runs.HeldOut{Trial: "a-tie", Split: "test", Queries: 40, Primary: 0.49, DevPrimary: 0.525}
 	lb.Warnings = []string{"category x has 4 queries: no interval (need 5)"}
@@ -80,13 +81,14 @@ func TestLeaderboardRenderStats(t *testing.T) {
 		switch lb.Trials[i].Name {
 		case "a-tie":
 			lb.Trials[i].Comparison = &runs.Comparison{Against: "baseline", Metric: "primary", N: 10, NonZero: 9,
-				Delta: 0.025, Low: 0.01, High: 0.04, Level: 0.95, W: ptr(44), PWilcoxon: ptr(0.0078), PGreater: ptr(0.0039),
-				PRandomization: 0.006, PAdjusted: ptr(0.0156), Correction: "holm", Significant: true, Alpha: 0.05, Mark: "+", Seed: 7}
+				Delta: 0.025, Low: 0.01, High: 0.04, Level: 0.997, P: 0.006, PAdjusted: ptr(0.0156), Correction: "holm", Family: 2,
+				Significant: true, Alpha: 0.05, Mark: "+", Seed: 7,
+				Secondary: &runs.Secondary{BootstrapLow: 0.012, BootstrapHigh: 0.038, BootstrapLevel: 0.95, W: ptr(44), PWilcoxon: ptr(0.0078), PGreater: ptr(0.0039)}}
 			lb.Trials[i].CategoryIntervals = map[string]runs.Interval{"direct": {Mean: 0.7, Low: 0.6, High: 0.8, N: 6},
 				"x": {Mean: 0.5, Low: 0.5, High: 0.5, N: 4, Warning: "category x has 4 queries: no interval (need 5)"}}
 		case "k=40":
 			lb.Trials[i].Comparison = &runs.Comparison{Against: "baseline", Metric: "primary", N: 10, NonZero: 4,
-				Delta: 0.025, Low: -0.01, High: 0.06, Level: 0.95, PRandomization: 0.4, Correction: "holm", Alpha: 0.05, Seed: 8,
+				Delta: 0.025, Low: -0.01, High: 0.06, Level: 0.95, P: 0.4, Correction: "holm", Family: 2, Alpha: 0.05, Seed: 8,
 				Warnings: []string{"too few non-zero pairs: 4 (need 6)"}}
 		}
 	}

@@ -3,6 +3,7 @@ package tuner
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"sort"
 
 	"github.com/fusiontune/fusiontune/metrics/stats"
@@ -71,6 +72,13 @@ func CompareRuns(a *runs.Run, ea runs.Entry, b *runs.Run, eb runs.Entry, o Compa
 		return c, err
 	}
 	for _, metric := range append([]string{PrimaryMetric}, o.Stats.Metrics...) {
+		// The pair as the run's leaderboard decided it (same family, same
+		// rule), when B was compared with A there; otherwise one pair of
+		// trials: a family of one, nothing to correct for.
+		if lc := leaderboardComparison(a, b, ea, eb, metric); lc != nil {
+			c.Paired = append(c.Paired, *lc)
+			continue
+		}
 		x, y, _, err := pairScores(rb, ra, metric, eb.Name, ea.Name)
 		if err != nil {
 			return c, err
@@ -79,18 +87,13 @@ func CompareRuns(a *runs.Run, ea runs.Entry, b *runs.Run, eb runs.Entry, o Compa
 		if err != nil {
 			return c, err
 		}
-		cmp := comparison(p, ea.Name, metric, o.Stats)
-		// One pair of trials: nothing to correct for.
-		if cmp.PWilcoxon != nil {
-			pa := *cmp.PWilcoxon
-			cmp.PAdjusted, cmp.Correction = &pa, stats.None
-			if pa < cmp.Alpha && cmp.Delta != 0 {
-				cmp.Significant, cmp.Mark = true, "+"
-				if cmp.Delta < 0 {
-					cmp.Mark = "-"
-				}
-			}
+		one := o.Stats
+		one.Correction = stats.None
+		cs, err := decide([]stats.Paired{p}, ea.Name, metric, one)
+		if err != nil {
+			return c, err
 		}
+		cmp := cs[0]
 		c.Paired = append(c.Paired, *cmp)
 	}
 	c.Categories = categoryDeltas(ra, rb, o.Stats)
@@ -106,6 +109,23 @@ func CompareRuns(a *runs.Run, ea runs.Entry, b *runs.Run, eb runs.Entry, o Compa
 		}
 	}
 	return c, nil
+}
+
+// leaderboardComparison returns the comparison of eb against ea on metric
+// that the leaderboard of their common run recorded, or nil.
+func leaderboardComparison(a, b *runs.Run, ea, eb runs.Entry, metric string) *runs.Comparison {
+	if filepath.Clean(a.Dir) != filepath.Clean(b.Dir) {
+		return nil
+	}
+	if c := eb.Comparison; c != nil && metric == PrimaryMetric && c.Against == ea.Name && c.Metric == metric {
+		return c
+	}
+	for i := range eb.MetricComparisons {
+		if c := &eb.MetricComparisons[i]; c.Against == ea.Name && c.Metric == metric {
+			return c
+		}
+	}
+	return nil
 }
 
 // onlyIn counts the queries of a missing from b.

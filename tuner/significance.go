@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
-	"math"
 	"runtime"
 	"sort"
 	"sync"
@@ -179,52 +178,85 @@ func compareTrials(tr *trialResults, entries []runs.Entry, reference runs.Entry,
 	parallelFor(len(pairs), func(i int) {
 		results[i], errs[i] = stats.Compare(pairs[i][0], pairs[i][1], seed, o.Thresholds)
 	})
-	ps := make([]float64, len(pairs))
-	for i, p := range results {
+	for i := range results {
 		if errs[i] != nil {
 			return nil, errs[i]
 		}
-		out[names[i]] = comparison(p, reference.Name, metric, o)
-		ps[i] = p.Wilcoxon.P
 	}
-	adj, err := stats.Adjust(ps, o.Correction)
+	cs, err := decide(results, reference.Name, metric, o)
 	if err != nil {
 		return nil, err
 	}
-	th := o.Thresholds
 	for i, name := range names {
-		c := out[name]
-		c.Correction = o.Correction
-		if math.IsNaN(adj[i]) {
-			continue
-		}
-		v := runs.Round(adj[i])
-		c.PAdjusted = &v
-		if adj[i] < th.Alpha && c.Delta != 0 {
-			c.Significant = true
-			c.Mark = "+"
-			if c.Delta < 0 {
-				c.Mark = "-"
-			}
-		}
+		out[name] = cs[i]
 	}
 	return out, nil
 }
 
-func comparison(p stats.Paired, against, metric string, o StatsOptions) *runs.Comparison {
+// decide applies the one decision rule (stats.Decide: the paired
+// randomization test, corrected over the family of results by
+// o.Correction, with the interval that inverts it at the adjusted level)
+// and returns one Comparison per result, in order.
+func decide(results []stats.Paired, against, metric string, o StatsOptions) ([]*runs.Comparison, error) {
+	// A comparison with too few non-zero pairs cannot be significant (with
+	// 5 the smallest sign-flip p is 2/32): it is reported but left out of
+	// the family, so it does not cost the others power (Tarone 1990).
+	var family []stats.Flips
+	var at []int
+	for i, p := range results {
+		if p.Wilcoxon.Warning == "" {
+			family = append(family, p.Flips)
+			at = append(at, i)
+		}
+	}
 	alpha := o.Thresholds.Alpha
-	c := &runs.Comparison{
-		Against: against, Metric: metric, N: p.N, NonZero: p.Wilcoxon.N,
-		Delta: runs.Round(p.Delta.Mean), Low: runs.Round(p.Delta.Low), High: runs.Round(p.Delta.High), Level: p.Delta.Level,
-		PRandomization: runs.Round(p.Randomization.P), Alpha: alpha, Seed: p.Seed,
+	ds, err := stats.Decide(family, o.Correction, alpha)
+	if err != nil {
+		return nil, err
 	}
-	if p.Wilcoxon.Warning != "" {
-		c.Warnings = append(c.Warnings, p.Wilcoxon.Warning)
-	} else {
-		w, pw, pg := runs.Round(p.Wilcoxon.W), runs.Round(p.Wilcoxon.P), runs.Round(p.Wilcoxon.PGreater)
-		c.W, c.PWilcoxon, c.PGreater = &w, &pw, &pg
+	decided := make([]*stats.Decision, len(results))
+	for k, i := range at {
+		decided[i] = &ds[k]
 	}
-	return c
+	rule := stats.Rule(o.Correction, len(family), alpha)
+	out := make([]*runs.Comparison, len(results))
+	for i, p := range results {
+		c := &runs.Comparison{
+			Against: against, Metric: metric, N: p.N, NonZero: p.Wilcoxon.N,
+			Delta: runs.Round(p.Flips.Mean), P: runs.Round(p.Flips.P(0)), Correction: o.Correction, Family: len(family), Rule: rule,
+			Alpha: alpha, Seed: p.Seed,
+			Secondary: &runs.Secondary{BootstrapLow: runs.Round(p.Delta.Low), BootstrapHigh: runs.Round(p.Delta.High), BootstrapLevel: p.Delta.Level},
+		}
+		if p.Wilcoxon.Warning != "" {
+			c.Warnings = append(c.Warnings, p.Wilcoxon.Warning)
+		} else {
+			w, pw, pg := runs.Round(p.Wilcoxon.W), runs.Round(p.Wilcoxon.P), runs.Round(p.Wilcoxon.PGreater)
+			c.Secondary.W, c.Secondary.PWilcoxon, c.Secondary.PGreater = &w, &pw, &pg
+		}
+		d := decided[i]
+		if d == nil { // untestable: the unadjusted interval, no decision
+			lo, hi := p.Flips.Interval(alpha)
+			c.Low, c.High, c.Level = runs.Round(lo), runs.Round(hi), runs.Round(1-alpha)
+			out[i] = c
+			continue
+		}
+		pa := runs.Round(d.PAdjusted)
+		c.PAdjusted = &pa
+		c.Low, c.High, c.Level = runs.Round(d.Low), runs.Round(d.High), runs.Round(d.Level)
+		// Rounding the interval for the record must not move it onto 0.
+		if c.Low == 0 && d.Low > 0 || c.High == 0 && d.High < 0 {
+			c.Low, c.High = d.Low, d.High
+		}
+		if d.Significant {
+			c.Significant = true
+			c.Mark = "+"
+			if d.Mean < 0 {
+				c.Mark = "-"
+			}
+		}
+		out[i] = c
+	}
+	return out, nil
 }
 
 // CategoryIntervals returns, per category, the mean per-query primary
@@ -296,7 +328,7 @@ func Significance(run *runs.Run, lb *runs.Leaderboard, o StatsOptions) error {
 		}
 	}
 	lb.Stats = &runs.StatsInfo{
-		Test: "wilcoxon signed-rank (two-sided)", Correction: o.Correction,
+		Test: "paired randomization (sign-flip) test of the mean (two-sided)", Correction: o.Correction,
 		Alpha: o.Thresholds.Alpha, Level: o.Thresholds.Level, Resamples: o.Thresholds.Resamples,
 		Permutations: o.Thresholds.Permutations, Seed: o.Seed, MinCategoryQueries: o.Thresholds.MinIntervalN,
 	}
@@ -319,6 +351,7 @@ func Significance(run *runs.Run, lb *runs.Leaderboard, o StatsOptions) error {
 			}
 			if metric == PrimaryMetric {
 				e.Comparison = c
+				lb.Stats.Rule = c.Rule
 				for _, w := range c.Warnings {
 					addWarning(fmt.Sprintf("%s vs %s: %s", e.Name, base.Name, w))
 				}

@@ -89,8 +89,8 @@ func TestSignificance(t *testing.T) {
 	// the raw one, and at most 3 times it.
 	for _, e := range []runs.Entry{better, noise, worse} {
 		c := e.Comparison
-		if *c.PAdjusted < *c.PWilcoxon || *c.PAdjusted > 3**c.PWilcoxon+1e-12 {
-			t.Errorf("%s: p %v adjusted %v", e.Name, *c.PWilcoxon, *c.PAdjusted)
+		if *c.PAdjusted < c.P || *c.PAdjusted > 3*c.P+1e-12 || c.Family != 3 {
+			t.Errorf("%s: p %v adjusted %v, family %d", e.Name, c.P, *c.PAdjusted, c.Family)
 		}
 	}
 	if len(better.MetricComparisons) != 1 || better.MetricComparisons[0].Metric != "NDCG@10" {
@@ -235,7 +235,7 @@ func TestSignificanceIdenticalTrialsIdenticalIntervals(t *testing.T) {
 	a, _ := lb.Find("twin-a")
 	b, _ := lb.Find("twin-b")
 	ca, cb := *a.Comparison, *b.Comparison
-	if ca.Low != cb.Low || ca.High != cb.High || ca.PRandomization != cb.PRandomization || ca.Seed != cb.Seed {
+	if ca.Low != cb.Low || ca.High != cb.High || ca.P != cb.P || ca.Seed != cb.Seed {
 		t.Errorf("identical trials, different statistics:\n a %+v\n b %+v", ca, cb)
 	}
 	if ca.Low == ca.High {

@@ -5,12 +5,15 @@ import "fmt"
 // Paired is the full paired comparison of x against y (x[i] and y[i] are
 // one query's scores under two configurations): the mean difference with
 // its bootstrap interval, the Wilcoxon signed-rank test and the
-// randomization test, all on d = x - y.
+// randomization test, all on d = x - y. Flips is the randomization test's
+// distribution, from which Decide draws the decision and its interval; the
+// bootstrap interval and the Wilcoxon test are secondary.
 type Paired struct {
 	N             int
 	Delta         Interval
 	Wilcoxon      Wilcoxon
 	Randomization Randomization
+	Flips         Flips
 	Seed          int64
 }
 
@@ -24,11 +27,13 @@ func Compare(x, y []float64, seed int64, th Thresholds) (Paired, error) {
 	for i := range x {
 		d[i] = x[i] - y[i]
 	}
+	f := SignFlips(d, seed, th)
 	return Paired{
 		N:             len(d),
 		Delta:         PairedBootstrap(d, seed, th),
 		Wilcoxon:      SignedRank(d, th),
-		Randomization: PairedRandomization(d, seed, th),
+		Randomization: Randomization{P: f.P(0), Exact: f.Exact, Permutations: f.Permutations, Seed: seed},
+		Flips:         f,
 		Seed:          seed,
 	}, nil
 }

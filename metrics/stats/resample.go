@@ -133,58 +133,8 @@ type Randomization struct {
 // exchangeable): the p-value is the share of flips whose |sum| is at least
 // the observed |sum|. With at most th.ExactRandomizationMaxN pairs it
 // enumerates every flip; otherwise it draws th.Permutations flips seeded
-// with seed.
+// with seed. It is SignFlips(d, seed, th).P(0).
 func PairedRandomization(d []float64, seed int64, th Thresholds) Randomization {
-	th = th.WithDefaults()
-	n := len(d)
-	obs := 0.0
-	for _, v := range d {
-		obs += v
-	}
-	obs = math.Abs(obs)
-	// A flip "reaches" the observed sum within floating-point noise.
-	tol := 1e-9 * math.Max(1, obs)
-	if n == 0 {
-		return Randomization{P: 1, Exact: true, Seed: seed}
-	}
-	if n <= th.ExactRandomizationMaxN {
-		hits := 0
-		total := 1 << n
-		for mask := 0; mask < total; mask++ {
-			s := 0.0
-			for i, v := range d {
-				if mask&(1<<i) != 0 {
-					s -= v
-				} else {
-					s += v
-				}
-			}
-			if math.Abs(s) >= obs-tol {
-				hits++
-			}
-		}
-		return Randomization{P: float64(hits) / float64(total), Exact: true, Permutations: total, Seed: seed}
-	}
-	rng := newPCG(seed)
-	hits := 0
-	// Flip signs without branches: xor a random bit into the sign bit.
-	raw := make([]uint64, n)
-	for i, v := range d {
-		raw[i] = math.Float64bits(v)
-	}
-	for b := 0; b < th.Permutations; b++ {
-		s := 0.0
-		var word uint64
-		for i, v := range raw {
-			if i%64 == 0 {
-				word = rng.Uint64()
-			}
-			s += math.Float64frombits(v ^ (word&1)<<63)
-			word >>= 1
-		}
-		if math.Abs(s) >= obs-tol {
-			hits++
-		}
-	}
-	return Randomization{P: float64(hits+1) / float64(th.Permutations+1), Permutations: th.Permutations, Seed: seed}
+	f := SignFlips(d, seed, th)
+	return Randomization{P: f.P(0), Exact: f.Exact, Permutations: f.Permutations, Seed: seed}
 }

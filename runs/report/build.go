@@ -195,8 +195,12 @@ func statsText(s *runs.StatsInfo) string {
 	if s == nil {
 		return ""
 	}
-	t := fmt.Sprintf("%s against %s, %s-corrected, α = %g; %g%% paired bootstrap intervals (%d resamples); %d permutations in the randomization test; category intervals need %d queries; seed %d.",
-		s.Test, s.Against, s.Correction, s.Alpha, 100*s.Level, s.Resamples, s.Permutations, s.MinCategoryQueries, s.Seed)
+	t := fmt.Sprintf("Decision against %s: %s (+ or − exactly when the interval excludes 0); %d permutations in the randomization test; secondary, not deciding: Wilcoxon signed-rank p and %g%% paired bootstrap intervals (%d resamples) in leaderboard.json; category intervals need %d queries; seed %d.",
+		s.Against, s.Rule, s.Permutations, 100*s.Level, s.Resamples, s.MinCategoryQueries, s.Seed)
+	if s.Rule == "" { // a run recorded before the one decision rule
+		t = fmt.Sprintf("%s against %s, %s-corrected, α = %g; %g%% paired bootstrap intervals (%d resamples); %d permutations in the randomization test; category intervals need %d queries; seed %d.",
+			s.Test, s.Against, s.Correction, s.Alpha, 100*s.Level, s.Resamples, s.Permutations, s.MinCategoryQueries, s.Seed)
+	}
 	if s.Against == "" {
 		t = fmt.Sprintf("No baseline to compare against; %g%% bootstrap intervals per category (%d resamples, at least %d queries); seed %d.",
 			100*s.Level, s.Resamples, s.MinCategoryQueries, s.Seed)

@@ -65,7 +65,7 @@ func TestReportInChromium(t *testing.T) {
 		want  []string
 	}{
 		{"recorded run", func(*testing.T, *runs.Run) {}, []string{"No replay in this run"}},
-		{"with statistics and replay", withStatistics, []string{"95% interval", "verified"}},
+		{"with statistics and replay", withStatistics, []string{"interval of the decision", "verified"}},
 	}
 	for i, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -99,13 +99,13 @@ func withStatistics(t *testing.T, run *runs.Run) {
 			continue
 		}
 		c := &runs.Comparison{Against: lb.Baseline, Metric: "primary", N: 40, NonZero: 31, Delta: *e.Delta,
-			Low: *e.Delta - 0.011, High: *e.Delta + 0.009, Level: 0.95, W: p(300), PWilcoxon: p(0.04),
-			PGreater: p(0.02), PRandomization: 0.05, PAdjusted: p(0.12), Correction: "holm", Alpha: 0.05, Seed: 7}
+			Low: *e.Delta - 0.011, High: *e.Delta + 0.009, Level: 0.99, P: 0.05, PAdjusted: p(0.12), Correction: "holm", Family: 5, Alpha: 0.05, Seed: 7,
+			Secondary: &runs.Secondary{BootstrapLow: *e.Delta - 0.01, BootstrapHigh: *e.Delta + 0.008, BootstrapLevel: 0.95, W: p(300), PWilcoxon: p(0.04), PGreater: p(0.02)}}
 		if *e.Delta < -0.01 {
 			c.PAdjusted, c.Significant, c.Mark = p(0.003), true, "-"
 		}
 		if e.Name == "linear-minmax" {
-			c.W, c.PWilcoxon, c.PGreater, c.PAdjusted = nil, nil, nil, nil
+			c.Secondary.W, c.Secondary.PWilcoxon, c.Secondary.PGreater, c.PAdjusted = nil, nil, nil, nil
 			c.Warnings = []string{"too few non-zero pairs (5): no Wilcoxon test"}
 		}
 		e.Comparison = c
@@ -138,7 +138,7 @@ func TestRenderStatisticsGolden(t *testing.T) {
 	withStatistics(t, run)
 	got := render(t, run)
 	checkGolden(t, "TestRenderStatisticsGolden.golden.html", got)
-	for _, want := range []string{"95% interval", "[-0.0260, -0.0060]", "0.003", `<span class="sig neg"`, "4 queries: no interval",
+	for _, want := range []string{"interval of the decision", "[-0.0260, -0.0060]", "0.003", `<span class="sig neg"`, "4 queries: no interval",
 		"Whiskers are bootstrap intervals", "1 verified", "2 replay", "the scores agreed",
 		"p (holm)", "against the baseline on other metrics", `Recall@20</td><td class="num">&#43;0.0200 <span class="sig">&#43;</span>`, `ok<br><span class="interval">verified</span>`, "linear-minmax: too few non-zero pairs (5): no Wilcoxon test"} {
 		if !bytes.Contains(got, []byte(want)) {
@@ -182,7 +182,7 @@ func TestRenderDegrades(t *testing.T) {
 		{
 			name:   "recorded run",
 			change: func(*testing.T, *runs.Run) {},
-			want: []string{"95% interval", "p (holm)", "Whiskers are bootstrap intervals", "Held-out estimate:</strong> rrf-k200-bm25-0.7 scores 0.4452 on the test split (40 queries) against 0.4296",
+			want: []string{"interval of the decision", "p (holm)", "Whiskers are bootstrap intervals", "Held-out estimate:</strong> rrf-k200-bm25-0.7 scores 0.4452 on the test split (40 queries) against 0.4296",
 				"wilcoxon signed-rank (two-sided) against baseline, holm-corrected", "No replay in this run",
 				"4 of 4 trials have Judged@10 below 0.5000", "unreachable-embedder", "service exited before it was ready",
 				"bought a used thermostat online and it says someone else owns it", "fusion.<wbr>k", "<svg"},
@@ -212,7 +212,7 @@ func TestRenderDegrades(t *testing.T) {
 				})
 			},
 			want:   []string{"Statistics were not computed", "Means only: no intervals", "No significance was computed"},
-			absent: []string{"95% interval", "Held-out estimate", "<strong>Statistics:</strong>"},
+			absent: []string{"interval of the decision", "Held-out estimate", "<strong>Statistics:</strong>"},
 		},
 		{
 			name: "no leaderboard.json",

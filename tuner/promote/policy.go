@@ -15,7 +15,9 @@ const DefaultGuardTolerance = 0.0
 
 // Policy is the promotion policy: a trial is promoted only when it beats
 // the reference (the production config's trial, else the baseline)
-// significantly after multiple-comparison correction, and no guarded
+// significantly by the one decision rule (stats.Decide: the paired
+// randomization test corrected over the run's family, whose interval then
+// excludes 0), and no guarded
 // category's primary score drops by more than Tolerance.
 type Policy struct {
 	Guarded   []string
@@ -41,12 +43,13 @@ func (d Decision) Summary() string {
 	if c == nil {
 		return "no comparison"
 	}
-	s := fmt.Sprintf("Δ %s [%s, %s] over %d queries", runs.FormatDelta(c.Delta), runs.FormatDelta(c.Low), runs.FormatDelta(c.High), c.N)
-	if c.PWilcoxon != nil {
-		s += fmt.Sprintf(", Wilcoxon p = %.4g", *c.PWilcoxon)
+	s := fmt.Sprintf("Δ %s [%s, %s] (%s interval) over %d queries, p = %.4g", runs.FormatDelta(c.Delta), runs.FormatDelta(c.Low), runs.FormatDelta(c.High),
+		runs.FormatLevel(c.Level), c.N, c.P)
+	if c.PAdjusted != nil && c.Family > 1 && c.Correction != "none" {
+		s += fmt.Sprintf(" (%s-adjusted %.4g)", c.Correction, *c.PAdjusted)
 	}
-	if c.PAdjusted != nil {
-		s += fmt.Sprintf(" (%s-adjusted %.4g, α = %g)", c.Correction, *c.PAdjusted, c.Alpha)
+	if c.Rule != "" {
+		s += "; sig: " + c.Rule
 	}
 	return s
 }
