@@ -55,8 +55,9 @@ func TestPromotionPolicyOnDemo(t *testing.T) {
 		t.Fatalf("not significant: exit %d, want 1\n%s\n%s", code, stdout, stderr)
 	}
 	mustContain(t, "stderr", stderr, `refusing to promote "k=40,w=bm25:0.6/dense:0.4"`,
-		`is not significantly better than the baseline "baseline"`, "Wilcoxon p = ", "holm-adjusted", "--force")
-	mustContain(t, "leaderboard", stdout, "n.s.", "Δ baseline [95% CI]")
+		`is not significantly better than the baseline "baseline"`, "(95% interval) over 80 queries, p = ",
+		"sig: paired randomization test of the mean, one comparison, no correction, α = 0.05", "--force")
+	mustContain(t, "leaderboard", stdout, "n.s.", "Δ baseline [decision CI]")
 	if now, _ := os.ReadFile(prod); !bytes.Equal(now, orig) {
 		t.Fatal("a refused promotion changed the production config")
 	}
