@@ -99,6 +99,16 @@ type HeldOut struct {
 	DevPrimary float64            `json:"dev_primary"`
 	Scorecard  map[string]float64 `json:"scorecard,omitempty"`
 	Failed     int                `json:"failed_queries,omitempty"`
+	// Select, then confirm: Confirmation is the one pre-planned comparison
+	// of the chosen trial with the reference (the baseline) on the
+	// held-out queries (a family of one: no correction), the promotion
+	// policy's test when present. DevDelta is the chosen trial's gain over
+	// the reference on dev (what it was selected by), Kept the share of it
+	// the held-out gain keeps (Confirmation.Delta / DevDelta; nil when the
+	// dev gain is not positive).
+	Confirmation *Comparison `json:"confirmation,omitempty"`
+	DevDelta     *float64    `json:"dev_delta,omitempty"`
+	Kept         *float64    `json:"kept,omitempty"`
 }
 
 // Entry is one trial's row.
@@ -364,4 +374,30 @@ func roundNested(m map[string]map[string]float64) map[string]map[string]float64 
 		out[k] = roundMap(v)
 	}
 	return out
+}
+
+// ConfirmLine states the select-then-confirm result in one line: the dev
+// gain, the held-out gain with its interval and decision, and the share
+// kept ("" without a confirmation).
+func (h HeldOut) ConfirmLine() string {
+	c := h.Confirmation
+	if c == nil {
+		return ""
+	}
+	dev, kept := "—", "—"
+	if h.DevDelta != nil {
+		dev = FormatDelta(*h.DevDelta)
+	}
+	if h.Kept != nil {
+		kept = FormatShare(*h.Kept)
+	}
+	decision := "n.s."
+	switch {
+	case c.Mark != "":
+		decision = c.Mark
+	case c.PAdjusted == nil:
+		decision = "?"
+	}
+	return fmt.Sprintf("select, then confirm: %s vs %s: dev Δ %s, held-out Δ %s [%s, %s] %s (p = %.4g, %s), keeps %s of the dev gain",
+		h.Trial, c.Against, dev, FormatDelta(c.Delta), FormatDelta(c.Low), FormatDelta(c.High), decision, c.P, c.Rule, kept)
 }

@@ -184,6 +184,9 @@ func (lb Leaderboard) notes() []string {
 	if h := lb.HeldOut; h != nil {
 		out = append(out, fmt.Sprintf("held-out estimate: %s scores %.4f on the %s split (%d queries) vs %.4f on dev (tuned on)",
 			h.Trial, h.Primary, h.Split, h.Queries, h.DevPrimary))
+		if h.Confirmation != nil {
+			out = append(out, h.ConfirmLine())
+		}
 	}
 	return out
 }

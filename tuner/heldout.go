@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/metrics/stats"
 	"github.com/fusiontune/fusiontune/runs"
 )
 
@@ -34,4 +35,36 @@ func HeldOut(ctx context.Context, b backend.Backend, trial string, params map[st
 		h.Scorecard[k] = runs.Round(v)
 	}
 	return h, batch.Results, nil
+}
+
+// Confirm fills h's select-then-confirm fields: the one pre-planned
+// comparison of the chosen trial's held-out results with the reference's
+// (reference names it) by the decision rule with a family of one, the dev
+// gain devDelta it was selected by and the share of it kept.
+func Confirm(h *runs.HeldOut, chosen, reference []runs.QueryResult, refName string, devDelta float64, o StatsOptions) error {
+	o = o.withDefaults()
+	x, y, _, err := pairScores(chosen, reference, PrimaryMetric, h.Trial, refName)
+	if err != nil {
+		return err
+	}
+	p, err := stats.Compare(x, y, deriveSeed(o.Seed, "heldout", refName), o.Thresholds)
+	if err != nil {
+		return err
+	}
+	one := o
+	one.Correction = stats.None
+	cs, err := decide([]stats.Paired{p}, refName, PrimaryMetric, one)
+	if err != nil {
+		return err
+	}
+	c := cs[0]
+	c.Rule = "select, then confirm: " + c.Rule + " (one pre-planned comparison on the held-out queries)"
+	h.Confirmation = c
+	dd := runs.Round(devDelta)
+	h.DevDelta = &dd
+	if devDelta > 0 {
+		k := runs.Round(c.Delta / devDelta)
+		h.Kept = &k
+	}
+	return nil
 }

@@ -296,7 +296,8 @@ func (c Config) heldOut(ctx context.Context, run *runs.Run, b backend.Backend) (
 	if err != nil {
 		return nil, err
 	}
-	best, ok := runs.NewLeaderboard("", nil, recs).Best()
+	lb := runs.NewLeaderboard("", nil, recs)
+	best, ok := lb.Best()
 	if !ok {
 		return nil, nil
 	}
@@ -309,18 +310,44 @@ func (c Config) heldOut(ctx context.Context, run *runs.Run, b backend.Backend) (
 	if err != nil {
 		return nil, err
 	}
+	if err := writeResults(run, heldOutFile, results); err != nil {
+		return nil, err
+	}
+	// Select, then confirm: the reference on the same held-out queries,
+	// for the one pre-planned comparison the promotion policy tests.
+	base, err := lb.Find(lb.Baseline)
+	if lb.Baseline == "" || err != nil || base.Status != runs.StatusOK || base.Name == best.Name {
+		return h, nil
+	}
+	fmt.Fprintf(c.Log, "held-out confirmation: %s vs %s on the test split\n", best.Name, base.Name)
+	_, refResults, err := HeldOut(ctx, b, base.Name, base.Params, base.Primary, queries, c.Scorer, c.Eval)
+	if err != nil {
+		return nil, err
+	}
+	if err := writeResults(run, heldOutReferenceFile, refResults); err != nil {
+		return nil, err
+	}
+	if err := Confirm(h, results, refResults, base.Name, best.Primary-base.Primary, c.Stats); err != nil {
+		return nil, err
+	}
+	fmt.Fprintln(c.Log, h.ConfirmLine())
+	return h, nil
+}
+
+// heldOutReferenceFile holds the reference trial's held-out results.
+const heldOutReferenceFile = "heldout.reference.queries.jsonl"
+
+// writeResults writes query results as JSON lines to the run's file name.
+func writeResults(run *runs.Run, name string, results []runs.QueryResult) error {
 	var text strings.Builder
 	enc := json.NewEncoder(&text)
 	enc.SetEscapeHTML(false)
 	for _, r := range results {
 		if err := enc.Encode(r); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	if err := run.WriteFile(heldOutFile, []byte(text.String())); err != nil {
-		return nil, err
-	}
-	return h, nil
+	return run.WriteFile(name, []byte(text.String()))
 }
 
 // finish builds the leaderboard with significance and the held-out

@@ -277,7 +277,9 @@ func TestRunResume(t *testing.T) {
 // TestRunHeldOut: tuned on one split, the best trial is scored on the
 // held-out queries after the sweep, in the leaderboard and the run.
 func TestRunHeldOut(t *testing.T) {
-	c := runConfig(t, landscapeTrials(), nil)
+	trials := landscapeTrials()
+	trials[0].Baseline, trials[2].Baseline = false, true // a baseline the best beats
+	c := runConfig(t, trials, nil)
 	c.HeldOut = func() ([]tuner.Query, error) { return landscapeQueries(12), nil }
 	out, err := tuner.Run(context.Background(), c)
 	if err != nil {
@@ -288,7 +290,19 @@ func TestRunHeldOut(t *testing.T) {
 	if h == nil || h.Trial != best.Name || h.Queries != 12 {
 		t.Fatalf("held-out estimate %+v for best %s", h, best.Name)
 	}
-	if _, err := os.Stat(filepath.Join(out.Run.Dir, "heldout.queries.jsonl")); err != nil {
-		t.Error(err)
+	for _, f := range []string{"heldout.queries.jsonl", "heldout.reference.queries.jsonl"} {
+		if _, err := os.Stat(filepath.Join(out.Run.Dir, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	// Select, then confirm: one pre-planned comparison with the baseline
+	// on the held-out queries, no correction.
+	cf := h.Confirmation
+	if cf == nil || cf.Against != out.Leaderboard.Baseline || cf.Family != 1 || cf.Correction != "none" || cf.N != 12 ||
+		!strings.Contains(cf.Rule, "select, then confirm") || h.DevDelta == nil {
+		t.Fatalf("confirmation %+v, dev delta %v", cf, h.DevDelta)
+	}
+	if base, _ := out.Leaderboard.Find(out.Leaderboard.Baseline); *h.DevDelta != runs.Round(best.Primary-base.Primary) {
+		t.Errorf("dev delta %v, want %v", *h.DevDelta, best.Primary-base.Primary)
 	}
 }

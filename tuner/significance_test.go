@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -245,5 +246,66 @@ func TestSignificanceIdenticalTrialsIdenticalIntervals(t *testing.T) {
 		if b.CategoryIntervals[cat] != iv {
 			t.Errorf("category %s: %+v vs %+v", cat, iv, b.CategoryIntervals[cat])
 		}
+	}
+}
+
+// TestCheckPromotionSelectThenConfirm: after a dev-split sweep the policy
+// tests the one pre-planned held-out comparison, not the dev leaderboard's:
+// a trial significantly better on dev is refused when it does not hold up
+// on the held-out queries, and promoted when it does.
+func TestCheckPromotionSelectThenConfirm(t *testing.T) {
+	run, recs := statsRun(t, map[string]float64{"better": 0.08, "noise": 0.005, "worse": -0.08})
+	lb := runs.NewLeaderboard("primary", nil, recs)
+	o := tuner.StatsOptions{Seed: 42}
+	if err := tuner.Significance(run, &lb, o); err != nil {
+		t.Fatal(err)
+	}
+	best, _ := lb.Find("better")
+	base, _ := lb.Find("baseline")
+	if !best.Comparison.Significant {
+		t.Fatal("fixture: better is not significant on dev")
+	}
+	held := func(shift float64) []runs.QueryResult {
+		rng := rand.New(rand.NewPCG(9, uint64(1000*shift)))
+		var out []runs.QueryResult
+		for q := range 60 {
+			out = append(out, runs.QueryResult{QueryID: fmt.Sprintf("h%02d", q), Primary: 0.5 + shift + 0.05*rng.NormFloat64()})
+		}
+		return out
+	}
+	ref := held(0)
+	for _, tc := range []struct {
+		name    string
+		shift   float64
+		allowed bool
+	}{
+		{"gain kept", 0.06, true},
+		{"gain lost", 0.001, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := &runs.HeldOut{Trial: best.Name, Split: "test", Queries: 60}
+			chosen := ref
+			if tc.shift != 0 {
+				chosen = held(tc.shift)
+			}
+			if err := tuner.Confirm(h, chosen, ref, base.Name, best.Primary-base.Primary, o); err != nil {
+				t.Fatal(err)
+			}
+			l := lb
+			l.HeldOut = h
+			d, err := promote.Check(run, l, best, nil, promote.Policy{Stats: o})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.Allowed != tc.allowed || !d.Confirmed || d.Comparison != h.Confirmation {
+				t.Fatalf("allowed %v confirmed %v, want %v; reasons %q", d.Allowed, d.Confirmed, tc.allowed, d.Reasons)
+			}
+			if !tc.allowed && !strings.Contains(fmt.Sprint(d.Reasons), "on the held-out queries") {
+				t.Errorf("reasons %q do not say held-out", d.Reasons)
+			}
+			if h.Kept == nil || (tc.allowed && *h.Kept <= 0) {
+				t.Errorf("kept %v", h.Kept)
+			}
+		})
 	}
 }

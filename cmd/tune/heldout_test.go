@@ -17,7 +17,8 @@ func TestHeldOutEstimate(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr)
 	}
-	mustContain(t, "stdout", stdout, "held-out estimate: hybrid scores ", "on the test split (40 queries) vs ")
+	mustContain(t, "stdout", stdout, "held-out estimate: hybrid scores ", "on the test split (40 queries) vs ",
+		"select, then confirm: hybrid vs baseline: dev Δ +", "one pre-planned comparison on the held-out queries", "of the dev gain")
 	run := e.runDirs()[0]
 	var lb struct {
 		Trials []struct {

@@ -17,7 +17,8 @@ const DefaultGuardTolerance = 0.0
 // the reference (the production config's trial, else the baseline)
 // significantly by the one decision rule (stats.Decide: the paired
 // randomization test corrected over the run's family, whose interval then
-// excludes 0), and no guarded
+// excludes 0; after a dev-split sweep, by the one pre-planned comparison on
+// the held-out queries), and no guarded
 // category's primary score drops by more than Tolerance.
 type Policy struct {
 	Guarded   []string
@@ -33,6 +34,10 @@ type Decision struct {
 	Against    string
 	Reference  string
 	Comparison *runs.Comparison
+	// Confirmed is true when Comparison is the held-out confirmation of a
+	// dev-split sweep (select, then confirm) rather than the dev
+	// leaderboard's comparison.
+	Confirmed bool
 	// Reasons say why the promotion is refused (empty when allowed).
 	Reasons []string
 }
@@ -92,7 +97,13 @@ func Check(run *runs.Run, lb runs.Leaderboard, best runs.Entry, production []byt
 		return d, nil
 	}
 	c := best.Comparison
-	if c == nil || c.Against != ref.Name || c.Metric != tuner.PrimaryMetric {
+	// Select, then confirm: after a dev-split sweep the test is the one
+	// pre-planned comparison on the held-out queries.
+	where := ""
+	if h := lb.HeldOut; h != nil && h.Confirmation != nil && h.Trial == best.Name && h.Confirmation.Against == ref.Name {
+		c, where = h.Confirmation, " on the held-out queries"
+		d.Confirmed = true
+	} else if c == nil || c.Against != ref.Name || c.Metric != tuner.PrimaryMetric {
 		cmp, err := tuner.CompareTrials(run, lb.Trials, ref, tuner.PrimaryMetric, p.Stats)
 		if err != nil {
 			return d, err
@@ -106,7 +117,7 @@ func Check(run *runs.Run, lb runs.Leaderboard, best runs.Entry, production []byt
 	case c.PAdjusted == nil:
 		d.Reasons = append(d.Reasons, fmt.Sprintf("%q cannot be shown better than %s %q: %s", best.Name, d.Reference, ref.Name, strings.Join(c.Warnings, "; ")))
 	case !c.Significant || c.Delta <= 0:
-		d.Reasons = append(d.Reasons, fmt.Sprintf("%q is not significantly better than %s %q: %s", best.Name, d.Reference, ref.Name, d.Summary()))
+		d.Reasons = append(d.Reasons, fmt.Sprintf("%q is not significantly better than %s %q%s: %s", best.Name, d.Reference, ref.Name, where, d.Summary()))
 	}
 	for _, cat := range p.Guarded {
 		b, okB := best.Categories[cat]
