@@ -398,6 +398,6 @@ func (h HeldOut) ConfirmLine() string {
 	case c.PAdjusted == nil:
 		decision = "?"
 	}
-	return fmt.Sprintf("select, then confirm: %s vs %s: dev Δ %s, held-out Δ %s [%s, %s] %s (p = %.4g, %s), keeps %s of the dev gain",
+	return fmt.Sprintf("select, then confirm: %s vs %s: dev Δ %s, held-out Δ %s [%s, %s] %s (p = %.4g; sig: %s), keeps %s of the dev gain",
 		h.Trial, c.Against, dev, FormatDelta(c.Delta), FormatDelta(c.Low), FormatDelta(c.High), decision, c.P, c.Rule, kept)
 }

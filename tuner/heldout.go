@@ -58,7 +58,7 @@ func Confirm(h *runs.HeldOut, chosen, reference []runs.QueryResult, refName stri
 		return err
 	}
 	c := cs[0]
-	c.Rule = "select, then confirm: " + c.Rule + " (one pre-planned comparison on the held-out queries)"
+	c.Rule += "; one pre-planned comparison on the held-out queries"
 	h.Confirmation = c
 	dd := runs.Round(devDelta)
 	h.DevDelta = &dd

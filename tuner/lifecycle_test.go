@@ -299,7 +299,7 @@ func TestRunHeldOut(t *testing.T) {
 	// on the held-out queries, no correction.
 	cf := h.Confirmation
 	if cf == nil || cf.Against != out.Leaderboard.Baseline || cf.Family != 1 || cf.Correction != "none" || cf.N != 12 ||
-		!strings.Contains(cf.Rule, "select, then confirm") || h.DevDelta == nil {
+		!strings.Contains(cf.Rule, "one pre-planned comparison on the held-out queries") || h.DevDelta == nil {
 		t.Fatalf("confirmation %+v, dev delta %v", cf, h.DevDelta)
 	}
 	if base, _ := out.Leaderboard.Find(out.Leaderboard.Baseline); *h.DevDelta != runs.Round(best.Primary-base.Primary) {

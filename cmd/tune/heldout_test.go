@@ -71,3 +71,71 @@ func queryIDs(t *testing.T, path string) map[string]bool {
 	}
 	return ids
 }
+
+// TestSelectThenConfirmByDefault: a golden set of at least 100 judged
+// queries (the demo's 90, 80 of them judged, plus copies of its first 20
+// judged ones) is split dev/test without
+// dataset.split: the sweep says so, tunes on dev and confirms the winner on
+// the held-out queries; --split all keeps every query, and the demo's 90
+// stay unsplit.
+func TestSelectThenConfirmByDefault(t *testing.T) {
+	var g struct {
+		Categories []string         `json:"categories"`
+		Queries    []map[string]any `json:"queries"`
+	}
+	data, err := os.ReadFile("../../experiments/demo/golden.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &g); err != nil {
+		t.Fatal(err)
+	}
+	copied := 0
+	for _, orig := range g.Queries[:90] {
+		if orig["expected_passages"] == nil || copied == 20 {
+			continue
+		}
+		q := map[string]any{}
+		for k, v := range orig {
+			q[k] = v
+		}
+		q["id"] = q["id"].(string) + "-copy"
+		g.Queries = append(g.Queries, q)
+		copied++
+	}
+	big, _ := json.Marshal(g)
+	corpus, err := filepath.Abs("../../experiments/demo/corpus.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newSweepEnv(t, sweepSettings+"dataset:\n  path: golden100.json\n  corpus: "+corpus+"\nbackend:\n  engine:\n    dense:\n      model: hash-384\n")
+	e.write("golden100.json", string(big))
+	exp := policyFile(t, "significant.json")
+	for _, tc := range []struct {
+		name    string
+		args    []string
+		split   bool
+		queries int
+	}{
+		{"100 judged queries: split by default", nil, true, 55},
+		{"--split all", []string{"--split", "all"}, false, 110},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := len(e.runDirs())
+			stdout, stderr, code := e.run(append([]string{"--experiments", exp}, tc.args...)...)
+			if code != 0 {
+				t.Fatalf("exit %d\n%s", code, stderr)
+			}
+			if got := strings.Contains(stderr, "select, then confirm: 100 judged queries (>= 100): tuning on the dev split (55 queries)"); got != tc.split {
+				t.Errorf("split note %v, want %v:\n%s", got, tc.split, stderr)
+			}
+			if got := strings.Contains(stdout, "select, then confirm: hybrid vs baseline"); got != tc.split {
+				t.Errorf("confirmation line %v, want %v:\n%s", got, tc.split, stdout)
+			}
+			run := e.runDirs()[before]
+			if n := len(queryIDs(t, filepath.Join(run, "trials", "000.queries.jsonl"))); n != tc.queries {
+				t.Errorf("%d queries tuned on, want %d", n, tc.queries)
+			}
+		})
+	}
+}

@@ -42,6 +42,9 @@ type settings struct {
 	src     *settingsSource
 	written map[string]string
 	given   map[string]bool
+	// splitGiven is true when dataset.split was set (settings, environment,
+	// flag or the datasets entry), so no default split applies.
+	splitGiven bool
 }
 
 // backendSettings chooses and configures the backend.
@@ -267,7 +270,13 @@ func (s *settings) validate() error {
 	if err := s.Datasets.Validate(); err != nil {
 		addProblems("", err)
 	}
+	s.splitGiven = s.Dataset.Split != ""
 	if s.DatasetID != "" {
+		for _, d := range s.Datasets {
+			if d.ID == s.DatasetID && d.Split != "" {
+				s.splitGiven = true
+			}
+		}
 		d, err := s.Datasets.Lookup(s.DatasetID)
 		if err != nil {
 			add("dataset_id", "%q: %s", s.DatasetID, strings.TrimPrefix(err.Error(), fmt.Sprintf("dataset_id %q: ", s.DatasetID)))

@@ -205,7 +205,7 @@ func (a *app) sweepConfig(s *settings, expFile, mode string, verify int) (*tuner
 	if err != nil {
 		return nil, err
 	}
-	ds, err := openDataset(s)
+	ds, err := a.openSweepDataset(s)
 	if err != nil {
 		return nil, err
 	}
@@ -409,4 +409,36 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 	given := false
 	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
 	return given
+}
+
+// DefaultSplitMinQueries is the number of judged queries from which a sweep
+// selects on the dev split and confirms on the held-out test split by
+// default (dataset.split unset); see README "Select, then confirm".
+const DefaultSplitMinQueries = 100
+
+// openSweepDataset opens the sweep's golden set. When dataset.split is not
+// set and the set has at least DefaultSplitMinQueries judged queries, it
+// splits it: the sweep tunes on dev, and the winner is confirmed on test.
+func (a *app) openSweepDataset(s *settings) (*tuner.Dataset, error) {
+	auto := !s.splitGiven
+	ds, err := openDataset(s)
+	if err != nil || !auto {
+		return ds, err
+	}
+	judged := 0
+	for _, q := range ds.Queries {
+		if len(q.Judgments) > 0 {
+			judged++
+		}
+	}
+	if judged < DefaultSplitMinQueries {
+		return ds, nil
+	}
+	s.Dataset.Split = experiments.SplitDev
+	if ds, err = openDataset(s); err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(a.stderr, "select, then confirm: %d judged queries (>= %d): tuning on the dev split (%d queries), confirming the winner against the baseline on the held-out test split (set dataset.split or --split all to tune on every query)\n",
+		judged, DefaultSplitMinQueries, len(ds.Queries))
+	return ds, nil
 }
