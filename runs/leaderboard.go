@@ -23,6 +23,9 @@ type Leaderboard struct {
 	Warnings []string `json:"warnings,omitempty"`
 	// Stats records how the comparisons were computed, seeds included.
 	Stats *StatsInfo `json:"stats,omitempty"`
+	// Power is the run's minimum detectable effect (best trial vs the
+	// reference), when a comparison was made.
+	Power *Power `json:"power,omitempty"`
 	// HeldOut is the chosen trial's score on the held-out test split, when
 	// the run tuned on the dev split.
 	HeldOut *HeldOut `json:"held_out,omitempty"`
@@ -400,4 +403,35 @@ func (h HeldOut) ConfirmLine() string {
 	}
 	return fmt.Sprintf("select, then confirm: %s vs %s: dev Δ %s, held-out Δ %s [%s, %s] %s (p = %.4g; sig: %s), keeps %s of the dev gain",
 		h.Trial, c.Against, dev, FormatDelta(c.Delta), FormatDelta(c.Low), FormatDelta(c.High), decision, c.P, c.Rule, kept)
+}
+
+// Power is the minimum detectable effect of a run: the smallest true mean
+// difference its decision would detect with probability Power, at the
+// level Alpha the best trial's comparison is tested at (α over the
+// family, Bonferroni), given the per-query standard deviation SD of the
+// paired differences of Trial vs Against over N queries.
+type Power struct {
+	Trial   string  `json:"trial"`
+	Against string  `json:"against"`
+	N       int     `json:"n"`
+	SD      float64 `json:"sd"`
+	Alpha   float64 `json:"alpha"`
+	Family  int     `json:"family"`
+	Power   float64 `json:"power"`
+	MDE     float64 `json:"mde"`
+	// Delta is the best trial's mean gain; Below is true when it is
+	// smaller than MDE.
+	Delta float64 `json:"delta"`
+	Below bool    `json:"below_mde"`
+}
+
+// Line states the minimum detectable effect in one line, and says so when
+// the best trial's gain is below it.
+func (p Power) Line() string {
+	s := fmt.Sprintf("power: minimum detectable effect %.4f (α = %.4g over %d trials, %.0f%% power, sd %.4f of %d paired differences %s vs %s)",
+		p.MDE, p.Alpha, p.Family, 100*p.Power, p.SD, p.N, p.Trial, p.Against)
+	if p.Below {
+		s += fmt.Sprintf("; the best gain %s is below it: this golden set cannot reliably detect a gain that small (see tune plan)", FormatDelta(p.Delta))
+	}
+	return s
 }

@@ -176,6 +176,9 @@ func (lb Leaderboard) notes() []string {
 			"sig: %s: + better, - worse, n.s. not significant, ? too few non-zero pairs to test; %s; seed %d",
 			st.Against, lb.rule(), lb.levels(), st.Seed))
 	}
+	if lb.Power != nil {
+		out = append(out, lb.Power.Line())
+	}
 	for _, e := range lb.Trials {
 		if same := lb.Same(e.Name); len(same) > 0 {
 			out = append(out, fmt.Sprintf("same results as %s (one row): %s", e.Name, strings.Join(same, ", ")))

@@ -2,6 +2,7 @@ package tuner_test
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -144,5 +145,33 @@ func TestCompareAgreesWithLeaderboard(t *testing.T) {
 	if p.Family != 1 || p.Correction != "none" || !strings.Contains(p.Rule, "one comparison, no correction") ||
 		p.Significant != (p.Low > 0 || p.High < 0) || p.Level != 0.95 {
 		t.Errorf("across runs: %+v", p)
+	}
+}
+
+// TestPowerLine: the leaderboard records the minimum detectable effect of
+// the best trial vs the baseline (α over the family, 80% power, the
+// observed sd of the paired differences) and says when the best gain is
+// below it.
+func TestPowerLine(t *testing.T) {
+	run, recs := statsRun(t, map[string]float64{"better": 0.08, "noise": 0.005, "worse": -0.08})
+	lb := runs.NewLeaderboard("primary", nil, recs)
+	if err := tuner.Significance(run, &lb, tuner.StatsOptions{Seed: 42}); err != nil {
+		t.Fatal(err)
+	}
+	p := lb.Power
+	if p == nil || p.Trial != "better" || p.Against != "baseline" || p.N != 40 || p.Family != 3 || p.Power != 0.8 {
+		t.Fatalf("power %+v", p)
+	}
+	// statsRun's noise has sd 0.05: MDE ≈ (z(1-0.05/6)+z(0.8))·0.05/√40.
+	if want := (2.393980 + 0.841621) * p.SD / math.Sqrt(40); math.Abs(p.MDE-want) > 1e-5 || p.SD < 0.03 || p.SD > 0.07 {
+		t.Errorf("MDE %v sd %v, want %v", p.MDE, p.SD, want)
+	}
+	if p.Below || strings.Contains(p.Line(), "below") {
+		t.Errorf("a gain of %v is not below the MDE %v: %s", p.Delta, p.MDE, p.Line())
+	}
+	small := *p
+	small.Delta, small.Below = 0.004, true
+	if !strings.Contains(small.Line(), "the best gain +0.0040 is below it") {
+		t.Errorf("line %q", small.Line())
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/fusiontune/fusiontune/metrics/stats"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/runs/report"
 	"github.com/fusiontune/fusiontune/tuner/sampler"
@@ -373,6 +374,12 @@ func (c Config) finish(run *runs.Run, held *runs.HeldOut, bs []*TimedBackend, re
 		return nil, err
 	}
 	lb.HeldOut = held
+	if lb.Power != nil {
+		fmt.Fprintln(c.Log, lb.Power.Line())
+	}
+	if hint := splitHint(lb, so); hint != "" {
+		fmt.Fprintln(c.Log, hint)
+	}
 	if err := run.WriteLeaderboard(lb); err != nil {
 		return nil, err
 	}
@@ -476,4 +483,21 @@ func openStudyStore(ctx context.Context, url string) (*studystore.Store, error) 
 		return nil, InputErr(fmt.Errorf("--storage: %w", err))
 	}
 	return db, err
+}
+
+// splitHint suggests select-then-confirm when the run was not split, its
+// best trial is not significant after the correction, and the family is
+// large enough that one uncorrected test on a held-out half has more
+// power (stats.SplitBreakEven).
+func splitHint(lb runs.Leaderboard, o StatsOptions) string {
+	o = o.withDefaults()
+	best, ok := lb.Best()
+	if lb.HeldOut != nil || !ok || best.Comparison == nil || best.Comparison.Significant || o.Correction == stats.None {
+		return ""
+	}
+	m := best.Comparison.Family
+	if be := stats.SplitBreakEven(o.Thresholds.Alpha, 1-experiments.DefaultDevFraction); m >= be {
+		return fmt.Sprintf("hint: the best trial is tested against %d trials' correction; with %d or more, selecting on a dev split and confirming one comparison on held-out queries (--split dev) has more power", m, be)
+	}
+	return ""
 }

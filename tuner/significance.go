@@ -360,6 +360,42 @@ func Significance(run *runs.Run, lb *runs.Leaderboard, o StatsOptions) error {
 			}
 		}
 	}
+	return power(tr, lb, base, o)
+}
+
+// power fills lb.Power from the best trial's paired differences with the
+// reference (nothing when the best trial is the reference).
+func power(tr *trialResults, lb *runs.Leaderboard, base runs.Entry, o StatsOptions) error {
+	best, ok := lb.Best()
+	if !ok || best.Name == base.Name || best.Comparison == nil {
+		return nil
+	}
+	rb, err := tr.get(best.Index)
+	if err != nil {
+		return err
+	}
+	rr, err := tr.get(base.Index)
+	if err != nil {
+		return err
+	}
+	x, y, _, err := pairScores(rb, rr, PrimaryMetric, best.Name, base.Name)
+	if err != nil {
+		return err
+	}
+	d := make([]float64, len(x))
+	for i := range x {
+		d[i] = x[i] - y[i]
+	}
+	c := best.Comparison
+	m := max(c.Family, 1)
+	a := o.Thresholds.Alpha
+	if o.Correction != stats.None {
+		a /= float64(m)
+	}
+	sd := stats.SD(d)
+	mde := stats.MDE(sd, len(d), a, stats.DefaultPower)
+	lb.Power = &runs.Power{Trial: best.Name, Against: base.Name, N: len(d), SD: runs.Round(sd), Alpha: runs.Round(a), Family: m,
+		Power: stats.DefaultPower, MDE: runs.Round(mde), Delta: c.Delta, Below: c.Delta < mde}
 	return nil
 }
 

@@ -87,6 +87,12 @@ func build(run *runs.Run, o Options) (*page, error) {
 		p.Pruned = p.Pruned || e.Status == runs.StatusPruned
 	}
 	p.Stats = statsText(lb.Stats)
+	if lb.Power != nil {
+		p.Notes = append(p.Notes, lb.Power.Line()+".")
+	}
+	if h := lb.HeldOut; h != nil && h.Confirmation != nil {
+		p.Notes = append(p.Notes, h.ConfirmLine()+".")
+	}
 	p.HeldOut = newHeldOutView(lb.HeldOut)
 	if p.Gates, err = newGatesView(run); err != nil {
 		return nil, err
