@@ -112,6 +112,9 @@ type HeldOut struct {
 	Confirmation *Comparison `json:"confirmation,omitempty"`
 	DevDelta     *float64    `json:"dev_delta,omitempty"`
 	Kept         *float64    `json:"kept,omitempty"`
+	// Power is the confirmation's minimum detectable effect (one
+	// comparison on the held-out queries); it is the run's Power.
+	Power *Power `json:"power,omitempty"`
 }
 
 // Entry is one trial's row.
@@ -428,8 +431,12 @@ type Power struct {
 // Line states the minimum detectable effect in one line, and says so when
 // the best trial's gain is below it.
 func (p Power) Line() string {
-	s := fmt.Sprintf("power: minimum detectable effect %.4f (α = %.4g over %d trials, %.0f%% power, sd %.4f of %d paired differences %s vs %s)",
-		p.MDE, p.Alpha, p.Family, 100*p.Power, p.SD, p.N, p.Trial, p.Against)
+	family := fmt.Sprintf("over %d trials", p.Family)
+	if p.Family <= 1 {
+		family = "for one comparison"
+	}
+	s := fmt.Sprintf("power: minimum detectable effect %.4f (α = %.4g %s, %.0f%% power, sd %.4f of %d paired differences %s vs %s)",
+		p.MDE, p.Alpha, family, 100*p.Power, p.SD, p.N, p.Trial, p.Against)
 	if p.Below {
 		s += fmt.Sprintf("; the best gain %s is below it: this golden set cannot reliably detect a gain that small (see tune plan)", FormatDelta(p.Delta))
 	}

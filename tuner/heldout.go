@@ -66,5 +66,13 @@ func Confirm(h *runs.HeldOut, chosen, reference []runs.QueryResult, refName stri
 		k := runs.Round(c.Delta / devDelta)
 		h.Kept = &k
 	}
+	d := make([]float64, len(x))
+	for i := range x {
+		d[i] = x[i] - y[i]
+	}
+	sd := stats.SD(d)
+	mde := stats.MDE(sd, len(d), o.Thresholds.Alpha, stats.DefaultPower)
+	h.Power = &runs.Power{Trial: h.Trial, Against: refName, N: len(d), SD: runs.Round(sd), Alpha: o.Thresholds.Alpha, Family: 1,
+		Power: stats.DefaultPower, MDE: runs.Round(mde), Delta: c.Delta, Below: c.Delta < mde}
 	return nil
 }

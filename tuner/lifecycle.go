@@ -374,6 +374,9 @@ func (c Config) finish(run *runs.Run, held *runs.HeldOut, bs []*TimedBackend, re
 		return nil, err
 	}
 	lb.HeldOut = held
+	if held != nil && held.Power != nil {
+		lb.Power = held.Power // select, then confirm: the decision's power
+	}
 	if lb.Power != nil {
 		fmt.Fprintln(c.Log, lb.Power.Line())
 	}

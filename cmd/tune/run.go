@@ -43,6 +43,7 @@ func commands() []command {
 		{name: "gate", summary: "check the settings' quality gates on a recorded trial (exit 1 when one fails)", run: runGate},
 		{name: "init", summary: "write a starter tune.yaml, experiment file and golden-set skeleton (never overwrites)", run: runInit},
 		{name: "leaderboard", summary: "reprint a recorded run's leaderboard", run: runLeaderboard},
+		{name: "plan", summary: "how many judged queries detect a gain of --effect with 80% power (from a run's variance or a prior)", run: runPlan},
 		{name: "report", summary: "write a run's self-contained HTML report (report.html)", run: runReport},
 		{name: "rollback", summary: "restore the production config the last promotion replaced", run: runRollback},
 		{name: "runs", summary: "list recorded runs with their best scores", run: runRuns},
