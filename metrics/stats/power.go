@@ -45,13 +45,20 @@ func MDE(sd float64, n int, a, power float64) float64 {
 
 // QueriesNeeded returns how many judged queries a two-sided test at level a
 // needs to detect effect with the given power when the per-query
-// differences have standard deviation sd: ⌈((z(1-a/2) + z(power))·sd/effect)²⌉.
+// differences have standard deviation sd: ⌈((z(1-a/2) + z(power))·sd/effect)²⌉,
+// but never fewer than the sign-flip test can reject with at a (the
+// smallest n with 2/2^n < a) nor than DefaultMinNonZeroPairs.
 func QueriesNeeded(effect, sd, a, power float64) int {
 	if effect <= 0 {
 		return math.MaxInt32
 	}
 	r := (z(1-a/2) + z(power)) * sd / effect
-	return int(math.Ceil(r * r))
+	n := int(math.Ceil(r * r))
+	floor := DefaultMinNonZeroPairs
+	for 2/math.Pow(2, float64(floor)) >= a {
+		floor++
+	}
+	return max(n, floor)
 }
 
 // SplitBreakEven returns the smallest family size m from which testing one

@@ -23,6 +23,10 @@ func TestPowerFormulas(t *testing.T) {
 		// Bonferroni over 26 trials: z(1-0.05/52) = 3.101862, sum 3.943483,
 		// (3.943483·0.13/0.02)² = 657.03.
 		{0.02, 0.13, 0.05 / 26, 658},
+		// Tiny budgets stop at what the sign-flip test can reject with:
+		// 6 pairs at α = 0.05 (2/64 < 0.05), 11 at 0.05/26 (2/2048).
+		{0.05, 0.01, 0.05, 6},
+		{0.05, 0.01, 0.05 / 26, 11},
 	} {
 		if got := stats.QueriesNeeded(tc.effect, tc.sd, tc.a, 0.8); got != tc.want {
 			t.Errorf("QueriesNeeded(%g, %g, %g) = %d, want %d", tc.effect, tc.sd, tc.a, got, tc.want)
