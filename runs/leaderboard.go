@@ -438,7 +438,7 @@ func (p Power) Line() string {
 	s := fmt.Sprintf("power: minimum detectable effect %.4f (α = %.4g %s, %.0f%% power, sd %.4f of %d paired differences %s vs %s)",
 		p.MDE, p.Alpha, family, 100*p.Power, p.SD, p.N, p.Trial, p.Against)
 	if p.Below {
-		s += fmt.Sprintf("; the best gain %s is below it: this golden set cannot reliably detect a gain that small (see tune plan)", FormatDelta(p.Delta))
+		s += fmt.Sprintf("; the best gain %s is below it: a true gain that small is detected less than %.0f%% of the time (see tune plan)", FormatDelta(p.Delta), 100*p.Power)
 	}
 	return s
 }
