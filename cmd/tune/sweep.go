@@ -51,7 +51,7 @@ func parseSweepFlags(a *app, cmd string, args []string) (f *sweepFlags, shared b
 	fs.StringVar(&f.experiments, "experiments", "", "experiment file (JSON or YAML); default: the shipped shortlist")
 	fs.StringVar(&f.config, "config", "", "settings file (default ./tune.yaml when present)")
 	fs.String("runs-dir", defaultRunsDir, "directory of run records (setting runs_dir)")
-	fs.String("split", "all", "golden-set split to evaluate: all, dev or test (setting dataset.split)")
+	fs.String("split", "", "golden-set split to evaluate: all, dev or test (setting dataset.split; unset: dev, confirmed on test, from 100 judged queries, else all)")
 	fs.String("dataset-id", "", "named dataset from the settings' datasets list (setting dataset_id)")
 	fs.StringVar(&f.resume, "resume", "", "continue the interrupted run RUN without redoing its finished trials")
 	fs.StringVar(&f.format, "format", "text", "leaderboard format on stdout: text, json, md or csv")

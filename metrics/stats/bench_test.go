@@ -68,3 +68,10 @@ func BenchmarkKendallTau(b *testing.B) {
 		stats.KendallTau(a, c)
 	}
 }
+
+func BenchmarkSignFlips(b *testing.B) {
+	d := sample(90)
+	for b.Loop() {
+		stats.SignFlips(d, 1, stats.DefaultThresholds())
+	}
+}

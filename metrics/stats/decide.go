@@ -3,6 +3,7 @@ package stats
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 )
 
@@ -94,25 +95,25 @@ func SignFlips(d []float64, seed int64, th Thresholds) Flips {
 		f.Permutations = th.Permutations
 		f.lo, f.hi = make([]float64, 0, th.Permutations), make([]float64, 0, th.Permutations)
 		for b := 0; b < th.Permutations; b++ {
-			a, flipped := 0.0, 0
+			// Branch-free: sum the flipped differences (bit 1 of the
+			// word flips one), then A = S - 2·Σ flipped.
+			var fs float64
+			flipped := uint64(0)
 			var word uint64
 			for i, v := range d {
 				if i%64 == 0 {
 					word = rng.Uint64()
 				}
-				if word&1 != 0 {
-					a -= v
-					flipped++
-				} else {
-					a += v
-				}
+				bit := word & 1
+				fs += v * float64(bit)
+				flipped += bit
 				word >>= 1
 			}
-			add(a, flipped)
+			add(s-2*fs, int(flipped))
 		}
 	}
-	sort.Float64s(f.lo)
-	sort.Float64s(f.hi)
+	slices.Sort(f.lo)
+	slices.Sort(f.hi)
 	return f
 }
 
