@@ -4,8 +4,9 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"maps"
 	"os"
-	"sort"
+	"slices"
 	"strconv"
 )
 
@@ -111,11 +112,11 @@ func isSpace(c byte) bool {
 // whitespace.
 func WriteQrels(w io.Writer, q Qrels) error {
 	bw := bufio.NewWriter(w)
-	for _, qid := range sortedKeys(q) {
+	for _, qid := range slices.Sorted(maps.Keys(q)) {
 		if err := checkField("query id", qid); err != nil {
 			return fmt.Errorf("write qrels: %w", err)
 		}
-		for _, doc := range sortedKeys(q[qid]) {
+		for _, doc := range slices.Sorted(maps.Keys(q[qid])) {
 			if err := checkField("document id", doc); err != nil {
 				return fmt.Errorf("write qrels: query %q: %w", qid, err)
 			}
@@ -126,13 +127,4 @@ func WriteQrels(w io.Writer, q Qrels) error {
 		return fmt.Errorf("write qrels: %w", err)
 	}
 	return nil
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
