@@ -93,10 +93,10 @@ type topHeap struct {
 }
 
 func (h *topHeap) better(a, b scored) bool { return rankedBefore(h.chunks, a, b) }
-func (h *topHeap) Len() int           { return len(h.items) }
-func (h *topHeap) Less(i, j int) bool { return h.better(h.items[j], h.items[i]) }
-func (h *topHeap) Swap(i, j int)      { h.items[i], h.items[j] = h.items[j], h.items[i] }
-func (h *topHeap) Push(x any)         { h.items = append(h.items, x.(scored)) }
+func (h *topHeap) Len() int                { return len(h.items) }
+func (h *topHeap) Less(i, j int) bool      { return h.better(h.items[j], h.items[i]) }
+func (h *topHeap) Swap(i, j int)           { h.items[i], h.items[j] = h.items[j], h.items[i] }
+func (h *topHeap) Push(x any)              { h.items = append(h.items, x.(scored)) }
 func (h *topHeap) Pop() any {
 	x := h.items[len(h.items)-1]
 	h.items = h.items[:len(h.items)-1]
