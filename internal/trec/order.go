@@ -12,7 +12,9 @@ import (
 // tie rule: fusion, the embedded engine's retrievers and the replay rank
 // ties this way (backend/fusion), and tune eval sorts runs with Compare, so
 // a run file of a served ranking's own scores evaluates in the order that
-// was served. Scores are compared as float64, as trec_eval 10.0 reads them.
+// was served. Scores are compared as float64, as trec_eval 10.0 reads them
+// (trec_eval 9.x stored them as float32, so scores equal in float32 tie
+// there).
 func Compare(a, b Result) int {
 	if c := cmp.Compare(b.Score, a.Score); c != 0 {
 		return c
