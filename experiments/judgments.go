@@ -76,8 +76,11 @@ func parseJudgments(file string, data []byte, l *problemList) []FileJudgment {
 func qrelsLines(data []byte) map[[2]string]int {
 	lines := map[[2]string]int{}
 	forEachLine(data, func(lineNo int, line []byte) {
-		if f := strings.Fields(string(line)); len(f) == 4 {
+		switch f := strings.Fields(string(line)); len(f) {
+		case 4:
 			lines[[2]string{f[0], f[2]}] = lineNo
+		case 3: // BEIR qrels: query-id corpus-id score
+			lines[[2]string{f[0], f[1]}] = lineNo
 		}
 	})
 	return lines

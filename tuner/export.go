@@ -147,26 +147,48 @@ func writeAll(dir string, order []string, files map[string][]byte) ([]string, er
 }
 
 // TrialRun is a recorded trial's ranking as a TREC run, tagged tag: each
-// query's recorded top results (TopRecorded of them) in the order the
-// sweep scored them; unjudged queries are left out. Scores are written as descending rank values (n,
-// n-1, ..., 1), because evaluators order by score and the backend's own
-// scores may tie; failed queries are left out too.
-func TrialRun(run *runs.Run, index int, tag string) (trec.Run, error) {
+// query's recorded top results (TopRecorded of them, a document ranked
+// twice, as passage mode may, at its first rank) in the order the sweep
+// scored them; unjudged and failed queries are left out.
+//
+// The scores are the recorded ones when every query's list is in the tie
+// rule's order (trec.CheckOrder: score descending, then document id
+// descending), as the embedded engine and the replay rank, so the file is
+// the one tune search writes for that config. Otherwise (a backend that
+// serves ties or scores in another order, or a run recorded under an
+// earlier tie rule) every score is rewritten as descending rank values (n,
+// n-1, ..., 1) and rankScores is true: evaluators order by score, so that
+// keeps the order the sweep scored.
+func TrialRun(run *runs.Run, index int, tag string) (r trec.Run, rankScores bool, err error) {
 	resultsOf(run)
 	results, err := run.QueryResults(index)
 	if err != nil {
-		return trec.Run{}, err
+		return trec.Run{}, false, err
 	}
-	r := trec.Run{Tag: tag, Queries: map[string][]trec.Result{}}
+	r = trec.Run{Tag: tag, Queries: map[string][]trec.Result{}}
 	for _, q := range results {
 		if q.Error != "" || q.Unjudged || len(q.Top) == 0 {
 			continue
 		}
-		out := make([]trec.Result, len(q.Top))
-		for i, d := range q.Top {
-			out[i] = trec.Result{DocNo: d.DocID, Score: float64(len(q.Top) - i)}
+		out := make([]trec.Result, 0, len(q.Top))
+		seen := make(map[string]bool, len(q.Top))
+		for _, d := range q.Top {
+			if !seen[d.DocID] {
+				seen[d.DocID] = true
+				out = append(out, trec.Result{DocNo: d.DocID, Score: d.Score})
+			}
+		}
+		if trec.CheckOrder(q.QueryID, out) != nil {
+			rankScores = true
 		}
 		r.Queries[q.QueryID] = out
 	}
-	return r, nil
+	if rankScores {
+		for _, out := range r.Queries {
+			for i := range out {
+				out[i].Score = float64(len(out) - i)
+			}
+		}
+	}
+	return r, rankScores, nil
 }

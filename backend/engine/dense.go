@@ -50,7 +50,7 @@ func normalize(x []float32) {
 }
 
 // search returns the depth chunks most similar to q (normalized here),
-// best first, ties by chunk id.
+// best first, ties by the fusion tie rule (see rankedBefore).
 func (v *vectors) search(q []float32, depth int, chunks []Chunk) ([]scored, error) {
 	if len(q) != v.dim {
 		return nil, fmt.Errorf("dense search: query vector has %d dimensions, want %d", len(q), v.dim)
@@ -92,16 +92,11 @@ type topHeap struct {
 	items  []scored
 }
 
-func (h *topHeap) better(a, b scored) bool {
-	if a.score != b.score {
-		return a.score > b.score
-	}
-	return h.chunks[a.idx].ID < h.chunks[b.idx].ID
-}
-func (h *topHeap) Len() int           { return len(h.items) }
-func (h *topHeap) Less(i, j int) bool { return h.better(h.items[j], h.items[i]) }
-func (h *topHeap) Swap(i, j int)      { h.items[i], h.items[j] = h.items[j], h.items[i] }
-func (h *topHeap) Push(x any)         { h.items = append(h.items, x.(scored)) }
+func (h *topHeap) better(a, b scored) bool { return rankedBefore(h.chunks, a, b) }
+func (h *topHeap) Len() int                { return len(h.items) }
+func (h *topHeap) Less(i, j int) bool      { return h.better(h.items[j], h.items[i]) }
+func (h *topHeap) Swap(i, j int)           { h.items[i], h.items[j] = h.items[j], h.items[i] }
+func (h *topHeap) Push(x any)              { h.items = append(h.items, x.(scored)) }
 func (h *topHeap) Pop() any {
 	x := h.items[len(h.items)-1]
 	h.items = h.items[:len(h.items)-1]

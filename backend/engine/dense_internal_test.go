@@ -29,9 +29,10 @@ func TestVectorsSearch(t *testing.T) {
 		depth int
 		want  []string
 	}{
-		{"all", 10, []string{"c1", "c3", "c2", "c4", "c0"}},
-		{"top 2, tie by id", 2, []string{"c1", "c3"}},
-		{"top 1", 1, []string{"c1"}},
+		// ties break by id descending (the fusion tie rule)
+		{"all", 10, []string{"c3", "c1", "c4", "c2", "c0"}},
+		{"top 2, tie by id", 2, []string{"c3", "c1"}},
+		{"top 1", 1, []string{"c3"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -144,8 +144,8 @@ func indexText(title, text string) string {
 }
 
 // search returns up to depth chunk indexes and BM25 scores, best first,
-// ties by chunk id.
-func (l *lexical) search(ctx context.Context, query string, depth int) ([]scored, error) {
+// ties by the fusion tie rule (see rankedBefore).
+func (l *lexical) search(ctx context.Context, query string, depth int, chunks []Chunk) ([]scored, error) {
 	q := bleve.NewMatchQuery(query)
 	q.SetField(bodyField)
 	q.Analyzer = Analyzer
@@ -168,13 +168,8 @@ func (l *lexical) search(ctx context.Context, query string, depth int) ([]scored
 	}
 	// bleve may sum a document's term scores in a different order from one
 	// search to the next, changing the last bits; rounded scores with ties
-	// by id rank identically every time.
-	sort.SliceStable(out, func(a, b int) bool {
-		if out[a].score != out[b].score {
-			return out[a].score > out[b].score
-		}
-		return l.ids[out[a].idx] < l.ids[out[b].idx]
-	})
+	// broken by id rank identically every time.
+	sort.Slice(out, func(a, b int) bool { return rankedBefore(chunks, out[a], out[b]) })
 	return out[:min(depth, len(out))], nil
 }
 
@@ -192,6 +187,22 @@ func (l *lexical) close() error { return l.idx.Close() }
 type scored struct {
 	idx   int
 	score float64
+}
+
+// rankedBefore reports whether a ranks above b in a retriever's list: the
+// higher score first; equal scores break by document id descending, then
+// by chunk id descending. That is the fusion tie rule (fusion.TieRule,
+// trec_eval's order of tied scores), so a run file of one retriever's
+// scores evaluates in the order fusion ranked it.
+func rankedBefore(chunks []Chunk, a, b scored) bool {
+	if a.score != b.score {
+		return a.score > b.score
+	}
+	ca, cb := &chunks[a.idx], &chunks[b.idx]
+	if ca.DocID != cb.DocID {
+		return ca.DocID > cb.DocID
+	}
+	return ca.ID > cb.ID
 }
 
 // candidates turns a retriever's scored chunks into the fusion candidate

@@ -58,7 +58,7 @@ func (e *Engine) Search(ctx context.Context, req backend.SearchRequest) (backend
 	var lexErr error
 	if e.lex != nil {
 		var s []scored
-		if s, lexErr = e.lex.search(ctx, req.Query, p.Depth); lexErr == nil {
+		if s, lexErr = e.lex.search(ctx, req.Query, p.Depth, e.chunks); lexErr == nil {
 			lists[BM25] = candidates(s, e.chunks)
 		}
 	}

@@ -26,7 +26,8 @@ type Result struct {
 // when unset; a weight of 0 switches retriever r off for every method
 // (combsum and combmnz ignore other weight values). Lists are visited in
 // sorted name order, so sums are bit-for-bit reproducible. The result is
-// sorted by score descending, ties by ID ascending (a NaN score, which only
+// sorted by score descending, ties by document id descending, then ID
+// descending (the tie rule: see the package doc; a NaN score, which only
 // non-finite inputs produce, ranks last).
 //
 // Fuse panics on an unknown method or normalization: call Params.Validate
@@ -69,7 +70,8 @@ func (f *Fuser) FuseTopInto(dst []Result, pl *Prepared, p Params, passage bool, 
 
 // RankInto is FuseTopInto without the strings: it appends the best n
 // units (all when n < 0) to dst[:0], best first. A unit indexes
-// pl.IDs(passage) and pl.DocIDs(passage); units are numbered in id order.
+// pl.IDs(passage) and pl.DocIDs(passage); units are numbered in
+// (document id, id) order.
 // Callers that score many configs per query (the tuner's replay) map
 // judgments to units once per query and avoid string work per config.
 func (f *Fuser) RankInto(dst []Ranked, pl *Prepared, p Params, passage bool, n int) []Ranked {

@@ -146,10 +146,11 @@ func TestFuseHandComputed(t *testing.T) {
 		{
 			// min-max over 4 bm25 chunks (10, 8, 6, 4; span 6) and 3 dense chunks:
 			// a#1 = 1; a#2 = 2/6 + .75 = 1.0833; c#1 = 0 + 1 = 1; b#1 = 4/6; d#1 = 0
+			// (c#1 and a#1 tie: document c before a, ids descending)
 			name:    "linear passage",
 			p:       fusion.Params{Method: fusion.Linear},
 			passage: true,
-			want:    []want{{"a#2", 2.0/6 + 0.75}, {"a#1", 1}, {"c#1", 1}, {"b#1", 4.0 / 6}, {"d#1", 0}},
+			want:    []want{{"a#2", 2.0/6 + 0.75}, {"c#1", 1}, {"a#1", 1}, {"b#1", 4.0 / 6}, {"d#1", 0}},
 		},
 	}
 	for _, tt := range tests {
@@ -196,13 +197,14 @@ func TestFuseDocIDs(t *testing.T) {
 
 func TestFuseTiesBreakByID(t *testing.T) {
 	// z and y each get 1/61 + 1/62 (float addition of two terms is
-	// commutative), so the tie breaks by id: y before z.
+	// commutative), so the tie breaks by id descending, as trec_eval
+	// orders tied scores: z before y.
 	lists := map[string][]fusion.Candidate{
-		"bm25":  {{ID: "z", Score: 2}, {ID: "y", Score: 1}},
-		"dense": {{ID: "y", Score: 2}, {ID: "z", Score: 1}},
+		"bm25":  {{ID: "y", Score: 2}, {ID: "z", Score: 1}},
+		"dense": {{ID: "z", Score: 2}, {ID: "y", Score: 1}},
 	}
 	got := fusion.Fuse(lists, fusion.Params{}, false)
-	checkResults(t, got, []want{{"y", 1.0/61 + 1.0/62}, {"z", 1.0/61 + 1.0/62}})
+	checkResults(t, got, []want{{"z", 1.0/61 + 1.0/62}, {"y", 1.0/61 + 1.0/62}})
 	if got[0].Score != got[1].Score {
 		t.Errorf("scores differ: %v", got)
 	}
@@ -244,4 +246,17 @@ func TestFusePanicsOnUnknownMethod(t *testing.T) {
 		}
 	}()
 	fusion.Fuse(sample(), fusion.Params{Method: "borda"}, false)
+}
+
+// TestFusePassageTiesByDocument: tied chunks break by their documents' ids
+// first (descending), even where the chunk ids sort the other way ("a#0" >
+// "a!#0" but document "a!" > "a"), so the documents of a passage ranking
+// are in the order trec_eval gives a run file of them.
+func TestFusePassageTiesByDocument(t *testing.T) {
+	lists := map[string][]fusion.Candidate{
+		"bm25":  {{ID: "a#0", DocID: "a", Score: 2}, {ID: "a!#0", DocID: "a!", Score: 1}},
+		"dense": {{ID: "a!#0", DocID: "a!", Score: 2}, {ID: "a#0", DocID: "a", Score: 1}},
+	}
+	got := fusion.Fuse(lists, fusion.Params{}, true)
+	checkResults(t, got, []want{{"a!#0", 1.0/61 + 1.0/62}, {"a#0", 1.0/61 + 1.0/62}})
 }

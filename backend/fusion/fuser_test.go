@@ -96,7 +96,7 @@ func TestFuseDeterministic(t *testing.T) {
 		}
 		for i := 1; i < len(first); i++ {
 			a, b := first[i-1], first[i]
-			if a.Score < b.Score || (a.Score == b.Score && a.ID >= b.ID) {
+			if a.Score < b.Score || (a.Score == b.Score && a.ID <= b.ID) {
 				t.Fatalf("%+v: results %d and %d out of order: %v %v", p, i-1, i, a, b)
 			}
 		}

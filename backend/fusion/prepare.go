@@ -15,7 +15,7 @@ type Prepared struct {
 
 // view is the lists of one mode with ids interned as units.
 type view struct {
-	ids    []string  // unit ids in ascending order; a unit is an index into ids
+	ids    []string  // unit ids in (document id, id) order; a unit is an index into ids
 	docIDs []string  // document id of each unit
 	lists  [][]entry // per retriever (in names order): kept entries in rank order
 	// pos[r][i] is the 0-based position in the original list r of kept
@@ -53,7 +53,8 @@ func Prepare(lists map[string][]Candidate) *Prepared {
 func (pl *Prepared) Retrievers() []string { return pl.names }
 
 // IDs returns the id of every unit of the passage (chunk ids) or document
-// view, in ascending order: unit u is IDs(passage)[u]. Do not modify it.
+// view, ordered by document id, then id (in the document view: ascending
+// ids): unit u is IDs(passage)[u]. Do not modify it.
 func (pl *Prepared) IDs(passage bool) []string {
 	if passage {
 		return pl.passage.ids
@@ -116,12 +117,21 @@ func buildView(lists [][]Candidate, key, doc func(*Candidate) string) view {
 		v.lists[r] = kept
 		v.pos[r] = pos
 	}
-	// Renumber units in id order so that ties break by comparing units.
+	// Renumber units in (document id, id) order so that ties break by
+	// comparing units (TieRule): in the document view that is id order; in
+	// the passage view chunks tie by their document's id first, so the
+	// documents of a passage ranking tie as a run file of them does.
 	order := make([]int32, len(ids))
 	for i := range order {
 		order[i] = int32(i)
 	}
-	sort.Slice(order, func(a, b int) bool { return ids[order[a]] < ids[order[b]] })
+	sort.Slice(order, func(a, b int) bool {
+		x, y := order[a], order[b]
+		if docIDs[x] != docIDs[y] {
+			return docIDs[x] < docIDs[y]
+		}
+		return ids[x] < ids[y]
+	})
 	remap := make([]int32, len(ids))
 	v.ids = make([]string, len(ids))
 	v.docIDs = make([]string, len(ids))

@@ -159,10 +159,10 @@ func TestHitsIntoHandComputed(t *testing.T) {
 			routing: fusion.RoutingNoResults,
 		},
 		{
-			name:    "passages, ties by id",
+			name:    "passages, ties by document id descending",
 			s:       fusion.Settings{Fusion: linear, MinScore: ptr(1), Passage: true},
 			n:       10,
-			want:    []want{{"a#2", 1.0/3 + 0.75}, {"a#1", 1}, {"c#1", 1}},
+			want:    []want{{"a#2", 1.0/3 + 0.75}, {"c#1", 1}, {"a#1", 1}},
 			routing: fusion.RoutingSearch,
 		},
 		{
@@ -170,7 +170,7 @@ func TestHitsIntoHandComputed(t *testing.T) {
 			name:    "bm25 floor drops c from bm25 before normalizing, a score at the floor stays",
 			s:       fusion.Settings{Fusion: linear, Floors: map[string]float64{"bm25": 8}},
 			n:       -1,
-			want:    []want{{"a", 1.75}, {"c", 1}, {"b", 0}, {"d", 0}},
+			want:    []want{{"a", 1.75}, {"c", 1}, {"d", 0}, {"b", 0}},
 			routing: fusion.RoutingSearch,
 		},
 		{
@@ -186,7 +186,7 @@ func TestHitsIntoHandComputed(t *testing.T) {
 			name:    "passages: the floor cuts the chunk list",
 			s:       fusion.Settings{Fusion: linear, Floors: map[string]float64{"bm25": 7}, Passage: true},
 			n:       -1,
-			want:    []want{{"a#1", 1}, {"c#1", 1}, {"a#2", 0.75}, {"b#1", 0}, {"d#1", 0}},
+			want:    []want{{"c#1", 1}, {"a#1", 1}, {"a#2", 0.75}, {"d#1", 0}, {"b#1", 0}},
 			routing: fusion.RoutingSearch,
 		},
 		{

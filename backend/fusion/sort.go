@@ -16,9 +16,10 @@ type Ranked struct {
 func (r Ranked) Before(s Ranked) bool { return before(r, s) }
 
 // before reports whether a ranks above b: higher score first, NaN below
-// every number, then lower unit (units are numbered in id order, so ties
-// break by id ascending). Units are unique, so this is a strict total
-// order, which the partitioning below relies on.
+// every number, then higher unit. Units are numbered in id order (see
+// buildView), so equal scores break by id descending: TieRule, the order
+// trec_eval gives a run file's tied scores. Units are unique, so this is a
+// strict total order, which the partitioning below relies on.
 func before(a, b Ranked) bool {
 	if a.Score > b.Score {
 		return true
@@ -29,7 +30,7 @@ func before(a, b Ranked) bool {
 	if an, bn := a.Score != a.Score, b.Score != b.Score; an != bn {
 		return bn
 	}
-	return a.Unit < b.Unit
+	return a.Unit > b.Unit
 }
 
 // sortTop puts the first n elements of rs (all when n < 0 or n >= len) in

@@ -39,7 +39,7 @@ func TestSortTop(t *testing.T) {
 						if c := cmpScore(a.Score, b.Score); c != 0 {
 							return c
 						}
-						return int(a.Unit) - int(b.Unit)
+						return int(b.Unit) - int(a.Unit) // the tie rule: higher unit (id) first
 					})
 					sortTop(rs, n)
 					k := n

@@ -98,6 +98,8 @@ func TestEvalCLI(t *testing.T) {
 	writeFile(t, dir, "split.run", "q1 Q0 d1 1 3.0 tag\nq9 Q0 d1 1 1 tag\nq1 Q0 d2 2 2.0 tag\nq1 Q0 d3 3 1.0 tag\n")
 	writeFile(t, dir, "bad.run", "q1 Q0 d1 1 3.0 tag\nq1 Q0 d2 two 2.0 tag\n")
 	writeFile(t, dir, "bad.qrels", "q1 0 d1\n")
+	// the same judgments as qrels, in BEIR's qrels/test.tsv form
+	writeFile(t, dir, "beir.tsv", "query-id\tcorpus-id\tscore\nq1\td1\t1\nq1\td2\t0\nq1\td4\t2\nq2\tx\t1\n")
 	writeFile(t, dir, "dup.run", "q1 Q0 d1 1 3.0 tag\nq1 Q0 d1 2 2.0 tag\n")
 	// a 0-4 scale: relevant at -l 2 are a, b, c, g (R = 4); the run
 	// ranks d(1) c(2) b(3) a(4) e(0)
@@ -129,6 +131,8 @@ func TestEvalCLI(t *testing.T) {
 			"recip_rank            \tq1\t1.0000\nrecip_rank            \tall\t1.0000\n", ""},
 		{"csv", []string{"eval", "--format", "csv", "-m", "success.1", "qrels", "run"}, 0,
 			"measure,query,value\nsuccess_1,all,1.0000\n", ""},
+		{"beir qrels", []string{"eval", "--qrels", "beir.tsv", "--run", "run", "-m", "num_q", "-m", "map", "-m", "P.5", "-m", "recall.5"}, 0,
+			"num_q                 \tall\t1\nmap                   \tall\t0.5000\nP_5                   \tall\t0.2000\nrecall_5              \tall\t0.5000\n", ""},
 		{"bad run line", []string{"eval", "qrels", "bad.run"}, 2, "", `bad.run:2: rank must be an integer (got "two")`},
 		{"bad qrels line", []string{"eval", "bad.qrels", "run"}, 2, "", `bad.qrels:1: expected 4 fields`},
 		{"duplicate doc", []string{"eval", "qrels", "dup.run"}, 2, "", `document "d1" retrieved twice`},

@@ -73,9 +73,12 @@ func runExport(ctx context.Context, a *app, args []string) error {
 		if err != nil {
 			return inputError(err)
 		}
-		r, err := tuner.TrialRun(rec, e.Index, "fusiontune")
+		r, rankScores, err := tuner.TrialRun(rec, e.Index, "fusiontune")
 		if err != nil {
 			return err
+		}
+		if rankScores {
+			fmt.Fprintf(a.stderr, "note: %s: the recorded ranking is not in score-then-id order (its backend orders ties or scores otherwise), so run.trec scores are rank values n..1 that keep the order the sweep scored\n", e.Name)
 		}
 		var b bytes.Buffer
 		if err := trec.WriteRun(&b, r); err != nil {

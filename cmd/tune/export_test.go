@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fusiontune/fusiontune/internal/trec"
 )
 
 // TestExportThenEval: tune export writes the golden set as TREC topics and
@@ -37,6 +39,20 @@ func TestExportThenEval(t *testing.T) {
 			for _, f := range []string{"topics.tsv", "qrels.txt", "run.trec"} {
 				if !strings.Contains(stdout, filepath.Join(out, f)) {
 					t.Errorf("stdout does not list %s:\n%s", f, stdout)
+				}
+			}
+			// The embedded engine ranks by the tie rule, so the recorded
+			// scores themselves are written (not rank values).
+			if strings.Contains(stderr, "rank values") {
+				t.Errorf("export wrote rank values for an embedded-engine trial:\n%s", stderr)
+			}
+			if r, err := trec.ReadRunFile(filepath.Join(out, "run.trec")); err != nil {
+				t.Fatal(err)
+			} else {
+				for q, res := range r.Queries {
+					if len(res) > 0 && res[0].Score == float64(len(res)) {
+						t.Errorf("query %s: top score %v is a rank value, want the recorded fused score", q, res[0].Score)
+					}
 				}
 			}
 			stdout, stderr, code = e.run("eval", "--qrels", filepath.Join(out, "qrels.txt"), "--run", filepath.Join(out, "run.trec"), "-m", "ndcg_cut.10", "-c", "--format", "json")

@@ -424,8 +424,7 @@ func TestFaultStopsAfterConsecutiveFailures(t *testing.T) {
 }
 
 // TestFaultPromotionRestartFails promotes a trial whose config the service
-// rejects at start (forced past the policy: k=20 gains too little to be
-// significant): the promotion is rolled back, the production config is
+// rejects at start: the promotion is rolled back, the production config is
 // byte-identical, the journal says rolled_back, exit 1.
 func TestFaultPromotionRestartFails(t *testing.T) {
 	corpus, err := filepath.Abs("../../experiments/demo/corpus.jsonl")
@@ -454,7 +453,10 @@ func TestFaultPromotionRestartFails(t *testing.T) {
 	if err := os.WriteFile(recPath, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd, stdout, stderr := e.command("apply", filepath.Base(run), "k=20", "--force") // the policy is not under test
+	// --force: the promotion policy is not under test here (whether k=20
+	// beats the baseline significantly on the demo depends on how ties
+	// rank), the rollback of a promotion whose restart fails is.
+	cmd, stdout, stderr := e.command("apply", filepath.Base(run), "k=20", "--force")
 	code := exitCodeOf(t, cmd.Run())
 	if code != 1 {
 		t.Fatalf("apply: exit %d, want 1\n%s\n%s", code, stdout, stderr)

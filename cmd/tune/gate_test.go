@@ -95,6 +95,29 @@ func TestGates(t *testing.T) {
 			t.Errorf("tune runs row %d: %q, want experiment significant and gates %q", i+1, lines[i+1], want)
 		}
 	}
+	// ...in every format: JSON rows as above, CSV and Markdown with the
+	// same columns.
+	stdout, _, code = e.run("runs", "--format", "json")
+	var rows []struct {
+		Experiment, Gates string
+		BestTrial         string `json:"best_trial"`
+		Best              *float64
+	}
+	if err := json.Unmarshal([]byte(stdout), &rows); code != 0 || err != nil || len(rows) != 2 ||
+		rows[0].Gates != "FAIL 2/2" || rows[1].Experiment != "significant" || rows[1].Best == nil || rows[1].BestTrial == "" {
+		t.Errorf("tune runs --format json: exit %d, %v\n%s", code, err, stdout)
+	}
+	stdout, _, _ = e.run("runs", "--format", "csv")
+	if !strings.HasPrefix(stdout, "run,status,trials,experiment,gates,best,best_trial\n") || strings.Count(stdout, "\n") != 3 {
+		t.Errorf("tune runs --format csv:\n%s", stdout)
+	}
+	stdout, _, _ = e.run("runs", "--format", "md")
+	if !strings.HasPrefix(stdout, "| RUN | STATUS | TRIALS | EXPERIMENT | GATES | BEST | BEST TRIAL |\n| --- |") {
+		t.Errorf("tune runs --format md:\n%s", stdout)
+	}
+	if _, stderr, code := e.run("runs", "--format", "yaml"); code != 2 || !strings.Contains(stderr, "--format must be text, json, md or csv") {
+		t.Errorf("tune runs --format yaml: exit %d\n%s", code, stderr)
+	}
 
 	e.write("bad.yaml", `gates: ["Recall@3 => 0.8", "routing[billing] == one", "Foo@3 >= 1"]`+"\n")
 	_, stderr, code = e.run("gate", run, "--config", "bad.yaml")

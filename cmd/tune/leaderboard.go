@@ -3,10 +3,8 @@ package main
 import (
 	"context"
 	"flag"
-	"fmt"
 	"slices"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/fusiontune/fusiontune/runs"
 )
@@ -55,70 +53,6 @@ func runLeaderboard(ctx context.Context, a *app, args []string) error {
 		return lb.RenderBy(a.stdout, *by, *format)
 	}
 	return lb.Render(a.stdout, *format)
-}
-
-func runRuns(ctx context.Context, a *app, args []string) error {
-	fs := newFlagSet("runs", "[--runs-dir DIR]", a.stderr)
-	config := fs.String("config", "", "settings file (default ./tune.yaml when present)")
-	fs.String("runs-dir", defaultRunsDir, "directory of run records (setting runs_dir)")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	s, err := loadSettings(*config, fs, map[string]string{"runs-dir": "runs_dir"})
-	if err != nil {
-		return err
-	}
-	store, err := a.openStore(s.RunsDir)
-	if err != nil {
-		return err
-	}
-	list, err := store.List()
-	if err != nil {
-		return err
-	}
-	if len(list) == 0 {
-		fmt.Fprintf(a.stderr, "no runs in %s\n", s.RunsDir)
-		return nil
-	}
-	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "RUN\tSTATUS\tTRIALS\tEXPERIMENT\tGATES\tBEST\tBEST TRIAL")
-	for _, r := range list {
-		best, name := "—", "—"
-		if r.LoadErr == nil {
-			if lb, err := r.ReadLeaderboard(); err == nil {
-				if e, ok := lb.Best(); ok {
-					best, name = fmt.Sprintf("%.4f", e.Primary), e.Name
-				}
-			}
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\n", r.ID(), r.Manifest.Status, r.Manifest.Trials, orDash(r.Manifest.ExperimentName), gateStatus(r), best, name)
-	}
-	return tw.Flush()
-}
-
-// gateStatus sums up a run's gates.json: "pass", "FAIL 2/5" or "—" when no
-// gates were checked.
-func gateStatus(r *runs.Run) string {
-	if r.LoadErr != nil {
-		return "—"
-	}
-	g, ok, err := r.ReadGates()
-	switch {
-	case err != nil:
-		return "unreadable"
-	case !ok:
-		return "—"
-	case g.Pass:
-		return "pass"
-	}
-	return fmt.Sprintf("FAIL %d/%d", len(g.Failed()), len(g.Results))
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "—"
-	}
-	return s
 }
 
 // openRun loads the settings (runs-dir flag bound) and resolves the run ref

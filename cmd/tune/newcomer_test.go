@@ -86,7 +86,7 @@ func TestNewcomerFirstHour(t *testing.T) {
 	settings := filepath.Join(conf, "tune.yaml")
 	text := readFile(t, settings)
 	for old, repl := range map[string]string{
-		"  path: golden.yaml ":  "  path: ../data/golden.json\n  grades:\n    map: {1: 4, 2: 3, 3: 2, 4: 1}\n #",
+		"  path: golden.yaml ":   "  path: ../data/golden.json\n  grades:\n    map: {1: 4, 2: 3, 3: 2, 4: 1}\n #",
 		"  config: engine.yaml ": "  config: ../deploy/engine.yaml #",
 		"runs_dir: tuning_runs":  "runs_dir: ../runs #",
 	} {

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/fusiontune/fusiontune/backend/engine"
@@ -15,12 +17,13 @@ import (
 )
 
 func runSearch(ctx context.Context, a *app, args []string) error {
-	fs := newFlagSet("search", "--config engine.yaml --queries queries.jsonl [--k 100] [--out run.trec]", a.stderr)
+	fs := newFlagSet("search", "--config engine.yaml --queries queries.jsonl [--k 100] [--retriever bm25|dense] [--out run.trec]", a.stderr)
 	configPath := fs.String("config", "", "engine configuration `file` (YAML)")
 	queriesPath := fs.String("queries", "", "queries `file`: BEIR queries.jsonl ({_id, text}) or TSV id<TAB>text")
 	k := fs.Int("k", 100, "results per query")
 	out := fs.String("out", "-", "run `file` to write (- for stdout)")
 	tag := fs.String("tag", "fusiontune", "run tag (the last column)")
+	retriever := fs.String("retriever", "", "write this retriever's own scores (bm25 or dense, before fusion) instead of the fused ranking")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -31,12 +34,17 @@ func runSearch(ctx context.Context, a *app, args []string) error {
 		return usageErrorf("search: --queries is required")
 	case *k <= 0 || *k > engine.MaxDepth:
 		return usageErrorf("search: --k must be in [1, %d] (got %d)", engine.MaxDepth, *k)
+	case *retriever != "" && *retriever != engine.BM25 && *retriever != engine.Dense:
+		return usageErrorf("search: --retriever must be %s or %s (got %q)", engine.BM25, engine.Dense, *retriever)
 	case fs.NArg() > 0:
 		return usageErrorf("search: unexpected arguments %q", fs.Args())
 	}
 	cfg, err := engine.LoadConfig(*configPath)
 	if err != nil {
 		return inputError(err)
+	}
+	if *retriever != "" && !slices.Contains(cfg.Retrievers, *retriever) {
+		return inputError(fmt.Errorf("search: --retriever %s: %s enables only %q", *retriever, *configPath, cfg.Retrievers))
 	}
 	data, err := os.ReadFile(*queriesPath)
 	if err != nil {
@@ -56,9 +64,21 @@ func runSearch(ctx context.Context, a *app, args []string) error {
 		return failedError(err)
 	}
 	start := time.Now()
-	run, err := tuner.SearchAll(ctx, e, queries, *k, *tag)
+	var run trec.Run
+	if *retriever == "" {
+		run, err = tuner.SearchAll(ctx, e, queries, *k, *tag)
+	} else {
+		run, err = tuner.SearchRetriever(ctx, e, queries, *k, *tag, *retriever)
+	}
 	if err != nil {
 		return failedError(err)
+	}
+	// Every list must already be in trec_eval's order (the tie rule), so
+	// that the ranks written are the ranks any evaluator scores.
+	for _, q := range slices.Sorted(maps.Keys(run.Queries)) {
+		if err := trec.CheckOrder(q, run.Queries[q]); err != nil {
+			return failedError(fmt.Errorf("search: %w", err))
+		}
 	}
 	log.Info("searched", "queries", len(queries), "elapsed", time.Since(start).Round(time.Millisecond))
 	return writeRun(a.stdout, *out, run)

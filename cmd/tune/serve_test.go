@@ -14,6 +14,7 @@ import (
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/backend/backendtest"
 	"github.com/fusiontune/fusiontune/backend/client"
+	"github.com/fusiontune/fusiontune/internal/trec"
 )
 
 // engineConfig writes an engine config over the engine's fixture corpus to
@@ -154,6 +155,21 @@ func TestSearchCommand(t *testing.T) {
 				t.Errorf("q2 has %d results, want 5:\n%s", perQuery["q2"], data)
 			}
 		})
+	}
+	// --retriever bm25: BM25's own scores (not RRF's 1/(k+rank) sums).
+	out := filepath.Join(t.TempDir(), "bm25.trec")
+	if _, stderr, code := runTune(t, t.TempDir(), "search", "--config", cfg, "--queries", tsv, "--k", "3", "--retriever", "bm25", "--out", out); code != 0 {
+		t.Fatalf("--retriever bm25: exit %d: %s", code, stderr)
+	}
+	run, err := trec.ReadRunFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q2 := run.Queries["q2"]; len(q2) == 0 || len(q2) > 3 || q2[0].DocNo != "bread-1" || q2[0].Score <= 1 {
+		t.Errorf("--retriever bm25: q2 = %v, want at most 3 results, bread-1 first with a BM25 score above 1", q2)
+	}
+	if _, stderr, code := runTune(t, t.TempDir(), "search", "--config", cfg, "--queries", tsv, "--retriever", "splade"); code != 2 || !strings.Contains(stderr, `--retriever must be bm25 or dense (got "splade")`) {
+		t.Errorf("--retriever splade: exit %d %s", code, stderr)
 	}
 	_, stderr, code := runTune(t, t.TempDir(), "search", "--config", cfg, "--queries", writeTemp(t, "bad.tsv", "q1 no tab\n"))
 	if code != 2 || !strings.Contains(stderr, "bad.tsv:1:1: expected `id<TAB>text`") {

@@ -14,6 +14,17 @@ import (
 // skipping tb when it is absent.
 func Path(tb testing.TB, name string) string {
 	tb.Helper()
+	p, ok := find(tb, name)
+	if !ok {
+		tb.Skipf("shared data %s absent: skipping", p)
+	}
+	return p
+}
+
+// find returns ../shared/data/<name> beside the repository root and
+// whether it exists.
+func find(tb testing.TB, name string) (string, bool) {
+	tb.Helper()
 	dir, err := os.Getwd()
 	if err != nil {
 		tb.Fatal(err)
@@ -29,8 +40,18 @@ func Path(tb testing.TB, name string) string {
 		dir = parent
 	}
 	p := filepath.Join(dir, "..", "shared", "data", name)
-	if _, err := os.Stat(p); err != nil {
-		tb.Skipf("shared data %s absent (%v): skipping", p, err)
+	_, err = os.Stat(p)
+	return p, err == nil
+}
+
+// Required is Path for tests that must not pass unnoticed without the
+// data: under CI=true an absent folder fails tb instead of skipping it.
+func Required(tb testing.TB, name string) string {
+	tb.Helper()
+	if os.Getenv("CI") == "true" {
+		if p, ok := find(tb, name); !ok {
+			tb.Fatalf("shared data %s absent, and CI=true: the test needs ../shared/data (see its README)", p)
+		}
 	}
-	return p
+	return Path(tb, name)
 }

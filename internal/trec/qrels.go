@@ -4,8 +4,9 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"maps"
 	"os"
-	"sort"
+	"slices"
 	"strconv"
 )
 
@@ -27,32 +28,50 @@ func (q Qrels) NumJudged() int {
 // input in error messages. Blank lines are skipped; the iteration column is
 // ignored, as trec_eval does. A document judged twice for the same query is
 // an error.
+//
+// A file whose first non-blank line is BEIR's header `query-id corpus-id
+// score` is read as BEIR qrels (a qrels/*.tsv file): three columns per
+// line, query id, document id and the integer grade.
 func ReadQrels(r io.Reader, file string) (Qrels, error) {
 	q := Qrels{}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64*1024), 1024*1024)
 	var f [5][]byte
 	line := 0
+	first, beir := true, false
 	for sc.Scan() {
 		line++
 		n := fields(sc.Bytes(), f[:])
 		if n == 0 {
 			continue
 		}
-		if n != 4 {
-			return nil, fmt.Errorf("%s:%d: expected 4 fields \"qid iter docno rel\" (got %q)", file, line, sc.Text())
+		if first {
+			first = false
+			if n == 3 && string(f[0]) == "query-id" && string(f[1]) == "corpus-id" && string(f[2]) == "score" {
+				beir = true
+				continue
+			}
 		}
-		rel, err := strconv.Atoi(string(f[3]))
+		qidF, docF, relF := f[0], f[2], f[3]
+		switch {
+		case beir && n != 3:
+			return nil, fmt.Errorf("%s:%d: expected 3 fields \"query-id corpus-id score\" (BEIR qrels, as the header says; got %q)", file, line, sc.Text())
+		case beir:
+			docF, relF = f[1], f[2]
+		case n != 4:
+			return nil, fmt.Errorf("%s:%d: expected 4 fields \"qid iter docno rel\" (got %q); BEIR qrels start with the header line \"query-id corpus-id score\"", file, line, sc.Text())
+		}
+		rel, err := strconv.Atoi(string(relF))
 		if err != nil {
-			return nil, fmt.Errorf("%s:%d: relevance must be an integer (got %q)", file, line, f[3])
+			return nil, fmt.Errorf("%s:%d: relevance must be an integer (got %q)", file, line, relF)
 		}
-		qid := string(f[0])
+		qid := string(qidF)
 		docs := q[qid]
 		if docs == nil {
 			docs = map[string]int{}
 			q[qid] = docs
 		}
-		doc := string(f[2])
+		doc := string(docF)
 		if _, dup := docs[doc]; dup {
 			return nil, fmt.Errorf("%s:%d: document %q judged twice for query %q", file, line, doc, qid)
 		}
@@ -111,11 +130,11 @@ func isSpace(c byte) bool {
 // whitespace.
 func WriteQrels(w io.Writer, q Qrels) error {
 	bw := bufio.NewWriter(w)
-	for _, qid := range sortedKeys(q) {
+	for _, qid := range slices.Sorted(maps.Keys(q)) {
 		if err := checkField("query id", qid); err != nil {
 			return fmt.Errorf("write qrels: %w", err)
 		}
-		for _, doc := range sortedKeys(q[qid]) {
+		for _, doc := range slices.Sorted(maps.Keys(q[qid])) {
 			if err := checkField("document id", doc); err != nil {
 				return fmt.Errorf("write qrels: query %q: %w", qid, err)
 			}
@@ -126,13 +145,4 @@ func WriteQrels(w io.Writer, q Qrels) error {
 		return fmt.Errorf("write qrels: %w", err)
 	}
 	return nil
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

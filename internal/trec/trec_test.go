@@ -24,6 +24,19 @@ func TestReadQrels(t *testing.T) {
 	}
 }
 
+// TestReadQrelsBEIR reads BEIR qrels (header, three tab-separated columns)
+// into the same judgments as the TREC fixture.
+func TestReadQrelsBEIR(t *testing.T) {
+	got, err := trec.ReadQrelsFile("testdata/small-beir.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := trec.Qrels{"1": {"d1": 3, "d2": 0, "d3": 2}, "2": {"d9": 1}}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+}
+
 func TestReadQrelsErrors(t *testing.T) {
 	tests := []struct {
 		name, in, want string
@@ -33,6 +46,10 @@ func TestReadQrelsErrors(t *testing.T) {
 		{"bad grade", "\n1 0 d1 high\n", `q.txt:2: relevance must be an integer (got "high")`},
 		{"float grade", "1 0 d1 1.5\n", `q.txt:1: relevance must be an integer (got "1.5")`},
 		{"duplicate", "1 0 d1 1\n1 0 d1 2\n", `q.txt:2: document "d1" judged twice for query "1"`},
+		{"three fields without the BEIR header", "1 d1 1\n", `q.txt:1: expected 4 fields "qid iter docno rel" (got "1 d1 1"); BEIR qrels start with the header line "query-id corpus-id score"`},
+		{"BEIR line of four fields", "query-id\tcorpus-id\tscore\n1\td1\t1\n1\t0\td2\t1\n", `q.txt:3: expected 3 fields "query-id corpus-id score" (BEIR qrels, as the header says; got "1\t0\td2\t1")`},
+		{"BEIR bad grade", "query-id\tcorpus-id\tscore\n1\td1\tyes\n", `q.txt:2: relevance must be an integer (got "yes")`},
+		{"BEIR duplicate", "query-id corpus-id score\n1 d1 1\n1 d1 0\n", `q.txt:3: document "d1" judged twice for query "1"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

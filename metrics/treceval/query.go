@@ -1,7 +1,6 @@
 package treceval
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
 
@@ -56,12 +55,7 @@ func (q *query) prepare(id string, results []trec.Result, judgments map[string]i
 	q.id = id
 	q.level = level
 	q.order = append(q.order[:0], results...)
-	slices.SortFunc(q.order, func(a, b trec.Result) int {
-		if c := cmp.Compare(b.Score, a.Score); c != 0 {
-			return c
-		}
-		return cmp.Compare(b.DocNo, a.DocNo)
-	})
+	slices.SortFunc(q.order, trec.Compare)
 	if q.seen == nil {
 		q.seen = make(map[string]struct{}, len(results))
 	}
