@@ -42,7 +42,9 @@ func TestSciFactSearchEvalReproduceLeaderboard(t *testing.T) {
 		data, indent(engineBase, "    "))
 	writeFile(t, dir, "tune.yaml", settings)
 	writeFile(t, dir, "grid.json", scifactRRFGrid)
-	if _, stderr, code := runTune(t, dir, "--experiments", "grid.json"); code != 0 {
+	// --split all: 300 judged queries would select on a dev half by default;
+	// tune search + tune eval score every query.
+	if _, stderr, code := runTune(t, dir, "--experiments", "grid.json", "--split", "all"); code != 0 {
 		t.Fatalf("sweep: exit %d\n%s", code, stderr)
 	}
 	runDirs, _ := filepath.Glob(filepath.Join(dir, "runs", "*", "leaderboard.json"))
