@@ -87,7 +87,7 @@ func (c TrialComparison) render(md bool) string {
 			w, pw, pg = sec.W, sec.PWilcoxon, sec.PGreater
 		}
 		rows = append(rows, []string{p.Metric, fmt.Sprint(p.N), FormatDelta(p.Delta),
-			"[" + FormatDelta(p.Low) + ", " + FormatDelta(p.High) + "]", FormatLevel(p.Level), fmt.Sprintf("%.4g", p.P), optNum(p.PAdjusted, "%.4g"),
+			"[" + FormatBound(p.Low) + ", " + FormatBound(p.High) + "]", FormatLevel(p.Level), fmt.Sprintf("%.4g", p.P), optNum(p.PAdjusted, "%.4g"),
 			significance(p), optNum(w, "%g"), optNum(pw, "%.4g"), optNum(pg, "%.4g")})
 	}
 	table([]string{"metric", "n", "Δ", "CI", "level", "p", "p adjusted", "sig", "W (secondary)", "p Wilcoxon (secondary)", "p B > A (secondary)"}, rows)
@@ -105,7 +105,7 @@ func (c TrialComparison) render(md bool) string {
 		heading("Per category (primary)")
 		rows = nil
 		for _, cd := range c.Categories {
-			ci := "[" + FormatDelta(cd.Delta.Low) + ", " + FormatDelta(cd.Delta.High) + "]"
+			ci := "[" + FormatBound(cd.Delta.Low) + ", " + FormatBound(cd.Delta.High) + "]"
 			if cd.Delta.Warning != "" {
 				ci = "no interval"
 			}

@@ -405,7 +405,7 @@ func (h HeldOut) ConfirmLine() string {
 		decision = "?"
 	}
 	return fmt.Sprintf("select, then confirm: %s vs %s: dev Δ %s, held-out Δ %s [%s, %s] %s (p = %.4g; sig: %s), keeps %s of the dev gain",
-		h.Trial, c.Against, dev, FormatDelta(c.Delta), FormatDelta(c.Low), FormatDelta(c.High), decision, c.P, c.Rule, kept)
+		h.Trial, c.Against, dev, FormatDelta(c.Delta), FormatBound(c.Low), FormatBound(c.High), decision, c.P, c.Rule, kept)
 }
 
 // Power is the minimum detectable effect of a run: the smallest true mean

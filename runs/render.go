@@ -70,7 +70,7 @@ func deltaCells(e Entry) (string, string) {
 		}
 		return "—", "—"
 	}
-	return fmt.Sprintf("%s [%s, %s]", FormatDelta(c.Delta), FormatDelta(c.Low), FormatDelta(c.High)), significance(*c)
+	return fmt.Sprintf("%s [%s, %s]", FormatDelta(c.Delta), FormatBound(c.Low), FormatBound(c.High)), significance(*c)
 }
 
 // FormatDelta renders a difference with its sign and four decimals, as
@@ -82,6 +82,16 @@ func FormatDelta(v float64) string {
 		return "+0.0000"
 	}
 	return s
+}
+
+// FormatBound renders an interval bound as FormatDelta does, except that
+// a non-zero bound keeps its sign when it rounds to zero ("-0.0000" for
+// -0.000001), so an interval that excludes 0 never reads as touching it.
+func FormatBound(v float64) string {
+	if v < 0 {
+		return fmt.Sprintf("%+.4f", v)
+	}
+	return FormatDelta(v)
 }
 
 func (lb Leaderboard) row(e Entry, metrics []string) []string {

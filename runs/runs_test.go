@@ -3,6 +3,7 @@ package runs_test
 import (
 	"bytes"
 	"flag"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -247,6 +248,19 @@ func TestFormatDelta(t *testing.T) {
 	}{{0.0023, "+0.0023"}, {-0.0067, "-0.0067"}, {0, "+0.0000"}, {-0.00001, "+0.0000"}, {0.00004, "+0.0000"}, {-0.00005001, "-0.0001"}} {
 		if got := runs.FormatDelta(tc.in); got != tc.want {
 			t.Errorf("FormatDelta(%g) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestFormatBound: an interval bound keeps the sign of a non-zero value
+// that rounds to zero, so that [-0.0040, -0.0000] reads as excluding 0.
+func TestFormatBound(t *testing.T) {
+	for _, tc := range []struct {
+		in   float64
+		want string
+	}{{-9.55621e-07, "-0.0000"}, {0, "+0.0000"}, {math.Copysign(0, -1), "+0.0000"}, {4e-7, "+0.0000"}, {-0.0067, "-0.0067"}, {0.0023, "+0.0023"}} {
+		if got := runs.FormatBound(tc.in); got != tc.want {
+			t.Errorf("FormatBound(%g) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
 }

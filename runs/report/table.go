@@ -99,7 +99,7 @@ func newLeaderboardView(lb runs.Leaderboard, varying []string, stats bool) leade
 		}
 		if c := e.Comparison; c != nil {
 			r.Delta = signed(c.Delta)
-			r.Interval = "[" + signed(c.Low) + ", " + signed(c.High) + "]"
+			r.Interval = "[" + runs.FormatBound(c.Low) + ", " + runs.FormatBound(c.High) + "]"
 			r.P = "—"
 			if c.PAdjusted != nil {
 				r.P = fmt.Sprintf("%.3g", *c.PAdjusted)
@@ -129,7 +129,7 @@ func newLeaderboardView(lb runs.Leaderboard, varying []string, stats bool) leade
 		v.Rows = append(v.Rows, r)
 		if r.Best {
 			for _, c := range e.MetricComparisons {
-				m := metricRow{Metric: c.Metric, Delta: signed(c.Delta), Interval: "[" + signed(c.Low) + ", " + signed(c.High) + "]", P: "—", Mark: c.Mark}
+				m := metricRow{Metric: c.Metric, Delta: signed(c.Delta), Interval: "[" + runs.FormatBound(c.Low) + ", " + runs.FormatBound(c.High) + "]", P: "—", Mark: c.Mark}
 				if c.PAdjusted != nil {
 					m.P = fmt.Sprintf("%.3g", *c.PAdjusted)
 				}

@@ -48,7 +48,7 @@ func (d Decision) Summary() string {
 	if c == nil {
 		return "no comparison"
 	}
-	s := fmt.Sprintf("Δ %s [%s, %s] (%s interval) over %d queries, p = %.4g", runs.FormatDelta(c.Delta), runs.FormatDelta(c.Low), runs.FormatDelta(c.High),
+	s := fmt.Sprintf("Δ %s [%s, %s] (%s interval) over %d queries, p = %.4g", runs.FormatDelta(c.Delta), runs.FormatBound(c.Low), runs.FormatBound(c.High),
 		runs.FormatLevel(c.Level), c.N, c.P)
 	if c.PAdjusted != nil && c.Family > 1 && c.Correction != "none" {
 		s += fmt.Sprintf(" (%s-adjusted %.4g)", c.Correction, *c.PAdjusted)
