@@ -199,7 +199,7 @@ func Run(ctx context.Context, c Config) (*Outcome, error) {
 	if res == nil {
 		return nil, runErr
 	}
-	out, err := c.finish(run, held, []*TimedBackend{b}, res, elapsed)
+	out, err := c.finish(ctx, run, held, []*TimedBackend{b}, res, elapsed, hint)
 	if err != nil {
 		return out, err
 	}
@@ -325,8 +325,10 @@ func (c Config) heldOut(ctx context.Context, run *runs.Run, b backend.Backend) (
 
 // finish builds the leaderboard with significance and the held-out
 // estimate, writes it and the report, records the timings and checks the
-// gates on the best trial.
-func (c Config) finish(run *runs.Run, held *runs.HeldOut, bs []*TimedBackend, res *Result, elapsed time.Duration) (*Outcome, error) {
+// gates on the best trial. Interrupted during the statistics (ctx
+// cancelled while they run), it marks the run interrupted with hint (how to
+// resume, which redoes the analysis) and writes no leaderboard.
+func (c Config) finish(ctx context.Context, run *runs.Run, held *runs.HeldOut, bs []*TimedBackend, res *Result, elapsed time.Duration, hint string) (*Outcome, error) {
 	analysisStart := time.Now()
 	trials, err := run.Trials()
 	if err != nil {
@@ -342,7 +344,16 @@ func (c Config) finish(run *runs.Run, held *runs.HeldOut, bs []*TimedBackend, re
 	}
 	lb.MarkSameResults(same)
 	so := c.Stats
-	if err := Significance(run, &lb, so); err != nil {
+	statsCtx := ctx
+	if ctx.Err() != nil {
+		// An interrupted sweep still gets the leaderboard of the trials it
+		// finished (the sizes are bounded; see the stats settings).
+		statsCtx = context.WithoutCancel(ctx)
+	}
+	if err := Significance(statsCtx, run, &lb, so); err != nil {
+		if statsCtx.Err() != nil {
+			return nil, finishRun(ctx, run, nil, err, hint)
+		}
 		return nil, err
 	}
 	lb.HeldOut = held
