@@ -136,6 +136,6 @@ func TestGates(t *testing.T) {
 		t.Errorf("bad stats settings: exit %d, want 2", code)
 	}
 	mustContain(t, "stderr", stderr, `badstats.yaml:2:15: stats.correction: must be holm, bh or none (got "bonferroni")`,
-		"badstats.yaml:4:10: stats.alpha: must be in (0, 1) (got 1.5)", "badstats.yaml:3:14: stats.resamples: must be >= 1000 (got 100)",
-		"badstats.yaml:5:13: stats.metrics[0]: ", "badstats.yaml:7:14: promotion.tolerance: must be >= 0 (got -0.1)")
+		"badstats.yaml:4:10: stats.alpha: must be in (0, 1) (got 1.5)", "badstats.yaml:3:14: stats.resamples: must be in [1000, 100000] (got 100)",
+		"badstats.yaml:5:13: stats.metrics[0]: ", "badstats.yaml:7:14: promotion.tolerance: must be a number in [0, 1] (got -0.1)")
 }
