@@ -260,7 +260,7 @@ func (s *settings) validate() error {
 		} else {
 			if s.Dataset.Split != "" {
 				d.Split = s.Dataset.Split // --split still applies
-				split := experiments.DatasetConfig{Path: d.Path, Split: d.Split}
+				split := experiments.DatasetConfig{Path: d.Path, Split: d.Split, DevFraction: d.DevFraction}
 				if err := split.Validate(); err != nil {
 					addProblems("dataset", err)
 				}
