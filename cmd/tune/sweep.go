@@ -209,6 +209,9 @@ func (a *app) sweepConfig(s *settings, expFile, mode string, verify int) (*tuner
 	if err != nil {
 		return nil, err
 	}
+	if err := s.checkCategories(ds.Queries); err != nil {
+		return nil, inputError(err)
+	}
 	scorer, err := newScorer(s.Score, ds.Golden.Scale)
 	if err != nil {
 		return nil, inputError(err)
