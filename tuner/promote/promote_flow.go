@@ -188,7 +188,13 @@ func Rollback(ctx context.Context, configPath string, store *runs.Store, newVeri
 // back up and health-checks it only (the promoted trial's smoke scores do
 // not apply to it). cleanup removes the verifiers' scratch directory.
 func NewProduction(configPath string, store *runs.Store, newVerify VerifyFunc, check func(context.Context, backend.Searcher) error) (pr *Promoter, cleanup func(), err error) {
-	dir, err := os.MkdirTemp("", "tune-promote-*")
+	// The verifiers' scratch directory lives in the runs directory, not
+	// os.TempDir: the engine builds caches and configs there and renames
+	// them into place, which must not cross filesystems.
+	if err := os.MkdirAll(store.Dir, 0o755); err != nil {
+		return nil, nil, err
+	}
+	dir, err := os.MkdirTemp(store.Dir, ".promote-*")
 	if err != nil {
 		return nil, nil, err
 	}
