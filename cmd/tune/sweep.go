@@ -113,6 +113,7 @@ func (a *app) sweep(ctx context.Context, cmd string, args []string) error {
 	if err != nil {
 		return err
 	}
+	a.warnUnfinished(s, store)
 	c.Store = store
 	if shared {
 		c.Shared = f.shared.config()
