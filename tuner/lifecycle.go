@@ -28,6 +28,8 @@ type Config struct {
 	// Resume names a run to continue without redoing its finished trials
 	// ("" starts a new run).
 	Resume string
+	// RetryFailed, with Resume, runs the run's failed trials again.
+	RetryFailed bool
 	// Manifest is the new run's manifest: experiment file and golden set
 	// hashes, backend kind, seed, tool and arguments (Trials is set here).
 	Manifest runs.Manifest
@@ -239,8 +241,8 @@ func (c Config) options(run *runs.Run, b backend.Backend, describe func(map[stri
 	o := Options{
 		Trials: c.Trials, Queries: c.Queries, Backend: b, Scorer: c.Scorer,
 		Eval: c.Eval, Run: run, Progress: progress, FailureBudget: c.FailureBudget,
-		MaxConsecutiveFailures: c.MaxConsecutiveFailures,
-		Describe:               func(p experiments.Params) string { return describe(p) },
+		MaxConsecutiveFailures: c.MaxConsecutiveFailures, RetryFailed: c.RetryFailed,
+		Describe: func(p experiments.Params) string { return describe(p) },
 	}
 	if fp, ok := c.Backend.(backend.Fingerprinter); ok {
 		o.Fingerprint = func(p experiments.Params) (string, error) { return fp.Fingerprint(p) }
@@ -281,6 +283,22 @@ func openRun(c Config) (*runs.Run, error) {
 		return nil, err
 	} else if n > 0 {
 		fmt.Fprintf(c.Log, "resume: removed %d unfinished temporary files of the interrupted run\n", n)
+	}
+	if c.RetryFailed {
+		if c.Study != nil {
+			return nil, InputErr(errors.New("--retry-failed: not for a search study (its sampler has learned from the failed trials); resume without it"))
+		}
+		trials, err := run.Trials()
+		if err != nil {
+			return nil, err
+		}
+		n := 0
+		for _, t := range trials {
+			if t.Status == runs.StatusFailed {
+				n++
+			}
+		}
+		fmt.Fprintf(c.Log, "resume: running the %d failed trials again (--retry-failed)\n", n)
 	}
 	return run, nil
 }

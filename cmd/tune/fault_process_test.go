@@ -136,7 +136,7 @@ backend:
 		"hang":             "timed out after 300ms",
 		"http500":          `status 500: {"error":"index corrupted"}`,
 		"malformed":        "response is not JSON",
-		"killed-mid-batch": "connection refused",
+		"killed-mid-batch": "service exited: signal: killed",
 	}
 	recs := readTrials(t, trialFiles(e.runDirs()[0]))
 	if len(recs) != 7 {
