@@ -98,13 +98,10 @@ func (c DatasetConfig) validate(prefix string, l *problemList) {
 	if f := c.DevFraction; f != nil && !(*f >= 0 && *f <= 1) {
 		l.errorf("", field("dev_fraction"), "must be between 0 and 1 (got %v)", *f)
 	} else if f != nil {
-		// A split that would leave the evaluated part, or the dev split's
-		// held-out test part, empty.
+		// A split that would leave the evaluated part empty.
 		switch {
 		case c.Split == SplitDev && *f == 0:
 			l.errorf("", field("dev_fraction"), "must be > 0 with split dev: the dev part would be empty (got 0)")
-		case c.Split == SplitDev && *f == 1:
-			l.errorf("", field("dev_fraction"), "must be < 1 with split dev: the test part held out for the estimate would be empty (got 1)")
 		case c.Split == SplitTest && *f == 1:
 			l.errorf("", field("dev_fraction"), "must be < 1 with split test: the test part would be empty (got 1)")
 		}
