@@ -64,6 +64,10 @@ backend:
 	waitFor(t, time.Minute, "tune apply to restart the service on the promoted config", func() bool {
 		return len(processesWith(prod)) > 0
 	})
+	// While it runs, the promotion is in progress, not unfinished.
+	if _, errOut, _ := e.run("runs"); strings.Contains(errOut, "did not finish") {
+		t.Errorf("a promotion in progress reported as unfinished:\n%s", errOut)
+	}
 	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
