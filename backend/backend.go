@@ -1,6 +1,9 @@
 package backend
 
-import "context"
+import (
+	"context"
+	"errors"
+)
 
 // Searcher answers queries. The contract suite in backend/backendtest runs
 // against every Searcher: the in-process engine, its HTTP server and the
@@ -12,6 +15,11 @@ type Searcher interface {
 	// Search runs one query.
 	Search(ctx context.Context, req SearchRequest) (SearchResponse, error)
 }
+
+// ErrServiceExited marks a search that failed because the backend's
+// service process has exited: retrying cannot help, and the rest of the
+// batch would fail the same way.
+var ErrServiceExited = errors.New("service exited")
 
 // Backend is a search service the tuner can reconfigure: Apply writes a
 // trial's configuration, Restart makes the service load it, Ready waits for

@@ -97,6 +97,14 @@ func (c DatasetConfig) validate(prefix string, l *problemList) {
 	}
 	if f := c.DevFraction; f != nil && !(*f >= 0 && *f <= 1) {
 		l.errorf("", field("dev_fraction"), "must be between 0 and 1 (got %v)", *f)
+	} else if f != nil {
+		// A split that would leave the evaluated part empty.
+		switch {
+		case c.Split == SplitDev && *f == 0:
+			l.errorf("", field("dev_fraction"), "must be > 0 with split dev: the dev part would be empty (got 0)")
+		case c.Split == SplitTest && *f == 1:
+			l.errorf("", field("dev_fraction"), "must be < 1 with split test: the test part would be empty (got 1)")
+		}
 	}
 	c.Grades.validate(field("grades"), l)
 }

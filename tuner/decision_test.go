@@ -1,6 +1,7 @@
 package tuner_test
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -64,7 +65,7 @@ func TestLeaderboardSignificanceMatchesInterval(t *testing.T) {
 	for seed := range uint64(12) {
 		run, recs := simulatedRun(t, seed)
 		lb := runs.NewLeaderboard("primary", nil, recs)
-		if err := tuner.Significance(run, &lb, tuner.StatsOptions{Seed: int64(seed)}); err != nil {
+		if err := tuner.Significance(context.Background(), run, &lb, tuner.StatsOptions{Seed: int64(seed)}); err != nil {
 			t.Fatal(err)
 		}
 		for _, e := range lb.Trials {
@@ -102,7 +103,7 @@ func TestCompareAgreesWithLeaderboard(t *testing.T) {
 	run, recs := simulatedRun(t, 3)
 	lb := runs.NewLeaderboard("primary", nil, recs)
 	o := tuner.StatsOptions{Seed: 11}
-	if err := tuner.Significance(run, &lb, o); err != nil {
+	if err := tuner.Significance(context.Background(), run, &lb, o); err != nil {
 		t.Fatal(err)
 	}
 	if err := run.WriteLeaderboard(lb); err != nil {
@@ -133,7 +134,7 @@ func TestCompareAgreesWithLeaderboard(t *testing.T) {
 	// Another run with the same scores: a family of one.
 	other, recs2 := simulatedRun(t, 3)
 	lb2 := runs.NewLeaderboard("primary", nil, recs2)
-	if err := tuner.Significance(other, &lb2, o); err != nil {
+	if err := tuner.Significance(context.Background(), other, &lb2, o); err != nil {
 		t.Fatal(err)
 	}
 	e, _ := lb2.Find(recs2[1].Name)
@@ -155,7 +156,7 @@ func TestCompareAgreesWithLeaderboard(t *testing.T) {
 func TestPowerLine(t *testing.T) {
 	run, recs := statsRun(t, map[string]float64{"better": 0.08, "noise": 0.005, "worse": -0.08})
 	lb := runs.NewLeaderboard("primary", nil, recs)
-	if err := tuner.Significance(run, &lb, tuner.StatsOptions{Seed: 42}); err != nil {
+	if err := tuner.Significance(context.Background(), run, &lb, tuner.StatsOptions{Seed: 42}); err != nil {
 		t.Fatal(err)
 	}
 	p := lb.Power

@@ -72,7 +72,10 @@ type Batch struct {
 
 // evaluate runs every query against s with bounded concurrency, retries and
 // a per-query timeout, and scores each ranking. requestPrefix makes request
-// ids unique per run and trial. onDone is called after each query.
+// ids unique per run and trial. onDone is called after each query. When
+// the service dies (backend.ErrServiceExited) it stops at once and returns
+// that error with the batch: the queries answered before, the others
+// failed with it.
 func evaluate(ctx context.Context, s backend.Searcher, queries []Query, sc Scorer, o EvalOptions, requestPrefix string, onDone func(done int)) (Batch, error) {
 	o = o.withDefaults()
 	results := make([]runs.QueryResult, len(queries))
@@ -82,9 +85,14 @@ func evaluate(ctx context.Context, s backend.Searcher, queries []Query, sc Score
 		done   int
 		failed int
 	)
+	// A service that died (backend.ErrServiceExited) stops the batch at
+	// once: every other query would fail the same way, after its retries.
+	bctx, stop := context.WithCancel(ctx)
+	defer stop()
+	var dead error
 	sem := make(chan struct{}, o.Concurrency)
 	for i := range queries {
-		if ctx.Err() != nil {
+		if bctx.Err() != nil {
 			break
 		}
 		sem <- struct{}{}
@@ -93,8 +101,12 @@ func evaluate(ctx context.Context, s backend.Searcher, queries []Query, sc Score
 			defer wg.Done()
 			defer func() { <-sem }()
 			q := queries[i]
-			r := runQuery(ctx, s, q, sc, o, requestPrefix+"/"+q.ID)
+			r, err := runQuery(bctx, s, q, sc, o, requestPrefix+"/"+q.ID)
 			mu.Lock()
+			if errors.Is(err, backend.ErrServiceExited) && dead == nil {
+				dead = err
+				stop()
+			}
 			results[i] = r
 			done++
 			if r.Error != "" {
@@ -111,18 +123,31 @@ func evaluate(ctx context.Context, s backend.Searcher, queries []Query, sc Score
 	if err := ctx.Err(); err != nil {
 		return Batch{}, err
 	}
+	if dead != nil {
+		// The queries answered before the death are kept; those cut short
+		// or never sent fail with the death.
+		failed = 0
+		for i, r := range results {
+			if r.QueryID == "" || r.Error != "" {
+				q := queries[i]
+				results[i] = runs.QueryResult{QueryID: q.ID, Category: q.Category, Expected: q.ExpectedRouting,
+					RequestID: requestPrefix + "/" + q.ID, Unjudged: len(q.Judgments) == 0, Error: dead.Error(), Scores: map[string]float64{}}
+				failed++
+			}
+		}
+		return Batch{Results: results, Failed: failed}, dead
+	}
 	markQueryErrors(results, o.OnQueryError)
 	return Batch{Results: results, Failed: failed}, nil
 }
 
-// runQuery searches one query with retries and scores it.
-func runQuery(ctx context.Context, s backend.Searcher, q Query, sc Scorer, o EvalOptions, requestID string) runs.QueryResult {
-	r := runs.QueryResult{QueryID: q.ID, Category: q.Category, Expected: q.ExpectedRouting, RequestID: requestID,
+// runQuery searches one query with retries and scores it; err is the
+// search's last error (in r.Error too). A dead service
+// (backend.ErrServiceExited) is not retried.
+func runQuery(ctx context.Context, s backend.Searcher, q Query, sc Scorer, o EvalOptions, requestID string) (r runs.QueryResult, err error) {
+	r = runs.QueryResult{QueryID: q.ID, Category: q.Category, Expected: q.ExpectedRouting, RequestID: requestID,
 		Unjudged: len(q.Judgments) == 0}
-	var (
-		resp backend.SearchResponse
-		err  error
-	)
+	var resp backend.SearchResponse
 	delay := o.Backoff
 	for attempt := 0; attempt <= o.Retries; attempt++ {
 		if attempt > 0 {
@@ -148,20 +173,20 @@ func runQuery(ctx context.Context, s backend.Searcher, q Query, sc Scorer, o Eva
 		if timedOut {
 			err = fmt.Errorf("timed out after %s: %w", o.Timeout, err)
 		}
-		if ctx.Err() != nil {
+		if ctx.Err() != nil || errors.Is(err, backend.ErrServiceExited) {
 			break
 		}
 	}
 	if err != nil {
 		r.Error = err.Error()
 		r.Scores = map[string]float64{}
-		return r
+		return r, err
 	}
 	if o.onResponse != nil {
 		o.onResponse(q, resp)
 	}
 	scoreHits(&r, q, sc, resp.Hits, resp.Routing)
-	return r
+	return r, nil
 }
 
 // scoreHits fills r from a ranked hit list: routing (defaulted from the

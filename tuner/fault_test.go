@@ -221,7 +221,7 @@ func TestFaultMatrix(t *testing.T) {
 		"hang":             "timed out after 300ms",
 		"http500":          "500 Internal Server Error: index corrupted",
 		"malformed":        "decode response",
-		"killed-mid-batch": "queries failed",
+		"killed-mid-batch": "service exited: signal: killed",
 	}
 	recorded, err := r.run.Trials()
 	if err != nil {

@@ -29,6 +29,8 @@ type Config struct {
 	// Resume names a run to continue without redoing its finished trials
 	// ("" starts a new run).
 	Resume string
+	// RetryFailed, with Resume, runs the run's failed trials again.
+	RetryFailed bool
 	// Manifest is the new run's manifest: experiment file and golden set
 	// hashes, backend kind, seed, tool and arguments (Trials is set here).
 	Manifest runs.Manifest
@@ -200,7 +202,7 @@ func Run(ctx context.Context, c Config) (*Outcome, error) {
 	if res == nil {
 		return nil, runErr
 	}
-	out, err := c.finish(run, held, []*TimedBackend{b}, res, elapsed)
+	out, err := c.finish(ctx, run, held, []*TimedBackend{b}, res, elapsed, hint)
 	if err != nil {
 		return out, err
 	}
@@ -240,8 +242,8 @@ func (c Config) options(run *runs.Run, b backend.Backend, describe func(map[stri
 	o := Options{
 		Trials: c.Trials, Queries: c.Queries, Backend: b, Scorer: c.Scorer,
 		Eval: c.Eval, Run: run, Progress: progress, FailureBudget: c.FailureBudget,
-		MaxConsecutiveFailures: c.MaxConsecutiveFailures,
-		Describe:               func(p experiments.Params) string { return describe(p) },
+		MaxConsecutiveFailures: c.MaxConsecutiveFailures, RetryFailed: c.RetryFailed,
+		Describe: func(p experiments.Params) string { return describe(p) },
 	}
 	if fp, ok := c.Backend.(backend.Fingerprinter); ok {
 		o.Fingerprint = func(p experiments.Params) (string, error) { return fp.Fingerprint(p) }
@@ -282,6 +284,22 @@ func openRun(c Config) (*runs.Run, error) {
 		return nil, err
 	} else if n > 0 {
 		fmt.Fprintf(c.Log, "resume: removed %d unfinished temporary files of the interrupted run\n", n)
+	}
+	if c.RetryFailed {
+		if c.Study != nil {
+			return nil, InputErr(errors.New("--retry-failed: not for a search study (its sampler has learned from the failed trials); resume without it"))
+		}
+		trials, err := run.Trials()
+		if err != nil {
+			return nil, err
+		}
+		n := 0
+		for _, t := range trials {
+			if t.Status == runs.StatusFailed {
+				n++
+			}
+		}
+		fmt.Fprintf(c.Log, "resume: running the %d failed trials again (--retry-failed)\n", n)
 	}
 	return run, nil
 }
@@ -353,8 +371,10 @@ func writeResults(run *runs.Run, name string, results []runs.QueryResult) error 
 
 // finish builds the leaderboard with significance and the held-out
 // estimate, writes it and the report, records the timings and checks the
-// gates on the best trial.
-func (c Config) finish(run *runs.Run, held *runs.HeldOut, bs []*TimedBackend, res *Result, elapsed time.Duration) (*Outcome, error) {
+// gates on the best trial. Interrupted during the statistics (ctx
+// cancelled while they run), it marks the run interrupted with hint (how to
+// resume, which redoes the analysis) and writes no leaderboard.
+func (c Config) finish(ctx context.Context, run *runs.Run, held *runs.HeldOut, bs []*TimedBackend, res *Result, elapsed time.Duration, hint string) (*Outcome, error) {
 	analysisStart := time.Now()
 	trials, err := run.Trials()
 	if err != nil {
@@ -370,7 +390,16 @@ func (c Config) finish(run *runs.Run, held *runs.HeldOut, bs []*TimedBackend, re
 	}
 	lb.MarkSameResults(same)
 	so := c.Stats
-	if err := Significance(run, &lb, so); err != nil {
+	statsCtx := ctx
+	if ctx.Err() != nil {
+		// An interrupted sweep still gets the leaderboard of the trials it
+		// finished (the sizes are bounded; see the stats settings).
+		statsCtx = context.WithoutCancel(ctx)
+	}
+	if err := Significance(statsCtx, run, &lb, so); err != nil {
+		if statsCtx.Err() != nil {
+			return nil, finishRun(ctx, run, nil, err, hint)
+		}
 		return nil, err
 	}
 	lb.HeldOut = held

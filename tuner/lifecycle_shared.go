@@ -74,11 +74,12 @@ func runShared(ctx context.Context, c Config) (*Outcome, error) {
 	bs := reps.timed
 	closeErr := reps.close()
 	elapsed := time.Since(started)
-	runErr = finishRun(ctx, run, res, runErr, fmt.Sprintf("run the worker again to rejoin study %q", so.StudyName))
+	hint := fmt.Sprintf("run the worker again to rejoin study %q", so.StudyName)
+	runErr = finishRun(ctx, run, res, runErr, hint)
 	if res == nil {
 		return nil, runErr
 	}
-	out, err := c.finish(run, held, bs, res, elapsed)
+	out, err := c.finish(ctx, run, held, bs, res, elapsed, hint)
 	if err != nil {
 		return out, errors.Join(runErr, err)
 	}

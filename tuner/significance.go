@@ -1,6 +1,7 @@
 package tuner
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -144,10 +145,10 @@ func deriveSeed(seed int64, parts ...string) int64 {
 // the comparisons by trial name.
 func CompareTrials(run *runs.Run, entries []runs.Entry, reference runs.Entry, metric string, o StatsOptions) (map[string]*runs.Comparison, error) {
 	o = o.withDefaults()
-	return compareTrials(newTrialResults(run), entries, reference, metric, o)
+	return compareTrials(context.Background(), newTrialResults(run), entries, reference, metric, o)
 }
 
-func compareTrials(tr *trialResults, entries []runs.Entry, reference runs.Entry, metric string, o StatsOptions) (map[string]*runs.Comparison, error) {
+func compareTrials(ctx context.Context, tr *trialResults, entries []runs.Entry, reference runs.Entry, metric string, o StatsOptions) (map[string]*runs.Comparison, error) {
 	ref, err := tr.get(reference.Index)
 	if err != nil {
 		return nil, err
@@ -176,7 +177,7 @@ func compareTrials(tr *trialResults, entries []runs.Entry, reference runs.Entry,
 	results := make([]stats.Paired, len(pairs))
 	errs := make([]error, len(pairs))
 	parallelFor(len(pairs), func(i int) {
-		results[i], errs[i] = stats.Compare(pairs[i][0], pairs[i][1], seed, o.Thresholds)
+		results[i], errs[i] = stats.CompareContext(ctx, pairs[i][0], pairs[i][1], seed, o.Thresholds)
 	})
 	for i := range results {
 		if errs[i] != nil {
@@ -263,6 +264,12 @@ func decide(results []stats.Paired, against, metric string, o StatsOptions) ([]*
 // score of a trial's results with its bootstrap interval (or a warning when
 // the category has too few queries).
 func CategoryIntervals(results []runs.QueryResult, o StatsOptions) map[string]runs.Interval {
+	out, _ := categoryIntervals(context.Background(), results, o)
+	return out
+}
+
+// categoryIntervals is CategoryIntervals that stops with ctx's error.
+func categoryIntervals(ctx context.Context, results []runs.QueryResult, o StatsOptions) (map[string]runs.Interval, error) {
 	o = o.withDefaults()
 	by := map[string][]float64{}
 	for _, r := range results {
@@ -271,14 +278,17 @@ func CategoryIntervals(results []runs.QueryResult, o StatsOptions) map[string]ru
 		}
 	}
 	if len(by) == 0 {
-		return nil
+		return nil, nil
 	}
 	out := make(map[string]runs.Interval, len(by))
 	for cat, v := range by {
-		iv := stats.MeanInterval(v, "category "+cat, deriveSeed(o.Seed, "category", cat), o.Thresholds)
+		iv, err := stats.MeanIntervalContext(ctx, v, "category "+cat, deriveSeed(o.Seed, "category", cat), o.Thresholds)
+		if err != nil {
+			return nil, err
+		}
 		out[cat] = runs.Interval{Mean: runs.Round(iv.Mean), Low: runs.Round(iv.Low), High: runs.Round(iv.High), N: iv.N, Warning: iv.Warning}
 	}
-	return out
+	return out, nil
 }
 
 // Significance is the statistics step after a sweep: it compares every
@@ -286,8 +296,9 @@ func CategoryIntervals(results []runs.QueryResult, o StatsOptions) map[string]ru
 // on o.Metrics), fills each entry's Comparison, MetricComparisons and
 // CategoryIntervals, records the settings and seed in lb.Stats and adds
 // caveats to lb.Warnings. Without a baseline only the category intervals
-// are filled.
-func Significance(run *runs.Run, lb *runs.Leaderboard, o StatsOptions) error {
+// are filled. It stops with ctx's error within milliseconds of ctx being
+// cancelled, however large the resampling sizes.
+func Significance(ctx context.Context, run *runs.Run, lb *runs.Leaderboard, o StatsOptions) error {
 	o = o.withDefaults()
 	tr := newTrialResults(run)
 	warn := map[string]bool{}
@@ -311,11 +322,17 @@ func Significance(run *runs.Run, lb *runs.Leaderboard, o StatsOptions) error {
 	if err != nil {
 		return err
 	}
+	ivErrs := make([]error, len(lb.Trials))
 	parallelFor(len(lb.Trials), func(i int) {
 		if results[i] != nil {
-			lb.Trials[i].CategoryIntervals = CategoryIntervals(results[i], o)
+			lb.Trials[i].CategoryIntervals, ivErrs[i] = categoryIntervals(ctx, results[i], o)
 		}
 	})
+	for _, err := range ivErrs {
+		if err != nil {
+			return err
+		}
+	}
 	for i := range lb.Trials {
 		e := &lb.Trials[i]
 		if e.Status != runs.StatusOK {
@@ -339,7 +356,7 @@ func Significance(run *runs.Run, lb *runs.Leaderboard, o StatsOptions) error {
 	}
 	lb.Stats.Against = base.Name
 	for _, metric := range append([]string{PrimaryMetric}, o.Metrics...) {
-		cmp, err := compareTrials(tr, lb.Trials, base, metric, o)
+		cmp, err := compareTrials(ctx, tr, lb.Trials, base, metric, o)
 		if err != nil {
 			return err
 		}

@@ -2,12 +2,15 @@ package tuner_test
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/fusiontune/fusiontune/metrics/stats"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
 	"github.com/fusiontune/fusiontune/tuner/promote"
@@ -63,7 +66,7 @@ func TestSignificance(t *testing.T) {
 	run, recs := statsRun(t, map[string]float64{"better": 0.08, "noise": 0.005, "worse": -0.08})
 	lb := runs.NewLeaderboard("primary", nil, recs)
 	o := tuner.StatsOptions{Seed: 42, Metrics: []string{"NDCG@10"}}
-	if err := tuner.Significance(run, &lb, o); err != nil {
+	if err := tuner.Significance(context.Background(), run, &lb, o); err != nil {
 		t.Fatal(err)
 	}
 	get := func(name string) runs.Entry {
@@ -115,7 +118,7 @@ func TestSignificance(t *testing.T) {
 
 	// Same inputs, same bytes.
 	lb2 := runs.NewLeaderboard("primary", nil, recs)
-	if err := tuner.Significance(run, &lb2, o); err != nil {
+	if err := tuner.Significance(context.Background(), run, &lb2, o); err != nil {
 		t.Fatal(err)
 	}
 	a, _ := runs.MarshalJSON(lb)
@@ -143,7 +146,7 @@ func TestCheckPromotion(t *testing.T) {
 		recs[i].Categories = map[string]map[string]float64{"a": {"primary": p}}
 	}
 	lb := runs.NewLeaderboard("primary", nil, recs)
-	if err := tuner.Significance(run, &lb, tuner.StatsOptions{Seed: 42}); err != nil {
+	if err := tuner.Significance(context.Background(), run, &lb, tuner.StatsOptions{Seed: 42}); err != nil {
 		t.Fatal(err)
 	}
 	find := func(n string) runs.Entry { e, _ := lb.Find(n); return e }
@@ -189,7 +192,7 @@ func BenchmarkSignificance(b *testing.B) {
 	run, recs := statsRun(b, map[string]float64{"better": 0.08, "noise": 0.005, "worse": -0.08})
 	for b.Loop() {
 		lb := runs.NewLeaderboard("primary", nil, recs)
-		if err := tuner.Significance(run, &lb, tuner.StatsOptions{Seed: 42}); err != nil {
+		if err := tuner.Significance(context.Background(), run, &lb, tuner.StatsOptions{Seed: 42}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -230,7 +233,7 @@ func TestSignificanceIdenticalTrialsIdenticalIntervals(t *testing.T) {
 		recs = append(recs, rec)
 	}
 	lb := runs.NewLeaderboard("primary", nil, recs)
-	if err := tuner.Significance(run, &lb, tuner.StatsOptions{Seed: 7}); err != nil {
+	if err := tuner.Significance(context.Background(), run, &lb, tuner.StatsOptions{Seed: 7}); err != nil {
 		t.Fatal(err)
 	}
 	a, _ := lb.Find("twin-a")
@@ -257,7 +260,7 @@ func TestCheckPromotionSelectThenConfirm(t *testing.T) {
 	run, recs := statsRun(t, map[string]float64{"better": 0.08, "noise": 0.005, "worse": -0.08})
 	lb := runs.NewLeaderboard("primary", nil, recs)
 	o := tuner.StatsOptions{Seed: 42}
-	if err := tuner.Significance(run, &lb, o); err != nil {
+	if err := tuner.Significance(context.Background(), run, &lb, o); err != nil {
 		t.Fatal(err)
 	}
 	best, _ := lb.Find("better")
@@ -305,6 +308,38 @@ func TestCheckPromotionSelectThenConfirm(t *testing.T) {
 			}
 			if h.Kept == nil || (tc.allowed && *h.Kept <= 0) {
 				t.Errorf("kept %v", h.Kept)
+			}
+		})
+	}
+}
+
+// TestSignificanceCancelled: statistics far too large to finish (Fault 5
+// of issue 22: permutations and resamples in the billions) stop within a
+// second of the context being cancelled, with the context's error.
+func TestSignificanceCancelled(t *testing.T) {
+	cases := []struct {
+		name string
+		th   stats.Thresholds
+	}{
+		{"resamples", stats.Thresholds{Resamples: 1 << 22, Permutations: 100}},
+		{"permutations", stats.Thresholds{Permutations: 1 << 40}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			run, recs := statsRun(t, map[string]float64{"better": 0.08, "noise": 0.005, "worse": -0.08})
+			lb := runs.NewLeaderboard("primary", nil, recs)
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan error, 1)
+			go func() { done <- tuner.Significance(ctx, run, &lb, tuner.StatsOptions{Seed: 42, Thresholds: tc.th}) }()
+			time.Sleep(300 * time.Millisecond)
+			cancel()
+			select {
+			case err := <-done:
+				if !errors.Is(err, context.Canceled) {
+					t.Fatalf("err = %v, want context.Canceled", err)
+				}
+			case <-time.After(time.Second):
+				t.Fatal("Significance still running a second after cancellation")
 			}
 		})
 	}

@@ -32,7 +32,7 @@ func newPlanSource(o Options, grouped bool) (*planSource, error) {
 	var keys []string
 	for i, spec := range order {
 		t := &trial{index: i, total: len(order), spec: spec}
-		if r, ok := recorded[spec.Name]; ok {
+		if r, ok := recorded[spec.Name]; ok && !(o.RetryFailed && r.Status == runs.StatusFailed) {
 			t.recorded = &r
 		}
 		if !grouped {

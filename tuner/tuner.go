@@ -37,6 +37,9 @@ type Options struct {
 	// answers (backend.Fingerprinter): a trial whose key an earlier
 	// successful trial had is not run but reuses its results (reuse.go).
 	Fingerprint func(params experiments.Params) (string, error)
+	// RetryFailed runs a resumed run's failed trials again (their new
+	// records replace the failed ones); otherwise they count as done.
+	RetryFailed bool
 }
 
 // Result is the outcome of a sweep.
@@ -126,6 +129,13 @@ func runTrial(ctx context.Context, o Options, index int, spec experiments.TrialS
 	batch, err := evaluate(ctx, o.Backend, o.Queries, o.Scorer, o.Eval, prefix, func(n int) {
 		o.Progress.QueryDone(n, len(o.Queries))
 	})
+	if errors.Is(err, backend.ErrServiceExited) {
+		// The dead service fails the trial at once, with its exit status;
+		// the queries it answered before are kept with the record.
+		rec.results, rec.Failed = batch.Results, batch.Failed
+		out, _, e := fail(err)
+		return out, restarted, e
+	}
 	if err != nil {
 		out, _, e := fail(err)
 		return out, restarted, e

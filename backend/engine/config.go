@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/fusiontune/fusiontune/internal/atomicfile"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -460,11 +461,7 @@ func (c Config) WriteFile(path string) error {
 	if err != nil {
 		return fmt.Errorf("write config: %w", err)
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return fmt.Errorf("write config: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := atomicfile.Replace(path, data, 0o644); err != nil {
 		return fmt.Errorf("write config: %w", err)
 	}
 	return nil

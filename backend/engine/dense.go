@@ -112,11 +112,13 @@ func (v *vectors) save(path string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("save vectors: %w", err)
 	}
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
+	// A temporary of its own beside path: the rename stays on one
+	// filesystem, and two builders of one cache do not share it.
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return fmt.Errorf("save vectors: %w", err)
 	}
+	tmp := f.Name()
 	defer os.Remove(tmp)
 	w := bufio.NewWriterSize(f, 1<<20)
 	w.WriteString(vectorMagic)

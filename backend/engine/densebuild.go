@@ -5,6 +5,7 @@ import (
 	"encoding"
 	"errors"
 	"fmt"
+	"github.com/fusiontune/fusiontune/internal/atomicfile"
 	"os"
 	"path/filepath"
 	"strings"
@@ -71,16 +72,13 @@ func (e *Engine) fitOrLoad(ctx context.Context, f embed.Fitter, texts []string, 
 	return nil
 }
 
-// writeFileAtomic writes data to a temporary file renamed over path.
+// writeFileAtomic writes data to a temporary file beside path (never in
+// os.TempDir, which may be another filesystem) renamed over path.
 func writeFileAtomic(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return atomicfile.Replace(path, data, 0o644)
 }
 
 // buildDense fits the embedder when it learns from the corpus, then loads

@@ -88,7 +88,11 @@ func buildLexical(ctx context.Context, dir string, chunks []Chunk, titles []stri
 		return nil, fmt.Errorf("bm25 index: %w", err)
 	}
 	defer os.RemoveAll(tmp)
-	b, err := bleve.NewBuilder(tmp, newIndexMapping(), map[string]any{"batchSize": builderBatch})
+	// The builder's segments go beside the index too (bleve's default is
+	// os.TempDir): it renames them into place, which fails across
+	// filesystems ("invalid cross-device link") when the cache is on
+	// another one than the temp dir.
+	b, err := bleve.NewBuilder(tmp, newIndexMapping(), map[string]any{"batchSize": builderBatch, "buildPathPrefix": tmp})
 	if err != nil {
 		return nil, fmt.Errorf("bm25 index: %w", err)
 	}

@@ -246,13 +246,61 @@ func (b *Backend) dial() (backend.Searcher, error) {
 	return s, nil
 }
 
-// Search runs a query on the running service.
+// exitGrace is how long a failed search waits for the process to be
+// reaped: the connection breaks a moment before Wait returns.
+const exitGrace = 200 * time.Millisecond
+
+// Search runs a query on the running service. When the service process
+// has exited (killed, crashed) it fails at once, and a search in flight
+// is cut short, with an error wrapping backend.ErrServiceExited that gives
+// the exit status.
 func (b *Backend) Search(ctx context.Context, req backend.SearchRequest) (backend.SearchResponse, error) {
+	b.mu.Lock()
+	done := b.done
+	b.mu.Unlock()
+	if done != nil {
+		select {
+		case <-done:
+			return backend.SearchResponse{}, b.exited()
+		default:
+		}
+	}
 	s, err := b.dial()
 	if err != nil {
 		return backend.SearchResponse{}, fmt.Errorf("search: %w", err)
 	}
-	return s.Search(ctx, req)
+	if done == nil {
+		return s.Search(ctx, req)
+	}
+	sctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		select {
+		case <-done:
+			cancel()
+		case <-sctx.Done():
+		}
+	}()
+	resp, err := s.Search(sctx, req)
+	if err != nil && ctx.Err() == nil {
+		select {
+		case <-done:
+			return resp, b.exited()
+		case <-time.After(exitGrace):
+		}
+	}
+	return resp, err
+}
+
+// exited is the error of a search on a service whose process has exited.
+func (b *Backend) exited() error {
+	b.mu.Lock()
+	status := b.exitErr
+	b.mu.Unlock()
+	if status == nil {
+		return fmt.Errorf("search: %w with status 0 (see its log)", backend.ErrServiceExited)
+	}
+	return fmt.Errorf("search: %w: %v (see its log)", backend.ErrServiceExited, status)
 }
 
 // Close stops the service.

@@ -48,6 +48,7 @@ func runCompare(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
+	a.warnUnfinished(s, store)
 	side := func(ref string) (*runs.Run, runs.Entry, error) {
 		// Run ids hold no colon; trial names may ("w=bm25:0.6").
 		runRef, trial, _ := strings.Cut(ref, ":")

@@ -64,6 +64,7 @@ func runExport(ctx context.Context, a *app, args []string) error {
 		if err != nil {
 			return err
 		}
+		a.warnUnfinished(s, store)
 		runRef, name, _ := strings.Cut(*trial, ":")
 		rec, err := store.Resolve(runRef)
 		if err != nil {

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // TestFaultServiceHelper is not a test: with FAULT_SERVICE=1 it is a small
@@ -17,7 +18,8 @@ import (
 // backend.kind process as `TEST-BINARY -test.run=... -- CONFIG ADDR`. Its
 // rendered config says how it misbehaves (fault: ok | never-ready | hang |
 // http500 | malformed | die-once); die-once SIGKILLs itself at its 4th
-// search unless $FAULT_MARK exists (which it creates first).
+// search unless $FAULT_MARK exists (which it creates first). While the file
+// $FAULT_SLOW exists, it starts slowly (a minute before it listens).
 func TestFaultServiceHelper(t *testing.T) {
 	if os.Getenv("FAULT_SERVICE") != "1" {
 		t.Skip("helper process only")
@@ -71,6 +73,11 @@ func TestFaultServiceHelper(t *testing.T) {
 		}
 		json.NewEncoder(w).Encode(map[string]any{"hits": []map[string]any{{"doc_id": "kb-0028", "score": 2}, {"doc_id": "kb-0001", "score": 1}}})
 	})
+	if slow := os.Getenv("FAULT_SLOW"); slow != "" {
+		if _, err := os.Stat(slow); err == nil {
+			time.Sleep(time.Minute) // a slow start: not listening yet
+		}
+	}
 	fmt.Fprintln(os.Stderr, "fault service", fault, "on", args[1], http.ListenAndServe(args[1], mux))
 	os.Exit(1)
 }
@@ -129,7 +136,7 @@ backend:
 		"hang":             "timed out after 300ms",
 		"http500":          `status 500: {"error":"index corrupted"}`,
 		"malformed":        "response is not JSON",
-		"killed-mid-batch": "connection refused",
+		"killed-mid-batch": "service exited: signal: killed",
 	}
 	recs := readTrials(t, trialFiles(e.runDirs()[0]))
 	if len(recs) != 7 {

@@ -179,9 +179,11 @@ func TestFaultServeKilledMidBatch(t *testing.T) {
 
 // killServeMidBatch runs one attempt and reports whether the kill landed.
 func killServeMidBatch(t *testing.T) bool {
-	// One query at a time, no retries: the 90-query batch (~32 KB per
-	// response) takes long enough for the kill to land inside it.
-	e := newSweepEnv(t, "runs_dir: runs\neval:\n  concurrency: 1\n  retries: 0\n")
+	// One query at a time: the 90-query batch (~32 KB per response) takes
+	// long enough for the kill to land inside it. Two retries with
+	// backoff (the default) per query would take the rest of the batch
+	// tens of seconds to fail; the dead child is noticed at once instead.
+	e := newSweepEnv(t, "runs_dir: runs\neval:\n  concurrency: 1\n  retries: 2\n")
 	exp := longExperiment(e)
 	cmd, stdout, stderr := e.command("--experiments", exp, "--mode", "live")
 	if err := cmd.Start(); err != nil {
@@ -215,6 +217,15 @@ func killServeMidBatch(t *testing.T) bool {
 	if err := syscall.Kill(victim, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
+	killed := time.Now()
+	recorded := filepath.Join(e.runDirs()[0], "trials", "001.json")
+	for time.Since(killed) < time.Minute {
+		if _, err := os.Stat(recorded); err == nil {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	noticed := time.Since(killed)
 	code := exitCodeOf(t, cmd.Wait())
 	if code == 0 {
 		t.Logf("missed (victim %d wrote %d bytes):\n%s", victim, written(victim), stderr)
@@ -229,8 +240,12 @@ func killServeMidBatch(t *testing.T) bool {
 		t.Fatalf("%d trials recorded, want all 12", len(recs))
 	}
 	failed := recs["001.json"]
-	if failed.Status != "failed" || !strings.Contains(failed.Error, "queries failed") {
-		t.Errorf("trial 001: status %q error %q, want failed with the queries' reason", failed.Status, failed.Error)
+	if failed.Status != "failed" || !strings.Contains(failed.Error, "service exited: signal: killed") {
+		t.Errorf("trial 001: status %q error %q, want failed with the service's exit status", failed.Status, failed.Error)
+	}
+	t.Logf("trial 001 recorded %s after the kill", noticed.Round(time.Millisecond))
+	if noticed > 3*time.Second {
+		t.Errorf("trial 001 recorded %s after the kill; a dead child must fail it at once", noticed.Round(time.Millisecond))
 	}
 	for name, r := range recs {
 		if name != "001.json" && r.Status != "ok" {
@@ -242,6 +257,20 @@ func killServeMidBatch(t *testing.T) bool {
 	}
 	if status, _ := readManifest(t, run); status != "done" {
 		t.Errorf("manifest status %q", status)
+	}
+	if _, errOut, code := e.run("--retry-failed"); code != 2 || !strings.Contains(errOut, "--retry-failed: only with --resume RUN") {
+		t.Errorf("--retry-failed without --resume: exit %d\n%s", code, errOut)
+	}
+	// --resume --retry-failed runs the failed trial again, and only it.
+	_, errOut, code := e.run("--experiments", exp, "--mode", "live", "--resume", filepath.Base(run), "--retry-failed")
+	if code != 0 {
+		t.Fatalf("--resume --retry-failed: exit %d\n%s", code, errOut)
+	}
+	mustContain(t, "stderr", errOut, "resume: running the 1 failed trials again (--retry-failed)", "(11 resumed)")
+	for name, r := range readTrials(t, trialFiles(run)) {
+		if r.Status != "ok" {
+			t.Errorf("trial %s after --retry-failed: %s %s", name, r.Status, r.Error)
+		}
 	}
 	return true
 }

@@ -68,14 +68,23 @@ func TestGates(t *testing.T) {
 		t.Errorf("tune gate RUN baseline: exit %d\n%s", code, stdout)
 	}
 
+	// A sweep whose gate names a category no query has is refused before
+	// it starts (issue 22): that gate could only fail after the run.
+	e.write("nosuch.yaml", sweepSettings+`gates: ["MRR@10 >= 0.70", "P@1[nosuch] > 0"]`+"\n")
+	_, stderr, code = e.run("--experiments", exp, "--config", "nosuch.yaml")
+	mustContain(t, "stderr", stderr, `nosuch.yaml:4:27: gates[1]: gate "P@1[nosuch] > 0": no evaluated query has category "nosuch" (categories: direct, misspelled, multi_intent, off_topic, paraphrase)`)
+	if code != 2 || len(e.runDirs()) != 1 {
+		t.Errorf("sweep with a gate on an unknown category: exit %d, %d runs; want 2 and no new run", code, len(e.runDirs()))
+	}
+
 	// The sweep's gate step fails the sweep and, with --apply-best, says
 	// plainly that the gates stopped the promotion.
-	e.write("failpromote.yaml", sweepSettings+"backend:\n  config: prod.yaml\n"+`gates: ["MRR@10 >= 0.70", "routing[off_topic] == 1.0", "P@1[nosuch] > 0"]`+"\n")
+	e.write("failpromote.yaml", sweepSettings+"backend:\n  config: prod.yaml\n"+`gates: ["MRR@10 >= 0.70", "routing[off_topic] == 1.0", "NDCG@10[paraphrase] >= 0.9"]`+"\n")
 	_, stderr, code = e.run("--experiments", exp, "--config", "failpromote.yaml", "--apply-best")
 	if code != 1 || !strings.Contains(stderr, "FAIL routing[off_topic] == 1.0") {
 		t.Errorf("sweep with failing gates: exit %d\n%s", code, stderr)
 	}
-	mustContain(t, "stderr", stderr, `tune: not promoted: gate routing[off_topic] == 1.0 failed (0.0000); gate P@1[nosuch] > 0 failed (no category "nosuch" in this run)`)
+	mustContain(t, "stderr", stderr, `tune: not promoted: gate routing[off_topic] == 1.0 failed (0.0000); gate NDCG@10[paraphrase] >= 0.9 failed (0.4471)`)
 	if _, err := os.Stat(filepath.Join(e.dir, "prod.yaml")); err == nil {
 		t.Error("--apply-best promoted past a failing gate")
 	}
@@ -136,6 +145,6 @@ func TestGates(t *testing.T) {
 		t.Errorf("bad stats settings: exit %d, want 2", code)
 	}
 	mustContain(t, "stderr", stderr, `badstats.yaml:2:15: stats.correction: must be holm, bh or none (got "bonferroni")`,
-		"badstats.yaml:4:10: stats.alpha: must be in (0, 1) (got 1.5)", "badstats.yaml:3:14: stats.resamples: must be >= 1000 (got 100)",
-		"badstats.yaml:5:13: stats.metrics[0]: ", "badstats.yaml:7:14: promotion.tolerance: must be >= 0 (got -0.1)")
+		"badstats.yaml:4:10: stats.alpha: must be in (0, 1) (got 1.5)", "badstats.yaml:3:14: stats.resamples: must be in [1000, 100000] (got 100)",
+		"badstats.yaml:5:13: stats.metrics[0]: ", "badstats.yaml:7:14: promotion.tolerance: must be a number in [0, 1] (got -0.1)")
 }

@@ -66,6 +66,7 @@ func (a *app) openRun(config string, fs *flag.FlagSet, ref string) (*settings, *
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	a.warnUnfinished(s, store)
 	run, err := store.Resolve(ref)
 	if err != nil {
 		return nil, nil, nil, inputError(err)

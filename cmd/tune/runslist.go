@@ -46,6 +46,7 @@ func runRuns(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
+	a.warnUnfinished(s, store)
 	list, err := store.List()
 	if err != nil {
 		return err

@@ -231,25 +231,11 @@ func (s *settings) validate() error {
 	for _, p := range s.Backend.problems() {
 		addText("", p)
 	}
-	if s.Eval.Concurrency <= 0 {
-		add("eval.concurrency", "must be > 0 (got %d)", s.Eval.Concurrency)
-	}
-	if s.Eval.Timeout <= 0 {
-		add("eval.timeout", "must be > 0 (got %s)", s.Eval.Timeout)
-	}
-	if s.Eval.Retries < 0 {
-		add("eval.retries", "must be >= 0 (got %d)", s.Eval.Retries)
-	}
-	if s.Eval.K <= 0 {
-		add("eval.k", "must be > 0 (got %d)", s.Eval.K)
-	}
+	s.rangeEvalAndBackend(ranges{add})
 	if err := tuner.CheckQueryErrorPolicy(s.Eval.OnQueryError); err != nil {
 		add("eval.on_query_error", "%v", err)
 	}
-	if s.Eval.MaxConsecutiveFailures < 0 {
-		add("eval.max_consecutive_failures", "must be >= 0 (0: never stop early; got %d)", s.Eval.MaxConsecutiveFailures)
-	}
-	if s.RunsDir == "" {
+	if strings.TrimSpace(s.RunsDir) == "" {
 		add("runs_dir", "must not be empty")
 	}
 	s.validateStats(add)
@@ -283,7 +269,7 @@ func (s *settings) validate() error {
 		} else {
 			if s.Dataset.Split != "" {
 				d.Split = s.Dataset.Split // --split still applies
-				split := experiments.DatasetConfig{Path: d.Path, Split: d.Split}
+				split := experiments.DatasetConfig{Path: d.Path, Split: d.Split, DevFraction: d.DevFraction}
 				if err := split.Validate(); err != nil {
 					addProblems("dataset", err)
 				}

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"reflect"
 	"sort"
@@ -206,7 +207,10 @@ func (c *schemaCheck) walk(n *yaml.Node, t reflect.Type, field, tag string) {
 	case reflect.Int, reflect.Int64, reflect.Int32:
 		c.scalar(n, field, "an integer", func(v string) bool { _, err := strconv.ParseInt(v, 0, 64); return err == nil })
 	case reflect.Float64, reflect.Float32:
-		c.scalar(n, field, "a number", func(v string) bool { _, err := strconv.ParseFloat(v, 64); return err == nil })
+		c.scalar(n, field, "a finite number", func(v string) bool {
+			f, err := strconv.ParseFloat(v, 64)
+			return err == nil && !math.IsNaN(f) && !math.IsInf(f, 0)
+		})
 	case reflect.Bool:
 		c.scalar(n, field, "true or false", func(v string) bool { _, err := strconv.ParseBool(v); return err == nil })
 	}

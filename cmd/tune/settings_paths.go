@@ -71,8 +71,8 @@ func (s *settings) resolvePaths() error {
 		if v != "" {
 			s.given[p.key] = true
 		}
-		if v == "" || filepath.IsAbs(v) || (p.command && !strings.ContainsRune(v, '/')) {
-			continue
+		if strings.TrimSpace(v) == "" || filepath.IsAbs(v) || (p.command && !strings.ContainsRune(v, '/')) {
+			continue // a blank path is left for validate to refuse
 		}
 		s.written[p.key] = v
 		if s.src.inFile(p.key) {

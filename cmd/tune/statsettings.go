@@ -56,24 +56,7 @@ func (s *settings) validateStats(add func(field, format string, args ...any)) {
 	default:
 		add("stats.correction", "must be holm, bh or none (got %q)", st.Correction)
 	}
-	if !(st.Alpha > 0 && st.Alpha < 1) {
-		add("stats.alpha", "must be in (0, 1) (got %g)", st.Alpha)
-	}
-	if !(st.Level > 0 && st.Level < 1) {
-		add("stats.level", "must be in (0, 1) (got %g)", st.Level)
-	}
-	if st.Resamples < stats.MinResamples {
-		add("stats.resamples", "must be >= %d (got %d)", stats.MinResamples, st.Resamples)
-	}
-	if st.Permutations < 100 {
-		add("stats.permutations", "must be >= 100 (got %d)", st.Permutations)
-	}
-	if st.MinCategoryQueries < 2 {
-		add("stats.min_category_queries", "must be >= 2 (got %d)", st.MinCategoryQueries)
-	}
-	if st.MinNonZeroPairs < 1 {
-		add("stats.min_nonzero_pairs", "must be >= 1 (got %d)", st.MinNonZeroPairs)
-	}
+	s.rangeStats(ranges{add})
 	s.validateMetricsAndGates(add)
 }
 
@@ -102,9 +85,6 @@ func (s *settings) validateMetricsAndGates(add func(field, format string, args .
 		s.gates = append(s.gates, g)
 	}
 	extra = append(extra, tuner.GateMetrics(s.gates)...)
-	if s.Promotion.Tolerance < 0 {
-		add("promotion.tolerance", "must be >= 0 (got %g)", s.Promotion.Tolerance)
-	}
 	for i, c := range s.Promotion.Guarded {
 		if c == "" {
 			add(fmt.Sprintf("promotion.guarded[%d]", i), "must name a category")

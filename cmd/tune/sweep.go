@@ -17,7 +17,7 @@ import (
 	"github.com/fusiontune/fusiontune/tuner"
 )
 
-const sweepUsage = `[--experiments FILE] [--config tune.yaml] [--runs-dir DIR] [--resume RUN] [--apply-best] [--mode live|replay|auto] [--verify N] [--format text|json|md|csv]
+const sweepUsage = `[--experiments FILE] [--config tune.yaml] [--runs-dir DIR] [--resume RUN [--retry-failed]] [--apply-best] [--mode live|replay|auto] [--verify N] [--format text|json|md|csv]
        [--storage URL [--study NAME]] [--parallel N]
 
 Applies every trial of the experiment file to the backend, restarting it,
@@ -34,7 +34,7 @@ type sweepFlags struct {
 	fs                                *flag.FlagSet
 	experiments, config, resume, mode string
 	format                            string
-	applyBest, force                  bool
+	applyBest, force, retryFailed     bool
 	verify                            int
 	shared                            *sharedFlags
 }
@@ -54,6 +54,7 @@ func parseSweepFlags(a *app, cmd string, args []string) (f *sweepFlags, shared b
 	fs.String("split", "", "golden-set split to evaluate: all, dev or test (setting dataset.split; unset: dev, confirmed on test, from 100 judged queries, else all)")
 	fs.String("dataset-id", "", "named dataset from the settings' datasets list (setting dataset_id)")
 	fs.StringVar(&f.resume, "resume", "", "continue the interrupted run RUN without redoing its finished trials")
+	fs.BoolVar(&f.retryFailed, "retry-failed", false, "with --resume: run the run's failed trials again (their new records replace the failed ones)")
 	fs.StringVar(&f.format, "format", "text", "leaderboard format on stdout: text, json, md or csv")
 	fs.BoolVar(&f.applyBest, "apply-best", false, "promote the best trial to the production config (backend.config) after the sweep")
 	fs.BoolVar(&f.force, "force", false, "with --apply-best: promote even when the promotion policy refuses (recorded in promotions.jsonl)")
@@ -65,6 +66,9 @@ func parseSweepFlags(a *app, cmd string, args []string) (f *sweepFlags, shared b
 	}
 	if shared, err = f.shared.check(cmd, f.resume, f.applyBest); err != nil {
 		return nil, false, err
+	}
+	if f.retryFailed && f.resume == "" {
+		return nil, false, usageErrorf("--retry-failed: only with --resume RUN")
 	}
 	if fs.NArg() > 0 {
 		return nil, false, usageErrorf("unexpected argument %q (experiment files go after --experiments)", fs.Arg(0))
@@ -113,6 +117,7 @@ func (a *app) sweep(ctx context.Context, cmd string, args []string) error {
 	if err != nil {
 		return err
 	}
+	a.warnUnfinished(s, store)
 	c.Store = store
 	if shared {
 		c.Shared = f.shared.config()
@@ -126,7 +131,7 @@ func (a *app) sweep(ctx context.Context, cmd string, args []string) error {
 		if err != nil {
 			return err
 		}
-		c.Resume = f.resume
+		c.Resume, c.RetryFailed = f.resume, f.retryFailed
 		c.ResumeHint = func(id string) string { return fmt.Sprintf("resume with '%s'", resumeCommand(args, id)) }
 	}
 	return a.runAndFinish(ctx, c, s, f)
@@ -208,6 +213,9 @@ func (a *app) sweepConfig(s *settings, expFile, mode string, verify int) (*tuner
 	ds, err := a.openSweepDataset(s)
 	if err != nil {
 		return nil, err
+	}
+	if err := s.checkCategories(ds.Queries); err != nil {
+		return nil, inputError(err)
 	}
 	scorer, err := newScorer(s.Score, ds.Golden.Scale)
 	if err != nil {

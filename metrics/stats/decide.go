@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -42,6 +43,13 @@ type Flips struct {
 // differences d, seeded with seed. The same d, seed and thresholds give the
 // same Flips.
 func SignFlips(d []float64, seed int64, th Thresholds) Flips {
+	f, _ := SignFlipsContext(context.Background(), d, seed, th)
+	return f
+}
+
+// SignFlipsContext is SignFlips that stops with ctx's error once ctx is
+// done: it looks at ctx every few hundred sign vectors.
+func SignFlipsContext(ctx context.Context, d []float64, seed int64, th Thresholds) (Flips, error) {
 	th = th.WithDefaults()
 	n := len(d)
 	f := Flips{Mean: Mean(d), N: n, Seed: seed}
@@ -72,13 +80,16 @@ func SignFlips(d []float64, seed int64, th Thresholds) Flips {
 	if n == 0 {
 		f.Exact, f.Permutations = true, 1
 		f.lo, f.hi = []float64{math.Inf(-1)}, []float64{math.Inf(1)}
-		return f
+		return f, nil
 	}
 	if n <= th.ExactRandomizationMaxN {
 		total := 1 << n
 		f.Exact, f.Permutations = true, total
 		f.lo, f.hi = make([]float64, 0, total), make([]float64, 0, total)
 		for mask := 0; mask < total; mask++ {
+			if mask%checkEvery == 0 && ctx.Err() != nil {
+				return Flips{}, fmt.Errorf("stats: randomization: %w", ctx.Err())
+			}
 			a, flipped := 0.0, 0
 			for i, v := range d {
 				if mask&(1<<i) != 0 {
@@ -95,6 +106,9 @@ func SignFlips(d []float64, seed int64, th Thresholds) Flips {
 		f.Permutations = th.Permutations
 		f.lo, f.hi = make([]float64, 0, th.Permutations), make([]float64, 0, th.Permutations)
 		for b := 0; b < th.Permutations; b++ {
+			if b%checkEvery == 0 && ctx.Err() != nil {
+				return Flips{}, fmt.Errorf("stats: randomization: %w", ctx.Err())
+			}
 			// Branch-free: sum the flipped differences (bit 1 of the
 			// word flips one), then A = S - 2·Σ flipped.
 			var fs float64
@@ -114,7 +128,7 @@ func SignFlips(d []float64, seed int64, th Thresholds) Flips {
 	}
 	slices.Sort(f.lo)
 	slices.Sort(f.hi)
-	return f
+	return f, nil
 }
 
 // hits counts the sign vectors that reach the statistic at δ.

@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/bits"
@@ -51,8 +52,8 @@ func Mean(v []float64) float64 {
 // of the pairs drawn with the seed. The interval is of the mean difference,
 // so a paired bootstrap is a bootstrap of d.
 func PairedBootstrap(d []float64, seed int64, th Thresholds) Interval {
-	th = th.WithDefaults()
-	return bootstrapMean(d, seed, th)
+	iv, _ := bootstrapMean(context.Background(), d, seed, th.WithDefaults())
+	return iv
 }
 
 // MeanInterval returns the mean of v with its percentile bootstrap interval
@@ -61,6 +62,13 @@ func PairedBootstrap(d []float64, seed int64, th Thresholds) Interval {
 // group: "category x has 4 queries: no interval (need 5)" for
 // MeanInterval(v, "category x", ...).
 func MeanInterval(v []float64, name string, seed int64, th Thresholds) Interval {
+	iv, _ := MeanIntervalContext(context.Background(), v, name, seed, th)
+	return iv
+}
+
+// MeanIntervalContext is MeanInterval that stops with ctx's error once ctx
+// is done (it checks every few resamples).
+func MeanIntervalContext(ctx context.Context, v []float64, name string, seed int64, th Thresholds) (Interval, error) {
 	th = th.WithDefaults()
 	if len(v) < th.MinIntervalN {
 		m := Mean(v)
@@ -69,21 +77,28 @@ func MeanInterval(v []float64, name string, seed int64, th Thresholds) Interval 
 			unit = "query"
 		}
 		return Interval{Mean: m, Low: m, High: m, Level: th.Level, N: len(v),
-			Warning: fmt.Sprintf("%s has %d %s: no interval (need %d)", name, len(v), unit, th.MinIntervalN)}
+			Warning: fmt.Sprintf("%s has %d %s: no interval (need %d)", name, len(v), unit, th.MinIntervalN)}, nil
 	}
-	return bootstrapMean(v, seed, th)
+	return bootstrapMean(ctx, v, seed, th)
 }
 
-func bootstrapMean(v []float64, seed int64, th Thresholds) Interval {
+// checkEvery is how many resamples or flips run between two looks at the
+// context: few enough to stop well within a second on any realistic n.
+const checkEvery = 256
+
+func bootstrapMean(ctx context.Context, v []float64, seed int64, th Thresholds) (Interval, error) {
 	n := len(v)
 	out := Interval{Mean: Mean(v), Level: th.Level, N: n}
 	if n == 0 {
-		return out
+		return out, nil
 	}
 	rng := newPCG(seed)
 	means := make([]float64, th.Resamples)
 	un := uint64(n)
 	for b := range means {
+		if b%checkEvery == 0 && ctx.Err() != nil {
+			return Interval{}, fmt.Errorf("stats: bootstrap: %w", ctx.Err())
+		}
 		var s float64
 		for i := 0; i < n; i++ {
 			s += v[index(rng.Uint64(), un)]
@@ -102,7 +117,7 @@ func bootstrapMean(v []float64, seed int64, th Thresholds) Interval {
 	}
 	out.Low = out.Mean + widen*(quantile(means, a)-out.Mean)
 	out.High = out.Mean + widen*(quantile(means, 1-a)-out.Mean)
-	return out
+	return out, nil
 }
 
 // quantile is the type-7 (R default) quantile of sorted values.

@@ -44,6 +44,14 @@ const (
 	DefaultAlpha                  = 0.05
 	// MinResamples is the fewest bootstrap resamples ever drawn.
 	MinResamples = 1000
+	// MaxResamples and MaxPermutations bound the resampling sizes a user
+	// may ask for: 50 and 10 times the defaults, far past where more
+	// resamples change a reported digit (a p-value resolves to 1e-5), yet
+	// a sweep's statistics stay within seconds to minutes.
+	MaxResamples    = 100_000
+	MaxPermutations = 100_000
+	// MinPermutations is the fewest random sign flips a user may ask for.
+	MinPermutations = 100
 )
 
 // DefaultThresholds returns the defaults above, with the continuity

@@ -31,8 +31,15 @@ type Promotion struct {
 	Removed bool   `json:"removed,omitempty"`
 	Forced  bool   `json:"forced,omitempty"`
 	Reason  string `json:"reason,omitempty"` // why a forced promotion was allowed
-	Status  string `json:"status"`           // ok, rolled_back (failed and restored)
-	Error   string `json:"error,omitempty"`
+	// Status is pending (the intent, journaled before the switch), then
+	// ok or rolled_back (failed and restored) in a second line for the
+	// same Time and Action (see Unfinished).
+	Status string `json:"status"`
+	Error  string `json:"error,omitempty"`
+	// SHA256 is the digest of the bytes installed, PreviousSHA256 of those
+	// they replace: they tell which config an interrupted promotion left.
+	SHA256         string `json:"sha256,omitempty"`
+	PreviousSHA256 string `json:"previous_sha256,omitempty"`
 }
 
 // Promoter writes a production config safely: a backup first, then an
@@ -99,17 +106,31 @@ func (pr *Promoter) install(ctx context.Context, config []byte, p Promotion) (Pr
 		if err := os.MkdirAll(filepath.Dir(pr.ConfigPath), 0o755); err != nil {
 			return p, fmt.Errorf("%s: create the production config's directory: %w", p.Action, err)
 		}
+	} else {
+		p.PreviousSHA256 = digest(old)
+	}
+	p.SHA256 = digest(config)
+	// The intent goes to the journal before the switch: a process killed
+	// from here on leaves a pending line that the next tune command
+	// finds (Unfinished) and undoes (Recover).
+	p.Status = StatusPending
+	if err := pr.journal(p); err != nil {
+		return p, fmt.Errorf("%s: %w", p.Action, err)
 	}
 	if err := runs.WriteFileAtomic(pr.ConfigPath, config, mode); err != nil {
+		p.Status, p.Error = StatusRolledBack, err.Error()
+		if jerr := pr.journal(p); jerr != nil {
+			err = errors.Join(err, jerr)
+		}
 		return p, fmt.Errorf("%s: write production config: %w", p.Action, err)
 	}
 	verr := pr.Verify(ctx)
 	if verr == nil {
-		p.Status = "ok"
+		p.Status = StatusOK
 		return p, pr.journal(p)
 	}
 	// Restore what was there, byte for byte, and bring the service back on it.
-	p.Status = "rolled_back"
+	p.Status = StatusRolledBack
 	p.Error = verr.Error()
 	var rerr error
 	if p.Existed {
@@ -141,7 +162,14 @@ func (pr *Promoter) install(ctx context.Context, config []byte, p Promotion) (Pr
 
 // Rollback reinstalls the config that the last successful promotion
 // replaced.
+// An unfinished promotion (see Unfinished) is rolled back first: that is
+// the rollback then.
 func (pr *Promoter) Rollback(ctx context.Context) (Promotion, error) {
+	if u, err := pr.Unfinished(); err != nil {
+		return Promotion{}, err
+	} else if u != nil {
+		return pr.Recover(ctx, *u)
+	}
 	hist, err := ReadPromotions(pr.Journal)
 	if err != nil {
 		return Promotion{}, err
@@ -150,7 +178,7 @@ func (pr *Promoter) Rollback(ctx context.Context) (Promotion, error) {
 	// latest successful promotion not already undone.
 	var stack []Promotion
 	for _, p := range hist {
-		if p.Config != pr.ConfigPath || p.Status != "ok" {
+		if p.Config != pr.ConfigPath || p.Status != StatusOK {
 			continue
 		}
 		switch p.Action {

@@ -72,6 +72,28 @@ func Trial(ctx context.Context, c Config) (*Promoted, error) {
 	if err != nil {
 		return nil, err
 	}
+	var (
+		sample   []tuner.Query
+		recorded = map[string]float64{}
+		sc       tuner.Scorer
+	)
+	pr, cleanup, err := NewProduction(c.ConfigPath, c.Store, c.NewVerify, func(ctx context.Context, b backend.Searcher) error {
+		return tuner.SmokeCheck(ctx, b, sample, recorded, sc, c.Eval)
+	})
+	if err != nil {
+		return nil, err
+	}
+	defer cleanup()
+	// A promotion interrupted before its outcome left the production config
+	// unverified: roll it back before the policy reads that config.
+	if u, err := pr.Unfinished(); err != nil {
+		return nil, err
+	} else if u != nil {
+		fmt.Fprintf(c.Log, "tune: %s: rolling it back first\n", pr.State(*u))
+		if _, err := pr.Recover(ctx, *u); err != nil {
+			return nil, err
+		}
+	}
 	forced, reason, err := c.checkPolicy()
 	if err != nil {
 		return nil, err
@@ -85,7 +107,6 @@ func Trial(ctx context.Context, c Config) (*Promoted, error) {
 	if err != nil {
 		return nil, err
 	}
-	recorded := map[string]float64{}
 	for _, r := range results {
 		recorded[r.QueryID] = r.Primary
 	}
@@ -93,14 +114,7 @@ func Trial(ctx context.Context, c Config) (*Promoted, error) {
 	if n <= 0 {
 		n = DefaultSmokeQueries
 	}
-	sample := sampleQueries(queries, n)
-	pr, cleanup, err := NewProduction(c.ConfigPath, c.Store, c.NewVerify, func(ctx context.Context, b backend.Searcher) error {
-		return tuner.SmokeCheck(ctx, b, sample, recorded, sc, c.Eval)
-	})
-	if err != nil {
-		return nil, err
-	}
-	defer cleanup()
+	sample = sampleQueries(queries, n)
 	config := []byte(rec.BackendConfig)
 	if c.Install != nil {
 		if config, err = c.Install(config); err != nil {
@@ -168,6 +182,23 @@ func (c Config) checkPolicy() (forced bool, reason string, err error) {
 	return false, "", errors.New(b.String())
 }
 
+// UnfinishedState returns, when a promotion or rollback of the production
+// config (configPath) journaled in store was interrupted (see
+// Promoter.Unfinished), what state it left: which config the file holds
+// and where the previous one is. "" when there is none.
+func UnfinishedState(configPath string, store *runs.Store) (string, error) {
+	abs, err := filepath.Abs(configPath)
+	if err != nil {
+		return "", err
+	}
+	pr := &Promoter{ConfigPath: abs, Journal: filepath.Join(store.Dir, runs.PromotionsFile)}
+	u, err := pr.Unfinished()
+	if err != nil || u == nil {
+		return "", err
+	}
+	return pr.State(*u), nil
+}
+
 // Rollback restores the production config (configPath) that the
 // last promotion journaled in store replaced, brings the service up on it
 // and checks its health. With no promotion on record it returns
@@ -188,7 +219,13 @@ func Rollback(ctx context.Context, configPath string, store *runs.Store, newVeri
 // back up and health-checks it only (the promoted trial's smoke scores do
 // not apply to it). cleanup removes the verifiers' scratch directory.
 func NewProduction(configPath string, store *runs.Store, newVerify VerifyFunc, check func(context.Context, backend.Searcher) error) (pr *Promoter, cleanup func(), err error) {
-	dir, err := os.MkdirTemp("", "tune-promote-*")
+	// The verifiers' scratch directory lives in the runs directory, not
+	// os.TempDir: the engine builds caches and configs there and renames
+	// them into place, which must not cross filesystems.
+	if err := os.MkdirAll(store.Dir, 0o755); err != nil {
+		return nil, nil, err
+	}
+	dir, err := os.MkdirTemp(store.Dir, ".promote-*")
 	if err != nil {
 		return nil, nil, err
 	}

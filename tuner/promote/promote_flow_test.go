@@ -184,7 +184,7 @@ func TestPromoteTrialPolicy(t *testing.T) {
 			t.Errorf("log %q", log.String())
 		}
 		hist, err := promote.ReadPromotions(filepath.Join(f.store.Dir, runs.PromotionsFile))
-		if err != nil || len(hist) != 1 || !hist[0].Forced {
+		if err != nil || len(hist) != 2 || hist[0].Status != promote.StatusPending || hist[1].Status != promote.StatusOK || !hist[1].Forced {
 			t.Errorf("journal: %+v, %v", hist, err)
 		}
 	})

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -59,9 +60,19 @@ func TestPromoteThenRollback(t *testing.T) {
 	if _, err := pr.Rollback(context.Background()); !errors.Is(err, promote.ErrNothingToRollBack) {
 		t.Errorf("third rollback: %v, want ErrNothingToRollBack", err)
 	}
+	// Each promotion and rollback: its intent, then its outcome.
 	hist, err := promote.ReadPromotions(pr.Journal)
-	if err != nil || len(hist) != 4 {
+	if err != nil || len(hist) != 8 {
 		t.Fatalf("journal: %v, %d lines", err, len(hist))
+	}
+	for i, p := range hist {
+		want := promote.StatusPending
+		if i%2 == 1 {
+			want = promote.StatusOK
+		}
+		if p.Status != want || !p.Time.Equal(hist[i-i%2].Time) {
+			t.Errorf("journal line %d: status %q at %s, want %q", i+1, p.Status, p.Time, want)
+		}
 	}
 	if len(*seen) != 4 {
 		t.Errorf("verify ran %d times, want 4", len(*seen))
@@ -129,5 +140,88 @@ func TestFirstPromotionThenRollback(t *testing.T) {
 	// Verify ran on the two promotions and the restored k=40, not on "no file".
 	if len(*seen) != 3 {
 		t.Errorf("verify ran %d times, want 3", len(*seen))
+	}
+}
+
+// killedPromotion promotes config with a Verify that ends its goroutine
+// the way a SIGKILL ends the process: nothing after the switch runs, so the
+// journal holds only the intent.
+func killedPromotion(t *testing.T, pr *promote.Promoter, config string) {
+	t.Helper()
+	verify := pr.Verify
+	pr.Verify = func(context.Context) error { runtime.Goexit(); return nil }
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		pr.Promote(context.Background(), []byte(config), promote.Promotion{Run: "r9", Trial: "killed"})
+	}()
+	<-done
+	pr.Verify = verify
+}
+
+// TestInterruptedPromotion: a promotion killed during its verification
+// leaves its intent in the journal; Unfinished finds it, State says what
+// the config holds, and Rollback completes the rollback (the previous
+// bytes back, or the created file removed) and journals the outcome. A
+// missing backup changes nothing and says so.
+func TestInterruptedPromotion(t *testing.T) {
+	cases := []struct {
+		name      string
+		before    string // "" for no production config
+		noBackup  bool
+		wantState string
+		wantErr   string
+	}{
+		{name: "replaced", before: "fusion: {k: 60}\n", wantState: "it holds the new, unverified config; the previous config is saved in "},
+		{name: "created", wantState: "it holds the new, unverified config; there was no config before it"},
+		{name: "backup lost", before: "fusion: {k: 60}\n", noBackup: true, wantState: "it holds the new, unverified config", wantErr: "cannot be read"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			pr, _ := newPromoter(t)
+			if tc.before != "" {
+				if err := os.WriteFile(pr.ConfigPath, []byte(tc.before), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			killedPromotion(t, pr, "fusion: {k: 10}\n")
+			u, err := pr.Unfinished()
+			if err != nil || u == nil || u.Trial != "killed" || u.Status != promote.StatusPending {
+				t.Fatalf("Unfinished = %+v, %v", u, err)
+			}
+			if st := pr.State(*u); !strings.Contains(st, `the promote of trial "killed" (run r9)`) || !strings.Contains(st, tc.wantState) {
+				t.Errorf("State = %q, want it to contain %q", st, tc.wantState)
+			}
+			if tc.noBackup {
+				os.Remove(u.Backup)
+			}
+			p, err := pr.Rollback(context.Background())
+			if tc.wantErr != "" {
+				if !errors.Is(err, promote.ErrUnfinished) || !strings.Contains(err.Error(), tc.wantErr) || !strings.Contains(err.Error(), u.Backup) {
+					t.Fatalf("rollback: %v, want ErrUnfinished naming the backup", err)
+				}
+				if now, _ := os.ReadFile(pr.ConfigPath); string(now) != "fusion: {k: 10}\n" {
+					t.Errorf("a failed recovery changed the config to %q", now)
+				}
+				return
+			}
+			if err != nil || p.Status != promote.StatusRolledBack || !strings.Contains(p.Error, "interrupted") {
+				t.Fatalf("rollback: %+v, %v", p, err)
+			}
+			now, err := os.ReadFile(pr.ConfigPath)
+			if tc.before == "" {
+				if !os.IsNotExist(err) {
+					t.Errorf("created config not removed: %q, %v", now, err)
+				}
+			} else if string(now) != tc.before {
+				t.Errorf("config after rollback %q, want %q", now, tc.before)
+			}
+			if u, err := pr.Unfinished(); u != nil || err != nil {
+				t.Errorf("still unfinished after the rollback: %+v, %v", u, err)
+			}
+			if _, err := pr.Rollback(context.Background()); !errors.Is(err, promote.ErrNothingToRollBack) {
+				t.Errorf("second rollback: %v, want ErrNothingToRollBack", err)
+			}
+		})
 	}
 }

@@ -1,0 +1,84 @@
+package main_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestFaultStatsInterrupted is fault 5 of issue 22 through the real binary:
+// a sweep whose statistics are as large as the settings allow (10 s and
+// more of analysis) stops within a second of SIGINT once the analysis has
+// begun, the run is marked interrupted with no leaderboard, and --resume
+// redoes the analysis and writes it.
+func TestFaultStatsInterrupted(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a sweep with the largest statistics allowed")
+	}
+	e := newSweepEnv(t, "runs_dir: runs\nstats:\n  resamples: 100000\n  permutations: 100000\n  metrics: [NDCG@10]\n")
+	errPath := filepath.Join(e.dir, "stderr.txt")
+	errFile, err := os.Create(errPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer errFile.Close()
+	cmd := exec.Command(tuneBinary(t))
+	cmd.Dir, cmd.Env, cmd.Stderr = e.dir, e.env, errFile
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	stderr := func() string { data, _ := os.ReadFile(errPath); return string(data) }
+	// The winner's live verification is the sweep's last step before
+	// the statistics.
+	waitFor(t, 3*time.Minute, "the sweep's last trial and verification", func() bool {
+		return strings.Contains(stderr(), "(the winner)")
+	})
+	time.Sleep(time.Second)
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	sent := time.Now()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if code := exitCodeOf(t, err); code != 1 {
+			t.Errorf("exit %d after SIGINT, want 1\n%s", code, stderr())
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatalf("tune still running 5 s after SIGINT during the statistics\n%s", stderr())
+	}
+	took := time.Since(sent)
+	t.Logf("stopped %s after SIGINT", took.Round(time.Millisecond))
+	if took > 2*time.Second {
+		t.Errorf("stopped %s after SIGINT, want well within 2 s", took.Round(time.Millisecond))
+	}
+	dirs := e.runDirs()
+	if len(dirs) != 1 {
+		t.Fatalf("runs: %v", dirs)
+	}
+	if status, errText := readManifest(t, dirs[0]); status != "interrupted" || !strings.Contains(errText, "--resume") {
+		t.Errorf("manifest status %q, error %q; want interrupted with how to resume", status, errText)
+	}
+	if _, err := os.Stat(filepath.Join(dirs[0], "leaderboard.json")); !os.IsNotExist(err) {
+		t.Errorf("leaderboard.json of an interrupted analysis: %v", err)
+	}
+	if !strings.Contains(stderr(), "tune: interrupted: resume with") {
+		t.Errorf("stderr does not say how to resume:\n%s", stderr())
+	}
+	_, errOut, code := e.run("--resume", filepath.Base(dirs[0]))
+	if code != 0 {
+		t.Fatalf("resume: exit %d\n%s", code, errOut)
+	}
+	if status, _ := readManifest(t, dirs[0]); status != "done" {
+		t.Errorf("manifest status %q after resume, want done", status)
+	}
+	if _, err := os.Stat(filepath.Join(dirs[0], "leaderboard.json")); err != nil {
+		t.Errorf("no leaderboard after resume: %v", err)
+	}
+}
