@@ -47,6 +47,10 @@ func SignFlips(d []float64, seed int64, th Thresholds) Flips {
 	return f
 }
 
+// maxReservedFlips is how many sign vectors SignFlipsContext reserves
+// room for before it starts.
+const maxReservedFlips = 1 << 17
+
 // SignFlipsContext is SignFlips that stops with ctx's error once ctx is
 // done: it looks at ctx every few hundred sign vectors.
 func SignFlipsContext(ctx context.Context, d []float64, seed int64, th Thresholds) (Flips, error) {
@@ -104,7 +108,10 @@ func SignFlipsContext(ctx context.Context, d []float64, seed int64, th Threshold
 	} else {
 		rng := newPCG(seed)
 		f.Permutations = th.Permutations
-		f.lo, f.hi = make([]float64, 0, th.Permutations), make([]float64, 0, th.Permutations)
+		// Grown as the flips run, not reserved up front: a count too
+		// large to finish is stopped by ctx before it exhausts memory.
+		capacity := min(th.Permutations, maxReservedFlips)
+		f.lo, f.hi = make([]float64, 0, capacity), make([]float64, 0, capacity)
 		for b := 0; b < th.Permutations; b++ {
 			if b%checkEvery == 0 && ctx.Err() != nil {
 				return Flips{}, fmt.Errorf("stats: randomization: %w", ctx.Err())
