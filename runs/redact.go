@@ -1,7 +1,9 @@
 package runs
 
 import (
+	"encoding/base64"
 	"io"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -30,14 +32,16 @@ func NewRedactor(secrets ...string) *Redactor {
 	return r
 }
 
-// Add registers more secret values; values shorter than MinSecretLen are
-// ignored.
+// Add registers more secret values with their meaningful parts (see
+// SecretParts); parts shorter than MinSecretLen are ignored.
 func (r *Redactor) Add(secrets ...string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	for _, s := range secrets {
-		if len(s) >= MinSecretLen {
-			r.secrets = append(r.secrets, s)
+	for _, secret := range secrets {
+		for _, s := range SecretParts(secret) {
+			if len(s) >= MinSecretLen && !r.has(s) {
+				r.secrets = append(r.secrets, s)
+			}
 		}
 	}
 	// Longest first, so a secret containing another is replaced whole.
@@ -47,6 +51,46 @@ func (r *Redactor) Add(secrets ...string) {
 		pairs = append(pairs, s, Redacted)
 	}
 	r.r = strings.NewReplacer(pairs...)
+}
+
+func (r *Redactor) has(s string) bool {
+	for _, have := range r.secrets {
+		if have == s {
+			return true
+		}
+	}
+	return false
+}
+
+// scheme is an authorization scheme word ("Bearer", "Basic", "Token",
+// "ApiKey", …) followed by the credential.
+var scheme = regexp.MustCompile(`^\s*([A-Za-z][A-Za-z0-9._-]*)\s+(\S.*?)\s*$`)
+
+// SecretParts returns the parts of a secret value that must never be
+// written: the value itself, trimmed, and for a value of the form
+// "<scheme> <credential>" ("Bearer sk-…", "Token …") the credential alone
+// too, since services echo it without its scheme word ("invalid
+// credentials: sk-…"). (The whole value stays a part: a pass phrase with
+// a space is no scheme and credential, and none of it may leak.) A Basic
+// credential is also decoded: the "user:password" pair and the password
+// alone are parts too.
+func SecretParts(secret string) []string {
+	parts := []string{strings.TrimSpace(secret)}
+	m := scheme.FindStringSubmatch(secret)
+	if m == nil {
+		return parts
+	}
+	cred := m[2]
+	parts = append(parts, cred)
+	if strings.EqualFold(m[1], "basic") {
+		if dec, err := base64.StdEncoding.DecodeString(cred); err == nil {
+			parts = append(parts, string(dec))
+			if _, pass, ok := strings.Cut(string(dec), ":"); ok {
+				parts = append(parts, pass)
+			}
+		}
+	}
+	return parts
 }
 
 // String returns s with every secret replaced.

@@ -1,6 +1,7 @@
 package runs_test
 
 import (
+	"encoding/base64"
 	"os"
 	"path/filepath"
 	"strings"
@@ -29,6 +30,29 @@ func TestRedactor(t *testing.T) {
 	n, err := r.Writer(&b).Write([]byte("Bearer sk-abc123456\n"))
 	if err != nil || n != 20 || b.String() != "Bearer [redacted]\n" {
 		t.Errorf("Writer: %d %v %q", n, err, b.String())
+	}
+}
+
+// TestRedactorCredentialParts: a header value's credential is redacted
+// when echoed without its scheme word, and a Basic credential's decoded
+// pair and password too.
+func TestRedactorCredentialParts(t *testing.T) {
+	basic := "Basic " + base64.StdEncoding.EncodeToString([]byte("alice:pa55word-x"))
+	r := runs.NewRedactor("Bearer sk-live-0123456789", basic, "Token  tok_abcdef ", "Bearer 12345")
+	for _, tc := range []struct{ in, want string }{
+		{"invalid credentials: sk-live-0123456789", "invalid credentials: [redacted]"},
+		{"got Bearer sk-live-0123456789.", "got [redacted]."},
+		{"bad " + basic, "bad [redacted]"},
+		{"user alice:pa55word-x", "user [redacted]"},
+		{"password pa55word-x rejected", "password [redacted] rejected"},
+		{"token tok_abcdef!", "token [redacted]!"},
+		{"Token  tok_abcdef", "[redacted]"},
+		{"Bearer 12345 and 12345", "[redacted] and 12345"}, // the credential alone is under MinSecretLen
+		{"a Bearer word stays", "a Bearer word stays"},
+	} {
+		if got := r.String(tc.in); got != tc.want {
+			t.Errorf("String(%q) = %q, want %q", tc.in, got, tc.want)
+		}
 	}
 }
 

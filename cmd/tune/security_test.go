@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -164,3 +166,78 @@ func TestRunPaths(t *testing.T) {
 		t.Errorf("files written: %v", extra)
 	}
 }
+
+// TestEchoedCredentialRedacted: an http service authenticated with
+// SEARCH_AUTH='Bearer <token>' (backend.search.headers_env) that answers
+// some queries 401 with the bare token, without its scheme word, as
+// careless services do: the token appears in no file of the run
+// directory (trials, per-query records, leaderboard, report, logs) nor on
+// stdout or stderr, while the redacted error is visibly there.
+func TestEchoedCredentialRedacted(t *testing.T) {
+	const token = "sk-live-4e1b7c9d2a6f08e3"
+	e := newSweepEnv(t, "")
+	e.env = append(e.env, "SEARCH_AUTH=Bearer "+token)
+	svc := startForeignService(t, e)
+	target, err := url.Parse("http://" + svc.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	forward := httputil.NewSingleHostReverseProxy(target)
+	var requests, refused atomic.Int64
+	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if requests.Add(1)%4 == 0 {
+			refused.Add(1)
+			w.WriteHeader(http.StatusUnauthorized)
+			cred := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
+			json.NewEncoder(w).Encode(map[string]string{"error": "invalid credentials: " + cred})
+			return
+		}
+		forward.ServeHTTP(w, r)
+	}))
+	t.Cleanup(proxy.Close)
+	settings, err := os.ReadFile(filepath.Join(e.dir, "tune.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.write("tune.yaml", strings.Replace(string(settings), "http://"+svc.addr+"/search", proxy.URL+"/search", 1))
+	exp := e.write("exp.json", threeTrials)
+	stdout, stderr, code := e.run("--experiments", exp)
+	if code == 2 || refused.Load() == 0 {
+		t.Fatalf("exit %d, %d requests refused: the test proves nothing\n%s\n%s", code, refused.Load(), stdout, stderr)
+	}
+	svc.checkAsFound(t)
+	shown := false
+	files := map[string]bool{}
+	filepath.WalkDir(e.dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Errorf("read %s: %v", p, err)
+			return nil
+		}
+		rel, _ := filepath.Rel(e.dir, p)
+		files[filepath.Base(rel)] = true
+		if strings.Contains(string(data), token[3:]) {
+			t.Errorf("the token is written to %s", rel)
+		}
+		shown = shown || strings.Contains(string(data), "invalid credentials: "+runsRedacted)
+		return nil
+	})
+	for _, want := range []string{"leaderboard.json", "report.html"} {
+		if !files[want] {
+			t.Errorf("no %s written: the test does not cover it (files: %v)", want, files)
+		}
+	}
+	if !shown && !strings.Contains(stderr, "invalid credentials: "+runsRedacted) {
+		t.Errorf("the redacted error is shown nowhere\n%s", stderr)
+	}
+	for name, out := range map[string]string{"stdout": stdout, "stderr": stderr} {
+		if strings.Contains(out, token[3:]) {
+			t.Errorf("the token is on %s:\n%s", name, out)
+		}
+	}
+}
+
+const runsRedacted = "[redacted]"
