@@ -176,8 +176,9 @@ func ConfigLockPath(config string) string {
 	return filepath.Join(filepath.Dir(config), "."+filepath.Base(config)+".lock")
 }
 
-// LockConfig takes the lock of a production config file: one tuner at a
-// time promotes into it or rolls it back.
+// LockConfig takes the lock of a backend's config file: one tuner at a
+// time rewrites it for a trial, restarts its service, promotes into it or
+// rolls it back, whatever runs directory each uses.
 func LockConfig(config string, args []string) (*Lock, error) {
 	return Acquire(ConfigLockPath(config), "production config "+config, args)
 }

@@ -3,6 +3,7 @@ package main_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net"
 	"net/http"
 	"os"
@@ -392,4 +393,46 @@ func (e *sweepEnv) interruptAfterTwoTrials(args ...string) string {
 		e.t.Fatalf("interrupted sweep: %v\n%s", err, stderr)
 	}
 	return stderr.String()
+}
+
+// TestHTTPSweepsShareNoService: two http sweeps on the same service's
+// config (backend.config), with different runs directories, started side
+// by side: the second is refused at once (exit 1), naming the first's pid
+// and command line, and writes no run; the first runs to the end and
+// leaves the service's config as found. A study with --parallel replicas
+// of one http service is refused before anything runs (exit 2).
+func TestHTTPSweepsShareNoService(t *testing.T) {
+	e := newSweepEnv(t, "")
+	e.env = append(e.env, "SEARCH_AUTH=Bearer secret-value-123")
+	svc := startForeignService(t, e)
+	exp := longExperiment(e)
+	first, _, ferr := e.command("--experiments", exp, "--mode", "live")
+	if err := first.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer first.Process.Kill()
+	waitFor(t, 2*time.Minute, "the first sweep's run", func() bool { return len(e.runDirs()) == 1 })
+
+	_, stderr, code := e.run("--experiments", exp, "--mode", "live", "--runs-dir", "other-runs")
+	want := fmt.Sprintf("production config %s is in use by another tuner (pid %d, started ", svc.config, first.Process.Pid)
+	if code != 1 || !strings.Contains(stderr, want) || !strings.Contains(stderr, "tune --experiments "+exp+" --mode live)") {
+		t.Errorf("second sweep on the same service: exit %d, want 1 and %q with the first's command line\n%s", code, want, stderr)
+	}
+	if runs, _ := filepath.Glob(filepath.Join(e.dir, "other-runs", "2*")); len(runs) != 0 {
+		t.Errorf("the refused sweep created a run: %v", runs)
+	}
+	if err := first.Wait(); err != nil {
+		t.Fatalf("first sweep: %v\n%s", err, ferr)
+	}
+	svc.checkAsFound(t)
+
+	_, stderr, code = e.run("--experiments", exp, "--parallel", "2", "--runs-dir", "other-runs")
+	if code != 2 || !strings.Contains(stderr, "--parallel 2: an http backend is one service") {
+		t.Errorf("--parallel 2 on one http service: exit %d\n%s", code, stderr)
+	}
+	// Released at exit: the next sweep on the service runs.
+	if _, stderr, code := e.run("--experiments", exp, "--runs-dir", "other-runs"); code != 0 || strings.Contains(stderr, "stale") {
+		t.Errorf("after the first sweep: exit %d\n%s", code, stderr)
+	}
+	svc.checkAsFound(t)
 }

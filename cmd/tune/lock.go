@@ -9,8 +9,8 @@ import (
 
 // lockRun takes the locks a writing command needs: the runs directory's
 // (one tuner at a time records runs and promotions there) and, when
-// prodConfig is not "", the production config's (one tuner at a time
-// promotes into it). A lock held by a live process is an error naming it
+// prodConfig is not "", the backend config's (one tuner at a time
+// rewrites, restarts or promotes into it, whatever its runs directory). A lock held by a live process is an error naming it
 // (exit 1); a lock left by a dead one is taken over with a note on stderr.
 // release drops them; it is never nil.
 func (a *app) lockRun(store *runs.Store, prodConfig string, args []string) (release func(), err error) {
@@ -47,4 +47,24 @@ func (a *app) lockRun(store *runs.Store, prodConfig string, args []string) (rele
 		}
 	}
 	return release, nil
+}
+
+// lockConfig takes only the lock of a backend's config (a shared study,
+// which records no run in a runs directory of its own, still rewrites and
+// restarts an http service's config). args is the command line, recorded
+// as the holder's.
+func (a *app) lockConfig(config string, args []string) (release func(), err error) {
+	release = func() {}
+	abs, err := filepath.Abs(config)
+	if err != nil {
+		return release, err
+	}
+	l, err := runs.LockConfig(abs, args)
+	if err != nil {
+		return release, failedError(err)
+	}
+	if l.Stale != nil {
+		fmt.Fprintf(a.stderr, "tune: took over the stale lock %s of %s, which died without releasing it\n", l.Path(), l.Stale)
+	}
+	return func() { l.Release() }, nil
 }

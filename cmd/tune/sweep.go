@@ -94,6 +94,9 @@ func (a *app) sweep(ctx context.Context, cmd string, args []string) error {
 	if f.applyBest && s.Backend.Config == "" {
 		return inputError(errors.New("--apply-best: backend.config must name the production engine config to promote into"))
 	}
+	if f.shared.parallel > 1 && s.Backend.Kind == kindHTTP {
+		return usageErrorf("--parallel %d: an http backend is one service on one config (backend.config); replicas side by side would rewrite and restart it under each other (use the process kind, or one worker per service)", f.shared.parallel)
+	}
 	// Everything the user wrote is read and checked before any run
 	// directory exists or any backend starts.
 	if err := s.checkInputs(); err != nil {
@@ -120,10 +123,22 @@ func (a *app) sweep(ctx context.Context, cmd string, args []string) error {
 	a.warnUnfinished(s, store)
 	c.Store = store
 	if shared {
+		// An http study's replicas and workers rewrite and restart the
+		// one service: only one of them at a time may.
+		if s.Backend.Kind == kindHTTP {
+			unlock, err := a.lockConfig(s.Backend.Config, append([]string{"tune"}, args...))
+			defer unlock()
+			if err != nil {
+				return err
+			}
+		}
 		c.Shared = f.shared.config()
 	} else {
+		// The http kind rewrites and restarts backend.config on every
+		// trial, --apply-best promotes into it: either way one command at
+		// a time, whatever its runs directory.
 		lockConfig := ""
-		if f.applyBest {
+		if f.applyBest || s.Backend.Kind == kindHTTP {
 			lockConfig = s.Backend.Config
 		}
 		unlock, err := a.lockRun(store, lockConfig, args)
