@@ -73,9 +73,15 @@ func (e *Engine) Search(ctx context.Context, req backend.SearchRequest) (backend
 	var f fusion.Fuser
 	var resp backend.SearchResponse
 	resp.Hits, resp.Routing = e.fuse(&f, lists, pl, p, k)
-	for _, vp := range variants {
+	if err := finiteScores(resp.Hits, "fusion"); err != nil {
+		return backend.SearchResponse{}, err
+	}
+	for i, vp := range variants {
 		var v backend.Variant
 		v.Hits, v.Routing = e.fuse(&f, lists, pl, vp, k)
+		if err := finiteScores(v.Hits, fmt.Sprintf("variants[%d]", i)); err != nil {
+			return backend.SearchResponse{}, err
+		}
 		resp.Variants = append(resp.Variants, v)
 	}
 	if req.Explain {
@@ -105,6 +111,18 @@ func (e *Engine) fuse(f *fusion.Fuser, lists map[string][]fusion.Candidate, pl *
 		hits = append(hits, h)
 	}
 	return hits, fusion.Routing(len(hits))
+}
+
+// finiteScores refuses fused scores that overflowed (weights such as
+// 1e308 under normalization none): an invalid request, not a failed
+// search. where names the settings ("fusion", "variants[2]").
+func finiteScores(hits []backend.Hit, where string) error {
+	for _, h := range hits {
+		if math.IsInf(h.Score, 0) || math.IsNaN(h.Score) {
+			return fmt.Errorf("%w: %s: a fused score overflows (%v for %s): weights or k too large for the retrievers' scores", ErrInvalidRequest, where, h.Score, h.DocID)
+		}
+	}
+	return nil
 }
 
 // variantParams checks the fusion variants of req and merges each over

@@ -14,13 +14,23 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode"
 
 	"github.com/fusiontune/fusiontune/backend"
 )
 
-// Server defaults.
+// Server defaults and limits.
 const (
 	DefaultMaxBodyBytes = 1 << 20 // request bodies above this are refused
+	// DefaultMaxQueryTerms is the default cap on a query's terms (see
+	// QueryTerms): the body limit alone lets one query carry ~120k terms,
+	// each a posting-list walk and a vector update.
+	DefaultMaxQueryTerms = 1024
+	// MaxQueryTermsLimit is the highest MaxQueryTerms a server accepts.
+	MaxQueryTermsLimit = 65536
+	// MaxQueryBytes caps a query's length in bytes (a single huge term is
+	// still work for the analyzer and the embedder).
+	MaxQueryBytes = 64 << 10
 )
 
 // DefaultMaxInFlight is the number of searches Server runs at once by
@@ -39,7 +49,39 @@ type ServerOptions struct {
 	// request gets 503 with Retry-After at once, so a flood cannot pile up
 	// goroutines and memory. Default DefaultQueuedPerSlot * MaxInFlight.
 	MaxQueued int
-	Logger    *slog.Logger
+	// MaxQueryTerms caps a query's terms (QueryTerms); a query over it
+	// gets 400. In [1, MaxQueryTermsLimit]; 0 takes DefaultMaxQueryTerms.
+	MaxQueryTerms int
+	Logger        *slog.Logger
+}
+
+// CheckServerOptions checks the ranges of o's settable limits (zero
+// fields take the defaults).
+func CheckServerOptions(o ServerOptions) error {
+	if o.MaxQueryTerms < 0 || o.MaxQueryTerms > MaxQueryTermsLimit {
+		return fmt.Errorf("max query terms: want an integer in [1, %d] (got %d)", MaxQueryTermsLimit, o.MaxQueryTerms)
+	}
+	return nil
+}
+
+// QueryTerms counts the terms of a query as the analyzer could see them,
+// an upper bound cheap to compute: runs of letters or digits, each
+// ideograph (Han, Hiragana, Katakana, Hangul) a term of its own.
+func QueryTerms(q string) int {
+	n, in := 0, false
+	for _, r := range q {
+		switch {
+		case unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul):
+			n, in = n+1, false
+		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) && in:
+			if !in {
+				n, in = n+1, true
+			}
+		default:
+			in = false
+		}
+	}
+	return n
 }
 
 // Server serves an Engine over HTTP:
@@ -48,7 +90,9 @@ type ServerOptions struct {
 //	POST /search   backend.SearchRequest -> backend.SearchResponse
 //	GET  /config   the effective Config as JSON
 //
-// Errors are JSON {"error": "..."}: 400 for a malformed or invalid request,
+// Errors are JSON {"error": "..."}: 400 for a malformed or invalid request
+// (a query over MaxQueryBytes or MaxQueryTerms terms, fusion settings
+// whose fused scores overflow),
 // 404/405 for a wrong path or method, 413 for a body over the limit, 503
 // while indexing, 500 for a failed search.
 type Server struct {
@@ -69,6 +113,9 @@ func NewServer(e *Engine, opts ServerOptions) *Server {
 	}
 	if opts.MaxQueued <= 0 {
 		opts.MaxQueued = DefaultQueuedPerSlot * opts.MaxInFlight
+	}
+	if opts.MaxQueryTerms <= 0 {
+		opts.MaxQueryTerms = DefaultMaxQueryTerms
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -124,6 +171,10 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
+	if err := s.checkQuery(req.Query); err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
 	if !s.acquire(w, r) {
 		return
 	}
@@ -142,6 +193,18 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 		s.opts.Logger.Error("search failed", "query", req.Query, "err", err)
 		writeError(w, http.StatusInternalServerError, err.Error())
 	}
+}
+
+// checkQuery bounds a query's work before any retrieval: its length in
+// bytes and its terms.
+func (s *Server) checkQuery(q string) error {
+	if len(q) > MaxQueryBytes {
+		return fmt.Errorf("%w: query: at most %d bytes (got %d)", ErrInvalidRequest, MaxQueryBytes, len(q))
+	}
+	if n := QueryTerms(q); n > s.opts.MaxQueryTerms {
+		return fmt.Errorf("%w: query: at most %d terms (got %d; tune serve --max-query-terms)", ErrInvalidRequest, s.opts.MaxQueryTerms, n)
+	}
+	return nil
 }
 
 // acquire takes a search slot, waiting in a bounded queue. It answers 503

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net"
 	"net/http"
 	"strings"
@@ -152,4 +153,54 @@ func searchAsync(url string) <-chan int {
 		code <- resp.StatusCode
 	}()
 	return code
+}
+
+// TestServerQueryLimits: a query over MaxQueryTerms terms or MaxQueryBytes
+// bytes is refused with 400 naming the limit, before any retrieval; one at
+// the limit is answered; fusion weights or a k that make a fused score
+// overflow are refused with 400, not 500.
+func TestServerQueryLimits(t *testing.T) {
+	_, url := limitsServer(t, ServerOptions{MaxQueryTerms: 8})
+	terms := func(n int, sep string) string {
+		w := make([]string, n)
+		for i := range w {
+			w[i] = "telescope"
+		}
+		return strings.Join(w, sep)
+	}
+	for _, tc := range []struct {
+		name, body string
+		status     int
+		msg        string
+	}{
+		{"at the term limit", `{"query": "` + terms(8, " ") + `"}`, 200, ""},
+		{"over the term limit", `{"query": "` + terms(9, " ") + `"}`, 400, "query: at most 8 terms (got 9; "},
+		{"terms without spaces", `{"query": "` + terms(20, ",") + `"}`, 400, "query: at most 8 terms (got 20; "},
+		{"ideographs count one each", `{"query": "` + strings.Repeat("图", 9) + `"}`, 400, "query: at most 8 terms (got 9; "},
+		{"over the byte limit", `{"query": "` + strings.Repeat("a", MaxQueryBytes+1) + `"}`, 400, fmt.Sprintf("query: at most %d bytes", MaxQueryBytes)},
+		{"weights overflow", `{"query": "telescope light", "fusion": {"method": "linear", "normalization": "none", "weights": {"bm25": 1e308, "dense": 1e308}}}`, 400, "fused score overflows"},
+		{"variant weights overflow", `{"query": "telescope light", "variants": [{"method": "linear", "normalization": "none", "weights": {"bm25": 1e308, "dense": 1e308}}]}`, 400, "fused score overflows"},
+		{"weight above the float range", `{"query": "telescope", "fusion": {"method": "linear", "weights": {"bm25": 1e309}}}`, 400, "malformed JSON body"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp, msg := post(t, url, tc.body)
+			if resp.StatusCode != tc.status || !strings.Contains(msg, tc.msg) {
+				t.Errorf("%d %q, want %d with %q", resp.StatusCode, msg, tc.status, tc.msg)
+			}
+		})
+	}
+}
+
+// TestServerOptionsRange: MaxQueryTerms outside [1, MaxQueryTermsLimit]
+// is refused by CheckServerOptions, which tune serve calls on its flags.
+func TestServerOptionsRange(t *testing.T) {
+	for _, tc := range []struct {
+		n  int
+		ok bool
+	}{{0, true}, {1, true}, {DefaultMaxQueryTerms, true}, {MaxQueryTermsLimit, true}, {-1, false}, {MaxQueryTermsLimit + 1, false}} {
+		err := CheckServerOptions(ServerOptions{MaxQueryTerms: tc.n})
+		if (err == nil) != tc.ok {
+			t.Errorf("MaxQueryTerms %d: %v", tc.n, err)
+		}
+	}
 }

@@ -13,13 +13,18 @@ import (
 )
 
 func runServe(ctx context.Context, a *app, args []string) error {
-	fs := newFlagSet("serve", "--config engine.yaml [--listen ADDR] [--ready-file PATH]", a.stderr)
+	fs := newFlagSet("serve", "--config engine.yaml [--listen ADDR] [--ready-file PATH] [--max-query-terms N]", a.stderr)
 	configPath := fs.String("config", "", "engine configuration `file` (YAML), read once at start")
 	listen := fs.String("listen", "", "listen `address`, overriding the config's listen (port 0 picks a free port)")
 	readyFile := fs.String("ready-file", "", "write the bound address to this `file` once the index is ready")
 	verbose := fs.Bool("v", false, "log every search")
+	maxTerms := fs.Int("max-query-terms", engine.DefaultMaxQueryTerms, fmt.Sprintf("refuse (400) a query with more terms, in [1, %d]", engine.MaxQueryTermsLimit))
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	opts := engine.ServerOptions{MaxQueryTerms: *maxTerms}
+	if err := engine.CheckServerOptions(opts); err != nil || *maxTerms == 0 {
+		return usageErrorf("serve: --max-query-terms: want an integer in [1, %d] (got %d)", engine.MaxQueryTermsLimit, *maxTerms)
 	}
 	if *configPath == "" {
 		return usageErrorf("serve: --config is required")
@@ -55,7 +60,8 @@ func runServe(ctx context.Context, a *app, args []string) error {
 	log.Info("indexing; /healthz answers 503 until ready", "addr", addr, "config", *configPath)
 	var readyErr error
 	ready := func() { readyErr = a.announceReady(log, e, addr, *readyFile) }
-	srv := engine.NewServer(e, engine.ServerOptions{Logger: log})
+	opts.Logger = log
+	srv := engine.NewServer(e, opts)
 	if err := srv.Serve(ctx, ln, ready); err != nil {
 		return failedError(err)
 	}

@@ -3,6 +3,8 @@ package main_test
 import (
 	"bytes"
 	"context"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +16,7 @@ import (
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/backend/backendtest"
 	"github.com/fusiontune/fusiontune/backend/client"
+	"github.com/fusiontune/fusiontune/backend/engine"
 	"github.com/fusiontune/fusiontune/internal/trec"
 )
 
@@ -69,6 +72,18 @@ func TestServeProcess(t *testing.T) {
 		t.Fatalf("ready file written before /healthz is 200: %v", err)
 	}
 	backendtest.Run(t, func(t *testing.T) backend.Searcher { return cl })
+	// Per-request work is bounded: 1,025 terms (well under the body
+	// limit) get 400 at once.
+	resp, err := http.Post("http://"+addr+"/search", "application/json",
+		strings.NewReader(`{"query": "`+strings.Repeat("light ", engine.DefaultMaxQueryTerms+1)+`"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(body), "query: at most 1024 terms (got 1025") {
+		t.Errorf("a 1025-term query: %d %s, want 400", resp.StatusCode, body)
+	}
 
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
@@ -100,6 +115,12 @@ func TestServeErrors(t *testing.T) {
 		{"unknown embedder", func(t *testing.T) []string {
 			return []string{"serve", "--config", writeTemp(t, "e.yaml", "corpus: {path: c.jsonl}\ndense: {model: word2vec}\n")}
 		}, 2, `embed: unknown embedder "word2vec"`},
+		{"max query terms 0", func(t *testing.T) []string {
+			return []string{"serve", "--config", engineConfig(t, ""), "--max-query-terms", "0"}
+		}, 2, "serve: --max-query-terms: want an integer in [1, 65536] (got 0)"},
+		{"max query terms too high", func(t *testing.T) []string {
+			return []string{"serve", "--config", engineConfig(t, ""), "--max-query-terms", "65537"}
+		}, 2, "serve: --max-query-terms: want an integer in [1, 65536] (got 65537)"},
 		{"broken corpus", func(t *testing.T) []string {
 			corpus, _ := filepath.Abs("../../backend/engine/testdata/broken/corpus.jsonl")
 			return []string{"serve", "--config", writeTemp(t, "e.yaml", "corpus: {path: "+corpus+"}\nretrievers: [bm25]\nlisten: 127.0.0.1:0\n")}
