@@ -33,12 +33,20 @@ func NewRedactor(secrets ...string) *Redactor {
 }
 
 // Add registers more secret values with their meaningful parts (see
-// SecretParts); parts shorter than MinSecretLen are ignored.
-func (r *Redactor) Add(secrets ...string) {
+// SecretParts: the credential after a known scheme word); parts shorter
+// than MinSecretLen are ignored.
+func (r *Redactor) Add(secrets ...string) { r.add(false, secrets) }
+
+// AddHeader registers header values (an Authorization header's
+// "<scheme> <credential>"): like Add, but the credential after any scheme
+// word is a part of its own, known scheme or not.
+func (r *Redactor) AddHeader(values ...string) { r.add(true, values) }
+
+func (r *Redactor) add(anyScheme bool, secrets []string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, secret := range secrets {
-		for _, s := range SecretParts(secret) {
+		for _, s := range secretParts(secret, anyScheme) {
 			if len(s) >= MinSecretLen && !r.has(s) {
 				r.secrets = append(r.secrets, s)
 			}
@@ -66,18 +74,31 @@ func (r *Redactor) has(s string) bool {
 // "ApiKey", …) followed by the credential.
 var scheme = regexp.MustCompile(`^\s*([A-Za-z][A-Za-z0-9._-]*)\s+(\S.*?)\s*$`)
 
+// knownSchemes are the scheme words (lower case) whose credential
+// SecretParts splits off in any secret value; in a value from an
+// environment variable that merely looks secret, another first word
+// ("Alice Wonderland") is no scheme, and redacting the rest alone would
+// garble unrelated output.
+var knownSchemes = map[string]bool{
+	"bearer": true, "basic": true, "token": true, "digest": true, "apikey": true, "api-key": true,
+	"key": true, "oauth": true, "jwt": true, "dpop": true, "negotiate": true, "hoba": true,
+	"mutual": true, "scram-sha-256": true, "scram-sha-1": true, "vapid": true, "gnap": true,
+}
+
 // SecretParts returns the parts of a secret value that must never be
 // written: the value itself, trimmed, and for a value of the form
-// "<scheme> <credential>" ("Bearer sk-…", "Token …") the credential alone
-// too, since services echo it without its scheme word ("invalid
-// credentials: sk-…"). (The whole value stays a part: a pass phrase with
-// a space is no scheme and credential, and none of it may leak.) A Basic
-// credential is also decoded: the "user:password" pair and the password
-// alone are parts too.
-func SecretParts(secret string) []string {
+// "<scheme> <credential>" with a known scheme word ("Bearer sk-…",
+// "Token …") the credential alone too, since services echo it without its
+// scheme word ("invalid credentials: sk-…"). (The whole value stays a
+// part: a pass phrase with a space is no scheme and credential, and none
+// of it may leak.) A Basic credential is also decoded: the
+// "user:password" pair and the password alone are parts too.
+func SecretParts(secret string) []string { return secretParts(secret, false) }
+
+func secretParts(secret string, anyScheme bool) []string {
 	parts := []string{strings.TrimSpace(secret)}
 	m := scheme.FindStringSubmatch(secret)
-	if m == nil {
+	if m == nil || !anyScheme && !knownSchemes[strings.ToLower(m[1])] {
 		return parts
 	}
 	cred := m[2]

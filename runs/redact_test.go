@@ -56,6 +56,24 @@ func TestRedactorCredentialParts(t *testing.T) {
 	}
 }
 
+// TestRedactorSchemeWords: in a value merely from a secret-looking
+// variable only a known scheme word splits off its credential ("Alice
+// Wonderland" keeps "Wonderland" readable alone); in a header value
+// (AddHeader) any first word is a scheme.
+func TestRedactorSchemeWords(t *testing.T) {
+	r := runs.NewRedactor("Alice Wonderland", "bearer sk-lower-case-1")
+	r.AddHeader("Custom cred-0123456789")
+	for _, tc := range []struct{ in, want string }{
+		{"Alice Wonderland and Wonderland", "[redacted] and Wonderland"},
+		{"echo sk-lower-case-1", "echo [redacted]"},
+		{"echo cred-0123456789", "echo [redacted]"},
+	} {
+		if got := r.String(tc.in); got != tc.want {
+			t.Errorf("String(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
 // TestRunFilesRedacted: every file a run writes through the store passes
 // the store's redactor.
 func TestRunFilesRedacted(t *testing.T) {

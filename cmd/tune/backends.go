@@ -224,7 +224,7 @@ func searchOptions(b backendSettings, secrets *runs.Redactor) (httpbackend.Searc
 			return httpbackend.SearchOptions{}, fmt.Errorf("backend.search.headers_env.%s: environment variable %s is not set", h, env)
 		}
 		headers[h] = v
-		secrets.Add(v) // a header value (an auth token) is never written
+		secrets.AddHeader(v) // a header value (an auth token) is never written, nor its credential
 	}
 	return httpbackend.SearchOptions{
 		URL: q.URL, Method: strings.ToUpper(q.Method), Body: q.Body, ContentType: q.ContentType, Headers: headers,
