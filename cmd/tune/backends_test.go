@@ -421,6 +421,11 @@ func TestHTTPSweepsShareNoService(t *testing.T) {
 	if runs, _ := filepath.Glob(filepath.Join(e.dir, "other-runs", "2*")); len(runs) != 0 {
 		t.Errorf("the refused sweep created a run: %v", runs)
 	}
+	// A worker of a shared study on the same service is refused alike.
+	_, stderr, code = e.run("worker", "--experiments", exp, "--storage", "sqlite:///s.db", "--study", "s", "--runs-dir", "other-runs")
+	if code != 1 || !strings.Contains(stderr, want) {
+		t.Errorf("worker on the same service: exit %d, want 1 and %q\n%s", code, want, stderr)
+	}
 	if err := first.Wait(); err != nil {
 		t.Fatalf("first sweep: %v\n%s", err, ferr)
 	}
