@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"github.com/fusiontune/fusiontune/internal/yamldoc"
 	"os"
 	"strconv"
 	"strings"
@@ -82,6 +83,9 @@ func ParseExperimentFile(path string, data []byte) (*ExperimentFile, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, Problems{yamlSyntaxProblem(path, err)}
+	}
+	if line := yamldoc.Extra(data); line > 0 {
+		return nil, Problems{{Pos: fmt.Sprintf("%s:%d", path, line), Msg: "a second YAML document: the file must hold one (remove the \"---\" and what follows it, or merge it into the first)"}}
 	}
 	if len(doc.Content) == 0 {
 		ps.at(nil, "", "empty experiment file: expected an object with baseline, experiments, grid or space")

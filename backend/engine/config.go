@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/fusiontune/fusiontune/internal/atomicfile"
+	"github.com/fusiontune/fusiontune/internal/yamldoc"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -349,6 +350,9 @@ func ParseConfig(data []byte, file, baseDir string) (Config, error) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
 		return c, &ConfigError{File: file, Problems: yamlProblems(err)}
+	}
+	if line := yamldoc.Extra(data); line > 0 {
+		return c, &ConfigError{File: file, Problems: []*FieldError{{Field: "yaml", Line: line, Column: 1, Problem: "a second YAML document: the file must hold one (remove the \"---\" and what follows it, or merge it into the first)"}}}
 	}
 	if len(bytes.TrimSpace(data)) > 0 {
 		dec := yaml.NewDecoder(bytes.NewReader(data))
