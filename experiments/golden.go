@@ -151,6 +151,7 @@ func LoadGoldenSet(path string, opts LoadOptions) (*GoldenSet, error) {
 	if gs != nil {
 		applyScale(gs, opts.Grades, l)
 	}
+	checkIDs(gs, l)
 	if format != FormatBEIR {
 		validateSet(gs, l)
 	}
