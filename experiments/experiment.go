@@ -108,8 +108,8 @@ func ParseExperimentFile(path string, data []byte) (*ExperimentFile, error) {
 			}
 		case "trials":
 			if n, ok := scalarInt(ps, v, key); ok {
-				if n <= 0 {
-					ps.at(v, key, "must be > 0 (got %d)", n)
+				if n <= 0 || n > MaxTrials {
+					ps.at(v, key, "must be between 1 and %d (got %d)", MaxTrials, n)
 				}
 				ef.Trials = n
 			}
