@@ -100,6 +100,18 @@ func TestServeErrors(t *testing.T) {
 		{"unknown embedder", func(t *testing.T) []string {
 			return []string{"serve", "--config", writeTemp(t, "e.yaml", "corpus: {path: c.jsonl}\ndense: {model: word2vec}\n")}
 		}, 2, `embed: unknown embedder "word2vec"`},
+		{"listen flag without a port", func(t *testing.T) []string {
+			return []string{"serve", "--config", engineConfig(t, ""), "--listen", "nonsense"}
+		}, 2, `serve: --listen: want HOST:PORT such as "127.0.0.1:8099" (got "nonsense": missing port in address)`},
+		{"listen flag with too many colons", func(t *testing.T) []string {
+			return []string{"serve", "--config", engineConfig(t, ""), "--listen", "nonsense:::"}
+		}, 2, `serve: --listen: want HOST:PORT`},
+		{"listen flag with a port out of range", func(t *testing.T) []string {
+			return []string{"serve", "--config", engineConfig(t, ""), "--listen", "127.0.0.1:70000"}
+		}, 2, `serve: --listen: port must be a number from 0 to 65535 (got "70000" in "127.0.0.1:70000")`},
+		{"listen in the config with a named port", func(t *testing.T) []string {
+			return []string{"serve", "--config", writeTemp(t, "e.yaml", "corpus: {path: c.jsonl}\nretrievers: [bm25]\nlisten: 127.0.0.1:http\n")}
+		}, 2, `e.yaml:3:1: listen: port must be a number from 0 to 65535 (got "http" in "127.0.0.1:http")`},
 		{"broken corpus", func(t *testing.T) []string {
 			corpus, _ := filepath.Abs("../../backend/engine/testdata/broken/corpus.jsonl")
 			return []string{"serve", "--config", writeTemp(t, "e.yaml", "corpus: {path: "+corpus+"}\nretrievers: [bm25]\nlisten: 127.0.0.1:0\n")}
