@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"github.com/fusiontune/fusiontune/internal/yamldoc"
 	"os"
 	"strconv"
 	"strings"
@@ -83,6 +84,9 @@ func ParseExperimentFile(path string, data []byte) (*ExperimentFile, error) {
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, Problems{yamlSyntaxProblem(path, err)}
 	}
+	if line := yamldoc.Extra(data); line > 0 {
+		return nil, Problems{{Pos: fmt.Sprintf("%s:%d", path, line), Msg: "a second YAML document: the file must hold one (remove the \"---\" and what follows it, or merge it into the first)"}}
+	}
 	if len(doc.Content) == 0 {
 		ps.at(nil, "", "empty experiment file: expected an object with baseline, experiments, grid or space")
 		return nil, ps.err()
@@ -104,8 +108,8 @@ func ParseExperimentFile(path string, data []byte) (*ExperimentFile, error) {
 			}
 		case "trials":
 			if n, ok := scalarInt(ps, v, key); ok {
-				if n <= 0 {
-					ps.at(v, key, "must be > 0 (got %d)", n)
+				if n <= 0 || n > MaxTrials {
+					ps.at(v, key, "must be between 1 and %d (got %d)", MaxTrials, n)
 				}
 				ef.Trials = n
 			}

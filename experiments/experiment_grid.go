@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 
@@ -107,6 +108,9 @@ func parseSpace(ps *problems, n *yaml.Node, field string) []SpaceParam {
 					sp.High = fv
 				case "step":
 					sp.Step = fv
+					if !ok || !isNum {
+						delete(have, kk) // reported: not checked again below
+					}
 				}
 			case "choices":
 				x, ok := decodeValue(ps, vv, ff)
@@ -131,6 +135,9 @@ func parseSpace(ps *problems, n *yaml.Node, field string) []SpaceParam {
 		case "":
 			ps.at(v, joinField(f, "type"), "missing (want int, float, log_float or categorical)")
 		case "categorical":
+			if n := have["step"]; n != nil {
+				ps.at(n, joinField(f, "step"), "a categorical parameter takes no step")
+			}
 			if have["choices"] == nil {
 				ps.at(v, joinField(f, "choices"), "missing: a categorical parameter needs choices")
 			}
@@ -142,6 +149,31 @@ func parseSpace(ps *problems, n *yaml.Node, field string) []SpaceParam {
 				ps.at(v, f, "a %s range needs low and high", sp.Type)
 			} else if sp.Low >= sp.High {
 				ps.at(have["high"], joinField(f, "high"), "must be > low (%v >= %v)", FormatValue(sp.Low), FormatValue(sp.High))
+			}
+			if spec.Kind == KindInt && sp.Type != "int" {
+				ps.at(have["type"], joinField(f, "type"), "parameter %q takes integers: use type int (a %s sample would be truncated)", key, sp.Type)
+			}
+			if sp.Type == "int" {
+				for _, b := range []struct {
+					name string
+					v    float64
+				}{{"low", sp.Low}, {"high", sp.High}} {
+					if n := have[b.name]; n != nil && b.v != math.Trunc(b.v) {
+						ps.at(n, joinField(f, b.name), "an int range needs integer bounds (got %v)", n.Value)
+					}
+				}
+			}
+			if n := have["step"]; n != nil {
+				switch {
+				case sp.Type == "log_float":
+					ps.at(n, joinField(f, "step"), "log_float takes no step")
+				case !(sp.Step > 0) || math.IsInf(sp.Step, 0):
+					ps.at(n, joinField(f, "step"), "must be a number > 0 (got %v)", n.Value)
+				case sp.Type == "int" && sp.Step != math.Trunc(sp.Step):
+					ps.at(n, joinField(f, "step"), "an int step must be an integer (got %v)", n.Value)
+				case sp.Low < sp.High && sp.Step > sp.High-sp.Low:
+					ps.at(n, joinField(f, "step"), "must be at most high - low = %v (got %v)", FormatValue(sp.High-sp.Low), n.Value)
+				}
 			}
 			if sp.Type == "log_float" && sp.Low <= 0 {
 				ps.at(have["low"], joinField(f, "low"), "must be > 0 for log_float (got %v)", FormatValue(sp.Low))
@@ -284,6 +316,23 @@ func checkCombination(p Params) string {
 	overlap, hasOverlap := p["chunk.overlap"].(float64)
 	if hasSize && hasOverlap && size > 0 && overlap >= size {
 		return fmt.Sprintf("chunk.overlap (%v) must be smaller than chunk.size (%v)", FormatValue(overlap), FormatValue(size))
+	}
+	// Weights all 0 make every fused score 0: every document ties and the
+	// ranking is the tie-break order. The fused retrievers are the trial's
+	// retrievers, or (unset) the default bm25 and dense; a retriever without
+	// a weight has weight 1.
+	fused, _ := p["retrievers"].([]string)
+	if len(fused) == 0 {
+		fused = []string{"bm25", "dense"}
+	}
+	allZero := true
+	for _, r := range fused {
+		if w, set := p[WeightPrefix+r].(float64); !set || w != 0 {
+			allZero = false
+		}
+	}
+	if allZero {
+		return fmt.Sprintf("every fused retriever's weight is 0 (%s): every fused score would be 0 and the ranking a tie; give one a weight > 0", strings.Join(fused, ", "))
 	}
 	return ""
 }

@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // Grades of the default 0-3 judgment scale: 0 irrelevant, 1 weak, 2
@@ -149,6 +151,7 @@ func LoadGoldenSet(path string, opts LoadOptions) (*GoldenSet, error) {
 	if gs != nil {
 		applyScale(gs, opts.Grades, l)
 	}
+	checkIDs(gs, l)
 	if format != FormatBEIR {
 		validateSet(gs, l)
 	}
@@ -203,7 +206,42 @@ func (in *inputs) read(path string) ([]byte, error) {
 		return nil, fmt.Errorf("load golden set: %w", err)
 	}
 	in.data = append(in.data, b)
-	return b, nil
+	if pos, ok := firstInvalidUTF8(b); !ok {
+		return nil, Problems{{Pos: fmt.Sprintf("%s:%s", path, pos), Msg: fmt.Sprintf("not valid UTF-8 (byte 0x%02x): the file must be UTF-8 text", b[pos.off])}}
+	}
+	return bytes.TrimPrefix(b, utf8BOM), nil
+}
+
+// utf8BOM is the UTF-8 byte-order mark. Every input of a golden set (JSON,
+// YAML, JSONL topics and judgments, TREC qrels, BEIR files) and every
+// corpus, qrels and run file may start with one; it is skipped. Anywhere
+// else it is an ordinary character.
+var utf8BOM = []byte("\ufeff")
+
+// bytePos is the line and column (in characters, from 1) of a byte offset.
+type bytePos struct{ off, line, col int }
+
+func (p bytePos) String() string { return fmt.Sprintf("%d:%d", p.line, p.col) }
+
+// firstInvalidUTF8 returns the position of the first byte of b that is not
+// part of valid UTF-8, and false; or true when b is valid.
+func firstInvalidUTF8(b []byte) (bytePos, bool) {
+	if utf8.Valid(b) {
+		return bytePos{}, true
+	}
+	p := bytePos{line: 1, col: 1}
+	for p.off < len(b) {
+		r, w := utf8.DecodeRune(b[p.off:])
+		if r == utf8.RuneError && w <= 1 {
+			return p, false
+		}
+		p.off += w
+		p.col++
+		if r == '\n' {
+			p.line, p.col = p.line+1, 1
+		}
+	}
+	return p, true
 }
 
 func (in *inputs) hash() string {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/fusiontune/fusiontune/internal/yamldoc"
 	"io"
 	"regexp"
 	"sort"
@@ -183,6 +184,9 @@ func parseYAMLNode(data []byte, file string) (*yaml.Node, error) {
 			pos, msg = file+":"+m[1], m[2]
 		}
 		return nil, Problem{Pos: pos, Msg: "invalid YAML: " + msg}
+	}
+	if line := yamldoc.Extra(data); line > 0 {
+		return nil, Problem{Pos: fmt.Sprintf("%s:%d", file, line), Msg: "a second YAML document: the file must hold one (remove the \"---\" and what follows it, or merge it into the first)"}
 	}
 	if doc.Kind == 0 || len(doc.Content) == 0 {
 		return nil, nil

@@ -48,6 +48,30 @@ func validateSet(gs *GoldenSet, l *problemList) {
 	}
 }
 
+// checkIDs refuses query and document ids holding a control character (CR,
+// LF, NUL, any other C0 or DEL): they would not survive a run or qrels
+// file, where whitespace ends an id, and print as garbage. Every format
+// (native, TREC, BEIR) is checked.
+func checkIDs(gs *GoldenSet, l *problemList) {
+	if gs == nil {
+		return
+	}
+	bad := func(id string) bool {
+		return strings.ContainsFunc(id, func(r rune) bool { return r < 0x20 || r == 0x7f })
+	}
+	for i := range gs.Queries {
+		q := &gs.Queries[i]
+		if bad(q.ID) {
+			l.errorf(q.Pos, join(q.path, "id"), "query id %q holds a control character: ids are printable text", q.ID)
+		}
+		for _, j := range q.Judgments {
+			if bad(j.DocID) {
+				l.errorf(j.Pos, join(q.path, "doc_id"), "query %q judges document id %q, which holds a control character: ids are printable text", q.ID, j.DocID)
+			}
+		}
+	}
+}
+
 // Placeholder starts every value `tune init` leaves for the user to write in
 // a golden-set skeleton; a golden set holding one is refused until it is
 // filled in.

@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"fmt"
+	"github.com/fusiontune/fusiontune/backend/fusion"
 	"math"
 	"sort"
 	"strconv"
@@ -110,7 +111,7 @@ const WeightPrefix = "fusion.weights."
 
 var paramSpecs = []ParamSpec{
 	{Name: "fusion.method", Kind: KindString, Replayable: true, Check: oneOf("rrf", "linear", "combsum", "combmnz"), Doc: "fusion method"},
-	{Name: "fusion.k", Kind: KindFloat, Replayable: true, Check: positive, Doc: "RRF rank constant"},
+	{Name: "fusion.k", Kind: KindFloat, Replayable: true, Check: upTo(fusion.MaxK), Doc: "RRF rank constant (> 0, at most 1e6)"},
 	{Name: "fusion.normalization", Kind: KindString, Replayable: true, Check: oneOf("min_max", "z_score", "l2", "none"), Doc: "score normalization"},
 	{Name: "depth", Kind: KindInt, Replayable: true, Check: positive, Doc: "candidates per retriever"},
 	{Name: "min_score", Kind: KindFloat, Replayable: true, Check: nil, Doc: "no-results threshold on the fused score (any finite number)"},
@@ -134,7 +135,7 @@ func LookupParam(name string) (ParamSpec, bool) {
 		}
 	}
 	if r, ok := strings.CutPrefix(name, WeightPrefix); ok && r != "" && !strings.Contains(r, ".") {
-		return ParamSpec{Name: name, Kind: KindFloat, Replayable: true, Check: nonNegative, Doc: "fusion weight of retriever " + r}, true
+		return ParamSpec{Name: name, Kind: KindFloat, Replayable: true, Check: weight, Doc: "fusion weight of retriever " + r + " (0 to 1e6)"}, true
 	}
 	return ParamSpec{}, false
 }
@@ -259,6 +260,24 @@ func oneOf(valid ...string) func(any) string {
 func positive(v any) string {
 	if f := v.(float64); f <= 0 {
 		return fmt.Sprintf("must be > 0 (got %v)", FormatValue(f))
+	}
+	return ""
+}
+
+// upTo checks 0 < v <= max.
+func upTo(max float64) func(any) string {
+	return func(v any) string {
+		if f := v.(float64); f <= 0 || f > max {
+			return fmt.Sprintf("must be > 0 and at most %s (got %v)", FormatValue(max), FormatValue(f))
+		}
+		return ""
+	}
+}
+
+// weight checks 0 <= v <= fusion.MaxWeight.
+func weight(v any) string {
+	if f := v.(float64); f < 0 || f > fusion.MaxWeight {
+		return fmt.Sprintf("must be >= 0 and at most %s (got %v)", FormatValue(fusion.MaxWeight), FormatValue(f))
 	}
 	return ""
 }

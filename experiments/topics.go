@@ -100,5 +100,19 @@ func loadTopicsSet(path string, in *inputs, l *problemList) (*GoldenSet, error) 
 	if err != nil {
 		return nil, err
 	}
-	return &GoldenSet{Queries: parseTopics(path, data, l), Source: path}, nil
+	qs := parseTopics(path, data, l)
+	// A repeated topic id is an error here, before judgments are merged:
+	// the judgments would all land on the first, and the second would be
+	// dropped as "without judgments".
+	first := map[string]string{}
+	kept := qs[:0]
+	for _, q := range qs {
+		if at, dup := first[q.ID]; dup {
+			l.errorf(q.Pos, "id", "duplicate topic id %q (first at %s)", q.ID, at)
+			continue
+		}
+		first[q.ID] = q.Pos
+		kept = append(kept, q)
+	}
+	return &GoldenSet{Queries: kept, Source: path}, nil
 }

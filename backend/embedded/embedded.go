@@ -230,7 +230,9 @@ func (f *Factory) Check(params map[string]any) error {
 	if err == nil && cfg.Has(engine.Dense) && !strings.HasPrefix(cfg.Dense.Model, "openai:") {
 		// Catch an unknown embedder spec now; openai models are checked
 		// by the service itself, which reaches the server.
-		_, err = embed.New(cfg.Dense.Model, embed.Options{})
+		if _, eerr := embed.New(cfg.Dense.Model, embed.Options{}); eerr != nil {
+			err = fmt.Errorf("dense.model %q: %w", cfg.Dense.Model, eerr)
+		}
 	}
 	if err != nil {
 		return fmt.Errorf("engine config: %w", err)

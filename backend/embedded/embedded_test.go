@@ -102,7 +102,7 @@ func TestPathsAndReplica(t *testing.T) {
 	if err := r.Check(map[string]any{"fusion.k": 5.0}); err != nil {
 		t.Errorf("replica Check: %v", err)
 	}
-	if err := f.Check(map[string]any{"dense.model": "nosuch-7"}); err == nil || !strings.Contains(err.Error(), "engine config") {
+	if err := f.Check(map[string]any{"dense.model": "nosuch-7"}); err == nil || !strings.Contains(err.Error(), `engine config: dense.model "nosuch-7": `) {
 		t.Errorf("unknown embedder: %v", err)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"github.com/fusiontune/fusiontune/internal/atomicfile"
+	"github.com/fusiontune/fusiontune/internal/yamldoc"
+	"net"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -314,11 +316,31 @@ func (c Config) Validate() error {
 	}
 	if c.Listen == "" {
 		add("listen", "required (e.g. %q)", DefaultListen)
+	} else if msg := CheckListen(c.Listen); msg != "" {
+		add("listen", "%s", msg)
 	}
 	if len(probs) == 0 {
 		return nil
 	}
 	return &ConfigError{Problems: probs}
+}
+
+// CheckListen says what is wrong with a listen address, or "": it must be
+// HOST:PORT (HOST an IP address, a host name or empty for every interface,
+// PORT a number from 0 to 65535, 0 picking a free port). Whether the port
+// is free is only known when listening.
+func CheckListen(addr string) string {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Sprintf("want HOST:PORT such as %q (got %q: %v)", DefaultListen, addr, strings.TrimPrefix(err.Error(), "address "+addr+": "))
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 || port != strconv.Itoa(n) {
+		return fmt.Sprintf("port must be a number from 0 to 65535 (got %q in %q)", port, addr)
+	}
+	if strings.ContainsFunc(host, func(r rune) bool { return r <= ' ' || r == '/' || r == 0x7f }) {
+		return fmt.Sprintf("host %q is neither an IP address nor a host name", host)
+	}
+	return ""
 }
 
 // MaxDepth bounds the candidate depth per retriever and the hits per request.
@@ -349,6 +371,9 @@ func ParseConfig(data []byte, file, baseDir string) (Config, error) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
 		return c, &ConfigError{File: file, Problems: yamlProblems(err)}
+	}
+	if line := yamldoc.Extra(data); line > 0 {
+		return c, &ConfigError{File: file, Problems: []*FieldError{{Field: "yaml", Line: line, Column: 1, Problem: "a second YAML document: the file must hold one (remove the \"---\" and what follows it, or merge it into the first)"}}}
 	}
 	if len(bytes.TrimSpace(data)) > 0 {
 		dec := yaml.NewDecoder(bytes.NewReader(data))

@@ -103,6 +103,20 @@ func TestLoadConfigErrors(t *testing.T) {
 	}
 }
 
+// TestParseConfigSecondDocument refuses an engine config with a second YAML
+// document, which yaml.Unmarshal would drop without a word.
+func TestParseConfigSecondDocument(t *testing.T) {
+	for _, in := range []string{
+		"corpus:\n  path: a.jsonl\n---\ncorpus:\n  path: b.jsonl\n",
+		"bm25:\n  k1: 1.2\n...\n--- {bm25: {k1: 2}}\n",
+	} {
+		_, err := engine.ParseConfig([]byte(in), "e.yaml", "/")
+		if err == nil || !strings.Contains(err.Error(), "a second YAML document") || !strings.HasPrefix(err.Error(), "e.yaml:") {
+			t.Errorf("ParseConfig(%q) error %v, want e.yaml:LINE: a second YAML document", in, err)
+		}
+	}
+}
+
 func TestParseConfigSyntaxError(t *testing.T) {
 	_, err := engine.ParseConfig([]byte("corpus:\n  path: [a\n"), "e.yaml", "/")
 	if err == nil || !strings.HasPrefix(err.Error(), "e.yaml:") {

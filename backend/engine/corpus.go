@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // Corpus formats accepted by CorpusConfig.Format.
@@ -63,7 +64,7 @@ func LoadCorpus(c CorpusConfig) (*Corpus, error) {
 // textField name the members holding the id, the title (optional) and the
 // text. file names the input in errors, which read "FILE:LINE: detail".
 // Blank lines are skipped; ids must be unique and non-empty; ids are strings
-// or numbers.
+// or numbers. The file must be UTF-8 (a leading byte-order mark is skipped).
 func ReadJSONL(r io.Reader, file, idField, titleField, textField string) (*Corpus, error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "jsonl\x00%s\x00%s\x00%s\x00", idField, titleField, textField)
@@ -75,6 +76,13 @@ func ReadJSONL(r io.Reader, file, idField, titleField, textField string) (*Corpu
 		b, err := br.ReadBytes('\n')
 		if len(b) > 0 {
 			line++
+			if line == 1 {
+				b = bytes.TrimPrefix(b, []byte("\ufeff")) // a byte-order mark is skipped
+			}
+			if !utf8.Valid(b) {
+				col := 1 + utf8.RuneCount(b[:invalidUTF8(b)])
+				return nil, fmt.Errorf("%s:%d:%d: not valid UTF-8 (byte 0x%02x): the corpus must be UTF-8 text", file, line, col, b[invalidUTF8(b)])
+			}
 			if d, ok, perr := parseDocLine(b, idField, titleField, textField); perr != nil {
 				return nil, fmt.Errorf("%s:%d: %w", file, line, perr)
 			} else if ok {
@@ -98,6 +106,19 @@ func ReadJSONL(r io.Reader, file, idField, titleField, textField string) (*Corpu
 	return &Corpus{Docs: docs, Hash: hex.EncodeToString(h.Sum(nil))}, nil
 }
 
+// invalidUTF8 returns the offset of the first byte of b that is not part of
+// valid UTF-8 (len(b) if there is none).
+func invalidUTF8(b []byte) int {
+	for i := 0; i < len(b); {
+		r, w := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && w <= 1 {
+			return i
+		}
+		i += w
+	}
+	return len(b)
+}
+
 func parseDocLine(b []byte, idField, titleField, textField string) (Document, bool, error) {
 	b = bytes.TrimSpace(b)
 	if len(b) == 0 {
@@ -116,8 +137,8 @@ func parseDocLine(b []byte, idField, titleField, textField string) (Document, bo
 	if err != nil {
 		return d, false, fmt.Errorf("field %q: %w", idField, err)
 	}
-	if strings.TrimSpace(id) == "" || strings.ContainsAny(id, " \t\r\n") {
-		return d, false, fmt.Errorf("field %q: id must be non-empty without whitespace (got %q)", idField, id)
+	if strings.TrimSpace(id) == "" || strings.ContainsFunc(id, func(r rune) bool { return r == ' ' || r < 0x20 || r == 0x7f }) {
+		return d, false, fmt.Errorf("field %q: id must be non-empty without whitespace or control characters (got %q)", idField, id)
 	}
 	d.ID = id
 	if titleField != "" {

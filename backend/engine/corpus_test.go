@@ -86,6 +86,12 @@ func TestReadJSONLErrors(t *testing.T) {
 		{"space in id", `{"_id": "a b", "text": "x"}`, `corpus.jsonl:1: field "_id": id must be non-empty without whitespace`},
 		{"duplicate", "{\"_id\": \"a\", \"text\": \"x\"}\n\n{\"_id\": \"a\", \"text\": \"y\"}", `corpus.jsonl:3: duplicate document id "a" (first on line 1)`},
 		{"empty", "\n\n", "corpus.jsonl: no documents"},
+		{"NUL in id", `{"_id": "a\u0000b", "text": "x"}`, `corpus.jsonl:1: field "_id": id must be non-empty without whitespace or control characters (got "a\x00b")`},
+		{"escape in id", `{"_id": "a\u001b[31m", "text": "x"}`, `corpus.jsonl:1: field "_id": id must be non-empty without whitespace or control characters`},
+		{"CR in id", `{"_id": "a\r", "text": "x"}`, `corpus.jsonl:1: field "_id": id must be non-empty`},
+		{"not UTF-8 in text", "{\"_id\": \"a\", \"text\": \"x\"}\n{\"_id\": \"b\", \"text\": \"caf\xe9\"}\n", "corpus.jsonl:2:26: not valid UTF-8 (byte 0xe9)"},
+		{"not UTF-8 in id", "{\"_id\": \"\xff\", \"text\": \"x\"}\n", "corpus.jsonl:1:10: not valid UTF-8 (byte 0xff)"},
+		{"byte-order mark after the first line", "{\"_id\": \"a\", \"text\": \"x\"}\n\ufeff{\"_id\": \"b\", \"text\": \"x\"}\n", "corpus.jsonl:2: expected a JSON object"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -94,6 +100,18 @@ func TestReadJSONLErrors(t *testing.T) {
 				t.Errorf("error %v, want prefix %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestReadJSONLByteOrderMark reads a corpus that starts with a UTF-8
+// byte-order mark as if it were not there.
+func TestReadJSONLByteOrderMark(t *testing.T) {
+	c, err := engine.ReadJSONL(strings.NewReader("\ufeff{\"_id\": \"a\", \"text\": \"x\"}\n"), "corpus.jsonl", "_id", "title", "text")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Docs) != 1 || c.Docs[0].ID != "a" {
+		t.Errorf("docs %+v, want one with id \"a\"", c.Docs)
 	}
 }
 

@@ -41,6 +41,15 @@ func (e *ValidationError) Unwrap() []error {
 	return errs
 }
 
+// MaxK is the largest RRF constant k. Beyond it 1/(k+rank) no longer tells
+// ranks apart in float64 sums (at k = 1e308 every score is the same), and
+// no published tuning goes past a few thousand.
+const MaxK = 1e6
+
+// MaxWeight is the largest retriever weight. Only the ratios of weights
+// matter; past it weighted sums of scores can overflow to +Inf.
+const MaxWeight = 1e6
+
 // Methods lists the valid fusion methods.
 var Methods = []Method{RRF, Linear, CombSUM, CombMNZ}
 
@@ -51,7 +60,8 @@ var Normalizations = []Normalization{MinMax, ZScore, L2, None}
 // nil. Zero fields mean "not set" and are valid, so both a full
 // configuration (after WithDefaults) and a partial per-request override
 // validate. Rules: method and normalization must be known; k must be > 0
-// and finite; depth must be >= 0; every weight must be >= 0 and finite.
+// and at most MaxK; depth must be >= 0; every weight must be >= 0 and at
+// most MaxWeight.
 func (p Params) Validate() error {
 	var probs []*FieldError
 	add := func(field, format string, args ...any) {
@@ -60,8 +70,8 @@ func (p Params) Validate() error {
 	if p.Method != "" && !knownMethod(p.Method) {
 		add("method", "unknown method %q (want one of %s)", p.Method, join(Methods))
 	}
-	if p.K < 0 || math.IsNaN(p.K) || math.IsInf(p.K, 0) {
-		add("k", "must be > 0 and finite (got %v)", p.K)
+	if p.K < 0 || math.IsNaN(p.K) || math.IsInf(p.K, 0) || p.K > MaxK {
+		add("k", "must be > 0 and at most %g (got %v)", MaxK, p.K)
 	}
 	if p.Normalization != "" && !knownNormalization(p.Normalization) {
 		add("normalization", "unknown normalization %q (want one of %s)", p.Normalization, join(Normalizations))
@@ -76,8 +86,8 @@ func (p Params) Validate() error {
 	sort.Strings(names)
 	for _, name := range names {
 		w := p.Weights[name]
-		if w < 0 || math.IsNaN(w) || math.IsInf(w, 0) {
-			add(fmt.Sprintf("weights.%s", name), "must be >= 0 and finite (got %v)", w)
+		if w < 0 || math.IsNaN(w) || math.IsInf(w, 0) || w > MaxWeight {
+			add(fmt.Sprintf("weights.%s", name), "must be >= 0 and at most %g (got %v)", MaxWeight, w)
 		}
 	}
 	if len(probs) == 0 {

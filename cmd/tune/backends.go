@@ -90,7 +90,16 @@ func checkTrials(f backend.Factory, trials []experiments.TrialSpec) error {
 	var problems []string
 	for _, t := range trials {
 		if err := f.Check(t.Params); err != nil {
-			problems = append(problems, fmt.Sprintf("trial %q: %v", t.Name, err))
+			// Name where the trial is defined (file:line:col and its
+			// block), so the parameter to fix can be found.
+			where := ""
+			if t.Pos != "" {
+				where = t.Pos + ": "
+			}
+			if t.Origin != "" {
+				where += t.Origin + ".params: "
+			}
+			problems = append(problems, fmt.Sprintf("%strial %q: %v", where, t.Name, err))
 		}
 	}
 	if len(problems) > 0 {

@@ -23,7 +23,7 @@ type badCase struct {
 // badCases lists every malformed-input fixture: the experiment files and
 // golden sets of the experiments package (their .err files are the parser
 // tests' golden files) and the settings, qrels, run files and corpora of
-// testdata/bad.
+// testdata/bad (sweep/ holds experiment files refused after parsing).
 func badCases(t *testing.T) []badCase {
 	t.Helper()
 	var out []badCase
@@ -79,6 +79,11 @@ func badCases(t *testing.T) []badCase {
 	}
 	for _, p := range glob("testdata/bad/run/*") {
 		out = append(out, badCase{name: "run/" + filepath.Base(p), args: []string{"eval", "--qrels", "bad/good.qrels", "--run", "bad/run/" + filepath.Base(p)}, err: p + ".err", own: true})
+	}
+	for _, p := range glob("testdata/bad/sweep/*") {
+		// Experiment files the parser accepts but the sweep must refuse
+		// before it starts, naming the file and line of the trial.
+		out = append(out, badCase{name: "sweep/" + filepath.Base(p), args: []string{"--experiments", "bad/sweep/" + filepath.Base(p)}, env: []string{"FUSIONTUNE_DATASET_PATH=" + demo, "FUSIONTUNE_DATASET_CORPUS=" + corpus}, err: p + ".err", own: true})
 	}
 	for _, p := range glob("testdata/bad/corpus/*") {
 		out = append(out, badCase{name: "corpus/" + filepath.Base(p), env: []string{"FUSIONTUNE_DATASET_PATH=" + demo, "FUSIONTUNE_DATASET_CORPUS=bad/corpus/" + filepath.Base(p)}, err: p + ".err", own: true})

@@ -37,6 +37,9 @@ func runServe(ctx context.Context, a *app, args []string) error {
 		return inputError(err)
 	}
 	if *listen != "" {
+		if msg := engine.CheckListen(*listen); msg != "" {
+			return usageErrorf("serve: --listen: %s", msg)
+		}
 		cfg.Listen = *listen
 	}
 	level := slog.LevelInfo

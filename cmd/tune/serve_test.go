@@ -121,6 +121,18 @@ func TestServeErrors(t *testing.T) {
 		{"max query terms too high", func(t *testing.T) []string {
 			return []string{"serve", "--config", engineConfig(t, ""), "--max-query-terms", "65537"}
 		}, 2, "serve: --max-query-terms: want an integer in [1, 65536] (got 65537)"},
+		{"listen flag without a port", func(t *testing.T) []string {
+			return []string{"serve", "--config", engineConfig(t, ""), "--listen", "nonsense"}
+		}, 2, `serve: --listen: want HOST:PORT such as "127.0.0.1:8099" (got "nonsense": missing port in address)`},
+		{"listen flag with too many colons", func(t *testing.T) []string {
+			return []string{"serve", "--config", engineConfig(t, ""), "--listen", "nonsense:::"}
+		}, 2, `serve: --listen: want HOST:PORT`},
+		{"listen flag with a port out of range", func(t *testing.T) []string {
+			return []string{"serve", "--config", engineConfig(t, ""), "--listen", "127.0.0.1:70000"}
+		}, 2, `serve: --listen: port must be a number from 0 to 65535 (got "70000" in "127.0.0.1:70000")`},
+		{"listen in the config with a named port", func(t *testing.T) []string {
+			return []string{"serve", "--config", writeTemp(t, "e.yaml", "corpus: {path: c.jsonl}\nretrievers: [bm25]\nlisten: 127.0.0.1:http\n")}
+		}, 2, `e.yaml:3:1: listen: port must be a number from 0 to 65535 (got "http" in "127.0.0.1:http")`},
 		{"broken corpus", func(t *testing.T) []string {
 			corpus, _ := filepath.Abs("../../backend/engine/testdata/broken/corpus.jsonl")
 			return []string{"serve", "--config", writeTemp(t, "e.yaml", "corpus: {path: "+corpus+"}\nretrievers: [bm25]\nlisten: 127.0.0.1:0\n")}

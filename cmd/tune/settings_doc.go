@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/fusiontune/fusiontune/internal/yamldoc"
 	"math"
 	"os"
 	"reflect"
@@ -106,6 +107,9 @@ func readSettingsFile(file string) (*settingsSource, experiments.Problems) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return src, experiments.Problems{yamlSyntax(file, err)}
+	}
+	if line := yamldoc.Extra(data); line > 0 {
+		return src, experiments.Problems{{Pos: fmt.Sprintf("%s:%d", file, line), Msg: "a second YAML document: the file must hold one (remove the \"---\" and what follows it, or merge it into the first)"}}
 	}
 	if len(doc.Content) == 0 {
 		return src, nil // an empty file sets nothing

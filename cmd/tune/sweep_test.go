@@ -186,7 +186,7 @@ func TestSweepEndToEnd(t *testing.T) {
 func TestSweepBadInputStartsNothing(t *testing.T) {
 	e := newSweepEnv(t, sweepSettings)
 	for _, tc := range []struct{ name, exp, want string }{
-		{"negative-k", `{"experiments": [{"name": "bad", "params": {"fusion.k": -1}}]}`, `bad.json:1:57: experiments[0].params.fusion.k: must be > 0 (got -1)`},
+		{"negative-k", `{"experiments": [{"name": "bad", "params": {"fusion.k": -1}}]}`, `bad.json:1:57: experiments[0].params.fusion.k: must be > 0 and at most 1e+06 (got -1)`},
 		{"unknown-param", `{"baseline": {"params": {"fusion.kk": 1}}}`, `bad.json:1:26: baseline.params.fusion.kk: unknown parameter "fusion.kk"`},
 		{"engine-rejects", `{"baseline": {"params": {"dense.model": "word2vec-300"}}}`, `trial "baseline": engine config`},
 	} {

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/fusiontune/fusiontune/internal/trec"
 )
@@ -22,17 +23,21 @@ func FuzzReadQrels(f *testing.F) {
 			return
 		}
 		for qid, docs := range q {
-			if qid == "" || strings.ContainsAny(qid, " \t\n") {
+			if qid == "" || strings.ContainsFunc(qid, unprintable) || !utf8.ValidString(qid) {
 				t.Fatalf("bad query id %q", qid)
 			}
 			for d := range docs {
-				if d == "" || strings.ContainsAny(d, " \t\n") {
+				if d == "" || strings.ContainsFunc(d, unprintable) || !utf8.ValidString(d) {
 					t.Fatalf("bad doc id %q", d)
 				}
 			}
 		}
 	})
 }
+
+// unprintable reports the characters no id may hold: whitespace and
+// control characters.
+func unprintable(r rune) bool { return r <= ' ' || r == 0x7f }
 
 func FuzzReadRun(f *testing.F) {
 	f.Add("1 Q0 d1 1 2.5 t\n1 Q0 d2 2 1 t\n")

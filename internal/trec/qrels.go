@@ -26,8 +26,10 @@ func (q Qrels) NumJudged() int {
 
 // ReadQrels parses qrels lines `qid iter docno rel` from r. file names the
 // input in error messages. Blank lines are skipped; the iteration column is
-// ignored, as trec_eval does. A document judged twice for the same query is
-// an error.
+// ignored, as trec_eval does. A document judged twice for the same query, a
+// file without a single judgment, an id that is not UTF-8 or holds a control
+// character, and a grade written other than as a plain integer ("+1") are
+// errors. A UTF-8 byte-order mark at the start is skipped.
 //
 // A file whose first non-blank line is BEIR's header `query-id corpus-id
 // score` is read as BEIR qrels (a qrels/*.tsv file): three columns per
@@ -41,7 +43,7 @@ func ReadQrels(r io.Reader, file string) (Qrels, error) {
 	first, beir := true, false
 	for sc.Scan() {
 		line++
-		n := fields(sc.Bytes(), f[:])
+		n := fields(trimBOM(sc.Bytes(), line), f[:])
 		if n == 0 {
 			continue
 		}
@@ -61,8 +63,16 @@ func ReadQrels(r io.Reader, file string) (Qrels, error) {
 		case n != 4:
 			return nil, fmt.Errorf("%s:%d: expected 4 fields \"qid iter docno rel\" (got %q); BEIR qrels start with the header line \"query-id corpus-id score\"", file, line, sc.Text())
 		}
+		for _, id := range [...]struct {
+			what string
+			b    []byte
+		}{{"query id", qidF}, {"document id", docF}} {
+			if why := checkID(id.b); why != "" {
+				return nil, fmt.Errorf("%s:%d: %s %q %s", file, line, id.what, id.b, why)
+			}
+		}
 		rel, err := strconv.Atoi(string(relF))
-		if err != nil {
+		if err != nil || relF[0] == '+' {
 			return nil, fmt.Errorf("%s:%d: relevance must be an integer (got %q)", file, line, relF)
 		}
 		qid := string(qidF)
@@ -79,6 +89,9 @@ func ReadQrels(r io.Reader, file string) (Qrels, error) {
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%s:%d: %w", file, line+1, err)
+	}
+	if len(q) == 0 {
+		return nil, fmt.Errorf("%s: no judgments: the file holds no qrels line \"qid iter docno rel\"", file)
 	}
 	return q, nil
 }

@@ -117,19 +117,27 @@ type runParser struct {
 
 func (p *runParser) parseLine(b []byte) error {
 	f := p.f[:6]
-	n := fields(b, f)
+	n := fields(trimBOM(b, p.line), f)
 	if n == 0 {
 		return nil
 	}
 	if n < 6 {
 		return fmt.Errorf("%s:%d: expected at least 6 fields \"qid Q0 docno rank score tag\" (got %q)", p.file, p.line, trimEOL(b))
 	}
+	for _, id := range [...]struct {
+		what string
+		b    []byte
+	}{{"query id", f[0]}, {"document id", f[2]}} {
+		if why := checkID(id.b); why != "" {
+			return fmt.Errorf("%s:%d: %s %q %s", p.file, p.line, id.what, id.b, why)
+		}
+	}
 	if _, err := strconv.Atoi(string(f[3])); err != nil {
 		return fmt.Errorf("%s:%d: rank must be an integer (got %q)", p.file, p.line, f[3])
 	}
-	score, err := strconv.ParseFloat(string(f[4]), 64)
-	if err != nil || math.IsNaN(score) || math.IsInf(score, 0) {
-		return fmt.Errorf("%s:%d: score must be a finite number (got %q)", p.file, p.line, f[4])
+	score, ok := parseDecimal(f[4])
+	if !ok || math.IsNaN(score) || math.IsInf(score, 0) {
+		return fmt.Errorf("%s:%d: score must be a finite decimal number (got %q)", p.file, p.line, f[4])
 	}
 	if p.tag == "" {
 		p.tag = string(f[5])

@@ -50,6 +50,14 @@ func TestReadQrelsErrors(t *testing.T) {
 		{"BEIR line of four fields", "query-id\tcorpus-id\tscore\n1\td1\t1\n1\t0\td2\t1\n", `q.txt:3: expected 3 fields "query-id corpus-id score" (BEIR qrels, as the header says; got "1\t0\td2\t1")`},
 		{"BEIR bad grade", "query-id\tcorpus-id\tscore\n1\td1\tyes\n", `q.txt:2: relevance must be an integer (got "yes")`},
 		{"BEIR duplicate", "query-id corpus-id score\n1 d1 1\n1 d1 0\n", `q.txt:3: document "d1" judged twice for query "1"`},
+		{"empty", "", `q.txt: no judgments`},
+		{"blank lines only", "\n  \n\n", `q.txt: no judgments`},
+		{"BEIR header only", "query-id\tcorpus-id\tscore\n", `q.txt: no judgments`},
+		{"grade with a plus sign", "1 0 d1 +1\n", `q.txt:1: relevance must be an integer (got "+1")`},
+		{"not UTF-8 in a document id", "1 0 d\xff 1\n", `q.txt:1: document id "d\xff" is not valid UTF-8`},
+		{"not UTF-8 in a query id", "1 0 d1 1\n\xc3( 0 d1 1\n", `q.txt:2: query id "\xc3(" is not valid UTF-8`},
+		{"NUL in a document id", "1 0 d\x001 1\n", `q.txt:1: document id "d\x001" holds the control character '\x00'`},
+		{"escape in a query id", "q\x1b 0 d1 1\n", `q.txt:1: query id "q\x1b" holds the control character '\x1b'`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -85,9 +93,15 @@ func TestReadRunErrors(t *testing.T) {
 		{"too few fields", "1 Q0 d1 1 2.0\n", `r.txt:1: expected at least 6 fields "qid Q0 docno rank score tag" (got "1 Q0 d1 1 2.0")`},
 		{"crlf kept out of message", "1 Q0 d1 1\r\n", `(got "1 Q0 d1 1")`},
 		{"bad rank", "1 Q0 d1 1 2 t\n1 Q0 d2 x 2 t\n", `r.txt:2: rank must be an integer (got "x")`},
-		{"bad score", "1 Q0 d1 1 high t\n", `r.txt:1: score must be a finite number (got "high")`},
-		{"nan score", "1 Q0 d1 1 NaN t\n", `r.txt:1: score must be a finite number (got "NaN")`},
+		{"bad score", "1 Q0 d1 1 high t\n", `r.txt:1: score must be a finite decimal number (got "high")`},
+		{"nan score", "1 Q0 d1 1 NaN t\n", `r.txt:1: score must be a finite decimal number (got "NaN")`},
 		{"no final newline", "1 Q0 d1 1 1 t\n1 Q0 d2", `r.txt:2: expected at least 6 fields`},
+		{"underscore in score", "1 Q0 d1 1 1_000 t\n", `r.txt:1: score must be a finite decimal number (got "1_000")`},
+		{"hexadecimal score", "1 Q0 d1 1 0x1p3 t\n", `r.txt:1: score must be a finite decimal number (got "0x1p3")`},
+		{"infinite score", "1 Q0 d1 1 -Infinity t\n", `r.txt:1: score must be a finite decimal number (got "-Infinity")`},
+		{"overflowing score", "1 Q0 d1 1 1e400 t\n", `r.txt:1: score must be a finite decimal number (got "1e400")`},
+		{"not UTF-8 in a document id", "1 Q0 d\xfe 1 1 t\n", `r.txt:1: document id "d\xfe" is not valid UTF-8`},
+		{"NUL in a query id", "1\x00 Q0 d1 1 1 t\n", `r.txt:1: query id "1\x00" holds the control character '\x00'`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -198,5 +212,24 @@ func TestWriteQrels(t *testing.T) {
 	}
 	if err := trec.WriteQrels(&strings.Builder{}, trec.Qrels{"q1": {"a b": 1}}); err == nil || !strings.Contains(err.Error(), `document id "a b" contains whitespace`) {
 		t.Errorf("id with a space: %v", err)
+	}
+}
+
+// TestByteOrderMarkSkipped reads a qrels file and a run that start with a
+// UTF-8 byte-order mark as if it were not there.
+func TestByteOrderMarkSkipped(t *testing.T) {
+	q, err := trec.ReadQrels(strings.NewReader("\ufeff1 0 d1 1\n"), "q.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (trec.Qrels{"1": {"d1": 1}}); !reflect.DeepEqual(q, want) {
+		t.Errorf("qrels %v, want %v", q, want)
+	}
+	r, err := trec.ReadRun(strings.NewReader("\ufeff1 Q0 d1 1 2.5 t\n"), "r.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := r.Queries["1"]; !ok || len(r.Queries) != 1 {
+		t.Errorf("run queries %v, want only \"1\"", r.Queries)
 	}
 }
