@@ -178,8 +178,8 @@ func TestServerQueryLimits(t *testing.T) {
 		{"terms without spaces", `{"query": "` + terms(20, ",") + `"}`, 400, "query: at most 8 terms (got 20; "},
 		{"ideographs count one each", `{"query": "` + strings.Repeat("图", 9) + `"}`, 400, "query: at most 8 terms (got 9; "},
 		{"over the byte limit", `{"query": "` + strings.Repeat("a", MaxQueryBytes+1) + `"}`, 400, fmt.Sprintf("query: at most %d bytes", MaxQueryBytes)},
-		{"weights overflow", `{"query": "telescope light", "fusion": {"method": "linear", "normalization": "none", "weights": {"bm25": 1e308, "dense": 1e308}}}`, 400, "fused score overflows"},
-		{"variant weights overflow", `{"query": "telescope light", "variants": [{"method": "linear", "normalization": "none", "weights": {"bm25": 1e308, "dense": 1e308}}]}`, 400, "fused score overflows"},
+		{"weights overflow", `{"query": "telescope light", "fusion": {"method": "linear", "normalization": "none", "weights": {"bm25": 1e308, "dense": 1e308}}}`, 400, "fusion.weights.bm25: must be >= 0 and at most 1e+06 (got 1e+308)"},
+		{"variant weights overflow", `{"query": "telescope light", "variants": [{"method": "linear", "normalization": "none", "weights": {"bm25": 1e308, "dense": 1e308}}]}`, 400, "variants[0]: invalid search request: fusion.weights.bm25: must be >= 0 and at most 1e+06"},
 		{"weight above the float range", `{"query": "telescope", "fusion": {"method": "linear", "weights": {"bm25": 1e309}}}`, 400, "malformed JSON body"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
