@@ -3,7 +3,7 @@ GO      ?= go
 BIN     ?= bin/tune
 FUZZTIME ?= 30s
 
-.PHONY: help build test check-leaderboards codesize demo bench bench-eval bench-samplers bench-workers bench-load bench-replay bench-study-replay lint fuzz clean
+.PHONY: help build test check-leaderboards faults codesize demo bench bench-eval bench-samplers bench-workers bench-load bench-replay bench-study-replay lint fuzz clean
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "  %-12s %s\n", $$1, $$2}'
@@ -15,6 +15,10 @@ test: ## run every test (tests needing ../shared/data skip without it)
 	$(GO) vet ./...
 	$(GO) test -count=1 -timeout 30m ./...
 	$(MAKE) check-leaderboards
+	$(MAKE) faults
+
+faults: ## the fault matrix: one line per fault scenario tune must survive (exit 1 when one fails or skips)
+	./scripts/faults.sh
 
 check-leaderboards: build ## the demo shortlist (live, replay) and sampled study must write the recorded leaderboard.json bytes
 	./scripts/check-leaderboards.sh

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# faults.sh — the fault matrix (make faults): every fault scenario tune must
+# survive, one line each, PASS or FAIL, from the Go test that plays it
+# through the real binary (or the real server). Exit 1 when any fails or
+# skips.
+#
+# The scenarios are issue 22's seven faults, then the ones the first
+# hardening round already covered. Each row: package, test names (a
+# regular-expression alternation), scenario. The tests of one package run
+# in one `go test -count=1 -v` so that it is built once.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scenarios=(
+	"./cmd/tune|TestFaultPromotionKilled|SIGKILL during tune apply's verification: tune rollback restores the config (journal written ahead)"
+	"./cmd/tune|TestHTTPSweepsShareNoService|two sweeps (and a worker) on one service's config: the second refuses, naming the holder"
+	"./cmd/tune|TestTempFilesBesideDestination|index cache on another filesystem (unusable TMPDIR): temporaries built beside their destination"
+	"./cmd/tune|TestEchoedCredentialRedacted|a service echoing the bare token of 'Bearer sk-…': redacted in every file and stream"
+	"./cmd/tune|TestFaultStatsInterrupted|statistics interrupted by SIGINT: stop within a second, run marked interrupted, --resume redoes them"
+	"./backend/engine|TestServerQueryLimits|TestServerBodyLimit|TestServerConcurrencyLimit|tune serve: oversized queries, bodies and overflowing weights get 400, concurrency bounded"
+	"./cmd/tune|TestFaultServeKilledMidBatch|tune serve child SIGKILLed mid-batch: the trial fails at once with the exit status; --retry-failed reruns it"
+	"./cmd/tune|TestFaultTunerKilledThenResume|tune SIGKILLed mid-sweep: --resume runs every trial exactly once"
+	"./cmd/tune|TestFaultRecordWriteError|trial records cannot be written: exit 1 naming the path, finished trials kept, --resume finishes"
+	"./backend/render|TestHostileValuesKeepTheStructure|TestHostileValuesInURL|TestYAMLOverlayHostileValues|TestYAMLOverlayHostileKeys|hostile parameter values never change a template's or config's structure"
+	"./backend/engine|TestServeDrain|tune serve drains in-flight requests on shutdown"
+	"./cmd/tune|TestFaultMatrixProcessKind|a service that never gets ready, hangs, answers 500, answers garbage or dies: each trial fails with its reason"
+	"./cmd/tune|TestFaultPromotionRestartFails|a promotion whose restart fails: the previous config is restored"
+)
+
+declare -A names logs
+for row in "${scenarios[@]}"; do
+	pkg=${row%%|*}
+	rest=${row#*|}
+	tests=${rest%|*}
+	names[$pkg]+="${names[$pkg]:+|}$tests"
+done
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for pkg in "${!names[@]}"; do
+	log="$tmp/$(echo "$pkg" | tr '/.' '__').log"
+	logs[$pkg]=$log
+	echo "faults: go test $pkg (${names[$pkg]//|/, })" >&2
+	go test -count=1 -v -run "^(${names[$pkg]})\$" "$pkg" >"$log" 2>&1 || true
+done
+
+failed=0
+for row in "${scenarios[@]}"; do
+	pkg=${row%%|*}
+	rest=${row#*|}
+	tests=${rest%|*}
+	scenario=${rest##*|}
+	status=PASS
+	IFS='|' read -ra list <<<"$tests"
+	for t in "${list[@]}"; do
+		if ! grep -q -- "^--- PASS: $t (" "${logs[$pkg]}"; then
+			status=FAIL
+		fi
+	done
+	[ "$status" = PASS ] || failed=$((failed + 1))
+	printf "%s  %s: %s\n" "$status" "$scenario" "${tests//|/, }"
+done
+if [ "$failed" -gt 0 ]; then
+	echo "faults: $failed of ${#scenarios[@]} scenarios failed; logs:" >&2
+	for pkg in "${!logs[@]}"; do
+		grep -E -- "^(--- FAIL|FAIL|panic)" "${logs[$pkg]}" >&2 || true
+	done
+	exit 1
+fi
+echo "faults: all ${#scenarios[@]} scenarios passed" >&2
