@@ -94,16 +94,11 @@ func (lb Leaderboard) RenderBy(w io.Writer, by, format string) error {
 	case "md", "markdown":
 		var b strings.Builder
 		fmt.Fprintf(&b, "Primary score per %s: %s\n\n", by, t.Primary)
-		h := t.header()
-		b.WriteString("| " + strings.Join(h, " | ") + " |\n")
-		b.WriteString("|" + strings.Repeat(" --- |", len(h)) + "\n")
-		for _, e := range t.Trials {
-			cells := t.row(e, f4)
-			for i, c := range cells {
-				cells[i] = strings.ReplaceAll(c, "|", `\|`)
-			}
-			b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
+		rows := make([][]string, len(t.Trials))
+		for i, e := range t.Trials {
+			rows[i] = t.row(e, f4)
 		}
+		MarkdownTable(&b, t.header(), rows)
 		_, err := io.WriteString(w, b.String())
 		return err
 	}

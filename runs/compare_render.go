@@ -44,14 +44,7 @@ func (c TrialComparison) render(md bool) string {
 	}
 	table := func(head []string, rows [][]string) {
 		if md {
-			b.WriteString("| " + strings.Join(head, " | ") + " |\n")
-			b.WriteString("|" + strings.Repeat(" --- |", len(head)) + "\n")
-			for _, r := range rows {
-				for i := range r {
-					r[i] = strings.ReplaceAll(r[i], "|", `\|`)
-				}
-				b.WriteString("| " + strings.Join(r, " | ") + " |\n")
-			}
+			MarkdownTable(&b, head, rows)
 			return
 		}
 		width := make([]int, len(head))

@@ -249,6 +249,20 @@ func (lb Leaderboard) compared() int {
 	return n
 }
 
+// MarkdownTable writes header and rows as a Markdown table to b, "|" in
+// a cell escaped. Every Markdown listing of tune uses it.
+func MarkdownTable(b *strings.Builder, header []string, rows [][]string) {
+	b.WriteString("| " + strings.Join(header, " | ") + " |\n")
+	b.WriteString("|" + strings.Repeat(" --- |", len(header)) + "\n")
+	for _, r := range rows {
+		cells := make([]string, len(r))
+		for i, c := range r {
+			cells[i] = strings.ReplaceAll(c, "|", `\|`)
+		}
+		b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
+	}
+}
+
 func (lb Leaderboard) renderMarkdown(w io.Writer) error {
 	metrics := lb.shownMetrics()
 	h := lb.header(metrics)
@@ -257,18 +271,13 @@ func (lb Leaderboard) renderMarkdown(w io.Writer) error {
 	for _, line := range lb.notes() {
 		fmt.Fprintf(&b, "%s\n\n", line)
 	}
-	b.WriteString("| " + strings.Join(h, " | ") + " |\n")
-	b.WriteString("|" + strings.Repeat(" --- |", len(h)) + "\n")
+	var rows [][]string
 	for _, e := range lb.Trials {
-		if e.SameAs != "" {
-			continue
+		if e.SameAs == "" {
+			rows = append(rows, lb.row(e, metrics))
 		}
-		cells := lb.row(e, metrics)
-		for i, c := range cells {
-			cells[i] = strings.ReplaceAll(c, "|", `\|`)
-		}
-		b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
 	}
+	MarkdownTable(&b, h, rows)
 	for _, warn := range lb.Warnings {
 		fmt.Fprintf(&b, "\n> %s\n", warn)
 	}

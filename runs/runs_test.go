@@ -3,6 +3,7 @@ package runs_test
 import (
 	"bytes"
 	"flag"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -139,10 +140,17 @@ func TestLeaderboardRenderSame(t *testing.T) {
 
 func checkRender(t *testing.T, lb runs.Leaderboard, name string) {
 	t.Helper()
+	checkGolden(t, name, lb.Render)
+}
+
+// checkGolden renders each format with render and compares it with
+// testdata/NAME.golden.FORMAT (rewritten with -update).
+func checkGolden(t *testing.T, name string, render func(io.Writer, string) error) {
+	t.Helper()
 	for _, f := range []string{"text", "json", "md", "csv"} {
 		t.Run(f, func(t *testing.T) {
 			var b bytes.Buffer
-			if err := lb.Render(&b, f); err != nil {
+			if err := render(&b, f); err != nil {
 				t.Fatal(err)
 			}
 			golden := filepath.Join("testdata", name+".golden."+f)

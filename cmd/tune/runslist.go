@@ -101,19 +101,14 @@ func renderRunsText(w io.Writer, rows []runRow) error {
 }
 
 func renderRunsMarkdown(w io.Writer, rows []runRow) error {
-	line := func(cells []string) {
-		fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
+	cells := make([][]string, len(rows))
+	for i, r := range rows {
+		cells[i] = r.cells("—")
 	}
-	line(runsHeader)
-	line(strings.Split(strings.Repeat("---,", len(runsHeader)-1)+"---", ","))
-	for _, r := range rows {
-		cells := r.cells("—")
-		for i, c := range cells {
-			cells[i] = strings.ReplaceAll(c, "|", `\|`)
-		}
-		line(cells)
-	}
-	return nil
+	var b strings.Builder
+	runs.MarkdownTable(&b, runsHeader, cells)
+	_, err := io.WriteString(w, b.String())
+	return err
 }
 
 func renderRunsCSV(w io.Writer, rows []runRow) error {
