@@ -103,23 +103,7 @@ func TestFaultMatrixProcessKind(t *testing.T) {
 	}
 	golden.WriteString("]}")
 	e.write("golden.json", golden.String())
-	e.write("tune.yaml", fmt.Sprintf(`runs_dir: runs
-dataset: {path: golden.json}
-eval: {timeout: 300ms, retries: 1, concurrency: 4}
-backend:
-  kind: process
-  command: [%q, "-test.run=^TestFaultServiceHelper$", "--", "{config}", %q]
-  template: svc.yaml.tmpl
-  health_url: http://%s/healthz
-  start_timeout: 2s
-  stop_timeout: 2s
-  search:
-    url: http://%s/search
-    body: '{"query": {{ .query }}, "k": {{ .k }}}'
-    hits: hits
-    id: doc_id
-    score: score
-`, os.Args[0], addr, addr, addr))
+	e.write("tune.yaml", faultServiceSettings(addr, "eval: {timeout: 300ms, retries: 1, concurrency: 4}\n", "", "2s"))
 	exp := e.write("exp.json", `{"baseline": {"params": {"custom.fault": "ok"}}, "experiments": [
 	  {"name": "never-ready", "params": {"custom.fault": "never-ready"}},
 	  {"name": "hang", "params": {"custom.fault": "hang"}},
@@ -159,4 +143,27 @@ backend:
 	if left := processesWith(addr); len(left) > 0 {
 		t.Errorf("services left running: %v", left)
 	}
+}
+
+// faultServiceSettings is the tune.yaml of a process-kind backend running
+// TestFaultServiceHelper on addr from svc.yaml.tmpl: top adds top-level
+// settings, backend adds backend keys (each line indented two spaces),
+// start is backend.start_timeout.
+func faultServiceSettings(addr, top, backend, start string) string {
+	return fmt.Sprintf(`runs_dir: runs
+dataset: {path: golden.json}
+%sbackend:
+  kind: process
+%s  command: [%q, "-test.run=^TestFaultServiceHelper$", "--", "{config}", %q]
+  template: svc.yaml.tmpl
+  health_url: http://%s/healthz
+  start_timeout: %s
+  stop_timeout: 2s
+  search:
+    url: http://%s/search
+    body: '{"query": {{ .query }}, "k": {{ .k }}}'
+    hits: hits
+    id: doc_id
+    score: score
+`, top, backend, os.Args[0], addr, addr, start, addr)
 }

@@ -27,23 +27,7 @@ func TestFaultPromotionKilled(t *testing.T) {
 	e.write("golden.json", `{"queries": [{"id": "q1", "query": "one", "category": "c", "expected_passages": [{"doc_id": "kb-0028", "relevance": 3}]}]}`)
 	prod := e.write("prod.yaml", "fault: ok\nn: 0\n# production\n")
 	orig, _ := os.ReadFile(prod)
-	e.write("tune.yaml", fmt.Sprintf(`runs_dir: runs
-dataset: {path: golden.json}
-backend:
-  kind: process
-  config: prod.yaml
-  command: [%q, "-test.run=^TestFaultServiceHelper$", "--", "{config}", %q]
-  template: svc.yaml.tmpl
-  health_url: http://%s/healthz
-  start_timeout: 2m
-  stop_timeout: 2s
-  search:
-    url: http://%s/search
-    body: '{"query": {{ .query }}, "k": {{ .k }}}'
-    hits: hits
-    id: doc_id
-    score: score
-`, os.Args[0], addr, addr, addr))
+	e.write("tune.yaml", faultServiceSettings(addr, "", "  config: prod.yaml\n", "2m"))
 	exp := e.write("exp.json", `{"baseline": {"params": {"custom.n": 0}}, "experiments": [{"name": "n=1", "params": {"custom.n": 1}}]}`)
 	if _, stderr, code := e.run("--experiments", exp); code != 0 {
 		t.Fatalf("sweep: exit %d\n%s", code, stderr)
