@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/fusiontune/fusiontune/internal/suggest"
 )
 
 // MaxMissingListed caps how many missing judged documents CheckMissing
@@ -78,7 +80,7 @@ func quoteAll(ss []string) string {
 }
 
 // closest returns up to n of candidates nearest to word by edit distance
-// (Levenshtein, on bytes), nearest first, ties by id; only those within a
+// (suggest.Distance: Levenshtein, in runes), nearest first, ties by id; only those within a
 // third of word's length (at least 2 edits) are close enough to suggest.
 func closest(word string, candidates []string, n int) []string {
 	limit := max(2, len(word)/3)
@@ -91,7 +93,7 @@ func closest(word string, candidates []string, n int) []string {
 		if abs(len(c)-len(word)) > limit {
 			continue
 		}
-		if d := editDistance(word, c); d <= limit {
+		if d := suggest.Distance(word, c); d <= limit {
 			hits = append(hits, near{c, d})
 		}
 	}
@@ -106,27 +108,6 @@ func closest(word string, candidates []string, n int) []string {
 		out = append(out, h.id)
 	}
 	return out
-}
-
-// editDistance is the Levenshtein distance of a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 func abs(x int) int {
