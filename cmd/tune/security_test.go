@@ -202,7 +202,10 @@ func TestEchoedCredentialRedacted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.write("tune.yaml", strings.Replace(string(settings), "http://"+svc.addr+"/search", proxy.URL+"/search", 1))
+	// No retries: every refused request fails its query, so the echoed
+	// error reaches the records whatever the order of the requests (with
+	// retries a refused query usually succeeds on its next attempt).
+	e.write("tune.yaml", strings.Replace(string(settings), "http://"+svc.addr+"/search", proxy.URL+"/search", 1)+"eval: {retries: 0}\n")
 	exp := e.write("exp.json", threeTrials)
 	stdout, stderr, code := e.run("--experiments", exp)
 	if code == 2 || refused.Load() == 0 {
