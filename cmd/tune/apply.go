@@ -42,7 +42,7 @@ func runApply(ctx context.Context, a *app, args []string) error {
 func (a *app) promote(ctx context.Context, s *settings, store *runs.Store, run *runs.Run, entry runs.Entry, force bool) error {
 	p, err := promote.Trial(ctx, promote.Config{
 		ConfigPath: s.Backend.Config, Store: store, Run: run, Entry: entry, Force: force,
-		Policy: s.policy(run.Manifest.Seed), Eval: evalOptions(s.Eval), NewVerify: a.productionVerifier(s), Log: a.stderr,
+		Policy: s.Policy(run.Manifest.Seed), Eval: s.Eval.Options(), NewVerify: a.productionVerifier(s), Log: a.stderr,
 		Install: productionConfig(s),
 		Golden: func() ([]tuner.Query, tuner.Scorer, error) {
 			ds, err := openDataset(s)

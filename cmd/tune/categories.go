@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 
+	tunesettings "github.com/fusiontune/fusiontune/internal/settings"
+
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/internal/suggest"
 	"github.com/fusiontune/fusiontune/tuner"
@@ -38,18 +40,18 @@ func (s *settings) checkCategories(queries []tuner.Query) error {
 		return list
 	}
 	var problems experiments.Problems
-	for i, g := range s.gates {
+	for i, g := range s.ParsedGates {
 		if g.Category != "" && !have[g.Category] {
-			problems = append(problems, s.src.problem(fmt.Sprintf("gates[%d]", i), "gate %q: no evaluated query has category %q (%s)", g.Text, g.Category, hint(g.Category)))
+			problems = append(problems, s.Src.Problem(fmt.Sprintf("gates[%d]", i), "gate %q: no evaluated query has category %q (%s)", g.Text, g.Category, hint(g.Category)))
 		}
 	}
 	for i, c := range s.Promotion.Guarded {
 		if c != "" && !have[c] {
-			problems = append(problems, s.src.problem(fmt.Sprintf("promotion.guarded[%d]", i), "no evaluated query has category %q (%s)", c, hint(c)))
+			problems = append(problems, s.Src.Problem(fmt.Sprintf("promotion.guarded[%d]", i), "no evaluated query has category %q (%s)", c, hint(c)))
 		}
 	}
 	if len(problems) > 0 {
-		sortByPosition(problems)
+		tunesettings.SortByPosition(problems)
 		return problems
 	}
 	return nil

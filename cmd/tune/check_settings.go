@@ -3,53 +3,20 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 
+	tunesettings "github.com/fusiontune/fusiontune/internal/settings"
+
 	"github.com/fusiontune/fusiontune/experiments"
-	"github.com/fusiontune/fusiontune/internal/suggest"
 	"github.com/fusiontune/fusiontune/runs"
-	"gopkg.in/yaml.v3"
 )
 
-// isSettingsFile reports whether path is a settings file: named tune.yaml
-// (or tune.yml), or a YAML file without a golden set's queries whose top
-// level has a settings key or a near miss of one (so that a file of typos
-// is still checked as settings).
+// isSettingsFile reports whether path is a settings file (see
+// tunesettings.IsFile).
 func isSettingsFile(path string) bool {
-	switch strings.ToLower(filepath.Base(path)) {
-	case "tune.yaml", "tune.yml":
-		return true
-	}
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".yaml", ".yml":
-	default:
-		return false
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return false
-	}
-	var top map[string]any
-	if yaml.Unmarshal(data, &top) != nil || len(top) == 0 {
-		return false
-	}
-	if _, ok := top["queries"]; ok {
-		return false // a golden set
-	}
-	keys := structKeys(reflect.TypeFor[settings](), "mapstructure")
-	names := make([]string, 0, len(keys))
-	for k := range keys {
-		names = append(names, k)
-	}
-	for k := range top {
-		if _, ok := keys[strings.ToLower(k)]; ok || suggest.Closest(k, names) != "" {
-			return true // a settings key, or a typo of one
-		}
-	}
-	return false
+	return tunesettings.IsFile(path, reflect.TypeFor[settings]())
 }
 
 // checkSettingsFile validates a settings file as a sweep would read it
@@ -61,12 +28,12 @@ func checkSettingsFile(path string, _ checkOptions) (string, []error, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	if err := s.checkInputs(); err != nil {
+	if err := inputError(s.CheckInputs()); err != nil {
 		return "", nil, err
 	}
 	var problems []string
 	if _, err := newScorer(s.Score, experiments.DefaultScale()); err != nil { // the formula only: the scale comes with the golden set
-		problems = append(problems, fmt.Sprintf("%s: score.primary: %v", s.src.where("score.primary"), err))
+		problems = append(problems, fmt.Sprintf("%s: score.primary: %v", s.Src.Where("score.primary"), err))
 	}
 	a := &app{stdout: io.Discard, stderr: io.Discard, secrets: runs.NewRedactor()}
 	corpus := s.Dataset.Corpus
@@ -87,5 +54,5 @@ func checkSettingsFile(path string, _ checkOptions) (string, []error, error) {
 	if s.Dataset.Path != "" {
 		dataset = s.Dataset.Path
 	}
-	return fmt.Sprintf("settings: backend %s, dataset %s, %d gates", s.Backend.Kind, dataset, len(s.gates)), nil, nil
+	return fmt.Sprintf("settings: backend %s, dataset %s, %d gates", s.Backend.Kind, dataset, len(s.ParsedGates)), nil, nil
 }

@@ -33,7 +33,7 @@ func runGate(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	if len(s.gates) == 0 {
+	if len(s.ParsedGates) == 0 {
 		return inputError(errors.New("gates: no gates in the settings (e.g. gates: [\"NDCG@10 >= 0.5\"])"))
 	}
 	entry, err := tuner.TrialOf(run, fs.Arg(1))
@@ -47,7 +47,7 @@ func runGate(ctx context.Context, a *app, args []string) error {
 }
 
 func checkGates(s *settings, run *runs.Run, entry runs.Entry, w io.Writer) error {
-	results, err := tuner.CheckGates(run, entry, s.gates)
+	results, err := tuner.CheckGates(run, entry, s.ParsedGates)
 	if err != nil {
 		return err
 	}

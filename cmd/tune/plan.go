@@ -42,7 +42,7 @@ func runPlan(ctx context.Context, a *app, args []string) error {
 		if err != nil {
 			return err
 		}
-		return tuner.PlanBudget(e, nil, "", s.statsOptions(0)).Write(a.stdout)
+		return tuner.PlanBudget(e, nil, "", s.StatsOptions(0)).Write(a.stdout)
 	}
 	s, _, run, err := a.openRun(*config, fs, fs.Arg(0))
 	if err != nil {
@@ -55,5 +55,5 @@ func runPlan(ctx context.Context, a *app, args []string) error {
 	if lb.Power == nil {
 		return inputError(fmt.Errorf("run %s records no power (no comparison of its best trial with a reference): run tune plan without RUN for the prior", run.ID()))
 	}
-	return tuner.PlanBudget(e, lb.Power, run.ID(), s.statsOptions(0)).Write(a.stdout)
+	return tuner.PlanBudget(e, lb.Power, run.ID(), s.StatsOptions(0)).Write(a.stdout)
 }

@@ -68,7 +68,7 @@ func productionConfig(s *settings) func([]byte) ([]byte, error) {
 // settings resolved it: see resolvePaths).
 func userPath(s *settings, key string) (string, bool) {
 	written := func(settingsKey, v string) string {
-		if raw, ok := s.written[settingsKey]; ok {
+		if raw, ok := s.Written[settingsKey]; ok {
 			return raw
 		}
 		return v

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 
+	tunesettings "github.com/fusiontune/fusiontune/internal/settings"
+
 	"github.com/fusiontune/fusiontune/runs"
 )
 
@@ -23,7 +25,7 @@ func resumeExperiments(s *settings, expFile, resume string) (string, error) {
 		return "", inputError(fmt.Errorf("--resume: %w", err))
 	}
 	if !store.Contains(run) {
-		return "", inputError(fmt.Errorf("--resume %s: runs: not a run directory inside the runs directory %s (a resumed run is written into)", resume, shownPath(s.RunsDir)))
+		return "", inputError(fmt.Errorf("--resume %s: runs: not a run directory inside the runs directory %s (a resumed run is written into)", resume, tunesettings.ShownPath(s.RunsDir)))
 	}
 	if expFile != "" {
 		return expFile, nil

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	tunesettings "github.com/fusiontune/fusiontune/internal/settings"
+
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
@@ -99,7 +101,7 @@ func (a *app) sweep(ctx context.Context, cmd string, args []string) error {
 	}
 	// Everything the user wrote is read and checked before any run
 	// directory exists or any backend starts.
-	if err := s.checkInputs(); err != nil {
+	if err := inputError(s.CheckInputs()); err != nil {
 		return err
 	}
 	expFile, err := resumeExperiments(s, f.experiments, f.resume)
@@ -261,9 +263,9 @@ func (a *app) sweepConfig(s *settings, expFile, mode string, verify int) (*tuner
 		Manifest: runs.Manifest{Experiments: ef.Hash, ExperimentName: experimentName(ef), GoldenHash: ds.Golden.Hash, Backend: s.Backend.Kind, Seed: ef.Seed, Tool: "tune"},
 		Snapshot: func(run *runs.Run) error { return snapshot(run, s, ef, ds) },
 		Trials:   trials, Study: study, Queries: ds.Queries, Dataset: ds.Describe(),
-		Scorer: scorer, Eval: evalOptions(s.Eval),
+		Scorer: scorer, Eval: s.Eval.Options(),
 		FailureBudget: s.Eval.FailureBudget, MaxConsecutiveFailures: s.Eval.MaxConsecutiveFailures,
-		Backend: f, Replay: replay, Stats: s.statsOptions(ef.Seed), Gates: s.gates,
+		Backend: f, Replay: replay, Stats: s.StatsOptions(ef.Seed), Gates: s.ParsedGates,
 		Progress: &tuner.TextProgress{W: a.stderr, Terminal: isTerminal(a.stderr)}, Log: a.stderr,
 	}
 	if s.Dataset.Split == experiments.SplitDev {
@@ -329,10 +331,6 @@ func validFormat(f string) bool {
 	return f == "markdown"
 }
 
-func evalOptions(e evalSettings) tuner.EvalOptions {
-	return tuner.EvalOptions{Concurrency: e.Concurrency, Timeout: e.Timeout, Retries: e.Retries, K: e.K, OnQueryError: e.OnQueryError}
-}
-
 // loadExperiments reads the experiment file, or the shipped shortlist.
 func loadExperiments(path string) (*experiments.ExperimentFile, error) {
 	if path == "" {
@@ -352,7 +350,7 @@ func snapshot(run *runs.Run, s *settings, ef *experiments.ExperimentFile, ds *tu
 	if err := json.Unmarshal(data, &m); err != nil {
 		return err
 	}
-	if err := run.WriteJSON(runs.SettingsFile, redacted(m)); err != nil {
+	if err := run.WriteJSON(runs.SettingsFile, tunesettings.Redacted(m)); err != nil {
 		return err
 	}
 	if err := run.WriteFile(experimentsSnapshotName(ef.Path), ef.Raw); err != nil {
@@ -443,7 +441,7 @@ const DefaultSplitMinQueries = 100
 // set and the set has at least DefaultSplitMinQueries judged queries, it
 // splits it: the sweep tunes on dev, and the winner is confirmed on test.
 func (a *app) openSweepDataset(s *settings) (*tuner.Dataset, error) {
-	auto := !s.splitGiven
+	auto := !s.SplitGiven
 	ds, err := openDataset(s)
 	if err != nil || !auto {
 		return ds, err

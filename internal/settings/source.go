@@ -1,9 +1,8 @@
-package main
+package settings
 
 import (
 	"errors"
 	"fmt"
-	"github.com/fusiontune/fusiontune/internal/yamldoc"
 	"math"
 	"os"
 	"reflect"
@@ -12,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fusiontune/fusiontune/internal/yamldoc"
+
 	"github.com/fusiontune/fusiontune/backend/engine"
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/internal/secrets"
@@ -19,11 +20,11 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// settingsSource records where every setting came from, so that a problem
+// Source records where every setting came from, so that a problem
 // names its place: the settings file's line and column, the environment
 // variable or the flag. viper merges the values; this keeps the positions
 // viper drops.
-type settingsSource struct {
+type Source struct {
 	file string
 	// nodes maps a key path ("eval.concurrency", "datasets[1].path"),
 	// lowercased as viper keys are, to the value's node in the file; keys
@@ -33,9 +34,9 @@ type settingsSource struct {
 	flags       map[string]string // key path -> the flag that set it
 }
 
-// inFile reports whether key was set by the settings file (and not
+// InFile reports whether key was set by the settings file (and not
 // overridden by the environment or a flag).
-func (src *settingsSource) inFile(key string) bool {
+func (src *Source) InFile(key string) bool {
 	if src == nil {
 		return false
 	}
@@ -50,11 +51,11 @@ func (src *settingsSource) inFile(key string) bool {
 	return ok
 }
 
-// where names the place a setting came from: "--flag", the environment
+// Where names the place a setting came from: "--flag", the environment
 // variable, "file:line:col", the file, or "settings" for a default. field
 // may be longer than a key the source knows (backend.search.hits.x): the
 // longest known prefix answers.
-func (src *settingsSource) where(field string) string {
+func (src *Source) Where(field string) string {
 	if src == nil {
 		return "settings"
 	}
@@ -86,17 +87,17 @@ func parentKey(k string) string {
 	return k[:i]
 }
 
-// problem is a settings problem at field, placed by its source.
-func (src *settingsSource) problem(field, format string, args ...any) experiments.Problem {
-	return experiments.Problem{Pos: src.where(field), Field: field, Msg: fmt.Sprintf(format, args...)}
+// Problem is a settings problem at field, placed by its source.
+func (src *Source) Problem(field, format string, args ...any) experiments.Problem {
+	return experiments.Problem{Pos: src.Where(field), Field: field, Msg: fmt.Sprintf(format, args...)}
 }
 
-// readSettingsFile decodes the settings file with positions and checks its
-// keys and the types of its values against the settings structs, listing
+// readFile decodes the settings file with positions and checks its
+// keys and the types of its values against the settings struct t, listing
 // every problem at once: an unknown key with the valid keys or a did-you-
 // mean, a value of the wrong type with what was expected.
-func readSettingsFile(file string) (*settingsSource, experiments.Problems) {
-	src := &settingsSource{file: file, nodes: map[string]*yaml.Node{}, keys: map[string]*yaml.Node{}, env: map[string]string{}, flags: map[string]string{}}
+func readFile(file string, t reflect.Type) (*Source, experiments.Problems) {
+	src := &Source{file: file, nodes: map[string]*yaml.Node{}, keys: map[string]*yaml.Node{}, env: map[string]string{}, flags: map[string]string{}}
 	if file == "" {
 		return src, nil
 	}
@@ -115,7 +116,7 @@ func readSettingsFile(file string) (*settingsSource, experiments.Problems) {
 		return src, nil // an empty file sets nothing
 	}
 	c := &schemaCheck{src: src}
-	c.walk(doc.Content[0], reflect.TypeFor[settings](), "", "mapstructure")
+	c.walk(doc.Content[0], t, "", "mapstructure")
 	return src, c.problems
 }
 
@@ -133,7 +134,7 @@ func yamlSyntax(file string, err error) experiments.Problem {
 
 // schemaCheck walks a settings document against the settings types.
 type schemaCheck struct {
-	src      *settingsSource
+	src      *Source
 	problems experiments.Problems
 }
 
@@ -317,20 +318,20 @@ func describeNode(n *yaml.Node) string {
 // checkEnv checks the FUSIONTUNE_* variables that set a setting, each
 // against the type of its setting, and records them as the source of that
 // setting. A problem names the variable, not the settings file.
-func checkEnv(src *settingsSource, keys []string) experiments.Problems {
+func checkEnv(src *Source, keys []string, root reflect.Type) experiments.Problems {
 	var out experiments.Problems
 	for _, key := range keys {
-		name := envPrefix + "_" + strings.ToUpper(strings.ReplaceAll(key, ".", "_"))
+		name := EnvPrefix + "_" + strings.ToUpper(strings.ReplaceAll(key, ".", "_"))
 		v, ok := os.LookupEnv(name)
 		if !ok || v == "" {
 			continue
 		}
 		src.env[key] = name
-		t, ok := keyType(key)
+		t, ok := keyType(root, key)
 		if !ok {
 			continue
 		}
-		c := &schemaCheck{src: &settingsSource{file: name, nodes: map[string]*yaml.Node{}, keys: map[string]*yaml.Node{}}}
+		c := &schemaCheck{src: &Source{file: name, nodes: map[string]*yaml.Node{}, keys: map[string]*yaml.Node{}}}
 		c.walk(&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: v}, t, key, "mapstructure")
 		for _, p := range c.problems {
 			p.Pos = name
@@ -340,9 +341,8 @@ func checkEnv(src *settingsSource, keys []string) experiments.Problems {
 	return out
 }
 
-// keyType is the type of the setting at a dotted key path.
-func keyType(key string) (reflect.Type, bool) {
-	t := reflect.TypeFor[settings]()
+// keyType is the type of the setting at a dotted key path of t.
+func keyType(t reflect.Type, key string) (reflect.Type, bool) {
 	for _, part := range strings.Split(key, ".") {
 		for t.Kind() == reflect.Pointer {
 			t = t.Elem()
@@ -359,19 +359,19 @@ func keyType(key string) (reflect.Type, bool) {
 	return t, true
 }
 
-// place puts the settings' positions into an error about them that was
+// Place puts the settings' positions into an error about them that was
 // worded without (the backend factory's): each problem of an engine
 // config error whose field the settings' backend.engine holds, or an
 // error starting with a setting's name ("backend.config: ...",
 // "backend.engine dense.base_url: ...").
-func (src *settingsSource) place(err error) error {
+func (src *Source) Place(err error) error {
 	var ce *engine.ConfigError
 	if errors.As(err, &ce) {
 		var out experiments.Problems
 		for _, p := range ce.Problems {
 			key := "backend.engine." + p.Field
 			if _, ok := src.nodes[strings.ToLower(key)]; ok {
-				out = append(out, src.problem(key, "%s", p.Problem))
+				out = append(out, src.Problem(key, "%s", p.Problem))
 				continue
 			}
 			pos := ce.File
@@ -380,7 +380,7 @@ func (src *settingsSource) place(err error) error {
 			}
 			out = append(out, experiments.Problem{Pos: pos, Field: p.Field, Msg: p.Problem})
 		}
-		sortByPosition(out)
+		SortByPosition(out)
 		return out
 	}
 	text := err.Error()
@@ -392,7 +392,7 @@ func (src *settingsSource) place(err error) error {
 	if strings.ContainsAny(field, " \"") || !strings.HasPrefix(field, "backend.") {
 		return err
 	}
-	if w := src.where(field); w != "settings" {
+	if w := src.Where(field); w != "settings" {
 		return fmt.Errorf("%s: %s: %s", w, field, msg)
 	}
 	return err

@@ -1,4 +1,4 @@
-package main
+package settings
 
 import (
 	"errors"
@@ -21,7 +21,7 @@ type pathSetting struct {
 
 // pathSettings lists every setting that is a path, the engine's path keys
 // under backend.engine included.
-func (s *settings) pathSettings() []pathSetting {
+func (s *Settings) pathSettings() []pathSetting {
 	out := datasetPaths("dataset", &s.Dataset)
 	for i := range s.Datasets {
 		out = append(out, datasetPaths(fmt.Sprintf("datasets[%d]", i), &s.Datasets[i])...)
@@ -54,28 +54,28 @@ func datasetPaths(prefix string, d *experiments.DatasetConfig) []pathSetting {
 // file: of dense.model.
 var enginePathKeys = []string{"corpus.path", "cache_dir", "dense.model"}
 
-// resolvePaths resolves every relative path of the settings: those
+// ResolvePaths resolves every relative path of the settings: those
 // written in the settings file against the file's directory, those from
 // flags, environment variables and defaults against the working directory
 // (where they stay relative, as written). The engine's paths become
 // absolute, since the engine runs in the run directory. It records each
 // path as written, for messages.
-func (s *settings) resolvePaths() error {
+func (s *Settings) ResolvePaths() error {
 	fileDir := "."
 	if s.File != "" {
 		fileDir = filepath.Dir(s.File)
 	}
-	s.written, s.given = map[string]string{}, map[string]bool{}
+	s.Written, s.Given = map[string]string{}, map[string]bool{}
 	for _, p := range s.pathSettings() {
 		v := *p.ptr
 		if v != "" {
-			s.given[p.key] = true
+			s.Given[p.key] = true
 		}
 		if strings.TrimSpace(v) == "" || filepath.IsAbs(v) || (p.command && !strings.ContainsRune(v, '/')) {
 			continue // a blank path is left for validate to refuse
 		}
-		s.written[p.key] = v
-		if s.src.inFile(p.key) {
+		s.Written[p.key] = v
+		if s.Src.InFile(p.key) {
 			*p.ptr = filepath.Join(fileDir, v)
 			if p.command && !strings.ContainsRune(*p.ptr, '/') {
 				*p.ptr = "./" + *p.ptr // still a path, not a PATH lookup
@@ -94,7 +94,7 @@ func (s *settings) resolvePaths() error {
 
 // resolveEnginePath resolves the backend.engine path key k (only the
 // settings file sets backend.engine) against dir.
-func (s *settings) resolveEnginePath(k, dir string) {
+func (s *Settings) resolveEnginePath(k, dir string) {
 	m, last := engineLeaf(s.Backend.Engine, k)
 	v, _ := m[last].(string)
 	prefix := ""
@@ -108,15 +108,15 @@ func (s *settings) resolveEnginePath(k, dir string) {
 	if v == "" || filepath.IsAbs(v) {
 		return
 	}
-	s.written["backend.engine."+k] = v
+	s.Written["backend.engine."+k] = v
 	m[last] = prefix + filepath.Join(dir, v)
 }
 
-// checkInputs checks that every input file the settings name exists (the
+// CheckInputs checks that every input file the settings name exists (the
 // dataset in use, the template, the engine's corpus and vectors), before
 // any run directory is created or any backend starts. Each problem names
 // the setting's place, the path as written and as resolved.
-func (s *settings) checkInputs() error {
+func (s *Settings) CheckInputs() error {
 	type input struct {
 		key, path string
 	}
@@ -128,11 +128,11 @@ func (s *settings) checkInputs() error {
 		}
 	}
 	for _, p := range datasetPaths(prefix, &s.Dataset) {
-		if s.given[p.key] { // not a default, such as a BEIR folder's corpus
+		if s.Given[p.key] { // not a default, such as a BEIR folder's corpus
 			ins = append(ins, input{p.key, *p.ptr})
 		}
 	}
-	if s.given["backend.template"] {
+	if s.Given["backend.template"] {
 		ins = append(ins, input{"backend.template", s.Backend.Template})
 	}
 	for _, k := range []string{"corpus.path", "dense.model"} { // cache_dir is created
@@ -156,11 +156,11 @@ func (s *settings) checkInputs() error {
 			if !errors.Is(err, os.ErrNotExist) {
 				what = err.Error()
 			}
-			problems = append(problems, s.src.problem(in.key, "%s: %s", s.describePath(in.key, in.path), what))
+			problems = append(problems, s.Src.Problem(in.key, "%s: %s", s.describePath(in.key, in.path), what))
 		}
 	}
 	if len(problems) > 0 {
-		return inputError(problems)
+		return problems
 	}
 	return nil
 }
@@ -168,21 +168,21 @@ func (s *settings) checkInputs() error {
 // describePath shows a path setting as written and, when relative, as
 // resolved: `"corpus.jsonl" (resolved against the settings file's
 // directory to ../data/corpus.jsonl)`.
-func (s *settings) describePath(key, path string) string {
-	w, ok := s.written[key]
+func (s *Settings) describePath(key, path string) string {
+	w, ok := s.Written[key]
 	switch {
 	case !ok:
 		return fmt.Sprintf("%q", path)
-	case s.src.inFile(key) || strings.HasPrefix(key, "backend.engine."):
-		return fmt.Sprintf("%q (resolved against the settings file's directory to %s)", w, shownPath(path))
+	case s.Src.InFile(key) || strings.HasPrefix(key, "backend.engine."):
+		return fmt.Sprintf("%q (resolved against the settings file's directory to %s)", w, ShownPath(path))
 	}
 	wd, _ := os.Getwd() // a flag's or the environment's
 	return fmt.Sprintf("%q (resolved against the working directory %s)", w, wd)
 }
 
-// shownPath is an absolute path relative to the working directory when it
+// ShownPath is an absolute path relative to the working directory when it
 // lies below it (shorter, and the same on every machine).
-func shownPath(path string) string {
+func ShownPath(path string) string {
 	wd, err := os.Getwd()
 	if err != nil || !filepath.IsAbs(path) {
 		return path

@@ -1,4 +1,4 @@
-package main
+package settings
 
 import (
 	"os"
@@ -40,7 +40,7 @@ backend:
 	t.Chdir(b)
 	t.Setenv("FUSIONTUNE_DATASET_JUDGMENTS", "env/qrels.txt")
 	rel := "../A/tune.yaml"
-	s, err := loadSettings(rel, nil, nil)
+	s, err := load(rel)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ backend:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s, err = loadSettings(rel, nil, nil); err != nil {
+	if s, err = load(rel); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct{ key, want string }{
@@ -90,7 +90,7 @@ backend:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s, err = loadSettings(rel, nil, nil); err != nil {
+	if s, err = load(rel); err != nil {
 		t.Fatal(err)
 	}
 	if s.Backend.Restart[0] != "systemctl" || s.Backend.Config != "../A/svc.yaml" {
@@ -111,7 +111,7 @@ backend:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s, err = loadSettings("tune.yaml", nil, nil); err != nil {
+	if s, err = load("tune.yaml"); err != nil {
 		t.Fatal(err)
 	}
 	if s.Backend.Restart[0] != "./restart.sh" || s.Backend.Config != "svc.yaml" {

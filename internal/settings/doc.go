@@ -1,0 +1,10 @@
+// Package settings is tune's settings model: the blocks of tune.yaml
+// (dataset, backend, score, eval, stats, promotion, gates), their defaults,
+// the merge of defaults < settings file < FUSIONTUNE_* environment <
+// flags (viper), decoding with positions so every problem names its
+// file:line:col, environment variable or flag, relative-path resolution
+// against the settings file's directory, and one Validate per block that
+// lists every problem at once. Only cmd/tune uses it: the library
+// packages take the plain values it yields (tuner.EvalOptions,
+// tuner.StatsOptions, promote.Policy, ...).
+package settings
