@@ -1,0 +1,64 @@
+package settings
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fusiontune/fusiontune/experiments"
+)
+
+// TestBlockValidate: each block's Validate lists every problem of its
+// block at once, fields relative to the block; a block at its defaults
+// has none.
+func TestBlockValidate(t *testing.T) {
+	var def Settings
+	if err := Load(&def, &def, "", nil, nil); err != nil {
+		t.Fatalf("defaults: %v", err)
+	}
+	for _, tc := range []struct {
+		name     string
+		validate func() experiments.Problems
+		want     []string // "field: message prefix"
+	}{
+		{"eval defaults", def.Eval.Validate, nil},
+		{"backend defaults", def.Backend.Validate, nil},
+		{"stats defaults", def.Stats.Validate, nil},
+		{"promotion defaults", def.Promotion.Validate, nil},
+		{"eval", func() experiments.Problems {
+			e := def.Eval
+			e.Concurrency, e.Timeout, e.K, e.OnQueryError = 0, -time.Second, 0, "panic"
+			return e.Validate()
+		}, []string{"concurrency: must be in [1, 256]", "timeout: must be > 0", "k: must be in [1,", "on_query_error: "}},
+		{"backend", func() experiments.Problems {
+			b := def.Backend
+			b.Kind, b.Settle = "grpc", -time.Second
+			return b.Validate()
+		}, []string{`kind: must be embedded, process or http (got "grpc")`, "settle: must be >= 0"}},
+		{"backend process", func() experiments.Problems {
+			b := def.Backend
+			b.Kind = KindProcess
+			return b.Validate()
+		}, []string{"command: required", "template: required", "health_url: required", "search.url: required", "search.hits: required", "search.id: required"}},
+		{"stats", func() experiments.Problems {
+			st := def.Stats
+			st.Correction, st.Alpha, st.Metrics = "bonferroni", 1, []string{"NDCG@10", "nope"}
+			return st.Validate()
+		}, []string{`correction: must be holm, bh or none (got "bonferroni")`, "alpha: must be in (0, 1) (got 1)", "metrics[1]: "}},
+		{"promotion", func() experiments.Problems {
+			return Promotion{Tolerance: 2, Guarded: []string{"a", ""}}.Validate()
+		}, []string{"tolerance: must be a number in [0, 1] (got 2)", "guarded[1]: must name a category"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := tc.validate()
+			if len(got) != len(tc.want) {
+				t.Fatalf("got %d problems %v, want %d %q", len(got), got, len(tc.want), tc.want)
+			}
+			for i, p := range got {
+				if text := p.Field + ": " + p.Msg; !strings.HasPrefix(text, tc.want[i]) {
+					t.Errorf("problem %d = %q, want prefix %q", i, text, tc.want[i])
+				}
+			}
+		})
+	}
+}
