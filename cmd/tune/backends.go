@@ -1,127 +1,67 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
-	"sort"
-	"strings"
 
 	"github.com/fusiontune/fusiontune/backend"
-	"github.com/fusiontune/fusiontune/backend/embedded"
-	"github.com/fusiontune/fusiontune/backend/external"
-	"github.com/fusiontune/fusiontune/backend/httpbackend"
-	"github.com/fusiontune/fusiontune/experiments"
-	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/backend/kinds"
+	tunesettings "github.com/fusiontune/fusiontune/internal/settings"
+	"github.com/fusiontune/fusiontune/tuner"
+	"github.com/fusiontune/fusiontune/tuner/promote"
 )
 
-// newFactory builds the backend kind the settings name; corpus is the
-// embedded engine's default corpus. Errors are the user's (exit 2).
+// newFactory builds the backend kind the settings name (backend/kinds);
+// corpus is the embedded engine's default corpus. Errors are the user's
+// (exit 2), placed where the settings set the value.
 func (a *app) newFactory(s *settings, corpus string) (backend.Factory, error) {
-	f, err := a.factory(s, corpus)
+	o, err := a.backendOptions(s, corpus)
+	var f backend.Factory
+	if err == nil {
+		f, err = kinds.New(o)
+	}
 	if err != nil && s.Src != nil {
 		err = s.Src.Place(err)
 	}
 	return f, err
 }
 
-func (a *app) factory(s *settings, corpus string) (backend.Factory, error) {
-	b := s.Backend
-	switch b.Kind {
-	case kindProcess, kindHTTP:
-		search, err := searchOptions(b, a.secrets)
+// backendOptions are the settings' backend options on this process: the
+// tune executable, the engine cache, the redactor.
+func (a *app) backendOptions(s *settings, corpus string) (kinds.Options, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return kinds.Options{}, fmt.Errorf("embedded backend: find the tune executable: %w", err)
+	}
+	return s.Backend.Options(corpus, tunesettings.Host{
+		Exe: exe, CacheDir: userCachePath("engine"), Redact: a.secrets.Writer, Secret: a.secrets.Add, Header: a.secrets.AddHeader,
+	})
+}
+
+// productionVerifier returns the promotion's verifier for the settings'
+// backend kind (kinds.Verify).
+func (a *app) productionVerifier(s *settings) promote.VerifyFunc {
+	return func(config, dir string, check func(context.Context, backend.Searcher) error) (func(context.Context) error, error) {
+		o, err := a.backendOptions(s, "")
 		if err != nil {
 			return nil, err
 		}
-		return external.New(external.Options{
-			Kind: b.Kind, Template: b.Template, Config: b.Config, Command: b.Command, Restart: b.Restart,
-			StartTimeout: b.StartTimeout, StopTimeout: b.StopTimeout, Settle: b.Settle, Search: search,
-		})
-	}
-	o, err := a.embeddedOptions(s)
-	if err != nil {
-		return nil, err
-	}
-	if corpus != "" {
-		// The engine runs in the run directory: a path relative to the
-		// working directory would not find the corpus there.
-		if corpus, err = filepath.Abs(corpus); err != nil {
-			return nil, err
-		}
-	}
-	o.ConfigFile, o.Engine, o.Corpus, o.CacheDir = b.Config, b.Engine, corpus, userCachePath("engine")
-	f, err := embedded.New(o)
-	if err != nil {
-		return nil, err
-	}
-	if env := f.SecretEnv(); env != "" {
-		a.secrets.Add(os.Getenv(env)) // the variable a setting (dense.api_key_env) names
-	}
-	return f, nil
-}
-
-// embeddedOptions are the embedded kind's options every command shares:
-// the tune executable, the timeouts, the redacting log.
-func (a *app) embeddedOptions(s *settings) (embedded.Options, error) {
-	exe, err := os.Executable()
-	if err != nil {
-		return embedded.Options{}, fmt.Errorf("embedded backend: find the tune executable: %w", err)
-	}
-	return embedded.Options{
-		Exe: exe, StartTimeout: s.Backend.StartTimeout, StopTimeout: s.Backend.StopTimeout, Settle: s.Backend.Settle,
-		Redact: a.secrets.Writer,
-	}, nil
-}
-
-// checkTrials checks every trial's config, listing every problem at once.
-func checkTrials(f backend.Factory, trials []experiments.TrialSpec) error {
-	var problems []string
-	for _, t := range trials {
-		if err := f.Check(t.Params); err != nil {
-			// Name where the trial is defined (file:line:col and its
-			// block), so the parameter to fix can be found.
-			where := ""
-			if t.Pos != "" {
-				where = t.Pos + ": "
+		stop, err := kinds.Verify(o, config, dir, a.stderr, check)
+		var ie *kinds.InputError
+		if errors.As(err, &ie) {
+			if err = ie.Err; s.Src != nil {
+				err = s.Src.Place(err)
 			}
-			if t.Origin != "" {
-				where += t.Origin + ".params: "
-			}
-			problems = append(problems, fmt.Sprintf("%strial %q: %v", where, t.Name, err))
+			return nil, &tuner.InputError{Err: err}
 		}
+		return stop, err
 	}
-	if len(problems) > 0 {
-		return errors.New(strings.Join(problems, "\n"))
-	}
-	return nil
 }
 
-// searchOptions builds the request/response half, reading header values
-// from the environment.
-func searchOptions(b backendSettings, secrets *runs.Redactor) (httpbackend.SearchOptions, error) {
-	q := b.Search
-	headers := map[string]string{}
-	names := make([]string, 0, len(q.HeadersEnv))
-	for h := range q.HeadersEnv {
-		names = append(names, h)
-	}
-	sort.Strings(names)
-	for _, h := range names {
-		env := q.HeadersEnv[h]
-		v, ok := os.LookupEnv(env)
-		if !ok || v == "" {
-			return httpbackend.SearchOptions{}, fmt.Errorf("backend.search.headers_env.%s: environment variable %s is not set", h, env)
-		}
-		headers[h] = v
-		secrets.AddHeader(v) // a header value (an auth token) is never written, nor its credential
-	}
-	return httpbackend.SearchOptions{
-		URL: q.URL, Method: strings.ToUpper(q.Method), Body: q.Body, ContentType: q.ContentType, Headers: headers,
-		HealthURL: b.HealthURL,
-		Response: httpbackend.Response{
-			Hits: q.Hits, ID: q.ID, ChunkID: q.ChunkID, Score: q.Score, Routing: q.Routing, Candidates: q.Candidates,
-			CandidateID: q.CandidateID, CandidateDocID: q.CandidateDocID, CandidateScore: q.CandidateScore,
-		},
-	}, nil
+// productionConfig is how a promotion installs a trial's recorded config
+// (Settings.ProductionConfig).
+func productionConfig(s *settings) func([]byte) ([]byte, error) {
+	return s.ProductionConfig(userCachePath("engine"))
 }

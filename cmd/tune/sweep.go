@@ -245,10 +245,10 @@ func (a *app) sweepConfig(s *settings, expFile, mode string, verify int) (*tuner
 	if err != nil {
 		return nil, inputError(err)
 	}
-	if err := checkTrials(f, trials); err != nil {
+	if err := tuner.CheckTrials(f, trials); err != nil {
 		return nil, inputError(err)
 	}
-	study, err := studyFor(ef, f)
+	study, err := tuner.StudyFor(ef, f)
 	if err != nil {
 		return nil, inputError(err)
 	}

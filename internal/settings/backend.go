@@ -8,15 +8,16 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fusiontune/fusiontune/backend/kinds"
 	"github.com/fusiontune/fusiontune/backend/render"
 	"github.com/fusiontune/fusiontune/experiments"
 )
 
 // Backend kinds (setting backend.kind).
 const (
-	KindEmbedded = "embedded"
-	KindProcess  = "process"
-	KindHTTP     = "http"
+	KindEmbedded = kinds.Embedded
+	KindProcess  = kinds.Process
+	KindHTTP     = kinds.HTTP
 )
 
 // Backend chooses and configures the backend.

@@ -1,0 +1,108 @@
+// Package kinds builds a backend kind's Factory from plain options: the
+// one place that knows every kind (embedded, process, http), so a new kind
+// plugs in here and in the settings model (internal/settings), not in the
+// command.
+package kinds
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/backend/embedded"
+	"github.com/fusiontune/fusiontune/backend/external"
+)
+
+// Backend kinds (setting backend.kind).
+const (
+	Embedded = "embedded"
+	Process  = external.KindProcess
+	HTTP     = external.KindHTTP
+)
+
+// Names are the kinds New builds, in the order messages list them.
+var Names = []string{Embedded, Process, HTTP}
+
+// Options choose a kind and configure it with plain values.
+type Options struct {
+	// Kind is one of Names.
+	Kind string
+	// Embedded configures the embedded kind (Corpus may be relative to
+	// the working directory: New makes it absolute).
+	Embedded embedded.Options
+	// External configures the process and http kinds (its Kind is set
+	// from Kind).
+	External external.Options
+	// Secret, when set, receives every secret value a kind reads from the
+	// environment (an embedding API key), for redaction.
+	Secret func(...string)
+}
+
+// New builds the factory of o.Kind. Its errors are the user's (a bad
+// config, a missing file).
+func New(o Options) (backend.Factory, error) {
+	switch o.Kind {
+	case Process, HTTP:
+		e := o.External
+		e.Kind = o.Kind
+		return external.New(e)
+	case Embedded:
+		return newEmbedded(o)
+	}
+	return nil, fmt.Errorf("backend.kind: unknown kind %q", o.Kind)
+}
+
+func newEmbedded(o Options) (backend.Factory, error) {
+	e := o.Embedded
+	if e.Corpus != "" {
+		// The engine runs in the run directory: a path relative to the
+		// working directory would not find the corpus there.
+		abs, err := filepath.Abs(e.Corpus)
+		if err != nil {
+			return nil, err
+		}
+		e.Corpus = abs
+	}
+	f, err := embedded.New(e)
+	if err != nil {
+		return nil, err
+	}
+	if env := f.SecretEnv(); env != "" && o.Secret != nil {
+		o.Secret(os.Getenv(env)) // the variable a setting (dense.api_key_env) names
+	}
+	return f, nil
+}
+
+// Verify brings the service up on a production config file for a
+// promotion (backend.Verifier): embedded and process start the service,
+// check it and stop it again; http restarts the user's service, which
+// stays up. The embedded kind needs only its executable and timeouts.
+func Verify(o Options, config, dir string, log io.Writer, check func(context.Context, backend.Searcher) error) (func(context.Context) error, error) {
+	if o.Kind == Embedded {
+		e := o.Embedded
+		e.Redact = nil // the promotion's own output is already redacted
+		return embedded.Verify(e, config, dir, log, check)
+	}
+	f, err := New(o)
+	if err != nil {
+		return nil, &InputError{Err: err}
+	}
+	v, ok := f.(backend.Verifier)
+	if !ok {
+		return nil, fmt.Errorf("backend.kind %s: promotion is not supported", o.Kind)
+	}
+	return v.Verify(config, dir, log, check)
+}
+
+// InputError marks an error of Verify as the user's (a bad setting), not
+// a failed promotion.
+type InputError struct{ Err error }
+
+// Error returns the wrapped error's message.
+func (e *InputError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the wrapped error.
+func (e *InputError) Unwrap() error { return e.Err }
