@@ -44,7 +44,7 @@ func isExperimentFile(path string) bool {
 // checkExperimentFile validates an experiment file the way a sweep does
 // before any restart: syntax, keys, parameter values, the expanded trials.
 func checkExperimentFile(path string, _ checkOptions) (string, []error, error) {
-	ef, err := loadExperiments(path)
+	ef, err := tuner.LoadExperiments(path)
 	if err != nil {
 		return "", nil, err
 	}

@@ -21,16 +21,3 @@ func TestResumeCommand(t *testing.T) {
 		})
 	}
 }
-
-func TestExperimentsSnapshotName(t *testing.T) {
-	for path, want := range map[string]string{
-		shippedShortlist: "experiments.json",
-		"a/b.YAML":       "experiments.yaml",
-		"round1.yml":     "experiments.yaml",
-		"x.json":         "experiments.json",
-	} {
-		if got := experimentsSnapshotName(path); got != want {
-			t.Errorf("%q: got %q, want %q", path, got, want)
-		}
-	}
-}

@@ -2,17 +2,13 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
-
-	tunesettings "github.com/fusiontune/fusiontune/internal/settings"
 
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/runs"
@@ -260,8 +256,8 @@ func (a *app) sweepConfig(s *settings, expFile, mode string, verify int) (*tuner
 		replay.Log = a.stderr
 	}
 	c := &tuner.Config{
-		Manifest: runs.Manifest{Experiments: ef.Hash, ExperimentName: experimentName(ef), GoldenHash: ds.Golden.Hash, Backend: s.Backend.Kind, Seed: ef.Seed, Tool: "tune"},
-		Snapshot: func(run *runs.Run) error { return snapshot(run, s, ef, ds) },
+		Manifest: runs.Manifest{Experiments: ef.Hash, ExperimentName: tuner.ExperimentName(ef), GoldenHash: ds.Golden.Hash, Backend: s.Backend.Kind, Seed: ef.Seed, Tool: "tune"},
+		Snapshot: func(run *runs.Run) error { return tuner.Snapshot(run, s, ef, ds) },
 		Trials:   trials, Study: study, Queries: ds.Queries, Dataset: ds.Describe(),
 		Scorer: scorer, Eval: s.Eval.Options(),
 		FailureBudget: s.Eval.FailureBudget, MaxConsecutiveFailures: s.Eval.MaxConsecutiveFailures,
@@ -269,19 +265,7 @@ func (a *app) sweepConfig(s *settings, expFile, mode string, verify int) (*tuner
 		Progress: &tuner.TextProgress{W: a.stderr, Terminal: isTerminal(a.stderr)}, Log: a.stderr,
 	}
 	if s.Dataset.Split == experiments.SplitDev {
-		c.HeldOut = func() ([]tuner.Query, error) {
-			test := s.Dataset
-			test.Split = experiments.SplitTest
-			ds, err := tuner.OpenDataset(test, engineCorpusPath(s), userCachePath(""))
-			var ie *tuner.InputError
-			if errors.As(err, &ie) {
-				err = ie.Err // after the trials, the test split failing fails the run (exit 1)
-			}
-			if err != nil {
-				return nil, err
-			}
-			return ds.Queries, nil
-		}
+		c.HeldOut = tuner.HeldOutQueries(s.Dataset, engineCorpusPath(s), userCachePath(""))
 	}
 	return c, nil
 }
@@ -289,7 +273,7 @@ func (a *app) sweepConfig(s *settings, expFile, mode string, verify int) (*tuner
 // expandExperiments reads the experiment file (the shipped shortlist for
 // "") and expands its trials, printing the warnings.
 func (a *app) expandExperiments(path string) (*experiments.ExperimentFile, []experiments.TrialSpec, error) {
-	ef, err := loadExperiments(path)
+	ef, err := tuner.LoadExperiments(path)
 	if err != nil {
 		return nil, nil, inputError(err)
 	}
@@ -331,34 +315,6 @@ func validFormat(f string) bool {
 	return f == "markdown"
 }
 
-// loadExperiments reads the experiment file, or the shipped shortlist.
-func loadExperiments(path string) (*experiments.ExperimentFile, error) {
-	if path == "" {
-		return experiments.ParseExperimentFile(shippedShortlist, experiments.Shortlist)
-	}
-	return experiments.LoadExperimentFile(path)
-}
-
-// snapshot writes what makes the run self-contained: settings (secrets
-// redacted), the experiment file, the golden set's hash and a copy.
-func snapshot(run *runs.Run, s *settings, ef *experiments.ExperimentFile, ds *tuner.Dataset) error {
-	var m map[string]any
-	data, err := runs.MarshalJSON(s)
-	if err != nil {
-		return err
-	}
-	if err := json.Unmarshal(data, &m); err != nil {
-		return err
-	}
-	if err := run.WriteJSON(runs.SettingsFile, tunesettings.Redacted(m)); err != nil {
-		return err
-	}
-	if err := run.WriteFile(experimentsSnapshotName(ef.Path), ef.Raw); err != nil {
-		return err
-	}
-	return ds.Snapshot(run)
-}
-
 // isTerminal reports whether w is a character device (a terminal).
 func isTerminal(w io.Writer) bool {
 	if u, ok := w.(interface{ Unwrap() io.Writer }); ok {
@@ -370,20 +326,6 @@ func isTerminal(w io.Writer) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
-
-// shippedShortlist names the shipped shortlist in messages when no
-// --experiments is given.
-const shippedShortlist = "shortlist.json (shipped)"
-
-// experimentsSnapshotName is the run directory's copy of the experiment
-// file: experiments.yaml for YAML, experiments.json otherwise.
-func experimentsSnapshotName(path string) string {
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".yaml", ".yml":
-		return "experiments.yaml"
-	}
-	return "experiments.json"
 }
 
 // resumeCommand is the command line that resumes run id: the user's own
@@ -416,15 +358,6 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// experimentName names the experiment file in listings: its name key, else
-// its file name (the shipped shortlist's for none).
-func experimentName(ef *experiments.ExperimentFile) string {
-	if ef.Name != "" {
-		return ef.Name
-	}
-	return experimentsSnapshotName(ef.Path)
-}
-
 // flagSet reports whether the flag name was given on fs's command line.
 func flagSet(fs *flag.FlagSet, name string) bool {
 	given := false
@@ -432,34 +365,17 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 	return given
 }
 
-// DefaultSplitMinQueries is the number of judged queries from which a sweep
-// selects on the dev split and confirms on the held-out test split by
-// default (dataset.split unset); see README "Select, then confirm".
-const DefaultSplitMinQueries = 100
-
-// openSweepDataset opens the sweep's golden set. When dataset.split is not
-// set and the set has at least DefaultSplitMinQueries judged queries, it
-// splits it: the sweep tunes on dev, and the winner is confirmed on test.
+// openSweepDataset opens the sweep's golden set (tuner.OpenSweepDataset),
+// noting on stderr when it split it.
 func (a *app) openSweepDataset(s *settings) (*tuner.Dataset, error) {
-	auto := !s.SplitGiven
-	ds, err := openDataset(s)
-	if err != nil || !auto {
-		return ds, err
+	ds, judged, err := tuner.OpenSweepDataset(s.Dataset, s.SplitGiven, engineCorpusPath(s), userCachePath(""))
+	if err != nil {
+		return nil, runError(err)
 	}
-	judged := 0
-	for _, q := range ds.Queries {
-		if len(q.Judgments) > 0 {
-			judged++
-		}
+	s.Dataset = ds.Config
+	if judged > 0 {
+		fmt.Fprintf(a.stderr, "select, then confirm: %d judged queries (>= %d): tuning on the dev split (%d queries), confirming the winner against the baseline on the held-out test split (set dataset.split or --split all to tune on every query)\n",
+			judged, tuner.DefaultSplitMinQueries, len(ds.Queries))
 	}
-	if judged < DefaultSplitMinQueries {
-		return ds, nil
-	}
-	s.Dataset.Split = experiments.SplitDev
-	if ds, err = openDataset(s); err != nil {
-		return nil, err
-	}
-	fmt.Fprintf(a.stderr, "select, then confirm: %d judged queries (>= %d): tuning on the dev split (%d queries), confirming the winner against the baseline on the held-out test split (set dataset.split or --split all to tune on every query)\n",
-		judged, DefaultSplitMinQueries, len(ds.Queries))
 	return ds, nil
 }

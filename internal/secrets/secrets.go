@@ -30,3 +30,28 @@ func IsPlace(name string) bool {
 	}
 	return false
 }
+
+// RedactKeys returns v (maps and lists as decoded from JSON or YAML) with
+// every value whose key looks secret (IsKey) replaced by "[redacted]", for
+// a run's snapshot of its settings.
+func RedactKeys(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			if IsKey(k) {
+				out[k] = "[redacted]"
+				continue
+			}
+			out[k] = RedactKeys(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = RedactKeys(e)
+		}
+		return out
+	}
+	return v
+}

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/fusiontune/fusiontune/experiments"
-	"github.com/fusiontune/fusiontune/internal/secrets"
 	"github.com/fusiontune/fusiontune/tuner"
 )
 
@@ -250,28 +249,4 @@ func SortByPosition(ps experiments.Problems) {
 		}
 		return oki && (li < lj || li == lj && ci < cj)
 	})
-}
-
-// Redacted returns the settings as a generic map with every value whose key
-// looks secret replaced by "[redacted]", for the run's snapshot.
-func Redacted(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			if secrets.IsKey(k) {
-				out[k] = "[redacted]"
-				continue
-			}
-			out[k] = Redacted(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = Redacted(e)
-		}
-		return out
-	}
-	return v
 }
