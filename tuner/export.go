@@ -192,3 +192,31 @@ func TrialRun(run *runs.Run, index int, tag string) (r trec.Run, rankScores bool
 	}
 	return r, rankScores, nil
 }
+
+// TrialRunBytes is the run file (TrialRun, tag "fusiontune") of the trial
+// ref names in store: "RUN" (its best trial) or "RUN:TRIAL". note is what
+// to tell the user about it ("" for nothing); errors naming a run or
+// trial that is not there are InputErrors.
+func TrialRunBytes(store *runs.Store, ref string) (data []byte, note string, err error) {
+	runRef, name, _ := strings.Cut(ref, ":")
+	rec, err := store.Resolve(runRef)
+	if err != nil {
+		return nil, "", InputErr(err)
+	}
+	e, err := TrialOf(rec, name)
+	if err != nil {
+		return nil, "", InputErr(err)
+	}
+	r, rankScores, err := TrialRun(rec, e.Index, "fusiontune")
+	if err != nil {
+		return nil, "", err
+	}
+	if rankScores {
+		note = fmt.Sprintf("note: %s: the recorded ranking is not in score-then-id order (its backend orders ties or scores otherwise), so run.trec scores are rank values n..1 that keep the order the sweep scored", e.Name)
+	}
+	var b bytes.Buffer
+	if err := trec.WriteRun(&b, r); err != nil {
+		return nil, "", err
+	}
+	return b.Bytes(), note, nil
+}

@@ -1,16 +1,13 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/internal/atomicfile"
-	"github.com/fusiontune/fusiontune/internal/trec"
 	"github.com/fusiontune/fusiontune/tuner"
 )
 
@@ -65,27 +62,14 @@ func runExport(ctx context.Context, a *app, args []string) error {
 			return err
 		}
 		a.warnUnfinished(s, store)
-		runRef, name, _ := strings.Cut(*trial, ":")
-		rec, err := store.Resolve(runRef)
+		data, note, err := tuner.TrialRunBytes(store, *trial)
 		if err != nil {
-			return inputError(err)
+			return runError(err)
 		}
-		e, err := tuner.TrialOf(rec, name)
-		if err != nil {
-			return inputError(err)
+		if note != "" {
+			fmt.Fprintln(a.stderr, note)
 		}
-		r, rankScores, err := tuner.TrialRun(rec, e.Index, "fusiontune")
-		if err != nil {
-			return err
-		}
-		if rankScores {
-			fmt.Fprintf(a.stderr, "note: %s: the recorded ranking is not in score-then-id order (its backend orders ties or scores otherwise), so run.trec scores are rank values n..1 that keep the order the sweep scored\n", e.Name)
-		}
-		var b bytes.Buffer
-		if err := trec.WriteRun(&b, r); err != nil {
-			return err
-		}
-		run = b.Bytes()
+		run = data
 	}
 	ds, err := openDataset(s)
 	if err != nil {

@@ -5,13 +5,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"maps"
 	"os"
-	"slices"
-	"time"
 
 	"github.com/fusiontune/fusiontune/backend/engine"
-	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/internal/trec"
 	"github.com/fusiontune/fusiontune/tuner"
 )
@@ -39,48 +35,13 @@ func runSearch(ctx context.Context, a *app, args []string) error {
 	case fs.NArg() > 0:
 		return usageErrorf("search: unexpected arguments %q", fs.Args())
 	}
-	cfg, err := engine.LoadConfig(*configPath)
+	run, err := tuner.SearchFile(ctx, tuner.SearchFileOptions{
+		Config: *configPath, Queries: *queriesPath, K: *k, Tag: *tag, Retriever: *retriever,
+		Log: slog.New(slog.NewTextHandler(a.stderr, nil)),
+	})
 	if err != nil {
-		return inputError(err)
+		return runError(err)
 	}
-	if *retriever != "" && !slices.Contains(cfg.Retrievers, *retriever) {
-		return inputError(fmt.Errorf("search: --retriever %s: %s enables only %q", *retriever, *configPath, cfg.Retrievers))
-	}
-	data, err := os.ReadFile(*queriesPath)
-	if err != nil {
-		return inputError(fmt.Errorf("search: %w", err))
-	}
-	queries, err := experiments.ParseTopics(*queriesPath, data)
-	if err != nil {
-		return inputError(err)
-	}
-	log := slog.New(slog.NewTextHandler(a.stderr, nil))
-	e, err := engine.New(cfg, engine.Options{Logger: log})
-	if err != nil {
-		return inputError(fmt.Errorf("%s: %w", *configPath, err))
-	}
-	defer e.Close()
-	if err := e.Build(ctx); err != nil {
-		return failedError(err)
-	}
-	start := time.Now()
-	var run trec.Run
-	if *retriever == "" {
-		run, err = tuner.SearchAll(ctx, e, queries, *k, *tag)
-	} else {
-		run, err = tuner.SearchRetriever(ctx, e, queries, *k, *tag, *retriever)
-	}
-	if err != nil {
-		return failedError(err)
-	}
-	// Every list must already be in trec_eval's order (the tie rule), so
-	// that the ranks written are the ranks any evaluator scores.
-	for _, q := range slices.Sorted(maps.Keys(run.Queries)) {
-		if err := trec.CheckOrder(q, run.Queries[q]); err != nil {
-			return failedError(fmt.Errorf("search: %w", err))
-		}
-	}
-	log.Info("searched", "queries", len(queries), "elapsed", time.Since(start).Round(time.Millisecond))
 	return writeRun(a.stdout, *out, run)
 }
 
