@@ -198,14 +198,9 @@ func TrialRun(run *runs.Run, index int, tag string) (r trec.Run, rankScores bool
 // to tell the user about it ("" for nothing); errors naming a run or
 // trial that is not there are InputErrors.
 func TrialRunBytes(store *runs.Store, ref string) (data []byte, note string, err error) {
-	runRef, name, _ := strings.Cut(ref, ":")
-	rec, err := store.Resolve(runRef)
+	rec, e, err := ResolveTrial(store, ref)
 	if err != nil {
-		return nil, "", InputErr(err)
-	}
-	e, err := TrialOf(rec, name)
-	if err != nil {
-		return nil, "", InputErr(err)
+		return nil, "", err
 	}
 	r, rankScores, err := TrialRun(rec, e.Index, "fusiontune")
 	if err != nil {
@@ -219,4 +214,20 @@ func TrialRunBytes(store *runs.Store, ref string) (data []byte, note string, err
 		return nil, "", err
 	}
 	return b.Bytes(), note, nil
+}
+
+// ResolveTrial finds the trial ref names in store: "RUN" (its best trial)
+// or "RUN:TRIAL" (run ids hold no colon; trial names may: "w=bm25:0.6").
+// A run or trial that is not there is an InputError.
+func ResolveTrial(store *runs.Store, ref string) (*runs.Run, runs.Entry, error) {
+	runRef, trial, _ := strings.Cut(ref, ":")
+	run, err := store.Resolve(runRef)
+	if err != nil {
+		return nil, runs.Entry{}, InputErr(err)
+	}
+	e, err := TrialOf(run, trial)
+	if err != nil {
+		return nil, runs.Entry{}, InputErr(err)
+	}
+	return run, e, nil
 }

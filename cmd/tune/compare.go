@@ -2,10 +2,8 @@ package main
 
 import (
 	"context"
-	"strings"
 
 	"github.com/fusiontune/fusiontune/experiments"
-	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
 )
 
@@ -49,26 +47,13 @@ func runCompare(ctx context.Context, a *app, args []string) error {
 		return err
 	}
 	a.warnUnfinished(s, store)
-	side := func(ref string) (*runs.Run, runs.Entry, error) {
-		// Run ids hold no colon; trial names may ("w=bm25:0.6").
-		runRef, trial, _ := strings.Cut(ref, ":")
-		run, err := store.Resolve(runRef)
-		if err != nil {
-			return nil, runs.Entry{}, inputError(err)
-		}
-		e, err := tuner.TrialOf(run, trial)
-		if err != nil {
-			return nil, runs.Entry{}, inputError(err)
-		}
-		return run, e, nil
-	}
-	ra, ea, err := side(fs.Arg(0))
+	ra, ea, err := tuner.ResolveTrial(store, fs.Arg(0))
 	if err != nil {
-		return err
+		return runError(err)
 	}
-	rb, eb, err := side(fs.Arg(1))
+	rb, eb, err := tuner.ResolveTrial(store, fs.Arg(1))
 	if err != nil {
-		return err
+		return runError(err)
 	}
 	seed := ra.Manifest.Seed
 	if seed == 0 {

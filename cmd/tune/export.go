@@ -46,30 +46,12 @@ func runExport(ctx context.Context, a *app, args []string) error {
 		return err
 	}
 	if fs.NArg() == 1 {
-		// GOLDEN in any format (detected); a BEIR folder brings its own
-		// corpus, any other file resolves against the settings' corpus.
-		d := experiments.DatasetConfig{Path: fs.Arg(0)}
-		if st, err := os.Stat(d.Path); err == nil && !st.IsDir() {
-			d.Corpus = s.Dataset.Corpus
-		}
-		s.Dataset = d
+		s.Dataset = goldenArg(fs.Arg(0), s.Dataset.Corpus)
 	}
 	// Everything is read and checked before the first file is written.
-	var run []byte // the trial's run file
-	if *trial != "" {
-		store, err := a.openStore(s.RunsDir)
-		if err != nil {
-			return err
-		}
-		a.warnUnfinished(s, store)
-		data, note, err := tuner.TrialRunBytes(store, *trial)
-		if err != nil {
-			return runError(err)
-		}
-		if note != "" {
-			fmt.Fprintln(a.stderr, note)
-		}
-		run = data
+	run, err := a.exportTrialRun(s, *trial)
+	if err != nil {
+		return err
 	}
 	ds, err := openDataset(s)
 	if err != nil {
@@ -96,4 +78,36 @@ func runExport(ctx context.Context, a *app, args []string) error {
 		fmt.Fprintln(a.stdout, p)
 	}
 	return nil
+}
+
+// exportTrialRun is the run file of --trial RUN[:TRIAL] (nil without
+// --trial), its note on stderr.
+func (a *app) exportTrialRun(s *settings, trial string) ([]byte, error) {
+	if trial == "" {
+		return nil, nil
+	}
+	store, err := a.openStore(s.RunsDir)
+	if err != nil {
+		return nil, err
+	}
+	a.warnUnfinished(s, store)
+	data, note, err := tuner.TrialRunBytes(store, trial)
+	if err != nil {
+		return nil, runError(err)
+	}
+	if note != "" {
+		fmt.Fprintln(a.stderr, note)
+	}
+	return data, nil
+}
+
+// goldenArg is the dataset of a GOLDEN argument in any format (detected):
+// a BEIR folder brings its own corpus, any other file resolves against
+// the settings' corpus.
+func goldenArg(path, corpus string) experiments.DatasetConfig {
+	d := experiments.DatasetConfig{Path: path}
+	if st, err := os.Stat(d.Path); err == nil && !st.IsDir() {
+		d.Corpus = corpus
+	}
+	return d
 }

@@ -120,34 +120,38 @@ func (a *app) sweep(ctx context.Context, cmd string, args []string) error {
 	}
 	a.warnUnfinished(s, store)
 	c.Store = store
+	unlock, err := a.lockSweep(c, s, f, shared, args)
+	defer unlock()
+	if err != nil {
+		return err
+	}
+	return a.runAndFinish(ctx, c, s, f)
+}
+
+// lockSweep takes the sweep's locks: a shared study on an http backend
+// locks the one service's config; any other sweep locks its run (and the
+// config it rewrites or promotes into), and is set up to resume. unlock
+// is never nil.
+func (a *app) lockSweep(c *tuner.Config, s *settings, f *sweepFlags, shared bool, args []string) (func(), error) {
 	if shared {
+		c.Shared = f.shared.config()
 		// An http study's replicas and workers rewrite and restart the
 		// one service: only one of them at a time may.
 		if s.Backend.Kind == kindHTTP {
-			unlock, err := a.lockConfig(s.Backend.Config, append([]string{"tune"}, args...))
-			defer unlock()
-			if err != nil {
-				return err
-			}
+			return a.lockConfig(s.Backend.Config, append([]string{"tune"}, args...))
 		}
-		c.Shared = f.shared.config()
-	} else {
-		// The http kind rewrites and restarts backend.config on every
-		// trial, --apply-best promotes into it: either way one command at
-		// a time, whatever its runs directory.
-		lockConfig := ""
-		if f.applyBest || s.Backend.Kind == kindHTTP {
-			lockConfig = s.Backend.Config
-		}
-		unlock, err := a.lockRun(store, lockConfig, args)
-		defer unlock()
-		if err != nil {
-			return err
-		}
-		c.Resume, c.RetryFailed = f.resume, f.retryFailed
-		c.ResumeHint = func(id string) string { return fmt.Sprintf("resume with '%s'", resumeCommand(args, id)) }
+		return func() {}, nil
 	}
-	return a.runAndFinish(ctx, c, s, f)
+	// The http kind rewrites and restarts backend.config on every trial,
+	// --apply-best promotes into it: either way one command at a time,
+	// whatever its runs directory.
+	lockConfig := ""
+	if f.applyBest || s.Backend.Kind == kindHTTP {
+		lockConfig = s.Backend.Config
+	}
+	c.Resume, c.RetryFailed = f.resume, f.retryFailed
+	c.ResumeHint = func(id string) string { return fmt.Sprintf("resume with '%s'", resumeCommand(args, id)) }
+	return a.lockRun(c.Store, lockConfig, args)
 }
 
 // liveOnly turns replay off for a shared study (tuner.SearchShared
