@@ -25,7 +25,9 @@ type checkKind struct {
 // golden set, matching anything, comes last.
 func checkKinds() []checkKind {
 	return []checkKind{
-		{name: "experiments", match: isExperimentFile, check: checkExperimentFile},
+		{name: "experiments", match: tuner.IsExperimentFile, check: func(path string, _ checkOptions) (string, []error, error) {
+			return tuner.CheckExperiments(path)
+		}},
 		{name: "settings", match: isSettingsFile, check: checkSettingsFile},
 		{name: "golden", match: func(string) bool { return true }, check: checkGoldenSet},
 	}
@@ -103,39 +105,11 @@ func kindNames() string {
 	return strings.Join(names, ", ")
 }
 
+// checkGoldenSet checks a golden set (tuner.CheckGolden) with the
+// corpus of corpusFor.
 func checkGoldenSet(path string, opts checkOptions) (string, []error, error) {
-	gs, err := experiments.LoadGoldenSet(path, experiments.LoadOptions{Format: opts.format, Judgments: opts.judgments, Split: opts.qrelsSplit})
-	if err != nil {
-		return "", nil, err // problems and I/O errors both name the file
-	}
-	var warnings []error
-	for _, w := range gs.Warnings {
-		warnings = append(warnings, w)
-	}
-	summary := fmt.Sprintf("%d queries, %d judgments", len(gs.Queries), gs.NumJudgments())
-	corpus, allow, err := opts.corpusFor()
-	if err != nil || corpus == "" {
-		return summary, warnings, err
-	}
-	docs, err := tuner.CorpusDocuments(corpus)
-	if err != nil {
-		return "", warnings, err
-	}
-	r, err := gs.Resolve(docs)
-	if err != nil {
-		return "", warnings, err
-	}
-	for _, w := range r.Warnings {
-		warnings = append(warnings, w)
-	}
-	warn, err := r.CheckMissing(docs, allow)
-	if err != nil {
-		return "", warnings, err
-	}
-	if warn != nil {
-		warnings = append(warnings, warn)
-	}
-	return fmt.Sprintf("%s; %d judged documents found in a corpus of %d", summary, r.JudgedFound(), len(docs)), warnings, nil
+	lo := experiments.LoadOptions{Format: opts.format, Judgments: opts.judgments, Split: opts.qrelsSplit}
+	return tuner.CheckGolden(path, lo, opts.corpusFor)
 }
 
 // corpusFor is the corpus a golden set is resolved against — --corpus,

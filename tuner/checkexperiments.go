@@ -1,4 +1,4 @@
-package main
+package tuner
 
 import (
 	"fmt"
@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/fusiontune/fusiontune/tuner"
 	"github.com/fusiontune/fusiontune/tuner/sampler"
 	"gopkg.in/yaml.v3"
 )
@@ -14,9 +13,9 @@ import (
 // experimentKeys are top-level keys only an experiment file has.
 var experimentKeys = []string{"baseline", "experiments", "grid", "space"}
 
-// isExperimentFile reports whether path is a JSON or YAML document whose
+// IsExperimentFile reports whether path is a JSON or YAML document whose
 // top level has an experiment file's keys and no golden set's queries.
-func isExperimentFile(path string) bool {
+func IsExperimentFile(path string) bool {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".json", ".yaml", ".yml":
 	default:
@@ -41,10 +40,12 @@ func isExperimentFile(path string) bool {
 	return false
 }
 
-// checkExperimentFile validates an experiment file the way a sweep does
+// CheckExperiments validates an experiment file the way a sweep does
 // before any restart: syntax, keys, parameter values, the expanded trials.
-func checkExperimentFile(path string, _ checkOptions) (string, []error, error) {
-	ef, err := tuner.LoadExperiments(path)
+// It returns the summary `tune check` prints after "ok FILE", the
+// warnings, or the problems found.
+func CheckExperiments(path string) (string, []error, error) {
+	ef, err := LoadExperiments(path)
 	if err != nil {
 		return "", nil, err
 	}
@@ -56,7 +57,7 @@ func checkExperimentFile(path string, _ checkOptions) (string, []error, error) {
 	for _, w := range warns {
 		warnings = append(warnings, fmt.Errorf("%s", w))
 	}
-	summary := fmt.Sprintf("experiments: %s in %s", plural(len(trials), "trial"), plural(len(tuner.Plan(trials)), "index group"))
+	summary := fmt.Sprintf("experiments: %s in %s", plural(len(trials), "trial"), plural(len(Plan(trials)), "index group"))
 	if len(ef.Space) > 0 {
 		name := ef.Sampler
 		if name == "" {
