@@ -25,9 +25,9 @@ import (
 	"bytes"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 
+	"github.com/fusiontune/fusiontune/internal/plainnum"
 	"gopkg.in/yaml.v3"
 )
 
@@ -158,8 +158,8 @@ func (w *nodeWalker) query(n *yaml.Node, path string) (q Query) {
 	if !ok {
 		return q
 	}
-	q.ID = strings.TrimSpace(w.str(f["id"], join(path, "id")))
-	if q.ID == "" && isScalar(f["id"]) {
+	q.ID = w.str(f["id"], join(path, "id")) // not trimmed: checkIDs refuses surrounding space
+	if strings.TrimSpace(q.ID) == "" && isScalar(f["id"]) {
 		w.errorf(w.pos(valueOr(f["id"], n)), join(path, "id"), "required: a non-empty query id")
 	}
 	q.Text = w.str(f["query"], join(path, "query"))
@@ -261,11 +261,14 @@ func (w *nodeWalker) grade(v, parent *yaml.Node, path string) (int, string, bool
 	if g, ok := relevanceLabels[label]; ok {
 		return g, label, true
 	}
-	g, err := strconv.Atoi(strings.TrimSpace(v.Value))
-	if err != nil {
-		if v.ShortTag() == "!!float" {
+	g, ok := plainnum.Int(v.Value)
+	if !ok {
+		switch {
+		case v.ShortTag() == "!!float":
 			w.errorf(w.pos(v), path, "grade must be an integer (got %s)", v.Value)
-		} else {
+		case v.ShortTag() == "!!int" || strings.TrimSpace(v.Value) != v.Value:
+			w.errorf(w.pos(v), path, "grade must be a plain integer: digits, no sign +, space, _ or base prefix (got %q)", v.Value)
+		default:
 			w.errorf(w.pos(v), path, "invalid relevance label %q: expected %s", v.Value, want)
 		}
 		return 0, "", false

@@ -3,8 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/fusiontune/fusiontune/internal/yamldoc"
-	"math"
 	"os"
 	"reflect"
 	"sort"
@@ -12,8 +10,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fusiontune/fusiontune/internal/yamldoc"
+
 	"github.com/fusiontune/fusiontune/backend/engine"
 	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/fusiontune/fusiontune/internal/plainnum"
 	"github.com/fusiontune/fusiontune/internal/secrets"
 	"github.com/fusiontune/fusiontune/internal/suggest"
 	"gopkg.in/yaml.v3"
@@ -209,11 +210,11 @@ func (c *schemaCheck) walk(n *yaml.Node, t reflect.Type, field, tag string) {
 	case reflect.String:
 		c.scalar(n, field, "a string", func(string) bool { return true })
 	case reflect.Int, reflect.Int64, reflect.Int32:
-		c.scalar(n, field, "an integer", func(v string) bool { _, err := strconv.ParseInt(v, 0, 64); return err == nil })
+		c.scalar(n, field, "an integer", func(v string) bool { _, ok := plainnum.Int(v); return ok })
 	case reflect.Float64, reflect.Float32:
 		c.scalar(n, field, "a finite number", func(v string) bool {
-			f, err := strconv.ParseFloat(v, 64)
-			return err == nil && !math.IsNaN(f) && !math.IsInf(f, 0)
+			_, ok := plainnum.Float(v)
+			return ok
 		})
 	case reflect.Bool:
 		c.scalar(n, field, "true or false", func(v string) bool { _, err := strconv.ParseBool(v); return err == nil })
