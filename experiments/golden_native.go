@@ -28,6 +28,7 @@ import (
 	"strings"
 
 	"github.com/fusiontune/fusiontune/internal/plainnum"
+	"github.com/fusiontune/fusiontune/internal/yamldoc"
 	"gopkg.in/yaml.v3"
 )
 
@@ -142,7 +143,7 @@ func decodeNative(file string, data []byte, l *problemList) *GoldenSet {
 			}
 		}
 	default:
-		w.errorf(w.pos(root), "", "expected a list of queries or a mapping with \"queries\" (got %s)", kindName(root))
+		w.errorf(w.pos(root), "", "expected a list of queries or a mapping with \"queries\" (got %s)", yamldoc.Describe(root))
 	}
 	for i, n := range queries {
 		gs.Queries = append(gs.Queries, w.query(n, index("queries", i)))
@@ -254,7 +255,7 @@ func (w *nodeWalker) grade(v, parent *yaml.Node, path string) (int, string, bool
 		return 0, "", false
 	}
 	if v.Kind != yaml.ScalarNode || v.ShortTag() == "!!null" || v.ShortTag() == "!!bool" {
-		w.errorf(w.pos(v), path, "expected %s (got %s)", want, kindName(v))
+		w.errorf(w.pos(v), path, "expected %s (got %s)", want, yamldoc.Describe(v))
 		return 0, "", false
 	}
 	label := strings.ToLower(strings.TrimSpace(v.Value))
@@ -280,7 +281,7 @@ func (w *nodeWalker) grade(v, parent *yaml.Node, path string) (int, string, bool
 func (w *nodeWalker) meta(n *yaml.Node, path string) map[string]any {
 	var m map[string]any
 	if err := n.Decode(&m); err != nil {
-		w.errorf(w.pos(n), path, "expected a mapping of free metadata (got %s)", kindName(n))
+		w.errorf(w.pos(n), path, "expected a mapping of free metadata (got %s)", yamldoc.Describe(n))
 		return nil
 	}
 	return m

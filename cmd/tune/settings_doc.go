@@ -183,7 +183,7 @@ func (c *schemaCheck) walk(n *yaml.Node, t reflect.Type, field, tag string) {
 		c.mapping(n, t, field, tag)
 	case reflect.Map:
 		if n.Kind != yaml.MappingNode {
-			c.add(n, field, "want a mapping of keys to values (got %s)", describeNode(n))
+			c.add(n, field, "want a mapping of keys to values (got %s)", yamldoc.Describe(n))
 			return
 		}
 		for i := 0; i+1 < len(n.Content); i += 2 {
@@ -201,7 +201,7 @@ func (c *schemaCheck) walk(n *yaml.Node, t reflect.Type, field, tag string) {
 			return // one value for a list of one, as viper reads it
 		}
 		if n.Kind != yaml.SequenceNode {
-			c.add(n, field, "want a list (got %s)", describeNode(n))
+			c.add(n, field, "want a list (got %s)", yamldoc.Describe(n))
 			return
 		}
 		for i, e := range n.Content {
@@ -224,7 +224,7 @@ func (c *schemaCheck) walk(n *yaml.Node, t reflect.Type, field, tag string) {
 // scalar checks that n is a scalar that ok accepts.
 func (c *schemaCheck) scalar(n *yaml.Node, field, want string, ok func(string) bool) {
 	if n.Kind != yaml.ScalarNode || !ok(n.Value) {
-		c.add(n, field, "want %s (got %s)", want, describeNode(n))
+		c.add(n, field, "want %s (got %s)", want, yamldoc.Describe(n))
 	}
 }
 
@@ -232,7 +232,7 @@ func (c *schemaCheck) scalar(n *yaml.Node, field, want string, ok func(string) b
 // of the right type.
 func (c *schemaCheck) mapping(n *yaml.Node, t reflect.Type, field, tag string) {
 	if n.Kind != yaml.MappingNode {
-		c.add(n, field, "want a mapping of keys to values (got %s)", describeNode(n))
+		c.add(n, field, "want a mapping of keys to values (got %s)", yamldoc.Describe(n))
 		return
 	}
 	fields := structKeys(t, tag)
@@ -302,17 +302,6 @@ func joinKey(parent, key string) string {
 		return key
 	}
 	return parent + "." + key
-}
-
-// describeNode says what a node holds, for "want X (got Y)".
-func describeNode(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "a mapping"
-	case yaml.SequenceNode:
-		return "a list"
-	}
-	return strconv.Quote(n.Value)
 }
 
 // checkEnv checks the FUSIONTUNE_* variables that set a setting, each
