@@ -351,7 +351,7 @@ func (c Config) heldOut(ctx context.Context, run *runs.Run, b backend.Backend) (
 	if err := writeResults(run, heldOutReferenceFile, refResults); err != nil {
 		return nil, err
 	}
-	if err := Confirm(h, results, refResults, base.Name, best.Primary-base.Primary, c.Stats); err != nil {
+	if err := ConfirmContext(ctx, h, results, refResults, base.Name, best.Primary-base.Primary, c.Stats); err != nil {
 		return nil, err
 	}
 	fmt.Fprintln(c.Log, h.ConfirmLine())
