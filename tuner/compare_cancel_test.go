@@ -50,20 +50,26 @@ func TestCompareAndPolicyCancelled(t *testing.T) {
 			return tuner.ConfirmContext(ctx, h, chosen, ref, base.Name, 0.08, huge)
 		}},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			ctx, cancel := context.WithCancel(context.Background())
-			done := make(chan error, 1)
-			go func() { done <- tc.call(ctx) }()
-			time.Sleep(300 * time.Millisecond)
-			cancel()
-			select {
-			case err := <-done:
-				if !errors.Is(err, context.Canceled) {
-					t.Fatalf("err = %v, want context.Canceled", err)
-				}
-			case <-time.After(time.Second):
-				t.Fatal("still running a second after cancellation")
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { wantCancelled(t, 300*time.Millisecond, tc.call) })
+	}
+}
+
+// wantCancelled runs call, cancels its context after d and fails t unless
+// call returns an error wrapping context.Canceled within a second.
+func wantCancelled(t *testing.T, d time.Duration, call func(context.Context) error) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- call(ctx) }()
+	time.Sleep(d)
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("err = %v, want context.Canceled", err)
+		}
+	case <-time.After(time.Second):
+		t.Fatal("still running a second after cancellation")
 	}
 }

@@ -9,6 +9,32 @@ import (
 	"time"
 )
 
+// startSweepIntoStats starts, through the real binary, a sweep whose
+// statistics are as large as the settings allow (10 s and more of
+// analysis), and returns once its last step before them (the winner's
+// live verification) is under way; stderr reads what tune wrote so far.
+func startSweepIntoStats(t *testing.T) (*sweepEnv, *exec.Cmd, func() string) {
+	t.Helper()
+	e := newSweepEnv(t, "runs_dir: runs\nstats:\n  resamples: 100000\n  permutations: 100000\n  metrics: [NDCG@10]\n")
+	errPath := filepath.Join(e.dir, "stderr.txt")
+	errFile, err := os.Create(errPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { errFile.Close() })
+	cmd := exec.Command(tuneBinary(t))
+	cmd.Dir, cmd.Env, cmd.Stderr = e.dir, e.env, errFile
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill() })
+	stderr := func() string { data, _ := os.ReadFile(errPath); return string(data) }
+	waitFor(t, 3*time.Minute, "the sweep's last trial and verification", func() bool {
+		return strings.Contains(stderr(), "(the winner)")
+	})
+	return e, cmd, stderr
+}
+
 // TestFaultStatsKilled: tune SIGKILLed during the statistics (after the
 // last trial, before leaderboard.json is written) leaves the run
 // "analysing", not "done"; --resume runs no trial again (the trial records
@@ -18,23 +44,7 @@ func TestFaultStatsKilled(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a sweep with the largest statistics allowed")
 	}
-	e := newSweepEnv(t, "runs_dir: runs\nstats:\n  resamples: 100000\n  permutations: 100000\n  metrics: [NDCG@10]\n")
-	errPath := filepath.Join(e.dir, "stderr.txt")
-	errFile, err := os.Create(errPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer errFile.Close()
-	cmd := exec.Command(tuneBinary(t))
-	cmd.Dir, cmd.Env, cmd.Stderr = e.dir, e.env, errFile
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill()
-	stderr := func() string { data, _ := os.ReadFile(errPath); return string(data) }
-	waitFor(t, 3*time.Minute, "the sweep's last trial and verification", func() bool {
-		return strings.Contains(stderr(), "(the winner)")
-	})
+	e, cmd, stderr := startSweepIntoStats(t)
 	time.Sleep(time.Second)
 	if err := cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
