@@ -420,6 +420,14 @@ func (c Config) finish(ctx context.Context, run *runs.Run, held *runs.HeldOut, b
 	if err := run.WriteLeaderboard(lb); err != nil {
 		return nil, err
 	}
+	if run.Manifest.Status == RunAnalysing {
+		// The leaderboard is written: the run is done (and its report,
+		// next, says so; `tune report` can redo a report cut short).
+		run.Manifest.Status = "done"
+		if err := run.SaveManifest(); err != nil {
+			return nil, err
+		}
+	}
 	// The gates before the report, which shows them.
 	var gates []GateResult
 	var gateErr error
@@ -441,9 +449,6 @@ func (c Config) finish(ctx context.Context, run *runs.Run, held *runs.HeldOut, b
 	out.Timings.RecordSeconds = res.Recording.Seconds()
 	out.Timings.AnalysisSeconds = analysis.Seconds()
 	run.Manifest.Timings = &out.Timings
-	if run.Manifest.Status == RunAnalysing {
-		run.Manifest.Status = "done" // the leaderboard is written
-	}
 	if err := run.SaveManifest(); err != nil {
 		return out, err
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/fusiontune/fusiontune/internal/plainnum"
@@ -35,10 +36,18 @@ func checkNumberFlags(fs *flag.FlagSet, args []string) error {
 		want := ""
 		switch g.Get().(type) {
 		case int, int64, uint, uint64:
-			good = func(s string) bool { _, ok := plainnum.Int(s); return ok }
+			good = func(s string) bool {
+				_, ok := plainnum.Int(s)
+				_, err := strconv.ParseInt(s, 0, 64)
+				return ok || err != nil // not a number at all: the flag package says so
+			}
 			want = "a plain decimal integer (no sign +, _ separators or base prefix)"
 		case float64:
-			good = func(s string) bool { _, ok := plainnum.Float(s); return ok }
+			good = func(s string) bool {
+				_, ok := plainnum.Float(s)
+				_, err := strconv.ParseFloat(s, 64)
+				return ok || err != nil
+			}
 			want = "a plain finite decimal number (no sign +, _ separators, hexadecimal or infinity)"
 		default:
 			continue

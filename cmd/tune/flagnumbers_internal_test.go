@@ -26,6 +26,7 @@ func TestNumberFlagsPlain(t *testing.T) {
 		{"hex float", []string{"--effect", "0x1p-3"}, `invalid value "0x1p-3" for flag -effect: want a plain finite decimal number`},
 		{"infinity", []string{"--effect=Inf"}, `invalid value "Inf" for flag -effect`},
 		{"surrounding space", []string{"--k", " 5"}, `invalid value " 5" for flag -k`},
+		{"not a number: the flag package's error", []string{"--k", "x"}, `invalid value "x" for flag -k: parse error`},
 		{"after --", []string{"--", "--k", "0x10"}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
