@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
-	"strconv"
 	"strings"
+
+	"github.com/fusiontune/fusiontune/internal/plainnum"
 )
 
 // A BEIR folder holds corpus.jsonl, queries.jsonl and qrels/<split>.tsv. The
@@ -88,9 +89,9 @@ func parseBEIRQrels(file string, data []byte, l *problemList) []FileJudgment {
 			l.errorf(pos, "", "expected 3 fields `query-id corpus-id score` (got %q)", bytes.TrimSpace(line))
 			return
 		}
-		g, err := strconv.Atoi(f[2])
-		if err != nil {
-			l.errorf(pos, "score", "must be an integer (got %q)", f[2])
+		g, ok := plainnum.Int(f[2])
+		if !ok {
+			l.errorf(pos, "score", "must be a plain integer (got %q)", f[2])
 			return
 		}
 		key := [2]string{f[0], f[1]}

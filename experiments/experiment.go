@@ -4,11 +4,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"github.com/fusiontune/fusiontune/internal/yamldoc"
 	"os"
-	"strconv"
 	"strings"
 
+	"github.com/fusiontune/fusiontune/internal/yamldoc"
+
+	"github.com/fusiontune/fusiontune/internal/plainnum"
 	"gopkg.in/yaml.v3"
 )
 
@@ -255,9 +256,9 @@ func decodeValue(ps *problems, n *yaml.Node, field string) (any, bool) {
 	case yaml.ScalarNode:
 		switch n.ShortTag() {
 		case "!!int", "!!float":
-			f, err := strconv.ParseFloat(strings.ReplaceAll(n.Value, "_", ""), 64)
-			if err != nil {
-				ps.at(n, field, "invalid number %q", n.Value)
+			f, ok := plainnum.Float(n.Value)
+			if !ok {
+				ps.at(n, field, "invalid number %q: write a plain decimal number (no sign +, _ separators, hexadecimal or infinity)", n.Value)
 				return nil, false
 			}
 			return f, true
@@ -305,9 +306,9 @@ func scalarInt(ps *problems, n *yaml.Node, field string) (int, bool) {
 		ps.at(n, field, "must be an integer (got %q)", n.Value)
 		return 0, false
 	}
-	v, err := strconv.Atoi(n.Value)
-	if err != nil {
-		ps.at(n, field, "must be an integer (got %q)", n.Value)
+	v, ok := plainnum.Int(n.Value)
+	if !ok {
+		ps.at(n, field, "must be a plain decimal integer (got %q)", n.Value)
 		return 0, false
 	}
 	return v, true

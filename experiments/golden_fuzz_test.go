@@ -154,3 +154,39 @@ func FuzzParseBEIRQrels(f *testing.F) {
 		}
 	})
 }
+
+// FuzzLoadBEIR loads a BEIR folder built from arbitrary queries.jsonl and
+// qrels/test.tsv contents: it is refused with problems, or every query it
+// keeps has a usable id (no control character, no surrounding space), a
+// text and valid judgments.
+func FuzzLoadBEIR(f *testing.F) {
+	for _, dir := range []string{"beir.good", "beir.bad", "beir-id-space.bad", "beir-score-sign.bad", "not-utf8-beir.bad"} {
+		q, _ := os.ReadFile(filepath.Join("testdata/golden", dir, "queries.jsonl"))
+		r, _ := os.ReadFile(filepath.Join("testdata/golden", dir, "qrels", "test.tsv"))
+		f.Add(q, r)
+	}
+	f.Fuzz(func(t *testing.T, queries, qrels []byte) {
+		dir := t.TempDir()
+		if err := os.MkdirAll(filepath.Join(dir, "qrels"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "queries.jsonl"), queries, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "qrels", "test.tsv"), qrels, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		gs, err := experiments.LoadGoldenSet(dir, experiments.LoadOptions{Format: experiments.FormatBEIR})
+		if err != nil {
+			checkErr(t, err)
+			return
+		}
+		checkScale(t, gs.Scale)
+		checkQueries(t, gs.Queries, gs.Scale.Max)
+		for _, q := range gs.Queries {
+			if q.ID != strings.TrimSpace(q.ID) || strings.ContainsFunc(q.ID, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+				t.Fatalf("unusable query id %q accepted", q.ID)
+			}
+		}
+	})
+}

@@ -25,9 +25,10 @@ import (
 	"bytes"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 
+	"github.com/fusiontune/fusiontune/internal/plainnum"
+	"github.com/fusiontune/fusiontune/internal/yamldoc"
 	"gopkg.in/yaml.v3"
 )
 
@@ -142,7 +143,7 @@ func decodeNative(file string, data []byte, l *problemList) *GoldenSet {
 			}
 		}
 	default:
-		w.errorf(w.pos(root), "", "expected a list of queries or a mapping with \"queries\" (got %s)", kindName(root))
+		w.errorf(w.pos(root), "", "expected a list of queries or a mapping with \"queries\" (got %s)", yamldoc.Describe(root))
 	}
 	for i, n := range queries {
 		gs.Queries = append(gs.Queries, w.query(n, index("queries", i)))
@@ -158,8 +159,8 @@ func (w *nodeWalker) query(n *yaml.Node, path string) (q Query) {
 	if !ok {
 		return q
 	}
-	q.ID = strings.TrimSpace(w.str(f["id"], join(path, "id")))
-	if q.ID == "" && isScalar(f["id"]) {
+	q.ID = w.str(f["id"], join(path, "id")) // not trimmed: checkIDs refuses surrounding space
+	if strings.TrimSpace(q.ID) == "" && isScalar(f["id"]) {
 		w.errorf(w.pos(valueOr(f["id"], n)), join(path, "id"), "required: a non-empty query id")
 	}
 	q.Text = w.str(f["query"], join(path, "query"))
@@ -254,18 +255,21 @@ func (w *nodeWalker) grade(v, parent *yaml.Node, path string) (int, string, bool
 		return 0, "", false
 	}
 	if v.Kind != yaml.ScalarNode || v.ShortTag() == "!!null" || v.ShortTag() == "!!bool" {
-		w.errorf(w.pos(v), path, "expected %s (got %s)", want, kindName(v))
+		w.errorf(w.pos(v), path, "expected %s (got %s)", want, yamldoc.Describe(v))
 		return 0, "", false
 	}
 	label := strings.ToLower(strings.TrimSpace(v.Value))
 	if g, ok := relevanceLabels[label]; ok {
 		return g, label, true
 	}
-	g, err := strconv.Atoi(strings.TrimSpace(v.Value))
-	if err != nil {
-		if v.ShortTag() == "!!float" {
+	g, ok := plainnum.Int(v.Value)
+	if !ok {
+		switch {
+		case v.ShortTag() == "!!float":
 			w.errorf(w.pos(v), path, "grade must be an integer (got %s)", v.Value)
-		} else {
+		case v.ShortTag() == "!!int" || strings.TrimSpace(v.Value) != v.Value:
+			w.errorf(w.pos(v), path, "grade must be a plain integer: digits, no sign +, space, _ or base prefix (got %q)", v.Value)
+		default:
 			w.errorf(w.pos(v), path, "invalid relevance label %q: expected %s", v.Value, want)
 		}
 		return 0, "", false
@@ -277,7 +281,7 @@ func (w *nodeWalker) grade(v, parent *yaml.Node, path string) (int, string, bool
 func (w *nodeWalker) meta(n *yaml.Node, path string) map[string]any {
 	var m map[string]any
 	if err := n.Decode(&m); err != nil {
-		w.errorf(w.pos(n), path, "expected a mapping of free metadata (got %s)", kindName(n))
+		w.errorf(w.pos(n), path, "expected a mapping of free metadata (got %s)", yamldoc.Describe(n))
 		return nil
 	}
 	return m

@@ -5,13 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/fusiontune/fusiontune/internal/yamldoc"
 	"io"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/fusiontune/fusiontune/internal/yamldoc"
 
 	"gopkg.in/yaml.v3"
 )
@@ -215,27 +216,12 @@ func deref(n *yaml.Node) *yaml.Node {
 	return n
 }
 
-func kindName(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "a mapping"
-	case yaml.SequenceNode:
-		return "a list"
-	case yaml.ScalarNode:
-		if n.ShortTag() == "!!null" {
-			return "null"
-		}
-		return fmt.Sprintf("%q", n.Value)
-	}
-	return "an unsupported value"
-}
-
 // mapping returns the values of mapping node n by key, reporting keys not in
 // allowed and keys given twice. ok is false when n is not a mapping.
 func (w *nodeWalker) mapping(n *yaml.Node, path string, allowed ...string) (fields map[string]*yaml.Node, ok bool) {
 	n = deref(n)
 	if n.Kind != yaml.MappingNode {
-		w.errorf(w.pos(n), path, "expected a mapping (got %s)", kindName(n))
+		w.errorf(w.pos(n), path, "expected a mapping (got %s)", yamldoc.Describe(n))
 		return nil, false
 	}
 	fields = map[string]*yaml.Node{}
@@ -261,7 +247,7 @@ func (w *nodeWalker) str(n *yaml.Node, path string) string {
 		return ""
 	}
 	if n.Kind != yaml.ScalarNode {
-		w.errorf(w.pos(n), path, "expected a string (got %s)", kindName(n))
+		w.errorf(w.pos(n), path, "expected a string (got %s)", yamldoc.Describe(n))
 		return ""
 	}
 	if n.ShortTag() == "!!null" {
@@ -276,7 +262,7 @@ func (w *nodeWalker) seq(n *yaml.Node, path string) []*yaml.Node {
 		return nil
 	}
 	if n.Kind != yaml.SequenceNode {
-		w.errorf(w.pos(n), path, "expected a list (got %s)", kindName(n))
+		w.errorf(w.pos(n), path, "expected a list (got %s)", yamldoc.Describe(n))
 		return nil
 	}
 	return n.Content

@@ -48,25 +48,41 @@ func validateSet(gs *GoldenSet, l *problemList) {
 	}
 }
 
+// spaceAround is the problem of an id with leading or trailing whitespace.
+// Such an id is refused, not trimmed: ids are compared byte for byte (as
+// trec_eval compares them, and as the engine's and a service's document ids
+// are), so a trimmed "q1 " would silently become another query's id, and
+// an untrimmed one could never match a run or qrels line, where whitespace
+// ends an id.
+const spaceAround = "has leading or trailing whitespace: ids are compared exactly, as trec_eval compares them; remove the space"
+
 // checkIDs refuses query and document ids holding a control character (CR,
 // LF, NUL, any other C0 or DEL): they would not survive a run or qrels
-// file, where whitespace ends an id, and print as garbage. Every format
-// (native, TREC, BEIR) is checked.
+// file, where whitespace ends an id, and print as garbage; and ids with
+// leading or trailing whitespace (see spaceAround). Every format (native,
+// TREC, BEIR) is checked.
 func checkIDs(gs *GoldenSet, l *problemList) {
 	if gs == nil {
 		return
 	}
-	bad := func(id string) bool {
+	control := func(id string) bool {
 		return strings.ContainsFunc(id, func(r rune) bool { return r < 0x20 || r == 0x7f })
 	}
+	spaced := func(id string) bool { return id != strings.TrimSpace(id) }
 	for i := range gs.Queries {
 		q := &gs.Queries[i]
-		if bad(q.ID) {
+		switch {
+		case control(q.ID):
 			l.errorf(q.Pos, join(q.path, "id"), "query id %q holds a control character: ids are printable text", q.ID)
+		case spaced(q.ID):
+			l.errorf(q.Pos, join(q.path, "id"), "query id %q %s", q.ID, spaceAround)
 		}
 		for _, j := range q.Judgments {
-			if bad(j.DocID) {
+			switch {
+			case control(j.DocID):
 				l.errorf(j.Pos, join(q.path, "doc_id"), "query %q judges document id %q, which holds a control character: ids are printable text", q.ID, j.DocID)
+			case spaced(j.DocID):
+				l.errorf(j.Pos, join(q.path, "doc_id"), "query %q judges document id %q, which %s", q.ID, j.DocID, spaceAround)
 			}
 		}
 	}

@@ -90,9 +90,14 @@ func parseJudgmentsJSONL(file string, data []byte, l *problemList) []FileJudgmen
 	w := &nodeWalker{file: file, problemList: l}
 	var out []FileJudgment
 	w.jsonLines(data, judgmentFields, func(f map[string]*yaml.Node, n *yaml.Node) {
-		qid := strings.TrimSpace(w.str(f["query_id"], "query_id"))
-		if qid == "" {
+		qid := w.str(f["query_id"], "query_id")
+		switch {
+		case strings.TrimSpace(qid) == "":
 			w.errorf(w.pos(valueOr(f["query_id"], n)), "query_id", "required: a non-empty query id")
+			qid = ""
+		case qid != strings.TrimSpace(qid):
+			w.errorf(w.pos(f["query_id"]), "query_id", "query id %q %s", qid, spaceAround)
+			qid = ""
 		}
 		j, ok := w.judgment(f, n, "", "grade")
 		if ok && qid != "" {

@@ -2,11 +2,12 @@ package experiments
 
 import (
 	"fmt"
-	"github.com/fusiontune/fusiontune/backend/fusion"
 	"math"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/fusiontune/fusiontune/backend/fusion"
 )
 
 // Params are a trial's parameters, keyed by flattened dotted names such as

@@ -36,9 +36,13 @@ func parseTopics(file string, data []byte, l *problemList) []Query {
 			l.errorf(pos, "", "expected `id<TAB>text` (got %q)", line)
 			return
 		}
-		id, text = strings.TrimSpace(id), strings.TrimSpace(text)
-		if id == "" {
+		text = strings.TrimSpace(text) // the id is not: checkIDs refuses surrounding space
+		if strings.TrimSpace(id) == "" {
 			l.errorf(pos, "id", "required: a non-empty query id")
+			return
+		}
+		if id != strings.TrimSpace(id) {
+			l.errorf(pos, "id", "query id %q %s", id, spaceAround)
 			return
 		}
 		if text == "" {
@@ -57,7 +61,7 @@ func parseTopicsJSONL(file string, data []byte, l *problemList) []Query {
 		id, idOK := w.oneOf(f, n, "_id", "id")
 		text, textOK := w.oneOf(f, n, "text", "query")
 		q := Query{
-			ID:       strings.TrimSpace(id),
+			ID:       id, // not trimmed: checkIDs refuses surrounding space
 			Text:     text,
 			Category: w.str(f["category"], "category"),
 			Language: w.str(f["language"], "language"),
@@ -65,8 +69,12 @@ func parseTopicsJSONL(file string, data []byte, l *problemList) []Query {
 			Difficulty: w.str(f["difficulty"], "difficulty"),
 			Pos:        w.pos(n),
 		}
-		if idOK && q.ID == "" {
+		if idOK && strings.TrimSpace(q.ID) == "" {
 			w.errorf(w.pos(n), "_id", "required: a non-empty query id")
+			return
+		}
+		if idOK && q.ID != strings.TrimSpace(q.ID) {
+			w.errorf(w.pos(n), "_id", "query id %q %s", q.ID, spaceAround)
 			return
 		}
 		if textOK && strings.TrimSpace(q.Text) == "" {

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/fusiontune/fusiontune/internal/plainnum"
 )
 
 // Term is one weighted metric of a Composite.
@@ -65,8 +67,8 @@ func ParseComposite(s string) (Composite, error) {
 		w := 1.0
 		name := term
 		if ws, n, ok := strings.Cut(term, "*"); ok {
-			v, err := strconv.ParseFloat(strings.TrimSpace(ws), 64)
-			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			v, ok := plainnum.Float(strings.TrimSpace(ws))
+			if !ok {
 				errs = append(errs, fmt.Errorf("composite %q: term %d: weight must be a number (got %q)", s, i+1, strings.TrimSpace(ws)))
 				continue
 			}

@@ -2,9 +2,10 @@ package metrics
 
 import (
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
+
+	"github.com/fusiontune/fusiontune/internal/plainnum"
 )
 
 // Kind is a family of measures; a Metric adds its cutoff.
@@ -149,8 +150,8 @@ func ParseMetric(name string) (Metric, error) {
 		return Metric{}, fmt.Errorf("metric %q: unknown measure %q (known: %s)", name, base, strings.Join(kindNames[1:], ", "))
 	}
 	if hasK {
-		k, err := strconv.Atoi(rest)
-		if err != nil || k <= 0 {
+		k, ok := plainnum.Int(rest)
+		if !ok || k <= 0 {
 			return Metric{}, fmt.Errorf("metric %q: cutoff after @ must be a positive integer (got %q)", name, rest)
 		}
 		if m.Kind == RPrecision {
@@ -162,8 +163,8 @@ func ParseMetric(name string) (Metric, error) {
 		if m.Kind != AvgGrade {
 			return Metric{}, fmt.Errorf("metric %q: only Avg_Grade takes a divisor", name)
 		}
-		d, err := strconv.ParseFloat(div, 64)
-		if err != nil || !(d > 0) || math.IsInf(d, 0) {
+		d, ok := plainnum.Float(div)
+		if !ok || !(d > 0) {
 			return Metric{}, fmt.Errorf("metric %q: divisor after / must be a positive number (got %q)", name, div)
 		}
 		if d != 1 { // dividing by 1 is no divisor: keep one canonical form

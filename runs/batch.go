@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
@@ -111,14 +112,19 @@ func (b *TrialBatch) Add(e *EncodedTrial) error {
 // Len is the number of trials waiting for Flush.
 func (b *TrialBatch) Len() int { return len(b.pending)/2 + len(b.replayed) }
 
-// Flush makes every recorded trial durable and visible.
+// Flush makes every recorded trial durable and visible. A replayed line
+// replaces the files an earlier record of the same trial left (a failed
+// trial retried by --resume --retry-failed): the run holds one record a
+// trial.
 func (b *TrialBatch) Flush() error {
+	var replaced []int // indices whose earlier live files a replayed line replaces
 	if len(b.replayed) > 0 {
 		first := b.replayed[0].index
 		var data []byte
 		for _, e := range b.replayed {
 			first = min(first, e.index)
 			data = append(data, e.record...)
+			replaced = append(replaced, e.index)
 		}
 		path := filepath.Join(b.r.Dir, TrialsDir, fmt.Sprintf("%s%03d.jsonl", ReplayedPrefix, first))
 		tmp, err := writeTemp(path, b.r.Redact.Bytes(data))
@@ -142,6 +148,20 @@ func (b *TrialBatch) Flush() error {
 		}
 	}
 	b.pending = nil
+	// A replayed trial recorded before as files of its own (a failed trial
+	// run again by --retry-failed: a failure has no replay reference) would
+	// shadow its new line (Trials reads NNN.json first): remove them, the
+	// per-query results first, so that a crash in between leaves the old
+	// record whole (still failed, retried again) and never a stale
+	// results file under the new one.
+	for _, i := range replaced {
+		base := filepath.Join(dir, fmt.Sprintf("%03d", i))
+		for _, p := range []string{base + ".queries.jsonl", base + ".json"} {
+			if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return fmt.Errorf("runs: flush trials: %w", err)
+			}
+		}
+	}
 	d, err := os.Open(dir)
 	if err == nil {
 		err = errors.Join(d.Sync(), d.Close())

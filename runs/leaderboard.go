@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/fusiontune/fusiontune/internal/plainnum"
 )
 
 // Leaderboard ranks the trials of a run. Its JSON form (leaderboard.json) is
@@ -277,8 +279,8 @@ func (lb Leaderboard) Pick(ref string) (Entry, error) {
 		return e, nil
 	}
 	if n, ok := strings.CutPrefix(ref, "#"); ok {
-		rank, err := strconv.Atoi(n)
-		if err != nil || rank < 1 {
+		rank, ok := plainnum.Int(n)
+		if !ok || rank < 1 {
 			return Entry{}, fmt.Errorf("runs: trial %q: want #N with N a leaderboard rank from 1", ref)
 		}
 		if rank > len(lb.Trials) {

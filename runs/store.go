@@ -54,7 +54,7 @@ type Manifest struct {
 	ID          string    `json:"id"`
 	Started     time.Time `json:"started"`
 	Finished    time.Time `json:"finished,omitzero"`
-	Status      string    `json:"status"` // running, done, failed, interrupted
+	Status      string    `json:"status"` // running, analysing (statistics after the last trial), done, failed, interrupted
 	Experiments string    `json:"experiments"`
 	GoldenHash  string    `json:"golden_hash"`
 	Backend     string    `json:"backend"`

@@ -17,6 +17,7 @@ scenarios=(
 	"./cmd/tune|TestTempFilesBesideDestination|index cache on another filesystem (unusable TMPDIR): temporaries built beside their destination"
 	"./cmd/tune|TestEchoedCredentialRedacted|a service echoing the bare token of 'Bearer sk-…': redacted in every file and stream"
 	"./cmd/tune|TestFaultStatsInterrupted|statistics interrupted by SIGINT: stop within a second, run marked interrupted, --resume redoes them"
+	"./cmd/tune|TestFaultStatsKilled|tune SIGKILLed during the statistics: run left analysing (not done) without a leaderboard; --resume finishes it without running a trial again"
 	"./backend/engine|TestServerQueryLimits|TestServerBodyLimit|TestServerConcurrencyLimit|tune serve: oversized queries, bodies and overflowing weights get 400, concurrency bounded"
 	"./cmd/tune|TestFaultServeKilledMidBatch|tune serve child SIGKILLed mid-batch: the trial fails at once with the exit status; --retry-failed reruns it"
 	"./cmd/tune|TestFaultTunerKilledThenResume|tune SIGKILLed mid-sweep: --resume runs every trial exactly once"

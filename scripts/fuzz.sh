@@ -4,6 +4,16 @@
 #
 #   ./scripts/fuzz.sh 10m              # every target, 10 minutes each
 #   ./scripts/fuzz.sh 1m ./runs        # only the targets of some packages
+#   FUZZ='Golden|BEIR' ./scripts/fuzz.sh 10m   # only targets matching a regexp
+#
+# The parsers of user files each have a target: golden JSON
+# (FuzzParseGoldenSetJSON), native golden YAML (FuzzParseGoldenSetYAML),
+# BEIR corpus (FuzzReadJSONL), queries and TREC topics (FuzzParseTopics),
+# BEIR qrels (FuzzParseBEIRQrels), a whole BEIR folder (FuzzLoadBEIR),
+# TREC qrels (FuzzReadQrels, FuzzParseJudgments), TREC run files
+# (FuzzReadRun), experiment files (FuzzParseExperimentFile), search spaces
+# through the sampler (FuzzSearchSpace) and the settings decoder, tune.yaml
+# (FuzzLoadSettings).
 #
 # Each target runs under nice with -parallel=$FUZZPARALLEL (default 1: the
 # machine is shared) and logs to $FUZZLOG/<package>.<target>.log (default
@@ -22,7 +32,7 @@ mkdir -p "$logdir"
 summary=()
 failed=0
 for pkg in $(go list "${pkgs[@]}"); do
-  for f in $(go test -list '^Fuzz' "$pkg" 2>/dev/null | grep '^Fuzz' || true); do
+  for f in $(go test -list '^Fuzz' "$pkg" 2>/dev/null | grep '^Fuzz' | grep -E -- "${FUZZ:-.}" || true); do
     log="$logdir/$(basename "$pkg").$f.log"
     echo "== $pkg $f ($t) -> $log" >&2
     if nice -n 19 go test -run '^$' -fuzz "^$f\$" -fuzztime "$t" -parallel "${FUZZPARALLEL:-1}" "$pkg" >"$log" 2>&1; then

@@ -1,6 +1,7 @@
 package tuner
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -45,6 +46,14 @@ func TrialOf(run *runs.Run, trial string) (runs.Entry, error) {
 // chosen metrics), per-category deltas, ranking diffs, and the queries
 // whose primary score changed most with their top 3 on each side.
 func CompareRuns(a *runs.Run, ea runs.Entry, b *runs.Run, eb runs.Entry, o CompareOptions) (runs.TrialComparison, error) {
+	return CompareRunsContext(context.Background(), a, ea, b, eb, o)
+}
+
+// CompareRunsContext is CompareRuns that stops, within milliseconds of ctx
+// being cancelled (SIGINT, SIGTERM), with an error wrapping ctx's: its
+// randomization tests and intervals may run long with the largest
+// stats.permutations and stats.resamples.
+func CompareRunsContext(ctx context.Context, a *runs.Run, ea runs.Entry, b *runs.Run, eb runs.Entry, o CompareOptions) (runs.TrialComparison, error) {
 	o.Stats = o.Stats.withDefaults()
 	if o.JaccardK <= 0 {
 		o.JaccardK = DefaultJaccardK
@@ -83,9 +92,9 @@ func CompareRuns(a *runs.Run, ea runs.Entry, b *runs.Run, eb runs.Entry, o Compa
 		if err != nil {
 			return c, err
 		}
-		p, err := stats.Compare(x, y, deriveSeed(o.Stats.Seed, c.A.Run, ea.Name, c.B.Run, eb.Name, metric), o.Stats.Thresholds)
+		p, err := stats.CompareContext(ctx, x, y, deriveSeed(o.Stats.Seed, c.A.Run, ea.Name, c.B.Run, eb.Name, metric), o.Stats.Thresholds)
 		if err != nil {
-			return c, err
+			return c, fmt.Errorf("compare: %w", err)
 		}
 		one := o.Stats
 		one.Correction = stats.None
@@ -96,7 +105,9 @@ func CompareRuns(a *runs.Run, ea runs.Entry, b *runs.Run, eb runs.Entry, o Compa
 		cmp := cs[0]
 		c.Paired = append(c.Paired, *cmp)
 	}
-	c.Categories = categoryDeltas(ra, rb, o.Stats)
+	if c.Categories, err = categoryDeltas(ctx, ra, rb, o.Stats); err != nil {
+		return c, fmt.Errorf("compare: %w", err)
+	}
 	c.Diff = rankingDiff(ra, rb, o.JaccardK)
 	c.Changed = changedMost(ra, rb, o.Changed)
 	if oa, ob := onlyIn(ra, rb), onlyIn(rb, ra); oa+ob > 0 {
@@ -143,7 +154,7 @@ func onlyIn(a, b []runs.QueryResult) int {
 	return n
 }
 
-func categoryDeltas(ra, rb []runs.QueryResult, o StatsOptions) []runs.CategoryDelta {
+func categoryDeltas(ctx context.Context, ra, rb []runs.QueryResult, o StatsOptions) ([]runs.CategoryDelta, error) {
 	byID := map[string]runs.QueryResult{}
 	for _, r := range ra {
 		byID[r.QueryID] = r
@@ -164,11 +175,14 @@ func categoryDeltas(ra, rb []runs.QueryResult, o StatsOptions) []runs.CategoryDe
 	var out []runs.CategoryDelta
 	for _, cat := range sortedKeys(by) {
 		x := by[cat]
-		iv := stats.MeanInterval(x.d, "category "+cat, deriveSeed(o.Seed, "compare", cat), o.Thresholds)
+		iv, err := stats.MeanIntervalContext(ctx, x.d, "category "+cat, deriveSeed(o.Seed, "compare", cat), o.Thresholds)
+		if err != nil {
+			return nil, err
+		}
 		out = append(out, runs.CategoryDelta{Category: cat, N: len(x.d), A: runs.Round(stats.Mean(x.a)), B: runs.Round(stats.Mean(x.b)),
 			Delta: runs.Interval{Mean: runs.Round(iv.Mean), Low: runs.Round(iv.Low), High: runs.Round(iv.High), N: iv.N, Warning: iv.Warning}})
 	}
-	return out
+	return out, nil
 }
 
 func ids(docs []runs.RankedDoc) []string {

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"math"
 	"regexp"
-	"strconv"
 	"strings"
 
+	"github.com/fusiontune/fusiontune/internal/plainnum"
 	"github.com/fusiontune/fusiontune/metrics"
 	"github.com/fusiontune/fusiontune/runs"
 )
@@ -41,8 +41,8 @@ func ParseGate(s string) (Gate, error) {
 		return Gate{}, fmt.Errorf("gate %q: want METRIC[CATEGORY] OP NUMBER, e.g. \"Recall@3 >= 0.80\" or \"routing[billing] == 1.0\"", s)
 	}
 	g := Gate{Text: strings.TrimSpace(s), Metric: m[1], Category: m[2], Op: m[3]}
-	v, err := strconv.ParseFloat(m[4], 64)
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+	v, ok := plainnum.Float(m[4])
+	if !ok {
 		return Gate{}, fmt.Errorf("gate %q: threshold %q is not a number", s, m[4])
 	}
 	g.Value = v

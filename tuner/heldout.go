@@ -42,12 +42,18 @@ func HeldOut(ctx context.Context, b backend.Backend, trial string, params map[st
 // (reference names it) by the decision rule with a family of one, the dev
 // gain devDelta it was selected by and the share of it kept.
 func Confirm(h *runs.HeldOut, chosen, reference []runs.QueryResult, refName string, devDelta float64, o StatsOptions) error {
+	return ConfirmContext(context.Background(), h, chosen, reference, refName, devDelta, o)
+}
+
+// ConfirmContext is Confirm that stops, within milliseconds of ctx being
+// cancelled, with an error wrapping ctx's.
+func ConfirmContext(ctx context.Context, h *runs.HeldOut, chosen, reference []runs.QueryResult, refName string, devDelta float64, o StatsOptions) error {
 	o = o.withDefaults()
 	x, y, _, err := pairScores(chosen, reference, PrimaryMetric, h.Trial, refName)
 	if err != nil {
 		return err
 	}
-	p, err := stats.Compare(x, y, deriveSeed(o.Seed, "heldout", refName), o.Thresholds)
+	p, err := stats.CompareContext(ctx, x, y, deriveSeed(o.Seed, "heldout", refName), o.Thresholds)
 	if err != nil {
 		return err
 	}

@@ -154,6 +154,9 @@ func Run(ctx context.Context, c Config) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
+	if run.Manifest.Status == RunAnalysing {
+		return c.resumeAnalysis(ctx, run)
+	}
 	fmt.Fprintf(c.Log, "run %s: %d trials in %d index groups, %d queries (%s)\n",
 		run.ID(), len(c.Trials), len(Plan(c.Trials)), len(c.Queries), c.Dataset)
 	if c.Study != nil {
@@ -278,7 +281,9 @@ func openRun(c Config) (*runs.Run, error) {
 	if run.Manifest.Experiments != c.Manifest.Experiments {
 		return nil, InputErr(fmt.Errorf("--resume %s: the run was made from a different experiment file (sha256 %.12s, now %.12s)", run.ID(), run.Manifest.Experiments, c.Manifest.Experiments))
 	}
-	run.Manifest.Status = "running"
+	if run.Manifest.Status != RunAnalysing || c.RetryFailed {
+		run.Manifest.Status = "running" // else Run finishes its analysis only
+	}
 	run.Manifest.Error = ""
 	if n, err := run.RemoveTemp(); err != nil {
 		return nil, err
@@ -346,7 +351,7 @@ func (c Config) heldOut(ctx context.Context, run *runs.Run, b backend.Backend) (
 	if err := writeResults(run, heldOutReferenceFile, refResults); err != nil {
 		return nil, err
 	}
-	if err := Confirm(h, results, refResults, base.Name, best.Primary-base.Primary, c.Stats); err != nil {
+	if err := ConfirmContext(ctx, h, results, refResults, base.Name, best.Primary-base.Primary, c.Stats); err != nil {
 		return nil, err
 	}
 	fmt.Fprintln(c.Log, h.ConfirmLine())
@@ -414,6 +419,14 @@ func (c Config) finish(ctx context.Context, run *runs.Run, held *runs.HeldOut, b
 	}
 	if err := run.WriteLeaderboard(lb); err != nil {
 		return nil, err
+	}
+	if run.Manifest.Status == RunAnalysing {
+		// The leaderboard is written: the run is done (and its report,
+		// next, says so; `tune report` can redo a report cut short).
+		run.Manifest.Status = "done"
+		if err := run.SaveManifest(); err != nil {
+			return nil, err
+		}
 	}
 	// The gates before the report, which shows them.
 	var gates []GateResult
@@ -486,12 +499,26 @@ func (c Config) verdict(out *Outcome, runErr, closeErr error) error {
 	return nil
 }
 
-// finishRun records in the run's manifest how it ended (done, interrupted
-// when ctx was cancelled, failed) and the backend restarts, and returns the
-// error to report: "interrupted: " + hint for an interruption, runErr
-// otherwise, or the manifest's write error when the run itself succeeded.
+// RunAnalysing is the status of a run whose trials are all recorded while
+// its statistics, leaderboard and report are being made: a run is "done"
+// only once its leaderboard is written. A run left analysing (tune killed
+// during the statistics) is finished by --resume, which runs no trial
+// again: it makes the statistics, leaderboard and report from the
+// recorded trials.
+const RunAnalysing = "analysing"
+
+// finishRun records in the run's manifest how its trials ended (analysing
+// when a leaderboard follows, i.e. res is not nil; done without one;
+// interrupted when ctx was cancelled; failed) and the backend restarts,
+// and returns the error to report: "interrupted: " + hint for an
+// interruption, runErr otherwise, or the manifest's write error when the
+// run itself succeeded. finish marks an analysing run done once its
+// leaderboard is written.
 func finishRun(ctx context.Context, run *runs.Run, res *Result, runErr error, hint string) error {
 	status := "done"
+	if res != nil {
+		status = RunAnalysing
+	}
 	switch {
 	case runErr != nil && ctx.Err() != nil:
 		status = "interrupted"

@@ -144,8 +144,14 @@ func deriveSeed(seed int64, parts ...string) int64 {
 // Wilcoxon p-values across the family for multiple comparisons. It returns
 // the comparisons by trial name.
 func CompareTrials(run *runs.Run, entries []runs.Entry, reference runs.Entry, metric string, o StatsOptions) (map[string]*runs.Comparison, error) {
+	return CompareTrialsContext(context.Background(), run, entries, reference, metric, o)
+}
+
+// CompareTrialsContext is CompareTrials that stops, within milliseconds of
+// ctx being cancelled, with an error wrapping ctx's.
+func CompareTrialsContext(ctx context.Context, run *runs.Run, entries []runs.Entry, reference runs.Entry, metric string, o StatsOptions) (map[string]*runs.Comparison, error) {
 	o = o.withDefaults()
-	return compareTrials(context.Background(), newTrialResults(run), entries, reference, metric, o)
+	return compareTrials(ctx, newTrialResults(run), entries, reference, metric, o)
 }
 
 func compareTrials(ctx context.Context, tr *trialResults, entries []runs.Entry, reference runs.Entry, metric string, o StatsOptions) (map[string]*runs.Comparison, error) {

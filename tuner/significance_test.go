@@ -3,7 +3,6 @@ package tuner_test
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -328,19 +327,9 @@ func TestSignificanceCancelled(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			run, recs := statsRun(t, map[string]float64{"better": 0.08, "noise": 0.005, "worse": -0.08})
 			lb := runs.NewLeaderboard("primary", nil, recs)
-			ctx, cancel := context.WithCancel(context.Background())
-			done := make(chan error, 1)
-			go func() { done <- tuner.Significance(ctx, run, &lb, tuner.StatsOptions{Seed: 42, Thresholds: tc.th}) }()
-			time.Sleep(300 * time.Millisecond)
-			cancel()
-			select {
-			case err := <-done:
-				if !errors.Is(err, context.Canceled) {
-					t.Fatalf("err = %v, want context.Canceled", err)
-				}
-			case <-time.After(time.Second):
-				t.Fatal("Significance still running a second after cancellation")
-			}
+			wantCancelled(t, 300*time.Millisecond, func(ctx context.Context) error {
+				return tuner.Significance(ctx, run, &lb, tuner.StatsOptions{Seed: 42, Thresholds: tc.th})
+			})
 		})
 	}
 }

@@ -3,9 +3,10 @@ package embed
 import (
 	"fmt"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/fusiontune/fusiontune/internal/plainnum"
 )
 
 // DefaultAPIKeyEnv is the environment variable from which callers (cmd
@@ -124,8 +125,8 @@ func New(spec string, opts Options) (Embedder, error) {
 
 func parseDim(spec, prefix string) (int, error) {
 	s := strings.TrimPrefix(spec, prefix)
-	dim, err := strconv.Atoi(s)
-	if err != nil || dim < 1 || dim > MaxDim {
+	dim, ok := plainnum.Int(s)
+	if !ok || dim < 1 || dim > MaxDim {
 		return 0, fmt.Errorf("embed: %q: dimension must be an integer from 1 to %d (got %q)", spec, MaxDim, s)
 	}
 	return dim, nil

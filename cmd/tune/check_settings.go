@@ -47,6 +47,9 @@ func checkSettingsFile(path string, _ checkOptions) (string, []error, error) {
 	if _, err := a.newFactory(s, corpus); err != nil {
 		problems = append(problems, err.Error())
 	}
+	if err := checkSettingsCategories(s); err != nil {
+		problems = append(problems, err.Error())
+	}
 	if len(problems) > 0 {
 		return "", nil, fmt.Errorf("%s", strings.Join(problems, "\n"))
 	}

@@ -59,7 +59,7 @@ func runCompare(ctx context.Context, a *app, args []string) error {
 	if seed == 0 {
 		seed = experiments.DefaultSeed
 	}
-	c, err := tuner.CompareRuns(ra, ea, rb, eb, tuner.CompareOptions{Stats: s.StatsOptions(seed), JaccardK: *k, Changed: *top})
+	c, err := tuner.CompareRunsContext(ctx, ra, ea, rb, eb, tuner.CompareOptions{Stats: s.StatsOptions(seed), JaccardK: *k, Changed: *top})
 	if err != nil {
 		return err
 	}

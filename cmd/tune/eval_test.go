@@ -133,7 +133,7 @@ func TestEvalCLI(t *testing.T) {
 			"measure,query,value\nsuccess_1,all,1.0000\n", ""},
 		{"beir qrels", []string{"eval", "--qrels", "beir.tsv", "--run", "run", "-m", "num_q", "-m", "map", "-m", "P.5", "-m", "recall.5"}, 0,
 			"num_q                 \tall\t1\nmap                   \tall\t0.5000\nP_5                   \tall\t0.2000\nrecall_5              \tall\t0.5000\n", ""},
-		{"bad run line", []string{"eval", "qrels", "bad.run"}, 2, "", `bad.run:2: rank must be an integer (got "two")`},
+		{"bad run line", []string{"eval", "qrels", "bad.run"}, 2, "", `bad.run:2: rank must be a plain non-negative integer (got "two")`},
 		{"bad qrels line", []string{"eval", "bad.qrels", "run"}, 2, "", `bad.qrels:1: expected 4 fields`},
 		{"duplicate doc", []string{"eval", "qrels", "dup.run"}, 2, "", `document "d1" retrieved twice`},
 		{"unknown measure", []string{"eval", "-m", "nope", "qrels", "run"}, 2, "", `measure "nope": unknown`},

@@ -2,7 +2,6 @@ package main_test
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -19,25 +18,7 @@ func TestFaultStatsInterrupted(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a sweep with the largest statistics allowed")
 	}
-	e := newSweepEnv(t, "runs_dir: runs\nstats:\n  resamples: 100000\n  permutations: 100000\n  metrics: [NDCG@10]\n")
-	errPath := filepath.Join(e.dir, "stderr.txt")
-	errFile, err := os.Create(errPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer errFile.Close()
-	cmd := exec.Command(tuneBinary(t))
-	cmd.Dir, cmd.Env, cmd.Stderr = e.dir, e.env, errFile
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill()
-	stderr := func() string { data, _ := os.ReadFile(errPath); return string(data) }
-	// The winner's live verification is the sweep's last step before
-	// the statistics.
-	waitFor(t, 3*time.Minute, "the sweep's last trial and verification", func() bool {
-		return strings.Contains(stderr(), "(the winner)")
-	})
+	e, cmd, stderr := startSweepIntoStats(t)
 	time.Sleep(time.Second)
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)

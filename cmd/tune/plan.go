@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/fusiontune/fusiontune/internal/plainnum"
 	"github.com/fusiontune/fusiontune/tuner"
 )
 
@@ -33,8 +34,8 @@ func runPlan(ctx context.Context, a *app, args []string) error {
 	if fs.NArg() > 1 {
 		return usageErrorf("want at most one RUN (got %d arguments)", fs.NArg())
 	}
-	e, err := strconv.ParseFloat(*effect, 64)
-	if err != nil || !(e > 0 && e <= 1) {
+	e, ok := plainnum.Float(*effect)
+	if !ok || !(e > 0 && e <= 1) {
 		return usageErrorf("--effect: must be a number in (0, 1] (got %q)", *effect)
 	}
 	if fs.NArg() == 0 {

@@ -197,7 +197,10 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 	out, usage := fs.Output(), fs.Usage
 	fs.SetOutput(io.Discard) // the flag package would print the error and the usage
 	fs.Usage = func() {}
-	err := fs.Parse(flagsFirst(fs, args))
+	err := checkNumberFlags(fs, args)
+	if err == nil {
+		err = fs.Parse(flagsFirst(fs, args))
+	}
 	fs.SetOutput(out)
 	fs.Usage = usage
 	if err == nil {

@@ -3,7 +3,6 @@ package settings
 import (
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"reflect"
 	"sort"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/fusiontune/fusiontune/backend/engine"
 	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/fusiontune/fusiontune/internal/plainnum"
 	"github.com/fusiontune/fusiontune/internal/secrets"
 	"github.com/fusiontune/fusiontune/internal/suggest"
 	"gopkg.in/yaml.v3"
@@ -183,7 +183,7 @@ func (c *schemaCheck) walk(n *yaml.Node, t reflect.Type, field, tag string) {
 		c.mapping(n, t, field, tag)
 	case reflect.Map:
 		if n.Kind != yaml.MappingNode {
-			c.add(n, field, "want a mapping of keys to values (got %s)", describeNode(n))
+			c.add(n, field, "want a mapping of keys to values (got %s)", yamldoc.Describe(n))
 			return
 		}
 		for i := 0; i+1 < len(n.Content); i += 2 {
@@ -201,7 +201,7 @@ func (c *schemaCheck) walk(n *yaml.Node, t reflect.Type, field, tag string) {
 			return // one value for a list of one, as viper reads it
 		}
 		if n.Kind != yaml.SequenceNode {
-			c.add(n, field, "want a list (got %s)", describeNode(n))
+			c.add(n, field, "want a list (got %s)", yamldoc.Describe(n))
 			return
 		}
 		for i, e := range n.Content {
@@ -210,11 +210,11 @@ func (c *schemaCheck) walk(n *yaml.Node, t reflect.Type, field, tag string) {
 	case reflect.String:
 		c.scalar(n, field, "a string", func(string) bool { return true })
 	case reflect.Int, reflect.Int64, reflect.Int32:
-		c.scalar(n, field, "an integer", func(v string) bool { _, err := strconv.ParseInt(v, 0, 64); return err == nil })
+		c.scalar(n, field, "an integer", func(v string) bool { _, ok := plainnum.Int(v); return ok })
 	case reflect.Float64, reflect.Float32:
 		c.scalar(n, field, "a finite number", func(v string) bool {
-			f, err := strconv.ParseFloat(v, 64)
-			return err == nil && !math.IsNaN(f) && !math.IsInf(f, 0)
+			_, ok := plainnum.Float(v)
+			return ok
 		})
 	case reflect.Bool:
 		c.scalar(n, field, "true or false", func(v string) bool { _, err := strconv.ParseBool(v); return err == nil })
@@ -224,7 +224,7 @@ func (c *schemaCheck) walk(n *yaml.Node, t reflect.Type, field, tag string) {
 // scalar checks that n is a scalar that ok accepts.
 func (c *schemaCheck) scalar(n *yaml.Node, field, want string, ok func(string) bool) {
 	if n.Kind != yaml.ScalarNode || !ok(n.Value) {
-		c.add(n, field, "want %s (got %s)", want, describeNode(n))
+		c.add(n, field, "want %s (got %s)", want, yamldoc.Describe(n))
 	}
 }
 
@@ -232,7 +232,7 @@ func (c *schemaCheck) scalar(n *yaml.Node, field, want string, ok func(string) b
 // of the right type.
 func (c *schemaCheck) mapping(n *yaml.Node, t reflect.Type, field, tag string) {
 	if n.Kind != yaml.MappingNode {
-		c.add(n, field, "want a mapping of keys to values (got %s)", describeNode(n))
+		c.add(n, field, "want a mapping of keys to values (got %s)", yamldoc.Describe(n))
 		return
 	}
 	fields := structKeys(t, tag)
@@ -302,17 +302,6 @@ func joinKey(parent, key string) string {
 		return key
 	}
 	return parent + "." + key
-}
-
-// describeNode says what a node holds, for "want X (got Y)".
-func describeNode(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "a mapping"
-	case yaml.SequenceNode:
-		return "a list"
-	}
-	return strconv.Quote(n.Value)
 }
 
 // checkEnv checks the FUSIONTUNE_* variables that set a setting, each

@@ -7,7 +7,8 @@ import (
 	"maps"
 	"os"
 	"slices"
-	"strconv"
+
+	"github.com/fusiontune/fusiontune/internal/plainnum"
 )
 
 // Qrels holds graded judgments: query id -> document id -> relevance grade.
@@ -71,8 +72,8 @@ func ReadQrels(r io.Reader, file string) (Qrels, error) {
 				return nil, fmt.Errorf("%s:%d: %s %q %s", file, line, id.what, id.b, why)
 			}
 		}
-		rel, err := strconv.Atoi(string(relF))
-		if err != nil || relF[0] == '+' {
+		rel, ok := plainnum.Int(string(relF))
+		if !ok {
 			return nil, fmt.Errorf("%s:%d: relevance must be an integer (got %q)", file, line, relF)
 		}
 		qid := string(qidF)

@@ -8,6 +8,8 @@ import (
 	"os"
 	"sort"
 	"strconv"
+
+	"github.com/fusiontune/fusiontune/internal/plainnum"
 )
 
 // Result is one retrieved document of a run.
@@ -132,8 +134,8 @@ func (p *runParser) parseLine(b []byte) error {
 			return fmt.Errorf("%s:%d: %s %q %s", p.file, p.line, id.what, id.b, why)
 		}
 	}
-	if _, err := strconv.Atoi(string(f[3])); err != nil {
-		return fmt.Errorf("%s:%d: rank must be an integer (got %q)", p.file, p.line, f[3])
+	if _, ok := plainnum.Uint(string(f[3])); !ok {
+		return fmt.Errorf("%s:%d: rank must be a plain non-negative integer (got %q)", p.file, p.line, f[3])
 	}
 	score, ok := parseDecimal(f[4])
 	if !ok || math.IsNaN(score) || math.IsInf(score, 0) {

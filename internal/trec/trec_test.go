@@ -92,7 +92,10 @@ func TestReadRunErrors(t *testing.T) {
 	}{
 		{"too few fields", "1 Q0 d1 1 2.0\n", `r.txt:1: expected at least 6 fields "qid Q0 docno rank score tag" (got "1 Q0 d1 1 2.0")`},
 		{"crlf kept out of message", "1 Q0 d1 1\r\n", `(got "1 Q0 d1 1")`},
-		{"bad rank", "1 Q0 d1 1 2 t\n1 Q0 d2 x 2 t\n", `r.txt:2: rank must be an integer (got "x")`},
+		{"bad rank", "1 Q0 d1 1 2 t\n1 Q0 d2 x 2 t\n", `r.txt:2: rank must be a plain non-negative integer (got "x")`},
+		{"rank with a plus sign", "1 Q0 d1 +1 2 t\n", `r.txt:1: rank must be a plain non-negative integer (got "+1")`},
+		{"negative rank", "1 Q0 d1 -1 2 t\n", `r.txt:1: rank must be a plain non-negative integer (got "-1")`},
+		{"rank with an underscore", "1 Q0 d1 1_0 2 t\n", `r.txt:1: rank must be a plain non-negative integer (got "1_0")`},
 		{"bad score", "1 Q0 d1 1 high t\n", `r.txt:1: score must be a finite decimal number (got "high")`},
 		{"nan score", "1 Q0 d1 1 NaN t\n", `r.txt:1: score must be a finite decimal number (got "NaN")`},
 		{"no final newline", "1 Q0 d1 1 1 t\n1 Q0 d2", `r.txt:2: expected at least 6 fields`},

@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
+
+	"github.com/fusiontune/fusiontune/internal/plainnum"
 )
 
 // averagePrecision is trec_eval's map for one query: the sum of the
@@ -143,8 +144,8 @@ func utility(params string) ([]column, error) {
 	}
 	var co [4]float64
 	for i, s := range parts {
-		v, err := strconv.ParseFloat(s, 64)
-		if err != nil {
+		v, ok := plainnum.Float(s)
+		if !ok {
 			return nil, fmt.Errorf("measure %q: coefficient must be a number (got %q)", "utility", s)
 		}
 		co[i] = v
@@ -175,9 +176,9 @@ func ndcg(params string) ([]column, error) {
 	if params != "" {
 		for _, kv := range strings.Split(params, ",") {
 			k, v, ok := strings.Cut(kv, "=")
-			gk, err1 := strconv.Atoi(k)
-			gv, err2 := strconv.ParseFloat(v, 64)
-			if !ok || err1 != nil || err2 != nil {
+			gk, ok1 := plainnum.Int(k)
+			gv, ok2 := plainnum.Float(v)
+			if !ok || !ok1 || !ok2 {
 				return nil, fmt.Errorf("measure %q: want grade=gain pairs (got %q)", "ndcg", params)
 			}
 			gains[gk] = gv
@@ -248,8 +249,8 @@ func cmpDesc(a, b float64) int {
 func relString(params string) ([]column, error) {
 	k := 10
 	if params != "" {
-		v, err := strconv.Atoi(params)
-		if err != nil || v <= 0 {
+		v, ok := plainnum.Int(params)
+		if !ok || v <= 0 {
 			return nil, fmt.Errorf("measure %q: want a positive length (got %q)", "relstring", params)
 		}
 		k = v

@@ -2,10 +2,11 @@ package treceval
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/fusiontune/fusiontune/internal/plainnum"
 )
 
 // Kind says how a value prints: trec_eval prints counts as integers, most
@@ -218,8 +219,8 @@ func parseFloats(name, params string) ([]float64, error) {
 	parts := strings.Split(params, ",")
 	vals := make([]float64, 0, len(parts))
 	for _, p := range parts {
-		v, err := strconv.ParseFloat(p, 64)
-		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		v, ok := plainnum.Float(p)
+		if !ok {
 			return nil, fmt.Errorf("measure %q: parameters must be comma-separated numbers (got %q)", name, params)
 		}
 		vals = append(vals, v)

@@ -86,7 +86,7 @@ func TestEvaluateFile(t *testing.T) {
 		// q1's lines split by q9's: read whole and evaluated the same.
 		{name: "not grouped", run: "q1 Q0 d1 1 3.0 tag\nq9 Q0 d1 1 1 tag\nq1 Q0 d2 2 2.0 tag\nq1 Q0 d3 3 1.0 tag\n",
 			want: "num_ret               \tall\t3\nmap                   \tall\t0.5000\n"},
-		{name: "bad line", run: "q1 Q0 d1 1 3.0 tag\nq1 Q0 d2 two 2.0 tag\n", want: `run:2: rank must be an integer (got "two")`},
+		{name: "bad line", run: "q1 Q0 d1 1 3.0 tag\nq1 Q0 d2 two 2.0 tag\n", want: `run:2: rank must be a plain non-negative integer (got "two")`},
 		{name: "duplicate document", run: "q1 Q0 d1 1 3.0 tag\nq1 Q0 d1 2 2.0 tag\n", want: `document "d1" retrieved twice`},
 	}
 	for _, tt := range tests {

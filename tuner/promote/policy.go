@@ -2,6 +2,7 @@ package promote
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"strings"
 
@@ -64,6 +65,14 @@ func (d Decision) Summary() string {
 // there is none): a trial of the run with exactly that config is the
 // reference; otherwise the baseline is.
 func Check(run *runs.Run, lb runs.Leaderboard, best runs.Entry, production []byte, p Policy) (Decision, error) {
+	return CheckContext(context.Background(), run, lb, best, production, p)
+}
+
+// CheckContext is Check that stops, within milliseconds of ctx being
+// cancelled (SIGINT, SIGTERM during tune apply), with an error wrapping
+// ctx's: the randomization test it may run is as long as
+// stats.permutations makes it.
+func CheckContext(ctx context.Context, run *runs.Run, lb runs.Leaderboard, best runs.Entry, production []byte, p Policy) (Decision, error) {
 	var d Decision
 	trials, err := run.Trials()
 	if err != nil {
@@ -104,7 +113,7 @@ func Check(run *runs.Run, lb runs.Leaderboard, best runs.Entry, production []byt
 		c, where = h.Confirmation, " on the held-out queries"
 		d.Confirmed = true
 	} else if c == nil || c.Against != ref.Name || c.Metric != tuner.PrimaryMetric {
-		cmp, err := tuner.CompareTrials(run, lb.Trials, ref, tuner.PrimaryMetric, p.Stats)
+		cmp, err := tuner.CompareTrialsContext(ctx, run, lb.Trials, ref, tuner.PrimaryMetric, p.Stats)
 		if err != nil {
 			return d, err
 		}

@@ -94,7 +94,7 @@ func Trial(ctx context.Context, c Config) (*Promoted, error) {
 			return nil, err
 		}
 	}
-	forced, reason, err := c.checkPolicy()
+	forced, reason, err := c.checkPolicy(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -150,7 +150,7 @@ func (c Config) record() (*runs.TrialRecord, error) {
 // error naming every reason when the policy refuses and Force is off; with
 // Force it warns and returns forced = true with the overridden reasons, for
 // the promotions journal.
-func (c Config) checkPolicy() (forced bool, reason string, err error) {
+func (c Config) checkPolicy(ctx context.Context) (forced bool, reason string, err error) {
 	lb, err := c.Run.ReadLeaderboard()
 	if err != nil {
 		return false, "", err
@@ -160,7 +160,7 @@ func (c Config) checkPolicy() (forced bool, reason string, err error) {
 		return false, "", fmt.Errorf("promotion policy: read production config: %w", err)
 	}
 	entry := c.Entry
-	d, err := Check(c.Run, lb, entry, production, c.Policy)
+	d, err := CheckContext(ctx, c.Run, lb, entry, production, c.Policy)
 	if err != nil {
 		return false, "", fmt.Errorf("promotion policy: %w", err)
 	}

@@ -99,6 +99,12 @@ func New(o Options) (*Study, error) {
 	if err != nil {
 		return nil, err
 	}
+	if relative != nil && !numeric(dims) {
+		// CMA-ES models the numeric parameters only (goptuna's panics on
+		// none); the independent sampler draws the categorical ones, so
+		// a space of categorical parameters alone is all its.
+		relative = nil
+	}
 	logger := o.Logger
 	if logger == nil {
 		logger = &goptuna.StdLogger{} // no *log.Logger: discards
@@ -298,4 +304,15 @@ func (o Options) Describe() string {
 		s += fmt.Sprintf(", pruning from %.0f%% of the queries, η=%d", 100*o.Pruning.Fraction, o.Pruning.ReductionFactor)
 	}
 	return s
+}
+
+// numeric reports whether the space has an int, float or log_float
+// parameter.
+func numeric(dims []dim) bool {
+	for _, d := range dims {
+		if d.sp.Type != "categorical" {
+			return true
+		}
+	}
+	return false
 }
