@@ -124,6 +124,9 @@ func (ds *Dataset) Snapshot(run *runs.Run) error {
 	path := ds.Config.Path
 	info := map[string]any{"path": path, "sha256": ds.Golden.Hash, "corpus": ds.Corpus, "queries": len(ds.Queries),
 		"grades": ds.Golden.Scale}
+	if ds.Config.ID != "" {
+		info["dataset_id"] = ds.Config.ID // the label store's key (RunDatasetID)
+	}
 	if err := run.WriteJSON("golden.json.sha256.json", info); err != nil {
 		return err
 	}
