@@ -389,6 +389,11 @@ func (c Config) finish(ctx context.Context, run *runs.Run, held *runs.HeldOut, b
 		return nil, err
 	}
 	lb.MarkSameResults(same)
+	if len(c.Queries) > 0 {
+		if err := SetJudgedOnly(run, &lb, JudgmentsOf(c.Queries), c.Scorer); err != nil {
+			return nil, err
+		}
+	}
 	so := c.Stats
 	statsCtx := ctx
 	if ctx.Err() != nil {
