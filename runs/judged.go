@@ -135,7 +135,8 @@ type Rescored struct {
 	// Leading is how many of the best trials the coverage is measured on
 	// and the pool drawn from.
 	Leading int `json:"leading"`
-	// Stopped says why the loop ended: "target", "budget" or "pool empty".
+	// Stopped says why the loop ended: "target", "budget", "rounds",
+	// "pool empty" or "no trials".
 	Stopped string          `json:"stopped"`
 	Rounds  []RescoredRound `json:"rounds"`
 	// Before and After are the trials' orders (best first) and primary
@@ -150,8 +151,11 @@ type Rescored struct {
 // RescoredRound is one round of the loop.
 type RescoredRound struct {
 	Round int `json:"round"`
-	// Pooled is the pool's size; Labels the pairs judged this round.
+	// Pooled is the pool's size, Asked the pairs sent to the judge (what
+	// the budget counts), Labels those it labelled (a file judge labels
+	// only the pairs its file judges).
 	Pooled int `json:"pooled"`
+	Asked  int `json:"asked"`
 	Labels int `json:"labels"`
 	// Coverage is the leading trials' mean Judged@K after the round.
 	Coverage float64 `json:"coverage"`
@@ -168,9 +172,10 @@ type RescoredTrial struct {
 
 // Line renders r as one paragraph for the text leaderboard.
 func (r *Rescored) Line() string {
-	labels := 0
+	labels, asked := 0, 0
 	for _, rd := range r.Rounds {
 		labels += rd.Labels
+		asked += rd.Asked
 	}
 	cov := 0.0
 	if n := len(r.Rounds); n > 0 {
@@ -183,6 +188,30 @@ func (r *Rescored) Line() string {
 	if len(r.After) > 0 {
 		after = r.After[0].Name
 	}
-	return fmt.Sprintf("rescored by judge %s: %d rounds, %d labels of a budget of %d, Judged@%d of the top %d %.4f (target %.2f, stopped: %s); best before %s, after %s; Kendall tau of the orders %.4f",
-		r.Judge, len(r.Rounds), labels, r.Budget, r.K, r.Leading, cov, r.Target, r.Stopped, before, after, r.KendallTau)
+	return fmt.Sprintf("rescored by judge %s: %d rounds, %d pairs asked of a budget of %d, %d labels; Judged@%d of the top %d %.4f (target %.2f, stopped: %s); best before %s, after %s; Kendall tau of the orders %.4f",
+		r.Judge, len(r.Rounds), asked, r.Budget, labels, r.K, r.Leading, cov, r.Target, r.Stopped, before, after, r.KendallTau)
+}
+
+// rescoredShown is how many trials the text tables list before and after.
+const rescoredShown = 5
+
+// Lines renders r for the text and Markdown leaderboards: the summary
+// line, then the best trials after rescoring with their place before.
+func (r *Rescored) Lines() []string {
+	out := []string{r.Line()}
+	was := map[string]int{}
+	for i, t := range r.Before {
+		was[t.Name] = i + 1
+	}
+	for i, t := range r.After {
+		if i == rescoredShown {
+			break
+		}
+		before := "—"
+		if p, ok := was[t.Name]; ok {
+			before = fmt.Sprintf("#%d %.4f", p, r.Before[p-1].Primary)
+		}
+		out = append(out, fmt.Sprintf("rescored #%d %s: %.4f, Judged@%d %.4f (before: %s)", i+1, t.Name, t.Primary, r.K, t.Coverage, before))
+	}
+	return out
 }

@@ -195,7 +195,7 @@ func (lb Leaderboard) notes() []string {
 		}
 	}
 	if lb.Rescored != nil {
-		out = append(out, lb.Rescored.Line())
+		out = append(out, lb.Rescored.Lines()...)
 	}
 	if h := lb.HeldOut; h != nil {
 		out = append(out, fmt.Sprintf("held-out estimate: %s scores %.4f on the %s split (%d queries) vs %.4f on dev (tuned on)",

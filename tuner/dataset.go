@@ -25,6 +25,9 @@ type Dataset struct {
 	Corpus string
 	// Warnings are the golden set's and the resolution's, for the log.
 	Warnings []string
+	// Labels, when the judgments were merged with a label store
+	// (MergeLabels), records it and the judgments' provenance.
+	Labels *LabelsInfo
 }
 
 // OpenDataset loads the golden set d names (the shipped demo, extracted
@@ -126,6 +129,9 @@ func (ds *Dataset) Snapshot(run *runs.Run) error {
 		"grades": ds.Golden.Scale}
 	if ds.Config.ID != "" {
 		info["dataset_id"] = ds.Config.ID // the label store's key (RunDatasetID)
+	}
+	if ds.Labels != nil {
+		info["labels"] = ds.Labels
 	}
 	if err := run.WriteJSON("golden.json.sha256.json", info); err != nil {
 		return err

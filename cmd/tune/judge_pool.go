@@ -3,9 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"os"
 
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
@@ -96,13 +94,3 @@ func runJudgePool(ctx context.Context, a *app, args []string) error {
 	return pool.WriteStats(statsTo, p.Stats)
 }
 
-// storeLabels returns the label store's labels of dataset (query -> doc ->
-// grade) when dataset.labels is set, else nil.
-func (a *app) storeLabels(ctx context.Context, s *settings, dataset string) (map[string]map[string]int, error) {
-	_ = ctx
-	_ = s
-	_ = dataset
-	_ = json.Marshal
-	_ = os.Stat
-	return nil, nil
-}

@@ -229,6 +229,9 @@ func (a *app) sweepConfig(s *settings, expFile, mode string, verify int) (*tuner
 	if err != nil {
 		return nil, err
 	}
+	if err := a.mergeStoreLabels(s, ds); err != nil {
+		return nil, err
+	}
 	if err := s.checkCategories(ds.Queries); err != nil {
 		return nil, inputError(err)
 	}
