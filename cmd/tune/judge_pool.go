@@ -93,4 +93,3 @@ func runJudgePool(ctx context.Context, a *app, args []string) error {
 	}
 	return pool.WriteStats(statsTo, p.Stats)
 }
-
