@@ -25,6 +25,8 @@ type Dataset struct {
 	Corpus string
 	// Warnings are the golden set's and the resolution's, for the log.
 	Warnings []string
+	// Demo is true for the shipped demo dataset (no dataset.path).
+	Demo bool
 	// Labels, when the judgments were merged with a label store
 	// (MergeLabels), records it and the judgments' provenance.
 	Labels *LabelsInfo
@@ -39,7 +41,8 @@ type Dataset struct {
 // It lives here rather than in experiments because resolving needs the
 // engine's corpus reader, and experiments sits below backend.
 func OpenDataset(d experiments.DatasetConfig, corpusFallback, cacheDir string) (*Dataset, error) {
-	if d.Path == "" {
+	demoPath := d.Path == ""
+	if demoPath {
 		dir, err := extractDemo(cacheDir)
 		if err != nil {
 			return nil, err
@@ -56,7 +59,7 @@ func OpenDataset(d experiments.DatasetConfig, corpusFallback, cacheDir string) (
 	if err != nil {
 		return nil, InputErr(err)
 	}
-	ds := &Dataset{Config: d, Golden: gs, Corpus: d.Corpus}
+	ds := &Dataset{Config: d, Golden: gs, Corpus: d.Corpus, Demo: demoPath}
 	for _, w := range gs.Warnings {
 		ds.Warnings = append(ds.Warnings, w.Error())
 	}

@@ -44,9 +44,11 @@ type JudgeLoop struct {
 	// Judge labels pairs; Name names it in the leaderboard.
 	Judge JudgeFunc
 	Name  string
-	// Store, when set, receives every label (labels.Store.Append).
-	Store *labels.Store
-	// Dataset is the pairs' dataset id.
+	// Store, when set, receives every label (labels.Store.Append);
+	// StoreURL, when Store is nil, names a store Run opens and closes.
+	Store    *labels.Store
+	StoreURL string
+	// Dataset is the pairs' dataset id; RunDatasetID(run) when "".
 	Dataset string
 	// Budget is the most pairs the judge is asked about, >= 1.
 	Budget int
@@ -116,6 +118,17 @@ func (l *JudgeLoop) Run(ctx context.Context, run *runs.Run, lb runs.Leaderboard,
 	}
 	if l.Log == nil {
 		l.Log = io.Discard
+	}
+	if l.Dataset == "" {
+		l.Dataset = RunDatasetID(run)
+	}
+	if l.Store == nil && l.StoreURL != "" {
+		st, err := labels.Open(ctx, l.StoreURL)
+		if err != nil {
+			return nil, nil, fmt.Errorf("judge: %w", err)
+		}
+		defer func() { st.Close(); l.Store = nil }()
+		l.Store = st
 	}
 	j := make(Judgments, len(judgments))
 	for q, docs := range judgments {

@@ -20,14 +20,13 @@ type LabelsInfo struct {
 }
 
 // DatasetID returns the dataset id of ds in a label store: Config.ID when
-// set, else the golden set's file name without its extension ("demo" for
-// the shipped demo, whose path is empty in the user's settings: pass
-// demo true).
-func (ds *Dataset) DatasetID(demo bool) string {
+// set, else "demo" for the shipped demo, else the golden set's file name
+// without its extension ("scifact" for a BEIR folder .../scifact).
+func (ds *Dataset) DatasetID() string {
 	switch {
 	case ds.Config.ID != "":
 		return ds.Config.ID
-	case demo:
+	case ds.Demo:
 		return "demo"
 	}
 	return DatasetIDOf(ds.Config.Path)

@@ -15,7 +15,7 @@ import (
 // judgments (the password of a postgres:// URL joins the secrets every run
 // file is scrubbed of).
 func (a *app) mergeStoreLabels(s *settings, ds *tuner.Dataset) error {
-	id := ds.DatasetID(s.Dataset.Path == "")
+	id := ds.DatasetID()
 	ds.Config.ID = id
 	if s.Dataset.Labels == "" {
 		return nil
