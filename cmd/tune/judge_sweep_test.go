@@ -133,7 +133,7 @@ func TestSweepJudgeFileAndLabels(t *testing.T) {
 		t.Errorf("no provenance line on stderr:\n%s", stderr)
 	}
 	var info struct {
-		ID     string            `json:"dataset_id"`
+		ID     string           `json:"dataset_id"`
 		Labels tuner.LabelsInfo `json:"labels"`
 	}
 	data, err := os.ReadFile(filepath.Join(third, "golden.json.sha256.json"))
