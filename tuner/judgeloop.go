@@ -50,8 +50,11 @@ type JudgeLoop struct {
 	StoreURL string
 	// Dataset is the pairs' dataset id; RunDatasetID(run) when "".
 	Dataset string
-	// Budget is the most pairs the judge is asked about, >= 1.
-	Budget int
+	// Budget is the most pairs the judge is asked about, >= 1;
+	// RoundBudget, when > 0, the most in one round (the pool's best
+	// first).
+	Budget      int
+	RoundBudget int
 	// Target in (0, 1] (DefaultJudgeTarget when 0); Leading >= 1
 	// (DefaultJudgeLeading when 0); K in 1..TopRecorded (DefaultJudgeK
 	// when 0).
@@ -179,7 +182,11 @@ func (l *JudgeLoop) Run(ctx context.Context, run *runs.Run, lb runs.Leaderboard,
 			rec.Stopped = "pool empty"
 			break
 		}
-		take := p.Take(l.Budget - spent)
+		n := l.Budget - spent
+		if l.RoundBudget > 0 {
+			n = min(n, l.RoundBudget)
+		}
+		take := p.Take(n)
 		for _, pr := range take {
 			asked.set(pr.Query, pr.Doc)
 		}
@@ -193,7 +200,7 @@ func (l *JudgeLoop) Run(ctx context.Context, run *runs.Run, lb runs.Leaderboard,
 				return nil, nil, fmt.Errorf("judge %s: round %d: store the labels: %w", l.Name, round, err)
 			}
 		}
-		n := 0
+		n = 0
 		for _, lab := range ls {
 			if !asked.has(lab.Query, lab.Doc) {
 				continue // not a pair of this pool
