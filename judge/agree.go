@@ -2,6 +2,7 @@ package judge
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"io"
 	"maps"
@@ -34,6 +35,23 @@ type Agreement struct {
 	// NaN when undefined: fewer than two grades, or chance agreement 1.
 	KappaQuadratic float64 `json:"kappa_quadratic"`
 	KappaLinear    float64 `json:"kappa_linear"`
+}
+
+// MarshalJSON writes the statistics, null where undefined (NaN).
+func (a Agreement) MarshalJSON() ([]byte, error) {
+	f := func(v float64) *float64 {
+		if math.IsNaN(v) {
+			return nil
+		}
+		return &v
+	}
+	return json.Marshal(struct {
+		N              int      `json:"pairs"`
+		Matrix         [][]int  `json:"matrix"`
+		Exact          *float64 `json:"exact"`
+		KappaQuadratic *float64 `json:"kappa_quadratic"`
+		KappaLinear    *float64 `json:"kappa_linear"`
+	}{a.N, a.Matrix, f(a.Exact), f(a.KappaQuadratic), f(a.KappaLinear)})
 }
 
 // Agree computes the agreement of ratings on grades 0..maxGrade (grades
@@ -182,6 +200,9 @@ func (r Report) WriteText(w io.Writer, reference string) error {
 func num(v float64) string {
 	if math.IsNaN(v) {
 		return "n/a"
+	}
+	if math.Abs(v) < 0.0005 {
+		v = 0 // no "-0.000"
 	}
 	return fmt.Sprintf("%.3f", v)
 }

@@ -28,6 +28,8 @@ type settings struct {
 	Score     scoreSettings             `mapstructure:"score"`
 	Eval      evalSettings              `mapstructure:"eval"`
 	RunsDir   string                    `mapstructure:"runs_dir"`
+	Judge     judgeSettings             `mapstructure:"judge"`  // the LLM judge (judge_settings.go)
+	Labels    string                    `mapstructure:"labels"` // the label store's URL (judge_settings.go)
 	// Stats, Gates and Promotion: statistics, quality gates and the
 	// promotion policy (statsettings.go); gates holds Gates parsed.
 	Stats     statsSettings     `mapstructure:"stats"`
