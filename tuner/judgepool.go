@@ -31,7 +31,8 @@ type PoolOptions struct {
 	// separated by commas; DefaultPoolTrials when "".
 	Trials string
 	// Retrievers adds each retriever's own candidate list (from the
-	// collections replayed trials were fused from) as sources named
+	// collection of candidate lists the chosen trials' index groups were
+	// replayed from; none for a group run only live) as sources named
 	// "retriever:NAME".
 	Retrievers bool
 	// Dataset is the pairs' dataset id; RunDatasetID(run) when "".
@@ -75,6 +76,21 @@ func PoolRun(run *runs.Run, o PoolOptions) (*pool.Pool, error) {
 	judged.add(o.Labels)
 	var rankings []pool.Ranking
 	collections := map[string]bool{}
+	// A trial verified live keeps no collection reference; its index
+	// group's replayed trials name the collection of candidate lists.
+	groupOf, groupCollections := map[int]string{}, map[string]string{}
+	if o.Retrievers {
+		all, err := run.Trials()
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range all {
+			groupOf[t.Index] = t.Group
+			if t.Replay != nil && groupCollections[t.Group] == "" {
+				groupCollections[t.Group] = t.Replay.Collection
+			}
+		}
+	}
 	for _, e := range chosen {
 		results, err := run.QueryResults(e.Index)
 		if err != nil {
@@ -94,12 +110,8 @@ func PoolRun(run *runs.Run, o PoolOptions) (*pool.Pool, error) {
 			rankings = append(rankings, pool.Ranking{Source: e.Name, Query: r.QueryID, Docs: docs})
 		}
 		if o.Retrievers {
-			t, err := run.Trial(e.Index)
-			if err != nil {
-				return nil, err
-			}
-			if t.Replay != nil {
-				collections[t.Replay.Collection] = true
+			if c := groupCollections[groupOf[e.Index]]; c != "" {
+				collections[c] = true
 			}
 		}
 	}

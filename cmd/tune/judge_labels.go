@@ -2,8 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
+	"os"
 
 	"github.com/fusiontune/fusiontune/experiments/labels"
 	"github.com/fusiontune/fusiontune/tuner"
@@ -39,16 +42,20 @@ func (a *app) addURLSecret(raw string) {
 	}
 }
 
-// storeLabels returns the label store's labels of dataset (query -> doc ->
-// grade, any source) when dataset.labels is set, else nil.
+// storeLabels returns the labels of dataset (query -> doc -> grade, any
+// source) in the store judgeStoreURL names; nil when it is a SQLite file
+// that does not exist yet.
 func (a *app) storeLabels(ctx context.Context, s *settings, dataset string) (map[string]map[string]int, error) {
-	if s.Dataset.Labels == "" {
-		return nil, nil
+	url := s.judgeStoreURL()
+	a.addURLSecret(url)
+	if loc, err := labels.ParseURL(url); err == nil && loc.Dialect == labels.DialectSQLite {
+		if _, err := os.Stat(loc.DSN); errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
 	}
-	a.addURLSecret(s.Dataset.Labels)
-	st, err := labels.Open(ctx, s.Dataset.Labels)
+	st, err := labels.Open(ctx, url)
 	if err != nil {
-		return nil, inputError(fmt.Errorf("dataset.labels: %w", err))
+		return nil, inputError(fmt.Errorf("labels: %w", err))
 	}
 	defer st.Close()
 	ls, err := st.Latest(ctx, dataset)

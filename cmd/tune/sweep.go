@@ -37,7 +37,7 @@ type sweepFlags struct {
 	applyBest, force, retryFailed     bool
 	verify                            int
 	shared                            *sharedFlags
-	judge                             *judgeFlags
+	judge                             *sweepJudgeFlags
 }
 
 // parseSweepFlags reads the flags of `tune sweep` or, with cmd "worker",
