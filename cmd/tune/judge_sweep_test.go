@@ -167,7 +167,7 @@ func TestSweepJudgeBadInput(t *testing.T) {
 		want string
 	}{
 		{[]string{"--judge", "file:x.qrels"}, "--judge-budget must be >= 1 (got 0)"},
-		{[]string{"--judge", "llm-ish", "--judge-budget", "5"}, `--judge: want file:PATH (got "llm-ish")`},
+		{[]string{"--judge", "llm-ish", "--judge-budget", "5"}, `--judge: want llm or file:PATH (got "llm-ish")`},
 		{[]string{"--judge", "file:x", "--judge-budget", "5", "--judge-target", "0"}, "--judge-target must be in (0, 1] (got 0)"},
 		{[]string{"--judge-budget", "5"}, "--judge-budget: only with --judge"},
 		{[]string{"--judge", "file:other.qrels", "--judge-budget", "5"}, `query ids are not in the golden set of dataset`},
@@ -180,4 +180,33 @@ func TestSweepJudgeBadInput(t *testing.T) {
 	if d := e.runDirs(); len(d) != 0 {
 		t.Errorf("run directories left: %v", d)
 	}
+}
+
+// TestSweepJudgeLLM: --judge llm judges the leading trials' hits through
+// the settings' LLM judge (a rule-answering server on 127.0.0.1) within
+// the budget, its labels land in the judge commands' store (labels:
+// labels.db), and the key is written nowhere.
+func TestSweepJudgeLLM(t *testing.T) {
+	e, srv := newJudgeEnv(t, "")
+	exp := e.write("grid.json", judgeGrid)
+	dir, stdout, stderr := e.newRun(t, "--experiments", exp, "--mode", "replay", "--split", "all",
+		"--judge", "llm", "--judge-budget", "30", "--judge-leading", "2")
+	r := readRescored(t, dir).Rescored
+	if r == nil || !strings.HasPrefix(r.Judge, "llm:rule-1@") || len(r.Rounds) != 1 || r.Rounds[0].Asked != 30 || r.Rounds[0].Labels != 30 || r.Stopped != "budget" {
+		t.Fatalf("rescored %+v\nstdout:\n%s\nstderr:\n%s", r, stdout, stderr)
+	}
+	if srv.Requests() == 0 {
+		t.Errorf("the judge server was not called")
+	}
+	if n := e.labelCount(); n != 30 {
+		t.Errorf("%d labels in the store, want 30", n)
+	}
+	filepath.Walk(e.dir, func(path string, info os.FileInfo, err error) error {
+		if err == nil && !info.IsDir() {
+			if data, _ := os.ReadFile(path); strings.Contains(string(data), judgeKey) {
+				t.Errorf("%s holds the API key", path)
+			}
+		}
+		return nil
+	})
 }
