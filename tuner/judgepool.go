@@ -255,6 +255,9 @@ func RunDatasetID(run *runs.Run) string {
 	if info.ID != "" {
 		return info.ID
 	}
+	if strings.HasPrefix(filepath.Base(filepath.Dir(info.Path)), "demo-") {
+		return "demo" // a run recorded before dataset_id: the extracted demo
+	}
 	return DatasetIDOf(info.Path)
 }
 
