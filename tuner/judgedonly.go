@@ -1,6 +1,7 @@
 package tuner
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/fusiontune/fusiontune/metrics"
@@ -103,7 +104,8 @@ func ScoreRecorded(results []runs.QueryResult, judgments Judgments, sc Scorer, j
 // (JudgedOnlyMetrics of the scorecard, from its recorded results under
 // judgments) and adds the leaderboard's unjudged warning when it applies
 // (runs.Leaderboard.UnjudgedWarning).
-func SetJudgedOnly(run *runs.Run, lb *runs.Leaderboard, judgments Judgments, sc Scorer) error {
+// It stops with ctx's error when ctx is done (an interrupted analysis).
+func SetJudgedOnly(ctx context.Context, run *runs.Run, lb *runs.Leaderboard, judgments Judgments, sc Scorer) error {
 	names := JudgedOnlyMetrics(sc.Metrics())
 	if len(names) == 0 {
 		return nil
@@ -112,6 +114,9 @@ func SetJudgedOnly(run *runs.Run, lb *runs.Leaderboard, judgments Judgments, sc 
 	for _, e := range lb.Trials {
 		if e.Status != runs.StatusOK {
 			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return err
 		}
 		results, err := run.QueryResults(e.Index)
 		if err != nil {

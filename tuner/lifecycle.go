@@ -392,11 +392,6 @@ func (c Config) finish(ctx context.Context, run *runs.Run, held *runs.HeldOut, b
 		return nil, err
 	}
 	lb.MarkSameResults(same)
-	if len(c.Queries) > 0 {
-		if err := SetJudgedOnly(run, &lb, JudgmentsOf(c.Queries), c.Scorer); err != nil {
-			return nil, err
-		}
-	}
 	so := c.Stats
 	statsCtx := ctx
 	if ctx.Err() != nil {
@@ -409,6 +404,14 @@ func (c Config) finish(ctx context.Context, run *runs.Run, held *runs.HeldOut, b
 			return nil, finishRun(ctx, run, nil, err, hint)
 		}
 		return nil, err
+	}
+	if len(c.Queries) > 0 {
+		if err := SetJudgedOnly(statsCtx, run, &lb, JudgmentsOf(c.Queries), c.Scorer); err != nil {
+			if statsCtx.Err() != nil {
+				return nil, finishRun(ctx, run, nil, err, hint)
+			}
+			return nil, err
+		}
 	}
 	lb.HeldOut = held
 	if held != nil && held.Power != nil {
