@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -85,6 +86,11 @@ func (s *settings) validateJudge() error {
 	}
 	if j.MaxGrade != nil && (j.Prompt == "" || j.Prompt == llm.PromptGraded || j.Prompt == llm.PromptHPN) {
 		add("judge.max_grade", "applies to a prompt template file only (the shipped prompts have their own scales)")
+	}
+	if j.URL != "" {
+		if u, err := url.Parse(j.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			add("judge.url", "want an http(s) base URL such as http://127.0.0.1:8000 (got %q)", j.URL)
+		}
 	}
 	if strings.TrimSpace(j.APIKeyEnv) != j.APIKeyEnv || strings.ContainsAny(j.APIKeyEnv, "=$ ") {
 		add("judge.api_key_env", "want the name of an environment variable, such as OPENAI_API_KEY (got %q)", j.APIKeyEnv)
