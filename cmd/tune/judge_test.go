@@ -134,9 +134,12 @@ func TestJudgeLLMFailures(t *testing.T) {
 func TestJudgeSettingsChecked(t *testing.T) {
 	e, srv := newJudgeEnv(t, "  concurrency: 0\n  batch: 51\n  budget:\n    tokens: -5\n")
 	settings, _ := os.ReadFile(filepath.Join(e.dir, "tune.yaml"))
-	e.write("tune.yaml", strings.Replace(string(settings), "url: http://", "url: ftp://", 1))
+	settings = []byte(strings.Replace(string(settings), "url: http://", "url: ftp://", 1))
+	e.write("tune.yaml", strings.Replace(string(settings), "labels: labels.db", "labels: mysql://u@h/db", 1))
 	_, stderr := e.mustRun(2, "judge", "run", "--pool", "pool.jsonl")
-	for _, want := range []string{"tune: tune.yaml:4:8: judge.url: want an http(s) base URL", "\ntune.yaml:9:16: judge.concurrency: must be in [1, 64] (got 0)\ntune.yaml:10:10: judge.batch: must be in [1, 50] (got 51)\n" +
+	_, checked := e.mustRun(2, "check", "tune.yaml")
+	stderr += checked
+	for _, want := range []string{`tune.yaml:2:9: labels: bad label store URL "mysql://u@h/db": unsupported scheme "mysql"`, "tune.yaml:4:8: judge.url: want an http(s) base URL", "\ntune.yaml:9:16: judge.concurrency: must be in [1, 64] (got 0)\ntune.yaml:10:10: judge.batch: must be in [1, 50] (got 51)\n" +
 		"tune.yaml:12:13: judge.budget.tokens: must be in [0, 1000000000000], 0 for no bound (got -5)"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr)
