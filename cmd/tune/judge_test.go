@@ -252,3 +252,30 @@ func TestJudgeConcurrentImports(t *testing.T) {
 		t.Fatalf("%d labels in the store, want 600", n)
 	}
 }
+
+// TestJudgeFile: --judge file:PATH labels the pool's pairs the qrels file
+// judges; a file for another golden set is refused with nothing appended.
+func TestJudgeFile(t *testing.T) {
+	e, srv := newJudgeEnv(t, "")
+	e.write("hidden.qrels", "q001 0 kb-0001 2\nq023 0 kb-0043 2\nq023 0 kb-0099 1\n")
+	stdout, _ := e.mustRun(0, "judge", "run", "--pool", "pool.jsonl", "--judge", "file:hidden.qrels", "--dry-run")
+	if !strings.Contains(stdout, "dry run: file:hidden.qrels would label 2 of the 9 pairs; nothing written") {
+		t.Fatalf("dry run: %s", stdout)
+	}
+	stdout, _ = e.mustRun(0, "judge", "run", "--pool", "pool.jsonl", "--judge", "file:hidden.qrels")
+	if !strings.Contains(stdout, "appended 2 labels of dataset \"demo\" by file:hidden.qrels") || srv.Requests() != 0 {
+		t.Fatalf("file judge: %s", stdout)
+	}
+	agree, _ := e.mustRun(0, "judge", "agree", "--judge", "file:hidden.qrels")
+	if !strings.HasPrefix(agree, "file:hidden.qrels vs gold: 1 pairs") {
+		t.Fatalf("agree: %s", agree)
+	}
+	e.write("other.qrels", "q001 0 kb-0001 2\nq777 0 kb-0001 1\n")
+	_, stderr := e.mustRun(2, "judge", "run", "--pool", "pool.jsonl", "--judge", "file:other.qrels")
+	if !strings.Contains(stderr, `1 query ids are not in the golden set of dataset "demo": "q777"`) {
+		t.Fatalf("other golden set: %s", stderr)
+	}
+	if n := e.labelCount(); n != 2 {
+		t.Fatalf("%d labels, want 2", n)
+	}
+}
