@@ -99,9 +99,6 @@ func (a *app) openJudgeEnv(config string, fs *flag.FlagSet) (*judgeEnv, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := s.validateJudge(); err != nil {
-		return nil, err
-	}
 	demo := s.Dataset.Path == ""
 	ds, err := openDataset(s)
 	if err != nil {

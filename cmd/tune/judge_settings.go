@@ -2,12 +2,12 @@ package main
 
 import (
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
-	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/experiments/labels"
 	"github.com/fusiontune/fusiontune/judge/llm"
 )
@@ -59,15 +59,11 @@ func intOr[T any](p *T, def T) T {
 	return *p
 }
 
-// validateJudge checks every judge.* number against its range, and the
-// prompt, before any work starts; every problem names where the value
-// came from.
-func (s *settings) validateJudge() error {
-	var problems experiments.Problems
-	add := func(field, format string, args ...any) {
-		problems = append(problems, s.src.problem(field, format, args...))
-	}
-	r := ranges{add}
+// rangeJudge checks every judge.* number against its range, and the URL
+// and key variable's form (settings.validate calls it, so a bad judge
+// setting fails any command before work starts).
+func (s *settings) rangeJudge(r ranges) {
+	add := r.add
 	j := s.Judge
 	r.ints("judge.batch", intOr(j.Batch, llm.DefaultBatch), 1, llm.MaxBatch, "")
 	r.ints("judge.concurrency", intOr(j.Concurrency, llm.DefaultConcurrency), 1, llm.MaxConcurrency, "")
@@ -86,14 +82,19 @@ func (s *settings) validateJudge() error {
 	if j.MaxGrade != nil && (j.Prompt == "" || j.Prompt == llm.PromptGraded || j.Prompt == llm.PromptHPN) {
 		add("judge.max_grade", "applies to a prompt template file only (the shipped prompts have their own scales)")
 	}
+	if s.Labels != "" {
+		if _, err := labels.ParseURL(s.Labels); err != nil {
+			add("labels", "%v", err)
+		}
+	}
+	if j.URL != "" {
+		if u, err := url.Parse(j.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			add("judge.url", "want an http(s) base URL such as http://127.0.0.1:8000 (got %q)", j.URL)
+		}
+	}
 	if strings.TrimSpace(j.APIKeyEnv) != j.APIKeyEnv || strings.ContainsAny(j.APIKeyEnv, "=$ ") {
 		add("judge.api_key_env", "want the name of an environment variable, such as OPENAI_API_KEY (got %q)", j.APIKeyEnv)
 	}
-	if len(problems) > 0 {
-		sortByPosition(problems)
-		return inputError(problems)
-	}
-	return nil
 }
 
 // labelsURL returns the label store's URL: the labels setting, relative

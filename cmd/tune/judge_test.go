@@ -133,8 +133,13 @@ func TestJudgeLLMFailures(t *testing.T) {
 // (exit 2) naming the file, line and column, before any work.
 func TestJudgeSettingsChecked(t *testing.T) {
 	e, srv := newJudgeEnv(t, "  concurrency: 0\n  batch: 51\n  budget:\n    tokens: -5\n")
+	settings, _ := os.ReadFile(filepath.Join(e.dir, "tune.yaml"))
+	settings = []byte(strings.Replace(string(settings), "url: http://", "url: ftp://", 1))
+	e.write("tune.yaml", strings.Replace(string(settings), "labels: labels.db", "labels: mysql://u@h/db", 1))
 	_, stderr := e.mustRun(2, "judge", "run", "--pool", "pool.jsonl")
-	for _, want := range []string{"tune: tune.yaml:9:16: judge.concurrency: must be in [1, 64] (got 0)\ntune.yaml:10:10: judge.batch: must be in [1, 50] (got 51)\n" +
+	_, checked := e.mustRun(2, "check", "tune.yaml")
+	stderr += checked
+	for _, want := range []string{`tune.yaml:2:9: labels: bad label store URL "mysql://u@h/db": unsupported scheme "mysql"`, "tune.yaml:4:8: judge.url: want an http(s) base URL", "\ntune.yaml:9:16: judge.concurrency: must be in [1, 64] (got 0)\ntune.yaml:10:10: judge.batch: must be in [1, 50] (got 51)\n" +
 		"tune.yaml:12:13: judge.budget.tokens: must be in [0, 1000000000000], 0 for no bound (got -5)"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr)
@@ -245,5 +250,32 @@ func TestJudgeConcurrentImports(t *testing.T) {
 	}
 	if n := e.labelCount(); n != 600 {
 		t.Fatalf("%d labels in the store, want 600", n)
+	}
+}
+
+// TestJudgeFile: --judge file:PATH labels the pool's pairs the qrels file
+// judges; a file for another golden set is refused with nothing appended.
+func TestJudgeFile(t *testing.T) {
+	e, srv := newJudgeEnv(t, "")
+	e.write("hidden.qrels", "q001 0 kb-0001 2\nq023 0 kb-0043 2\nq023 0 kb-0099 1\n")
+	stdout, _ := e.mustRun(0, "judge", "run", "--pool", "pool.jsonl", "--judge", "file:hidden.qrels", "--dry-run")
+	if !strings.Contains(stdout, "dry run: file:hidden.qrels would label 2 of the 9 pairs; nothing written") {
+		t.Fatalf("dry run: %s", stdout)
+	}
+	stdout, _ = e.mustRun(0, "judge", "run", "--pool", "pool.jsonl", "--judge", "file:hidden.qrels")
+	if !strings.Contains(stdout, "appended 2 labels of dataset \"demo\" by file:hidden.qrels") || srv.Requests() != 0 {
+		t.Fatalf("file judge: %s", stdout)
+	}
+	agree, _ := e.mustRun(0, "judge", "agree", "--judge", "file:hidden.qrels")
+	if !strings.HasPrefix(agree, "file:hidden.qrels vs gold: 1 pairs") {
+		t.Fatalf("agree: %s", agree)
+	}
+	e.write("other.qrels", "q001 0 kb-0001 2\nq777 0 kb-0001 1\n")
+	_, stderr := e.mustRun(2, "judge", "run", "--pool", "pool.jsonl", "--judge", "file:other.qrels")
+	if !strings.Contains(stderr, `1 query ids are not in the golden set of dataset "demo": "q777"`) {
+		t.Fatalf("other golden set: %s", stderr)
+	}
+	if n := e.labelCount(); n != 2 {
+		t.Fatalf("%d labels, want 2", n)
 	}
 }

@@ -241,6 +241,7 @@ func (s *settings) validate() error {
 		add("runs_dir", "must not be empty")
 	}
 	s.validateStats(add)
+	s.rangeJudge(ranges{add})
 	addProblems := func(prefix string, err error) {
 		var ps experiments.Problems
 		if !errors.As(err, &ps) {

@@ -401,3 +401,37 @@ func TestConfigValidate(t *testing.T) {
 		}
 	}
 }
+
+// TestCustomPrompt: a user's template is executed with the query and the
+// documents, its hash names the judge, and a template that does not
+// execute is refused before any call.
+func TestCustomPrompt(t *testing.T) {
+	text := "Query: {{.Query}}\nGrade 0..{{.MaxGrade}}.\n{{range .Docs}}[{{.ID}}] {{.Text}}\n{{end}}JSON please.\n"
+	p, err := llm.NewPrompt("mine.tmpl", "", text, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := llmtest.Start(t)
+	j := newJudge(t, config(t, srv, func(c *llm.Config) { c.Prompt = p }))
+	if _, err := j.Judge(context.Background(), pairs[:2]); err == nil || !strings.Contains(err.Error(), "grade 3: want an integer 0..1") {
+		t.Fatalf("the rule answers 3 for q1/a, off this prompt's scale 0..1: %v", err)
+	}
+	if got := srv.Prompts()[0]; !strings.HasPrefix(got, "Query: hybrid search fusion\nGrade 0..1.\n[D") {
+		t.Fatalf("rendered prompt:\n%s", got)
+	}
+	builtin, _ := llm.Builtin(llm.PromptGraded)
+	if p.Hash() == builtin.Hash() || strings.Contains(j.Name(), builtin.Hash()[:8]) {
+		t.Fatal("a custom prompt shares the shipped prompt's hash")
+	}
+	for _, c := range []struct{ text, want string }{
+		{"{{.Nope}}", "can't evaluate field Nope"},
+		{"{{range .Docs}}", "unexpected EOF"},
+	} {
+		if _, err := llm.NewPrompt("bad.tmpl", "", c.text, 3, nil); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("NewPrompt(%q) = %v; want %q", c.text, err, c.want)
+		}
+	}
+	if _, err := llm.NewPrompt("x", "", "{{.Query}}", 0, nil); err == nil || !strings.Contains(err.Error(), "max grade must be in [1, 100]") {
+		t.Errorf("max grade 0: %v", err)
+	}
+}
