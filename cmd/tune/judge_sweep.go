@@ -102,10 +102,8 @@ func (a *app) judgeLoop(fs *flag.FlagSet, j *sweepJudgeFlags, s *settings, queri
 // section (its answers cached in the loop's store, which stays open for
 // the rest of the command), showing it the corpus documents.
 func (a *app) llmJudgeLoop(l *tuner.JudgeLoop, s *settings, texts map[string]string) (*tuner.JudgeLoop, error) {
-	if err := s.validateJudge(); err != nil {
-		return nil, err
-	}
-	ds, err := openDataset(s)
+	ds, err := openDataset(s) // the judge settings were checked with the rest
+
 	if err != nil {
 		return nil, err
 	}
