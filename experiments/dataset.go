@@ -38,6 +38,9 @@ type DatasetConfig struct {
 	// documents the corpus does not hold (a warning) instead of refusing
 	// it (see Resolved.CheckMissing).
 	AllowMissingDocs bool `mapstructure:"allow_missing_docs"`
+	// Labels is a label store's URL (a SQLite file or postgres://) whose
+	// labels a sweep merges into the judgments (tuner.Dataset.MergeLabels).
+	Labels string `mapstructure:"labels"`
 }
 
 // WithDefaults returns c with every unset field given its default. A BEIR

@@ -34,6 +34,11 @@ type Leaderboard struct {
 	// Ceiling is the score of the ideal ranking on this golden set, when
 	// known (see SetCeiling).
 	Ceiling *Ceiling `json:"ceiling,omitempty"`
+	// Rescored is the judge-as-you-tune loop's record (see judged.go).
+	Rescored *Rescored `json:"rescored,omitempty"`
+	// ShowJudgedOnly adds the judged-only columns to the text, Markdown
+	// and CSV tables (tune leaderboard --judged-only).
+	ShowJudgedOnly bool `json:"-"`
 }
 
 // Ceiling is the best any trial can score on a golden set: per query, the
@@ -153,6 +158,9 @@ type Entry struct {
 	// ReusedFrom is the trial record's: the trial was not run but reuses
 	// that trial's results (the backend's fingerprint matched).
 	ReusedFrom string `json:"reused_from,omitempty"`
+	// JudgedOnly holds the judged-only (condensed-list, trec_eval -J)
+	// means of the key metrics, by metric name (see judged.go).
+	JudgedOnly map[string]float64 `json:"judged_only,omitempty"`
 }
 
 // NewLeaderboard orders trials best first: successful trials by primary

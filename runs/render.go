@@ -42,9 +42,9 @@ func (lb Leaderboard) Render(w io.Writer, format string) error {
 
 func (lb Leaderboard) shownMetrics() []string {
 	if len(lb.Metrics) <= tableMetrics {
-		return lb.Metrics
+		return append(slices.Clip(lb.Metrics), lb.judgedOnlyColumns()...)
 	}
-	return lb.Metrics[:tableMetrics]
+	return append(slices.Clip(lb.Metrics[:tableMetrics]), lb.judgedOnlyColumns()...)
 }
 
 func (lb Leaderboard) header(metrics []string) []string {
@@ -111,7 +111,7 @@ func (lb Leaderboard) row(e Entry, metrics []string) []string {
 		r = slices.Insert(r, 3, c)
 	}
 	for _, m := range metrics {
-		if v, ok := e.Scorecard[m]; ok {
+		if v, ok := e.metric(m); ok {
 			r = append(r, f4(v))
 		} else {
 			r = append(r, "—")
@@ -193,6 +193,9 @@ func (lb Leaderboard) notes() []string {
 		if same := lb.Same(e.Name); len(same) > 0 {
 			out = append(out, fmt.Sprintf("same results as %s (one row): %s", e.Name, strings.Join(same, ", ")))
 		}
+	}
+	if lb.Rescored != nil {
+		out = append(out, lb.Rescored.Lines()...)
 	}
 	if h := lb.HeldOut; h != nil {
 		out = append(out, fmt.Sprintf("held-out estimate: %s scores %.4f on the %s split (%d queries) vs %.4f on dev (tuned on)",
@@ -300,6 +303,7 @@ func (lb Leaderboard) renderCSV(w io.Writer) error {
 		head = append(head, "of_ceiling")
 	}
 	head = append(head, lb.Metrics...)
+	head = append(head, lb.judgedOnlyColumns()...)
 	head = append(head, keys...)
 	if err := cw.Write(head); err != nil {
 		return err
@@ -329,8 +333,8 @@ func (lb Leaderboard) renderCSV(w io.Writer) error {
 			}
 			row = append(row, c)
 		}
-		for _, m := range lb.Metrics {
-			if v, ok := e.Scorecard[m]; ok {
+		for _, m := range append(slices.Clip(lb.Metrics), lb.judgedOnlyColumns()...) {
+			if v, ok := e.metric(m); ok {
 				row = append(row, num(v))
 			} else {
 				row = append(row, "")

@@ -25,6 +25,11 @@ type Dataset struct {
 	Corpus string
 	// Warnings are the golden set's and the resolution's, for the log.
 	Warnings []string
+	// Demo is true for the shipped demo dataset (no dataset.path).
+	Demo bool
+	// Labels, when the judgments were merged with a label store
+	// (MergeLabels), records it and the judgments' provenance.
+	Labels *LabelsInfo
 }
 
 // OpenDataset loads the golden set d names (the shipped demo, extracted
@@ -36,7 +41,8 @@ type Dataset struct {
 // It lives here rather than in experiments because resolving needs the
 // engine's corpus reader, and experiments sits below backend.
 func OpenDataset(d experiments.DatasetConfig, corpusFallback, cacheDir string) (*Dataset, error) {
-	if d.Path == "" {
+	demoPath := d.Path == ""
+	if demoPath {
 		dir, err := extractDemo(cacheDir)
 		if err != nil {
 			return nil, err
@@ -53,7 +59,7 @@ func OpenDataset(d experiments.DatasetConfig, corpusFallback, cacheDir string) (
 	if err != nil {
 		return nil, InputErr(err)
 	}
-	ds := &Dataset{Config: d, Golden: gs, Corpus: d.Corpus}
+	ds := &Dataset{Config: d, Golden: gs, Corpus: d.Corpus, Demo: demoPath}
 	for _, w := range gs.Warnings {
 		ds.Warnings = append(ds.Warnings, w.Error())
 	}
@@ -124,6 +130,12 @@ func (ds *Dataset) Snapshot(run *runs.Run) error {
 	path := ds.Config.Path
 	info := map[string]any{"path": path, "sha256": ds.Golden.Hash, "corpus": ds.Corpus, "queries": len(ds.Queries),
 		"grades": ds.Golden.Scale}
+	if ds.Config.ID != "" {
+		info["dataset_id"] = ds.Config.ID // the label store's key (RunDatasetID)
+	}
+	if ds.Labels != nil {
+		info["labels"] = ds.Labels
+	}
 	if err := run.WriteJSON("golden.json.sha256.json", info); err != nil {
 		return err
 	}

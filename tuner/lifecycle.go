@@ -72,6 +72,9 @@ type Config struct {
 	// best trial.
 	Stats StatsOptions
 	Gates []Gate
+	// Judge, when set, judges the leading trials' unjudged hits after the
+	// sweep and scores every trial again (the leaderboard's rescored).
+	Judge *JudgeLoop
 
 	// Progress receives trial progress (nil: none); Log, the run's
 	// messages (nil: discarded).
@@ -407,6 +410,14 @@ func (c Config) finish(ctx context.Context, run *runs.Run, held *runs.HeldOut, b
 		}
 		return nil, err
 	}
+	if len(c.Queries) > 0 {
+		if err := SetJudgedOnly(statsCtx, run, &lb, JudgmentsOf(c.Queries), c.Scorer); err != nil {
+			if statsCtx.Err() != nil {
+				return nil, finishRun(ctx, run, nil, err, hint)
+			}
+			return nil, err
+		}
+	}
 	lb.HeldOut = held
 	if held != nil && held.Power != nil {
 		lb.Power = held.Power // select, then confirm: the decision's power
@@ -416,6 +427,11 @@ func (c Config) finish(ctx context.Context, run *runs.Run, held *runs.HeldOut, b
 	}
 	if hint := splitHint(lb, so); hint != "" {
 		fmt.Fprintln(c.Log, hint)
+	}
+	if c.Judge != nil {
+		if lb.Rescored, _, err = c.Judge.Run(ctx, run, lb, JudgmentsOf(c.Queries), c.Scorer); err != nil {
+			return nil, err
+		}
 	}
 	if err := run.WriteLeaderboard(lb); err != nil {
 		return nil, err

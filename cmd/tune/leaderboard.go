@@ -10,13 +10,14 @@ import (
 )
 
 func runLeaderboard(ctx context.Context, a *app, args []string) error {
-	fs := newFlagSet("leaderboard", "[RUN] [--runs-dir DIR] [--format text|json|md|csv] [--by category|difficulty]\n       --storage URL [--study NAME] [--format ...]\n\n"+pickUsage+" RUN defaults to latest.", a.stderr)
+	fs := newFlagSet("leaderboard", "[RUN] [--runs-dir DIR] [--format text|json|md|csv] [--by category|difficulty] [--judged-only]\n       --storage URL [--study NAME] [--format ...]\n\n"+pickUsage+" RUN defaults to latest.", a.stderr)
 	config := fs.String("config", "", "settings file (default ./tune.yaml when present)")
 	fs.String("runs-dir", defaultRunsDir, "directory of run records (setting runs_dir)")
 	format := fs.String("format", "text", "text, json, md or csv")
 	storage := fs.String("storage", "", "print the combined leaderboard of a shared study in this database instead of a run's")
 	study := fs.String("study", "", "the shared study's name (with --storage)")
 	by := fs.String("by", "", "category or difficulty: each trial's primary score per group, one column per group")
+	judgedOnly := fs.Bool("judged-only", false, "add the judged-only (condensed-list, trec_eval -J) columns NDCG@10_J, ...")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -52,6 +53,7 @@ func runLeaderboard(ctx context.Context, a *app, args []string) error {
 	if *by != "" {
 		return lb.RenderBy(a.stdout, *by, *format)
 	}
+	lb.ShowJudgedOnly = *judgedOnly
 	return lb.Render(a.stdout, *format)
 }
 

@@ -42,6 +42,7 @@ func commands() []command {
 		{name: "export", summary: "write a golden set as TREC topics + qrels or a BEIR folder (judgments resolved to document ids)", run: runExport},
 		{name: "gate", summary: "check the settings' quality gates on a recorded trial (exit 1 when one fails)", run: runGate},
 		{name: "init", summary: "write a starter tune.yaml, experiment file and golden-set skeleton (never overwrites)", run: runInit},
+		{name: "judge", summary: "label unjudged pairs (llm, people, a qrels file) into the label store; agreement", run: runJudge},
 		{name: "leaderboard", summary: "reprint a recorded run's leaderboard", run: runLeaderboard},
 		{name: "plan", summary: "how many judged queries detect a gain of --effect with 80% power (from a run's variance or a prior)", run: runPlan},
 		{name: "report", summary: "write a run's self-contained HTML report (report.html)", run: runReport},

@@ -16,7 +16,7 @@ import (
 )
 
 const sweepUsage = `[--experiments FILE] [--config tune.yaml] [--runs-dir DIR] [--resume RUN [--retry-failed]] [--apply-best] [--mode live|replay|auto] [--verify N] [--format text|json|md|csv]
-       [--storage URL [--study NAME]] [--parallel N]
+       [--storage URL [--study NAME]] [--parallel N] [--judge file:PATH --judge-budget N [--judge-target 0.9] [--judge-leading 5]]
 
 Applies every trial of the experiment file to the backend, restarting it,
 evaluates the golden set, records the run under the runs directory and
@@ -35,6 +35,7 @@ type sweepFlags struct {
 	applyBest, force, retryFailed     bool
 	verify                            int
 	shared                            *sharedFlags
+	judge                             *sweepJudgeFlags
 }
 
 // parseSweepFlags reads the flags of `tune sweep` or, with cmd "worker",
@@ -59,6 +60,7 @@ func parseSweepFlags(a *app, cmd string, args []string) (f *sweepFlags, shared b
 	f.shared = addSharedFlags(fs)
 	fs.StringVar(&f.mode, "mode", string(tuner.ModeAuto), "auto (the default: replay where the backend returns candidate lists, verify the best live, confirm the winner by apply + restart; live elsewhere), live (apply and evaluate every trial) or replay (like auto, but fail when the backend returns no candidate lists)")
 	fs.IntVar(&f.verify, "verify", tuner.DefaultVerify, verifyUsage)
+	f.judge = addJudgeFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return nil, false, err
 	}
@@ -109,6 +111,9 @@ func (a *app) sweep(ctx context.Context, cmd string, args []string) error {
 		return err
 	}
 	c.Manifest.Args, c.Started = args, sweepStart
+	if err := a.setJudge(f, s, c, shared); err != nil {
+		return err
+	}
 	if shared {
 		if err := a.liveOnly(c, flagSet(f.fs, "mode")); err != nil {
 			return err
@@ -229,6 +234,9 @@ func (a *app) sweepConfig(s *settings, expFile, mode string, verify int) (*tuner
 	}
 	ds, err := a.openSweepDataset(s)
 	if err != nil {
+		return nil, err
+	}
+	if err := a.mergeStoreLabels(s, ds); err != nil {
 		return nil, err
 	}
 	if err := s.checkCategories(ds.Queries); err != nil {

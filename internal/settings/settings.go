@@ -135,7 +135,7 @@ func Defaults() map[string]any {
 // EnvKeys are the settings FUSIONTUNE_* environment variables set
 // (dots become underscores: FUSIONTUNE_EVAL_CONCURRENCY).
 var EnvKeys = []string{"dataset.id", "dataset.path", "dataset.format", "dataset.judgments", "dataset.corpus",
-	"dataset.split", "dataset.split_seed", "dataset.dev_fraction", "dataset.allow_missing_docs", "dataset.grades.max",
+	"dataset.split", "dataset.split_seed", "dataset.dev_fraction", "dataset.allow_missing_docs", "dataset.labels", "dataset.grades.max",
 	"dataset.grades.relevant", "dataset.grades.strong", "dataset.grades.exact", "dataset_id", "backend.kind", "backend.config",
 	"backend.start_timeout", "backend.stop_timeout", "backend.settle", "backend.template", "backend.health_url",
 	"backend.search.url", "score.primary", "eval.concurrency", "eval.timeout", "eval.retries", "eval.k",

@@ -186,7 +186,7 @@ func TestRenderDegrades(t *testing.T) {
 				"wilcoxon signed-rank (two-sided) against baseline, holm-corrected", "No replay in this run",
 				"4 of 4 trials have Judged@10 below 0.5000", "unreachable-embedder", "service exited before it was ready",
 				"bought a used thermostat online and it says someone else owns it", "fusion.<wbr>k", "<svg"},
-			absent: []string{"<script", "Statistics were not computed", "Means only"},
+			absent: []string{"<script", "Statistics were not computed", "Means only", "judged-only"},
 		},
 		{
 			// The demo judges about three documents a query: Judged@10
@@ -200,6 +200,19 @@ func TestRenderDegrades(t *testing.T) {
 			want: []string{"<th>% ceil</th>", "71.6%", "(ceiling 0.6000 on this golden set: the score of its ideal ranking; % ceil = primary / ceiling)",
 				"Reachable on this golden set: 0.3000", "warning threshold: 0.1500, 50% of it"},
 			absent: []string{"trials have Judged@10 below"},
+		},
+		{
+			name: "judged-only values recorded",
+			change: func(t *testing.T, run *runs.Run) {
+				editLeaderboard(t, run, func(lb *runs.Leaderboard) {
+					v := map[string]map[string]float64{}
+					for _, e := range lb.Trials {
+						v[e.Name] = map[string]float64{"NDCG@10": 0.9123}
+					}
+					lb.SetJudgedOnly(v)
+				})
+			},
+			want: []string{"<th>NDCG@10 judged-only</th>", `<td class="num">0.9123</td>`},
 		},
 		{
 			name: "run from before the statistics step",

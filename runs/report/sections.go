@@ -177,11 +177,16 @@ type coverageView struct {
 	Category  []coverageRow // the best trial's per-category coverage
 	Blind     []string      // best trial's queries with nothing judged in the top 10
 	Warnings  []string
+	// JudgedOnly is true when the trials record judged-only NDCG@10.
+	JudgedOnly bool
 }
 
 type coverageRow struct {
 	Name, Value string
 	Low         bool
+	// NDCG and JudgedOnly are the trial's NDCG@10 and its judged-only
+	// (condensed-list, trec_eval -J) NDCG@10, when recorded.
+	NDCG, JudgedOnly string
 }
 
 // newCoverageView reports Judged@10: the share of the top 10 results that
@@ -215,7 +220,12 @@ func newCoverageView(lb runs.Leaderboard, best runs.Entry, hasBest bool, queries
 			continue
 		}
 		v.Recorded = true
-		v.Trials = append(v.Trials, coverageRow{Name: e.Name, Value: f4(x), Low: x < warn})
+		row := coverageRow{Name: e.Name, Value: f4(x), Low: x < warn}
+		if jo, ok := e.JudgedOnly[runs.WarnMetric]; ok {
+			v.JudgedOnly = true
+			row.NDCG, row.JudgedOnly = f4(e.Scorecard[runs.WarnMetric]), f4(jo)
+		}
+		v.Trials = append(v.Trials, row)
 		if x < warn {
 			low++
 		}

@@ -1,0 +1,100 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/fusiontune/fusiontune/experiments/labels"
+	"github.com/fusiontune/fusiontune/judge"
+)
+
+const judgeAgreeUsage = `[--by category] [--judge NAME] [--format text|json] [--config tune.yaml]
+
+Compares the llm judges' labels (or --judge NAME's, any source) with the
+reference: the golden set's judgments and people's labels (gold wins).
+For each judge, over the pairs both graded: the confusion matrix (rows:
+reference grade, columns: the judge's), exact agreement and Cohen's kappa
+with quadratic weights (the headline: a grade off by two costs four times
+one off by one) and linear weights; --by category adds a row per query
+category. Kappa is n/a when undefined (one grade only).`
+
+func runJudgeAgree(ctx context.Context, a *app, args []string) error {
+	fs := newFlagSet("judge agree", judgeAgreeUsage, a.stderr)
+	config := judgeFlags(fs)
+	by := fs.String("by", "", "category: one row per query category")
+	name := fs.String("judge", "", "compare this judge (default: every llm judge)")
+	format := fs.String("format", "text", "text or json")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageErrorf("judge agree: unexpected argument %q", fs.Arg(0))
+	}
+	if *by != "" && *by != "category" {
+		return usageErrorf("judge agree: --by: want category (got %q)", *by)
+	}
+	if *format != "text" && *format != "json" {
+		return usageErrorf("judge agree: --format: want text or json (got %q)", *format)
+	}
+	e, err := a.openJudgeEnv(*config, fs)
+	if err != nil {
+		return err
+	}
+	st, err := a.openLabels(ctx, e)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	ls, err := st.Latest(ctx, e.dataset)
+	if err != nil {
+		return err
+	}
+	var human []labels.Label
+	var judges []string
+	for _, l := range ls {
+		if l.Source == labels.SourceHuman || l.Source == labels.SourceGold {
+			human = append(human, l)
+		}
+		if (*name == "" && l.Source == labels.SourceLLM || l.Judge == *name) && !slices.Contains(judges, l.Judge) {
+			judges = append(judges, l.Judge)
+		}
+	}
+	if len(judges) == 0 {
+		what := "llm labels"
+		if *name != "" {
+			what = fmt.Sprintf("labels by %q", *name)
+		}
+		return failedError(fmt.Errorf("judge agree: no %s of dataset %q in %s (run 'tune judge run --judge llm' first)", what, e.dataset, st.Location.Redacted))
+	}
+	slices.Sort(judges)
+	ref, _ := labels.Effective(e.gold(), human)
+	categories := map[string]string{}
+	for _, q := range e.ds.Queries {
+		categories[q.ID] = q.Category
+	}
+	reference := "gold"
+	if len(human) > 0 {
+		reference = "gold/human"
+	}
+	var reports []judge.Report
+	for _, j := range judges {
+		rs := judge.Ratings(ref, ls, j, categories)
+		reports = append(reports, judge.NewReport(j, rs, e.ds.Golden.Scale.Max, *by == "category"))
+	}
+	if *format == "json" {
+		enc := json.NewEncoder(a.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(map[string]any{"dataset": e.dataset, "reference": reference, "headline": "kappa_quadratic", "judges": reports})
+	}
+	for i, r := range reports {
+		if i > 0 {
+			fmt.Fprintln(a.stdout)
+		}
+		if err := r.WriteText(a.stdout, reference); err != nil {
+			return err
+		}
+	}
+	return nil
+}

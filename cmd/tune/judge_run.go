@@ -1,0 +1,217 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/fusiontune/fusiontune/experiments/labels"
+	"github.com/fusiontune/fusiontune/judge"
+	"github.com/fusiontune/fusiontune/judge/llm"
+)
+
+const judgeRunUsage = `--pool FILE [--judge llm|file:PATH] [--dry-run] [--budget-calls N] [--budget-tokens N] [--concurrency N] [--config tune.yaml]
+
+Judges the pool's pairs (tune judge pool --out FILE) that the judge has not
+labelled yet and appends the labels to the label store.
+
+--judge llm asks the OpenAI-compatible server of the settings' judge
+section (url, model, api_key_env, prompt, batch, concurrency, timeout,
+retries, budget); answers are cached in the store, so a re-run costs
+nothing. --dry-run prints the calls and tokens it would take and writes
+nothing. The budget (flags over judge.budget; 0: no bound) is never
+exceeded: when it runs out, the labels judged so far are appended and the
+rest is left for another run. Any other failure appends nothing (the
+answers received stay cached) and exits 1.
+
+--judge file:PATH labels the pairs a qrels file (TREC or BEIR tsv) judges,
+as judge "file:<basename>".`
+
+func runJudgeRun(ctx context.Context, a *app, args []string) error {
+	fs := newFlagSet("judge run", judgeRunUsage, a.stderr)
+	config := judgeFlags(fs)
+	pool := fs.String("pool", "", "pool file (tune judge pool --out FILE)")
+	which := fs.String("judge", "llm", "llm, or file:PATH (a qrels file)")
+	dryRun := fs.Bool("dry-run", false, "print what judging would cost; call nothing, write nothing")
+	calls := fs.Int64("budget-calls", 0, "most calls, retries included (0: no bound; setting judge.budget.calls)")
+	tokens := fs.Int64("budget-tokens", 0, "most tokens (0: no bound; setting judge.budget.tokens)")
+	concurrency := fs.Int("concurrency", llm.DefaultConcurrency, fmt.Sprintf("calls at once, 1..%d (setting judge.concurrency)", llm.MaxConcurrency))
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageErrorf("judge run: unexpected argument %q", fs.Arg(0))
+	}
+	if *pool == "" {
+		return usageErrorf("judge run: --pool FILE is required")
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if *calls < 0 || *calls > maxJudgeBudget || *tokens < 0 || *tokens > maxJudgeBudget {
+		return usageErrorf("judge run: --budget-calls and --budget-tokens must be in [0, %d] (0: no bound)", int64(maxJudgeBudget))
+	}
+	if *concurrency < 1 || *concurrency > llm.MaxConcurrency {
+		return usageErrorf("judge run: --concurrency must be in [1, %d] (got %d)", llm.MaxConcurrency, *concurrency)
+	}
+	e, err := a.openJudgeEnv(*config, fs)
+	if err != nil {
+		return err
+	}
+	if set["budget-calls"] {
+		e.s.Judge.Budget.Calls = calls
+	}
+	if set["budget-tokens"] {
+		e.s.Judge.Budget.Tokens = tokens
+	}
+	if set["concurrency"] {
+		e.s.Judge.Concurrency = concurrency
+	}
+	pairs, err := e.poolPairs(*pool)
+	if err != nil {
+		return err
+	}
+	// A dry run creates no store: without one there is no cache to read.
+	st, err := a.openLabelsIf(ctx, e, !*dryRun)
+	if err != nil {
+		return err
+	}
+	if st != nil {
+		defer st.Close()
+	}
+	var j judge.Judge
+	var lj *llm.Judge
+	switch {
+	case *which == "llm":
+		if lj, err = a.llmJudge(e, st); err != nil {
+			return err
+		}
+		j = lj
+	case strings.HasPrefix(*which, "file:") && len(*which) > len("file:"):
+		_, known := e.queries()
+		f, err := judge.NewFile(e.dataset, strings.TrimPrefix(*which, "file:"), known)
+		if err != nil {
+			return inputError(err)
+		}
+		j = f
+	default:
+		return usageErrorf("judge run: --judge: want llm or file:PATH (got %q)", *which)
+	}
+	var latest []labels.Label
+	if st != nil {
+		if latest, err = st.Latest(ctx, e.dataset); err != nil {
+			return err
+		}
+	}
+	todo := judge.Unjudged(pairs, latest, j.Name())
+	fmt.Fprintf(a.stderr, "pool %s: %d pairs, %d already labelled by %s, %d to judge\n", *pool, len(pairs), len(pairs)-len(todo), j.Name(), len(todo))
+	if *dryRun {
+		return a.judgeDryRun(ctx, e, j, lj, todo)
+	}
+	ls, jerr := j.Judge(ctx, todo)
+	spent := errors.Is(jerr, llm.ErrBudget)
+	if jerr != nil && !spent {
+		return fmt.Errorf("%w\nnothing appended to %s; the answers received are cached, so a re-run re-uses them", jerr, st.Location.Redacted)
+	}
+	if err := st.Append(ctx, ls); err != nil {
+		return err
+	}
+	fmt.Fprintf(a.stdout, "appended %d labels of dataset %q by %s to %s", len(ls), e.dataset, j.Name(), st.Location.Redacted)
+	if lj != nil {
+		u := lj.Usage()
+		fmt.Fprintf(a.stdout, " (%d calls, %d tokens, %d from the cache)", u.Calls, u.Tokens, u.CacheHits)
+		if u.OverBound > 0 {
+			fmt.Fprintf(a.stderr, "warning: %d calls reported more tokens than their bound (a tokenizer using more tokens than bytes): the budget may be exceeded\n", u.OverBound)
+		}
+	}
+	fmt.Fprintln(a.stdout)
+	if spent {
+		fmt.Fprintf(a.stderr, "note: %v\nthe %d pairs left stay for another run\n", jerr, len(todo)-len(ls))
+	}
+	return nil
+}
+
+// llmJudge builds the LLM judge from the settings' judge section.
+func (a *app) llmJudge(e *judgeEnv, st *labels.Store) (*llm.Judge, error) {
+	js := e.s.Judge
+	var missing []string
+	if js.URL == "" {
+		missing = append(missing, "judge.url (the server's base URL)")
+	}
+	if js.Model == "" {
+		missing = append(missing, "judge.model")
+	}
+	if len(missing) > 0 {
+		return nil, inputError(fmt.Errorf("%s: the llm judge needs %s", e.s.src.where("judge"), strings.Join(missing, " and ")))
+	}
+	key := ""
+	if js.APIKeyEnv != "" {
+		key = os.Getenv(js.APIKeyEnv)
+		if key == "" {
+			return nil, inputError(fmt.Errorf("%s: judge.api_key_env: the environment variable %s is not set", e.s.src.where("judge.api_key_env"), js.APIKeyEnv))
+		}
+		a.secrets.AddHeader("Bearer " + key)
+	}
+	prompt, err := e.s.judgePrompt()
+	if err != nil {
+		return nil, err
+	}
+	if max := e.ds.Golden.Scale.Max; prompt.MaxGrade > max {
+		return nil, inputError(fmt.Errorf("%s: judge.prompt: the prompt %s grades 0..%d, the golden set's scale is 0..%d (use prompt hpn for 0..2, or a template file with judge.max_grade %d)",
+			e.s.src.where("judge.prompt"), prompt.Name, prompt.MaxGrade, max, max))
+	}
+	j, err := llm.New(llm.Config{
+		Dataset: e.dataset, URL: js.URL, Model: js.Model, APIKey: key, Prompt: prompt,
+		Batch:       intOr(js.Batch, llm.DefaultBatch),
+		Concurrency: intOr(js.Concurrency, llm.DefaultConcurrency),
+		Timeout:     intOr(js.Timeout, llm.DefaultTimeout),
+		Retries:     intOr(js.Retries, llm.DefaultRetries),
+		Backoff:     llm.DefaultBackoff,
+		MaxDocChars: intOr(js.MaxDocChars, llm.DefaultMaxDocChars),
+		Budget:      llm.Budget{Calls: intOr(js.Budget.Calls, 0), Tokens: intOr(js.Budget.Tokens, 0)},
+		Seed:        uint64(intOr(js.Seed, 1)),
+		Store:       st, Redactor: a.secrets,
+	})
+	if err != nil {
+		return nil, inputError(err)
+	}
+	return j, nil
+}
+
+// judgeDryRun prints what judging todo would cost, calling nothing.
+func (a *app) judgeDryRun(ctx context.Context, e *judgeEnv, j judge.Judge, lj *llm.Judge, todo []judge.Pair) error {
+	if lj == nil {
+		ls, err := j.Judge(ctx, todo) // a file judge reads only its file
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(a.stdout, "dry run: %s would label %d of the %d pairs; nothing written\n", j.Name(), len(ls), len(todo))
+		return nil
+	}
+	est, err := lj.Estimate(ctx, todo)
+	if err != nil {
+		return err
+	}
+	js := e.s.Judge
+	fmt.Fprintf(a.stdout, "dry run: %s: %d pairs, %d answered by the cache; %d calls of up to %d documents; tokens at most %d (what the budget reserves), about %d typically\n",
+		lj.Name(), est.Pairs, est.Cached, est.Calls, intOr(js.Batch, llm.DefaultBatch), est.TokensBound, est.TokensGuess)
+	calls, tokens := intOr(js.Budget.Calls, 0), intOr(js.Budget.Tokens, 0)
+	switch {
+	case calls == 0 && tokens == 0:
+		fmt.Fprintln(a.stdout, "budget: none set")
+	case (calls == 0 || int64(est.Calls) <= calls) && (tokens == 0 || est.TokensBound <= tokens):
+		fmt.Fprintf(a.stdout, "budget: calls %s, tokens %s: enough for every call\n", bound(calls), bound(tokens))
+	default:
+		fmt.Fprintf(a.stdout, "budget: calls %s, tokens %s: judging stops when it is spent (the pool's first pairs are judged first)\n", bound(calls), bound(tokens))
+	}
+	return nil
+}
+
+func bound(v int64) string {
+	if v == 0 {
+		return "unbounded"
+	}
+	return fmt.Sprint(v)
+}

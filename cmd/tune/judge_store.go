@@ -1,0 +1,220 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/fusiontune/fusiontune/experiments/labels"
+	"github.com/fusiontune/fusiontune/internal/atomicfile"
+	"github.com/fusiontune/fusiontune/internal/trec"
+	"github.com/fusiontune/fusiontune/judge"
+)
+
+const judgeImportUsage = `FILE [--judge NAME] [--source human|file|llm|implicit|gold] [--config tune.yaml]
+
+Appends labelled pairs to the label store. FILE is one of:
+  - a filled 'tune judge export' file (tsv or jsonl): rows with a grade
+    become labels by --judge NAME (a person's name), source human;
+    rows with an empty grade are skipped;
+  - native labels JSONL ('tune judge labels --format jsonl'), each label
+    with its own judge and source (--judge must not be given);
+  - TREC qrels or BEIR tsv: every judgment becomes a label by --judge
+    NAME with --source (default human).
+Every label is checked first (the dataset's, a query of the golden set, a
+grade on its scale); on any problem nothing is appended and every problem
+is listed.`
+
+func runJudgeImport(ctx context.Context, a *app, args []string) error {
+	fs := newFlagSet("judge import", judgeImportUsage, a.stderr)
+	config := judgeFlags(fs)
+	name := fs.String("judge", "", "who labelled the file (a person's name)")
+	source := fs.String("source", labels.SourceHuman, "source of qrels labels: "+strings.Join(labels.Sources, ", "))
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return usageErrorf("judge import: want one FILE (got %d arguments)", fs.NArg())
+	}
+	if !slices.Contains(labels.Sources, *source) {
+		return usageErrorf("judge import: --source: want one of %s (got %q)", strings.Join(labels.Sources, ", "), *source)
+	}
+	path := fs.Arg(0)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return inputError(fmt.Errorf("judge import: %w", err))
+	}
+	e, err := a.openJudgeEnv(*config, fs)
+	if err != nil {
+		return err
+	}
+	scale := e.ds.Golden.Scale.Max
+	now := time.Now().UTC()
+	kind := importKind(data)
+	if kind == "labels" && *name != "" {
+		return usageErrorf("judge import: %s holds native labels, each with its judge: drop --judge", path)
+	}
+	if kind != "labels" && strings.TrimSpace(*name) == "" {
+		return usageErrorf("judge import: --judge NAME is required for %s (who labelled it)", path)
+	}
+	var ls []labels.Label
+	skipped := 0
+	switch kind {
+	case "labels":
+		if ls, err = labels.ReadJSONL(bytes.NewReader(data), path); err != nil {
+			return inputError(err)
+		}
+	case "filled":
+		f, err := judge.ReadFilled(bytes.NewReader(data), path, *name, scale, now)
+		if err != nil {
+			return inputError(err)
+		}
+		ls, skipped = f.Labels, f.Skipped
+	default:
+		q, err := trec.ReadQrels(bytes.NewReader(data), path)
+		if err != nil {
+			return inputError(err)
+		}
+		ls = labels.FromQrels(q, labels.Label{Dataset: e.dataset, Judge: *name, Source: *source, Time: now})
+	}
+	_, known := e.queries()
+	if err := labels.CheckKnown(ls, e.dataset, known); err != nil {
+		return inputError(fmt.Errorf("%s: %w", path, err))
+	}
+	if err := checkScale(path, ls, scale); err != nil {
+		return inputError(err)
+	}
+	st, err := a.openLabels(ctx, e)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if err := st.Append(ctx, ls); err != nil {
+		return inputError(err)
+	}
+	fmt.Fprintf(a.stdout, "appended %d labels of dataset %q from %s to %s", len(ls), e.dataset, path, st.Location.Redacted)
+	if skipped > 0 {
+		fmt.Fprintf(a.stdout, " (%d rows without a grade skipped)", skipped)
+	}
+	fmt.Fprintln(a.stdout)
+	return nil
+}
+
+// importKind tells the formats tune judge import reads apart: "labels"
+// (native JSONL: objects with judge and source), "filled" (an export:
+// JSONL without them, or the export's TSV header), "qrels" otherwise.
+func importKind(data []byte) string {
+	t := bytes.TrimLeft(bytes.TrimPrefix(data, []byte("\ufeff")), " \t\r\n")
+	first, _, _ := bytes.Cut(t, []byte("\n"))
+	if len(first) > 0 && first[0] == '{' {
+		var keys map[string]json.RawMessage
+		if json.Unmarshal(first, &keys) == nil {
+			_, j := keys["judge"]
+			_, s := keys["source"]
+			if j && s {
+				return "labels"
+			}
+		}
+		return "filled"
+	}
+	cols := strings.Split(strings.TrimSpace(string(first)), "\t")
+	if slices.Contains(cols, "grade") && slices.Contains(cols, "doc") {
+		return "filled"
+	}
+	return "qrels"
+}
+
+// checkScale refuses grades above the golden set's top grade.
+func checkScale(path string, ls []labels.Label, max int) error {
+	var bad []string
+	for _, l := range ls {
+		if l.Grade > max {
+			bad = append(bad, fmt.Sprintf("query %q doc %q: grade %d", l.Query, l.Doc, l.Grade))
+		}
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	n := len(bad)
+	if n > 20 {
+		bad = append(bad[:20], fmt.Sprintf("(and %d more)", n-20))
+	}
+	return fmt.Errorf("%s: %d labels grade above the golden set's scale 0..%d:\n  %s", path, n, max, strings.Join(bad, "\n  "))
+}
+
+const judgeLabelsUsage = `[--format jsonl|qrels] [--judge NAME] [--all] [--out FILE] [--config tune.yaml]
+
+Writes the label store's labels of the settings' dataset: jsonl (native
+labels, the latest of each judge per pair; --all: every label ever
+appended) or qrels (one grade per pair: of --judge, or by precedence
+human > file > llm > implicit, then the latest). Gold judgments of the
+golden set are not in the store and not written.`
+
+func runJudgeLabels(ctx context.Context, a *app, args []string) error {
+	fs := newFlagSet("judge labels", judgeLabelsUsage, a.stderr)
+	config := judgeFlags(fs)
+	format := fs.String("format", "jsonl", "jsonl or qrels")
+	name := fs.String("judge", "", "only this judge's labels")
+	all := fs.Bool("all", false, "jsonl: every label ever appended, oldest first")
+	out := fs.String("out", "", "file to write (default stdout)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageErrorf("judge labels: unexpected argument %q", fs.Arg(0))
+	}
+	if *format != "jsonl" && *format != "qrels" {
+		return usageErrorf("judge labels: --format: want jsonl or qrels (got %q)", *format)
+	}
+	if *all && *format != "jsonl" {
+		return usageErrorf("judge labels: --all needs --format jsonl")
+	}
+	e, err := a.openJudgeEnv(*config, fs)
+	if err != nil {
+		return err
+	}
+	st, err := a.openLabels(ctx, e)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	var ls []labels.Label
+	if *all {
+		ls, err = st.History(ctx, e.dataset)
+	} else {
+		ls, err = st.Latest(ctx, e.dataset)
+	}
+	if err != nil {
+		return err
+	}
+	if *name != "" {
+		ls = slices.DeleteFunc(ls, func(l labels.Label) bool { return l.Judge != *name })
+	}
+	var b bytes.Buffer
+	if *format == "jsonl" {
+		err = labels.WriteJSONL(&b, ls)
+	} else {
+		q, _ := labels.Effective(nil, ls)
+		err = trec.WriteQrels(&b, q)
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(a.stderr, "%d labels of dataset %q in %s\n", len(ls), e.dataset, st.Location.Redacted)
+	if *out == "" {
+		_, err := a.stdout.Write(b.Bytes())
+		return err
+	}
+	if dir := filepath.Dir(*out); dir != "" {
+		if _, err := os.Stat(dir); err != nil {
+			return inputError(fmt.Errorf("--out: %w", err))
+		}
+	}
+	return atomicfile.Write(*out, b.Bytes(), 0o644)
+}

@@ -1,0 +1,153 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"strings"
+
+	"github.com/fusiontune/fusiontune/backend/engine"
+	"github.com/fusiontune/fusiontune/experiments/labels"
+	"github.com/fusiontune/fusiontune/judge"
+	"github.com/fusiontune/fusiontune/tuner"
+	"github.com/fusiontune/fusiontune/tuner/pool"
+)
+
+// sweepJudgeFlags are a sweep's judge-as-you-tune flags.
+type sweepJudgeFlags struct {
+	spec    string
+	budget  int
+	target  float64
+	leading int
+}
+
+// addJudgeFlags registers --judge, --judge-budget, --judge-target and
+// --judge-leading on fs.
+func addJudgeFlags(fs *flag.FlagSet) *sweepJudgeFlags {
+	j := &sweepJudgeFlags{}
+	fs.StringVar(&j.spec, "judge", "", "after the sweep, judge the leading trials' unjudged hits and rescore: llm (settings judge.*) or file:PATH (a qrels file)")
+	fs.IntVar(&j.budget, "judge-budget", 0, "with --judge: the most (query, document) pairs to judge, >= 1")
+	fs.Float64Var(&j.target, "judge-target", tuner.DefaultJudgeTarget, "with --judge: stop once the leading trials' Judged@10 reaches this, in (0, 1]")
+	fs.IntVar(&j.leading, "judge-leading", tuner.DefaultJudgeLeading, "with --judge: how many of the best trials to pool and measure, >= 1")
+	return j
+}
+
+// judgeStoreURL is the store judge-as-you-tune appends to and tune judge
+// pool skips the labels of: dataset.labels when set, else the judge
+// commands' store (setting labels, default labels.db beside tune.yaml).
+func (s *settings) judgeStoreURL() string {
+	if s.Dataset.Labels != "" {
+		return s.Dataset.Labels
+	}
+	return s.labelsURL()
+}
+
+// setJudge checks the judge flags of f and sets c.Judge to the loop they
+// ask for (none without --judge).
+func (a *app) setJudge(f *sweepFlags, s *settings, c *tuner.Config, shared bool) error {
+	l, err := a.judgeLoop(f.fs, f.judge, s, c.Queries)
+	if err != nil || l == nil {
+		return err
+	}
+	if shared {
+		return usageErrorf("--judge: not for a study shared through --storage or --parallel")
+	}
+	l.Log = a.stderr
+	c.Judge = l
+	return nil
+}
+
+// judgeLoop checks the flags and returns the judge loop they ask for (nil
+// without --judge). queries are the golden set's queries.
+func (a *app) judgeLoop(fs *flag.FlagSet, j *sweepJudgeFlags, s *settings, queries []tuner.Query) (*tuner.JudgeLoop, error) {
+	if j.spec == "" {
+		for _, name := range []string{"judge-budget", "judge-target", "judge-leading"} {
+			if flagSet(fs, name) {
+				return nil, usageErrorf("--%s: only with --judge", name)
+			}
+		}
+		return nil, nil
+	}
+	if !(j.target > 0 && j.target <= 1) {
+		return nil, usageErrorf("--judge-target must be in (0, 1] (got %g)", j.target)
+	}
+	url := s.judgeStoreURL()
+	a.addURLSecret(url)
+	l := &tuner.JudgeLoop{Budget: j.budget, Target: j.target, Leading: j.leading, StoreURL: url}
+	if err := l.Validate(); err != nil {
+		return nil, usageErrorf("%v", err)
+	}
+	texts := make(map[string]string, len(queries))
+	known := make(map[string]bool, len(queries))
+	for _, q := range queries {
+		texts[q.ID], known[q.ID] = q.Text, true
+	}
+	if j.spec == "llm" {
+		return a.llmJudgeLoop(l, s, texts)
+	}
+	path, ok := strings.CutPrefix(j.spec, "file:")
+	if !ok || path == "" {
+		return nil, usageErrorf("--judge: want llm or file:PATH (got %q)", j.spec)
+	}
+	f, err := judge.NewFile("", path, known)
+	if err != nil {
+		return nil, inputError(err)
+	}
+	l.Name = f.Name()
+	l.Judge = judgeFunc(f, texts, nil)
+	return l, nil
+}
+
+// llmJudgeLoop sets l's judge to the LLM judge of the settings' judge
+// section (its answers cached in the loop's store, which stays open for
+// the rest of the command), showing it the corpus documents.
+func (a *app) llmJudgeLoop(l *tuner.JudgeLoop, s *settings, texts map[string]string) (*tuner.JudgeLoop, error) {
+	ds, err := openDataset(s) // the judge settings were checked with the rest
+
+	if err != nil {
+		return nil, err
+	}
+	st, err := labels.Open(context.Background(), l.StoreURL)
+	if err != nil {
+		return nil, inputError(fmt.Errorf("labels: %w", err))
+	}
+	lj, err := a.llmJudge(&judgeEnv{s: s, ds: ds, dataset: ds.DatasetID()}, st)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	var docs map[string]judge.Doc
+	if ds.Corpus != "" {
+		c, err := engine.LoadCorpus(engine.CorpusConfig{Path: ds.Corpus})
+		if err != nil {
+			st.Close()
+			return nil, inputError(fmt.Errorf("dataset.corpus: %w", err))
+		}
+		docs = make(map[string]judge.Doc, len(c.Docs))
+		for _, d := range c.Docs {
+			docs[d.ID] = judge.Doc{Title: d.Title, Text: d.Text}
+		}
+	}
+	l.Store, l.Name, l.Judge = st, lj.Name(), judgeFunc(lj, texts, docs)
+	return l, nil
+}
+
+// judgeFunc adapts a judge to the loop: pairs carry the query texts and,
+// with docs, the documents' titles and texts; labels get the pool's
+// dataset.
+func judgeFunc(jd judge.Judge, queries map[string]string, docs map[string]judge.Doc) tuner.JudgeFunc {
+	return func(ctx context.Context, pairs []pool.Pair) ([]labels.Label, error) {
+		in := make([]judge.Pair, len(pairs))
+		for i, p := range pairs {
+			d := docs[p.Doc]
+			in[i] = judge.Pair{Query: p.Query, QueryText: queries[p.Query], Doc: p.Doc, DocTitle: d.Title, DocText: d.Text}
+		}
+		ls, err := jd.Judge(ctx, in)
+		if len(pairs) > 0 {
+			for i := range ls {
+				ls[i].Dataset = pairs[0].Dataset
+			}
+		}
+		return ls, err
+	}
+}

@@ -1,0 +1,189 @@
+// Package llmtest is a small OpenAI-compatible chat completions server for
+// tests and benchmarks of the LLM judge: it stands in for a remote model at
+// the network boundary and answers by a fixed rule, so that the judge's
+// client, cache, budget and retries are tested as they are.
+//
+// The rule: a document's grade is the number of distinct query terms
+// (lower-cased words of three or more letters) its title and text contain,
+// capped at the prompt's top grade (2 when the prompt offers HIGH /
+// PARTIAL / NOT_RELEVANT, which the answer then uses, else 3).
+package llmtest
+
+import (
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+)
+
+// Server is a running test server.
+type Server struct {
+	// URL is the base URL (http://127.0.0.1:PORT).
+	URL string
+	// Key, when set, is the API key requests must carry as a bearer token
+	// (401 otherwise).
+	Key string
+	// Fault, when set, is asked first for every request (n counts requests
+	// from 1); it returns true when it wrote the response itself.
+	Fault func(n int64, w http.ResponseWriter, r *http.Request) bool
+
+	requests  atomic.Int64
+	inFlight  atomic.Int64
+	maxFlight atomic.Int64
+	srv       *http.Server
+	mu        sync.Mutex
+	prompts   []string
+}
+
+// maxKept bounds the user messages a server keeps for Prompts.
+const maxKept = 1000
+
+// Prompts returns the user messages of the first requests answered by the
+// rule (at most 1000), in arrival order.
+func (s *Server) Prompts() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.prompts...)
+}
+
+// Start starts a server on 127.0.0.1 and stops it when tb ends.
+func Start(tb testing.TB) *Server {
+	tb.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		tb.Fatalf("llmtest: %v", err)
+	}
+	s := &Server{URL: "http://" + l.Addr().String()}
+	s.srv = &http.Server{Handler: s}
+	go s.srv.Serve(l)
+	tb.Cleanup(func() { _ = s.srv.Close() })
+	return s
+}
+
+// Requests returns how many requests the server received.
+func (s *Server) Requests() int64 { return s.requests.Load() }
+
+// MaxInFlight returns the most requests it handled at once.
+func (s *Server) MaxInFlight() int64 { return s.maxFlight.Load() }
+
+type request struct {
+	Model    string `json:"model"`
+	Messages []struct {
+		Role    string `json:"role"`
+		Content string `json:"content"`
+	} `json:"messages"`
+	MaxTokens int `json:"max_tokens"`
+}
+
+// ServeHTTP answers POST /v1/chat/completions.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	n := s.requests.Add(1)
+	cur := s.inFlight.Add(1)
+	defer s.inFlight.Add(-1)
+	for {
+		m := s.maxFlight.Load()
+		if cur <= m || s.maxFlight.CompareAndSwap(m, cur) {
+			break
+		}
+	}
+	if r.Method != http.MethodPost || r.URL.Path != "/v1/chat/completions" {
+		http.Error(w, `{"error":{"message":"not found"}}`, http.StatusNotFound)
+		return
+	}
+	if s.Key != "" && r.Header.Get("Authorization") != "Bearer "+s.Key {
+		http.Error(w, `{"error":{"message":"invalid api key"}}`, http.StatusUnauthorized)
+		return
+	}
+	if s.Fault != nil && s.Fault(n, w, r) {
+		return
+	}
+	var req request
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+		http.Error(w, fmt.Sprintf(`{"error":{"message":%q}}`, err.Error()), http.StatusBadRequest)
+		return
+	}
+	user, prompt := "", 0
+	for _, m := range req.Messages {
+		prompt += len(m.Content)
+		if m.Role == "user" {
+			user = m.Content
+		}
+	}
+	s.mu.Lock()
+	if len(s.prompts) < maxKept {
+		s.prompts = append(s.prompts, user)
+	}
+	s.mu.Unlock()
+	content := Answer(user)
+	WriteCompletion(w, content, int64(prompt/4), int64(len(content)/4))
+}
+
+// WriteCompletion writes a chat completion answering content, with usage.
+func WriteCompletion(w http.ResponseWriter, content string, promptTokens, completionTokens int64) {
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(map[string]any{
+		"id": "chatcmpl-test", "object": "chat.completion", "model": "test",
+		"choices": []map[string]any{{"index": 0, "finish_reason": "stop",
+			"message": map[string]any{"role": "assistant", "content": content}}},
+		"usage": map[string]any{"prompt_tokens": promptTokens, "completion_tokens": completionTokens,
+			"total_tokens": promptTokens + completionTokens},
+	})
+}
+
+var (
+	queryLine = regexp.MustCompile(`(?m)^Query: (.*)$`)
+	docHead   = regexp.MustCompile(`(?m)^\[(D\d+)\](.*)$`)
+	word      = regexp.MustCompile(`[\p{L}\p{N}]{3,}`)
+)
+
+// Answer is the rule's answer to a shipped prompt's user message.
+func Answer(user string) string {
+	q := queryLine.FindStringSubmatch(user)
+	terms := map[string]bool{}
+	if q != nil {
+		for _, t := range word.FindAllString(strings.ToLower(q[1]), -1) {
+			terms[t] = true
+		}
+	}
+	hpn := strings.Contains(user, "NOT_RELEVANT")
+	top := 3
+	if hpn {
+		top = 2
+	}
+	heads := docHead.FindAllStringSubmatchIndex(user, -1)
+	type item struct {
+		ID     string `json:"id"`
+		Grade  any    `json:"grade"`
+		Reason string `json:"reason"`
+	}
+	var items []item
+	for i, h := range heads {
+		end := len(user)
+		if i+1 < len(heads) {
+			end = heads[i+1][0]
+		} else if k := strings.Index(user[h[1]:], "\nAnswer with"); k >= 0 {
+			end = h[1] + k
+		}
+		id := user[h[2]:h[3]]
+		doc := strings.ToLower(user[h[4]:end])
+		seen := map[string]bool{}
+		for _, t := range word.FindAllString(doc, -1) {
+			if terms[t] {
+				seen[t] = true
+			}
+		}
+		g := min(len(seen), top)
+		var grade any = g
+		if hpn {
+			grade = []string{"NOT_RELEVANT", "PARTIAL", "HIGH"}[g]
+		}
+		items = append(items, item{ID: id, Grade: grade, Reason: fmt.Sprintf("%d query terms", len(seen))})
+	}
+	b, _ := json.Marshal(map[string]any{"judgments": items})
+	return string(b)
+}

@@ -1,0 +1,334 @@
+package tuner
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+
+	"github.com/fusiontune/fusiontune/experiments/labels"
+	"github.com/fusiontune/fusiontune/metrics/stats"
+	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/pool"
+)
+
+// Judge-as-you-tune defaults and ranges.
+const (
+	// DefaultJudgeTarget is the Judged@K of the leading trials the loop
+	// stops at; a target is in (0, 1].
+	DefaultJudgeTarget = 0.9
+	// DefaultJudgeLeading is how many of the best trials the loop pools
+	// and measures.
+	DefaultJudgeLeading = 5
+	// DefaultJudgeK is the depth coverage is measured at and pools are
+	// drawn from.
+	DefaultJudgeK = 10
+	// MaxJudgeRounds bounds the rounds (each judges at least one pair, so
+	// the budget ends the loop anyway).
+	MaxJudgeRounds = 100
+)
+
+// JudgeFunc judges pool pairs: it returns labels for some or all of them
+// (a pair without a label stays unjudged and is not asked again).
+type JudgeFunc func(ctx context.Context, pairs []pool.Pair) ([]labels.Label, error)
+
+// JudgeLoop is judge-as-you-tune: after the sweep it pools the leading
+// trials' unjudged hits, judges them, appends the labels to the store and
+// scores every trial again from its recorded results (no query is sent
+// again), round after round, until the leading trials' Judged@K reaches
+// Target or Budget labels are spent.
+type JudgeLoop struct {
+	// Judge labels pairs; Name names it in the leaderboard.
+	Judge JudgeFunc
+	Name  string
+	// Store, when set, receives every label (labels.Store.Append);
+	// StoreURL, when Store is nil, names a store Run opens and closes.
+	Store    *labels.Store
+	StoreURL string
+	// Dataset is the pairs' dataset id; RunDatasetID(run) when "".
+	Dataset string
+	// Budget is the most pairs the judge is asked about, >= 1;
+	// RoundBudget, when > 0, the most in one round (the pool's best
+	// first).
+	Budget      int
+	RoundBudget int
+	// Target in (0, 1] (DefaultJudgeTarget when 0); Leading >= 1
+	// (DefaultJudgeLeading when 0); K in 1..TopRecorded (DefaultJudgeK
+	// when 0).
+	Target  float64
+	Leading int
+	K       int
+	// MaxRounds stops the loop after this many rounds (MaxJudgeRounds
+	// when 0).
+	MaxRounds int
+	// Log receives one line per round.
+	Log io.Writer
+	// OnRound, when set, is called after each round with the trials'
+	// order (names, best first) under the judgments so far.
+	OnRound func(round int, order []string)
+}
+
+// Validate checks the loop's numbers.
+func (l *JudgeLoop) Validate() error {
+	var errs []error
+	if l.Budget < 1 {
+		errs = append(errs, fmt.Errorf("--judge-budget must be >= 1 (got %d)", l.Budget))
+	}
+	if l.Target == 0 {
+		l.Target = DefaultJudgeTarget
+	}
+	if !(l.Target > 0 && l.Target <= 1) {
+		errs = append(errs, fmt.Errorf("--judge-target must be in (0, 1] (got %g)", l.Target))
+	}
+	if l.Leading == 0 {
+		l.Leading = DefaultJudgeLeading
+	}
+	if l.Leading < 1 {
+		errs = append(errs, fmt.Errorf("--judge-leading must be >= 1 (got %d)", l.Leading))
+	}
+	if l.K == 0 {
+		l.K = DefaultJudgeK
+	}
+	if l.K < 1 || l.K > TopRecorded {
+		errs = append(errs, fmt.Errorf("judge depth must be in 1..%d (got %d)", TopRecorded, l.K))
+	}
+	if l.MaxRounds == 0 {
+		l.MaxRounds = MaxJudgeRounds
+	}
+	if l.MaxRounds < 1 || l.MaxRounds > MaxJudgeRounds {
+		errs = append(errs, fmt.Errorf("judge rounds must be in 1..%d (got %d)", MaxJudgeRounds, l.MaxRounds))
+	}
+	return errors.Join(errs...)
+}
+
+// rescoredTrial is one trial's recorded results and its current scores.
+type rescoredTrial struct {
+	name     string
+	results  []runs.QueryResult
+	primary  float64
+	coverage float64
+}
+
+// Run runs the loop on run's successful trials (those of lb with results
+// of their own), starting from judgments, scored by sc. It returns the
+// record for the leaderboard and the judgments with every new label.
+func (l *JudgeLoop) Run(ctx context.Context, run *runs.Run, lb runs.Leaderboard, judgments Judgments, sc Scorer) (*runs.Rescored, Judgments, error) {
+	if err := l.Validate(); err != nil {
+		return nil, nil, InputErr(err)
+	}
+	if l.Log == nil {
+		l.Log = io.Discard
+	}
+	if l.Dataset == "" {
+		l.Dataset = RunDatasetID(run)
+	}
+	if l.Store == nil && l.StoreURL != "" {
+		st, err := labels.Open(ctx, l.StoreURL)
+		if err != nil {
+			return nil, nil, fmt.Errorf("judge: %w", err)
+		}
+		defer func() { st.Close(); l.Store = nil }()
+		l.Store = st
+	}
+	j := make(Judgments, len(judgments))
+	for q, docs := range judgments {
+		j[q] = make(map[string]int, len(docs))
+		for d, g := range docs {
+			j[q][d] = g
+		}
+	}
+	var trials []*rescoredTrial
+	for _, e := range lb.Trials {
+		if e.Status != runs.StatusOK || e.SameAs != "" {
+			continue
+		}
+		res, err := run.QueryResults(e.Index)
+		if err != nil {
+			return nil, nil, fmt.Errorf("judge: trial %q: %w", e.Name, err)
+		}
+		trials = append(trials, &rescoredTrial{name: e.Name, results: res})
+	}
+	rec := &runs.Rescored{Judge: l.Name, Budget: l.Budget, Target: l.Target, K: l.K, Leading: l.Leading}
+	if len(trials) == 0 {
+		rec.Stopped = "no trials"
+		return rec, j, nil
+	}
+	l.score(trials, j, sc)
+	rec.Before = snapshotOrder(trials)
+	asked := judgedPairs{}
+	spent := 0
+	for round := 1; ; round++ {
+		lead := trials[:min(l.Leading, len(trials))]
+		cov := meanCoverage(lead)
+		switch {
+		case cov >= l.Target:
+			rec.Stopped = "target"
+		case spent >= l.Budget:
+			rec.Stopped = "budget"
+		case round > l.MaxRounds:
+			rec.Stopped = "rounds"
+		}
+		if rec.Stopped != "" {
+			break
+		}
+		p, err := l.pool(lead, j, asked)
+		if err != nil {
+			return nil, nil, err
+		}
+		if len(p.Pairs) == 0 {
+			rec.Stopped = "pool empty"
+			break
+		}
+		n := l.Budget - spent
+		if l.RoundBudget > 0 {
+			n = min(n, l.RoundBudget)
+		}
+		take := p.Take(n)
+		for _, pr := range take {
+			asked.set(pr.Query, pr.Doc)
+		}
+		ls, err := l.Judge(ctx, take)
+		if err != nil {
+			return nil, nil, fmt.Errorf("judge %s: round %d: %w", l.Name, round, err)
+		}
+		spent += len(take)
+		if l.Store != nil && len(ls) > 0 {
+			if err := l.Store.Append(ctx, ls); err != nil {
+				return nil, nil, fmt.Errorf("judge %s: round %d: store the labels: %w", l.Name, round, err)
+			}
+		}
+		n = 0
+		for _, lab := range ls {
+			if !asked.has(lab.Query, lab.Doc) {
+				continue // not a pair of this pool
+			}
+			if j[lab.Query] == nil {
+				j[lab.Query] = map[string]int{}
+			}
+			if _, gold := judgments[lab.Query][lab.Doc]; !gold {
+				j[lab.Query][lab.Doc] = lab.Grade
+				n++
+			}
+		}
+		l.score(trials, j, sc)
+		lead = trials[:min(l.Leading, len(trials))]
+		rd := runs.RescoredRound{Round: round, Pooled: len(p.Pairs), Asked: len(take), Labels: n, Coverage: runs.Round(meanCoverage(lead)), Best: trials[0].name}
+		rec.Rounds = append(rec.Rounds, rd)
+		if l.OnRound != nil {
+			l.OnRound(round, trialNames(snapshotOrder(trials)))
+		}
+		fmt.Fprintf(l.Log, "judge %s: round %d: pooled %d pairs, asked %d, %d labels; Judged@%d of the top %d %.4f; best %s\n",
+			l.Name, round, len(p.Pairs), len(take), n, l.K, l.Leading, rd.Coverage, rd.Best)
+	}
+	rec.After = snapshotOrder(trials)
+	rec.KendallTau = runs.Round(orderTau(rec.Before, rec.After))
+	return rec, j, nil
+}
+
+// score scores every trial from its recorded results under j and sorts
+// them best first (primary descending, ties by name).
+func (l *JudgeLoop) score(trials []*rescoredTrial, j Judgments, sc Scorer) {
+	for _, t := range trials {
+		t.primary = ScoreRecorded(t.results, j, sc, nil).Primary
+		t.coverage = Coverage(t.results, j, l.K)
+	}
+	slices.SortStableFunc(trials, func(a, b *rescoredTrial) int {
+		return cmp.Or(cmp.Compare(b.primary, a.primary), cmp.Compare(a.name, b.name))
+	})
+}
+
+// pool pools the unjudged pairs of the leading trials' top K, leaving out
+// pairs asked before.
+func (l *JudgeLoop) pool(lead []*rescoredTrial, j Judgments, asked judgedPairs) (*pool.Pool, error) {
+	var rankings []pool.Ranking
+	for _, t := range lead {
+		for _, r := range t.results {
+			if r.Error != "" {
+				continue
+			}
+			docs := make([]string, len(r.Top))
+			for i, d := range r.Top {
+				docs[i] = d.DocID
+			}
+			rankings = append(rankings, pool.Ranking{Source: t.name, Query: r.QueryID, Docs: docs})
+		}
+	}
+	judged := func(q, d string) bool {
+		_, ok := j[q][d]
+		return ok || asked.has(q, d)
+	}
+	return pool.Build(l.Dataset, rankings, judged, l.K)
+}
+
+// Coverage is a trial's Judged@k under j: the share of each query's top k
+// recorded hits that is judged (divided by k, as metrics' Judged@k), mean
+// over the queries that did not fail.
+func Coverage(results []runs.QueryResult, j Judgments, k int) float64 {
+	sum, n := 0.0, 0
+	for _, r := range results {
+		if r.Error != "" {
+			continue
+		}
+		judged := 0
+		for i, d := range r.Top {
+			if i == k {
+				break
+			}
+			if _, ok := j[r.QueryID][d.DocID]; ok {
+				judged++
+			}
+		}
+		sum += float64(judged) / float64(k)
+		n++
+	}
+	if n == 0 {
+		return 0
+	}
+	return sum / float64(n)
+}
+
+func meanCoverage(ts []*rescoredTrial) float64 {
+	if len(ts) == 0 {
+		return 0
+	}
+	s := 0.0
+	for _, t := range ts {
+		s += t.coverage
+	}
+	return s / float64(len(ts))
+}
+
+func snapshotOrder(ts []*rescoredTrial) []runs.RescoredTrial {
+	out := make([]runs.RescoredTrial, len(ts))
+	for i, t := range ts {
+		out[i] = runs.RescoredTrial{Name: t.name, Primary: runs.Round(t.primary), Coverage: runs.Round(t.coverage)}
+	}
+	return out
+}
+
+// orderTau is Kendall's tau-b between two orders of the same trials (0
+// when undefined: fewer than two trials).
+func orderTau(a, b []runs.RescoredTrial) float64 {
+	return OrderTau(trialNames(a), trialNames(b))
+}
+
+// OrderTau is Kendall's tau-b between two orders (names best first) of the
+// same items; 0 when undefined (fewer than two items).
+func OrderTau(a, b []string) float64 {
+	t := stats.KendallTau(a, b)
+	if math.IsNaN(t) {
+		return 0
+	}
+	return t
+}
+
+func trialNames(ts []runs.RescoredTrial) []string {
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = t.Name
+	}
+	return out
+}
