@@ -15,7 +15,7 @@ import (
 	"github.com/fusiontune/fusiontune/experiments/labels"
 	"github.com/fusiontune/fusiontune/internal/atomicfile"
 	"github.com/fusiontune/fusiontune/internal/suggest"
-	"github.com/fusiontune/fusiontune/judge"
+	"github.com/fusiontune/fusiontune/experiments/judge"
 	"github.com/fusiontune/fusiontune/tuner"
 )
 
@@ -146,7 +146,7 @@ func (a *app) openLabelsIf(ctx context.Context, e *judgeEnv, create bool) (*labe
 	st, err := labels.Open(ctx, url)
 	if err != nil {
 		if errors.Is(err, labels.ErrBadURL) {
-			return nil, inputError(fmt.Errorf("%s: labels: %w", e.s.src.where("labels"), err))
+			return nil, inputError(fmt.Errorf("%s: labels: %w", e.s.Src.Where("labels"), err))
 		}
 		return nil, err
 	}

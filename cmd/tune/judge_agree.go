@@ -7,7 +7,7 @@ import (
 	"slices"
 
 	"github.com/fusiontune/fusiontune/experiments/labels"
-	"github.com/fusiontune/fusiontune/judge"
+	"github.com/fusiontune/fusiontune/experiments/judge"
 )
 
 const judgeAgreeUsage = `[--by category] [--judge NAME] [--format text|json] [--config tune.yaml]

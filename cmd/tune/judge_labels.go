@@ -23,8 +23,9 @@ func (a *app) mergeStoreLabels(s *settings, ds *tuner.Dataset) error {
 	if s.Dataset.Labels == "" {
 		return nil
 	}
-	a.addURLSecret(s.Dataset.Labels)
-	if err := ds.MergeLabels(context.Background(), s.Dataset.Labels, id); err != nil {
+	url := s.storeURL("dataset.labels", s.Dataset.Labels)
+	a.addURLSecret(url)
+	if err := ds.MergeLabels(context.Background(), url, id); err != nil {
 		return runError(err)
 	}
 	p := ds.Labels.Provenance

@@ -8,9 +8,11 @@ import (
 	"os"
 	"strings"
 
+	tunesettings "github.com/fusiontune/fusiontune/internal/settings"
+
+	"github.com/fusiontune/fusiontune/experiments/judge"
+	"github.com/fusiontune/fusiontune/experiments/judge/llm"
 	"github.com/fusiontune/fusiontune/experiments/labels"
-	"github.com/fusiontune/fusiontune/judge"
-	"github.com/fusiontune/fusiontune/judge/llm"
 )
 
 const judgeRunUsage = `--pool FILE [--judge llm|file:PATH] [--dry-run] [--budget-calls N] [--budget-tokens N] [--concurrency N] [--config tune.yaml]
@@ -50,8 +52,8 @@ func runJudgeRun(ctx context.Context, a *app, args []string) error {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	if *calls < 0 || *calls > maxJudgeBudget || *tokens < 0 || *tokens > maxJudgeBudget {
-		return usageErrorf("judge run: --budget-calls and --budget-tokens must be in [0, %d] (0: no bound)", int64(maxJudgeBudget))
+	if *calls < 0 || *calls > tunesettings.MaxJudgeBudget || *tokens < 0 || *tokens > tunesettings.MaxJudgeBudget {
+		return usageErrorf("judge run: --budget-calls and --budget-tokens must be in [0, %d] (0: no bound)", int64(tunesettings.MaxJudgeBudget))
 	}
 	if *concurrency < 1 || *concurrency > llm.MaxConcurrency {
 		return usageErrorf("judge run: --concurrency must be in [1, %d] (got %d)", llm.MaxConcurrency, *concurrency)
@@ -144,13 +146,13 @@ func (a *app) llmJudge(e *judgeEnv, st *labels.Store) (*llm.Judge, error) {
 		missing = append(missing, "judge.model")
 	}
 	if len(missing) > 0 {
-		return nil, inputError(fmt.Errorf("%s: the llm judge needs %s", e.s.src.where("judge"), strings.Join(missing, " and ")))
+		return nil, inputError(fmt.Errorf("%s: the llm judge needs %s", e.s.Src.Where("judge"), strings.Join(missing, " and ")))
 	}
 	key := ""
 	if js.APIKeyEnv != "" {
 		key = os.Getenv(js.APIKeyEnv)
 		if key == "" {
-			return nil, inputError(fmt.Errorf("%s: judge.api_key_env: the environment variable %s is not set", e.s.src.where("judge.api_key_env"), js.APIKeyEnv))
+			return nil, inputError(fmt.Errorf("%s: judge.api_key_env: the environment variable %s is not set", e.s.Src.Where("judge.api_key_env"), js.APIKeyEnv))
 		}
 		a.secrets.AddHeader("Bearer " + key)
 	}
@@ -160,7 +162,7 @@ func (a *app) llmJudge(e *judgeEnv, st *labels.Store) (*llm.Judge, error) {
 	}
 	if max := e.ds.Golden.Scale.Max; prompt.MaxGrade > max {
 		return nil, inputError(fmt.Errorf("%s: judge.prompt: the prompt %s grades 0..%d, the golden set's scale is 0..%d (use prompt hpn for 0..2, or a template file with judge.max_grade %d)",
-			e.s.src.where("judge.prompt"), prompt.Name, prompt.MaxGrade, max, max))
+			e.s.Src.Where("judge.prompt"), prompt.Name, prompt.MaxGrade, max, max))
 	}
 	j, err := llm.New(llm.Config{
 		Dataset: e.dataset, URL: js.URL, Model: js.Model, APIKey: key, Prompt: prompt,

@@ -14,7 +14,7 @@ import (
 	"github.com/fusiontune/fusiontune/experiments/labels"
 	"github.com/fusiontune/fusiontune/internal/atomicfile"
 	"github.com/fusiontune/fusiontune/internal/trec"
-	"github.com/fusiontune/fusiontune/judge"
+	"github.com/fusiontune/fusiontune/experiments/judge"
 )
 
 const judgeImportUsage = `FILE [--judge NAME] [--source human|file|llm|implicit|gold] [--config tune.yaml]

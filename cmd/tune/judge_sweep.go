@@ -8,7 +8,7 @@ import (
 
 	"github.com/fusiontune/fusiontune/backend/engine"
 	"github.com/fusiontune/fusiontune/experiments/labels"
-	"github.com/fusiontune/fusiontune/judge"
+	"github.com/fusiontune/fusiontune/experiments/judge"
 	"github.com/fusiontune/fusiontune/tuner"
 	"github.com/fusiontune/fusiontune/tuner/pool"
 )
@@ -37,7 +37,7 @@ func addJudgeFlags(fs *flag.FlagSet) *sweepJudgeFlags {
 // commands' store (setting labels, default labels.db beside tune.yaml).
 func (s *settings) judgeStoreURL() string {
 	if s.Dataset.Labels != "" {
-		return s.Dataset.Labels
+		return s.storeURL("dataset.labels", s.Dataset.Labels)
 	}
 	return s.labelsURL()
 }

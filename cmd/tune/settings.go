@@ -13,14 +13,13 @@ import (
 // own file; the settings file is checked against it too.
 type settings struct {
 	tunesettings.Settings `mapstructure:",squash"`
-	Judge                 judgeSettings `mapstructure:"judge"`  // the LLM judge (judge_settings.go)
-	Labels                string        `mapstructure:"labels"` // the label store's URL (judge_settings.go)
 }
 
 // The settings blocks, by their names in cmd.
 type (
 	backendSettings = tunesettings.Backend
 	evalSettings    = tunesettings.Eval
+	judgeSettings   = tunesettings.Judge
 )
 
 // Backend kinds (setting backend.kind) and default settings values.

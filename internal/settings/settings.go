@@ -26,9 +26,13 @@ type Settings struct {
 	RunsDir   string                    `mapstructure:"runs_dir"`
 	// Stats, Gates and Promotion: statistics, quality gates and the
 	// promotion policy (stats.go); ParsedGates holds Gates parsed.
-	Stats       Stats        `mapstructure:"stats"`
-	Gates       []string     `mapstructure:"gates"`
-	Promotion   Promotion    `mapstructure:"promotion"`
+	Stats     Stats     `mapstructure:"stats"`
+	Gates     []string  `mapstructure:"gates"`
+	Promotion Promotion `mapstructure:"promotion"`
+	// Judge is the LLM judge; Labels the label store's URL for tune judge
+	// (judge.go).
+	Judge       Judge        `mapstructure:"judge"`
+	Labels      string       `mapstructure:"labels"`
 	ParsedGates []tuner.Gate `mapstructure:"-" json:"-"`
 	// File is the settings file that was read, "" for none.
 	File string `mapstructure:"-"`
@@ -167,6 +171,8 @@ func (s *Settings) Validate() error {
 	}
 	addAll("stats", s.Stats.Validate())
 	addAll("promotion", s.Promotion.Validate())
+	addAll("judge", s.Judge.Validate())
+	s.validateLabels(add)
 	s.parseGates(add)
 	addAll("", asProblems("", s.Datasets.Validate()))
 	s.applyDataset(add, addAll)

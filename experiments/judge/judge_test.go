@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/fusiontune/fusiontune/experiments/labels"
-	"github.com/fusiontune/fusiontune/judge"
+	"github.com/fusiontune/fusiontune/experiments/judge"
 )
 
 func readPool(t *testing.T, name string) ([]judge.PoolEntry, error) {

@@ -14,7 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/fusiontune/fusiontune/experiments/labels"
-	"github.com/fusiontune/fusiontune/judge"
+	"github.com/fusiontune/fusiontune/experiments/judge"
 	"github.com/fusiontune/fusiontune/runs"
 )
 

@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/fusiontune/fusiontune/experiments/labels"
-	"github.com/fusiontune/fusiontune/judge"
-	"github.com/fusiontune/fusiontune/judge/llm"
-	"github.com/fusiontune/fusiontune/judge/llm/llmtest"
+	"github.com/fusiontune/fusiontune/experiments/judge"
+	"github.com/fusiontune/fusiontune/experiments/judge/llm"
+	"github.com/fusiontune/fusiontune/experiments/judge/llm/llmtest"
 )
 
 // benchPairs are 80 queries of 5 documents each (80 calls at batch 5).

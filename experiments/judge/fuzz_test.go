@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fusiontune/fusiontune/judge"
+	"github.com/fusiontune/fusiontune/experiments/judge"
 )
 
 // FuzzReadPool never panics, and what it reads has its ids.

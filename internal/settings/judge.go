@@ -1,0 +1,105 @@
+package settings
+
+import (
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/fusiontune/fusiontune/experiments/judge/llm"
+	"github.com/fusiontune/fusiontune/experiments/labels"
+)
+
+// Judge is the settings' judge block: the LLM judge's endpoint, prompt and
+// limits (README "Judging" lists them with their ranges). Numbers are
+// pointers: not set is not zero.
+type Judge struct {
+	// URL is the OpenAI-compatible server's base URL.
+	URL string `mapstructure:"url"`
+	// Model is the model name.
+	Model string `mapstructure:"model"`
+	// APIKeyEnv names the environment variable holding the API key (the
+	// key itself is never in a file).
+	APIKeyEnv string `mapstructure:"api_key_env"`
+	// Prompt is graded (default), hpn, or a text/template file.
+	Prompt string `mapstructure:"prompt"`
+	// MaxGrade is a template file's top grade (1..100, default 3).
+	MaxGrade    *int           `mapstructure:"max_grade"`
+	Batch       *int           `mapstructure:"batch"`
+	Concurrency *int           `mapstructure:"concurrency"`
+	Timeout     *time.Duration `mapstructure:"timeout"`
+	Retries     *int           `mapstructure:"retries"`
+	MaxDocChars *int           `mapstructure:"max_doc_chars"`
+	Seed        *int64         `mapstructure:"seed"`
+	Budget      JudgeBudget    `mapstructure:"budget"`
+}
+
+// JudgeBudget is judge.budget: the most calls and tokens one `tune judge
+// run` may spend (0 or unset: no bound).
+type JudgeBudget struct {
+	Calls  *int64 `mapstructure:"calls"`
+	Tokens *int64 `mapstructure:"tokens"`
+}
+
+// Defaults and ranges of the judge settings (the llm package's).
+const (
+	// DefaultJudgeMaxGrade is a prompt template file's top grade when
+	// judge.max_grade is not set.
+	DefaultJudgeMaxGrade = 3
+	// MaxJudgeBudget bounds judge.budget.calls and judge.budget.tokens.
+	MaxJudgeBudget = 1_000_000_000_000
+)
+
+// Or returns *p, or def when p is nil.
+func Or[T any](p *T, def T) T {
+	if p == nil {
+		return def
+	}
+	return *p
+}
+
+// Validate checks every judge number against its range, and the URL and
+// key variable's form, listing every problem at once (fields relative to
+// the judge block).
+func (j Judge) Validate() experiments.Problems {
+	var out experiments.Problems
+	r := ranges{add: adder(&out)}
+	r.ints("batch", Or(j.Batch, llm.DefaultBatch), 1, llm.MaxBatch, "")
+	r.ints("concurrency", Or(j.Concurrency, llm.DefaultConcurrency), 1, llm.MaxConcurrency, "")
+	r.ints("retries", Or(j.Retries, llm.DefaultRetries), 0, llm.MaxRetries, "")
+	r.ints("max_doc_chars", Or(j.MaxDocChars, llm.DefaultMaxDocChars), llm.MinMaxDocChars, llm.MaxMaxDocChars, "")
+	r.ints("max_grade", Or(j.MaxGrade, DefaultJudgeMaxGrade), 1, 100, "")
+	r.duration("timeout", Or(j.Timeout, llm.DefaultTimeout), llm.MaxTimeout, false)
+	for _, b := range []struct {
+		field string
+		v     *int64
+	}{{"budget.calls", j.Budget.Calls}, {"budget.tokens", j.Budget.Tokens}} {
+		if v := Or(b.v, 0); v < 0 || v > MaxJudgeBudget {
+			r.add(b.field, "must be in [0, %d], 0 for no bound (got %d)", int64(MaxJudgeBudget), v)
+		}
+	}
+	if j.MaxGrade != nil && (j.Prompt == "" || j.Prompt == llm.PromptGraded || j.Prompt == llm.PromptHPN) {
+		r.add("max_grade", "applies to a prompt template file only (the shipped prompts have their own scales)")
+	}
+	if j.URL != "" {
+		if u, err := url.Parse(j.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			r.add("url", "want an http(s) base URL such as http://127.0.0.1:8000 (got %q)", j.URL)
+		}
+	}
+	if strings.TrimSpace(j.APIKeyEnv) != j.APIKeyEnv || strings.ContainsAny(j.APIKeyEnv, "=$ ") {
+		r.add("api_key_env", "want the name of an environment variable, such as OPENAI_API_KEY (got %q)", j.APIKeyEnv)
+	}
+	return out
+}
+
+// validateLabels checks the label store URLs (labels, dataset.labels).
+func (s *Settings) validateLabels(add func(field, format string, args ...any)) {
+	for _, l := range []struct{ field, url string }{{"labels", s.Labels}, {"dataset.labels", s.Dataset.Labels}} {
+		if l.url == "" {
+			continue
+		}
+		if _, err := labels.ParseURL(l.url); err != nil {
+			add(l.field, "%v", err)
+		}
+	}
+}
