@@ -1,0 +1,99 @@
+package postgres
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/fusiontune/fusiontune/backend/fusion"
+)
+
+// The SQL texts below name their parameters {query}, {vector}, {k},
+// {depth}, {rrf_k}, {w_bm25}, {w_dense}, {floor_bm25} and {floor_dense};
+// {table} and {tsconfig} are the table and text-search configuration.
+// For a search they become pgx named arguments (@query, ...), in the
+// promoted function hybrid_search its parameters.
+
+// legSQL is one retriever's candidate list: the first {depth} chunks best
+// first, ties by chunk id (byte order), with their raw scores and their
+// 1-based positions. The dense leg lets the HNSW index find the nearest
+// chunks and orders those by score.
+const (
+	bm25LegSQL = `SELECT id, doc_id, score, row_number() OVER (ORDER BY score DESC, id COLLATE "C") AS pos FROM (
+    SELECT c.id, c.doc_id, ts_rank_cd(c.tsv, q.tsq)::float8 AS score
+    FROM {table} c, (SELECT replace(plainto_tsquery('{tsconfig}'::regconfig, {query})::text, '&', '|')::tsquery AS tsq) q
+    WHERE c.tsv @@ q.tsq
+    ORDER BY score DESC, c.id COLLATE "C" LIMIT {depth}) l`
+	denseLegSQL = `SELECT id, doc_id, score, row_number() OVER (ORDER BY score DESC, id COLLATE "C") AS pos FROM (
+    SELECT c.id, c.doc_id, 1 - (c.embedding <=> {vector}) AS score
+    FROM {table} c
+    ORDER BY c.embedding <=> {vector} LIMIT {depth}) l`
+)
+
+// collapsed turns a leg into its documents: the first (best) chunk of a
+// document keeps its score, ranks renumbered from 1; candidates below the
+// floor dropped; nothing when the weight is 0.
+const collapsedSQL = `SELECT doc_id, score, row_number() OVER (ORDER BY pos) AS rank FROM (
+    SELECT DISTINCT ON (doc_id) doc_id, score, pos FROM ({leg}) x ORDER BY doc_id, pos) d
+  WHERE {w} <> 0 AND ({floor} IS NULL OR score >= {floor})`
+
+// fuseRRF and fuseLinear combine the collapsed legs b and d exactly as
+// fusion.Fuse does: the bm25 term first, then the dense one, each added to
+// 0 (an absent term adds nothing); min-max divides by multiplying with the
+// reciprocal and maps a constant list to 1. Ties by document id, byte
+// order, descending.
+const (
+	fuseRRF = `SELECT coalesce(b.doc_id, d.doc_id) AS doc_id,
+    coalesce({w_bm25} / ({rrf_k} + b.rank::float8), 0) + coalesce({w_dense} / ({rrf_k} + d.rank::float8), 0) AS score
+  FROM b FULL OUTER JOIN d ON b.doc_id = d.doc_id`
+	fuseLinear = `SELECT coalesce(b.doc_id, d.doc_id) AS doc_id,
+    coalesce({w_bm25} * b.norm, 0) + coalesce({w_dense} * d.norm, 0) AS score
+  FROM (SELECT doc_id, CASE WHEN hi = lo THEN 1::float8 ELSE (score - lo) * (1::float8 / (hi - lo)) END AS norm
+        FROM (SELECT doc_id, score, min(score) OVER () AS lo, max(score) OVER () AS hi FROM b0) m) b
+  FULL OUTER JOIN
+       (SELECT doc_id, CASE WHEN hi = lo THEN 1::float8 ELSE (score - lo) * (1::float8 / (hi - lo)) END AS norm
+        FROM (SELECT doc_id, score, min(score) OVER () AS lo, max(score) OVER () AS hi FROM d0) m) d
+  ON b.doc_id = d.doc_id`
+)
+
+// HybridSQL is the hybrid query of method (rrf or linear with min-max)
+// with its parameters in {name} form: it returns doc_id and score, best
+// first, at most {k} rows.
+func HybridSQL(method fusion.Method) string {
+	b := strings.NewReplacer("{leg}", bm25LegSQL, "{w}", "{w_bm25}", "{floor}", "{floor_bm25}").Replace(collapsedSQL)
+	d := strings.NewReplacer("{leg}", denseLegSQL, "{w}", "{w_dense}", "{floor}", "{floor_dense}").Replace(collapsedSQL)
+	if method == fusion.Linear {
+		return "WITH b0 AS (" + b + "),\nd0 AS (" + d + ")\nSELECT doc_id, score FROM (" + fuseLinear + ") f\nORDER BY score DESC, doc_id COLLATE \"C\" DESC LIMIT {k}"
+	}
+	return "WITH b AS (" + b + "),\nd AS (" + d + ")\nSELECT doc_id, score FROM (" + fuseRRF + ") f\nORDER BY score DESC, doc_id COLLATE \"C\" DESC LIMIT {k}"
+}
+
+// CandidateSQL is retriever's candidate query (bm25 or dense): id,
+// doc_id, score in rank order, {depth} rows at most.
+func CandidateSQL(retriever string) string {
+	leg := bm25LegSQL
+	if retriever == Dense {
+		leg = denseLegSQL
+	}
+	return "SELECT id, doc_id, score FROM (" + leg + ") c ORDER BY pos"
+}
+
+// types are the SQL types of the parameters.
+var types = map[string]string{
+	"query": "text", "vector": "vector", "k": "int", "depth": "int", "rrf_k": "float8",
+	"w_bm25": "float8", "w_dense": "float8", "floor_bm25": "float8", "floor_dense": "float8",
+}
+
+// bind fills the {name} parameters of text: table and tsconfig literally,
+// the others by arg(name, type).
+func bind(text, table, tsconfig string, arg func(name, typ string) string) string {
+	pairs := []string{"{table}", table, "{tsconfig}", tsconfig}
+	for name, typ := range types {
+		pairs = append(pairs, "{"+name+"}", arg(name, typ))
+	}
+	return strings.NewReplacer(pairs...).Replace(text)
+}
+
+// named binds text for pgx.NamedArgs: @name cast to its type.
+func named(text, table, tsconfig string) string {
+	return bind(text, table, tsconfig, func(name, typ string) string { return fmt.Sprintf("(@%s::%s)", name, typ) })
+}
