@@ -82,8 +82,10 @@ func DefaultConfig(corpus string) Config {
 }
 
 // Params lists the parameters a trial may set.
-var Params = []string{"chunk.size", "chunk.overlap", "bm25.text_config", "bm25.min_score", "dense.model", "dense.min_score",
-	"fusion.method", "fusion.k", "fusion.weights.bm25", "fusion.weights.dense", "fusion.normalization", "fusion.depth"}
+// (experiment files' names: the text-search configuration is the custom
+// parameter custom.text_config).
+var Params = []string{"chunk.size", "chunk.overlap", "custom.text_config", "bm25.min_score", "dense.model", "dense.min_score",
+	"fusion.method", "fusion.k", "fusion.weights.bm25", "fusion.weights.dense", "fusion.normalization", "depth"}
 
 // WithParams overlays params (flattened dotted keys) on c and validates
 // the result.
@@ -106,7 +108,7 @@ func (c Config) WithParams(params map[string]any) (Config, error) {
 			c.Chunk.Size, err = toInt(v)
 		case "chunk.overlap":
 			c.Chunk.Overlap, err = toInt(v)
-		case "bm25.text_config":
+		case "custom.text_config":
 			c.BM25.TextConfig, err = toString(v)
 		case "dense.model":
 			c.Dense.Model, err = toString(v)
@@ -129,13 +131,16 @@ func (c Config) WithParams(params map[string]any) (Config, error) {
 			c.Fusion.Normalization = fusion.Normalization(s)
 		case "fusion.k":
 			c.Fusion.K, err = toFloat(v)
-		case "fusion.depth":
+		case "depth":
 			c.Fusion.Depth, err = toInt(v)
 		case "fusion.weights.bm25", "fusion.weights.dense":
 			var f float64
 			if f, err = toFloat(v); err == nil {
 				c.Fusion.Weights[strings.TrimPrefix(k, "fusion.weights.")] = f
 			}
+		case "bm25.k1", "bm25.b":
+			bad(k, "ts_rank_cd, the postgres kind's lexical score, has no BM25 parameters")
+			continue
 		default:
 			bad(k, "not a postgres kind parameter (want one of %s)", strings.Join(Params, ", "))
 			continue

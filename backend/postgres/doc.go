@@ -3,13 +3,14 @@
 // tsvector and ts_rank_cd (cover density ranking; not BM25, though the
 // retriever keeps the name "bm25" so that experiment files and weights
 // read the same on every kind) and dense search by pgvector cosine
-// distance over an HNSW index, fused in SQL by reciprocal rank fusion or
+// similarity (the inner product of L2-normalized vectors) over an HNSW
+// index, fused in SQL by reciprocal rank fusion or
 // by min-max normalized weighted sums.
 //
 // The kind owns its tables: for each index-time group (corpus, chunk size
 // and overlap, embedding model, text-search configuration) it creates a
 // table of chunks with a generated tsvector column (GIN index) and a
-// vector column (HNSW index, vector_cosine_ops), loads it with the tuner's
+// vector column (HNSW index, vector_ip_ops), loads it with the tuner's
 // own embeddings (embed.ForQueries over engine.IndexTexts, the texts and
 // vectors the embedded engine indexes) and drops it when the sweep ends.
 //

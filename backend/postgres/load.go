@@ -124,7 +124,7 @@ func ensureTable(ctx context.Context, pool *pgxpool.Pool, prefix string, c Confi
 		}
 		for _, idx := range []string{
 			fmt.Sprintf("CREATE INDEX ON %s USING gin (tsv)", table),
-			fmt.Sprintf("CREATE INDEX ON %s USING hnsw (embedding vector_cosine_ops)", table),
+			fmt.Sprintf("CREATE INDEX ON %s USING hnsw (embedding vector_ip_ops)", table),
 		} {
 			if _, err := tx.Exec(ctx, idx); err != nil {
 				return err

@@ -40,11 +40,11 @@ func TestHybridSQLIsFusionPostgres(t *testing.T) {
 		params map[string]any
 	}{
 		{"rrf default", map[string]any{}},
-		{"rrf k 5 weighted depth 100", map[string]any{"fusion.k": 5, "fusion.weights.bm25": 0.3, "fusion.weights.dense": 1.7, "fusion.depth": 100}},
+		{"rrf k 5 weighted depth 100", map[string]any{"fusion.k": 5, "fusion.weights.bm25": 0.3, "fusion.weights.dense": 1.7, "depth": 100}},
 		{"rrf dense off", map[string]any{"fusion.weights.dense": 0}},
-		{"rrf floors", map[string]any{"bm25.min_score": 0.1, "dense.min_score": 0.5, "fusion.depth": 80}},
-		{"linear min-max", map[string]any{"fusion.method": "linear", "fusion.weights.bm25": 0.25, "fusion.depth": 100}},
-		{"linear floors depth 30", map[string]any{"fusion.method": "linear", "dense.min_score": 0.3, "fusion.depth": 30}},
+		{"rrf floors", map[string]any{"bm25.min_score": 0.1, "dense.min_score": 0.5, "depth": 80}},
+		{"linear min-max", map[string]any{"fusion.method": "linear", "fusion.weights.bm25": 0.25, "depth": 100}},
+		{"linear floors depth 30", map[string]any{"fusion.method": "linear", "dense.min_score": 0.3, "depth": 30}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if err := b.Apply(ctx, tc.params); err != nil {
@@ -97,7 +97,7 @@ func TestEFSearchTrap(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	if err := b.Apply(ctx, map[string]any{"fusion.depth": 100}); err != nil {
+	if err := b.Apply(ctx, map[string]any{"depth": 100}); err != nil {
 		t.Fatal(err)
 	}
 	if err := b.Restart(ctx); err != nil {
@@ -167,7 +167,7 @@ func TestCloseDropsTables(t *testing.T) {
 		}
 		return n
 	}
-	for i, p := range []map[string]any{{}, {"fusion.k": 10}, {"chunk.size": 6, "chunk.overlap": 2}, {"bm25.text_config": "simple"}} {
+	for i, p := range []map[string]any{{}, {"fusion.k": 10}, {"chunk.size": 6, "chunk.overlap": 2}, {"custom.text_config": "simple"}} {
 		if err := b.Apply(ctx, p); err != nil {
 			t.Fatal(err)
 		}
@@ -204,12 +204,12 @@ func TestParams(t *testing.T) {
 		wantErr []string
 	}{
 		{"ok", map[string]any{"fusion.k": 10, "fusion.weights.dense": 0.5, "chunk.size": 100, "chunk.overlap": 10}, nil},
-		{"unknown", map[string]any{"bm25.k1": 1.2}, []string{`bm25.k1: not a postgres kind parameter`}},
-		{"ranges", map[string]any{"fusion.k": -1, "fusion.depth": 2000, "fusion.weights.bm25": -1},
+		{"unknown", map[string]any{"bm25.k1": 1.2, "retrievers": []string{"bm25"}}, []string{`bm25.k1: ts_rank_cd, the postgres kind's lexical score, has no BM25 parameters`, `retrievers: not a postgres kind parameter`}},
+		{"ranges", map[string]any{"fusion.k": -1, "depth": 2000, "fusion.weights.bm25": -1},
 			[]string{"fusion.k: must be in (0, 1e+06] (got -1)", "fusion.depth: must be from 1 to 1000 (got 2000)", "fusion.weights.bm25: must be in [0, 1e+06] (got -1)"}},
 		{"method", map[string]any{"fusion.method": "combmnz"}, []string{`fusion.method: must be rrf or linear (min-max) for the postgres kind (got "combmnz")`}},
 		{"normalization", map[string]any{"fusion.method": "linear", "fusion.normalization": "z_score"}, []string{`fusion.normalization: the shipped SQL normalizes by min_max only`}},
-		{"text config", map[string]any{"bm25.text_config": "english'; DROP TABLE x; --"}, []string{"bm25.text_config: must be a text search configuration name"}},
+		{"text config", map[string]any{"custom.text_config": "english'; DROP TABLE x; --"}, []string{"bm25.text_config: must be a text search configuration name"}},
 		{"chunks", map[string]any{"chunk.size": 10, "chunk.overlap": 10}, []string{"chunk: need size >= 0 and 0 <= overlap < size"}},
 		{"model", map[string]any{"dense.model": "lsa-0"}, []string{"dense.model: embed:"}},
 	} {

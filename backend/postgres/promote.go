@@ -139,4 +139,3 @@ func (s functionSearcher) Search(ctx context.Context, req backend.SearchRequest)
 	out.Routing = fusion.Routing(len(out.Hits))
 	return out, nil
 }
-

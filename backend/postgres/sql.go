@@ -16,7 +16,10 @@ import (
 // legSQL is one retriever's candidate list: the first {depth} chunks best
 // first, ties by chunk id (byte order), with their raw scores and their
 // 1-based positions. The dense leg lets the HNSW index find the nearest
-// chunks and orders those by score.
+// chunks and orders those by score: the inner product, which is the
+// cosine of the L2-normalized vectors every built-in embedder gives (as
+// in the embedded engine), and 0, not NaN as 1 - (a <=> b) would be, for
+// the zero vector of a text without any known term.
 const (
 	bm25LegSQL = `SELECT id, doc_id, score, row_number() OVER (ORDER BY score DESC, id COLLATE "C") AS pos FROM (
     SELECT c.id, c.doc_id, ts_rank_cd(c.tsv, q.tsq)::float8 AS score
@@ -24,9 +27,9 @@ const (
     WHERE c.tsv @@ q.tsq
     ORDER BY score DESC, c.id COLLATE "C" LIMIT {depth}) l`
 	denseLegSQL = `SELECT id, doc_id, score, row_number() OVER (ORDER BY score DESC, id COLLATE "C") AS pos FROM (
-    SELECT c.id, c.doc_id, 1 - (c.embedding <=> {vector}) AS score
+    SELECT c.id, c.doc_id, -(c.embedding <#> {vector}) AS score
     FROM {table} c
-    ORDER BY c.embedding <=> {vector} LIMIT {depth}) l`
+    ORDER BY c.embedding <#> {vector} LIMIT {depth}) l`
 )
 
 // collapsed turns a leg into its documents: the first (best) chunk of a

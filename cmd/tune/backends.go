@@ -40,6 +40,8 @@ func (a *app) newFactory(s *settings, corpus string) (backend.Factory, error) {
 func (a *app) factory(s *settings, corpus string) (backend.Factory, error) {
 	b := s.Backend
 	switch b.Kind {
+	case kindPostgres:
+		return a.postgresFactory(s, corpus)
 	case kindProcess, kindHTTP:
 		search, err := searchOptions(b, a.secrets)
 		if err != nil {
@@ -125,6 +127,8 @@ func (b backendSettings) problems() []string {
 		}
 	}
 	switch b.Kind {
+	case kindPostgres:
+		return b.postgresProblems()
 	case kindEmbedded:
 		only("command", kindProcess, len(b.Command) > 0)
 		only("restart", kindHTTP, len(b.Restart) > 0)
@@ -150,7 +154,7 @@ func (b backendSettings) problems() []string {
 			add("config", "%v", err)
 		}
 	default:
-		add("kind", "must be embedded, process or http (got %q)", b.Kind)
+		add("kind", "must be embedded, process, http or postgres (got %q)", b.Kind)
 		return out
 	}
 	if b.Template == "" {

@@ -21,7 +21,7 @@ import (
 func (a *app) productionVerifier(s *settings) promote.VerifyFunc {
 	return func(config, dir string, check func(context.Context, backend.Searcher) error) (func(context.Context) error, error) {
 		switch s.Backend.Kind {
-		case kindProcess, kindHTTP:
+		case kindProcess, kindHTTP, kindPostgres:
 			f, err := a.newFactory(s, "")
 			if err != nil {
 				return nil, &tuner.InputError{Err: err}

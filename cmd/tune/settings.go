@@ -67,9 +67,10 @@ type backendSettings struct {
 	// Template renders a trial's config file (process and http kinds).
 	Template string `mapstructure:"template"`
 	// HealthURL answers 2xx once the service is ready.
-	HealthURL string         `mapstructure:"health_url"`
-	Search    searchSettings `mapstructure:"search"`
-	Vectors   vectorSettings `mapstructure:"vectors"` // query vectors for process/http templates (vectors.go)
+	HealthURL string           `mapstructure:"health_url"`
+	Search    searchSettings   `mapstructure:"search"`
+	Vectors   vectorSettings   `mapstructure:"vectors"`  // query vectors for process/http templates (vectors.go)
+	Postgres  postgresSettings `mapstructure:"postgres"` // the postgres kind (postgres.go)
 }
 
 // searchSettings describe how to query a process or http backend: a
