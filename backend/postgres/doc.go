@@ -16,8 +16,8 @@
 //
 // Queries are SQL texts with named parameters (@query, @vector, @k,
 // @depth, @rrf_k, @w_bm25, @w_dense, @floor_bm25, @floor_dense; see
-// HybridSQL and CandidateSQL): the hybrid query answers searches and the
-// per-retriever candidate queries give the lists that the tuner's replay
+// HybridSQL and ExplainSQL): the hybrid query answers searches and the
+// candidate lists ExplainSQL adds (one evaluation of each leg) are what the tuner's replay
 // fuses offline with fusion.Postgres, which the hybrid SQL reproduces bit
 // for bit. Each search runs in a transaction that sets hnsw.ef_search to
 // at least the depth (pgvector's default of 40 would return at most 40

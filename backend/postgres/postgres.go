@@ -321,45 +321,53 @@ func search(ctx context.Context, pool *pgxpool.Pool, table string, c Config, que
 			return err
 		}
 		a := args(c, query, vec, k)
-		rows, err := tx.Query(ctx, named(HybridSQL(c.Fusion.Method), table, c.BM25.TextConfig), a)
-		if err != nil {
-			return err
-		}
 		out.Hits = []backend.Hit{}
-		var hit backend.Hit
-		if _, err := pgx.ForEachRow(rows, []any{&hit.DocID, &hit.Score}, func() error {
-			out.Hits = append(out.Hits, hit)
-			return nil
-		}); err != nil {
-			return err
-		}
-		out.Routing = fusion.Routing(len(out.Hits))
 		if !explain {
-			return nil
-		}
-		out.Candidates = map[string][]fusion.Candidate{}
-		for _, r := range []string{BM25, Dense} {
-			rows, err := tx.Query(ctx, named(CandidateSQL(r), table, c.BM25.TextConfig), a)
+			rows, err := tx.Query(ctx, named(HybridSQL(c.Fusion.Method), table, c.BM25.TextConfig), a)
 			if err != nil {
 				return err
 			}
-			list := []fusion.Candidate{}
-			var cand fusion.Candidate
-			if _, err := pgx.ForEachRow(rows, []any{&cand.ID, &cand.DocID, &cand.Score}, func() error {
-				cand.Rank = len(list) + 1
-				list = append(list, cand)
+			var hit backend.Hit
+			_, err = pgx.ForEachRow(rows, []any{&hit.DocID, &hit.Score}, func() error {
+				out.Hits = append(out.Hits, hit)
 				return nil
-			}); err != nil {
-				return err
-			}
-			out.Candidates[r] = list
+			})
+			return err
 		}
-		return nil
+		rows, err := tx.Query(ctx, named(ExplainSQL(c.Fusion.Method), table, c.BM25.TextConfig), a)
+		if err != nil {
+			return err
+		}
+		out.Candidates = map[string][]fusion.Candidate{BM25: {}, Dense: {}}
+		var list string
+		var cand fusion.Candidate
+		var n int64
+		_, err = pgx.ForEachRow(rows, []any{&list, &cand.ID, &cand.DocID, &cand.Score, &n}, func() error {
+			cand.Rank = int(n)
+			if list == "" {
+				out.Hits = place(out.Hits, int(n), backend.Hit{DocID: cand.DocID, Score: cand.Score})
+			} else {
+				out.Candidates[list] = place(out.Candidates[list], int(n), cand)
+			}
+			return nil
+		})
+		return err
 	})
 	if err != nil {
 		return backend.SearchResponse{}, fmt.Errorf("postgres: search: %w", err)
 	}
+	out.Routing = fusion.Routing(len(out.Hits))
 	return out, nil
+}
+
+// place puts v at the 1-based position n of s, growing it.
+func place[T any](s []T, n int, v T) []T {
+	for len(s) < n {
+		var zero T
+		s = append(s, zero)
+	}
+	s[n-1] = v
+	return s
 }
 
 // Close drops the tables this backend created and closes the pool.

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -17,7 +18,8 @@ import (
 // TestHybridSQLIsFusionPostgres runs the shipped hybrid SQL on a real
 // database for 60 queries under several fusion settings and checks that
 // fusion.Postgres over the candidate SQL's lists gives the same documents
-// in the same order with the same scores (bit for bit), and that the
+// in the same order with the same scores (bit for bit), that HybridSQL
+// (a search without explain) returns those hits too, and that the
 // dense candidate list is as long as the depth (the hnsw.ef_search trap).
 func TestHybridSQLIsFusionPostgres(t *testing.T) {
 	url := database(t)
@@ -62,6 +64,13 @@ func TestHybridSQLIsFusionPostgres(t *testing.T) {
 				}
 				if n, depth := len(resp.Candidates[postgres.Dense]), settings.Fusion.Depth; n != depth {
 					t.Fatalf("query %q: %d dense candidates, want the depth %d", q, n, depth)
+				}
+				plain, err := b.Search(ctx, backend.SearchRequest{Query: q, K: 1000})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(plain.Hits, resp.Hits) {
+					t.Fatalf("query %q: HybridSQL's hits differ from ExplainSQL's:\n%v\n%v", q, plain.Hits, resp.Hits)
 				}
 				want, err := fusion.Postgres(resp.Candidates, settings)
 				if err != nil {
@@ -120,7 +129,7 @@ func TestEFSearchTrap(t *testing.T) {
 		t.Fatal(err)
 	}
 	var n int
-	err = conn.QueryRow(ctx, "SELECT count(*) FROM (SELECT id FROM "+table+" ORDER BY embedding <=> (SELECT embedding FROM "+table+" LIMIT 1) LIMIT 100) x").Scan(&n)
+	err = conn.QueryRow(ctx, "SELECT count(*) FROM (SELECT id FROM "+table+" ORDER BY embedding <#> (SELECT embedding FROM "+table+" LIMIT 1) LIMIT 100) x").Scan(&n)
 	if err != nil {
 		t.Fatal(err)
 	}

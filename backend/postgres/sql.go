@@ -32,18 +32,17 @@ const (
     ORDER BY c.embedding <#> {vector} LIMIT {depth}) l`
 )
 
-// collapsed turns a leg into its documents: the first (best) chunk of a
-// document keeps its score, ranks renumbered from 1; candidates below the
-// floor dropped; nothing when the weight is 0.
+// collapsed turns a leg (the CTE named {leg}) into its documents: the
+// first (best) chunk of a document keeps its score, ranks renumbered from
+// 1; candidates below the floor dropped; nothing when the weight is 0.
 const collapsedSQL = `SELECT doc_id, score, row_number() OVER (ORDER BY pos) AS rank FROM (
-    SELECT DISTINCT ON (doc_id) doc_id, score, pos FROM ({leg}) x ORDER BY doc_id, pos) d
+    SELECT DISTINCT ON (doc_id) doc_id, score, pos FROM {leg} x ORDER BY doc_id, pos) d
   WHERE {w} <> 0 AND ({floor} IS NULL OR score >= {floor})`
 
 // fuseRRF and fuseLinear combine the collapsed legs b and d exactly as
 // fusion.Fuse does: the bm25 term first, then the dense one, each added to
 // 0 (an absent term adds nothing); min-max divides by multiplying with the
-// reciprocal and maps a constant list to 1. Ties by document id, byte
-// order, descending.
+// reciprocal and maps a constant list to 1.
 const (
 	fuseRRF = `SELECT coalesce(b.doc_id, d.doc_id) AS doc_id,
     coalesce({w_bm25} / ({rrf_k} + b.rank::float8), 0) + coalesce({w_dense} / ({rrf_k} + d.rank::float8), 0) AS score
@@ -51,33 +50,42 @@ const (
 	fuseLinear = `SELECT coalesce(b.doc_id, d.doc_id) AS doc_id,
     coalesce({w_bm25} * b.norm, 0) + coalesce({w_dense} * d.norm, 0) AS score
   FROM (SELECT doc_id, CASE WHEN hi = lo THEN 1::float8 ELSE (score - lo) * (1::float8 / (hi - lo)) END AS norm
-        FROM (SELECT doc_id, score, min(score) OVER () AS lo, max(score) OVER () AS hi FROM b0) m) b
+        FROM (SELECT doc_id, score, min(score) OVER () AS lo, max(score) OVER () AS hi FROM b) m) b
   FULL OUTER JOIN
        (SELECT doc_id, CASE WHEN hi = lo THEN 1::float8 ELSE (score - lo) * (1::float8 / (hi - lo)) END AS norm
-        FROM (SELECT doc_id, score, min(score) OVER () AS lo, max(score) OVER () AS hi FROM d0) m) d
+        FROM (SELECT doc_id, score, min(score) OVER () AS lo, max(score) OVER () AS hi FROM d) m) d
   ON b.doc_id = d.doc_id`
 )
 
-// HybridSQL is the hybrid query of method (rrf or linear with min-max)
-// with its parameters in {name} form: it returns doc_id and score, best
-// first, at most {k} rows.
-func HybridSQL(method fusion.Method) string {
-	b := strings.NewReplacer("{leg}", bm25LegSQL, "{w}", "{w_bm25}", "{floor}", "{floor_bm25}").Replace(collapsedSQL)
-	d := strings.NewReplacer("{leg}", denseLegSQL, "{w}", "{w_dense}", "{floor}", "{floor_dense}").Replace(collapsedSQL)
+// with is the common part of the hybrid and explain queries: the legs bl
+// and dl (the candidate lists), their collapsed documents b and d, the
+// fused documents f.
+func with(method fusion.Method) string {
+	b := strings.NewReplacer("{leg}", "bl", "{w}", "{w_bm25}", "{floor}", "{floor_bm25}").Replace(collapsedSQL)
+	d := strings.NewReplacer("{leg}", "dl", "{w}", "{w_dense}", "{floor}", "{floor_dense}").Replace(collapsedSQL)
+	fuse := fuseRRF
 	if method == fusion.Linear {
-		return "WITH b0 AS (" + b + "),\nd0 AS (" + d + ")\nSELECT doc_id, score FROM (" + fuseLinear + ") f\nORDER BY score DESC, doc_id COLLATE \"C\" DESC LIMIT {k}"
+		fuse = fuseLinear
 	}
-	return "WITH b AS (" + b + "),\nd AS (" + d + ")\nSELECT doc_id, score FROM (" + fuseRRF + ") f\nORDER BY score DESC, doc_id COLLATE \"C\" DESC LIMIT {k}"
+	return "WITH bl AS (" + bm25LegSQL + "),\ndl AS (" + denseLegSQL + "),\nb AS (" + b + "),\nd AS (" + d + "),\nf AS (" + fuse + ")\n"
 }
 
-// CandidateSQL is retriever's candidate query (bm25 or dense): id,
-// doc_id, score in rank order, {depth} rows at most.
-func CandidateSQL(retriever string) string {
-	leg := bm25LegSQL
-	if retriever == Dense {
-		leg = denseLegSQL
-	}
-	return "SELECT id, doc_id, score FROM (" + leg + ") c ORDER BY pos"
+// HybridSQL is the hybrid query of method (rrf or linear with min-max)
+// with its parameters in {name} form: it returns doc_id and score, best
+// first (ties by document id descending, byte order), at most {k} rows.
+func HybridSQL(method fusion.Method) string {
+	return with(method) + `SELECT doc_id, score FROM f ORDER BY score DESC, doc_id COLLATE "C" DESC LIMIT {k}`
+}
+
+// ExplainSQL is HybridSQL plus each retriever's candidate list (its leg
+// before the collapse and the floors: what replay fuses), from one
+// evaluation of the legs: rows (list, id, doc_id, score, n), list "" for
+// the n-th hit, else the retriever whose n-th candidate the row is.
+func ExplainSQL(method fusion.Method) string {
+	return with(method) + `SELECT '' AS list, doc_id AS id, doc_id, score, n FROM (
+    SELECT doc_id, score, row_number() OVER (ORDER BY score DESC, doc_id COLLATE "C" DESC) AS n FROM f) h WHERE n <= {k}
+UNION ALL SELECT 'bm25', id, doc_id, score, pos FROM bl
+UNION ALL SELECT 'dense', id, doc_id, score, pos FROM dl`
 }
 
 // types are the SQL types of the parameters.
