@@ -9,16 +9,17 @@
 # root) and prints:
 #   - start time of the cluster, load time of the table (tsvector + GIN,
 #     vector + HNSW) as the tune log reports it;
+#   - --apply-best of the baseline, then of the best of the 55-config grid
+#     of scripts/bench-replay.json (RRF k x bm25 weight) swept in replay
+#     mode (wall time, the replay log: collection, verification of the top
+#     3 live, replay = live within 1e-9), then tune rollback: the
+#     parameters file and the definition of hybrid_search
+#     (pg_get_functiondef) byte-identical to before (exit 1 if not);
 #   - NDCG@10 of lexical only (ts_rank_cd: cover density, NOT BM25), vector
-#     only and the best fused config, from the 55-config grid of
-#     scripts/bench-replay.json (RRF k x bm25 weight; a weight of 0 leaves
-#     one retriever, whose RRF order is its own);
-#   - that grid in live and replay mode: wall times, the replay log's
-#     verification lines (replay = live within 1e-9 on every verified
-#     trial) and the top 5 of both leaderboards, which must be identical;
-#   - --apply-best then tune rollback: the parameters file and the
-#     definition of hybrid_search (pg_get_functiondef) byte-identical to
-#     before (exit 1 if not).
+#     only and the best fused config (a bm25 or dense weight of 0 leaves one
+#     retriever, whose RRF order is its own);
+#   - the same grid in live mode: wall time, and the top 5 of both
+#     leaderboards, which must be identical (exit 1 if not).
 # Skips (exit 0) when ../shared/data/scifact is absent.
 set -euo pipefail
 bench=bench-postgres
@@ -89,47 +90,25 @@ sweep() {
 	echo $((t1 - t0))
 }
 top5() { jq -r '.trials[:5][] | "\(.rank). \(.name) \(.primary)"' "$1"; }
-ndcg() { jq -r --arg n "$2" '.trials[] | select(.name == $n) | .scorecard["NDCG@10"]' "$1"; }
-
-echo "replay, 55 configs..." >&2
-replay=$(sweep replay replay)
-echo "live, 55 configs..." >&2
-live=$(sweep live live)
-echo "table load (tune's log): $(grep -m1 'postgres: loaded' live.log)"
-echo "wall: replay 55 configs $((replay / 1000)).$(( (replay % 1000) / 100 )) s, live 55 configs $((live / 1000)).$(( (live % 1000) / 100 )) s ($(awk -v l="$live" -v r="$replay" 'BEGIN { printf "%.1f", l / r }')x)"
-echo "replay verification:"
-grep -E 'replay: .*(verif|confirm)' replay.log | sed 's/^/  /' || true
-lex=$(jq -r '.trials[] | select(.params["fusion.weights.dense"] == 0 and .params["fusion.k"] == 60) | .scorecard["NDCG@10"]' live.lb.json)
-vec=$(jq -r '.trials[] | select(.params["fusion.weights.bm25"] == 0 and .params["fusion.k"] == 60) | .scorecard["NDCG@10"]' live.lb.json)
-best=$(jq -r '[.trials[] | select(.params["fusion.weights.bm25"] > 0 and .params["fusion.weights.dense"] > 0)] | max_by(.scorecard["NDCG@10"]) | "\(.scorecard["NDCG@10"]) (\(.name))"' live.lb.json)
-echo "NDCG@10 (live): lexical only (ts_rank_cd, not BM25) $lex; vector only (lsa-256, HNSW) $vec; best fused $best"
-top5 replay.lb.json >top.replay
-top5 live.lb.json >top.live
-echo "top 5, replay (rank, trial, primary):"
-sed 's/^/  /' top.replay
-echo "top 5, live:"
-sed 's/^/  /' top.live
-status=0
-if cmp -s top.replay top.live; then
-	echo "top 5 identical (names, order and primary scores): yes"
-else
-	echo "top 5 identical: NO" >&2
-	status=1
-fi
 
 # Promotion and rollback: the application's parameters byte-identical.
 state() { { cat prod/hybrid_search.yaml 2>/dev/null || echo "(no file)"; psql -c "SELECT pg_get_functiondef('hybrid_search'::regproc)" 2>/dev/null || echo "(no function)"; } >"$1"; }
 jq '{name, baseline}' "$exp55" >first.json
+echo "promoting the baseline (a live sweep of 1 config; loads the table)..." >&2
 "$BIN" --experiments first.json --apply-best --force >/dev/null 2>first.log || { tail -20 first.log >&2; exit 1; }
+echo "table load (tune's log): $(grep -m1 'postgres: loaded' first.log)"
 state before
-echo "promoted the baseline: hybrid_search defaults: $(psql -c "SELECT pg_get_function_arguments('hybrid_search'::regproc)")"
-t0=$(now_ms)
-sweep promote replay --apply-best --force >/dev/null
-t1=$(now_ms)
+echo "promoted the baseline: hybrid_search($(psql -c "SELECT pg_get_function_arguments('hybrid_search'::regproc)"))"
+
+echo "replay, 55 configs, --apply-best..." >&2
+replay=$(sweep replay replay --apply-best --force)
 state promoted
-echo "--apply-best (replay sweep + promotion): $((t1 - t0)) ms; hybrid_search defaults now: $(psql -c "SELECT pg_get_function_arguments('hybrid_search'::regproc)")"
+echo "replay sweep, 55 configs (1 collection, 55 fused offline, the top 3 verified live, the winner applied and promoted): $(awk -v r="$replay" 'BEGIN { printf "%.1f", r / 1000 }') s"
+grep -E '^replay: |^verified' replay.log | sed 's/^/  /'
+echo "hybrid_search after --apply-best: ($(psql -c "SELECT pg_get_function_arguments('hybrid_search'::regproc)"))"
 "$BIN" rollback >/dev/null 2>rollback.log || { tail -20 rollback.log >&2; exit 1; }
 state after
+status=0
 if cmp -s before promoted; then
 	echo "the promotion changed nothing (the baseline won?)" >&2
 	status=1
@@ -139,6 +118,27 @@ if cmp -s before after; then
 else
 	echo "rollback: NOT byte-identical:" >&2
 	diff before after >&2 || true
+	status=1
+fi
+
+lex=$(jq -r '.trials[] | select(.params["fusion.weights.dense"] == 0 and .params["fusion.k"] == 60) | .scorecard["NDCG@10"]' replay.lb.json)
+vec=$(jq -r '.trials[] | select(.params["fusion.weights.bm25"] == 0 and .params["fusion.k"] == 60) | .scorecard["NDCG@10"]' replay.lb.json)
+best=$(jq -r '[.trials[] | select(.params["fusion.weights.bm25"] > 0 and .params["fusion.weights.dense"] > 0)] | max_by(.scorecard["NDCG@10"]) | "\(.scorecard["NDCG@10"]) (\(.name))"' replay.lb.json)
+echo "NDCG@10: lexical only (ts_rank_cd, not BM25) $lex; vector only (lsa-256) $vec; best fused $best"
+
+echo "live, 55 configs..." >&2
+live=$(sweep live live)
+echo "live sweep, 55 configs: $(awk -v l="$live" 'BEGIN { printf "%.1f", l / 1000 }') s (replay $(awk -v l="$live" -v r="$replay" 'BEGIN { printf "%.1f", l / r }')x faster)"
+top5 replay.lb.json >top.replay
+top5 live.lb.json >top.live
+echo "top 5, replay (rank, trial, primary):"
+sed 's/^/  /' top.replay
+echo "top 5, live:"
+sed 's/^/  /' top.live
+if cmp -s top.replay top.live; then
+	echo "top 5 identical (names, order and primary scores): yes"
+else
+	echo "top 5 identical: NO" >&2
 	status=1
 fi
 echo "tables left: $(psql -c "SELECT string_agg(tablename, ', ') FROM pg_tables WHERE tablename LIKE 'fusiontune%'")"

@@ -145,14 +145,20 @@ func (f *Factory) Describe(params map[string]any) string {
 	return string(b)
 }
 
-// Fusion is params' query-time settings, which fusion.Postgres replays
-// exactly as the hybrid SQL fuses.
+// Fusion is params' query-time settings, under which the tuner's replay
+// fuses the candidate lists by fusion.Postgres's rule (fusion.Fuse's, for
+// the settings fusion.PostgresExpresses accepts), exactly as the hybrid
+// SQL fuses.
 func (f *Factory) Fusion(params map[string]any) (fusion.Settings, error) {
 	c, err := f.config(params)
 	if err != nil {
 		return fusion.Settings{}, err
 	}
-	return c.Settings(), nil
+	s := c.Settings()
+	if err := fusion.PostgresExpresses(s); err != nil {
+		return fusion.Settings{}, err
+	}
+	return s, nil
 }
 
 // connect opens a pool on the database and makes sure pgvector is there.
