@@ -4,6 +4,8 @@ import (
 	"context"
 	"math"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/fusiontune/fusiontune/backend"
@@ -88,5 +90,52 @@ func TestIndexTextsQueryVectorsMatchEngine(t *testing.T) {
 				t.Fatal("the engine returned no dense candidates")
 			}
 		})
+	}
+}
+
+// TestQueryVectors: the lazily fitted query embedder gives the vectors of
+// embed.ForQueries over IndexTexts; a bad model fails at once, a missing
+// corpus on the first call (and every later one).
+func TestQueryVectors(t *testing.T) {
+	ctx := context.Background()
+	corpusCfg := engine.CorpusConfig{Path: filepath.Join("testdata", "tiny", "corpus.jsonl")}
+	chunk := engine.ChunkConfig{Size: 6, Overlap: 2}
+	f, err := engine.QueryVectors(corpusCfg, chunk, "lsa-8", embed.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	corpus, err := engine.LoadCorpus(corpusCfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, texts, err := engine.IndexTexts(corpus.Docs, chunk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	emb, err := embed.ForQueries(ctx, "lsa-8", embed.Options{}, texts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"telescope mirror", "bread yeast"} {
+		got, err := f(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := emb.EmbedQuery(ctx, q)
+		if len(got) != 8 || !slices.Equal(got, want) {
+			t.Errorf("%q: %v, want %v", q, got, want)
+		}
+	}
+	if _, err := engine.QueryVectors(corpusCfg, chunk, "lsa-x", embed.Options{}); err == nil || !strings.Contains(err.Error(), "dimension must be an integer") {
+		t.Errorf("bad model: %v", err)
+	}
+	missing, err := engine.QueryVectors(engine.CorpusConfig{Path: "testdata/nope.jsonl"}, chunk, "lsa-8", embed.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if _, err := missing(ctx, "q"); err == nil || !strings.Contains(err.Error(), "nope.jsonl") {
+			t.Errorf("missing corpus: %v", err)
+		}
 	}
 }
