@@ -79,7 +79,11 @@ func New(o Options) (*Factory, error) {
 		return nil, fmt.Errorf("backend.postgres.ef_search: must be from 40 to %d (got %d)", MaxDepth, o.EFSearch)
 	}
 	u, err := url.Parse(o.URL)
-	if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
+	if err != nil {
+		// Not echoed: the text may hold a password.
+		return nil, errors.New("backend.postgres.url: want postgres://user@host:port/database (the URL does not parse; a password goes in the environment variable backend.postgres.password_env names)")
+	}
+	if u.Scheme != "postgres" && u.Scheme != "postgresql" {
 		return nil, fmt.Errorf("backend.postgres.url: want postgres://user@host:port/database (got %q)", redactURL(o.URL))
 	}
 	if u.User != nil {
