@@ -20,6 +20,7 @@
 #     retriever, whose RRF order is its own);
 #   - the same grid in live mode: wall time, and the top 5 of both
 #     leaderboards, which must be identical (exit 1 if not).
+# GRID_K="60" restricts the grid to those RRF k values (11 configs for one).
 # Skips (exit 0) when ../shared/data/scifact is absent.
 set -euo pipefail
 bench=bench-postgres
@@ -75,6 +76,14 @@ backend:
 eval: {concurrency: 4}
 YAML
 exp55="$root/scripts/bench-replay.json"
+# GRID_K="60" (a list of RRF k values) restricts the grid, e.g. to its 11
+# weights at k = 60 when a live sweep of all 55 configs would take too long.
+if [ -n "${GRID_K:-}" ]; then
+	jq --argjson k "[${GRID_K// /,}]" '.grid["fusion.k"] = $k' "$exp55" >grid.json
+	exp55="$work/grid.json"
+fi
+n=$(jq '(.grid["fusion.k"] | length) * (.grid["fusion.weights"] | length)' "$exp55")
+echo "grid: $n configs ($(jq -c '.grid["fusion.k"]' "$exp55") RRF k x $(jq '.grid["fusion.weights"] | length' "$exp55") weights)"
 
 # sweep NAME MODE [flags]: run the grid, keep stderr in NAME.log, print wall ms.
 sweep() {
@@ -100,10 +109,10 @@ echo "table load (tune's log): $(grep -m1 'postgres: loaded' first.log)"
 state before
 echo "promoted the baseline: hybrid_search($(psql -c "SELECT pg_get_function_arguments('hybrid_search'::regproc)"))"
 
-echo "replay, 55 configs, --apply-best..." >&2
+echo "replay, $n configs, --apply-best..." >&2
 replay=$(sweep replay replay --apply-best --force)
 state promoted
-echo "replay sweep, 55 configs (1 collection, 55 fused offline, the top 3 verified live, the winner applied and promoted): $(awk -v r="$replay" 'BEGIN { printf "%.1f", r / 1000 }') s"
+echo "replay sweep, $n configs (1 collection, $n fused offline, the top 3 verified live, the winner applied and promoted): $(awk -v r="$replay" 'BEGIN { printf "%.1f", r / 1000 }') s"
 grep -E '^replay: |^verified' replay.log | sed 's/^/  /'
 echo "hybrid_search after --apply-best: ($(psql -c "SELECT pg_get_function_arguments('hybrid_search'::regproc)"))"
 "$BIN" rollback >/dev/null 2>rollback.log || { tail -20 rollback.log >&2; exit 1; }
@@ -126,9 +135,9 @@ vec=$(jq -r '.trials[] | select(.params["fusion.weights.bm25"] == 0 and .params[
 best=$(jq -r '[.trials[] | select(.params["fusion.weights.bm25"] > 0 and .params["fusion.weights.dense"] > 0)] | max_by(.scorecard["NDCG@10"]) | "\(.scorecard["NDCG@10"]) (\(.name))"' replay.lb.json)
 echo "NDCG@10: lexical only (ts_rank_cd, not BM25) $lex; vector only (lsa-256) $vec; best fused $best"
 
-echo "live, 55 configs..." >&2
+echo "live, $n configs..." >&2
 live=$(sweep live live)
-echo "live sweep, 55 configs: $(awk -v l="$live" 'BEGIN { printf "%.1f", l / 1000 }') s (replay $(awk -v l="$live" -v r="$replay" 'BEGIN { printf "%.1f", l / r }')x faster)"
+echo "live sweep, $n configs: $(awk -v l="$live" 'BEGIN { printf "%.1f", l / 1000 }') s (replay $(awk -v l="$live" -v r="$replay" 'BEGIN { printf "%.1f", l / r }')x faster)"
 top5 replay.lb.json >top.replay
 top5 live.lb.json >top.live
 echo "top 5, replay (rank, trial, primary):"
