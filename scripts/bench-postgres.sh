@@ -96,6 +96,9 @@ sweep() {
 		exit 1
 	fi
 	t1=$(now_ms)
+	# The run's own leaderboard.json (with --apply-best stdout also holds
+	# the promotion's lines).
+	cp "$(sed -nE 's/.*run directory ([^ ]+).*/\1/p' "$name.log" | tail -1)/leaderboard.json" "$name.lb.json"
 	echo $((t1 - t0))
 }
 top5() { jq -r '.trials[:5][] | "\(.rank). \(.name) \(.primary)"' "$1"; }
