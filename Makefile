@@ -3,7 +3,7 @@ GO      ?= go
 BIN     ?= bin/tune
 FUZZTIME ?= 30s
 
-.PHONY: help build test check-leaderboards faults codesize demo bench bench-eval bench-samplers bench-workers bench-load bench-replay bench-study-replay judge-recovery lint fuzz clean
+.PHONY: help build test check-leaderboards faults codesize demo bench bench-eval bench-samplers bench-workers bench-load bench-replay bench-postgres bench-study-replay judge-recovery lint fuzz clean
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "  %-12s %s\n", $$1, $$2}'
@@ -49,6 +49,9 @@ bench-replay: build ## fusion replay vs live restart-per-config on ../shared/dat
 
 judge-recovery: build ## judge-as-you-tune recovery: hide half the judgments of the demo and SciFact, pool + file judge, Kendall tau per round
 	./scripts/judge-recovery.sh
+
+bench-postgres: build ## the postgres kind on ../shared/data/scifact: live vs replay, promotion + rollback (skips without it)
+	./scripts/bench-postgres.sh
 
 bench-study-replay: build ## a 200-trial TPE study in replay mode vs live (20 trials, extrapolated) on ../shared/data/scifact
 	./scripts/bench-study-replay.sh

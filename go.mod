@@ -8,6 +8,7 @@ require (
 	github.com/blevesearch/snowballstem v0.9.0
 	github.com/c-bata/goptuna v0.9.0
 	github.com/glebarez/sqlite v1.11.0
+	github.com/jackc/pgx/v5 v5.5.5
 	github.com/olekukonko/tablewriter v0.0.5
 	github.com/spf13/viper v1.19.0
 	github.com/tidwall/gjson v1.18.0
@@ -53,7 +54,6 @@ require (
 	github.com/hashicorp/hcl v1.0.0 // indirect
 	github.com/jackc/pgpassfile v1.0.0 // indirect
 	github.com/jackc/pgservicefile v0.0.0-20221227161230-091c0ba34f0a // indirect
-	github.com/jackc/pgx/v5 v5.5.5 // indirect
 	github.com/jackc/puddle/v2 v2.2.1 // indirect
 	github.com/jinzhu/inflection v1.0.0 // indirect
 	github.com/jinzhu/now v1.1.5 // indirect

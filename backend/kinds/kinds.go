@@ -14,6 +14,7 @@ import (
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/backend/embedded"
 	"github.com/fusiontune/fusiontune/backend/external"
+	"github.com/fusiontune/fusiontune/backend/postgres"
 )
 
 // Backend kinds (setting backend.kind).
@@ -21,10 +22,11 @@ const (
 	Embedded = "embedded"
 	Process  = external.KindProcess
 	HTTP     = external.KindHTTP
+	Postgres = postgres.Kind
 )
 
 // Names are the kinds New builds, in the order messages list them.
-var Names = []string{Embedded, Process, HTTP}
+var Names = []string{Embedded, Process, HTTP, Postgres}
 
 // Options choose a kind and configure it with plain values.
 type Options struct {
@@ -36,6 +38,8 @@ type Options struct {
 	// External configures the process and http kinds (its Kind is set
 	// from Kind).
 	External external.Options
+	// Postgres configures the postgres kind.
+	Postgres postgres.Options
 	// Secret, when set, receives every secret value a kind reads from the
 	// environment (an embedding API key), for redaction.
 	Secret func(...string)
@@ -51,6 +55,8 @@ func New(o Options) (backend.Factory, error) {
 		return external.New(e)
 	case Embedded:
 		return newEmbedded(o)
+	case Postgres:
+		return postgres.New(o.Postgres)
 	}
 	return nil, fmt.Errorf("backend.kind: unknown kind %q", o.Kind)
 }

@@ -335,7 +335,7 @@ func TestBackendSettingsErrors(t *testing.T) {
 	exp := e.write("exp.json", threeTrials)
 	const search = "  health_url: http://127.0.0.1:1/healthz\n  search: {url: \"http://127.0.0.1:1/search\", hits: hits, id: doc_id}\n"
 	for _, tc := range []struct{ name, settings, want string }{
-		{"unknown kind", "backend: {kind: grpc}\n", `backend.kind: must be embedded, process or http (got "grpc")`},
+		{"unknown kind", "backend: {kind: grpc}\n", `backend.kind: must be embedded, process, http or postgres (got "grpc")`},
 		{"process without command", "backend:\n  kind: process\n  template: t.yaml.tmpl\n" + search, "backend.command: required"},
 		{"http without restart", "backend:\n  kind: http\n  config: svc.yaml\n  template: t.yaml.tmpl\n" + search, "backend.restart: required"},
 		{"http without config", "backend:\n  kind: http\n  restart: [/bin/true]\n  template: t.yaml.tmpl\n" + search, "backend.config: required"},
@@ -347,6 +347,12 @@ func TestBackendSettingsErrors(t *testing.T) {
 		{"embedded with command", "backend: {command: [x]}\n", "backend.command: only for backend.kind process"},
 		{"missing template", "backend:\n  kind: process\n  command: [x]\n  template: nope.yaml.tmpl\n" + search, `tune.yaml:5:13: backend.template: "nope.yaml.tmpl" (resolved against the settings file's directory to nope.yaml.tmpl): no such file or directory`},
 		{"template needs a param", "backend:\n  kind: http\n  config: svc.yaml\n  restart: [/bin/true]\n  template: t2.yaml.tmpl\n" + search, `trial "baseline": backend.template: t2.yaml.tmpl:1:15: executing "t2.yaml.tmpl" at <.retrievers>: map has no entry for key "retrievers"`},
+		{"bad vectors model", "backend:\n  kind: process\n  command: [x]\n  template: t.yaml.tmpl\n  vectors: {model: lsa-x}\n" + search, `backend.vectors.model: embed: "lsa-x": dimension must be an integer`},
+		{"postgres without url", "backend: {kind: postgres}\n", "backend.postgres.url: required"},
+		{"postgres with a template", "backend:\n  kind: postgres\n  template: t.yaml.tmpl\n  postgres: {url: \"postgres://u@127.0.0.1:1/db\"}\n", "backend.template: not for backend.kind postgres"},
+		{"postgres unparsable url", "backend:\n  kind: postgres\n  postgres: {url: \"postgres://u:Bearer abc@127.0.0.1:1/db\"}\n", "backend.postgres.url: want postgres://user@host:port/database (the URL does not parse"},
+		{"postgres password in url", "backend:\n  kind: postgres\n  postgres: {url: \"postgres://u:Bearer@127.0.0.1:1/db\"}\n", "backend.postgres.url: a URL with a password"},
+		{"postgres trial param", "backend:\n  kind: postgres\n  postgres: {url: \"postgres://u@127.0.0.1:1/db\", model: lsa-32}\n", `trial "bm25-only": postgres: retrievers: not a postgres kind parameter`},
 		{"bad body template", "backend:\n  kind: process\n  command: [x]\n  template: t.yaml.tmpl\n  health_url: http://h/x\n  search: {url: \"http://h/s\", body: \"{{ .query \", hits: h, id: i}\n", "backend.search.body: search.body:1: unclosed action"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

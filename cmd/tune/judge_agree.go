@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/fusiontune/fusiontune/experiments/labels"
 	"github.com/fusiontune/fusiontune/experiments/judge"
+	"github.com/fusiontune/fusiontune/experiments/labels"
 )
 
 const judgeAgreeUsage = `[--by category] [--judge NAME] [--format text|json] [--config tune.yaml]

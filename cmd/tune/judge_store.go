@@ -11,10 +11,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fusiontune/fusiontune/experiments/judge"
 	"github.com/fusiontune/fusiontune/experiments/labels"
 	"github.com/fusiontune/fusiontune/internal/atomicfile"
 	"github.com/fusiontune/fusiontune/internal/trec"
-	"github.com/fusiontune/fusiontune/experiments/judge"
 )
 
 const judgeImportUsage = `FILE [--judge NAME] [--source human|file|llm|implicit|gold] [--config tune.yaml]

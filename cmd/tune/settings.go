@@ -27,6 +27,7 @@ const (
 	kindEmbedded        = tunesettings.KindEmbedded
 	kindProcess         = tunesettings.KindProcess
 	kindHTTP            = tunesettings.KindHTTP
+	kindPostgres        = tunesettings.KindPostgres
 	defaultRunsDir      = tunesettings.DefaultRunsDir
 	defaultSettingsFile = tunesettings.DefaultSettingsFile
 )

@@ -42,6 +42,10 @@ type Backend struct {
 	// HealthURL answers 2xx once the service is ready.
 	HealthURL string `mapstructure:"health_url"`
 	Search    Search `mapstructure:"search"`
+	// Vectors gives process/http request templates the query's vector;
+	// Postgres configures the postgres kind (backend_postgres.go).
+	Vectors  Vectors  `mapstructure:"vectors"`
+	Postgres Postgres `mapstructure:"postgres"`
 }
 
 // Search describes how to query a process or http backend: a request
@@ -87,6 +91,9 @@ func (b Backend) kindProblems(add func(field, format string, args ...any)) {
 		}
 	}
 	switch b.Kind {
+	case KindPostgres:
+		b.postgresProblems(add)
+		return
 	case KindEmbedded:
 		only("command", KindProcess, len(b.Command) > 0)
 		only("restart", KindHTTP, len(b.Restart) > 0)
@@ -112,7 +119,7 @@ func (b Backend) kindProblems(add func(field, format string, args ...any)) {
 			add("config", "%v", err)
 		}
 	default:
-		add("kind", "must be embedded, process or http (got %q)", b.Kind)
+		add("kind", "must be embedded, process, http or postgres (got %q)", b.Kind)
 		return
 	}
 	if b.Template == "" {

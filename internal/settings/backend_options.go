@@ -32,9 +32,16 @@ type Host struct {
 func (b Backend) Options(corpus string, h Host) (kinds.Options, error) {
 	o := kinds.Options{Kind: b.Kind, Secret: h.Secret}
 	switch b.Kind {
+	case KindPostgres:
+		p, err := b.postgresOptions(corpus, h.Secret)
+		o.Postgres = p
+		return o, err
 	case KindProcess, KindHTTP:
 		search, err := b.searchOptions(h.Header)
 		if err != nil {
+			return o, err
+		}
+		if err := b.Vectors.queryVectors(corpus, h.Secret, &search); err != nil {
 			return o, err
 		}
 		o.External = external.Options{

@@ -31,6 +31,8 @@ func (s *Settings) pathSettings() []pathSetting {
 		pathSetting{key: "backend.config", ptr: &b.Config},
 		pathSetting{key: "backend.template", ptr: &b.Template},
 		pathSetting{key: "runs_dir", ptr: &s.RunsDir},
+		pathSetting{key: "backend.postgres.corpus", ptr: &b.Postgres.Corpus},
+		pathSetting{key: "backend.vectors.corpus", ptr: &b.Vectors.Corpus},
 	)
 	if len(b.Command) > 0 {
 		out = append(out, pathSetting{key: "backend.command[0]", ptr: &b.Command[0], command: true})

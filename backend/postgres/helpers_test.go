@@ -1,0 +1,93 @@
+package postgres_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fusiontune/fusiontune/backend/postgres"
+	"github.com/fusiontune/fusiontune/tuner/studystore/pgtest"
+	"github.com/jackc/pgx/v5"
+)
+
+// database starts a throwaway cluster and returns the URL of a fresh
+// database with pgvector, skipping (failing under CI) when pgvector is
+// not installed.
+func database(t *testing.T) string {
+	t.Helper()
+	srv := pgtest.Start(t)
+	url := srv.NewDatabase(t)
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, "CREATE EXTENSION IF NOT EXISTS vector"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("pgvector: %v (CI is set: .ci/run should have run scripts/install-pgvector.sh)", err)
+		}
+		t.Skipf("pgvector not installed (scripts/install-pgvector.sh): %v", err)
+	}
+	return url
+}
+
+// topics are the planted topics of the synthetic corpus.
+var topics = [][]string{
+	{"telescope", "galaxy", "orbit", "planet", "comet", "nebula", "star", "lens", "mirror", "astronomer"},
+	{"bread", "yeast", "flour", "oven", "dough", "butter", "sugar", "bake", "crust", "knead"},
+	{"protein", "cell", "gene", "enzyme", "membrane", "virus", "tissue", "receptor", "mutation", "dna"},
+	{"river", "mountain", "forest", "glacier", "valley", "rain", "soil", "lake", "canyon", "delta"},
+	{"compiler", "memory", "thread", "kernel", "cache", "pointer", "stack", "heap", "process", "socket"},
+}
+
+// syntheticCorpus writes a BEIR corpus of n documents drawn from the
+// topics (with some words of other topics, and ties in lexical scores),
+// and returns its path and nq queries.
+func syntheticCorpus(t testing.TB, n, nq int) (string, []string) {
+	t.Helper()
+	r := rand.New(rand.NewPCG(7, 11))
+	var b strings.Builder
+	for i := range n {
+		tp := topics[i%len(topics)]
+		words := make([]string, 8+r.IntN(20))
+		for j := range words {
+			if r.IntN(6) == 0 {
+				o := topics[r.IntN(len(topics))]
+				words[j] = o[r.IntN(len(o))]
+			} else {
+				words[j] = tp[r.IntN(len(tp))]
+			}
+		}
+		line, _ := json.Marshal(map[string]string{"_id": fmt.Sprintf("d%03d", i), "title": tp[r.IntN(len(tp))], "text": strings.Join(words, " ")})
+		b.Write(line)
+		b.WriteByte('\n')
+	}
+	path := filepath.Join(t.TempDir(), "corpus.jsonl")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	qs := make([]string, nq)
+	for i := range qs {
+		tp := topics[r.IntN(len(topics))]
+		qs[i] = tp[r.IntN(len(tp))] + " " + tp[r.IntN(len(tp))] + " " + topics[r.IntN(len(topics))][r.IntN(10)]
+	}
+	return path, qs
+}
+
+// factory is the kind on url over corpus with lsa-16 vectors.
+func factory(t testing.TB, url, corpus string) *postgres.Factory {
+	t.Helper()
+	base := postgres.DefaultConfig(corpus)
+	base.Dense.Model = "lsa-16"
+	f, err := postgres.New(postgres.Options{URL: url, Base: base})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}

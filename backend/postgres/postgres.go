@@ -1,0 +1,416 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/backend/fusion"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// Kind is the setting backend.kind of this kind.
+const Kind = "postgres"
+
+// DefaultPrefix names the kind's tables (<prefix>_<group>).
+const DefaultPrefix = "fusiontune"
+
+// DefaultEFSearch is Options.EFSearch's default: MaxDepth.
+const DefaultEFSearch = MaxDepth
+
+// DefaultFunction is the promoted SQL function's name.
+const DefaultFunction = "hybrid_search"
+
+// Options configure the kind.
+type Options struct {
+	// URL is the database, postgres://user@host:port/db?sslmode=...,
+	// without a password.
+	URL string
+	// Password, read by the caller from an environment variable, is set
+	// on the connection, never logged.
+	Password string
+	// Base is the configuration trials overlay (DefaultConfig of the
+	// dataset's corpus, with the user's settings).
+	Base Config
+	// EFSearch is hnsw.ef_search for every search (DefaultEFSearch when
+	// 0; 40..MaxDepth): at least every trial's depth, and the same for
+	// every depth, so that the nearest chunks at a small depth are the
+	// first of those at a larger one (replay cuts lists collected at the
+	// largest depth).
+	EFSearch int
+	// Prefix names the tables (DefaultPrefix when empty); Function the
+	// promoted function (DefaultFunction when empty). Both: lowercase
+	// letters, digits and _.
+	Prefix, Function string
+}
+
+// Factory is the postgres kind, ready to check, describe and open.
+type Factory struct {
+	o Options
+}
+
+var (
+	_ backend.Factory        = (*Factory)(nil)
+	_ backend.FusionResolver = (*Factory)(nil)
+	_ backend.Verifier       = (*Factory)(nil)
+	_ backend.Backend        = (*Backend)(nil)
+	_ backend.Restarter      = (*Backend)(nil)
+)
+
+// New checks o.
+func New(o Options) (*Factory, error) {
+	if o.Prefix == "" {
+		o.Prefix = DefaultPrefix
+	}
+	if o.Function == "" {
+		o.Function = DefaultFunction
+	}
+	if o.EFSearch == 0 {
+		o.EFSearch = DefaultEFSearch
+	}
+	if o.EFSearch < 40 || o.EFSearch > MaxDepth {
+		return nil, fmt.Errorf("backend.postgres.ef_search: must be from 40 to %d (got %d)", MaxDepth, o.EFSearch)
+	}
+	u, err := url.Parse(o.URL)
+	if err != nil {
+		// Not echoed: the text may hold a password.
+		return nil, errors.New("backend.postgres.url: want postgres://user@host:port/database (the URL does not parse; a password goes in the environment variable backend.postgres.password_env names)")
+	}
+	if u.Scheme != "postgres" && u.Scheme != "postgresql" {
+		return nil, fmt.Errorf("backend.postgres.url: want postgres://user@host:port/database (got %q)", redactURL(o.URL))
+	}
+	if u.User != nil {
+		if _, has := u.User.Password(); has {
+			return nil, errors.New("backend.postgres.url: a URL with a password: the password is read only from the environment variable backend.postgres.password_env names")
+		}
+	}
+	if !textConfigName(o.Prefix) {
+		return nil, fmt.Errorf("backend.postgres.prefix: lowercase letters, digits and _ (got %q)", o.Prefix)
+	}
+	if !textConfigName(o.Function) {
+		return nil, fmt.Errorf("backend.postgres.function: lowercase letters, digits and _ (got %q)", o.Function)
+	}
+	if err := o.Base.Validate(); err != nil {
+		return nil, fmt.Errorf("backend.postgres: %w", err)
+	}
+	return &Factory{o: o}, nil
+}
+
+func redactURL(s string) string {
+	if u, err := url.Parse(s); err == nil && u.User != nil {
+		if _, has := u.User.Password(); has {
+			u.User = url.UserPassword(u.User.Username(), "xxxxx")
+			return u.String()
+		}
+	}
+	return s
+}
+
+// Check validates params' config.
+func (f *Factory) Check(params map[string]any) error {
+	_, err := f.config(params)
+	return err
+}
+
+// config is params over the base config, checked.
+func (f *Factory) config(params map[string]any) (Config, error) {
+	c, err := f.o.Base.WithParams(params)
+	if err == nil {
+		err = f.checkDepth(c)
+	}
+	return c, err
+}
+
+func (f *Factory) checkDepth(c Config) error {
+	if c.Fusion.Depth > f.o.EFSearch {
+		return fmt.Errorf("postgres: fusion.depth: must be at most backend.postgres.ef_search, %d (got %d): HNSW would return fewer rows", f.o.EFSearch, c.Fusion.Depth)
+	}
+	return nil
+}
+
+// Describe is params' config as YAML (the production file a promotion
+// writes).
+func (f *Factory) Describe(params map[string]any) string {
+	c, err := f.config(params)
+	if err != nil {
+		return "render error: " + err.Error()
+	}
+	b, err := c.Marshal()
+	if err != nil {
+		return "render error: " + err.Error()
+	}
+	return string(b)
+}
+
+// Fusion is params' query-time settings, under which the tuner's replay
+// fuses the candidate lists by fusion.Postgres's rule (fusion.Fuse's, for
+// the settings fusion.PostgresExpresses accepts), exactly as the hybrid
+// SQL fuses.
+func (f *Factory) Fusion(params map[string]any) (fusion.Settings, error) {
+	c, err := f.config(params)
+	if err != nil {
+		return fusion.Settings{}, err
+	}
+	s := c.Settings()
+	if err := fusion.PostgresExpresses(s); err != nil {
+		return fusion.Settings{}, err
+	}
+	return s, nil
+}
+
+// connect opens a pool on the database and makes sure pgvector is there.
+func (f *Factory) connect(ctx context.Context) (*pgxpool.Pool, error) {
+	cfg, err := pgxpool.ParseConfig(f.o.URL)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: %s: %w", redactURL(f.o.URL), err)
+	}
+	if f.o.Password != "" {
+		cfg.ConnConfig.Password = f.o.Password
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: connect: %w", err)
+	}
+	if _, err := pool.Exec(ctx, "CREATE EXTENSION IF NOT EXISTS vector"); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("postgres: CREATE EXTENSION vector (is pgvector installed? see scripts/install-pgvector.sh): %w", err)
+	}
+	return pool, nil
+}
+
+// Open connects; tables are built by Restart.
+func (f *Factory) Open(_ string, log io.Writer) (backend.Backend, error) {
+	if log == nil {
+		log = io.Discard
+	}
+	pool, err := f.connect(context.Background())
+	if err != nil {
+		return nil, err
+	}
+	return &Backend{f: f, pool: pool, log: log, created: map[string]bool{}, cfg: f.o.Base}, nil
+}
+
+// Backend is an open postgres kind: a pool, the applied config, the
+// table of its group.
+type Backend struct {
+	f    *Factory
+	pool *pgxpool.Pool
+	log  io.Writer
+
+	mu      sync.Mutex
+	cfg     Config          // applied
+	table   string          // the table searches read ("" before the first Restart)
+	running Config          // the config the table was built for
+	created map[string]bool // tables this backend created, dropped by Close
+	vectors map[string]*queryVectors
+}
+
+// Apply keeps params' config; Restart builds its table when needed.
+func (b *Backend) Apply(_ context.Context, params map[string]any) error {
+	c, err := b.f.config(params)
+	if err != nil {
+		return err
+	}
+	b.mu.Lock()
+	b.cfg = c
+	b.mu.Unlock()
+	return nil
+}
+
+// NeedsRestart reports whether the applied config reads another table.
+func (b *Backend) NeedsRestart() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.table == "" || b.cfg.Group() != b.running.Group()
+}
+
+// Restart makes sure the applied config's table exists, loading it when
+// it does not.
+func (b *Backend) Restart(ctx context.Context) error {
+	b.mu.Lock()
+	c := b.cfg
+	b.mu.Unlock()
+	table, made, err := ensureTable(ctx, b.pool, b.f.o.Prefix, c, b.vectorsFor(c), b.log)
+	if err != nil {
+		return err
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if made {
+		b.created[table] = true
+	}
+	b.table, b.running = table, c
+	return nil
+}
+
+// vectorsFor returns the (lazily fitted) query embedder of c's group.
+func (b *Backend) vectorsFor(c Config) *queryVectors {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.vectors == nil {
+		b.vectors = map[string]*queryVectors{}
+	}
+	g := c.Group()
+	if b.vectors[g] == nil {
+		b.vectors[g] = newQueryVectors(c)
+	}
+	return b.vectors[g]
+}
+
+// Ready pings the database.
+func (b *Backend) Ready(ctx context.Context) error {
+	if err := b.pool.Ping(ctx); err != nil {
+		return fmt.Errorf("postgres: %w", err)
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.table == "" {
+		return errors.New("postgres: no table loaded yet")
+	}
+	return nil
+}
+
+// Search runs the hybrid SQL under the running config overlaid with the
+// request's fusion override; with Explain it also runs each retriever's
+// candidate SQL.
+func (b *Backend) Search(ctx context.Context, req backend.SearchRequest) (backend.SearchResponse, error) {
+	b.mu.Lock()
+	c, table, running := b.cfg, b.table, b.running
+	b.mu.Unlock()
+	if table == "" {
+		return backend.SearchResponse{}, errors.New("postgres: no table loaded yet")
+	}
+	if c.Group() != running.Group() {
+		return backend.SearchResponse{}, errors.New("postgres: the applied config reads another table: restart first")
+	}
+	c.Fusion = c.Fusion.Override(req.Fusion)
+	if err := c.Validate(); err != nil {
+		return backend.SearchResponse{}, err
+	}
+	if err := b.f.checkDepth(c); err != nil {
+		return backend.SearchResponse{}, err
+	}
+	k := req.K
+	if k <= 0 {
+		k = 10
+	}
+	vec, err := b.vectorsFor(c).embed(ctx, req.Query)
+	if err != nil {
+		return backend.SearchResponse{}, err
+	}
+	return search(ctx, b.pool, table, c, req.Query, vec, k, b.f.o.EFSearch, req.Explain)
+}
+
+// args are the named arguments of c's SQL for one query.
+func args(c Config, query, vec string, k int) pgx.NamedArgs {
+	a := pgx.NamedArgs{"query": query, "vector": vec, "k": k, "depth": c.Fusion.Depth, "rrf_k": c.Fusion.K,
+		"w_bm25": c.Fusion.Weight(BM25), "w_dense": c.Fusion.Weight(Dense), "floor_bm25": nil, "floor_dense": nil}
+	if c.BM25.MinScore != nil {
+		a["floor_bm25"] = *c.BM25.MinScore
+	}
+	if c.Dense.MinScore != nil {
+		a["floor_dense"] = *c.Dense.MinScore
+	}
+	return a
+}
+
+// search runs c's hybrid SQL (and with explain its candidate SQL) in one
+// transaction with hnsw.ef_search set to ef (pgvector's default, 40, would
+// cut LIMIT 100 to 40 rows).
+func search(ctx context.Context, pool *pgxpool.Pool, table string, c Config, query, vec string, k, ef int, explain bool) (backend.SearchResponse, error) {
+	var out backend.SearchResponse
+	err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, "SELECT set_config('hnsw.ef_search', $1, true)", strconv.Itoa(ef)); err != nil {
+			return err
+		}
+		a := args(c, query, vec, k)
+		out.Hits = []backend.Hit{}
+		if !explain {
+			rows, err := tx.Query(ctx, named(HybridSQL(c.Fusion.Method), table, c.BM25.TextConfig), a)
+			if err != nil {
+				return err
+			}
+			var hit backend.Hit
+			_, err = pgx.ForEachRow(rows, []any{&hit.DocID, &hit.Score}, func() error {
+				out.Hits = append(out.Hits, hit)
+				return nil
+			})
+			return err
+		}
+		rows, err := tx.Query(ctx, named(ExplainSQL(c.Fusion.Method), table, c.BM25.TextConfig), a)
+		if err != nil {
+			return err
+		}
+		out.Candidates = map[string][]fusion.Candidate{BM25: {}, Dense: {}}
+		var list string
+		var cand fusion.Candidate
+		var n int64
+		_, err = pgx.ForEachRow(rows, []any{&list, &cand.ID, &cand.DocID, &cand.Score, &n}, func() error {
+			cand.Rank = int(n)
+			if list == "" {
+				out.Hits = place(out.Hits, int(n), backend.Hit{DocID: cand.DocID, Score: cand.Score})
+			} else {
+				out.Candidates[list] = place(out.Candidates[list], int(n), cand)
+			}
+			return nil
+		})
+		return err
+	})
+	if err != nil {
+		return backend.SearchResponse{}, fmt.Errorf("postgres: search: %w", err)
+	}
+	out.Routing = fusion.Routing(len(out.Hits))
+	return out, nil
+}
+
+// place puts v at the 1-based position n of s, growing it.
+func place[T any](s []T, n int, v T) []T {
+	for len(s) < n {
+		var zero T
+		s = append(s, zero)
+	}
+	s[n-1] = v
+	return s
+}
+
+// Close drops the tables this backend created and closes the pool.
+func (b *Backend) Close() error {
+	b.mu.Lock()
+	tables := make([]string, 0, len(b.created))
+	for t := range b.created {
+		tables = append(tables, t)
+	}
+	b.created = map[string]bool{}
+	b.mu.Unlock()
+	var errs []error
+	for _, t := range tables {
+		if _, err := b.pool.Exec(context.Background(), "DROP TABLE IF EXISTS "+t); err != nil {
+			errs = append(errs, fmt.Errorf("postgres: drop %s: %w", t, err))
+		} else {
+			fmt.Fprintf(b.log, "postgres: dropped %s\n", t)
+		}
+	}
+	b.pool.Close()
+	return errors.Join(errs...)
+}
+
+// vectorLiteral is v as pgvector's text input, each float32 exactly.
+func vectorLiteral(v []float32) string {
+	var s strings.Builder
+	s.WriteByte('[')
+	for i, x := range v {
+		if i > 0 {
+			s.WriteByte(',')
+		}
+		s.WriteString(strconv.FormatFloat(float64(x), 'g', -1, 32))
+	}
+	s.WriteByte(']')
+	return s.String()
+}

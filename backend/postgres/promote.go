@@ -1,0 +1,141 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/backend/fusion"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// FunctionSQL is the promoted function of c: NAME(query text, query_vec
+// vector, k int, ...) returning (doc_id, score) best first, the hybrid SQL
+// of c's method over table, every setting a parameter whose default is
+// c's value. It sets hnsw.ef_search for the rest of the caller's
+// transaction.
+func FunctionSQL(name, table string, ef int, c Config) string {
+	lit := func(f *float64) string {
+		if f == nil {
+			return "NULL"
+		}
+		return fmt.Sprintf("%v", *f)
+	}
+	body := bind(HybridSQL(c.Fusion.Method), table, c.BM25.TextConfig, func(p, typ string) string {
+		if p == "vector" {
+			return name + ".query_vec"
+		}
+		return name + "." + p
+	})
+	return fmt.Sprintf(`CREATE OR REPLACE FUNCTION %s(query text, query_vec vector, k int DEFAULT 10,
+  depth int DEFAULT %d, rrf_k float8 DEFAULT %v, w_bm25 float8 DEFAULT %v, w_dense float8 DEFAULT %v,
+  floor_bm25 float8 DEFAULT %s, floor_dense float8 DEFAULT %s)
+RETURNS TABLE (doc_id text, score float8) LANGUAGE sql VOLATILE AS $fn$
+SELECT set_config('hnsw.ef_search', greatest(%s.depth, %d)::text, true);
+%s
+$fn$`, name, c.Fusion.Depth, c.Fusion.K, c.Fusion.Weight(BM25), c.Fusion.Weight(Dense),
+		lit(c.BM25.MinScore), lit(c.Dense.MinScore), name, ef, body)
+}
+
+// FunctionDef is the definition of the promoted function as the database
+// prints it (pg_get_functiondef), "" when there is none: what the
+// application runs, and what a rollback must restore byte for byte.
+func FunctionDef(ctx context.Context, conn interface {
+	QueryRow(context.Context, string, ...any) pgx.Row
+}, name string) (string, error) {
+	var def *string
+	err := conn.QueryRow(ctx, `SELECT pg_get_functiondef(p.oid) FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+  WHERE p.proname = $1 AND n.nspname = current_schema()`, name).Scan(&def)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	return *def, nil
+}
+
+// Verify installs the production config for a promotion or a rollback:
+// it makes sure the config's table exists (loading it, kept after the
+// run), (re)creates the function hybrid_search with the config's settings
+// as its defaults, then runs check against a searcher calling the
+// function as an application would. A config file that does not exist
+// (a rollback past the first promotion) drops the function.
+func (f *Factory) Verify(config, _ string, log io.Writer, check func(context.Context, backend.Searcher) error) (func(context.Context) error, error) {
+	if log == nil {
+		log = io.Discard
+	}
+	return func(ctx context.Context) error {
+		pool, err := f.connect(ctx)
+		if err != nil {
+			return err
+		}
+		defer pool.Close()
+		if _, err := os.Stat(config); errors.Is(err, os.ErrNotExist) {
+			if _, err := pool.Exec(ctx, "DROP FUNCTION IF EXISTS "+f.o.Function+"(text, vector, int, int, float8, float8, float8, float8, float8)"); err != nil {
+				return fmt.Errorf("postgres: drop %s: %w", f.o.Function, err)
+			}
+			fmt.Fprintf(log, "postgres: %s does not exist: dropped the function %s\n", config, f.o.Function)
+			return nil
+		}
+		c, err := ReadConfig(config)
+		if err == nil {
+			err = f.checkDepth(c)
+		}
+		if err != nil {
+			return err
+		}
+		q := newQueryVectors(c)
+		table, _, err := ensureTable(ctx, pool, f.o.Prefix, c, q, log)
+		if err != nil {
+			return err
+		}
+		if _, err := pool.Exec(ctx, FunctionSQL(f.o.Function, table, f.o.EFSearch, c)); err != nil {
+			return fmt.Errorf("postgres: create function %s: %w", f.o.Function, err)
+		}
+		fmt.Fprintf(log, "postgres: function %s(query, query_vec, k) now ranks by %s over %s\n", f.o.Function, c.Fusion.Method, table)
+		return check(ctx, functionSearcher{pool: pool, name: f.o.Function, q: q})
+	}, nil
+}
+
+// functionSearcher searches through the promoted function.
+type functionSearcher struct {
+	pool *pgxpool.Pool
+	name string
+	q    *queryVectors
+}
+
+func (s functionSearcher) Ready(ctx context.Context) error { return s.pool.Ping(ctx) }
+
+func (s functionSearcher) Search(ctx context.Context, req backend.SearchRequest) (backend.SearchResponse, error) {
+	out := backend.SearchResponse{Hits: []backend.Hit{}}
+	vec, err := s.q.embed(ctx, req.Query)
+	if err != nil {
+		return out, err
+	}
+	k := req.K
+	if k <= 0 {
+		k = 10
+	}
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, "SELECT doc_id, score FROM "+s.name+"($1, $2::vector, $3)", req.Query, vec, k)
+		if err != nil {
+			return err
+		}
+		var h backend.Hit
+		_, err = pgx.ForEachRow(rows, []any{&h.DocID, &h.Score}, func() error {
+			out.Hits = append(out.Hits, h)
+			return nil
+		})
+		return err
+	})
+	if err != nil {
+		return out, fmt.Errorf("postgres: %s: %w", s.name, err)
+	}
+	out.Routing = fusion.Routing(len(out.Hits))
+	return out, nil
+}

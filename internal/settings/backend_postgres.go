@@ -1,0 +1,151 @@
+package settings
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/fusiontune/fusiontune/backend/embed"
+	"github.com/fusiontune/fusiontune/backend/engine"
+	"github.com/fusiontune/fusiontune/backend/httpbackend"
+	"github.com/fusiontune/fusiontune/backend/postgres"
+)
+
+// KindPostgres is backend.kind for PostgreSQL + pgvector.
+const KindPostgres = postgres.Kind
+
+// Postgres (backend.postgres) configures the postgres kind: where the
+// database is and what the tables it loads hold.
+type Postgres struct {
+	// URL is postgres://user@host:port/database?sslmode=..., without a
+	// password.
+	URL string `mapstructure:"url"`
+	// PasswordEnv names the environment variable holding the password
+	// (default PGPASSWORD; unset or empty: none).
+	PasswordEnv string `mapstructure:"password_env"`
+	// Corpus is the corpus loaded into the tables (default: the dataset's).
+	Corpus string `mapstructure:"corpus"`
+	// Model, TextConfig, ChunkSize and ChunkOverlap are the index-time
+	// defaults trials overlay (dense.model, bm25.text_config, chunk.*).
+	Model        string `mapstructure:"model"`
+	TextConfig   string `mapstructure:"text_config"`
+	ChunkSize    int    `mapstructure:"chunk_size"`
+	ChunkOverlap int    `mapstructure:"chunk_overlap"`
+	// EFSearch is hnsw.ef_search (40..1000, default 1000).
+	EFSearch int `mapstructure:"ef_search"`
+	// Prefix names the tables, Function the promoted SQL function.
+	Prefix   string `mapstructure:"prefix"`
+	Function string `mapstructure:"function"`
+}
+
+// Vectors (backend.vectors) name the embedder that gives the process and
+// http kinds' request templates the query's vector (.vector): the one the
+// service's documents were loaded with.
+type Vectors struct {
+	// Model is lsa-<dim>, hash-<dim>, openai:<model> or file:<path>; ""
+	// gives templates no .vector.
+	Model string `mapstructure:"model"`
+	// Corpus is the corpus the documents came from (an lsa model is fitted
+	// on it); default: the dataset's corpus.
+	Corpus string `mapstructure:"corpus"`
+	// ChunkSize and ChunkOverlap cut the corpus as it was loaded (0: whole
+	// documents).
+	ChunkSize    int `mapstructure:"chunk_size"`
+	ChunkOverlap int `mapstructure:"chunk_overlap"`
+	// BaseURL and APIKeyEnv serve openai:<model>.
+	BaseURL   string `mapstructure:"base_url"`
+	APIKeyEnv string `mapstructure:"api_key_env"`
+}
+
+// postgresProblems lists what is wrong with a postgres backend block.
+func (b Backend) postgresProblems(add func(field, format string, args ...any)) {
+	if b.Postgres.URL == "" {
+		add("postgres.url", "required: postgres://user@host:port/database (the password comes from backend.postgres.password_env)")
+	}
+	for _, f := range []struct {
+		field string
+		set   bool
+	}{{"command", len(b.Command) > 0}, {"engine", len(b.Engine) > 0}, {"health_url", b.HealthURL != ""},
+		{"restart", len(b.Restart) > 0}, {"template", b.Template != ""}} {
+		if f.set {
+			add(f.field, "not for backend.kind postgres")
+		}
+	}
+}
+
+// postgresOptions builds the postgres kind's options; corpus is the
+// dataset's. The password is read from the environment and handed to
+// secret for redaction.
+func (b Backend) postgresOptions(corpus string, secret func(...string)) (postgres.Options, error) {
+	p := b.Postgres
+	if p.Corpus != "" {
+		corpus = p.Corpus
+	}
+	if corpus != "" {
+		abs, err := filepath.Abs(corpus)
+		if err != nil {
+			return postgres.Options{}, err
+		}
+		corpus = abs
+	}
+	env := p.PasswordEnv
+	if env == "" {
+		env = "PGPASSWORD"
+	}
+	password := os.Getenv(env)
+	if secret != nil {
+		secret(password)
+	}
+	base := postgres.DefaultConfig(corpus)
+	if p.Model != "" {
+		base.Dense.Model = p.Model
+	}
+	if p.TextConfig != "" {
+		base.BM25.TextConfig = p.TextConfig
+	}
+	base.Chunk = postgres.ChunkConfig{Size: p.ChunkSize, Overlap: p.ChunkOverlap}
+	if corpus == "" {
+		// promote and rollback read the corpus from the production config.
+		base.Corpus = "-"
+	}
+	return postgres.Options{URL: p.URL, Password: password, Base: base, EFSearch: p.EFSearch, Prefix: p.Prefix, Function: p.Function}, nil
+}
+
+// queryVectors fills search.QueryVector from backend.vectors; corpus is the
+// dataset's corpus, used when backend.vectors.corpus is unset.
+func (v Vectors) queryVectors(corpus string, secret func(...string), search *httpbackend.SearchOptions) error {
+	if v.Model == "" {
+		return nil
+	}
+	if v.Corpus != "" {
+		corpus = v.Corpus
+	}
+	if corpus == "" && strings.HasPrefix(v.Model, "lsa-") {
+		return fmt.Errorf("backend.vectors.corpus: required for %s (the model is fitted on the corpus the documents came from)", v.Model)
+	}
+	if corpus != "" {
+		abs, err := filepath.Abs(corpus)
+		if err != nil {
+			return fmt.Errorf("backend.vectors.corpus: %w", err)
+		}
+		corpus = abs
+	}
+	opts := embed.Options{BaseURL: v.BaseURL}
+	if strings.HasPrefix(v.Model, "openai:") {
+		env := v.APIKeyEnv
+		if env == "" {
+			env = embed.DefaultAPIKeyEnv
+		}
+		opts.APIKey = os.Getenv(env)
+		if secret != nil {
+			secret(opts.APIKey)
+		}
+	}
+	f, err := engine.QueryVectors(engine.CorpusConfig{Path: corpus}, engine.ChunkConfig{Size: v.ChunkSize, Overlap: v.ChunkOverlap}, v.Model, opts)
+	if err != nil {
+		return fmt.Errorf("backend.vectors.model: %w", err)
+	}
+	search.QueryVector = f
+	return nil
+}
