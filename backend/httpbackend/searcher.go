@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -55,8 +57,13 @@ type SearchOptions struct {
 	// Method is the HTTP method (default POST); Body is a template (values
 	// JSON-escaped) of the request body, empty for none. Both templates see
 	// .query, .k, .request_id, .explain and .fusion (the per-request fusion
-	// settings as a JSON object, or null).
+	// settings as a JSON object, or null), and .vector (the query's
+	// embedding, a JSON array of numbers) when QueryVector is set.
 	Method, Body string
+	// QueryVector embeds a query for .vector (nil: templates get no
+	// .vector and one using it fails). Build it with embed.ForQueries, the
+	// same embedder the documents were loaded with.
+	QueryVector func(ctx context.Context, query string) ([]float32, error)
 	// ContentType of the body (default application/json).
 	ContentType string
 	// Headers are sent with every request (values already resolved, e.g.
@@ -169,6 +176,13 @@ func (s *Searcher) headers(req *http.Request) {
 func (s *Searcher) Search(ctx context.Context, req backend.SearchRequest) (backend.SearchResponse, error) {
 	var out backend.SearchResponse
 	data := map[string]any{"query": req.Query, "k": req.K, "request_id": req.RequestID, "explain": req.Explain, "fusion": req.Fusion}
+	if s.o.QueryVector != nil {
+		v, err := s.o.QueryVector(ctx, req.Query)
+		if err != nil {
+			return out, fmt.Errorf("search: embed the query: %w", err)
+		}
+		data["vector"] = v
+	}
 	u, err := s.url.Execute(data)
 	if err != nil {
 		return out, fmt.Errorf("search: %w", err)
@@ -309,12 +323,22 @@ func str(v gjson.Result, path, where string) (string, error) {
 	return x.String(), nil
 }
 
+// num reads a score: a JSON number, or a string holding a decimal number
+// (engines such as Weaviate send "0.016397849"). A string that is not a
+// finite number is refused.
 func num(v gjson.Result, path, where string) (float64, error) {
 	x := v.Get(path)
-	if x.Type != gjson.Number {
-		return 0, fmt.Errorf("%s: no number at path %q", where, path)
+	switch x.Type {
+	case gjson.Number:
+		return x.Float(), nil
+	case gjson.String:
+		f, err := strconv.ParseFloat(strings.TrimSpace(x.Str), 64)
+		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+			return 0, fmt.Errorf("%s: the string %q at path %q is not a number", where, excerpt([]byte(x.Str)), path)
+		}
+		return f, nil
 	}
-	return x.Float(), nil
+	return 0, fmt.Errorf("%s: no number at path %q", where, path)
 }
 
 func excerpt(b []byte) string {

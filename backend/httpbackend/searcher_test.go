@@ -2,6 +2,7 @@ package httpbackend_test
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -40,7 +41,21 @@ func TestResponseMap(t *testing.T) {
 		{name: "no hits path", body: `{"items": []}`, wantErr: `nothing at path "data.items"`},
 		{name: "hits not array", body: `{"data": {"items": {"a": 1}}}`, wantErr: "is not an array"},
 		{name: "missing id", body: `{"data": {"items": [{"relevance": 1}]}}`, wantErr: `hits[0]: no string or number at path "ref.id"`},
-		{name: "score not number", body: `{"data": {"items": [{"ref": {"id": "a"}, "relevance": "high"}]}}`, wantErr: `hits[0]: no number at path "relevance"`},
+		{
+			name: "scores as numeric strings",
+			body: `{"data": {"items": [{"ref": {"id": "a"}, "relevance": "0.016397849"}, {"ref": {"id": "b"}, "relevance": " 1e-3 "}]},
+				"debug": {"lexical": [{"id": "a", "raw": "-2.5"}]}}`,
+			want: backend.SearchResponse{
+				Hits:       []backend.Hit{{DocID: "a", Score: 0.016397849}, {DocID: "b", Score: 0.001}},
+				Candidates: map[string][]fusion.Candidate{"lex": {{ID: "a", DocID: "a", Score: -2.5, Rank: 1}}},
+			},
+		},
+		{name: "score not number", body: `{"data": {"items": [{"ref": {"id": "a"}, "relevance": "high"}]}}`, wantErr: `hits[0]: the string "high" at path "relevance" is not a number`},
+		{name: "score empty string", body: `{"data": {"items": [{"ref": {"id": "a"}, "relevance": ""}]}}`, wantErr: `hits[0]: the string "" at path "relevance" is not a number`},
+		{name: "score NaN string", body: `{"data": {"items": [{"ref": {"id": "a"}, "relevance": "NaN"}]}}`, wantErr: `is not a number`},
+		{name: "score Inf string", body: `{"data": {"items": [{"ref": {"id": "a"}, "relevance": "+Inf"}]}}`, wantErr: `is not a number`},
+		{name: "score object", body: `{"data": {"items": [{"ref": {"id": "a"}, "relevance": {"v": 1}}]}}`, wantErr: `hits[0]: no number at path "relevance"`},
+		{name: "candidate score not number", body: `{"data": {"items": []}, "debug": {"lexical": [{"id": "a", "raw": "0.5x"}]}}`, wantErr: `candidates lex[0]: the string "0.5x" at path "raw" is not a number`},
 		{name: "bad candidate", body: `{"data": {"items": []}, "debug": {"lexical": [{"id": "a"}]}}`, wantErr: `candidates lex[0]: no number at path "raw"`},
 	}
 	for _, tc := range tests {
@@ -100,5 +115,50 @@ func TestRequest(t *testing.T) {
 	}
 	if _, err := s.Search(context.Background(), backend.SearchRequest{Query: "fail"}); err == nil || !strings.Contains(err.Error(), "status 400") {
 		t.Errorf("error status: %v", err)
+	}
+}
+
+// TestRequestVector checks that .vector is the query's embedding from
+// QueryVector, rendered as a JSON array, and that an embedding failure
+// fails the search without sending a request.
+func TestRequestVector(t *testing.T) {
+	var bodies []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		bodies = append(bodies, string(b))
+		w.Write([]byte(`{"hits": [{"id": "a", "score": "0.5"}]}`))
+	}))
+	defer srv.Close()
+	var asked []string
+	s, err := httpbackend.NewSearcher(httpbackend.SearchOptions{
+		URL: srv.URL + "/search", Body: `{"q": {{ .query }}, "vector": {{ .vector }}}`, HealthURL: srv.URL,
+		Response: httpbackend.Response{Hits: "hits", ID: "id", Score: "score"},
+		QueryVector: func(_ context.Context, q string) ([]float32, error) {
+			asked = append(asked, q)
+			if q == "bad" {
+				return nil, errors.New("embedding server down")
+			}
+			return []float32{0.25, -1, 3e-5}, nil
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := s.Search(context.Background(), backend.SearchRequest{Query: "mirror", K: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"q": "mirror", "vector": [0.25,-1,0.00003]}`; len(bodies) != 1 || bodies[0] != want {
+		t.Errorf("bodies %q, want [%s]", bodies, want)
+	}
+	if len(resp.Hits) != 1 || resp.Hits[0].Score != 0.5 {
+		t.Errorf("hits %+v", resp.Hits)
+	}
+	_, err = s.Search(context.Background(), backend.SearchRequest{Query: "bad"})
+	if err == nil || !strings.Contains(err.Error(), "embed the query: embedding server down") {
+		t.Errorf("error %v, want the embedding failure", err)
+	}
+	if len(bodies) != 1 || !reflect.DeepEqual(asked, []string{"mirror", "bad"}) {
+		t.Errorf("requests %d (want 1), embedded %q", len(bodies), asked)
 	}
 }

@@ -45,6 +45,9 @@ func (a *app) factory(s *settings, corpus string) (backend.Factory, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := a.queryVectors(b.Vectors, corpus, &search); err != nil {
+			return nil, err
+		}
 		return external.New(external.Options{
 			Kind: b.Kind, Template: b.Template, Config: b.Config, Command: b.Command, Restart: b.Restart,
 			StartTimeout: b.StartTimeout, StopTimeout: b.StopTimeout, Settle: b.Settle, Search: search,

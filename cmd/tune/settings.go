@@ -69,6 +69,7 @@ type backendSettings struct {
 	// HealthURL answers 2xx once the service is ready.
 	HealthURL string         `mapstructure:"health_url"`
 	Search    searchSettings `mapstructure:"search"`
+	Vectors   vectorSettings `mapstructure:"vectors"` // query vectors for process/http templates (vectors.go)
 }
 
 // searchSettings describe how to query a process or http backend: a
