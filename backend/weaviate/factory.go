@@ -230,18 +230,19 @@ func (b *Backend) load(ctx context.Context, t Trial) (*class, error) {
 		}
 		b.corpus = c
 	}
-	emb, err := embed.New(t.Model, b.f.o.Embed)
+	// The embedded engine's index texts (title, blank line, text) and its
+	// embedder fitted on them: the same vectors tune serve would search.
+	chunks, texts, err := engine.IndexTexts(b.corpus.Docs, engine.ChunkConfig{})
 	if err != nil {
 		return nil, err
 	}
-	ids, texts := make([]string, len(b.corpus.Docs)), make([]string, len(b.corpus.Docs))
-	for i, d := range b.corpus.Docs {
-		ids[i], texts[i] = d.ID, DocumentText(d)
+	ids := make([]string, len(chunks))
+	for i, c := range chunks {
+		ids[i] = c.DocID
 	}
-	if fit, ok := emb.(embed.Fitter); ok {
-		if err := fit.Fit(ctx, texts); err != nil {
-			return nil, fmt.Errorf("weaviate: fit %s: %w", t.Model, err)
-		}
+	emb, err := embed.ForQueries(ctx, t.Model, b.f.o.Embed, texts)
+	if err != nil {
+		return nil, fmt.Errorf("weaviate: embedder %s: %w", t.Model, err)
 	}
 	vecs, err := emb.EmbedDocuments(ctx, ids, texts)
 	if err != nil {
@@ -265,15 +266,6 @@ func (b *Backend) load(ctx context.Context, t Trial) (*class, error) {
 	fmt.Fprintf(b.log, "weaviate: class %s: %d documents embedded with %s in %v, loaded in %v\n", name, len(objs), t.Model,
 		embedded.Round(time.Millisecond), (time.Since(start) - embedded).Round(time.Millisecond))
 	return &class{name: name, emb: emb, k1: t.K1, b: t.B}, nil
-}
-
-// DocumentText is the text the kind indexes and embeds for a document:
-// its title and text on two lines (the text alone without a title).
-func DocumentText(d engine.Document) string {
-	if d.Title == "" {
-		return d.Text
-	}
-	return d.Title + "\n" + d.Text
 }
 
 // NeedsRestart reports whether the applied depth differs from the
