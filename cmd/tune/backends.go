@@ -40,6 +40,8 @@ func (a *app) newFactory(s *settings, corpus string) (backend.Factory, error) {
 func (a *app) factory(s *settings, corpus string) (backend.Factory, error) {
 	b := s.Backend
 	switch b.Kind {
+	case kindWeaviate:
+		return a.weaviateFactory(s, corpus)
 	case kindProcess, kindHTTP:
 		search, err := searchOptions(b, a.secrets)
 		if err != nil {
@@ -149,8 +151,10 @@ func (b backendSettings) problems() []string {
 		} else if _, err := render.FormatOf(b.Config); err != nil {
 			add("config", "%v", err)
 		}
+	case kindWeaviate:
+		return append(out, b.weaviateProblems()...)
 	default:
-		add("kind", "must be embedded, process or http (got %q)", b.Kind)
+		add("kind", "must be embedded, process, http or weaviate (got %q)", b.Kind)
 		return out
 	}
 	if b.Template == "" {

@@ -70,6 +70,8 @@ type backendSettings struct {
 	HealthURL string         `mapstructure:"health_url"`
 	Search    searchSettings `mapstructure:"search"`
 	Vectors   vectorSettings `mapstructure:"vectors"` // query vectors for process/http templates (vectors.go)
+
+	Weaviate weaviateSettings `mapstructure:"weaviate"` // the weaviate kind (weaviate.go)
 }
 
 // searchSettings describe how to query a process or http backend: a
