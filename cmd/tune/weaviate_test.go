@@ -49,7 +49,7 @@ experiments:
 }
 
 // TestWeaviateSweep sweeps the demo dataset through the weaviate kind on a
-// real weaviate-server the kind starts: Weaviate's own parameter names,
+// real weaviate-server the kind starts, with the README's settings: Weaviate's own parameter names,
 // the common ones translated, a BM25-only trial and a depth change (a
 // restart); every trial scores, and the run ends with the server stopped.
 func TestWeaviateSweep(t *testing.T) {
@@ -61,7 +61,9 @@ func TestWeaviateSweep(t *testing.T) {
 		t.Skip(err)
 	}
 	e := newSweepEnv(t, "")
-	e.write("tune.yaml", "runs_dir: runs\neval:\n  concurrency: 4\nbackend:\n  kind: weaviate\n  weaviate: {bin: \""+bin+"\", model: hash-64}\n")
+	// The README's settings, with this machine's binary and a quicker
+	// embedder.
+	e.write("tune.yaml", readmeBlock(t, "weaviate/tune.yaml", strings.NewReplacer("/root/go/bin/weaviate-server", bin, "lsa-256", "hash-64")))
 	exp := e.write("exp.yaml", `baseline:
   params: {depth: 100}
 experiments:
