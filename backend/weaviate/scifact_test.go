@@ -36,20 +36,22 @@ func TestSciFactGrid(t *testing.T) {
 	}
 	ctx := context.Background()
 	const depth, k = 100, 10
-	start := time.Now()
-	s := weaviatetest.Start(t, depth)
-	t.Logf("server ready in %v", time.Since(start).Round(time.Millisecond))
-
-	f, err := weaviate.New(weaviate.Options{URL: s.URL, MaxResults: depth, Model: "lsa-256",
+	bin, err := weaviatetest.Bin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := weaviate.New(weaviate.Options{Bin: bin, Model: "lsa-256",
 		Corpus: engine.CorpusConfig{Path: experiments.BEIRCorpusPath(dir), Format: engine.FormatBEIR}})
 	if err != nil {
 		t.Fatal(err)
 	}
+	start := time.Now()
 	b, err := f.Open(t.TempDir(), testLog{t})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer b.Close()
+	t.Logf("server ready in %v", time.Since(start).Round(time.Millisecond))
 	start = time.Now()
 	if err := b.Apply(ctx, nil); err != nil {
 		t.Fatal(err)
