@@ -100,6 +100,9 @@ type ParamSpec struct {
 	// else what was expected.
 	Check func(v any) string
 	Doc   string
+	// Engine names the backend kind whose own parameter this is
+	// ("weaviate"); other kinds reject it. Empty for the common parameters.
+	Engine string
 }
 
 // CustomPrefix starts free-form parameters that fusiontune passes through,
@@ -126,8 +129,8 @@ var paramSpecs = []ParamSpec{
 	// Weaviate's own names (the weaviate kind; other kinds reject them).
 	// Not Replayable: the tuner's in-process replay fuses with the
 	// project's formulas; the weaviate kind replays with weaviate.Replay.
-	{Name: "alpha", Kind: KindFloat, Check: unitInterval, Doc: "Weaviate hybrid alpha: the vector leg's weight, 0 to 1 (weaviate kind)"},
-	{Name: "fusionType", Kind: KindString, Check: oneOf("rankedFusion", "relativeScoreFusion"), Doc: "Weaviate hybrid fusion (weaviate kind)"},
+	{Name: "alpha", Kind: KindFloat, Check: unitInterval, Doc: "Weaviate hybrid alpha: the vector leg's weight, 0 to 1 (weaviate kind)", Engine: "weaviate"},
+	{Name: "fusionType", Kind: KindString, Check: oneOf("rankedFusion", "relativeScoreFusion"), Doc: "Weaviate hybrid fusion (weaviate kind)", Engine: "weaviate"},
 }
 
 // LookupParam returns the spec of a known parameter. Per-retriever weights
