@@ -101,6 +101,9 @@ type ParamSpec struct {
 	// else what was expected.
 	Check func(v any) string
 	Doc   string
+	// Engine names the backend kind whose own parameter this is
+	// ("weaviate"); other kinds reject it. Empty for the common parameters.
+	Engine string
 }
 
 // CustomPrefix starts free-form parameters that fusiontune passes through,
@@ -124,6 +127,11 @@ var paramSpecs = []ParamSpec{
 	{Name: "dense.model", Kind: KindString, IndexTime: true, Check: nonEmpty, Doc: "embedder spec, e.g. lsa-256"},
 	{Name: "bm25.k1", Kind: KindFloat, IndexTime: true, Check: nonNegative, Doc: "BM25 term-frequency saturation"},
 	{Name: "bm25.b", Kind: KindFloat, IndexTime: true, Check: unitInterval, Doc: "BM25 length normalization"},
+	// Weaviate's own names (the weaviate kind; other kinds reject them).
+	// Not Replayable: the tuner's in-process replay fuses with the
+	// project's formulas; the weaviate kind replays with weaviate.Replay.
+	{Name: "alpha", Kind: KindFloat, Check: unitInterval, Doc: "Weaviate hybrid alpha: the vector leg's weight, 0 to 1 (weaviate kind)", Engine: "weaviate"},
+	{Name: "fusionType", Kind: KindString, Check: oneOf("rankedFusion", "relativeScoreFusion"), Doc: "Weaviate hybrid fusion (weaviate kind)", Engine: "weaviate"},
 }
 
 // LookupParam returns the spec of a known parameter. Per-retriever weights

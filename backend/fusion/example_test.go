@@ -37,3 +37,24 @@ func ExampleFuser() {
 	// bm25 weight 0.2: b
 	// bm25 weight 0.8: a
 }
+
+func ExampleWeaviateHybrid() {
+	// The two legs of a Weaviate hybrid query issued alone: nearVector
+	// (scores 1 - distance) and bm25. ID is the object's UUID.
+	vector := []fusion.Candidate{{ID: "u-c", DocID: "c", Score: 0.9}, {ID: "u-a", DocID: "a", Score: 0.8}}
+	keyword := []fusion.Candidate{{ID: "u-a", DocID: "a", Score: 11}, {ID: "u-b", DocID: "b", Score: 6}}
+	for _, ft := range []string{fusion.WeaviateRankedFusion, fusion.WeaviateRelativeScoreFusion} {
+		for _, r := range fusion.WeaviateHybrid(ft, 0.5, vector, keyword) {
+			fmt.Printf("%s %s %.7g\n", ft, r.DocID, r.Score)
+		}
+	}
+	// a and c tie under relativeScoreFusion (.5 each): a comes first by
+	// its BM25 score, Weaviate's secondary sort value.
+	// Output:
+	// rankedFusion a 0.01653006
+	// rankedFusion c 0.008333334
+	// rankedFusion b 0.008196721
+	// relativeScoreFusion a 0.5
+	// relativeScoreFusion c 0.5
+	// relativeScoreFusion b 0
+}

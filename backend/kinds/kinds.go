@@ -15,6 +15,7 @@ import (
 	"github.com/fusiontune/fusiontune/backend/embedded"
 	"github.com/fusiontune/fusiontune/backend/external"
 	"github.com/fusiontune/fusiontune/backend/postgres"
+	"github.com/fusiontune/fusiontune/backend/weaviate"
 )
 
 // Backend kinds (setting backend.kind).
@@ -23,10 +24,11 @@ const (
 	Process  = external.KindProcess
 	HTTP     = external.KindHTTP
 	Postgres = postgres.Kind
+	Weaviate = weaviate.Kind
 )
 
 // Names are the kinds New builds, in the order messages list them.
-var Names = []string{Embedded, Process, HTTP, Postgres}
+var Names = []string{Embedded, Process, HTTP, Postgres, Weaviate}
 
 // Options choose a kind and configure it with plain values.
 type Options struct {
@@ -40,6 +42,8 @@ type Options struct {
 	External external.Options
 	// Postgres configures the postgres kind.
 	Postgres postgres.Options
+	// Weaviate configures the weaviate kind.
+	Weaviate weaviate.Options
 	// Secret, when set, receives every secret value a kind reads from the
 	// environment (an embedding API key), for redaction.
 	Secret func(...string)
@@ -57,6 +61,12 @@ func New(o Options) (backend.Factory, error) {
 		return newEmbedded(o)
 	case Postgres:
 		return postgres.New(o.Postgres)
+	case Weaviate:
+		f, err := weaviate.New(o.Weaviate)
+		if err != nil {
+			return nil, fmt.Errorf("backend.%w", err)
+		}
+		return f, nil
 	}
 	return nil, fmt.Errorf("backend.kind: unknown kind %q", o.Kind)
 }

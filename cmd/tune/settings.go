@@ -28,6 +28,7 @@ const (
 	kindProcess         = tunesettings.KindProcess
 	kindHTTP            = tunesettings.KindHTTP
 	kindPostgres        = tunesettings.KindPostgres
+	kindWeaviate        = tunesettings.KindWeaviate
 	defaultRunsDir      = tunesettings.DefaultRunsDir
 	defaultSettingsFile = tunesettings.DefaultSettingsFile
 )

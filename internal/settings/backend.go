@@ -46,6 +46,8 @@ type Backend struct {
 	// Postgres configures the postgres kind (backend_postgres.go).
 	Vectors  Vectors  `mapstructure:"vectors"`
 	Postgres Postgres `mapstructure:"postgres"`
+	// Weaviate configures the weaviate kind (backend_weaviate.go).
+	Weaviate Weaviate `mapstructure:"weaviate"`
 }
 
 // Search describes how to query a process or http backend: a request
@@ -94,6 +96,9 @@ func (b Backend) kindProblems(add func(field, format string, args ...any)) {
 	case KindPostgres:
 		b.postgresProblems(add)
 		return
+	case KindWeaviate:
+		b.weaviateProblems(add)
+		return
 	case KindEmbedded:
 		only("command", KindProcess, len(b.Command) > 0)
 		only("restart", KindHTTP, len(b.Restart) > 0)
@@ -119,7 +124,7 @@ func (b Backend) kindProblems(add func(field, format string, args ...any)) {
 			add("config", "%v", err)
 		}
 	default:
-		add("kind", "must be embedded, process, http or postgres (got %q)", b.Kind)
+		add("kind", "must be embedded, process, http, postgres or weaviate (got %q)", b.Kind)
 		return
 	}
 	if b.Template == "" {

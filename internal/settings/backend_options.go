@@ -36,6 +36,10 @@ func (b Backend) Options(corpus string, h Host) (kinds.Options, error) {
 		p, err := b.postgresOptions(corpus, h.Secret)
 		o.Postgres = p
 		return o, err
+	case KindWeaviate:
+		w, err := b.weaviateOptions(corpus, h.Secret)
+		o.Weaviate = w
+		return o, err
 	case KindProcess, KindHTTP:
 		search, err := b.searchOptions(h.Header)
 		if err != nil {

@@ -33,6 +33,8 @@ func (s *Settings) pathSettings() []pathSetting {
 		pathSetting{key: "runs_dir", ptr: &s.RunsDir},
 		pathSetting{key: "backend.postgres.corpus", ptr: &b.Postgres.Corpus},
 		pathSetting{key: "backend.vectors.corpus", ptr: &b.Vectors.Corpus},
+		pathSetting{key: "backend.weaviate.corpus", ptr: &b.Weaviate.Corpus},
+		pathSetting{key: "backend.weaviate.bin", ptr: &b.Weaviate.Bin, command: true},
 	)
 	if len(b.Command) > 0 {
 		out = append(out, pathSetting{key: "backend.command[0]", ptr: &b.Command[0], command: true})

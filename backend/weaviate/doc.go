@@ -1,0 +1,19 @@
+// Package weaviate drives a Weaviate server (v1.35.2) for tuning: it
+// starts weaviate-server as a local process with bring-your-own vectors
+// (Server), creates a class per index-time group and loads it with the
+// tuner's own document vectors (Client), runs hybrid queries with alpha
+// and fusionType per request, changes BM25 k1 and b live through the
+// schema, and sets the per-leg candidate depth (QUERY_HYBRID_MAXIMUM_RESULTS)
+// by restarting the server.
+//
+// For replay it issues each leg alone (a bm25 query and a nearVector query
+// of the same depth) and fuses them offline with fusion.WeaviateHybrid,
+// Weaviate's own formulas computed in float32 as the engine does, so that
+// the offline ranking and scores equal the live hybrid answer.
+//
+// Translate maps an experiment's parameters, named either as Weaviate
+// names them (alpha, fusionType) or as the common fusion settings
+// (fusion.method, fusion.weights.*, fusion.k), to a hybrid query, and
+// rejects what Weaviate cannot express (fusion.k other than 59, a
+// normalization other than min_max, ...).
+package weaviate

@@ -1,0 +1,424 @@
+package weaviate
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/backend/embed"
+	"github.com/fusiontune/fusiontune/backend/engine"
+	"github.com/fusiontune/fusiontune/backend/fusion"
+)
+
+// Kind is backend.kind for this kind.
+const Kind = "weaviate"
+
+// Options configure the weaviate kind.
+type Options struct {
+	// Bin is a weaviate-server executable the kind starts and restarts
+	// itself (depth changes need a restart), its data in the run's
+	// directory. Either Bin or URL.
+	Bin string
+	// URL is a running server to use instead; its
+	// QUERY_HYBRID_MAXIMUM_RESULTS must be MaxResults, which trials cannot
+	// change.
+	URL string
+	// MaxResults is the running server's depth (URL only; 0: 100).
+	MaxResults int
+	// Corpus is the corpus file (BEIR corpus.jsonl or JSON lines).
+	Corpus engine.CorpusConfig
+	// Model is the embedder of documents and queries unless a trial sets
+	// dense.model ("lsa-256", "hash-<dim>", "openai:<model>", "file:").
+	Model string
+	// Embed configures the embedders (API key, base URL, seed).
+	Embed embed.Options
+	// ClassPrefix starts the names of the classes the kind creates, one per
+	// embedder (default "Fusiontune").
+	ClassPrefix string
+	// IndexType is the vector index, hnsw (default) or flat.
+	IndexType string
+	// K is the number of hits a search returns when the request names none
+	// (default 10).
+	K int
+	// StartTimeout bounds a (re)start (default 2 minutes).
+	StartTimeout time.Duration
+}
+
+// Factory is the weaviate backend kind.
+type Factory struct{ o Options }
+
+var (
+	_ backend.Factory   = (*Factory)(nil)
+	_ backend.Backend   = (*Backend)(nil)
+	_ backend.Restarter = (*Backend)(nil)
+)
+
+// New checks o and returns the kind's factory.
+func New(o Options) (*Factory, error) {
+	var probs []string
+	if (o.Bin == "") == (o.URL == "") {
+		probs = append(probs, "give exactly one of bin (a weaviate-server the kind starts) and url (a running server)")
+	}
+	if o.Corpus.Path == "" {
+		probs = append(probs, "corpus: required")
+	}
+	if o.Model == "" {
+		probs = append(probs, "model: required (the embedder of documents and queries, e.g. lsa-256)")
+	}
+	if o.IndexType != "" && o.IndexType != "hnsw" && o.IndexType != "flat" {
+		probs = append(probs, fmt.Sprintf("index_type: want hnsw or flat (got %q)", o.IndexType))
+	}
+	if o.MaxResults < 0 || o.MaxResults > MaxMaxResults {
+		probs = append(probs, fmt.Sprintf("max_results: want 0 to %d (got %d)", MaxMaxResults, o.MaxResults))
+	}
+	if len(probs) > 0 {
+		return nil, fmt.Errorf("weaviate: %s", strings.Join(probs, "; "))
+	}
+	if o.ClassPrefix == "" {
+		o.ClassPrefix = "Fusiontune"
+	}
+	if o.MaxResults == 0 {
+		o.MaxResults = DefaultMaxResults
+	}
+	if o.K <= 0 {
+		o.K = 10
+	}
+	return &Factory{o: o}, nil
+}
+
+// Check returns nil when Translate accepts params and, on a server the
+// kind does not start, the depth is the server's.
+func (f *Factory) Check(params map[string]any) error {
+	t, err := Translate(params)
+	if err != nil {
+		return err
+	}
+	if f.o.URL != "" && t.MaxResults != f.o.MaxResults {
+		return fmt.Errorf("depth: the server at %s runs with QUERY_HYBRID_MAXIMUM_RESULTS=%d and the kind cannot restart it (got %d; set bin to let the kind manage the server)", f.o.URL, f.o.MaxResults, t.MaxResults)
+	}
+	return nil
+}
+
+// Describe returns the trial as Weaviate runs it (JSON of Trial and the
+// class), or why it cannot.
+func (f *Factory) Describe(params map[string]any) string {
+	t, err := Translate(params)
+	if err != nil {
+		return "translate error: " + err.Error()
+	}
+	if t.Model == "" {
+		t.Model = f.o.Model
+	}
+	b, _ := json.Marshal(struct {
+		Trial
+		Class string `json:"class"`
+	}{t, f.ClassName(t.Model)})
+	return string(b)
+}
+
+// ClassName returns the class holding the corpus embedded by model: the
+// prefix and a short hash of the model spec (class names are
+// capitalized GraphQL names).
+func (f *Factory) ClassName(model string) string {
+	sum := sha256.Sum256([]byte(model))
+	return f.o.ClassPrefix + "_" + hex.EncodeToString(sum[:])[:10]
+}
+
+// Open starts (Bin) or reaches (URL) the server; classes are created and
+// loaded by Apply, on a trial's first use of an embedder.
+func (f *Factory) Open(dir string, log io.Writer) (backend.Backend, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("weaviate: %w", err)
+	}
+	if log == nil {
+		log = io.Discard
+	}
+	b := &Backend{f: f, log: log, classes: map[string]*class{}, depth: f.o.MaxResults}
+	ctx := context.Background()
+	if f.o.Bin != "" {
+		slog, err := os.Create(filepath.Join(dir, "weaviate.log"))
+		if err != nil {
+			return nil, fmt.Errorf("weaviate: %w", err)
+		}
+		start := time.Now()
+		s, err := StartServer(ctx, ServerOptions{Bin: f.o.Bin, DataDir: filepath.Join(dir, "weaviate-data"),
+			MaxResults: b.depth, Log: slog, StartTimeout: f.o.StartTimeout})
+		if err != nil {
+			_ = slog.Close()
+			return nil, err
+		}
+		fmt.Fprintf(log, "weaviate: started %s on %s in %v (QUERY_HYBRID_MAXIMUM_RESULTS=%d)\n", f.o.Bin, s.URL, time.Since(start).Round(time.Millisecond), b.depth)
+		b.server, b.serverLog = s, slog
+		b.client = NewClient(s.URL)
+	} else {
+		b.client = NewClient(f.o.URL)
+		if err := b.client.Ready(ctx); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+// class is a loaded class and its embedder.
+type class struct {
+	name  string
+	emb   embed.Embedder
+	k1, b float64
+}
+
+// Backend is an open weaviate kind: a server, the classes it created and
+// the applied trial.
+type Backend struct {
+	f         *Factory
+	log       io.Writer
+	server    *Server
+	serverLog *os.File
+	client    *Client
+
+	mu      sync.Mutex
+	classes map[string]*class // by model
+	corpus  *engine.Corpus
+	trial   Trial
+	cur     *class
+	depth   int // the running server's QUERY_HYBRID_MAXIMUM_RESULTS
+}
+
+// Apply translates params, creates and loads the model's class when new
+// (the tuner's embedder on every document), sets its BM25 k1 and b, and
+// records the depth for Restart.
+func (b *Backend) Apply(ctx context.Context, params map[string]any) error {
+	t, err := Translate(params)
+	if err != nil {
+		return err
+	}
+	if t.Model == "" {
+		t.Model = b.f.o.Model
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	cl, ok := b.classes[t.Model]
+	if !ok {
+		if cl, err = b.load(ctx, t); err != nil {
+			return err
+		}
+		b.classes[t.Model] = cl
+	}
+	if cl.k1 != t.K1 || cl.b != t.B {
+		if err := b.client.SetBM25(ctx, cl.name, t.K1, t.B); err != nil {
+			return err
+		}
+		cl.k1, cl.b = t.K1, t.B
+	}
+	b.trial, b.cur = t, cl
+	return nil
+}
+
+// load creates the class of t.Model and loads the corpus into it.
+func (b *Backend) load(ctx context.Context, t Trial) (*class, error) {
+	start := time.Now()
+	if b.corpus == nil {
+		c, err := engine.LoadCorpus(b.f.o.Corpus)
+		if err != nil {
+			return nil, err
+		}
+		b.corpus = c
+	}
+	// The embedded engine's index texts (title, blank line, text) and its
+	// embedder fitted on them: the same vectors tune serve would search.
+	chunks, texts, err := engine.IndexTexts(b.corpus.Docs, engine.ChunkConfig{})
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, len(chunks))
+	for i, c := range chunks {
+		ids[i] = c.DocID
+	}
+	emb, err := embed.ForQueries(ctx, t.Model, b.f.o.Embed, texts)
+	if err != nil {
+		return nil, fmt.Errorf("weaviate: embedder %s: %w", t.Model, err)
+	}
+	vecs, err := emb.EmbedDocuments(ctx, ids, texts)
+	if err != nil {
+		return nil, fmt.Errorf("weaviate: embed documents with %s: %w", t.Model, err)
+	}
+	embedded := time.Since(start)
+	name := b.f.ClassName(t.Model)
+	if err := b.client.DeleteClass(ctx, name); err != nil {
+		return nil, err
+	}
+	if err := b.client.CreateClass(ctx, ClassConfig{Name: name, K1: t.K1, B: t.B, IndexType: b.f.o.IndexType}); err != nil {
+		return nil, err
+	}
+	objs := make([]Object, len(ids))
+	for i := range ids {
+		objs[i] = Object{DocID: ids[i], Text: texts[i], Vector: vecs[i]}
+	}
+	if err := b.client.Load(ctx, name, objs, 500); err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(b.log, "weaviate: class %s: %d documents embedded with %s in %v, loaded in %v\n", name, len(objs), t.Model,
+		embedded.Round(time.Millisecond), (time.Since(start) - embedded).Round(time.Millisecond))
+	if err := b.settle(ctx); err != nil {
+		return nil, err
+	}
+	return &class{name: name, emb: emb, k1: t.K1, b: t.B}, nil
+}
+
+// settle makes a freshly loaded class answer as it will from then on.
+// Right after a batch import Weaviate (v1.35.2) scores BM25 from
+// statistics that still change when its memtables are flushed to disk
+// segments (after PERSISTENCE_MEMTABLES_FLUSH_DIRTY_AFTER_SECONDS, 60 s by
+// default, or at shutdown): on SciFact 24 of the first 300 queries ranked
+// differently in the minute after the load. A server the kind started is
+// restarted, which flushes everything; a server given by URL cannot be,
+// so the kind says so.
+func (b *Backend) settle(ctx context.Context) error {
+	if b.server == nil {
+		fmt.Fprintf(b.log, "weaviate: warning: BM25 scores of a fresh import change once the server flushes its memtables (PERSISTENCE_MEMTABLES_FLUSH_DIRTY_AFTER_SECONDS); restart the server before trusting the first minute of results\n")
+		return nil
+	}
+	start := time.Now()
+	if err := b.server.Restart(ctx, b.depth); err != nil {
+		return err
+	}
+	b.client = NewClient(b.server.URL)
+	fmt.Fprintf(b.log, "weaviate: restarted to flush the import in %v\n", time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+// NeedsRestart reports whether the applied depth differs from the
+// running server's.
+func (b *Backend) NeedsRestart() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.server != nil && b.trial.MaxResults != 0 && b.trial.MaxResults != b.depth
+}
+
+// Restart restarts a server the kind started with the applied depth as
+// QUERY_HYBRID_MAXIMUM_RESULTS (a no-op when it is already that); on a
+// server given by URL it does nothing (Check keeps the depth).
+func (b *Backend) Restart(ctx context.Context) error {
+	if !b.NeedsRestart() {
+		return nil
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	start := time.Now()
+	if err := b.server.Restart(ctx, b.trial.MaxResults); err != nil {
+		return err
+	}
+	b.depth = b.trial.MaxResults
+	b.client = NewClient(b.server.URL)
+	fmt.Fprintf(b.log, "weaviate: restarted with QUERY_HYBRID_MAXIMUM_RESULTS=%d in %v\n", b.depth, time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+// Ready returns nil when the server answers.
+func (b *Backend) Ready(ctx context.Context) error {
+	b.mu.Lock()
+	c, s := b.client, b.server
+	b.mu.Unlock()
+	if s != nil && s.Exited() {
+		return fmt.Errorf("weaviate: %w", backend.ErrServiceExited)
+	}
+	return c.Ready(ctx)
+}
+
+// Search runs the applied trial's hybrid query; with Explain it also
+// issues each leg alone at the depth and returns them as the candidates
+// "bm25" (BM25 scores) and "dense" (1 - distance), Candidate.ID the
+// object's UUID, the lists fusion.WeaviateHybrid fuses offline.
+func (b *Backend) Search(ctx context.Context, req backend.SearchRequest) (backend.SearchResponse, error) {
+	b.mu.Lock()
+	t, cl, c, depth := b.trial, b.cur, b.client, b.depth
+	s := b.server
+	b.mu.Unlock()
+	if cl == nil {
+		return backend.SearchResponse{}, errors.New("weaviate: search before apply")
+	}
+	k := req.K
+	if k <= 0 {
+		k = b.f.o.K
+	}
+	vec, err := cl.emb.EmbedQuery(ctx, req.Query)
+	if err != nil {
+		return backend.SearchResponse{}, fmt.Errorf("weaviate: embed query: %w", err)
+	}
+	hits, err := c.Hybrid(ctx, HybridQuery{Class: cl.name, Query: req.Query, Vector: vec, Alpha: t.Alpha, FusionType: t.FusionType, Limit: k})
+	if err != nil {
+		if s != nil && s.Exited() {
+			err = fmt.Errorf("%w: %w", err, backend.ErrServiceExited)
+		}
+		return backend.SearchResponse{}, err
+	}
+	resp := backend.SearchResponse{Hits: make([]backend.Hit, len(hits)), Routing: fusion.Routing(len(hits))}
+	for i, h := range hits {
+		resp.Hits[i] = backend.Hit{DocID: h.DocID, Score: h.Score}
+	}
+	if req.Explain {
+		d := max(depth, k) // Weaviate's leg depth: max(QUERY_HYBRID_MAXIMUM_RESULTS, limit)
+		kw, err := c.BM25(ctx, cl.name, req.Query, d)
+		if err != nil {
+			return backend.SearchResponse{}, err
+		}
+		nv, err := c.NearVector(ctx, cl.name, vec, d)
+		if err != nil {
+			return backend.SearchResponse{}, err
+		}
+		resp.Candidates = map[string][]fusion.Candidate{"bm25": Candidates(kw), "dense": Candidates(nv)}
+	}
+	return resp, nil
+}
+
+// Candidates turns a leg's hits into fusion candidates for
+// fusion.WeaviateHybrid: ID the object's UUID, DocID the document.
+func Candidates(hits []Hit) []fusion.Candidate {
+	out := make([]fusion.Candidate, len(hits))
+	for i, h := range hits {
+		out[i] = fusion.Candidate{ID: h.UUID, DocID: h.DocID, Score: h.Score, Rank: i + 1}
+	}
+	return out
+}
+
+// Replay fuses a query's legs, as Search's Explain returns them, under
+// trial t exactly as Weaviate would answer a hybrid query of limit k at
+// the legs' depth.
+func Replay(legs map[string][]fusion.Candidate, t Trial, k int) []fusion.Result {
+	r := fusion.WeaviateHybrid(t.FusionType, t.Alpha, legs["dense"], legs["bm25"])
+	if len(r) > k {
+		r = r[:k]
+	}
+	return r
+}
+
+// Close drops the classes the kind created and stops a server it started.
+func (b *Backend) Close() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var errs []error
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	for _, cl := range b.classes {
+		if err := b.client.DeleteClass(ctx, cl.name); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	b.classes = map[string]*class{}
+	if b.server != nil {
+		errs = append(errs, b.server.Stop())
+		if b.serverLog != nil {
+			errs = append(errs, b.serverLog.Close())
+		}
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,93 @@
+package main_test
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/fusiontune/fusiontune/backend/weaviate/weaviatetest"
+)
+
+// TestWeaviateTrialErrors checks the weaviate kind's parameter
+// translation at the CLI: an experiment naming what Weaviate cannot
+// express (fusion.k other than 59, alpha with fusion.weights, a z_score
+// normalization) fails with exit 2 naming the file, line and trial,
+// before any server is reached or run directory written.
+func TestWeaviateTrialErrors(t *testing.T) {
+	e := newSweepEnv(t, "")
+	e.write("corpus.jsonl", `{"_id": "d1", "text": "a b c"}`+"\n")
+	e.write("tune.yaml", "runs_dir: runs\nbackend:\n  kind: weaviate\n  weaviate: {url: \"http://127.0.0.1:1\", model: hash-16, corpus: corpus.jsonl}\n")
+	exp := e.write("exp.yaml", `baseline:
+  params: {alpha: 0.5, fusionType: rankedFusion}
+experiments:
+  - name: own-k
+    params: {fusion.k: 60}
+  - name: both
+    params: {alpha: 0.5, fusion.weights.dense: 1}
+  - name: zscore
+    params: {fusion.method: linear, fusion.normalization: z_score}
+`)
+	_, stderr, code := e.run("--experiments", exp)
+	if code != 2 {
+		t.Fatalf("exit %d, want 2\n%s", code, stderr)
+	}
+	for _, want := range []string{
+		`exp.yaml:4:5: experiments[0].params: trial "own-k": fusion.k: Weaviate fixes the RRF constant`,
+		`exp.yaml:6:5: experiments[1].params: trial "both": fusion.weights: give alpha or fusion.weights.bm25/dense, not both`,
+		`exp.yaml:8:5: experiments[2].params: trial "zscore": fusion.normalization: Weaviate normalizes by min-max only`,
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	if strings.Contains(stderr, `"baseline"`) {
+		t.Errorf("the valid baseline was rejected:\n%s", stderr)
+	}
+	if dirs := e.runDirs(); len(dirs) != 0 {
+		t.Errorf("run directory written: %v", dirs)
+	}
+}
+
+// TestWeaviateSweep sweeps the demo dataset through the weaviate kind on a
+// real weaviate-server the kind starts, with the README's settings: Weaviate's own parameter names,
+// the common ones translated, a BM25-only trial and a depth change (a
+// restart); every trial scores, and the run ends with the server stopped.
+func TestWeaviateSweep(t *testing.T) {
+	bin, err := weaviatetest.Bin()
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%v, and CI=true", err)
+		}
+		t.Skip(err)
+	}
+	e := newSweepEnv(t, "")
+	// The README's settings, with this machine's binary and a quicker
+	// embedder.
+	e.write("tune.yaml", readmeBlock(t, "weaviate/tune.yaml", strings.NewReplacer("/root/go/bin/weaviate-server", bin, "lsa-256", "hash-64")))
+	exp := e.write("exp.yaml", `baseline:
+  params: {depth: 100}
+experiments:
+  - name: ranked-half
+    params: {alpha: 0.5, fusionType: rankedFusion}
+  - name: linear-dense3
+    params: {fusion.method: linear, fusion.normalization: min_max, fusion.weights.bm25: 1, fusion.weights.dense: 3}
+  - name: bm25-only
+    params: {retrievers: [bm25]}
+  - name: depth20
+    params: {alpha: 0.5, fusionType: rankedFusion, depth: 20, bm25.k1: 0.9, bm25.b: 0.4}
+`)
+	stdout, stderr, code := e.run("--experiments", exp)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	for _, want := range []string{"weaviate: started", "weaviate: class Fusiontune_", "weaviate: restarted with QUERY_HYBRID_MAXIMUM_RESULTS=20"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	for _, name := range []string{"baseline", "ranked-half", "linear-dense3", "bm25-only", "depth20"} {
+		if !strings.Contains(stdout, name) {
+			t.Errorf("leaderboard lacks trial %s:\n%s", name, stdout)
+		}
+	}
+}

@@ -1,0 +1,99 @@
+package settings
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/fusiontune/fusiontune/backend/embed"
+	"github.com/fusiontune/fusiontune/backend/engine"
+	"github.com/fusiontune/fusiontune/backend/weaviate"
+)
+
+// KindWeaviate is backend.kind for Weaviate.
+const KindWeaviate = weaviate.Kind
+
+// Weaviate (backend.weaviate) configures the weaviate kind.
+type Weaviate struct {
+	// Bin is a weaviate-server the kind starts itself (and restarts to
+	// change the depth); URL a running server instead. Exactly one.
+	Bin string `mapstructure:"bin"`
+	URL string `mapstructure:"url"`
+	// MaxResults is the running server's QUERY_HYBRID_MAXIMUM_RESULTS (url
+	// only; default 100).
+	MaxResults int `mapstructure:"max_results"`
+	// Model embeds documents and queries (lsa-<dim>, hash-<dim>,
+	// openai:<model>, file:<path>) unless a trial sets dense.model.
+	Model string `mapstructure:"model"`
+	// Corpus is the corpus to load (default: the dataset's corpus).
+	Corpus string `mapstructure:"corpus"`
+	// IndexType is hnsw (default) or flat.
+	IndexType string `mapstructure:"index_type"`
+	// ClassPrefix starts the classes' names (default Fusiontune).
+	ClassPrefix string `mapstructure:"class_prefix"`
+	// BaseURL and APIKeyEnv serve openai:<model>.
+	BaseURL   string `mapstructure:"base_url"`
+	APIKeyEnv string `mapstructure:"api_key_env"`
+}
+
+// weaviateProblems lists what is wrong with a weaviate backend block.
+func (b Backend) weaviateProblems(add func(field, format string, args ...any)) {
+	for _, f := range []struct {
+		field string
+		set   bool
+	}{
+		{"engine", len(b.Engine) > 0}, {"command", len(b.Command) > 0}, {"restart", len(b.Restart) > 0},
+		{"template", b.Template != ""}, {"health_url", b.HealthURL != ""}, {"search", b.Search.URL != ""},
+	} {
+		if f.set {
+			add(f.field, "not for backend.kind weaviate (it queries Weaviate's GraphQL API itself)")
+		}
+	}
+	w := b.Weaviate
+	if (w.Bin == "") == (w.URL == "") {
+		add("weaviate", "give exactly one of bin (a weaviate-server the kind starts) and url (a running server)")
+	}
+	if w.Model == "" {
+		add("weaviate.model", "required: the embedder of documents and queries, e.g. lsa-256")
+	}
+	if w.MaxResults < 0 || w.MaxResults > weaviate.MaxMaxResults {
+		add("weaviate.max_results", "want 0 to %d (got %d)", weaviate.MaxMaxResults, w.MaxResults)
+	}
+	if w.IndexType != "" && w.IndexType != "hnsw" && w.IndexType != "flat" {
+		add("weaviate.index_type", "want hnsw or flat (got %q)", w.IndexType)
+	}
+}
+
+// weaviateOptions builds the weaviate kind's options; corpus is the
+// dataset's corpus, used when backend.weaviate.corpus is unset. An
+// embedding API key is read from the environment and handed to secret.
+func (b Backend) weaviateOptions(corpus string, secret func(...string)) (weaviate.Options, error) {
+	w := b.Weaviate
+	if w.Corpus != "" {
+		corpus = w.Corpus
+	}
+	if corpus == "" {
+		return weaviate.Options{}, fmt.Errorf("backend.weaviate.corpus: required (the corpus the kind loads)")
+	}
+	abs, err := filepath.Abs(corpus)
+	if err != nil {
+		return weaviate.Options{}, fmt.Errorf("backend.weaviate.corpus: %w", err)
+	}
+	opts := embed.Options{BaseURL: w.BaseURL}
+	if strings.HasPrefix(w.Model, "openai:") {
+		env := w.APIKeyEnv
+		if env == "" {
+			env = embed.DefaultAPIKeyEnv
+		}
+		opts.APIKey = os.Getenv(env)
+		if secret != nil {
+			secret(opts.APIKey)
+		}
+	}
+	return weaviate.Options{
+		Bin: w.Bin, URL: w.URL, MaxResults: w.MaxResults, Model: w.Model, Embed: opts,
+		Corpus: engine.CorpusConfig{Path: abs}, IndexType: w.IndexType, ClassPrefix: w.ClassPrefix,
+		StartTimeout: b.StartTimeout,
+	}, nil
+}
