@@ -173,6 +173,10 @@ func parseSpace(ps *problems, n *yaml.Node, field string) []SpaceParam {
 					ps.at(n, joinField(f, "step"), "an int step must be an integer (got %v)", n.Value)
 				case sp.Low < sp.High && sp.Step > sp.High-sp.Low:
 					ps.at(n, joinField(f, "step"), "must be at most high - low = %v (got %v)", FormatValue(sp.High-sp.Low), n.Value)
+				case sp.Type == "int" && sp.Low < sp.High && math.Mod(sp.High-sp.Low, sp.Step) != 0:
+					// The samplers draw low + k*step; a high off that grid
+					// is a value no trial could take.
+					ps.at(n, joinField(f, "step"), "high - low = %v must be a multiple of the step (got %v): high is not on the grid low + k*step", FormatValue(sp.High-sp.Low), n.Value)
 				}
 			}
 			if sp.Type == "log_float" && sp.Low <= 0 {
