@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fusiontune/fusiontune/experiments/labels"
 	"github.com/fusiontune/fusiontune/experiments/judge"
+	"github.com/fusiontune/fusiontune/experiments/labels"
 )
 
 func readPool(t *testing.T, name string) ([]judge.PoolEntry, error) {

@@ -8,10 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fusiontune/fusiontune/experiments/labels"
 	"github.com/fusiontune/fusiontune/experiments/judge"
 	"github.com/fusiontune/fusiontune/experiments/judge/llm"
 	"github.com/fusiontune/fusiontune/experiments/judge/llm/llmtest"
+	"github.com/fusiontune/fusiontune/experiments/labels"
 )
 
 // benchPairs are 80 queries of 5 documents each (80 calls at batch 5).
