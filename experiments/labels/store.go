@@ -5,17 +5,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
-	"strings"
-	"syscall"
 	"time"
 
-	"github.com/glebarez/sqlite"
-	"gorm.io/driver/postgres"
+	"github.com/fusiontune/fusiontune/internal/sqldb"
 	"gorm.io/gorm"
-	"gorm.io/gorm/logger"
 )
 
 // Store is an open label store.
@@ -49,10 +43,6 @@ func (r labelRow) label() Label {
 		Time: time.Unix(0, r.TimeNS).UTC(), Rationale: r.Rationale, Confidence: r.Confidence}
 }
 
-// SQLite busy timeout: how long a writer waits for another process's
-// transaction before failing.
-const sqliteBusyTimeout = 30 * time.Second
-
 // Open parses url (see ParseURL), connects, and creates the tables when
 // missing. A SQLite file is created when absent (its directory must exist).
 // Errors about the URL wrap ErrBadURL. Messages never show a password.
@@ -61,81 +51,34 @@ func Open(ctx context.Context, url string) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	var dialector gorm.Dialector
-	switch loc.Dialect {
-	case DialectSQLite:
-		dir := filepath.Dir(loc.DSN)
-		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-			return nil, fmt.Errorf("%w %q: directory %q of the database file does not exist", ErrBadURL, loc.Redacted, dir)
-		}
-		// As in tuner/studystore: one process at a time switches a new
-		// file to WAL and creates the tables (SQLite answers a concurrent
-		// first open with SQLITE_BUSY at once, without its busy timeout).
-		unlock, err := lockFile(loc.DSN + ".open-lock")
-		if err != nil {
-			return nil, fmt.Errorf("open label store %s: %w", loc.Redacted, err)
-		}
-		defer unlock()
-		// WAL lets readers run beside the writer; _txlock=immediate takes
-		// the write lock at BEGIN; the busy timeout makes a second writer
-		// wait instead of failing.
-		dialector = sqlite.Open(fmt.Sprintf("%s?_pragma=busy_timeout(%d)&_pragma=journal_mode(WAL)&_txlock=immediate",
-			loc.DSN, sqliteBusyTimeout.Milliseconds()))
-	case DialectPostgres:
-		dialector = postgres.Open(loc.DSN)
-	}
-	db, err := gorm.Open(dialector, &gorm.Config{Logger: logger.Discard})
+	db, err := sqldb.Open(ctx, loc, sqldb.Options{What: "label store", BadURL: ErrBadURL, LockKey: migrationLockKey, Migrate: migrate})
 	if err != nil {
-		return nil, fmt.Errorf("open label store %s: %w", loc.Redacted, err)
+		return nil, err
 	}
-	s := &Store{Location: loc, db: db}
-	if err := s.migrate(ctx); err != nil {
-		_ = s.Close()
-		return nil, fmt.Errorf("open label store %s: %w", loc.Redacted, err)
-	}
-	return s, nil
+	return &Store{Location: loc, db: db}, nil
 }
 
 // migrationLockKey is the PostgreSQL advisory lock taken while creating
 // tables (differs from the study store's).
 const migrationLockKey int64 = 0x66746c61_62656c73 // "ftlabels"
 
-// migrate creates the tables: on PostgreSQL in one transaction under an
-// advisory lock, elsewhere (under the open lock) with a retry for a race.
-func (s *Store) migrate(ctx context.Context) error {
-	db := s.db.WithContext(ctx)
-	run := func(tx *gorm.DB) error {
-		if tx.Migrator().HasTable(&cacheRow{}) {
-			return nil // created last: everything is there
-		}
-		if err := tx.AutoMigrate(&labelRow{}); err != nil {
-			return fmt.Errorf("create label table: %w", err)
-		}
-		if err := tx.AutoMigrate(&cacheRow{}); err != nil {
-			return fmt.Errorf("create cache table: %w", err)
-		}
-		return nil
+// migrate creates the tables when missing (sqldb runs it under a lock).
+func migrate(tx *gorm.DB) error {
+	if tx.Migrator().HasTable(&cacheRow{}) {
+		return nil // created last: everything is there
 	}
-	if s.Location.Dialect == DialectPostgres {
-		return db.Transaction(func(tx *gorm.DB) error {
-			if err := tx.Exec("SELECT pg_advisory_xact_lock(?)", migrationLockKey).Error; err != nil {
-				return fmt.Errorf("migration lock: %w", err)
-			}
-			return run(tx)
-		})
+	if err := tx.AutoMigrate(&labelRow{}); err != nil {
+		return fmt.Errorf("create label table: %w", err)
 	}
-	return retrying(ctx, 5, 100*time.Millisecond, func() error { return run(db) }, func(err error) bool {
-		return isRetryable(err) || strings.Contains(err.Error(), "already exists")
-	})
+	if err := tx.AutoMigrate(&cacheRow{}); err != nil {
+		return fmt.Errorf("create cache table: %w", err)
+	}
+	return nil
 }
 
 // Close closes the database connections.
 func (s *Store) Close() error {
-	sqlDB, err := s.db.DB()
-	if err != nil {
-		return fmt.Errorf("close label store: %w", err)
-	}
-	if err := sqlDB.Close(); err != nil {
+	if err := sqldb.Close(s.db); err != nil {
 		return fmt.Errorf("close label store: %w", err)
 	}
 	return nil
@@ -234,54 +177,5 @@ func (s *Store) Datasets(ctx context.Context) ([]string, error) {
 // retry runs fn in a transaction, again while it fails with a transient
 // lock or serialization conflict.
 func (s *Store) retry(ctx context.Context, fn func(tx *gorm.DB) error) error {
-	return retrying(ctx, 8, 20*time.Millisecond, func() error { return s.db.WithContext(ctx).Transaction(fn) }, isRetryable)
-}
-
-// retrying calls fn up to attempts times while it fails with an error again
-// says is transient, waiting a growing multiple of pause in between.
-func retrying(ctx context.Context, attempts int, pause time.Duration, fn func() error, again func(error) bool) error {
-	var err error
-	for attempt := 0; attempt < attempts; attempt++ {
-		if err = fn(); err == nil || !again(err) {
-			return err
-		}
-		select {
-		case <-ctx.Done():
-			return errors.Join(err, ctx.Err())
-		case <-time.After(time.Duration(attempt+1) * pause):
-		}
-	}
-	return err
-}
-
-// isRetryable reports whether err is a transient lock or serialization
-// conflict worth retrying.
-func isRetryable(err error) bool {
-	if err == nil {
-		return false
-	}
-	msg := strings.ToLower(err.Error())
-	for _, s := range []string{"database is locked", "sqlite_busy", "deadlock", "could not serialize", "40001", "40p01"} {
-		if strings.Contains(msg, s) {
-			return true
-		}
-	}
-	return false
-}
-
-// lockFile takes an exclusive flock on path (created if missing), waiting
-// for other processes; the returned func releases it.
-func lockFile(path string) (func(), error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
-	if err != nil {
-		return nil, fmt.Errorf("lock %s: %w", path, err)
-	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("lock %s: %w", path, err)
-	}
-	return func() {
-		_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
-		f.Close()
-	}, nil
+	return sqldb.Transaction(ctx, s.db, fn)
 }

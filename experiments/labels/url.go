@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+
+	"github.com/fusiontune/fusiontune/internal/sqldb"
 )
 
 // ErrBadURL is wrapped by every error about a malformed or unsupported
@@ -13,20 +15,13 @@ var ErrBadURL = errors.New("bad label store URL")
 
 // Dialects a store URL can name.
 const (
-	DialectSQLite   = "sqlite"
-	DialectPostgres = "postgres"
+	DialectSQLite   = sqldb.DialectSQLite
+	DialectPostgres = sqldb.DialectPostgres
 )
 
-// Location is a parsed store URL.
-type Location struct {
-	// Dialect is DialectSQLite or DialectPostgres.
-	Dialect string
-	// DSN is what the driver opens: a file path for SQLite, the URL for
-	// PostgreSQL.
-	DSN string
-	// Redacted is the URL with any password replaced, for messages.
-	Redacted string
-}
+// Location is a parsed store URL (Dialect is DialectSQLite or
+// DialectPostgres).
+type Location = sqldb.Location
 
 // ParseURL parses a store URL: a plain file path or "sqlite:PATH" for
 // SQLite ("sqlite:///PATH" too, relative, as study storage URLs are;
@@ -34,7 +29,7 @@ type Location struct {
 // PostgreSQL.
 func ParseURL(raw string) (Location, error) {
 	bad := func(format string, args ...any) (Location, error) {
-		return Location{}, fmt.Errorf("%w %q: %s", ErrBadURL, redact(raw), fmt.Sprintf(format, args...))
+		return Location{}, fmt.Errorf("%w %q: %s", ErrBadURL, sqldb.Redact(raw), fmt.Sprintf(format, args...))
 	}
 	if strings.TrimSpace(raw) == "" {
 		return bad("empty (want a file path, sqlite:PATH or postgres://USER@HOST:PORT/DB)")
@@ -88,19 +83,4 @@ func sqlitePath(path, raw string, bad func(string, ...any) (Location, error)) (L
 		return bad("an in-memory database is lost at exit; give a file path")
 	}
 	return Location{Dialect: DialectSQLite, DSN: path, Redacted: raw}, nil
-}
-
-// redact hides a password in a URL that may not parse.
-func redact(raw string) string {
-	if u, err := url.Parse(raw); err == nil && u.User != nil {
-		return u.Redacted()
-	}
-	if at := strings.LastIndexByte(raw, '@'); at >= 0 {
-		if i := strings.Index(raw, "://"); i >= 0 && i < at {
-			if c := strings.IndexByte(raw[i+3:at], ':'); c >= 0 {
-				return raw[:i+3+c+1] + "xxxxx" + raw[at:]
-			}
-		}
-	}
-	return raw
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/fusiontune/fusiontune/internal/sqldb"
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
 )
@@ -321,5 +322,5 @@ func (s *Store) Finish(ctx context.Context, trialID int, state string, value flo
 
 // retry runs fn in a transaction, again after a transient lock conflict.
 func (s *Store) retry(ctx context.Context, fn func(tx *gorm.DB) error) error {
-	return retrying(ctx, 8, 20*time.Millisecond, func() error { return s.db.WithContext(ctx).Transaction(fn) }, isRetryable)
+	return sqldb.Transaction(ctx, s.db, fn)
 }

@@ -4,19 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
-	"syscall"
 	"time"
 
 	"github.com/c-bata/goptuna"
 	rdb "github.com/c-bata/goptuna/rdb.v2"
-	"github.com/glebarez/sqlite"
-	"gorm.io/driver/mysql"
-	"gorm.io/driver/postgres"
+	"github.com/fusiontune/fusiontune/internal/sqldb"
 	"gorm.io/gorm"
-	"gorm.io/gorm/logger"
 )
 
 // Store is an open study database: goptuna's RDB storage plus the trial
@@ -31,10 +24,6 @@ type Store struct {
 	db *gorm.DB
 }
 
-// SQLite busy timeout: how long a writer waits for another process's
-// transaction before failing. Trials take seconds; writes take milliseconds.
-const sqliteBusyTimeout = 30 * time.Second
-
 // Open parses rawURL, connects, and creates goptuna's tables and this
 // package's heartbeat table when missing. Opening the same database again,
 // from any number of workers at once, changes nothing. Errors about the URL
@@ -44,100 +33,34 @@ func Open(ctx context.Context, rawURL string) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	var dialector gorm.Dialector
-	switch loc.Dialect {
-	case DialectSQLite:
-		dir := filepath.Dir(loc.DSN)
-		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-			return nil, fmt.Errorf("%w %q: directory %q of the database file does not exist", ErrBadURL, loc.Redacted, dir)
-		}
-		// Opening a new file switches it to WAL and creates the tables,
-		// reads then writes outside an immediate transaction: between
-		// processes SQLite answers that with SQLITE_BUSY at once, without
-		// its busy timeout, and under load the retries can run out (seen
-		// in CI). One process at a time opens the file; the others then
-		// find the tables made.
-		unlock, err := lockFile(loc.DSN + ".open-lock")
-		if err != nil {
-			return nil, fmt.Errorf("open study storage %s: %w", loc.Redacted, err)
-		}
-		defer unlock()
-		// WAL lets readers run beside the writer; _txlock=immediate takes
-		// the write lock at BEGIN so that two processes never both read
-		// and then both try to write (SQLite ignores SELECT ... FOR UPDATE);
-		// the busy timeout makes the second one wait instead of failing.
-		dsn := fmt.Sprintf("%s?_pragma=busy_timeout(%d)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)&_txlock=immediate",
-			loc.DSN, sqliteBusyTimeout.Milliseconds())
-		dialector = sqlite.Open(dsn)
-	case DialectPostgres:
-		dialector = postgres.Open(loc.DSN)
-	case DialectMySQL:
-		dialector = mysql.Open(loc.DSN)
-	}
-	db, err := gorm.Open(dialector, &gorm.Config{Logger: logger.Discard})
+	db, err := sqldb.Open(ctx, loc, sqldb.Options{
+		What: "study storage", BadURL: ErrBadURL, SQLitePragmas: "&_pragma=foreign_keys(1)",
+		LockKey: migrationLockKey, Migrate: migrate,
+	})
 	if err != nil {
-		return nil, fmt.Errorf("open study storage %s: %w", loc.Redacted, err)
+		return nil, err
 	}
-	s := &Store{Storage: rdb.NewStorage(db), Location: loc, db: db}
-	if err := s.migrate(ctx); err != nil {
-		_ = s.Close()
-		return nil, fmt.Errorf("open study storage %s: %w", loc.Redacted, err)
-	}
-	return s, nil
+	return &Store{Storage: rdb.NewStorage(db), Location: loc, db: db}, nil
 }
 
-// migrate creates the tables. On PostgreSQL DDL is transactional, so the
-// migration runs in one transaction under an advisory lock; elsewhere
-// concurrent first opens can race on CREATE TABLE, and a retry sees the
-// tables the other worker made.
-func (s *Store) migrate(ctx context.Context) error {
-	db := s.db.WithContext(ctx)
-	run := func(tx *gorm.DB) error {
-		// The heartbeat table is created last: when it is there, an
-		// earlier open made everything (gorm's full introspection of an
-		// existing schema costs about a second on PostgreSQL).
-		if tx.Migrator().HasTable(&heartbeat{}) {
-			return nil
-		}
-		if err := rdb.RunAutoMigrate(tx); err != nil {
-			return fmt.Errorf("create goptuna tables: %w", err)
-		}
-		if err := tx.AutoMigrate(&recordRow{}); err != nil {
-			return fmt.Errorf("create record table: %w", err)
-		}
-		if err := tx.AutoMigrate(&heartbeat{}); err != nil {
-			return fmt.Errorf("create heartbeat table: %w", err)
-		}
+// migrate creates the tables when missing (sqldb runs it under a lock).
+func migrate(tx *gorm.DB) error {
+	// The heartbeat table is created last: when it is there, an
+	// earlier open made everything (gorm's full introspection of an
+	// existing schema costs about a second on PostgreSQL).
+	if tx.Migrator().HasTable(&heartbeat{}) {
 		return nil
 	}
-	if s.Location.Dialect == DialectPostgres {
-		return db.Transaction(func(tx *gorm.DB) error {
-			if err := tx.Exec("SELECT pg_advisory_xact_lock(?)", migrationLockKey).Error; err != nil {
-				return fmt.Errorf("migration lock: %w", err)
-			}
-			return run(tx)
-		})
+	if err := rdb.RunAutoMigrate(tx); err != nil {
+		return fmt.Errorf("create goptuna tables: %w", err)
 	}
-	return retrying(ctx, 5, 100*time.Millisecond, func() error { return run(db) }, func(err error) bool {
-		return isRetryable(err) || strings.Contains(err.Error(), "already exists")
-	})
-}
-
-// retrying calls fn up to attempts times while it fails with an error again
-// says is transient, waiting a growing multiple of pause in between.
-func retrying(ctx context.Context, attempts int, pause time.Duration, fn func() error, again func(error) bool) error {
-	var err error
-	for attempt := 0; attempt < attempts; attempt++ {
-		if err = fn(); err == nil || !again(err) {
-			return err
-		}
-		select {
-		case <-ctx.Done():
-			return errors.Join(err, ctx.Err())
-		case <-time.After(time.Duration(attempt+1) * pause):
-		}
+	if err := tx.AutoMigrate(&recordRow{}); err != nil {
+		return fmt.Errorf("create record table: %w", err)
 	}
-	return err
+	if err := tx.AutoMigrate(&heartbeat{}); err != nil {
+		return fmt.Errorf("create heartbeat table: %w", err)
+	}
+	return nil
 }
 
 // migrationLockKey is the PostgreSQL advisory lock taken while creating
@@ -146,11 +69,10 @@ const migrationLockKey int64 = 0x66757369_6f6e7475
 
 // Close closes the database connections.
 func (s *Store) Close() error {
-	sqlDB, err := s.db.DB()
-	if err != nil {
+	if err := sqldb.Close(s.db); err != nil {
 		return fmt.Errorf("close study storage: %w", err)
 	}
-	return sqlDB.Close()
+	return nil
 }
 
 // Study creates the study name with the given direction, or loads it when
@@ -188,37 +110,4 @@ func (s *Store) Study(name string, direction goptuna.StudyDirection, opts ...gop
 		return study, nil
 	}
 	return nil, fmt.Errorf("study %q: %w", name, err)
-}
-
-// isRetryable reports whether err is a transient lock or serialization
-// conflict worth retrying.
-func isRetryable(err error) bool {
-	if err == nil {
-		return false
-	}
-	msg := strings.ToLower(err.Error())
-	for _, s := range []string{"database is locked", "sqlite_busy", "deadlock", "could not serialize", "40001", "40p01", "lock wait timeout"} {
-		if strings.Contains(msg, s) {
-			return true
-		}
-	}
-	return false
-}
-
-// lockFile takes an exclusive flock on path (created if missing), waiting
-// for other processes; the returned func releases it. The lock dies with
-// its process, so a crashed worker never leaves it held.
-func lockFile(path string) (func(), error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
-	if err != nil {
-		return nil, fmt.Errorf("lock %s: %w", path, err)
-	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("lock %s: %w", path, err)
-	}
-	return func() {
-		_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
-		f.Close()
-	}, nil
 }

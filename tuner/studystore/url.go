@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+
+	"github.com/fusiontune/fusiontune/internal/sqldb"
 )
 
 // ErrBadURL is wrapped by every error about a malformed or unsupported
@@ -13,29 +15,21 @@ var ErrBadURL = errors.New("bad storage URL")
 
 // Dialects a storage URL can name.
 const (
-	DialectSQLite   = "sqlite"
-	DialectPostgres = "postgres"
-	DialectMySQL    = "mysql"
+	DialectSQLite   = sqldb.DialectSQLite
+	DialectPostgres = sqldb.DialectPostgres
+	DialectMySQL    = sqldb.DialectMySQL
 )
 
 // Location is a parsed storage URL: the database dialect and the driver's
 // data source name.
-type Location struct {
-	// Dialect is DialectSQLite, DialectPostgres or DialectMySQL.
-	Dialect string
-	// DSN is what the driver opens: a file path for SQLite, the URL for
-	// PostgreSQL, a go-sql-driver DSN for MySQL.
-	DSN string
-	// Redacted is the URL with any password replaced, for messages.
-	Redacted string
-}
+type Location = sqldb.Location
 
 // ParseURL parses a storage URL. SQLite paths follow SQLAlchemy: the text
 // after "sqlite:///" is the path, so "sqlite:///runs/study.db" is relative to
 // the working directory and "sqlite:////tmp/study.db" is absolute.
 func ParseURL(raw string) (Location, error) {
 	bad := func(format string, args ...any) (Location, error) {
-		return Location{}, fmt.Errorf("%w %q: %s", ErrBadURL, redact(raw), fmt.Sprintf(format, args...))
+		return Location{}, fmt.Errorf("%w %q: %s", ErrBadURL, sqldb.Redact(raw), fmt.Sprintf(format, args...))
 	}
 	scheme, rest, ok := strings.Cut(raw, "://")
 	if !ok || scheme == "" {
@@ -97,21 +91,6 @@ func ParseURL(raw string) (Location, error) {
 	default:
 		return bad("unsupported scheme %q (want sqlite, postgres or mysql)", scheme)
 	}
-}
-
-// redact hides a password in a URL that may not parse.
-func redact(raw string) string {
-	if u, err := url.Parse(raw); err == nil && u.User != nil {
-		return u.Redacted()
-	}
-	if at := strings.LastIndexByte(raw, '@'); at >= 0 {
-		if i := strings.Index(raw, "://"); i >= 0 && i < at {
-			if c := strings.IndexByte(raw[i+3:at], ':'); c >= 0 {
-				return raw[:i+3+c+1] + "xxxxx" + raw[at:]
-			}
-		}
-	}
-	return raw
 }
 
 // unwrapURLError drops net/url's repetition of the whole URL (which may hold
