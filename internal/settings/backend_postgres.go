@@ -131,9 +131,22 @@ func (v Vectors) queryVectors(corpus string, secret func(...string), search *htt
 		}
 		corpus = abs
 	}
-	opts := embed.Options{BaseURL: v.BaseURL}
-	if strings.HasPrefix(v.Model, "openai:") {
-		env := v.APIKeyEnv
+	opts := embedOptions(v.Model, v.BaseURL, v.APIKeyEnv, secret)
+	f, err := engine.QueryVectors(engine.CorpusConfig{Path: corpus}, engine.ChunkConfig{Size: v.ChunkSize, Overlap: v.ChunkOverlap}, v.Model, opts)
+	if err != nil {
+		return fmt.Errorf("backend.vectors.model: %w", err)
+	}
+	search.QueryVector = f
+	return nil
+}
+
+// embedOptions are an embedder's options for model: an openai:<model>'s
+// API key is read from the environment variable apiKeyEnv names (default
+// embed.DefaultAPIKeyEnv) and handed to secret for redaction.
+func embedOptions(model, baseURL, apiKeyEnv string, secret func(...string)) embed.Options {
+	opts := embed.Options{BaseURL: baseURL}
+	if strings.HasPrefix(model, "openai:") {
+		env := apiKeyEnv
 		if env == "" {
 			env = embed.DefaultAPIKeyEnv
 		}
@@ -142,10 +155,5 @@ func (v Vectors) queryVectors(corpus string, secret func(...string), search *htt
 			secret(opts.APIKey)
 		}
 	}
-	f, err := engine.QueryVectors(engine.CorpusConfig{Path: corpus}, engine.ChunkConfig{Size: v.ChunkSize, Overlap: v.ChunkOverlap}, v.Model, opts)
-	if err != nil {
-		return fmt.Errorf("backend.vectors.model: %w", err)
-	}
-	search.QueryVector = f
-	return nil
+	return opts
 }

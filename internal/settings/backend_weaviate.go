@@ -2,11 +2,8 @@ package settings
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
-	"strings"
 
-	"github.com/fusiontune/fusiontune/backend/embed"
 	"github.com/fusiontune/fusiontune/backend/engine"
 	"github.com/fusiontune/fusiontune/backend/weaviate"
 )
@@ -80,17 +77,7 @@ func (b Backend) weaviateOptions(corpus string, secret func(...string)) (weaviat
 	if err != nil {
 		return weaviate.Options{}, fmt.Errorf("backend.weaviate.corpus: %w", err)
 	}
-	opts := embed.Options{BaseURL: w.BaseURL}
-	if strings.HasPrefix(w.Model, "openai:") {
-		env := w.APIKeyEnv
-		if env == "" {
-			env = embed.DefaultAPIKeyEnv
-		}
-		opts.APIKey = os.Getenv(env)
-		if secret != nil {
-			secret(opts.APIKey)
-		}
-	}
+	opts := embedOptions(w.Model, w.BaseURL, w.APIKeyEnv, secret)
 	return weaviate.Options{
 		Bin: w.Bin, URL: w.URL, MaxResults: w.MaxResults, Model: w.Model, Embed: opts,
 		Corpus: engine.CorpusConfig{Path: abs}, IndexType: w.IndexType, ClassPrefix: w.ClassPrefix,
