@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -54,42 +53,22 @@ func runJudgeImport(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	scale := e.ds.Golden.Scale.Max
-	now := time.Now().UTC()
-	kind := importKind(data)
-	if kind == "labels" && *name != "" {
+	kind := judge.ImportKind(data)
+	if kind == judge.KindLabels && *name != "" {
 		return usageErrorf("judge import: %s holds native labels, each with its judge: drop --judge", path)
 	}
-	if kind != "labels" && strings.TrimSpace(*name) == "" {
+	if kind != judge.KindLabels && strings.TrimSpace(*name) == "" {
 		return usageErrorf("judge import: --judge NAME is required for %s (who labelled it)", path)
 	}
-	var ls []labels.Label
-	skipped := 0
-	switch kind {
-	case "labels":
-		if ls, err = labels.ReadJSONL(bytes.NewReader(data), path); err != nil {
-			return inputError(err)
-		}
-	case "filled":
-		f, err := judge.ReadFilled(bytes.NewReader(data), path, *name, scale, now)
-		if err != nil {
-			return inputError(err)
-		}
-		ls, skipped = f.Labels, f.Skipped
-	default:
-		q, err := trec.ReadQrels(bytes.NewReader(data), path)
-		if err != nil {
-			return inputError(err)
-		}
-		ls = labels.FromQrels(q, labels.Label{Dataset: e.dataset, Judge: *name, Source: *source, Time: now})
-	}
 	_, known := e.queries()
-	if err := labels.CheckKnown(ls, e.dataset, known); err != nil {
-		return inputError(fmt.Errorf("%s: %w", path, err))
-	}
-	if err := checkScale(path, ls, scale); err != nil {
+	im, err := judge.Import(data, path, judge.ImportSpec{
+		Dataset: e.dataset, Queries: known, MaxGrade: e.ds.Golden.Scale.Max,
+		Judge: *name, Source: *source, Time: time.Now().UTC(),
+	})
+	if err != nil {
 		return inputError(err)
 	}
+	ls, skipped := im.Labels, im.Skipped
 	st, err := a.openLabels(ctx, e)
 	if err != nil {
 		return err
@@ -104,48 +83,6 @@ func runJudgeImport(ctx context.Context, a *app, args []string) error {
 	}
 	fmt.Fprintln(a.stdout)
 	return nil
-}
-
-// importKind tells the formats tune judge import reads apart: "labels"
-// (native JSONL: objects with judge and source), "filled" (an export:
-// JSONL without them, or the export's TSV header), "qrels" otherwise.
-func importKind(data []byte) string {
-	t := bytes.TrimLeft(bytes.TrimPrefix(data, []byte("\ufeff")), " \t\r\n")
-	first, _, _ := bytes.Cut(t, []byte("\n"))
-	if len(first) > 0 && first[0] == '{' {
-		var keys map[string]json.RawMessage
-		if json.Unmarshal(first, &keys) == nil {
-			_, j := keys["judge"]
-			_, s := keys["source"]
-			if j && s {
-				return "labels"
-			}
-		}
-		return "filled"
-	}
-	cols := strings.Split(strings.TrimSpace(string(first)), "\t")
-	if slices.Contains(cols, "grade") && slices.Contains(cols, "doc") {
-		return "filled"
-	}
-	return "qrels"
-}
-
-// checkScale refuses grades above the golden set's top grade.
-func checkScale(path string, ls []labels.Label, max int) error {
-	var bad []string
-	for _, l := range ls {
-		if l.Grade > max {
-			bad = append(bad, fmt.Sprintf("query %q doc %q: grade %d", l.Query, l.Doc, l.Grade))
-		}
-	}
-	if len(bad) == 0 {
-		return nil
-	}
-	n := len(bad)
-	if n > 20 {
-		bad = append(bad[:20], fmt.Sprintf("(and %d more)", n-20))
-	}
-	return fmt.Errorf("%s: %d labels grade above the golden set's scale 0..%d:\n  %s", path, n, max, strings.Join(bad, "\n  "))
 }
 
 const judgeLabelsUsage = `[--format jsonl|qrels] [--judge NAME] [--all] [--out FILE] [--config tune.yaml]
