@@ -138,10 +138,8 @@ func (a *app) openLabelsIf(ctx context.Context, e *judgeEnv, create bool) (*labe
 	if err == nil && loc.Redacted != url {
 		a.secrets.Add(passwordOf(url))
 	}
-	if err == nil && !create && loc.Dialect == labels.DialectSQLite {
-		if _, statErr := os.Stat(loc.DSN); errors.Is(statErr, os.ErrNotExist) {
-			return nil, nil
-		}
+	if !create && labels.Absent(url) {
+		return nil, nil
 	}
 	st, err := labels.Open(ctx, url)
 	if err != nil {

@@ -13,7 +13,6 @@ import (
 	"github.com/fusiontune/fusiontune/experiments/judge"
 	"github.com/fusiontune/fusiontune/experiments/labels"
 	"github.com/fusiontune/fusiontune/internal/atomicfile"
-	"github.com/fusiontune/fusiontune/internal/trec"
 )
 
 const judgeImportUsage = `FILE [--judge NAME] [--source human|file|llm|implicit|gold] [--config tune.yaml]
@@ -106,10 +105,10 @@ func runJudgeLabels(ctx context.Context, a *app, args []string) error {
 	if fs.NArg() > 0 {
 		return usageErrorf("judge labels: unexpected argument %q", fs.Arg(0))
 	}
-	if *format != "jsonl" && *format != "qrels" {
+	if *format != labels.FormatJSONL && *format != labels.FormatQrels {
 		return usageErrorf("judge labels: --format: want jsonl or qrels (got %q)", *format)
 	}
-	if *all && *format != "jsonl" {
+	if *all && *format != labels.FormatJSONL {
 		return usageErrorf("judge labels: --all needs --format jsonl")
 	}
 	e, err := a.openJudgeEnv(*config, fs)
@@ -121,37 +120,29 @@ func runJudgeLabels(ctx context.Context, a *app, args []string) error {
 		return err
 	}
 	defer st.Close()
-	var ls []labels.Label
-	if *all {
-		ls, err = st.History(ctx, e.dataset)
-	} else {
-		ls, err = st.Latest(ctx, e.dataset)
-	}
+	ls, err := st.Select(ctx, e.dataset, *all, *name)
 	if err != nil {
 		return err
 	}
-	if *name != "" {
-		ls = slices.DeleteFunc(ls, func(l labels.Label) bool { return l.Judge != *name })
-	}
 	var b bytes.Buffer
-	if *format == "jsonl" {
-		err = labels.WriteJSONL(&b, ls)
-	} else {
-		q, _ := labels.Effective(nil, ls)
-		err = trec.WriteQrels(&b, q)
-	}
-	if err != nil {
+	if err := labels.Write(&b, ls, *format); err != nil {
 		return err
 	}
 	fmt.Fprintf(a.stderr, "%d labels of dataset %q in %s\n", len(ls), e.dataset, st.Location.Redacted)
-	if *out == "" {
-		_, err := a.stdout.Write(b.Bytes())
+	return a.writeOut(*out, b.Bytes())
+}
+
+// writeOut writes data to the file out (its directory must exist), or to
+// stdout when out is "".
+func (a *app) writeOut(out string, data []byte) error {
+	if out == "" {
+		_, err := a.stdout.Write(data)
 		return err
 	}
-	if dir := filepath.Dir(*out); dir != "" {
+	if dir := filepath.Dir(out); dir != "" {
 		if _, err := os.Stat(dir); err != nil {
 			return inputError(fmt.Errorf("--out: %w", err))
 		}
 	}
-	return atomicfile.Write(*out, b.Bytes(), 0o644)
+	return atomicfile.Write(out, data, 0o644)
 }

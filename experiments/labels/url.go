@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
 	"strings"
 )
 
@@ -103,4 +104,17 @@ func redact(raw string) string {
 		}
 	}
 	return raw
+}
+
+// Absent reports whether raw names a SQLite file that does not exist yet
+// (Open would create it): readers then have no labels to read and need
+// not create a store. False for PostgreSQL and for a malformed URL (Open
+// reports that).
+func Absent(raw string) bool {
+	loc, err := ParseURL(raw)
+	if err != nil || loc.Dialect != DialectSQLite {
+		return false
+	}
+	_, err = os.Stat(loc.DSN)
+	return errors.Is(err, os.ErrNotExist)
 }
