@@ -48,11 +48,7 @@ func runJudgeAgree(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	categories := map[string]string{}
-	for _, q := range e.ds.Queries {
-		categories[q.ID] = q.Category
-	}
-	c := judge.Compare(ls, e.gold(), categories, *name, e.ds.Golden.Scale.Max, *by == "category")
+	c := judge.Compare(ls, e.ds.Gold(), e.ds.Categories(), *name, e.ds.Golden.Scale.Max, *by == "category")
 	if len(c.Reports) == 0 {
 		what := "llm labels"
 		if *name != "" {
