@@ -115,7 +115,7 @@ func (a *app) openLabels(ctx context.Context, e *judgeEnv) (*labels.Store, error
 // openLabelsIf opens the label store; with create false, a SQLite file
 // that does not exist yet is not created and the store is nil.
 func (a *app) openLabelsIf(ctx context.Context, e *judgeEnv, create bool) (*labels.Store, error) {
-	url := e.s.labelsURL()
+	url := e.s.LabelsURL()
 	loc, err := labels.ParseURL(url)
 	if err == nil && loc.Redacted != url {
 		a.secrets.Add(passwordOf(url))

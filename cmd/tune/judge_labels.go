@@ -20,7 +20,7 @@ func (a *app) mergeStoreLabels(s *settings, ds *tuner.Dataset) error {
 	if s.Dataset.Labels == "" {
 		return nil
 	}
-	url := s.storeURL("dataset.labels", s.Dataset.Labels)
+	url := s.StoreURL("dataset.labels", s.Dataset.Labels)
 	a.addURLSecret(url)
 	if err := ds.MergeLabels(context.Background(), url, id); err != nil {
 		return runError(err)
@@ -41,10 +41,10 @@ func (a *app) addURLSecret(raw string) {
 }
 
 // storeLabels returns the labels of dataset (query -> doc -> grade, any
-// source) in the store judgeStoreURL names; nil when it is a SQLite file
+// source) in the store JudgeStoreURL names; nil when it is a SQLite file
 // that does not exist yet.
 func (a *app) storeLabels(ctx context.Context, s *settings, dataset string) (map[string]map[string]int, error) {
-	url := s.judgeStoreURL()
+	url := s.JudgeStoreURL()
 	a.addURLSecret(url)
 	if labels.Absent(url) {
 		return nil, nil

@@ -182,9 +182,9 @@ func (a *app) llmJudge(e *judgeEnv, st *labels.Store) (*llm.Judge, error) {
 		}
 		a.secrets.AddHeader("Bearer " + key)
 	}
-	prompt, err := e.s.judgePrompt()
+	prompt, err := e.s.JudgePrompt()
 	if err != nil {
-		return nil, err
+		return nil, inputError(err)
 	}
 	if max := e.ds.Golden.Scale.Max; prompt.MaxGrade > max {
 		return nil, inputError(fmt.Errorf("%s: judge.prompt: the prompt %s grades 0..%d, the golden set's scale is 0..%d (use prompt hpn for 0..2, or a template file with judge.max_grade %d)",
@@ -192,14 +192,14 @@ func (a *app) llmJudge(e *judgeEnv, st *labels.Store) (*llm.Judge, error) {
 	}
 	j, err := llm.New(llm.Config{
 		Dataset: e.dataset, URL: js.URL, Model: js.Model, APIKey: key, Prompt: prompt,
-		Batch:       intOr(js.Batch, llm.DefaultBatch),
-		Concurrency: intOr(js.Concurrency, llm.DefaultConcurrency),
-		Timeout:     intOr(js.Timeout, llm.DefaultTimeout),
-		Retries:     intOr(js.Retries, llm.DefaultRetries),
+		Batch:       tunesettings.Or(js.Batch, llm.DefaultBatch),
+		Concurrency: tunesettings.Or(js.Concurrency, llm.DefaultConcurrency),
+		Timeout:     tunesettings.Or(js.Timeout, llm.DefaultTimeout),
+		Retries:     tunesettings.Or(js.Retries, llm.DefaultRetries),
 		Backoff:     llm.DefaultBackoff,
-		MaxDocChars: intOr(js.MaxDocChars, llm.DefaultMaxDocChars),
-		Budget:      llm.Budget{Calls: intOr(js.Budget.Calls, 0), Tokens: intOr(js.Budget.Tokens, 0)},
-		Seed:        uint64(intOr(js.Seed, 1)),
+		MaxDocChars: tunesettings.Or(js.MaxDocChars, llm.DefaultMaxDocChars),
+		Budget:      llm.Budget{Calls: tunesettings.Or(js.Budget.Calls, 0), Tokens: tunesettings.Or(js.Budget.Tokens, 0)},
+		Seed:        uint64(tunesettings.Or(js.Seed, 1)),
 		Store:       st, Redactor: a.secrets,
 	})
 	if err != nil {
@@ -224,8 +224,8 @@ func (a *app) judgeDryRun(ctx context.Context, e *judgeEnv, j judge.Judge, lj *l
 	}
 	js := e.s.Judge
 	fmt.Fprintf(a.stdout, "dry run: %s: %d pairs, %d answered by the cache; %d calls of up to %d documents; tokens at most %d (what the budget reserves), about %d typically\n",
-		lj.Name(), est.Pairs, est.Cached, est.Calls, intOr(js.Batch, llm.DefaultBatch), est.TokensBound, est.TokensGuess)
-	b := llm.Budget{Calls: intOr(js.Budget.Calls, 0), Tokens: intOr(js.Budget.Tokens, 0)}
+		lj.Name(), est.Pairs, est.Cached, est.Calls, tunesettings.Or(js.Batch, llm.DefaultBatch), est.TokensBound, est.TokensGuess)
+	b := llm.Budget{Calls: tunesettings.Or(js.Budget.Calls, 0), Tokens: tunesettings.Or(js.Budget.Tokens, 0)}
 	fmt.Fprintln(a.stdout, b.Verdict(est))
 	return nil
 }

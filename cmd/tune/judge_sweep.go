@@ -30,16 +30,6 @@ func addJudgeFlags(fs *flag.FlagSet) *sweepJudgeFlags {
 	return j
 }
 
-// judgeStoreURL is the store judge-as-you-tune appends to and tune judge
-// pool skips the labels of: dataset.labels when set, else the judge
-// commands' store (setting labels, default labels.db beside tune.yaml).
-func (s *settings) judgeStoreURL() string {
-	if s.Dataset.Labels != "" {
-		return s.storeURL("dataset.labels", s.Dataset.Labels)
-	}
-	return s.labelsURL()
-}
-
 // setJudge checks the judge flags of f and sets c.Judge to the loop they
 // ask for (none without --judge).
 func (a *app) setJudge(f *sweepFlags, s *settings, c *tuner.Config, shared bool) error {
@@ -69,7 +59,7 @@ func (a *app) judgeLoop(fs *flag.FlagSet, j *sweepJudgeFlags, s *settings, queri
 	if !(j.target > 0 && j.target <= 1) {
 		return nil, usageErrorf("--judge-target must be in (0, 1] (got %g)", j.target)
 	}
-	url := s.judgeStoreURL()
+	url := s.JudgeStoreURL()
 	a.addURLSecret(url)
 	l := &tuner.JudgeLoop{Budget: j.budget, Target: j.target, Leading: j.leading, StoreURL: url}
 	if err := l.Validate(); err != nil {
