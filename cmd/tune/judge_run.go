@@ -163,45 +163,15 @@ func (a *app) reportJudged(e *judgeEnv, j judge.Judge, lj *llm.Judge, st *labels
 
 // llmJudge builds the LLM judge from the settings' judge section.
 func (a *app) llmJudge(e *judgeEnv, st *labels.Store) (*llm.Judge, error) {
-	js := e.s.Judge
-	var missing []string
-	if js.URL == "" {
-		missing = append(missing, "judge.url (the server's base URL)")
-	}
-	if js.Model == "" {
-		missing = append(missing, "judge.model")
-	}
-	if len(missing) > 0 {
-		return nil, inputError(fmt.Errorf("%s: the llm judge needs %s", e.s.Src.Where("judge"), strings.Join(missing, " and ")))
-	}
-	key := ""
-	if js.APIKeyEnv != "" {
-		key = os.Getenv(js.APIKeyEnv)
-		if key == "" {
-			return nil, inputError(fmt.Errorf("%s: judge.api_key_env: the environment variable %s is not set", e.s.Src.Where("judge.api_key_env"), js.APIKeyEnv))
-		}
-		a.secrets.AddHeader("Bearer " + key)
-	}
-	prompt, err := e.s.JudgePrompt()
+	cfg, err := e.s.LLMConfig(e.dataset, e.ds.Golden.Scale.Max, os.Getenv)
 	if err != nil {
 		return nil, inputError(err)
 	}
-	if max := e.ds.Golden.Scale.Max; prompt.MaxGrade > max {
-		return nil, inputError(fmt.Errorf("%s: judge.prompt: the prompt %s grades 0..%d, the golden set's scale is 0..%d (use prompt hpn for 0..2, or a template file with judge.max_grade %d)",
-			e.s.Src.Where("judge.prompt"), prompt.Name, prompt.MaxGrade, max, max))
+	if cfg.APIKey != "" {
+		a.secrets.AddHeader("Bearer " + cfg.APIKey)
 	}
-	j, err := llm.New(llm.Config{
-		Dataset: e.dataset, URL: js.URL, Model: js.Model, APIKey: key, Prompt: prompt,
-		Batch:       tunesettings.Or(js.Batch, llm.DefaultBatch),
-		Concurrency: tunesettings.Or(js.Concurrency, llm.DefaultConcurrency),
-		Timeout:     tunesettings.Or(js.Timeout, llm.DefaultTimeout),
-		Retries:     tunesettings.Or(js.Retries, llm.DefaultRetries),
-		Backoff:     llm.DefaultBackoff,
-		MaxDocChars: tunesettings.Or(js.MaxDocChars, llm.DefaultMaxDocChars),
-		Budget:      llm.Budget{Calls: tunesettings.Or(js.Budget.Calls, 0), Tokens: tunesettings.Or(js.Budget.Tokens, 0)},
-		Seed:        uint64(tunesettings.Or(js.Seed, 1)),
-		Store:       st, Redactor: a.secrets,
-	})
+	cfg.Store, cfg.Redactor = st, a.secrets
+	j, err := llm.New(cfg)
 	if err != nil {
 		return nil, inputError(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/fusiontune/fusiontune/experiments/judge/llm"
 	"github.com/fusiontune/fusiontune/experiments/labels"
@@ -85,4 +86,47 @@ func (s *Settings) JudgeStoreURL() string {
 		return s.StoreURL("dataset.labels", s.Dataset.Labels)
 	}
 	return s.LabelsURL()
+}
+
+// LLMConfig returns the LLM judge's configuration from the judge section,
+// for dataset graded on 0..maxGrade; getenv reads judge.api_key_env (the
+// key lands in APIKey). The caller adds the store and the redactor.
+// Errors name the setting and where it was set (the user's input).
+func (s *Settings) LLMConfig(dataset string, maxGrade int, getenv func(string) string) (llm.Config, error) {
+	js := s.Judge
+	var missing []string
+	if js.URL == "" {
+		missing = append(missing, "judge.url (the server's base URL)")
+	}
+	if js.Model == "" {
+		missing = append(missing, "judge.model")
+	}
+	if len(missing) > 0 {
+		return llm.Config{}, fmt.Errorf("%s: the llm judge needs %s", s.Src.Where("judge"), strings.Join(missing, " and "))
+	}
+	key := ""
+	if js.APIKeyEnv != "" {
+		if key = getenv(js.APIKeyEnv); key == "" {
+			return llm.Config{}, fmt.Errorf("%s: judge.api_key_env: the environment variable %s is not set", s.Src.Where("judge.api_key_env"), js.APIKeyEnv)
+		}
+	}
+	prompt, err := s.JudgePrompt()
+	if err != nil {
+		return llm.Config{}, err
+	}
+	if prompt.MaxGrade > maxGrade {
+		return llm.Config{}, fmt.Errorf("%s: judge.prompt: the prompt %s grades 0..%d, the golden set's scale is 0..%d (use prompt hpn for 0..2, or a template file with judge.max_grade %d)",
+			s.Src.Where("judge.prompt"), prompt.Name, prompt.MaxGrade, maxGrade, maxGrade)
+	}
+	return llm.Config{
+		Dataset: dataset, URL: js.URL, Model: js.Model, APIKey: key, Prompt: prompt,
+		Batch:       Or(js.Batch, llm.DefaultBatch),
+		Concurrency: Or(js.Concurrency, llm.DefaultConcurrency),
+		Timeout:     Or(js.Timeout, llm.DefaultTimeout),
+		Retries:     Or(js.Retries, llm.DefaultRetries),
+		Backoff:     llm.DefaultBackoff,
+		MaxDocChars: Or(js.MaxDocChars, llm.DefaultMaxDocChars),
+		Budget:      llm.Budget{Calls: Or(js.Budget.Calls, 0), Tokens: Or(js.Budget.Tokens, 0)},
+		Seed:        uint64(Or(js.Seed, 1)),
+	}, nil
 }

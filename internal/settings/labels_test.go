@@ -70,3 +70,37 @@ func TestJudgePrompt(t *testing.T) {
 		t.Errorf("missing template file: %v, want an error on judge.prompt naming %s", err, filepath.Join(dir, "missing.tmpl"))
 	}
 }
+
+// TestLLMConfig: the judge section becomes the llm judge's configuration,
+// or an error naming the setting that is missing or does not fit.
+func TestLLMConfig(t *testing.T) {
+	env := map[string]string{"KEY": "sk-1"}
+	getenv := func(k string) string { return env[k] }
+	batch := 7
+	tests := []struct {
+		name     string
+		judge    Judge
+		maxGrade int
+		err      string
+	}{
+		{name: "complete", judge: Judge{URL: "http://127.0.0.1:1", Model: "m", APIKeyEnv: "KEY", Batch: &batch}, maxGrade: 3},
+		{name: "no url nor model", maxGrade: 3, err: "the llm judge needs judge.url (the server's base URL) and judge.model"},
+		{name: "key variable unset", judge: Judge{URL: "u", Model: "m", APIKeyEnv: "NOPE"}, maxGrade: 3, err: "judge.api_key_env: the environment variable NOPE is not set"},
+		{name: "prompt grades above the scale", judge: Judge{URL: "u", Model: "m"}, maxGrade: 2, err: "judge.prompt: the prompt graded grades 0..3, the golden set's scale is 0..2"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := &Settings{Judge: tc.judge, Src: &Source{}}
+			c, err := s.LLMConfig("demo", tc.maxGrade, getenv)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("LLMConfig error %v, want one containing %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil || c.Dataset != "demo" || c.APIKey != "sk-1" || c.Batch != 7 || c.Concurrency != llm.DefaultConcurrency || c.Seed != 1 || c.Prompt.Name != llm.PromptGraded {
+				t.Fatalf("LLMConfig = %+v, %v", c, err)
+			}
+		})
+	}
+}
