@@ -7,11 +7,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 
-	"github.com/fusiontune/fusiontune/backend/engine"
 	"github.com/fusiontune/fusiontune/experiments/judge"
 	"github.com/fusiontune/fusiontune/experiments/labels"
 	"github.com/fusiontune/fusiontune/internal/atomicfile"
@@ -99,7 +96,6 @@ func (a *app) openJudgeEnv(config string, fs *flag.FlagSet) (*judgeEnv, error) {
 	if err != nil {
 		return nil, err
 	}
-	demo := s.Dataset.Path == ""
 	ds, err := openDataset(s)
 	if err != nil {
 		return nil, err
@@ -107,21 +103,7 @@ func (a *app) openJudgeEnv(config string, fs *flag.FlagSet) (*judgeEnv, error) {
 	for _, w := range ds.Warnings {
 		fmt.Fprintln(a.stderr, "warning:", w)
 	}
-	return &judgeEnv{s: s, ds: ds, dataset: judgeDatasetID(ds, demo)}, nil
-}
-
-// judgeDatasetID is the dataset's key in the label store: dataset.id (a
-// datasets entry's id) when set, "demo" for the shipped demo, else the
-// golden set's file name without its extension.
-func judgeDatasetID(ds *tuner.Dataset, demo bool) string {
-	switch {
-	case ds.Config.ID != "":
-		return ds.Config.ID
-	case demo:
-		return "demo"
-	}
-	base := filepath.Base(filepath.Clean(ds.Config.Path))
-	return strings.TrimSuffix(base, filepath.Ext(base))
+	return &judgeEnv{s: s, ds: ds, dataset: ds.DatasetID()}, nil
 }
 
 // openLabels opens the label store (a postgres URL's password joins the
@@ -133,15 +115,13 @@ func (a *app) openLabels(ctx context.Context, e *judgeEnv) (*labels.Store, error
 // openLabelsIf opens the label store; with create false, a SQLite file
 // that does not exist yet is not created and the store is nil.
 func (a *app) openLabelsIf(ctx context.Context, e *judgeEnv, create bool) (*labels.Store, error) {
-	url := e.s.labelsURL()
+	url := e.s.LabelsURL()
 	loc, err := labels.ParseURL(url)
 	if err == nil && loc.Redacted != url {
 		a.secrets.Add(passwordOf(url))
 	}
-	if err == nil && !create && loc.Dialect == labels.DialectSQLite {
-		if _, statErr := os.Stat(loc.DSN); errors.Is(statErr, os.ErrNotExist) {
-			return nil, nil
-		}
+	if !create && labels.Absent(url) {
+		return nil, nil
 	}
 	st, err := labels.Open(ctx, url)
 	if err != nil {
@@ -166,53 +146,14 @@ func passwordOf(raw string) string {
 
 // queries returns the dataset's query ids -> texts and the set of ids.
 func (e *judgeEnv) queries() (map[string]string, map[string]bool) {
-	texts, known := map[string]string{}, map[string]bool{}
-	for _, q := range e.ds.Queries {
-		texts[q.ID], known[q.ID] = q.Text, true
-	}
-	return texts, known
-}
-
-// gold returns the golden set's judgments (query -> doc -> grade).
-func (e *judgeEnv) gold() map[string]map[string]int {
-	out := map[string]map[string]int{}
-	for _, q := range e.ds.Queries {
-		if len(q.Judgments) > 0 {
-			out[q.ID] = q.Judgments
-		}
-	}
-	return out
+	return tuner.QueryTexts(e.ds.Queries)
 }
 
 // poolPairs reads the pool file and returns its pairs with query and
 // document texts (documents from the dataset's corpus, when it has one).
 func (e *judgeEnv) poolPairs(path string) ([]judge.Pair, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, inputError(fmt.Errorf("--pool: %w", err))
-	}
-	defer f.Close()
-	entries, err := judge.ReadPool(f, path)
-	if err != nil {
-		return nil, inputError(err)
-	}
-	var docs map[string]judge.Doc
-	if e.ds.Corpus != "" {
-		c, err := engine.LoadCorpus(engine.CorpusConfig{Path: e.ds.Corpus})
-		if err != nil {
-			return nil, inputError(fmt.Errorf("dataset.corpus: %w", err))
-		}
-		docs = make(map[string]judge.Doc, len(c.Docs))
-		for _, d := range c.Docs {
-			docs[d.ID] = judge.Doc{Title: d.Title, Text: d.Text}
-		}
-	}
-	texts, _ := e.queries()
-	pairs, err := judge.Pairs(entries, e.dataset, texts, docs)
-	if err != nil {
-		return nil, inputError(err)
-	}
-	return pairs, nil
+	pairs, err := e.ds.PoolPairs(path, e.dataset)
+	return pairs, runError(err)
 }
 
 const judgeExportUsage = `--pool FILE [--format tsv|jsonl] [--out FILE] [--config tune.yaml]

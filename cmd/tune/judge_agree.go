@@ -2,12 +2,9 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"slices"
 
 	"github.com/fusiontune/fusiontune/experiments/judge"
-	"github.com/fusiontune/fusiontune/experiments/labels"
 )
 
 const judgeAgreeUsage = `[--by category] [--judge NAME] [--format text|json] [--config tune.yaml]
@@ -51,50 +48,16 @@ func runJudgeAgree(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	var human []labels.Label
-	var judges []string
-	for _, l := range ls {
-		if l.Source == labels.SourceHuman || l.Source == labels.SourceGold {
-			human = append(human, l)
-		}
-		if (*name == "" && l.Source == labels.SourceLLM || l.Judge == *name) && !slices.Contains(judges, l.Judge) {
-			judges = append(judges, l.Judge)
-		}
-	}
-	if len(judges) == 0 {
+	c := judge.Compare(ls, e.ds.Gold(), e.ds.Categories(), *name, e.ds.Golden.Scale.Max, *by == "category")
+	if len(c.Reports) == 0 {
 		what := "llm labels"
 		if *name != "" {
 			what = fmt.Sprintf("labels by %q", *name)
 		}
 		return failedError(fmt.Errorf("judge agree: no %s of dataset %q in %s (run 'tune judge run --judge llm' first)", what, e.dataset, st.Location.Redacted))
 	}
-	slices.Sort(judges)
-	ref, _ := labels.Effective(e.gold(), human)
-	categories := map[string]string{}
-	for _, q := range e.ds.Queries {
-		categories[q.ID] = q.Category
-	}
-	reference := "gold"
-	if len(human) > 0 {
-		reference = "gold/human"
-	}
-	var reports []judge.Report
-	for _, j := range judges {
-		rs := judge.Ratings(ref, ls, j, categories)
-		reports = append(reports, judge.NewReport(j, rs, e.ds.Golden.Scale.Max, *by == "category"))
-	}
 	if *format == "json" {
-		enc := json.NewEncoder(a.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(map[string]any{"dataset": e.dataset, "reference": reference, "headline": "kappa_quadratic", "judges": reports})
+		return c.WriteJSON(a.stdout, e.dataset)
 	}
-	for i, r := range reports {
-		if i > 0 {
-			fmt.Fprintln(a.stdout)
-		}
-		if err := r.WriteText(a.stdout, reference); err != nil {
-			return err
-		}
-	}
-	return nil
+	return c.WriteText(a.stdout)
 }

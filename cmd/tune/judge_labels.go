@@ -2,11 +2,8 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 	"net/url"
-	"os"
 
 	"github.com/fusiontune/fusiontune/experiments/labels"
 	"github.com/fusiontune/fusiontune/tuner"
@@ -23,7 +20,7 @@ func (a *app) mergeStoreLabels(s *settings, ds *tuner.Dataset) error {
 	if s.Dataset.Labels == "" {
 		return nil
 	}
-	url := s.storeURL("dataset.labels", s.Dataset.Labels)
+	url := s.StoreURL("dataset.labels", s.Dataset.Labels)
 	a.addURLSecret(url)
 	if err := ds.MergeLabels(context.Background(), url, id); err != nil {
 		return runError(err)
@@ -44,15 +41,13 @@ func (a *app) addURLSecret(raw string) {
 }
 
 // storeLabels returns the labels of dataset (query -> doc -> grade, any
-// source) in the store judgeStoreURL names; nil when it is a SQLite file
+// source) in the store JudgeStoreURL names; nil when it is a SQLite file
 // that does not exist yet.
 func (a *app) storeLabels(ctx context.Context, s *settings, dataset string) (map[string]map[string]int, error) {
-	url := s.judgeStoreURL()
+	url := s.JudgeStoreURL()
 	a.addURLSecret(url)
-	if loc, err := labels.ParseURL(url); err == nil && loc.Dialect == labels.DialectSQLite {
-		if _, err := os.Stat(loc.DSN); errors.Is(err, fs.ErrNotExist) {
-			return nil, nil
-		}
+	if labels.Absent(url) {
+		return nil, nil
 	}
 	st, err := labels.Open(ctx, url)
 	if err != nil {
@@ -63,12 +58,5 @@ func (a *app) storeLabels(ctx context.Context, s *settings, dataset string) (map
 	if err != nil {
 		return nil, fmt.Errorf("dataset.labels: %w", err)
 	}
-	out := map[string]map[string]int{}
-	for _, l := range ls {
-		if out[l.Query] == nil {
-			out[l.Query] = map[string]int{}
-		}
-		out[l.Query][l.Doc] = l.Grade
-	}
-	return out, nil
+	return labels.ToQrels(ls), nil
 }

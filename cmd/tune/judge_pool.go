@@ -70,20 +70,26 @@ func runJudgePool(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return runError(err)
 	}
+	return a.writeJudgePool(p, *out, *format)
+}
+
+// writeJudgePool writes the pool's pairs to out (stdout when "") and its
+// statistics, as text or json, to stdout with out, to stderr without.
+func (a *app) writeJudgePool(p *pool.Pool, out, format string) error {
 	var pairs bytes.Buffer
 	if err := pool.WriteJSONL(&pairs, p.Pairs); err != nil {
 		return err
 	}
 	statsTo := a.stderr
-	if *out != "" {
-		if err := runs.WriteFileAtomic(*out, pairs.Bytes(), 0o644); err != nil {
+	if out != "" {
+		if err := runs.WriteFileAtomic(out, pairs.Bytes(), 0o644); err != nil {
 			return inputError(fmt.Errorf("--out: %w", err))
 		}
 		statsTo = a.stdout
 	} else if _, err := a.stdout.Write(pairs.Bytes()); err != nil {
 		return err
 	}
-	if *format == "json" {
+	if format == "json" {
 		data, err := runs.MarshalJSON(p.Stats)
 		if err != nil {
 			return err

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -32,95 +31,123 @@ answers received stay cached) and exits 1.
 --judge file:PATH labels the pairs a qrels file (TREC or BEIR tsv) judges,
 as judge "file:<basename>".`
 
-func runJudgeRun(ctx context.Context, a *app, args []string) error {
-	fs := newFlagSet("judge run", judgeRunUsage, a.stderr)
-	config := judgeFlags(fs)
-	pool := fs.String("pool", "", "pool file (tune judge pool --out FILE)")
-	which := fs.String("judge", "llm", "llm, or file:PATH (a qrels file)")
-	dryRun := fs.Bool("dry-run", false, "print what judging would cost; call nothing, write nothing")
-	calls := fs.Int64("budget-calls", 0, "most calls, retries included (0: no bound; setting judge.budget.calls)")
-	tokens := fs.Int64("budget-tokens", 0, "most tokens (0: no bound; setting judge.budget.tokens)")
-	concurrency := fs.Int("concurrency", llm.DefaultConcurrency, fmt.Sprintf("calls at once, 1..%d (setting judge.concurrency)", llm.MaxConcurrency))
+// judgeRunFlags are the flags of `tune judge run`.
+type judgeRunFlags struct {
+	config, pool, which *string
+	dryRun              *bool
+	calls, tokens       *int64
+	concurrency         *int
+	set                 map[string]bool
+}
+
+// parseJudgeRun parses and checks the flags of `tune judge run`.
+func parseJudgeRun(fs *flag.FlagSet, args []string) (*judgeRunFlags, error) {
+	f := &judgeRunFlags{config: judgeFlags(fs), set: map[string]bool{}}
+	f.pool = fs.String("pool", "", "pool file (tune judge pool --out FILE)")
+	f.which = fs.String("judge", "llm", "llm, or file:PATH (a qrels file)")
+	f.dryRun = fs.Bool("dry-run", false, "print what judging would cost; call nothing, write nothing")
+	f.calls = fs.Int64("budget-calls", 0, "most calls, retries included (0: no bound; setting judge.budget.calls)")
+	f.tokens = fs.Int64("budget-tokens", 0, "most tokens (0: no bound; setting judge.budget.tokens)")
+	f.concurrency = fs.Int("concurrency", llm.DefaultConcurrency, fmt.Sprintf("calls at once, 1..%d (setting judge.concurrency)", llm.MaxConcurrency))
 	if err := parseFlags(fs, args); err != nil {
-		return err
+		return nil, err
 	}
 	if fs.NArg() > 0 {
-		return usageErrorf("judge run: unexpected argument %q", fs.Arg(0))
+		return nil, usageErrorf("judge run: unexpected argument %q", fs.Arg(0))
 	}
-	if *pool == "" {
-		return usageErrorf("judge run: --pool FILE is required")
+	if *f.pool == "" {
+		return nil, usageErrorf("judge run: --pool FILE is required")
 	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	if *calls < 0 || *calls > tunesettings.MaxJudgeBudget || *tokens < 0 || *tokens > tunesettings.MaxJudgeBudget {
-		return usageErrorf("judge run: --budget-calls and --budget-tokens must be in [0, %d] (0: no bound)", int64(tunesettings.MaxJudgeBudget))
+	fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
+	if *f.calls < 0 || *f.calls > tunesettings.MaxJudgeBudget || *f.tokens < 0 || *f.tokens > tunesettings.MaxJudgeBudget {
+		return nil, usageErrorf("judge run: --budget-calls and --budget-tokens must be in [0, %d] (0: no bound)", int64(tunesettings.MaxJudgeBudget))
 	}
-	if *concurrency < 1 || *concurrency > llm.MaxConcurrency {
-		return usageErrorf("judge run: --concurrency must be in [1, %d] (got %d)", llm.MaxConcurrency, *concurrency)
+	if *f.concurrency < 1 || *f.concurrency > llm.MaxConcurrency {
+		return nil, usageErrorf("judge run: --concurrency must be in [1, %d] (got %d)", llm.MaxConcurrency, *f.concurrency)
 	}
-	e, err := a.openJudgeEnv(*config, fs)
+	return f, nil
+}
+
+// override sets the judge settings the flags name.
+func (f *judgeRunFlags) override(js *tunesettings.Judge) {
+	if f.set["budget-calls"] {
+		js.Budget.Calls = f.calls
+	}
+	if f.set["budget-tokens"] {
+		js.Budget.Tokens = f.tokens
+	}
+	if f.set["concurrency"] {
+		js.Concurrency = f.concurrency
+	}
+}
+
+func runJudgeRun(ctx context.Context, a *app, args []string) error {
+	fs := newFlagSet("judge run", judgeRunUsage, a.stderr)
+	f, err := parseJudgeRun(fs, args)
 	if err != nil {
 		return err
 	}
-	if set["budget-calls"] {
-		e.s.Judge.Budget.Calls = calls
+	e, err := a.openJudgeEnv(*f.config, fs)
+	if err != nil {
+		return err
 	}
-	if set["budget-tokens"] {
-		e.s.Judge.Budget.Tokens = tokens
-	}
-	if set["concurrency"] {
-		e.s.Judge.Concurrency = concurrency
-	}
-	pairs, err := e.poolPairs(*pool)
+	f.override(&e.s.Judge)
+	pairs, err := e.poolPairs(*f.pool)
 	if err != nil {
 		return err
 	}
 	// A dry run creates no store: without one there is no cache to read.
-	st, err := a.openLabelsIf(ctx, e, !*dryRun)
+	st, err := a.openLabelsIf(ctx, e, !*f.dryRun)
 	if err != nil {
 		return err
 	}
 	if st != nil {
 		defer st.Close()
 	}
-	var j judge.Judge
-	var lj *llm.Judge
-	switch {
-	case *which == "llm":
-		if lj, err = a.llmJudge(e, st); err != nil {
-			return err
-		}
-		j = lj
-	case strings.HasPrefix(*which, "file:") && len(*which) > len("file:"):
-		_, known := e.queries()
-		f, err := judge.NewFile(e.dataset, strings.TrimPrefix(*which, "file:"), known)
-		if err != nil {
-			return inputError(err)
-		}
-		j = f
-	default:
-		return usageErrorf("judge run: --judge: want llm or file:PATH (got %q)", *which)
-	}
-	var latest []labels.Label
-	if st != nil {
-		if latest, err = st.Latest(ctx, e.dataset); err != nil {
-			return err
-		}
-	}
-	todo := judge.Unjudged(pairs, latest, j.Name())
-	fmt.Fprintf(a.stderr, "pool %s: %d pairs, %d already labelled by %s, %d to judge\n", *pool, len(pairs), len(pairs)-len(todo), j.Name(), len(todo))
-	if *dryRun {
-		return a.judgeDryRun(ctx, e, j, lj, todo)
-	}
-	ls, jerr := j.Judge(ctx, todo)
-	spent := errors.Is(jerr, llm.ErrBudget)
-	if jerr != nil && !spent {
-		return fmt.Errorf("%w\nnothing appended to %s; the answers received are cached, so a re-run re-uses them", jerr, st.Location.Redacted)
-	}
-	if err := st.Append(ctx, ls); err != nil {
+	j, lj, err := a.pickJudge(e, st, *f.which)
+	if err != nil {
 		return err
 	}
-	fmt.Fprintf(a.stdout, "appended %d labels of dataset %q by %s to %s", len(ls), e.dataset, j.Name(), st.Location.Redacted)
+	todo, err := judge.Todo(ctx, st, e.dataset, pairs, j)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(a.stderr, "pool %s: %d pairs, %d already labelled by %s, %d to judge\n", *f.pool, len(pairs), len(pairs)-len(todo), j.Name(), len(todo))
+	if *f.dryRun {
+		return a.judgeDryRun(ctx, e, j, lj, todo)
+	}
+	got, err := judge.JudgeInto(ctx, j, st, todo)
+	if err != nil {
+		return err
+	}
+	a.reportJudged(e, j, lj, st, got, len(todo))
+	return nil
+}
+
+// pickJudge returns the judge --judge names (lj: the same, when it is
+// the llm judge).
+func (a *app) pickJudge(e *judgeEnv, st *labels.Store, which string) (j judge.Judge, lj *llm.Judge, err error) {
+	switch {
+	case which == "llm":
+		if lj, err = a.llmJudge(e, st); err != nil {
+			return nil, nil, err
+		}
+		return lj, lj, nil
+	case strings.HasPrefix(which, "file:") && len(which) > len("file:"):
+		_, known := e.queries()
+		f, err := judge.NewFile(e.dataset, strings.TrimPrefix(which, "file:"), known)
+		if err != nil {
+			return nil, nil, inputError(err)
+		}
+		return f, nil, nil
+	default:
+		return nil, nil, usageErrorf("judge run: --judge: want llm or file:PATH (got %q)", which)
+	}
+}
+
+// reportJudged prints what judging appended and spent.
+func (a *app) reportJudged(e *judgeEnv, j judge.Judge, lj *llm.Judge, st *labels.Store, got judge.Appended, todo int) {
+	fmt.Fprintf(a.stdout, "appended %d labels of dataset %q by %s to %s", len(got.Labels), e.dataset, j.Name(), st.Location.Redacted)
 	if lj != nil {
 		u := lj.Usage()
 		fmt.Fprintf(a.stdout, " (%d calls, %d tokens, %d from the cache)", u.Calls, u.Tokens, u.CacheHits)
@@ -129,53 +156,22 @@ func runJudgeRun(ctx context.Context, a *app, args []string) error {
 		}
 	}
 	fmt.Fprintln(a.stdout)
-	if spent {
-		fmt.Fprintf(a.stderr, "note: %v\nthe %d pairs left stay for another run\n", jerr, len(todo)-len(ls))
+	if got.Spent != nil {
+		fmt.Fprintf(a.stderr, "note: %v\nthe %d pairs left stay for another run\n", got.Spent, todo-len(got.Labels))
 	}
-	return nil
 }
 
 // llmJudge builds the LLM judge from the settings' judge section.
 func (a *app) llmJudge(e *judgeEnv, st *labels.Store) (*llm.Judge, error) {
-	js := e.s.Judge
-	var missing []string
-	if js.URL == "" {
-		missing = append(missing, "judge.url (the server's base URL)")
-	}
-	if js.Model == "" {
-		missing = append(missing, "judge.model")
-	}
-	if len(missing) > 0 {
-		return nil, inputError(fmt.Errorf("%s: the llm judge needs %s", e.s.Src.Where("judge"), strings.Join(missing, " and ")))
-	}
-	key := ""
-	if js.APIKeyEnv != "" {
-		key = os.Getenv(js.APIKeyEnv)
-		if key == "" {
-			return nil, inputError(fmt.Errorf("%s: judge.api_key_env: the environment variable %s is not set", e.s.Src.Where("judge.api_key_env"), js.APIKeyEnv))
-		}
-		a.secrets.AddHeader("Bearer " + key)
-	}
-	prompt, err := e.s.judgePrompt()
+	cfg, err := e.s.LLMConfig(e.dataset, e.ds.Golden.Scale.Max, os.Getenv)
 	if err != nil {
-		return nil, err
+		return nil, inputError(err)
 	}
-	if max := e.ds.Golden.Scale.Max; prompt.MaxGrade > max {
-		return nil, inputError(fmt.Errorf("%s: judge.prompt: the prompt %s grades 0..%d, the golden set's scale is 0..%d (use prompt hpn for 0..2, or a template file with judge.max_grade %d)",
-			e.s.Src.Where("judge.prompt"), prompt.Name, prompt.MaxGrade, max, max))
+	if cfg.APIKey != "" {
+		a.secrets.AddHeader("Bearer " + cfg.APIKey)
 	}
-	j, err := llm.New(llm.Config{
-		Dataset: e.dataset, URL: js.URL, Model: js.Model, APIKey: key, Prompt: prompt,
-		Batch:       intOr(js.Batch, llm.DefaultBatch),
-		Concurrency: intOr(js.Concurrency, llm.DefaultConcurrency),
-		Timeout:     intOr(js.Timeout, llm.DefaultTimeout),
-		Retries:     intOr(js.Retries, llm.DefaultRetries),
-		Backoff:     llm.DefaultBackoff,
-		MaxDocChars: intOr(js.MaxDocChars, llm.DefaultMaxDocChars),
-		Budget:      llm.Budget{Calls: intOr(js.Budget.Calls, 0), Tokens: intOr(js.Budget.Tokens, 0)},
-		Seed:        uint64(intOr(js.Seed, 1)),
-		Store:       st, Redactor: a.secrets,
-	})
+	cfg.Store, cfg.Redactor = st, a.secrets
+	j, err := llm.New(cfg)
 	if err != nil {
 		return nil, inputError(err)
 	}
@@ -198,22 +194,8 @@ func (a *app) judgeDryRun(ctx context.Context, e *judgeEnv, j judge.Judge, lj *l
 	}
 	js := e.s.Judge
 	fmt.Fprintf(a.stdout, "dry run: %s: %d pairs, %d answered by the cache; %d calls of up to %d documents; tokens at most %d (what the budget reserves), about %d typically\n",
-		lj.Name(), est.Pairs, est.Cached, est.Calls, intOr(js.Batch, llm.DefaultBatch), est.TokensBound, est.TokensGuess)
-	calls, tokens := intOr(js.Budget.Calls, 0), intOr(js.Budget.Tokens, 0)
-	switch {
-	case calls == 0 && tokens == 0:
-		fmt.Fprintln(a.stdout, "budget: none set")
-	case (calls == 0 || int64(est.Calls) <= calls) && (tokens == 0 || est.TokensBound <= tokens):
-		fmt.Fprintf(a.stdout, "budget: calls %s, tokens %s: enough for every call\n", bound(calls), bound(tokens))
-	default:
-		fmt.Fprintf(a.stdout, "budget: calls %s, tokens %s: judging stops when it is spent (the pool's first pairs are judged first)\n", bound(calls), bound(tokens))
-	}
+		lj.Name(), est.Pairs, est.Cached, est.Calls, tunesettings.Or(js.Batch, llm.DefaultBatch), est.TokensBound, est.TokensGuess)
+	b := llm.Budget{Calls: tunesettings.Or(js.Budget.Calls, 0), Tokens: tunesettings.Or(js.Budget.Tokens, 0)}
+	fmt.Fprintln(a.stdout, b.Verdict(est))
 	return nil
-}
-
-func bound(v int64) string {
-	if v == 0 {
-		return "unbounded"
-	}
-	return fmt.Sprint(v)
 }

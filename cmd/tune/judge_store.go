@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,7 +13,6 @@ import (
 	"github.com/fusiontune/fusiontune/experiments/judge"
 	"github.com/fusiontune/fusiontune/experiments/labels"
 	"github.com/fusiontune/fusiontune/internal/atomicfile"
-	"github.com/fusiontune/fusiontune/internal/trec"
 )
 
 const judgeImportUsage = `FILE [--judge NAME] [--source human|file|llm|implicit|gold] [--config tune.yaml]
@@ -54,42 +52,22 @@ func runJudgeImport(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	scale := e.ds.Golden.Scale.Max
-	now := time.Now().UTC()
-	kind := importKind(data)
-	if kind == "labels" && *name != "" {
+	kind := judge.ImportKind(data)
+	if kind == judge.KindLabels && *name != "" {
 		return usageErrorf("judge import: %s holds native labels, each with its judge: drop --judge", path)
 	}
-	if kind != "labels" && strings.TrimSpace(*name) == "" {
+	if kind != judge.KindLabels && strings.TrimSpace(*name) == "" {
 		return usageErrorf("judge import: --judge NAME is required for %s (who labelled it)", path)
 	}
-	var ls []labels.Label
-	skipped := 0
-	switch kind {
-	case "labels":
-		if ls, err = labels.ReadJSONL(bytes.NewReader(data), path); err != nil {
-			return inputError(err)
-		}
-	case "filled":
-		f, err := judge.ReadFilled(bytes.NewReader(data), path, *name, scale, now)
-		if err != nil {
-			return inputError(err)
-		}
-		ls, skipped = f.Labels, f.Skipped
-	default:
-		q, err := trec.ReadQrels(bytes.NewReader(data), path)
-		if err != nil {
-			return inputError(err)
-		}
-		ls = labels.FromQrels(q, labels.Label{Dataset: e.dataset, Judge: *name, Source: *source, Time: now})
-	}
 	_, known := e.queries()
-	if err := labels.CheckKnown(ls, e.dataset, known); err != nil {
-		return inputError(fmt.Errorf("%s: %w", path, err))
-	}
-	if err := checkScale(path, ls, scale); err != nil {
+	im, err := judge.Import(data, path, judge.ImportSpec{
+		Dataset: e.dataset, Queries: known, MaxGrade: e.ds.Golden.Scale.Max,
+		Judge: *name, Source: *source, Time: time.Now().UTC(),
+	})
+	if err != nil {
 		return inputError(err)
 	}
+	ls, skipped := im.Labels, im.Skipped
 	st, err := a.openLabels(ctx, e)
 	if err != nil {
 		return err
@@ -104,48 +82,6 @@ func runJudgeImport(ctx context.Context, a *app, args []string) error {
 	}
 	fmt.Fprintln(a.stdout)
 	return nil
-}
-
-// importKind tells the formats tune judge import reads apart: "labels"
-// (native JSONL: objects with judge and source), "filled" (an export:
-// JSONL without them, or the export's TSV header), "qrels" otherwise.
-func importKind(data []byte) string {
-	t := bytes.TrimLeft(bytes.TrimPrefix(data, []byte("\ufeff")), " \t\r\n")
-	first, _, _ := bytes.Cut(t, []byte("\n"))
-	if len(first) > 0 && first[0] == '{' {
-		var keys map[string]json.RawMessage
-		if json.Unmarshal(first, &keys) == nil {
-			_, j := keys["judge"]
-			_, s := keys["source"]
-			if j && s {
-				return "labels"
-			}
-		}
-		return "filled"
-	}
-	cols := strings.Split(strings.TrimSpace(string(first)), "\t")
-	if slices.Contains(cols, "grade") && slices.Contains(cols, "doc") {
-		return "filled"
-	}
-	return "qrels"
-}
-
-// checkScale refuses grades above the golden set's top grade.
-func checkScale(path string, ls []labels.Label, max int) error {
-	var bad []string
-	for _, l := range ls {
-		if l.Grade > max {
-			bad = append(bad, fmt.Sprintf("query %q doc %q: grade %d", l.Query, l.Doc, l.Grade))
-		}
-	}
-	if len(bad) == 0 {
-		return nil
-	}
-	n := len(bad)
-	if n > 20 {
-		bad = append(bad[:20], fmt.Sprintf("(and %d more)", n-20))
-	}
-	return fmt.Errorf("%s: %d labels grade above the golden set's scale 0..%d:\n  %s", path, n, max, strings.Join(bad, "\n  "))
 }
 
 const judgeLabelsUsage = `[--format jsonl|qrels] [--judge NAME] [--all] [--out FILE] [--config tune.yaml]
@@ -169,10 +105,10 @@ func runJudgeLabels(ctx context.Context, a *app, args []string) error {
 	if fs.NArg() > 0 {
 		return usageErrorf("judge labels: unexpected argument %q", fs.Arg(0))
 	}
-	if *format != "jsonl" && *format != "qrels" {
+	if *format != labels.FormatJSONL && *format != labels.FormatQrels {
 		return usageErrorf("judge labels: --format: want jsonl or qrels (got %q)", *format)
 	}
-	if *all && *format != "jsonl" {
+	if *all && *format != labels.FormatJSONL {
 		return usageErrorf("judge labels: --all needs --format jsonl")
 	}
 	e, err := a.openJudgeEnv(*config, fs)
@@ -184,37 +120,29 @@ func runJudgeLabels(ctx context.Context, a *app, args []string) error {
 		return err
 	}
 	defer st.Close()
-	var ls []labels.Label
-	if *all {
-		ls, err = st.History(ctx, e.dataset)
-	} else {
-		ls, err = st.Latest(ctx, e.dataset)
-	}
+	ls, err := st.Select(ctx, e.dataset, *all, *name)
 	if err != nil {
 		return err
 	}
-	if *name != "" {
-		ls = slices.DeleteFunc(ls, func(l labels.Label) bool { return l.Judge != *name })
-	}
 	var b bytes.Buffer
-	if *format == "jsonl" {
-		err = labels.WriteJSONL(&b, ls)
-	} else {
-		q, _ := labels.Effective(nil, ls)
-		err = trec.WriteQrels(&b, q)
-	}
-	if err != nil {
+	if err := labels.Write(&b, ls, *format); err != nil {
 		return err
 	}
 	fmt.Fprintf(a.stderr, "%d labels of dataset %q in %s\n", len(ls), e.dataset, st.Location.Redacted)
-	if *out == "" {
-		_, err := a.stdout.Write(b.Bytes())
+	return a.writeOut(*out, b.Bytes())
+}
+
+// writeOut writes data to the file out (its directory must exist), or to
+// stdout when out is "".
+func (a *app) writeOut(out string, data []byte) error {
+	if out == "" {
+		_, err := a.stdout.Write(data)
 		return err
 	}
-	if dir := filepath.Dir(*out); dir != "" {
+	if dir := filepath.Dir(out); dir != "" {
 		if _, err := os.Stat(dir); err != nil {
 			return inputError(fmt.Errorf("--out: %w", err))
 		}
 	}
-	return atomicfile.Write(*out, b.Bytes(), 0o644)
+	return atomicfile.Write(out, data, 0o644)
 }

@@ -6,11 +6,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/fusiontune/fusiontune/backend/engine"
 	"github.com/fusiontune/fusiontune/experiments/judge"
 	"github.com/fusiontune/fusiontune/experiments/labels"
 	"github.com/fusiontune/fusiontune/tuner"
-	"github.com/fusiontune/fusiontune/tuner/pool"
 )
 
 // sweepJudgeFlags are a sweep's judge-as-you-tune flags.
@@ -30,16 +28,6 @@ func addJudgeFlags(fs *flag.FlagSet) *sweepJudgeFlags {
 	fs.Float64Var(&j.target, "judge-target", tuner.DefaultJudgeTarget, "with --judge: stop once the leading trials' Judged@10 reaches this, in (0, 1]")
 	fs.IntVar(&j.leading, "judge-leading", tuner.DefaultJudgeLeading, "with --judge: how many of the best trials to pool and measure, >= 1")
 	return j
-}
-
-// judgeStoreURL is the store judge-as-you-tune appends to and tune judge
-// pool skips the labels of: dataset.labels when set, else the judge
-// commands' store (setting labels, default labels.db beside tune.yaml).
-func (s *settings) judgeStoreURL() string {
-	if s.Dataset.Labels != "" {
-		return s.storeURL("dataset.labels", s.Dataset.Labels)
-	}
-	return s.labelsURL()
 }
 
 // setJudge checks the judge flags of f and sets c.Judge to the loop they
@@ -71,17 +59,13 @@ func (a *app) judgeLoop(fs *flag.FlagSet, j *sweepJudgeFlags, s *settings, queri
 	if !(j.target > 0 && j.target <= 1) {
 		return nil, usageErrorf("--judge-target must be in (0, 1] (got %g)", j.target)
 	}
-	url := s.judgeStoreURL()
+	url := s.JudgeStoreURL()
 	a.addURLSecret(url)
 	l := &tuner.JudgeLoop{Budget: j.budget, Target: j.target, Leading: j.leading, StoreURL: url}
 	if err := l.Validate(); err != nil {
 		return nil, usageErrorf("%v", err)
 	}
-	texts := make(map[string]string, len(queries))
-	known := make(map[string]bool, len(queries))
-	for _, q := range queries {
-		texts[q.ID], known[q.ID] = q.Text, true
-	}
+	texts, known := tuner.QueryTexts(queries)
 	if j.spec == "llm" {
 		return a.llmJudgeLoop(l, s, texts)
 	}
@@ -94,7 +78,7 @@ func (a *app) judgeLoop(fs *flag.FlagSet, j *sweepJudgeFlags, s *settings, queri
 		return nil, inputError(err)
 	}
 	l.Name = f.Name()
-	l.Judge = judgeFunc(f, texts, nil)
+	l.Judge = tuner.JudgeWith(f, texts, nil)
 	return l, nil
 }
 
@@ -103,7 +87,6 @@ func (a *app) judgeLoop(fs *flag.FlagSet, j *sweepJudgeFlags, s *settings, queri
 // the rest of the command), showing it the corpus documents.
 func (a *app) llmJudgeLoop(l *tuner.JudgeLoop, s *settings, texts map[string]string) (*tuner.JudgeLoop, error) {
 	ds, err := openDataset(s) // the judge settings were checked with the rest
-
 	if err != nil {
 		return nil, err
 	}
@@ -116,38 +99,11 @@ func (a *app) llmJudgeLoop(l *tuner.JudgeLoop, s *settings, texts map[string]str
 		st.Close()
 		return nil, err
 	}
-	var docs map[string]judge.Doc
-	if ds.Corpus != "" {
-		c, err := engine.LoadCorpus(engine.CorpusConfig{Path: ds.Corpus})
-		if err != nil {
-			st.Close()
-			return nil, inputError(fmt.Errorf("dataset.corpus: %w", err))
-		}
-		docs = make(map[string]judge.Doc, len(c.Docs))
-		for _, d := range c.Docs {
-			docs[d.ID] = judge.Doc{Title: d.Title, Text: d.Text}
-		}
+	docs, err := ds.JudgeDocs()
+	if err != nil {
+		st.Close()
+		return nil, runError(err)
 	}
-	l.Store, l.Name, l.Judge = st, lj.Name(), judgeFunc(lj, texts, docs)
+	l.Store, l.Name, l.Judge = st, lj.Name(), tuner.JudgeWith(lj, texts, docs)
 	return l, nil
-}
-
-// judgeFunc adapts a judge to the loop: pairs carry the query texts and,
-// with docs, the documents' titles and texts; labels get the pool's
-// dataset.
-func judgeFunc(jd judge.Judge, queries map[string]string, docs map[string]judge.Doc) tuner.JudgeFunc {
-	return func(ctx context.Context, pairs []pool.Pair) ([]labels.Label, error) {
-		in := make([]judge.Pair, len(pairs))
-		for i, p := range pairs {
-			d := docs[p.Doc]
-			in[i] = judge.Pair{Query: p.Query, QueryText: queries[p.Query], Doc: p.Doc, DocTitle: d.Title, DocText: d.Text}
-		}
-		ls, err := jd.Judge(ctx, in)
-		if len(pairs) > 0 {
-			for i := range ls {
-				ls[i].Dataset = pairs[0].Dataset
-			}
-		}
-		return ls, err
-	}
 }

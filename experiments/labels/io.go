@@ -188,3 +188,24 @@ func CheckKnown(ls []Label, dataset string, queries map[string]bool) error {
 	}
 	return fmt.Errorf("%w: %d labels do not belong to dataset %q:\n  %s%s", ErrInvalid, n, dataset, strings.Join(bad, "\n  "), more)
 }
+
+// Formats Write writes.
+const (
+	// FormatJSONL is the native JSONL (WriteJSONL).
+	FormatJSONL = "jsonl"
+	// FormatQrels is TREC qrels of one grade per pair: by precedence
+	// (Effective), then the latest.
+	FormatQrels = "qrels"
+)
+
+// Write writes ls in format: FormatJSONL or FormatQrels.
+func Write(w io.Writer, ls []Label, format string) error {
+	switch format {
+	case FormatJSONL:
+		return WriteJSONL(w, ls)
+	case FormatQrels:
+		q, _ := Effective(nil, ls)
+		return trec.WriteQrels(w, q)
+	}
+	return fmt.Errorf("labels: format %q: want %s or %s", format, FormatJSONL, FormatQrels)
+}

@@ -164,6 +164,20 @@ func (s *Store) Latest(ctx context.Context, dataset string) ([]Label, error) {
 	return out, nil
 }
 
+// Select returns the labels of dataset: History when all, else Latest;
+// only judge's when judge is not "".
+func (s *Store) Select(ctx context.Context, dataset string, all bool, judge string) ([]Label, error) {
+	get := s.Latest
+	if all {
+		get = s.History
+	}
+	ls, err := get(ctx, dataset)
+	if err != nil || judge == "" {
+		return ls, err
+	}
+	return slices.DeleteFunc(ls, func(l Label) bool { return l.Judge != judge }), nil
+}
+
 // Datasets returns the datasets the store holds labels for, sorted.
 func (s *Store) Datasets(ctx context.Context) ([]string, error) {
 	var ds []string

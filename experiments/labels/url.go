@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
 	"strings"
 
 	"github.com/fusiontune/fusiontune/internal/sqldb"
@@ -83,4 +84,17 @@ func sqlitePath(path, raw string, bad func(string, ...any) (Location, error)) (L
 		return bad("an in-memory database is lost at exit; give a file path")
 	}
 	return Location{Dialect: DialectSQLite, DSN: path, Redacted: raw}, nil
+}
+
+// Absent reports whether raw names a SQLite file that does not exist yet
+// (Open would create it): readers then have no labels to read and need
+// not create a store. False for PostgreSQL and for a malformed URL (Open
+// reports that).
+func Absent(raw string) bool {
+	loc, err := ParseURL(raw)
+	if err != nil || loc.Dialect != DialectSQLite {
+		return false
+	}
+	_, err = os.Stat(loc.DSN)
+	return errors.Is(err, os.ErrNotExist)
 }

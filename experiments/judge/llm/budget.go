@@ -1,14 +1,16 @@
 package llm
 
 import (
-	"errors"
 	"fmt"
 	"sync"
+
+	"github.com/fusiontune/fusiontune/experiments/judge"
 )
 
 // ErrBudget is wrapped when the budget would be exceeded by the next call:
-// judging stops there, and the labels judged so far are returned.
-var ErrBudget = errors.New("judging budget spent")
+// judging stops there, and the labels judged so far are returned. It is
+// judge.ErrBudget, which judge.JudgeInto tells apart from failures.
+var ErrBudget = judge.ErrBudget
 
 // Budget bounds what a judging run may spend; 0 means no bound.
 type Budget struct {
@@ -17,6 +19,26 @@ type Budget struct {
 	// Tokens is the most tokens (prompt and answer, as the server reports
 	// them; a call without usage counts at its bound).
 	Tokens int64
+}
+
+// Verdict says whether b covers the calls e estimates: "none set",
+// "enough for every call", or that judging stops when it is spent.
+func (b Budget) Verdict(e Estimate) string {
+	switch {
+	case b.Calls == 0 && b.Tokens == 0:
+		return "budget: none set"
+	case (b.Calls == 0 || int64(e.Calls) <= b.Calls) && (b.Tokens == 0 || e.TokensBound <= b.Tokens):
+		return fmt.Sprintf("budget: calls %s, tokens %s: enough for every call", orUnbounded(b.Calls), orUnbounded(b.Tokens))
+	default:
+		return fmt.Sprintf("budget: calls %s, tokens %s: judging stops when it is spent (the pool's first pairs are judged first)", orUnbounded(b.Calls), orUnbounded(b.Tokens))
+	}
+}
+
+func orUnbounded(v int64) string {
+	if v == 0 {
+		return "unbounded"
+	}
+	return fmt.Sprint(v)
 }
 
 // Usage is what a judging run spent.

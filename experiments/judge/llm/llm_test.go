@@ -435,3 +435,22 @@ func TestCustomPrompt(t *testing.T) {
 		t.Errorf("max grade 0: %v", err)
 	}
 }
+
+func TestBudgetVerdict(t *testing.T) {
+	est := llm.Estimate{Calls: 4, TokensBound: 1000}
+	tests := []struct {
+		b    llm.Budget
+		want string
+	}{
+		{llm.Budget{}, "budget: none set"},
+		{llm.Budget{Calls: 4}, "budget: calls 4, tokens unbounded: enough for every call"},
+		{llm.Budget{Calls: 10, Tokens: 1000}, "budget: calls 10, tokens 1000: enough for every call"},
+		{llm.Budget{Calls: 3}, "budget: calls 3, tokens unbounded: judging stops when it is spent (the pool's first pairs are judged first)"},
+		{llm.Budget{Tokens: 999}, "budget: calls unbounded, tokens 999: judging stops when it is spent (the pool's first pairs are judged first)"},
+	}
+	for _, tc := range tests {
+		if got := tc.b.Verdict(est); got != tc.want {
+			t.Errorf("%+v.Verdict = %q, want %q", tc.b, got, tc.want)
+		}
+	}
+}

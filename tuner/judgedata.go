@@ -1,0 +1,105 @@
+package tuner
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/fusiontune/fusiontune/backend/engine"
+	"github.com/fusiontune/fusiontune/experiments/judge"
+	"github.com/fusiontune/fusiontune/experiments/labels"
+	"github.com/fusiontune/fusiontune/tuner/pool"
+)
+
+// QueryTexts returns the texts of qs by query id and the set of their ids.
+func QueryTexts(qs []Query) (map[string]string, map[string]bool) {
+	texts, known := make(map[string]string, len(qs)), make(map[string]bool, len(qs))
+	for _, q := range qs {
+		texts[q.ID], known[q.ID] = q.Text, true
+	}
+	return texts, known
+}
+
+// Gold returns the golden set's judgments of ds (query -> doc -> grade),
+// of the queries that have any.
+func (ds *Dataset) Gold() map[string]map[string]int {
+	out := map[string]map[string]int{}
+	for _, q := range ds.Queries {
+		if len(q.Judgments) > 0 {
+			out[q.ID] = q.Judgments
+		}
+	}
+	return out
+}
+
+// Categories returns the category of each query of ds ("" when none).
+func (ds *Dataset) Categories() map[string]string {
+	out := make(map[string]string, len(ds.Queries))
+	for _, q := range ds.Queries {
+		out[q.ID] = q.Category
+	}
+	return out
+}
+
+// JudgeDocs returns the documents of ds's corpus as a judge reads them
+// (nil when ds has no corpus). A corpus that cannot be read is an
+// *InputError naming dataset.corpus.
+func (ds *Dataset) JudgeDocs() (map[string]judge.Doc, error) {
+	if ds.Corpus == "" {
+		return nil, nil
+	}
+	c, err := engine.LoadCorpus(engine.CorpusConfig{Path: ds.Corpus})
+	if err != nil {
+		return nil, InputErr(fmt.Errorf("dataset.corpus: %w", err))
+	}
+	docs := make(map[string]judge.Doc, len(c.Docs))
+	for _, d := range c.Docs {
+		docs[d.ID] = judge.Doc{Title: d.Title, Text: d.Text}
+	}
+	return docs, nil
+}
+
+// PoolPairs reads the pool file at path (tune judge pool --out) and
+// returns its pairs of dataset with query and document texts (documents
+// from ds's corpus, when it has one). Problems are *InputError.
+func (ds *Dataset) PoolPairs(path, dataset string) ([]judge.Pair, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, InputErr(fmt.Errorf("--pool: %w", err))
+	}
+	defer f.Close()
+	entries, err := judge.ReadPool(f, path)
+	if err != nil {
+		return nil, InputErr(err)
+	}
+	docs, err := ds.JudgeDocs()
+	if err != nil {
+		return nil, err
+	}
+	texts, _ := QueryTexts(ds.Queries)
+	pairs, err := judge.Pairs(entries, dataset, texts, docs)
+	if err != nil {
+		return nil, InputErr(err)
+	}
+	return pairs, nil
+}
+
+// JudgeWith adapts a judge to the judge loop: pairs carry the query texts
+// and, with docs, the documents' titles and texts; labels get the pool's
+// dataset.
+func JudgeWith(jd judge.Judge, queries map[string]string, docs map[string]judge.Doc) JudgeFunc {
+	return func(ctx context.Context, pairs []pool.Pair) ([]labels.Label, error) {
+		in := make([]judge.Pair, len(pairs))
+		for i, p := range pairs {
+			d := docs[p.Doc]
+			in[i] = judge.Pair{Query: p.Query, QueryText: queries[p.Query], Doc: p.Doc, DocTitle: d.Title, DocText: d.Text}
+		}
+		ls, err := jd.Judge(ctx, in)
+		if len(pairs) > 0 {
+			for i := range ls {
+				ls[i].Dataset = pairs[0].Dataset
+			}
+		}
+		return ls, err
+	}
+}
