@@ -124,7 +124,7 @@ func (rp *replayer) scoreRanked(rq *replayQuery, passage bool, ranked []fusion.R
 
 // score fuses and scores one query under s: the replay's hot path.
 func (rp *replayer) score(rq *replayQuery, s fusion.Settings) ([]float64, float64) {
-	if rp.fast != nil && !s.Passage {
+	if rp.fast != nil && !s.Passage && s.Formula == fusion.FormulaOwn { // another engine's tie rule: sort
 		if vals, primary, ok := rp.scoreByRank(rq, s); ok {
 			return vals, primary
 		}
