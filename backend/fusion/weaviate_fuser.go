@@ -15,7 +15,8 @@ const (
 	// Fusion.Normalization says), and alpha is Weight("dense") /
 	// (Weight("bm25") + Weight("dense")). Fusion.K is not read (Weaviate
 	// fixes it), nor are Floors, MinScore and Passage (the weaviate kind
-	// accepts none of them).
+	// accepts none of them). Weaviate's legs go max(depth, hits asked)
+	// deep: a caller fusing for k hits sets Fusion.Depth to at least k.
 	FormulaWeaviate = "weaviate"
 )
 

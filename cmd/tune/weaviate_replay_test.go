@@ -12,10 +12,14 @@ import (
 	"github.com/fusiontune/fusiontune/backend/weaviate/weaviatetest"
 )
 
-// weaviateGrid is an alpha × fusionType grid: one index group, so one
-// collection of each query's bm25 and nearVector legs replays all of it.
+// weaviateGrid is an alpha × fusionType grid and a shallower depth: one
+// index group, so one collection of each query's bm25 and nearVector legs
+// replays all of it.
 const weaviateGrid = `baseline:
   params: {alpha: 0.5, fusionType: rankedFusion}
+experiments:
+  - name: ranked-depth50
+    params: {depth: 50}
 grid:
   alpha: [0, 0.3, 0.75, 1]
   fusionType: [rankedFusion, relativeScoreFusion]
@@ -46,8 +50,11 @@ func TestWeaviateSweepReplay(t *testing.T) {
 		t.Errorf("stderr lacks the collection:\n%s", stderr)
 	}
 	diffs := regexp.MustCompile(`verified "[^"]+" live through [^\n]*\(largest difference ([^)]+)\)`).FindAllStringSubmatch(stderr, -1)
-	if len(diffs) != 9 {
-		t.Errorf("%d trials verified live, want 9:\n%s", len(diffs), stderr)
+	if len(diffs) != 10 {
+		t.Errorf("%d trials verified live, want 10:\n%s", len(diffs), stderr)
+	}
+	if !strings.Contains(stderr, "apply + restart (the engine's depth differs") {
+		t.Errorf("the depth-50 trial was not verified on its own depth:\n%s", stderr)
 	}
 	for _, d := range diffs {
 		x, err := strconv.ParseFloat(d[1], 64)
@@ -59,8 +66,8 @@ func TestWeaviateSweepReplay(t *testing.T) {
 		t.Errorf("leaderboard shows no verified trial:\n%s", stdout)
 	}
 	_, replayed := readLeaderboardTrials(t, replayRun)
-	if len(replayed) != 9 {
-		t.Fatalf("%d trials on the leaderboard, want 9", len(replayed))
+	if len(replayed) != 10 {
+		t.Fatalf("%d trials on the leaderboard, want 10", len(replayed))
 	}
 	for name, tr := range replayed {
 		if tr.Status != "ok" || tr.Mode != "verified" {
