@@ -128,10 +128,11 @@ var paramSpecs = []ParamSpec{
 	{Name: "bm25.k1", Kind: KindFloat, IndexTime: true, Check: nonNegative, Doc: "BM25 term-frequency saturation"},
 	{Name: "bm25.b", Kind: KindFloat, IndexTime: true, Check: unitInterval, Doc: "BM25 length normalization"},
 	// Weaviate's own names (the weaviate kind; other kinds reject them).
-	// Not Replayable: the tuner's in-process replay fuses with the
-	// project's formulas; the weaviate kind replays with weaviate.Replay.
-	{Name: "alpha", Kind: KindFloat, Check: unitInterval, Doc: "Weaviate hybrid alpha: the vector leg's weight, 0 to 1 (weaviate kind)", Engine: "weaviate"},
-	{Name: "fusionType", Kind: KindString, Check: oneOf("rankedFusion", "relativeScoreFusion"), Doc: "Weaviate hybrid fusion (weaviate kind)", Engine: "weaviate"},
+	// Replayable: the weaviate kind collects each leg alone and the
+	// tuner fuses them in-process by Weaviate's formula
+	// (fusion.FormulaWeaviate).
+	{Name: "alpha", Kind: KindFloat, Replayable: true, Check: unitInterval, Doc: "Weaviate hybrid alpha: the vector leg's weight, 0 to 1 (weaviate kind)", Engine: "weaviate"},
+	{Name: "fusionType", Kind: KindString, Replayable: true, Check: oneOf("rankedFusion", "relativeScoreFusion"), Doc: "Weaviate hybrid fusion (weaviate kind)", Engine: "weaviate"},
 }
 
 // LookupParam returns the spec of a known parameter. Per-retriever weights

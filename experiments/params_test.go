@@ -22,9 +22,14 @@ func replayableAt028d5ed(param string) bool {
 // fusion): the only names on which Replayable and the old rule differ.
 var replayableSince16 = map[string]bool{"bm25.min_score": true, "dense.min_score": true}
 
-// replayableRule is the old rule with issue 16's additions.
+// replayableSince20 are the parameters issue 20 made replayable:
+// Weaviate's own alpha and fusionType, fused offline by Weaviate's formula
+// (fusion.FormulaWeaviate) from legs the weaviate kind collects alone.
+var replayableSince20 = map[string]bool{"alpha": true, "fusionType": true}
+
+// replayableRule is the old rule with issue 16's and issue 20's additions.
 func replayableRule(param string) bool {
-	return replayableSince16[param] || replayableAt028d5ed(param)
+	return replayableSince16[param] || replayableSince20[param] || replayableAt028d5ed(param)
 }
 
 func TestReplayable(t *testing.T) {
@@ -39,6 +44,8 @@ func TestReplayable(t *testing.T) {
 		{"min_score", true},
 		{"bm25.min_score", true},  // a floor, applied at fusion
 		{"dense.min_score", true}, // a floor, applied at fusion
+		{"alpha", true},           // Weaviate's, fused by its formula
+		{"fusionType", true},
 		{"fusion.weights.bm25", true},
 		{"fusion.weights.dense", true},
 		{"fusion.weights.splade", true},    // any retriever's weight

@@ -225,6 +225,7 @@ func collectAt(ctx context.Context, o Options, ro ReplayOptions, params experime
 	if err != nil {
 		return nil, restarted, err
 	}
+	depth = legDepth(fusion.Settings{Fusion: fusion.Params{Depth: depth}, Formula: settings.Formula}, o.Eval.withDefaults().K).Fusion.Depth
 	col := &collection{params: params, settings: settings, depth: depth, queries: make([]collected, len(o.Queries)),
 		qs: o.Queries, scorer: o.Scorer, k: o.Eval.withDefaults().K}
 	raw := make([]map[string][]fusion.Candidate, len(o.Queries))

@@ -124,7 +124,8 @@ func (rp *replayer) scoreRanked(rq *replayQuery, passage bool, ranked []fusion.R
 
 // score fuses and scores one query under s: the replay's hot path.
 func (rp *replayer) score(rq *replayQuery, s fusion.Settings) ([]float64, float64) {
-	if rp.fast != nil && !s.Passage {
+	s = legDepth(s, rp.k)
+	if rp.fast != nil && !s.Passage && s.Formula == fusion.FormulaOwn { // another engine's tie rule: sort
 		if vals, primary, ok := rp.scoreByRank(rq, s); ok {
 			return vals, primary
 		}
@@ -188,6 +189,7 @@ func (rp *replayer) scoreByRank(rq *replayQuery, s fusion.Settings) (vals []floa
 // record fills r with the replayed outcome of one query: routing, scores,
 // the recorded top hits and labels, as runQuery records a live one.
 func (rp *replayer) record(r *runs.QueryResult, rq *replayQuery, s fusion.Settings) {
+	s = legDepth(s, rp.k)
 	ranked := rp.rank(rq.lists, s, rp.cut(s.Passage, TopRecorded))
 	n := min(len(ranked), TopRecorded)
 	hits := make([]backend.Hit, n)
@@ -233,4 +235,16 @@ func (s *MetricsScorer) primaryOf(vals []float64) float64 {
 		primary += s.primary.Terms[ti].Weight * vals[ci]
 	}
 	return primary
+}
+
+// legDepth returns s with the depth its lists are cut at when an external
+// engine fuses them for a request of k hits: Weaviate's legs go
+// max(QUERY_HYBRID_MAXIMUM_RESULTS, limit) deep (explorer_hybrid.go), so
+// under fusion.FormulaWeaviate the depth is at least k. The project's own
+// engine cuts at the depth whatever k is.
+func legDepth(s fusion.Settings, k int) fusion.Settings {
+	if s.Formula == fusion.FormulaWeaviate && k > s.Fusion.Depth {
+		s.Fusion.Depth = k
+	}
+	return s
 }

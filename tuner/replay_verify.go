@@ -68,6 +68,13 @@ func verify(ctx context.Context, o Options, ro ReplayOptions, groups []*replayGr
 				trials: []runs.TrialRecord{t}, overrides: []fusion.Params{s.Fusion}})
 			continue
 		}
+		if s.Formula != base.Formula || s.Formula != fusion.FormulaOwn && s.Fusion.Depth != base.Fusion.Depth {
+			// An external engine's depth is its own setting (Weaviate's
+			// QUERY_HYBRID_MAXIMUM_RESULTS), not a per-request one.
+			passes = append(passes, &overridePass{apply: t.Params, how: "apply + restart (the engine's depth differs from the collection config's)",
+				trials: []runs.TrialRecord{t}, overrides: []fusion.Params{s.Fusion}})
+			continue
+		}
 		key := apply.String() + fmt.Sprintf("|depth %d", s.Fusion.Depth)
 		var p *overridePass
 		for _, q := range passes {

@@ -1,5 +1,7 @@
 package fusion
 
+import "sort"
+
 // Routing labels of a search response, set by the post-fusion rule.
 const (
 	RoutingSearch    = "search"     // hits passed the thresholds
@@ -44,6 +46,10 @@ type Settings struct {
 	MinScore *float64 `json:"MinScore"`
 	// Passage ranks chunks instead of documents.
 	Passage bool `json:"Passage"`
+	// Formula is whose fusion formula ranks: FormulaOwn (the project's
+	// engine, Fuse) or FormulaWeaviate (WeaviateHybrid, float32 and
+	// Weaviate's tie rule); anything else panics.
+	Formula string `json:"Formula,omitempty"`
 }
 
 // Below reports whether a fused score falls below s.MinScore: never
@@ -97,12 +103,38 @@ func (s Settings) Floor(retriever string, list []Candidate) int {
 // units (all when n < 0), cut by s (Settings.Cut), appended to dst[:0].
 // Their routing is Routing(len(hits)).
 func (f *Fuser) HitsInto(dst []Ranked, pl *Prepared, s Settings, n int) []Ranked {
+	if s.formula() {
+		dst = f.weaviateInto(dst, pl, s)
+		if n >= 0 && n < len(dst) {
+			dst = dst[:n]
+		}
+		return s.Cut(dst)
+	}
 	return s.Cut(f.rankInto(dst, pl, s.Fusion, s.Passage, n, s.Floors))
 }
 
 // ScoreSettingsInto is ScoreInto under s: every fused unit with its score,
 // each list cut at its retriever's floor first, in unit order (no
-// MinScore cut: Settings.Below tells which units it would drop).
+// MinScore cut: Settings.Below tells which units it would drop). Under
+// FormulaWeaviate the scores are Weaviate's, but Ranked.Before does not
+// order them as Weaviate does (its tie rule differs): rank with HitsInto.
 func (f *Fuser) ScoreSettingsInto(dst []Ranked, pl *Prepared, s Settings) []Ranked {
+	if s.formula() {
+		dst = f.weaviateInto(dst, pl, s)
+		sort.Slice(dst, func(i, j int) bool { return dst[i].Unit < dst[j].Unit })
+		return dst
+	}
 	return f.scoreInto(dst, pl, s.Fusion, s.Passage, s.Floors)
+}
+
+// formula reports whether s names another engine's formula than the
+// project's own (FormulaWeaviate; panics on an unknown one).
+func (s Settings) formula() bool {
+	switch s.Formula {
+	case FormulaOwn:
+		return false
+	case FormulaWeaviate:
+		return true
+	}
+	panic("fusion: unknown formula " + s.Formula)
 }

@@ -334,7 +334,8 @@ func (b *Backend) Ready(ctx context.Context) error {
 	return c.Ready(ctx)
 }
 
-// Search runs the applied trial's hybrid query; with Explain it also
+// Search runs the applied trial's hybrid query, its alpha and fusionType
+// overridden by req.Fusion (TrialOf); with Explain it also
 // issues each leg alone at the depth and returns them as the candidates
 // "bm25" (BM25 scores) and "dense" (1 - distance), Candidate.ID the
 // object's UUID, the lists fusion.WeaviateHybrid fuses offline.
@@ -343,12 +344,21 @@ func (b *Backend) Search(ctx context.Context, req backend.SearchRequest) (backen
 	t, cl, c, depth := b.trial, b.cur, b.client, b.depth
 	s := b.server
 	b.mu.Unlock()
+	var err error
 	if cl == nil {
 		return backend.SearchResponse{}, errors.New("weaviate: search before apply")
 	}
 	k := req.K
 	if k <= 0 {
 		k = b.f.o.K
+	}
+	collect := depth // the legs' depth with Explain (a collection may ask deeper)
+	if req.Fusion != nil && req.Explain && req.Fusion.Method == "" && len(req.Fusion.Weights) == 0 {
+		// The tuner's collection: only the depth, which the legs issued
+		// alone can reach; the hybrid query keeps the server's.
+		collect = max(depth, req.Fusion.Depth)
+	} else if t, err = TrialOf(t, req.Fusion); err != nil {
+		return backend.SearchResponse{}, err
 	}
 	vec, err := cl.emb.EmbedQuery(ctx, req.Query)
 	if err != nil {
@@ -366,7 +376,7 @@ func (b *Backend) Search(ctx context.Context, req backend.SearchRequest) (backen
 		resp.Hits[i] = backend.Hit{DocID: h.DocID, Score: h.Score}
 	}
 	if req.Explain {
-		d := max(depth, k) // Weaviate's leg depth: max(QUERY_HYBRID_MAXIMUM_RESULTS, limit)
+		d := max(collect, k) // Weaviate's leg depth: max(QUERY_HYBRID_MAXIMUM_RESULTS, limit)
 		kw, err := c.BM25(ctx, cl.name, req.Query, d)
 		if err != nil {
 			return backend.SearchResponse{}, err
