@@ -26,7 +26,7 @@ func replayOptions(f backend.Factory, mode string, verify int) (*tuner.ReplayOpt
 	r, ok := f.(backend.FusionResolver)
 	if !ok {
 		if m == tuner.ModeReplay {
-			return nil, usageErrorf("--mode replay: needs backend.kind embedded (process and http backends run live; use --mode live or auto)")
+			return nil, usageErrorf("--mode replay: needs a backend kind that replays (embedded, postgres or weaviate; process and http backends run live: use --mode live or auto)")
 		}
 		return nil, nil
 	}
