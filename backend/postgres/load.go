@@ -56,7 +56,7 @@ func (q *queryVectors) embed(ctx context.Context, text string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("postgres: embed the query: %w", err)
 	}
-	return vectorLiteral(v), nil
+	return embed.FormatVector(v), nil
 }
 
 // TableName is the table of c's group.
@@ -109,7 +109,7 @@ func ensureTable(ctx context.Context, pool *pgxpool.Pool, prefix string, c Confi
 				line.WriteByte('\t')
 				line.WriteString(copyText(q.texts[i]))
 				line.WriteByte('\t')
-				line.WriteString(vectorLiteral(vecs[i]))
+				line.WriteString(embed.FormatVector(vecs[i]))
 				line.WriteByte('\n')
 				if _, err := io.WriteString(pw, line.String()); err != nil {
 					return

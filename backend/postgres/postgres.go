@@ -7,7 +7,6 @@ import (
 	"io"
 	"net/url"
 	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/fusiontune/fusiontune/backend"
@@ -399,18 +398,4 @@ func (b *Backend) Close() error {
 	}
 	b.pool.Close()
 	return errors.Join(errs...)
-}
-
-// vectorLiteral is v as pgvector's text input, each float32 exactly.
-func vectorLiteral(v []float32) string {
-	var s strings.Builder
-	s.WriteByte('[')
-	for i, x := range v {
-		if i > 0 {
-			s.WriteByte(',')
-		}
-		s.WriteString(strconv.FormatFloat(float64(x), 'g', -1, 32))
-	}
-	s.WriteByte(']')
-	return s.String()
 }

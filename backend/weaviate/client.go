@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/fusiontune/fusiontune/backend/embed"
 )
 
 // Client speaks Weaviate's REST and GraphQL API (v1) on one server.
@@ -242,7 +244,7 @@ type HybridQuery struct {
 // alpha, fusionType).
 func (c *Client) Hybrid(ctx context.Context, q HybridQuery) ([]Hit, error) {
 	args := fmt.Sprintf("hybrid: {query: %s, vector: %s, alpha: %s, fusionType: %s}, limit: %d",
-		gqlString(q.Query), gqlVector(q.Vector), strconv.FormatFloat(q.Alpha, 'g', -1, 64), q.FusionType, q.Limit)
+		gqlString(q.Query), embed.FormatVector(q.Vector), strconv.FormatFloat(q.Alpha, 'g', -1, 64), q.FusionType, q.Limit)
 	return c.get(ctx, q.Class, args, "score")
 }
 
@@ -255,7 +257,7 @@ func (c *Client) BM25(ctx context.Context, class, query string, limit int) ([]Hi
 // limit; Hit.Score is 1 - distance in float32, as Weaviate's hybrid
 // fusion computes it.
 func (c *Client) NearVector(ctx context.Context, class string, vector []float32, limit int) ([]Hit, error) {
-	return c.get(ctx, class, fmt.Sprintf("nearVector: {vector: %s}, limit: %d", gqlVector(vector), limit), "distance")
+	return c.get(ctx, class, fmt.Sprintf("nearVector: {vector: %s}, limit: %d", embed.FormatVector(vector), limit), "distance")
 }
 
 // get runs a GraphQL Get on class with args and reads doc_id, the object
@@ -323,19 +325,4 @@ func Score32(raw json.RawMessage) (float32, error) {
 func gqlString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
-}
-
-// gqlVector writes v as a GraphQL list of the float32 values' shortest
-// decimals, which the server parses back to the same float32s.
-func gqlVector(v []float32) string {
-	var b strings.Builder
-	b.WriteByte('[')
-	for i, x := range v {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(strconv.FormatFloat(float64(x), 'g', -1, 32))
-	}
-	b.WriteByte(']')
-	return b.String()
 }
