@@ -136,6 +136,11 @@ func yamlSyntax(file string, err error) experiments.Problem {
 type schemaCheck struct {
 	src      *Source
 	problems experiments.Problems
+	// env is set when the value checked is an environment variable's
+	// text: a boolean may then be any strconv.ParseBool spelling (1, t,
+	// TRUE...), as environment variables conventionally are; in a file
+	// it must be a YAML boolean (true or false), never a number.
+	env bool
 }
 
 func (c *schemaCheck) add(n *yaml.Node, field, format string, args ...any) {
@@ -217,7 +222,11 @@ func (c *schemaCheck) walk(n *yaml.Node, t reflect.Type, field, tag string) {
 			return ok
 		})
 	case reflect.Bool:
-		c.scalar(n, field, "true or false", func(v string) bool { _, err := strconv.ParseBool(v); return err == nil })
+		if c.env {
+			c.scalar(n, field, "a boolean (true, false, 1 or 0)", func(v string) bool { _, err := strconv.ParseBool(v); return err == nil })
+			return
+		}
+		c.scalar(n, field, "true or false", func(string) bool { return n.Tag == "!!bool" })
 	}
 }
 
@@ -320,7 +329,7 @@ func checkEnv(src *Source, keys []string, root reflect.Type) experiments.Problem
 		if !ok {
 			continue
 		}
-		c := &schemaCheck{src: &Source{file: name, nodes: map[string]*yaml.Node{}, keys: map[string]*yaml.Node{}}}
+		c := &schemaCheck{src: &Source{file: name, nodes: map[string]*yaml.Node{}, keys: map[string]*yaml.Node{}}, env: true}
 		c.walk(&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: v}, t, key, "mapstructure")
 		for _, p := range c.problems {
 			p.Pos = name
