@@ -60,6 +60,9 @@ type Config struct {
 	CacheDir string `yaml:"cache_dir,omitempty" json:"cache_dir"`
 	// Listen is the HTTP address of `tune serve`; port 0 picks a free port.
 	Listen string `yaml:"listen,omitempty" json:"listen"`
+	// Log turns on `tune serve`'s query log (see LogConfig); nil: off.
+	// The tuner's trials never log: it is dropped from their configs.
+	Log *LogConfig `yaml:"log,omitempty" json:"log,omitempty"`
 }
 
 // CorpusConfig says where the corpus is and how to read it.
@@ -319,6 +322,7 @@ func (c Config) Validate() error {
 	} else if msg := CheckListen(c.Listen); msg != "" {
 		add("listen", "%s", msg)
 	}
+	probs = append(probs, c.Log.problems()...)
 	if len(probs) == 0 {
 		return nil
 	}
@@ -474,6 +478,9 @@ func (c *Config) resolvePaths(baseDir string) {
 	}
 	c.Corpus.Path = abs(c.Corpus.Path)
 	c.CacheDir = abs(c.CacheDir)
+	if c.Log != nil {
+		c.Log.Path = abs(c.Log.Path)
+	}
 	if p, ok := strings.CutPrefix(c.Dense.Model, "file:"); ok {
 		c.Dense.Model = "file:" + abs(p)
 	}
