@@ -38,16 +38,7 @@ func Golden(existing []byte, qs []Query) ([]byte, int, error) {
 			return nil, 0, err
 		}
 		for _, raw := range kept {
-			var q struct {
-				ID json.RawMessage `json:"id"`
-			}
-			if err := json.Unmarshal(raw, &q); err == nil {
-				var id string
-				if json.Unmarshal(q.ID, &id) != nil {
-					id = string(q.ID) // a numeric id, as the loader reads it
-				}
-				have[id] = true
-			}
+			have[rawID(raw)] = true
 		}
 	}
 	var buf bytes.Buffer
@@ -119,4 +110,20 @@ func Labels(js []Judgment, dataset string, at time.Time) []labels.Label {
 				", expected " + strconv.FormatFloat(j.Expected, 'f', 3, 64) + ", impressions " + strconv.Itoa(j.Impressions) + ")"})
 	}
 	return out
+}
+
+// rawID is the id of a native query as the loader reads it (a number's
+// text for a numeric id); "" when it has none.
+func rawID(raw json.RawMessage) string {
+	var q struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if json.Unmarshal(raw, &q) != nil || q.ID == nil {
+		return ""
+	}
+	var id string
+	if json.Unmarshal(q.ID, &id) != nil {
+		id = string(q.ID)
+	}
+	return id
 }

@@ -57,9 +57,19 @@ func LoggedList(e querylog.Event) List {
 	return l
 }
 
+// WarmUp is how many queries Run searches once, untimed, before timing:
+// the first searches of a freshly built engine pay for cold caches.
+const WarmUp = 20
+
 // Run searches every text on s, one after another (so the latencies are
-// of one client on an otherwise idle engine), at depth k, timing each.
+// of one client on an otherwise idle engine), at depth k, timing each
+// after a warm-up over the first WarmUp texts.
 func Run(ctx context.Context, s backend.Searcher, texts []string, k int) ([]List, error) {
+	for _, text := range texts[:min(WarmUp, len(texts))] {
+		if _, err := s.Search(ctx, backend.SearchRequest{Query: text, K: k}); err != nil {
+			return nil, fmt.Errorf("query %q: %w", text, err)
+		}
+	}
 	out := make([]List, len(texts))
 	for i, text := range texts {
 		start := time.Now()
