@@ -44,3 +44,21 @@ func TestJaccardAndTop1(t *testing.T) {
 	got := stats.Top1Changed([][]string{a, b, {}, {}}, [][]string{a, a, {"x"}, {}})
 	near(t, "top1 changed", got, 0.5, 1e-15)
 }
+
+func TestDiffClass(t *testing.T) {
+	for _, tc := range []struct {
+		a, b []string
+		want string
+	}{
+		{[]string{"a", "b"}, []string{"a", "b"}, DiffIdentical},
+		{nil, nil, DiffIdentical},
+		{[]string{"a", "b"}, []string{"b", "a"}, DiffMinor},
+		{[]string{"a", "b"}, []string{"a", "c"}, DiffMajor},
+		{[]string{"a", "b"}, []string{"a"}, DiffMajor},
+		{[]string{"a"}, nil, DiffMajor},
+	} {
+		if got := DiffClass(tc.a, tc.b); got != tc.want {
+			t.Errorf("DiffClass(%v, %v) = %s, want %s", tc.a, tc.b, got, tc.want)
+		}
+	}
+}

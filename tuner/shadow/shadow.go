@@ -12,17 +12,16 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 
 	"github.com/fusiontune/fusiontune/metrics"
 	"github.com/fusiontune/fusiontune/metrics/stats"
 )
 
-// Diff classes of one query's two lists.
+// Diff classes of one query's two lists (stats.DiffClass).
 const (
-	Identical = "identical" // the same documents in the same order
-	Minor     = "minor"     // the same documents, in another order
-	Major     = "major"     // different documents
+	Identical = stats.DiffIdentical // the same documents in the same order
+	Minor     = stats.DiffMinor     // the same documents, in another order
+	Major     = stats.DiffMajor     // different documents
 )
 
 // List is one side's answer to a query.
@@ -115,7 +114,7 @@ func Compare(qs []Query, opt Options) (*Report, error) {
 	var cLat, tLat []float64
 	for _, q := range qs {
 		a, b := top(q.Control.IDs, opt.K), top(q.Treatment.IDs, opt.K)
-		d := QueryDiff{ID: q.ID, Text: q.Text, Class: class(a, b), Tau: stats.KendallTau(a, b), Jaccard: stats.JaccardAt(a, b, opt.K)}
+		d := QueryDiff{ID: q.ID, Text: q.Text, Class: stats.DiffClass(a, b), Tau: stats.KendallTau(a, b), Jaccard: stats.JaccardAt(a, b, opt.K)}
 		d.Top1Changed = first(a) != first(b)
 		if !math.IsNaN(d.Tau) {
 			tauSum += d.Tau
@@ -157,19 +156,6 @@ func Compare(qs []Query, opt Options) (*Report, error) {
 			Bootstrap: stats.PairedBootstrap(deltas, opt.Seed, opt.Stats.WithDefaults()), Sequential: seq}
 	}
 	return r, nil
-}
-
-func class(a, b []string) string {
-	if slices.Equal(a, b) {
-		return Identical
-	}
-	sa, sb := slices.Clone(a), slices.Clone(b)
-	sort.Strings(sa)
-	sort.Strings(sb)
-	if slices.Equal(sa, sb) {
-		return Minor
-	}
-	return Major
 }
 
 func top(ids []string, k int) []string {
