@@ -50,14 +50,14 @@ func TestDiffClass(t *testing.T) {
 		a, b []string
 		want string
 	}{
-		{[]string{"a", "b"}, []string{"a", "b"}, DiffIdentical},
-		{nil, nil, DiffIdentical},
-		{[]string{"a", "b"}, []string{"b", "a"}, DiffMinor},
-		{[]string{"a", "b"}, []string{"a", "c"}, DiffMajor},
-		{[]string{"a", "b"}, []string{"a"}, DiffMajor},
-		{[]string{"a"}, nil, DiffMajor},
+		{[]string{"a", "b"}, []string{"a", "b"}, stats.DiffIdentical},
+		{nil, nil, stats.DiffIdentical},
+		{[]string{"a", "b"}, []string{"b", "a"}, stats.DiffMinor},
+		{[]string{"a", "b"}, []string{"a", "c"}, stats.DiffMajor},
+		{[]string{"a", "b"}, []string{"a"}, stats.DiffMajor},
+		{[]string{"a"}, nil, stats.DiffMajor},
 	} {
-		if got := DiffClass(tc.a, tc.b); got != tc.want {
+		if got := stats.DiffClass(tc.a, tc.b); got != tc.want {
 			t.Errorf("DiffClass(%v, %v) = %s, want %s", tc.a, tc.b, got, tc.want)
 		}
 	}
