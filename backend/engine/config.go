@@ -63,6 +63,10 @@ type Config struct {
 	// Log turns on `tune serve`'s query log (see LogConfig); nil: off.
 	// The tuner's trials never log: it is dropped from their configs.
 	Log *LogConfig `yaml:"log,omitempty" json:"log,omitempty"`
+	// Shadow runs a second engine config on a sample of live searches
+	// after answering them, logging its answer and diff (see
+	// ShadowConfig); nil: off. Needs Log.
+	Shadow *ShadowConfig `yaml:"shadow,omitempty" json:"shadow,omitempty"`
 }
 
 // CorpusConfig says where the corpus is and how to read it.
@@ -323,6 +327,7 @@ func (c Config) Validate() error {
 		add("listen", "%s", msg)
 	}
 	probs = append(probs, c.Log.problems()...)
+	probs = append(probs, c.Shadow.problems(c.Log != nil)...)
 	if len(probs) == 0 {
 		return nil
 	}
@@ -480,6 +485,9 @@ func (c *Config) resolvePaths(baseDir string) {
 	c.CacheDir = abs(c.CacheDir)
 	if c.Log != nil {
 		c.Log.Path = abs(c.Log.Path)
+	}
+	if c.Shadow != nil {
+		c.Shadow.Config = abs(c.Shadow.Config)
 	}
 	if p, ok := strings.CutPrefix(c.Dense.Model, "file:"); ok {
 		c.Dense.Model = "file:" + abs(p)

@@ -172,6 +172,9 @@ func (s *Server) logSearch(req backend.SearchRequest, resp backend.SearchRespons
 	if err := s.opts.QueryLog.Write(e); err != nil {
 		s.opts.Logger.Error("query log", "err", err)
 	}
+	if s.opts.QueryLog.Sampled(id) {
+		s.maybeShadow(id, req, docs)
+	}
 	return id
 }
 

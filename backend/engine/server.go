@@ -57,6 +57,9 @@ type ServerOptions struct {
 	// QueryLog, when set, receives a search event for every answered
 	// search (its sample) and enables POST /feedback (see querylog.go).
 	QueryLog *querylog.Writer
+	// Shadow, with QueryLog, searches a second engine on a sample of the
+	// answered searches and logs its answer (see shadow.go).
+	Shadow *Shadow
 }
 
 // CheckServerOptions checks the ranges of o's settable limits (zero

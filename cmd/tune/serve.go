@@ -61,6 +61,19 @@ func runServe(ctx context.Context, a *app, args []string) error {
 			defer opts.QueryLog.Close()
 			log.Info("query log on", "path", cfg.Log.Path)
 		}
+		if opts.Shadow, err = engine.LoadShadow(cfg, engine.Options{Logger: log}); err != nil {
+			return inputError(fmt.Errorf("%s: %w", *configPath, err))
+		}
+		if sh := opts.Shadow; sh != nil {
+			defer sh.Engine.Close()
+			go func() {
+				if err := sh.Engine.Build(ctx); err != nil {
+					log.Error("shadow engine not built: searches are not shadowed", "err", err)
+					return
+				}
+				log.Info("shadowing searches", "config", cfg.Shadow.Config, "percent", sh.Percent)
+			}()
+		}
 	}
 	ln, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {

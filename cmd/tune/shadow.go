@@ -15,13 +15,14 @@ import (
 	"github.com/fusiontune/fusiontune/tuner/shadow"
 )
 
-const shadowUsage = `--log LOG[,LOG...] --control log|ENGINE.yaml|run:RUN[:TRIAL] --treatment ENGINE.yaml|run:RUN[:TRIAL] [--k 10]
+const shadowUsage = `--log LOG[,LOG...] --control log|ENGINE.yaml|run:RUN[:TRIAL] --treatment ENGINE.yaml|run:RUN[:TRIAL]|shadow [--k 10]
 
 Replays the distinct logged queries (in the order first searched) against
 two configurations of the embedded engine and diffs the answers: identical,
 minor (same documents, order changed), major (documents changed), Kendall
 tau, Jaccard@k, top-1 changed and each side's latency. The control may be
-the log itself (what was served). Where the queries are judged (--qrels, or
+the log itself (what was served); the treatment may be the answers tune
+serve's live shadow mode logged (shadow: {config, percent}). Where the queries are judged (--qrels, or
 the label store's labels of --dataset), the per-query metric deltas are
 tested sequentially (SPRT: --effect, --alpha, --beta) with the fixed-sample
 bootstrap interval beside it.`
@@ -30,7 +31,7 @@ func runShadow(ctx context.Context, a *app, args []string) error {
 	fs := newFlagSet("shadow", shadowUsage, a.stderr)
 	logs := fs.String("log", "", "query logs, comma-separated (rotated files LOG.1, LOG.2 ... are read too)")
 	control := fs.String("control", "log", "control: log, an engine config file, or run:RUN[:TRIAL]")
-	treatment := fs.String("treatment", "", "treatment: an engine config file, or run:RUN[:TRIAL]")
+	treatment := fs.String("treatment", "", "treatment: an engine config file, run:RUN[:TRIAL], or shadow (the live shadow mode's logged answers)")
 	k := fs.Int("k", 10, fmt.Sprintf("depth compared, in [1, %d]", shadow.MaxK))
 	metric := fs.String("metric", "NDCG@10", "metric of the judged comparison")
 	qrels := fs.String("qrels", "", "TREC qrels of the harvested query ids")
@@ -105,8 +106,11 @@ func runShadow(ctx context.Context, a *app, args []string) error {
 
 // shadowSide resolves a --control or --treatment value.
 func (a *app) shadowSide(s *settings, ref string) (shadow.Side, error) {
-	if ref == "log" {
+	switch ref {
+	case "log":
 		return shadow.Side{Name: "log", Log: true}, nil
+	case "shadow":
+		return shadow.Side{Name: "shadow (logged live)", Shadow: true}, nil
 	}
 	if rest, ok := strings.CutPrefix(ref, "run:"); ok {
 		runRef, trialRef, _ := strings.Cut(rest, ":")

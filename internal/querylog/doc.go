@@ -19,6 +19,13 @@
 //
 // action is "click" (doc_id required; position, 1-based, is taken from the
 // search's results when omitted) or "research" (the user searched again
-// instead). Fields not listed here are ignored, so a system may log more;
+// instead). A shadow event (tune serve's live shadow mode) is another
+// configuration's answer to a logged search, with its diff against the
+// served results:
+//
+//	{"type":"shadow","time":"2026-11-24T07:00:00.125Z","request_id":"r1",
+//	 "results":[{"id":"faq-shipping","score":0.031}],"latency_ms":1.1,
+//	 "config":"9b1c77e2aa40","diff":{"class":"major","kendall_tau":-0.2,
+//	 "jaccard":0.5,"top1_changed":true}} Fields not listed here are ignored, so a system may log more;
 // request headers are never part of the format.
 package querylog

@@ -12,6 +12,10 @@ import (
 const (
 	TypeSearch   = "search"
 	TypeFeedback = "feedback"
+	// TypeShadow is a shadow configuration's answer to a logged search
+	// (tune serve's live shadow mode): its results, latency, config hash
+	// and its diff against what was served.
+	TypeShadow = "shadow"
 )
 
 // Feedback actions.
@@ -53,6 +57,9 @@ type Event struct {
 	LatencyMS float64  `json:"latency_ms,omitempty"`
 	Config    string   `json:"config,omitempty"`
 
+	// Shadow field: the shadow answer against the served one.
+	Diff *Diff `json:"diff,omitempty"`
+
 	// Feedback fields.
 	Action   string `json:"action,omitempty"`
 	DocID    string `json:"doc_id,omitempty"`
@@ -60,6 +67,14 @@ type Event struct {
 
 	// Pos is where the event was read: file:line ("" when built in memory).
 	Pos string `json:"-"`
+}
+
+// Diff compares a shadow answer with the served one, over the served k.
+type Diff struct {
+	Class       string   `json:"class"`       // identical, minor (order) or major (set)
+	KendallTau  *float64 `json:"kendall_tau"` // null when undefined (fewer than two results)
+	Jaccard     float64  `json:"jaccard"`
+	Top1Changed bool     `json:"top1_changed"`
 }
 
 // Check returns the event's first problem as "field: what was expected",
@@ -77,10 +92,12 @@ func (e *Event) Check() string {
 		return e.checkSearch()
 	case TypeFeedback:
 		return e.checkFeedback()
+	case TypeShadow:
+		return e.checkShadow()
 	case "":
-		return `type: required ("search" or "feedback")`
+		return `type: required ("search", "feedback" or "shadow")`
 	}
-	return fmt.Sprintf(`type: want "search" or "feedback" (got %q)`, e.Type)
+	return fmt.Sprintf(`type: want "search", "feedback" or "shadow" (got %q)`, e.Type)
 }
 
 func (e *Event) checkSearch() string {
@@ -95,7 +112,35 @@ func (e *Event) checkSearch() string {
 		return fmt.Sprintf("latency_ms: want a number >= 0 (got %v)", e.LatencyMS)
 	case e.Action != "" || e.DocID != "" || e.Position != 0:
 		return "action, doc_id, position: belong to feedback events, not a search"
+	case e.Diff != nil:
+		return "diff: belongs to shadow events, not a search"
 	}
+	return e.checkResults()
+}
+
+// checkShadow checks a shadow event: results and latency, nothing of a
+// search's query or a feedback's action.
+func (e *Event) checkShadow() string {
+	switch {
+	case e.Query != "":
+		return "query: a shadow event names its search by request_id only"
+	case e.Action != "" || e.DocID != "" || e.Position != 0:
+		return "action, doc_id, position: belong to feedback events, not a shadow answer"
+	case e.LatencyMS < 0 || math.IsInf(e.LatencyMS, 0) || math.IsNaN(e.LatencyMS):
+		return fmt.Sprintf("latency_ms: want a number >= 0 (got %v)", e.LatencyMS)
+	case e.Diff == nil:
+		return "diff: required in a shadow event"
+	}
+	switch e.Diff.Class {
+	case "identical", "minor", "major":
+	default:
+		return fmt.Sprintf(`diff.class: want identical, minor or major (got %q)`, e.Diff.Class)
+	}
+	return e.checkResults()
+}
+
+// checkResults checks the result ids (present, unique, clean) and ranks.
+func (e *Event) checkResults() string {
 	seen := make(map[string]bool, len(e.Results))
 	for i, r := range e.Results {
 		field := fmt.Sprintf("results[%d]", i)
@@ -130,8 +175,8 @@ func (e *Event) checkFeedback() string {
 	switch {
 	case e.Position < 0:
 		return fmt.Sprintf("position: want a 1-based rank (got %d)", e.Position)
-	case e.Query != "" || len(e.Results) > 0:
-		return "query, results: belong to search events, not feedback"
+	case e.Query != "" || len(e.Results) > 0 || e.Diff != nil:
+		return "query, results, diff: belong to search and shadow events, not feedback"
 	}
 	return ""
 }

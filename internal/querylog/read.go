@@ -37,6 +37,7 @@ const MaxKeptProblems = 20
 type Log struct {
 	Searches []Event // the search events
 	Feedback []Event // the feedback events, each naming a search of Searches
+	Shadows  []Event // the shadow answers, each naming a search of Searches
 	Skipped  int     // bad lines skipped (ReadOptions.SkipBad)
 	Bad      []*LineError
 	Files    []string // the files read
@@ -140,6 +141,11 @@ func (l *Log) add(line []byte, pos string, ids map[string]int) string {
 			}
 		}
 		l.Feedback = append(l.Feedback, e)
+	case TypeShadow:
+		if _, ok := ids[e.RequestID]; !ok {
+			return fmt.Sprintf("request_id: %q names no search logged before it", e.RequestID)
+		}
+		l.Shadows = append(l.Shadows, e)
 	}
 	return ""
 }

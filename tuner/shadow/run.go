@@ -6,15 +6,18 @@ import (
 	"fmt"
 	"log/slog"
 
+	"github.com/fusiontune/fusiontune/experiments/harvest"
 	"github.com/fusiontune/fusiontune/internal/querylog"
 	"github.com/fusiontune/fusiontune/metrics"
 )
 
 // Side is one configuration of a shadow comparison: the logged results
-// (Log), or an embedded-engine config to build and search.
+// (Log), the live shadow mode's logged answers (Shadow), or an
+// embedded-engine config to build and search.
 type Side struct {
-	Name string
-	Log  bool
+	Name   string
+	Log    bool
+	Shadow bool
 	// Config is the engine config's YAML; File names it in errors and
 	// BaseDir resolves its relative paths.
 	Config        []byte
@@ -38,7 +41,17 @@ func Shadow(ctx context.Context, c Config) (*Report, error) {
 	if c.Treatment.Log {
 		return nil, errors.New("shadow: the treatment must be a config or a trial: the log is what was served")
 	}
+	if c.Control.Shadow {
+		return nil, errors.New("shadow: the logged shadow answers are a treatment; the control is what was served (log) or a config")
+	}
 	logged := FromLog(c.Log)
+	var shadows map[string]querylog.Event
+	if c.Treatment.Shadow {
+		logged, shadows = withShadow(c.Log, logged)
+		if len(logged) == 0 {
+			return nil, errors.New("shadow: the log holds no shadow answer (tune serve's shadow: {config, percent} writes them)")
+		}
+	}
 	if len(logged) == 0 {
 		return nil, errors.New("shadow: the log holds no search")
 	}
@@ -50,8 +63,12 @@ func Shadow(ctx context.Context, c Config) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	treatment, err := c.answers(ctx, c.Treatment, logged, texts)
-	if err != nil {
+	var treatment []List
+	if c.Treatment.Shadow {
+		for _, l := range logged {
+			treatment = append(treatment, LoggedList(shadows[l.Latest.RequestID]))
+		}
+	} else if treatment, err = c.answers(ctx, c.Treatment, logged, texts); err != nil {
 		return nil, err
 	}
 	qs := make([]Query, len(logged))
@@ -88,4 +105,29 @@ func (c Config) answers(ctx context.Context, s Side, logged []Logged, texts []st
 		return nil, fmt.Errorf("shadow: %s: %w", s.Name, err)
 	}
 	return lists, nil
+}
+
+// withShadow keeps the logged queries with a shadow answer, each paired
+// with the latest search that has one (so the control, what was served,
+// and the treatment answer the same request), and returns the shadow
+// events by request id.
+func withShadow(log *querylog.Log, logged []Logged) ([]Logged, map[string]querylog.Event) {
+	shadows := make(map[string]querylog.Event, len(log.Shadows))
+	for _, e := range log.Shadows {
+		shadows[e.RequestID] = e
+	}
+	latest := map[string]querylog.Event{} // normalised text -> latest shadowed search
+	for _, s := range log.Searches {
+		if _, ok := shadows[s.RequestID]; ok {
+			latest[harvest.Normalize(s.Query)] = s
+		}
+	}
+	var out []Logged
+	for _, l := range logged {
+		if s, ok := latest[l.Norm]; ok {
+			l.Latest = s
+			out = append(out, l)
+		}
+	}
+	return out, shadows
 }

@@ -8,8 +8,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/fusiontune/fusiontune/experiments/demo"
+	"github.com/fusiontune/fusiontune/internal/querylog"
 	"github.com/fusiontune/fusiontune/metrics"
 	"github.com/fusiontune/fusiontune/metrics/stats"
 )
@@ -133,4 +135,43 @@ func TestRunEngines(t *testing.T) {
 		}
 	}
 	t.Logf("k 60 vs 1 on %d demo queries: %v, mean tau %.3f, Jaccard %.3f, top-1 changed %.3f", len(texts), diff.Counts, diff.MeanTau, diff.MeanJaccard, diff.Top1Changed)
+}
+
+// TestShadowFromLiveShadowEvents: with the treatment "shadow", each query
+// is compared on the latest search the live shadow mode answered too
+// (both sides of one request); queries never shadowed are left out.
+func TestShadowFromLiveShadowEvents(t *testing.T) {
+	t0 := time.Date(2026, 11, 24, 7, 0, 0, 0, time.UTC)
+	res := func(ids ...string) []querylog.Result {
+		var out []querylog.Result
+		for _, id := range ids {
+			out = append(out, querylog.Result{ID: id, Score: 1})
+		}
+		return out
+	}
+	log := &querylog.Log{
+		Searches: []querylog.Event{
+			{Type: "search", Time: t0, RequestID: "r1", Query: "alpha", Results: res("a", "b")},
+			{Type: "search", Time: t0, RequestID: "r2", Query: "Alpha?", Results: res("a", "c")},
+			{Type: "search", Time: t0, RequestID: "r3", Query: "beta", Results: res("x", "y")},
+			{Type: "search", Time: t0, RequestID: "r4", Query: "gamma", Results: res("g")},
+		},
+		Shadows: []querylog.Event{
+			{Type: "shadow", Time: t0, RequestID: "r1", Results: res("b", "a"), Diff: &querylog.Diff{Class: "minor"}},
+			{Type: "shadow", Time: t0, RequestID: "r3", Results: res("x", "y"), Diff: &querylog.Diff{Class: "identical"}},
+		},
+	}
+	o := opts()
+	o.K = 2
+	r, err := Shadow(context.Background(), Config{Log: log, Control: Side{Name: "log", Log: true}, Treatment: Side{Name: "shadow", Shadow: true}, Options: o})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// alpha: paired on r1 (its only shadowed search), not the later r2.
+	if len(r.Queries) != 2 || r.Counts[Minor] != 1 || r.Counts[Identical] != 1 {
+		t.Fatalf("counts %v over %d queries", r.Counts, len(r.Queries))
+	}
+	if _, err := Shadow(context.Background(), Config{Log: &querylog.Log{Searches: log.Searches}, Control: Side{Log: true}, Treatment: Side{Shadow: true}, Options: o}); err == nil {
+		t.Error("a log without shadow answers was accepted")
+	}
 }
