@@ -9,6 +9,8 @@ import (
 	"os"
 	"strconv"
 	"sync"
+
+	"github.com/fusiontune/fusiontune/internal/hashmix"
 )
 
 // Ranges of the writer's options (a server config's `log` block).
@@ -112,13 +114,7 @@ func Sampled(requestID string, share float64) bool {
 	}
 	h := fnv.New64a()
 	h.Write([]byte(requestID))
-	x := h.Sum64()
-	x ^= x >> 30
-	x *= 0xbf58476d1ce4e5b9
-	x ^= x >> 27
-	x *= 0x94d049bb133111eb
-	x ^= x >> 31
-	return float64(x>>11)/(1<<53) < share
+	return float64(hashmix.Finalize(h.Sum64())>>11)/(1<<53) < share
 }
 
 // Write appends the event when its request id is sampled. It refuses an
