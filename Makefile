@@ -3,7 +3,7 @@ GO      ?= go
 BIN     ?= bin/tune
 FUZZTIME ?= 30s
 
-.PHONY: help build test check-leaderboards faults codesize demo bench bench-eval bench-samplers bench-workers bench-load bench-replay bench-postgres bench-study-replay judge-recovery lint fuzz clean
+.PHONY: help build test check-leaderboards faults codesize demo bench bench-eval bench-samplers bench-workers bench-load bench-replay bench-postgres bench-study-replay judge-recovery traffic lint fuzz clean
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "  %-12s %s\n", $$1, $$2}'
@@ -46,6 +46,9 @@ bench-load: ## bounded load test of tune serve: 16 clients on 127.0.0.1, QPS, p5
 
 bench-replay: build ## fusion replay vs live restart-per-config on ../shared/data/scifact (skips without it)
 	./scripts/bench-replay.sh
+
+traffic: build ## query log -> harvest -> implicit judgments -> shadow + SPRT, end to end on the demo (REQUESTS=2000 SEED=1)
+	@work=$$(mktemp -d) && go run ./scripts/traffic -tune $(BIN) -out $$work/traffic -requests $${REQUESTS:-2000} -seed $${SEED:-1}; rc=$$?; rm -rf $$work; exit $$rc
 
 judge-recovery: build ## judge-as-you-tune recovery: hide half the judgments of the demo and SciFact, pool + file judge, Kendall tau per round
 	./scripts/judge-recovery.sh

@@ -59,6 +59,10 @@ type Query struct {
 	Meta      map[string]any
 	Judgments []Judgment
 	Pos       string // where the query is defined: file:line:col
+	// Awaiting is the native "awaiting_judgments": the query may have no
+	// judgments yet (a label store will give them); it is loaded and left
+	// unscored until it has some.
+	Awaiting bool
 
 	path   string // field path for problems, e.g. queries[3]
 	broken bool   // decoding it reported errors

@@ -17,7 +17,10 @@ package experiments
 // default 0-3 scale the labels are 3, 2, 1 and 0; on another scale (see
 // GradeScale) high is its exact threshold, partial its strong, weak its
 // relevant threshold. meta holds free metadata, kept and never interpreted.
-// A query needs judgments or an expected_routing. Unknown fields are
+// A query needs judgments or an expected_routing, unless it says
+// "awaiting_judgments": true (a query harvested from a log): it is then
+// loaded, with one warning counting such queries, and is not scored until
+// a label store (dataset.labels) judges it. Unknown fields are
 // errors. doc_id_pattern must match a whole document id; passage_substring
 // is matched ignoring case and runs of white space (see Resolve).
 
@@ -43,7 +46,7 @@ const (
 
 var (
 	nativeTopFields   = []string{"categories", "queries"}
-	nativeQueryFields = []string{"id", "query", "language", "category", "difficulty", "expected_passages", "expected_routing", "notes", "meta"}
+	nativeQueryFields = []string{"id", "query", "language", "category", "difficulty", "expected_passages", "expected_routing", "notes", "meta", "awaiting_judgments"}
 	passageFields     = []string{"doc_id", "passage_substring", "doc_id_pattern", "relevance"}
 )
 
@@ -174,6 +177,13 @@ func (w *nodeWalker) query(n *yaml.Node, path string) (q Query) {
 	q.Notes = w.str(f["notes"], join(path, "notes"))
 	if m := f["meta"]; m != nil {
 		q.Meta = w.meta(m, join(path, "meta"))
+	}
+	if n := f["awaiting_judgments"]; n != nil {
+		if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!bool" {
+			w.errorf(w.pos(n), join(path, "awaiting_judgments"), "expected true or false (got %s)", yamldoc.Describe(n))
+		} else {
+			q.Awaiting = n.Value == "true" || n.Value == "True" || n.Value == "TRUE"
+		}
 	}
 	for i, pn := range w.seq(f["expected_passages"], join(path, "expected_passages")) {
 		fp := index(join(path, "expected_passages"), i)

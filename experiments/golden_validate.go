@@ -15,6 +15,7 @@ func validateSet(gs *GoldenSet, l *problemList) {
 		cats[c] = true
 	}
 	first := map[string]string{}
+	var awaiting []string
 	for i := range gs.Queries {
 		q := &gs.Queries[i]
 		if q.ID != "" {
@@ -42,9 +43,16 @@ func validateSet(gs *GoldenSet, l *problemList) {
 			}
 			seen[key] = j.Pos
 		}
-		if len(q.Judgments) == 0 && q.ExpectedRouting == "" && !q.broken {
-			l.errorf(q.Pos, q.path, "query %q has neither judgments nor an expected_routing", q.ID)
+		switch {
+		case len(q.Judgments) > 0 || q.ExpectedRouting != "" || q.broken:
+		case q.Awaiting:
+			awaiting = append(awaiting, q.ID)
+		default:
+			l.errorf(q.Pos, q.path, "query %q has neither judgments nor an expected_routing (awaiting_judgments: true keeps a query that a label store will judge)", q.ID)
 		}
+	}
+	if len(awaiting) > 0 {
+		l.warnf(gs.Source, "", "%d queries await judgments (awaiting_judgments) and are not scored until a label store (dataset.labels) judges them: %s", len(awaiting), abbreviate(awaiting, 5))
 	}
 }
 

@@ -6,6 +6,8 @@ import (
 	"hash/fnv"
 	"math"
 	"sort"
+
+	"github.com/fusiontune/fusiontune/internal/hashmix"
 )
 
 // Split names accepted by Subset.
@@ -105,11 +107,5 @@ func splitKey(seed int64, id string) uint64 {
 	binary.LittleEndian.PutUint64(b[:], uint64(seed))
 	h.Write(b[:])
 	h.Write([]byte(id))
-	x := h.Sum64()
-	x ^= x >> 30
-	x *= 0xbf58476d1ce4e5b9
-	x ^= x >> 27
-	x *= 0x94d049bb133111eb
-	x ^= x >> 31
-	return x
+	return hashmix.Finalize(h.Sum64())
 }

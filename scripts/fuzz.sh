@@ -13,7 +13,7 @@
 # TREC qrels (FuzzReadQrels, FuzzParseJudgments), TREC run files
 # (FuzzReadRun), experiment files (FuzzParseExperimentFile), search spaces
 # through the sampler (FuzzSearchSpace) and the settings decoder, tune.yaml
-# (FuzzLoadSettings).
+# (FuzzLoadSettings), and query logs (FuzzRead, internal/querylog).
 #
 # Each target runs under nice with -parallel=$FUZZPARALLEL (default 1: the
 # machine is shared) and logs to $FUZZLOG/<package>.<target>.log (default

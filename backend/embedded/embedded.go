@@ -298,7 +298,9 @@ func (f *Factory) Open(dir string, _ io.Writer) (backend.Backend, error) {
 }
 
 func serveCommand(exe string) []string {
-	return []string{exe, "serve", "--config", "{config}", "--listen", "127.0.0.1:0", "--ready-file", "{ready_file}"}
+	// --no-query-log: a production config's query log records users'
+	// searches, never the tuner's trials and checks.
+	return []string{exe, "serve", "--config", "{config}", "--listen", "127.0.0.1:0", "--ready-file", "{ready_file}", "--no-query-log"}
 }
 
 func dial(addr string) (backend.Searcher, error) { return client.New("http://" + addr) }

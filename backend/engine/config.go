@@ -60,6 +60,13 @@ type Config struct {
 	CacheDir string `yaml:"cache_dir,omitempty" json:"cache_dir"`
 	// Listen is the HTTP address of `tune serve`; port 0 picks a free port.
 	Listen string `yaml:"listen,omitempty" json:"listen"`
+	// Log turns on `tune serve`'s query log (see LogConfig); nil: off.
+	// The tuner's trials never log: it is dropped from their configs.
+	Log *LogConfig `yaml:"log,omitempty" json:"log,omitempty"`
+	// Shadow runs a second engine config on a sample of live searches
+	// after answering them, logging its answer and diff (see
+	// ShadowConfig); nil: off. Needs Log.
+	Shadow *ShadowConfig `yaml:"shadow,omitempty" json:"shadow,omitempty"`
 }
 
 // CorpusConfig says where the corpus is and how to read it.
@@ -319,6 +326,8 @@ func (c Config) Validate() error {
 	} else if msg := CheckListen(c.Listen); msg != "" {
 		add("listen", "%s", msg)
 	}
+	probs = append(probs, c.Log.problems()...)
+	probs = append(probs, c.Shadow.problems(c.Log != nil)...)
 	if len(probs) == 0 {
 		return nil
 	}
@@ -474,6 +483,12 @@ func (c *Config) resolvePaths(baseDir string) {
 	}
 	c.Corpus.Path = abs(c.Corpus.Path)
 	c.CacheDir = abs(c.CacheDir)
+	if c.Log != nil {
+		c.Log.Path = abs(c.Log.Path)
+	}
+	if c.Shadow != nil {
+		c.Shadow.Config = abs(c.Shadow.Config)
+	}
 	if p, ok := strings.CutPrefix(c.Dense.Model, "file:"); ok {
 		c.Dense.Model = "file:" + abs(p)
 	}

@@ -17,6 +17,7 @@ import (
 	"unicode"
 
 	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/internal/querylog"
 )
 
 // Server defaults and limits.
@@ -53,6 +54,12 @@ type ServerOptions struct {
 	// gets 400. In [1, MaxQueryTermsLimit]; 0 takes DefaultMaxQueryTerms.
 	MaxQueryTerms int
 	Logger        *slog.Logger
+	// QueryLog, when set, receives a search event for every answered
+	// search (its sample) and enables POST /feedback (see querylog.go).
+	QueryLog *querylog.Writer
+	// Shadow, with QueryLog, searches a second engine on a sample of the
+	// answered searches and logs its answer (see shadow.go).
+	Shadow *Shadow
 }
 
 // CheckServerOptions checks the ranges of o's settable limits (zero
@@ -89,6 +96,7 @@ func QueryTerms(q string) int {
 //	GET  /healthz  200 {"status":"ready"}; 503 {"status":"indexing"} or {"status":"failed","error":...}
 //	POST /search   backend.SearchRequest -> backend.SearchResponse
 //	GET  /config   the effective Config as JSON
+//	POST /feedback a click or re-search for a request id (with the query log on; see querylog.go)
 //
 // Errors are JSON {"error": "..."}: 400 for a malformed or invalid request
 // (a query over MaxQueryBytes or MaxQueryTerms terms, fusion settings
@@ -101,6 +109,9 @@ type Server struct {
 	sem    chan struct{}
 	queued atomic.Int64
 	mux    *http.ServeMux
+	// recent remembers the requests answered lately, for /feedback.
+	recent recentRequests
+	hash   string // the engine config's hash, as logged
 }
 
 // NewServer returns a Server for e; e may still be building.
@@ -121,9 +132,13 @@ func NewServer(e *Engine, opts ServerOptions) *Server {
 		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	s := &Server{e: e, opts: opts, sem: make(chan struct{}, opts.MaxInFlight), mux: http.NewServeMux()}
+	if opts.QueryLog != nil {
+		s.hash = ConfigHash(e.Config())
+	}
 	s.mux.HandleFunc("/healthz", s.method(http.MethodGet, s.health))
 	s.mux.HandleFunc("/search", s.method(http.MethodPost, s.search))
 	s.mux.HandleFunc("/config", s.method(http.MethodGet, s.config))
+	s.mux.HandleFunc("/feedback", s.method(http.MethodPost, s.feedback))
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, fmt.Sprintf("no such endpoint %q (want /healthz, /search or /config)", r.URL.Path))
 	})
@@ -180,9 +195,17 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 	}
 	defer func() { <-s.sem }()
 	start := time.Now()
+	explain := req.Explain
+	req.Explain = explain || s.opts.QueryLog != nil // the log records each retriever's ranks
 	resp, err := s.e.Search(r.Context(), req)
 	switch {
 	case err == nil:
+		if s.opts.QueryLog != nil {
+			w.Header().Set(RequestIDHeader, s.logSearch(req, resp, time.Since(start)))
+			if !explain {
+				resp.Candidates = nil
+			}
+		}
 		writeJSON(w, http.StatusOK, resp)
 		s.opts.Logger.Debug("search", "query", req.Query, "hits", len(resp.Hits), "elapsed", time.Since(start))
 	case errors.Is(err, ErrInvalidRequest):

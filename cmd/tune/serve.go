@@ -18,6 +18,7 @@ func runServe(ctx context.Context, a *app, args []string) error {
 	listen := fs.String("listen", "", "listen `address`, overriding the config's listen (port 0 picks a free port)")
 	readyFile := fs.String("ready-file", "", "write the bound address to this `file` once the index is ready")
 	verbose := fs.Bool("v", false, "log every search")
+	noQueryLog := fs.Bool("no-query-log", false, "ignore the config's log block (the tuner's own trials and checks never log)")
 	maxTerms := fs.Int("max-query-terms", engine.DefaultMaxQueryTerms, fmt.Sprintf("refuse (400) a query with more terms, in [1, %d]", engine.MaxQueryTermsLimit))
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -52,6 +53,28 @@ func runServe(ctx context.Context, a *app, args []string) error {
 		return inputError(fmt.Errorf("%s: %w", *configPath, err))
 	}
 	defer e.Close()
+	if !*noQueryLog {
+		if opts.QueryLog, err = engine.OpenQueryLog(cfg); err != nil {
+			return inputError(fmt.Errorf("%s: log: %w", *configPath, err))
+		}
+		if opts.QueryLog != nil {
+			defer opts.QueryLog.Close()
+			log.Info("query log on", "path", cfg.Log.Path)
+		}
+		if opts.Shadow, err = engine.LoadShadow(cfg, engine.Options{Logger: log}); err != nil {
+			return inputError(fmt.Errorf("%s: %w", *configPath, err))
+		}
+		if sh := opts.Shadow; sh != nil {
+			defer sh.Engine.Close()
+			go func() {
+				if err := sh.Engine.Build(ctx); err != nil {
+					log.Error("shadow engine not built: searches are not shadowed", "err", err)
+					return
+				}
+				log.Info("shadowing searches", "config", cfg.Shadow.Config, "percent", sh.Percent)
+			}()
+		}
+	}
 	ln, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {
 		return failedError(fmt.Errorf("serve: %w", err))

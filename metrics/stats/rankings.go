@@ -110,3 +110,37 @@ func first(l []string) string {
 	}
 	return l[0]
 }
+
+// Diff classes of two top-k lists (DiffClass).
+const (
+	DiffIdentical = "identical" // the same items in the same order
+	DiffMinor     = "minor"     // the same items, in another order
+	DiffMajor     = "major"     // different items
+)
+
+// DiffClass says how two rankings differ: DiffIdentical, DiffMinor (same
+// set, order changed) or DiffMajor (set changed).
+func DiffClass(a, b []string) string {
+	if len(a) == len(b) {
+		same := true
+		for i := range a {
+			if a[i] != b[i] {
+				same = false
+				break
+			}
+		}
+		if same {
+			return DiffIdentical
+		}
+	}
+	ta, tb := topSet(a, len(a)), topSet(b, len(b))
+	if len(ta) != len(tb) {
+		return DiffMajor
+	}
+	for id := range ta {
+		if !tb[id] {
+			return DiffMajor
+		}
+	}
+	return DiffMinor
+}

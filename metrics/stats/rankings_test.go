@@ -44,3 +44,21 @@ func TestJaccardAndTop1(t *testing.T) {
 	got := stats.Top1Changed([][]string{a, b, {}, {}}, [][]string{a, a, {"x"}, {}})
 	near(t, "top1 changed", got, 0.5, 1e-15)
 }
+
+func TestDiffClass(t *testing.T) {
+	for _, tc := range []struct {
+		a, b []string
+		want string
+	}{
+		{[]string{"a", "b"}, []string{"a", "b"}, stats.DiffIdentical},
+		{nil, nil, stats.DiffIdentical},
+		{[]string{"a", "b"}, []string{"b", "a"}, stats.DiffMinor},
+		{[]string{"a", "b"}, []string{"a", "c"}, stats.DiffMajor},
+		{[]string{"a", "b"}, []string{"a"}, stats.DiffMajor},
+		{[]string{"a"}, nil, stats.DiffMajor},
+	} {
+		if got := stats.DiffClass(tc.a, tc.b); got != tc.want {
+			t.Errorf("DiffClass(%v, %v) = %s, want %s", tc.a, tc.b, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,131 @@
+package harvest
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"time"
+
+	"github.com/fusiontune/fusiontune/internal/querylog"
+)
+
+// Config is one harvest: the logs, the sample, the golden set to write.
+type Config struct {
+	Logs   []string // log files, each with its rotated files (querylog.Files)
+	Read   querylog.ReadOptions
+	Sample Options
+	// Out is the golden set written; Update adds to it when it exists
+	// (without Update an existing Out is refused: nothing is overwritten).
+	Out    string
+	Update bool
+	// Implicit grades the golden set's queries from the log's clicks.
+	Implicit bool
+	Clicks   ClickOptions
+}
+
+// Result is what a harvest found and wrote.
+type Result struct {
+	Log       *querylog.Log
+	Distinct  int // distinct queries in the log
+	Blank     int // searches whose text normalises to nothing
+	Sampled   []Query
+	Added     int // queries added to Out
+	Golden    []byte
+	Judgments []Judgment // implicit judgments of Out's harvested queries
+	// LastEvent is the time of the log's last event: the time of the
+	// implicit labels.
+	LastEvent time.Time
+}
+
+// Run reads the logs, samples their queries and returns the golden set to
+// write (Result.Golden) and, with Implicit, the implicit judgments of its
+// harvested queries; it writes nothing.
+func Run(c Config) (*Result, error) {
+	if p := c.Sample.Validate(); len(p) > 0 {
+		return nil, fmt.Errorf("harvest: %s", p[0])
+	}
+	var existing []byte
+	data, err := os.ReadFile(c.Out)
+	switch {
+	case err == nil && !c.Update:
+		return nil, fmt.Errorf("harvest: %s exists: --update adds the new queries to it, keeping every query it has", c.Out)
+	case err == nil:
+		existing = data
+	case !errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("harvest: %w", err)
+	}
+	var files []string
+	for _, l := range c.Logs {
+		found := querylog.Files(l)
+		if len(found) == 0 {
+			return nil, fmt.Errorf("harvest: query log %s: no such file", l)
+		}
+		files = append(files, found...)
+	}
+	log, err := querylog.Read(files, c.Read)
+	if err != nil {
+		return nil, err
+	}
+	r := &Result{Log: log}
+	qs, blank := Group(log.Searches)
+	r.Distinct, r.Blank = len(qs), blank
+	if existing != nil {
+		have, err := existingIDs(existing)
+		if err != nil {
+			return nil, fmt.Errorf("harvest: %s: %w", c.Out, err)
+		}
+		qs = without(qs, have)
+	}
+	if len(qs) > 0 {
+		if r.Sampled, err = Sample(qs, c.Sample); err != nil {
+			return nil, err
+		}
+	}
+	if r.Golden, r.Added, err = Golden(existing, r.Sampled); err != nil {
+		return nil, fmt.Errorf("harvest: %s: %w", c.Out, err)
+	}
+	for _, e := range append(log.Searches, log.Feedback...) {
+		if e.Time.After(r.LastEvent) {
+			r.LastEvent = e.Time
+		}
+	}
+	if c.Implicit {
+		keep, err := existingIDs(r.Golden)
+		if err != nil {
+			return nil, err
+		}
+		js, err := Implicit(log, c.Clicks)
+		if err != nil {
+			return nil, err
+		}
+		for _, j := range js {
+			if keep[j.Query] {
+				r.Judgments = append(r.Judgments, j)
+			}
+		}
+	}
+	return r, nil
+}
+
+func existingIDs(data []byte) (map[string]bool, error) {
+	raws, err := existingQueries(data)
+	if err != nil {
+		return nil, err
+	}
+	have := map[string]bool{}
+	for _, raw := range raws {
+		have[rawID(raw)] = true
+	}
+	return have, nil
+}
+
+func without(qs []Query, have map[string]bool) []Query {
+	var out []Query
+	for _, q := range qs {
+		if !have[q.ID] {
+			out = append(out, q)
+		}
+	}
+	return out
+}

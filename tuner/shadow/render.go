@@ -1,0 +1,174 @@
+package shadow
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+
+	"github.com/olekukonko/tablewriter"
+)
+
+// WriteText writes the report for a terminal: the diff classes, the
+// ranking agreement, latency, the judged metric with the sequential
+// test's stopping point beside the fixed-sample interval, and the queries
+// that changed most.
+func (r *Report) WriteText(w io.Writer, worst int) error {
+	n := len(r.Queries)
+	fmt.Fprintf(w, "shadow: control %s -> treatment %s on %d logged queries (top %d)\n", r.Control, r.Treatment, n, r.K)
+	t := tablewriter.NewWriter(w)
+	t.SetHeader([]string{"identical", "minor (order)", "major (set)", "Kendall tau (mean)", fmt.Sprintf("Jaccard@%d (mean)", r.K), "top-1 changed"})
+	t.SetAutoFormatHeaders(false)
+	t.Append([]string{share(r.Counts[Identical], n), share(r.Counts[Minor], n), share(r.Counts[Major], n), num(r.MeanTau), num(r.MeanJaccard), fmt.Sprintf("%.1f%%", 100*r.Top1Changed)})
+	t.Render()
+	if r.ControlLatency != nil || r.TreatmentLatency != nil {
+		fmt.Fprintf(w, "latency (ms, one client): control %s; treatment %s\n", lat(r.ControlLatency), lat(r.TreatmentLatency))
+		if r.Control == "log" {
+			fmt.Fprintln(w, "  (the log's latencies are the server's own, under live traffic; a config's are measured here, in process, after a warm-up: compare with care)")
+		}
+	}
+	if m := r.Metric; m != nil {
+		b := m.Bootstrap
+		fmt.Fprintf(w, "%s on %d judged queries: control %.4f, treatment %.4f, delta %+.4f, %.0f%% bootstrap interval [%+.4f, %+.4f] (fixed sample, all %d)\n",
+			m.Name, m.N, m.Control, m.Treated, b.Mean, 100*b.Level, b.Low, b.High, m.N)
+		s := m.Sequential
+		fmt.Fprintf(w, "sequential test (SPRT, boundaries %.3f / %.3f): %s after %d of %d queries\n", s.Upper, s.Lower, s.Decision, s.N, m.N)
+	} else {
+		fmt.Fprintln(w, "no judged query: no metric delta (judge the harvested queries, or give --qrels)")
+	}
+	changed := r.mostChanged(worst)
+	if len(changed) > 0 {
+		fmt.Fprintf(w, "queries that changed most:\n")
+		for _, d := range changed {
+			fmt.Fprintf(w, "  %-16s %-6s tau %s  Jaccard %.2f  %s\n", d.ID, d.Class, num(d.Tau), d.Jaccard, d.Text)
+		}
+	}
+	return nil
+}
+
+// mostChanged returns up to n queries with the lowest Jaccard, then tau.
+func (r *Report) mostChanged(n int) []QueryDiff {
+	var out []QueryDiff
+	for _, d := range r.Queries {
+		if d.Class != Identical {
+			out = append(out, d)
+		}
+	}
+	key := func(d QueryDiff) float64 {
+		if math.IsNaN(d.Tau) {
+			return d.Jaccard*10 - 1
+		}
+		return d.Jaccard*10 + d.Tau
+	}
+	for i := 1; i < len(out); i++ { // insertion sort: stable, small n
+		for j := i; j > 0 && key(out[j]) < key(out[j-1]); j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	if len(out) > n {
+		out = out[:n]
+	}
+	return out
+}
+
+func share(k, n int) string {
+	if n == 0 {
+		return "0"
+	}
+	return fmt.Sprintf("%d (%.1f%%)", k, 100*float64(k)/float64(n))
+}
+
+func num(v float64) string {
+	if math.IsNaN(v) {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.3f", v)
+}
+
+func lat(l *Latency) string {
+	if l == nil {
+		return "not measured"
+	}
+	return fmt.Sprintf("p50 %.2f, p95 %.2f, p99 %.2f (n %d)", l.P50, l.P95, l.P99, l.N)
+}
+
+// jsonReport is the report's JSON form: NaN (an undefined tau) is null.
+type jsonReport struct {
+	Control     string              `json:"control"`
+	Treatment   string              `json:"treatment"`
+	K           int                 `json:"k"`
+	Counts      map[string]int      `json:"counts"`
+	MeanTau     *float64            `json:"mean_kendall_tau"`
+	MeanJaccard float64             `json:"mean_jaccard"`
+	Top1Changed float64             `json:"top1_changed"`
+	Latency     map[string]*Latency `json:"latency_ms,omitempty"`
+	Metric      *jsonMetric         `json:"metric,omitempty"`
+	Queries     []jsonQuery         `json:"queries"`
+}
+
+type jsonMetric struct {
+	Name      string       `json:"name"`
+	N         int          `json:"n"`
+	Control   float64      `json:"control"`
+	Treatment float64      `json:"treatment"`
+	Bootstrap jsonInterval `json:"bootstrap"`
+	SPRT      jsonSPRT     `json:"sprt"`
+}
+
+type jsonInterval struct {
+	Mean  float64 `json:"mean_delta"`
+	Low   float64 `json:"low"`
+	High  float64 `json:"high"`
+	Level float64 `json:"level"`
+}
+
+type jsonSPRT struct {
+	Decision string    `json:"decision"`
+	N        int       `json:"n"`
+	Upper    float64   `json:"upper"`
+	Lower    float64   `json:"lower"`
+	Better   []float64 `json:"llr_better"`
+	Worse    []float64 `json:"llr_worse"`
+}
+
+type jsonQuery struct {
+	ID          string   `json:"id"`
+	Query       string   `json:"query"`
+	Class       string   `json:"class"`
+	Tau         *float64 `json:"kendall_tau"`
+	Jaccard     float64  `json:"jaccard"`
+	Top1Changed bool     `json:"top1_changed"`
+	Control     *float64 `json:"control_metric,omitempty"`
+	Treatment   *float64 `json:"treatment_metric,omitempty"`
+}
+
+func finite(v float64) *float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return &v
+}
+
+// WriteJSON writes the report as indented JSON.
+func (r *Report) WriteJSON(w io.Writer) error {
+	j := jsonReport{Control: r.Control, Treatment: r.Treatment, K: r.K, Counts: r.Counts, MeanTau: finite(r.MeanTau),
+		MeanJaccard: r.MeanJaccard, Top1Changed: r.Top1Changed}
+	if r.ControlLatency != nil || r.TreatmentLatency != nil {
+		j.Latency = map[string]*Latency{"control": r.ControlLatency, "treatment": r.TreatmentLatency}
+	}
+	if m := r.Metric; m != nil {
+		s := m.Sequential
+		j.Metric = &jsonMetric{Name: m.Name, N: m.N, Control: m.Control, Treatment: m.Treated, Bootstrap: jsonInterval{m.Bootstrap.Mean, m.Bootstrap.Low, m.Bootstrap.High, m.Bootstrap.Level},
+			SPRT: jsonSPRT{Decision: s.Decision, N: s.N, Upper: s.Upper, Lower: s.Lower, Better: s.Better, Worse: s.Worse}}
+	}
+	for _, d := range r.Queries {
+		j.Queries = append(j.Queries, jsonQuery{ID: d.ID, Query: d.Text, Class: d.Class, Tau: finite(d.Tau), Jaccard: d.Jaccard,
+			Top1Changed: d.Top1Changed, Control: d.Control, Treatment: d.Treatment})
+	}
+	data, err := json.MarshalIndent(j, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(data, '\n'))
+	return err
+}
