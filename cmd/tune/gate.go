@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/fusiontune/fusiontune/internal/cli"
 	"io"
 	"strings"
 
@@ -19,17 +20,17 @@ Exits 1 when a gate fails.
 
 ` + pickUsage
 
+var gateSpec = cli.Spec{Name: "gate", Usage: gateUsage, Flags: []cli.Flag{configFlag, runsDirFlag}}
+
 func runGate(ctx context.Context, a *app, args []string) error {
-	fs := newFlagSet("gate", gateUsage, a.stderr)
-	config := fs.String("config", "", "settings file (default ./tune.yaml when present)")
-	fs.String("runs-dir", defaultRunsDir, "directory of run records (setting runs_dir)")
-	if err := parseFlags(fs, args); err != nil {
+	fs, err := a.parse(gateSpec, args)
+	if err != nil {
 		return err
 	}
 	if fs.NArg() < 1 || fs.NArg() > 2 {
 		return usageErrorf("want RUN and optionally TRIAL (got %d arguments)", fs.NArg())
 	}
-	s, _, run, err := a.openRun(*config, fs, fs.Arg(0))
+	s, _, run, err := a.openRun(fs, fs.Arg(0))
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/fusiontune/fusiontune/internal/cli"
 	"log/slog"
 	"net"
 	"os"
@@ -12,44 +13,47 @@ import (
 	"github.com/fusiontune/fusiontune/backend/engine"
 )
 
+var serveSpec = cli.Spec{Name: "serve", Usage: "--config engine.yaml [--listen ADDR] [--ready-file PATH] [--max-query-terms N]", Flags: []cli.Flag{
+	cli.String("config", "", "engine configuration `file` (YAML), read once at start"),
+	cli.String("listen", "", "listen `address`, overriding the config's listen (port 0 picks a free port)"),
+	cli.String("ready-file", "", "write the bound address to this `file` once the index is ready"),
+	cli.Bool("v", false, "log every search"),
+	cli.Int("max-query-terms", engine.DefaultMaxQueryTerms, fmt.Sprintf("refuse (400) a query with more terms, in [1, %d]", engine.MaxQueryTermsLimit))}}
+
 func runServe(ctx context.Context, a *app, args []string) error {
-	fs := newFlagSet("serve", "--config engine.yaml [--listen ADDR] [--ready-file PATH] [--max-query-terms N]", a.stderr)
-	configPath := fs.String("config", "", "engine configuration `file` (YAML), read once at start")
-	listen := fs.String("listen", "", "listen `address`, overriding the config's listen (port 0 picks a free port)")
-	readyFile := fs.String("ready-file", "", "write the bound address to this `file` once the index is ready")
-	verbose := fs.Bool("v", false, "log every search")
-	maxTerms := fs.Int("max-query-terms", engine.DefaultMaxQueryTerms, fmt.Sprintf("refuse (400) a query with more terms, in [1, %d]", engine.MaxQueryTermsLimit))
-	if err := parseFlags(fs, args); err != nil {
+	fs, err := a.parse(serveSpec, args)
+	if err != nil {
 		return err
 	}
-	opts := engine.ServerOptions{MaxQueryTerms: *maxTerms}
-	if err := engine.CheckServerOptions(opts); err != nil || *maxTerms == 0 {
-		return usageErrorf("serve: --max-query-terms: want an integer in [1, %d] (got %d)", engine.MaxQueryTermsLimit, *maxTerms)
+	configPath, listen, readyFile, maxTerms := fs.Str("config"), fs.Str("listen"), fs.Str("ready-file"), fs.Int("max-query-terms")
+	opts := engine.ServerOptions{MaxQueryTerms: maxTerms}
+	if err := engine.CheckServerOptions(opts); err != nil || maxTerms == 0 {
+		return usageErrorf("serve: --max-query-terms: want an integer in [1, %d] (got %d)", engine.MaxQueryTermsLimit, maxTerms)
 	}
-	if *configPath == "" {
+	if configPath == "" {
 		return usageErrorf("serve: --config is required")
 	}
 	if fs.NArg() > 0 {
 		return usageErrorf("serve: unexpected arguments %q", fs.Args())
 	}
-	cfg, err := engine.LoadConfig(*configPath)
+	cfg, err := engine.LoadConfig(configPath)
 	if err != nil {
 		return inputError(err)
 	}
-	if *listen != "" {
-		if msg := engine.CheckListen(*listen); msg != "" {
+	if listen != "" {
+		if msg := engine.CheckListen(listen); msg != "" {
 			return usageErrorf("serve: --listen: %s", msg)
 		}
-		cfg.Listen = *listen
+		cfg.Listen = listen
 	}
 	level := slog.LevelInfo
-	if *verbose {
+	if fs.Bool("v") {
 		level = slog.LevelDebug
 	}
 	log := slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: level}))
 	e, err := engine.New(cfg, engine.Options{Logger: log})
 	if err != nil {
-		return inputError(fmt.Errorf("%s: %w", *configPath, err))
+		return inputError(fmt.Errorf("%s: %w", configPath, err))
 	}
 	defer e.Close()
 	ln, err := net.Listen("tcp", cfg.Listen)
@@ -60,9 +64,9 @@ func runServe(ctx context.Context, a *app, args []string) error {
 	if tcp, ok := ln.Addr().(*net.TCPAddr); ok && !tcp.IP.IsLoopback() {
 		log.Warn("listening beyond this machine: the search API has no authentication", "addr", addr)
 	}
-	log.Info("indexing; /healthz answers 503 until ready", "addr", addr, "config", *configPath)
+	log.Info("indexing; /healthz answers 503 until ready", "addr", addr, "config", configPath)
 	var readyErr error
-	ready := func() { readyErr = a.announceReady(log, e, addr, *readyFile) }
+	ready := func() { readyErr = a.announceReady(log, e, addr, readyFile) }
 	opts.Logger = log
 	srv := engine.NewServer(e, opts)
 	if err := srv.Serve(ctx, ln, ready); err != nil {
