@@ -26,7 +26,7 @@ func runApply(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	unlock, err := a.lockRun(store, s.Backend.Config, append([]string{"apply"}, args...))
+	unlock, err := store.LockFor(s.Backend.Config, append([]string{"apply"}, args...), a.stderr)
 	defer unlock()
 	if err != nil {
 		return err
@@ -50,7 +50,7 @@ func (a *app) promote(ctx context.Context, s *settings, store *runs.Store, run *
 			if err != nil {
 				return nil, nil, err
 			}
-			scorer, err := newScorer(s.Score, ds.Golden.Scale)
+			scorer, err := s.Score.Scorer(ds.Golden.Scale)
 			if err != nil {
 				return nil, nil, &tuner.InputError{Err: err}
 			}
@@ -89,7 +89,7 @@ func runRollback(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	unlock, err := a.lockRun(store, s.Backend.Config, append([]string{"rollback"}, args...))
+	unlock, err := store.LockFor(s.Backend.Config, append([]string{"rollback"}, args...), a.stderr)
 	defer unlock()
 	if err != nil {
 		return err

@@ -132,7 +132,7 @@ func (o checkOptions) corpusFor() (string, bool, error) {
 		corpus = s.Dataset.Corpus
 	}
 	if corpus == "" {
-		corpus = engineCorpusPath(s)
+		corpus = s.EngineCorpusPath()
 	}
 	return corpus, s.Dataset.AllowMissingDocs, nil
 }

@@ -3,10 +3,8 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"github.com/fusiontune/fusiontune/internal/cli"
 	"io"
-	"strings"
 
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
@@ -55,40 +53,5 @@ func checkGates(s *settings, run *runs.Run, entry runs.Entry, w io.Writer) error
 	if err := tuner.RecordGates(run, entry, results); err != nil {
 		return err
 	}
-	return printGates(run, entry, results, w)
-}
-
-// printGates prints the gates checked on entry, each with its value, and
-// fails (exit 1) when one failed. Without gates it prints nothing.
-func printGates(run *runs.Run, entry runs.Entry, results []tuner.GateResult, w io.Writer) error {
-	if len(results) == 0 {
-		return nil
-	}
-	fmt.Fprintf(w, "gates on trial %s (run %s):\n", entry.Name, run.ID())
-	for _, r := range results {
-		fmt.Fprintf(w, "  %s\n", r)
-	}
-	failed := tuner.FailedGates(results)
-	if len(failed) == 0 {
-		return nil
-	}
-	texts := make([]string, len(failed))
-	for i, r := range failed {
-		texts[i] = r.Text
-	}
-	return failedError(fmt.Errorf("%d of %d gates failed on trial %s: %s", len(failed), len(results), entry.Name, strings.Join(texts, ", ")))
-}
-
-// notPromoted says which failing gates stopped --apply-best: "not
-// promoted: gate Recall@3 >= 0.80 failed (0.7100)".
-func notPromoted(results []tuner.GateResult) string {
-	var parts []string
-	for _, r := range tuner.FailedGates(results) {
-		if r.Measured {
-			parts = append(parts, fmt.Sprintf("gate %s failed (%.4f)", r.Text, r.Value))
-		} else {
-			parts = append(parts, fmt.Sprintf("gate %s failed (%s)", r.Text, r.Detail))
-		}
-	}
-	return "not promoted: " + strings.Join(parts, "; ")
+	return tuner.WriteGates(w, run, entry, results)
 }

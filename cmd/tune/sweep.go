@@ -104,9 +104,9 @@ func (a *app) sweep(ctx context.Context, cmd string, args []string) error {
 	if err := inputError(s.CheckInputs()); err != nil {
 		return err
 	}
-	expFile, err := resumeExperiments(s, f.experiments, f.resume)
+	expFile, err := s.ResumeExperiments(f.experiments, f.resume)
 	if err != nil {
-		return err
+		return runError(err)
 	}
 	c, err := a.sweepConfig(s, expFile, f.mode, f.verify)
 	if err != nil {
@@ -145,7 +145,7 @@ func (a *app) lockSweep(c *tuner.Config, s *settings, f *sweepFlags, shared bool
 		// An http study's replicas and workers rewrite and restart the
 		// one service: only one of them at a time may.
 		if s.Backend.Kind == kindHTTP {
-			return a.lockConfig(s.Backend.Config, append([]string{"tune"}, args...))
+			return runs.LockConfigFile(s.Backend.Config, append([]string{"tune"}, args...), a.stderr)
 		}
 		return func() {}, nil
 	}
@@ -158,7 +158,7 @@ func (a *app) lockSweep(c *tuner.Config, s *settings, f *sweepFlags, shared bool
 	}
 	c.Resume, c.RetryFailed = f.resume, f.retryFailed
 	c.ResumeHint = func(id string) string { return fmt.Sprintf("resume with '%s'", cli.ResumeCommand(args, id)) }
-	return a.lockRun(c.Store, lockConfig, args)
+	return c.Store.LockFor(lockConfig, args, a.stderr)
 }
 
 // liveOnly turns replay off for a shared study (tuner.SearchShared
@@ -202,9 +202,9 @@ func (a *app) runAndFinish(ctx context.Context, c *tuner.Config, s *settings, f 
 		return runError(runErr)
 	}
 	best, _ := out.Best()
-	if err := printGates(out.Run, best, out.Gates, a.stderr); err != nil {
+	if err := tuner.WriteGates(a.stderr, out.Run, best, out.Gates); err != nil {
 		if f.applyBest {
-			return failedError(errors.New(notPromoted(out.Gates)))
+			return failedError(errors.New(tuner.NotPromoted(out.Gates)))
 		}
 		return err
 	}
@@ -241,10 +241,10 @@ func (a *app) sweepConfig(s *settings, expFile, mode string, verify int) (*tuner
 	if err := a.mergeStoreLabels(s, ds); err != nil {
 		return nil, err
 	}
-	if err := s.checkCategories(ds.Queries); err != nil {
+	if err := s.CheckCategories(ds.Queries); err != nil {
 		return nil, inputError(err)
 	}
-	scorer, err := newScorer(s.Score, ds.Golden.Scale)
+	scorer, err := s.Score.Scorer(ds.Golden.Scale)
 	if err != nil {
 		return nil, inputError(err)
 	}
@@ -279,7 +279,7 @@ func (a *app) sweepConfig(s *settings, expFile, mode string, verify int) (*tuner
 		Progress: &tuner.TextProgress{W: a.stderr, Terminal: cli.IsTerminal(a.stderr)}, Log: a.stderr,
 	}
 	if s.Dataset.Split == experiments.SplitDev {
-		c.HeldOut = tuner.HeldOutQueries(s.Dataset, engineCorpusPath(s), userCachePath(""))
+		c.HeldOut = tuner.HeldOutQueries(s.Dataset, s.EngineCorpusPath(), userCachePath(""))
 	}
 	return c, nil
 }
@@ -332,7 +332,7 @@ func validFormat(f string) bool {
 // openSweepDataset opens the sweep's golden set (tuner.OpenSweepDataset),
 // noting on stderr when it split it.
 func (a *app) openSweepDataset(s *settings) (*tuner.Dataset, error) {
-	ds, judged, err := tuner.OpenSweepDataset(s.Dataset, s.SplitGiven, engineCorpusPath(s), userCachePath(""))
+	ds, judged, err := tuner.OpenSweepDataset(s.Dataset, s.SplitGiven, s.EngineCorpusPath(), userCachePath(""))
 	if err != nil {
 		return nil, runError(err)
 	}
