@@ -65,8 +65,9 @@ func runJudgePool(ctx context.Context, a *app, args []string) error {
 		return inputError(err)
 	}
 	o := tuner.PoolOptions{Depth: depth, Trials: trials, Retrievers: retrievers}
-	if o.Labels, err = a.storeLabels(ctx, s, tuner.RunDatasetID(run)); err != nil {
-		return err
+	a.secrets.AddURLPassword(s.JudgeStoreURL())
+	if o.Labels, err = tuner.StoreLabels(ctx, s.JudgeStoreURL(), tuner.RunDatasetID(run)); err != nil {
+		return runError(err)
 	}
 	p, err := tuner.PoolRun(run, o)
 	if err != nil {

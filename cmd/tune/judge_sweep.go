@@ -61,7 +61,7 @@ func (a *app) judgeLoop(fs *cli.Parsed, j *sweepJudgeFlags, s *settings, queries
 		return nil, usageErrorf("--judge-target must be in (0, 1] (got %g)", j.target)
 	}
 	url := s.JudgeStoreURL()
-	a.addURLSecret(url)
+	a.secrets.AddURLPassword(url)
 	l := &tuner.JudgeLoop{Budget: j.budget, Target: j.target, Leading: j.leading, StoreURL: url}
 	if err := l.Validate(); err != nil {
 		return nil, usageErrorf("%v", err)

@@ -2,13 +2,11 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"github.com/fusiontune/fusiontune/internal/atomicfile"
 	"github.com/fusiontune/fusiontune/internal/cli"
 	"log/slog"
 	"net"
-	"os"
-	"path/filepath"
 
 	"github.com/fusiontune/fusiontune/backend/engine"
 )
@@ -86,28 +84,9 @@ func (a *app) announceReady(log *slog.Logger, e *engine.Engine, addr, readyFile 
 	if readyFile == "" {
 		return nil
 	}
-	err := writeReadyFile(readyFile, addr)
+	err := atomicfile.Replace(readyFile, []byte(addr+"\n"), 0o600)
 	if err != nil {
 		log.Error("ready file not written", "err", err)
-	}
-	return err
-}
-
-// writeReadyFile writes addr and a newline to path atomically, so a reader
-// never sees a partial address.
-func writeReadyFile(path, addr string) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".ready-*")
-	if err != nil {
-		return fmt.Errorf("ready file: %w", err)
-	}
-	_, werr := fmt.Fprintln(tmp, addr)
-	cerr := tmp.Close()
-	if err := errors.Join(werr, cerr); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("ready file: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
 		return fmt.Errorf("ready file: %w", err)
 	}
 	return nil

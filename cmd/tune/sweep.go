@@ -302,22 +302,12 @@ func (a *app) expandExperiments(path string) (*experiments.ExperimentFile, []exp
 }
 
 // partialOutcome is the exit-3 error of a sweep that finished with failed
-// trials, nil when every trial succeeded.
+// trials (tuner.FailedTrials), nil when every trial succeeded.
 func partialOutcome(trials []runs.TrialRecord) error {
-	failed := 0
-	first := ""
-	for _, t := range trials {
-		if t.Status == runs.StatusFailed { // pruned trials are not failures
-			if failed == 0 {
-				first = fmt.Sprintf("%s: %s", t.Name, t.Error)
-			}
-			failed++
-		}
+	if err := tuner.FailedTrials(trials); err != nil {
+		return partialError(err)
 	}
-	if failed == 0 {
-		return nil
-	}
-	return partialError(fmt.Errorf("%d of %d trials failed and are recorded with their reasons (first: %s)", failed, len(trials), first))
+	return nil
 }
 
 func validFormat(f string) bool {
