@@ -13,4 +13,4 @@ func openDataset(s *settings) (*tuner.Dataset, error) {
 }
 
 // userCachePath is fusiontune's cache directory sub, not created.
-var userCachePath = tunesettings.CachePath
+func userCachePath(sub string) string { return tunesettings.CachePath(sub) }
