@@ -160,14 +160,7 @@ func Run(ctx context.Context, c Config) (*Outcome, error) {
 	if run.Manifest.Status == RunAnalysing {
 		return c.resumeAnalysis(ctx, run)
 	}
-	fmt.Fprintf(c.Log, "run %s: %d trials in %d index groups, %d queries (%s)\n",
-		run.ID(), len(c.Trials), len(Plan(c.Trials)), len(c.Queries), c.Dataset)
-	if c.Study != nil {
-		fmt.Fprintf(c.Log, "then %s\n", c.Study.Describe())
-		if replaying(c.Replay) && c.Study.Pruning.Enabled {
-			fmt.Fprintln(c.Log, "note: replayed trials run every query and are not pruned; pruning applies to trials run live")
-		}
-	}
+	c.announce(run)
 	backendDir := filepath.Join(run.Dir, "backend")
 	ob, err := c.Backend.Open(backendDir, c.Log)
 	if err != nil {
@@ -175,28 +168,9 @@ func Run(ctx context.Context, c Config) (*Outcome, error) {
 	}
 	b := NewTimedBackend(ob)
 	started := time.Now()
-	pre := false
-	if spec, ok := preflightSpec(c.Trials); ok {
-		if pre, err = preflight(ctx, b, spec); err != nil {
-			_ = b.Close()
-			return nil, c.failPreflight(ctx, run, err, backendDir)
-		}
-	}
-	opts := c.options(run, b, c.Backend.Describe)
-	opts.Replay = c.Replay
-	var res *Result
-	var runErr error
-	if c.Study != nil {
-		res, runErr = Search(ctx, opts, *c.Study)
-	} else {
-		res, runErr = Sweep(ctx, opts)
-	}
-	if res != nil && pre {
-		res.Restarts++
-	}
-	var held *runs.HeldOut
-	if runErr == nil {
-		held, runErr = c.heldOut(ctx, run, b)
+	res, held, runErr, stop, err := c.execute(ctx, run, b, backendDir)
+	if stop {
+		return nil, err
 	}
 	closeErr := b.Close()
 	elapsed := time.Since(started)
@@ -216,6 +190,46 @@ func Run(ctx context.Context, c Config) (*Outcome, error) {
 		len(out.Trials), res.Skipped, res.Restarts, elapsed.Round(time.Millisecond), run.Dir)
 	c.logTimings(out.Timings)
 	return out, c.verdict(out, runErr, closeErr)
+}
+
+// announce logs the run's plan: its trials, index groups and queries,
+// and the study that follows them.
+func (c Config) announce(run *runs.Run) {
+	fmt.Fprintf(c.Log, "run %s: %d trials in %d index groups, %d queries (%s)\n",
+		run.ID(), len(c.Trials), len(Plan(c.Trials)), len(c.Queries), c.Dataset)
+	if c.Study != nil {
+		fmt.Fprintf(c.Log, "then %s\n", c.Study.Describe())
+		if replaying(c.Replay) && c.Study.Pruning.Enabled {
+			fmt.Fprintln(c.Log, "note: replayed trials run every query and are not pruned; pruning applies to trials run live")
+		}
+	}
+}
+
+// execute runs the trials on b (after the pre-flight, which counts as a
+// restart) and, when they succeed, the held-out scoring. stop reports a
+// failed pre-flight: b is closed and the run ended with err.
+func (c Config) execute(ctx context.Context, run *runs.Run, b *TimedBackend, backendDir string) (res *Result, held *runs.HeldOut, runErr error, stop bool, err error) {
+	pre := false
+	if spec, ok := preflightSpec(c.Trials); ok {
+		if pre, err = preflight(ctx, b, spec); err != nil {
+			_ = b.Close()
+			return nil, nil, nil, true, c.failPreflight(ctx, run, err, backendDir)
+		}
+	}
+	opts := c.options(run, b, c.Backend.Describe)
+	opts.Replay = c.Replay
+	if c.Study != nil {
+		res, runErr = Search(ctx, opts, *c.Study)
+	} else {
+		res, runErr = Sweep(ctx, opts)
+	}
+	if res != nil && pre {
+		res.Restarts++
+	}
+	if runErr == nil {
+		held, runErr = c.heldOut(ctx, run, b)
+	}
+	return res, held, runErr, false, nil
 }
 
 // failPreflight ends a run whose pre-flight failed with err: a new run's
