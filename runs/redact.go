@@ -3,6 +3,7 @@ package runs
 import (
 	"encoding/base64"
 	"io"
+	"net/url"
 	"regexp"
 	"sort"
 	"strings"
@@ -36,6 +37,16 @@ func NewRedactor(secrets ...string) *Redactor {
 // SecretParts: the credential after a known scheme word); parts shorter
 // than MinSecretLen are ignored.
 func (r *Redactor) Add(secrets ...string) { r.add(false, secrets) }
+
+// AddURLPassword adds the password of a URL (postgres://USER:PW@HOST/DB),
+// if it has one.
+func (r *Redactor) AddURLPassword(raw string) {
+	if u, err := url.Parse(raw); err == nil && u.User != nil {
+		if pw, ok := u.User.Password(); ok && pw != "" {
+			r.Add(pw)
+		}
+	}
+}
 
 // AddHeader registers header values (an Authorization header's
 // "<scheme> <credential>"): like Add, but the credential after any scheme

@@ -116,40 +116,15 @@ type rescoredTrial struct {
 // of their own), starting from judgments, scored by sc. It returns the
 // record for the leaderboard and the judgments with every new label.
 func (l *JudgeLoop) Run(ctx context.Context, run *runs.Run, lb runs.Leaderboard, judgments Judgments, sc Scorer) (*runs.Rescored, Judgments, error) {
-	if err := l.Validate(); err != nil {
-		return nil, nil, InputErr(err)
+	closeStore, err := l.prepare(ctx, run)
+	if err != nil {
+		return nil, nil, err
 	}
-	if l.Log == nil {
-		l.Log = io.Discard
-	}
-	if l.Dataset == "" {
-		l.Dataset = RunDatasetID(run)
-	}
-	if l.Store == nil && l.StoreURL != "" {
-		st, err := labels.Open(ctx, l.StoreURL)
-		if err != nil {
-			return nil, nil, fmt.Errorf("judge: %w", err)
-		}
-		defer func() { st.Close(); l.Store = nil }()
-		l.Store = st
-	}
-	j := make(Judgments, len(judgments))
-	for q, docs := range judgments {
-		j[q] = make(map[string]int, len(docs))
-		for d, g := range docs {
-			j[q][d] = g
-		}
-	}
-	var trials []*rescoredTrial
-	for _, e := range lb.Trials {
-		if e.Status != runs.StatusOK || e.SameAs != "" {
-			continue
-		}
-		res, err := run.QueryResults(e.Index)
-		if err != nil {
-			return nil, nil, fmt.Errorf("judge: trial %q: %w", e.Name, err)
-		}
-		trials = append(trials, &rescoredTrial{name: e.Name, results: res})
+	defer closeStore()
+	j := copyJudgments(judgments)
+	trials, err := leaderboardTrials(run, lb)
+	if err != nil {
+		return nil, nil, err
 	}
 	rec := &runs.Rescored{Judge: l.Name, Budget: l.Budget, Target: l.Target, K: l.K, Leading: l.Leading}
 	if len(trials) == 0 {
@@ -158,74 +133,167 @@ func (l *JudgeLoop) Run(ctx context.Context, run *runs.Run, lb runs.Leaderboard,
 	}
 	l.score(trials, j, sc)
 	rec.Before = snapshotOrder(trials)
-	asked := judgedPairs{}
-	spent := 0
+	r := &judgeRounds{trials: trials, gold: judgments, j: j, asked: judgedPairs{}}
 	for round := 1; ; round++ {
-		lead := trials[:min(l.Leading, len(trials))]
-		cov := meanCoverage(lead)
-		switch {
-		case cov >= l.Target:
-			rec.Stopped = "target"
-		case spent >= l.Budget:
-			rec.Stopped = "budget"
-		case round > l.MaxRounds:
-			rec.Stopped = "rounds"
-		}
-		if rec.Stopped != "" {
+		if rec.Stopped = l.stopReason(r, round); rec.Stopped != "" {
 			break
 		}
-		p, err := l.pool(lead, j, asked)
+		rd, err := l.round(ctx, r, round, sc)
 		if err != nil {
 			return nil, nil, err
 		}
-		if len(p.Pairs) == 0 {
+		if rd == nil {
 			rec.Stopped = "pool empty"
 			break
 		}
-		n := l.Budget - spent
-		if l.RoundBudget > 0 {
-			n = min(n, l.RoundBudget)
-		}
-		take := p.Take(n)
-		for _, pr := range take {
-			asked.set(pr.Query, pr.Doc)
-		}
-		ls, err := l.Judge(ctx, take)
-		if err != nil {
-			return nil, nil, fmt.Errorf("judge %s: round %d: %w", l.Name, round, err)
-		}
-		spent += len(take)
-		if l.Store != nil && len(ls) > 0 {
-			if err := l.Store.Append(ctx, ls); err != nil {
-				return nil, nil, fmt.Errorf("judge %s: round %d: store the labels: %w", l.Name, round, err)
-			}
-		}
-		n = 0
-		for _, lab := range ls {
-			if !asked.has(lab.Query, lab.Doc) {
-				continue // not a pair of this pool
-			}
-			if j[lab.Query] == nil {
-				j[lab.Query] = map[string]int{}
-			}
-			if _, gold := judgments[lab.Query][lab.Doc]; !gold {
-				j[lab.Query][lab.Doc] = lab.Grade
-				n++
-			}
-		}
-		l.score(trials, j, sc)
-		lead = trials[:min(l.Leading, len(trials))]
-		rd := runs.RescoredRound{Round: round, Pooled: len(p.Pairs), Asked: len(take), Labels: n, Coverage: runs.Round(meanCoverage(lead)), Best: trials[0].name}
-		rec.Rounds = append(rec.Rounds, rd)
-		if l.OnRound != nil {
-			l.OnRound(round, trialNames(snapshotOrder(trials)))
-		}
-		fmt.Fprintf(l.Log, "judge %s: round %d: pooled %d pairs, asked %d, %d labels; Judged@%d of the top %d %.4f; best %s\n",
-			l.Name, round, len(p.Pairs), len(take), n, l.K, l.Leading, rd.Coverage, rd.Best)
+		rec.Rounds = append(rec.Rounds, *rd)
 	}
 	rec.After = snapshotOrder(trials)
 	rec.KendallTau = runs.Round(orderTau(rec.Before, rec.After))
 	return rec, j, nil
+}
+
+// prepare checks the loop, fills in its defaults and opens its label
+// store from StoreURL when it has none; closeStore closes a store it
+// opened (it is never nil).
+func (l *JudgeLoop) prepare(ctx context.Context, run *runs.Run) (closeStore func(), err error) {
+	if err := l.Validate(); err != nil {
+		return nil, InputErr(err)
+	}
+	if l.Log == nil {
+		l.Log = io.Discard
+	}
+	if l.Dataset == "" {
+		l.Dataset = RunDatasetID(run)
+	}
+	if l.Store != nil || l.StoreURL == "" {
+		return func() {}, nil
+	}
+	st, err := labels.Open(ctx, l.StoreURL)
+	if err != nil {
+		return nil, fmt.Errorf("judge: %w", err)
+	}
+	l.Store = st
+	return func() { st.Close(); l.Store = nil }, nil
+}
+
+// copyJudgments returns a deep copy of judgments, which the loop adds
+// labels to.
+func copyJudgments(judgments Judgments) Judgments {
+	j := make(Judgments, len(judgments))
+	for q, docs := range judgments {
+		j[q] = make(map[string]int, len(docs))
+		for d, g := range docs {
+			j[q][d] = g
+		}
+	}
+	return j
+}
+
+// leaderboardTrials are the successful trials of lb (trials the same as
+// another left out) with their recorded per-query results.
+func leaderboardTrials(run *runs.Run, lb runs.Leaderboard) ([]*rescoredTrial, error) {
+	var trials []*rescoredTrial
+	for _, e := range lb.Trials {
+		if e.Status != runs.StatusOK || e.SameAs != "" {
+			continue
+		}
+		res, err := run.QueryResults(e.Index)
+		if err != nil {
+			return nil, fmt.Errorf("judge: trial %q: %w", e.Name, err)
+		}
+		trials = append(trials, &rescoredTrial{name: e.Name, results: res})
+	}
+	return trials, nil
+}
+
+// judgeRounds is the state the loop's rounds share: the trials (sorted
+// best first), the golden set's judgments, the judgments so far, the
+// pairs asked and how many.
+type judgeRounds struct {
+	trials []*rescoredTrial
+	gold   Judgments
+	j      Judgments
+	asked  judgedPairs
+	spent  int
+}
+
+// lead is the leading trials.
+func (l *JudgeLoop) lead(r *judgeRounds) []*rescoredTrial {
+	return r.trials[:min(l.Leading, len(r.trials))]
+}
+
+// stopReason is why the loop stops before round ("" to go on): the
+// target coverage reached, the budget spent or the rounds done.
+func (l *JudgeLoop) stopReason(r *judgeRounds, round int) string {
+	switch {
+	case meanCoverage(l.lead(r)) >= l.Target:
+		return "target"
+	case r.spent >= l.Budget:
+		return "budget"
+	case round > l.MaxRounds:
+		return "rounds"
+	}
+	return ""
+}
+
+// round pools the leading trials' unjudged pairs, judges as many as the
+// budget allows, stores and merges the labels and rescores; nil when the
+// pool is empty.
+func (l *JudgeLoop) round(ctx context.Context, r *judgeRounds, round int, sc Scorer) (*runs.RescoredRound, error) {
+	p, err := l.pool(l.lead(r), r.j, r.asked)
+	if err != nil {
+		return nil, err
+	}
+	if len(p.Pairs) == 0 {
+		return nil, nil
+	}
+	n := l.Budget - r.spent
+	if l.RoundBudget > 0 {
+		n = min(n, l.RoundBudget)
+	}
+	take := p.Take(n)
+	for _, pr := range take {
+		r.asked.set(pr.Query, pr.Doc)
+	}
+	ls, err := l.Judge(ctx, take)
+	if err != nil {
+		return nil, fmt.Errorf("judge %s: round %d: %w", l.Name, round, err)
+	}
+	r.spent += len(take)
+	if l.Store != nil && len(ls) > 0 {
+		if err := l.Store.Append(ctx, ls); err != nil {
+			return nil, fmt.Errorf("judge %s: round %d: store the labels: %w", l.Name, round, err)
+		}
+	}
+	added := r.merge(ls)
+	l.score(r.trials, r.j, sc)
+	rd := runs.RescoredRound{Round: round, Pooled: len(p.Pairs), Asked: len(take), Labels: added, Coverage: runs.Round(meanCoverage(l.lead(r))), Best: r.trials[0].name}
+	if l.OnRound != nil {
+		l.OnRound(round, trialNames(snapshotOrder(r.trials)))
+	}
+	fmt.Fprintf(l.Log, "judge %s: round %d: pooled %d pairs, asked %d, %d labels; Judged@%d of the top %d %.4f; best %s\n",
+		l.Name, round, len(p.Pairs), len(take), added, l.K, l.Leading, rd.Coverage, rd.Best)
+	return &rd, nil
+}
+
+// merge adds the labels of pairs this loop asked about to the judgments
+// (a gold judgment is never replaced) and returns how many it added.
+func (r *judgeRounds) merge(ls []labels.Label) int {
+	n := 0
+	for _, lab := range ls {
+		if !r.asked.has(lab.Query, lab.Doc) {
+			continue // not a pair of this pool
+		}
+		if r.j[lab.Query] == nil {
+			r.j[lab.Query] = map[string]int{}
+		}
+		if _, gold := r.gold[lab.Query][lab.Doc]; !gold {
+			r.j[lab.Query][lab.Doc] = lab.Grade
+			n++
+		}
+	}
+	return n
 }
 
 // score scores every trial from its recorded results under j and sorts

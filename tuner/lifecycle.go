@@ -160,14 +160,7 @@ func Run(ctx context.Context, c Config) (*Outcome, error) {
 	if run.Manifest.Status == RunAnalysing {
 		return c.resumeAnalysis(ctx, run)
 	}
-	fmt.Fprintf(c.Log, "run %s: %d trials in %d index groups, %d queries (%s)\n",
-		run.ID(), len(c.Trials), len(Plan(c.Trials)), len(c.Queries), c.Dataset)
-	if c.Study != nil {
-		fmt.Fprintf(c.Log, "then %s\n", c.Study.Describe())
-		if replaying(c.Replay) && c.Study.Pruning.Enabled {
-			fmt.Fprintln(c.Log, "note: replayed trials run every query and are not pruned; pruning applies to trials run live")
-		}
-	}
+	c.announce(run)
 	backendDir := filepath.Join(run.Dir, "backend")
 	ob, err := c.Backend.Open(backendDir, c.Log)
 	if err != nil {
@@ -175,28 +168,9 @@ func Run(ctx context.Context, c Config) (*Outcome, error) {
 	}
 	b := NewTimedBackend(ob)
 	started := time.Now()
-	pre := false
-	if spec, ok := preflightSpec(c.Trials); ok {
-		if pre, err = preflight(ctx, b, spec); err != nil {
-			_ = b.Close()
-			return nil, c.failPreflight(ctx, run, err, backendDir)
-		}
-	}
-	opts := c.options(run, b, c.Backend.Describe)
-	opts.Replay = c.Replay
-	var res *Result
-	var runErr error
-	if c.Study != nil {
-		res, runErr = Search(ctx, opts, *c.Study)
-	} else {
-		res, runErr = Sweep(ctx, opts)
-	}
-	if res != nil && pre {
-		res.Restarts++
-	}
-	var held *runs.HeldOut
-	if runErr == nil {
-		held, runErr = c.heldOut(ctx, run, b)
+	res, held, runErr, stop, err := c.execute(ctx, run, b, backendDir)
+	if stop {
+		return nil, err
 	}
 	closeErr := b.Close()
 	elapsed := time.Since(started)
@@ -216,6 +190,46 @@ func Run(ctx context.Context, c Config) (*Outcome, error) {
 		len(out.Trials), res.Skipped, res.Restarts, elapsed.Round(time.Millisecond), run.Dir)
 	c.logTimings(out.Timings)
 	return out, c.verdict(out, runErr, closeErr)
+}
+
+// announce logs the run's plan: its trials, index groups and queries,
+// and the study that follows them.
+func (c Config) announce(run *runs.Run) {
+	fmt.Fprintf(c.Log, "run %s: %d trials in %d index groups, %d queries (%s)\n",
+		run.ID(), len(c.Trials), len(Plan(c.Trials)), len(c.Queries), c.Dataset)
+	if c.Study != nil {
+		fmt.Fprintf(c.Log, "then %s\n", c.Study.Describe())
+		if replaying(c.Replay) && c.Study.Pruning.Enabled {
+			fmt.Fprintln(c.Log, "note: replayed trials run every query and are not pruned; pruning applies to trials run live")
+		}
+	}
+}
+
+// execute runs the trials on b (after the pre-flight, which counts as a
+// restart) and, when they succeed, the held-out scoring. stop reports a
+// failed pre-flight: b is closed and the run ended with err.
+func (c Config) execute(ctx context.Context, run *runs.Run, b *TimedBackend, backendDir string) (res *Result, held *runs.HeldOut, runErr error, stop bool, err error) {
+	pre := false
+	if spec, ok := preflightSpec(c.Trials); ok {
+		if pre, err = preflight(ctx, b, spec); err != nil {
+			_ = b.Close()
+			return nil, nil, nil, true, c.failPreflight(ctx, run, err, backendDir)
+		}
+	}
+	opts := c.options(run, b, c.Backend.Describe)
+	opts.Replay = c.Replay
+	if c.Study != nil {
+		res, runErr = Search(ctx, opts, *c.Study)
+	} else {
+		res, runErr = Sweep(ctx, opts)
+	}
+	if res != nil && pre {
+		res.Restarts++
+	}
+	if runErr == nil {
+		held, runErr = c.heldOut(ctx, run, b)
+	}
+	return res, held, runErr, false, nil
 }
 
 // failPreflight ends a run whose pre-flight failed with err: a new run's
@@ -384,81 +398,28 @@ func writeResults(run *runs.Run, name string, results []runs.QueryResult) error 
 // resume, which redoes the analysis) and writes no leaderboard.
 func (c Config) finish(ctx context.Context, run *runs.Run, held *runs.HeldOut, bs []*TimedBackend, res *Result, elapsed time.Duration, hint string) (*Outcome, error) {
 	analysisStart := time.Now()
-	trials, err := run.Trials()
+	trials, lb, err := c.leaderboard(run)
 	if err != nil {
 		return nil, err
 	}
-	lb := runs.NewLeaderboard(c.Scorer.Describe(), c.Scorer.Metrics(), trials)
-	if len(c.Queries) > 0 {
-		lb.SetCeiling(Ceiling(c.Queries, c.Scorer))
-	}
-	same, err := resultKeys(run, trials) // trials repeating another's results: one row
-	if err != nil {
-		return nil, err
-	}
-	lb.MarkSameResults(same)
-	so := c.Stats
-	statsCtx := ctx
-	if ctx.Err() != nil {
-		// An interrupted sweep still gets the leaderboard of the trials it
-		// finished (the sizes are bounded; see the stats settings).
-		statsCtx = context.WithoutCancel(ctx)
-	}
-	if err := Significance(statsCtx, run, &lb, so); err != nil {
-		if statsCtx.Err() != nil {
+	if interrupted, err := c.statistics(ctx, run, &lb); err != nil {
+		if interrupted {
 			return nil, finishRun(ctx, run, nil, err, hint)
 		}
 		return nil, err
 	}
-	if len(c.Queries) > 0 {
-		if err := SetJudgedOnly(statsCtx, run, &lb, JudgmentsOf(c.Queries), c.Scorer); err != nil {
-			if statsCtx.Err() != nil {
-				return nil, finishRun(ctx, run, nil, err, hint)
-			}
-			return nil, err
-		}
-	}
-	lb.HeldOut = held
-	if held != nil && held.Power != nil {
-		lb.Power = held.Power // select, then confirm: the decision's power
-	}
-	if lb.Power != nil {
-		fmt.Fprintln(c.Log, lb.Power.Line())
-	}
-	if hint := splitHint(lb, so); hint != "" {
-		fmt.Fprintln(c.Log, hint)
-	}
+	c.heldOutAndPower(&lb, held)
 	if c.Judge != nil {
 		if lb.Rescored, _, err = c.Judge.Run(ctx, run, lb, JudgmentsOf(c.Queries), c.Scorer); err != nil {
 			return nil, err
 		}
 	}
-	if err := run.WriteLeaderboard(lb); err != nil {
+	if err := writeLeaderboard(run, lb); err != nil {
 		return nil, err
 	}
-	if run.Manifest.Status == RunAnalysing {
-		// The leaderboard is written: the run is done (and its report,
-		// next, says so; `tune report` can redo a report cut short).
-		run.Manifest.Status = "done"
-		if err := run.SaveManifest(); err != nil {
-			return nil, err
-		}
-	}
 	// The gates before the report, which shows them.
-	var gates []GateResult
-	var gateErr error
-	if best, ok := lb.Best(); ok && len(c.Gates) > 0 {
-		if gates, gateErr = CheckGates(run, best, c.Gates); gateErr == nil {
-			gateErr = RecordGates(run, best, gates)
-		}
-	}
-	opts := report.DefaultOptions()
-	if path, err := report.Write(run, opts); err != nil {
-		// The results are on disk already and `tune report` can retry.
-		fmt.Fprintf(c.Log, "warning: report: %v (retry with 'tune report %s')\n", err, run.ID())
-	} else {
-		fmt.Fprintf(c.Log, "report %s\n", path)
-	}
+	gates, gateErr := c.gates(run, lb)
+	c.writeReport(run)
 	analysis := time.Since(analysisStart)
 	out := &Outcome{Run: run, Leaderboard: lb, Trials: trials, Restarts: res.Restarts, Skipped: res.Skipped, Elapsed: elapsed, Gates: gates}
 	out.Timings = sumTimings(bs, time.Since(c.Started))
@@ -469,6 +430,100 @@ func (c Config) finish(ctx context.Context, run *runs.Run, held *runs.HeldOut, b
 		return out, err
 	}
 	return out, gateErr
+}
+
+// leaderboard is the run's recorded trials and their leaderboard, with
+// the golden set's ceiling and trials repeating another's results marked
+// (one row).
+func (c Config) leaderboard(run *runs.Run) ([]runs.TrialRecord, runs.Leaderboard, error) {
+	trials, err := run.Trials()
+	if err != nil {
+		return nil, runs.Leaderboard{}, err
+	}
+	lb := runs.NewLeaderboard(c.Scorer.Describe(), c.Scorer.Metrics(), trials)
+	if len(c.Queries) > 0 {
+		lb.SetCeiling(Ceiling(c.Queries, c.Scorer))
+	}
+	same, err := resultKeys(run, trials)
+	if err != nil {
+		return nil, runs.Leaderboard{}, err
+	}
+	lb.MarkSameResults(same)
+	return trials, lb, nil
+}
+
+// statistics adds significance and the judged-only columns to lb.
+// interrupted reports an error caused by ctx ending during them; an
+// interrupted sweep still gets the leaderboard of the trials it
+// finished (the sizes are bounded; see the stats settings).
+func (c Config) statistics(ctx context.Context, run *runs.Run, lb *runs.Leaderboard) (interrupted bool, err error) {
+	statsCtx := ctx
+	if ctx.Err() != nil {
+		statsCtx = context.WithoutCancel(ctx)
+	}
+	if err := Significance(statsCtx, run, lb, c.Stats); err != nil {
+		return statsCtx.Err() != nil, err
+	}
+	if len(c.Queries) > 0 {
+		if err := SetJudgedOnly(statsCtx, run, lb, JudgmentsOf(c.Queries), c.Scorer); err != nil {
+			return statsCtx.Err() != nil, err
+		}
+	}
+	return false, nil
+}
+
+// heldOutAndPower records the held-out scores on lb (their power is the
+// decision's: select, then confirm) and logs the power line and the
+// split hint.
+func (c Config) heldOutAndPower(lb *runs.Leaderboard, held *runs.HeldOut) {
+	lb.HeldOut = held
+	if held != nil && held.Power != nil {
+		lb.Power = held.Power
+	}
+	if lb.Power != nil {
+		fmt.Fprintln(c.Log, lb.Power.Line())
+	}
+	if hint := splitHint(*lb, c.Stats); hint != "" {
+		fmt.Fprintln(c.Log, hint)
+	}
+}
+
+// writeLeaderboard writes lb; once it is written, an analysing run is
+// done (and its report, next, says so; `tune report` can redo a report
+// cut short).
+func writeLeaderboard(run *runs.Run, lb runs.Leaderboard) error {
+	if err := run.WriteLeaderboard(lb); err != nil {
+		return err
+	}
+	if run.Manifest.Status != RunAnalysing {
+		return nil
+	}
+	run.Manifest.Status = "done"
+	return run.SaveManifest()
+}
+
+// gates checks and records the settings' gates on the best trial of lb
+// (none without gates or a best trial).
+func (c Config) gates(run *runs.Run, lb runs.Leaderboard) ([]GateResult, error) {
+	best, ok := lb.Best()
+	if !ok || len(c.Gates) == 0 {
+		return nil, nil
+	}
+	gates, err := CheckGates(run, best, c.Gates)
+	if err == nil {
+		err = RecordGates(run, best, gates)
+	}
+	return gates, err
+}
+
+// writeReport writes the run's report; a failure is a warning: the
+// results are on disk already and `tune report` can retry.
+func (c Config) writeReport(run *runs.Run) {
+	if path, err := report.Write(run, report.DefaultOptions()); err != nil {
+		fmt.Fprintf(c.Log, "warning: report: %v (retry with 'tune report %s')\n", err, run.ID())
+	} else {
+		fmt.Fprintf(c.Log, "report %s\n", path)
+	}
 }
 
 // sumTimings adds up the timings of the replicas' backends over wall.

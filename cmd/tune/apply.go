@@ -5,36 +5,37 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/fusiontune/fusiontune/internal/cli"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
 	"github.com/fusiontune/fusiontune/tuner/promote"
 )
 
+var applySpec = cli.Spec{Name: "apply", Usage: "RUN [TRIAL] [--config tune.yaml] [--runs-dir DIR]\n\n" + pickUsage + "\n\nWrites TRIAL's exact engine config to the production config (backend.config,\ncreated when missing), after a backup; restarts the service on it, checks health and re-evaluates a\nsample of queries; on any failure the previous config is restored.",
+	Flags: []cli.Flag{configFlag, runsDirFlag, cli.Bool("force", false, "promote even when the promotion policy refuses (recorded in promotions.jsonl)")}}
+
 func runApply(ctx context.Context, a *app, args []string) error {
-	fs := newFlagSet("apply", "RUN [TRIAL] [--config tune.yaml] [--runs-dir DIR]\n\n"+pickUsage+"\n\nWrites TRIAL's exact engine config to the production config (backend.config,\ncreated when missing), after a backup; restarts the service on it, checks health and re-evaluates a\nsample of queries; on any failure the previous config is restored.", a.stderr)
-	config := fs.String("config", "", "settings file (default ./tune.yaml when present)")
-	fs.String("runs-dir", defaultRunsDir, "directory of run records (setting runs_dir)")
-	force := fs.Bool("force", false, "promote even when the promotion policy refuses (recorded in promotions.jsonl)")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if fs.NArg() < 1 || fs.NArg() > 2 {
-		return usageErrorf("want RUN and optionally TRIAL (got %d arguments)", fs.NArg())
-	}
-	s, store, run, err := a.openRun(*config, fs, fs.Arg(0))
+	p, err := a.parse(applySpec, args)
 	if err != nil {
 		return err
 	}
-	unlock, err := a.lockRun(store, s.Backend.Config, append([]string{"apply"}, args...))
+	if p.NArg() < 1 || p.NArg() > 2 {
+		return usageErrorf("want RUN and optionally TRIAL (got %d arguments)", p.NArg())
+	}
+	s, store, run, err := a.openRun(p, p.Arg(0))
+	if err != nil {
+		return err
+	}
+	unlock, err := store.LockFor(s.Backend.Config, append([]string{"apply"}, args...), a.stderr)
 	defer unlock()
 	if err != nil {
 		return err
 	}
-	entry, err := tuner.TrialOf(run, fs.Arg(1))
+	entry, err := tuner.TrialOf(run, p.Arg(1))
 	if err != nil {
 		return inputError(err)
 	}
-	return a.promote(ctx, s, store, run, entry, *force)
+	return a.promote(ctx, s, store, run, entry, p.Bool("force"))
 }
 
 // promote installs a recorded trial's config as the production config
@@ -49,7 +50,7 @@ func (a *app) promote(ctx context.Context, s *settings, store *runs.Store, run *
 			if err != nil {
 				return nil, nil, err
 			}
-			scorer, err := newScorer(s.Score, ds.Golden.Scale)
+			scorer, err := s.Score.Scorer(ds.Golden.Scale)
 			if err != nil {
 				return nil, nil, &tuner.InputError{Err: err}
 			}
@@ -66,17 +67,18 @@ func (a *app) promote(ctx context.Context, s *settings, store *runs.Store, run *
 	return nil
 }
 
+var rollbackSpec = cli.Spec{Name: "rollback", Usage: "[--config tune.yaml] [--runs-dir DIR]\n\nRestores the production config that the last promotion replaced, restarts the\nservice on it and checks its health.",
+	Flags: []cli.Flag{configFlag, runsDirFlag}}
+
 func runRollback(ctx context.Context, a *app, args []string) error {
-	fs := newFlagSet("rollback", "[--config tune.yaml] [--runs-dir DIR]\n\nRestores the production config that the last promotion replaced, restarts the\nservice on it and checks its health.", a.stderr)
-	config := fs.String("config", "", "settings file (default ./tune.yaml when present)")
-	fs.String("runs-dir", defaultRunsDir, "directory of run records (setting runs_dir)")
-	if err := parseFlags(fs, args); err != nil {
+	fl, err := a.parse(rollbackSpec, args)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return usageErrorf("unexpected argument %q", fs.Arg(0))
+	if fl.NArg() > 0 {
+		return usageErrorf("unexpected argument %q", fl.Arg(0))
 	}
-	s, err := loadSettings(*config, fs, map[string]string{"runs-dir": "runs_dir"})
+	s, err := settingsOf(fl)
 	if err != nil {
 		return err
 	}
@@ -87,7 +89,7 @@ func runRollback(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	unlock, err := a.lockRun(store, s.Backend.Config, append([]string{"rollback"}, args...))
+	unlock, err := store.LockFor(s.Backend.Config, append([]string{"rollback"}, args...), a.stderr)
 	defer unlock()
 	if err != nil {
 		return err

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/fusiontune/fusiontune/internal/cli"
 	"os"
 	"strings"
 	"sync"
@@ -45,19 +46,22 @@ type checkOptions struct {
 	settings func() (*settings, error)
 }
 
+var checkSpec = cli.Spec{Name: "check", Usage: "[--kind auto|experiments|settings|golden] [--format native|trec|beir] [--judgments FILE] [--qrels-split NAME] [--corpus FILE] [--config FILE] FILE...", Flags: []cli.Flag{
+	cli.String("kind", "auto", "file kind: auto (detect) or experiments, settings, golden"),
+	cli.String("format", "", "golden-set `format`: native, trec or beir (default: detect from the path)"),
+	cli.String("judgments", "", "separate judgments `file` (JSONL or TREC qrels) for the one golden set given"),
+	cli.String("qrels-split", experiments.DefaultBEIRSplit, "qrels split read from a BEIR folder"),
+	cli.String("corpus", "", "corpus `file` (BEIR corpus.jsonl or JSONL) to resolve judgments against: finds excerpts matching nothing"),
+	cli.String("config", "", "settings `file` whose dataset.corpus (or engine corpus) and dataset.allow_missing_docs a golden set is checked with (default ./tune.yaml when present)")}}
+
 func runCheck(ctx context.Context, a *app, args []string) error {
-	fs := newFlagSet("check", "[--kind auto|experiments|settings|golden] [--format native|trec|beir] [--judgments FILE] [--qrels-split NAME] [--corpus FILE] [--config FILE] FILE...", a.stderr)
-	kind := fs.String("kind", "auto", "file kind: auto (detect) or "+kindNames())
-	var opts checkOptions
-	fs.StringVar(&opts.format, "format", "", "golden-set `format`: native, trec or beir (default: detect from the path)")
-	fs.StringVar(&opts.judgments, "judgments", "", "separate judgments `file` (JSONL or TREC qrels) for the one golden set given")
-	fs.StringVar(&opts.qrelsSplit, "qrels-split", experiments.DefaultBEIRSplit, "qrels split read from a BEIR folder")
-	fs.StringVar(&opts.corpus, "corpus", "", "corpus `file` (BEIR corpus.jsonl or JSONL) to resolve judgments against: finds excerpts matching nothing")
-	config := fs.String("config", "", "settings `file` whose dataset.corpus (or engine corpus) and dataset.allow_missing_docs a golden set is checked with (default ./tune.yaml when present)")
-	if err := parseFlags(fs, args); err != nil {
+	fs, err := a.parse(checkSpec, args)
+	if err != nil {
 		return err
 	}
-	opts.settings = sync.OnceValues(func() (*settings, error) { return checkSettings(*config) })
+	kind := fs.Str("kind")
+	opts := checkOptions{format: fs.Str("format"), judgments: fs.Str("judgments"), qrelsSplit: fs.Str("qrels-split"), corpus: fs.Str("corpus")}
+	opts.settings = sync.OnceValues(func() (*settings, error) { return checkSettings(fs.Str("config")) })
 	files := fs.Args()
 	if len(files) == 0 {
 		return usageErrorf("check: no files given")
@@ -67,7 +71,7 @@ func runCheck(ctx context.Context, a *app, args []string) error {
 	}
 	bad := 0
 	for _, path := range files {
-		k, err := kindFor(path, *kind)
+		k, err := kindFor(path, kind)
 		if err != nil {
 			return err
 		}
@@ -128,7 +132,7 @@ func (o checkOptions) corpusFor() (string, bool, error) {
 		corpus = s.Dataset.Corpus
 	}
 	if corpus == "" {
-		corpus = engineCorpusPath(s)
+		corpus = s.EngineCorpusPath()
 	}
 	return corpus, s.Dataset.AllowMissingDocs, nil
 }

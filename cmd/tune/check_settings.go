@@ -32,13 +32,13 @@ func checkSettingsFile(path string, _ checkOptions) (string, []error, error) {
 		return "", nil, err
 	}
 	var problems []string
-	if _, err := newScorer(s.Score, experiments.DefaultScale()); err != nil { // the formula only: the scale comes with the golden set
+	if _, err := s.Score.Scorer(experiments.DefaultScale()); err != nil { // the formula only: the scale comes with the golden set
 		problems = append(problems, fmt.Sprintf("%s: score.primary: %v", s.Src.Where("score.primary"), err))
 	}
 	a := &app{stdout: io.Discard, stderr: io.Discard, secrets: runs.NewRedactor()}
 	corpus := s.Dataset.Corpus
 	if corpus == "" {
-		corpus = engineCorpusPath(s)
+		corpus = s.EngineCorpusPath()
 	}
 	if corpus == "" {
 		// The shipped demo stands in; it is extracted only by a run.
@@ -47,7 +47,7 @@ func checkSettingsFile(path string, _ checkOptions) (string, []error, error) {
 	if _, err := a.newFactory(s, corpus); err != nil {
 		problems = append(problems, err.Error())
 	}
-	if err := checkSettingsCategories(s); err != nil {
+	if err := s.CheckDatasetCategories(); err != nil {
 		problems = append(problems, err.Error())
 	}
 	if len(problems) > 0 {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"github.com/fusiontune/fusiontune/internal/cli"
 
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/tuner"
@@ -17,28 +18,29 @@ that changed most with their top 3 on each side.
 
 ` + pickUsage
 
+var compareSpec = cli.Spec{Name: "compare", Usage: compareUsage, Flags: []cli.Flag{configFlag, runsDirFlag,
+	cli.String("format", "text", "text, json or md"),
+	cli.Int("k", tuner.DefaultJaccardK, "depth of the Jaccard overlap"),
+	cli.Int("changed", tuner.DefaultChanged, "how many most-changed queries to list")}}
+
 func runCompare(ctx context.Context, a *app, args []string) error {
-	fs := newFlagSet("compare", compareUsage, a.stderr)
-	config := fs.String("config", "", "settings file (default ./tune.yaml when present)")
-	fs.String("runs-dir", defaultRunsDir, "directory of run records (setting runs_dir)")
-	format := fs.String("format", "text", "text, json or md")
-	k := fs.Int("k", tuner.DefaultJaccardK, "depth of the Jaccard overlap")
-	top := fs.Int("changed", tuner.DefaultChanged, "how many most-changed queries to list")
-	if err := parseFlags(fs, args); err != nil {
+	fs, err := a.parse(compareSpec, args)
+	if err != nil {
 		return err
 	}
 	if fs.NArg() != 2 {
 		return usageErrorf("want RUN_A[:TRIAL] and RUN_B[:TRIAL] (got %d arguments)", fs.NArg())
 	}
-	switch *format {
+	format, k, top := fs.Str("format"), fs.Int("k"), fs.Int("changed")
+	switch format {
 	case "text", "json", "md", "markdown":
 	default:
-		return usageErrorf("--format: want text, json or md (got %q)", *format)
+		return usageErrorf("--format: want text, json or md (got %q)", format)
 	}
-	if *k <= 0 || *top <= 0 {
+	if k <= 0 || top <= 0 {
 		return usageErrorf("--k and --changed must be > 0")
 	}
-	s, err := loadSettings(*config, fs, map[string]string{"runs-dir": "runs_dir"})
+	s, err := settingsOf(fs)
 	if err != nil {
 		return err
 	}
@@ -59,9 +61,9 @@ func runCompare(ctx context.Context, a *app, args []string) error {
 	if seed == 0 {
 		seed = experiments.DefaultSeed
 	}
-	c, err := tuner.CompareRunsContext(ctx, ra, ea, rb, eb, tuner.CompareOptions{Stats: s.StatsOptions(seed), JaccardK: *k, Changed: *top})
+	c, err := tuner.CompareRunsContext(ctx, ra, ea, rb, eb, tuner.CompareOptions{Stats: s.StatsOptions(seed), JaccardK: k, Changed: top})
 	if err != nil {
 		return err
 	}
-	return c.Render(a.stdout, *format)
+	return c.Render(a.stdout, format)
 }

@@ -1,40 +1,16 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
-
+	tunesettings "github.com/fusiontune/fusiontune/internal/settings"
 	"github.com/fusiontune/fusiontune/tuner"
 )
 
-// openDataset opens the settings' dataset (see tuner.OpenDataset), the
-// embedded engine's corpus standing in for a missing dataset.corpus, and
-// records the shipped demo's files in the settings when it stood in.
+// openDataset opens the settings' dataset (Settings.OpenDataset); a
+// failure is the user's input (exit 2) or a failed run (exit 1).
 func openDataset(s *settings) (*tuner.Dataset, error) {
-	ds, err := tuner.OpenDataset(s.Dataset, engineCorpusPath(s), userCachePath(""))
-	if err != nil {
-		return nil, runError(err)
-	}
-	s.Dataset = ds.Config
-	return ds, nil
-}
-
-// engineCorpusPath returns the corpus path of the embedded engine's
-// settings, if any.
-func engineCorpusPath(s *settings) string {
-	if c, ok := s.Backend.Engine["corpus"].(map[string]any); ok {
-		if p, ok := c["path"].(string); ok {
-			return p
-		}
-	}
-	return ""
+	ds, err := s.OpenDataset()
+	return ds, runError(err)
 }
 
 // userCachePath is fusiontune's cache directory sub, not created.
-func userCachePath(sub string) string {
-	base, err := os.UserCacheDir()
-	if err != nil {
-		base = os.TempDir()
-	}
-	return filepath.Join(base, "fusiontune", sub)
-}
+func userCachePath(sub string) string { return tunesettings.CachePath(sub) }

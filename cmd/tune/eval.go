@@ -4,23 +4,17 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/fusiontune/fusiontune/internal/cli"
 	"slices"
-	"strings"
 
 	"github.com/fusiontune/fusiontune/internal/trec"
 	"github.com/fusiontune/fusiontune/metrics/treceval"
 )
 
-// stringList is a repeatable string flag.
-type stringList []string
-
-func (s *stringList) String() string     { return strings.Join(*s, " ") }
-func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
-
 // evalFlags are tune eval's parsed arguments.
 type evalFlags struct {
 	qrels, run, format string
-	measures           stringList
+	measures           []string
 	perQuery, complete bool
 	level              int
 }
@@ -61,22 +55,23 @@ func runEval(ctx context.Context, a *app, args []string) error {
 	return res.Write(a.stdout, f.format, f.perQuery)
 }
 
+var evalSpec = cli.Spec{Name: "eval", Usage: "--qrels FILE --run FILE [-m MEASURE[.PARAMS]]... [-q] [-c] [-l N] [--format trec|json|csv]\n" +
+	"       tune eval [flags] QRELS RUN        (trec_eval's argument order; -l2, -mP.10 glued forms work)", Flags: []cli.Flag{
+	cli.String("qrels", "", "qrels `file` (qid iter docno rel)"),
+	cli.String("run", "", "run `file` (qid Q0 docno rank score tag)"),
+	cli.Value("m", func() flag.Value { return new(cli.StringList) }, "`measure` to print, with optional .params (repeatable; official, all_trec, P.5,10, ndcg_cut.10, ...)"),
+	cli.Bool("q", false, "print per-query values before the \"all\" lines"),
+	cli.Bool("c", false, "average over every qrels query; queries missing from the run count as empty"),
+	cli.Int("l", treceval.DefaultRelevanceLevel, "lowest grade counted as relevant"),
+	cli.String("format", "trec", "output format: trec, json or csv")}}
+
 // parseEvalFlags reads tune eval's flags, in its own order or trec_eval's.
 func parseEvalFlags(a *app, args []string) (*evalFlags, error) {
-	fs := newFlagSet("eval", "--qrels FILE --run FILE [-m MEASURE[.PARAMS]]... [-q] [-c] [-l N] [--format trec|json|csv]\n"+
-		"       tune eval [flags] QRELS RUN        (trec_eval's argument order; -l2, -mP.10 glued forms work)", a.stderr)
-	f := &evalFlags{}
-	fs.StringVar(&f.qrels, "qrels", "", "qrels `file` (qid iter docno rel)")
-	fs.StringVar(&f.run, "run", "", "run `file` (qid Q0 docno rank score tag)")
-	fs.Var(&f.measures, "m", "`measure` to print, with optional .params (repeatable; official, all_trec, P.5,10, ndcg_cut.10, ...)")
-	fs.BoolVar(&f.perQuery, "q", false, "print per-query values before the \"all\" lines")
-	fs.BoolVar(&f.complete, "c", false, "average over every qrels query; queries missing from the run count as empty")
-	fs.IntVar(&f.level, "l", treceval.DefaultRelevanceLevel, "lowest grade counted as relevant")
-	fs.StringVar(&f.format, "format", "trec", "output format: trec, json or csv")
+	fs := evalSpec.FlagSet(a.stderr)
 	var positional []string
 	rest := normalizeTrecArgs(args)
 	for {
-		if err := parseFlags(fs, rest); err != nil {
+		if err := fs.Parse(rest); err != nil {
 			return nil, err
 		}
 		if fs.NArg() == 0 {
@@ -85,6 +80,8 @@ func parseEvalFlags(a *app, args []string) (*evalFlags, error) {
 		positional = append(positional, fs.Arg(0))
 		rest = fs.Args()[1:]
 	}
+	f := &evalFlags{qrels: fs.Str("qrels"), run: fs.Str("run"), measures: *fs.Value("m").(*cli.StringList),
+		perQuery: fs.Bool("q"), complete: fs.Bool("c"), level: fs.Int("l"), format: fs.Str("format")}
 	switch {
 	case len(positional) == 2 && f.qrels == "" && f.run == "":
 		f.qrels, f.run = positional[0], positional[1]
@@ -116,5 +113,3 @@ func normalizeTrecArgs(args []string) []string {
 	}
 	return out
 }
-
-var _ flag.Value = (*stringList)(nil)

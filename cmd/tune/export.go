@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/fusiontune/fusiontune/internal/cli"
 	"os"
 	"path/filepath"
 
@@ -24,24 +25,24 @@ DIR/qrels/test.tsv and, when a corpus is configured, DIR/corpus.jsonl.
 // defaultExportDir is tune export's --out.
 const defaultExportDir = "export"
 
+var exportSpec = cli.Spec{Name: "export", Usage: exportUsage, Flags: []cli.Flag{configFlag, runsDirFlag, datasetIDFlag,
+	cli.String("format", tuner.ExportTREC, "trec or beir"),
+	cli.String("out", defaultExportDir, "directory to write into (created; files in it are replaced)"),
+	cli.String("trial", "", "RUN[:TRIAL]: also write that recorded trial's ranking as DIR/run.trec")}}
+
 func runExport(ctx context.Context, a *app, args []string) error {
-	fs := newFlagSet("export", exportUsage, a.stderr)
-	config := fs.String("config", "", "settings file (default ./tune.yaml when present)")
-	fs.String("runs-dir", defaultRunsDir, "directory of run records (setting runs_dir)")
-	fs.String("dataset-id", "", "named dataset from the settings' datasets list (setting dataset_id)")
-	format := fs.String("format", tuner.ExportTREC, "trec or beir")
-	out := fs.String("out", defaultExportDir, "directory to write into (created; files in it are replaced)")
-	trial := fs.String("trial", "", "RUN[:TRIAL]: also write that recorded trial's ranking as DIR/run.trec")
-	if err := parseFlags(fs, args); err != nil {
+	fs, err := a.parse(exportSpec, args)
+	if err != nil {
 		return err
 	}
+	format, out, trial := fs.Str("format"), fs.Str("out"), fs.Str("trial")
 	if fs.NArg() > 1 {
 		return usageErrorf("want at most one GOLDEN (got %d arguments)", fs.NArg())
 	}
-	if *format != tuner.ExportTREC && *format != tuner.ExportBEIR {
-		return usageErrorf("--format: want trec or beir (got %q)", *format)
+	if format != tuner.ExportTREC && format != tuner.ExportBEIR {
+		return usageErrorf("--format: want trec or beir (got %q)", format)
 	}
-	s, err := loadSettings(*config, fs, map[string]string{"runs-dir": "runs_dir", "dataset-id": "dataset_id"})
+	s, err := settingsOf(fs)
 	if err != nil {
 		return err
 	}
@@ -49,7 +50,7 @@ func runExport(ctx context.Context, a *app, args []string) error {
 		s.Dataset = goldenArg(fs.Arg(0), s.Dataset.Corpus)
 	}
 	// Everything is read and checked before the first file is written.
-	run, err := a.exportTrialRun(s, *trial)
+	run, err := a.exportTrialRun(s, trial)
 	if err != nil {
 		return err
 	}
@@ -63,12 +64,12 @@ func runExport(ctx context.Context, a *app, args []string) error {
 	if ds.Config.Split != experiments.SplitAll {
 		fmt.Fprintf(a.stderr, "note: exporting the %s split (%d queries)\n", ds.Config.Split, len(ds.Queries))
 	}
-	paths, err := tuner.Export(ds, *format, *out)
+	paths, err := tuner.Export(ds, format, out)
 	if err != nil {
 		return runError(err)
 	}
 	if run != nil {
-		p := filepath.Join(*out, tuner.TrialRunFile)
+		p := filepath.Join(out, tuner.TrialRunFile)
 		if err := atomicfile.Write(p, run, 0o644); err != nil {
 			return err
 		}

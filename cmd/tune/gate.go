@@ -3,9 +3,8 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
+	"github.com/fusiontune/fusiontune/internal/cli"
 	"io"
-	"strings"
 
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
@@ -19,17 +18,17 @@ Exits 1 when a gate fails.
 
 ` + pickUsage
 
+var gateSpec = cli.Spec{Name: "gate", Usage: gateUsage, Flags: []cli.Flag{configFlag, runsDirFlag}}
+
 func runGate(ctx context.Context, a *app, args []string) error {
-	fs := newFlagSet("gate", gateUsage, a.stderr)
-	config := fs.String("config", "", "settings file (default ./tune.yaml when present)")
-	fs.String("runs-dir", defaultRunsDir, "directory of run records (setting runs_dir)")
-	if err := parseFlags(fs, args); err != nil {
+	fs, err := a.parse(gateSpec, args)
+	if err != nil {
 		return err
 	}
 	if fs.NArg() < 1 || fs.NArg() > 2 {
 		return usageErrorf("want RUN and optionally TRIAL (got %d arguments)", fs.NArg())
 	}
-	s, _, run, err := a.openRun(*config, fs, fs.Arg(0))
+	s, _, run, err := a.openRun(fs, fs.Arg(0))
 	if err != nil {
 		return err
 	}
@@ -54,40 +53,5 @@ func checkGates(s *settings, run *runs.Run, entry runs.Entry, w io.Writer) error
 	if err := tuner.RecordGates(run, entry, results); err != nil {
 		return err
 	}
-	return printGates(run, entry, results, w)
-}
-
-// printGates prints the gates checked on entry, each with its value, and
-// fails (exit 1) when one failed. Without gates it prints nothing.
-func printGates(run *runs.Run, entry runs.Entry, results []tuner.GateResult, w io.Writer) error {
-	if len(results) == 0 {
-		return nil
-	}
-	fmt.Fprintf(w, "gates on trial %s (run %s):\n", entry.Name, run.ID())
-	for _, r := range results {
-		fmt.Fprintf(w, "  %s\n", r)
-	}
-	failed := tuner.FailedGates(results)
-	if len(failed) == 0 {
-		return nil
-	}
-	texts := make([]string, len(failed))
-	for i, r := range failed {
-		texts[i] = r.Text
-	}
-	return failedError(fmt.Errorf("%d of %d gates failed on trial %s: %s", len(failed), len(results), entry.Name, strings.Join(texts, ", ")))
-}
-
-// notPromoted says which failing gates stopped --apply-best: "not
-// promoted: gate Recall@3 >= 0.80 failed (0.7100)".
-func notPromoted(results []tuner.GateResult) string {
-	var parts []string
-	for _, r := range tuner.FailedGates(results) {
-		if r.Measured {
-			parts = append(parts, fmt.Sprintf("gate %s failed (%.4f)", r.Text, r.Value))
-		} else {
-			parts = append(parts, fmt.Sprintf("gate %s failed (%s)", r.Text, r.Detail))
-		}
-	}
-	return "not promoted: " + strings.Join(parts, "; ")
+	return tuner.WriteGates(w, run, entry, results)
 }

@@ -3,13 +3,15 @@ package main
 import (
 	"context"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/experiments/harvest"
 	"github.com/fusiontune/fusiontune/experiments/labels"
 	"github.com/fusiontune/fusiontune/internal/atomicfile"
+	"github.com/fusiontune/fusiontune/internal/cli"
 	"github.com/fusiontune/fusiontune/internal/querylog"
 	"github.com/fusiontune/fusiontune/tuner"
 )
@@ -25,87 +27,74 @@ into the label store as source implicit, which never overrides gold, human,
 file or llm labels. A LOG with rotated files (LOG.1, LOG.2, ...) is read
 oldest first.`
 
+var harvestSpec = cli.Spec{Name: "harvest", Usage: harvestUsage, Flags: []cli.Flag{configFlag, labelsFlag,
+	cli.String("out", "", "golden set to write (native JSON); refused when it exists, unless --update"),
+	cli.String("sample", harvest.SampleRandom, "sampling: random, top (most frequent) or pps (probability proportional to frequency)"),
+	cli.Int("n", 200, fmt.Sprintf("queries to sample, in [1, %d]", harvest.MaxN)),
+	cli.Int64("seed", 1, "seed of the random and pps samples"),
+	cli.Bool("stratify", false, "sample each logged category in proportion to its distinct queries"),
+	cli.Bool("update", false, "add the new queries to an existing --out, keeping every query it has"),
+	cli.Bool("skip-bad-lines", false, "skip (and count) malformed log lines instead of failing on the first"),
+	cli.Bool("implicit", false, "grade the golden set's queries from clicks into the label store (source implicit)"),
+	cli.Float("min-expected", harvest.DefaultMinExpected, fmt.Sprintf("expected clicks a pair needs before it is graded, in (0, %g]", harvest.MaxMinExpected)),
+	cli.String("dataset", "", "dataset id of the implicit labels (default: --out's file name without extension)")}}
+
 func runHarvest(ctx context.Context, a *app, args []string) error {
-	fs := newFlagSet("harvest", harvestUsage, a.stderr)
-	out := fs.String("out", "", "golden set to write (native JSON); refused when it exists, unless --update")
-	method := fs.String("sample", harvest.SampleRandom, "sampling: random, top (most frequent) or pps (probability proportional to frequency)")
-	n := fs.Int("n", 200, fmt.Sprintf("queries to sample, in [1, %d]", harvest.MaxN))
-	seed := fs.Int64("seed", 1, "seed of the random and pps samples")
-	stratify := fs.Bool("stratify", false, "sample each logged category in proportion to its distinct queries")
-	update := fs.Bool("update", false, "add the new queries to an existing --out, keeping every query it has")
-	skipBad := fs.Bool("skip-bad-lines", false, "skip (and count) malformed log lines instead of failing on the first")
-	implicit := fs.Bool("implicit", false, "grade the golden set's queries from clicks into the label store (source implicit)")
-	minExpected := fs.Float64("min-expected", harvest.DefaultMinExpected, fmt.Sprintf("expected clicks a pair needs before it is graded, in (0, %g]", harvest.MaxMinExpected))
-	dataset := fs.String("dataset", "", "dataset id of the implicit labels (default: --out's file name without extension)")
-	config := fs.String("config", "", "settings file (default ./tune.yaml when present): its labels store")
-	fs.String("labels", "", "label store URL: a SQLite file or postgres://USER@HOST:PORT/DB (setting labels)")
-	if err := parseFlags(fs, args); err != nil {
+	fs, err := a.parse(harvestSpec, args)
+	if err != nil {
 		return err
 	}
+	out, minExpected := fs.Str("out"), fs.Float("min-expected")
+	opt := harvest.Options{Method: fs.Str("sample"), N: fs.Int("n"), Seed: fs.Int64("seed"), Stratify: fs.Bool("stratify")}
 	switch {
-	case *out == "":
+	case out == "":
 		return usageErrorf("harvest: --out is required")
 	case fs.NArg() == 0:
 		return usageErrorf("harvest: want one or more query logs")
-	case *minExpected <= 0 || *minExpected > harvest.MaxMinExpected:
-		return usageErrorf("harvest: --min-expected: want a number in (0, %g] (got %v)", harvest.MaxMinExpected, *minExpected)
+	case minExpected <= 0 || minExpected > harvest.MaxMinExpected:
+		return usageErrorf("harvest: --min-expected: want a number in (0, %g] (got %v)", harvest.MaxMinExpected, minExpected)
 	}
-	opt := harvest.Options{Method: *method, N: *n, Seed: *seed, Stratify: *stratify}
 	if p := opt.Validate(); len(p) > 0 {
 		return usageErrorf("harvest: --%s", p[0])
 	}
-	s, err := loadSettings(*config, fs, map[string]string{"labels": "labels"})
+	s, err := settingsOf(fs)
 	if err != nil {
 		return err
 	}
 	scale := experiments.DefaultScale()
-	r, err := harvest.Run(harvest.Config{Logs: fs.Args(), Read: querylog.ReadOptions{SkipBad: *skipBad}, Sample: opt,
-		Out: *out, Update: *update, Implicit: *implicit,
-		Clicks: harvest.ClickOptions{MinExpected: *minExpected, Relevant: scale.Relevant, Strong: scale.Strong, Exact: scale.Exact}})
+	r, err := harvest.Run(harvest.Config{Logs: fs.Args(), Read: querylog.ReadOptions{SkipBad: fs.Bool("skip-bad-lines")}, Sample: opt,
+		Out: out, Update: fs.Bool("update"), Implicit: fs.Bool("implicit"),
+		Clicks: harvest.ClickOptions{MinExpected: minExpected, Relevant: scale.Relevant, Strong: scale.Strong, Exact: scale.Exact}})
 	if err != nil {
 		return inputError(err)
 	}
 	for _, b := range r.Log.Bad {
 		fmt.Fprintln(a.stderr, "skipped:", b)
 	}
-	if err := atomicfile.Write(*out, r.Golden, 0o644); err != nil {
+	if err := atomicfile.Write(out, r.Golden, 0o644); err != nil {
 		return fmt.Errorf("harvest: %w", err)
 	}
 	fmt.Fprintf(a.stdout, "harvest: %d searches, %d feedback events from %d files (%d bad lines skipped); %d distinct queries\n",
 		len(r.Log.Searches), len(r.Log.Feedback), len(r.Log.Files), r.Log.Skipped, r.Distinct)
-	fmt.Fprintf(a.stdout, "harvest: added %d queries (sample %s, n %d, seed %d) to %s\n", r.Added, *method, *n, *seed, *out)
-	if !*implicit {
+	fmt.Fprintf(a.stdout, "harvest: added %d queries (sample %s, n %d, seed %d) to %s\n", r.Added, opt.Method, opt.N, opt.Seed, out)
+	if !fs.Bool("implicit") {
 		return nil
 	}
-	id := *dataset
+	id := fs.Str("dataset")
 	if id == "" {
-		id = tuner.DatasetIDOf(*out)
+		id = tuner.DatasetIDOf(out)
 	}
 	url := s.LabelsURL()
-	a.addURLSecret(url)
-	st, err := labels.Open(ctx, url)
+	a.secrets.AddURLPassword(url)
+	byGrade, err := harvest.AppendLabels(ctx, url, r.Judgments, id, r.LastEvent)
 	if err != nil {
-		return inputError(fmt.Errorf("harvest: labels: %w", err))
+		return inputError(fmt.Errorf("harvest: %w", err))
 	}
-	defer st.Close()
-	ls := harvest.Labels(r.Judgments, id, r.LastEvent)
-	if err := st.Append(ctx, ls); err != nil {
-		return fmt.Errorf("harvest: labels: %w", err)
-	}
-	byGrade := map[int]int{}
-	for _, l := range ls {
-		byGrade[l.Grade]++
-	}
-	grades := make([]int, 0, len(byGrade))
-	for g := range byGrade {
-		grades = append(grades, g)
-	}
-	sort.Ints(grades)
 	var parts []string
-	for _, g := range grades {
+	for _, g := range slices.Sorted(maps.Keys(byGrade)) {
 		parts = append(parts, fmt.Sprintf("grade %d: %d", g, byGrade[g]))
 	}
 	where, _ := labels.ParseURL(url)
-	fmt.Fprintf(a.stdout, "harvest: %d implicit labels (%s) of dataset %q appended to %s\n", len(ls), strings.Join(parts, ", "), id, where.Redacted)
+	fmt.Fprintf(a.stdout, "harvest: %d implicit labels (%s) of dataset %q appended to %s\n", len(r.Judgments), strings.Join(parts, ", "), id, where.Redacted)
 	return nil
 }

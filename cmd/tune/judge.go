@@ -4,27 +4,19 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
-	"io"
+	"github.com/fusiontune/fusiontune/internal/cli"
 	"strings"
 
 	"github.com/fusiontune/fusiontune/experiments/judge"
 	"github.com/fusiontune/fusiontune/experiments/labels"
 	"github.com/fusiontune/fusiontune/internal/atomicfile"
-	"github.com/fusiontune/fusiontune/internal/suggest"
 	"github.com/fusiontune/fusiontune/tuner"
 )
 
-// judgeCommand is one subcommand of `tune judge`.
-type judgeCommand struct {
-	name, usage, summary string
-	run                  func(ctx context.Context, a *app, args []string) error
-}
-
 // judgeCommands is the dispatch table of `tune judge`, in help order.
-func judgeCommands() []judgeCommand {
-	return []judgeCommand{
+func judgeCommands() []command {
+	return []command{
 		{name: "pool", summary: "the unjudged (query, document) pairs in the top of a run's best trials, most-ranked first (pool.jsonl)", run: runJudgePool},
 		{name: "run", summary: "judge a pool's pairs with the llm judge or a qrels file, appending labels to the store", run: runJudgeRun},
 		{name: "export", summary: "write a pool's pairs with query and document texts for people to label (tsv or jsonl)", run: runJudgeExport},
@@ -42,35 +34,11 @@ labels.db beside tune.yaml, or postgres://USER@HOST:PORT/DB).`
 
 // runJudge is `tune judge`: it runs the subcommand args name.
 func runJudge(ctx context.Context, a *app, args []string) error {
-	printHelp := func(w io.Writer) {
-		fmt.Fprintf(w, "Usage: tune judge %s\n\nSubcommands:\n", judgeUsage)
-		for _, c := range judgeCommands() {
-			fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
-		}
-		fmt.Fprintln(w, "\nRun 'tune judge SUBCOMMAND --help' for its flags.")
-	}
-	var names []string
+	var cmds []cli.Command
 	for _, c := range judgeCommands() {
-		names = append(names, c.name)
+		cmds = append(cmds, cli.Command{Name: c.name, Summary: c.summary, Run: func(ctx context.Context, args []string) error { return c.run(ctx, a, args) }})
 	}
-	if len(args) == 0 {
-		printHelp(a.stderr)
-		return usageErrorf("judge: want a subcommand (%s)", strings.Join(names, ", "))
-	}
-	switch args[0] {
-	case "-h", "-help", "--help", "help":
-		printHelp(a.stdout)
-		return nil
-	}
-	for _, c := range judgeCommands() {
-		if c.name == args[0] {
-			return c.run(ctx, a, args[1:])
-		}
-	}
-	if s := suggest.Closest(args[0], names); s != "" {
-		return usageErrorf("judge: unknown subcommand %q (did you mean %s?); run 'tune judge --help'", args[0], s)
-	}
-	return usageErrorf("judge: unknown subcommand %q (want %s)", args[0], strings.Join(names, ", "))
+	return cli.Sub(ctx, "judge", judgeUsage, cmds, args, a.stdout, a.stderr)
 }
 
 // judgeEnv is what judge subcommands share: the settings, the dataset and
@@ -81,18 +49,16 @@ type judgeEnv struct {
 	dataset string
 }
 
-// judgeFlags adds the flags every judge subcommand takes.
-func judgeFlags(fs *flag.FlagSet) (config *string) {
-	config = fs.String("config", "", "settings file (default ./tune.yaml when present)")
-	fs.String("dataset-id", "", "named dataset from the settings' datasets list (setting dataset_id)")
-	fs.String("labels", "", "label store URL: a SQLite file or postgres://USER@HOST:PORT/DB (setting labels)")
-	return config
+// judgeSpec is a judge subcommand's spec: the flags every one takes, and
+// flags of its own.
+func judgeSpec(name, usage string, flags ...cli.Flag) cli.Spec {
+	return cli.Spec{Name: "judge " + name, Usage: usage, Flags: append([]cli.Flag{configFlag, datasetIDFlag, labelsFlag}, flags...)}
 }
 
 // openJudgeEnv loads and checks the settings (the judge section's ranges
 // included) and the dataset.
-func (a *app) openJudgeEnv(config string, fs *flag.FlagSet) (*judgeEnv, error) {
-	s, err := loadSettings(config, fs, map[string]string{"dataset-id": "dataset_id", "labels": "labels"})
+func (a *app) openJudgeEnv(fs *cli.Parsed) (*judgeEnv, error) {
+	s, err := settingsOf(fs)
 	if err != nil {
 		return nil, err
 	}
@@ -165,43 +131,45 @@ jsonl: the same fields, grade null). Fill in grades (0..the golden set's
 top grade; leave empty to skip a row) and append them with
 'tune judge import FILE --judge NAME'.`
 
+var judgeExportSpec = judgeSpec("export", judgeExportUsage,
+	cli.String("pool", "", "pool file (tune judge pool --out FILE)"),
+	cli.String("format", judge.FormatTSV, "tsv or jsonl"),
+	cli.String("out", "", "file to write (default stdout)"))
+
 func runJudgeExport(ctx context.Context, a *app, args []string) error {
-	fs := newFlagSet("judge export", judgeExportUsage, a.stderr)
-	config := judgeFlags(fs)
-	pool := fs.String("pool", "", "pool file (tune judge pool --out FILE)")
-	format := fs.String("format", judge.FormatTSV, "tsv or jsonl")
-	out := fs.String("out", "", "file to write (default stdout)")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if fs.NArg() > 0 {
-		return usageErrorf("judge export: unexpected argument %q", fs.Arg(0))
-	}
-	if *pool == "" {
-		return usageErrorf("judge export: --pool FILE is required")
-	}
-	if *format != judge.FormatTSV && *format != judge.FormatJSONL {
-		return usageErrorf("judge export: --format: want tsv or jsonl (got %q)", *format)
-	}
-	e, err := a.openJudgeEnv(*config, fs)
+	fs, err := a.parse(judgeExportSpec, args)
 	if err != nil {
 		return err
 	}
-	pairs, err := e.poolPairs(*pool)
+	pool, format, out := fs.Str("pool"), fs.Str("format"), fs.Str("out")
+	if fs.NArg() > 0 {
+		return usageErrorf("judge export: unexpected argument %q", fs.Arg(0))
+	}
+	if pool == "" {
+		return usageErrorf("judge export: --pool FILE is required")
+	}
+	if format != judge.FormatTSV && format != judge.FormatJSONL {
+		return usageErrorf("judge export: --format: want tsv or jsonl (got %q)", format)
+	}
+	e, err := a.openJudgeEnv(fs)
+	if err != nil {
+		return err
+	}
+	pairs, err := e.poolPairs(pool)
 	if err != nil {
 		return err
 	}
 	var b bytes.Buffer
-	if err := judge.ExportPairs(&b, e.dataset, pairs, *format); err != nil {
+	if err := judge.ExportPairs(&b, e.dataset, pairs, format); err != nil {
 		return err
 	}
-	if *out == "" {
+	if out == "" {
 		_, err := a.stdout.Write(b.Bytes())
 		return err
 	}
-	if err := atomicfile.Write(*out, b.Bytes(), 0o644); err != nil {
+	if err := atomicfile.Write(out, b.Bytes(), 0o644); err != nil {
 		return err
 	}
-	fmt.Fprintf(a.stdout, "%s: %d pairs of dataset %q to label\n", *out, len(pairs), e.dataset)
+	fmt.Fprintf(a.stdout, "%s: %d pairs of dataset %q to label\n", out, len(pairs), e.dataset)
 	return nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/fusiontune/fusiontune/internal/cli"
 
 	"github.com/fusiontune/fusiontune/experiments/judge"
 )
@@ -17,25 +18,27 @@ with quadratic weights (the headline: a grade off by two costs four times
 one off by one) and linear weights; --by category adds a row per query
 category. Kappa is n/a when undefined (one grade only).`
 
+var judgeAgreeSpec = judgeSpec("agree", judgeAgreeUsage,
+	cli.String("by", "", "category: one row per query category"),
+	cli.String("judge", "", "compare this judge (default: every llm judge)"),
+	cli.String("format", "text", "text or json"))
+
 func runJudgeAgree(ctx context.Context, a *app, args []string) error {
-	fs := newFlagSet("judge agree", judgeAgreeUsage, a.stderr)
-	config := judgeFlags(fs)
-	by := fs.String("by", "", "category: one row per query category")
-	name := fs.String("judge", "", "compare this judge (default: every llm judge)")
-	format := fs.String("format", "text", "text or json")
-	if err := parseFlags(fs, args); err != nil {
+	fs, err := a.parse(judgeAgreeSpec, args)
+	if err != nil {
 		return err
 	}
+	by, name, format := fs.Str("by"), fs.Str("judge"), fs.Str("format")
 	if fs.NArg() > 0 {
 		return usageErrorf("judge agree: unexpected argument %q", fs.Arg(0))
 	}
-	if *by != "" && *by != "category" {
-		return usageErrorf("judge agree: --by: want category (got %q)", *by)
+	if by != "" && by != "category" {
+		return usageErrorf("judge agree: --by: want category (got %q)", by)
 	}
-	if *format != "text" && *format != "json" {
-		return usageErrorf("judge agree: --format: want text or json (got %q)", *format)
+	if format != "text" && format != "json" {
+		return usageErrorf("judge agree: --format: want text or json (got %q)", format)
 	}
-	e, err := a.openJudgeEnv(*config, fs)
+	e, err := a.openJudgeEnv(fs)
 	if err != nil {
 		return err
 	}
@@ -48,15 +51,15 @@ func runJudgeAgree(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	c := judge.Compare(ls, e.ds.Gold(), e.ds.Categories(), *name, e.ds.Golden.Scale.Max, *by == "category")
+	c := judge.Compare(ls, e.ds.Gold(), e.ds.Categories(), name, e.ds.Golden.Scale.Max, by == "category")
 	if len(c.Reports) == 0 {
 		what := "llm labels"
-		if *name != "" {
-			what = fmt.Sprintf("labels by %q", *name)
+		if name != "" {
+			what = fmt.Sprintf("labels by %q", name)
 		}
 		return failedError(fmt.Errorf("judge agree: no %s of dataset %q in %s (run 'tune judge run --judge llm' first)", what, e.dataset, st.Location.Redacted))
 	}
-	if *format == "json" {
+	if format == "json" {
 		return c.WriteJSON(a.stdout, e.dataset)
 	}
 	return c.WriteText(a.stdout)

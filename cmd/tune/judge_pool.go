@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/fusiontune/fusiontune/internal/cli"
 
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
@@ -28,29 +29,30 @@ stdout with --out, to stderr without. --format json prints the statistics
 as JSON.
 `
 
+var judgePoolSpec = cli.Spec{Name: "judge pool", Usage: judgePoolUsage, Flags: []cli.Flag{configFlag, runsDirFlag,
+	cli.Int("depth", pool.DefaultDepth, "ranks of each ranking to pool (1..1000)"),
+	cli.String("trials", tuner.DefaultPoolTrials, "top:N, all, or trial names separated by commas"),
+	cli.Bool("retrievers", false, "also pool each retriever's own candidate list"),
+	cli.String("out", "", "write the pool's JSON lines to this file instead of stdout"),
+	cli.String("format", "text", "statistics as text or json")}}
+
 // runJudgePool is `tune judge pool`.
 func runJudgePool(ctx context.Context, a *app, args []string) error {
-	fs := newFlagSet("judge pool", judgePoolUsage, a.stderr)
-	config := fs.String("config", "", "settings file (default ./tune.yaml when present)")
-	fs.String("runs-dir", defaultRunsDir, "directory of run records (setting runs_dir)")
-	depth := fs.Int("depth", pool.DefaultDepth, "ranks of each ranking to pool (1..1000)")
-	trials := fs.String("trials", tuner.DefaultPoolTrials, "top:N, all, or trial names separated by commas")
-	retrievers := fs.Bool("retrievers", false, "also pool each retriever's own candidate list")
-	out := fs.String("out", "", "write the pool's JSON lines to this file instead of stdout")
-	format := fs.String("format", "text", "statistics as text or json")
-	if err := parseFlags(fs, args); err != nil {
+	fs, err := a.parse(judgePoolSpec, args)
+	if err != nil {
 		return err
 	}
+	depth, trials, retrievers, out, format := fs.Int("depth"), fs.Str("trials"), fs.Bool("retrievers"), fs.Str("out"), fs.Str("format")
 	if fs.NArg() != 1 {
 		return usageErrorf("want one RUN (got %d arguments)", fs.NArg())
 	}
-	if *depth < 1 || *depth > pool.MaxDepth {
-		return usageErrorf("--depth must be in 1..%d (got %d)", pool.MaxDepth, *depth)
+	if depth < 1 || depth > pool.MaxDepth {
+		return usageErrorf("--depth must be in 1..%d (got %d)", pool.MaxDepth, depth)
 	}
-	if *format != "text" && *format != "json" {
-		return usageErrorf("--format: want text or json (got %q)", *format)
+	if format != "text" && format != "json" {
+		return usageErrorf("--format: want text or json (got %q)", format)
 	}
-	s, err := loadSettings(*config, fs, map[string]string{"runs-dir": "runs_dir"})
+	s, err := settingsOf(fs)
 	if err != nil {
 		return err
 	}
@@ -62,15 +64,16 @@ func runJudgePool(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return inputError(err)
 	}
-	o := tuner.PoolOptions{Depth: *depth, Trials: *trials, Retrievers: *retrievers}
-	if o.Labels, err = a.storeLabels(ctx, s, tuner.RunDatasetID(run)); err != nil {
-		return err
+	o := tuner.PoolOptions{Depth: depth, Trials: trials, Retrievers: retrievers}
+	a.secrets.AddURLPassword(s.JudgeStoreURL())
+	if o.Labels, err = tuner.StoreLabels(ctx, s.JudgeStoreURL(), tuner.RunDatasetID(run)); err != nil {
+		return runError(err)
 	}
 	p, err := tuner.PoolRun(run, o)
 	if err != nil {
 		return runError(err)
 	}
-	return a.writeJudgePool(p, *out, *format)
+	return a.writeJudgePool(p, out, format)
 }
 
 // writeJudgePool writes the pool's pairs to out (stdout when "") and its

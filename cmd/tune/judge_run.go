@@ -2,8 +2,8 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
+	"github.com/fusiontune/fusiontune/internal/cli"
 	"os"
 	"strings"
 
@@ -31,80 +31,73 @@ answers received stay cached) and exits 1.
 --judge file:PATH labels the pairs a qrels file (TREC or BEIR tsv) judges,
 as judge "file:<basename>".`
 
-// judgeRunFlags are the flags of `tune judge run`.
-type judgeRunFlags struct {
-	config, pool, which *string
-	dryRun              *bool
-	calls, tokens       *int64
-	concurrency         *int
-	set                 map[string]bool
-}
+var judgeRunSpec = judgeSpec("run", judgeRunUsage,
+	cli.String("pool", "", "pool file (tune judge pool --out FILE)"),
+	cli.String("judge", "llm", "llm, or file:PATH (a qrels file)"),
+	cli.Bool("dry-run", false, "print what judging would cost; call nothing, write nothing"),
+	cli.Int64("budget-calls", 0, "most calls, retries included (0: no bound; setting judge.budget.calls)"),
+	cli.Int64("budget-tokens", 0, "most tokens (0: no bound; setting judge.budget.tokens)"),
+	cli.Int("concurrency", llm.DefaultConcurrency, fmt.Sprintf("calls at once, 1..%d (setting judge.concurrency)", llm.MaxConcurrency)))
 
 // parseJudgeRun parses and checks the flags of `tune judge run`.
-func parseJudgeRun(fs *flag.FlagSet, args []string) (*judgeRunFlags, error) {
-	f := &judgeRunFlags{config: judgeFlags(fs), set: map[string]bool{}}
-	f.pool = fs.String("pool", "", "pool file (tune judge pool --out FILE)")
-	f.which = fs.String("judge", "llm", "llm, or file:PATH (a qrels file)")
-	f.dryRun = fs.Bool("dry-run", false, "print what judging would cost; call nothing, write nothing")
-	f.calls = fs.Int64("budget-calls", 0, "most calls, retries included (0: no bound; setting judge.budget.calls)")
-	f.tokens = fs.Int64("budget-tokens", 0, "most tokens (0: no bound; setting judge.budget.tokens)")
-	f.concurrency = fs.Int("concurrency", llm.DefaultConcurrency, fmt.Sprintf("calls at once, 1..%d (setting judge.concurrency)", llm.MaxConcurrency))
-	if err := parseFlags(fs, args); err != nil {
+func (a *app) parseJudgeRun(args []string) (*cli.Parsed, error) {
+	fs, err := a.parse(judgeRunSpec, args)
+	if err != nil {
 		return nil, err
 	}
 	if fs.NArg() > 0 {
 		return nil, usageErrorf("judge run: unexpected argument %q", fs.Arg(0))
 	}
-	if *f.pool == "" {
+	if fs.Str("pool") == "" {
 		return nil, usageErrorf("judge run: --pool FILE is required")
 	}
-	fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
-	if *f.calls < 0 || *f.calls > tunesettings.MaxJudgeBudget || *f.tokens < 0 || *f.tokens > tunesettings.MaxJudgeBudget {
+	calls, tokens, concurrency := fs.Int64("budget-calls"), fs.Int64("budget-tokens"), fs.Int("concurrency")
+	if calls < 0 || calls > tunesettings.MaxJudgeBudget || tokens < 0 || tokens > tunesettings.MaxJudgeBudget {
 		return nil, usageErrorf("judge run: --budget-calls and --budget-tokens must be in [0, %d] (0: no bound)", int64(tunesettings.MaxJudgeBudget))
 	}
-	if *f.concurrency < 1 || *f.concurrency > llm.MaxConcurrency {
-		return nil, usageErrorf("judge run: --concurrency must be in [1, %d] (got %d)", llm.MaxConcurrency, *f.concurrency)
+	if concurrency < 1 || concurrency > llm.MaxConcurrency {
+		return nil, usageErrorf("judge run: --concurrency must be in [1, %d] (got %d)", llm.MaxConcurrency, concurrency)
 	}
-	return f, nil
+	return fs, nil
 }
 
-// override sets the judge settings the flags name.
-func (f *judgeRunFlags) override(js *tunesettings.Judge) {
-	if f.set["budget-calls"] {
-		js.Budget.Calls = f.calls
+// overrideJudge sets the judge settings the flags name.
+func overrideJudge(fs *cli.Parsed, js *tunesettings.Judge) {
+	if fs.Given("budget-calls") {
+		js.Budget.Calls = ptr(fs.Int64("budget-calls"))
 	}
-	if f.set["budget-tokens"] {
-		js.Budget.Tokens = f.tokens
+	if fs.Given("budget-tokens") {
+		js.Budget.Tokens = ptr(fs.Int64("budget-tokens"))
 	}
-	if f.set["concurrency"] {
-		js.Concurrency = f.concurrency
+	if fs.Given("concurrency") {
+		js.Concurrency = ptr(fs.Int("concurrency"))
 	}
 }
 
 func runJudgeRun(ctx context.Context, a *app, args []string) error {
-	fs := newFlagSet("judge run", judgeRunUsage, a.stderr)
-	f, err := parseJudgeRun(fs, args)
+	fs, err := a.parseJudgeRun(args)
 	if err != nil {
 		return err
 	}
-	e, err := a.openJudgeEnv(*f.config, fs)
+	e, err := a.openJudgeEnv(fs)
 	if err != nil {
 		return err
 	}
-	f.override(&e.s.Judge)
-	pairs, err := e.poolPairs(*f.pool)
+	overrideJudge(fs, &e.s.Judge)
+	poolFile, dryRun := fs.Str("pool"), fs.Bool("dry-run")
+	pairs, err := e.poolPairs(poolFile)
 	if err != nil {
 		return err
 	}
 	// A dry run creates no store: without one there is no cache to read.
-	st, err := a.openLabelsIf(ctx, e, !*f.dryRun)
+	st, err := a.openLabelsIf(ctx, e, !dryRun)
 	if err != nil {
 		return err
 	}
 	if st != nil {
 		defer st.Close()
 	}
-	j, lj, err := a.pickJudge(e, st, *f.which)
+	j, lj, err := a.pickJudge(e, st, fs.Str("judge"))
 	if err != nil {
 		return err
 	}
@@ -112,8 +105,8 @@ func runJudgeRun(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(a.stderr, "pool %s: %d pairs, %d already labelled by %s, %d to judge\n", *f.pool, len(pairs), len(pairs)-len(todo), j.Name(), len(todo))
-	if *f.dryRun {
+	fmt.Fprintf(a.stderr, "pool %s: %d pairs, %d already labelled by %s, %d to judge\n", poolFile, len(pairs), len(pairs)-len(todo), j.Name(), len(todo))
+	if dryRun {
 		return a.judgeDryRun(ctx, e, j, lj, todo)
 	}
 	got, err := judge.JudgeInto(ctx, j, st, todo)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/fusiontune/fusiontune/internal/cli"
 	"os"
 	"path/filepath"
 	"slices"
@@ -29,40 +30,42 @@ Every label is checked first (the dataset's, a query of the golden set, a
 grade on its scale); on any problem nothing is appended and every problem
 is listed.`
 
+var judgeImportSpec = judgeSpec("import", judgeImportUsage,
+	cli.String("judge", "", "who labelled the file (a person's name)"),
+	cli.String("source", labels.SourceHuman, "source of qrels labels: "+strings.Join(labels.Sources, ", ")))
+
 func runJudgeImport(ctx context.Context, a *app, args []string) error {
-	fs := newFlagSet("judge import", judgeImportUsage, a.stderr)
-	config := judgeFlags(fs)
-	name := fs.String("judge", "", "who labelled the file (a person's name)")
-	source := fs.String("source", labels.SourceHuman, "source of qrels labels: "+strings.Join(labels.Sources, ", "))
-	if err := parseFlags(fs, args); err != nil {
+	fs, err := a.parse(judgeImportSpec, args)
+	if err != nil {
 		return err
 	}
+	name, source := fs.Str("judge"), fs.Str("source")
 	if fs.NArg() != 1 {
 		return usageErrorf("judge import: want one FILE (got %d arguments)", fs.NArg())
 	}
-	if !slices.Contains(labels.Sources, *source) {
-		return usageErrorf("judge import: --source: want one of %s (got %q)", strings.Join(labels.Sources, ", "), *source)
+	if !slices.Contains(labels.Sources, source) {
+		return usageErrorf("judge import: --source: want one of %s (got %q)", strings.Join(labels.Sources, ", "), source)
 	}
 	path := fs.Arg(0)
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return inputError(fmt.Errorf("judge import: %w", err))
 	}
-	e, err := a.openJudgeEnv(*config, fs)
+	e, err := a.openJudgeEnv(fs)
 	if err != nil {
 		return err
 	}
 	kind := judge.ImportKind(data)
-	if kind == judge.KindLabels && *name != "" {
+	if kind == judge.KindLabels && name != "" {
 		return usageErrorf("judge import: %s holds native labels, each with its judge: drop --judge", path)
 	}
-	if kind != judge.KindLabels && strings.TrimSpace(*name) == "" {
+	if kind != judge.KindLabels && strings.TrimSpace(name) == "" {
 		return usageErrorf("judge import: --judge NAME is required for %s (who labelled it)", path)
 	}
 	_, known := e.queries()
 	im, err := judge.Import(data, path, judge.ImportSpec{
 		Dataset: e.dataset, Queries: known, MaxGrade: e.ds.Golden.Scale.Max,
-		Judge: *name, Source: *source, Time: time.Now().UTC(),
+		Judge: name, Source: source, Time: time.Now().UTC(),
 	})
 	if err != nil {
 		return inputError(err)
@@ -92,26 +95,28 @@ appended) or qrels (one grade per pair: of --judge, or by precedence
 human > file > llm > implicit, then the latest). Gold judgments of the
 golden set are not in the store and not written.`
 
+var judgeLabelsSpec = judgeSpec("labels", judgeLabelsUsage,
+	cli.String("format", "jsonl", "jsonl or qrels"),
+	cli.String("judge", "", "only this judge's labels"),
+	cli.Bool("all", false, "jsonl: every label ever appended, oldest first"),
+	cli.String("out", "", "file to write (default stdout)"))
+
 func runJudgeLabels(ctx context.Context, a *app, args []string) error {
-	fs := newFlagSet("judge labels", judgeLabelsUsage, a.stderr)
-	config := judgeFlags(fs)
-	format := fs.String("format", "jsonl", "jsonl or qrels")
-	name := fs.String("judge", "", "only this judge's labels")
-	all := fs.Bool("all", false, "jsonl: every label ever appended, oldest first")
-	out := fs.String("out", "", "file to write (default stdout)")
-	if err := parseFlags(fs, args); err != nil {
+	fs, err := a.parse(judgeLabelsSpec, args)
+	if err != nil {
 		return err
 	}
+	format, name, all, out := fs.Str("format"), fs.Str("judge"), fs.Bool("all"), fs.Str("out")
 	if fs.NArg() > 0 {
 		return usageErrorf("judge labels: unexpected argument %q", fs.Arg(0))
 	}
-	if *format != labels.FormatJSONL && *format != labels.FormatQrels {
-		return usageErrorf("judge labels: --format: want jsonl or qrels (got %q)", *format)
+	if format != labels.FormatJSONL && format != labels.FormatQrels {
+		return usageErrorf("judge labels: --format: want jsonl or qrels (got %q)", format)
 	}
-	if *all && *format != labels.FormatJSONL {
+	if all && format != labels.FormatJSONL {
 		return usageErrorf("judge labels: --all needs --format jsonl")
 	}
-	e, err := a.openJudgeEnv(*config, fs)
+	e, err := a.openJudgeEnv(fs)
 	if err != nil {
 		return err
 	}
@@ -120,16 +125,16 @@ func runJudgeLabels(ctx context.Context, a *app, args []string) error {
 		return err
 	}
 	defer st.Close()
-	ls, err := st.Select(ctx, e.dataset, *all, *name)
+	ls, err := st.Select(ctx, e.dataset, all, name)
 	if err != nil {
 		return err
 	}
 	var b bytes.Buffer
-	if err := labels.Write(&b, ls, *format); err != nil {
+	if err := labels.Write(&b, ls, format); err != nil {
 		return err
 	}
 	fmt.Fprintf(a.stderr, "%d labels of dataset %q in %s\n", len(ls), e.dataset, st.Location.Redacted)
-	return a.writeOut(*out, b.Bytes())
+	return a.writeOut(out, b.Bytes())
 }
 
 // writeOut writes data to the file out (its directory must exist), or to

@@ -2,8 +2,8 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
+	"github.com/fusiontune/fusiontune/internal/cli"
 	"strings"
 
 	"github.com/fusiontune/fusiontune/experiments/judge"
@@ -19,15 +19,16 @@ type sweepJudgeFlags struct {
 	leading int
 }
 
-// addJudgeFlags registers --judge, --judge-budget, --judge-target and
-// --judge-leading on fs.
-func addJudgeFlags(fs *flag.FlagSet) *sweepJudgeFlags {
-	j := &sweepJudgeFlags{}
-	fs.StringVar(&j.spec, "judge", "", "after the sweep, judge the leading trials' unjudged hits and rescore: llm (settings judge.*) or file:PATH (a qrels file)")
-	fs.IntVar(&j.budget, "judge-budget", 0, "with --judge: the most (query, document) pairs to judge, >= 1")
-	fs.Float64Var(&j.target, "judge-target", tuner.DefaultJudgeTarget, "with --judge: stop once the leading trials' Judged@10 reaches this, in (0, 1]")
-	fs.IntVar(&j.leading, "judge-leading", tuner.DefaultJudgeLeading, "with --judge: how many of the best trials to pool and measure, >= 1")
-	return j
+// judgeFlagSpecs are a sweep's judge-as-you-tune flags.
+var judgeFlagSpecs = []cli.Flag{
+	cli.String("judge", "", "after the sweep, judge the leading trials' unjudged hits and rescore: llm (settings judge.*) or file:PATH (a qrels file)"),
+	cli.Int("judge-budget", 0, "with --judge: the most (query, document) pairs to judge, >= 1"),
+	cli.Float("judge-target", tuner.DefaultJudgeTarget, "with --judge: stop once the leading trials' Judged@10 reaches this, in (0, 1]"),
+	cli.Int("judge-leading", tuner.DefaultJudgeLeading, "with --judge: how many of the best trials to pool and measure, >= 1"),
+}
+
+func judgeFlagsOf(fs *cli.Parsed) *sweepJudgeFlags {
+	return &sweepJudgeFlags{spec: fs.Str("judge"), budget: fs.Int("judge-budget"), target: fs.Float("judge-target"), leading: fs.Int("judge-leading")}
 }
 
 // setJudge checks the judge flags of f and sets c.Judge to the loop they
@@ -47,10 +48,10 @@ func (a *app) setJudge(f *sweepFlags, s *settings, c *tuner.Config, shared bool)
 
 // judgeLoop checks the flags and returns the judge loop they ask for (nil
 // without --judge). queries are the golden set's queries.
-func (a *app) judgeLoop(fs *flag.FlagSet, j *sweepJudgeFlags, s *settings, queries []tuner.Query) (*tuner.JudgeLoop, error) {
+func (a *app) judgeLoop(fs *cli.Parsed, j *sweepJudgeFlags, s *settings, queries []tuner.Query) (*tuner.JudgeLoop, error) {
 	if j.spec == "" {
 		for _, name := range []string{"judge-budget", "judge-target", "judge-leading"} {
-			if flagSet(fs, name) {
+			if fs.Given(name) {
 				return nil, usageErrorf("--%s: only with --judge", name)
 			}
 		}
@@ -60,7 +61,7 @@ func (a *app) judgeLoop(fs *flag.FlagSet, j *sweepJudgeFlags, s *settings, queri
 		return nil, usageErrorf("--judge-target must be in (0, 1] (got %g)", j.target)
 	}
 	url := s.JudgeStoreURL()
-	a.addURLSecret(url)
+	a.secrets.AddURLPassword(url)
 	l := &tuner.JudgeLoop{Budget: j.budget, Target: j.target, Leading: j.leading, StoreURL: url}
 	if err := l.Validate(); err != nil {
 		return nil, usageErrorf("%v", err)

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/fusiontune/fusiontune/internal/cli"
 	"strconv"
 
 	"github.com/fusiontune/fusiontune/internal/plainnum"
@@ -23,29 +24,30 @@ without RUN, from a prior (0.13, per-query ΔnDCG@10 on BEIR SciFact).
 // DefaultPlanEffect is tune plan's --effect.
 const DefaultPlanEffect = 0.02
 
+var planSpec = cli.Spec{Name: "plan", Usage: planUsage, Flags: []cli.Flag{configFlag, runsDirFlag,
+	cli.String("effect", strconv.FormatFloat(DefaultPlanEffect, 'g', -1, 64), "the mean gain to detect, 0 < EFFECT <= 1")}}
+
 func runPlan(ctx context.Context, a *app, args []string) error {
-	fs := newFlagSet("plan", planUsage, a.stderr)
-	config := fs.String("config", "", "settings file (default ./tune.yaml when present)")
-	fs.String("runs-dir", defaultRunsDir, "directory of run records (setting runs_dir)")
-	effect := fs.String("effect", strconv.FormatFloat(DefaultPlanEffect, 'g', -1, 64), "the mean gain to detect, 0 < EFFECT <= 1")
-	if err := parseFlags(fs, args); err != nil {
+	fs, err := a.parse(planSpec, args)
+	if err != nil {
 		return err
 	}
+	effect := fs.Str("effect")
 	if fs.NArg() > 1 {
 		return usageErrorf("want at most one RUN (got %d arguments)", fs.NArg())
 	}
-	e, ok := plainnum.Float(*effect)
+	e, ok := plainnum.Float(effect)
 	if !ok || !(e > 0 && e <= 1) {
-		return usageErrorf("--effect: must be a number in (0, 1] (got %q)", *effect)
+		return usageErrorf("--effect: must be a number in (0, 1] (got %q)", effect)
 	}
 	if fs.NArg() == 0 {
-		s, err := loadSettings(*config, fs, map[string]string{"runs-dir": "runs_dir"})
+		s, err := settingsOf(fs)
 		if err != nil {
 			return err
 		}
 		return tuner.PlanBudget(e, nil, "", s.StatsOptions(0)).Write(a.stdout)
 	}
-	s, _, run, err := a.openRun(*config, fs, fs.Arg(0))
+	s, _, run, err := a.openRun(fs, fs.Arg(0))
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/fusiontune/fusiontune/internal/cli"
 
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/runs/report"
@@ -17,23 +18,24 @@ bars, the primary score against each tuned parameter, replay parity,
 judged coverage and the worst queries. Without --out it is written to the
 run directory as report.html; --out - writes it to stdout.`
 
+var reportSpec = cli.Spec{Name: "report", Usage: reportUsage, Flags: []cli.Flag{configFlag, runsDirFlag,
+	cli.String("out", "", "output file (default RUN/report.html; - for stdout)")}}
+
 func runReport(ctx context.Context, a *app, args []string) error {
-	fs := newFlagSet("report", reportUsage, a.stderr)
-	config := fs.String("config", "", "settings file (default ./tune.yaml when present)")
-	fs.String("runs-dir", defaultRunsDir, "directory of run records (setting runs_dir)")
-	out := fs.String("out", "", "output file (default RUN/report.html; - for stdout)")
-	if err := parseFlags(fs, args); err != nil {
+	fs, err := a.parse(reportSpec, args)
+	if err != nil {
 		return err
 	}
+	out := fs.Str("out")
 	if fs.NArg() > 1 {
 		return usageErrorf("want at most one RUN (got %d arguments)", fs.NArg())
 	}
-	_, _, run, err := a.openRun(*config, fs, fs.Arg(0))
+	_, _, run, err := a.openRun(fs, fs.Arg(0))
 	if err != nil {
 		return err
 	}
 	opts := report.DefaultOptions()
-	switch *out {
+	switch out {
 	case "":
 		path, err := report.Write(run, opts)
 		if err != nil {
@@ -48,9 +50,9 @@ func runReport(ctx context.Context, a *app, args []string) error {
 	if err := report.Render(&b, run, opts); err != nil {
 		return err
 	}
-	if err := runs.WriteFileAtomic(*out, b.Bytes(), 0o644); err != nil {
+	if err := runs.WriteFileAtomic(out, b.Bytes(), 0o644); err != nil {
 		return fmt.Errorf("report --out: %w", err)
 	}
-	fmt.Fprintln(a.stdout, *out)
+	fmt.Fprintln(a.stdout, out)
 	return nil
 }

@@ -7,13 +7,14 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
-	"github.com/fusiontune/fusiontune/internal/suggest"
+	"github.com/fusiontune/fusiontune/internal/cli"
 	"github.com/fusiontune/fusiontune/runs"
 )
 
-// command is one subcommand of tune.
+// command is one subcommand of tune. run parses its own arguments: most
+// commands declare a cli.Spec (usage and flags, each flag bound to the
+// settings key it overrides) and start with a.parse(spec, args).
 type command struct {
 	name    string // as typed on the command line
 	summary string // one line for the top-level help
@@ -28,11 +29,9 @@ type app struct {
 	secrets        *runs.Redactor
 }
 
-// defaultCommand runs when the first argument is a flag or absent: tune's main
-// job, the sweep (`tune --experiments FILE`).
-const defaultCommand = "sweep"
-
 // commands is every subcommand of tune, in the order of the top-level help.
+// To add one: a line here, and in a file of its own a cli.Spec and its
+// run function (see apply.go).
 func commands() []command {
 	return []command{
 		{name: "apply", summary: "promote a recorded trial to the production config (safely, with rollback)", run: runApply},
@@ -58,14 +57,31 @@ func commands() []command {
 	}
 }
 
-// lookup returns the command called name.
-func lookup(name string) (command, bool) {
+const usageHead = `tune — tune hybrid search (BM25 + vectors + fusion) against a judged golden set
+
+Usage:
+  tune [--experiments FILE] [flags]     run a sweep and print the leaderboard
+  tune COMMAND [flags]
+
+Commands:
+`
+
+const usageFoot = `
+Run 'tune COMMAND --help' for a command's flags; flags may come before or after COMMAND.
+RUN: latest, a run id or prefix, or a run directory's path. TRIAL: #N (leaderboard rank), a name or prefix; none: the best.
+Exit codes: 0 ok, 1 run or gate failed, 2 usage or input error, 3 sweep finished with failed trials.
+`
+
+// table is tune's commands bound to a; with no command the sweep runs
+// (`tune --experiments FILE`).
+func (a *app) table() cli.Table {
+	t := cli.Table{Default: "sweep", Help: usageHead, Footer: usageFoot,
+		BoolFlags: map[string]bool{"apply-best": true, "force": true, "h": true, "help": true, "c": true, "q": true, "v": true}}
 	for _, c := range commands() {
-		if c.name == name {
-			return c, true
-		}
+		t.Commands = append(t.Commands, cli.Command{Name: c.name, Summary: c.summary,
+			Run: func(ctx context.Context, args []string) error { return c.run(ctx, a, args) }})
 	}
-	return command{}, false
+	return t
 }
 
 // run executes one invocation and returns its exit code. Errors go to stderr,
@@ -74,200 +90,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	secrets := runs.NewRedactor()
 	addEnvSecrets(secrets, os.Environ())
 	a := &app{stdout: secrets.Writer(stdout), stderr: secrets.Writer(stderr), secrets: secrets}
-	err := dispatch(ctx, a, args)
+	err := a.table().Dispatch(ctx, args, a.stdout)
 	if err != nil && !errors.Is(err, flag.ErrHelp) {
 		fmt.Fprintf(a.stderr, "tune: %v\n", err)
 	}
-	return exitCode(err)
+	return cli.Code(err)
 }
 
-// dispatch finds the command among args, wherever it stands: global flags
-// may come before it (`tune --config t.yaml gate latest`). With no command,
-// the sweep runs.
-func dispatch(ctx context.Context, a *app, args []string) error {
-	if len(args) > 0 {
-		switch args[0] {
-		case "help", "-h", "-help", "--help":
-			if len(args) > 1 {
-				if c, ok := lookup(args[1]); ok {
-					return c.run(ctx, a, []string{"--help"})
-				}
-				return unknownCommand(args[1])
-			}
-			printUsage(a.stdout)
-			return nil
-		}
-	}
-	if i := commandIndex(args); i >= 0 {
-		c, _ := lookup(args[i])
-		rest := append(append([]string{}, args[:i]...), args[i+1:]...)
-		return c.run(ctx, a, rest)
-	}
-	for i, arg := range args {
-		if arg == "--" {
-			break
-		}
-		if (i == 0 && !strings.HasPrefix(arg, "-")) || (!strings.HasPrefix(arg, "-") && !takesValue(args[i-1]) && suggest.Closest(arg, commandNames()) != "") {
-			return unknownCommand(arg)
-		}
-	}
-	c, _ := lookup(defaultCommand)
-	return c.run(ctx, a, args)
-}
-
-// commandIndex is the position of the command in args, -1 for none: the
-// first argument naming a command that is not a preceding flag's value.
-func commandIndex(args []string) int {
-	for i, arg := range args {
-		if arg == "--" {
-			return -1
-		}
-		if strings.HasPrefix(arg, "-") {
-			continue
-		}
-		if _, ok := lookup(arg); ok && (i == 0 || !takesValue(args[i-1])) {
-			return i
-		}
-		if i == 0 {
-			return -1 // the first argument is a positional one, not a command
-		}
-	}
-	return -1
-}
-
-// boolFlags are the flags of any command that take no value.
-var boolFlags = map[string]bool{"apply-best": true, "force": true, "h": true, "help": true, "c": true, "q": true, "v": true}
-
-// takesValue reports whether arg is a flag whose value is the next
-// argument.
-func takesValue(arg string) bool {
-	if !strings.HasPrefix(arg, "-") || arg == "--" || strings.Contains(arg, "=") {
-		return false
-	}
-	return !boolFlags[strings.TrimLeft(arg, "-")]
-}
-
-func commandNames() []string {
-	var names []string
-	for _, c := range commands() {
-		names = append(names, c.name)
-	}
-	return names
-}
-
-// unknownCommand is the one-line error for a mistyped command.
-func unknownCommand(name string) error {
-	if s := suggest.Closest(name, commandNames()); s != "" {
-		return usageErrorf("unknown command %q (did you mean %s?); run 'tune help' for the commands", name, s)
-	}
-	return usageErrorf("unknown command %q; run 'tune help' for the commands", name)
-}
-
-func printUsage(w io.Writer) {
-	fmt.Fprintln(w, "tune — tune hybrid search (BM25 + vectors + fusion) against a judged golden set")
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Usage:")
-	fmt.Fprintln(w, "  tune [--experiments FILE] [flags]     run a sweep and print the leaderboard")
-	fmt.Fprintln(w, "  tune COMMAND [flags]")
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Commands:")
-	for _, c := range commands() {
-		fmt.Fprintf(w, "  %-12s %s\n", c.name, c.summary)
-	}
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Run 'tune COMMAND --help' for a command's flags; flags may come before or after COMMAND.")
-	fmt.Fprintln(w, "RUN: latest, a run id or prefix, or a run directory's path. TRIAL: #N (leaderboard rank), a name or prefix; none: the best.")
-	fmt.Fprintln(w, "Exit codes: 0 ok, 1 run or gate failed, 2 usage or input error, 3 sweep finished with failed trials.")
-}
-
-// newFlagSet returns a flag set that reports errors instead of exiting and
-// prints its usage to stderr.
-func newFlagSet(name, usage string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet("tune "+name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: tune %s %s\n\n", name, usage)
-		fs.PrintDefaults()
-	}
-	return fs
-}
-
-// parseFlags parses args into fs, mapping a parse failure to a one-line
-// usage error (exit 2) naming the flag, with a did-you-mean for a
-// mistyped one, and --help to the command's usage and flag.ErrHelp
-// (exit 0).
-func parseFlags(fs *flag.FlagSet, args []string) error {
-	out, usage := fs.Output(), fs.Usage
-	fs.SetOutput(io.Discard) // the flag package would print the error and the usage
-	fs.Usage = func() {}
-	err := checkNumberFlags(fs, args)
-	if err == nil {
-		err = fs.Parse(flagsFirst(fs, args))
-	}
-	fs.SetOutput(out)
-	fs.Usage = usage
-	if err == nil {
-		return nil
-	}
-	if errors.Is(err, flag.ErrHelp) {
-		usage()
-		return err
-	}
-	return &codedError{code: exitUsage, err: flagError(fs, err)}
-}
-
-// flagError rewords a flag package error as one line: the command, the
-// flag, a did-you-mean for an unknown one, and where the flags are listed.
-func flagError(fs *flag.FlagSet, err error) error {
-	cmd := strings.TrimPrefix(fs.Name(), "tune ")
-	help := fmt.Sprintf("run 'tune %s --help' for its flags", cmd)
-	name, unknown := strings.CutPrefix(err.Error(), "flag provided but not defined: ")
-	if !unknown {
-		return fmt.Errorf("%s: %w; %s", cmd, err, help)
-	}
-	name = strings.TrimLeft(name, "-")
-	var names []string
-	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
-	if s := suggest.Closest(name, names); s != "" {
-		return fmt.Errorf("%s: unknown flag --%s (did you mean --%s?); %s", cmd, name, s, help)
-	}
-	return fmt.Errorf("%s: unknown flag --%s; %s", cmd, name, help)
-}
-
-// flagsFirst moves the flags that follow positional arguments in front of
-// them (`tune apply RUN TRIAL --runs-dir X`), since the flag package stops at
-// the first positional argument. Everything after "--" stays positional.
-func flagsFirst(fs *flag.FlagSet, args []string) []string {
-	var flags, pos []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			pos = append(pos, args[i:]...)
-			break
-		}
-		if len(a) < 2 || a[0] != '-' {
-			pos = append(pos, a)
-			continue
-		}
-		flags = append(flags, a)
-		name := strings.TrimLeft(a, "-")
-		if strings.Contains(name, "=") {
-			continue
-		}
-		f := fs.Lookup(name)
-		if f == nil {
-			continue // an unknown flag: Parse reports it
-		}
-		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
-			continue
-		}
-		if i+1 < len(args) {
-			i++
-			flags = append(flags, args[i])
-		}
-	}
-	if len(pos) > 0 && pos[0] != "--" && len(flags) > 0 {
-		return append(append(flags, "--"), pos...)
-	}
-	return append(flags, pos...)
+// parse parses a command's arguments with its spec (cli.Spec.Parse).
+func (a *app) parse(spec cli.Spec, args []string) (*cli.Parsed, error) {
+	return spec.Parse(a.stderr, args)
 }

@@ -3,23 +3,25 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/fusiontune/fusiontune/internal/cli"
 	"slices"
 
 	"github.com/fusiontune/fusiontune/runs"
 )
 
+var runsSpec = cli.Spec{Name: "runs", Usage: "[--runs-dir DIR] [--format text|json|md|csv]", Flags: []cli.Flag{configFlag, runsDirFlag,
+	cli.String("format", "text", "text, json, md or csv")}}
+
 func runRuns(ctx context.Context, a *app, args []string) error {
-	fs := newFlagSet("runs", "[--runs-dir DIR] [--format text|json|md|csv]", a.stderr)
-	config := fs.String("config", "", "settings file (default ./tune.yaml when present)")
-	fs.String("runs-dir", defaultRunsDir, "directory of run records (setting runs_dir)")
-	format := fs.String("format", "text", "text, json, md or csv")
-	if err := parseFlags(fs, args); err != nil {
+	fs, err := a.parse(runsSpec, args)
+	if err != nil {
 		return err
 	}
-	if !slices.Contains(runs.ListFormats, *format) {
-		return usageErrorf("runs: --format must be text, json, md or csv (got %q)", *format)
+	format := fs.Str("format")
+	if !slices.Contains(runs.ListFormats, format) {
+		return usageErrorf("runs: --format must be text, json, md or csv (got %q)", format)
 	}
-	s, err := loadSettings(*config, fs, map[string]string{"runs-dir": "runs_dir"})
+	s, err := settingsOf(fs)
 	if err != nil {
 		return err
 	}
@@ -34,9 +36,9 @@ func runRuns(ctx context.Context, a *app, args []string) error {
 	}
 	if len(list) == 0 {
 		fmt.Fprintf(a.stderr, "no runs in %s\n", s.RunsDir)
-		if *format != "json" {
+		if format != "json" {
 			return nil
 		}
 	}
-	return runs.WriteList(a.stdout, *format, runs.ListRows(list))
+	return runs.WriteList(a.stdout, format, runs.ListRows(list))
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/fusiontune/fusiontune/internal/cli"
 	"io"
 	"log/slog"
 	"os"
@@ -12,37 +13,40 @@ import (
 	"github.com/fusiontune/fusiontune/tuner"
 )
 
+var searchSpec = cli.Spec{Name: "search", Usage: "--config engine.yaml --queries queries.jsonl [--k 100] [--retriever bm25|dense] [--out run.trec]", Flags: []cli.Flag{
+	cli.String("config", "", "engine configuration `file` (YAML)"),
+	cli.String("queries", "", "queries `file`: BEIR queries.jsonl ({_id, text}) or TSV id<TAB>text"),
+	cli.Int("k", 100, "results per query"),
+	cli.String("out", "-", "run `file` to write (- for stdout)"),
+	cli.String("tag", "fusiontune", "run tag (the last column)"),
+	cli.String("retriever", "", "write this retriever's own scores (bm25 or dense, before fusion) instead of the fused ranking")}}
+
 func runSearch(ctx context.Context, a *app, args []string) error {
-	fs := newFlagSet("search", "--config engine.yaml --queries queries.jsonl [--k 100] [--retriever bm25|dense] [--out run.trec]", a.stderr)
-	configPath := fs.String("config", "", "engine configuration `file` (YAML)")
-	queriesPath := fs.String("queries", "", "queries `file`: BEIR queries.jsonl ({_id, text}) or TSV id<TAB>text")
-	k := fs.Int("k", 100, "results per query")
-	out := fs.String("out", "-", "run `file` to write (- for stdout)")
-	tag := fs.String("tag", "fusiontune", "run tag (the last column)")
-	retriever := fs.String("retriever", "", "write this retriever's own scores (bm25 or dense, before fusion) instead of the fused ranking")
-	if err := parseFlags(fs, args); err != nil {
+	fs, err := a.parse(searchSpec, args)
+	if err != nil {
 		return err
 	}
+	configPath, queriesPath, k, out, tag, retriever := fs.Str("config"), fs.Str("queries"), fs.Int("k"), fs.Str("out"), fs.Str("tag"), fs.Str("retriever")
 	switch {
-	case *configPath == "":
+	case configPath == "":
 		return usageErrorf("search: --config is required")
-	case *queriesPath == "":
+	case queriesPath == "":
 		return usageErrorf("search: --queries is required")
-	case *k <= 0 || *k > engine.MaxDepth:
-		return usageErrorf("search: --k must be in [1, %d] (got %d)", engine.MaxDepth, *k)
-	case *retriever != "" && *retriever != engine.BM25 && *retriever != engine.Dense:
-		return usageErrorf("search: --retriever must be %s or %s (got %q)", engine.BM25, engine.Dense, *retriever)
+	case k <= 0 || k > engine.MaxDepth:
+		return usageErrorf("search: --k must be in [1, %d] (got %d)", engine.MaxDepth, k)
+	case retriever != "" && retriever != engine.BM25 && retriever != engine.Dense:
+		return usageErrorf("search: --retriever must be %s or %s (got %q)", engine.BM25, engine.Dense, retriever)
 	case fs.NArg() > 0:
 		return usageErrorf("search: unexpected arguments %q", fs.Args())
 	}
 	run, err := tuner.SearchFile(ctx, tuner.SearchFileOptions{
-		Config: *configPath, Queries: *queriesPath, K: *k, Tag: *tag, Retriever: *retriever,
+		Config: configPath, Queries: queriesPath, K: k, Tag: tag, Retriever: retriever,
 		Log: slog.New(slog.NewTextHandler(a.stderr, nil)),
 	})
 	if err != nil {
 		return runError(err)
 	}
-	return writeRun(a.stdout, *out, run)
+	return writeRun(a.stdout, out, run)
 }
 
 // writeRun writes run to path, or to stdout when path is "-".

@@ -6,6 +6,7 @@ import (
 	"github.com/fusiontune/fusiontune/internal/secrets"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
+	"github.com/fusiontune/fusiontune/tuner/promote"
 )
 
 // addEnvSecrets registers the values of environment variables whose names
@@ -32,4 +33,10 @@ func (a *app) openStore(dir string) (*runs.Store, error) {
 	s.Redact = a.secrets
 	s.Derive = tuner.NewDeriver()
 	return s, nil
+}
+
+// warnUnfinished warns on stderr of an interrupted promotion into the
+// settings' production config (promote.WarnUnfinished).
+func (a *app) warnUnfinished(s *settings, store *runs.Store) {
+	promote.WarnUnfinished(a.stderr, s.Backend.Config, store)
 }

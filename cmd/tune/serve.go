@@ -2,78 +2,65 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"github.com/fusiontune/fusiontune/internal/atomicfile"
+	"github.com/fusiontune/fusiontune/internal/cli"
 	"log/slog"
 	"net"
-	"os"
-	"path/filepath"
 
 	"github.com/fusiontune/fusiontune/backend/engine"
 )
 
+var serveSpec = cli.Spec{Name: "serve", Usage: "--config engine.yaml [--listen ADDR] [--ready-file PATH] [--max-query-terms N]", Flags: []cli.Flag{
+	cli.String("config", "", "engine configuration `file` (YAML), read once at start"),
+	cli.String("listen", "", "listen `address`, overriding the config's listen (port 0 picks a free port)"),
+	cli.String("ready-file", "", "write the bound address to this `file` once the index is ready"),
+	cli.Bool("v", false, "log every search"),
+	cli.Bool("no-query-log", false, "ignore the config's log and shadow blocks (the tuner's own trials and checks never log)"),
+	cli.Int("max-query-terms", engine.DefaultMaxQueryTerms, fmt.Sprintf("refuse (400) a query with more terms, in [1, %d]", engine.MaxQueryTermsLimit))}}
+
 func runServe(ctx context.Context, a *app, args []string) error {
-	fs := newFlagSet("serve", "--config engine.yaml [--listen ADDR] [--ready-file PATH] [--max-query-terms N]", a.stderr)
-	configPath := fs.String("config", "", "engine configuration `file` (YAML), read once at start")
-	listen := fs.String("listen", "", "listen `address`, overriding the config's listen (port 0 picks a free port)")
-	readyFile := fs.String("ready-file", "", "write the bound address to this `file` once the index is ready")
-	verbose := fs.Bool("v", false, "log every search")
-	noQueryLog := fs.Bool("no-query-log", false, "ignore the config's log block (the tuner's own trials and checks never log)")
-	maxTerms := fs.Int("max-query-terms", engine.DefaultMaxQueryTerms, fmt.Sprintf("refuse (400) a query with more terms, in [1, %d]", engine.MaxQueryTermsLimit))
-	if err := parseFlags(fs, args); err != nil {
+	fs, err := a.parse(serveSpec, args)
+	if err != nil {
 		return err
 	}
-	opts := engine.ServerOptions{MaxQueryTerms: *maxTerms}
-	if err := engine.CheckServerOptions(opts); err != nil || *maxTerms == 0 {
-		return usageErrorf("serve: --max-query-terms: want an integer in [1, %d] (got %d)", engine.MaxQueryTermsLimit, *maxTerms)
+	configPath, listen, readyFile, maxTerms := fs.Str("config"), fs.Str("listen"), fs.Str("ready-file"), fs.Int("max-query-terms")
+	opts := engine.ServerOptions{MaxQueryTerms: maxTerms}
+	if err := engine.CheckServerOptions(opts); err != nil || maxTerms == 0 {
+		return usageErrorf("serve: --max-query-terms: want an integer in [1, %d] (got %d)", engine.MaxQueryTermsLimit, maxTerms)
 	}
-	if *configPath == "" {
+	if configPath == "" {
 		return usageErrorf("serve: --config is required")
 	}
 	if fs.NArg() > 0 {
 		return usageErrorf("serve: unexpected arguments %q", fs.Args())
 	}
-	cfg, err := engine.LoadConfig(*configPath)
+	cfg, err := engine.LoadConfig(configPath)
 	if err != nil {
 		return inputError(err)
 	}
-	if *listen != "" {
-		if msg := engine.CheckListen(*listen); msg != "" {
+	if listen != "" {
+		if msg := engine.CheckListen(listen); msg != "" {
 			return usageErrorf("serve: --listen: %s", msg)
 		}
-		cfg.Listen = *listen
+		cfg.Listen = listen
 	}
 	level := slog.LevelInfo
-	if *verbose {
+	if fs.Bool("v") {
 		level = slog.LevelDebug
 	}
 	log := slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: level}))
 	e, err := engine.New(cfg, engine.Options{Logger: log})
 	if err != nil {
-		return inputError(fmt.Errorf("%s: %w", *configPath, err))
+		return inputError(fmt.Errorf("%s: %w", configPath, err))
 	}
 	defer e.Close()
-	if !*noQueryLog {
-		if opts.QueryLog, err = engine.OpenQueryLog(cfg); err != nil {
-			return inputError(fmt.Errorf("%s: log: %w", *configPath, err))
+	if !fs.Bool("no-query-log") {
+		closeTraffic, err := openTraffic(ctx, cfg, configPath, log, &opts)
+		if err != nil {
+			return err
 		}
-		if opts.QueryLog != nil {
-			defer opts.QueryLog.Close()
-			log.Info("query log on", "path", cfg.Log.Path)
-		}
-		if opts.Shadow, err = engine.LoadShadow(cfg, engine.Options{Logger: log}); err != nil {
-			return inputError(fmt.Errorf("%s: %w", *configPath, err))
-		}
-		if sh := opts.Shadow; sh != nil {
-			defer sh.Engine.Close()
-			go func() {
-				if err := sh.Engine.Build(ctx); err != nil {
-					log.Error("shadow engine not built: searches are not shadowed", "err", err)
-					return
-				}
-				log.Info("shadowing searches", "config", cfg.Shadow.Config, "percent", sh.Percent)
-			}()
-		}
+		defer closeTraffic()
 	}
 	ln, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {
@@ -83,9 +70,9 @@ func runServe(ctx context.Context, a *app, args []string) error {
 	if tcp, ok := ln.Addr().(*net.TCPAddr); ok && !tcp.IP.IsLoopback() {
 		log.Warn("listening beyond this machine: the search API has no authentication", "addr", addr)
 	}
-	log.Info("indexing; /healthz answers 503 until ready", "addr", addr, "config", *configPath)
+	log.Info("indexing; /healthz answers 503 until ready", "addr", addr, "config", configPath)
 	var readyErr error
-	ready := func() { readyErr = a.announceReady(log, e, addr, *readyFile) }
+	ready := func() { readyErr = a.announceReady(log, e, addr, readyFile) }
 	opts.Logger = log
 	srv := engine.NewServer(e, opts)
 	if err := srv.Serve(ctx, ln, ready); err != nil {
@@ -105,29 +92,40 @@ func (a *app) announceReady(log *slog.Logger, e *engine.Engine, addr, readyFile 
 	if readyFile == "" {
 		return nil
 	}
-	err := writeReadyFile(readyFile, addr)
+	err := atomicfile.Replace(readyFile, []byte(addr+"\n"), 0o600)
 	if err != nil {
 		log.Error("ready file not written", "err", err)
-	}
-	return err
-}
-
-// writeReadyFile writes addr and a newline to path atomically, so a reader
-// never sees a partial address.
-func writeReadyFile(path, addr string) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".ready-*")
-	if err != nil {
-		return fmt.Errorf("ready file: %w", err)
-	}
-	_, werr := fmt.Fprintln(tmp, addr)
-	cerr := tmp.Close()
-	if err := errors.Join(werr, cerr); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("ready file: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
 		return fmt.Errorf("ready file: %w", err)
 	}
 	return nil
+}
+
+// openTraffic opens the query log and the shadow engine cfg asks for
+// into opts (the shadow engine builds in the background); the returned
+// function closes them.
+func openTraffic(ctx context.Context, cfg engine.Config, configPath string, log *slog.Logger, opts *engine.ServerOptions) (func(), error) {
+	var err error
+	if opts.QueryLog, err = engine.OpenQueryLog(cfg); err != nil {
+		return nil, inputError(fmt.Errorf("%s: log: %w", configPath, err))
+	}
+	if opts.QueryLog == nil {
+		return func() {}, nil
+	}
+	log.Info("query log on", "path", cfg.Log.Path)
+	if opts.Shadow, err = engine.LoadShadow(cfg, engine.Options{Logger: log}); err != nil {
+		opts.QueryLog.Close()
+		return nil, inputError(fmt.Errorf("%s: %w", configPath, err))
+	}
+	sh := opts.Shadow
+	if sh == nil {
+		return func() { opts.QueryLog.Close() }, nil
+	}
+	go func() {
+		if err := sh.Engine.Build(ctx); err != nil {
+			log.Error("shadow engine not built: searches are not shadowed", "err", err)
+			return
+		}
+		log.Info("shadowing searches", "config", cfg.Shadow.Config, "percent", sh.Percent)
+	}()
+	return func() { sh.Engine.Close(); opts.QueryLog.Close() }, nil
 }

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/fusiontune/fusiontune/internal/cli"
+
 	"github.com/fusiontune/fusiontune/experiments/labels"
 	"github.com/fusiontune/fusiontune/internal/querylog"
 	"github.com/fusiontune/fusiontune/internal/trec"
@@ -27,81 +29,89 @@ the label store's labels of --dataset), the per-query metric deltas are
 tested sequentially (SPRT: --effect, --alpha, --beta) with the fixed-sample
 bootstrap interval beside it.`
 
+var shadowSpec = cli.Spec{Name: "shadow", Usage: shadowUsage, Flags: []cli.Flag{configFlag, runsDirFlag, labelsFlag,
+	cli.String("log", "", "query logs, comma-separated (rotated files LOG.1, LOG.2 ... are read too)"),
+	cli.String("control", "log", "control: log, an engine config file, or run:RUN[:TRIAL]"),
+	cli.String("treatment", "", "treatment: an engine config file, run:RUN[:TRIAL], or shadow (the live shadow mode's logged answers)"),
+	cli.Int("k", 10, fmt.Sprintf("depth compared, in [1, %d]", shadow.MaxK)),
+	cli.String("metric", "NDCG@10", "metric of the judged comparison"),
+	cli.String("qrels", "", "TREC qrels of the harvested query ids"),
+	cli.String("dataset", "", "dataset id in the label store whose labels judge the queries"),
+	cli.Float("effect", 0.02, "smallest metric difference the sequential test looks for, > 0"),
+	cli.Float("alpha", 0.05, "sequential test's false-positive rate, in (0, 0.5]"),
+	cli.Float("beta", 0.2, "sequential test's false-negative rate, in (0, 0.5]"),
+	cli.Int("burn-in", stats.DefaultSPRTBurnIn, fmt.Sprintf("queries seen before the sequential test may stop, in [%d, %d]", stats.MinSPRTBurnIn, stats.MaxSPRTBurnIn)),
+	cli.Bool("skip-bad-lines", false, "skip (and count) malformed log lines"),
+	cli.String("format", "text", "output: text or json")}}
+
 func runShadow(ctx context.Context, a *app, args []string) error {
-	fs := newFlagSet("shadow", shadowUsage, a.stderr)
-	logs := fs.String("log", "", "query logs, comma-separated (rotated files LOG.1, LOG.2 ... are read too)")
-	control := fs.String("control", "log", "control: log, an engine config file, or run:RUN[:TRIAL]")
-	treatment := fs.String("treatment", "", "treatment: an engine config file, run:RUN[:TRIAL], or shadow (the live shadow mode's logged answers)")
-	k := fs.Int("k", 10, fmt.Sprintf("depth compared, in [1, %d]", shadow.MaxK))
-	metric := fs.String("metric", "NDCG@10", "metric of the judged comparison")
-	qrels := fs.String("qrels", "", "TREC qrels of the harvested query ids")
-	dataset := fs.String("dataset", "", "dataset id in the label store whose labels judge the queries")
-	effect := fs.Float64("effect", 0.02, "smallest metric difference the sequential test looks for, > 0")
-	alpha := fs.Float64("alpha", 0.05, "sequential test's false-positive rate, in (0, 0.5]")
-	beta := fs.Float64("beta", 0.2, "sequential test's false-negative rate, in (0, 0.5]")
-	burnIn := fs.Int("burn-in", stats.DefaultSPRTBurnIn, fmt.Sprintf("queries seen before the sequential test may stop, in [%d, %d]", stats.MinSPRTBurnIn, stats.MaxSPRTBurnIn))
-	skipBad := fs.Bool("skip-bad-lines", false, "skip (and count) malformed log lines")
-	format := fs.String("format", "text", "output: text or json")
-	config := fs.String("config", "", "settings file (default ./tune.yaml when present)")
-	fs.String("runs-dir", "", "runs directory (setting runs_dir)")
-	fs.String("labels", "", "label store URL (setting labels)")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	sprt := stats.SPRTOptions{Alpha: *alpha, Beta: *beta, Effect: *effect, BurnIn: *burnIn}
-	m, merr := metrics.ParseMetric(*metric)
-	switch {
-	case *logs == "":
-		return usageErrorf("shadow: --log is required")
-	case *treatment == "":
-		return usageErrorf("shadow: --treatment is required")
-	case *k < 1 || *k > shadow.MaxK:
-		return usageErrorf("shadow: --k: want an integer in [1, %d] (got %d)", shadow.MaxK, *k)
-	case merr != nil:
-		return usageErrorf("shadow: --metric: %v", merr)
-	case *format != "text" && *format != "json":
-		return usageErrorf("shadow: --format: want text or json (got %q)", *format)
-	case fs.NArg() > 0:
-		return usageErrorf("shadow: unexpected arguments %q", fs.Args())
-	}
-	if p := sprt.Validate(); len(p) > 0 {
-		return usageErrorf("shadow: --%s", p[0])
-	}
-	s, err := loadSettings(*config, fs, map[string]string{"runs-dir": "runs_dir", "labels": "labels"})
+	fs, err := a.parse(shadowSpec, args)
 	if err != nil {
 		return err
 	}
-	var files []string
-	for _, l := range strings.Split(*logs, ",") {
-		found := querylog.Files(l)
-		if len(found) == 0 {
-			return inputError(fmt.Errorf("shadow: --log %s: no such file", l))
-		}
-		files = append(files, found...)
-	}
-	log, err := querylog.Read(files, querylog.ReadOptions{SkipBad: *skipBad})
+	c, err := a.shadowConfig(ctx, fs)
 	if err != nil {
-		return inputError(err)
-	}
-	c := shadow.Config{Log: log, Options: shadow.Options{K: *k, Metric: m, Grades: metrics.DefaultOptions(), SPRT: sprt, Seed: seedOf(s.Stats.Seed)}}
-	if c.Control, err = a.shadowSide(s, *control); err != nil {
 		return err
 	}
-	if c.Treatment, err = a.shadowSide(s, *treatment); err != nil {
-		return err
-	}
-	if c.Judgments, err = a.shadowJudgments(ctx, s, *qrels, *dataset); err != nil {
-		return err
-	}
-	fmt.Fprintf(a.stderr, "shadow: %d searches read from %d files (%d bad lines skipped); building both engines\n", len(log.Searches), len(files), log.Skipped)
+	fmt.Fprintf(a.stderr, "shadow: %d searches read (%d bad lines skipped); answering %s and %s\n", len(c.Log.Searches), c.Log.Skipped, c.Control.Name, c.Treatment.Name)
 	r, err := shadow.Shadow(ctx, c)
 	if err != nil {
 		return inputError(err)
 	}
-	if *format == "json" {
+	if fs.Str("format") == "json" {
 		return r.WriteJSON(a.stdout)
 	}
 	return r.WriteText(a.stdout, 5)
+}
+
+// shadowConfig checks the flags and reads the log, both sides and the
+// judgments.
+func (a *app) shadowConfig(ctx context.Context, fs *cli.Parsed) (shadow.Config, error) {
+	var c shadow.Config
+	sprt := stats.SPRTOptions{Alpha: fs.Float("alpha"), Beta: fs.Float("beta"), Effect: fs.Float("effect"), BurnIn: fs.Int("burn-in")}
+	m, merr := metrics.ParseMetric(fs.Str("metric"))
+	k, format := fs.Int("k"), fs.Str("format")
+	switch {
+	case fs.Str("log") == "":
+		return c, usageErrorf("shadow: --log is required")
+	case fs.Str("treatment") == "":
+		return c, usageErrorf("shadow: --treatment is required")
+	case k < 1 || k > shadow.MaxK:
+		return c, usageErrorf("shadow: --k: want an integer in [1, %d] (got %d)", shadow.MaxK, k)
+	case merr != nil:
+		return c, usageErrorf("shadow: --metric: %v", merr)
+	case format != "text" && format != "json":
+		return c, usageErrorf("shadow: --format: want text or json (got %q)", format)
+	case fs.NArg() > 0:
+		return c, usageErrorf("shadow: unexpected arguments %q", fs.Args())
+	}
+	if p := sprt.Validate(); len(p) > 0 {
+		return c, usageErrorf("shadow: --%s", p[0])
+	}
+	s, err := settingsOf(fs)
+	if err != nil {
+		return c, err
+	}
+	var files []string
+	for _, l := range strings.Split(fs.Str("log"), ",") {
+		found := querylog.Files(l)
+		if len(found) == 0 {
+			return c, inputError(fmt.Errorf("shadow: --log %s: no such file", l))
+		}
+		files = append(files, found...)
+	}
+	if c.Log, err = querylog.Read(files, querylog.ReadOptions{SkipBad: fs.Bool("skip-bad-lines")}); err != nil {
+		return c, inputError(err)
+	}
+	c.Options = shadow.Options{K: k, Metric: m, Grades: metrics.DefaultOptions(), SPRT: sprt, Seed: seedOf(s.Stats.Seed)}
+	if c.Control, err = a.shadowSide(s, fs.Str("control")); err != nil {
+		return c, err
+	}
+	if c.Treatment, err = a.shadowSide(s, fs.Str("treatment")); err != nil {
+		return c, err
+	}
+	c.Judgments, err = a.shadowJudgments(ctx, s, fs.Str("qrels"), fs.Str("dataset"))
+	return c, err
 }
 
 // shadowSide resolves a --control or --treatment value.
@@ -158,7 +168,7 @@ func (a *app) shadowJudgments(ctx context.Context, s *settings, qrels, dataset s
 		return q, nil
 	case dataset != "":
 		url := s.LabelsURL()
-		a.addURLSecret(url)
+		a.secrets.AddURLPassword(url)
 		st, err := labels.Open(ctx, url)
 		if err != nil {
 			return nil, inputError(fmt.Errorf("shadow: labels: %w", err))

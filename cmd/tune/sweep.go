@@ -3,11 +3,8 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
-	"io"
-	"os"
-	"strings"
+	"github.com/fusiontune/fusiontune/internal/cli"
 	"time"
 
 	"github.com/fusiontune/fusiontune/experiments"
@@ -29,13 +26,30 @@ func runSweep(ctx context.Context, a *app, args []string) error {
 
 // sweepFlags are the flags of a sweep (and of a worker).
 type sweepFlags struct {
-	fs                                *flag.FlagSet
+	fs                                *cli.Parsed
 	experiments, config, resume, mode string
 	format                            string
 	applyBest, force, retryFailed     bool
 	verify                            int
 	shared                            *sharedFlags
 	judge                             *sweepJudgeFlags
+}
+
+// sweepSpec is the command line of `tune sweep` and, with cmd "worker"
+// and usage workerUsage, of `tune worker`.
+func sweepSpec(cmd, usage string) cli.Spec {
+	return cli.Spec{Name: cmd, Usage: usage, Flags: append([]cli.Flag{
+		cli.String("experiments", "", "experiment file (JSON or YAML); default: the shipped shortlist"),
+		configFlag, runsDirFlag, datasetIDFlag,
+		cli.String("split", "", "golden-set split to evaluate: all, dev or test (setting dataset.split; unset: dev, confirmed on test, from 100 judged queries, else all)").Bind("dataset.split"),
+		cli.String("resume", "", "continue the interrupted run RUN without redoing its finished trials"),
+		cli.Bool("retry-failed", false, "with --resume: run the run's failed trials again (their new records replace the failed ones)"),
+		cli.String("format", "text", "leaderboard format on stdout: text, json, md or csv"),
+		cli.Bool("apply-best", false, "promote the best trial to the production config (backend.config) after the sweep"),
+		cli.Bool("force", false, "with --apply-best: promote even when the promotion policy refuses (recorded in promotions.jsonl)"),
+		cli.String("mode", string(tuner.ModeAuto), "auto (the default: replay where the backend returns candidate lists, verify the best live, confirm the winner by apply + restart; live elsewhere), live (apply and evaluate every trial) or replay (like auto, but fail when the backend returns no candidate lists)"),
+		cli.Int("verify", tuner.DefaultVerify, verifyUsage),
+	}, append(sharedFlagSpecs, judgeFlagSpecs...)...)}
 }
 
 // parseSweepFlags reads the flags of `tune sweep` or, with cmd "worker",
@@ -45,25 +59,13 @@ func parseSweepFlags(a *app, cmd string, args []string) (f *sweepFlags, shared b
 	if cmd == "worker" {
 		usage = workerUsage
 	}
-	fs := newFlagSet(cmd, usage, a.stderr)
-	f = &sweepFlags{fs: fs}
-	fs.StringVar(&f.experiments, "experiments", "", "experiment file (JSON or YAML); default: the shipped shortlist")
-	fs.StringVar(&f.config, "config", "", "settings file (default ./tune.yaml when present)")
-	fs.String("runs-dir", defaultRunsDir, "directory of run records (setting runs_dir)")
-	fs.String("split", "", "golden-set split to evaluate: all, dev or test (setting dataset.split; unset: dev, confirmed on test, from 100 judged queries, else all)")
-	fs.String("dataset-id", "", "named dataset from the settings' datasets list (setting dataset_id)")
-	fs.StringVar(&f.resume, "resume", "", "continue the interrupted run RUN without redoing its finished trials")
-	fs.BoolVar(&f.retryFailed, "retry-failed", false, "with --resume: run the run's failed trials again (their new records replace the failed ones)")
-	fs.StringVar(&f.format, "format", "text", "leaderboard format on stdout: text, json, md or csv")
-	fs.BoolVar(&f.applyBest, "apply-best", false, "promote the best trial to the production config (backend.config) after the sweep")
-	fs.BoolVar(&f.force, "force", false, "with --apply-best: promote even when the promotion policy refuses (recorded in promotions.jsonl)")
-	f.shared = addSharedFlags(fs)
-	fs.StringVar(&f.mode, "mode", string(tuner.ModeAuto), "auto (the default: replay where the backend returns candidate lists, verify the best live, confirm the winner by apply + restart; live elsewhere), live (apply and evaluate every trial) or replay (like auto, but fail when the backend returns no candidate lists)")
-	fs.IntVar(&f.verify, "verify", tuner.DefaultVerify, verifyUsage)
-	f.judge = addJudgeFlags(fs)
-	if err := parseFlags(fs, args); err != nil {
+	fs, err := a.parse(sweepSpec(cmd, usage), args)
+	if err != nil {
 		return nil, false, err
 	}
+	f = &sweepFlags{fs: fs, experiments: fs.Str("experiments"), config: fs.Str("config"), resume: fs.Str("resume"), mode: fs.Str("mode"),
+		format: fs.Str("format"), applyBest: fs.Bool("apply-best"), force: fs.Bool("force"), retryFailed: fs.Bool("retry-failed"),
+		verify: fs.Int("verify"), shared: sharedFlagsOf(fs), judge: judgeFlagsOf(fs)}
 	if shared, err = f.shared.check(cmd, f.resume, f.applyBest); err != nil {
 		return nil, false, err
 	}
@@ -87,7 +89,7 @@ func (a *app) sweep(ctx context.Context, cmd string, args []string) error {
 	if err != nil {
 		return err
 	}
-	s, err := loadSettings(f.config, f.fs, map[string]string{"runs-dir": "runs_dir", "split": "dataset.split", "dataset-id": "dataset_id"})
+	s, err := settingsOf(f.fs)
 	if err != nil {
 		return err
 	}
@@ -102,9 +104,9 @@ func (a *app) sweep(ctx context.Context, cmd string, args []string) error {
 	if err := inputError(s.CheckInputs()); err != nil {
 		return err
 	}
-	expFile, err := resumeExperiments(s, f.experiments, f.resume)
+	expFile, err := s.ResumeExperiments(f.experiments, f.resume)
 	if err != nil {
-		return err
+		return runError(err)
 	}
 	c, err := a.sweepConfig(s, expFile, f.mode, f.verify)
 	if err != nil {
@@ -115,7 +117,7 @@ func (a *app) sweep(ctx context.Context, cmd string, args []string) error {
 		return err
 	}
 	if shared {
-		if err := a.liveOnly(c, flagSet(f.fs, "mode")); err != nil {
+		if err := a.liveOnly(c, f.fs.Given("mode")); err != nil {
 			return err
 		}
 	}
@@ -143,7 +145,7 @@ func (a *app) lockSweep(c *tuner.Config, s *settings, f *sweepFlags, shared bool
 		// An http study's replicas and workers rewrite and restart the
 		// one service: only one of them at a time may.
 		if s.Backend.Kind == kindHTTP {
-			return a.lockConfig(s.Backend.Config, append([]string{"tune"}, args...))
+			return runs.LockConfigFile(s.Backend.Config, append([]string{"tune"}, args...), a.stderr)
 		}
 		return func() {}, nil
 	}
@@ -155,8 +157,8 @@ func (a *app) lockSweep(c *tuner.Config, s *settings, f *sweepFlags, shared bool
 		lockConfig = s.Backend.Config
 	}
 	c.Resume, c.RetryFailed = f.resume, f.retryFailed
-	c.ResumeHint = func(id string) string { return fmt.Sprintf("resume with '%s'", resumeCommand(args, id)) }
-	return a.lockRun(c.Store, lockConfig, args)
+	c.ResumeHint = func(id string) string { return fmt.Sprintf("resume with '%s'", cli.ResumeCommand(args, id)) }
+	return c.Store.LockFor(lockConfig, args, a.stderr)
 }
 
 // liveOnly turns replay off for a shared study (tuner.SearchShared
@@ -200,9 +202,9 @@ func (a *app) runAndFinish(ctx context.Context, c *tuner.Config, s *settings, f 
 		return runError(runErr)
 	}
 	best, _ := out.Best()
-	if err := printGates(out.Run, best, out.Gates, a.stderr); err != nil {
+	if err := tuner.WriteGates(a.stderr, out.Run, best, out.Gates); err != nil {
 		if f.applyBest {
-			return failedError(errors.New(notPromoted(out.Gates)))
+			return failedError(errors.New(tuner.NotPromoted(out.Gates)))
 		}
 		return err
 	}
@@ -239,10 +241,10 @@ func (a *app) sweepConfig(s *settings, expFile, mode string, verify int) (*tuner
 	if err := a.mergeStoreLabels(s, ds); err != nil {
 		return nil, err
 	}
-	if err := s.checkCategories(ds.Queries); err != nil {
+	if err := s.CheckCategories(ds.Queries); err != nil {
 		return nil, inputError(err)
 	}
-	scorer, err := newScorer(s.Score, ds.Golden.Scale)
+	scorer, err := s.Score.Scorer(ds.Golden.Scale)
 	if err != nil {
 		return nil, inputError(err)
 	}
@@ -274,10 +276,10 @@ func (a *app) sweepConfig(s *settings, expFile, mode string, verify int) (*tuner
 		Scorer: scorer, Eval: s.Eval.Options(),
 		FailureBudget: s.Eval.FailureBudget, MaxConsecutiveFailures: s.Eval.MaxConsecutiveFailures,
 		Backend: f, Replay: replay, Stats: s.StatsOptions(ef.Seed), Gates: s.ParsedGates,
-		Progress: &tuner.TextProgress{W: a.stderr, Terminal: isTerminal(a.stderr)}, Log: a.stderr,
+		Progress: &tuner.TextProgress{W: a.stderr, Terminal: cli.IsTerminal(a.stderr)}, Log: a.stderr,
 	}
 	if s.Dataset.Split == experiments.SplitDev {
-		c.HeldOut = tuner.HeldOutQueries(s.Dataset, engineCorpusPath(s), userCachePath(""))
+		c.HeldOut = tuner.HeldOutQueries(s.Dataset, s.EngineCorpusPath(), userCachePath(""))
 	}
 	return c, nil
 }
@@ -300,22 +302,12 @@ func (a *app) expandExperiments(path string) (*experiments.ExperimentFile, []exp
 }
 
 // partialOutcome is the exit-3 error of a sweep that finished with failed
-// trials, nil when every trial succeeded.
+// trials (tuner.FailedTrials), nil when every trial succeeded.
 func partialOutcome(trials []runs.TrialRecord) error {
-	failed := 0
-	first := ""
-	for _, t := range trials {
-		if t.Status == runs.StatusFailed { // pruned trials are not failures
-			if failed == 0 {
-				first = fmt.Sprintf("%s: %s", t.Name, t.Error)
-			}
-			failed++
-		}
+	if err := tuner.FailedTrials(trials); err != nil {
+		return partialError(err)
 	}
-	if failed == 0 {
-		return nil
-	}
-	return partialError(fmt.Errorf("%d of %d trials failed and are recorded with their reasons (first: %s)", failed, len(trials), first))
+	return nil
 }
 
 func validFormat(f string) bool {
@@ -327,60 +319,10 @@ func validFormat(f string) bool {
 	return f == "markdown"
 }
 
-// isTerminal reports whether w is a character device (a terminal).
-func isTerminal(w io.Writer) bool {
-	if u, ok := w.(interface{ Unwrap() io.Writer }); ok {
-		w = u.Unwrap()
-	}
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
-
-// resumeCommand is the command line that resumes run id: the user's own
-// arguments (settings, runs directory, experiment file), without any
-// earlier --resume, plus --resume id. Arguments with shell metacharacters
-// are single-quoted so the line can be pasted.
-func resumeCommand(args []string, id string) string {
-	out := []string{"tune"}
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "--resume" || a == "-resume":
-			i++ // its value
-			continue
-		case strings.HasPrefix(a, "--resume=") || strings.HasPrefix(a, "-resume="):
-			continue
-		}
-		out = append(out, shellQuote(a))
-	}
-	return strings.Join(append(out, "--resume", shellQuote(id)), " ")
-}
-
-func shellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r == '-' || r == '_' || r == '.' || r == '/' || r == '=' || r == ':' || r == ',' || r == '@' ||
-			(r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9'))
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// flagSet reports whether the flag name was given on fs's command line.
-func flagSet(fs *flag.FlagSet, name string) bool {
-	given := false
-	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
-	return given
-}
-
 // openSweepDataset opens the sweep's golden set (tuner.OpenSweepDataset),
 // noting on stderr when it split it.
 func (a *app) openSweepDataset(s *settings) (*tuner.Dataset, error) {
-	ds, judged, err := tuner.OpenSweepDataset(s.Dataset, s.SplitGiven, engineCorpusPath(s), userCachePath(""))
+	ds, judged, err := tuner.OpenSweepDataset(s.Dataset, s.SplitGiven, s.EngineCorpusPath(), userCachePath(""))
 	if err != nil {
 		return nil, runError(err)
 	}

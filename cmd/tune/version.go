@@ -3,12 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/fusiontune/fusiontune/internal/cli"
 	"runtime/debug"
 )
 
 func runVersion(ctx context.Context, a *app, args []string) error {
-	fs := newFlagSet("version", "", a.stderr)
-	if err := parseFlags(fs, args); err != nil {
+	if _, err := a.parse(cli.Spec{Name: "version"}, args); err != nil {
 		return err
 	}
 	v := "(devel)"

@@ -3,8 +3,8 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
+	"github.com/fusiontune/fusiontune/internal/cli"
 	"os"
 	"time"
 
@@ -34,15 +34,19 @@ type sharedFlags struct {
 	beat, timeout          time.Duration
 }
 
-func addSharedFlags(fs *flag.FlagSet) *sharedFlags {
-	f := &sharedFlags{}
-	fs.StringVar(&f.storage, "storage", "", "keep the sampler study in this database (sqlite:///PATH, postgres://..., mysql://...) shared with other workers")
-	fs.StringVar(&f.study, "study", "", "name of the study in --storage (default "+sampler.DefaultStudyName+")")
-	fs.StringVar(&f.worker, "worker", "", "this worker's name among the study's workers (default HOST-PID)")
-	fs.IntVar(&f.parallel, "parallel", 1, "backend replicas run side by side in this process, each on its own trials")
-	fs.DurationVar(&f.beat, "heartbeat", studystore.DefaultHeartbeatInterval, "how often a running trial's heartbeat is renewed")
-	fs.DurationVar(&f.timeout, "heartbeat-timeout", studystore.DefaultHeartbeatTimeout, "a running trial without a heartbeat for this long is failed by the other workers")
-	return f
+// sharedFlagSpecs are the flags of a sweep on a shared study.
+var sharedFlagSpecs = []cli.Flag{
+	cli.String("storage", "", "keep the sampler study in this database (sqlite:///PATH, postgres://..., mysql://...) shared with other workers"),
+	cli.String("study", "", "name of the study in --storage (default "+sampler.DefaultStudyName+")"),
+	cli.String("worker", "", "this worker's name among the study's workers (default HOST-PID)"),
+	cli.Int("parallel", 1, "backend replicas run side by side in this process, each on its own trials"),
+	cli.Duration("heartbeat", studystore.DefaultHeartbeatInterval, "how often a running trial's heartbeat is renewed"),
+	cli.Duration("heartbeat-timeout", studystore.DefaultHeartbeatTimeout, "a running trial without a heartbeat for this long is failed by the other workers"),
+}
+
+func sharedFlagsOf(fs *cli.Parsed) *sharedFlags {
+	return &sharedFlags{storage: fs.Str("storage"), study: fs.Str("study"), worker: fs.Str("worker"), parallel: fs.Int("parallel"),
+		beat: fs.Duration("heartbeat"), timeout: fs.Duration("heartbeat-timeout")}
 }
 
 // check validates the flags; shared reports whether the sweep runs on a

@@ -2,6 +2,7 @@ package harvest
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -126,4 +127,24 @@ func rawID(raw json.RawMessage) string {
 		id = string(q.ID)
 	}
 	return id
+}
+
+// AppendLabels appends the implicit judgments to the label store at url
+// as labels of dataset (Labels) and returns how many it appended per
+// grade.
+func AppendLabels(ctx context.Context, url string, js []Judgment, dataset string, at time.Time) (map[int]int, error) {
+	st, err := labels.Open(ctx, url)
+	if err != nil {
+		return nil, fmt.Errorf("labels: %w", err)
+	}
+	defer st.Close()
+	ls := Labels(js, dataset, at)
+	if err := st.Append(ctx, ls); err != nil {
+		return nil, fmt.Errorf("labels: %w", err)
+	}
+	byGrade := map[int]int{}
+	for _, l := range ls {
+		byGrade[l.Grade]++
+	}
+	return byGrade, nil
 }

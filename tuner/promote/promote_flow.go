@@ -274,3 +274,21 @@ func sampleQueries(qs []tuner.Query, n int) []tuner.Query {
 	}
 	return out
 }
+
+// WarnUnfinished tells the user, on w, when a promotion into configPath
+// was interrupted (its intent journaled in store, no outcome): which config
+// the file holds now, where the previous one is, and that tune rollback
+// (or the next tune apply) completes the rollback. It says nothing when
+// configPath is "" or a live tune holds its lock (promoting right now).
+func WarnUnfinished(w io.Writer, configPath string, store *runs.Store) {
+	if configPath == "" || runs.ConfigLockHeld(configPath) {
+		return
+	}
+	state, err := UnfinishedState(configPath, store)
+	switch {
+	case err != nil:
+		fmt.Fprintf(w, "warning: %v\n", err)
+	case state != "":
+		fmt.Fprintf(w, "warning: %s; 'tune rollback' restores the previous config and brings the service back up\n", state)
+	}
+}

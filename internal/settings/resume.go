@@ -1,31 +1,31 @@
-package main
+package settings
 
 import (
 	"fmt"
 	"os"
 	"path/filepath"
 
-	tunesettings "github.com/fusiontune/fusiontune/internal/settings"
-
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner"
 )
 
-// resumeExperiments is the experiment file a sweep reads. Without --resume
+// ResumeExperiments is the experiment file a sweep reads. Without --resume
 // it is --experiments (the shipped shortlist for ""). With --resume, the
 // run must be one of the runs directory's (it is written into, under the
 // store's lock), and without --experiments the run's own snapshot of its
-// experiment file is read, not the shipped shortlist.
-func resumeExperiments(s *settings, expFile, resume string) (string, error) {
+// experiment file is read, not the shipped shortlist. Errors are the
+// user's (tuner.InputError).
+func (s *Settings) ResumeExperiments(expFile, resume string) (string, error) {
 	if resume == "" {
 		return expFile, nil
 	}
 	store := &runs.Store{Dir: s.RunsDir} // not created: a run to resume is in it
 	run, err := store.Resolve(resume)
 	if err != nil {
-		return "", inputError(fmt.Errorf("--resume: %w", err))
+		return "", tuner.InputErr(fmt.Errorf("--resume: %w", err))
 	}
 	if !store.Contains(run) {
-		return "", inputError(fmt.Errorf("--resume %s: runs: not a run directory inside the runs directory %s (a resumed run is written into)", resume, tunesettings.ShownPath(s.RunsDir)))
+		return "", tuner.InputErr(fmt.Errorf("--resume %s: runs: not a run directory inside the runs directory %s (a resumed run is written into)", resume, ShownPath(s.RunsDir)))
 	}
 	if expFile != "" {
 		return expFile, nil
@@ -36,5 +36,5 @@ func resumeExperiments(s *settings, expFile, resume string) (string, error) {
 			return p, nil
 		}
 	}
-	return "", inputError(fmt.Errorf("--resume %s: the run holds no copy of its experiment file (experiments.json or .yaml): give --experiments", run.ID()))
+	return "", tuner.InputErr(fmt.Errorf("--resume %s: the run holds no copy of its experiment file (experiments.json or .yaml): give --experiments", run.ID()))
 }

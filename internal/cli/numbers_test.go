@@ -1,10 +1,12 @@
-package main
+package cli_test
 
 import (
 	"errors"
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/fusiontune/fusiontune/internal/cli"
 )
 
 // TestNumberFlagsPlain: an integer or float flag takes a plain decimal
@@ -30,19 +32,16 @@ func TestNumberFlagsPlain(t *testing.T) {
 		{"after --", []string{"--", "--k", "0x10"}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			fs := newFlagSet("test", "", io.Discard)
-			fs.Int("k", 10, "")
-			fs.Float64("effect", 0.1, "")
-			fs.String("name", "", "")
-			err := parseFlags(fs, tc.args)
+			spec := cli.Spec{Name: "test", Flags: []cli.Flag{cli.Int("k", 10, ""), cli.Float("effect", 0.1, ""), cli.String("name", "", "")}}
+			_, err := spec.Parse(io.Discard, tc.args)
 			if tc.want == "" {
 				if err != nil {
 					t.Fatalf("refused: %v", err)
 				}
 				return
 			}
-			var ce *codedError
-			if !errors.As(err, &ce) || ce.code != exitUsage || !strings.Contains(err.Error(), tc.want) {
+			var ce *cli.CodedError
+			if !errors.As(err, &ce) || ce.Code != cli.ExitUsage || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want a usage error containing %q", err, tc.want)
 			}
 		})

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import "testing"
 
@@ -15,7 +15,7 @@ func TestResumeCommand(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := resumeCommand(tc.args, "RUN"); got != tc.want {
+			if got := ResumeCommand(tc.args, "RUN"); got != tc.want {
 				t.Errorf("got  %s\nwant %s", got, tc.want)
 			}
 		})

@@ -1,0 +1,27 @@
+package tuner
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/fusiontune/fusiontune/experiments/labels"
+)
+
+// StoreLabels returns the labels of dataset (query -> doc -> grade, any
+// source) in the label store at url; nil when it is a SQLite file that
+// does not exist yet. A store that cannot be opened is an InputError.
+func StoreLabels(ctx context.Context, url, dataset string) (map[string]map[string]int, error) {
+	if labels.Absent(url) {
+		return nil, nil
+	}
+	st, err := labels.Open(ctx, url)
+	if err != nil {
+		return nil, InputErr(fmt.Errorf("labels: %w", err))
+	}
+	defer st.Close()
+	ls, err := st.Latest(ctx, dataset)
+	if err != nil {
+		return nil, fmt.Errorf("dataset.labels: %w", err)
+	}
+	return labels.ToQrels(ls), nil
+}
