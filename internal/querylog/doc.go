@@ -26,6 +26,8 @@
 //	{"type":"shadow","time":"2026-11-24T07:00:00.125Z","request_id":"r1",
 //	 "results":[{"id":"faq-shipping","score":0.031}],"latency_ms":1.1,
 //	 "config":"9b1c77e2aa40","diff":{"class":"major","kendall_tau":-0.2,
-//	 "jaccard":0.5,"top1_changed":true}} Fields not listed here are ignored, so a system may log more;
-// request headers are never part of the format.
+//	 "jaccard":0.5,"top1_changed":true}}
+//
+// Fields not listed here are ignored, so a system may log more; request
+// headers are never part of the format.
 package querylog
