@@ -102,16 +102,17 @@ func Adapt(ctx context.Context, run *runs.Run, o AdaptOptions) ([]*AdaptReport, 
 	byCol := map[string][]runs.TrialRecord{}
 	var cols []string
 	for _, t := range trials {
-		if t.Replay == nil || t.Status != runs.StatusOK {
+		ref := replayRef(t)
+		if ref == nil || t.Status != runs.StatusOK {
 			continue
 		}
-		if o.Collection != "" && t.Replay.Collection != o.Collection {
+		if o.Collection != "" && ref.Collection != o.Collection {
 			continue
 		}
-		if byCol[t.Replay.Collection] == nil {
-			cols = append(cols, t.Replay.Collection)
+		if byCol[ref.Collection] == nil {
+			cols = append(cols, ref.Collection)
 		}
-		byCol[t.Replay.Collection] = append(byCol[t.Replay.Collection], t)
+		byCol[ref.Collection] = append(byCol[ref.Collection], t)
 	}
 	sort.Strings(cols)
 	var out []*AdaptReport
@@ -145,10 +146,11 @@ func adaptGroup(ctx context.Context, run *runs.Run, name string, trials []runs.T
 	seen := map[string]bool{}
 	for _, t := range trials {
 		var s fusion.Settings
-		if err := json.Unmarshal(t.Replay.Settings, &s); err != nil {
+		ref := replayRef(t)
+		if err := json.Unmarshal(ref.Settings, &s); err != nil {
 			return nil, fmt.Errorf("adapt: trial %q: settings: %w", t.Name, err)
 		}
-		key := string(t.Replay.Settings)
+		key := string(ref.Settings)
 		if seen[key] || s.Formula != fusion.FormulaOwn {
 			continue
 		}
@@ -284,6 +286,15 @@ func pruneArms(p *fusion.Policy) {
 	}
 	walk(p.Tree)
 	p.Arms = arms
+}
+
+// replayRef is the collection and settings trial t was replayed with
+// (verified trials included), nil for a trial never replayed.
+func replayRef(t runs.TrialRecord) *runs.ReplayRef {
+	if t.Replay != nil {
+		return t.Replay
+	}
+	return t.Replayed
 }
 
 // firstListed is the index of the first query of col with candidate lists.

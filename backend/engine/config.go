@@ -474,6 +474,7 @@ func (c *Config) resolvePaths(baseDir string) {
 	}
 	c.Corpus.Path = abs(c.Corpus.Path)
 	c.CacheDir = abs(c.CacheDir)
+	c.Fusion.Policy = abs(c.Fusion.Policy)
 	if p, ok := strings.CutPrefix(c.Dense.Model, "file:"); ok {
 		c.Dense.Model = "file:" + abs(p)
 	}

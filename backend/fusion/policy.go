@@ -242,12 +242,12 @@ func ParsePolicy(data []byte, file string) (*Policy, error) {
 		var se *json.SyntaxError
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &se) {
-			off = se.Offset
+			off = se.Offset - 1 // Offset counts the offending byte
 		} else if errors.As(err, &te) {
 			off = te.Offset
 		}
 		line, col := lineCol(data, off)
-		return nil, fmt.Errorf("%w: %s:%d:%d: %v", ErrPolicy, file, line, col, err)
+		return nil, fmt.Errorf("%s:%d:%d: %w: %v", file, line, col, ErrPolicy, err)
 	}
 	if err := p.Validate(); err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
