@@ -45,8 +45,8 @@ type Engine struct {
 	// policy, when fusion.policy names one, chooses the settings of every
 	// request without a fusion override (see Search).
 	policy *fusion.Policy
-	log      *slog.Logger
-	emb      embed.Embedder // nil without the dense retriever
+	log    *slog.Logger
+	emb    embed.Embedder // nil without the dense retriever
 
 	mu        sync.RWMutex
 	ready     bool
