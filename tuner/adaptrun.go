@@ -399,3 +399,17 @@ func RenderAdapt(w io.Writer, reports []*AdaptReport, format string) error {
 	_, err := io.WriteString(w, b.String())
 	return err
 }
+
+// CollectionTexts returns the query texts of collection name of run, in
+// its query order (PolicyResults' order).
+func CollectionTexts(run *runs.Run, name string) ([]string, error) {
+	col, err := loadCollection(run, name)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(col.queries))
+	for i := range col.queries {
+		out[i] = col.queries[i].q.Text
+	}
+	return out, nil
+}

@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/fusiontune/fusiontune/backend/fusion"
 	"github.com/fusiontune/fusiontune/internal/atomicfile"
 	"github.com/fusiontune/fusiontune/tuner"
 	"github.com/fusiontune/fusiontune/tuner/adapt"
+	"github.com/fusiontune/fusiontune/tuner/promote"
 )
 
 const adaptUsage = `RUN [--folds 5] [--seed 1] [--levels 2] [--min-leaf 30] [--metric NDCG@10]
@@ -22,7 +24,9 @@ cross-validation over queries: the best global setting, the policy and the
 per-query oracle on held-out folds, with the paired randomization test. A
 policy that does not beat the global setting significantly is marked not
 promotable. --out writes the policy learned on every query (one replay
-group: name it with --collection when the run has several).
+group: name it with --collection when the run has several). --apply promotes
+it like any config (undo with tune rollback), and refuses one that is not
+promotable.
 
 Ranges: --folds 2..20 (and at most queries/2), --levels 0..8, --min-leaf >= 1.
 
@@ -41,6 +45,7 @@ func runAdapt(ctx context.Context, a *app, args []string) error {
 	fs.StringVar(&o.Metric, "metric", tuner.DefaultAdaptMetric, "per-query metric of the run's scorecard, or primary")
 	fs.StringVar(&o.Collection, "collection", "", "replay group by its collection file (default: every group)")
 	out := fs.String("out", "", "write the learned policy (JSON) here")
+	apply := fs.Bool("apply", false, "promote the learned policy: set fusion.policy in the production config (backend.config), with backup, restart, smoke check and rollback; refused unless promotable")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -70,15 +75,35 @@ func runAdapt(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
+	if (*out != "" || *apply) && len(reports) != 1 {
+		return usageErrorf("--out and --apply: the run has %d replay groups: pick one with --collection", len(reports))
+	}
 	if *out != "" {
-		if len(reports) != 1 {
-			return usageErrorf("--out: the run has %d replay groups: pick one with --collection", len(reports))
-		}
 		if err := writePolicy(*out, reports[0].Learned); err != nil {
 			return err
 		}
 	}
-	return tuner.RenderAdapt(a.stdout, reports, *format)
+	if err := tuner.RenderAdapt(a.stdout, reports, *format); err != nil {
+		return err
+	}
+	if !*apply {
+		return nil
+	}
+	if s.Backend.Config == "" {
+		return inputError(errors.New("backend.config: set it to the production engine config file"))
+	}
+	unlock, err := a.lockRun(store, s.Backend.Config, append([]string{"adapt"}, args...))
+	defer unlock()
+	if err != nil {
+		return err
+	}
+	p, err := promote.PolicyInstall(ctx, promote.PolicyConfig{ConfigPath: s.Backend.Config, Store: store, Run: run,
+		Collection: reports[0].Collection, Policy: reports[0].Learned, NewVerify: a.productionVerifier(s), Log: a.stderr})
+	if err != nil {
+		return runError(err)
+	}
+	fmt.Fprintf(a.stderr, "promoted %s (run %s) to %s; backup %s\n", p.Trial, p.Run, p.Config, orNone(p.Backup))
+	return nil
 }
 
 func writePolicy(path string, p *fusion.Policy) error {
