@@ -6,15 +6,18 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/backend/engine"
 	"github.com/fusiontune/fusiontune/backend/fusion"
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
 	"github.com/fusiontune/fusiontune/tuner/adapt"
+	"github.com/fusiontune/fusiontune/tuner/promote"
 )
 
 // adaptArms are query-time settings of the demo: rrf at two k and weights,
@@ -215,5 +218,84 @@ func TestAdaptInputErrors(t *testing.T) {
 				t.Errorf("error %v is not an input error", err)
 			}
 		})
+	}
+}
+
+// TestPolicyPromoteRollback promotes a policy onto a production engine
+// config with a verifier that builds the real engine on the config on
+// disk (the smoke check compares its rankings with the policy's replay),
+// then rolls it back; a policy whose evaluation is not promotable is
+// refused and changes nothing.
+func TestPolicyPromoteRollback(t *testing.T) {
+	qs, corpus := demoQueries(t)
+	b := newEngineBackend(t, corpus)
+	_, err, run := sweep(t, b, qs, adaptArms(), tuner.ModeReplay, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store, err := runs.Open(filepath.Dir(run.Dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	prod := filepath.Join(dir, "engine.yaml")
+	if err := b.base.WriteFile(prod); err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.ReadFile(prod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	verify := func(config, _ string, check func(context.Context, backend.Searcher) error) (func(context.Context) error, error) {
+		return func(ctx context.Context) error {
+			c, err := engine.LoadConfig(config)
+			if err != nil {
+				return err
+			}
+			e, err := engine.New(c, engine.Options{})
+			if err != nil {
+				return err
+			}
+			defer e.Close()
+			if err := e.Build(ctx); err != nil {
+				return err
+			}
+			return check(ctx, e)
+		}, nil
+	}
+	p := &fusion.Policy{Version: fusion.PolicyVersion, Depth: 100, Arms: []fusion.Settings{armOf(t, run, "linear-0.3"), armOf(t, run, "floor")},
+		Tree: &fusion.PolicyNode{Feature: "query_tokens", Threshold: 4.5, Below: &fusion.PolicyNode{Arm: 0}, Above: &fusion.PolicyNode{Arm: 1}},
+		Evaluation: &fusion.PolicyEvaluation{Promotable: false, Decision: "not promotable: made up"}}
+	c := promote.PolicyConfig{ConfigPath: prod, Store: store, Run: run, Collection: "collect-000.jsonl", Policy: p, NewVerify: verify}
+	if _, err := promote.PolicyInstall(context.Background(), c); !errors.Is(err, promote.ErrPolicyNotPromotable) || !strings.Contains(err.Error(), "made up") {
+		t.Fatalf("non-promotable policy: error %v, want ErrPolicyNotPromotable with its decision", err)
+	}
+	if after, _ := os.ReadFile(prod); string(after) != string(before) {
+		t.Fatal("a refused policy changed the production config")
+	}
+	p.Evaluation.Promotable = true
+	pr, err := promote.PolicyInstall(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pr.Status != promote.StatusOK {
+		t.Fatalf("promotion status %q", pr.Status)
+	}
+	cfg, err := engine.LoadConfig(prod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := fusion.LoadPolicy(cfg.Fusion.Policy)
+	if err != nil {
+		t.Fatalf("the promoted config's fusion.policy: %v", err)
+	}
+	if !reflect.DeepEqual(got.Tree, p.Tree) {
+		t.Errorf("promoted tree %+v, want %+v", got.Tree, p.Tree)
+	}
+	if _, err := promote.Rollback(context.Background(), prod, store, verify); err != nil {
+		t.Fatal(err)
+	}
+	if after, _ := os.ReadFile(prod); string(after) != string(before) {
+		t.Errorf("rollback left\n%s\nwant\n%s", after, before)
 	}
 }
