@@ -264,7 +264,7 @@ func TestPolicyPromoteRollback(t *testing.T) {
 		}, nil
 	}
 	p := &fusion.Policy{Version: fusion.PolicyVersion, Depth: 100, Arms: []fusion.Settings{armOf(t, run, "linear-0.3"), armOf(t, run, "floor")},
-		Tree: &fusion.PolicyNode{Feature: "query_tokens", Threshold: 4.5, Below: &fusion.PolicyNode{Arm: 0}, Above: &fusion.PolicyNode{Arm: 1}},
+		Tree:       &fusion.PolicyNode{Feature: "query_tokens", Threshold: 4.5, Below: &fusion.PolicyNode{Arm: 0}, Above: &fusion.PolicyNode{Arm: 1}},
 		Evaluation: &fusion.PolicyEvaluation{Promotable: false, Decision: "not promotable: made up"}}
 	c := promote.PolicyConfig{ConfigPath: prod, Store: store, Run: run, Collection: "collect-000.jsonl", Policy: p, NewVerify: verify}
 	if _, err := promote.PolicyInstall(context.Background(), c); !errors.Is(err, promote.ErrPolicyNotPromotable) || !strings.Contains(err.Error(), "made up") {
