@@ -77,7 +77,7 @@ type PolicyEvaluation struct {
 // Policy limits and format.
 const (
 	PolicyVersion   = 1
-	MaxPolicyDepth  = 1000 // the engine's MaxDepth
+	MaxPolicyDepth  = 10000 // the engine's MaxDepth
 	MaxPolicyArms   = 256
 	MaxPolicyLevels = 8 // splits on a root-to-leaf path
 	// FeatureTop is how many candidates of each list the overlap feature

@@ -105,7 +105,7 @@ func TestParsePolicyErrors(t *testing.T) {
 	}{
 		{"every problem at once", string(bad), []string{
 			"p.json: invalid policy: version: must be 1 (got 2)",
-			"depth: must be in [1, 1000] (got 0)",
+			"depth: must be in [1, 10000] (got 0)",
 			`arms[0].Formula: must be empty`,
 			"arms[0].Fusion: ",
 			`tree.feature: unknown feature "colour"`,
