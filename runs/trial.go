@@ -51,6 +51,10 @@ type TrialRecord struct {
 	// replayed trial stores no per-query file: its per-query results are
 	// derived again from the collection on demand (see Deriver).
 	Replay *ReplayRef `json:"replay,omitempty"`
+	// Replayed, on a replayed trial verified live (whose per-query file is
+	// now its record, Replay nil), keeps the collection and settings it was
+	// replayed with: `tune adapt` reads every setting of a replay group.
+	Replayed *ReplayRef `json:"replayed,omitempty"`
 }
 
 // Summary is the scores of a trial over its queries besides the primary

@@ -236,6 +236,7 @@ func settleVerified(o Options, ro ReplayOptions, res *Result, recorded *runResul
 	rec.fill(o.Queries, batch)
 	rec.Mode = TrialVerified
 	rec.Replay = nil // the live results are stored: nothing to derive
+	rec.Replayed = t.Replay
 	recStart := time.Now()
 	err = o.Run.RecordTrial(rec.TrialRecord, rec.results)
 	res.Recording += time.Since(recStart)

@@ -489,6 +489,7 @@ func (c *Config) resolvePaths(baseDir string) {
 	if c.Shadow != nil {
 		c.Shadow.Config = abs(c.Shadow.Config)
 	}
+	c.Fusion.Policy = abs(c.Fusion.Policy)
 	if p, ok := strings.CutPrefix(c.Dense.Model, "file:"); ok {
 		c.Dense.Model = "file:" + abs(p)
 	}

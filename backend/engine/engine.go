@@ -42,8 +42,11 @@ type Options struct {
 type Engine struct {
 	cfg      Config
 	settings fusion.Settings // cfg.FusionSettings(): what every request ranks under
-	log      *slog.Logger
-	emb      embed.Embedder // nil without the dense retriever
+	// policy, when fusion.policy names one, chooses the settings of every
+	// request without a fusion override (see Search).
+	policy *fusion.Policy
+	log    *slog.Logger
+	emb    embed.Embedder // nil without the dense retriever
 
 	mu        sync.RWMutex
 	ready     bool
@@ -86,6 +89,13 @@ func New(cfg Config, opts Options) (*Engine, error) {
 	e := &Engine{cfg: cfg, settings: cfg.FusionSettings(), log: opts.Logger}
 	if e.log == nil {
 		e.log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if cfg.Fusion.Policy != "" {
+		p, err := loadPolicy(cfg)
+		if err != nil {
+			return nil, err
+		}
+		e.policy = p
 	}
 	if cfg.Has(Dense) {
 		getenv := opts.Getenv

@@ -42,6 +42,14 @@ func (e *Engine) Search(ctx context.Context, req backend.SearchRequest) (backend
 	if err != nil {
 		return backend.SearchResponse{}, err
 	}
+	// A policy (fusion.policy) ranks a request without a fusion override:
+	// the lists are retrieved as deep as it reads, its features computed
+	// from them, and the arm it chooses fuses them.
+	usePolicy := e.policy != nil && req.Fusion == nil && len(req.Variants) == 0
+	depth := p.Depth
+	if usePolicy {
+		depth = max(depth, e.policy.ReadDepth())
+	}
 	lists := make(map[string][]fusion.Candidate, 2)
 	// The dense retriever (query embedding and scan) runs beside BM25.
 	var dense []fusion.Candidate
@@ -50,7 +58,7 @@ func (e *Engine) Search(ctx context.Context, req backend.SearchRequest) (backend
 	if e.vec != nil {
 		go func() {
 			defer close(done)
-			dense, denseErr = e.searchDense(ctx, req.Query, p.Depth)
+			dense, denseErr = e.searchDense(ctx, req.Query, depth)
 		}()
 	} else {
 		close(done)
@@ -58,7 +66,7 @@ func (e *Engine) Search(ctx context.Context, req backend.SearchRequest) (backend
 	var lexErr error
 	if e.lex != nil {
 		var s []scored
-		if s, lexErr = e.lex.search(ctx, req.Query, p.Depth, e.chunks); lexErr == nil {
+		if s, lexErr = e.lex.search(ctx, req.Query, depth, e.chunks); lexErr == nil {
 			lists[BM25] = candidates(s, e.chunks)
 		}
 	}
@@ -72,7 +80,13 @@ func (e *Engine) Search(ctx context.Context, req backend.SearchRequest) (backend
 	pl := fusion.Prepare(lists)
 	var f fusion.Fuser
 	var resp backend.SearchResponse
-	resp.Hits, resp.Routing = e.fuse(&f, lists, pl, p, k)
+	if usePolicy {
+		s := e.policy.Settings(fusion.QueryFeatures(req.Query, lists, e.policy.Depth))
+		s.Passage = e.settings.Passage
+		resp.Hits, resp.Routing = e.fuseUnder(&f, lists, pl, s, k)
+	} else {
+		resp.Hits, resp.Routing = e.fuse(&f, lists, pl, p, k)
+	}
 	if err := finiteScores(resp.Hits, "fusion"); err != nil {
 		return backend.SearchResponse{}, err
 	}
@@ -96,6 +110,12 @@ func (e *Engine) Search(ctx context.Context, req backend.SearchRequest) (backend
 func (e *Engine) fuse(f *fusion.Fuser, lists map[string][]fusion.Candidate, pl *fusion.Prepared, p fusion.Params, k int) ([]backend.Hit, string) {
 	s := e.settings
 	s.Fusion = p
+	return e.fuseUnder(f, lists, pl, s, k)
+}
+
+// fuseUnder ranks the prepared candidate lists under s (fusion.Fuser.HitsInto)
+// and returns the first k hits and their routing.
+func (e *Engine) fuseUnder(f *fusion.Fuser, lists map[string][]fusion.Candidate, pl *fusion.Prepared, s fusion.Settings, k int) ([]backend.Hit, string) {
 	ranked := f.HitsInto(nil, pl, s, k)
 	ids, docIDs := pl.IDs(s.Passage), pl.DocIDs(s.Passage)
 	hits := make([]backend.Hit, 0, len(ranked))
@@ -193,6 +213,9 @@ func (e *Engine) requestParams(req backend.SearchRequest) (fusion.Params, int, e
 		}
 		if req.Fusion.Depth > MaxDepth {
 			probs = append(probs, fmt.Sprintf("fusion.depth: must be <= %d (got %d)", MaxDepth, req.Fusion.Depth))
+		}
+		if req.Fusion.Policy != "" {
+			probs = append(probs, "fusion.policy: set in the engine config only, not per request")
 		}
 		if math.IsNaN(req.Fusion.K) {
 			probs = append(probs, "fusion.k: must be a number")

@@ -67,6 +67,11 @@ type Params struct {
 	Weights       map[string]float64 `json:"weights,omitempty" yaml:"weights,omitempty"`
 	Normalization Normalization      `json:"normalization,omitempty" yaml:"normalization,omitempty"`
 	Depth         int                `json:"depth,omitempty" yaml:"depth,omitempty"`
+	// Policy is the path of a query-adaptive fusion policy (Policy, a JSON
+	// document `tune adapt` writes): set in an engine config only, it
+	// chooses each query's settings among its arms instead of the fields
+	// above. Override keeps p's; a per-request override may not set it.
+	Policy string `json:"policy,omitempty" yaml:"policy,omitempty"`
 }
 
 // Candidate is one entry of a retriever's ranked list.

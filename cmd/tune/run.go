@@ -34,6 +34,7 @@ type app struct {
 // run function (see apply.go).
 func commands() []command {
 	return []command{
+		{name: "adapt", summary: "learn a query-adaptive fusion policy from a replayed run, judged by cross-validation", run: runAdapt},
 		{name: "apply", summary: "promote a recorded trial to the production config (safely, with rollback)", run: runApply},
 		{name: "check", summary: "validate settings files, golden sets and experiment files, listing every problem with file:line:col", run: runCheck},
 		{name: "compare", summary: "paired comparison of two recorded trials (tests, categories, result diffs)", run: runCompare},

@@ -1,0 +1,118 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/fusiontune/fusiontune/backend/fusion"
+	"github.com/fusiontune/fusiontune/internal/atomicfile"
+	"github.com/fusiontune/fusiontune/tuner"
+	"github.com/fusiontune/fusiontune/tuner/adapt"
+	"github.com/fusiontune/fusiontune/tuner/promote"
+)
+
+const adaptUsage = `RUN [--folds 5] [--seed 1] [--levels 2] [--min-leaf 30] [--metric NDCG@10]
+       [--collection collect-NNN.jsonl] [--out policy.json] [--format text|json]
+
+Learns a query-adaptive fusion policy from a replayed run's trial × query
+matrix: which of the run's query-time settings to use for a query, from cheap
+features known before fusion (query length, each retriever's top score and
+top1-top2 gap, the overlap of the two lists' top 10, the number of BM25
+candidates), as a shallow decision tree. Evaluates it by k-fold
+cross-validation over queries: the best global setting, the policy and the
+per-query oracle on held-out folds, with the paired randomization test. A
+policy that does not beat the global setting significantly is marked not
+promotable. --out writes the policy learned on every query (one replay
+group: name it with --collection when the run has several). --apply promotes
+it like any config (undo with tune rollback), and refuses one that is not
+promotable.
+
+Ranges: --folds 2..20 (and at most queries/2), --levels 0..8, --min-leaf >= 1.
+
+` + pickUsage
+
+func runAdapt(ctx context.Context, a *app, args []string) error {
+	fs := newFlagSet("adapt", adaptUsage, a.stderr)
+	config := fs.String("config", "", "settings file (default ./tune.yaml when present)")
+	fs.String("runs-dir", defaultRunsDir, "directory of run records (setting runs_dir)")
+	format := fs.String("format", "text", "text or json")
+	o := tuner.AdaptOptions{Options: adapt.DefaultOptions()}
+	fs.IntVar(&o.Folds, "folds", adapt.DefaultFolds, "k of the k-fold cross-validation (2..20)")
+	fs.Int64Var(&o.Seed, "seed", adapt.DefaultSeed, "seed of the fold assignment and the paired test")
+	fs.IntVar(&o.Levels, "levels", adapt.DefaultLevels, "most splits on a path of the tree (0..8; 0: one global setting)")
+	fs.IntVar(&o.MinLeaf, "min-leaf", adapt.DefaultMinLeaf, "fewest training queries on each side of a split (>= 1)")
+	fs.StringVar(&o.Metric, "metric", tuner.DefaultAdaptMetric, "per-query metric of the run's scorecard, or primary")
+	fs.StringVar(&o.Collection, "collection", "", "replay group by its collection file (default: every group)")
+	out := fs.String("out", "", "write the learned policy (JSON) here")
+	apply := fs.Bool("apply", false, "promote the learned policy: set fusion.policy in the production config (backend.config), with backup, restart, smoke check and rollback; refused unless promotable")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return usageErrorf("want RUN (got %d arguments)", fs.NArg())
+	}
+	if *format != "text" && *format != "json" {
+		return usageErrorf("--format: want text or json (got %q)", *format)
+	}
+	if err := o.Options.Validate(1 << 30); err != nil {
+		return usageErrorf("%v", err)
+	}
+	s, err := loadSettings(*config, fs, map[string]string{"runs-dir": "runs_dir"})
+	if err != nil {
+		return err
+	}
+	store, err := a.openStore(s.RunsDir)
+	if err != nil {
+		return err
+	}
+	run, err := store.Resolve(fs.Arg(0))
+	if err != nil {
+		return inputError(err)
+	}
+	o.Thresholds = s.StatsOptions(o.Seed).Thresholds
+	reports, err := tuner.Adapt(ctx, run, o)
+	if err != nil {
+		return err
+	}
+	if (*out != "" || *apply) && len(reports) != 1 {
+		return usageErrorf("--out and --apply: the run has %d replay groups: pick one with --collection", len(reports))
+	}
+	if *out != "" {
+		if err := writePolicy(*out, reports[0].Learned); err != nil {
+			return err
+		}
+	}
+	if err := tuner.RenderAdapt(a.stdout, reports, *format); err != nil {
+		return err
+	}
+	if !*apply {
+		return nil
+	}
+	if s.Backend.Config == "" {
+		return inputError(errors.New("backend.config: set it to the production engine config file"))
+	}
+	unlock, err := a.lockRun(store, s.Backend.Config, append([]string{"adapt"}, args...))
+	defer unlock()
+	if err != nil {
+		return err
+	}
+	p, err := promote.PolicyInstall(ctx, promote.PolicyConfig{ConfigPath: s.Backend.Config, Store: store, Run: run,
+		Collection: reports[0].Collection, Policy: reports[0].Learned, NewVerify: a.productionVerifier(s), Log: a.stderr})
+	if err != nil {
+		return runError(err)
+	}
+	fmt.Fprintf(a.stderr, "promoted %s (run %s) to %s; backup %s\n", p.Trial, p.Run, p.Config, orNone(p.Backup))
+	return nil
+}
+
+func writePolicy(path string, p *fusion.Policy) error {
+	data, err := p.Encode()
+	if err != nil {
+		return err
+	}
+	if err := atomicfile.Write(path, data, 0o644); err != nil {
+		return fmt.Errorf("adapt: --out: %w", err)
+	}
+	return nil
+}
