@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/fusiontune/fusiontune/internal/cli"
+
 	"github.com/fusiontune/fusiontune/backend/fusion"
 	"github.com/fusiontune/fusiontune/internal/atomicfile"
 	"github.com/fusiontune/fusiontune/tuner"
@@ -32,67 +34,62 @@ Ranges: --folds 2..20 (and at most queries/2), --levels 0..8, --min-leaf >= 1.
 
 ` + pickUsage
 
+var adaptSpec = cli.Spec{Name: "adapt", Usage: adaptUsage, Flags: []cli.Flag{configFlag, runsDirFlag,
+	cli.String("format", "text", "text or json"),
+	cli.Int("folds", adapt.DefaultFolds, "k of the k-fold cross-validation (2..20)"),
+	cli.Int64("seed", adapt.DefaultSeed, "seed of the fold assignment and the paired test"),
+	cli.Int("levels", adapt.DefaultLevels, "most splits on a path of the tree (0..8; 0: one global setting)"),
+	cli.Int("min-leaf", adapt.DefaultMinLeaf, "fewest training queries on each side of a split (>= 1)"),
+	cli.String("metric", tuner.DefaultAdaptMetric, "per-query metric of the run's scorecard, or primary"),
+	cli.String("collection", "", "replay group by its collection file (default: every group)"),
+	cli.String("out", "", "write the learned policy (JSON) here"),
+	cli.Bool("apply", false, "promote the learned policy: set fusion.policy in the production config (backend.config), with backup, restart, smoke check and rollback; refused unless promotable")}}
+
 func runAdapt(ctx context.Context, a *app, args []string) error {
-	fs := newFlagSet("adapt", adaptUsage, a.stderr)
-	config := fs.String("config", "", "settings file (default ./tune.yaml when present)")
-	fs.String("runs-dir", defaultRunsDir, "directory of run records (setting runs_dir)")
-	format := fs.String("format", "text", "text or json")
-	o := tuner.AdaptOptions{Options: adapt.DefaultOptions()}
-	fs.IntVar(&o.Folds, "folds", adapt.DefaultFolds, "k of the k-fold cross-validation (2..20)")
-	fs.Int64Var(&o.Seed, "seed", adapt.DefaultSeed, "seed of the fold assignment and the paired test")
-	fs.IntVar(&o.Levels, "levels", adapt.DefaultLevels, "most splits on a path of the tree (0..8; 0: one global setting)")
-	fs.IntVar(&o.MinLeaf, "min-leaf", adapt.DefaultMinLeaf, "fewest training queries on each side of a split (>= 1)")
-	fs.StringVar(&o.Metric, "metric", tuner.DefaultAdaptMetric, "per-query metric of the run's scorecard, or primary")
-	fs.StringVar(&o.Collection, "collection", "", "replay group by its collection file (default: every group)")
-	out := fs.String("out", "", "write the learned policy (JSON) here")
-	apply := fs.Bool("apply", false, "promote the learned policy: set fusion.policy in the production config (backend.config), with backup, restart, smoke check and rollback; refused unless promotable")
-	if err := parseFlags(fs, args); err != nil {
+	fs, err := a.parse(adaptSpec, args)
+	if err != nil {
 		return err
 	}
+	o := tuner.AdaptOptions{Options: adapt.DefaultOptions()}
+	o.Folds, o.Seed, o.Levels, o.MinLeaf = fs.Int("folds"), fs.Int64("seed"), fs.Int("levels"), fs.Int("min-leaf")
+	o.Metric, o.Collection = fs.Str("metric"), fs.Str("collection")
+	format, out, apply := fs.Str("format"), fs.Str("out"), fs.Bool("apply")
 	if fs.NArg() != 1 {
 		return usageErrorf("want RUN (got %d arguments)", fs.NArg())
 	}
-	if *format != "text" && *format != "json" {
-		return usageErrorf("--format: want text or json (got %q)", *format)
+	if format != "text" && format != "json" {
+		return usageErrorf("--format: want text or json (got %q)", format)
 	}
 	if err := o.Options.Validate(1 << 30); err != nil {
 		return usageErrorf("%v", err)
 	}
-	s, err := loadSettings(*config, fs, map[string]string{"runs-dir": "runs_dir"})
+	s, store, run, err := a.openRun(fs, fs.Arg(0))
 	if err != nil {
 		return err
-	}
-	store, err := a.openStore(s.RunsDir)
-	if err != nil {
-		return err
-	}
-	run, err := store.Resolve(fs.Arg(0))
-	if err != nil {
-		return inputError(err)
 	}
 	o.Thresholds = s.StatsOptions(o.Seed).Thresholds
 	reports, err := tuner.Adapt(ctx, run, o)
 	if err != nil {
 		return err
 	}
-	if (*out != "" || *apply) && len(reports) != 1 {
+	if (out != "" || apply) && len(reports) != 1 {
 		return usageErrorf("--out and --apply: the run has %d replay groups: pick one with --collection", len(reports))
 	}
-	if *out != "" {
-		if err := writePolicy(*out, reports[0].Learned); err != nil {
+	if out != "" {
+		if err := writePolicy(out, reports[0].Learned); err != nil {
 			return err
 		}
 	}
-	if err := tuner.RenderAdapt(a.stdout, reports, *format); err != nil {
+	if err := tuner.RenderAdapt(a.stdout, reports, format); err != nil {
 		return err
 	}
-	if !*apply {
+	if !apply {
 		return nil
 	}
 	if s.Backend.Config == "" {
 		return inputError(errors.New("backend.config: set it to the production engine config file"))
 	}
-	unlock, err := a.lockRun(store, s.Backend.Config, append([]string{"adapt"}, args...))
+	unlock, err := store.LockFor(s.Backend.Config, append([]string{"adapt"}, args...), a.stderr)
 	defer unlock()
 	if err != nil {
 		return err
