@@ -51,6 +51,7 @@ func commands() []command {
 		{name: "search", summary: "run a batch of queries on the embedded engine and write a TREC run", run: runSearch},
 		{name: "serve", summary: "run the embedded hybrid search engine over HTTP", run: runServe},
 		{name: "sweep", summary: "run a sweep (the default: tune --experiments FILE)", run: runSweep},
+		{name: "ui", summary: "serve the evaluation web app (runs, leaderboards, compare, query microscope, judging) on loopback", run: runUI},
 		{name: "version", summary: "print the version of tune", run: runVersion},
 		{name: "worker", summary: "join a study shared through a database (--storage URL --study NAME)", run: runWorker},
 	}
