@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"errors"
 	"net/http"
 
 	"github.com/fusiontune/fusiontune/experiments"
@@ -63,14 +62,17 @@ func (s *Server) compare(r *http.Request, a, b string) (runs.TrialComparison, er
 	if err != nil {
 		return runs.TrialComparison{}, err
 	}
-	if s.o.Compare == nil {
-		return runs.TrialComparison{}, errors.New("compare: not configured")
-	}
 	seed := ra.Manifest.Seed
 	if seed == 0 {
 		seed = experiments.DefaultSeed
 	}
-	return tuner.CompareRunsContext(r.Context(), ra, ea, rb, eb, s.o.Compare(seed))
+	o := tuner.CompareOptions{}
+	if s.o.Compare != nil {
+		o = s.o.Compare(seed)
+	} else {
+		o.Stats.Seed = seed
+	}
+	return tuner.CompareRunsContext(r.Context(), ra, ea, rb, eb, o)
 }
 
 // runPart is the run of a RUN:TRIAL reference.

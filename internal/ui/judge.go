@@ -286,12 +286,23 @@ func (s *Server) appendLabel(ctx context.Context, l labels.Label) error {
 	return nil
 }
 
+// stopwords are common English words never highlighted.
+var stopwords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`the and for with that this from are was were has have had not but
+		how what when where which who why can does did your you our its into than then them they their there
+		there about after before over under between while each other some any all more most very just also`) {
+		stopwords[w] = true
+	}
+}
+
 // queryTerms are the lower-cased words of a query worth highlighting
-// (three letters or more).
+// (three letters or more, not a stopword).
 func queryTerms(text string) map[string]bool {
 	out := map[string]bool{}
 	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-		if len(w) >= 3 {
+		if len(w) >= 3 && !stopwords[w] {
 			out[w] = true
 		}
 	}

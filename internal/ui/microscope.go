@@ -117,6 +117,7 @@ type fusedRow struct {
 	Grade    int
 	Unjudged bool
 	Ranks    []string // each retriever's rank of the document, "—" absent
+	Moved    string   // against the trial's own settings: "↑3", "↓2", "new", ""
 }
 
 // candRow is one candidate of a retriever's list.
@@ -159,10 +160,16 @@ type microData struct {
 	Err              string
 	Settings         string
 	CanJudge         bool
-	RecordedSame     string
-	FusedFromTrial   bool
 	CollectedAtDepth int
+	// Changed is true when the controls differ from the trial's settings;
+	// TrialPrimary and TrialLabels are then the trial's own.
+	Changed      bool
+	TrialPrimary float64
+	TrialLabels  string
 }
+
+// listRows is how many candidates of each retriever the page lists.
+const listRows = 30
 
 // microscopePage runs a query live with explain on a trial's
 // configuration and fuses its candidate lists under the controls' settings
@@ -206,13 +213,19 @@ func (s *Server) microscopePage(w http.ResponseWriter, r *http.Request) {
 		d.QueryID = ""
 	case !ok && len(d.Queries) > 0 && d.QueryID == "":
 		q, ok = d.Queries[0], true
+	case !ok && s.o.Dataset == nil:
+		d.Err = "no dataset configured: type a query"
+		s.render(w, "microscope", "Query microscope", d)
+		return
 	case !ok:
 		d.Err = fmt.Sprintf("no query %q in the dataset", d.QueryID)
 		s.render(w, "microscope", "Query microscope", d)
 		return
 	}
 	d.QueryID, d.Text = q.ID, q.Text
-	if err := s.microscope(r, &d, q, entry); err != nil {
+	if s.o.Backend == nil {
+		d.Err = "no backend configured: the microscope runs queries live (the backend setting)"
+	} else if err := s.microscope(r, &d, q, entry); err != nil {
 		d.Err = err.Error()
 	}
 	s.render(w, "microscope", "Query microscope", d)
@@ -320,6 +333,15 @@ func (s *Server) microscope(r *http.Request, d *microData, q tuner.Query, entry 
 	}
 	result := tuner.ReplayQuery(q, col.lists, settings, s.o.Scorer, s.o.K)
 	d.Result = result
+	own := result
+	if tj, _ := json.Marshal(trialSettings); string(tj) != d.Settings {
+		own = tuner.ReplayQuery(q, col.lists, trialSettings, s.o.Scorer, s.o.K)
+		d.Changed, d.TrialPrimary, d.TrialLabels = true, own.Primary, own.Labels
+	}
+	ownRank := map[string]int{}
+	for i, h := range own.Top {
+		ownRank[h.DocID] = i + 1
+	}
 	d.Retrievers = slices.Sorted(maps.Keys(col.lists))
 	d.Controls = controlsOf(settings, d.Retrievers)
 	for _, m := range s.o.Scorer.Metrics() {
@@ -350,7 +372,17 @@ func (s *Server) microscope(r *http.Request, d *microData, q tuner.Query, entry 
 	fusedRank := map[string]int{}
 	for i, h := range result.Top {
 		fusedRank[h.DocID] = i + 1
-		d.Fused = append(d.Fused, fusedRow{Rank: i + 1, Doc: h.DocID, Score: h.Score, Grade: h.Grade, Unjudged: h.Grade < 0, Ranks: ranks(h.DocID)})
+		row := fusedRow{Rank: i + 1, Doc: h.DocID, Score: h.Score, Grade: h.Grade, Unjudged: h.Grade < 0, Ranks: ranks(h.DocID)}
+		switch was := ownRank[h.DocID]; {
+		case !d.Changed || was == i+1:
+		case was == 0:
+			row.Moved = "new"
+		case was > i+1:
+			row.Moved = fmt.Sprintf("↑%d", was-i-1)
+		default:
+			row.Moved = fmt.Sprintf("↓%d", i+1-was)
+		}
+		d.Fused = append(d.Fused, row)
 		if h.Grade < 0 {
 			d.Unjudged++
 		}
@@ -365,7 +397,7 @@ func (s *Server) microscope(r *http.Request, d *microData, q tuner.Query, entry 
 		}
 		norm := fusion.Normalize(nil, raw[:kept], settings.Fusion.Normalization)
 		view := retrieverView{Name: name}
-		for i, c := range list[:min(n, 50)] {
+		for i, c := range list[:min(n, listRows)] {
 			g, judged := q.Judgments[c.DocID]
 			if !judged {
 				g = -1

@@ -239,8 +239,8 @@ func (s *Server) reportPage(w http.ResponseWriter, r *http.Request) {
 }
 
 // filterEntries keeps the entries whose parameters match filter:
-// space-separated terms, each "name=value" (a parameter equal to value) or
-// a substring of the trial's name or parameters.
+// space-separated terms, each "name=value" (a parameter of the trial
+// equal to value) or else a substring of the trial's name or parameters.
 func filterEntries(es []runs.Entry, filter string) []runs.Entry {
 	out := make([]runs.Entry, 0, len(es))
 	terms := strings.Fields(filter)
@@ -249,10 +249,14 @@ next:
 		text := e.Name + " " + paramText(e.Params)
 		for _, t := range terms {
 			if k, v, ok := strings.Cut(t, "="); ok {
-				if pv, has := e.Params[k]; !has || fmt.Sprint(pv) != v {
-					continue next
+				if pv, has := e.Params[k]; has {
+					if fmt.Sprint(pv) != v {
+						continue next
+					}
+					continue
 				}
-			} else if !strings.Contains(text, t) {
+			}
+			if !strings.Contains(text, t) {
 				continue next
 			}
 		}
