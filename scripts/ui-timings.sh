@@ -6,6 +6,8 @@
 # (time to the last byte over loopback; the median of REPS requests):
 #   - runs, run (the 200-trial leaderboard), compare (best vs baseline),
 #     dataset, judge;
+#   - (each with the ui process's CPU per request: on a busy machine the
+#     wall time is mostly waiting for a core);
 #   - microscope cold (the first query: starts the backend on the trial's
 #     configuration), microscope on new queries (a live search with
 #     explain each), and microscope re-fusing (RRF k changed: the lists are
@@ -76,22 +78,30 @@ ms() {
 	[ "$code" = 200 ] || { echo "ui-timings: $1: HTTP $code" >&2; exit 1; }
 	awk -v t="$t" 'BEGIN { printf "%.1f", t * 1000 }'
 }
+# cpu: the ui process's user + system CPU so far, in ms (the backend's
+# own process, which answers the microscope's live searches, is not
+# counted).
+tick=$(getconf CLK_TCK)
+cpu() { awk -v t="$tick" '{ printf "%d", ($14 + $15) * 1000 / t }' "/proc/$ui_pid/stat"; }
 # median NAME URL...: the median of one request to each URL (REPS URLs or
-# one URL requested REPS times), printed with the spread.
+# one URL requested REPS times), printed with the spread and the ui's CPU
+# per request (the wall times include waiting for a busy machine's cores).
 median() {
 	local name=$1
 	shift
-	local urls=("$@") times=()
+	local urls=("$@") times=() c0
+	c0=$(cpu)
 	if [ ${#urls[@]} -eq 1 ]; then
 		for _ in $(seq "$REPS"); do times+=("$(ms "${urls[0]}")"); done
 	else
 		for u in "${urls[@]}"; do times+=("$(ms "$u")"); done
 	fi
-	printf '%s\n' "${times[@]}" | sort -n | awk -v name="$name" '{ v[NR] = $1 } END {
-		printf "%-34s median %7.1f ms  (min %.1f, max %.1f, n %d)\n", name, v[int((NR + 1) / 2)], v[1], v[NR], NR }'
+	printf '%s\n' "${times[@]}" | sort -n | awk -v name="$name" -v cpu=$(($(cpu) - c0)) '{ v[NR] = $1 } END {
+		printf "%-34s median %7.1f ms  (min %.1f, max %.1f, n %d)  ui CPU %.1f ms/request\n", name, v[int((NR + 1) / 2)], v[1], v[NR], NR, cpu / NR }'
 }
 
 queries=($(head -n $((REPS + 1)) "$data/queries.jsonl" | sed 's/.*"_id": *"\([^"]*\)".*/\1/'))
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
 cold=$(ms "$base/microscope?run=$run&q=${queries[0]}")
 echo "microscope, cold (backend start)   $cold ms"
 median "runs page" "$base/"

@@ -112,13 +112,16 @@ type column struct {
 	Sorted     string // "▲", "▼" or ""
 }
 
-// lbRow is one leaderboard entry as the run page shows it.
+// lbRow is one leaderboard entry as the run page shows it, formatted
+// (the template only places strings: a 200-trial page stays cheap).
 type lbRow struct {
-	runs.Entry
-	ParamText string
-	Cells     []string // one per metric column
-	Cats      []string // one per category column
-	Sig       string
+	Rank                   int
+	Name, ParamText        string
+	Primary, Delta, Sig    string
+	Status                 string
+	Cells                  []string // one per metric column
+	Cats                   []string // one per category column
+	CompareHref, MicroHref string   // "" for a trial that did not succeed
 }
 
 type runData struct {
@@ -196,10 +199,25 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) {
 		c.Link = fmt.Sprintf("/run/%s?sort=%s&desc=%s&filter=%s&cats=%s", run.ID(), k, b01(nextDesc), urlq(d.Filter), b01(d.ShowCats))
 		d.Columns = append(d.Columns, c)
 	}
+	against := lb.Baseline
+	if against == "" {
+		against = d.Best
+	}
 	for _, e := range entries {
-		row := lbRow{Entry: e, ParamText: paramText(e.Params)}
+		row := lbRow{Rank: e.Rank, Name: e.Name, ParamText: paramText(e.Params), Primary: fmt.Sprintf("%.4f", e.Primary),
+			Delta: "—", Status: e.Status}
+		if e.Delta != nil {
+			row.Delta = fmt.Sprintf("%+.4f", *e.Delta)
+		}
+		if e.Mode != "" {
+			row.Status += " (" + e.Mode + ")"
+		}
 		if e.Comparison != nil {
 			row.Sig = e.Comparison.Mark
+		}
+		if e.Status == runs.StatusOK {
+			row.CompareHref = "/compare?a=" + urlq(run.ID()+":"+against) + "&b=" + urlq(run.ID()+":"+e.Name)
+			row.MicroHref = "/microscope?run=" + urlq(run.ID()) + "&trial=" + urlq(e.Name)
 		}
 		for _, m := range lb.Metrics {
 			if v, ok := e.Scorecard[m]; ok {
@@ -212,8 +230,6 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) {
 			for _, c := range d.CatCols {
 				if v, ok := e.Categories[c]["primary"]; ok {
 					row.Cats = append(row.Cats, fmt.Sprintf("%.4f", v))
-				} else if iv, ok := e.CategoryIntervals[c]; ok {
-					row.Cats = append(row.Cats, fmt.Sprintf("%.4f", iv.Mean))
 				} else {
 					row.Cats = append(row.Cats, "—")
 				}

@@ -208,23 +208,3 @@ func TestJudgePost(t *testing.T) {
 		t.Errorf("label store holds %+v, want the one good label", ls)
 	}
 }
-
-// BenchmarkRunPage200 renders the run page of a 200-trial run (sorted by
-// a metric, the slowest order): see scripts/ui-timings.sh for the pages
-// of a real 200-trial study on SciFact.
-func BenchmarkRunPage200(b *testing.B) {
-	store, err := runs.Open(b.TempDir())
-	if err != nil {
-		b.Fatal(err)
-	}
-	run := recordRun(b, store, 200)
-	s := newServer(b, ui.Options{Store: store})
-	r := httptest.NewRequest(http.MethodGet, "/run/"+run.ID()+"?sort=NDCG@10&desc=1", nil)
-	for b.Loop() {
-		w := httptest.NewRecorder()
-		s.ServeHTTP(w, r)
-		if w.Code != http.StatusOK {
-			b.Fatal(w.Code)
-		}
-	}
-}
