@@ -181,7 +181,9 @@ func (s *Server) microscopePage(w http.ResponseWriter, r *http.Request) {
 		d.Runs = append(d.Runs, list[i].ID())
 	}
 	if s.o.Dataset != nil {
-		d.Queries = s.o.Dataset.Queries
+		s.jmu.RLock()
+		d.Queries = slices.Clone(s.o.Dataset.Queries) // the judge page may add judgments meanwhile
+		s.jmu.RUnlock()
 	}
 	run, err := s.resolve(d.Run)
 	if err != nil {
