@@ -82,6 +82,10 @@ func runUI(ctx context.Context, a *app, args []string) error {
 	}
 	defer os.RemoveAll(scratch)
 	o.BackendDir = filepath.Join(scratch, "backend")
+	if host, _, err := net.SplitHostPort(*listen); err == nil {
+		ip := net.ParseIP(host)
+		o.LoopbackOnly = host == "localhost" || (ip != nil && ip.IsLoopback())
+	}
 	srv, err := ui.New(o)
 	if err != nil {
 		return failedError(err)

@@ -12,7 +12,9 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -53,6 +55,11 @@ type Options struct {
 	Compare func(seed int64) tuner.CompareOptions
 	// Log receives what the server says about the backend (nil: discarded).
 	Log *slog.Logger
+	// LoopbackOnly refuses (403) requests whose Host is a name other than
+	// localhost (an IP literal passes): a page of another site that makes
+	// its name resolve to 127.0.0.1 (DNS rebinding) cannot read the app or
+	// its CSRF token. Set it when listening on loopback.
+	LoopbackOnly bool
 }
 
 // Server is the `tune ui` web app: an http.Handler over Options.
@@ -122,6 +129,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")
+	if s.o.LoopbackOnly && !loopbackHost(r.Host) {
+		http.Error(w, "unexpected Host "+strconv.Quote(r.Host)+": open the app as http://127.0.0.1:PORT or http://localhost:PORT", http.StatusForbidden)
+		return
+	}
 	r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
 	if r.Method == http.MethodPost {
 		if err := r.ParseForm(); err != nil {
@@ -135,6 +146,16 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	s.mux.ServeHTTP(w, r)
+}
+
+// loopbackHost reports whether a request's Host names this machine:
+// localhost or an IP literal.
+func loopbackHost(host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.Trim(host, "[]")
+	return strings.EqualFold(host, "localhost") || net.ParseIP(host) != nil
 }
 
 // Close stops the backend the microscope started, if any.

@@ -66,6 +66,31 @@ func get(t *testing.T, h http.Handler, target string) (int, string) {
 
 var rowRE = regexp.MustCompile(`data-trial="([^"]+)"`)
 
+// TestLoopbackOnly: on loopback the app answers only requests naming this
+// machine, so a rebound DNS name cannot read it.
+func TestLoopbackOnly(t *testing.T) {
+	store, err := runs.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newServer(t, ui.Options{Store: store, LoopbackOnly: true})
+	for _, tc := range []struct {
+		host string
+		code int
+	}{
+		{"127.0.0.1:7700", 200}, {"localhost:7700", 200}, {"[::1]:7700", 200}, {"LOCALHOST", 200},
+		{"evil.example:7700", 403}, {"evil.example", 403}, {"localhost.evil.example", 403},
+	} {
+		w := httptest.NewRecorder()
+		r := httptest.NewRequest(http.MethodGet, "/", nil)
+		r.Host = tc.host
+		s.ServeHTTP(w, r)
+		if w.Code != tc.code {
+			t.Errorf("Host %s: %d, want %d", tc.host, w.Code, tc.code)
+		}
+	}
+}
+
 // TestRunPageSortAndFilter: the leaderboard sorts by any column both
 // ways and filters by parameter value or text.
 func TestRunPageSortAndFilter(t *testing.T) {
@@ -118,6 +143,7 @@ func TestPagesAnswer(t *testing.T) {
 	}{
 		{"/", 200, run.ID()},
 		{"/run/" + run.ID(), 200, "Promotion history"},
+		{"/run/" + run.ID() + "?cats=1", 200, `<th class="num">direct</th>`},
 		{"/run/" + run.ID() + "/report", 200, "<svg"},
 		{"/compare", 200, run.ID() + ":k=1"},
 		{"/compare?a=" + run.ID() + ":k=1&b=" + run.ID() + ":k=2", 200, "Kendall τ"},
