@@ -5,7 +5,7 @@ import (
 	"github.com/fusiontune/fusiontune/runs"
 )
 
-// ReplayQuery fuses one query's candidate lists (each retriever's list,
+// ReplayLists fuses one query's candidate lists (each retriever's list,
 // as a search with explain returns them) under s and scores the ranking
 // exactly as a replayed trial records that query: the same replayer,
 // fusion rule (fusion.Fuser.HitsInto with floors and min_score), cut and
@@ -13,7 +13,7 @@ import (
 // per-query result a replay of a trial with settings s records. k is the
 // hits per query a live run asks for (0: DefaultDepth). It is what `tune
 // ui`'s query microscope re-fuses with.
-func ReplayQuery(q Query, lists map[string][]fusion.Candidate, s fusion.Settings, sc Scorer, k int) runs.QueryResult {
+func ReplayLists(q Query, lists map[string][]fusion.Candidate, s fusion.Settings, sc Scorer, k int) runs.QueryResult {
 	if k <= 0 {
 		k = DefaultDepth
 	}

@@ -4,7 +4,7 @@
 // line, gates and promotions, the comparison of two trials, the query
 // microscope (a query run live with explain, each retriever's list, the
 // fused list re-fused under fusion controls with the code replay records
-// trials with, tuner.ReplayQuery), the judge page writing a person's
+// trials with, tuner.ReplayLists), the judge page writing a person's
 // labels to the label store, and the dataset's queries with their
 // coverage.
 //

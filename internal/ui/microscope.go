@@ -173,7 +173,7 @@ const listRows = 30
 
 // microscopePage runs a query live with explain on a trial's
 // configuration and fuses its candidate lists under the controls' settings
-// with tuner.ReplayQuery, the code replay records trials with.
+// with tuner.ReplayLists, the code replay records trials with.
 func (s *Server) microscopePage(w http.ResponseWriter, r *http.Request) {
 	d := microData{Run: r.FormValue("run"), Trial: r.FormValue("trial"), QueryID: r.FormValue("q"), Text: r.FormValue("text"), CanJudge: s.o.Labels != ""}
 	list, _ := s.o.Store.List()
@@ -333,11 +333,11 @@ func (s *Server) microscope(r *http.Request, d *microData, q tuner.Query, entry 
 	if err != nil {
 		return err
 	}
-	result := tuner.ReplayQuery(q, col.lists, settings, s.o.Scorer, s.o.K)
+	result := tuner.ReplayLists(q, col.lists, settings, s.o.Scorer, s.o.K)
 	d.Result = result
 	own := result
 	if tj, _ := json.Marshal(trialSettings); string(tj) != d.Settings {
-		own = tuner.ReplayQuery(q, col.lists, trialSettings, s.o.Scorer, s.o.K)
+		own = tuner.ReplayLists(q, col.lists, trialSettings, s.o.Scorer, s.o.K)
 		d.Changed, d.TrialPrimary, d.TrialLabels = true, own.Primary, own.Labels
 	}
 	ownRank := map[string]int{}
