@@ -244,8 +244,23 @@ func TestUIInChromium(t *testing.T) {
 		t.Errorf("microscope on the baseline, %s:\n%v %s\nreplay recorded:\n%v %s", query, before, labelsBefore, topIDs(baseline[query]), baseline[query].Labels)
 	}
 	shot("4-microscope-k60")
-	do("set k to 1", chromedp.SetValue(chromedp.CSS("#rrfk"), "1"), chromedp.Click(chromedp.CSS("#refuse")),
-		chromedp.WaitVisible(chromedp.CSS(`#rrfk[value="1"]`)))
+	// The old page is marked, so that waiting for the re-fused page cannot
+	// pass on it.
+	do("set k to 1", chromedp.SetValue(chromedp.CSS("#rrfk"), "1"),
+		chromedp.Action[chromedp.Void](func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
+			_, err := chromedp.Evaluate[bool](`window.oldPage = true`)(ctx, tg)
+			return chromedp.Void{}, err
+		}),
+		chromedp.Click(chromedp.CSS("#refuse")))
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(50 * time.Millisecond) {
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`!window.oldPage && document.readyState === "complete" && document.querySelector('#labelseq') !== null && document.querySelector('#rrfk').getAttribute("value") === "1"`))
+		if err == nil && ok {
+			break // errors: the page is navigating
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no re-fused page after a minute (last error %v)", err)
+		}
+	}
 	after, labelsAfter := fusedDocs(), text("#labelseq")
 	if slices.Equal(before, after) {
 		t.Errorf("the fused list did not change with k 1: %v", after)
