@@ -53,6 +53,7 @@ func commands() []command {
 		{name: "shadow", summary: "diff two configs' answers to logged queries, with a sequential test on judged ones", run: runShadow},
 		{name: "serve", summary: "run the embedded hybrid search engine over HTTP", run: runServe},
 		{name: "sweep", summary: "run a sweep (the default: tune --experiments FILE)", run: runSweep},
+		{name: "ui", summary: "serve the evaluation web app (runs, leaderboards, compare, query microscope, judging) on loopback", run: runUI},
 		{name: "version", summary: "print the version of tune", run: runVersion},
 		{name: "worker", summary: "join a study shared through a database (--storage URL --study NAME)", run: runWorker},
 	}

@@ -1,0 +1,129 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/fusiontune/fusiontune/backend/engine"
+	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/fusiontune/fusiontune/internal/ui"
+	"github.com/fusiontune/fusiontune/tuner"
+)
+
+// defaultUIListen is tune ui's address: loopback only.
+const defaultUIListen = "127.0.0.1:7700"
+
+const uiUsage = `[--listen 127.0.0.1:7700] [--ready-file PATH] [--config tune.yaml] [--runs-dir DIR]
+
+Serves the evaluation web app over the runs directory, the settings'
+dataset (every query), the configured backend (the query microscope runs
+queries live with explain) and the label store (the judge page writes
+people's labels to it). Loopback by default: the app has no
+authentication, so listening beyond this machine is warned about.`
+
+func runUI(ctx context.Context, a *app, args []string) error {
+	fs := newFlagSet("ui", uiUsage, a.stderr)
+	config := fs.String("config", "", "settings file (default ./tune.yaml when present)")
+	fs.String("runs-dir", defaultRunsDir, "directory of run records (setting runs_dir)")
+	listen := fs.String("listen", defaultUIListen, "listen `address` (port 0 picks a free port)")
+	readyFile := fs.String("ready-file", "", "write the bound address to this `file` once serving")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageErrorf("ui: unexpected arguments %q", fs.Args())
+	}
+	if msg := engine.CheckListen(*listen); msg != "" {
+		return usageErrorf("ui: --listen: %s", msg)
+	}
+	s, err := loadSettings(*config, fs, map[string]string{"runs-dir": "runs_dir"})
+	if err != nil {
+		return err
+	}
+	store, err := a.openStore(s.RunsDir)
+	if err != nil {
+		return err
+	}
+	d := s.Dataset
+	d.Split = experiments.SplitAll // the microscope and judge pages offer every query
+	ds, err := tuner.OpenDataset(d, engineCorpusPath(s), userCachePath(""))
+	if err != nil {
+		return runError(err)
+	}
+	if err := a.mergeStoreLabels(s, ds); err != nil {
+		return err
+	}
+	scorer, err := newScorer(s.Score, ds.Golden.Scale)
+	if err != nil {
+		return inputError(err)
+	}
+	f, err := a.newFactory(s, ds.Corpus)
+	if err != nil {
+		return inputError(err)
+	}
+	o := ui.Options{Store: store, Dataset: ds, Scorer: scorer, K: s.Eval.K, Backend: f, Labels: s.JudgeStoreURL(),
+		Compare: func(seed int64) tuner.CompareOptions { return tuner.CompareOptions{Stats: s.StatsOptions(seed)} },
+		Log:     slog.New(slog.NewTextHandler(a.stderr, nil))}
+	if ds.Corpus != "" {
+		if o.Docs, err = ui.CorpusDocs(ds.Corpus); err != nil {
+			return inputError(err)
+		}
+	}
+	scratch, err := os.MkdirTemp("", "tune-ui-*")
+	if err != nil {
+		return failedError(err)
+	}
+	defer os.RemoveAll(scratch)
+	o.BackendDir = filepath.Join(scratch, "backend")
+	if host, _, err := net.SplitHostPort(*listen); err == nil {
+		ip := net.ParseIP(host)
+		o.LoopbackOnly = host == "localhost" || (ip != nil && ip.IsLoopback())
+	}
+	srv, err := ui.New(o)
+	if err != nil {
+		return failedError(err)
+	}
+	defer srv.Close()
+	return a.serveUI(ctx, srv, *listen, *readyFile, o.Log)
+}
+
+// serveUI serves h on addr until ctx ends, warning when the address is
+// not loopback.
+func (a *app) serveUI(ctx context.Context, h http.Handler, addr, readyFile string, log *slog.Logger) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return failedError(fmt.Errorf("ui: %w", err))
+	}
+	bound := ln.Addr().String()
+	if tcp, ok := ln.Addr().(*net.TCPAddr); ok && !tcp.IP.IsLoopback() {
+		log.Warn("listening beyond this machine: the web app has no authentication and writes labels", "addr", bound)
+	}
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	done := make(chan error, 1)
+	go func() { done <- hs.Serve(ln) }()
+	fmt.Fprintf(a.stderr, "tune ui: listening on http://%s\n", bound)
+	if readyFile != "" {
+		if err := writeReadyFile(readyFile, bound); err != nil {
+			hs.Close()
+			return failedError(err)
+		}
+	}
+	select {
+	case err := <-done:
+		return failedError(err)
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return failedError(err)
+	}
+	return nil
+}

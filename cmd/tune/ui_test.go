@@ -1,0 +1,323 @@
+package main_test
+
+import (
+	"context"
+	"flag"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/fusiontune/fusiontune/experiments/labels"
+	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner"
+)
+
+var uiShots = flag.String("ui.shots", "", "save the tune ui screenshots in this directory (default: a new temporary directory, kept)")
+
+// uiGrid is a replayed RRF grid on the demo: its trials differ only in
+// query-time settings, so every one but the collecting trial is replayed.
+const uiGrid = `{
+  "baseline": {"params": {"fusion.method": "rrf", "fusion.k": 60}},
+  "grid": {"fusion.k": [1, 10, 200], "fusion.weights.bm25": [0.5, 1]}
+}`
+
+// chromiumPath finds Debian's chromium (or a chrome binary); the test
+// skips without one, and fails under CI, where .ci/run installs it.
+func chromiumPath(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatal("chromium not installed, and CI is set: .ci/run should have installed it")
+	}
+	t.Skip("chromium not installed (apt-get install chromium; .ci/run installs it)")
+	return ""
+}
+
+// startUI starts `tune ui` on a free loopback port in e's directory and
+// returns its base URL; it is interrupted when the test ends.
+func startUI(t *testing.T, e *sweepEnv) string {
+	t.Helper()
+	ready := filepath.Join(e.dir, "ui.ready")
+	cmd, _, stderr := e.command("ui", "--listen", "127.0.0.1:0", "--ready-file", ready)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Signal(syscall.SIGINT)
+		cmd.Wait()
+	})
+	deadline := time.Now().Add(time.Minute)
+	for {
+		if data, err := os.ReadFile(ready); err == nil {
+			return "http://" + strings.TrimSpace(string(data))
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("tune ui not ready in time:\n%s", stderr)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// recorded is a trial's recorded per-query results by query id.
+func recorded(t *testing.T, dir, trial string) map[string]runs.QueryResult {
+	t.Helper()
+	run, err := runs.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tuner.EnsureDeriver(run)
+	e, err := tuner.TrialOf(run, trial)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := run.QueryResults(e.Index)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]runs.QueryResult{}
+	for _, r := range rs {
+		out[r.QueryID] = r
+	}
+	return out
+}
+
+// browserGet runs a browser action that returns a value.
+func browserGet[T any](t *testing.T, ctx context.Context, what string, a chromedp.Action[T]) T {
+	t.Helper()
+	v, err := chromedp.Run(ctx, a)
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	return v
+}
+
+func reversed(xs []float64) []float64 {
+	out := slices.Clone(xs)
+	slices.Reverse(out)
+	return out
+}
+
+func topIDs(r runs.QueryResult) []string {
+	var out []string
+	for _, d := range r.Top {
+		out = append(out, d.DocID)
+	}
+	return out
+}
+
+// TestUIInChromium drives `tune ui` in headless Chromium on a demo run it
+// records: the runs page lists the run; the run page's leaderboard sorts
+// by primary; a comparison opens; the microscope's fused list for a query
+// changes when RRF k changes and then equals what replay recorded for the
+// trial with that k; two unjudged hits labelled on the judge page are in
+// the label store and still shown after a reload. Each page's screenshot
+// is saved in the folder the test logs.
+func TestUIInChromium(t *testing.T) {
+	bin := chromiumPath(t)
+	e := newSweepEnv(t, sweepSettings+"labels: labels.db\n")
+	exp := e.write("grid.json", uiGrid)
+	dir, _, _ := e.newRun(t, "--experiments", exp, "--mode", "replay", "--split", "all")
+	id := filepath.Base(dir)
+	base := startUI(t, e)
+
+	shots := *uiShots
+	if shots == "" {
+		var err error
+		if shots, err = os.MkdirTemp("", "tune-ui-shots-"); err != nil {
+			t.Fatal(err)
+		}
+	} else if err := os.MkdirAll(shots, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screenshots in %s", shots)
+
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(bin), chromedp.NoSandbox,
+		chromedp.WindowSize(1280, 900), chromedp.UserDataDir(t.TempDir()), chromedp.Flag("disable-quic", true))
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancelA()
+	ctx, cancel := chromedp.NewContext(actx)
+	defer cancel()
+	ctx, cancelT := context.WithTimeout(ctx, 3*time.Minute)
+	defer cancelT()
+	do := func(what string, steps ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		if err := chromedp.Do(ctx, steps...); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+	shot := func(name string) {
+		t.Helper()
+		png := browserGet(t, ctx, "screenshot "+name, chromedp.FullScreenshot(100))
+		if err := os.WriteFile(filepath.Join(shots, name+".png"), png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	texts := func(sel string) []string {
+		t.Helper()
+		return browserGet(t, ctx, "read "+sel, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll(`+strconv.Quote(sel)+`)).map(e => e.textContent.trim())`))
+	}
+	text := func(sel string) string {
+		t.Helper()
+		return browserGet(t, ctx, "text of "+sel, chromedp.TextContent(chromedp.CSS(sel)))
+	}
+	// follow navigates to the href of the link sel selects.
+	follow := func(sel string) {
+		t.Helper()
+		href := browserGet(t, ctx, "href of "+sel, chromedp.Evaluate[string](`document.querySelector(`+strconv.Quote(sel)+`).href`))
+		do("follow "+sel, chromedp.Navigate(href))
+	}
+
+	// Runs page.
+	do("runs page", chromedp.Navigate(base+"/"))
+	if runsText := text("#runs"); !strings.Contains(runsText, id) || !strings.Contains(runsText, "demo") {
+		t.Fatalf("runs page lacks run %s of dataset demo:\n%s", id, runsText)
+	}
+	shot("1-runs")
+
+	// Run page: sort the leaderboard by primary, descending then ascending.
+	follow(`a[href="/run/` + id + `"]`)
+	do("run page", chromedp.WaitVisible(chromedp.CSS("#leaderboard")))
+	if d := text("#decision"); !strings.Contains(d, "baseline") {
+		t.Errorf("no decision line on the run page: %q", d)
+	}
+	primaries := func() []float64 {
+		var out []float64
+		for _, s := range texts("#leaderboard tr[data-trial] td:nth-child(4)") {
+			v, err := strconv.ParseFloat(s, 64)
+			if err != nil {
+				t.Fatalf("primary cell %q: %v", s, err)
+			}
+			out = append(out, v)
+		}
+		return out
+	}
+	follow(`a[data-col="primary"]`)
+	desc := primaries()
+	follow(`a[data-col="primary"]`)
+	asc := primaries()
+	if len(asc) != 7 || !slices.IsSorted(asc) || slices.IsSorted(desc) || !slices.Equal(asc, reversed(desc)) {
+		t.Errorf("sorting by primary: first click %v, second %v", desc, asc)
+	}
+	shot("2-run")
+
+	// Compare: the row of trial k=1,w.bm25=1 against the baseline.
+	do("open compare", chromedp.Click(chromedp.CSS(`tr[data-trial="k=1,w.bm25=1"] a.cmp`)), chromedp.WaitVisible(chromedp.CSS("#paired")))
+	if d := text("#diff"); !strings.Contains(d, "Kendall τ") || !strings.Contains(d, "Jaccard@10") {
+		t.Errorf("comparison's ranking diff: %q", d)
+	}
+	if h := text("#compare-head"); !strings.Contains(h, "k=1,w.bm25=1") {
+		t.Errorf("comparison head: %q", h)
+	}
+	shot("3-compare")
+
+	// Microscope: a query whose recorded ranking differs between the
+	// baseline (k 60) and k=1; changing k to 1 must give replay's list.
+	baseline, k1 := recorded(t, dir, "baseline"), recorded(t, dir, "k=1,w.bm25=1")
+	query := ""
+	for _, qid := range slices.Sorted(maps.Keys(baseline)) {
+		a, b := topIDs(baseline[qid]), topIDs(k1[qid])
+		if !slices.Equal(a[:min(len(a), 10)], b[:min(len(b), 10)]) {
+			query = qid
+			break
+		}
+	}
+	if query == "" {
+		t.Fatal("no query ranks differently under k 60 and k 1")
+	}
+	fusedDocs := func() []string { return texts("#fused tr[data-doc] td:nth-child(2)") }
+	do("open microscope", chromedp.Navigate(base+"/microscope?run="+id+"&trial=baseline&q="+query), chromedp.WaitVisible(chromedp.CSS("#fused")))
+	before, labelsBefore := fusedDocs(), text("#labelseq")
+	if !slices.Equal(before, topIDs(baseline[query])) || labelsBefore != baseline[query].Labels {
+		t.Errorf("microscope on the baseline, %s:\n%v %s\nreplay recorded:\n%v %s", query, before, labelsBefore, topIDs(baseline[query]), baseline[query].Labels)
+	}
+	shot("4-microscope-k60")
+	// The old page is marked, so that waiting for the re-fused page cannot
+	// pass on it.
+	do("set k to 1", chromedp.SetValue(chromedp.CSS("#rrfk"), "1"),
+		chromedp.Action[chromedp.Void](func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
+			_, err := chromedp.Evaluate[bool](`window.oldPage = true`)(ctx, tg)
+			return chromedp.Void{}, err
+		}),
+		chromedp.Click(chromedp.CSS("#refuse")))
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(50 * time.Millisecond) {
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`!window.oldPage && document.readyState === "complete" && document.querySelector('#labelseq') !== null && document.querySelector('#rrfk').getAttribute("value") === "1"`))
+		if err == nil && ok {
+			break // errors: the page is navigating
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no re-fused page after a minute (last error %v)", err)
+		}
+	}
+	after, labelsAfter := fusedDocs(), text("#labelseq")
+	if slices.Equal(before, after) {
+		t.Errorf("the fused list did not change with k 1: %v", after)
+	}
+	if !slices.Equal(after, topIDs(k1[query])) || labelsAfter != k1[query].Labels {
+		t.Errorf("microscope with k 1, %s:\n%v %s\nreplay recorded for k=1,w.bm25=1:\n%v %s", query, after, labelsAfter, topIDs(k1[query]), k1[query].Labels)
+	}
+	if primary, want := text("#qprimary"), strconv.FormatFloat(k1[query].Primary, 'f', 4, 64); primary != want {
+		t.Errorf("microscope primary %s, replay recorded %s", primary, want)
+	}
+	shot("5-microscope-k1")
+
+	// Judge: label two unjudged hits of the query in the baseline's top 10,
+	// one by clicking, one by the keyboard.
+	do("open judge", chromedp.Navigate(base+"/judge?run="+id+"&trial=baseline&q="+query), chromedp.WaitVisible(chromedp.CSS("#judgeform")))
+	docs := browserGet(t, ctx, "unjudged docs", chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll('.doc[data-grade="-1"]')).map(d => d.dataset.doc)`))
+	if len(docs) < 2 {
+		t.Fatalf("query %s has %d unjudged hits in the baseline's top 10", query, len(docs))
+	}
+	shot("6-judge")
+	do("label by click", chromedp.SendKeys(chromedp.CSS("#judge"), "Ada Tester"),
+		chromedp.Click(chromedp.CSS(`.doc[data-doc="`+docs[0]+`"] button[data-grade="2"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`.doc[data-doc="`+docs[0]+`"][data-grade="2"]`)))
+	// The next unjudged document is framed; the name is remembered.
+	do("label by key", chromedp.KeyEvent("3"), chromedp.WaitVisible(chromedp.CSS(`.doc[data-doc="`+docs[1]+`"][data-grade="3"]`)))
+	st, err := labels.Open(context.Background(), filepath.Join(e.dir, "labels.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, err := st.Latest(context.Background(), "demo")
+	st.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int{}
+	for _, l := range stored {
+		if l.Query != query || l.Judge != "Ada Tester" || l.Source != labels.SourceHuman {
+			t.Errorf("stored label %+v", l)
+		}
+		got[l.Doc] = l.Grade
+	}
+	if len(stored) != 2 || got[docs[0]] != 2 || got[docs[1]] != 3 {
+		t.Errorf("label store holds %v, want %s:2 and %s:3", got, docs[0], docs[1])
+	}
+	do("reload", chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#judgeform")))
+	first := text(`.doc[data-doc="` + docs[0] + `"]`)
+	g0 := browserGet(t, ctx, "grade 0", chromedp.AttributeValue(chromedp.CSS(`.doc[data-doc="`+docs[0]+`"]`), "data-grade"))
+	g1 := browserGet(t, ctx, "grade 1", chromedp.AttributeValue(chromedp.CSS(`.doc[data-doc="`+docs[1]+`"]`), "data-grade"))
+	if g0.Value != "2" || g1.Value != "3" || !strings.Contains(first, "by Ada Tester") {
+		t.Errorf("after a reload: grades %q %q; first document %q", g0.Value, g1.Value, first)
+	}
+	shot("7-judge-after")
+
+	// Dataset page.
+	do("dataset page", chromedp.Navigate(base+"/dataset"))
+	if cats := text("#categories"); !strings.Contains(cats, "direct") {
+		t.Errorf("dataset page's categories: %s", cats)
+	}
+	shot("8-dataset")
+}

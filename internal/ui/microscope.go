@@ -1,0 +1,445 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/backend/fusion"
+	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner"
+)
+
+// maxCached bounds the candidate lists the microscope keeps (one entry per
+// configuration, query and depth); past it the cache starts afresh.
+const maxCached = 1024
+
+// startTimeout bounds a backend restart for the microscope.
+const startTimeout = 5 * time.Minute
+
+// collected is one query's candidate lists from a search with explain.
+type collected struct {
+	lists   map[string][]fusion.Candidate
+	routing string
+}
+
+// collect runs text against the backend on params with explain, each
+// retriever's list depth deep, restarting the backend when params need
+// it; the lists are cached, so re-fusing them costs no search.
+func (s *Server) collect(ctx context.Context, params map[string]any, text string, depth int) (collected, error) {
+	pj, err := json.Marshal(params)
+	if err != nil {
+		return collected{}, err
+	}
+	key := string(pj) + "\x00" + strconv.Itoa(depth) + "\x00" + text
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c, ok := s.lists[key]; ok {
+		return c, nil
+	}
+	if s.o.Backend == nil {
+		return collected{}, errors.New("no backend configured: the microscope needs one (backend.kind)")
+	}
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), startTimeout)
+	defer cancel()
+	if s.live == nil {
+		b, err := s.o.Backend.Open(s.o.BackendDir, logWriter{s.o.Log})
+		if err != nil {
+			return collected{}, fmt.Errorf("open backend: %w", err)
+		}
+		s.live, s.applied = b, ""
+	}
+	if s.applied != string(pj) {
+		if err := s.live.Apply(sctx, params); err != nil {
+			return collected{}, fmt.Errorf("apply the trial's configuration: %w", err)
+		}
+		if r, ok := s.live.(backend.Restarter); !ok || r.NeedsRestart() || s.applied == "" {
+			s.o.Log.Info("restarting the backend on the trial's configuration")
+			if err := s.live.Restart(sctx); err != nil {
+				return collected{}, fmt.Errorf("restart backend: %w", err)
+			}
+			if err := s.live.Ready(sctx); err != nil {
+				return collected{}, fmt.Errorf("backend not ready: %w", err)
+			}
+		}
+		s.applied = string(pj)
+	}
+	resp, err := s.live.Search(sctx, backend.SearchRequest{Query: text, K: s.o.K, Explain: true, Fusion: &fusion.Params{Depth: depth}})
+	if err != nil {
+		return collected{}, fmt.Errorf("search: %w", err)
+	}
+	if resp.Candidates == nil {
+		return collected{}, tuner.ErrNoCandidates
+	}
+	if len(s.lists) >= maxCached {
+		clear(s.lists)
+	}
+	c := collected{lists: resp.Candidates, routing: resp.Routing}
+	s.lists[key] = c
+	return c, nil
+}
+
+// logWriter turns the backend's log lines into the server's log.
+type logWriter struct {
+	l interface{ Info(string, ...any) }
+}
+
+func (w logWriter) Write(p []byte) (int, error) {
+	w.l.Info(strings.TrimRight(string(p), "\n"), "from", "backend")
+	return len(p), nil
+}
+
+var _ io.Writer = logWriter{}
+
+// controls are the microscope's fusion controls as the form shows them.
+type controls struct {
+	Method, Normalization string
+	K, Depth, MinScore    string
+	Weights, Floors       []namedValue
+}
+
+type namedValue struct{ Name, Value string }
+
+// fusedRow is one fused hit.
+type fusedRow struct {
+	Rank     int
+	Doc      string
+	Score    float64
+	Grade    int
+	Unjudged bool
+	Ranks    []string // each retriever's rank of the document, "—" absent
+	Moved    string   // against the trial's own settings: "↑3", "↓2", "new", ""
+}
+
+// candRow is one candidate of a retriever's list.
+type candRow struct {
+	Rank       int
+	Doc, Chunk string
+	Raw, Norm  float64
+	RRF        float64
+	Grade      int
+	Fused      int // the document's fused rank, 0 not in the fused top
+	Dropped    bool
+}
+
+type retrieverView struct {
+	Name string
+	Rows []candRow
+}
+
+type missedRow struct {
+	Doc   string
+	Grade int
+	Ranks []string
+}
+
+type microData struct {
+	Runs             []string
+	Run              string
+	Trials           []string
+	Trial            string
+	Queries          []tuner.Query
+	QueryID, Text    string
+	Controls         controls
+	Retrievers       []string
+	Lists            []retrieverView
+	Fused            []fusedRow
+	Result           runs.QueryResult
+	Scores           []namedValue
+	Missed           []missedRow
+	Unjudged         int
+	Err              string
+	Settings         string
+	CanJudge         bool
+	CollectedAtDepth int
+	// Changed is true when the controls differ from the trial's settings;
+	// TrialPrimary and TrialLabels are then the trial's own.
+	Changed      bool
+	TrialPrimary float64
+	TrialLabels  string
+}
+
+// listRows is how many candidates of each retriever the page lists.
+const listRows = 30
+
+// microscopePage runs a query live with explain on a trial's
+// configuration and fuses its candidate lists under the controls' settings
+// with tuner.ReplayLists, the code replay records trials with.
+func (s *Server) microscopePage(w http.ResponseWriter, r *http.Request) {
+	d := microData{Run: r.FormValue("run"), Trial: r.FormValue("trial"), QueryID: r.FormValue("q"), Text: r.FormValue("text"), CanJudge: s.o.Labels != ""}
+	list, _ := s.o.Store.List()
+	for i := len(list) - 1; i >= 0; i-- {
+		d.Runs = append(d.Runs, list[i].ID())
+	}
+	if s.o.Dataset != nil {
+		s.jmu.RLock()
+		d.Queries = slices.Clone(s.o.Dataset.Queries) // the judge page may add judgments meanwhile
+		s.jmu.RUnlock()
+	}
+	run, err := s.resolve(d.Run)
+	if err != nil {
+		d.Err = err.Error()
+		s.render(w, "microscope", "Query microscope", d)
+		return
+	}
+	d.Run = run.ID()
+	lb, err := run.ReadLeaderboard()
+	if err != nil {
+		d.Err = fmt.Sprintf("run %s: %v", run.ID(), err)
+		s.render(w, "microscope", "Query microscope", d)
+		return
+	}
+	for _, e := range lb.Trials {
+		d.Trials = append(d.Trials, e.Name)
+	}
+	entry, err := lb.Pick(d.Trial)
+	if err != nil {
+		d.Err = err.Error()
+		s.render(w, "microscope", "Query microscope", d)
+		return
+	}
+	d.Trial = entry.Name
+	q, ok := s.query(d.QueryID)
+	switch {
+	case d.Text != "" && (!ok || q.Text != d.Text):
+		q = tuner.Query{ID: "typed", Text: d.Text}
+		d.QueryID = ""
+	case !ok && len(d.Queries) > 0 && d.QueryID == "":
+		q, ok = d.Queries[0], true
+	case !ok && s.o.Dataset == nil:
+		d.Err = "no dataset configured: type a query"
+		s.render(w, "microscope", "Query microscope", d)
+		return
+	case !ok:
+		d.Err = fmt.Sprintf("no query %q in the dataset", d.QueryID)
+		s.render(w, "microscope", "Query microscope", d)
+		return
+	}
+	d.QueryID, d.Text = q.ID, q.Text
+	if s.o.Backend == nil {
+		d.Err = "no backend configured: the microscope runs queries live (the backend setting)"
+	} else if err := s.microscope(r, &d, q, entry); err != nil {
+		d.Err = err.Error()
+	}
+	s.render(w, "microscope", "Query microscope", d)
+}
+
+// resolve finds a run of the store by id or prefix ("" the latest),
+// refusing paths: the UI serves the runs directory only.
+func (s *Server) resolve(ref string) (*runs.Run, error) {
+	if strings.ContainsAny(ref, `/\`) || strings.HasPrefix(ref, ".") {
+		return nil, fmt.Errorf("run %q: give a run id", ref)
+	}
+	return s.o.Store.Resolve(ref)
+}
+
+// query is the dataset's query id, with the judgments added since.
+func (s *Server) query(id string) (tuner.Query, bool) {
+	if s.o.Dataset == nil || id == "" {
+		return tuner.Query{}, false
+	}
+	s.jmu.RLock()
+	defer s.jmu.RUnlock()
+	for _, q := range s.o.Dataset.Queries {
+		if q.ID == id {
+			return q, true
+		}
+	}
+	return tuner.Query{}, false
+}
+
+// overlay is the trial's parameters with the controls the form set.
+func overlay(base map[string]any, r *http.Request) (map[string]any, error) {
+	p := maps.Clone(base)
+	if p == nil {
+		p = map[string]any{}
+	}
+	num := func(form, param string, integer bool) error {
+		v := strings.TrimSpace(r.FormValue(form))
+		if v == "" {
+			if form == "min_score" || strings.HasPrefix(form, "floor.") {
+				delete(p, param)
+			}
+			return nil
+		}
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return fmt.Errorf("%s: want a number (got %q)", form, v)
+		}
+		if integer {
+			p[param] = int(f)
+		} else {
+			p[param] = f
+		}
+		return nil
+	}
+	if m := r.FormValue("method"); m != "" {
+		p["fusion.method"] = m
+	}
+	if n := r.FormValue("normalization"); n != "" {
+		p["fusion.normalization"] = n
+	}
+	if r.Form == nil {
+		return p, nil
+	}
+	var errs []error
+	errs = append(errs, num("k", "fusion.k", false), num("depth", "fusion.depth", true))
+	if _, set := r.Form["min_score"]; set {
+		errs = append(errs, num("min_score", "min_score", false))
+	}
+	for name := range r.Form {
+		if ret, ok := strings.CutPrefix(name, "w."); ok {
+			errs = append(errs, num(name, "fusion.weights."+ret, false))
+		}
+		if ret, ok := strings.CutPrefix(name, "floor."); ok {
+			errs = append(errs, num(name, ret+".min_score", false))
+		}
+	}
+	return p, errors.Join(errs...)
+}
+
+// microscope fills d for query q on the trial entry.
+func (s *Server) microscope(r *http.Request, d *microData, q tuner.Query, entry runs.Entry) error {
+	res, ok := s.o.Backend.(backend.FusionResolver)
+	if s.o.Backend == nil || !ok {
+		return errors.New("the configured backend cannot return candidate lists to re-fuse (the embedded, postgres and weaviate kinds can)")
+	}
+	trialSettings, err := res.Fusion(entry.Params)
+	if err != nil {
+		return fmt.Errorf("trial %s: %w", entry.Name, err)
+	}
+	params, err := overlay(entry.Params, r)
+	if err != nil {
+		return err
+	}
+	settings, err := res.Fusion(params)
+	if err != nil {
+		return fmt.Errorf("fusion controls: %w", err)
+	}
+	sj, _ := json.Marshal(settings)
+	d.Settings = string(sj)
+	depth := max(settings.Fusion.Depth, trialSettings.Fusion.Depth, fusion.DefaultDepth)
+	d.CollectedAtDepth = depth
+	col, err := s.collect(r.Context(), entry.Params, q.Text, depth)
+	if err != nil {
+		return err
+	}
+	result := tuner.ReplayLists(q, col.lists, settings, s.o.Scorer, s.o.K)
+	d.Result = result
+	own := result
+	if tj, _ := json.Marshal(trialSettings); string(tj) != d.Settings {
+		own = tuner.ReplayLists(q, col.lists, trialSettings, s.o.Scorer, s.o.K)
+		d.Changed, d.TrialPrimary, d.TrialLabels = true, own.Primary, own.Labels
+	}
+	ownRank := map[string]int{}
+	for i, h := range own.Top {
+		ownRank[h.DocID] = i + 1
+	}
+	d.Retrievers = slices.Sorted(maps.Keys(col.lists))
+	d.Controls = controlsOf(settings, d.Retrievers)
+	for _, m := range s.o.Scorer.Metrics() {
+		if v, ok := result.Scores[m]; ok {
+			d.Scores = append(d.Scores, namedValue{m, fmt.Sprintf("%.4f", v)})
+		}
+	}
+	// Each retriever's rank of a document: its first candidate's.
+	rankOf := map[string]map[string]int{}
+	for _, name := range d.Retrievers {
+		rankOf[name] = map[string]int{}
+		for _, c := range col.lists[name] {
+			if _, seen := rankOf[name][c.DocID]; !seen {
+				rankOf[name][c.DocID] = c.Rank
+			}
+		}
+	}
+	ranks := func(doc string) []string {
+		out := make([]string, len(d.Retrievers))
+		for i, name := range d.Retrievers {
+			out[i] = "—"
+			if rk, ok := rankOf[name][doc]; ok {
+				out[i] = strconv.Itoa(rk)
+			}
+		}
+		return out
+	}
+	fusedRank := map[string]int{}
+	for i, h := range result.Top {
+		fusedRank[h.DocID] = i + 1
+		row := fusedRow{Rank: i + 1, Doc: h.DocID, Score: h.Score, Grade: h.Grade, Unjudged: h.Grade < 0, Ranks: ranks(h.DocID)}
+		switch was := ownRank[h.DocID]; {
+		case !d.Changed || was == i+1:
+		case was == 0:
+			row.Moved = "new"
+		case was > i+1:
+			row.Moved = fmt.Sprintf("↑%d", was-i-1)
+		default:
+			row.Moved = fmt.Sprintf("↓%d", i+1-was)
+		}
+		d.Fused = append(d.Fused, row)
+		if h.Grade < 0 {
+			d.Unjudged++
+		}
+	}
+	for _, name := range d.Retrievers {
+		list := col.lists[name]
+		n := min(len(list), settings.Fusion.Depth)
+		kept := settings.Floor(name, list[:n])
+		raw := make([]float64, n)
+		for i := range raw {
+			raw[i] = list[i].Score
+		}
+		norm := fusion.Normalize(nil, raw[:kept], settings.Fusion.Normalization)
+		view := retrieverView{Name: name}
+		for i, c := range list[:min(n, listRows)] {
+			g, judged := q.Judgments[c.DocID]
+			if !judged {
+				g = -1
+			}
+			row := candRow{Rank: c.Rank, Doc: c.DocID, Raw: c.Score, Grade: g, Fused: fusedRank[c.DocID], Dropped: i >= kept}
+			if c.ID != c.DocID {
+				row.Chunk = c.ID
+			}
+			if i < kept {
+				row.Norm = norm[i]
+				row.RRF = settings.Fusion.Weight(name) / (settings.Fusion.K + float64(c.Rank))
+			}
+			view.Rows = append(view.Rows, row)
+		}
+		d.Lists = append(d.Lists, view)
+	}
+	docs := slices.Sorted(maps.Keys(q.Judgments))
+	for _, doc := range docs {
+		if g := q.Judgments[doc]; g > 0 && fusedRank[doc] == 0 {
+			d.Missed = append(d.Missed, missedRow{Doc: doc, Grade: g, Ranks: ranks(doc)})
+		}
+	}
+	slices.SortStableFunc(d.Missed, func(a, b missedRow) int { return b.Grade - a.Grade })
+	return nil
+}
+
+// controlsOf is the form's values for settings.
+func controlsOf(s fusion.Settings, retrievers []string) controls {
+	c := controls{Method: string(s.Fusion.Method), Normalization: string(s.Fusion.Normalization),
+		K: strconv.FormatFloat(s.Fusion.K, 'g', -1, 64), Depth: strconv.Itoa(s.Fusion.Depth)}
+	if s.MinScore != nil {
+		c.MinScore = strconv.FormatFloat(*s.MinScore, 'g', -1, 64)
+	}
+	for _, name := range retrievers {
+		c.Weights = append(c.Weights, namedValue{name, strconv.FormatFloat(s.Fusion.Weight(name), 'g', -1, 64)})
+		f := ""
+		if v, ok := s.Floors[name]; ok {
+			f = strconv.FormatFloat(v, 'g', -1, 64)
+		}
+		c.Floors = append(c.Floors, namedValue{name, f})
+	}
+	return c
+}

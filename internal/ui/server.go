@@ -1,0 +1,235 @@
+package ui
+
+import (
+	"bytes"
+	"crypto/rand"
+	"crypto/subtle"
+	"embed"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"html/template"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner"
+)
+
+// MaxBodyBytes bounds every request body (the judge form is a few
+// hundred bytes).
+const MaxBodyBytes = 64 << 10
+
+// Options are what the UI serves: the runs directory, the dataset, the
+// backend and the label store, as plain values (cmd/tune builds them from
+// the settings).
+type Options struct {
+	// Store is the runs directory.
+	Store *runs.Store
+	// Dataset is the configured golden set (every query, not a split):
+	// the dataset, microscope and judge pages read it. Nil: those pages
+	// say there is none.
+	Dataset *tuner.Dataset
+	// Docs returns a document's text (the judge page), nil when unknown.
+	Docs func(id string) (string, bool)
+	// Scorer scores the microscope's rankings as replay does; K is the
+	// hits per query a live run asks for (0: tuner.DefaultDepth).
+	Scorer *tuner.MetricsScorer
+	K      int
+	// Backend is the configured backend kind (nil: no live microscope);
+	// its files go in BackendDir. Only a backend.FusionResolver can
+	// re-fuse.
+	Backend    backend.Factory
+	BackendDir string
+	// Labels is the label store URL the judge page writes to ("": judging
+	// off).
+	Labels string
+	// Compare configures the compare page (the run's seed is filled in).
+	Compare func(seed int64) tuner.CompareOptions
+	// Log receives what the server says about the backend (nil: discarded).
+	Log *slog.Logger
+	// LoopbackOnly refuses (403) requests whose Host is a name other than
+	// localhost (an IP literal passes): a page of another site that makes
+	// its name resolve to 127.0.0.1 (DNS rebinding) cannot read the app or
+	// its CSRF token. Set it when listening on loopback.
+	LoopbackOnly bool
+}
+
+// Server is the `tune ui` web app: an http.Handler over Options.
+type Server struct {
+	o    Options
+	mux  *http.ServeMux
+	tmpl *template.Template
+	csrf string
+
+	// mu guards the backend: one configuration at a time.
+	mu      sync.Mutex
+	live    backend.Backend
+	applied string // JSON of the params applied to live
+	lists   map[string]collected
+	// jmu guards the in-memory judgments the judge page adds to.
+	jmu sync.RWMutex
+}
+
+//go:embed templates/*.tmpl
+var templateFS embed.FS
+
+//go:embed assets
+var assetFS embed.FS
+
+// New returns the server for o. Close it to stop the backend it started.
+func New(o Options) (*Server, error) {
+	if o.Store == nil {
+		return nil, errors.New("ui: no runs store")
+	}
+	if o.Log == nil {
+		o.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if o.Store.Derive == nil { // replayed trials' per-query results
+		o.Store.Derive = tuner.NewDeriver()
+	}
+	if o.K <= 0 {
+		o.K = tuner.DefaultDepth
+	}
+	tok := make([]byte, 32)
+	if _, err := rand.Read(tok); err != nil {
+		return nil, fmt.Errorf("ui: csrf token: %w", err)
+	}
+	t, err := template.New("ui").Funcs(funcs).ParseFS(templateFS, "templates/*.tmpl")
+	if err != nil {
+		return nil, fmt.Errorf("ui: templates: %w", err)
+	}
+	s := &Server{o: o, tmpl: t, csrf: hex.EncodeToString(tok), lists: map[string]collected{}}
+	assets, _ := fs.Sub(assetFS, "assets")
+	m := http.NewServeMux()
+	m.Handle("GET /assets/", http.StripPrefix("/assets/", http.FileServerFS(assets)))
+	m.HandleFunc("GET /{$}", s.runsPage)
+	m.HandleFunc("GET /run/{id}", s.runPage)
+	m.HandleFunc("GET /run/{id}/report", s.reportPage)
+	m.HandleFunc("GET /compare", s.comparePage)
+	m.HandleFunc("GET /microscope", s.microscopePage)
+	m.HandleFunc("GET /judge", s.judgePage)
+	m.HandleFunc("POST /judge", s.judgePost)
+	m.HandleFunc("GET /dataset", s.datasetPage)
+	s.mux = m
+	return s, nil
+}
+
+// ServeHTTP serves one request: security headers on every answer, the
+// body size-limited, POSTs checked for the CSRF token.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	if s.o.LoopbackOnly && !loopbackHost(r.Host) {
+		http.Error(w, "unexpected Host "+strconv.Quote(r.Host)+": open the app as http://127.0.0.1:PORT or http://localhost:PORT", http.StatusForbidden)
+		return
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
+	if r.Method == http.MethodPost {
+		if err := r.ParseForm(); err != nil {
+			http.Error(w, "bad form: "+err.Error(), http.StatusRequestEntityTooLarge)
+			return
+		}
+		got := r.PostForm.Get("csrf")
+		if subtle.ConstantTimeCompare([]byte(got), []byte(s.csrf)) != 1 {
+			http.Error(w, "missing or wrong CSRF token: reload the page", http.StatusForbidden)
+			return
+		}
+	}
+	s.mux.ServeHTTP(w, r)
+}
+
+// loopbackHost reports whether a request's Host names this machine:
+// localhost or an IP literal.
+func loopbackHost(host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.Trim(host, "[]")
+	return strings.EqualFold(host, "localhost") || net.ParseIP(host) != nil
+}
+
+// Close stops the backend the microscope started, if any.
+func (s *Server) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.live == nil {
+		return nil
+	}
+	err := s.live.Close()
+	s.live = nil
+	return err
+}
+
+// page is what every template gets: the page's data and the common bits.
+type page struct {
+	Title string
+	Nav   string
+	CSRF  string
+	Data  any
+}
+
+// render executes template name into a buffer first, so that a failing
+// template answers 500 and not half a page.
+func (s *Server) render(w http.ResponseWriter, name, title string, data any) {
+	var buf bytes.Buffer
+	if err := s.tmpl.ExecuteTemplate(&buf, name, page{Title: title, Nav: name, CSRF: s.csrf, Data: data}); err != nil {
+		s.o.Log.Error("render", "page", name, "err", err)
+		http.Error(w, "render "+name+": "+err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Write(buf.Bytes())
+}
+
+// fail answers an error page with code.
+func (s *Server) fail(w http.ResponseWriter, code int, err error) {
+	w.WriteHeader(code)
+	s.render(w, "error", http.StatusText(code), err.Error())
+}
+
+// userErr tells a user error (400: a bad reference or form) from ours.
+func userErr(err error) int {
+	var ie *tuner.InputError
+	if errors.As(err, &ie) {
+		return http.StatusNotFound
+	}
+	return http.StatusBadRequest
+}
+
+var funcs = template.FuncMap{
+	"f4":    func(v float64) string { return fmt.Sprintf("%.4f", v) },
+	"f3":    func(v float64) string { return fmt.Sprintf("%.3f", v) },
+	"pct":   func(v float64) string { return fmt.Sprintf("%.0f%%", 100*v) },
+	"join":  strings.Join,
+	"grade": gradeLabel,
+	"add":   func(a, b int) int { return a + b },
+	"list":  func(xs ...string) []string { return xs },
+	"deref": func(p *float64) float64 { return *p },
+	"ptr": func(p *float64) string {
+		if p == nil {
+			return "—"
+		}
+		return fmt.Sprintf("%+.4f", *p)
+	},
+}
+
+// gradeLabel is a grade as the label sequence writes it: L0..L3, L? for
+// an unjudged document (-1).
+func gradeLabel(g int) string {
+	if g < 0 {
+		return "L?"
+	}
+	return fmt.Sprintf("L%d", g)
+}
+
+func f2(v float64) string { return fmt.Sprintf("%.2f", v) }
