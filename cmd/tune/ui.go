@@ -11,6 +11,9 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/fusiontune/fusiontune/internal/atomicfile"
+	"github.com/fusiontune/fusiontune/internal/cli"
+
 	"github.com/fusiontune/fusiontune/backend/engine"
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/internal/ui"
@@ -28,22 +31,23 @@ queries live with explain) and the label store (the judge page writes
 people's labels to it). Loopback by default: the app has no
 authentication, so listening beyond this machine is warned about.`
 
+var uiSpec = cli.Spec{Name: "ui", Usage: uiUsage, Flags: []cli.Flag{configFlag, runsDirFlag,
+	cli.String("listen", defaultUIListen, "listen `address` (port 0 picks a free port)"),
+	cli.String("ready-file", "", "write the bound address to this `file` once serving")}}
+
 func runUI(ctx context.Context, a *app, args []string) error {
-	fs := newFlagSet("ui", uiUsage, a.stderr)
-	config := fs.String("config", "", "settings file (default ./tune.yaml when present)")
-	fs.String("runs-dir", defaultRunsDir, "directory of run records (setting runs_dir)")
-	listen := fs.String("listen", defaultUIListen, "listen `address` (port 0 picks a free port)")
-	readyFile := fs.String("ready-file", "", "write the bound address to this `file` once serving")
-	if err := parseFlags(fs, args); err != nil {
+	fs, err := a.parse(uiSpec, args)
+	if err != nil {
 		return err
 	}
+	listen, readyFile := fs.Str("listen"), fs.Str("ready-file")
 	if fs.NArg() > 0 {
 		return usageErrorf("ui: unexpected arguments %q", fs.Args())
 	}
-	if msg := engine.CheckListen(*listen); msg != "" {
+	if msg := engine.CheckListen(listen); msg != "" {
 		return usageErrorf("ui: --listen: %s", msg)
 	}
-	s, err := loadSettings(*config, fs, map[string]string{"runs-dir": "runs_dir"})
+	s, err := settingsOf(fs)
 	if err != nil {
 		return err
 	}
@@ -53,14 +57,14 @@ func runUI(ctx context.Context, a *app, args []string) error {
 	}
 	d := s.Dataset
 	d.Split = experiments.SplitAll // the microscope and judge pages offer every query
-	ds, err := tuner.OpenDataset(d, engineCorpusPath(s), userCachePath(""))
+	ds, err := tuner.OpenDataset(d, s.EngineCorpusPath(), userCachePath(""))
 	if err != nil {
 		return runError(err)
 	}
 	if err := a.mergeStoreLabels(s, ds); err != nil {
 		return err
 	}
-	scorer, err := newScorer(s.Score, ds.Golden.Scale)
+	scorer, err := s.Score.Scorer(ds.Golden.Scale)
 	if err != nil {
 		return inputError(err)
 	}
@@ -82,7 +86,7 @@ func runUI(ctx context.Context, a *app, args []string) error {
 	}
 	defer os.RemoveAll(scratch)
 	o.BackendDir = filepath.Join(scratch, "backend")
-	if host, _, err := net.SplitHostPort(*listen); err == nil {
+	if host, _, err := net.SplitHostPort(listen); err == nil {
 		ip := net.ParseIP(host)
 		o.LoopbackOnly = host == "localhost" || (ip != nil && ip.IsLoopback())
 	}
@@ -91,7 +95,7 @@ func runUI(ctx context.Context, a *app, args []string) error {
 		return failedError(err)
 	}
 	defer srv.Close()
-	return a.serveUI(ctx, srv, *listen, *readyFile, o.Log)
+	return a.serveUI(ctx, srv, listen, readyFile, o.Log)
 }
 
 // serveUI serves h on addr until ctx ends, warning when the address is
@@ -110,9 +114,9 @@ func (a *app) serveUI(ctx context.Context, h http.Handler, addr, readyFile strin
 	go func() { done <- hs.Serve(ln) }()
 	fmt.Fprintf(a.stderr, "tune ui: listening on http://%s\n", bound)
 	if readyFile != "" {
-		if err := writeReadyFile(readyFile, bound); err != nil {
+		if err := atomicfile.Replace(readyFile, []byte(bound+"\n"), 0o600); err != nil {
 			hs.Close()
-			return failedError(err)
+			return failedError(fmt.Errorf("ready file: %w", err))
 		}
 	}
 	select {
