@@ -10,7 +10,7 @@ import (
 )
 
 func runLeaderboard(ctx context.Context, a *app, args []string) error {
-	fs := newFlagSet("leaderboard", "[RUN] [--runs-dir DIR] [--format text|json|md|csv] [--by category|difficulty] [--judged-only]\n       --storage URL [--study NAME] [--format ...]\n\n"+pickUsage+" RUN defaults to latest.", a.stderr)
+	fs := newFlagSet("leaderboard", "[RUN] [--runs-dir DIR] [--format text|json|md|csv] [--by category|difficulty] [--judged-only] [--pareto]\n       --storage URL [--study NAME] [--format ...]\n\n"+pickUsage+" RUN defaults to latest.", a.stderr)
 	config := fs.String("config", "", "settings file (default ./tune.yaml when present)")
 	fs.String("runs-dir", defaultRunsDir, "directory of run records (setting runs_dir)")
 	format := fs.String("format", "text", "text, json, md or csv")
@@ -18,6 +18,7 @@ func runLeaderboard(ctx context.Context, a *app, args []string) error {
 	study := fs.String("study", "", "the shared study's name (with --storage)")
 	by := fs.String("by", "", "category or difficulty: each trial's primary score per group, one column per group")
 	judgedOnly := fs.Bool("judged-only", false, "add the judged-only (condensed-list, trec_eval -J) columns NDCG@10_J, ...")
+	pareto := fs.Bool("pareto", false, "quality × p95 latency of the measured trials and their Pareto front (from latency.json)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -49,6 +50,9 @@ func runLeaderboard(ctx context.Context, a *app, args []string) error {
 	lb, err := run.ReadLeaderboard()
 	if err != nil {
 		return err
+	}
+	if *pareto {
+		return a.printPareto(run, lb, *format)
 	}
 	if *by != "" {
 		return lb.RenderBy(a.stdout, *by, *format)
