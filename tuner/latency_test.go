@@ -125,6 +125,13 @@ func TestLatencyGateAndConstraint(t *testing.T) {
 	if sb, _ := lat.Find("slow-best"); !sb.Excluded || lat.Winner != "fast" {
 		t.Errorf("latency.json: slow-best excluded %v, winner %q", sb.Excluded, lat.Winner)
 	}
+	// tune apply RUN, tune gate RUN: the run's winner is the constrained one.
+	if e, err := tuner.TrialOf(bound.Run, ""); err != nil || e.Name != "fast" {
+		t.Errorf("TrialOf(run, \"\") = %q, %v; want the constrained winner fast", e.Name, err)
+	}
+	if e, err := tuner.TrialOf(free.Run, ""); err != nil || e.Name != "slow-best" {
+		t.Errorf("TrialOf(unconstrained run, \"\") = %q, %v; want slow-best", e.Name, err)
+	}
 	a, errA := os.ReadFile(filepath.Join(free.Run.Dir, "leaderboard.json"))
 	b, errB := os.ReadFile(filepath.Join(bound.Run.Dir, "leaderboard.json"))
 	if errA != nil || errB != nil || !bytes.Equal(a, b) {
@@ -145,6 +152,9 @@ func TestLatencyConstraintNoWinner(t *testing.T) {
 	}
 	if _, ok := out.Best(); ok {
 		t.Error("a winner although no trial meets the constraints")
+	}
+	if _, err := tuner.TrialOf(out.Run, ""); err == nil || !strings.Contains(err.Error(), "no trial meets score.constraints") {
+		t.Errorf("TrialOf without a winner: %v", err)
 	}
 }
 
