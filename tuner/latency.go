@@ -89,10 +89,9 @@ func (c Config) measureLatency(ctx context.Context, run *runs.Run, b backend.Bac
 		}
 		t := runs.TrialLatency{Index: e.Index, Name: e.Name, Primary: e.Primary}
 		if mode[e.Index] == string(ModeLive) {
-			results, err := run.QueryResults(e.Index)
-			if err != nil {
-				return err
-			}
+			// A shared study's trials imported from other workers have
+			// no per-query file here: no sweep measurement.
+			results, _ := run.QueryResults(e.Index)
 			var ms []float64
 			for _, r := range results {
 				if r.Error == "" {
