@@ -20,8 +20,9 @@ type SearchRequest struct {
 	// request's. A backend without support ignores them.
 	Variants []fusion.Params `json:"variants,omitempty"`
 	// Timings asks a backend that measures them (the embedded engine) for
-	// its per-stage timings in SearchResponse.Timings; Explain asks for
-	// them too.
+	// its per-stage timings in SearchResponse.Timings (measured, so they
+	// differ between two identical searches; Explain alone does not add
+	// them).
 	Timings bool `json:"timings,omitempty"`
 	// RequestID is sent as the X-Request-ID header by HTTP clients, so a
 	// backend's logs can be matched with the tuner's per-query records.
@@ -47,7 +48,7 @@ type SearchResponse struct {
 	Candidates map[string][]fusion.Candidate `json:"candidates,omitempty"`
 	// Variants answers SearchRequest.Variants, in order.
 	Variants []Variant `json:"variants,omitempty"`
-	// Timings, with SearchRequest.Timings or Explain, are the backend's own
+	// Timings, with SearchRequest.Timings, are the backend's own
 	// per-stage times for the query; nil when it does not report them.
 	Timings *StageTimings `json:"timings,omitempty"`
 }
