@@ -62,8 +62,12 @@ const latencyNote = "client-side wall time per query as the tuner saw it, at the
 // still-running backend b: each live trial's sweep latency, the
 // finalists' repeated measurements, the Pareto front, and the constraints
 // with the winner they leave. Nothing is written when no trial has a
-// measurement.
+// measurement. Interrupted (ctx cancelled), it returns ctx's error, so
+// that the run is marked interrupted rather than analysed.
 func (c Config) measureLatency(ctx context.Context, run *runs.Run, b backend.Backend) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	recs, err := run.Trials()
 	if err != nil {
 		return err
@@ -118,6 +122,9 @@ func (c Config) measureLatency(ctx context.Context, run *runs.Run, b backend.Bac
 			continue
 		}
 		l.Trials = append(l.Trials, t)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
 	}
 	if len(l.Trials) == 0 && len(c.Constraints) == 0 {
 		return nil
