@@ -1,6 +1,10 @@
 package backend
 
-import "github.com/fusiontune/fusiontune/backend/fusion"
+import (
+	"time"
+
+	"github.com/fusiontune/fusiontune/backend/fusion"
+)
 
 // SearchRequest is the body of POST /search on the embedded engine and the
 // tuner's view of one query to any backend.
@@ -15,6 +19,11 @@ type SearchRequest struct {
 	// retrieval, several fusions. Each variant's depth must equal the
 	// request's. A backend without support ignores them.
 	Variants []fusion.Params `json:"variants,omitempty"`
+	// Timings asks a backend that measures them (the embedded engine) for
+	// its per-stage timings in SearchResponse.Timings (measured, so they
+	// differ between two identical searches; Explain alone does not add
+	// them).
+	Timings bool `json:"timings,omitempty"`
 	// RequestID is sent as the X-Request-ID header by HTTP clients, so a
 	// backend's logs can be matched with the tuner's per-query records.
 	RequestID string `json:"-"`
@@ -39,7 +48,36 @@ type SearchResponse struct {
 	Candidates map[string][]fusion.Candidate `json:"candidates,omitempty"`
 	// Variants answers SearchRequest.Variants, in order.
 	Variants []Variant `json:"variants,omitempty"`
+	// Timings, with SearchRequest.Timings, are the backend's own
+	// per-stage times for the query; nil when it does not report them.
+	Timings *StageTimings `json:"timings,omitempty"`
 }
+
+// StageTimings are a backend's per-stage wall times for one query, in
+// milliseconds: the lexical retriever, the dense one (embedding the query
+// and the scan) and fusion (every fused ranking of the request). The two
+// retrievers run side by side in the embedded engine, so their sum can
+// exceed the search's time. A stage the backend did not run is 0.
+type StageTimings struct {
+	LexicalMS float64 `json:"lexical_ms"`
+	DenseMS   float64 `json:"dense_ms"`
+	FusionMS  float64 `json:"fusion_ms"`
+}
+
+// Stage names of StageTimings, as the tuner's latency records use them.
+const (
+	StageLexical = "lexical"
+	StageDense   = "dense"
+	StageFusion  = "fusion"
+)
+
+// Map returns the timings by stage name.
+func (t StageTimings) Map() map[string]float64 {
+	return map[string]float64{StageLexical: t.LexicalMS, StageDense: t.DenseMS, StageFusion: t.FusionMS}
+}
+
+// Millis converts d to milliseconds with microsecond resolution.
+func Millis(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // Variant is the answer to one fusion variant of a request.
 type Variant struct {

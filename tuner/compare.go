@@ -27,12 +27,18 @@ type CompareOptions struct {
 }
 
 // TrialOf returns the leaderboard entry of run that trial selects (see
-// runs.Leaderboard.Pick): "" the best, "#N" the rank, a name or a unique
-// prefix of one.
+// runs.Leaderboard.Pick): "" the run's winner (the best, or under
+// score.constraints the best trial meeting them, from latency.json), "#N"
+// the rank, a name or a unique prefix of one.
 func TrialOf(run *runs.Run, trial string) (runs.Entry, error) {
 	lb, err := run.ReadLeaderboard()
 	if err != nil {
 		return runs.Entry{}, err
+	}
+	if trial == "" {
+		if e, ok, err := constrainedWinner(run, lb); ok || err != nil {
+			return e, err
+		}
 	}
 	e, err := lb.Pick(trial)
 	if err != nil {

@@ -40,6 +40,7 @@ type EvalOptions struct {
 	// Set by the replay (see replay.go): ask for candidate lists, override
 	// the fusion settings per request, and see every successful response.
 	explain    bool
+	timings    bool // ask for the backend's stage timings (latency finalists)
 	fusion     *fusion.Params
 	variants   []fusion.Params // fused besides fusion on the same retrieval (see backend.SearchRequest)
 	onResponse func(q Query, resp backend.SearchResponse)
@@ -163,7 +164,7 @@ func runQuery(ctx context.Context, s backend.Searcher, q Query, sc Scorer, o Eva
 		}
 		qctx, cancel := context.WithTimeout(ctx, o.Timeout)
 		start := time.Now()
-		resp, err = s.Search(qctx, backend.SearchRequest{Query: q.Text, K: o.K, RequestID: requestID, Explain: o.explain, Fusion: o.fusion, Variants: o.variants})
+		resp, err = s.Search(qctx, backend.SearchRequest{Query: q.Text, K: o.K, RequestID: requestID, Explain: o.explain, Timings: o.timings, Fusion: o.fusion, Variants: o.variants})
 		r.LatencyMS = float64(time.Since(start).Microseconds()) / 1000
 		timedOut := errors.Is(qctx.Err(), context.DeadlineExceeded)
 		cancel()

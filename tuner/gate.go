@@ -32,15 +32,39 @@ var gatePattern = regexp.MustCompile(`^\s*([^\s\[\]<>=!]+)\s*(?:\[\s*([^\]]+?)\s
 // to count as reaching it for >= and <=): scores are rounded to 1e-12.
 const GateTolerance = 1e-9
 
+// Latency metrics of gates and score.constraints: a trial's measured
+// client-side latency percentiles (milliseconds; the threshold may carry
+// "ms" or "s") and throughput (queries per second at the eval
+// concurrency), read from the run's latency.json (see LatencyOptions).
+const (
+	LatencyP50 = "latency.p50"
+	LatencyP95 = "latency.p95"
+	LatencyP99 = "latency.p99"
+	LatencyQPS = "latency.qps"
+)
+
+func isLatencyMetric(m string) bool {
+	switch m {
+	case LatencyP50, LatencyP95, LatencyP99, LatencyQPS:
+		return true
+	}
+	return false
+}
+
 // ParseGate parses "METRIC[CATEGORY] OP NUMBER" with OP one of >=, >, <=,
-// <, ==, !=. METRIC is primary, routing or a metric name (NDCG@10,
-// Recall@3, ...); [CATEGORY] is optional.
+// <, ==, !=. METRIC is primary, routing, a metric name (NDCG@10,
+// Recall@3, ...) or a latency metric (latency.p50, latency.p95,
+// latency.p99 in ms, e.g. "latency.p95 <= 40ms"; latency.qps);
+// [CATEGORY] is optional (not for latency).
 func ParseGate(s string) (Gate, error) {
 	m := gatePattern.FindStringSubmatch(s)
 	if m == nil {
 		return Gate{}, fmt.Errorf("gate %q: want METRIC[CATEGORY] OP NUMBER, e.g. \"Recall@3 >= 0.80\" or \"routing[billing] == 1.0\"", s)
 	}
 	g := Gate{Text: strings.TrimSpace(s), Metric: m[1], Category: m[2], Op: m[3]}
+	if lm := strings.ToLower(g.Metric); strings.HasPrefix(lm, "latency.") {
+		return parseLatencyGate(s, g, lm, m[4])
+	}
 	v, ok := plainnum.Float(m[4])
 	if !ok {
 		return Gate{}, fmt.Errorf("gate %q: threshold %q is not a number", s, m[4])
@@ -59,12 +83,43 @@ func ParseGate(s string) (Gate, error) {
 	return g, nil
 }
 
+// parseLatencyGate finishes a latency gate: a known latency metric, no
+// category, and a threshold in ms ("40", "40ms", "0.04s") or, for qps, a
+// plain number.
+func parseLatencyGate(s string, g Gate, metric, threshold string) (Gate, error) {
+	if !isLatencyMetric(metric) {
+		return Gate{}, fmt.Errorf("gate %q: unknown latency metric %q (want %s, %s, %s or %s)", s, g.Metric, LatencyP50, LatencyP95, LatencyP99, LatencyQPS)
+	}
+	if g.Category != "" {
+		return Gate{}, fmt.Errorf("gate %q: %s is measured over all queries: no [category]", s, metric)
+	}
+	g.Metric = metric
+	num, scale := threshold, 1.0
+	if metric != LatencyQPS {
+		if n, ok := strings.CutSuffix(threshold, "ms"); ok {
+			num = n
+		} else if n, ok := strings.CutSuffix(threshold, "s"); ok {
+			num, scale = n, 1000
+		}
+	}
+	v, ok := plainnum.Float(num)
+	if !ok || v < 0 {
+		want := "a number of milliseconds >= 0 such as 40ms"
+		if metric == LatencyQPS {
+			want = "a number of queries per second >= 0"
+		}
+		return Gate{}, fmt.Errorf("gate %q: threshold %q: want %s", s, threshold, want)
+	}
+	g.Value = v * scale
+	return g, nil
+}
+
 // GateMetrics lists the scorecard metrics the gates need (not primary or
 // routing), so that the scorer computes them.
 func GateMetrics(gates []Gate) []string {
 	var out []string
 	for _, g := range gates {
-		if g.Metric != PrimaryMetric && g.Metric != RoutingMetric {
+		if g.Metric != PrimaryMetric && g.Metric != RoutingMetric && !isLatencyMetric(g.Metric) {
 			out = append(out, g.Metric)
 		}
 	}
@@ -103,8 +158,26 @@ func (g Gate) holds(v float64) bool {
 
 // CheckGates evaluates gates on the leaderboard entry e of run: overall
 // values come from the entry's scorecard, per-category ones from its
-// category scorecards, routing per category from the recorded queries.
+// category scorecards, routing per category from the recorded queries,
+// latency from the run's latency.json (the median of the finalists'
+// repeats, else the trial's sweep measurement; a trial without one fails
+// a latency gate).
 func CheckGates(run *runs.Run, e runs.Entry, gates []Gate) ([]GateResult, error) {
+	var lat *runs.Latency
+	if needsLatency(gates) {
+		l, ok, err := run.ReadLatency()
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			lat = &l
+		}
+	}
+	return checkGates(run, e, gates, lat)
+}
+
+// checkGates is CheckGates with the latency measurements given (nil: none).
+func checkGates(run *runs.Run, e runs.Entry, gates []Gate, lat *runs.Latency) ([]GateResult, error) {
 	var results []runs.QueryResult
 	out := make([]GateResult, 0, len(gates))
 	for _, g := range gates {
@@ -113,6 +186,8 @@ func CheckGates(run *runs.Run, e runs.Entry, gates []Gate) ([]GateResult, error)
 		switch {
 		case e.Status != runs.StatusOK:
 			r.Detail = fmt.Sprintf("trial %q did not succeed (%s)", e.Name, e.Status)
+		case isLatencyMetric(g.Metric):
+			r.Value, ok, r.Detail = latencyValue(lat, e.Name, g.Metric)
 		case g.Metric == RoutingMetric && g.Category == "":
 			if e.Routing != nil {
 				r.Value, ok = *e.Routing, true
@@ -150,6 +225,34 @@ func CheckGates(run *runs.Run, e runs.Entry, gates []Gate) ([]GateResult, error)
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// latencyValue reads metric for trial name from the measurements.
+func latencyValue(lat *runs.Latency, name, metric string) (float64, bool, string) {
+	const hint = "its latency was not measured (replayed trials send no query of their own: raise latency.finalists to measure the best trials live)"
+	if lat == nil {
+		return 0, false, "the run measured no latency: " + hint
+	}
+	t, found := lat.Find(name)
+	if !found {
+		return 0, false, hint
+	}
+	s, _, ok := t.Effective()
+	if !ok {
+		return 0, false, hint
+	}
+	switch metric {
+	case LatencyP50:
+		return s.P50MS, true, ""
+	case LatencyP95:
+		return s.P95MS, true, ""
+	case LatencyP99:
+		return s.P99MS, true, ""
+	}
+	if s.QPS == 0 {
+		return 0, false, "throughput is measured by the finalists' repeats only (latency.finalists)"
+	}
+	return s.QPS, true, ""
 }
 
 // routingAccuracy is the share of the category's queries with an expected

@@ -72,6 +72,12 @@ type Config struct {
 	// best trial.
 	Stats StatsOptions
 	Gates []Gate
+	// Latency says which trials' latency is measured again after the
+	// sweep (nil: DefaultLatencyOptions); Constraints (score.constraints,
+	// gate syntax) exclude the trials that fail one from winning: the
+	// winner is the best trial that meets them all (see latency.json).
+	Latency     *LatencyOptions
+	Constraints []Gate
 	// Judge, when set, judges the leading trials' unjudged hits after the
 	// sweep and scores every trial again (the leaderboard's rescored).
 	Judge *JudgeLoop
@@ -114,10 +120,23 @@ type Outcome struct {
 	// Gates are the gates checked on the best trial (none without gates
 	// or without a successful trial).
 	Gates []GateResult
+	// Constrained is true when score.constraints chose the winner: Winner
+	// is then the best trial meeting them (nil: none does).
+	Constrained bool
+	Winner      *runs.Entry
 }
 
-// Best returns the leaderboard's best successful trial.
-func (o *Outcome) Best() (runs.Entry, bool) { return o.Leaderboard.Best() }
+// Best returns the run's winner: the leaderboard's best successful trial,
+// or with score.constraints the best one that meets them.
+func (o *Outcome) Best() (runs.Entry, bool) {
+	if o.Constrained {
+		if o.Winner == nil {
+			return runs.Entry{}, false
+		}
+		return *o.Winner, true
+	}
+	return o.Leaderboard.Best()
+}
 
 // InputError marks an error caused by the user's input (a run to resume
 // made from another experiment file, a bad storage URL): the command exits
@@ -171,6 +190,9 @@ func Run(ctx context.Context, c Config) (*Outcome, error) {
 	res, held, runErr, stop, err := c.execute(ctx, run, b, backendDir)
 	if stop {
 		return nil, err
+	}
+	if runErr == nil {
+		runErr = c.measureLatency(ctx, run, b)
 	}
 	closeErr := b.Close()
 	elapsed := time.Since(started)
@@ -417,11 +439,15 @@ func (c Config) finish(ctx context.Context, run *runs.Run, held *runs.HeldOut, b
 	if err := writeLeaderboard(run, lb); err != nil {
 		return nil, err
 	}
+	out := &Outcome{Run: run, Leaderboard: lb, Trials: trials, Restarts: res.Restarts, Skipped: res.Skipped, Elapsed: elapsed}
+	if err := c.constrain(run, out); err != nil {
+		return nil, err
+	}
 	// The gates before the report, which shows them.
-	gates, gateErr := c.gates(run, lb)
+	gates, gateErr := c.gates(run, out)
 	c.writeReport(run)
 	analysis := time.Since(analysisStart)
-	out := &Outcome{Run: run, Leaderboard: lb, Trials: trials, Restarts: res.Restarts, Skipped: res.Skipped, Elapsed: elapsed, Gates: gates}
+	out.Gates = gates
 	out.Timings = sumTimings(bs, time.Since(c.Started))
 	out.Timings.RecordSeconds = res.Recording.Seconds()
 	out.Timings.AnalysisSeconds = analysis.Seconds()
@@ -502,10 +528,11 @@ func writeLeaderboard(run *runs.Run, lb runs.Leaderboard) error {
 	return run.SaveManifest()
 }
 
-// gates checks and records the settings' gates on the best trial of lb
-// (none without gates or a best trial).
-func (c Config) gates(run *runs.Run, lb runs.Leaderboard) ([]GateResult, error) {
-	best, ok := lb.Best()
+// gates checks and records the settings' gates on the outcome's best
+// trial, the constrained winner under score.constraints (none without
+// gates or a best trial).
+func (c Config) gates(run *runs.Run, out *Outcome) ([]GateResult, error) {
+	best, ok := out.Best()
 	if !ok || len(c.Gates) == 0 {
 		return nil, nil
 	}
@@ -564,7 +591,9 @@ func (c Config) verdict(out *Outcome, runErr, closeErr error) error {
 	if closeErr != nil {
 		return fmt.Errorf("stop backend: %w", closeErr)
 	}
-	if _, ok := out.Best(); !ok {
+	if _, ok := out.Best(); !ok && out.Constrained {
+		return fmt.Errorf("no trial meets score.constraints (see %s)", runs.LatencyFile)
+	} else if !ok {
 		return errors.New("no trial succeeded")
 	}
 	return nil

@@ -71,6 +71,9 @@ func runShared(ctx context.Context, c Config) (*Outcome, error) {
 	if runErr == nil {
 		held, runErr = c.heldOut(ctx, run, reps.timed[0])
 	}
+	if runErr == nil {
+		runErr = c.measureLatency(ctx, run, reps.timed[0])
+	}
 	bs := reps.timed
 	closeErr := reps.close()
 	elapsed := time.Since(started)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"time"
 
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/backend/fusion"
@@ -30,6 +31,7 @@ const MaxVariants = 64
 // min_score are dropped and the first k are returned. With Explain the
 // response carries the candidate lists as retrieved, before the floors:
 // the tuner's replay applies a trial's floors to them as the engine does.
+// With Timings the response carries the per-stage timings.
 func (e *Engine) Search(ctx context.Context, req backend.SearchRequest) (backend.SearchResponse, error) {
 	if err := e.Ready(ctx); err != nil {
 		return backend.SearchResponse{}, err
@@ -51,6 +53,7 @@ func (e *Engine) Search(ctx context.Context, req backend.SearchRequest) (backend
 		depth = max(depth, e.policy.ReadDepth())
 	}
 	lists := make(map[string][]fusion.Candidate, 2)
+	var st backend.StageTimings
 	// The dense retriever (query embedding and scan) runs beside BM25.
 	var dense []fusion.Candidate
 	var denseErr error
@@ -58,19 +61,24 @@ func (e *Engine) Search(ctx context.Context, req backend.SearchRequest) (backend
 	if e.vec != nil {
 		go func() {
 			defer close(done)
+			t0 := time.Now()
 			dense, denseErr = e.searchDense(ctx, req.Query, depth)
+			st.DenseMS = backend.Millis(time.Since(t0))
 		}()
 	} else {
 		close(done)
 	}
 	var lexErr error
 	if e.lex != nil {
+		t0 := time.Now()
 		var s []scored
 		if s, lexErr = e.lex.search(ctx, req.Query, depth, e.chunks); lexErr == nil {
 			lists[BM25] = candidates(s, e.chunks)
 		}
+		st.LexicalMS = backend.Millis(time.Since(t0))
 	}
 	<-done
+	fuseStart := time.Now()
 	if err := errors.Join(lexErr, denseErr); err != nil {
 		return backend.SearchResponse{}, err
 	}
@@ -98,8 +106,12 @@ func (e *Engine) Search(ctx context.Context, req backend.SearchRequest) (backend
 		}
 		resp.Variants = append(resp.Variants, v)
 	}
+	st.FusionMS = backend.Millis(time.Since(fuseStart))
 	if req.Explain {
 		resp.Candidates = lists
+	}
+	if req.Timings {
+		resp.Timings = &st // measured: not with Explain alone, whose answers are deterministic
 	}
 	return resp, nil
 }

@@ -9,12 +9,13 @@ import (
 	"github.com/fusiontune/fusiontune/runs"
 )
 
-var leaderboardSpec = cli.Spec{Name: "leaderboard", Usage: "[RUN] [--runs-dir DIR] [--format text|json|md|csv] [--by category|difficulty] [--judged-only]\n       --storage URL [--study NAME] [--format ...]\n\n" + pickUsage + " RUN defaults to latest.",
+var leaderboardSpec = cli.Spec{Name: "leaderboard", Usage: "[RUN] [--runs-dir DIR] [--format text|json|md|csv] [--by category|difficulty] [--judged-only] [--pareto]\n       --storage URL [--study NAME] [--format ...]\n\n" + pickUsage + " RUN defaults to latest.",
 	Flags: []cli.Flag{configFlag, runsDirFlag, cli.String("format", "text", "text, json, md or csv"),
 		cli.String("storage", "", "print the combined leaderboard of a shared study in this database instead of a run's"),
 		cli.String("study", "", "the shared study's name (with --storage)"),
 		cli.String("by", "", "category or difficulty: each trial's primary score per group, one column per group"),
-		cli.Bool("judged-only", false, "add the judged-only (condensed-list, trec_eval -J) columns NDCG@10_J, ...")}}
+		cli.Bool("judged-only", false, "add the judged-only (condensed-list, trec_eval -J) columns NDCG@10_J, ..."),
+		cli.Bool("pareto", false, "quality × p95 latency of the measured trials and their Pareto front (from latency.json)")}}
 
 func runLeaderboard(ctx context.Context, a *app, args []string) error {
 	fs, err := a.parse(leaderboardSpec, args)
@@ -50,6 +51,9 @@ func runLeaderboard(ctx context.Context, a *app, args []string) error {
 	lb, err := run.ReadLeaderboard()
 	if err != nil {
 		return err
+	}
+	if fs.Bool("pareto") {
+		return a.printPareto(run, lb, format)
 	}
 	if by != "" {
 		return lb.RenderBy(a.stdout, by, format)

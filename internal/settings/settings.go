@@ -31,9 +31,13 @@ type Settings struct {
 	Promotion Promotion `mapstructure:"promotion"`
 	// Judge is the LLM judge; Labels the label store's URL for tune judge
 	// (judge.go).
-	Judge       Judge        `mapstructure:"judge"`
-	Labels      string       `mapstructure:"labels"`
-	ParsedGates []tuner.Gate `mapstructure:"-" json:"-"`
+	// Latency: which trials' latency is measured again (latency.go);
+	// ParsedConstraints holds Score.Constraints parsed.
+	Latency           Latency      `mapstructure:"latency"`
+	ParsedConstraints []tuner.Gate `mapstructure:"-" json:"-"`
+	Judge             Judge        `mapstructure:"judge"`
+	Labels            string       `mapstructure:"labels"`
+	ParsedGates       []tuner.Gate `mapstructure:"-" json:"-"`
 	// File is the settings file that was read, "" for none.
 	File string `mapstructure:"-"`
 	// Src is where each setting came from; Written holds the relative
@@ -53,6 +57,9 @@ type Score struct {
 	// or a weighted formula "0.5*NDCG@10+0.5*Recall@20".
 	Primary string   `mapstructure:"primary"`
 	Metrics []string `mapstructure:"metrics"`
+	// Constraints (gate syntax, e.g. "latency.p95 <= 40ms") exclude the
+	// trials that fail one from winning (see tuner.Config.Constraints).
+	Constraints []string `mapstructure:"constraints"`
 }
 
 // Eval controls the batch evaluation.
@@ -133,6 +140,9 @@ func Defaults() map[string]any {
 	for k, v := range statsDefaults() {
 		d[k] = v
 	}
+	for k, v := range latencyDefaults() {
+		d[k] = v
+	}
 	return d
 }
 
@@ -143,7 +153,8 @@ var EnvKeys = []string{"dataset.id", "dataset.path", "dataset.format", "dataset.
 	"dataset.grades.relevant", "dataset.grades.strong", "dataset.grades.exact", "dataset_id", "backend.kind", "backend.config",
 	"backend.start_timeout", "backend.stop_timeout", "backend.settle", "backend.template", "backend.health_url",
 	"backend.search.url", "score.primary", "eval.concurrency", "eval.timeout", "eval.retries", "eval.k",
-	"eval.failure_budget", "eval.max_consecutive_failures", "eval.on_query_error", "runs_dir"}
+	"eval.failure_budget", "eval.max_consecutive_failures", "eval.on_query_error", "runs_dir",
+	"latency.finalists", "latency.repeats"}
 
 // Validate checks every setting, listing every problem at once, each at
 // the place its value came from: each block's Validate (backend, eval,
@@ -172,6 +183,8 @@ func (s *Settings) Validate() error {
 	addAll("stats", s.Stats.Validate())
 	addAll("promotion", s.Promotion.Validate())
 	addAll("judge", s.Judge.Validate())
+	addAll("latency", s.Latency.Validate())
+	s.parseConstraints(add)
 	s.validateLabels(add)
 	s.parseGates(add)
 	addAll("", asProblems("", s.Datasets.Validate()))

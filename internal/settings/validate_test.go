@@ -25,6 +25,10 @@ func TestBlockValidate(t *testing.T) {
 		{"backend defaults", def.Backend.Validate, nil},
 		{"stats defaults", def.Stats.Validate, nil},
 		{"promotion defaults", def.Promotion.Validate, nil},
+		{"latency defaults", def.Latency.Validate, nil},
+		{"latency", func() experiments.Problems {
+			return Latency{Finalists: -1, Repeats: 0}.Validate()
+		}, []string{"finalists: must be in [0, 1000]", "repeats: must be in [1, 20]"}},
 		{"eval", func() experiments.Problems {
 			e := def.Eval
 			e.Concurrency, e.Timeout, e.K, e.OnQueryError = 0, -time.Second, 0, "panic"

@@ -22,6 +22,8 @@ type page struct {
 	Stats    string   // how the comparisons were computed, when they were
 	HeldOut  *heldOutView
 	Gates    *gatesView // the gates last checked on the run (gates.json)
+	// Latency is the measured latency and Pareto front (latency.json).
+	Latency *latencyView
 
 	Leaderboard leaderboardView
 	Categories  categoryView
@@ -124,6 +126,9 @@ func build(run *runs.Run, o Options) (*page, error) {
 	trials, err := run.Trials()
 	if err != nil {
 		return nil, fmt.Errorf("report: %w", err)
+	}
+	if p.Latency, err = newLatencyView(run, lb); err != nil {
+		return nil, err
 	}
 	p.Parity = newParityView(trials)
 	p.Coverage = newCoverageView(lb, best, hasBest, queries, gold, o.JudgedWarn)

@@ -1,0 +1,297 @@
+package tuner
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/runs"
+)
+
+// Defaults and ranges of LatencyOptions (the latency settings block).
+const (
+	// DefaultLatencyFinalists is latency.finalists: no repeated
+	// measurement unless asked for (each finalist costs a warm-up and
+	// Repeats passes over the queries).
+	DefaultLatencyFinalists = 0
+	// MaxLatencyFinalists bounds latency.finalists.
+	MaxLatencyFinalists = 1000
+	// DefaultLatencyRepeats is latency.repeats.
+	DefaultLatencyRepeats = 3
+	// MaxLatencyRepeats bounds latency.repeats.
+	MaxLatencyRepeats = 20
+)
+
+// LatencyOptions say which trials' latency is measured again after the
+// sweep: the Finalists best successful trials (leaderboard order, 0: none,
+// at most MaxLatencyFinalists), each Repeats times (1 to
+// MaxLatencyRepeats) after one unrecorded warm-up pass, at the eval
+// concurrency. The medians of the repeats are what gates, constraints and
+// the Pareto front use for them.
+type LatencyOptions struct {
+	Finalists int
+	Repeats   int
+}
+
+// DefaultLatencyOptions returns the defaults.
+func DefaultLatencyOptions() LatencyOptions {
+	return LatencyOptions{Finalists: DefaultLatencyFinalists, Repeats: DefaultLatencyRepeats}
+}
+
+// Check returns the problems of o as "field: message" lines relative to
+// the latency block.
+func (o LatencyOptions) Check() []string {
+	var out []string
+	if o.Finalists < 0 || o.Finalists > MaxLatencyFinalists {
+		out = append(out, fmt.Sprintf("finalists: must be in [0, %d] (got %d; 0: no repeated measurement)", MaxLatencyFinalists, o.Finalists))
+	}
+	if o.Repeats < 1 || o.Repeats > MaxLatencyRepeats {
+		out = append(out, fmt.Sprintf("repeats: must be in [1, %d] (got %d)", MaxLatencyRepeats, o.Repeats))
+	}
+	return out
+}
+
+// latencyNote is latency.json's caveat.
+const latencyNote = "client-side wall time per query as the tuner saw it, at the eval concurrency, on whatever else the machine was running: noisy and machine-specific, so kept out of leaderboard.json. " +
+	"sweep: the trial's own live queries (replayed trials sent none and have none); repeats: the finalists measured again after a warm-up, whose medians gates, constraints and the Pareto front use"
+
+// measureLatency writes latency.json for the run after its sweep on the
+// still-running backend b: each live trial's sweep latency, the
+// finalists' repeated measurements, the Pareto front, and the constraints
+// with the winner they leave. Nothing is written when no trial has a
+// measurement. Interrupted (ctx cancelled), it returns ctx's error, so
+// that the run is marked interrupted rather than analysed.
+func (c Config) measureLatency(ctx context.Context, run *runs.Run, b backend.Backend) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	recs, err := run.Trials()
+	if err != nil {
+		return err
+	}
+	lo := DefaultLatencyOptions()
+	if c.Latency != nil {
+		lo = *c.Latency
+	}
+	eo := c.Eval.withDefaults()
+	mode := map[int]string{}
+	for _, r := range recs {
+		mode[r.Index] = r.Mode
+	}
+	lb := runs.NewLeaderboard("", nil, recs)
+	l := runs.Latency{Note: latencyNote, Concurrency: eo.Concurrency, Finalists: lo.Finalists, Repeats: lo.Repeats}
+	for _, g := range c.Constraints {
+		l.Constraints = append(l.Constraints, g.Text)
+	}
+	finalists := 0
+	for _, e := range lb.Trials {
+		if e.Status != runs.StatusOK {
+			continue
+		}
+		t := runs.TrialLatency{Index: e.Index, Name: e.Name, Primary: e.Primary}
+		if mode[e.Index] == string(ModeLive) {
+			// A shared study's trials imported from other workers have
+			// no per-query file here: no sweep measurement.
+			results, _ := run.QueryResults(e.Index)
+			var ms []float64
+			for _, r := range results {
+				if r.Error == "" {
+					ms = append(ms, r.LatencyMS)
+				}
+			}
+			if len(ms) > 0 {
+				s := runs.StatsOf(ms, nil, 0)
+				t.Sweep = &s
+			}
+		}
+		if finalists < lo.Finalists {
+			finalists++
+			fmt.Fprintf(c.Log, "latency: finalist %d/%d %s: %d passes of %d queries at concurrency %d (after a warm-up)\n",
+				finalists, min(lo.Finalists, len(lb.Trials)), e.Name, lo.Repeats, len(c.Queries), eo.Concurrency)
+			reps, err := repeatLatency(ctx, b, e, c.Queries, c.Scorer, c.Eval, lo.Repeats, run.ID())
+			if err != nil {
+				return fmt.Errorf("latency: finalist %q: %w", e.Name, err)
+			}
+			med, sp := runs.MedianOf(reps)
+			t.Repeats, t.Median, t.Spread = reps, &med, &sp
+		}
+		if t.Sweep == nil && t.Median == nil {
+			continue
+		}
+		l.Trials = append(l.Trials, t)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if len(l.Trials) == 0 && len(c.Constraints) == 0 {
+		return nil
+	}
+	l.Pareto = runs.ParetoFront(l.Trials)
+	if err := c.applyConstraints(run, lb, &l); err != nil {
+		return err
+	}
+	if err := run.WriteLatency(l); err != nil {
+		return err
+	}
+	logLatency(c.Log, l)
+	return nil
+}
+
+// applyConstraints checks the constraints on every measured trial, marks
+// the excluded ones, and names the winner: the first trial in leaderboard
+// order that meets them all. A trial without a latency measurement fails
+// a latency constraint, so it cannot win.
+func (c Config) applyConstraints(run *runs.Run, lb runs.Leaderboard, l *runs.Latency) error {
+	if len(c.Constraints) == 0 {
+		return nil
+	}
+	for i := range l.Trials {
+		t := &l.Trials[i]
+		e, err := lb.Find(t.Name)
+		if err != nil {
+			return err
+		}
+		rs, err := checkGates(run, e, c.Constraints, l)
+		if err != nil {
+			return err
+		}
+		for _, r := range rs {
+			t.Constraints = append(t.Constraints, r.check())
+			t.Excluded = t.Excluded || !r.Pass
+		}
+	}
+	for _, e := range lb.Trials {
+		if e.Status != runs.StatusOK {
+			continue
+		}
+		if t, ok := l.Find(e.Name); ok && !t.Excluded {
+			l.Winner = e.Name
+			break
+		}
+		if _, ok := l.Find(e.Name); !ok && !needsLatency(c.Constraints) {
+			// Quality-only constraints on an unmeasured trial.
+			rs, err := checkGates(run, e, c.Constraints, l)
+			if err != nil {
+				return err
+			}
+			if len(FailedGates(rs)) == 0 {
+				l.Winner = e.Name
+				break
+			}
+		}
+	}
+	return nil
+}
+
+// repeatLatency measures trial e on b: one warm-up pass, then n passes
+// over the queries at the eval concurrency, each summarized with its
+// throughput and the backend's stage timings.
+func repeatLatency(ctx context.Context, b backend.Backend, e runs.Entry, queries []Query, sc Scorer, o EvalOptions, n int, runID string) ([]runs.LatencyStats, error) {
+	if err := b.Apply(ctx, e.Params); err != nil {
+		return nil, err
+	}
+	if r, ok := b.(backend.Restarter); !ok || r.NeedsRestart() {
+		if err := b.Restart(ctx); err != nil {
+			return nil, err
+		}
+		if err := b.Ready(ctx); err != nil {
+			return nil, err
+		}
+	}
+	o = o.withDefaults()
+	o.timings = true
+	var mu sync.Mutex
+	stages := map[string]map[string]float64{}
+	o.onResponse = func(q Query, resp backend.SearchResponse) {
+		if resp.Timings != nil {
+			mu.Lock()
+			stages[q.ID] = resp.Timings.Map()
+			mu.Unlock()
+		}
+	}
+	prefix := fmt.Sprintf("%s/latency/%03d", runID, e.Index)
+	if _, err := evaluate(ctx, b, queries, sc, o, prefix+"/warmup", nil); err != nil {
+		return nil, err
+	}
+	out := make([]runs.LatencyStats, 0, n)
+	for i := range n {
+		clear(stages)
+		start := time.Now()
+		batch, err := evaluate(ctx, b, queries, sc, o, fmt.Sprintf("%s/%d", prefix, i+1), nil)
+		wall := time.Since(start)
+		if err != nil {
+			return nil, err
+		}
+		var ms []float64
+		var st []map[string]float64
+		for _, r := range batch.Results {
+			if r.Error == "" {
+				ms = append(ms, r.LatencyMS)
+				st = append(st, stages[r.QueryID])
+			}
+		}
+		out = append(out, runs.StatsOf(ms, st, wall))
+	}
+	return out, nil
+}
+
+// needsLatency reports whether a gate reads latency.json.
+func needsLatency(gates []Gate) bool {
+	for _, g := range gates {
+		if isLatencyMetric(g.Metric) {
+			return true
+		}
+	}
+	return false
+}
+
+// logLatency writes the measured trials' effective p95 and the winner.
+func logLatency(w interface{ Write([]byte) (int, error) }, l runs.Latency) {
+	var front []string
+	for _, p := range l.Pareto {
+		front = append(front, fmt.Sprintf("%s (%.4f, p95 %.1fms)", p.Name, p.Primary, p.P95MS))
+	}
+	fmt.Fprintf(w, "latency: %d trials measured (%s); Pareto front: %s\n", len(l.Trials), runs.LatencyFile, strings.Join(front, ", "))
+	if len(l.Constraints) > 0 {
+		if l.Winner == "" {
+			fmt.Fprintf(w, "score.constraints (%s): no measured trial meets them\n", strings.Join(l.Constraints, "; "))
+		} else {
+			fmt.Fprintf(w, "score.constraints (%s): winner %s\n", strings.Join(l.Constraints, "; "), l.Winner)
+		}
+	}
+}
+
+// constrain sets out's winner under score.constraints from latency.json.
+func (c Config) constrain(run *runs.Run, out *Outcome) error {
+	if len(c.Constraints) == 0 {
+		return nil
+	}
+	out.Constrained = true
+	l, ok, err := run.ReadLatency()
+	if err != nil || !ok || l.Winner == "" {
+		return err
+	}
+	e, err := out.Leaderboard.Find(l.Winner)
+	if err != nil {
+		return err
+	}
+	out.Winner = &e
+	return nil
+}
+
+// constrainedWinner returns the winner latency.json records when the run
+// had score.constraints (ok true); an error when none met them.
+func constrainedWinner(run *runs.Run, lb runs.Leaderboard) (runs.Entry, bool, error) {
+	l, ok, err := run.ReadLatency()
+	if err != nil || !ok || len(l.Constraints) == 0 {
+		return runs.Entry{}, false, err
+	}
+	if l.Winner == "" {
+		return runs.Entry{}, true, fmt.Errorf("run %s: no trial meets score.constraints (%s; see %s)", run.ID(), strings.Join(l.Constraints, "; "), runs.LatencyFile)
+	}
+	e, err := lb.Find(l.Winner)
+	return e, true, err
+}
