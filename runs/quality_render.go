@@ -1,0 +1,276 @@
+package runs
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// QualityFormats are the formats Quality.Render accepts.
+var QualityFormats = []string{"text", "md", "json"}
+
+// Render writes the quality check as text (the terminal summary), md
+// (Markdown, for a pull-request comment) or json.
+func (q Quality) Render(w io.Writer, format string) error {
+	switch format {
+	case "json":
+		data, err := MarshalJSON(q)
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(data)
+		return err
+	case "text", "":
+		_, err := io.WriteString(w, q.render(false))
+		return err
+	case "md", "markdown":
+		_, err := io.WriteString(w, q.render(true))
+		return err
+	}
+	return fmt.Errorf("runs: unknown format %q (want one of %s)", format, strings.Join(QualityFormats, ", "))
+}
+
+// textTable draws rows as aligned columns.
+func textTable(b *strings.Builder, head []string, rows [][]string) {
+	width := make([]int, len(head))
+	for _, r := range append([][]string{head}, rows...) {
+		for i, cell := range r {
+			width[i] = max(width[i], len([]rune(cell)))
+		}
+	}
+	for _, r := range append([][]string{head}, rows...) {
+		cells := make([]string, len(r))
+		for i, cell := range r {
+			cells[i] = cell + strings.Repeat(" ", width[i]-len([]rune(cell)))
+		}
+		b.WriteString("  " + strings.TrimRight(strings.Join(cells, "  "), " ") + "\n")
+	}
+}
+
+func (q Quality) render(md bool) string {
+	var b strings.Builder
+	heading := func(s string) {
+		if md {
+			fmt.Fprintf(&b, "\n### %s\n\n", s)
+		} else {
+			fmt.Fprintf(&b, "\n%s\n", s)
+		}
+	}
+	table := func(head []string, rows [][]string) {
+		if md {
+			MarkdownTable(&b, head, rows)
+		} else {
+			textTable(&b, head, rows)
+		}
+	}
+	status := "PASS"
+	if !q.GatesPass {
+		status = "FAIL"
+	}
+	title := fmt.Sprintf("Search quality: %s (%d queries, primary %.4f)", status, q.Queries, q.Primary)
+	if md {
+		fmt.Fprintf(&b, "## %s\n\nRun `%s`, backend %s, evaluated as it runs.\n", title, q.Run, q.Backend)
+	} else {
+		fmt.Fprintf(&b, "%s\nrun %s, backend %s, evaluated as it runs\n", title, q.Run, q.Backend)
+	}
+	if q.Failed > 0 {
+		fmt.Fprintf(&b, "%d queries failed to search (eval.on_query_error %s).\n", q.Failed, q.OnQueryError)
+	}
+
+	heading("Scorecard")
+	var rows [][]string
+	rows = append(rows, []string{"primary", f4(q.Primary)})
+	for _, m := range q.Metrics {
+		rows = append(rows, []string{m, f4(q.Scorecard[m])})
+	}
+	if q.Routing != nil {
+		rows = append(rows, []string{"routing accuracy", f4(*q.Routing)})
+	}
+	table([]string{"metric", "value"}, rows)
+
+	for _, g := range []struct {
+		name   string
+		groups map[string]map[string]float64
+		route  bool
+	}{{"category", q.Categories, true}, {"difficulty", q.Difficulties, false}} {
+		if len(g.groups) == 0 {
+			continue
+		}
+		heading("By " + g.name)
+		shown := q.Metrics[:min(len(q.Metrics), maxGroupMetrics)]
+		head := append([]string{g.name, "primary"}, shown...)
+		if g.route && len(q.RoutingByCategory) > 0 {
+			head = append(head, "routing")
+		}
+		rows = nil
+		for _, name := range sortedNames(g.groups) {
+			r := []string{name, f4(g.groups[name]["primary"])}
+			for _, m := range shown {
+				r = append(r, f4(g.groups[name][m]))
+			}
+			if g.route && len(q.RoutingByCategory) > 0 {
+				if v, ok := q.RoutingByCategory[name]; ok {
+					r = append(r, f4(v))
+				} else {
+					r = append(r, "-")
+				}
+			}
+			rows = append(rows, r)
+		}
+		table(head, rows)
+	}
+
+	if len(q.Gates) > 0 {
+		heading("Gates")
+		rows = nil
+		for _, g := range q.Gates {
+			v := "-"
+			if g.Measured {
+				v = f4(g.Value)
+			}
+			res := "PASS"
+			if !g.Pass {
+				res = "FAIL"
+			}
+			rows = append(rows, []string{res, g.Gate, v, g.Detail})
+		}
+		table([]string{"result", "gate", "value", "detail"}, rows)
+	}
+
+	if a := q.Against; a != nil {
+		heading("Against " + a.Reference)
+		if a.GoldenHashDiffers {
+			b.WriteString("warning: the reference was made on another version of the golden set\n\n")
+		}
+		rows = nil
+		rule := ""
+		for _, m := range a.Metrics {
+			p := m.Paired
+			rows = append(rows, []string{m.Metric, f4(m.Reference), f4(m.Current), FormatDelta(p.Delta),
+				"[" + FormatBound(p.Low) + ", " + FormatBound(p.High) + "]", optNum(p.PAdjusted, "%.4g"), m.Verdict})
+			rule = p.Rule
+		}
+		table([]string{"metric", "reference", "current", "Δ", "CI", "p adjusted", "verdict"}, rows)
+		if rule != "" {
+			if md {
+				b.WriteString("\n")
+			}
+			fmt.Fprintf(&b, "Decision rule: %s.\n", rule)
+		}
+		if len(a.Categories) > 0 {
+			if md {
+				b.WriteString("\n")
+			}
+			b.WriteString("Primary score per category:\n")
+			if md {
+				b.WriteString("\n")
+			}
+			rows = nil
+			for _, c := range a.Categories {
+				v := "same"
+				if c.Delta.Warning == "" && c.Delta.Low > 0 {
+					v = "better"
+				} else if c.Delta.Warning == "" && c.Delta.High < 0 {
+					v = "worse"
+				}
+				rows = append(rows, []string{c.Category, fmt.Sprint(c.N), f4(c.A), f4(c.B), FormatDelta(c.Delta.Mean),
+					"[" + FormatBound(c.Delta.Low) + ", " + FormatBound(c.Delta.High) + "]", v})
+			}
+			table([]string{"category", "n", "reference", "current", "Δ", "CI", "verdict"}, rows)
+		}
+		for _, w := range a.Warnings {
+			fmt.Fprintf(&b, "warning: %s\n", w)
+		}
+	}
+
+	if q.FailureCount > 0 {
+		heading(fmt.Sprintf("Failures (%d)", q.FailureCount))
+		for _, f := range q.Failures {
+			q.renderFailure(&b, f, md)
+		}
+		if n := q.FailureCount - len(q.Failures); n > 0 {
+			fmt.Fprintf(&b, "… and %d more (all in %s of the run directory)\n", n, QualityFile)
+		}
+	}
+	return b.String()
+}
+
+func (q Quality) renderFailure(b *strings.Builder, f Failure, md bool) {
+	item, sub := "", "    "
+	if md {
+		item, sub = "- ", "  - "
+	}
+	cat := ""
+	if f.Category != "" {
+		cat = " [" + f.Category + "]"
+	}
+	fmt.Fprintf(b, "%s%s%s %q: %s\n", item, code(f.QueryID, md), cat, f.Query, joinReasons(f.Reasons))
+	for _, e := range f.Expected {
+		what := ""
+		switch {
+		case e.Passage != "":
+			what = fmt.Sprintf("passage %q", e.Passage)
+		case e.Pattern != "":
+			what = "pattern " + code(e.Pattern, md)
+		default:
+			what = "document " + code(e.DocID, md)
+		}
+		fmt.Fprintf(b, "%sexpected (grade %d): %s\n", sub, e.Grade, what)
+	}
+	if len(f.Expected) > 0 {
+		if f.BestRank > 0 {
+			fmt.Fprintf(b, "%sbest rank: %d\n", sub, f.BestRank)
+		} else {
+			fmt.Fprintf(b, "%sbest rank: none (not in the top %d)\n", sub, maxRecorded)
+		}
+	}
+	if f.ExpectedRouting != "" && f.Routing != f.ExpectedRouting {
+		fmt.Fprintf(b, "%srouting: %s, expected %s\n", sub, f.Routing, f.ExpectedRouting)
+	}
+	for i, d := range f.Top {
+		g := "unjudged"
+		if d.Grade >= 0 {
+			g = fmt.Sprintf("grade %d", d.Grade)
+		}
+		text := ""
+		if d.Text != "" {
+			text = ": " + oneLine(d.Text, 160)
+		}
+		fmt.Fprintf(b, "%s%d. %s (%s)%s\n", sub, i+1, code(d.DocID, md), g, text)
+	}
+	if len(f.Top) == 0 {
+		fmt.Fprintf(b, "%sno results\n", sub)
+	}
+}
+
+// maxGroupMetrics is how many of the scorecard's metrics the per-group
+// tables show (every one is in quality.json).
+const maxGroupMetrics = 4
+
+// maxRecorded is how deep a run records each query's results.
+const maxRecorded = 20
+
+func code(s string, md bool) string {
+	if md {
+		return "`" + strings.ReplaceAll(s, "`", "'") + "`"
+	}
+	return s
+}
+
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		s = string(r[:n]) + "…"
+	}
+	return s
+}
+
+func sortedNames(m map[string]map[string]float64) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
