@@ -1,0 +1,174 @@
+package main_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/fusiontune/fusiontune/runs"
+)
+
+var (
+	searchcliOnce sync.Once
+	searchcliBin  string
+	searchcliErr  error
+)
+
+// searchcli builds testdata/searchcli, a command-line search program (see
+// its doc comment), once.
+func searchcli(t *testing.T) string {
+	t.Helper()
+	searchcliOnce.Do(func() {
+		dir := filepath.Dir(tuneBinary(t)) // removed by TestMain
+		searchcliBin = filepath.Join(dir, "searchcli")
+		out, err := exec.Command("go", "build", "-o", searchcliBin, "./testdata/searchcli").CombinedOutput()
+		if err != nil {
+			searchcliErr = err
+			searchcliBin = string(out)
+		}
+	})
+	if searchcliErr != nil {
+		t.Fatalf("go build searchcli: %v\n%s", searchcliErr, searchcliBin)
+	}
+	return searchcliBin
+}
+
+// runningService is a `tune serve` the test starts on its own config file,
+// as someone else's service the check must not touch.
+type runningService struct {
+	addr, config string
+	bytes        []byte
+	mtime        time.Time
+	cmd          *exec.Cmd
+}
+
+func startService(t *testing.T, e *sweepEnv) *runningService {
+	t.Helper()
+	s := &runningService{addr: freeAddr(t)}
+	s.bytes = []byte("# the search team's config: hand written, with comments\ncorpus:   {path: \"" +
+		absPath(t, "../../experiments/demo/corpus.jsonl") + "\"}\ncache_dir: " + filepath.Join(e.dir, ".cache", "engine") +
+		"\ndense:\n  model: hash-384   # keep\nfusion: {method: rrf, k: 60}\n")
+	s.config = e.write("search.yaml", string(s.bytes))
+	old := time.Now().Add(-time.Hour).Truncate(time.Second)
+	if err := os.Chtimes(s.config, old, old); err != nil {
+		t.Fatal(err)
+	}
+	s.mtime = old
+	s.cmd = exec.Command(tuneBinary(t), "serve", "--config", s.config, "--listen", s.addr)
+	s.cmd.Dir, s.cmd.Env = e.dir, e.env
+	if err := s.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		s.cmd.Process.Signal(syscall.SIGKILL)
+		s.cmd.Wait()
+	})
+	waitHealthy(t, "http://"+s.addr+"/healthz")
+	return s
+}
+
+// untouched fails unless the service's config has its bytes and mtime and
+// the service is still the process the test started.
+func (s *runningService) untouched(t *testing.T) {
+	t.Helper()
+	data, err := os.ReadFile(s.config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(data, s.bytes) {
+		t.Errorf("the service's config changed:\n%s", data)
+	}
+	st, err := os.Stat(s.config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !st.ModTime().Equal(s.mtime) {
+		t.Errorf("the service's config mtime is %v, want %v", st.ModTime(), s.mtime)
+	}
+	if err := s.cmd.Process.Signal(syscall.Signal(0)); err != nil {
+		t.Errorf("the service process is gone: %v", err)
+	}
+}
+
+// checkQuality runs tune check-quality --format json with args and
+// returns the quality summary.
+func (e *sweepEnv) checkQuality(code int, args ...string) (runs.Quality, string) {
+	e.t.Helper()
+	stdout, stderr := e.mustRun(code, append([]string{"check-quality", "--format", "json"}, args...)...)
+	var q runs.Quality
+	if err := json.Unmarshal([]byte(stdout), &q); err != nil {
+		e.t.Fatalf("check-quality stdout is not a quality summary: %v\n%s\nstderr:\n%s", err, stdout, stderr)
+	}
+	return q, stderr
+}
+
+// TestCheckQualityReadOnlyAndCommand evaluates a running tune serve
+// through a read-only http backend (its config file's bytes and mtime
+// untouched, the process the same), then the same golden set through the
+// command kind calling a program that prints the service's results on
+// stdout (as lines read by a regex, and as JSON read by paths): all three
+// give the same scorecard, per category and difficulty, and routing.
+func TestCheckQualityReadOnlyAndCommand(t *testing.T) {
+	e := newSweepEnv(t, "")
+	svc := startService(t, e)
+	cli := searchcli(t)
+	url := "http://" + svc.addr + "/search"
+	settings := map[string]string{
+		"http": "runs_dir: runs\nbackend:\n  kind: http\n  health_url: http://" + svc.addr + "/healthz\n  search:\n    url: " + url +
+			"\n    body: '{\"query\": {{ .query }}, \"k\": {{ .k }}}'\n    hits: hits\n    id: doc_id\n    score: score\n    text: text\n    routing: routing\n",
+		"command regex": "runs_dir: runs\nbackend:\n  kind: command\n  command: [" + cli + ", http, " + url + ", \"{query}\", \"{k}\"]\n" +
+			"  command_options:\n    timeout: 20s\n    concurrency: 3\n    regex: 'doc://(?P<id>\\S+) score=(?P<score>\\S+)'\n",
+		"command json": "runs_dir: runs\nbackend:\n  kind: command\n  command: [" + cli + ", json, " + url + ", \"{query}\", \"{k}\"]\n" +
+			"  search: {hits: results, id: uri, score: score, text: snippet}\n",
+	}
+	var want *runs.Quality
+	for _, name := range []string{"http", "command regex", "command json"} {
+		t.Run(name, func(t *testing.T) {
+			e.write("tune.yaml", settings[name])
+			q, stderr := e.checkQuality(0)
+			svc.untouched(t)
+			if name == "http" && !strings.Contains(stderr, "read-only") {
+				t.Errorf("stderr does not say the backend is read-only:\n%s", stderr)
+			}
+			if q.Queries == 0 || q.Primary <= 0 || len(q.Categories) == 0 || len(q.Difficulties) == 0 || q.Routing == nil || len(q.RoutingByCategory) == 0 {
+				t.Fatalf("incomplete scorecard: %+v", q)
+			}
+			if _, err := os.Stat(filepath.Join(e.dir, "runs", q.Run, "leaderboard.json")); err != nil {
+				t.Errorf("the check's run has no leaderboard: %v", err)
+			}
+			if want == nil {
+				want = &q
+				return
+			}
+			for _, c := range []struct {
+				what      string
+				got, want any
+			}{
+				{"primary", q.Primary, want.Primary}, {"scorecard", q.Scorecard, want.Scorecard}, {"categories", q.Categories, want.Categories},
+				{"difficulties", q.Difficulties, want.Difficulties}, {"routing", *q.Routing, *want.Routing}, {"routing by category", q.RoutingByCategory, want.RoutingByCategory},
+				{"failures", q.FailureCount, want.FailureCount},
+			} {
+				if !reflect.DeepEqual(c.got, c.want) {
+					t.Errorf("%s = %v, the http backend's %v", c.what, c.got, c.want)
+				}
+			}
+		})
+	}
+	// The failure report: expected passage, best rank (or none), the top 3
+	// with their text (the service's excerpts through search.text).
+	if want == nil || want.FailureCount == 0 {
+		t.Fatal("no failures to report on the demo")
+	}
+	f := want.Failures[0]
+	if len(f.Expected) == 0 || len(f.Top) != 3 || f.Top[0].Text == "" || len(f.Reasons) == 0 {
+		t.Errorf("failure report incomplete: %+v", f)
+	}
+}
