@@ -172,3 +172,39 @@ func TestCheckQualityReadOnlyAndCommand(t *testing.T) {
 		t.Errorf("failure report incomplete: %+v", f)
 	}
 }
+
+// TestCheckQualityRegexWithoutCorpus evaluates a golden set of
+// doc_id_pattern judgments with no corpus through the command kind: the
+// patterns match the ids the program returns, each counting once ("at
+// least one match"), so the metrics are the hand-computed ones.
+func TestCheckQualityRegexWithoutCorpus(t *testing.T) {
+	e := newSweepEnv(t, "")
+	canned := e.write("canned.json", `{"alpha": ["doc://a/1", "doc://b/2", "doc://a/3"], "beta": ["doc://x/1", "doc://c/9"], "gamma": ["doc://z/1"]}`)
+	e.write("golden.json", `{"queries": [
+  {"id": "q1", "query": "alpha", "category": "one", "expected_passages": [{"doc_id_pattern": "doc://a/.*", "relevance": 3}, {"doc_id_pattern": "doc://c/.*", "relevance": 1}]},
+  {"id": "q2", "query": "beta", "category": "one", "expected_passages": [{"doc_id_pattern": "doc://c/[0-9]+", "relevance": 2}]},
+  {"id": "q3", "query": "gamma", "category": "two", "expected_passages": [{"doc_id_pattern": "doc://a/.*", "relevance": 3}]}
+]}
+`)
+	e.write("tune.yaml", "runs_dir: runs\ndataset: {path: golden.json}\nscore: {metrics: [MRR@10, Recall@20, P@10]}\nbackend:\n  kind: command\n  command: ["+
+		searchcli(t)+", canned, "+canned+", \"{query}\", \"{k}\"]\n  command_options: {regex: '(?m)^\\d+\\. (\\S+)$'}\n")
+	q, _ := e.checkQuality(0)
+	// q1: a/1 matches the grade-3 pattern (rank 1), a/3 is a second match
+	// (unjudged), the grade-1 pattern is not found: RR 1, recall 1/2.
+	// q2: c/9 at rank 2: RR 1/2, recall 1. q3: no match: RR 0, recall 0.
+	for m, v := range map[string]float64{"MRR@10": 0.5, "Recall@20": 0.5, "P@10": 0.2 / 3} {
+		if got := q.Scorecard[m]; runs.Round(got) != runs.Round(v) {
+			t.Errorf("%s = %v, want %v", m, got, v)
+		}
+	}
+	data, err := os.ReadFile(filepath.Join(e.dir, "runs", q.Run, "trials", "000.queries.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), `"top":[{"doc_id":"doc://a/1","score":1,"grade":3},{"doc_id":"doc://b/2","score":0.5,"grade":-1},{"doc_id":"doc://a/3","score":0.3333333333333333,"grade":-1}]`) {
+		t.Errorf("q1's recorded top does not grade the first match only:\n%s", data)
+	}
+	if q.FailureCount != 1 || q.Failures[0].QueryID != "q3" || q.Failures[0].BestRank != 0 || q.Failures[0].Expected[0].Pattern != "doc://a/.*" {
+		t.Errorf("failures = %+v, want q3 with its pattern and no best rank", q.Failures)
+	}
+}
