@@ -179,6 +179,9 @@ func (q Quality) render(md bool) string {
 			}
 			table([]string{"category", "n", "reference", "current", "Δ", "CI", "verdict"}, rows)
 		}
+		if md && len(a.Warnings) > 0 {
+			b.WriteString("\n")
+		}
 		for _, w := range a.Warnings {
 			fmt.Fprintf(&b, "warning: %s\n", w)
 		}

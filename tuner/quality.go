@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/metrics/stats"
@@ -117,7 +118,7 @@ func CheckQuality(ctx context.Context, c QualityConfig) (*runs.Quality, *Outcome
 		q.GatesPass = q.GatesPass && g.Pass
 	}
 	if c.Reference != nil {
-		if q.Against, err = against(ctx, c.Reference, best, results, q.GoldenHash, c.Stats); err != nil {
+		if q.Against, err = against(ctx, c.Reference, best, results, q.Metrics, q.GoldenHash, c.Stats); err != nil {
 			return nil, out, errors.Join(runErr, err)
 		}
 	}
@@ -172,13 +173,20 @@ func routingByCategory(results []runs.QueryResult) map[string]float64 {
 // comparison per metric (primary first, then the scorecard's; one family
 // under the statistics' correction), with the reference's and current
 // means, and the per-category deltas of the primary score.
-func against(ctx context.Context, ref *Reference, e runs.Entry, results []runs.QueryResult, goldenHash string, o StatsOptions) (*runs.Against, error) {
+func against(ctx context.Context, ref *Reference, e runs.Entry, all []runs.QueryResult, shown []string, goldenHash string, o StatsOptions) (*runs.Against, error) {
 	o = o.withDefaults()
 	base := ref.Baseline.Results()
+	var results []runs.QueryResult // the scored ones: a baseline keeps no others
+	for _, r := range all {
+		if !r.Unjudged && r.Error == "" {
+			results = append(results, r)
+		}
+	}
 	a := &runs.Against{Reference: ref.Name, GoldenHashDiffers: ref.Baseline.GoldenHash != "" && ref.Baseline.GoldenHash != goldenHash}
 	metricNames := []string{PrimaryMetric}
-	for _, m := range sortedKeys(e.Scorecard) {
-		if _, ok := ref.Baseline.Scorecard[m]; ok {
+	for _, m := range shown {
+		_, here := e.Scorecard[m]
+		if _, ok := ref.Baseline.Scorecard[m]; ok && here {
 			metricNames = append(metricNames, m)
 		}
 	}
@@ -205,6 +213,8 @@ func against(ctx context.Context, ref *Reference, e runs.Entry, results []runs.Q
 	}
 	for i, c := range cs {
 		c.Metric = metricNames[i]
+		// One family of metrics, not of trials.
+		c.Rule = strings.Replace(c.Rule, " trials", " metrics", 1)
 		a.Metrics = append(a.Metrics, runs.MetricDelta{Metric: metricNames[i], Reference: runs.Round(means[i][0]), Current: runs.Round(means[i][1]),
 			Paired: *c, Verdict: runs.Verdict(*c)})
 	}

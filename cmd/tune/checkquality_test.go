@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -206,5 +207,63 @@ func TestCheckQualityRegexWithoutCorpus(t *testing.T) {
 	}
 	if q.FailureCount != 1 || q.Failures[0].QueryID != "q3" || q.Failures[0].BestRank != 0 || q.Failures[0].Expected[0].Pattern != "doc://a/.*" {
 		t.Errorf("failures = %+v, want q3 with its pattern and no best rank", q.Failures)
+	}
+}
+
+// TestCheckQualityAgainst runs the demo on two configs: the first (BM25
+// only) is exported as a baseline file; the second (the default hybrid) is
+// checked --against it with a relative gate, its Markdown summary compared
+// with a golden file; then the BM25-only config again --against
+// latest-on-branch (the hybrid run) fails the relative gate (exit 1).
+// A relative gate without a reference and a broken baseline are input
+// errors (exit 2).
+func TestCheckQualityAgainst(t *testing.T) {
+	e := newSweepEnv(t, "")
+	bm25 := "backend:\n  engine:\n    fusion: {method: rrf, k: 60, weights: {bm25: 1.0, dense: 0.0}}\n"
+	gates := "gates: [\"NDCG@10 >= ref - 0.01\", \"routing[direct] == 1.0\"]\n"
+	e.write("tune.yaml", bm25)
+	e.mustRun(0, "check-quality", "--branch", "main", "--export-baseline", "golden.baseline.json")
+	base, err := runs.ReadBaseline(filepath.Join(e.dir, "golden.baseline.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if base.Trial != "as-is" || len(base.Queries) == 0 || base.Scorecard["NDCG@10"] == 0 {
+		t.Fatalf("baseline = %+v", base)
+	}
+
+	e.write("tune.yaml", gates)
+	_, stderr := e.mustRun(2, "check-quality")
+	if !strings.Contains(stderr, `gate "NDCG@10 >= ref - 0.01" is relative to a reference: give one with --against`) {
+		t.Errorf("a relative gate without --against: stderr\n%s", stderr)
+	}
+	stdout, _ := e.mustRun(0, "check-quality", "--branch", "feature", "--against", "golden.baseline.json", "--format", "md", "--failures", "1")
+	got := regexp.MustCompile(`20\d{6}T\d{6}Z-[0-9a-f]{6}`).ReplaceAllString(stdout, "RUN")
+	golden := filepath.Join("testdata", "checkquality", "against.golden.md")
+	if *update {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Errorf("--against summary differs from %s (rerun with -update to accept):\n%s", golden, got)
+	}
+
+	e.write("tune.yaml", bm25+gates)
+	q, stderr := e.checkQuality(1, "--branch", "main", "--against", "latest-on-branch", "--base-branch", "feature")
+	if q.GatesPass || q.Against == nil || !strings.Contains(stderr, "1 of 2 gates failed: NDCG@10 >= ref - 0.01 (ref 0.7238: >= 0.7138)") {
+		t.Errorf("BM25 only against the hybrid: gates pass %v, stderr\n%s", q.GatesPass, stderr)
+	}
+	if q.Against.Metrics[0].Metric != "primary" || q.Against.Metrics[0].Paired.Delta >= 0 {
+		t.Errorf("primary delta = %+v, want a loss", q.Against.Metrics[0])
+	}
+
+	e.write("broken.json", "{\n  \"fusiontune_baseline\": 1,\n  \"per_query\": [}\n")
+	_, stderr = e.mustRun(2, "check-quality", "--against", "broken.json")
+	if !strings.Contains(stderr, "broken.json: 3:") {
+		t.Errorf("a broken baseline: stderr\n%s", stderr)
 	}
 }
