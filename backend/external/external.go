@@ -61,7 +61,7 @@ var (
 
 // ReadOnly reports whether o is a read-only http backend: no config, no
 // template, no restart command. Such a backend is only searched; a
-// trial's parameters reach the request templates as .params.
+// trial's parameters reach the request templates as params.NAME.
 func (o Options) ReadOnly() bool {
 	return o.Kind == KindHTTP && o.Template == "" && o.Config == "" && len(o.Restart) == 0
 }

@@ -16,7 +16,7 @@ import (
 var ErrReadOnly = errors.New("backend.kind http without config, template and restart is read-only: promotion needs backend.config, backend.template and backend.restart")
 
 // readOnly is an http backend that is only searched: Apply keeps the
-// trial's parameters for the request templates (.params), Restart does
+// trial's parameters for the request templates (params.NAME), Restart does
 // nothing, nothing on the service changes.
 type readOnly struct {
 	s       *httpbackend.Searcher
@@ -79,5 +79,5 @@ func readOnlyDescription(url string, params map[string]any) string {
 	if err != nil || len(params) == 0 {
 		p = []byte("{}")
 	}
-	return "# read-only http backend: " + url + " as it runs (no config written, no restart)\n# request template .params: " + string(p) + "\n"
+	return "# read-only http backend: " + url + " as it runs (no config written, no restart)\n# request templates' params.*: " + string(p) + "\n"
 }

@@ -58,9 +58,9 @@ type SearchOptions struct {
 	// Method is the HTTP method (default POST); Body is a template (values
 	// JSON-escaped) of the request body, empty for none. Both templates see
 	// .query, .k, .request_id, .explain, .fusion (the per-request fusion
-	// settings as a JSON object, or null), .params (the trial's parameters
-	// by name, e.g. {{ index .params "fusion.k" }}, on a read-only
-	// backend; nil otherwise), and .vector (the query's
+	// settings as a JSON object, or null), the trial's parameters under
+	// params. on a read-only backend ({{ param "params.fusion.k" 60 }},
+	// the default used when the trial does not set it), and .vector (the query's
 	// embedding, a JSON array of numbers) when QueryVector is set.
 	Method, Body string
 	// QueryVector embeds a query for .vector (nil: templates get no
@@ -185,7 +185,10 @@ func (s *Searcher) Search(ctx context.Context, req backend.SearchRequest) (backe
 // touching the service's config.
 func (s *Searcher) SearchParams(ctx context.Context, req backend.SearchRequest, params map[string]any) (backend.SearchResponse, error) {
 	var out backend.SearchResponse
-	data := map[string]any{"query": req.Query, "k": req.K, "request_id": req.RequestID, "explain": req.Explain, "fusion": req.Fusion, "params": params}
+	data := map[string]any{"query": req.Query, "k": req.K, "request_id": req.RequestID, "explain": req.Explain, "fusion": req.Fusion}
+	for name, v := range params {
+		data["params."+name] = v
+	}
 	if s.o.QueryVector != nil {
 		v, err := s.o.QueryVector(ctx, req.Query)
 		if err != nil {
