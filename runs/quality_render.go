@@ -48,59 +48,91 @@ func textTable(b *strings.Builder, head []string, rows [][]string) {
 	}
 }
 
+// qualityWriter draws a quality summary's sections as text or Markdown.
+type qualityWriter struct {
+	b  strings.Builder
+	md bool
+}
+
+func (w *qualityWriter) heading(s string) {
+	if w.md {
+		fmt.Fprintf(&w.b, "\n### %s\n\n", s)
+	} else {
+		fmt.Fprintf(&w.b, "\n%s\n", s)
+	}
+}
+
+func (w *qualityWriter) table(head []string, rows [][]string) {
+	if w.md {
+		MarkdownTable(&w.b, head, rows)
+	} else {
+		textTable(&w.b, head, rows)
+	}
+}
+
+// para ends a Markdown table before a line of text.
+func (w *qualityWriter) para() {
+	if w.md {
+		w.b.WriteString("\n")
+	}
+}
+
 func (q Quality) render(md bool) string {
-	var b strings.Builder
-	heading := func(s string) {
-		if md {
-			fmt.Fprintf(&b, "\n### %s\n\n", s)
-		} else {
-			fmt.Fprintf(&b, "\n%s\n", s)
-		}
-	}
-	table := func(head []string, rows [][]string) {
-		if md {
-			MarkdownTable(&b, head, rows)
-		} else {
-			textTable(&b, head, rows)
-		}
-	}
+	w := &qualityWriter{md: md}
 	status := "PASS"
 	if !q.GatesPass {
 		status = "FAIL"
 	}
 	title := fmt.Sprintf("Search quality: %s (%d queries, primary %.4f)", status, q.Queries, q.Primary)
 	if md {
-		fmt.Fprintf(&b, "## %s\n\nRun `%s`, backend %s, evaluated as it runs.\n", title, q.Run, q.Backend)
+		fmt.Fprintf(&w.b, "## %s\n\nRun `%s`, backend %s, evaluated as it runs.\n", title, q.Run, q.Backend)
 	} else {
-		fmt.Fprintf(&b, "%s\nrun %s, backend %s, evaluated as it runs\n", title, q.Run, q.Backend)
+		fmt.Fprintf(&w.b, "%s\nrun %s, backend %s, evaluated as it runs\n", title, q.Run, q.Backend)
 	}
 	if q.Failed > 0 {
-		fmt.Fprintf(&b, "%d queries failed to search (eval.on_query_error %s).\n", q.Failed, q.OnQueryError)
+		fmt.Fprintf(&w.b, "%d queries failed to search (eval.on_query_error %s).\n", q.Failed, q.OnQueryError)
 	}
+	q.renderScorecard(w)
+	q.renderGates(w)
+	if q.Against != nil {
+		q.Against.render(w)
+	}
+	if q.FailureCount > 0 {
+		w.heading(fmt.Sprintf("Failures (%d)", q.FailureCount))
+		for _, f := range q.Failures {
+			q.renderFailure(&w.b, f, md)
+		}
+		if n := q.FailureCount - len(q.Failures); n > 0 {
+			fmt.Fprintf(&w.b, "… and %d more (all in %s of the run directory)\n", n, QualityFile)
+		}
+	}
+	return w.b.String()
+}
 
-	heading("Scorecard")
-	var rows [][]string
-	rows = append(rows, []string{"primary", f4(q.Primary)})
+// renderScorecard draws the scorecard overall, per category (with
+// routing) and per difficulty.
+func (q Quality) renderScorecard(w *qualityWriter) {
+	w.heading("Scorecard")
+	rows := [][]string{{"primary", f4(q.Primary)}}
 	for _, m := range q.Metrics {
 		rows = append(rows, []string{m, f4(q.Scorecard[m])})
 	}
 	if q.Routing != nil {
 		rows = append(rows, []string{"routing accuracy", f4(*q.Routing)})
 	}
-	table([]string{"metric", "value"}, rows)
-
+	w.table([]string{"metric", "value"}, rows)
 	for _, g := range []struct {
 		name   string
 		groups map[string]map[string]float64
 		route  bool
-	}{{"category", q.Categories, true}, {"difficulty", q.Difficulties, false}} {
+	}{{"category", q.Categories, len(q.RoutingByCategory) > 0}, {"difficulty", q.Difficulties, false}} {
 		if len(g.groups) == 0 {
 			continue
 		}
-		heading("By " + g.name)
+		w.heading("By " + g.name)
 		shown := q.Metrics[:min(len(q.Metrics), maxGroupMetrics)]
 		head := append([]string{g.name, "primary"}, shown...)
-		if g.route && len(q.RoutingByCategory) > 0 {
+		if g.route {
 			head = append(head, "routing")
 		}
 		rows = nil
@@ -109,94 +141,84 @@ func (q Quality) render(md bool) string {
 			for _, m := range shown {
 				r = append(r, f4(g.groups[name][m]))
 			}
-			if g.route && len(q.RoutingByCategory) > 0 {
+			if g.route {
+				cell := "-"
 				if v, ok := q.RoutingByCategory[name]; ok {
-					r = append(r, f4(v))
-				} else {
-					r = append(r, "-")
+					cell = f4(v)
 				}
+				r = append(r, cell)
 			}
 			rows = append(rows, r)
 		}
-		table(head, rows)
+		w.table(head, rows)
 	}
+}
 
-	if len(q.Gates) > 0 {
-		heading("Gates")
-		rows = nil
-		for _, g := range q.Gates {
-			v := "-"
-			if g.Measured {
-				v = f4(g.Value)
-			}
-			res := "PASS"
-			if !g.Pass {
-				res = "FAIL"
-			}
-			rows = append(rows, []string{res, g.Gate, v, g.Detail})
-		}
-		table([]string{"result", "gate", "value", "detail"}, rows)
+func (q Quality) renderGates(w *qualityWriter) {
+	if len(q.Gates) == 0 {
+		return
 	}
-
-	if a := q.Against; a != nil {
-		heading("Against " + a.Reference)
-		if a.GoldenHashDiffers {
-			b.WriteString("warning: the reference was made on another version of the golden set\n\n")
+	w.heading("Gates")
+	var rows [][]string
+	for _, g := range q.Gates {
+		v := "-"
+		if g.Measured {
+			v = f4(g.Value)
 		}
-		rows = nil
-		rule := ""
-		for _, m := range a.Metrics {
-			p := m.Paired
-			rows = append(rows, []string{m.Metric, f4(m.Reference), f4(m.Current), FormatDelta(p.Delta),
-				"[" + FormatBound(p.Low) + ", " + FormatBound(p.High) + "]", optNum(p.PAdjusted, "%.4g"), m.Verdict})
+		res := "PASS"
+		if !g.Pass {
+			res = "FAIL"
+		}
+		rows = append(rows, []string{res, g.Gate, v, g.Detail})
+	}
+	w.table([]string{"result", "gate", "value", "detail"}, rows)
+}
+
+// render draws the comparison with the reference: per metric, then the
+// primary score per category, then the warnings.
+func (a *Against) render(w *qualityWriter) {
+	w.heading("Against " + a.Reference)
+	if a.GoldenHashDiffers {
+		w.b.WriteString("warning: the reference was made on another version of the golden set\n\n")
+	}
+	var rows [][]string
+	rule := ""
+	for _, m := range a.Metrics {
+		p := m.Paired
+		rows = append(rows, []string{m.Metric, f4(m.Reference), f4(m.Current), FormatDelta(p.Delta),
+			"[" + FormatBound(p.Low) + ", " + FormatBound(p.High) + "]", optNum(p.PAdjusted, "%.4g"), m.Verdict})
+		if rule == "" {
 			rule = p.Rule
 		}
-		table([]string{"metric", "reference", "current", "Δ", "CI", "p adjusted", "verdict"}, rows)
-		if rule != "" {
-			if md {
-				b.WriteString("\n")
-			}
-			fmt.Fprintf(&b, "Decision rule: %s.\n", rule)
-		}
-		if len(a.Categories) > 0 {
-			if md {
-				b.WriteString("\n")
-			}
-			b.WriteString("Primary score per category:\n")
-			if md {
-				b.WriteString("\n")
-			}
-			rows = nil
-			for _, c := range a.Categories {
-				v := "same"
-				if c.Delta.Warning == "" && c.Delta.Low > 0 {
-					v = "better"
-				} else if c.Delta.Warning == "" && c.Delta.High < 0 {
-					v = "worse"
-				}
-				rows = append(rows, []string{c.Category, fmt.Sprint(c.N), f4(c.A), f4(c.B), FormatDelta(c.Delta.Mean),
-					"[" + FormatBound(c.Delta.Low) + ", " + FormatBound(c.Delta.High) + "]", v})
-			}
-			table([]string{"category", "n", "reference", "current", "Δ", "CI", "verdict"}, rows)
-		}
-		if md && len(a.Warnings) > 0 {
-			b.WriteString("\n")
-		}
-		for _, w := range a.Warnings {
-			fmt.Fprintf(&b, "warning: %s\n", w)
-		}
 	}
-
-	if q.FailureCount > 0 {
-		heading(fmt.Sprintf("Failures (%d)", q.FailureCount))
-		for _, f := range q.Failures {
-			q.renderFailure(&b, f, md)
-		}
-		if n := q.FailureCount - len(q.Failures); n > 0 {
-			fmt.Fprintf(&b, "… and %d more (all in %s of the run directory)\n", n, QualityFile)
-		}
+	w.table([]string{"metric", "reference", "current", "Δ", "CI", "p adjusted", "verdict"}, rows)
+	if rule != "" {
+		w.para()
+		fmt.Fprintf(&w.b, "Decision rule: %s.\n", rule)
 	}
-	return b.String()
+	if len(a.Categories) > 0 {
+		w.para()
+		w.b.WriteString("Primary score per category:\n")
+		w.para()
+		rows = nil
+		for _, c := range a.Categories {
+			v := "same"
+			if c.Delta.Warning == "" && c.Delta.Low > 0 {
+				v = "better"
+			} else if c.Delta.Warning == "" && c.Delta.High < 0 {
+				v = "worse"
+			}
+			rows = append(rows, []string{c.Category, fmt.Sprint(c.N), f4(c.A), f4(c.B), FormatDelta(c.Delta.Mean),
+				"[" + FormatBound(c.Delta.Low) + ", " + FormatBound(c.Delta.High) + "]", v})
+		}
+		w.table([]string{"category", "n", "reference", "current", "Δ", "CI", "verdict"}, rows)
+	}
+	if len(a.Warnings) > 0 {
+		w.para()
+	}
+	for _, warn := range a.Warnings {
+		fmt.Fprintf(&w.b, "warning: %s\n", warn)
+	}
 }
 
 func (q Quality) renderFailure(b *strings.Builder, f Failure, md bool) {
