@@ -10,7 +10,6 @@ import (
 	"github.com/fusiontune/fusiontune/runs"
 )
 
-
 // TestQualityRender draws a quality summary with every section (scorecard,
 // categories with routing, difficulties, gates, the comparison with a
 // reference, failures with texts) in each format, against golden files.
