@@ -120,10 +120,8 @@ type RankedDoc struct {
 	DocID string  `json:"doc_id"`
 	Score float64 `json:"score"`
 	Grade int     `json:"grade"`
-	// Text is the backend's excerpt of the hit, recorded for the first
-	// TextRecorded hits when the backend returns one (failure reports).
+	// Text is an excerpt of the document (failure reports fill it from
+	// the corpus); trial records leave it empty, so replayed and live
+	// records stay equal.
 	Text string `json:"text,omitempty"`
 }
-
-// TextRecorded is how many of a query's first hits keep their text.
-const TextRecorded = 3

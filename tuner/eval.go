@@ -246,11 +246,9 @@ func recordTop(r *runs.QueryResult, q Query, hits []backend.Hit) {
 		if !judged {
 			g = -1
 		}
-		d := runs.RankedDoc{DocID: h.DocID, Score: h.Score, Grade: g}
-		if i < runs.TextRecorded {
-			d.Text = excerptText(h.Text)
-		}
-		r.Top = append(r.Top, d)
+		// No text: a replayed trial's records, derived from candidate
+		// lists, must equal the live ones byte for byte.
+		r.Top = append(r.Top, runs.RankedDoc{DocID: h.DocID, Score: h.Score, Grade: g})
 		if i < 10 {
 			label := "L?"
 			if judged {
