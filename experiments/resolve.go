@@ -33,9 +33,28 @@ type ResolvedQuery struct {
 	// Spans lists the matches of the query's passage_substring judgments,
 	// every occurrence in every document, in document order.
 	Spans []Span
+	// Open are the query's doc_id_pattern judgments when there is no
+	// corpus: they are matched against the ids the backend returns, each
+	// judged in Judgments under its PatternKey (see OpenPattern).
+	Open []OpenPattern
 
 	docGrades map[string]int // grades from doc_id and doc_id_pattern judgments
 }
+
+// OpenPattern is a doc_id_pattern judgment without a corpus: the set of
+// ids it judges is unknown, so it is matched against the ids a backend
+// returns. It counts as one relevant item, found when at least one
+// returned id matches: its first match takes its grade (and the key
+// PatternKey in the ranking), later matches count as unjudged. Recall-type
+// metrics are therefore over "at least one match" per pattern.
+type OpenPattern struct {
+	Pattern string
+	Grade   int
+	Re      *regexp.Regexp // the whole-id match of Pattern
+}
+
+// PatternKey is the judgment key of an open pattern.
+func PatternKey(pattern string) string { return "pattern:" + pattern }
 
 // Resolved is a golden set resolved against a corpus.
 type Resolved struct {
@@ -68,7 +87,8 @@ func (r *Resolved) Query(id string) *ResolvedQuery {
 //   - doc_id judges that document; an id not in docs is kept (it still counts
 //     for recall) and listed in Missing (see CheckMissing);
 //   - doc_id_pattern judges every document whose whole id matches it;
-//     a pattern that matches none is an error;
+//     a pattern that matches none is an error; without a corpus (docs
+//     nil) it becomes an OpenPattern, matched on the ids a backend returns;
 //   - passage_substring judges every document that contains the excerpt,
 //     comparing case-insensitively with runs of white space collapsed; an
 //     excerpt found nowhere is an error naming the query and the excerpt,
@@ -98,6 +118,12 @@ func (gs *GoldenSet) Resolve(docs []Document) (*Resolved, error) {
 				re, err := regexp.Compile(`^(?:` + j.Pattern + `)$`)
 				if err != nil {
 					l.errorf(j.Pos, "doc_id_pattern", "query %q: invalid regular expression %q: %v", q.ID, j.Pattern, err)
+					continue
+				}
+				if docs == nil {
+					// No corpus: matched against the returned ids.
+					rq.Open = append(rq.Open, OpenPattern{Pattern: j.Pattern, Grade: j.Grade, Re: re})
+					raise(rq.docGrades, PatternKey(j.Pattern), j.Grade)
 					continue
 				}
 				n := 0

@@ -38,6 +38,10 @@ func appendQueryResult(b []byte, q *QueryResult) ([]byte, bool) {
 			}
 			b = append(b, `,"grade":`...)
 			b = strconv.AppendInt(b, int64(d.Grade), 10)
+			if d.Text != "" {
+				b = append(b, `,"text":`...)
+				b = appendString(b, d.Text)
+			}
 			b = append(b, '}')
 		}
 		b = append(b, ']')

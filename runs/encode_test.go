@@ -27,7 +27,7 @@ func TestAppendQueryResult(t *testing.T) {
 	cases := []QueryResult{
 		{},
 		{QueryID: "q1", Top: []RankedDoc{}, Scores: map[string]float64{}},
-		{QueryID: `q"2\`, Category: "misspelled", Top: []RankedDoc{{DocID: "d<1>&", Score: 0.016393442622950821, Grade: -1}, {DocID: "é\u2028\x01", Score: 1e-7, Grade: 3}},
+		{QueryID: `q"2\`, Category: "misspelled", Top: []RankedDoc{{DocID: "d<1>&", Score: 0.016393442622950821, Grade: -1}, {DocID: "é\u2028\x01", Score: 1e-7, Grade: 3, Text: "a <b> \"text\"\u2028\x01 ünïcode"}},
 			Labels: "1:L? | 2:L3", Scores: map[string]float64{"NDCG@10": 0.5, "ERR@10": 1e21, "P@10": 0, "AP": 1e-6, "MRR@10": 123456789.125, "Z": -2.5e-9},
 			Primary: 0.3333333333333333, Routing: "search", Expected: "no_results", RequestID: "run/001/q1", LatencyMS: 12.345, Error: "timed out\n"},
 		{QueryID: "\xff\xfe bad utf-8", Scores: map[string]float64{"x": math.Copysign(0, -1)}, Unjudged: true},
@@ -83,7 +83,7 @@ func randFloat(rng *rand.Rand) float64 {
 func TestAppendQueryResultKnowsEveryField(t *testing.T) {
 	for typ, want := range map[reflect.Type]string{
 		reflect.TypeFor[QueryResult](): "query_id,category,top,labels,scores,primary,routing,expected_routing,request_id,latency_ms,error,unjudged,on_error",
-		reflect.TypeFor[RankedDoc]():   "doc_id,score,grade",
+		reflect.TypeFor[RankedDoc]():   "doc_id,score,grade,text",
 	} {
 		var names []string
 		for f := range typ.Fields() {

@@ -69,6 +69,9 @@ type Manifest struct {
 	// ExperimentName is the experiment file's name (its name key, else
 	// its file name), for listings.
 	ExperimentName string `json:"experiment_name,omitempty"`
+	// Branch is the version-control branch the run was made on (tune
+	// check-quality records it for --against latest-on-branch).
+	Branch string `json:"branch,omitempty"`
 }
 
 // Create makes a new run directory and writes its manifest.

@@ -124,4 +124,8 @@ type RankedDoc struct {
 	DocID string  `json:"doc_id"`
 	Score float64 `json:"score"`
 	Grade int     `json:"grade"`
+	// Text is an excerpt of the document (failure reports fill it from
+	// the corpus); trial records leave it empty, so replayed and live
+	// records stay equal.
+	Text string `json:"text,omitempty"`
 }

@@ -91,7 +91,7 @@ func OpenDataset(d experiments.DatasetConfig, corpusFallback, cacheDir string) (
 	for _, q := range gs.Queries {
 		tq := Query{ID: q.ID, Text: q.Text, Category: q.Category, Difficulty: q.Difficulty, ExpectedRouting: q.ExpectedRouting}
 		if rq := res.Query(q.ID); rq != nil {
-			tq.Judgments = rq.Judgments
+			tq.Judgments, tq.Open = rq.Judgments, rq.Open
 		}
 		ds.Queries = append(ds.Queries, tq)
 	}

@@ -199,8 +199,41 @@ func scoreHits(r *runs.QueryResult, q Query, sc Scorer, hits []backend.Hit, rout
 	if r.Routing == "" {
 		r.Routing = fusion.Routing(len(ranking)) // the engine's rule
 	}
+	ranking, open := openRanking(q, ranking)
 	r.Scores, r.Primary = sc.Score(ranking, q.Judgments)
 	recordTop(r, q, hits)
+	if open != nil {
+		// The grades open patterns gave, by position in the ranking
+		// (which holds each id once, as the recorded top does after its
+		// first occurrence).
+		pos := 0
+		seen := map[string]bool{}
+		for i := range r.Top {
+			d := &r.Top[i]
+			if seen[d.DocID] {
+				continue
+			}
+			seen[d.DocID] = true
+			if g, ok := open[pos]; ok {
+				d.Grade = g
+			}
+			pos++
+		}
+		r.Labels = labelsOf(r.Top)
+	}
+}
+
+// labelsOf is the label sequence of a recorded top (its first 10).
+func labelsOf(top []runs.RankedDoc) string {
+	labels := make([]string, 0, 10)
+	for i := 0; i < len(top) && i < 10; i++ {
+		label := "L?"
+		if top[i].Grade >= 0 {
+			label = "L" + strconv.Itoa(top[i].Grade)
+		}
+		labels = append(labels, strconv.Itoa(i+1)+":"+label)
+	}
+	return strings.Join(labels, " | ")
 }
 
 // recordTop fills the recorded top hits and the label sequence of r.
@@ -214,6 +247,8 @@ func recordTop(r *runs.QueryResult, q Query, hits []backend.Hit) {
 		if !judged {
 			g = -1
 		}
+		// No text: a replayed trial's records, derived from candidate
+		// lists, must equal the live ones byte for byte.
 		r.Top = append(r.Top, runs.RankedDoc{DocID: h.DocID, Score: h.Score, Grade: g})
 		if i < 10 {
 			label := "L?"
@@ -238,4 +273,15 @@ func rankingOf(hits []backend.Hit) []string {
 		}
 	}
 	return out
+}
+
+// textRunes bounds a recorded hit's text.
+const textRunes = 240
+
+// excerptText is a hit's text as recorded: at most textRunes runes.
+func excerptText(s string) string {
+	if r := []rune(s); len(r) > textRunes {
+		return string(r[:textRunes]) + "…"
+	}
+	return s
 }

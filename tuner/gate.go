@@ -18,15 +18,25 @@ const RoutingMetric = "routing"
 // 1.0" or "NDCG@10[paraphrase] > 0.5": a metric (a scorecard metric,
 // primary or routing), optionally restricted to a category, compared with
 // a number.
+//
+// A gate may be relative to a reference run instead ("NDCG@10 >= ref -
+// 0.01"): Ref is then true and Value the offset added to the reference's
+// value of the same metric and category. ResolveGates turns it into an
+// absolute gate once the reference is known (tune check-quality
+// --against); unresolved, it fails with a detail saying so.
 type Gate struct {
 	Text     string
 	Metric   string
 	Category string
 	Op       string
 	Value    float64
+	Ref      bool
 }
 
-var gatePattern = regexp.MustCompile(`^\s*([^\s\[\]<>=!]+)\s*(?:\[\s*([^\]]+?)\s*\])?\s*(>=|<=|==|!=|>|<)\s*(\S+)\s*$`)
+var (
+	gatePattern = regexp.MustCompile(`^\s*([^\s\[\]<>=!]+)\s*(?:\[\s*([^\]]+?)\s*\])?\s*(>=|<=|==|!=|>|<)\s*(\S+|ref\s*[-+]\s*\S+)\s*$`)
+	refPattern  = regexp.MustCompile(`^ref(?:\s*([-+])\s*(\S+))?$`)
+)
 
 // GateTolerance is how close a value must be to the threshold for == (and
 // to count as reaching it for >= and <=): scores are rounded to 1e-12.
@@ -65,11 +75,25 @@ func ParseGate(s string) (Gate, error) {
 	if lm := strings.ToLower(g.Metric); strings.HasPrefix(lm, "latency.") {
 		return parseLatencyGate(s, g, lm, m[4])
 	}
-	v, ok := plainnum.Float(m[4])
-	if !ok {
-		return Gate{}, fmt.Errorf("gate %q: threshold %q is not a number", s, m[4])
+	if r := refPattern.FindStringSubmatch(m[4]); r != nil {
+		g.Ref = true
+		if r[1] != "" {
+			v, ok := plainnum.Float(r[2])
+			if !ok || v < 0 {
+				return Gate{}, fmt.Errorf("gate %q: offset %q is not a number >= 0 (want ref, ref - 0.01 or ref + 0.01)", s, r[2])
+			}
+			if r[1] == "-" {
+				v = -v
+			}
+			g.Value = v
+		}
+	} else {
+		v, ok := plainnum.Float(m[4])
+		if !ok {
+			return Gate{}, fmt.Errorf("gate %q: threshold %q is not a number (or ref, ref - 0.01)", s, m[4])
+		}
+		g.Value = v
 	}
-	g.Value = v
 	switch strings.ToLower(g.Metric) {
 	case PrimaryMetric, RoutingMetric:
 		g.Metric = strings.ToLower(g.Metric)
@@ -184,6 +208,8 @@ func checkGates(run *runs.Run, e runs.Entry, gates []Gate, lat *runs.Latency) ([
 		r := GateResult{Gate: g, Text: g.Text}
 		var ok bool
 		switch {
+		case g.Ref:
+			r.Detail = "relative to a reference run: give one with tune check-quality --against RUN|latest-on-branch|FILE"
 		case e.Status != runs.StatusOK:
 			r.Detail = fmt.Sprintf("trial %q did not succeed (%s)", e.Name, e.Status)
 		case isLatencyMetric(g.Metric):
@@ -272,6 +298,33 @@ func routingAccuracy(results []runs.QueryResult, category string) (float64, bool
 		return 0, false
 	}
 	return float64(hit) / float64(n), true
+}
+
+// ResolveGates turns relative gates into absolute ones on the
+// reference's values (value(metric, category)): "NDCG@10 >= ref - 0.01"
+// with a reference NDCG@10 of 0.6523 becomes "NDCG@10 >= 0.6423", its text
+// keeping both. A reference without the metric is an error naming the
+// gate.
+func ResolveGates(gates []Gate, value func(metric, category string) (float64, bool)) ([]Gate, error) {
+	out := make([]Gate, len(gates))
+	for i, g := range gates {
+		out[i] = g
+		if !g.Ref {
+			continue
+		}
+		v, ok := value(g.Metric, g.Category)
+		if !ok {
+			where := ""
+			if g.Category != "" {
+				where = " in category " + g.Category
+			}
+			return nil, fmt.Errorf("gate %q: the reference has no %s%s", g.Text, g.Metric, where)
+		}
+		out[i].Ref = false
+		out[i].Value = v + g.Value
+		out[i].Text = fmt.Sprintf("%s (ref %.4f: %s %.4f)", g.Text, v, g.Op, out[i].Value)
+	}
+	return out, nil
 }
 
 // FailedGates returns the results that did not pass.

@@ -13,6 +13,7 @@ func TestParseGate(t *testing.T) {
 		in                   string
 		metric, cat, op, err string
 		value                float64
+		ref                  bool
 	}{
 		{in: "Recall@3 >= 0.80", metric: "Recall@3", op: ">=", value: 0.8},
 		{in: "routing[billing] == 1.0", metric: "routing", cat: "billing", op: "==", value: 1},
@@ -24,6 +25,12 @@ func TestParseGate(t *testing.T) {
 		{in: "Recall_Strong@3 >= 0.8", metric: "Recall_Strong@3", op: ">=", value: 0.8},
 		{in: "recall_exact@3[howto] >= 0.5", metric: "Recall_Exact@3", cat: "howto", op: ">=", value: 0.5},
 		{in: "Strong_Success@3 == 1", metric: "Strong_Success@3", op: "==", value: 1},
+		{in: "NDCG@10 >= ref - 0.01", metric: "NDCG@10", op: ">=", value: -0.01, ref: true},
+		{in: "NDCG@10[howto] >= ref-0.02", metric: "NDCG@10", cat: "howto", op: ">=", value: -0.02, ref: true},
+		{in: "primary > ref", metric: "primary", op: ">", ref: true},
+		{in: "routing >= ref + 0", metric: "routing", op: ">=", ref: true},
+		{in: "MRR@10 >= ref - x", err: `offset "x" is not a number >= 0`},
+		{in: "MRR@10 >= ref - -0.1", err: `offset "-0.1" is not a number >= 0`},
 		{in: "Recall@3 => 0.8", err: "want METRIC[CATEGORY] OP NUMBER"},
 		{in: "Recall@3 >= high", err: `threshold "high" is not a number`},
 		{in: "Recall@3 >= NaN", err: `threshold "NaN" is not a number`},
@@ -41,7 +48,7 @@ func TestParseGate(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if g.Metric != tc.metric || g.Category != tc.cat || g.Op != tc.op || g.Value != tc.value {
+			if g.Metric != tc.metric || g.Category != tc.cat || g.Op != tc.op || g.Value != tc.value || g.Ref != tc.ref {
 				t.Errorf("got %+v", g)
 			}
 		})
@@ -105,4 +112,45 @@ func FuzzParseGate(f *testing.F) {
 			t.Fatalf("%v %v", res, err)
 		}
 	})
+}
+
+// TestResolveGates: a relative gate takes the reference's value plus its
+// offset, keeps its text with the numbers; absolute gates are unchanged; a
+// reference without the metric is an error naming the gate. Unresolved,
+// a relative gate fails with a detail saying it needs a reference.
+func TestResolveGates(t *testing.T) {
+	var gates []tuner.Gate
+	for _, s := range []string{"NDCG@10 >= ref - 0.01", "NDCG@10[howto] >= ref", "Recall@3 >= 0.8"} {
+		g, err := tuner.ParseGate(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gates = append(gates, g)
+	}
+	ref := map[string]float64{"NDCG@10/": 0.65, "NDCG@10/howto": 0.5}
+	value := func(m, c string) (float64, bool) { v, ok := ref[m+"/"+c]; return v, ok }
+	got, err := tuner.ResolveGates(gates, value)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := got[0]; g.Ref || g.Value != 0.64 || g.Text != "NDCG@10 >= ref - 0.01 (ref 0.6500: >= 0.6400)" {
+		t.Errorf("resolved %+v", g)
+	}
+	if g := got[1]; g.Ref || g.Value != 0.5 || g.Category != "howto" {
+		t.Errorf("resolved %+v", g)
+	}
+	if got[2] != gates[2] {
+		t.Errorf("an absolute gate changed: %+v", got[2])
+	}
+	missing, _ := tuner.ParseGate("MRR@10 >= ref")
+	if _, err := tuner.ResolveGates([]tuner.Gate{missing}, value); err == nil || !strings.Contains(err.Error(), `gate "MRR@10 >= ref": the reference has no MRR@10`) {
+		t.Errorf("err = %v", err)
+	}
+	rs, err := tuner.CheckGates(nil, runs.Entry{Name: "t", Status: runs.StatusOK, Summary: runs.Summary{Scorecard: map[string]float64{"NDCG@10": 0.9}}}, gates[:1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rs[0].Pass || !strings.Contains(rs[0].Detail, "relative to a reference run") {
+		t.Errorf("unresolved relative gate: %+v", rs[0])
+	}
 }

@@ -22,6 +22,10 @@ const (
 	KindHTTP    = "http"
 )
 
+// DefaultReadyTimeout bounds a read-only backend's wait for its health
+// URL when StartTimeout is not set.
+const DefaultReadyTimeout = time.Minute
+
 // Options configure an external backend kind.
 type Options struct {
 	// Kind is KindProcess or KindHTTP.
@@ -55,9 +59,24 @@ var (
 	_ backend.Verifier = (*Factory)(nil)
 )
 
+// ReadOnly reports whether o is a read-only http backend: no config, no
+// template, no restart command. Such a backend is only searched; a
+// trial's parameters reach the request templates as params.NAME.
+func (o Options) ReadOnly() bool {
+	return o.Kind == KindHTTP && o.Template == "" && o.Config == "" && len(o.Restart) == 0
+}
+
 // New reads and parses the template and builds the searcher. Errors name
 // the setting at fault (backend.template, backend.config, backend.search).
+// A read-only http backend (Options.ReadOnly) needs only the searcher.
 func New(o Options) (*Factory, error) {
+	if o.ReadOnly() {
+		s, err := httpbackend.NewSearcher(o.Search)
+		if err != nil {
+			return nil, fmt.Errorf("backend.search: %w", err)
+		}
+		return &Factory{o: o, searcher: s}, nil
+	}
 	text, err := os.ReadFile(o.Template)
 	if err != nil {
 		return nil, fmt.Errorf("backend.template: %w", err)
@@ -93,8 +112,12 @@ func New(o Options) (*Factory, error) {
 
 func (t *Factory) render(params map[string]any) ([]byte, error) { return t.tmpl.Execute(params) }
 
-// Check renders params' config through the template.
+// Check renders params' config through the template (a read-only backend
+// has none: its parameters go to the request templates).
 func (t *Factory) Check(params map[string]any) error {
+	if t.tmpl == nil {
+		return nil
+	}
 	if _, err := t.render(params); err != nil {
 		return fmt.Errorf("backend.template: %w", err)
 	}
@@ -103,6 +126,9 @@ func (t *Factory) Check(params map[string]any) error {
 
 // Describe is the exact config params run on.
 func (t *Factory) Describe(params map[string]any) string {
+	if t.tmpl == nil {
+		return readOnlyDescription(t.o.Search.URL, params)
+	}
 	return render.Described(t.render(params))
 }
 
@@ -120,6 +146,14 @@ func (t *Factory) Open(dir string, log io.Writer) (backend.Backend, error) {
 		return nil, err
 	}
 	o := t.o
+	if t.tmpl == nil {
+		fmt.Fprintf(log, "http backend: read-only (no config, template or restart): searching %s as it runs\n", o.Search.URL)
+		timeout := o.StartTimeout
+		if timeout <= 0 {
+			timeout = DefaultReadyTimeout
+		}
+		return &readOnly{s: t.searcher, timeout: timeout}, nil
+	}
 	if o.Kind == KindProcess {
 		slog, err := os.OpenFile(filepath.Join(dir, "service.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 		if err != nil {
@@ -169,6 +203,9 @@ func (r restoring) Close() error {
 // for http, run the restart command, wait healthy, check (the service
 // stays up on the new config).
 func (t *Factory) Verify(config, _ string, log io.Writer, check func(context.Context, backend.Searcher) error) (func(context.Context) error, error) {
+	if t.tmpl == nil {
+		return nil, ErrReadOnly
+	}
 	unused := func(map[string]any) ([]byte, error) { return nil, errors.New("not used") }
 	o := t.o
 	if o.Kind == KindProcess {

@@ -35,9 +35,10 @@ const (
 type Response struct {
 	// Hits is the path of the array of hits, from the root ("hits").
 	Hits string
-	// ID, ChunkID and Score are paths inside one hit. ID is required;
-	// ChunkID is optional; without Score a hit scores 1/rank.
-	ID, ChunkID, Score string
+	// ID, ChunkID, Score and Text are paths inside one hit. ID is
+	// required; ChunkID and Text (an excerpt, shown by failure reports)
+	// are optional; without Score a hit scores 1/rank.
+	ID, ChunkID, Score, Text string
 	// Routing, from the root, is the service's routing label (optional).
 	Routing string
 	// Candidates maps a retriever name to the path, from the root, of its
@@ -56,8 +57,10 @@ type SearchOptions struct {
 	URL string
 	// Method is the HTTP method (default POST); Body is a template (values
 	// JSON-escaped) of the request body, empty for none. Both templates see
-	// .query, .k, .request_id, .explain and .fusion (the per-request fusion
-	// settings as a JSON object, or null), and .vector (the query's
+	// .query, .k, .request_id, .explain, .fusion (the per-request fusion
+	// settings as a JSON object, or null), the trial's parameters under
+	// params. on a read-only backend ({{ param "params.fusion.k" 60 }},
+	// the default used when the trial does not set it), and .vector (the query's
 	// embedding, a JSON array of numbers) when QueryVector is set.
 	Method, Body string
 	// QueryVector embeds a query for .vector (nil: templates get no
@@ -174,8 +177,18 @@ func (s *Searcher) headers(req *http.Request) {
 // Search fills the request templates with req, sends the request and maps
 // the JSON response.
 func (s *Searcher) Search(ctx context.Context, req backend.SearchRequest) (backend.SearchResponse, error) {
+	return s.SearchParams(ctx, req, nil)
+}
+
+// SearchParams is Search with a trial's parameters in the templates'
+// .params: how a read-only backend sweeps query-time settings without
+// touching the service's config.
+func (s *Searcher) SearchParams(ctx context.Context, req backend.SearchRequest, params map[string]any) (backend.SearchResponse, error) {
 	var out backend.SearchResponse
 	data := map[string]any{"query": req.Query, "k": req.K, "request_id": req.RequestID, "explain": req.Explain, "fusion": req.Fusion}
+	for name, v := range params {
+		data["params."+name] = v
+	}
 	if s.o.QueryVector != nil {
 		v, err := s.o.QueryVector(ctx, req.Query)
 		if err != nil {
@@ -261,6 +274,11 @@ func (r Response) Map(body []byte) (backend.SearchResponse, error) {
 		if r.ChunkID != "" {
 			if c := h.Get(r.ChunkID); c.Exists() {
 				hit.ChunkID = c.String()
+			}
+		}
+		if r.Text != "" {
+			if t := h.Get(r.Text); t.Exists() && t.Type != gjson.Null {
+				hit.Text = t.String()
 			}
 		}
 		if r.Score != "" {

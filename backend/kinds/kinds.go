@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 
 	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/backend/command"
 	"github.com/fusiontune/fusiontune/backend/embedded"
 	"github.com/fusiontune/fusiontune/backend/external"
 	"github.com/fusiontune/fusiontune/backend/postgres"
@@ -25,10 +26,11 @@ const (
 	HTTP     = external.KindHTTP
 	Postgres = postgres.Kind
 	Weaviate = weaviate.Kind
+	Command  = command.Kind
 )
 
 // Names are the kinds New builds, in the order messages list them.
-var Names = []string{Embedded, Process, HTTP, Postgres, Weaviate}
+var Names = []string{Embedded, Process, HTTP, Postgres, Weaviate, Command}
 
 // Options choose a kind and configure it with plain values.
 type Options struct {
@@ -44,6 +46,8 @@ type Options struct {
 	Postgres postgres.Options
 	// Weaviate configures the weaviate kind.
 	Weaviate weaviate.Options
+	// Command configures the command kind.
+	Command command.Options
 	// Secret, when set, receives every secret value a kind reads from the
 	// environment (an embedding API key), for redaction.
 	Secret func(...string)
@@ -59,6 +63,8 @@ func New(o Options) (backend.Factory, error) {
 		return external.New(e)
 	case Embedded:
 		return newEmbedded(o)
+	case Command:
+		return command.New(o.Command)
 	case Postgres:
 		return postgres.New(o.Postgres)
 	case Weaviate:

@@ -37,6 +37,7 @@ func commands() []command {
 		{name: "adapt", summary: "learn a query-adaptive fusion policy from a replayed run, judged by cross-validation", run: runAdapt},
 		{name: "apply", summary: "promote a recorded trial to the production config (safely, with rollback)", run: runApply},
 		{name: "check", summary: "validate settings files, golden sets and experiment files, listing every problem with file:line:col", run: runCheck},
+		{name: "check-quality", summary: "evaluate the configured backend as it runs (no apply, no restart): scorecard, gates, --against a reference", run: runCheckQuality},
 		{name: "compare", summary: "paired comparison of two recorded trials (tests, categories, result diffs)", run: runCompare},
 		{name: "eval", summary: "score a TREC run file against qrels, as trec_eval does", run: runEval},
 		{name: "export", summary: "write a golden set as TREC topics + qrels or a BEIR folder (judgments resolved to document ids)", run: runExport},

@@ -48,6 +48,8 @@ type Backend struct {
 	Postgres Postgres `mapstructure:"postgres"`
 	// Weaviate configures the weaviate kind (backend_weaviate.go).
 	Weaviate Weaviate `mapstructure:"weaviate"`
+	// CommandOptions configure the command kind (backend_command.go).
+	CommandOptions CommandOptions `mapstructure:"command_options"`
 }
 
 // Search describes how to query a process or http backend: a request
@@ -64,6 +66,7 @@ type Search struct {
 	ID             string            `mapstructure:"id"`
 	ChunkID        string            `mapstructure:"chunk_id"`
 	Score          string            `mapstructure:"score"`
+	Text           string            `mapstructure:"text"`
 	Routing        string            `mapstructure:"routing"`
 	Candidates     map[string]string `mapstructure:"candidates"`
 	CandidateID    string            `mapstructure:"candidate_id"`
@@ -99,6 +102,9 @@ func (b Backend) kindProblems(add func(field, format string, args ...any)) {
 	case KindWeaviate:
 		b.weaviateProblems(add)
 		return
+	case KindCommand:
+		b.commandProblems(add)
+		return
 	case KindEmbedded:
 		only("command", KindProcess, len(b.Command) > 0)
 		only("restart", KindHTTP, len(b.Restart) > 0)
@@ -115,6 +121,12 @@ func (b Backend) kindProblems(add func(field, format string, args ...any)) {
 	case KindHTTP:
 		only("engine", "embedded", len(b.Engine) > 0)
 		only("command", KindProcess, len(b.Command) > 0)
+		if b.ReadOnly() {
+			// Read-only: the service is only searched (tune check-quality,
+			// or query-time parameters through the request templates).
+			b.serviceProblems(add)
+			return
+		}
 		if len(b.Restart) == 0 || b.Restart[0] == "" {
 			add("restart", `required: the restart command's argv, e.g. ["systemctl", "restart", "search"]`)
 		}
@@ -124,7 +136,7 @@ func (b Backend) kindProblems(add func(field, format string, args ...any)) {
 			add("config", "%v", err)
 		}
 	default:
-		add("kind", "must be embedded, process, http, postgres or weaviate (got %q)", b.Kind)
+		add("kind", "must be embedded, process, http, postgres, weaviate or command (got %q)", b.Kind)
 		return
 	}
 	if b.Template == "" {
@@ -133,6 +145,13 @@ func (b Backend) kindProblems(add func(field, format string, args ...any)) {
 		add("template", "%v", err)
 	}
 	b.serviceProblems(add)
+}
+
+// ReadOnly reports whether the backend is a read-only http backend: kind
+// http without config, template and restart. It is searched as it runs;
+// nothing is written or restarted, and promotion is refused.
+func (b Backend) ReadOnly() bool {
+	return b.Kind == KindHTTP && b.Config == "" && b.Template == "" && len(b.Restart) == 0
 }
 
 // serviceProblems checks a process or http backend's health URL and

@@ -40,6 +40,9 @@ func (b Backend) Options(corpus string, h Host) (kinds.Options, error) {
 		w, err := b.weaviateOptions(corpus, h.Secret)
 		o.Weaviate = w
 		return o, err
+	case KindCommand:
+		o.Command = b.commandOptions()
+		return o, nil
 	case KindProcess, KindHTTP:
 		search, err := b.searchOptions(h.Header)
 		if err != nil {
@@ -81,7 +84,7 @@ func (b Backend) searchOptions(header func(...string)) (httpbackend.SearchOption
 		URL: q.URL, Method: strings.ToUpper(q.Method), Body: q.Body, ContentType: q.ContentType, Headers: headers,
 		HealthURL: b.HealthURL,
 		Response: httpbackend.Response{
-			Hits: q.Hits, ID: q.ID, ChunkID: q.ChunkID, Score: q.Score, Routing: q.Routing, Candidates: q.Candidates,
+			Hits: q.Hits, ID: q.ID, ChunkID: q.ChunkID, Score: q.Score, Text: q.Text, Routing: q.Routing, Candidates: q.Candidates,
 			CandidateID: q.CandidateID, CandidateDocID: q.CandidateDocID, CandidateScore: q.CandidateScore,
 		},
 	}, nil

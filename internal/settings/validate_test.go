@@ -38,12 +38,35 @@ func TestBlockValidate(t *testing.T) {
 			b := def.Backend
 			b.Kind, b.Settle = "grpc", -time.Second
 			return b.Validate()
-		}, []string{`kind: must be embedded, process, http, postgres or weaviate (got "grpc")`, "settle: must be >= 0"}},
+		}, []string{`kind: must be embedded, process, http, postgres, weaviate or command (got "grpc")`, "settle: must be >= 0"}},
 		{"backend process", func() experiments.Problems {
 			b := def.Backend
 			b.Kind = KindProcess
 			return b.Validate()
 		}, []string{"command: required", "template: required", "health_url: required", "search.url: required", "search.hits: required", "search.id: required"}},
+		{"backend http read-only", func() experiments.Problems {
+			b := def.Backend
+			b.Kind, b.HealthURL = KindHTTP, "http://127.0.0.1:1/healthz"
+			b.Search.URL, b.Search.Hits, b.Search.ID = "http://127.0.0.1:1/search", "hits", "id"
+			return b.Validate()
+		}, nil},
+		{"backend http half read-only", func() experiments.Problems {
+			b := def.Backend
+			b.Kind, b.HealthURL, b.Template = KindHTTP, "http://127.0.0.1:1/healthz", "t.yaml.tmpl"
+			b.Search.URL, b.Search.Hits, b.Search.ID = "http://127.0.0.1:1/search", "hits", "id"
+			return b.Validate()
+		}, []string{"restart: required", "config: required"}},
+		{"backend command", func() experiments.Problems {
+			b := def.Backend
+			b.Kind, b.Template = KindCommand, "t.tmpl"
+			b.CommandOptions = CommandOptions{Timeout: 11 * time.Minute, Concurrency: 65, Regex: "("}
+			return b.Validate()
+		}, []string{"template: not for backend.kind command", "command: required", "command_options.timeout: must be in (0, 10m0s]", "command_options.concurrency: must be in [1, 64]", "command_options.regex: invalid regular expression"}},
+		{"backend command without output mapping", func() experiments.Problems {
+			b := def.Backend
+			b.Kind, b.Command = KindCommand, []string{"./search", "{query}"}
+			return b.Validate()
+		}, []string{"command_options.regex: required unless stdout is JSON"}},
 		{"stats", func() experiments.Problems {
 			st := def.Stats
 			st.Correction, st.Alpha, st.Metrics = "bonferroni", 1, []string{"NDCG@10", "nope"}
