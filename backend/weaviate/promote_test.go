@@ -1,13 +1,16 @@
 package weaviate_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/backend/engine"
 	"github.com/fusiontune/fusiontune/backend/weaviate"
+	"github.com/fusiontune/fusiontune/backend/weaviate/weaviatetest"
 )
 
 // TestProductionFile checks the production config a promotion writes from
@@ -84,5 +87,85 @@ func TestReadProductionErrors(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestVerifyOnOwnServer verifies a production config with bin (no
+// production server): the kind starts a server in scratch, loads the
+// production class, restarts it on the file's depth, and the check's
+// searcher answers with the file's alpha and fusionType (its hits are the
+// legs fused offline under them, not under the defaults); the server is
+// stopped afterwards.
+func TestVerifyOnOwnServer(t *testing.T) {
+	bin, err := weaviatetest.Bin()
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%v, and CI=true", err)
+		}
+		t.Skip(err)
+	}
+	corpus, err := filepath.Abs("../../experiments/demo/corpus.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := weaviate.New(weaviate.Options{Bin: bin, Model: "hash-64", Corpus: engine.CorpusConfig{Path: corpus}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	params := map[string]any{"alpha": 0.3, "fusionType": "rankedFusion", "bm25.k1": 0.9, "bm25.b": 0.4, "depth": 50}
+	tr, err := weaviate.Translate(params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := weaviate.ProductionFile([]byte(f.Describe(params)), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "weaviate.json")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var log strings.Builder
+	checked := 0
+	verify, err := f.Verify(path, dir, &log, func(ctx context.Context, s backend.Searcher) error {
+		for _, q := range []string{"reset password", "billing invoice refund", "export data to csv"} {
+			resp, err := s.Search(ctx, backend.SearchRequest{Query: q, K: 10, Explain: true})
+			if err != nil {
+				return err
+			}
+			got := make([]string, len(resp.Hits))
+			for i, h := range resp.Hits {
+				got[i] = h.DocID
+			}
+			var want, def []string
+			for _, r := range weaviate.Replay(resp.Candidates, tr, 10) {
+				want = append(want, r.DocID)
+			}
+			for _, r := range weaviate.Replay(resp.Candidates, weaviate.Trial{Alpha: weaviate.DefaultAlpha, FusionType: weaviate.DefaultFusionType}, 10) {
+				def = append(def, r.DocID)
+			}
+			if strings.Join(got, " ") != strings.Join(want, " ") {
+				t.Errorf("%q: the server answered %v, the file's alpha and fusionType give %v", q, got, want)
+			}
+			if strings.Join(got, " ") != strings.Join(def, " ") {
+				checked++
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := verify(context.Background()); err != nil {
+		t.Fatalf("verify: %v\n%s", err, log.String())
+	}
+	if checked == 0 {
+		t.Errorf("no query ranks differently under the file's settings than under the defaults: the check proves nothing")
+	}
+	for _, want := range []string{"weaviate: class FusiontuneProd_", "restarted with QUERY_HYBRID_MAXIMUM_RESULTS=50", "BM25 k1 0.9, b 0.4"} {
+		if !strings.Contains(log.String(), want) {
+			t.Errorf("log lacks %q:\n%s", want, log.String())
+		}
 	}
 }
