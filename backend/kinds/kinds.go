@@ -101,7 +101,9 @@ func newEmbedded(o Options) (backend.Factory, error) {
 // Verify brings the service up on a production config file for a
 // promotion (backend.Verifier): embedded and process start the service,
 // check it and stop it again; http restarts the user's service, which
-// stays up. The embedded kind needs only its executable and timeouts.
+// stays up; postgres and weaviate install the config in the user's
+// database or server (weaviate with bin: a server of its own, stopped
+// again). The embedded kind needs only its executable and timeouts.
 func Verify(o Options, config, dir string, log io.Writer, check func(context.Context, backend.Searcher) error) (func(context.Context) error, error) {
 	if o.Kind == Embedded {
 		e := o.Embedded

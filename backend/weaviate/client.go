@@ -123,18 +123,31 @@ func (c *Client) DeleteClass(ctx context.Context, name string) error {
 	return c.do(ctx, http.MethodDelete, "/v1/schema/"+name, nil, nil)
 }
 
-// HasClass reports whether the class exists.
-func (c *Client) HasClass(ctx context.Context, name string) (bool, error) {
+// Classes returns the names of the server's classes (GET /v1/schema).
+func (c *Client) Classes(ctx context.Context) ([]string, error) {
 	var s struct {
 		Classes []struct {
 			Class string `json:"class"`
 		} `json:"classes"`
 	}
 	if err := c.do(ctx, http.MethodGet, "/v1/schema", nil, &s); err != nil {
+		return nil, err
+	}
+	out := make([]string, len(s.Classes))
+	for i, cl := range s.Classes {
+		out[i] = cl.Class
+	}
+	return out, nil
+}
+
+// HasClass reports whether the class exists.
+func (c *Client) HasClass(ctx context.Context, name string) (bool, error) {
+	names, err := c.Classes(ctx)
+	if err != nil {
 		return false, err
 	}
-	for _, cl := range s.Classes {
-		if cl.Class == name {
+	for _, n := range names {
+		if n == name {
 			return true, nil
 		}
 	}
@@ -155,6 +168,51 @@ func (c *Client) SetBM25(ctx context.Context, class string, k1, b float64) error
 	}
 	inv["bm25"] = map[string]any{"k1": k1, "b": b}
 	return c.do(ctx, http.MethodPut, "/v1/schema/"+class, cl, nil)
+}
+
+// BM25Of returns a class's BM25 k1 and b as the server holds them (GET
+// /v1/schema/<class>).
+func (c *Client) BM25Of(ctx context.Context, class string) (k1, b float64, err error) {
+	var cl struct {
+		InvertedIndexConfig struct {
+			BM25 struct {
+				K1 float64 `json:"k1"`
+				B  float64 `json:"b"`
+			} `json:"bm25"`
+		} `json:"invertedIndexConfig"`
+	}
+	if err := c.do(ctx, http.MethodGet, "/v1/schema/"+class, nil, &cl); err != nil {
+		return 0, 0, err
+	}
+	return cl.InvertedIndexConfig.BM25.K1, cl.InvertedIndexConfig.BM25.B, nil
+}
+
+// Count returns the number of objects in a class (GraphQL Aggregate).
+func (c *Client) Count(ctx context.Context, class string) (int, error) {
+	var out struct {
+		Data struct {
+			Aggregate map[string][]struct {
+				Meta struct {
+					Count int `json:"count"`
+				} `json:"meta"`
+			} `json:"Aggregate"`
+		} `json:"data"`
+		Errors []struct {
+			Message string `json:"message"`
+		} `json:"errors"`
+	}
+	q := fmt.Sprintf("{ Aggregate { %s { meta { count } } } }", class)
+	if err := c.do(ctx, http.MethodPost, "/v1/graphql", map[string]string{"query": q}, &out); err != nil {
+		return 0, err
+	}
+	if len(out.Errors) > 0 {
+		return 0, fmt.Errorf("weaviate: graphql: %s", out.Errors[0].Message)
+	}
+	rows := out.Data.Aggregate[class]
+	if len(rows) != 1 {
+		return 0, fmt.Errorf("weaviate: count %s: %d aggregate rows", class, len(rows))
+	}
+	return rows[0].Meta.Count, nil
 }
 
 // Object is one document to load.

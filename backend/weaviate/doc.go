@@ -16,4 +16,10 @@
 // (fusion.method, fusion.weights.*, fusion.k), to a hybrid query, and
 // rejects what Weaviate cannot express (fusion.k other than 59, a
 // normalization other than min_max, ...).
+//
+// Promotion (Factory.Verify) installs a Production config: the JSON file
+// an application reads to build its hybrid queries (class, alpha,
+// fusionType, model), with the class's BM25 k1 and b set on the server and
+// its depth checked; the production class is one of its own
+// (ProductionClass), which sweeps leave alone.
 package weaviate

@@ -52,6 +52,12 @@ type Options struct {
 	K int
 	// StartTimeout bounds a (re)start (default 2 minutes).
 	StartTimeout time.Duration
+	// Settle is how long to wait after loading a class into a server
+	// given by URL, which the kind cannot restart to flush the import
+	// (see Backend.settle): the server's
+	// PERSISTENCE_MEMTABLES_FLUSH_DIRTY_AFTER_SECONDS and a margin. 0 only
+	// warns.
+	Settle time.Duration
 }
 
 // Factory is the weaviate backend kind.
@@ -77,6 +83,9 @@ func New(o Options) (*Factory, error) {
 	}
 	if o.IndexType != "" && o.IndexType != "hnsw" && o.IndexType != "flat" {
 		probs = append(probs, fmt.Sprintf("index_type: want hnsw or flat (got %q)", o.IndexType))
+	}
+	if o.Settle < 0 {
+		probs = append(probs, fmt.Sprintf("settle: want >= 0 (got %v)", o.Settle))
 	}
 	if o.MaxResults < 0 || o.MaxResults > MaxMaxResults {
 		probs = append(probs, fmt.Sprintf("max_results: want 0 to %d (got %d)", MaxMaxResults, o.MaxResults))
@@ -109,8 +118,8 @@ func (f *Factory) Check(params map[string]any) error {
 	return nil
 }
 
-// Describe returns the trial as Weaviate runs it (JSON of Trial and the
-// class), or why it cannot.
+// Describe returns the trial as Weaviate runs it (JSON of Trial, the
+// class and the corpus loaded into it), or why it cannot.
 func (f *Factory) Describe(params map[string]any) string {
 	t, err := Translate(params)
 	if err != nil {
@@ -119,11 +128,15 @@ func (f *Factory) Describe(params map[string]any) string {
 	if t.Model == "" {
 		t.Model = f.o.Model
 	}
-	b, _ := json.Marshal(struct {
-		Trial
-		Class string `json:"class"`
-	}{t, f.ClassName(t.Model)})
+	b, _ := json.Marshal(described{t, f.ClassName(t.Model), f.o.Corpus.Path})
 	return string(b)
+}
+
+// described is a trial's recorded config (Describe).
+type described struct {
+	Trial
+	Class  string `json:"class"`
+	Corpus string `json:"corpus"`
 }
 
 // ClassName returns the class holding the corpus embedded by model: the
@@ -208,7 +221,7 @@ func (b *Backend) Apply(ctx context.Context, params map[string]any) error {
 	defer b.mu.Unlock()
 	cl, ok := b.classes[t.Model]
 	if !ok {
-		if cl, err = b.load(ctx, t); err != nil {
+		if cl, err = b.load(ctx, t, b.f.ClassName(t.Model)); err != nil {
 			return err
 		}
 		b.classes[t.Model] = cl
@@ -223,13 +236,13 @@ func (b *Backend) Apply(ctx context.Context, params map[string]any) error {
 	return nil
 }
 
-// load creates the class of t.Model and loads the corpus into it.
-func (b *Backend) load(ctx context.Context, t Trial) (*class, error) {
-	start := time.Now()
+// embedder returns the corpus's index texts, their document ids and
+// t.Model's embedder fitted on them.
+func (b *Backend) embedder(ctx context.Context, t Trial) ([]string, []string, embed.Embedder, error) {
 	if b.corpus == nil {
 		c, err := engine.LoadCorpus(b.f.o.Corpus)
 		if err != nil {
-			return nil, err
+			return nil, nil, nil, err
 		}
 		b.corpus = c
 	}
@@ -237,7 +250,7 @@ func (b *Backend) load(ctx context.Context, t Trial) (*class, error) {
 	// embedder fitted on them: the same vectors tune serve would search.
 	chunks, texts, err := engine.IndexTexts(b.corpus.Docs, engine.ChunkConfig{})
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	ids := make([]string, len(chunks))
 	for i, c := range chunks {
@@ -245,14 +258,24 @@ func (b *Backend) load(ctx context.Context, t Trial) (*class, error) {
 	}
 	emb, err := embed.ForQueries(ctx, t.Model, b.f.o.Embed, texts)
 	if err != nil {
-		return nil, fmt.Errorf("weaviate: embedder %s: %w", t.Model, err)
+		return nil, nil, nil, fmt.Errorf("weaviate: embedder %s: %w", t.Model, err)
+	}
+	return ids, texts, emb, nil
+}
+
+// load creates the class name for t.Model (dropping one of that name)
+// and loads the corpus into it.
+func (b *Backend) load(ctx context.Context, t Trial, name string) (*class, error) {
+	start := time.Now()
+	ids, texts, emb, err := b.embedder(ctx, t)
+	if err != nil {
+		return nil, err
 	}
 	vecs, err := emb.EmbedDocuments(ctx, ids, texts)
 	if err != nil {
 		return nil, fmt.Errorf("weaviate: embed documents with %s: %w", t.Model, err)
 	}
 	embedded := time.Since(start)
-	name := b.f.ClassName(t.Model)
 	if err := b.client.DeleteClass(ctx, name); err != nil {
 		return nil, err
 	}
@@ -281,11 +304,21 @@ func (b *Backend) load(ctx context.Context, t Trial) (*class, error) {
 // default, or at shutdown): on SciFact 24 of the first 300 queries ranked
 // differently in the minute after the load. A server the kind started is
 // restarted, which flushes everything; a server given by URL cannot be,
-// so the kind says so.
+// so the kind waits Options.Settle (backend.settle) for the flush, or
+// warns when that is 0.
 func (b *Backend) settle(ctx context.Context) error {
 	if b.server == nil {
-		fmt.Fprintf(b.log, "weaviate: warning: BM25 scores of a fresh import change once the server flushes its memtables (PERSISTENCE_MEMTABLES_FLUSH_DIRTY_AFTER_SECONDS); restart the server before trusting the first minute of results\n")
-		return nil
+		if b.f.o.Settle <= 0 {
+			fmt.Fprintf(b.log, "weaviate: warning: BM25 scores of a fresh import change once the server flushes its memtables (PERSISTENCE_MEMTABLES_FLUSH_DIRTY_AFTER_SECONDS); set backend.settle to that plus a few seconds, or restart the server before trusting the first minute of results\n")
+			return nil
+		}
+		fmt.Fprintf(b.log, "weaviate: waiting %v (backend.settle) for the server to flush the import\n", b.f.o.Settle)
+		select {
+		case <-time.After(b.f.o.Settle):
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
 	}
 	start := time.Now()
 	if err := b.server.Restart(ctx, b.depth); err != nil {

@@ -2,8 +2,11 @@ package weaviate_test
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"os"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -20,7 +23,8 @@ import (
 // TestSciFactGrid is the Weaviate show (scripts/bench-weaviate.sh runs it
 // with FUSIONTUNE_WEAVIATE_BENCH=1): SciFact's corpus and 300 test
 // queries, lsa-256 for documents and queries, through the weaviate kind;
-// an alpha x fusionType x BM25 (k1, b) grid scored live (one hybrid query
+// an alpha x fusionType x BM25 (k1, b) grid (11 alphas times the variants
+// of FUSIONTUNE_WEAVIATE_GRID, see gridVariants) scored live (one hybrid query
 // per config and query) and by replay (each leg issued once per query and
 // BM25 setting, fused offline with fusion.WeaviateHybrid), with wall
 // times, NDCG@10 per config, and every config and query verified: the
@@ -77,12 +81,14 @@ func TestSciFactGrid(t *testing.T) {
 		ft           string
 		alpha, k1, b float64
 	}
+	variants, err := gridVariants(os.Getenv("FUSIONTUNE_WEAVIATE_GRID"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	var grid []cfg
-	for _, bm := range [][2]float64{{1.2, 0.75}, {0.9, 0.4}} {
-		for _, ft := range []string{fusion.WeaviateRankedFusion, fusion.WeaviateRelativeScoreFusion} {
-			for a := 0; a <= 10; a++ {
-				grid = append(grid, cfg{ft, float64(a) / 10, bm[0], bm[1]})
-			}
+	for _, v := range variants {
+		for a := 0; a <= 10; a++ {
+			grid = append(grid, cfg{v.ft, float64(a) / 10, v.k1, v.b})
 		}
 	}
 	params := func(c cfg) map[string]any {
@@ -186,6 +192,39 @@ func TestSciFactGrid(t *testing.T) {
 	if top5 > 0 || scoreDiff > 0 {
 		t.Errorf("replay differs from live: %d top-5 differences, %d scores", top5, scoreDiff)
 	}
+}
+
+// defaultGrid is the grid's variants without FUSIONTUNE_WEAVIATE_GRID:
+// both fusion types under two BM25 settings, 44 configs with the 11
+// alphas.
+const defaultGrid = "rankedFusion:1.2:0.75 relativeScoreFusion:1.2:0.75 rankedFusion:0.9:0.4 relativeScoreFusion:0.9:0.4"
+
+type variant struct {
+	ft    string
+	k1, b float64
+}
+
+// gridVariants parses FUSIONTUNE_WEAVIATE_GRID: space-separated
+// fusionType:k1:b variants, each swept over the 11 alphas 0, 0.1, ..., 1
+// ("" is defaultGrid; scripts/bench-weaviate.sh GRID=55 adds a fifth).
+func gridVariants(s string) ([]variant, error) {
+	if strings.TrimSpace(s) == "" {
+		s = defaultGrid
+	}
+	var out []variant
+	for _, f := range strings.Fields(s) {
+		parts := strings.Split(f, ":")
+		if len(parts) != 3 || parts[0] != fusion.WeaviateRankedFusion && parts[0] != fusion.WeaviateRelativeScoreFusion {
+			return nil, fmt.Errorf("FUSIONTUNE_WEAVIATE_GRID: %q: want fusionType:k1:b with fusionType rankedFusion or relativeScoreFusion", f)
+		}
+		k1, err1 := strconv.ParseFloat(parts[1], 64)
+		b, err2 := strconv.ParseFloat(parts[2], 64)
+		if err1 != nil || err2 != nil || k1 < 0 || b < 0 || b > 1 {
+			return nil, fmt.Errorf("FUSIONTUNE_WEAVIATE_GRID: %q: want k1 >= 0 and b from 0 to 1", f)
+		}
+		out = append(out, variant{parts[0], k1, b})
+	}
+	return out, nil
 }
 
 type backendHit struct {

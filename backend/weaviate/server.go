@@ -30,6 +30,9 @@ type ServerOptions struct {
 	Log io.Writer
 	// StartTimeout bounds the wait for readiness (0: 2 minutes).
 	StartTimeout time.Duration
+	// Env adds NAME=value settings to the server's environment after the
+	// kind's own (e.g. PERSISTENCE_MEMTABLES_FLUSH_DIRTY_AFTER_SECONDS).
+	Env []string
 }
 
 // Server is a running weaviate-server on loopback ports.
@@ -95,6 +98,7 @@ func startOnce(ctx context.Context, o ServerOptions) (*Server, error) {
 	if o.MaxResults > 0 {
 		env = append(env, "QUERY_HYBRID_MAXIMUM_RESULTS="+strconv.Itoa(o.MaxResults))
 	}
+	env = append(env, o.Env...)
 	cmd := exec.Command(o.Bin, "--host", "127.0.0.1", "--port", strconv.Itoa(ports[0]), "--scheme", "http")
 	cmd.Env = env
 	cmd.Stdout, cmd.Stderr = o.Log, o.Log

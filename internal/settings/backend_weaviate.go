@@ -63,24 +63,25 @@ func (b Backend) weaviateProblems(add func(field, format string, args ...any)) {
 }
 
 // weaviateOptions builds the weaviate kind's options; corpus is the
-// dataset's corpus, used when backend.weaviate.corpus is unset. An
+// dataset's corpus, used when backend.weaviate.corpus is unset ("" for
+// promote and rollback, which read it from the production config). An
 // embedding API key is read from the environment and handed to secret.
 func (b Backend) weaviateOptions(corpus string, secret func(...string)) (weaviate.Options, error) {
 	w := b.Weaviate
 	if w.Corpus != "" {
 		corpus = w.Corpus
 	}
-	if corpus == "" {
-		return weaviate.Options{}, fmt.Errorf("backend.weaviate.corpus: required (the corpus the kind loads)")
-	}
-	abs, err := filepath.Abs(corpus)
-	if err != nil {
-		return weaviate.Options{}, fmt.Errorf("backend.weaviate.corpus: %w", err)
+	abs := "-" // promote and rollback read the corpus from the production config
+	if corpus != "" {
+		var err error
+		if abs, err = filepath.Abs(corpus); err != nil {
+			return weaviate.Options{}, fmt.Errorf("backend.weaviate.corpus: %w", err)
+		}
 	}
 	opts := embedOptions(w.Model, w.BaseURL, w.APIKeyEnv, secret)
 	return weaviate.Options{
 		Bin: w.Bin, URL: w.URL, MaxResults: w.MaxResults, Model: w.Model, Embed: opts,
 		Corpus: engine.CorpusConfig{Path: abs}, IndexType: w.IndexType, ClassPrefix: w.ClassPrefix,
-		StartTimeout: b.StartTimeout,
+		StartTimeout: b.StartTimeout, Settle: b.Settle,
 	}, nil
 }

@@ -6,15 +6,21 @@ import (
 
 	"github.com/fusiontune/fusiontune/backend/embedded"
 	"github.com/fusiontune/fusiontune/backend/render"
+	"github.com/fusiontune/fusiontune/backend/weaviate"
 )
 
 // ProductionConfig returns how the embedded kind installs a trial's
 // recorded engine config as the production config (embedded.Portable):
 // the corpus and cache paths the user wrote relative become relative to
 // the production config's directory, and the tuner's own index cache
-// (cacheDir) is left out. Other kinds install the recorded bytes as they
-// are (nil).
+// (cacheDir) is left out. The weaviate kind installs weaviate.ProductionFile
+// (the trial's settings with the production class). Other kinds install
+// the recorded bytes as they are (nil).
 func (s *Settings) ProductionConfig(cacheDir string) func([]byte) ([]byte, error) {
+	if s.Backend.Kind == KindWeaviate {
+		prefix := s.Backend.Weaviate.ClassPrefix
+		return func(config []byte) ([]byte, error) { return weaviate.ProductionFile(config, prefix) }
+	}
 	if s.Backend.Kind != KindEmbedded {
 		return nil
 	}

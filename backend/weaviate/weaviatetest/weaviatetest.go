@@ -51,6 +51,13 @@ func Bin() (string, error) {
 // skips tb without the binary (fails under CI=true).
 func Start(tb testing.TB, maxResults int) *weaviate.Server {
 	tb.Helper()
+	return StartWith(tb, weaviate.ServerOptions{MaxResults: maxResults})
+}
+
+// StartWith is Start with more of the server's options (MaxResults, Env);
+// Bin, DataDir and Log are its own.
+func StartWith(tb testing.TB, o weaviate.ServerOptions) *weaviate.Server {
+	tb.Helper()
 	bin, err := Bin()
 	if err != nil {
 		if os.Getenv("CI") == "true" {
@@ -63,9 +70,8 @@ func Start(tb testing.TB, maxResults int) *weaviate.Server {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	s, err := weaviate.StartServer(context.Background(), weaviate.ServerOptions{
-		Bin: bin, DataDir: filepath.Join(dir, "data"), MaxResults: maxResults, Log: log,
-	})
+	o.Bin, o.DataDir, o.Log = bin, filepath.Join(dir, "data"), log
+	s, err := weaviate.StartServer(context.Background(), o)
 	if err != nil {
 		_ = log.Close()
 		out, _ := os.ReadFile(log.Name())
