@@ -3,7 +3,7 @@ GO      ?= go
 BIN     ?= bin/tune
 FUZZTIME ?= 30s
 
-.PHONY: help build test check-leaderboards faults codesize demo bench bench-eval bench-samplers bench-workers bench-load bench-replay bench-postgres bench-study-replay judge-recovery traffic lint fuzz clean
+.PHONY: help build test check-leaderboards faults codesize demo bench bench-eval bench-samplers bench-workers bench-load bench-scale bench-replay bench-postgres bench-study-replay judge-recovery traffic lint fuzz clean
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "  %-12s %s\n", $$1, $$2}'
@@ -43,6 +43,9 @@ bench-workers: ## wall time of a shared 30-trial TPE study with 1 and 2 workers,
 
 bench-load: ## bounded load test of tune serve: 16 clients on 127.0.0.1, QPS, p50/p99, errors
 	FUSIONTUNE_LOAD=1 $(GO) test -count=1 -run '^TestLoadServe$$' -v ./cmd/tune
+
+bench-scale: build ## tune serve (bm25 + lsa-128) on 20k and 100k generated documents: cold index time, peak RSS, warm restart (SIZES, RUNS)
+	./scripts/bench-scale.sh
 
 bench-replay: build ## fusion replay vs live restart-per-config on ../shared/data/scifact (skips without it)
 	./scripts/bench-replay.sh

@@ -46,7 +46,13 @@ func (a *csr) transpose() *csr {
 // summed by one goroutine in entry order, so the result does not depend on
 // the split.
 func (a *csr) mulDense(b []float64, l int) []float64 {
-	out := make([]float64, a.rows*l)
+	return a.mulDenseInto(make([]float64, a.rows*l), b, l)
+}
+
+// mulDenseInto is mulDense writing into out (a.rows × l, overwritten; it
+// must not overlap b) and returning it.
+func (a *csr) mulDenseInto(out, b []float64, l int) []float64 {
+	clear(out)
 	parallelRows(a, func(lo, hi int) {
 		for r := lo; r < hi; r++ {
 			dst := out[r*l : (r+1)*l]

@@ -22,3 +22,11 @@ type Embedder interface {
 type Fitter interface {
 	Fit(ctx context.Context, texts []string) error
 }
+
+// FitEmbedder is implemented by Fitters that can return the vectors of the
+// texts they fit on while fitting, cheaper than Fit then EmbedDocuments and
+// equal to what those return.
+type FitEmbedder interface {
+	Fitter
+	FitEmbed(ctx context.Context, texts []string) ([][]float32, error)
+}

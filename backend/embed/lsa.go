@@ -5,10 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime"
 	"slices"
 	"strconv"
-	"sync"
 )
 
 // ErrNotFitted is returned by an lsa embedder used before Fit (or
@@ -51,8 +49,9 @@ type LSA struct {
 }
 
 var (
-	_ Embedder = (*LSA)(nil)
-	_ Fitter   = (*LSA)(nil)
+	_ Embedder    = (*LSA)(nil)
+	_ Fitter      = (*LSA)(nil)
+	_ FitEmbedder = (*LSA)(nil)
 )
 
 // lsaMinDFCorpus is the corpus size from which terms of a single document
@@ -75,19 +74,46 @@ func (e *LSA) Vocabulary() int { return len(e.terms) }
 // Fit learns the vocabulary, the idf and the term projection from texts
 // (every document of the corpus), replacing any earlier model.
 func (e *LSA) Fit(ctx context.Context, texts []string) error {
-	if len(texts) == 0 {
-		return fmt.Errorf("embed: %s: fit: no texts", e.Name())
+	_, err := e.fit(ctx, texts)
+	return err
+}
+
+// FitEmbed fits the model on texts as Fit does and returns their vectors,
+// bit for bit what EmbedDocuments returns for them after Fit, from the
+// fitted TF-IDF rows instead of tokenizing every text a second time.
+func (e *LSA) FitEmbed(ctx context.Context, texts []string) ([][]float32, error) {
+	x, err := e.fit(ctx, texts)
+	if err != nil {
+		return nil, err
 	}
-	docs := tokenizeAll(texts)
-	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("embed: %s: fit: %w", e.Name(), err)
-	}
-	df := make(map[string]int)
-	for _, d := range docs {
-		for t := range d {
-			df[t]++
+	out := make([][]float32, x.rows)
+	err = embedEach(ctx, out, func() func(int) []float32 {
+		var row []termWeight
+		return func(i int) []float32 {
+			row = row[:0]
+			for k := x.ptr[i]; k < x.ptr[i+1]; k++ {
+				row = append(row, termWeight{term: x.col[k], w: x.val[k]})
+			}
+			return e.project(row)
 		}
+	})
+	if err != nil {
+		return nil, fmt.Errorf("embed: %s: %w", e.Name(), err)
 	}
+	return out, nil
+}
+
+// fit is Fit; it returns the fitted document-term matrix X (rows: the
+// L2-normalized TF-IDF weights of texts).
+func (e *LSA) fit(ctx context.Context, texts []string) (*csr, error) {
+	if len(texts) == 0 {
+		return nil, fmt.Errorf("embed: %s: fit: no texts", e.Name())
+	}
+	tk := tokenizeCorpus(texts)
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("embed: %s: fit: %w", e.Name(), err)
+	}
+	df := tk.df()
 	minDF := 1
 	if len(texts) >= lsaMinDFCorpus {
 		minDF = 2
@@ -99,7 +125,7 @@ func (e *LSA) Fit(ctx context.Context, texts []string) error {
 		}
 	}
 	if len(vocab) == 0 {
-		return fmt.Errorf("embed: %s: fit: the %d texts have no term in %d or more of them", e.Name(), len(texts), minDF)
+		return nil, fmt.Errorf("embed: %s: fit: the %d texts have no term in %d or more of them", e.Name(), len(texts), minDF)
 	}
 	slices.Sort(vocab)
 	index := make(map[string]int32, len(vocab))
@@ -109,19 +135,50 @@ func (e *LSA) Fit(ctx context.Context, texts []string) error {
 		index[t] = int32(i)
 		idf[i] = math.Log((1+n)/(1+float64(df[t]))) + 1
 	}
-	x := &csr{rows: len(docs), cols: len(vocab), ptr: make([]int, 1, len(docs)+1)}
+	// Each table's term ids -> vocabulary index (-1: not in it).
+	global := make([][]int32, len(tk.tables))
+	nnz := 0
+	for p, t := range tk.tables {
+		global[p] = make([]int32, len(t.terms))
+		for id, s := range t.terms {
+			g, ok := index[s]
+			if !ok {
+				g = -1
+			}
+			global[p][id] = g
+		}
+	}
+	for i, d := range tk.docs {
+		g := global[i%len(global)]
+		for _, tc := range d {
+			if g[tc.id] >= 0 {
+				nnz++
+			}
+		}
+	}
+	x := &csr{rows: len(tk.docs), cols: len(vocab), ptr: make([]int, 1, len(tk.docs)+1),
+		col: make([]int32, 0, nnz), val: make([]float64, 0, nnz)}
 	var row []termWeight
-	for _, d := range docs {
-		row = weigh(row[:0], d, index, idf)
+	for i, d := range tk.docs {
+		g := global[i%len(global)]
+		row = row[:0]
+		for _, tc := range d {
+			if t := g[tc.id]; t >= 0 {
+				row = append(row, termWeight{term: t, w: (1 + math.Log(float64(tc.n))) * idf[t]})
+			}
+		}
+		row = normalizeRow(row)
 		for _, tw := range row {
 			x.col = append(x.col, tw.term)
 			x.val = append(x.val, tw.w)
 		}
 		x.ptr = append(x.ptr, len(x.col))
+		tk.docs[i] = nil
 	}
+	tk = nil
 	svd, err := randomizedSVD(ctx, x, x.transpose(), e.dim, e.seed)
 	if err != nil {
-		return fmt.Errorf("embed: %s: fit: %w", e.Name(), err)
+		return nil, fmt.Errorf("embed: %s: fit: %w", e.Name(), err)
 	}
 	k := len(svd.sigma)
 	v := make([]float32, len(vocab)*e.dim)
@@ -132,7 +189,7 @@ func (e *LSA) Fit(ctx context.Context, texts []string) error {
 		}
 	}
 	e.vocab, e.terms, e.idf, e.v = index, vocab, idf, v
-	return nil
+	return x, nil
 }
 
 // termWeight is one nonzero of a TF-IDF vector.
@@ -149,6 +206,12 @@ func weigh(dst []termWeight, d map[string]int, index map[string]int32, idf []flo
 			dst = append(dst, termWeight{term: i, w: (1 + math.Log(float64(c))) * idf[i]})
 		}
 	}
+	return normalizeRow(dst)
+}
+
+// normalizeRow sorts the weights of one text by term and scales them to
+// unit L2 norm (summed in term order).
+func normalizeRow(dst []termWeight) []termWeight {
 	slices.SortFunc(dst, func(a, b termWeight) int { return int(a.term) - int(b.term) })
 	var ss float64
 	for _, tw := range dst {
@@ -161,26 +224,6 @@ func weigh(dst []termWeight, d map[string]int, index map[string]int32, idf []flo
 		}
 	}
 	return dst
-}
-
-// tokenizeAll returns the term counts of every text, tokenizing on
-// GOMAXPROCS goroutines, each with its own stem cache.
-func tokenizeAll(texts []string) []map[string]int {
-	out := make([]map[string]int, len(texts))
-	parts := min(runtime.GOMAXPROCS(0), len(texts))
-	var wg sync.WaitGroup
-	for p := 0; p < parts; p++ {
-		wg.Add(1)
-		go func(p int) {
-			defer wg.Done()
-			stems := make(map[string]string)
-			for i := p; i < len(texts); i += parts {
-				out[i] = countTerms(texts[i], stems)
-			}
-		}(p)
-	}
-	wg.Wait()
-	return out
 }
 
 // countTerms counts the terms of text: words of two or more characters,

@@ -3,7 +3,9 @@ package embed_test
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"errors"
+	"fmt"
 	"runtime"
 	"slices"
 	"strconv"
@@ -227,5 +229,48 @@ func BenchmarkLSAFit(b *testing.B) {
 		if err := embed.NewLSA(128, 1).Fit(context.Background(), texts); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// scaleTexts is zipfCorpus(600, 40, 800) plus texts with upper case,
+// stop words, Unicode and invalid UTF-8.
+func scaleTexts() []string {
+	return append(zipfCorpus(600, 40, 800),
+		"The Running RUNNERS ran WA WB wc", "Ünïcode ÉCOLE école wa wb", "İstanbul ΣΊΣΥΦΟΣ σίσυφος wd",
+		"bad \xff bytes wa", "ﬁnance Ⅻ ٣٤ wb wc")
+}
+
+// TestLSAModelUnchanged pins the model fitted on scaleTexts (the SHA-256 of
+// its MarshalBinary bytes, recorded before the fit tokenized into term
+// tables instead of per-text maps): a change to the tokenizer, the weights
+// or the SVD shows here.
+func TestLSAModelUnchanged(t *testing.T) {
+	data, err := fitLSA(t, 16, scaleTexts()).MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = "9c0f668c7af4cf30ad8b321a1eb81059674918b6c03e0ffb2b8a888501965440"
+	if got := fmt.Sprintf("%x", sha256.Sum256(data)); got != want {
+		t.Errorf("model sha256 %s, want %s", got, want)
+	}
+}
+
+// TestLSAFitEmbed: FitEmbed fits the model Fit fits and returns, bit for
+// bit, what EmbedDocuments returns for the fitted texts.
+func TestLSAFitEmbed(t *testing.T) {
+	texts := scaleTexts()
+	a := fitLSA(t, 16, texts)
+	b := embed.NewLSA(16, embed.DefaultSeed)
+	got, err := b.FitEmbed(context.Background(), texts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := embedAll(t, a, texts); !slices.EqualFunc(got, want, slices.Equal) {
+		t.Error("FitEmbed's vectors differ from Fit + EmbedDocuments")
+	}
+	ma, _ := a.MarshalBinary()
+	mb, _ := b.MarshalBinary()
+	if !bytes.Equal(ma, mb) {
+		t.Error("FitEmbed fitted another model than Fit")
 	}
 }

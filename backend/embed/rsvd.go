@@ -54,24 +54,27 @@ func randomizedSVD(ctx context.Context, x, xt *csr, k int, seed uint64) (*rsvd, 
 	for i := range omega {
 		omega[i] = rng.NormFloat64()
 	}
+	// Two buffers serve every step: q (n × l) is overwritten by X Z once
+	// Z = Xᵀ Q is computed, and z (m × l) holds Ω, then each Z, then W.
 	q, err := orthonormalize(x.mulDense(omega, l), n, l)
 	if err != nil {
 		return nil, err
 	}
+	z := omega
 	for it := 0; it < rsvdPowerIters; it++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		z := xt.mulDense(q, l)
-		if q, err = orthonormalize(x.mulDense(z, l), n, l); err != nil {
+		xt.mulDenseInto(z, q, l)
+		if q, err = orthonormalize(x.mulDenseInto(q, z, l), n, l); err != nil {
 			return nil, err
 		}
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	w := xt.mulDense(q, l) // m × l
-	c := x.mulDense(w, l)  // n × l
+	w := xt.mulDenseInto(z, q, l) // m × l
+	c := x.mulDense(w, l)         // n × l
 	var g mat.Dense
 	g.Mul(mat.NewDense(n, l, q).T(), mat.NewDense(n, l, c))
 	for i := 0; i < l; i++ { // symmetrize away rounding

@@ -44,21 +44,29 @@ func probeEmbedder(ctx context.Context, emb embed.Embedder, baseURL string) erro
 }
 
 // fitOrLoad restores a corpus-fitted model from the cache, or fits it and
-// caches it.
-func (e *Engine) fitOrLoad(ctx context.Context, f embed.Fitter, texts []string, dir string) error {
+// caches it. A FitEmbedder fitting returns the texts' vectors too (nil
+// otherwise).
+func (e *Engine) fitOrLoad(ctx context.Context, f embed.Fitter, texts []string, dir string) ([][]float32, error) {
 	file := filepath.Join(dir, "model.bin")
 	if u, ok := f.(encoding.BinaryUnmarshaler); ok {
 		if data, err := os.ReadFile(file); err == nil {
 			if err := u.UnmarshalBinary(data); err == nil {
 				e.stats.ModelCached = true
-				return nil
+				return nil, nil
 			} else {
 				e.log.Warn("refitting embedder", "reason", err)
 			}
 		}
 	}
-	if err := f.Fit(ctx, texts); err != nil {
-		return fmt.Errorf("dense: fit %s: %w", e.emb.Name(), err)
+	var rows [][]float32
+	var err error
+	if fe, ok := f.(embed.FitEmbedder); ok {
+		rows, err = fe.FitEmbed(ctx, texts)
+	} else {
+		err = f.Fit(ctx, texts)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("dense: fit %s: %w", e.emb.Name(), err)
 	}
 	if m, ok := f.(encoding.BinaryMarshaler); ok {
 		data, err := m.MarshalBinary()
@@ -69,7 +77,7 @@ func (e *Engine) fitOrLoad(ctx context.Context, f embed.Fitter, texts []string, 
 			e.log.Warn("embedder model not cached", "err", err)
 		}
 	}
-	return nil
+	return rows, nil
 }
 
 // writeFileAtomic writes data to a temporary file beside path (never in
@@ -94,8 +102,10 @@ func (e *Engine) buildDense(ctx context.Context) error {
 		return err
 	}
 	dir := filepath.Join(e.cfg.CacheDir, "dense-"+e.cacheKey("dense", e.emb.Name(), e.cfg.Dense.BaseURL))
+	var fitted [][]float32 // the texts' vectors, when fitting gave them
 	if f, ok := e.emb.(embed.Fitter); ok {
-		if err := e.fitOrLoad(ctx, f, texts, dir); err != nil {
+		var err error
+		if fitted, err = e.fitOrLoad(ctx, f, texts, dir); err != nil {
 			return err
 		}
 	}
@@ -110,8 +120,8 @@ func (e *Engine) buildDense(ctx context.Context) error {
 	if !errors.Is(err, os.ErrNotExist) {
 		e.log.Warn("recomputing embeddings", "reason", err)
 	}
-	rows := make([][]float32, 0, len(texts))
-	for i := 0; i < len(texts); i += embedBatch {
+	rows := fitted
+	for i := len(rows); i < len(texts); i += embedBatch {
 		j := min(i+embedBatch, len(texts))
 		vs, err := e.emb.EmbedDocuments(ctx, ids[i:j], texts[i:j])
 		if err != nil {

@@ -149,36 +149,64 @@ func (e *Engine) Build(ctx context.Context) (err error) {
 	e.stats = BuildStats{Docs: len(corpus.Docs), Chunks: len(chunks), Load: time.Since(start)}
 	e.log.Info("corpus loaded", "docs", len(corpus.Docs), "chunks", len(chunks), "elapsed", e.stats.Load.Round(time.Millisecond))
 
+	// The retrievers build side by side: bleve's builder analyzes and
+	// writes on one goroutine, so the dense side (fit, embed) takes the
+	// other cores instead of waiting for it.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	var lexErr, denseErr error
 	if e.cfg.Has(BM25) {
-		t := time.Now()
-		dir := filepath.Join(e.cfg.CacheDir, "bm25-"+e.cacheKey("bm25", Analyzer))
-		e.stats.LexicalDir = dir
-		ids := make([]string, len(chunks))
-		for i, c := range chunks {
-			ids[i] = c.ID
-		}
-		if e.lex, err = openLexical(dir, ids, chunkOf); err == nil {
-			e.stats.LexicalCached = true
-		} else {
-			if !errors.Is(err, os.ErrNotExist) {
-				e.log.Warn("rebuilding bm25 index", "reason", err)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if lexErr = e.buildBM25(ctx); lexErr != nil {
+				cancel()
 			}
-			if e.lex, err = buildLexical(ctx, dir, chunks, titles, chunkOf); err != nil {
-				return err
-			}
-		}
-		e.stats.Lexical = time.Since(t)
-		e.log.Info("bm25 index ready", "cached", e.stats.LexicalCached, "dir", dir, "elapsed", e.stats.Lexical.Round(time.Millisecond))
+		}()
 	}
 	if e.cfg.Has(Dense) {
 		t := time.Now()
-		if err := e.buildDense(ctx); err != nil {
-			return err
+		if denseErr = e.buildDense(ctx); denseErr != nil {
+			cancel()
+		} else {
+			e.stats.Dense = time.Since(t)
+			e.log.Info("dense index ready", "model", e.emb.Name(), "cached", e.stats.DenseCached, "elapsed", e.stats.Dense.Round(time.Millisecond))
 		}
-		e.stats.Dense = time.Since(t)
-		e.log.Info("dense index ready", "model", e.emb.Name(), "cached", e.stats.DenseCached, "elapsed", e.stats.Dense.Round(time.Millisecond))
+	}
+	wg.Wait()
+	// The first failure, not the cancellation it caused in the other.
+	if lexErr != nil && (denseErr == nil || !errors.Is(lexErr, context.Canceled) || errors.Is(denseErr, context.Canceled)) {
+		return lexErr
+	}
+	if denseErr != nil {
+		return denseErr
 	}
 	e.stats.Total = time.Since(start)
+	return nil
+}
+
+// buildBM25 opens the cached bm25 index or builds it.
+func (e *Engine) buildBM25(ctx context.Context) (err error) {
+	t := time.Now()
+	dir := filepath.Join(e.cfg.CacheDir, "bm25-"+e.cacheKey("bm25", Analyzer))
+	e.stats.LexicalDir = dir
+	ids := make([]string, len(e.chunks))
+	for i, c := range e.chunks {
+		ids[i] = c.ID
+	}
+	if e.lex, err = openLexical(dir, ids, e.chunkOf); err == nil {
+		e.stats.LexicalCached = true
+	} else {
+		if !errors.Is(err, os.ErrNotExist) {
+			e.log.Warn("rebuilding bm25 index", "reason", err)
+		}
+		if e.lex, err = buildLexical(ctx, dir, e.chunks, e.titles, e.chunkOf); err != nil {
+			return err
+		}
+	}
+	e.stats.Lexical = time.Since(t)
+	e.log.Info("bm25 index ready", "cached", e.stats.LexicalCached, "dir", dir, "elapsed", e.stats.Lexical.Round(time.Millisecond))
 	return nil
 }
 

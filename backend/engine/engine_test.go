@@ -1,11 +1,13 @@
 package engine_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"reflect"
 	"strings"
 	"sync/atomic"
@@ -178,6 +180,28 @@ func TestCacheReuse(t *testing.T) {
 				t.Errorf("changed chunking reused the cache: %+v", s)
 			}
 		})
+	}
+}
+
+// TestFittedVectorsEqualReembedded: the vectors a cold lsa build takes
+// from fitting (embed.FitEmbedder) are the bytes the cached model embeds
+// the chunks to when only the vector file is gone.
+func TestFittedVectorsEqualReembedded(t *testing.T) {
+	c := tinyConfig(t, func(c *engine.Config) { c.Dense.Model = "lsa-16" })
+	file := build(t, c).Stats().DenseCacheFile
+	fitted, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(file); err != nil {
+		t.Fatal(err)
+	}
+	e := build(t, c)
+	if s := e.Stats(); !s.ModelCached || s.DenseCached {
+		t.Fatalf("second build: model cached %v (want true), vectors cached %v (want false)", s.ModelCached, s.DenseCached)
+	}
+	if again, err := os.ReadFile(file); err != nil || !bytes.Equal(fitted, again) {
+		t.Errorf("re-embedded vectors differ from the fitted ones (err %v)", err)
 	}
 }
 
