@@ -70,12 +70,12 @@ type config struct {
 // summary is what the experiment measured.
 type summary struct {
 	Requests, Clicks, Researches int
-	Harvested                   string // tune harvest's output
-	Labels                      int
-	Agreement                   judge.Agreement
-	Shadow                      json.RawMessage
-	ShadowText                  string
-	Winner                      string
+	Harvested                    string // tune harvest's output
+	Labels                       int
+	Agreement                    judge.Agreement
+	Shadow                       json.RawMessage
+	ShadowText                   string
+	Winner                       string
 }
 
 func (s summary) markdown() []byte {
