@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fusiontune/fusiontune/internal/atomicfile"
+
 	"github.com/fusiontune/fusiontune/internal/cli"
 
 	"github.com/fusiontune/fusiontune/runs"
@@ -45,16 +47,8 @@ func runCheckQuality(ctx context.Context, a *app, args []string) error {
 		return err
 	}
 	format, shown, export := fs.Str("format"), fs.Int("failures"), fs.Str("export-baseline")
-	if fs.NArg() > 0 {
-		return usageErrorf("check-quality: unexpected argument %q", fs.Arg(0))
-	}
-	switch format {
-	case "text", "md", "markdown", "json":
-	default:
-		return usageErrorf("--format: want text, md or json (got %q)", format)
-	}
-	if shown < 0 || shown > maxFailuresShown {
-		return usageErrorf("--failures: must be in [0, %d] (got %d)", maxFailuresShown, shown)
+	if err := checkQualityFlags(fs); err != nil {
+		return err
 	}
 	s, err := settingsOf(fs)
 	if err != nil {
@@ -102,10 +96,16 @@ func runCheckQuality(ctx context.Context, a *app, args []string) error {
 	if runErr != nil {
 		return runError(runErr)
 	}
+	return a.exportAndGate(q, out, export)
+}
+
+// exportAndGate writes the run's baseline to export (when given) and
+// fails (exit 1) when a gate failed.
+func (a *app) exportAndGate(q *runs.Quality, out *tuner.Outcome, export string) error {
 	if export != "" {
 		data, err := os.ReadFile(filepath.Join(out.Run.Dir, runs.BaselineFile))
 		if err == nil {
-			err = os.WriteFile(export, data, 0o644)
+			err = atomicfile.Write(export, data, 0o644)
 		}
 		if err != nil {
 			return fmt.Errorf("--export-baseline: %w", err)
@@ -120,6 +120,22 @@ func runCheckQuality(ctx context.Context, a *app, args []string) error {
 			}
 		}
 		return failedError(fmt.Errorf("%d of %d gates failed: %s", len(failed), len(q.Gates), strings.Join(failed, ", ")))
+	}
+	return nil
+}
+
+// checkQualityFlags checks check-quality's arguments and ranges.
+func checkQualityFlags(fs *cli.Parsed) error {
+	if fs.NArg() > 0 {
+		return usageErrorf("check-quality: unexpected argument %q", fs.Arg(0))
+	}
+	switch format := fs.Str("format"); format {
+	case "text", "md", "markdown", "json":
+	default:
+		return usageErrorf("--format: want text, md or json (got %q)", format)
+	}
+	if shown := fs.Int("failures"); shown < 0 || shown > maxFailuresShown {
+		return usageErrorf("--failures: must be in [0, %d] (got %d)", maxFailuresShown, shown)
 	}
 	return nil
 }

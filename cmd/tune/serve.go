@@ -24,26 +24,14 @@ func runServe(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	configPath, listen, readyFile, maxTerms := fs.Str("config"), fs.Str("listen"), fs.Str("ready-file"), fs.Int("max-query-terms")
+	configPath, readyFile, maxTerms := fs.Str("config"), fs.Str("ready-file"), fs.Int("max-query-terms")
 	opts := engine.ServerOptions{MaxQueryTerms: maxTerms}
 	if err := engine.CheckServerOptions(opts); err != nil || maxTerms == 0 {
 		return usageErrorf("serve: --max-query-terms: want an integer in [1, %d] (got %d)", engine.MaxQueryTermsLimit, maxTerms)
 	}
-	if configPath == "" {
-		return usageErrorf("serve: --config is required")
-	}
-	if fs.NArg() > 0 {
-		return usageErrorf("serve: unexpected arguments %q", fs.Args())
-	}
-	cfg, err := engine.LoadConfig(configPath)
+	cfg, err := serveConfig(fs)
 	if err != nil {
-		return inputError(err)
-	}
-	if listen != "" {
-		if msg := engine.CheckListen(listen); msg != "" {
-			return usageErrorf("serve: --listen: %s", msg)
-		}
-		cfg.Listen = listen
+		return err
 	}
 	level := slog.LevelInfo
 	if fs.Bool("v") {
@@ -80,6 +68,29 @@ func runServe(ctx context.Context, a *app, args []string) error {
 	}
 	log.Info("stopped", "addr", addr)
 	return failedError(readyErr)
+}
+
+// serveConfig checks serve's arguments and loads the engine config,
+// --listen overriding its listen.
+func serveConfig(fs *cli.Parsed) (engine.Config, error) {
+	configPath, listen := fs.Str("config"), fs.Str("listen")
+	if configPath == "" {
+		return engine.Config{}, usageErrorf("serve: --config is required")
+	}
+	if fs.NArg() > 0 {
+		return engine.Config{}, usageErrorf("serve: unexpected arguments %q", fs.Args())
+	}
+	cfg, err := engine.LoadConfig(configPath)
+	if err != nil {
+		return engine.Config{}, inputError(err)
+	}
+	if listen != "" {
+		if msg := engine.CheckListen(listen); msg != "" {
+			return engine.Config{}, usageErrorf("serve: --listen: %s", msg)
+		}
+		cfg.Listen = listen
+	}
+	return cfg, nil
 }
 
 // announceReady logs that the engine is ready at addr and writes the

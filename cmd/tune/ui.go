@@ -51,34 +51,9 @@ func runUI(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	store, err := a.openStore(s.RunsDir)
+	o, err := a.uiOptions(s)
 	if err != nil {
 		return err
-	}
-	d := s.Dataset
-	d.Split = experiments.SplitAll // the microscope and judge pages offer every query
-	ds, err := tuner.OpenDataset(d, s.EngineCorpusPath(), userCachePath(""))
-	if err != nil {
-		return runError(err)
-	}
-	if err := a.mergeStoreLabels(s, ds); err != nil {
-		return err
-	}
-	scorer, err := s.Score.Scorer(ds.Golden.Scale)
-	if err != nil {
-		return inputError(err)
-	}
-	f, err := a.newFactory(s, ds.Corpus)
-	if err != nil {
-		return inputError(err)
-	}
-	o := ui.Options{Store: store, Dataset: ds, Scorer: scorer, K: s.Eval.K, Backend: f, Labels: s.JudgeStoreURL(),
-		Compare: func(seed int64) tuner.CompareOptions { return tuner.CompareOptions{Stats: s.StatsOptions(seed)} },
-		Log:     slog.New(slog.NewTextHandler(a.stderr, nil))}
-	if ds.Corpus != "" {
-		if o.Docs, err = ui.CorpusDocs(ds.Corpus); err != nil {
-			return inputError(err)
-		}
 	}
 	scratch, err := os.MkdirTemp("", "tune-ui-*")
 	if err != nil {
@@ -96,6 +71,43 @@ func runUI(ctx context.Context, a *app, args []string) error {
 	}
 	defer srv.Close()
 	return a.serveUI(ctx, srv, listen, readyFile, o.Log)
+}
+
+// uiOptions opens what the web app serves: the runs, the dataset (every
+// query, the label store's labels merged), the scorer, the backend and
+// the corpus's documents.
+func (a *app) uiOptions(s *settings) (ui.Options, error) {
+	var o ui.Options
+	store, err := a.openStore(s.RunsDir)
+	if err != nil {
+		return o, err
+	}
+	d := s.Dataset
+	d.Split = experiments.SplitAll // the microscope and judge pages offer every query
+	ds, err := tuner.OpenDataset(d, s.EngineCorpusPath(), userCachePath(""))
+	if err != nil {
+		return o, runError(err)
+	}
+	if err := a.mergeStoreLabels(s, ds); err != nil {
+		return o, err
+	}
+	scorer, err := s.Score.Scorer(ds.Golden.Scale)
+	if err != nil {
+		return o, inputError(err)
+	}
+	f, err := a.newFactory(s, ds.Corpus)
+	if err != nil {
+		return o, inputError(err)
+	}
+	o = ui.Options{Store: store, Dataset: ds, Scorer: scorer, K: s.Eval.K, Backend: f, Labels: s.JudgeStoreURL(),
+		Compare: func(seed int64) tuner.CompareOptions { return tuner.CompareOptions{Stats: s.StatsOptions(seed)} },
+		Log:     slog.New(slog.NewTextHandler(a.stderr, nil))}
+	if ds.Corpus != "" {
+		if o.Docs, err = ui.CorpusDocs(ds.Corpus); err != nil {
+			return o, inputError(err)
+		}
+	}
+	return o, nil
 }
 
 // serveUI serves h on addr until ctx ends, warning when the address is
