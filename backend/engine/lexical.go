@@ -96,13 +96,16 @@ func buildLexical(ctx context.Context, dir string, chunks []Chunk, titles []stri
 	if err != nil {
 		return nil, fmt.Errorf("bm25 index: %w", err)
 	}
+	// A build given up is not closed: Close merges the segments written so
+	// far into the final one (wasted work), and bleve v2.5.7's Close
+	// panics on a builder that holds no segment yet (a build cancelled
+	// before its first batch, as when the dense side fails first). The
+	// temporary directory, segments included, is removed above.
 	for i, c := range chunks {
 		if i%builderBatch == 0 && ctx.Err() != nil {
-			b.Close()
 			return nil, fmt.Errorf("bm25 index: %w", ctx.Err())
 		}
 		if err := b.Index(c.ID, map[string]any{bodyField: indexText(titles[i], c.Text)}); err != nil {
-			b.Close()
 			return nil, fmt.Errorf("bm25 index: chunk %q: %w", c.ID, err)
 		}
 	}
