@@ -74,6 +74,9 @@ func Shadow(ctx context.Context, c Config) (*Report, error) {
 	qs := make([]Query, len(logged))
 	for i, l := range logged {
 		qs[i] = Query{ID: l.ID, Text: l.Text, Control: control[i], Treatment: treatment[i]}
+		if c.Control.Log {
+			qs[i].Depth = shownDepth(l.Latest)
+		}
 		if j := c.Judgments[l.ID]; len(j) > 0 {
 			qs[i].Judgments = metrics.Judgments(j)
 		}
@@ -130,4 +133,13 @@ func withShadow(log *querylog.Log, logged []Logged) ([]Logged, map[string]queryl
 		}
 	}
 	return out, shadows
+}
+
+// shownDepth is how deep a logged search's answer went: the k it asked
+// for, else the results it logged.
+func shownDepth(e querylog.Event) int {
+	if e.K > 0 {
+		return e.K
+	}
+	return max(len(e.Results), 1)
 }

@@ -37,6 +37,10 @@ type Query struct {
 	Treatment List
 	// Judgments grades documents for the query (nil: not judged).
 	Judgments metrics.Judgments
+	// Depth, when > 0 and below Options.K, is the depth this query is
+	// compared at: what a logged control showed (a search that asked for
+	// k = 3 is compared on its top 3, not against a treatment's top 10).
+	Depth int
 }
 
 // QueryDiff is the comparison of one query's two lists.
@@ -113,8 +117,12 @@ func Compare(qs []Query, opt Options) (*Report, error) {
 	var deltas, cs, ts []float64
 	var cLat, tLat []float64
 	for _, q := range qs {
-		a, b := top(q.Control.IDs, opt.K), top(q.Treatment.IDs, opt.K)
-		d := QueryDiff{ID: q.ID, Text: q.Text, Class: stats.DiffClass(a, b), Tau: stats.KendallTau(a, b), Jaccard: stats.JaccardAt(a, b, opt.K)}
+		k := opt.K
+		if q.Depth > 0 && q.Depth < k {
+			k = q.Depth
+		}
+		a, b := top(q.Control.IDs, k), top(q.Treatment.IDs, k)
+		d := QueryDiff{ID: q.ID, Text: q.Text, Class: stats.DiffClass(a, b), Tau: stats.KendallTau(a, b), Jaccard: stats.JaccardAt(a, b, k)}
 		d.Top1Changed = first(a) != first(b)
 		if !math.IsNaN(d.Tau) {
 			tauSum += d.Tau
@@ -126,7 +134,7 @@ func Compare(qs []Query, opt Options) (*Report, error) {
 		}
 		r.Counts[d.Class]++
 		if q.Judgments != nil {
-			c, t := opt.Metric.Score(q.Control.IDs, q.Judgments, opt.Grades), opt.Metric.Score(q.Treatment.IDs, q.Judgments, opt.Grades)
+			c, t := opt.Metric.Score(a, q.Judgments, opt.Grades), opt.Metric.Score(b, q.Judgments, opt.Grades)
 			d.Control, d.Treatment = &c, &t
 			cs, ts, deltas = append(cs, c), append(ts, t), append(deltas, t-c)
 		}

@@ -175,3 +175,25 @@ func TestShadowFromLiveShadowEvents(t *testing.T) {
 		t.Error("a log without shadow answers was accepted")
 	}
 }
+
+// TestShadowComparesAtTheLoggedDepth: a logged search that asked for k =
+// 2 is compared with the treatment's top 2, not its top 10: the same two
+// documents first are identical, whatever follows.
+func TestShadowComparesAtTheLoggedDepth(t *testing.T) {
+	t0 := time.Date(2026, 11, 24, 7, 0, 0, 0, time.UTC)
+	log := &querylog.Log{
+		Searches: []querylog.Event{{Type: "search", Time: t0, RequestID: "r1", Query: "alpha", K: 2,
+			Results: []querylog.Result{{ID: "a", Score: 2}, {ID: "b", Score: 1}}}},
+		Shadows: []querylog.Event{{Type: "shadow", Time: t0, RequestID: "r1", Diff: &querylog.Diff{Class: "major"},
+			Results: []querylog.Result{{ID: "a", Score: 2}, {ID: "b", Score: 1}, {ID: "c", Score: 0.5}}}},
+	}
+	o := opts()
+	o.K = 10
+	r, err := Shadow(context.Background(), Config{Log: log, Control: Side{Log: true}, Treatment: Side{Shadow: true}, Options: o})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Counts[Identical] != 1 || r.Queries[0].Jaccard != 1 {
+		t.Errorf("compared at the wrong depth: %+v", r.Queries[0])
+	}
+}
