@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -309,30 +308,9 @@ func firstListed(col *collection) int {
 
 // loadCollectionRaw loads collection name of run and each query's
 // candidate lists as collected (the features read them in retrieval
-// order).
+// order), in one read of the file.
 func loadCollectionRaw(run *runs.Run, name string) (*collection, []map[string][]fusion.Candidate, error) {
-	col, err := loadCollection(run, name)
-	if err != nil {
-		return nil, nil, err
-	}
-	data, err := run.ReadFile(filepath.Join(runs.TrialsDir, name))
-	if err != nil {
-		return nil, nil, err
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	var h collectionHeader
-	if err := dec.Decode(&h); err != nil {
-		return nil, nil, fmt.Errorf("adapt: %s: %w", name, err)
-	}
-	raw := make([]map[string][]fusion.Candidate, 0, h.Queries)
-	for dec.More() {
-		var l collectionLine
-		if err := dec.Decode(&l); err != nil {
-			return nil, nil, fmt.Errorf("adapt: %s: %w", name, err)
-		}
-		raw = append(raw, l.Candidates)
-	}
-	return col, raw, nil
+	return loadCollectionLists(run, name, true)
 }
 
 // PolicyResults replays policy p over the collection name of run: each

@@ -1,7 +1,6 @@
 package tuner
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -154,22 +153,8 @@ func (j judgedPairs) has(q, d string) bool { return j[q][d] }
 // (trials/NAME): one ranking per query and retriever, best first, its
 // judgments added to judged.
 func retrieverRankings(run *runs.Run, name string, judged judgedPairs) ([]pool.Ranking, error) {
-	data, err := run.ReadFile(filepath.Join(runs.TrialsDir, name))
-	if err != nil {
-		return nil, err
-	}
-	path := filepath.Join(run.Dir, runs.TrialsDir, name)
-	dec := json.NewDecoder(bytes.NewReader(data))
-	var h collectionHeader
-	if err := dec.Decode(&h); err != nil {
-		return nil, fmt.Errorf("pool: %s:1: %w", path, err)
-	}
 	var out []pool.Ranking
-	for line := 2; dec.More(); line++ {
-		var l collectionLine
-		if err := dec.Decode(&l); err != nil {
-			return nil, fmt.Errorf("pool: %s:%d: %w", path, line, err)
-		}
+	_, _, err := readCollection(run, name, "pool", nil, func(l collectionLine) error {
 		for d := range l.Judgments {
 			judged.set(l.ID, d)
 		}
@@ -187,6 +172,10 @@ func retrieverRankings(run *runs.Run, name string, judged judgedPairs) ([]pool.R
 			}
 			out = append(out, pool.Ranking{Source: "retriever:" + r, Query: l.ID, Docs: docs})
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }

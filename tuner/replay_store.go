@@ -89,27 +89,26 @@ func storeCollection(run *runs.Run, first int, col *collection, spec ScorerSpec,
 // loadCollection reads trials/NAME of run back into a collection ready
 // for replay.
 func loadCollection(run *runs.Run, name string) (*collection, error) {
-	data, err := run.ReadFile(filepath.Join(runs.TrialsDir, name))
-	if err != nil {
-		return nil, err
-	}
-	path := filepath.Join(run.Dir, runs.TrialsDir, name)
-	dec := json.NewDecoder(bytes.NewReader(data))
-	var h collectionHeader
-	if err := dec.Decode(&h); err != nil {
-		return nil, fmt.Errorf("replay: %s:1: %w", path, err)
-	}
-	sc, err := NewScorerFromSpec(h.Scorer)
-	if err != nil {
-		return nil, fmt.Errorf("replay: %s:1: scorer: %w", path, err)
-	}
-	col := &collection{params: h.Params, depth: h.Depth, k: h.K, scorer: sc, file: name, queries: make([]collected, 0, h.Queries)}
-	rp := newReplayer(sc, 0)
-	for line := 2; dec.More(); line++ {
-		var l collectionLine
-		if err := dec.Decode(&l); err != nil {
-			return nil, fmt.Errorf("replay: %s:%d: %w", path, line, err)
+	col, _, err := loadCollectionLists(run, name, false)
+	return col, err
+}
+
+// loadCollectionLists is loadCollection that, with raw, also returns each
+// query's candidate lists as collected (in retrieval order), in the same
+// single read of the file.
+func loadCollectionLists(run *runs.Run, name string, raw bool) (*collection, []map[string][]fusion.Candidate, error) {
+	var col *collection
+	var rp *replayer
+	var lists []map[string][]fusion.Candidate
+	h, path, err := readCollection(run, name, "replay", func(h collectionHeader, path string) error {
+		sc, err := NewScorerFromSpec(h.Scorer)
+		if err != nil {
+			return fmt.Errorf("replay: %s:1: scorer: %w", path, err)
 		}
+		col = &collection{params: h.Params, depth: h.Depth, k: h.K, scorer: sc, file: name, queries: make([]collected, 0, h.Queries)}
+		rp = newReplayer(sc, 0)
+		return nil
+	}, func(l collectionLine) error {
 		q := Query{ID: l.ID, Text: l.Text, Category: l.Category, Difficulty: l.Difficulty, ExpectedRouting: l.ExpectedRouting, Judgments: l.Judgments}
 		var pl *fusion.Prepared
 		if l.Candidates != nil {
@@ -117,11 +116,50 @@ func loadCollection(run *runs.Run, name string) (*collection, error) {
 		}
 		col.queries = append(col.queries, collected{replayQuery: rp.prepare(q, pl), err: l.Error, requestID: l.RequestID})
 		col.qs = append(col.qs, q)
+		if raw {
+			lists = append(lists, l.Candidates)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
 	}
 	if len(col.queries) != h.Queries {
-		return nil, fmt.Errorf("replay: %s: %d queries, the header says %d (truncated file?)", path, len(col.queries), h.Queries)
+		return nil, nil, fmt.Errorf("replay: %s: %d queries, the header says %d (truncated file?)", path, len(col.queries), h.Queries)
 	}
-	return col, nil
+	return col, lists, nil
+}
+
+// readCollection decodes trials/NAME of run: its header (passed to
+// header) and each query line (passed to each), errors naming the file
+// and line after what ("replay: PATH:LINE: ..."). It returns the header
+// and the file's path.
+func readCollection(run *runs.Run, name, what string, header func(collectionHeader, string) error, each func(collectionLine) error) (collectionHeader, string, error) {
+	var h collectionHeader
+	data, err := run.ReadFile(filepath.Join(runs.TrialsDir, name))
+	if err != nil {
+		return h, "", err
+	}
+	path := filepath.Join(run.Dir, runs.TrialsDir, name)
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&h); err != nil {
+		return h, path, fmt.Errorf("%s: %s:1: %w", what, path, err)
+	}
+	if header != nil {
+		if err := header(h, path); err != nil {
+			return h, path, err
+		}
+	}
+	for line := 2; dec.More(); line++ {
+		var l collectionLine
+		if err := dec.Decode(&l); err != nil {
+			return h, path, fmt.Errorf("%s: %s:%d: %w", what, path, line, err)
+		}
+		if err := each(l); err != nil {
+			return h, path, err
+		}
+	}
+	return h, path, nil
 }
 
 // Deriver derives the per-query results of replayed trials by fusing
