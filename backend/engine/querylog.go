@@ -55,15 +55,10 @@ func (l *LogConfig) problems() []*FieldError {
 		out = append(out, &FieldError{Field: "log.path", Problem: "required (the query log's file)"})
 	}
 	for _, p := range l.options().Validate() {
-		field, msg, _ := cutField(p)
+		field, msg, _ := strings.Cut(p, ": ")
 		out = append(out, &FieldError{Field: "log." + field, Problem: msg})
 	}
 	return out
-}
-
-// cutField splits a querylog problem "field: message".
-func cutField(p string) (field, msg string, ok bool) {
-	return strings.Cut(p, ": ")
 }
 
 // decodeStrict reads exactly one JSON object with only v's fields.

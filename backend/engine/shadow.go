@@ -124,20 +124,12 @@ func (s *Server) shadowSearch(id string, req backend.SearchRequest, served []str
 	}
 	k := len(served)
 	top := ids[:min(k, len(ids))]
-	d := &querylog.Diff{Class: stats.DiffClass(served, top), Jaccard: stats.JaccardAt(served, top, max(k, 1))}
-	if tau := stats.KendallTau(served, top); !math.IsNaN(tau) {
-		d.KendallTau = &tau
+	ld := stats.DiffLists(served, top, max(k, 1))
+	e.Diff = &querylog.Diff{Class: ld.Class, Jaccard: ld.Jaccard, Top1Changed: ld.Top1Changed}
+	if !math.IsNaN(ld.Tau) {
+		e.Diff.KendallTau = &ld.Tau
 	}
-	d.Top1Changed = first(served) != first(top)
-	e.Diff = d
 	if err := s.opts.QueryLog.Write(e); err != nil {
 		s.opts.Logger.Error("query log", "err", err)
 	}
-}
-
-func first(ids []string) string {
-	if len(ids) == 0 {
-		return ""
-	}
-	return ids[0]
 }

@@ -70,9 +70,9 @@ func Run(c Config) (*Result, error) {
 	r := &Result{Log: log}
 	qs, blank := Group(log.Searches)
 	r.Distinct, r.Blank = len(qs), blank
+	have := map[string]bool{} // the ids the golden set written holds
 	if existing != nil {
-		have, err := existingIDs(existing)
-		if err != nil {
+		if have, err = existingIDs(existing); err != nil {
 			return nil, fmt.Errorf("harvest: %s: %w", c.Out, err)
 		}
 		qs = without(qs, have)
@@ -85,22 +85,23 @@ func Run(c Config) (*Result, error) {
 	if r.Golden, r.Added, err = Golden(existing, r.Sampled); err != nil {
 		return nil, fmt.Errorf("harvest: %s: %w", c.Out, err)
 	}
-	for _, e := range append(log.Searches, log.Feedback...) {
-		if e.Time.After(r.LastEvent) {
-			r.LastEvent = e.Time
+	for _, events := range [][]querylog.Event{log.Searches, log.Feedback} {
+		for _, e := range events {
+			if e.Time.After(r.LastEvent) {
+				r.LastEvent = e.Time
+			}
 		}
 	}
 	if c.Implicit {
-		keep, err := existingIDs(r.Golden)
-		if err != nil {
-			return nil, err
+		for _, q := range r.Sampled {
+			have[q.ID] = true
 		}
 		js, err := Implicit(log, c.Clicks)
 		if err != nil {
 			return nil, err
 		}
 		for _, j := range js {
-			if keep[j.Query] {
+			if have[j.Query] {
 				r.Judgments = append(r.Judgments, j)
 			}
 		}

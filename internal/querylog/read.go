@@ -43,16 +43,6 @@ type Log struct {
 	Files    []string // the files read
 }
 
-// Search returns the search event with the request id, if any.
-func (l *Log) Search(requestID string) (*Event, bool) {
-	for i := range l.Searches {
-		if l.Searches[i].RequestID == requestID {
-			return &l.Searches[i], true
-		}
-	}
-	return nil, false
-}
-
 // Read reads query-log files in the order given (a rotated log's oldest
 // file first). Every line is checked: valid UTF-8, one JSON object, the
 // fields of Event.Check, a search's request id used once, and a feedback

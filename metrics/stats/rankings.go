@@ -144,3 +144,16 @@ func DiffClass(a, b []string) string {
 	}
 	return DiffMinor
 }
+
+// ListDiff is how two top-k lists of one query differ.
+type ListDiff struct {
+	Class       string  // DiffClass
+	Tau         float64 // KendallTau (NaN when undefined)
+	Jaccard     float64 // JaccardAt k
+	Top1Changed bool    // the first item differs (an empty list's is none)
+}
+
+// DiffLists compares a and b, each already cut at depth k.
+func DiffLists(a, b []string, k int) ListDiff {
+	return ListDiff{Class: DiffClass(a, b), Tau: KendallTau(a, b), Jaccard: JaccardAt(a, b, k), Top1Changed: first(a) != first(b)}
+}

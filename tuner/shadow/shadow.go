@@ -122,8 +122,8 @@ func Compare(qs []Query, opt Options) (*Report, error) {
 			k = q.Depth
 		}
 		a, b := top(q.Control.IDs, k), top(q.Treatment.IDs, k)
-		d := QueryDiff{ID: q.ID, Text: q.Text, Class: stats.DiffClass(a, b), Tau: stats.KendallTau(a, b), Jaccard: stats.JaccardAt(a, b, k)}
-		d.Top1Changed = first(a) != first(b)
+		ld := stats.DiffLists(a, b, k)
+		d := QueryDiff{ID: q.ID, Text: q.Text, Class: ld.Class, Tau: ld.Tau, Jaccard: ld.Jaccard, Top1Changed: ld.Top1Changed}
 		if !math.IsNaN(d.Tau) {
 			tauSum += d.Tau
 			tauN++
@@ -173,12 +173,6 @@ func top(ids []string, k int) []string {
 	return ids
 }
 
-func first(ids []string) string {
-	if len(ids) == 0 {
-		return ""
-	}
-	return ids[0]
-}
 
 // latency returns nearest-rank percentiles of v, nil for none.
 func latency(v []float64) *Latency {
