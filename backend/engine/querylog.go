@@ -130,11 +130,10 @@ func ConfigHash(c Config) string {
 	return hex.EncodeToString(sum[:6])
 }
 
-// logSearch remembers an answered search and appends its event to the
-// query log (when sampled); it returns the request id. Only the query,
-// the hits, the ranks and the timing are logged: never a header.
-func (s *Server) logSearch(req backend.SearchRequest, resp backend.SearchResponse, elapsed time.Duration) string {
-	id := newRequestID()
+// logSearch remembers an answered search under its request id and
+// appends its event to the query log (when sampled). Only the query, the
+// hits, the ranks and the timing are logged: never a header.
+func (s *Server) logSearch(id string, req backend.SearchRequest, resp backend.SearchResponse, elapsed time.Duration) {
 	e := &querylog.Event{Type: querylog.TypeSearch, Time: time.Now().UTC(), RequestID: id, Query: req.Query, K: req.K,
 		LatencyMS: float64(elapsed.Microseconds()) / 1000, Config: s.hash}
 	ranks := map[string]map[string]int{} // doc -> retriever -> best rank
@@ -170,7 +169,6 @@ func (s *Server) logSearch(req backend.SearchRequest, resp backend.SearchRespons
 	if s.opts.QueryLog.Sampled(id) {
 		s.maybeShadow(id, req, docs)
 	}
-	return id
 }
 
 // feedbackRequest is POST /feedback's body.

@@ -195,13 +195,19 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 	}
 	defer func() { <-s.sem }()
 	start := time.Now()
-	explain := req.Explain
-	req.Explain = explain || s.opts.QueryLog != nil // the log records each retriever's ranks
+	explain, id := req.Explain, ""
+	if s.opts.QueryLog != nil {
+		// A logged search records each retriever's ranks: only the
+		// sampled ones pay for the explain.
+		id = newRequestID()
+		req.Explain = explain || s.opts.QueryLog.Sampled(id)
+	}
 	resp, err := s.e.Search(r.Context(), req)
 	switch {
 	case err == nil:
 		if s.opts.QueryLog != nil {
-			w.Header().Set(RequestIDHeader, s.logSearch(req, resp, time.Since(start)))
+			s.logSearch(id, req, resp, time.Since(start))
+			w.Header().Set(RequestIDHeader, id)
 			if !explain {
 				resp.Candidates = nil
 			}
