@@ -173,7 +173,6 @@ func top(ids []string, k int) []string {
 	return ids
 }
 
-
 // latency returns nearest-rank percentiles of v, nil for none.
 func latency(v []float64) *Latency {
 	if len(v) == 0 {
