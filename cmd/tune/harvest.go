@@ -14,6 +14,7 @@ import (
 	"github.com/fusiontune/fusiontune/internal/cli"
 	"github.com/fusiontune/fusiontune/internal/querylog"
 	"github.com/fusiontune/fusiontune/tuner"
+	"github.com/fusiontune/fusiontune/tuner/pool"
 )
 
 const harvestUsage = `--out golden.json [--sample random|top|pps] [--n 200] [--seed 1] [--stratify] [--update] [--implicit] LOG...
@@ -25,7 +26,15 @@ sample of them written as a native golden set whose queries await
 judgments. --implicit grades them from the log's clicks (COEC click model)
 into the label store as source implicit, which never overrides gold, human,
 file or llm labels. A LOG with rotated files (LOG.1, LOG.2, ...) is read
-oldest first.`
+oldest first.
+
+--judge hands the added queries to the judgments pipeline: the documents
+production served them (each logged search's results, to --pool-depth) that
+no label but an implicit one judges, pooled as 'tune judge pool' pools a
+run (a document many searches showed, or showed high, first), written to
+--pool (default: --out's name with .pool.jsonl). Judge them with 'tune judge
+run --pool FILE' (llm), 'tune judge export'/'import' or 'tune ui --pool
+FILE' (people), with the harvested set as a dataset of the settings.`
 
 var harvestSpec = cli.Spec{Name: "harvest", Usage: harvestUsage, Flags: []cli.Flag{configFlag, labelsFlag,
 	cli.String("out", "", "golden set to write (native JSON); refused when it exists, unless --update"),
@@ -37,25 +46,19 @@ var harvestSpec = cli.Spec{Name: "harvest", Usage: harvestUsage, Flags: []cli.Fl
 	cli.Bool("skip-bad-lines", false, "skip (and count) malformed log lines instead of failing on the first"),
 	cli.Bool("implicit", false, "grade the golden set's queries from clicks into the label store (source implicit)"),
 	cli.Float("min-expected", harvest.DefaultMinExpected, fmt.Sprintf("expected clicks a pair needs before it is graded, in (0, %g]", harvest.MaxMinExpected)),
-	cli.String("dataset", "", "dataset id of the implicit labels (default: --out's file name without extension)")}}
+	cli.String("dataset", "", "dataset id of the implicit labels and the pool (default: --out's file name without extension)"),
+	cli.Bool("judge", false, "pool the added queries' logged answers for judging (--pool)"),
+	cli.String("pool", "", "pool file --judge writes (default: --out's name with .pool.jsonl); refused when it exists"),
+	cli.Int("pool-depth", pool.DefaultDepth, fmt.Sprintf("ranks of each logged answer --judge pools, in [1, %d]", pool.MaxDepth))}}
 
 func runHarvest(ctx context.Context, a *app, args []string) error {
 	fs, err := a.parse(harvestSpec, args)
 	if err != nil {
 		return err
 	}
-	out, minExpected := fs.Str("out"), fs.Float("min-expected")
-	opt := harvest.Options{Method: fs.Str("sample"), N: fs.Int("n"), Seed: fs.Int64("seed"), Stratify: fs.Bool("stratify")}
-	switch {
-	case out == "":
-		return usageErrorf("harvest: --out is required")
-	case fs.NArg() == 0:
-		return usageErrorf("harvest: want one or more query logs")
-	case minExpected <= 0 || minExpected > harvest.MaxMinExpected:
-		return usageErrorf("harvest: --min-expected: want a number in (0, %g] (got %v)", harvest.MaxMinExpected, minExpected)
-	}
-	if p := opt.Validate(); len(p) > 0 {
-		return usageErrorf("harvest: --%s", p[0])
+	out, opt, poolFile, err := harvestFlags(fs)
+	if err != nil {
+		return err
 	}
 	s, err := settingsOf(fs)
 	if err != nil {
@@ -64,7 +67,7 @@ func runHarvest(ctx context.Context, a *app, args []string) error {
 	scale := experiments.DefaultScale()
 	r, err := harvest.Run(harvest.Config{Logs: fs.Args(), Read: querylog.ReadOptions{SkipBad: fs.Bool("skip-bad-lines")}, Sample: opt,
 		Out: out, Update: fs.Bool("update"), Implicit: fs.Bool("implicit"),
-		Clicks: harvest.ClickOptions{MinExpected: minExpected, Relevant: scale.Relevant, Strong: scale.Strong, Exact: scale.Exact}})
+		Clicks: harvest.ClickOptions{MinExpected: fs.Float("min-expected"), Relevant: scale.Relevant, Strong: scale.Strong, Exact: scale.Exact}})
 	if err != nil {
 		return inputError(err)
 	}
@@ -77,16 +80,48 @@ func runHarvest(ctx context.Context, a *app, args []string) error {
 	fmt.Fprintf(a.stdout, "harvest: %d searches, %d feedback events from %d files (%d bad lines skipped); %d distinct queries\n",
 		len(r.Log.Searches), len(r.Log.Feedback), len(r.Log.Files), r.Log.Skipped, r.Distinct)
 	fmt.Fprintf(a.stdout, "harvest: added %d queries (sample %s, n %d, seed %d) to %s\n", r.Added, opt.Method, opt.N, opt.Seed, out)
-	if !fs.Bool("implicit") {
-		return nil
-	}
 	id := fs.Str("dataset")
 	if id == "" {
 		id = tuner.DatasetIDOf(out)
 	}
 	url := s.LabelsURL()
 	a.secrets.AddURLPassword(url)
-	byGrade, err := harvest.AppendLabels(ctx, url, r.Judgments, id, r.LastEvent)
+	if fs.Bool("implicit") {
+		if err := a.harvestImplicit(ctx, r, url, id); err != nil {
+			return err
+		}
+	}
+	if poolFile == "" {
+		return nil
+	}
+	return a.harvestPool(ctx, r, url, id, poolFile, fs.Int("pool-depth"))
+}
+
+// harvestFlags checks the flags: the golden set to write, the sample, and
+// the pool file ("" without --judge).
+func harvestFlags(fs *cli.Parsed) (string, harvest.Options, string, error) {
+	out, minExpected, depth := fs.Str("out"), fs.Float("min-expected"), fs.Int("pool-depth")
+	opt := harvest.Options{Method: fs.Str("sample"), N: fs.Int("n"), Seed: fs.Int64("seed"), Stratify: fs.Bool("stratify")}
+	switch {
+	case out == "":
+		return "", opt, "", usageErrorf("harvest: --out is required")
+	case fs.NArg() == 0:
+		return "", opt, "", usageErrorf("harvest: want one or more query logs")
+	case minExpected <= 0 || minExpected > harvest.MaxMinExpected:
+		return "", opt, "", usageErrorf("harvest: --min-expected: want a number in (0, %g] (got %v)", harvest.MaxMinExpected, minExpected)
+	case depth < 1 || depth > pool.MaxDepth:
+		return "", opt, "", usageErrorf("harvest: --pool-depth: want an integer in [1, %d] (got %d)", pool.MaxDepth, depth)
+	}
+	if p := opt.Validate(); len(p) > 0 {
+		return "", opt, "", usageErrorf("harvest: --%s", p[0])
+	}
+	poolFile, err := harvestPoolFile(fs)
+	return out, opt, poolFile, err
+}
+
+// harvestImplicit appends the harvest's implicit labels to the store.
+func (a *app) harvestImplicit(ctx context.Context, r *harvest.Result, url, id string) error {
+	byGrade, skipped, err := harvest.AppendLabels(ctx, url, r.Judgments, id, r.LastEvent)
 	if err != nil {
 		return inputError(fmt.Errorf("harvest: %w", err))
 	}
@@ -95,6 +130,11 @@ func runHarvest(ctx context.Context, a *app, args []string) error {
 		parts = append(parts, fmt.Sprintf("grade %d: %d", g, byGrade[g]))
 	}
 	where, _ := labels.ParseURL(url)
-	fmt.Fprintf(a.stdout, "harvest: %d implicit labels (%s) of dataset %q appended to %s\n", len(r.Judgments), strings.Join(parts, ", "), id, where.Redacted)
+	grades := ""
+	if len(parts) > 0 {
+		grades = " (" + strings.Join(parts, ", ") + ")"
+	}
+	fmt.Fprintf(a.stdout, "harvest: %d implicit labels%s of dataset %q appended to %s; %d unchanged since the last harvest skipped\n",
+		len(r.Judgments)-skipped, grades, id, where.Redacted, skipped)
 	return nil
 }

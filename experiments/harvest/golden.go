@@ -130,21 +130,46 @@ func rawID(raw json.RawMessage) string {
 }
 
 // AppendLabels appends the implicit judgments to the label store at url
-// as labels of dataset (Labels) and returns how many it appended per
-// grade.
-func AppendLabels(ctx context.Context, url string, js []Judgment, dataset string, at time.Time) (map[int]int, error) {
+// as labels of dataset (Labels) and returns how many it appended per grade
+// and how many it skipped because the store's latest JudgeCOEC label of
+// the pair is the same label (same grade, time, rationale and confidence:
+// a re-harvest of the same log appends nothing).
+func AppendLabels(ctx context.Context, url string, js []Judgment, dataset string, at time.Time) (map[int]int, int, error) {
 	st, err := labels.Open(ctx, url)
 	if err != nil {
-		return nil, fmt.Errorf("labels: %w", err)
+		return nil, 0, fmt.Errorf("labels: %w", err)
 	}
 	defer st.Close()
-	ls := Labels(js, dataset, at)
+	have, err := st.Select(ctx, dataset, false, JudgeCOEC)
+	if err != nil {
+		return nil, 0, fmt.Errorf("labels: %w", err)
+	}
+	type pair struct{ q, d string }
+	latest := make(map[pair]labels.Label, len(have))
+	for _, l := range have {
+		latest[pair{l.Query, l.Doc}] = l
+	}
+	var ls []labels.Label
+	skipped := 0
+	for _, l := range Labels(js, dataset, at) {
+		if h, ok := latest[pair{l.Query, l.Doc}]; ok && sameLabel(h, l) {
+			skipped++
+			continue
+		}
+		ls = append(ls, l)
+	}
 	if err := st.Append(ctx, ls); err != nil {
-		return nil, fmt.Errorf("labels: %w", err)
+		return nil, 0, fmt.Errorf("labels: %w", err)
 	}
 	byGrade := map[int]int{}
 	for _, l := range ls {
 		byGrade[l.Grade]++
 	}
-	return byGrade, nil
+	return byGrade, skipped, nil
+}
+
+// sameLabel reports whether two labels of one pair and judge say the same
+// thing at the same time.
+func sameLabel(a, b labels.Label) bool {
+	return a.Grade == b.Grade && a.Time.Equal(b.Time) && a.Rationale == b.Rationale && a.Confidence == b.Confidence && a.Source == b.Source
 }

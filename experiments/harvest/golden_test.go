@@ -68,3 +68,39 @@ func TestLabels(t *testing.T) {
 		t.Errorf("label %+v", l)
 	}
 }
+
+// TestAppendLabelsSkipsUnchanged: a second harvest of the same log
+// appends nothing; a changed grade, or a human label in between, does not
+// stop a new implicit label.
+func TestAppendLabelsSkipsUnchanged(t *testing.T) {
+	ctx := t.Context()
+	url := filepath.Join(t.TempDir(), "labels.db")
+	js := []Judgment{{Query: "h-1", Doc: "d1", Grade: 2, COEC: 2, Clicks: 2, Expected: 1, Impressions: 3, Confidence: 0.5},
+		{Query: "h-1", Doc: "d2", Grade: 0, COEC: 0, Clicks: 0, Expected: 1.5, Impressions: 3, Confidence: 0.6}}
+	for i, tc := range []struct {
+		js            []Judgment
+		added, skipped int
+	}{
+		{js, 2, 0},
+		{js, 0, 2},
+		{[]Judgment{js[0], {Query: "h-1", Doc: "d2", Grade: 1, COEC: 1, Clicks: 1, Expected: 1.5, Impressions: 3, Confidence: 0.6}}, 1, 1},
+	} {
+		byGrade, skipped, err := AppendLabels(ctx, url, tc.js, "logs", t0)
+		added := 0
+		for _, n := range byGrade {
+			added += n
+		}
+		if err != nil || added != tc.added || skipped != tc.skipped {
+			t.Errorf("harvest %d: added %d skipped %d (%v), want %d and %d", i+1, added, skipped, err, tc.added, tc.skipped)
+		}
+	}
+	st, err := labels.Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	h, err := st.History(ctx, "logs")
+	if err != nil || len(h) != 3 {
+		t.Errorf("history %d labels (%v), want 3", len(h), err)
+	}
+}

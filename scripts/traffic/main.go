@@ -71,6 +71,8 @@ type config struct {
 type summary struct {
 	Requests, Clicks, Researches int
 	Harvested                    string // tune harvest's output
+	Judged                       string // tune judge run's output on the harvest's pool
+	Reharvested                  string // a second harvest of the same log
 	Labels                       int
 	Agreement                    judge.Agreement
 	Shadow                       json.RawMessage
@@ -82,6 +84,8 @@ func (s summary) markdown() []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "## Traffic experiment on the demo\n\n- %d searches, %d clicks, %d re-searches sent to `tune serve` (query log on)\n", s.Requests, s.Clicks, s.Researches)
 	fmt.Fprintf(&b, "- harvest:\n\n```\n%s```\n", s.Harvested)
+	fmt.Fprintf(&b, "- the harvest's pool judged by the gold judgments (a file judge standing in for people):\n\n```\n%s```\n", s.Judged)
+	fmt.Fprintf(&b, "- the same log harvested again (--update --implicit):\n\n```\n%s```\n", s.Reharvested)
 	fmt.Fprintf(&b, "- implicit labels (COEC) vs gold grades on %d pairs: exact %.3f, weighted kappa quadratic %.3f, linear %.3f\n",
 		s.Agreement.N, s.Agreement.Exact, s.Agreement.KappaQuadratic, s.Agreement.KappaLinear)
 	fmt.Fprintf(&b, "- confusion (rows gold 0..3, columns implicit 0..3): %v\n", s.Agreement.Matrix)
@@ -117,7 +121,7 @@ func run(ctx context.Context, c config, progress io.Writer) (*summary, error) {
 		return nil, err
 	}
 	fmt.Fprintln(progress, "traffic: harvesting")
-	out, err := tuneRun(c.out, tune, "harvest", "--out", "harvested.json", "--sample", "top", "--n", "200", "--implicit", "logs/queries.jsonl")
+	out, err := tuneRun(c.out, tune, "harvest", "--out", "harvested.json", "--sample", "top", "--n", "200", "--implicit", "--judge", "logs/queries.jsonl")
 	if err != nil {
 		return nil, err
 	}
@@ -126,6 +130,13 @@ func run(ctx context.Context, c config, progress io.Writer) (*summary, error) {
 		return nil, err
 	}
 	if err := writeHarvestedQrels(c.out, gold, texts); err != nil {
+		return nil, err
+	}
+	fmt.Fprintln(progress, "traffic: judging the harvest's pool, harvesting the same log again")
+	if s.Judged, err = tuneRun(c.out, tune, "judge", "run", "--dataset-id", "harvested", "--pool", "harvested.pool.jsonl", "--judge", "file:harvested.qrels"); err != nil {
+		return nil, err
+	}
+	if s.Reharvested, err = tuneRun(c.out, tune, "harvest", "--out", "harvested.json", "--update", "--sample", "top", "--n", "200", "--implicit", "logs/queries.jsonl"); err != nil {
 		return nil, err
 	}
 	fmt.Fprintln(progress, "traffic: sweeping for a winner")
@@ -153,7 +164,7 @@ func setup(dir string) ([]goldQuery, error) {
 		"corpus.jsonl": string(demo.Corpus),
 		"golden.json":  string(demo.Golden),
 		"prod.yaml":    "corpus: {path: corpus.jsonl}\ndense: {model: hash-384}\nfusion: {method: rrf, k: 60}\nlog: {path: logs/queries.jsonl}\n",
-		"tune.yaml":    "runs_dir: runs\ndataset: {path: golden.json, corpus: corpus.jsonl}\nbackend: {config: prod.yaml}\neval: {concurrency: 4}\n",
+		"tune.yaml":    "runs_dir: runs\ndataset: {path: golden.json, corpus: corpus.jsonl}\nbackend: {config: prod.yaml}\neval: {concurrency: 4}\ndatasets: [{id: harvested, path: harvested.json, corpus: corpus.jsonl}]\n",
 		"exp.json":     `{"baseline": {"params": {"fusion.k": 60}}, "experiments": [{"name": "k=10", "params": {"fusion.k": 10}}, {"name": "dense x3", "params": {"fusion.weights.dense": 3}}, {"name": "bm25 x3", "params": {"fusion.weights.bm25": 3}}]}`,
 	}
 	for name, data := range files {

@@ -29,6 +29,14 @@ func TestTrafficEndToEnd(t *testing.T) {
 	if s.Requests != 400 || s.Clicks == 0 || !strings.Contains(s.Harvested, "400 searches") || !strings.Contains(s.Harvested, "implicit labels") {
 		t.Fatalf("summary %+v", s)
 	}
+	// --judge pooled the logged answers; the file judge labelled them; the
+	// same log harvested again appends no implicit label twice.
+	if !strings.Contains(s.Harvested, "pooled the logged answers of the") || !strings.Contains(s.Judged, "appended ") || strings.Contains(s.Judged, "appended 0 labels") {
+		t.Errorf("pool and judging:\n%s\n%s", s.Harvested, s.Judged)
+	}
+	if !strings.Contains(s.Reharvested, "added 0 queries") || !strings.Contains(s.Reharvested, ": 0 implicit labels") || strings.Contains(s.Reharvested, "; 0 unchanged") {
+		t.Errorf("re-harvest:\n%s", s.Reharvested)
+	}
 	// The click model follows the gold grades: far better than chance.
 	if s.Agreement.N < 20 || !(s.Agreement.KappaQuadratic > 0.4) {
 		t.Errorf("implicit vs gold: %d pairs, quadratic kappa %v", s.Agreement.N, s.Agreement.KappaQuadratic)

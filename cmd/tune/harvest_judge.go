@@ -1,0 +1,52 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/fusiontune/fusiontune/experiments/harvest"
+	"github.com/fusiontune/fusiontune/internal/cli"
+	"github.com/fusiontune/fusiontune/tuner"
+)
+
+// harvestPoolFile is the pool file --judge writes ("" without --judge):
+// --pool, else --out's name with .pool.jsonl. An existing file is
+// refused before anything is written.
+func harvestPoolFile(fs *cli.Parsed) (string, error) {
+	if !fs.Bool("judge") {
+		if fs.Given("pool") {
+			return "", usageErrorf("harvest: --pool needs --judge")
+		}
+		return "", nil
+	}
+	f := fs.Str("pool")
+	if f == "" {
+		out := fs.Str("out")
+		f = strings.TrimSuffix(out, ".json") + ".pool.jsonl"
+	}
+	if _, err := os.Stat(f); err == nil {
+		return "", inputError(fmt.Errorf("harvest: pool file %s exists: give --pool a new file (a pool is not overwritten)", f))
+	}
+	return f, nil
+}
+
+// harvestPool writes the judging pool of the queries the harvest added
+// and says how to judge it.
+func (a *app) harvestPool(ctx context.Context, r *harvest.Result, url, dataset, file string, depth int) error {
+	judged, err := tuner.JudgedExceptImplicit(ctx, url, dataset)
+	if err != nil {
+		return err
+	}
+	p, err := tuner.HarvestPool(r, dataset, depth, judged)
+	if err != nil {
+		return err
+	}
+	if err := a.writeJudgePool(p, file, "text"); err != nil {
+		return err
+	}
+	fmt.Fprintf(a.stdout, "harvest: pooled the logged answers of the %d added queries (depth %d) into %s: judge with 'tune judge run --pool %s' (llm), 'tune judge export --pool %s' or 'tune ui --pool %s' (people), with dataset %q in the settings' datasets\n",
+		len(r.Sampled), depth, file, file, file, file, dataset)
+	return nil
+}
