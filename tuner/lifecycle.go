@@ -78,6 +78,11 @@ type Config struct {
 	// winner is the best trial that meets them all (see latency.json).
 	Latency     *LatencyOptions
 	Constraints []Gate
+	// ConstrainSampler tells a study's sampler the trials that miss a
+	// constraint as worse than any that meets them all
+	// (ConstrainedObjective), so that it searches where they hold; a
+	// latency constraint needs live trials (Replay nil or ModeLive).
+	ConstrainSampler bool
 	// Judge, when set, judges the leading trials' unjudged hits after the
 	// sweep and scores every trial again (the leaderboard's rescored).
 	Judge *JudgeLoop
@@ -169,6 +174,9 @@ func Run(ctx context.Context, c Config) (*Outcome, error) {
 	if c.Log == nil {
 		c.Log = io.Discard
 	}
+	if err := c.checkConstrainSampler(); err != nil {
+		return nil, err
+	}
 	if c.Shared != nil {
 		return runShared(ctx, c)
 	}
@@ -241,7 +249,9 @@ func (c Config) execute(ctx context.Context, run *runs.Run, b *TimedBackend, bac
 	opts := c.options(run, b, c.Backend.Describe)
 	opts.Replay = c.Replay
 	if c.Study != nil {
-		res, runErr = Search(ctx, opts, *c.Study)
+		so := *c.Study
+		so.Objective = c.objective(run)
+		res, runErr = Search(ctx, opts, so)
 	} else {
 		res, runErr = Sweep(ctx, opts)
 	}

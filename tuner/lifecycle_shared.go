@@ -35,6 +35,7 @@ func runShared(ctx context.Context, c Config) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
+	so.Objective = c.objective(run)
 	then := "no sampled trials (no space)"
 	if c.Study != nil {
 		then = so.Describe()

@@ -260,7 +260,13 @@ func (s *sharedSource) commit(ctx context.Context, t *trial, out *trialOutcome, 
 	if err != nil {
 		return false, fmt.Errorf("trial %q: %w", out.Name, err)
 	}
-	err = s.sh.Store.Finish(context.WithoutCancel(ctx), claim.TrialID, state, out.Primary, s.name, data)
+	told := out.Primary
+	if s.study != nil {
+		if told, err = s.study.Value(out.TrialRecord, out.results); err != nil {
+			return false, err
+		}
+	}
+	err = s.sh.Store.Finish(context.WithoutCancel(ctx), claim.TrialID, state, told, s.name, data)
 	if errors.Is(err, studystore.ErrTrialLost) {
 		// Too slow to beat (beatErr says why): another worker failed this
 		// trial and its slot went to someone else.

@@ -276,7 +276,7 @@ func (a *app) sweepConfig(s *settings, expFile, mode string, verify int) (*tuner
 		Scorer: scorer, Eval: s.Eval.Options(),
 		FailureBudget: s.Eval.FailureBudget, MaxConsecutiveFailures: s.Eval.MaxConsecutiveFailures,
 		Backend: f, Replay: replay, Stats: s.StatsOptions(ef.Seed), Gates: s.ParsedGates,
-		Latency: s.Latency.Options(), Constraints: s.ParsedConstraints,
+		Latency: s.Latency.Options(), Constraints: s.ParsedConstraints, ConstrainSampler: s.Score.ConstrainSampler,
 		Progress: &tuner.TextProgress{W: a.stderr, Terminal: cli.IsTerminal(a.stderr)}, Log: a.stderr,
 	}
 	if s.Dataset.Split == experiments.SplitDev {

@@ -60,6 +60,10 @@ type Score struct {
 	// Constraints (gate syntax, e.g. "latency.p95 <= 40ms") exclude the
 	// trials that fail one from winning (see tuner.Config.Constraints).
 	Constraints []string `mapstructure:"constraints"`
+	// ConstrainSampler tells a search study's sampler the trials that
+	// miss a constraint as worse than any that meets them
+	// (tuner.Config.ConstrainSampler).
+	ConstrainSampler bool `mapstructure:"constrain_sampler"`
 }
 
 // Eval controls the batch evaluation.
@@ -128,6 +132,7 @@ func Defaults() map[string]any {
 		"backend.stop_timeout":          10 * time.Second,
 		"backend.settle":                0,
 		"score.primary":                 "default",
+		"score.constrain_sampler":       false,
 		"eval.concurrency":              4,
 		"eval.timeout":                  30 * time.Second,
 		"eval.retries":                  2,

@@ -48,6 +48,12 @@ type Options struct {
 	LoadIfExists bool
 	// Logger receives goptuna's log lines (nil: discarded).
 	Logger goptuna.Logger
+	// Objective is the value the sampler is told for a completed trial
+	// (nil: its primary score): a search under constraints tells it less
+	// for a trial that misses them (tuner.ConstrainedObjective).
+	// results are the trial's per-query results when the caller holds
+	// them (nil: read from the run).
+	Objective func(rec runs.TrialRecord, results []runs.QueryResult) (float64, error)
 }
 
 // Study is a goptuna study over a search space, driven by ask and tell:
@@ -232,7 +238,11 @@ func (s *Study) Tell(p Proposal, rec runs.TrialRecord) error {
 		state = goptuna.TrialStatePruned
 	}
 	if state != goptuna.TrialStateFail {
-		if err := s.g.Storage.SetTrialValue(p.ID, rec.Primary); err != nil {
+		v, err := s.Value(rec, nil)
+		if err != nil {
+			return fmt.Errorf("study: tell trial %d: %w", p.Number, err)
+		}
+		if err := s.g.Storage.SetTrialValue(p.ID, v); err != nil {
 			return fmt.Errorf("study: tell trial %d: %w", p.Number, err)
 		}
 	}
@@ -240,6 +250,16 @@ func (s *Study) Tell(p Proposal, rec runs.TrialRecord) error {
 		return fmt.Errorf("study: tell trial %d: %w", p.Number, err)
 	}
 	return nil
+}
+
+// Value is what the sampler is told for rec (results: its per-query
+// results, nil when the run holds them): Options.Objective's value for a
+// completed trial, else (and for a pruned one) its primary score.
+func (s *Study) Value(rec runs.TrialRecord, results []runs.QueryResult) (float64, error) {
+	if s.o.Objective == nil || rec.Status != runs.StatusOK {
+		return rec.Primary, nil
+	}
+	return s.o.Objective(rec, results)
 }
 
 // Replay tells a study a trial recorded earlier (a resumed run): its rung
