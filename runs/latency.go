@@ -39,6 +39,9 @@ type Latency struct {
 	// or no constraint is set.
 	Constraints []string `json:"constraints,omitempty"`
 	Winner      string   `json:"winner,omitempty"`
+	// P95LimitMS is the tightest latency.p95 <= (or <) constraint's
+	// threshold in ms (nil: none), drawn on the report's scatter plot.
+	P95LimitMS *float64 `json:"p95_limit_ms,omitempty"`
 }
 
 // TrialLatency is one trial's measurements.

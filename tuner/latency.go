@@ -85,6 +85,9 @@ func (c Config) measureLatency(ctx context.Context, run *runs.Run, b backend.Bac
 	l := runs.Latency{Note: latencyNote, Concurrency: eo.Concurrency, Finalists: lo.Finalists, Repeats: lo.Repeats}
 	for _, g := range c.Constraints {
 		l.Constraints = append(l.Constraints, g.Text)
+		if g.Metric == LatencyP95 && (g.Op == "<=" || g.Op == "<") && (l.P95LimitMS == nil || g.Value < *l.P95LimitMS) {
+			l.P95LimitMS = &g.Value
+		}
 	}
 	finalists := 0
 	for _, e := range lb.Trials {

@@ -125,6 +125,9 @@ func TestLatencyGateAndConstraint(t *testing.T) {
 	if sb, _ := lat.Find("slow-best"); !sb.Excluded || lat.Winner != "fast" {
 		t.Errorf("latency.json: slow-best excluded %v, winner %q", sb.Excluded, lat.Winner)
 	}
+	if lat.P95LimitMS == nil || *lat.P95LimitMS != 100 {
+		t.Errorf("latency.json: p95_limit_ms %v, want 100 (the report's threshold line)", lat.P95LimitMS)
+	}
 	// tune apply RUN, tune gate RUN: the run's winner is the constrained one.
 	if e, err := tuner.TrialOf(bound.Run, ""); err != nil || e.Name != "fast" {
 		t.Errorf("TrialOf(run, \"\") = %q, %v; want the constrained winner fast", e.Name, err)

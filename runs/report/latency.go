@@ -5,6 +5,8 @@ import (
 	"html/template"
 	"sort"
 
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -45,15 +47,17 @@ func newLatencyView(run *runs.Run, lb runs.Leaderboard) (*latencyView, error) {
 	for _, p := range pv.Front {
 		v.Front = append(v.Front, p.Name)
 	}
-	if v.Chart, err = paretoChart(pv); err != nil {
+	if v.Chart, err = paretoChart(pv, l.P95LimitMS); err != nil {
 		return nil, err
 	}
 	return v, nil
 }
 
 // paretoChart plots each measured trial at (p95 ms, primary): the front's
-// trials as rings joined by a step line, excluded trials as triangles.
-func paretoChart(pv runs.ParetoView) (template.HTML, error) {
+// trials as rings joined by a step line, excluded trials as triangles, and
+// the latency.p95 constraint's threshold (limit, when set) as a dashed
+// vertical line.
+func paretoChart(pv runs.ParetoView, limit *float64) (template.HTML, error) {
 	p := newPlot("primary × p95 latency", "p95 latency (ms)", "primary")
 	var others, excluded, front plotter.XYs
 	for _, r := range pv.Trials {
@@ -103,10 +107,34 @@ func paretoChart(pv runs.ParetoView) (template.HTML, error) {
 		sc.GlyphStyle = s.style
 		p.Add(sc)
 	}
+	if limit != nil {
+		if err := addLimitLine(p, *limit); err != nil {
+			return "", err
+		}
+	}
 	if p.X.Min > 0 {
 		p.X.Min = 0
 	}
 	padX(p)
 	padY(p)
 	return render(p, 14*vg.Centimeter, 8*vg.Centimeter)
+}
+
+// addLimitLine draws x = limit across the plot's primary range as a
+// dashed line, named in the legend.
+func addLimitLine(p *plot.Plot, limit float64) error {
+	lo, hi := p.Y.Min, p.Y.Max
+	if lo == hi {
+		lo, hi = lo-0.01, hi+0.01
+	}
+	l, err := plotter.NewLine(plotter.XYs{{X: limit, Y: lo}, {X: limit, Y: hi}})
+	if err != nil {
+		return fmt.Errorf("report: latency chart: %w", err)
+	}
+	l.Color, l.Width, l.Dashes = colorPruned, vg.Points(1), []vg.Length{vg.Points(4), vg.Points(3)}
+	p.Add(l)
+	p.Legend.Add(fmt.Sprintf("constraint p95 ≤ %g ms", limit), l)
+	// Bottom right: slow and poor, where the fewest trials sit.
+	p.Legend.TextStyle.Font = font.From(chartFont, 9)
+	return nil
 }

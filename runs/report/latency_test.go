@@ -17,7 +17,8 @@ func TestRenderLatency(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := runs.Latency{Note: "test numbers", Concurrency: 4, Finalists: 1, Repeats: 3, Constraints: []string{"latency.p95 <= 40ms"}}
+	limit := 40.0
+	l := runs.Latency{Note: "test numbers", Concurrency: 4, Finalists: 1, Repeats: 3, Constraints: []string{"latency.p95 <= 40ms"}, P95LimitMS: &limit}
 	for i, e := range lb.Trials {
 		if e.Status != runs.StatusOK {
 			continue
@@ -41,7 +42,7 @@ func TestRenderLatency(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := render(t, run)
-	for _, want := range []string{`<section id="latency">`, `aria-label="primary × p95 latency"`, "median of 3", "winner: " + l.Winner} {
+	for _, want := range []string{`<section id="latency">`, `aria-label="primary × p95 latency"`, "median of 3", "winner: " + l.Winner, "constraint p95 ≤ 40 ms"} {
 		if !bytes.Contains(got, []byte(want)) {
 			t.Errorf("report lacks %q", want)
 		}
