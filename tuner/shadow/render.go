@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 
 	"github.com/olekukonko/tablewriter"
 )
@@ -33,6 +34,7 @@ func (r *Report) WriteText(w io.Writer, worst int) error {
 			m.Name, m.N, m.Control, m.Treated, b.Mean, 100*b.Level, b.Low, b.High, m.N)
 		s := m.Sequential
 		fmt.Fprintf(w, "sequential test (SPRT, boundaries %.3f / %.3f): %s after %d of %d queries\n", s.Upper, s.Lower, s.Decision, s.N, m.N)
+		writePath(w, s.Better, s.Worse)
 	} else {
 		fmt.Fprintln(w, "no judged query: no metric delta (judge the harvested queries, or give --qrels)")
 	}
@@ -171,4 +173,36 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	}
 	_, err = w.Write(append(data, '\n'))
 	return err
+}
+
+// pathPoints is how many points of the log-likelihood ratio paths the
+// text report shows.
+const pathPoints = 10
+
+// writePath writes the two one-sided tests' log-likelihood ratio paths at
+// up to pathPoints evenly spaced query counts, the last being where the
+// test stopped (the JSON report has every point).
+func writePath(w io.Writer, better, worse []float64) {
+	n := min(len(better), len(worse))
+	if n == 0 {
+		return
+	}
+	var at []int
+	for i := 1; i <= pathPoints; i++ {
+		k := (i*n + pathPoints - 1) / pathPoints
+		if len(at) == 0 || k > at[len(at)-1] {
+			at = append(at, k)
+		}
+	}
+	row := func(name string, f func(k int) string) {
+		fmt.Fprintf(w, "  %-22s", name)
+		for _, k := range at {
+			fmt.Fprintf(w, " %8s", f(k))
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintln(w, "log-likelihood ratio path:")
+	row("queries", func(k int) string { return strconv.Itoa(k) })
+	row("better (+effect vs 0)", func(k int) string { return strconv.FormatFloat(better[k-1], 'f', 3, 64) })
+	row("worse (-effect vs 0)", func(k int) string { return strconv.FormatFloat(worse[k-1], 'f', 3, 64) })
 }
