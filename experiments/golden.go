@@ -76,10 +76,36 @@ type Judgment struct {
 	Pattern   string // a regular expression that must match a whole document id
 	Grade     int    // 0..Scale.Max of its golden set
 	Pos       string // where the judgment is defined: file:line:col
+	// Source is where the judgment came from (native "judgment_source",
+	// one of JudgmentSources); "" when the file does not say (manual).
+	Source string
 
 	label      string // the relevance label it was given, "" for an integer
 	gradePos   string // where its grade is written, for problems ("": Pos)
 	gradeField string // the grade's field path, for problems
+}
+
+// JudgmentSources are the values of a native judgment's
+// "judgment_source": written by hand in the file (manual, the default), a
+// person's label (human), an LLM judge's (llm), a qrels file's (file),
+// derived from clicks (implicit) or bootstrapped from another system's
+// results (bootstrapped).
+var JudgmentSources = []string{"manual", "human", "llm", "file", "implicit", "bootstrapped"}
+
+// SourceCounts returns the number of judgments of gs by judgment source
+// (those without one counted as manual).
+func (gs *GoldenSet) SourceCounts() map[string]int {
+	out := map[string]int{}
+	for _, q := range gs.Queries {
+		for _, j := range q.Judgments {
+			src := j.Source
+			if src == "" {
+				src = "manual"
+			}
+			out[src]++
+		}
+	}
+	return out
 }
 
 // NumJudgments returns the number of judgments over all queries of gs.

@@ -22,12 +22,16 @@ package experiments
 // loaded, with one warning counting such queries, and is not scored until
 // a label store (dataset.labels) judges it. Unknown fields are
 // errors. doc_id_pattern must match a whole document id; passage_substring
-// is matched ignoring case and runs of white space (see Resolve).
+// is matched ignoring case and runs of white space (see Resolve). A
+// passage may say where its judgment came from, "judgment_source": one of
+// JudgmentSources (default manual); it is recorded and counted, never
+// changes a grade.
 
 import (
 	"bytes"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/fusiontune/fusiontune/internal/plainnum"
@@ -47,7 +51,7 @@ const (
 var (
 	nativeTopFields   = []string{"categories", "queries"}
 	nativeQueryFields = []string{"id", "query", "language", "category", "difficulty", "expected_passages", "expected_routing", "notes", "meta", "awaiting_judgments"}
-	passageFields     = []string{"doc_id", "passage_substring", "doc_id_pattern", "relevance"}
+	passageFields     = []string{"doc_id", "passage_substring", "doc_id_pattern", "relevance", "judgment_source"}
 )
 
 // relevanceLabels maps the words accepted for a relevance to grades.
@@ -192,6 +196,14 @@ func (w *nodeWalker) query(n *yaml.Node, path string) (q Query) {
 			continue
 		}
 		j, ok := w.judgment(pf, deref(pn), fp, "relevance")
+		if v := pf["judgment_source"]; v != nil {
+			sp := join(fp, "judgment_source")
+			j.Source = w.str(v, sp)
+			if !slices.Contains(JudgmentSources, j.Source) {
+				w.errorf(w.pos(v), sp, "want one of %s (got %q)", strings.Join(JudgmentSources, ", "), j.Source)
+				ok = false
+			}
+		}
 		if ok {
 			q.Judgments = append(q.Judgments, j)
 		}

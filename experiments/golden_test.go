@@ -90,7 +90,13 @@ func dump(gs *experiments.GoldenSet) string {
 		}
 		for _, j := range q.Judgments {
 			fmt.Fprintf(&b, "  judgment doc %q substring %q pattern %q grade %d at %s\n", j.DocID, j.Substring, j.Pattern, j.Grade, j.Pos)
+			if j.Source != "" {
+				fmt.Fprintf(&b, "    source %s\n", j.Source)
+			}
 		}
+	}
+	if c := gs.SourceCounts(); len(c) > 1 || c["manual"] == 0 && len(c) > 0 {
+		fmt.Fprintf(&b, "sources %v\n", c)
 	}
 	for _, w := range gs.Warnings {
 		fmt.Fprintf(&b, "warning %s\n", w.Error())

@@ -2,6 +2,7 @@ package tuner
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/fusiontune/fusiontune/experiments"
 )
@@ -20,7 +21,7 @@ func CheckGolden(path string, lo experiments.LoadOptions, corpus func() (string,
 	for _, w := range gs.Warnings {
 		warnings = append(warnings, w)
 	}
-	summary := fmt.Sprintf("%d queries, %d judgments", len(gs.Queries), gs.NumJudgments())
+	summary := fmt.Sprintf("%d queries, %d judgments%s", len(gs.Queries), gs.NumJudgments(), sourcesNote(gs.SourceCounts()))
 	path, allow, err := corpus()
 	if err != nil || path == "" {
 		return summary, warnings, err
@@ -44,4 +45,19 @@ func CheckGolden(path string, lo experiments.LoadOptions, corpus func() (string,
 		warnings = append(warnings, warn)
 	}
 	return fmt.Sprintf("%s; %d judged documents found in a corpus of %d", summary, r.JudgedFound(), len(docs)), warnings, nil
+}
+
+// sourcesNote is " (manual 40, implicit 12)" when the judgments come from
+// more than manual judging, else "".
+func sourcesNote(counts map[string]int) string {
+	if len(counts) == 0 || len(counts) == 1 && counts["manual"] > 0 {
+		return ""
+	}
+	var parts []string
+	for _, src := range experiments.JudgmentSources {
+		if n := counts[src]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", src, n))
+		}
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
 }
