@@ -141,54 +141,13 @@ func adaptGroup(ctx context.Context, run *runs.Run, name string, trials []runs.T
 	if err != nil {
 		return nil, err
 	}
-	m := &adapt.Matrix{}
-	seen := map[string]bool{}
-	for _, t := range trials {
-		var s fusion.Settings
-		ref := replayRef(t)
-		if err := json.Unmarshal(ref.Settings, &s); err != nil {
-			return nil, fmt.Errorf("adapt: trial %q: settings: %w", t.Name, err)
-		}
-		key := string(ref.Settings)
-		if seen[key] || s.Formula != fusion.FormulaOwn {
-			continue
-		}
-		seen[key] = true
-		m.Arms = append(m.Arms, s)
-		m.Names = append(m.Names, t.Name)
-	}
-	if len(m.Arms) < 2 {
-		return nil, nil
-	}
-	rp := newReplayer(col.scorer, col.k)
-	mi := -1
-	for i, n := range rp.names {
-		if n == o.Metric {
-			mi = i
-		}
-	}
-	if mi < 0 && o.Metric != "primary" {
-		return nil, InputErr(fmt.Errorf("adapt: metric %q: not in the run's scorecard (%s, or primary)", o.Metric, strings.Join(rp.names, ", ")))
+	m, err := adaptArms(trials)
+	if err != nil || len(m.Arms) < 2 {
+		return nil, err
 	}
 	r := &AdaptReport{Run: run.ID(), Collection: name, Group: trials[0].Group, Metric: o.Metric, Arms: m.Names}
-	for i := range col.queries {
-		c := &col.queries[i]
-		if c.err != "" || c.lists == nil {
-			r.Skipped++
-			continue
-		}
-		row := make([]float64, len(m.Arms))
-		for a, s := range m.Arms {
-			vals, primary := rp.score(&c.replayQuery, s)
-			if mi < 0 {
-				row[a] = primary
-			} else {
-				row[a] = vals[mi]
-			}
-		}
-		m.Queries = append(m.Queries, c.q.ID)
-		m.Scores = append(m.Scores, row)
-		m.Features = append(m.Features, fusion.QueryFeatures(c.q.Text, raw[i], col.depth))
+	if r.Skipped, err = fillMatrix(m, col, raw, o.Metric); err != nil {
+		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -207,16 +166,85 @@ func adaptGroup(ctx context.Context, run *runs.Run, name string, trials []runs.T
 	}
 	o.Features = r.Features
 	r.Queries, r.Folds, r.Seed, r.Levels, r.MinLeaf = len(m.Queries), o.Folds, o.Seed, o.Levels, o.MinLeaf
+	if err := r.crossValidate(ctx, m, o); err != nil {
+		return nil, err
+	}
+	return r, r.learn(m, o, col.depth)
+}
 
+// adaptArms is the matrix's arms: the distinct fusion settings of the
+// group's trials that use the engine's own formula, named by their first
+// trial.
+func adaptArms(trials []runs.TrialRecord) (*adapt.Matrix, error) {
+	m := &adapt.Matrix{}
+	seen := map[string]bool{}
+	for _, t := range trials {
+		var s fusion.Settings
+		ref := replayRef(t)
+		if err := json.Unmarshal(ref.Settings, &s); err != nil {
+			return nil, fmt.Errorf("adapt: trial %q: settings: %w", t.Name, err)
+		}
+		key := string(ref.Settings)
+		if seen[key] || s.Formula != fusion.FormulaOwn {
+			continue
+		}
+		seen[key] = true
+		m.Arms = append(m.Arms, s)
+		m.Names = append(m.Names, t.Name)
+	}
+	return m, nil
+}
+
+// fillMatrix replays every arm on every collected query (metric, or the
+// primary score) and records each query's features; it returns the
+// number of queries skipped (failed or without lists).
+func fillMatrix(m *adapt.Matrix, col *collection, raw []map[string][]fusion.Candidate, metric string) (int, error) {
+	rp := newReplayer(col.scorer, col.k)
+	mi := -1
+	for i, n := range rp.names {
+		if n == metric {
+			mi = i
+		}
+	}
+	if mi < 0 && metric != "primary" {
+		return 0, InputErr(fmt.Errorf("adapt: metric %q: not in the run's scorecard (%s, or primary)", metric, strings.Join(rp.names, ", ")))
+	}
+	skipped := 0
+	for i := range col.queries {
+		c := &col.queries[i]
+		if c.err != "" || c.lists == nil {
+			skipped++
+			continue
+		}
+		row := make([]float64, len(m.Arms))
+		for a, s := range m.Arms {
+			vals, primary := rp.score(&c.replayQuery, s)
+			if mi < 0 {
+				row[a] = primary
+			} else {
+				row[a] = vals[mi]
+			}
+		}
+		m.Queries = append(m.Queries, c.q.ID)
+		m.Scores = append(m.Scores, row)
+		m.Features = append(m.Features, fusion.QueryFeatures(c.q.Text, raw[i], col.depth))
+	}
+	return skipped, nil
+}
+
+// crossValidate scores the global best, the policy and the oracle on
+// held-out folds, tests the policy against the global best and decides;
+// then each feature alone.
+func (r *AdaptReport) crossValidate(ctx context.Context, m *adapt.Matrix, o AdaptOptions) error {
 	h := m.CrossValidate(o.Options)
 	r.Global, r.Policy, r.Oracle = adapt.Mean(h.Global), adapt.Mean(h.Policy), adapt.Mean(h.Oracle)
 	p, err := stats.CompareContext(ctx, h.Policy, h.Global, o.Seed, o.Thresholds)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	ds, err := stats.Decide([]stats.Flips{p.Flips}, stats.None, o.Alpha)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	r.Test = ds[0]
 	r.Rule = stats.Rule(stats.None, 1, o.Alpha)
@@ -234,22 +262,27 @@ func adaptGroup(ctx context.Context, run *runs.Run, name string, trials []runs.T
 		one.Features = []string{f}
 		r.PerFeature = append(r.PerFeature, FeatureResult{Feature: f, HeldOut: adapt.Mean(m.CrossValidate(one).Policy)})
 	}
+	return nil
+}
 
+// learn fits the policy on every query and records it with its rules and
+// the held-out evaluation.
+func (r *AdaptReport) learn(m *adapt.Matrix, o AdaptOptions, depth int) error {
 	all := make([]int, len(m.Queries))
 	for i := range all {
 		all[i] = i
 	}
 	r.GlobalBest = m.Names[m.Learn(all, adapt.Options{MinLeaf: 1}).Arm]
-	pol := &fusion.Policy{Version: fusion.PolicyVersion, Metric: o.Metric, Depth: col.depth, Arms: m.Arms, Tree: m.Learn(all, o.Options)}
+	pol := &fusion.Policy{Version: fusion.PolicyVersion, Metric: o.Metric, Depth: depth, Arms: m.Arms, Tree: m.Learn(all, o.Options)}
 	pruneArms(pol)
 	pol.Evaluation = &fusion.PolicyEvaluation{Folds: o.Folds, Seed: o.Seed, Queries: r.Queries, Global: r.Global, Policy: r.Policy,
 		Oracle: r.Oracle, P: r.Test.P, Promotable: r.Promotable, Decision: r.Decision}
 	if err := pol.Validate(); err != nil {
-		return nil, fmt.Errorf("adapt: learned policy: %w", err)
+		return fmt.Errorf("adapt: learned policy: %w", err)
 	}
 	r.Learned = pol
 	r.Rules = pol.Rules(func(s fusion.Settings) string { return describeArm(m, s) })
-	return r, nil
+	return nil
 }
 
 // describeArm names an arm by its trial.

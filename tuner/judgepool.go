@@ -74,44 +74,73 @@ func PoolRun(run *runs.Run, o PoolOptions) (*pool.Pool, error) {
 	judged := judgedPairs{}
 	judged.add(o.Labels)
 	var rankings []pool.Ranking
-	collections := map[string]bool{}
-	// A trial verified live keeps no collection reference; its index
-	// group's replayed trials name the collection of candidate lists.
-	groupOf, groupCollections := map[int]string{}, map[string]string{}
-	if o.Retrievers {
-		all, err := run.Trials()
+	for _, e := range chosen {
+		rs, err := trialRankings(run, e, judged)
 		if err != nil {
 			return nil, err
 		}
-		for _, t := range all {
-			groupOf[t.Index] = t.Group
-			if t.Replay != nil && groupCollections[t.Group] == "" {
-				groupCollections[t.Group] = t.Replay.Collection
+		rankings = append(rankings, rs...)
+	}
+	if o.Retrievers {
+		names, err := chosenCollections(run, chosen)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range names {
+			rs, err := retrieverRankings(run, c, judged)
+			if err != nil {
+				return nil, err
 			}
+			rankings = append(rankings, rs...)
 		}
 	}
+	return pool.Build(o.Dataset, rankings, judged.has, o.Depth)
+}
+
+// trialRankings is trial e's recorded top results, one ranking per query
+// that succeeded; the documents they grade join judged.
+func trialRankings(run *runs.Run, e runs.Entry, judged judgedPairs) ([]pool.Ranking, error) {
+	results, err := run.QueryResults(e.Index)
+	if err != nil {
+		return nil, fmt.Errorf("pool: trial %q: %w", e.Name, err)
+	}
+	var out []pool.Ranking
+	for _, r := range results {
+		if r.Error != "" {
+			continue
+		}
+		docs := make([]string, len(r.Top))
+		for i, d := range r.Top {
+			docs[i] = d.DocID
+			if d.Grade >= 0 {
+				judged.set(r.QueryID, d.DocID)
+			}
+		}
+		out = append(out, pool.Ranking{Source: e.Name, Query: r.QueryID, Docs: docs})
+	}
+	return out, nil
+}
+
+// chosenCollections names, sorted, the collections of candidate lists of
+// the chosen trials' index groups. A trial verified live keeps no
+// collection reference; its index group's replayed trials name the
+// collection.
+func chosenCollections(run *runs.Run, chosen []runs.Entry) ([]string, error) {
+	all, err := run.Trials()
+	if err != nil {
+		return nil, err
+	}
+	groupOf, groupCollections := map[int]string{}, map[string]string{}
+	for _, t := range all {
+		groupOf[t.Index] = t.Group
+		if t.Replay != nil && groupCollections[t.Group] == "" {
+			groupCollections[t.Group] = t.Replay.Collection
+		}
+	}
+	collections := map[string]bool{}
 	for _, e := range chosen {
-		results, err := run.QueryResults(e.Index)
-		if err != nil {
-			return nil, fmt.Errorf("pool: trial %q: %w", e.Name, err)
-		}
-		for _, r := range results {
-			if r.Error != "" {
-				continue
-			}
-			docs := make([]string, len(r.Top))
-			for i, d := range r.Top {
-				docs[i] = d.DocID
-				if d.Grade >= 0 {
-					judged.set(r.QueryID, d.DocID)
-				}
-			}
-			rankings = append(rankings, pool.Ranking{Source: e.Name, Query: r.QueryID, Docs: docs})
-		}
-		if o.Retrievers {
-			if c := groupCollections[groupOf[e.Index]]; c != "" {
-				collections[c] = true
-			}
+		if c := groupCollections[groupOf[e.Index]]; c != "" {
+			collections[c] = true
 		}
 	}
 	names := make([]string, 0, len(collections))
@@ -119,14 +148,7 @@ func PoolRun(run *runs.Run, o PoolOptions) (*pool.Pool, error) {
 		names = append(names, c)
 	}
 	sort.Strings(names)
-	for _, c := range names {
-		rs, err := retrieverRankings(run, c, judged)
-		if err != nil {
-			return nil, err
-		}
-		rankings = append(rankings, rs...)
-	}
-	return pool.Build(o.Dataset, rankings, judged.has, o.Depth)
+	return names, nil
 }
 
 // judgedPairs is the set of judged (query, document) pairs.

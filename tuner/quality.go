@@ -74,26 +74,8 @@ type QualityConfig struct {
 // writes quality.json and baseline.json into the run. The error is the
 // run's; failed gates are in Quality.GatesPass, not an error.
 func CheckQuality(ctx context.Context, c QualityConfig) (*runs.Quality, *Outcome, error) {
-	ef, err := AsIsExperiments()
-	if err != nil {
+	if err := c.asIs(); err != nil {
 		return nil, nil, err
-	}
-	trials, _, err := ef.Expand()
-	if err != nil {
-		return nil, nil, err
-	}
-	c.Trials, c.Study, c.Replay, c.Shared, c.HeldOut = trials, nil, nil, nil, nil
-	if c.Reference != nil {
-		ref := c.Reference.Baseline
-		if c.Gates, err = ResolveGates(c.Gates, ref.Value); err != nil {
-			return nil, nil, InputErr(fmt.Errorf("--against %s: %w", c.Reference.Name, err))
-		}
-	} else {
-		for _, g := range c.Gates {
-			if g.Ref {
-				return nil, nil, InputErr(fmt.Errorf("gate %q is relative to a reference: give one with --against RUN|latest-on-branch|FILE", g.Text))
-			}
-		}
 	}
 	out, runErr := Run(ctx, c.Config)
 	if out == nil {
@@ -122,6 +104,43 @@ func CheckQuality(ctx context.Context, c QualityConfig) (*runs.Quality, *Outcome
 			return nil, out, errors.Join(runErr, err)
 		}
 	}
+	if err := c.writeQuality(out.Run, q, best, results); err != nil {
+		return q, out, errors.Join(runErr, err)
+	}
+	return q, out, runErr
+}
+
+// asIs makes c one trial of the backend as it runs (no study, replay,
+// sharing or held-out split) and resolves relative gates against the
+// reference (refused without one).
+func (c *QualityConfig) asIs() error {
+	ef, err := AsIsExperiments()
+	if err != nil {
+		return err
+	}
+	trials, _, err := ef.Expand()
+	if err != nil {
+		return err
+	}
+	c.Trials, c.Study, c.Replay, c.Shared, c.HeldOut = trials, nil, nil, nil, nil
+	if c.Reference != nil {
+		if c.Gates, err = ResolveGates(c.Gates, c.Reference.Baseline.Value); err != nil {
+			return InputErr(fmt.Errorf("--against %s: %w", c.Reference.Name, err))
+		}
+		return nil
+	}
+	for _, g := range c.Gates {
+		if g.Ref {
+			return InputErr(fmt.Errorf("gate %q is relative to a reference: give one with --against RUN|latest-on-branch|FILE", g.Text))
+		}
+	}
+	return nil
+}
+
+// writeQuality adds the failure report to q (the first FailuresShown
+// failures; quality.json keeps them all) and writes quality.json and the
+// run's baseline.json.
+func (c QualityConfig) writeQuality(run *runs.Run, q *runs.Quality, best runs.Entry, results []runs.QueryResult) error {
 	all := failures(c.Queries, c.Golden, results)
 	if c.Corpus != "" && len(all) > 0 {
 		if err := fillText(all, c.Corpus); err != nil {
@@ -136,18 +155,14 @@ func CheckQuality(ctx context.Context, c QualityConfig) (*runs.Quality, *Outcome
 	q.Failures = all[:min(shown, len(all))]
 	full := *q
 	full.Failures = all
-	if err := out.Run.WriteJSON(runs.QualityFile, full); err != nil {
-		return q, out, errors.Join(runErr, err)
+	if err := run.WriteJSON(runs.QualityFile, full); err != nil {
+		return err
 	}
-	base := runs.NewBaseline(out.Run.ID(), best, q.GoldenHash, results)
-	data, err := base.Encode()
-	if err == nil {
-		err = out.Run.WriteFile(runs.BaselineFile, data)
-	}
+	data, err := runs.NewBaseline(run.ID(), best, q.GoldenHash, results).Encode()
 	if err != nil {
-		return q, out, errors.Join(runErr, err)
+		return err
 	}
-	return q, out, runErr
+	return run.WriteFile(runs.BaselineFile, data)
 }
 
 // routingByCategory is the routing accuracy of each category with an

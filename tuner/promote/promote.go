@@ -79,35 +79,9 @@ func (pr *Promoter) install(ctx context.Context, config []byte, p Promotion) (Pr
 	}
 	p.Time = now().UTC()
 	p.Config = pr.ConfigPath
-	mode := os.FileMode(0o644)
-	if st, err := os.Stat(pr.ConfigPath); err == nil {
-		mode = st.Mode().Perm()
-	}
-	old, err := os.ReadFile(pr.ConfigPath)
-	switch {
-	case err == nil:
-		p.Existed = true
-	case errors.Is(err, os.ErrNotExist):
-	default:
-		return p, fmt.Errorf("%s: read production config: %w", p.Action, err)
-	}
-	if err := os.MkdirAll(pr.BackupDir, 0o755); err != nil {
-		return p, fmt.Errorf("%s: %w", p.Action, err)
-	}
-	p.Backup = filepath.Join(pr.BackupDir, p.Time.Format("20060102T150405.000000000Z")+"-"+filepath.Base(pr.ConfigPath))
-	if p.Existed {
-		if err := runs.WriteFileAtomic(p.Backup, old, mode); err != nil {
-			return p, fmt.Errorf("%s: back up production config: %w", p.Action, err)
-		}
-	} else {
-		p.Backup = ""
-	}
-	if !p.Existed {
-		if err := os.MkdirAll(filepath.Dir(pr.ConfigPath), 0o755); err != nil {
-			return p, fmt.Errorf("%s: create the production config's directory: %w", p.Action, err)
-		}
-	} else {
-		p.PreviousSHA256 = digest(old)
+	old, mode, err := pr.backUp(&p)
+	if err != nil {
+		return p, err
 	}
 	p.SHA256 = digest(config)
 	// The intent goes to the journal before the switch: a process killed
@@ -129,7 +103,48 @@ func (pr *Promoter) install(ctx context.Context, config []byte, p Promotion) (Pr
 		p.Status = StatusOK
 		return p, pr.journal(p)
 	}
-	// Restore what was there, byte for byte, and bring the service back on it.
+	return pr.restore(p, old, mode, verr)
+}
+
+// backUp reads the production config (p.Existed says whether there is
+// one), copies it into the backup directory (p.Backup) and records its
+// digest, or creates the config's directory when there is none. It
+// returns the old bytes and the file mode the new config takes.
+func (pr *Promoter) backUp(p *Promotion) ([]byte, os.FileMode, error) {
+	mode := os.FileMode(0o644)
+	if st, err := os.Stat(pr.ConfigPath); err == nil {
+		mode = st.Mode().Perm()
+	}
+	old, err := os.ReadFile(pr.ConfigPath)
+	switch {
+	case err == nil:
+		p.Existed = true
+	case errors.Is(err, os.ErrNotExist):
+	default:
+		return nil, mode, fmt.Errorf("%s: read production config: %w", p.Action, err)
+	}
+	if err := os.MkdirAll(pr.BackupDir, 0o755); err != nil {
+		return nil, mode, fmt.Errorf("%s: %w", p.Action, err)
+	}
+	if !p.Existed {
+		p.Backup = ""
+		if err := os.MkdirAll(filepath.Dir(pr.ConfigPath), 0o755); err != nil {
+			return nil, mode, fmt.Errorf("%s: create the production config's directory: %w", p.Action, err)
+		}
+		return old, mode, nil
+	}
+	p.Backup = filepath.Join(pr.BackupDir, p.Time.Format("20060102T150405.000000000Z")+"-"+filepath.Base(pr.ConfigPath))
+	if err := runs.WriteFileAtomic(p.Backup, old, mode); err != nil {
+		return nil, mode, fmt.Errorf("%s: back up production config: %w", p.Action, err)
+	}
+	p.PreviousSHA256 = digest(old)
+	return old, mode, nil
+}
+
+// restore puts back what was there before a promotion whose verification
+// failed with verr, byte for byte, brings the service back on it and
+// journals the rollback.
+func (pr *Promoter) restore(p Promotion, old []byte, mode os.FileMode, verr error) (Promotion, error) {
 	p.Status = StatusRolledBack
 	p.Error = verr.Error()
 	var rerr error
