@@ -65,17 +65,11 @@ func sweepLatency(run *runs.Run, e runs.Entry, results []runs.QueryResult) (*run
 			return nil, fmt.Errorf("trial %q: latency: %w", e.Name, err)
 		}
 	}
-	var ms []float64
-	for _, r := range results {
-		if r.Error == "" {
-			ms = append(ms, r.LatencyMS)
-		}
-	}
-	if len(ms) == 0 {
+	st := queryLatency(results)
+	if st == nil {
 		return nil, nil
 	}
-	s := runs.StatsOf(ms, nil, 0)
-	return &runs.Latency{Trials: []runs.TrialLatency{{Index: e.Index, Name: e.Name, Primary: e.Primary, Sweep: &s}}}, nil
+	return &runs.Latency{Trials: []runs.TrialLatency{{Index: e.Index, Name: e.Name, Primary: e.Primary, Sweep: st}}}, nil
 }
 
 // objective is the study's objective for run: ConstrainedObjective under

@@ -94,37 +94,19 @@ func (c Config) measureLatency(ctx context.Context, run *runs.Run, b backend.Bac
 		if e.Status != runs.StatusOK {
 			continue
 		}
-		t := runs.TrialLatency{Index: e.Index, Name: e.Name, Primary: e.Primary}
-		if mode[e.Index] == string(ModeLive) {
-			// A shared study's trials imported from other workers have
-			// no per-query file here: no sweep measurement.
-			results, _ := run.QueryResults(e.Index)
-			var ms []float64
-			for _, r := range results {
-				if r.Error == "" {
-					ms = append(ms, r.LatencyMS)
-				}
-			}
-			if len(ms) > 0 {
-				s := runs.StatsOf(ms, nil, 0)
-				t.Sweep = &s
-			}
-		}
-		if finalists < lo.Finalists {
+		final := finalists < lo.Finalists
+		if final {
 			finalists++
 			fmt.Fprintf(c.Log, "latency: finalist %d/%d %s: %d passes of %d queries at concurrency %d (after a warm-up)\n",
 				finalists, min(lo.Finalists, len(lb.Trials)), e.Name, lo.Repeats, len(c.Queries), eo.Concurrency)
-			reps, err := repeatLatency(ctx, b, e, c.Queries, c.Scorer, c.Eval, lo.Repeats, run.ID())
-			if err != nil {
-				return fmt.Errorf("latency: finalist %q: %w", e.Name, err)
-			}
-			med, sp := runs.MedianOf(reps)
-			t.Repeats, t.Median, t.Spread = reps, &med, &sp
 		}
-		if t.Sweep == nil && t.Median == nil {
-			continue
+		t, err := c.trialLatency(ctx, run, b, e, mode[e.Index] == string(ModeLive), final, lo.Repeats)
+		if err != nil {
+			return err
 		}
-		l.Trials = append(l.Trials, t)
+		if t.Sweep != nil || t.Median != nil {
+			l.Trials = append(l.Trials, t)
+		}
 	}
 	if err := ctx.Err(); err != nil {
 		return err
@@ -141,6 +123,44 @@ func (c Config) measureLatency(ctx context.Context, run *runs.Run, b backend.Bac
 	}
 	logLatency(c.Log, l)
 	return nil
+}
+
+// trialLatency is trial e's measurements: its sweep latency from its own
+// queries when it ran live, and, as a finalist, repeats passes on b.
+func (c Config) trialLatency(ctx context.Context, run *runs.Run, b backend.Backend, e runs.Entry, live, final bool, repeats int) (runs.TrialLatency, error) {
+	t := runs.TrialLatency{Index: e.Index, Name: e.Name, Primary: e.Primary}
+	if live {
+		// A shared study's trials imported from other workers have no
+		// per-query file here: no sweep measurement.
+		results, _ := run.QueryResults(e.Index)
+		t.Sweep = queryLatency(results)
+	}
+	if !final {
+		return t, nil
+	}
+	reps, err := repeatLatency(ctx, b, e, c.Queries, c.Scorer, c.Eval, repeats, run.ID())
+	if err != nil {
+		return t, fmt.Errorf("latency: finalist %q: %w", e.Name, err)
+	}
+	med, sp := runs.MedianOf(reps)
+	t.Repeats, t.Median, t.Spread = reps, &med, &sp
+	return t, nil
+}
+
+// queryLatency is the latency statistics of the queries that succeeded
+// (nil: none did).
+func queryLatency(results []runs.QueryResult) *runs.LatencyStats {
+	var ms []float64
+	for _, r := range results {
+		if r.Error == "" {
+			ms = append(ms, r.LatencyMS)
+		}
+	}
+	if len(ms) == 0 {
+		return nil
+	}
+	s := runs.StatsOf(ms, nil, 0)
+	return &s
 }
 
 // applyConstraints checks the constraints on every measured trial, marks
