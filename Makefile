@@ -3,7 +3,7 @@ GO      ?= go
 BIN     ?= bin/tune
 FUZZTIME ?= 30s
 
-.PHONY: help build test check-leaderboards faults codesize demo bench bench-eval bench-samplers bench-workers bench-load bench-scale bench-replay bench-postgres bench-study-replay judge-recovery traffic lint fuzz clean
+.PHONY: help build test check-leaderboards faults codesize demo bench bench-eval bench-samplers bench-workers bench-load bench-scale bench-query bench-replay bench-postgres bench-study-replay judge-recovery traffic lint fuzz clean
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "  %-12s %s\n", $$1, $$2}'
@@ -46,6 +46,9 @@ bench-load: ## bounded load test of tune serve: 16 clients on 127.0.0.1, QPS, p5
 
 bench-scale: build ## tune serve (bm25 + lsa-128) on 20k and 100k generated documents: cold index time, peak RSS, warm restart (SIZES, RUNS)
 	./scripts/bench-scale.sh
+
+bench-query: build ## hybrid POST /search latency (p50/p95/p99) and searches/s with 1 and 4 clients on ../shared/data/scifact (bm25 + lsa-256; the demo without it)
+	./scripts/bench-query.sh
 
 bench-replay: build ## fusion replay vs live restart-per-config on ../shared/data/scifact (skips without it)
 	./scripts/bench-replay.sh
