@@ -44,19 +44,11 @@ func HarvestPool(r *harvest.Result, dataset string, depth int, judged map[string
 // (clicks are what a harvest's pool is to be checked against, so they do
 // not count as judged). An absent store holds none.
 func JudgedExceptImplicit(ctx context.Context, url, dataset string) (map[string]map[string]bool, error) {
+	ls, err := latestLabels(ctx, url, dataset)
+	if err != nil {
+		return nil, err
+	}
 	out := map[string]map[string]bool{}
-	if labels.Absent(url) {
-		return out, nil
-	}
-	st, err := labels.Open(ctx, url)
-	if err != nil {
-		return nil, InputErr(fmt.Errorf("labels: %w", err))
-	}
-	defer st.Close()
-	ls, err := st.Latest(ctx, dataset)
-	if err != nil {
-		return nil, fmt.Errorf("labels: %w", err)
-	}
 	for _, l := range ls {
 		if l.Source == labels.SourceImplicit {
 			continue

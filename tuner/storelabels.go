@@ -11,6 +11,18 @@ import (
 // source) in the label store at url; nil when it is a SQLite file that
 // does not exist yet. A store that cannot be opened is an InputError.
 func StoreLabels(ctx context.Context, url, dataset string) (map[string]map[string]int, error) {
+	ls, err := latestLabels(ctx, url, dataset)
+	if err != nil || ls == nil {
+		return nil, err
+	}
+	return labels.ToQrels(ls), nil
+}
+
+// latestLabels returns each judge's latest label of each pair of dataset
+// in the label store at url (labels.Store.Latest); nil when it is a
+// SQLite file that does not exist yet. A store that cannot be opened is
+// an InputError.
+func latestLabels(ctx context.Context, url, dataset string) ([]labels.Label, error) {
 	if labels.Absent(url) {
 		return nil, nil
 	}
@@ -23,5 +35,5 @@ func StoreLabels(ctx context.Context, url, dataset string) (map[string]map[strin
 	if err != nil {
 		return nil, fmt.Errorf("dataset.labels: %w", err)
 	}
-	return labels.ToQrels(ls), nil
+	return ls, nil
 }
