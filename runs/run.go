@@ -25,6 +25,8 @@ type Run struct {
 	Redact *Redactor
 	// Derive, when set, derives the per-query results of replayed trials.
 	Derive Deriver
+
+	memoized *resultMemo // see memo.go
 }
 
 // ID is the run's directory name.
@@ -211,6 +213,12 @@ func (r *Run) QueryResults(index int) ([]QueryResult, error) { return r.queryRes
 func (r *Run) QueryScores(index int) ([]QueryResult, error) { return r.queryResults(index, false) }
 
 func (r *Run) queryResults(index int, hits bool) ([]QueryResult, error) {
+	// Kept results are those of a trial that stores its own (never a
+	// derived one): no Deriver to ask.
+	memo := r.memo()
+	if res, ok := memo.recall(index); ok {
+		return res, nil
+	}
 	if r.Derive != nil {
 		if res, ok, err := r.Derive.Derive(r, index, hits); ok || err != nil {
 			return res, err
@@ -218,18 +226,23 @@ func (r *Run) queryResults(index int, hits bool) ([]QueryResult, error) {
 	}
 	path := filepath.Join(r.Dir, TrialsDir, fmt.Sprintf("%03d.queries.jsonl", index))
 	var out []QueryResult
+	size := 0
 	err := readLines(path, func(line int, data []byte) error {
 		var q QueryResult
 		if err := json.Unmarshal(data, &q); err != nil {
 			return fmt.Errorf("runs: %s:%d: %w", path, line, err)
 		}
 		out = append(out, q)
+		size += len(data) + 1
 		return nil
 	})
 	if errors.Is(err, fs.ErrNotExist) {
 		if t, terr := r.Trial(index); terr == nil && t.Replay != nil {
 			return nil, fmt.Errorf("runs: trial %q (%03d): its per-query results are derived from collection %s, and the run has no Deriver", t.Name, index, t.Replay.Collection)
 		}
+	}
+	if err == nil {
+		memo.remember(index, append([]QueryResult(nil), out...), size)
 	}
 	return out, err
 }
