@@ -89,6 +89,9 @@ type Config struct {
 	// Started is when the command started, for the timings' wall time
 	// (zero: when Run is called).
 	Started time.Time
+
+	// pre precomputes the trials' statistics while they run (set by Run).
+	pre *preStats
 }
 
 // SharedConfig is a study shared through a database.
@@ -186,6 +189,7 @@ func Run(ctx context.Context, c Config) (*Outcome, error) {
 		return nil, finishRun(ctx, run, nil, fmt.Errorf("open backend: %w", err), "")
 	}
 	b := NewTimedBackend(ob)
+	c.pre = newPreStats(ctx, run, c.Stats, preStatsWorkers)
 	started := time.Now()
 	res, held, runErr, stop, err := c.execute(ctx, run, b, backendDir)
 	if stop {
@@ -240,6 +244,7 @@ func (c Config) execute(ctx context.Context, run *runs.Run, b *TimedBackend, bac
 	}
 	opts := c.options(run, b, c.Backend.Describe)
 	opts.Replay = c.Replay
+	opts.pre = c.pre
 	if c.Study != nil {
 		res, runErr = Search(ctx, opts, *c.Study)
 	} else {
@@ -487,7 +492,8 @@ func (c Config) statistics(ctx context.Context, run *runs.Run, lb *runs.Leaderbo
 	if ctx.Err() != nil {
 		statsCtx = context.WithoutCancel(ctx)
 	}
-	if err := Significance(statsCtx, run, lb, c.Stats); err != nil {
+	c.pre.wait()
+	if err := significance(statsCtx, run, lb, c.Stats, c.pre); err != nil {
 		return statsCtx.Err() != nil, err
 	}
 	if len(c.Queries) > 0 {
