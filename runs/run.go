@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/fusiontune/fusiontune/internal/atomicfile"
@@ -286,20 +287,28 @@ func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
 }
 
 // WriteLeaderboard writes leaderboard.json, leaderboard.md and
-// leaderboard.csv.
+// leaderboard.csv: all three rendered first (a render error writes none),
+// then written side by side (each atomically and durably; their fsyncs
+// overlap instead of following one another).
 func (r *Run) WriteLeaderboard(lb Leaderboard) error {
-	for _, f := range []struct{ name, format string }{
+	files := []struct{ name, format string }{
 		{LeaderboardJSONFile, "json"}, {LeaderboardMDFile, "md"}, {LeaderboardCSVFile, "csv"},
-	} {
+	}
+	data := make([][]byte, len(files))
+	for i, f := range files {
 		var b strings.Builder
 		if err := lb.Render(&b, f.format); err != nil {
 			return fmt.Errorf("runs: render %s: %w", f.name, err)
 		}
-		if err := r.WriteFile(f.name, []byte(b.String())); err != nil {
-			return err
-		}
+		data[i] = []byte(b.String())
 	}
-	return nil
+	errs := make([]error, len(files))
+	var wg sync.WaitGroup
+	for i, f := range files {
+		wg.Go(func() { errs[i] = r.WriteFile(f.name, data[i]) })
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // ReadLeaderboard reads leaderboard.json.
