@@ -54,7 +54,7 @@ func (c *ReplayCore) ScoreBoth(rq *ReplayQuery, s fusion.Settings) (fast, sorted
 	return fast, append([]float64(nil), v...), fastP, sortedP, fastR, c.rp.routing()
 }
 
-// ComputedAfter is how many paired tests and category intervals the
-// statistics steps computed after the trials (not precomputed while they
+// ComputedAfter is how many paired tests, category intervals, result keys
+// and judged-only values the steps after the trials computed (not precomputed while they
 // ran), since the process started.
 func ComputedAfter() int64 { return computedAfter.Load() }

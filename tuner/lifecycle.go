@@ -190,6 +190,9 @@ func Run(ctx context.Context, c Config) (*Outcome, error) {
 	}
 	b := NewTimedBackend(ob)
 	c.pre = newPreStats(ctx, run, c.Stats, preStatsWorkers)
+	if len(c.Queries) > 0 && c.Scorer != nil {
+		c.pre.withFacts(JudgmentsOf(c.Queries), c.Scorer)
+	}
 	started := time.Now()
 	res, held, runErr, stop, err := c.execute(ctx, run, b, backendDir)
 	if stop {
@@ -425,11 +428,12 @@ func writeResults(run *runs.Run, name string, results []runs.QueryResult) error 
 // resume, which redoes the analysis) and writes no leaderboard.
 func (c Config) finish(ctx context.Context, run *runs.Run, held *runs.HeldOut, bs []*TimedBackend, res *Result, elapsed time.Duration, hint string) (*Outcome, error) {
 	analysisStart := time.Now()
+	c.pre.wait() // what the last trials left to compute
 	trials, lb, err := c.leaderboard(run)
 	if err != nil {
 		return nil, err
 	}
-	if interrupted, err := c.statistics(ctx, run, &lb); err != nil {
+	if interrupted, err := c.statistics(ctx, run, &lb, trials); err != nil {
 		if interrupted {
 			return nil, finishRun(ctx, run, nil, err, hint)
 		}
@@ -475,7 +479,7 @@ func (c Config) leaderboard(run *runs.Run) ([]runs.TrialRecord, runs.Leaderboard
 	if len(c.Queries) > 0 {
 		lb.SetCeiling(Ceiling(c.Queries, c.Scorer))
 	}
-	same, err := resultKeys(run, trials)
+	same, err := resultKeys(run, trials, c.pre)
 	if err != nil {
 		return nil, runs.Leaderboard{}, err
 	}
@@ -487,17 +491,20 @@ func (c Config) leaderboard(run *runs.Run) ([]runs.TrialRecord, runs.Leaderboard
 // interrupted reports an error caused by ctx ending during them; an
 // interrupted sweep still gets the leaderboard of the trials it
 // finished (the sizes are bounded; see the stats settings).
-func (c Config) statistics(ctx context.Context, run *runs.Run, lb *runs.Leaderboard) (interrupted bool, err error) {
+func (c Config) statistics(ctx context.Context, run *runs.Run, lb *runs.Leaderboard, trials []runs.TrialRecord) (interrupted bool, err error) {
 	statsCtx := ctx
 	if ctx.Err() != nil {
 		statsCtx = context.WithoutCancel(ctx)
 	}
-	c.pre.wait()
 	if err := significance(statsCtx, run, lb, c.Stats, c.pre); err != nil {
 		return statsCtx.Err() != nil, err
 	}
 	if len(c.Queries) > 0 {
-		if err := SetJudgedOnly(statsCtx, run, lb, JudgmentsOf(c.Queries), c.Scorer); err != nil {
+		records := make(map[int]runs.TrialRecord, len(trials))
+		for _, t := range trials {
+			records[t.Index] = t
+		}
+		if err := setJudgedOnly(statsCtx, run, lb, JudgmentsOf(c.Queries), c.Scorer, c.pre, records); err != nil {
 			return statsCtx.Err() != nil, err
 		}
 	}

@@ -3,6 +3,7 @@ package tuner
 import (
 	"context"
 	"math"
+	"reflect"
 	"runtime"
 	"sync"
 
@@ -33,6 +34,21 @@ type preStats struct {
 	seen      map[int]bool
 	intervals map[int]preIntervals
 	paired    map[pairKey]prePaired
+
+	// With judgments (see withFacts), each trial's result key (resultKey)
+	// and judged-only values (SetJudgedOnly) too: they read the trial's
+	// results with their hits, which a replayed trial derives again.
+	judgments Judgments
+	scorer    Scorer
+	facts     map[int]resultFacts
+}
+
+// resultFacts are what the leaderboard needs of a trial's results with
+// their hits, for the record they were read under.
+type resultFacts struct {
+	rec    runs.TrialRecord
+	key    string
+	judged map[string]float64 // nil: no judged-only metrics
 }
 
 type pairKey struct {
@@ -74,6 +90,9 @@ func (p *preStats) add(t runs.TrialRecord) {
 	p.seen[t.Index] = true
 	p.ok = append(p.ok, t)
 	p.start(func() { p.computeIntervals(t) })
+	if p.scorer != nil {
+		p.start(func() { p.computeFacts(t) })
+	}
 	switch {
 	case t.Baseline && p.base == nil:
 		p.base = &t
@@ -96,6 +115,43 @@ func (p *preStats) start(f func()) {
 			f()
 		}
 	}()
+}
+
+// withFacts makes p compute each trial's result key and judged-only
+// values under judgments and sc too.
+func (p *preStats) withFacts(judgments Judgments, sc Scorer) *preStats {
+	p.judgments, p.scorer, p.facts = judgments, sc, map[int]resultFacts{}
+	return p
+}
+
+func (p *preStats) computeFacts(t runs.TrialRecord) {
+	res, err := p.tr.run.QueryResults(t.Index)
+	if err != nil {
+		return
+	}
+	f := resultFacts{rec: t, key: resultKey(res)}
+	if names := JudgedOnlyMetrics(p.scorer.Metrics()); len(names) > 0 {
+		f.judged = ScoreRecorded(res, p.judgments, p.scorer, names).JudgedOnly
+	}
+	p.mu.Lock()
+	p.facts[t.Index] = f
+	p.mu.Unlock()
+}
+
+// factsFor returns the precomputed facts of trial rec when they were made
+// under the same record (a replayed trial verified live since has another,
+// and its results are read again).
+func (p *preStats) factsFor(rec runs.TrialRecord) (resultFacts, bool) {
+	if p == nil || p.facts == nil {
+		return resultFacts{}, false
+	}
+	p.mu.Lock()
+	f, ok := p.facts[rec.Index]
+	p.mu.Unlock()
+	if !ok || !reflect.DeepEqual(f.rec, rec) {
+		return resultFacts{}, false
+	}
+	return f, true
 }
 
 // wait waits for the computations started (nothing with a nil p).

@@ -11,8 +11,9 @@ import (
 	"github.com/fusiontune/fusiontune/tuner"
 )
 
-// TestRunPrecomputesStatistics: the paired tests against the baseline and
-// the category intervals of a sweep's trials are computed while the
+// TestRunPrecomputesStatistics: the paired tests against the baseline,
+// the category intervals, the result keys (trials with the same results)
+// and the judged-only values of a sweep's trials are computed while the
 // trials run (the step after the last trial computes none of them), and
 // they are those the statistics step computes alone,
 // so the leaderboard is the same.
@@ -33,7 +34,7 @@ func TestRunPrecomputesStatistics(t *testing.T) {
 			}
 			checkFinished(t, out, len(trials), 0)
 			if n := tuner.ComputedAfter() - before; n != 0 {
-				t.Errorf("the statistics step computed %d tests and intervals after the last trial, want 0 (all precomputed)", n)
+				t.Errorf("the step after the last trial computed %d tests, intervals, keys and judged-only values, want 0 (all precomputed)", n)
 			}
 			// The statistics step alone, from the run's records.
 			recs, err := out.Run.Trials()
@@ -44,15 +45,18 @@ func TestRunPrecomputesStatistics(t *testing.T) {
 			if err := tuner.Significance(context.Background(), out.Run, &alone, c.Stats); err != nil {
 				t.Fatal(err)
 			}
+			if err := tuner.SetJudgedOnly(context.Background(), out.Run, &alone, tuner.JudgmentsOf(c.Queries), c.Scorer); err != nil {
+				t.Fatal(err)
+			}
 			for _, want := range alone.Trials {
 				got, err := out.Leaderboard.Find(want.Name)
 				if err != nil {
 					t.Fatal(err)
 				}
 				if !reflect.DeepEqual(got.Comparison, want.Comparison) || !reflect.DeepEqual(got.MetricComparisons, want.MetricComparisons) ||
-					!reflect.DeepEqual(got.CategoryIntervals, want.CategoryIntervals) {
-					t.Errorf("trial %s: precomputed %+v %+v %+v, alone %+v %+v %+v", want.Name, got.Comparison, got.MetricComparisons, got.CategoryIntervals,
-						want.Comparison, want.MetricComparisons, want.CategoryIntervals)
+					!reflect.DeepEqual(got.CategoryIntervals, want.CategoryIntervals) || !reflect.DeepEqual(got.JudgedOnly, want.JudgedOnly) {
+					t.Errorf("trial %s: precomputed %+v %+v %+v %v, alone %+v %+v %+v %v", want.Name, got.Comparison, got.MetricComparisons, got.CategoryIntervals, got.JudgedOnly,
+						want.Comparison, want.MetricComparisons, want.CategoryIntervals, want.JudgedOnly)
 				}
 			}
 		})

@@ -326,9 +326,9 @@ func Significance(ctx context.Context, run *runs.Run, lb *runs.Leaderboard, o St
 	return significance(ctx, run, lb, o, nil)
 }
 
-// computedAfter counts the paired tests and category intervals the
-// statistics step computed itself, not taken from a preStats (for the
-// tests).
+// computedAfter counts the paired tests, category intervals, result keys
+// and judged-only values the step after the last trial computed itself,
+// not taken from a preStats (for the tests).
 var computedAfter atomic.Int64
 
 // significance is Significance taking what pre computed while the trials
