@@ -496,14 +496,14 @@ func (c Config) statistics(ctx context.Context, run *runs.Run, lb *runs.Leaderbo
 	if ctx.Err() != nil {
 		statsCtx = context.WithoutCancel(ctx)
 	}
-	if err := significance(statsCtx, run, lb, c.Stats, c.pre); err != nil {
+	records := make(map[int]runs.TrialRecord, len(trials))
+	for _, t := range trials {
+		records[t.Index] = t
+	}
+	if err := significance(statsCtx, run, lb, c.Stats, c.pre, records); err != nil {
 		return statsCtx.Err() != nil, err
 	}
 	if len(c.Queries) > 0 {
-		records := make(map[int]runs.TrialRecord, len(trials))
-		for _, t := range trials {
-			records[t.Index] = t
-		}
 		if err := setJudgedOnly(statsCtx, run, lb, JudgmentsOf(c.Queries), c.Scorer, c.pre, records); err != nil {
 			return statsCtx.Err() != nil, err
 		}

@@ -32,6 +32,7 @@ type preStats struct {
 	base      *runs.TrialRecord // the baseline, once recorded
 	ok        []runs.TrialRecord
 	seen      map[int]bool
+	recs      map[int]runs.TrialRecord // the record each trial was added with
 	intervals map[int]preIntervals
 	paired    map[pairKey]prePaired
 
@@ -72,7 +73,7 @@ type preIntervals struct {
 func newPreStats(ctx context.Context, run *runs.Run, o StatsOptions, workers int) *preStats {
 	return &preStats{
 		ctx: ctx, o: o.withDefaults(), tr: newTrialResults(run), sem: make(chan struct{}, max(workers, 1)),
-		seen: map[int]bool{}, intervals: map[int]preIntervals{}, paired: map[pairKey]prePaired{},
+		seen: map[int]bool{}, recs: map[int]runs.TrialRecord{}, intervals: map[int]preIntervals{}, paired: map[pairKey]prePaired{},
 	}
 }
 
@@ -89,6 +90,7 @@ func (p *preStats) add(t runs.TrialRecord) {
 	}
 	p.seen[t.Index] = true
 	p.ok = append(p.ok, t)
+	p.recs[t.Index] = t
 	p.start(func() { p.computeIntervals(t) })
 	if p.scorer != nil {
 		p.start(func() { p.computeFacts(t) })
@@ -152,6 +154,24 @@ func (p *preStats) factsFor(rec runs.TrialRecord) (resultFacts, bool) {
 		return resultFacts{}, false
 	}
 	return f, true
+}
+
+// seed gives tr the per-query scores p read of every trial whose record
+// is still the one p read them under (records by index): a replayed
+// trial's are not derived again.
+func (p *preStats) seed(tr *trialResults, records map[int]runs.TrialRecord) {
+	if p == nil || p.tr.run != tr.run {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.tr.mu.Lock()
+	defer p.tr.mu.Unlock()
+	for i, res := range p.tr.cache {
+		if rec, ok := records[i]; ok && reflect.DeepEqual(rec, p.recs[i]) {
+			tr.cache[i] = res
+		}
+	}
 }
 
 // wait waits for the computations started (nothing with a nil p).

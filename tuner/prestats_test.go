@@ -14,7 +14,8 @@ import (
 // TestRunPrecomputesStatistics: the paired tests against the baseline,
 // the category intervals, the result keys (trials with the same results)
 // and the judged-only values of a sweep's trials are computed while the
-// trials run (the step after the last trial computes none of them), and
+// trials run (the step after the last trial computes none of them, nor
+// reads a trial's scores again), and
 // they are those the statistics step computes alone,
 // so the leaderboard is the same.
 func TestRunPrecomputesStatistics(t *testing.T) {

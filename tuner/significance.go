@@ -43,9 +43,10 @@ func (o StatsOptions) withDefaults() StatsOptions {
 // Derived results (of replayed trials) carry no top hits: the statistics
 // read scores only.
 type trialResults struct {
-	run   *runs.Run
-	mu    sync.Mutex
-	cache map[int][]runs.QueryResult
+	run     *runs.Run
+	mu      sync.Mutex
+	cache   map[int][]runs.QueryResult
+	fetched atomic.Int64 // results read (or derived), not found in cache
 }
 
 func newTrialResults(run *runs.Run) *trialResults {
@@ -60,6 +61,7 @@ func (tr *trialResults) get(index int) ([]runs.QueryResult, error) {
 	if ok {
 		return r, nil
 	}
+	tr.fetched.Add(1)
 	r, err := tr.run.QueryScores(index)
 	if err != nil {
 		return nil, err
@@ -323,19 +325,23 @@ func intervalsOf(ctx context.Context, by map[string][]float64, o StatsOptions) (
 // are filled. It stops with ctx's error within milliseconds of ctx being
 // cancelled, however large the resampling sizes.
 func Significance(ctx context.Context, run *runs.Run, lb *runs.Leaderboard, o StatsOptions) error {
-	return significance(ctx, run, lb, o, nil)
+	return significance(ctx, run, lb, o, nil, nil)
 }
 
 // computedAfter counts the paired tests, category intervals, result keys
 // and judged-only values the step after the last trial computed itself,
-// not taken from a preStats (for the tests).
+// and the trials' scores it read again, not taken from a preStats (for
+// the tests).
 var computedAfter atomic.Int64
 
 // significance is Significance taking what pre computed while the trials
-// ran (nil: nothing) where its inputs are the same.
-func significance(ctx context.Context, run *runs.Run, lb *runs.Leaderboard, o StatsOptions, pre *preStats) error {
+// ran (nil: nothing) where its inputs are the same, and the scores pre
+// read of the trials whose records (by index) are unchanged.
+func significance(ctx context.Context, run *runs.Run, lb *runs.Leaderboard, o StatsOptions, pre *preStats, records map[int]runs.TrialRecord) error {
 	o = o.withDefaults()
 	tr := newTrialResults(run)
+	pre.seed(tr, records)
+	defer func() { computedAfter.Add(tr.fetched.Load()) }()
 	warn := map[string]bool{}
 	for _, w := range lb.Warnings {
 		warn[w] = true
