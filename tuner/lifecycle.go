@@ -189,7 +189,11 @@ func Run(ctx context.Context, c Config) (*Outcome, error) {
 		return nil, finishRun(ctx, run, nil, fmt.Errorf("open backend: %w", err), "")
 	}
 	b := NewTimedBackend(ob)
-	c.pre = newPreStats(ctx, run, c.Stats, preStatsWorkers)
+	// The precomputation ends with Run (on any path).
+	preCtx, cancelPre := context.WithCancel(ctx)
+	c.pre = newPreStats(preCtx, run, c.Stats, preStatsWorkers)
+	defer c.pre.wait()
+	defer cancelPre()
 	if len(c.Queries) > 0 && c.Scorer != nil {
 		c.pre.withFacts(JudgmentsOf(c.Queries), c.Scorer)
 	}
