@@ -1,6 +1,7 @@
 package runs
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -28,6 +29,7 @@ type TrialBatch struct {
 	r        *Run
 	pending  [][2]string // temporary path, final path
 	replayed []*EncodedTrial
+	added    []*EncodedTrial // live trials, kept in the run's memo once durable
 }
 
 // NewTrialBatch starts a batch of trial records for r.
@@ -39,6 +41,7 @@ type EncodedTrial struct {
 	index         int
 	lines, record []byte
 	replayed      bool // record is one compact line of a replayed-NNN.jsonl
+	queries       []QueryResult
 }
 
 // EncodeTrial encodes trial t and its per-query results. A replayed trial
@@ -60,7 +63,7 @@ func EncodeTrial(t TrialRecord, queries []QueryResult) (*EncodedTrial, error) {
 	if err != nil {
 		return nil, fmt.Errorf("runs: encode trial %q: %w", t.Name, err)
 	}
-	return &EncodedTrial{index: t.Index, lines: lines, record: rec}, nil
+	return &EncodedTrial{index: t.Index, lines: lines, record: rec, queries: queries}, nil
 }
 
 // EncodeReplayed encodes replayed trial t, whose per-query results are
@@ -94,17 +97,27 @@ func (b *TrialBatch) Add(e *EncodedTrial) error {
 		return nil
 	}
 	base := filepath.Join(b.r.Dir, TrialsDir, fmt.Sprintf("%03d", e.index))
-	for _, f := range []struct {
+	memoize := e.queries != nil
+	for i, f := range []struct {
 		path string
 		data []byte
 	}{{base + ".queries.jsonl", e.lines}, {base + ".json", e.record}} {
 		// Every file of a run goes through the run's redactor, as in
 		// Run.WriteFile: a batch is no way around it.
-		tmp, err := writeTemp(f.path, b.r.Redact.Bytes(f.data))
+		data := b.r.Redact.Bytes(f.data)
+		tmp, err := writeTemp(f.path, data)
 		if err != nil {
 			return err
 		}
 		b.pending = append(b.pending, [2]string{tmp, f.path})
+		if i == 0 && !bytes.Equal(data, f.data) {
+			// The file says less than the results in memory: whoever
+			// reads them reads the file.
+			memoize = false
+		}
+	}
+	if memoize {
+		b.added = append(b.added, e)
 	}
 	return nil
 }
@@ -148,6 +161,11 @@ func (b *TrialBatch) Flush() error {
 		}
 	}
 	b.pending = nil
+	memo := b.r.memo()
+	for _, e := range b.added {
+		memo.remember(e.index, e.queries, len(e.lines))
+	}
+	b.added = nil
 	// A replayed trial recorded before as files of its own (a failed trial
 	// run again by --retry-failed: a failure has no replay reference) would
 	// shadow its new line (Trials reads NNN.json first): remove them, the
@@ -155,6 +173,7 @@ func (b *TrialBatch) Flush() error {
 	// record whole (still failed, retried again) and never a stale
 	// results file under the new one.
 	for _, i := range replaced {
+		memo.forget(i)
 		base := filepath.Join(dir, fmt.Sprintf("%03d", i))
 		for _, p := range []string{base + ".queries.jsonl", base + ".json"} {
 			if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -205,7 +224,7 @@ func (b *TrialBatch) Abort() {
 	for _, p := range b.pending {
 		os.Remove(p[0])
 	}
-	b.pending, b.replayed = nil, nil
+	b.pending, b.replayed, b.added = nil, nil, nil
 }
 
 func (b *TrialBatch) abort(err error) error {

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/fusiontune/fusiontune/internal/atomicfile"
@@ -25,6 +26,8 @@ type Run struct {
 	Redact *Redactor
 	// Derive, when set, derives the per-query results of replayed trials.
 	Derive Deriver
+
+	memoized *resultMemo // see memo.go
 }
 
 // ID is the run's directory name.
@@ -211,6 +214,12 @@ func (r *Run) QueryResults(index int) ([]QueryResult, error) { return r.queryRes
 func (r *Run) QueryScores(index int) ([]QueryResult, error) { return r.queryResults(index, false) }
 
 func (r *Run) queryResults(index int, hits bool) ([]QueryResult, error) {
+	// Kept results are those of a trial that stores its own (never a
+	// derived one): no Deriver to ask.
+	memo := r.memo()
+	if res, ok := memo.recall(index); ok {
+		return res, nil
+	}
 	if r.Derive != nil {
 		if res, ok, err := r.Derive.Derive(r, index, hits); ok || err != nil {
 			return res, err
@@ -218,18 +227,23 @@ func (r *Run) queryResults(index int, hits bool) ([]QueryResult, error) {
 	}
 	path := filepath.Join(r.Dir, TrialsDir, fmt.Sprintf("%03d.queries.jsonl", index))
 	var out []QueryResult
+	size := 0
 	err := readLines(path, func(line int, data []byte) error {
 		var q QueryResult
 		if err := json.Unmarshal(data, &q); err != nil {
 			return fmt.Errorf("runs: %s:%d: %w", path, line, err)
 		}
 		out = append(out, q)
+		size += len(data) + 1
 		return nil
 	})
 	if errors.Is(err, fs.ErrNotExist) {
 		if t, terr := r.Trial(index); terr == nil && t.Replay != nil {
 			return nil, fmt.Errorf("runs: trial %q (%03d): its per-query results are derived from collection %s, and the run has no Deriver", t.Name, index, t.Replay.Collection)
 		}
+	}
+	if err == nil {
+		memo.remember(index, append([]QueryResult(nil), out...), size)
 	}
 	return out, err
 }
@@ -273,20 +287,28 @@ func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
 }
 
 // WriteLeaderboard writes leaderboard.json, leaderboard.md and
-// leaderboard.csv.
+// leaderboard.csv: all three rendered first (a render error writes none),
+// then written side by side (each atomically and durably; their fsyncs
+// overlap instead of following one another).
 func (r *Run) WriteLeaderboard(lb Leaderboard) error {
-	for _, f := range []struct{ name, format string }{
+	files := []struct{ name, format string }{
 		{LeaderboardJSONFile, "json"}, {LeaderboardMDFile, "md"}, {LeaderboardCSVFile, "csv"},
-	} {
+	}
+	data := make([][]byte, len(files))
+	for i, f := range files {
 		var b strings.Builder
 		if err := lb.Render(&b, f.format); err != nil {
 			return fmt.Errorf("runs: render %s: %w", f.name, err)
 		}
-		if err := r.WriteFile(f.name, []byte(b.String())); err != nil {
-			return err
-		}
+		data[i] = []byte(b.String())
 	}
-	return nil
+	errs := make([]error, len(files))
+	var wg sync.WaitGroup
+	for i, f := range files {
+		wg.Go(func() { errs[i] = r.WriteFile(f.name, data[i]) })
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // ReadLeaderboard reads leaderboard.json.

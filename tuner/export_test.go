@@ -53,3 +53,8 @@ func (c *ReplayCore) ScoreBoth(rq *ReplayQuery, s fusion.Settings) (fast, sorted
 	v, sortedP = c.rp.scoreRanked(rq, s.Passage, c.rp.rank(rq.lists, s, c.rp.cut(s.Passage, 0)))
 	return fast, append([]float64(nil), v...), fastP, sortedP, fastR, c.rp.routing()
 }
+
+// ComputedAfter is how many paired tests, category intervals, result keys
+// and judged-only values the steps after the trials computed (not precomputed while they
+// ran), since the process started.
+func ComputedAfter() int64 { return computedAfter.Load() }

@@ -2,6 +2,7 @@ package tuner
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/fusiontune/fusiontune/metrics"
@@ -106,23 +107,53 @@ func ScoreRecorded(results []runs.QueryResult, judgments Judgments, sc Scorer, j
 // (runs.Leaderboard.UnjudgedWarning).
 // It stops with ctx's error when ctx is done (an interrupted analysis).
 func SetJudgedOnly(ctx context.Context, run *runs.Run, lb *runs.Leaderboard, judgments Judgments, sc Scorer) error {
+	return setJudgedOnly(ctx, run, lb, judgments, sc, nil, nil)
+}
+
+// setJudgedOnly is SetJudgedOnly taking the values of the trials whose
+// records pre computed them for (records: by index; nil: none), the others
+// computed on every core.
+func setJudgedOnly(ctx context.Context, run *runs.Run, lb *runs.Leaderboard, judgments Judgments, sc Scorer, pre *preStats, records map[int]runs.TrialRecord) error {
 	names := JudgedOnlyMetrics(sc.Metrics())
 	if len(names) == 0 {
 		return nil
 	}
-	values := map[string]map[string]float64{}
-	for _, e := range lb.Trials {
+	got := make([]map[string]float64, len(lb.Trials))
+	errs := make([]error, len(lb.Trials))
+	parallelFor(len(lb.Trials), func(i int) {
+		e := lb.Trials[i]
 		if e.Status != runs.StatusOK {
-			continue
+			return
+		}
+		if rec, ok := records[e.Index]; ok {
+			if f, ok := pre.factsFor(rec); ok && f.judged != nil {
+				got[i] = f.judged
+				return
+			}
 		}
 		if err := ctx.Err(); err != nil {
-			return err
+			errs[i] = err
+			return
 		}
+		computedAfter.Add(1)
 		results, err := run.QueryResults(e.Index)
 		if err != nil {
-			return fmt.Errorf("judged-only scores: trial %q: %w", e.Name, err)
+			errs[i] = fmt.Errorf("judged-only scores: trial %q: %w", e.Name, err)
+			return
 		}
-		values[e.Name] = ScoreRecorded(results, judgments, sc, names).JudgedOnly
+		got[i] = ScoreRecorded(results, judgments, sc, names).JudgedOnly
+	})
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	values := map[string]map[string]float64{}
+	for i, e := range lb.Trials {
+		if got[i] != nil {
+			values[e.Name] = got[i]
+		}
 	}
 	lb.SetJudgedOnly(values)
 	return nil

@@ -94,6 +94,9 @@ type Config struct {
 	// Started is when the command started, for the timings' wall time
 	// (zero: when Run is called).
 	Started time.Time
+
+	// pre precomputes the trials' statistics while they run (set by Run).
+	pre *preStats
 }
 
 // SharedConfig is a study shared through a database.
@@ -194,6 +197,14 @@ func Run(ctx context.Context, c Config) (*Outcome, error) {
 		return nil, finishRun(ctx, run, nil, fmt.Errorf("open backend: %w", err), "")
 	}
 	b := NewTimedBackend(ob)
+	// The precomputation ends with Run (on any path).
+	preCtx, cancelPre := context.WithCancel(ctx)
+	c.pre = newPreStats(preCtx, run, c.Stats, preStatsWorkers)
+	defer c.pre.wait()
+	defer cancelPre()
+	if len(c.Queries) > 0 && c.Scorer != nil {
+		c.pre.withFacts(JudgmentsOf(c.Queries), c.Scorer)
+	}
 	started := time.Now()
 	res, held, runErr, stop, err := c.execute(ctx, run, b, backendDir)
 	if stop {
@@ -248,6 +259,7 @@ func (c Config) execute(ctx context.Context, run *runs.Run, b *TimedBackend, bac
 	}
 	opts := c.options(run, b, c.Backend.Describe)
 	opts.Replay = c.Replay
+	opts.pre = c.pre
 	if c.Study != nil {
 		so := *c.Study
 		so.Objective = c.objective(run)
@@ -430,11 +442,12 @@ func writeResults(run *runs.Run, name string, results []runs.QueryResult) error 
 // resume, which redoes the analysis) and writes no leaderboard.
 func (c Config) finish(ctx context.Context, run *runs.Run, held *runs.HeldOut, bs []*TimedBackend, res *Result, elapsed time.Duration, hint string) (*Outcome, error) {
 	analysisStart := time.Now()
+	c.pre.wait() // what the last trials left to compute
 	trials, lb, err := c.leaderboard(run)
 	if err != nil {
 		return nil, err
 	}
-	if interrupted, err := c.statistics(ctx, run, &lb); err != nil {
+	if interrupted, err := c.statistics(ctx, run, &lb, trials); err != nil {
 		if interrupted {
 			return nil, finishRun(ctx, run, nil, err, hint)
 		}
@@ -480,7 +493,7 @@ func (c Config) leaderboard(run *runs.Run) ([]runs.TrialRecord, runs.Leaderboard
 	if len(c.Queries) > 0 {
 		lb.SetCeiling(Ceiling(c.Queries, c.Scorer))
 	}
-	same, err := resultKeys(run, trials)
+	same, err := resultKeys(run, trials, c.pre)
 	if err != nil {
 		return nil, runs.Leaderboard{}, err
 	}
@@ -492,16 +505,20 @@ func (c Config) leaderboard(run *runs.Run) ([]runs.TrialRecord, runs.Leaderboard
 // interrupted reports an error caused by ctx ending during them; an
 // interrupted sweep still gets the leaderboard of the trials it
 // finished (the sizes are bounded; see the stats settings).
-func (c Config) statistics(ctx context.Context, run *runs.Run, lb *runs.Leaderboard) (interrupted bool, err error) {
+func (c Config) statistics(ctx context.Context, run *runs.Run, lb *runs.Leaderboard, trials []runs.TrialRecord) (interrupted bool, err error) {
 	statsCtx := ctx
 	if ctx.Err() != nil {
 		statsCtx = context.WithoutCancel(ctx)
 	}
-	if err := Significance(statsCtx, run, lb, c.Stats); err != nil {
+	records := make(map[int]runs.TrialRecord, len(trials))
+	for _, t := range trials {
+		records[t.Index] = t
+	}
+	if err := significance(statsCtx, run, lb, c.Stats, c.pre, records); err != nil {
 		return statsCtx.Err() != nil, err
 	}
 	if len(c.Queries) > 0 {
-		if err := SetJudgedOnly(statsCtx, run, lb, JudgmentsOf(c.Queries), c.Scorer); err != nil {
+		if err := setJudgedOnly(statsCtx, run, lb, JudgmentsOf(c.Queries), c.Scorer, c.pre, records); err != nil {
 			return statsCtx.Err() != nil, err
 		}
 	}

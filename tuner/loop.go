@@ -82,6 +82,7 @@ func loop(ctx context.Context, o Options, src source, ev evaluator) (*Result, er
 				ev.resumed(t)
 				res.Trials = append(res.Trials, *t.recorded)
 				res.Skipped++
+				o.pre.add(*t.recorded)
 				continue
 			}
 			if err := ctx.Err(); err != nil {
@@ -116,6 +117,11 @@ func loop(ctx context.Context, o Options, src source, ev evaluator) (*Result, er
 			}
 			reuse.done(t, out.TrialRecord)
 			res.Trials = append(res.Trials, out.TrialRecord)
+			if !out.batched {
+				// Durable: its statistics start while the next trial
+				// applies its config and restarts the backend.
+				o.pre.add(out.TrialRecord)
+			}
 			eta, budgetErr := tl.done(out.TrialRecord, t.total-t.index-1)
 			o.Progress.TrialDone(t.index+1, t.total, out.TrialRecord, eta)
 			if budgetErr != nil {
@@ -130,6 +136,11 @@ func loop(ctx context.Context, o Options, src source, ev evaluator) (*Result, er
 	}
 	if flushErr != nil {
 		return res, flushErr
+	}
+	// Every trial is durable: the replayed trials' statistics run while
+	// the best of them are verified live.
+	for _, t := range res.Trials {
+		o.pre.add(t)
 	}
 	return res, ev.finish(ctx, res)
 }

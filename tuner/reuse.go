@@ -3,6 +3,7 @@ package tuner
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 
 	"github.com/fusiontune/fusiontune/experiments"
@@ -98,25 +99,49 @@ func (r *reuser) reuse(o Options, rec *recorder, t *trial) (trialOutcome, bool, 
 // runs.Leaderboard.MarkSameResults: a hash of each query's id, routing,
 // error, recorded top documents in order and primary score (rounded as
 // the leaderboard rounds). Trials with equal keys rank every query alike.
-func resultKeys(run *runs.Run, trials []runs.TrialRecord) (map[string]string, error) {
-	keys := make(map[string]string, len(trials))
-	for _, t := range trials {
+// The keys pre computed while the trials ran are taken as they are; the
+// others are computed on every core.
+func resultKeys(run *runs.Run, trials []runs.TrialRecord, pre *preStats) (map[string]string, error) {
+	keys := make([]string, len(trials))
+	errs := make([]error, len(trials))
+	parallelFor(len(trials), func(i int) {
+		t := trials[i]
 		if t.Status != runs.StatusOK {
-			continue
+			return
 		}
+		if f, ok := pre.factsFor(t); ok {
+			keys[i] = f.key
+			return
+		}
+		computedAfter.Add(1)
 		results, err := run.QueryResults(t.Index)
 		if err != nil {
-			return nil, fmt.Errorf("trial %q: %w", t.Name, err)
+			errs[i] = fmt.Errorf("trial %q: %w", t.Name, err)
+			return
 		}
-		h := sha256.New()
-		for _, r := range results {
-			fmt.Fprintf(h, "%q %q %q %v", r.QueryID, r.Routing, r.Error, runs.Round(r.Primary))
-			for _, d := range r.Top {
-				fmt.Fprintf(h, " %q", d.DocID)
-			}
-			h.Write([]byte{'\n'})
-		}
-		keys[t.Name] = hex.EncodeToString(h.Sum(nil))
+		keys[i] = resultKey(results)
+	})
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
 	}
-	return keys, nil
+	out := make(map[string]string, len(trials))
+	for i, t := range trials {
+		if t.Status == runs.StatusOK {
+			out[t.Name] = keys[i]
+		}
+	}
+	return out, nil
+}
+
+// resultKey is resultKeys' key of one trial's results.
+func resultKey(results []runs.QueryResult) string {
+	h := sha256.New()
+	for _, r := range results {
+		fmt.Fprintf(h, "%q %q %q %v", r.QueryID, r.Routing, r.Error, runs.Round(r.Primary))
+		for _, d := range r.Top {
+			fmt.Fprintf(h, " %q", d.DocID)
+		}
+		h.Write([]byte{'\n'})
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }

@@ -43,9 +43,10 @@ func (o StatsOptions) withDefaults() StatsOptions {
 // Derived results (of replayed trials) carry no top hits: the statistics
 // read scores only.
 type trialResults struct {
-	run   *runs.Run
-	mu    sync.Mutex
-	cache map[int][]runs.QueryResult
+	run     *runs.Run
+	mu      sync.Mutex
+	cache   map[int][]runs.QueryResult
+	fetched atomic.Int64 // results read (or derived), not found in cache
 }
 
 func newTrialResults(run *runs.Run) *trialResults {
@@ -60,6 +61,7 @@ func (tr *trialResults) get(index int) ([]runs.QueryResult, error) {
 	if ok {
 		return r, nil
 	}
+	tr.fetched.Add(1)
 	r, err := tr.run.QueryScores(index)
 	if err != nil {
 		return nil, err
@@ -151,10 +153,10 @@ func CompareTrials(run *runs.Run, entries []runs.Entry, reference runs.Entry, me
 // ctx being cancelled, with an error wrapping ctx's.
 func CompareTrialsContext(ctx context.Context, run *runs.Run, entries []runs.Entry, reference runs.Entry, metric string, o StatsOptions) (map[string]*runs.Comparison, error) {
 	o = o.withDefaults()
-	return compareTrials(ctx, newTrialResults(run), entries, reference, metric, o)
+	return compareTrials(ctx, newTrialResults(run), entries, reference, metric, o, nil)
 }
 
-func compareTrials(ctx context.Context, tr *trialResults, entries []runs.Entry, reference runs.Entry, metric string, o StatsOptions) (map[string]*runs.Comparison, error) {
+func compareTrials(ctx context.Context, tr *trialResults, entries []runs.Entry, reference runs.Entry, metric string, o StatsOptions, pre *preStats) (map[string]*runs.Comparison, error) {
 	ref, err := tr.get(reference.Index)
 	if err != nil {
 		return nil, err
@@ -162,6 +164,7 @@ func compareTrials(ctx context.Context, tr *trialResults, entries []runs.Entry, 
 	out := map[string]*runs.Comparison{}
 	var names []string
 	var pairs [][2][]float64 // trial, reference scores per compared trial
+	var indexes []int
 	for _, e := range entries {
 		if e.Status != runs.StatusOK || e.Name == reference.Name {
 			continue
@@ -176,6 +179,7 @@ func compareTrials(ctx context.Context, tr *trialResults, entries []runs.Entry, 
 		}
 		names = append(names, e.Name)
 		pairs = append(pairs, [2][]float64{x, y})
+		indexes = append(indexes, e.Index)
 	}
 	// The tests are independent and each has its own seed: run them on
 	// every core; results land by position, so the output is the same.
@@ -183,6 +187,11 @@ func compareTrials(ctx context.Context, tr *trialResults, entries []runs.Entry, 
 	results := make([]stats.Paired, len(pairs))
 	errs := make([]error, len(pairs))
 	parallelFor(len(pairs), func(i int) {
+		if p, ok := pre.pairedFor(o, indexes[i], reference.Index, metric, pairs[i][0], pairs[i][1], seed); ok {
+			results[i] = p
+			return
+		}
+		computedAfter.Add(1)
 		results[i], errs[i] = stats.CompareContext(ctx, pairs[i][0], pairs[i][1], seed, o.Thresholds)
 	})
 	for i := range results {
@@ -276,13 +285,24 @@ func CategoryIntervals(results []runs.QueryResult, o StatsOptions) map[string]ru
 
 // categoryIntervals is CategoryIntervals that stops with ctx's error.
 func categoryIntervals(ctx context.Context, results []runs.QueryResult, o StatsOptions) (map[string]runs.Interval, error) {
-	o = o.withDefaults()
+	return intervalsOf(ctx, categoryValues(results), o.withDefaults())
+}
+
+// categoryValues are the primary scores of the scored results by
+// category.
+func categoryValues(results []runs.QueryResult) map[string][]float64 {
 	by := map[string][]float64{}
 	for _, r := range results {
 		if scored(r) && r.Category != "" {
 			by[r.Category] = append(by[r.Category], r.Primary)
 		}
 	}
+	return by
+}
+
+// intervalsOf returns the mean of each category's values with its
+// bootstrap interval (o with its defaults).
+func intervalsOf(ctx context.Context, by map[string][]float64, o StatsOptions) (map[string]runs.Interval, error) {
 	if len(by) == 0 {
 		return nil, nil
 	}
@@ -305,8 +325,23 @@ func categoryIntervals(ctx context.Context, results []runs.QueryResult, o StatsO
 // are filled. It stops with ctx's error within milliseconds of ctx being
 // cancelled, however large the resampling sizes.
 func Significance(ctx context.Context, run *runs.Run, lb *runs.Leaderboard, o StatsOptions) error {
+	return significance(ctx, run, lb, o, nil, nil)
+}
+
+// computedAfter counts the paired tests, category intervals, result keys
+// and judged-only values the step after the last trial computed itself,
+// and the trials' scores it read again, not taken from a preStats (for
+// the tests).
+var computedAfter atomic.Int64
+
+// significance is Significance taking what pre computed while the trials
+// ran (nil: nothing) where its inputs are the same, and the scores pre
+// read of the trials whose records (by index) are unchanged.
+func significance(ctx context.Context, run *runs.Run, lb *runs.Leaderboard, o StatsOptions, pre *preStats, records map[int]runs.TrialRecord) error {
 	o = o.withDefaults()
 	tr := newTrialResults(run)
+	pre.seed(tr, records)
+	defer func() { computedAfter.Add(tr.fetched.Load()) }()
 	warn := map[string]bool{}
 	for _, w := range lb.Warnings {
 		warn[w] = true
@@ -330,9 +365,16 @@ func Significance(ctx context.Context, run *runs.Run, lb *runs.Leaderboard, o St
 	}
 	ivErrs := make([]error, len(lb.Trials))
 	parallelFor(len(lb.Trials), func(i int) {
-		if results[i] != nil {
-			lb.Trials[i].CategoryIntervals, ivErrs[i] = categoryIntervals(ctx, results[i], o)
+		if results[i] == nil {
+			return
 		}
+		by := categoryValues(results[i])
+		if iv, ok := pre.intervalsFor(o, lb.Trials[i].Index, by); ok {
+			lb.Trials[i].CategoryIntervals = iv
+			return
+		}
+		computedAfter.Add(1)
+		lb.Trials[i].CategoryIntervals, ivErrs[i] = intervalsOf(ctx, by, o)
 	})
 	for _, err := range ivErrs {
 		if err != nil {
@@ -362,7 +404,7 @@ func Significance(ctx context.Context, run *runs.Run, lb *runs.Leaderboard, o St
 	}
 	lb.Stats.Against = base.Name
 	for _, metric := range append([]string{PrimaryMetric}, o.Metrics...) {
-		cmp, err := compareTrials(ctx, tr, lb.Trials, base, metric, o)
+		cmp, err := compareTrials(ctx, tr, lb.Trials, base, metric, o, pre)
 		if err != nil {
 			return err
 		}

@@ -40,6 +40,10 @@ type Options struct {
 	// RetryFailed runs a resumed run's failed trials again (their new
 	// records replace the failed ones); otherwise they count as done.
 	RetryFailed bool
+
+	// pre, when set, precomputes the statistics of each recorded trial
+	// while the next ones run (prestats.go).
+	pre *preStats
 }
 
 // Result is the outcome of a sweep.

@@ -1,0 +1,279 @@
+package tuner
+
+import (
+	"context"
+	"math"
+	"reflect"
+	"runtime"
+	"sync"
+
+	"github.com/fusiontune/fusiontune/metrics/stats"
+	"github.com/fusiontune/fusiontune/runs"
+)
+
+// preStats computes, while the trials still run, the statistics of each
+// recorded trial that do not depend on which trial wins: its per-category
+// bootstrap intervals and its paired test against the baseline on every
+// compared metric (the family correction, the decision and the power
+// analysis wait for the last trial). A live trial's are computed while
+// the next trial applies its config and restarts the backend; replayed
+// trials', while the best of them are verified live. Significance takes a
+// precomputed result only when its inputs (the paired scores, the
+// category values, the seed and thresholds) are those it would compute
+// with, so the leaderboard is the same byte for byte.
+type preStats struct {
+	ctx context.Context
+	o   StatsOptions
+	tr  *trialResults
+	sem chan struct{} // bounds the concurrent computations
+	wg  sync.WaitGroup
+
+	mu        sync.Mutex
+	base      *runs.TrialRecord // the baseline, once recorded
+	ok        []runs.TrialRecord
+	seen      map[int]bool
+	recs      map[int]runs.TrialRecord // the record each trial was added with
+	intervals map[int]preIntervals
+	paired    map[pairKey]prePaired
+
+	// With judgments (see withFacts), each trial's result key (resultKey)
+	// and judged-only values (SetJudgedOnly) too: they read the trial's
+	// results with their hits, which a replayed trial derives again.
+	judgments Judgments
+	scorer    Scorer
+	facts     map[int]resultFacts
+}
+
+// resultFacts are what the leaderboard needs of a trial's results with
+// their hits, for the record they were read under.
+type resultFacts struct {
+	rec    runs.TrialRecord
+	key    string
+	judged map[string]float64 // nil: no judged-only metrics
+}
+
+type pairKey struct {
+	trial, ref int
+	metric     string
+}
+
+type prePaired struct {
+	x, y []float64
+	seed int64
+	p    stats.Paired
+}
+
+type preIntervals struct {
+	by  map[string][]float64
+	out map[string]runs.Interval
+}
+
+// newPreStats starts precomputing the statistics of run's trials under o
+// (workers goroutines at once); ctx ends them.
+func newPreStats(ctx context.Context, run *runs.Run, o StatsOptions, workers int) *preStats {
+	return &preStats{
+		ctx: ctx, o: o.withDefaults(), tr: newTrialResults(run), sem: make(chan struct{}, max(workers, 1)),
+		seen: map[int]bool{}, recs: map[int]runs.TrialRecord{}, intervals: map[int]preIntervals{}, paired: map[pairKey]prePaired{},
+	}
+}
+
+// add starts the statistics of recorded trial t (nothing for a failed or
+// pruned one, or one added before). With a nil p it does nothing.
+func (p *preStats) add(t runs.TrialRecord) {
+	if p == nil || t.Status != runs.StatusOK {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.seen[t.Index] {
+		return
+	}
+	p.seen[t.Index] = true
+	p.ok = append(p.ok, t)
+	p.recs[t.Index] = t
+	p.start(func() { p.computeIntervals(t) })
+	if p.scorer != nil {
+		p.start(func() { p.computeFacts(t) })
+	}
+	switch {
+	case t.Baseline && p.base == nil:
+		p.base = &t
+		for _, e := range p.ok[:len(p.ok)-1] {
+			p.start(func() { p.compare(e, t) })
+		}
+	case p.base != nil && !t.Baseline:
+		base := *p.base
+		p.start(func() { p.compare(t, base) })
+	}
+}
+
+func (p *preStats) start(f func()) {
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		p.sem <- struct{}{}
+		defer func() { <-p.sem }()
+		if p.ctx.Err() == nil {
+			f()
+		}
+	}()
+}
+
+// withFacts makes p compute each trial's result key and judged-only
+// values under judgments and sc too.
+func (p *preStats) withFacts(judgments Judgments, sc Scorer) *preStats {
+	p.judgments, p.scorer, p.facts = judgments, sc, map[int]resultFacts{}
+	return p
+}
+
+func (p *preStats) computeFacts(t runs.TrialRecord) {
+	res, err := p.tr.run.QueryResults(t.Index)
+	if err != nil {
+		return
+	}
+	f := resultFacts{rec: t, key: resultKey(res)}
+	if names := JudgedOnlyMetrics(p.scorer.Metrics()); len(names) > 0 {
+		f.judged = ScoreRecorded(res, p.judgments, p.scorer, names).JudgedOnly
+	}
+	p.mu.Lock()
+	p.facts[t.Index] = f
+	p.mu.Unlock()
+}
+
+// factsFor returns the precomputed facts of trial rec when they were made
+// under the same record (a replayed trial verified live since has another,
+// and its results are read again).
+func (p *preStats) factsFor(rec runs.TrialRecord) (resultFacts, bool) {
+	if p == nil || p.facts == nil {
+		return resultFacts{}, false
+	}
+	p.mu.Lock()
+	f, ok := p.facts[rec.Index]
+	p.mu.Unlock()
+	if !ok || !reflect.DeepEqual(f.rec, rec) {
+		return resultFacts{}, false
+	}
+	return f, true
+}
+
+// seed gives tr the per-query scores p read of every trial whose record
+// is still the one p read them under (records by index): a replayed
+// trial's are not derived again.
+func (p *preStats) seed(tr *trialResults, records map[int]runs.TrialRecord) {
+	if p == nil || p.tr.run != tr.run {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.tr.mu.Lock()
+	defer p.tr.mu.Unlock()
+	for i, res := range p.tr.cache {
+		if rec, ok := records[i]; ok && reflect.DeepEqual(rec, p.recs[i]) {
+			tr.cache[i] = res
+		}
+	}
+}
+
+// wait waits for the computations started (nothing with a nil p).
+func (p *preStats) wait() {
+	if p != nil {
+		p.wg.Wait()
+	}
+}
+
+func (p *preStats) computeIntervals(t runs.TrialRecord) {
+	res, err := p.tr.get(t.Index)
+	if err != nil {
+		return
+	}
+	by := categoryValues(res)
+	out, err := intervalsOf(p.ctx, by, p.o)
+	if err != nil {
+		return
+	}
+	p.mu.Lock()
+	p.intervals[t.Index] = preIntervals{by: by, out: out}
+	p.mu.Unlock()
+}
+
+func (p *preStats) compare(t, ref runs.TrialRecord) {
+	rt, err := p.tr.get(t.Index)
+	if err != nil {
+		return
+	}
+	rr, err := p.tr.get(ref.Index)
+	if err != nil {
+		return
+	}
+	for _, metric := range append([]string{PrimaryMetric}, p.o.Metrics...) {
+		x, y, _, err := pairScores(rt, rr, metric, t.Name, ref.Name)
+		if err != nil {
+			return
+		}
+		seed := deriveSeed(p.o.Seed, ref.Name, metric)
+		res, err := stats.CompareContext(p.ctx, x, y, seed, p.o.Thresholds)
+		if err != nil {
+			return
+		}
+		p.mu.Lock()
+		p.paired[pairKey{t.Index, ref.Index, metric}] = prePaired{x: x, y: y, seed: seed, p: res}
+		p.mu.Unlock()
+	}
+}
+
+// sameOptions reports whether o computes as p's options do.
+func (p *preStats) sameOptions(o StatsOptions) bool {
+	return p != nil && p.o.Seed == o.Seed && p.o.Thresholds == o.Thresholds
+}
+
+// pairedFor returns the precomputed test of trial against ref on metric
+// when it was made from exactly x, y, seed under o.
+func (p *preStats) pairedFor(o StatsOptions, trial, ref int, metric string, x, y []float64, seed int64) (stats.Paired, bool) {
+	if !p.sameOptions(o) {
+		return stats.Paired{}, false
+	}
+	p.mu.Lock()
+	pp, ok := p.paired[pairKey{trial, ref, metric}]
+	p.mu.Unlock()
+	if !ok || pp.seed != seed || !sameBits(pp.x, x) || !sameBits(pp.y, y) {
+		return stats.Paired{}, false
+	}
+	return pp.p, true
+}
+
+// intervalsFor returns the precomputed category intervals of trial when
+// they were made from exactly by under o.
+func (p *preStats) intervalsFor(o StatsOptions, trial int, by map[string][]float64) (map[string]runs.Interval, bool) {
+	if !p.sameOptions(o) {
+		return nil, false
+	}
+	p.mu.Lock()
+	pi, ok := p.intervals[trial]
+	p.mu.Unlock()
+	if !ok || len(pi.by) != len(by) {
+		return nil, false
+	}
+	for cat, v := range by {
+		if w, ok := pi.by[cat]; !ok || !sameBits(v, w) {
+			return nil, false
+		}
+	}
+	return pi.out, true
+}
+
+// preStatsWorkers is how many precomputations run at once while trials
+// run: one, beside the backend and the trial loop.
+var preStatsWorkers = max(1, runtime.GOMAXPROCS(0)-1)
+
+// sameBits reports whether a and b hold the same float64s bit for bit.
+func sameBits(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
+			return false
+		}
+	}
+	return true
+}
