@@ -222,3 +222,48 @@ func TestCache(t *testing.T) {
 		})
 	}
 }
+
+// TestWithdraw covers Withdraw on every backend: a withdrawn label leaves
+// Latest (the judge's earlier label of the pair counts again, other
+// judges' labels are untouched) but stays in History; withdrawing it again,
+// or a label never stored, fails with ErrNotStored; a store reopened keeps
+// the withdrawal.
+func TestWithdraw(t *testing.T) {
+	for _, b := range backends() {
+		t.Run(b.name, func(t *testing.T) {
+			ctx := context.Background()
+			url := b.fresh(t)
+			s := open(t, url)
+			earlier, later := lbl("q1", "d1", "ada", labels.SourceHuman, 1, 0), lbl("q1", "d1", "ada", labels.SourceHuman, 3, time.Minute)
+			other, only := lbl("q1", "d1", "bob", labels.SourceHuman, 2, time.Minute), lbl("q2", "d2", "ada", labels.SourceHuman, 0, time.Minute)
+			if err := s.Append(ctx, []labels.Label{earlier, later, other, only}); err != nil {
+				t.Fatal(err)
+			}
+			for _, l := range []labels.Label{later, only} {
+				if err := s.Withdraw(ctx, l); err != nil {
+					t.Fatalf("Withdraw(%+v): %v", l, err)
+				}
+			}
+			for _, l := range []labels.Label{later, lbl("q9", "d9", "ada", labels.SourceHuman, 1, 0)} {
+				if err := s.Withdraw(ctx, l); !errors.Is(err, labels.ErrNotStored) {
+					t.Errorf("Withdraw(%+v) = %v, want ErrNotStored", l, err)
+				}
+			}
+			s2 := open(t, url)
+			latest, err := s2.Latest(ctx, "demo")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := strings.Join(render(latest), "; "), strings.Join(render([]labels.Label{earlier, other}), "; "); got != want {
+				t.Errorf("Latest after withdrawals:\n got %s\nwant %s", got, want)
+			}
+			hist, err := s2.History(ctx, "demo")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := strings.Join(render(hist), "; "), strings.Join(render([]labels.Label{earlier, later, other, only}), "; "); got != want {
+				t.Errorf("History after withdrawals:\n got %s\nwant %s", got, want)
+			}
+		})
+	}
+}
