@@ -46,12 +46,13 @@ func chromiumPath(t *testing.T) string {
 	return ""
 }
 
-// startUI starts `tune ui` on a free loopback port in e's directory and
-// returns its base URL; it is interrupted when the test ends.
-func startUI(t *testing.T, e *sweepEnv) string {
+// startUI starts `tune ui` (with the flags extra) on a free loopback port
+// in e's directory and returns its base URL; it is interrupted when the
+// test ends.
+func startUI(t *testing.T, e *sweepEnv, extra ...string) string {
 	t.Helper()
 	ready := filepath.Join(e.dir, "ui.ready")
-	cmd, _, stderr := e.command("ui", "--listen", "127.0.0.1:0", "--ready-file", ready)
+	cmd, _, stderr := e.command(append([]string{"ui", "--listen", "127.0.0.1:0", "--ready-file", ready}, extra...)...)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -123,15 +124,18 @@ func topIDs(r runs.QueryResult) []string {
 // by primary; a comparison opens; the microscope's fused list for a query
 // changes when RRF k changes and then equals what replay recorded for the
 // trial with that k; two unjudged hits labelled on the judge page are in
-// the label store and still shown after a reload. Each page's screenshot
-// is saved in the folder the test logs.
+// the label store and still shown after a reload; on the pool page (a pool
+// `tune judge pool` wrote) two documents labelled by key are in the store
+// and counted in the coverage after a reload, and u undoes the second.
+// Each page's screenshot is saved in the folder the test logs.
 func TestUIInChromium(t *testing.T) {
 	bin := chromiumPath(t)
 	e := newSweepEnv(t, sweepSettings+"labels: labels.db\n")
 	exp := e.write("grid.json", uiGrid)
 	dir, _, _ := e.newRun(t, "--experiments", exp, "--mode", "replay", "--split", "all")
 	id := filepath.Base(dir)
-	base := startUI(t, e)
+	e.mustRun(0, "judge", "pool", id, "--out", "pool.jsonl")
+	base := startUI(t, e, "--pool", "pool.jsonl")
 
 	shots := *uiShots
 	if shots == "" {
@@ -313,11 +317,12 @@ func TestUIInChromium(t *testing.T) {
 		t.Errorf("after a reload: grades %q %q; first document %q", g0.Value, g1.Value, first)
 	}
 	shot("7-judge-after")
+	uiPool(t, ctx, base, e.dir, shot)
 
 	// Dataset page.
 	do("dataset page", chromedp.Navigate(base+"/dataset"))
 	if cats := text("#categories"); !strings.Contains(cats, "direct") {
 		t.Errorf("dataset page's categories: %s", cats)
 	}
-	shot("8-dataset")
+	shot("9-dataset")
 }
