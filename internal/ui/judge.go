@@ -35,7 +35,7 @@ type judgeHit struct {
 	Doc      string
 	Grade    int       // current grade: the store's latest label, else the golden set's; -1 none
 	By       string    // who gave it: a judge's name or "golden set"
-	Title    []segment // the document's title (pool pages), query terms marked
+	Title    []segment // the document's title, query terms marked
 	Segments []segment
 }
 
@@ -196,11 +196,11 @@ func (s *Server) judgePage(w http.ResponseWriter, r *http.Request) {
 			if g >= 0 {
 				d.QueryJudged++
 			}
-			text := ""
+			var doc Doc
 			if s.o.Docs != nil {
-				text, _ = s.o.Docs(h.DocID)
+				doc, _ = s.o.Docs(h.DocID)
 			}
-			d.Hits = append(d.Hits, judgeHit{Rank: i + 1, Doc: h.DocID, Grade: g, By: by, Segments: highlight(text, terms)})
+			d.Hits = append(d.Hits, judgeHit{Rank: i + 1, Doc: h.DocID, Grade: g, By: by, Title: highlight(doc.Title, terms), Segments: highlight(doc.Text, terms)})
 		}
 	}
 	d.Undo = s.lastLabel(d.Judge)

@@ -38,8 +38,9 @@ type Options struct {
 	// the dataset, microscope and judge pages read it. Nil: those pages
 	// say there is none.
 	Dataset *tuner.Dataset
-	// Docs returns a document's text (the judge page), nil when unknown.
-	Docs func(id string) (string, bool)
+	// Docs returns a document's title and text (the judge pages and the
+	// microscope), nil when unknown.
+	Docs func(id string) (Doc, bool)
 	// Scorer scores the microscope's rankings as replay does; K is the
 	// hits per query a live run asks for (0: tuner.DefaultDepth).
 	Scorer *tuner.MetricsScorer
