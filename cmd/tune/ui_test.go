@@ -215,6 +215,11 @@ func TestUIInChromium(t *testing.T) {
 	if len(asc) != 7 || !slices.IsSorted(asc) || slices.IsSorted(desc) || !slices.Equal(asc, reversed(desc)) {
 		t.Errorf("sorting by primary: first click %v, second %v", desc, asc)
 	}
+	if params := texts("#paramcharts figure[data-param] figcaption"); !slices.Equal(params, []string{"fusion.k", "fusion.weights.bm25"}) {
+		t.Errorf("per-parameter charts for %v, want fusion.k and fusion.weights.bm25", params)
+	} else if n := len(texts(`#paramcharts figure[data-param="fusion.k"] circle`)); n != 7 {
+		t.Errorf("the fusion.k chart has %d points, want the 7 trials'", n)
+	}
 	shot("2-run")
 
 	// Compare: the row of trial k=1,w.bm25=1 against the baseline.
@@ -241,7 +246,9 @@ func TestUIInChromium(t *testing.T) {
 	if query == "" {
 		t.Fatal("no query ranks differently under k 60 and k 1")
 	}
-	fusedDocs := func() []string { return texts("#fused tr[data-doc] td:nth-child(2)") }
+	fusedDocs := func() []string { // the rows' documents (the cell also holds title and snippet)
+		return browserGet(t, ctx, "fused docs", chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll('#fused tr[data-doc]')).map(r => r.dataset.doc)`))
+	}
 	do("open microscope", chromedp.Navigate(base+"/microscope?run="+id+"&trial=baseline&q="+query), chromedp.WaitVisible(chromedp.CSS("#fused")))
 	before, labelsBefore := fusedDocs(), text("#labelseq")
 	if !slices.Equal(before, topIDs(baseline[query])) || labelsBefore != baseline[query].Labels {

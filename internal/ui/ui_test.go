@@ -405,3 +405,61 @@ func TestPoolPageOff(t *testing.T) {
 		t.Errorf("pool page without a pool: %d:\n%s", code, body)
 	}
 }
+
+var (
+	chartRE  = regexp.MustCompile(`(?s)<figure class="pchart" data-param="([^"]+)">(.*?)</figure>`)
+	circleRE = regexp.MustCompile(`<circle class="pt( best)?"`)
+	tickRE   = regexp.MustCompile(`<text class="tick"[^>]*>([^<]*)</text>`)
+	polyRE   = regexp.MustCompile(`<polyline class="envelope" points="([^"]*)"`)
+)
+
+// TestRunPageParamCharts: the run page draws, for each varied parameter
+// only, every successful trial's primary at its value (the best trial
+// marked) and the best-per-value line: side by side for a few values, on a
+// linear axis for many.
+func TestRunPageParamCharts(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		trials int
+		scale  string
+		ticks  string
+		line   int // points on the best-per-value line
+	}{
+		{"few-values", 5, "", "1 2 3 4 5", 5},
+		{"many-values", 30, "(linear axis)", "1 16 30", 30},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			store, err := runs.Open(t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			run := recordRun(t, store, tc.trials)
+			s := newServer(t, ui.Options{Store: store})
+			code, body := get(t, s, "/run/"+run.ID())
+			if code != 200 {
+				t.Fatalf("status %d", code)
+			}
+			charts := chartRE.FindAllStringSubmatch(body, -1)
+			if len(charts) != 1 || charts[0][1] != "fusion.k" { // fusion.method is rrf throughout
+				t.Fatalf("%d charts (%v), want one, of fusion.k:\n%s", len(charts), charts, body)
+			}
+			c := charts[0][2]
+			circles := circleRE.FindAllStringSubmatch(c, -1)
+			best := 0
+			for _, m := range circles {
+				if m[1] != "" {
+					best++
+				}
+			}
+			var ticks []string
+			for _, m := range tickRE.FindAllStringSubmatch(c, -1) {
+				ticks = append(ticks, m[1])
+			}
+			poly := polyRE.FindStringSubmatch(c)
+			if len(circles) != tc.trials || best != 1 || strings.Join(ticks, " ") != tc.ticks || poly == nil || len(strings.Fields(poly[1])) != tc.line ||
+				tc.scale != "" && !strings.Contains(c, tc.scale) {
+				t.Errorf("chart: %d points (%d best), ticks %q, line %v, want %d (1 best), %q, %d points %s:\n%s", len(circles), best, ticks, poly, tc.trials, tc.ticks, tc.line, tc.scale, c)
+			}
+		})
+	}
+}
