@@ -428,7 +428,7 @@ func (s *Server) microscope(r *http.Request, d *microData, q tuner.Query, entry 
 	fusedRank := map[string]int{}
 	for i, h := range result.Top {
 		fusedRank[h.DocID] = i + 1
-		row := fusedRow{Rank: i + 1, Doc: h.DocID, Score: h.Score, Grade: h.Grade, Unjudged: h.Grade < 0 && !d.Typed, Ranks: ranks(h.DocID), D: s.view(h.DocID, terms)}
+		row := fusedRow{Rank: i + 1, Doc: h.DocID, Score: h.Score, Grade: h.Grade, Unjudged: h.Grade < 0 && !d.Typed, Ranks: ranks(h.DocID), D: s.view(h.DocID, terms, snippetChars)}
 		switch was := ownRank[h.DocID]; {
 		case !d.Changed || was == i+1:
 		case was == 0:
@@ -458,7 +458,7 @@ func (s *Server) microscope(r *http.Request, d *microData, q tuner.Query, entry 
 			if !judged {
 				g = -1
 			}
-			row := candRow{Rank: c.Rank, Doc: c.DocID, Raw: c.Score, Grade: g, Fused: fusedRank[c.DocID], Dropped: i >= kept, D: s.view(c.DocID, terms)}
+			row := candRow{Rank: c.Rank, Doc: c.DocID, Raw: c.Score, Grade: g, Fused: fusedRank[c.DocID], Dropped: i >= kept, D: s.view(c.DocID, terms, snippetChars/2)}
 			if c.ID != c.DocID {
 				row.Chunk = c.ID
 			}
@@ -473,7 +473,7 @@ func (s *Server) microscope(r *http.Request, d *microData, q tuner.Query, entry 
 	docs := slices.Sorted(maps.Keys(q.Judgments))
 	for _, doc := range docs {
 		if g := q.Judgments[doc]; g > 0 && fusedRank[doc] == 0 {
-			d.Missed = append(d.Missed, missedRow{Doc: doc, Grade: g, Ranks: ranks(doc), D: s.view(doc, terms)})
+			d.Missed = append(d.Missed, missedRow{Doc: doc, Grade: g, Ranks: ranks(doc), D: s.view(doc, terms, snippetChars)})
 		}
 	}
 	slices.SortStableFunc(d.Missed, func(a, b missedRow) int { return b.Grade - a.Grade })

@@ -6,7 +6,8 @@ import (
 	"unicode/utf8"
 )
 
-// snippetChars is about how much of a document's text the microscope shows.
+// snippetChars is about how much of a document's text the microscope's
+// fused list shows (the retrievers' lists half as much).
 const snippetChars = 220
 
 // docView is a document as a list row shows it: its title and a snippet of
@@ -15,9 +16,9 @@ type docView struct {
 	Title, Snippet []segment
 }
 
-// view is the document id's title and snippet for terms; empty without a
-// corpus or for an unknown id.
-func (s *Server) view(id string, terms map[string]bool) docView {
+// view is the document id's title and a snippet of about n bytes for
+// terms; empty without a corpus or for an unknown id.
+func (s *Server) view(id string, terms map[string]bool, n int) docView {
 	if s.o.Docs == nil {
 		return docView{}
 	}
@@ -25,7 +26,7 @@ func (s *Server) view(id string, terms map[string]bool) docView {
 	if !ok {
 		return docView{}
 	}
-	return docView{Title: highlight(d.Title, terms), Snippet: highlight(snippet(d.Text, terms, snippetChars), terms)}
+	return docView{Title: highlight(d.Title, terms), Snippet: highlight(snippet(d.Text, terms, n), terms)}
 }
 
 // snippet is about n bytes of text around its first query term (from the
