@@ -2,6 +2,7 @@ package labels_test
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -12,6 +13,8 @@ import (
 
 	"github.com/fusiontune/fusiontune/experiments/labels"
 	"github.com/fusiontune/fusiontune/tuner/studystore/pgtest"
+
+	_ "github.com/glebarez/go-sqlite" // the "sqlite" database/sql driver the store's gorm dialector uses
 )
 
 // backend makes a fresh, empty store and returns its URL.
@@ -265,5 +268,37 @@ func TestWithdraw(t *testing.T) {
 				t.Errorf("History after withdrawals:\n got %s\nwant %s", got, want)
 			}
 		})
+	}
+}
+
+// TestOpenAddsWithdrawsColumn: a SQLite store made before Withdraw (no
+// withdraws column) gains the column when opened, keeps its labels, and
+// can withdraw them.
+func TestOpenAddsWithdrawsColumn(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "labels.db")
+	old := lbl("q1", "d1", "ada", labels.SourceHuman, 2, 0)
+	s := open(t, path)
+	if err := s.Append(ctx, []labels.Label{old}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`ALTER TABLE fusiontune_labels DROP COLUMN withdraws`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	s = open(t, path)
+	if err := s.Withdraw(ctx, old); err != nil {
+		t.Fatalf("Withdraw on a store made before it: %v", err)
+	}
+	if ls, err := s.Latest(ctx, "demo"); err != nil || len(ls) != 0 {
+		t.Errorf("Latest after the withdrawal: %v, %v; want none", ls, err)
+	}
+	if ls, err := s.History(ctx, "demo"); err != nil || len(ls) != 1 {
+		t.Errorf("History after the withdrawal: %v, %v; want the label", ls, err)
 	}
 }
