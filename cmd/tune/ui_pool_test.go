@@ -48,8 +48,10 @@ func uiPool(t *testing.T, ctx context.Context, base, dir string, shot func(strin
 		t.Fatalf("query %s shows %d unlabelled documents", query, len(docs))
 	}
 	shot("8-pool")
-	do("grade 1 by key", chromedp.KeyEvent("1"), chromedp.WaitVisible(chromedp.CSS(`.doc[data-doc="`+docs[0]+`"][data-grade="1"]`)))
-	do("grade 2 by key", chromedp.KeyEvent("2"), chromedp.WaitVisible(chromedp.CSS(`.doc[data-doc="`+docs[1]+`"][data-grade="2"]`)))
+	// Each key waits for the page's script to frame a document (.doc.focus):
+	// a key sent while the new page loads would be lost.
+	do("grade 1 by key", chromedp.WaitVisible(chromedp.CSS(".doc.focus")), chromedp.KeyEvent("1"), chromedp.WaitVisible(chromedp.CSS(`.doc[data-doc="`+docs[0]+`"][data-grade="1"]`)))
+	do("grade 2 by key", chromedp.WaitVisible(chromedp.CSS(".doc.focus")), chromedp.KeyEvent("2"), chromedp.WaitVisible(chromedp.CSS(`.doc[data-doc="`+docs[1]+`"][data-grade="2"]`)))
 	latest := func() map[string]int {
 		t.Helper()
 		st, err := labels.Open(context.Background(), filepath.Join(dir, "labels.db"))
@@ -78,7 +80,7 @@ func uiPool(t *testing.T, ctx context.Context, base, dir string, shot func(strin
 	}
 	row := browserGet(t, ctx, "query row", chromedp.TextContent(chromedp.CSS(`#queries tr[data-q="`+query+`"] td.num`)))
 	shot("8-pool-after")
-	do("undo by key", chromedp.KeyEvent("u"), chromedp.WaitVisible(chromedp.CSS(`.doc[data-doc="`+docs[1]+`"][data-grade="-1"]`)))
+	do("undo by key", chromedp.WaitVisible(chromedp.CSS(".doc.focus")), chromedp.KeyEvent("u"), chromedp.WaitVisible(chromedp.CSS(`.doc[data-doc="`+docs[1]+`"][data-grade="-1"]`)))
 	got := latest()
 	if _, second := got[docs[1]]; got[docs[0]] != 1 || second {
 		t.Errorf("after undo the label store holds %v for %s, want %s:1 and no %s", got, query, docs[0], docs[1])

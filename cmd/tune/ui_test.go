@@ -296,7 +296,7 @@ func TestUIInChromium(t *testing.T) {
 		chromedp.Click(chromedp.CSS(`.doc[data-doc="`+docs[0]+`"] button[data-grade="2"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`.doc[data-doc="`+docs[0]+`"][data-grade="2"]`)))
 	// The next unjudged document is framed; the name is remembered.
-	do("label by key", chromedp.KeyEvent("3"), chromedp.WaitVisible(chromedp.CSS(`.doc[data-doc="`+docs[1]+`"][data-grade="3"]`)))
+	do("label by key", chromedp.WaitVisible(chromedp.CSS(".doc.focus")), chromedp.KeyEvent("3"), chromedp.WaitVisible(chromedp.CSS(`.doc[data-doc="`+docs[1]+`"][data-grade="3"]`)))
 	st, err := labels.Open(context.Background(), filepath.Join(e.dir, "labels.db"))
 	if err != nil {
 		t.Fatal(err)
