@@ -143,9 +143,8 @@ func paramCharts(es []runs.Entry) []paramChart {
 // paramChartOf draws name's chart over es (successful trials), the y axis
 // from lo over span; varied is false when every trial has one value.
 func paramChartOf(name string, es []runs.Entry, lo, span float64) (c paramChart, varied bool) {
-	c = paramChart{Name: name, Width: 360, Height: 170, Scale: "categories"}
-	const left, right, top, plotH = 40.0, 12.0, 8.0, 130.0
-	plotW := float64(c.Width) - left - right
+	c = paramChart{Name: name, Width: 360, Height: 170}
+	const top, plotH = 8.0, 130.0
 	labels := make([]string, len(es))
 	nums := make([]float64, len(es))
 	numeric := true
@@ -170,57 +169,77 @@ func paramChartOf(name string, es []runs.Entry, lo, span float64) (c paramChart,
 	} else {
 		slices.Sort(keys)
 	}
-	xOf := func(i int) float64 { // categories: evenly spaced
-		return left + (float64(slices.Index(keys, labels[i]))+0.5)*plotW/float64(len(keys))
-	}
-	if numeric && len(keys) > maxCategories {
-		xlo, xhi := distinct[keys[0]], distinct[keys[len(keys)-1]]
-		tf := func(v float64) float64 { return v }
-		c.Scale = "linear"
-		if xlo > 0 && xhi/xlo > 50 {
-			tf, c.Scale = math.Log10, "log"
-		}
-		a, b := tf(xlo), tf(xhi)
-		xOf = func(i int) float64 { return left + (tf(nums[i])-a)/(b-a)*plotW }
-		for _, k := range []string{keys[0], keys[len(keys)/2], keys[len(keys)-1]} {
-			c.Ticks = append(c.Ticks, tick{X: left + (tf(distinct[k])-a)/(b-a)*plotW, Label: k})
-		}
-	} else {
-		every := max(1, (len(keys)+7)/8) // at most 8 labels
-		for j, k := range keys {
-			if j%every == 0 {
-				c.Ticks = append(c.Ticks, tick{X: left + (float64(j)+0.5)*plotW/float64(len(keys)), Label: k})
-			}
-		}
-	}
+	ax := newXAxis(keys, distinct, numeric, float64(c.Width))
+	c.Scale, c.Ticks = ax.scale, ax.ticks
 	yOf := func(p float64) float64 { return top + plotH - (p-lo)/span*plotH }
 	best := map[string]point{}
 	for i, e := range es {
-		p := point{X: xOf(i), Y: yOf(e.Primary), Title: fmt.Sprintf("%s: %s = %s, primary %.4f", e.Name, name, labels[i], e.Primary), Best: e.Rank == 1}
+		p := point{X: ax.x(labels[i], nums[i]), Y: yOf(e.Primary), Title: fmt.Sprintf("%s: %s = %s, primary %.4f", e.Name, name, labels[i], e.Primary), Best: e.Rank == 1}
 		c.Points = append(c.Points, p)
 		if b, seen := best[labels[i]]; !seen || p.Y < b.Y {
 			best[labels[i]] = p
 		}
 	}
-	var path []string
-	for _, k := range keys {
-		if !numeric || len(keys) <= maxCategories {
-			b := best[k]
-			path = append(path, fmt.Sprintf("%.1f,%.1f", b.X, b.Y))
-		}
-	}
-	if numeric && len(keys) > maxCategories {
-		pts := slices.Collect(maps.Values(best))
-		slices.SortFunc(pts, func(a, b point) int { return cmp.Compare(a.X, b.X) })
-		for _, b := range pts {
-			path = append(path, fmt.Sprintf("%.1f,%.1f", b.X, b.Y))
-		}
+	pts := slices.Collect(maps.Values(best))
+	slices.SortFunc(pts, func(a, b point) int { return cmp.Compare(a.X, b.X) })
+	path := make([]string, len(pts))
+	for i, b := range pts {
+		path[i] = fmt.Sprintf("%.1f,%.1f", b.X, b.Y)
 	}
 	c.Best = strings.Join(path, " ")
 	for _, v := range []float64{lo, lo + span/2, lo + span} {
 		c.Lines = append(c.Lines, gridLine{Y: yOf(v), Label: fmt.Sprintf("%.3f", v)})
 	}
 	return c, true
+}
+
+// xAxis places a parameter's values on a chart's x axis: side by side
+// (categories), or by value on a linear or log scale.
+type xAxis struct {
+	scale string
+	ticks []tick
+	slot  map[string]float64    // categories: each value's x
+	pos   func(float64) float64 // linear/log: a value's x
+}
+
+// newXAxis lays out keys (the distinct values, in order; distinct maps
+// each to its number when numeric) over a chart width wide: numeric values
+// beyond maxCategories by value, on a log scale when they span more than
+// 50x, else side by side with at most 8 labels.
+func newXAxis(keys []string, distinct map[string]float64, numeric bool, width float64) xAxis {
+	const left, right = 40.0, 12.0
+	plotW := width - left - right
+	if numeric && len(keys) > maxCategories {
+		ax := xAxis{scale: "linear"}
+		tf := func(v float64) float64 { return v }
+		xlo, xhi := distinct[keys[0]], distinct[keys[len(keys)-1]]
+		if xlo > 0 && xhi/xlo > 50 {
+			tf, ax.scale = math.Log10, "log"
+		}
+		a, b := tf(xlo), tf(xhi)
+		ax.pos = func(v float64) float64 { return left + (tf(v)-a)/(b-a)*plotW }
+		for _, k := range []string{keys[0], keys[len(keys)/2], keys[len(keys)-1]} {
+			ax.ticks = append(ax.ticks, tick{X: ax.pos(distinct[k]), Label: k})
+		}
+		return ax
+	}
+	ax := xAxis{scale: "categories", slot: make(map[string]float64, len(keys))}
+	every := max(1, (len(keys)+7)/8)
+	for j, k := range keys {
+		ax.slot[k] = left + (float64(j)+0.5)*plotW/float64(len(keys))
+		if j%every == 0 {
+			ax.ticks = append(ax.ticks, tick{X: ax.slot[k], Label: k})
+		}
+	}
+	return ax
+}
+
+// x is the position of a trial whose value reads label (num as a number).
+func (ax xAxis) x(label string, num float64) float64 {
+	if ax.slot != nil {
+		return ax.slot[label]
+	}
+	return ax.pos(num)
 }
 
 // toFloat is v as a number, when it is one.

@@ -416,7 +416,7 @@ var (
 // TestRunPageParamCharts: the run page draws, for each varied parameter
 // only, every successful trial's primary at its value (the best trial
 // marked) and the best-per-value line: side by side for a few values, on a
-// linear axis for many.
+// linear axis for many, on a log axis for many spanning more than 50x.
 func TestRunPageParamCharts(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
@@ -427,6 +427,7 @@ func TestRunPageParamCharts(t *testing.T) {
 	}{
 		{"few-values", 5, "", "1 2 3 4 5", 5},
 		{"many-values", 30, "(linear axis)", "1 16 30", 30},
+		{"values-over-50x", 60, "(log axis)", "1 31 60", 60},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			store, err := runs.Open(t.TempDir())
