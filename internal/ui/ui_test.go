@@ -464,3 +464,50 @@ func TestRunPageParamCharts(t *testing.T) {
 		})
 	}
 }
+
+var gradeButtonRE = regexp.MustCompile(`<button name="pick" value="[^"|]+\|(\d+)"`)
+
+// TestPoolPageScale: the pool page grades on the golden set's scale: a
+// 0-4 set gets five buttons per document and a 4 is stored, a 5 refused.
+func TestPoolPageScale(t *testing.T) {
+	s, ds, _, csrf, pairs := judgeSetup(t)
+	ds.Golden.Scale.Max = 4
+	_, body := get(t, s, "/judge/pool?q="+pairs[0].Query)
+	seen := map[string]bool{}
+	for _, m := range gradeButtonRE.FindAllStringSubmatch(body, -1) {
+		seen[m[1]] = true
+	}
+	if len(seen) != 5 || !seen["4"] || !strings.Contains(body, "keys: 0–4") {
+		t.Errorf("grade buttons %v, want 0..4 and the keys 0–4 named", seen)
+	}
+	for grade, code := range map[string]int{"4": http.StatusSeeOther, "5": http.StatusBadRequest} {
+		w := post(t, s, "/judge", url.Values{"csrf": {csrf}, "judge": {"Ada"}, "q": {pairs[0].Query}, "pool": {"1"}, "pick": {pairs[0].Doc + "|" + grade}})
+		if w.Code != code {
+			t.Errorf("grade %s: %d, want %d:\n%s", grade, w.Code, code, w.Body)
+		}
+	}
+}
+
+// TestJudgeUndoPerJudge: undo on the trial's judge page goes back to it,
+// and takes back only the asking person's labels.
+func TestJudgeUndoPerJudge(t *testing.T) {
+	s, _, _, csrf, pairs := judgeSetup(t)
+	for _, who := range []string{"Ada", "Bob"} {
+		w := post(t, s, "/judge", url.Values{"csrf": {csrf}, "judge": {who}, "q": {pairs[0].Query}, "run": {"R"}, "trial": {"T"}, "pick": {pairs[0].Doc + "|1"}})
+		if w.Code != http.StatusSeeOther {
+			t.Fatalf("label by %s: %d", who, w.Code)
+		}
+	}
+	for i, want := range []int{http.StatusSeeOther, http.StatusBadRequest} {
+		w := post(t, s, "/judge/undo", url.Values{"csrf": {csrf}, "judge": {"Ada"}, "run": {"R"}, "trial": {"T"}})
+		if w.Code != want {
+			t.Fatalf("undo %d by Ada: %d, want %d:\n%s", i+1, w.Code, want, w.Body)
+		}
+		if loc := w.Header().Get("Location"); i == 0 && !strings.HasPrefix(loc, "/judge?") || i == 0 && !strings.Contains(loc, "run=R") {
+			t.Errorf("undo went to %q, want the judge page of run R", loc)
+		}
+	}
+	if w := post(t, s, "/judge/undo", url.Values{"csrf": {csrf}, "judge": {"Bob"}}); w.Code != http.StatusSeeOther {
+		t.Errorf("Bob's undo after Ada's: %d, want his label taken back", w.Code)
+	}
+}
