@@ -5,13 +5,14 @@
 # the baseline), starts `tune ui` on it and times each page with curl
 # (time to the last byte over loopback; the median of REPS requests):
 #   - runs, run (the 200-trial leaderboard), compare (best vs baseline),
-#     dataset, judge;
+#     dataset, judge, judge pool (the pool of the best 5 trials' top 10);
 #   - (each with the ui process's CPU per request: on a busy machine the
 #     wall time is mostly waiting for a core);
 #   - microscope cold (the first query: starts the backend on the trial's
 #     configuration), microscope on new queries (a live search with
 #     explain each), and microscope re-fusing (RRF k changed: the lists are
-#     cached, only fusion and scoring run).
+#     cached, only fusion and scoring run), the query list filtered, and a
+#     typed query not in the golden set.
 #
 #   ./scripts/ui-timings.sh                  # builds bin/tune, then runs
 #   DATA=/work/shared/data/scifact TRIALS=200 REPS=5 ./scripts/ui-timings.sh
@@ -62,7 +63,8 @@ t0=$(date +%s)
 echo "study: $((TRIALS + 1)) trials recorded in $(($(date +%s) - t0)) s"
 run=$(ls runs | grep '^2' | tail -1)
 
-"$BIN" ui --listen 127.0.0.1:0 --ready-file ready 2>ui.log &
+"$BIN" judge pool "$run" --out pool.jsonl >pool.log 2>&1 || { cat pool.log >&2; exit 1; }
+"$BIN" ui --listen 127.0.0.1:0 --ready-file ready --pool pool.jsonl 2>ui.log &
 ui_pid=$!
 for _ in $(seq 600); do [ -s ready ] && break; sleep 0.1; done
 [ -s ready ] || { cat ui.log >&2; exit 1; }
@@ -113,5 +115,8 @@ for q in "${queries[@]:1}"; do urls+=("$base/microscope?run=$run&q=$q"); done
 median "microscope, new query (live)" "${urls[@]}"
 median "microscope, re-fuse (k changed)" "$base/microscope?run=$run&q=${queries[1]}&k=7"
 median "microscope, same page again" "$base/microscope?run=$run&q=${queries[1]}"
+median "microscope, find queries" "$base/microscope?run=$run&q=${queries[1]}&find=cell+protein"
+median "microscope, typed query (live)" "$base/microscope?run=$run&text=does+vitamin+d+prevent+fractures+in+older+adults"
 median "judge page" "$base/judge?run=$run"
+median "judge pool page ($(wc -l <pool.jsonl) pairs)" "$base/judge/pool"
 median "dataset page" "$base/dataset"

@@ -23,17 +23,20 @@ import (
 // defaultUIListen is tune ui's address: loopback only.
 const defaultUIListen = "127.0.0.1:7700"
 
-const uiUsage = `[--listen 127.0.0.1:7700] [--ready-file PATH] [--config tune.yaml] [--runs-dir DIR]
+const uiUsage = `[--listen 127.0.0.1:7700] [--pool FILE] [--ready-file PATH] [--config tune.yaml] [--runs-dir DIR]
 
 Serves the evaluation web app over the runs directory, the settings'
 dataset (every query), the configured backend (the query microscope runs
 queries live with explain) and the label store (the judge page writes
 people's labels to it). Loopback by default: the app has no
-authentication, so listening beyond this machine is warned about.`
+authentication, so listening beyond this machine is warned about. With
+--pool (a file tune judge pool wrote) the judge page at /judge/pool offers
+the pool's pairs to label, with the pool's coverage.`
 
 var uiSpec = cli.Spec{Name: "ui", Usage: uiUsage, Flags: []cli.Flag{configFlag, runsDirFlag,
 	cli.String("listen", defaultUIListen, "listen `address` (port 0 picks a free port)"),
-	cli.String("ready-file", "", "write the bound address to this `file` once serving")}}
+	cli.String("ready-file", "", "write the bound address to this `file` once serving"),
+	cli.String("pool", "", "judge this pool `file` (tune judge pool --out FILE) at /judge/pool")}}
 
 func runUI(ctx context.Context, a *app, args []string) error {
 	fs, err := a.parse(uiSpec, args)
@@ -54,6 +57,11 @@ func runUI(ctx context.Context, a *app, args []string) error {
 	o, err := a.uiOptions(s)
 	if err != nil {
 		return err
+	}
+	if o.PoolFile = fs.Str("pool"); o.PoolFile != "" {
+		if o.Pool, err = o.Dataset.PoolPairs(o.PoolFile, o.Dataset.DatasetID()); err != nil {
+			return runError(err)
+		}
 	}
 	scratch, err := os.MkdirTemp("", "tune-ui-*")
 	if err != nil {

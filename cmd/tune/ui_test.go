@@ -46,12 +46,13 @@ func chromiumPath(t *testing.T) string {
 	return ""
 }
 
-// startUI starts `tune ui` on a free loopback port in e's directory and
-// returns its base URL; it is interrupted when the test ends.
-func startUI(t *testing.T, e *sweepEnv) string {
+// startUI starts `tune ui` (with the flags extra) on a free loopback port
+// in e's directory and returns its base URL; it is interrupted when the
+// test ends.
+func startUI(t *testing.T, e *sweepEnv, extra ...string) string {
 	t.Helper()
 	ready := filepath.Join(e.dir, "ui.ready")
-	cmd, _, stderr := e.command("ui", "--listen", "127.0.0.1:0", "--ready-file", ready)
+	cmd, _, stderr := e.command(append([]string{"ui", "--listen", "127.0.0.1:0", "--ready-file", ready}, extra...)...)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -123,15 +124,18 @@ func topIDs(r runs.QueryResult) []string {
 // by primary; a comparison opens; the microscope's fused list for a query
 // changes when RRF k changes and then equals what replay recorded for the
 // trial with that k; two unjudged hits labelled on the judge page are in
-// the label store and still shown after a reload. Each page's screenshot
-// is saved in the folder the test logs.
+// the label store and still shown after a reload; on the pool page (a pool
+// `tune judge pool` wrote) two documents labelled by key are in the store
+// and counted in the coverage after a reload, and u undoes the second.
+// Each page's screenshot is saved in the folder the test logs.
 func TestUIInChromium(t *testing.T) {
 	bin := chromiumPath(t)
 	e := newSweepEnv(t, sweepSettings+"labels: labels.db\n")
 	exp := e.write("grid.json", uiGrid)
 	dir, _, _ := e.newRun(t, "--experiments", exp, "--mode", "replay", "--split", "all")
 	id := filepath.Base(dir)
-	base := startUI(t, e)
+	e.mustRun(0, "judge", "pool", id, "--out", "pool.jsonl")
+	base := startUI(t, e, "--pool", "pool.jsonl")
 
 	shots := *uiShots
 	if shots == "" {
@@ -211,6 +215,11 @@ func TestUIInChromium(t *testing.T) {
 	if len(asc) != 7 || !slices.IsSorted(asc) || slices.IsSorted(desc) || !slices.Equal(asc, reversed(desc)) {
 		t.Errorf("sorting by primary: first click %v, second %v", desc, asc)
 	}
+	if params := texts("#paramcharts figure[data-param] figcaption"); !slices.Equal(params, []string{"fusion.k", "fusion.weights.bm25"}) {
+		t.Errorf("per-parameter charts for %v, want fusion.k and fusion.weights.bm25", params)
+	} else if n := len(texts(`#paramcharts figure[data-param="fusion.k"] circle`)); n != 7 {
+		t.Errorf("the fusion.k chart has %d points, want the 7 trials'", n)
+	}
 	shot("2-run")
 
 	// Compare: the row of trial k=1,w.bm25=1 against the baseline.
@@ -237,7 +246,9 @@ func TestUIInChromium(t *testing.T) {
 	if query == "" {
 		t.Fatal("no query ranks differently under k 60 and k 1")
 	}
-	fusedDocs := func() []string { return texts("#fused tr[data-doc] td:nth-child(2)") }
+	fusedDocs := func() []string { // the rows' documents (the cell also holds title and snippet)
+		return browserGet(t, ctx, "fused docs", chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll('#fused tr[data-doc]')).map(r => r.dataset.doc)`))
+	}
 	do("open microscope", chromedp.Navigate(base+"/microscope?run="+id+"&trial=baseline&q="+query), chromedp.WaitVisible(chromedp.CSS("#fused")))
 	before, labelsBefore := fusedDocs(), text("#labelseq")
 	if !slices.Equal(before, topIDs(baseline[query])) || labelsBefore != baseline[query].Labels {
@@ -285,7 +296,7 @@ func TestUIInChromium(t *testing.T) {
 		chromedp.Click(chromedp.CSS(`.doc[data-doc="`+docs[0]+`"] button[data-grade="2"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`.doc[data-doc="`+docs[0]+`"][data-grade="2"]`)))
 	// The next unjudged document is framed; the name is remembered.
-	do("label by key", chromedp.KeyEvent("3"), chromedp.WaitVisible(chromedp.CSS(`.doc[data-doc="`+docs[1]+`"][data-grade="3"]`)))
+	do("label by key", chromedp.WaitVisible(chromedp.CSS(".doc.focus")), chromedp.KeyEvent("3"), chromedp.WaitVisible(chromedp.CSS(`.doc[data-doc="`+docs[1]+`"][data-grade="3"]`)))
 	st, err := labels.Open(context.Background(), filepath.Join(e.dir, "labels.db"))
 	if err != nil {
 		t.Fatal(err)
@@ -313,11 +324,12 @@ func TestUIInChromium(t *testing.T) {
 		t.Errorf("after a reload: grades %q %q; first document %q", g0.Value, g1.Value, first)
 	}
 	shot("7-judge-after")
+	uiPool(t, ctx, base, e.dir, shot)
 
 	// Dataset page.
 	do("dataset page", chromedp.Navigate(base+"/dataset"))
 	if cats := text("#categories"); !strings.Contains(cats, "direct") {
 		t.Errorf("dataset page's categories: %s", cats)
 	}
-	shot("8-dataset")
+	shot("9-dataset")
 }

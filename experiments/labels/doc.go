@@ -3,7 +3,8 @@
 // another qrels file), kept in a SQLite file or a PostgreSQL database.
 //
 // Labels are appended, never updated or deleted: a correction is a newer
-// label. Latest returns the newest label of each judge for each pair, and
+// label, and an undo (Withdraw) is a row that withdraws an earlier one,
+// which stays in History. Latest returns the newest label of each judge for each pair, and
 // Effective merges them with the golden set's own judgments (gold wins,
 // then human > file > llm > implicit, then the newest, then the judge
 // name). Several processes may append to one store at once; none loses a

@@ -22,7 +22,8 @@ type Store struct {
 
 // labelRow is a stored label: the table fusiontune_labels. Rows are only
 // ever inserted. Times are UTC nanoseconds since 1970, so that every
-// dialect orders them alike.
+// dialect orders them alike. A row whose Withdraws is not 0 is no label: it
+// withdraws the row with that id (Withdraw), which stays in the table.
 type labelRow struct {
 	ID         int64   `gorm:"column:id;primaryKey;autoIncrement"`
 	Dataset    string  `gorm:"column:dataset;type:text;not null;index:fusiontune_labels_pair,priority:1"`
@@ -34,6 +35,7 @@ type labelRow struct {
 	TimeNS     int64   `gorm:"column:time_ns;not null"`
 	Rationale  string  `gorm:"column:rationale;type:text;not null;default:''"`
 	Confidence float64 `gorm:"column:confidence;not null;default:0"`
+	Withdraws  int64   `gorm:"column:withdraws;not null;default:0"`
 }
 
 func (labelRow) TableName() string { return "fusiontune_labels" }
@@ -64,8 +66,8 @@ const migrationLockKey int64 = 0x66746c61_62656c73 // "ftlabels"
 
 // migrate creates the tables when missing (sqldb runs it under a lock).
 func migrate(tx *gorm.DB) error {
-	if tx.Migrator().HasTable(&cacheRow{}) {
-		return nil // created last: everything is there
+	if tx.Migrator().HasTable(&cacheRow{}) && tx.Migrator().HasColumn(&labelRow{}, "withdraws") {
+		return nil // created last: everything is there (a store made before Withdraw gains its column)
 	}
 	if err := tx.AutoMigrate(&labelRow{}); err != nil {
 		return fmt.Errorf("create label table: %w", err)
@@ -125,10 +127,11 @@ func (s *Store) Append(ctx context.Context, ls []Label) error {
 	return nil
 }
 
-// History returns every label of dataset ever appended, in append order.
+// History returns every label of dataset ever appended, in append order,
+// withdrawn ones included.
 func (s *Store) History(ctx context.Context, dataset string) ([]Label, error) {
 	var rows []labelRow
-	if err := s.db.WithContext(ctx).Where("dataset = ?", dataset).Order("id").Find(&rows).Error; err != nil {
+	if err := s.db.WithContext(ctx).Where("dataset = ? AND withdraws = 0", dataset).Order("id").Find(&rows).Error; err != nil {
 		return nil, fmt.Errorf("labels of dataset %q: %w", dataset, err)
 	}
 	out := make([]Label, len(rows))
@@ -140,15 +143,25 @@ func (s *Store) History(ctx context.Context, dataset string) ([]Label, error) {
 
 // Latest returns the latest label of each judge for each (query, doc) pair
 // of dataset (the newest Time; of two with the same Time, the one appended
-// last), ordered by query, doc and judge (byte order).
+// last), ordered by query, doc and judge (byte order). Withdrawn labels do
+// not count: a judge's withdrawn label gives way to their label before it.
 func (s *Store) Latest(ctx context.Context, dataset string) ([]Label, error) {
 	var rows []labelRow
 	if err := s.db.WithContext(ctx).Where("dataset = ?", dataset).Find(&rows).Error; err != nil {
 		return nil, fmt.Errorf("labels of dataset %q: %w", dataset, err)
 	}
+	withdrawn := map[int64]bool{}
+	for _, r := range rows {
+		if r.Withdraws != 0 {
+			withdrawn[r.Withdraws] = true
+		}
+	}
 	type key struct{ q, d, j string }
 	latest := map[key]labelRow{}
 	for _, r := range rows {
+		if r.Withdraws != 0 || withdrawn[r.ID] {
+			continue
+		}
 		k := key{r.QueryID, r.DocID, r.Judge}
 		if have, ok := latest[k]; !ok || r.TimeNS > have.TimeNS || r.TimeNS == have.TimeNS && r.ID > have.ID {
 			latest[k] = r
@@ -162,6 +175,44 @@ func (s *Store) Latest(ctx context.Context, dataset string) ([]Label, error) {
 		return cmp.Or(cmp.Compare(a.Query, b.Query), cmp.Compare(a.Doc, b.Doc), cmp.Compare(a.Judge, b.Judge))
 	})
 	return out, nil
+}
+
+// ErrNotStored is wrapped by Withdraw's error when the label to withdraw is
+// not in the store (or already withdrawn).
+var ErrNotStored = errors.New("label not stored")
+
+// Withdraw withdraws the stored label l names (its dataset, query, doc,
+// judge and Time; of two alike, the one appended last): it appends a row
+// saying so, so the label stays in History while Latest no longer counts it
+// (the judge's earlier label of the pair, if any, counts again). Undoing a
+// label in tune ui is a Withdraw. A label not stored, or already withdrawn,
+// is an error wrapping ErrNotStored.
+func (s *Store) Withdraw(ctx context.Context, l Label) error {
+	err := s.retry(ctx, func(tx *gorm.DB) error {
+		var rows []labelRow
+		err := tx.Where("dataset = ? AND query_id = ? AND doc_id = ? AND judge = ? AND time_ns = ? AND withdraws = 0",
+			l.Dataset, l.Query, l.Doc, l.Judge, l.Time.UnixNano()).Order("id desc").Find(&rows).Error
+		if err != nil {
+			return err
+		}
+		for _, r := range rows {
+			var n int64
+			if err := tx.Model(&labelRow{}).Where("withdraws = ?", r.ID).Count(&n).Error; err != nil {
+				return err
+			}
+			if n > 0 {
+				continue
+			}
+			w := r
+			w.ID, w.Withdraws, w.TimeNS = 0, r.ID, time.Now().UTC().UnixNano()
+			return tx.Create(&w).Error
+		}
+		return ErrNotStored
+	})
+	if err != nil {
+		return fmt.Errorf("withdraw label of query %q doc %q by %q from %s: %w", l.Query, l.Doc, l.Judge, s.Location.Redacted, err)
+	}
+	return nil
 }
 
 // Select returns the labels of dataset: History when all, else Latest;

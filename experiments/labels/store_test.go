@@ -2,6 +2,7 @@ package labels_test
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -12,6 +13,8 @@ import (
 
 	"github.com/fusiontune/fusiontune/experiments/labels"
 	"github.com/fusiontune/fusiontune/tuner/studystore/pgtest"
+
+	_ "github.com/glebarez/go-sqlite" // the "sqlite" database/sql driver the store's gorm dialector uses
 )
 
 // backend makes a fresh, empty store and returns its URL.
@@ -220,5 +223,82 @@ func TestCache(t *testing.T) {
 				t.Fatalf("CacheLookup = %+v; want only k1 with its first answer", got)
 			}
 		})
+	}
+}
+
+// TestWithdraw covers Withdraw on every backend: a withdrawn label leaves
+// Latest (the judge's earlier label of the pair counts again, other
+// judges' labels are untouched) but stays in History; withdrawing it again,
+// or a label never stored, fails with ErrNotStored; a store reopened keeps
+// the withdrawal.
+func TestWithdraw(t *testing.T) {
+	for _, b := range backends() {
+		t.Run(b.name, func(t *testing.T) {
+			ctx := context.Background()
+			url := b.fresh(t)
+			s := open(t, url)
+			earlier, later := lbl("q1", "d1", "ada", labels.SourceHuman, 1, 0), lbl("q1", "d1", "ada", labels.SourceHuman, 3, time.Minute)
+			other, only := lbl("q1", "d1", "bob", labels.SourceHuman, 2, time.Minute), lbl("q2", "d2", "ada", labels.SourceHuman, 0, time.Minute)
+			if err := s.Append(ctx, []labels.Label{earlier, later, other, only}); err != nil {
+				t.Fatal(err)
+			}
+			for _, l := range []labels.Label{later, only} {
+				if err := s.Withdraw(ctx, l); err != nil {
+					t.Fatalf("Withdraw(%+v): %v", l, err)
+				}
+			}
+			for _, l := range []labels.Label{later, lbl("q9", "d9", "ada", labels.SourceHuman, 1, 0)} {
+				if err := s.Withdraw(ctx, l); !errors.Is(err, labels.ErrNotStored) {
+					t.Errorf("Withdraw(%+v) = %v, want ErrNotStored", l, err)
+				}
+			}
+			s2 := open(t, url)
+			latest, err := s2.Latest(ctx, "demo")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := strings.Join(render(latest), "; "), strings.Join(render([]labels.Label{earlier, other}), "; "); got != want {
+				t.Errorf("Latest after withdrawals:\n got %s\nwant %s", got, want)
+			}
+			hist, err := s2.History(ctx, "demo")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := strings.Join(render(hist), "; "), strings.Join(render([]labels.Label{earlier, later, other, only}), "; "); got != want {
+				t.Errorf("History after withdrawals:\n got %s\nwant %s", got, want)
+			}
+		})
+	}
+}
+
+// TestOpenAddsWithdrawsColumn: a SQLite store made before Withdraw (no
+// withdraws column) gains the column when opened, keeps its labels, and
+// can withdraw them.
+func TestOpenAddsWithdrawsColumn(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "labels.db")
+	old := lbl("q1", "d1", "ada", labels.SourceHuman, 2, 0)
+	s := open(t, path)
+	if err := s.Append(ctx, []labels.Label{old}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`ALTER TABLE fusiontune_labels DROP COLUMN withdraws`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	s = open(t, path)
+	if err := s.Withdraw(ctx, old); err != nil {
+		t.Fatalf("Withdraw on a store made before it: %v", err)
+	}
+	if ls, err := s.Latest(ctx, "demo"); err != nil || len(ls) != 0 {
+		t.Errorf("Latest after the withdrawal: %v, %v; want none", ls, err)
+	}
+	if ls, err := s.History(ctx, "demo"); err != nil || len(ls) != 1 {
+		t.Errorf("History after the withdrawal: %v, %v; want the label", ls, err)
 	}
 }

@@ -4,9 +4,12 @@
 // line, gates and promotions, the comparison of two trials, the query
 // microscope (a query run live with explain, each retriever's list, the
 // fused list re-fused under fusion controls with the code replay records
-// trials with, tuner.ReplayLists), the judge page writing a person's
-// labels to the label store, and the dataset's queries with their
-// coverage.
+// trials with, tuner.ReplayLists; documents shown by title and snippet;
+// the golden set's queries searchable, or a query typed), the judge pages
+// (a trial's top 10, or a judging pool's pairs with the pool's coverage)
+// writing a person's labels to the label store, with undo of the
+// session's labels (labels.Store.Withdraw), and the dataset's queries with
+// their coverage.
 //
 // Pages are server-rendered with html/template; the little JavaScript
 // (keyboard shortcuts, submitting the fusion controls on change) and the

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/fusiontune/fusiontune/experiments"
@@ -32,8 +33,9 @@ type segment struct {
 type judgeHit struct {
 	Rank     int
 	Doc      string
-	Grade    int    // current grade: the store's latest label, else the golden set's; -1 none
-	By       string // who gave it: a judge's name or "golden set"
+	Grade    int       // current grade: the store's latest label, else the golden set's; -1 none
+	By       string    // who gave it: a judge's name or "golden set"
+	Title    []segment // the document's title, query terms marked
 	Segments []segment
 }
 
@@ -47,6 +49,7 @@ type judgeData struct {
 	PoolJudged, Pool  int
 	Err               string
 	Saved             string
+	Undo              *undoEntry
 }
 
 // judgeContext is what both judge handlers need: the run's trial and the
@@ -99,10 +102,7 @@ func (s *Server) storedLabels(ctx context.Context) (map[string]map[string]labels
 // judgePage shows a query's hits in a trial's top 10 with the current
 // grades and buttons (keys 0..max) to label them.
 func (s *Server) judgePage(w http.ResponseWriter, r *http.Request) {
-	d := judgeData{Run: r.FormValue("run"), Trial: r.FormValue("trial"), Saved: r.FormValue("saved")}
-	if c, err := r.Cookie(judgeCookie); err == nil {
-		d.Judge, _ = url.QueryUnescape(c.Value)
-	}
+	d := judgeData{Run: r.FormValue("run"), Trial: r.FormValue("trial"), Saved: r.FormValue("saved"), Judge: s.judgeName(r)}
 	if s.o.Labels == "" {
 		d.Err = "no label store configured (the labels setting): judging is off"
 		s.render(w, "judge", "Judge", d)
@@ -196,13 +196,14 @@ func (s *Server) judgePage(w http.ResponseWriter, r *http.Request) {
 			if g >= 0 {
 				d.QueryJudged++
 			}
-			text := ""
+			var doc Doc
 			if s.o.Docs != nil {
-				text, _ = s.o.Docs(h.DocID)
+				doc, _ = s.o.Docs(h.DocID)
 			}
-			d.Hits = append(d.Hits, judgeHit{Rank: i + 1, Doc: h.DocID, Grade: g, By: by, Segments: highlight(text, terms)})
+			d.Hits = append(d.Hits, judgeHit{Rank: i + 1, Doc: h.DocID, Grade: g, By: by, Title: highlight(doc.Title, terms), Segments: highlight(doc.Text, terms)})
 		}
 	}
+	d.Undo = s.lastLabel(d.Judge)
 	s.render(w, "judge", "Judge "+want, d)
 }
 
@@ -255,34 +256,31 @@ func (s *Server) judgePost(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	http.SetCookie(w, &http.Cookie{Name: judgeCookie, Value: url.QueryEscape(judge), Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+	if r.PostForm.Get("pool") != "" {
+		http.Redirect(w, r, poolURL(qid, doc), http.StatusSeeOther)
+		return
+	}
 	v := url.Values{"run": {r.PostForm.Get("run")}, "trial": {r.PostForm.Get("trial")}, "q": {qid}, "saved": {doc}}
 	http.Redirect(w, r, "/judge?"+v.Encode(), http.StatusSeeOther)
 }
 
 // appendLabel writes l to the label store and into the judgments the
-// microscope grades with.
+// microscope grades with, and remembers it as its judge's last label of
+// this session (undo).
 func (s *Server) appendLabel(ctx context.Context, l labels.Label) error {
 	st, err := labels.Open(ctx, s.o.Labels)
 	if err != nil {
 		return fmt.Errorf("label store: %w", err)
 	}
 	defer st.Close()
+	l.Time = time.Now().UTC() // Withdraw names the label by its time
 	if err := st.Append(ctx, []labels.Label{l}); err != nil {
 		return fmt.Errorf("label store: %w", err)
 	}
 	s.jmu.Lock()
 	defer s.jmu.Unlock()
-	for i := range s.o.Dataset.Queries {
-		q := &s.o.Dataset.Queries[i]
-		if q.ID == l.Query {
-			j := make(map[string]int, len(q.Judgments)+1)
-			for k, v := range q.Judgments {
-				j[k] = v
-			}
-			j[l.Doc] = l.Grade
-			q.Judgments = j
-		}
-	}
+	prev, had := s.setJudgment(l.Query, l.Doc, l.Grade, true)
+	s.session[l.Judge] = append(s.session[l.Judge], undoEntry{Label: l, prev: prev, hadPrev: had})
 	return nil
 }
 

@@ -118,6 +118,7 @@ type fusedRow struct {
 	Unjudged bool
 	Ranks    []string // each retriever's rank of the document, "—" absent
 	Moved    string   // against the trial's own settings: "↑3", "↓2", "new", ""
+	D        docView
 }
 
 // candRow is one candidate of a retriever's list.
@@ -129,6 +130,7 @@ type candRow struct {
 	Grade      int
 	Fused      int // the document's fused rank, 0 not in the fused top
 	Dropped    bool
+	D          docView
 }
 
 type retrieverView struct {
@@ -140,15 +142,22 @@ type missedRow struct {
 	Doc   string
 	Grade int
 	Ranks []string
+	D     docView
 }
 
 type microData struct {
-	Runs             []string
-	Run              string
-	Trials           []string
-	Trial            string
-	Queries          []tuner.Query
-	QueryID, Text    string
+	Runs          []string
+	Run           string
+	Trials        []string
+	Trial         string
+	Queries       []tuner.Query
+	QueryID, Text string
+	// Find filters the query list by id or text; Matches is how many
+	// queries it lists of All.
+	Find         string
+	Matches, All int
+	// Typed is a query typed in that is not in the golden set: no grades.
+	Typed            bool
 	Controls         controls
 	Retrievers       []string
 	Lists            []retrieverView
@@ -175,7 +184,8 @@ const listRows = 30
 // configuration and fuses its candidate lists under the controls' settings
 // with tuner.ReplayLists, the code replay records trials with.
 func (s *Server) microscopePage(w http.ResponseWriter, r *http.Request) {
-	d := microData{Run: r.FormValue("run"), Trial: r.FormValue("trial"), QueryID: r.FormValue("q"), Text: r.FormValue("text"), CanJudge: s.o.Labels != ""}
+	d := microData{Run: r.FormValue("run"), Trial: r.FormValue("trial"), QueryID: r.FormValue("q"), Text: strings.TrimSpace(r.FormValue("text")),
+		Find: strings.TrimSpace(r.FormValue("find")), CanJudge: s.o.Labels != ""}
 	list, _ := s.o.Store.List()
 	for i := len(list) - 1; i >= 0; i-- {
 		d.Runs = append(d.Runs, list[i].ID())
@@ -185,6 +195,9 @@ func (s *Server) microscopePage(w http.ResponseWriter, r *http.Request) {
 		d.Queries = slices.Clone(s.o.Dataset.Queries) // the judge page may add judgments meanwhile
 		s.jmu.RUnlock()
 	}
+	d.All = len(d.Queries)
+	d.Queries = findQueries(d.Queries, d.Find)
+	d.Matches = len(d.Queries)
 	run, err := s.resolve(d.Run)
 	if err != nil {
 		d.Err = err.Error()
@@ -209,10 +222,13 @@ func (s *Server) microscopePage(w http.ResponseWriter, r *http.Request) {
 	}
 	d.Trial = entry.Name
 	q, ok := s.query(d.QueryID)
+	if d.Text != "" && (!ok || q.Text != d.Text) {
+		q, ok = s.queryByText(d.Text)
+	}
 	switch {
-	case d.Text != "" && (!ok || q.Text != d.Text):
+	case d.Text != "" && !ok:
 		q = tuner.Query{ID: "typed", Text: d.Text}
-		d.QueryID = ""
+		d.QueryID, d.Typed = "", true
 	case !ok && len(d.Queries) > 0 && d.QueryID == "":
 		q, ok = d.Queries[0], true
 	case !ok && s.o.Dataset == nil:
@@ -224,7 +240,10 @@ func (s *Server) microscopePage(w http.ResponseWriter, r *http.Request) {
 		s.render(w, "microscope", "Query microscope", d)
 		return
 	}
-	d.QueryID, d.Text = q.ID, q.Text
+	if !d.Typed {
+		d.QueryID = q.ID
+	}
+	d.Text = q.Text
 	if s.o.Backend == nil {
 		d.Err = "no backend configured: the microscope runs queries live (the backend setting)"
 	} else if err := s.microscope(r, &d, q, entry); err != nil {
@@ -255,6 +274,40 @@ func (s *Server) query(id string) (tuner.Query, bool) {
 		}
 	}
 	return tuner.Query{}, false
+}
+
+// queryByText is the dataset's query whose text is text (case and spaces
+// aside).
+func (s *Server) queryByText(text string) (tuner.Query, bool) {
+	if s.o.Dataset == nil {
+		return tuner.Query{}, false
+	}
+	want := strings.ToLower(strings.Join(strings.Fields(text), " "))
+	s.jmu.RLock()
+	defer s.jmu.RUnlock()
+	for _, q := range s.o.Dataset.Queries {
+		if strings.ToLower(strings.Join(strings.Fields(q.Text), " ")) == want {
+			return q, true
+		}
+	}
+	return tuner.Query{}, false
+}
+
+// findQueries is the queries whose id or text holds every word of find
+// (case aside); all of them when find is "".
+func findQueries(qs []tuner.Query, find string) []tuner.Query {
+	words := strings.Fields(strings.ToLower(find))
+	if len(words) == 0 {
+		return qs
+	}
+	out := qs[:0:0]
+	for _, q := range qs {
+		hay := strings.ToLower(q.ID + " " + q.Text)
+		if !slices.ContainsFunc(words, func(w string) bool { return !strings.Contains(hay, w) }) {
+			out = append(out, q)
+		}
+	}
+	return out
 }
 
 // overlay is the trial's parameters with the controls the form set.
@@ -371,10 +424,11 @@ func (s *Server) microscope(r *http.Request, d *microData, q tuner.Query, entry 
 		}
 		return out
 	}
+	terms := queryTerms(q.Text)
 	fusedRank := map[string]int{}
 	for i, h := range result.Top {
 		fusedRank[h.DocID] = i + 1
-		row := fusedRow{Rank: i + 1, Doc: h.DocID, Score: h.Score, Grade: h.Grade, Unjudged: h.Grade < 0, Ranks: ranks(h.DocID)}
+		row := fusedRow{Rank: i + 1, Doc: h.DocID, Score: h.Score, Grade: h.Grade, Unjudged: h.Grade < 0 && !d.Typed, Ranks: ranks(h.DocID), D: s.view(h.DocID, terms, snippetChars)}
 		switch was := ownRank[h.DocID]; {
 		case !d.Changed || was == i+1:
 		case was == 0:
@@ -385,7 +439,7 @@ func (s *Server) microscope(r *http.Request, d *microData, q tuner.Query, entry 
 			row.Moved = fmt.Sprintf("↓%d", i+1-was)
 		}
 		d.Fused = append(d.Fused, row)
-		if h.Grade < 0 {
+		if row.Unjudged {
 			d.Unjudged++
 		}
 	}
@@ -404,7 +458,7 @@ func (s *Server) microscope(r *http.Request, d *microData, q tuner.Query, entry 
 			if !judged {
 				g = -1
 			}
-			row := candRow{Rank: c.Rank, Doc: c.DocID, Raw: c.Score, Grade: g, Fused: fusedRank[c.DocID], Dropped: i >= kept}
+			row := candRow{Rank: c.Rank, Doc: c.DocID, Raw: c.Score, Grade: g, Fused: fusedRank[c.DocID], Dropped: i >= kept, D: s.view(c.DocID, terms, snippetChars/2)}
 			if c.ID != c.DocID {
 				row.Chunk = c.ID
 			}
@@ -419,7 +473,7 @@ func (s *Server) microscope(r *http.Request, d *microData, q tuner.Query, entry 
 	docs := slices.Sorted(maps.Keys(q.Judgments))
 	for _, doc := range docs {
 		if g := q.Judgments[doc]; g > 0 && fusedRank[doc] == 0 {
-			d.Missed = append(d.Missed, missedRow{Doc: doc, Grade: g, Ranks: ranks(doc)})
+			d.Missed = append(d.Missed, missedRow{Doc: doc, Grade: g, Ranks: ranks(doc), D: s.view(doc, terms, snippetChars)})
 		}
 	}
 	slices.SortStableFunc(d.Missed, func(a, b missedRow) int { return b.Grade - a.Grade })

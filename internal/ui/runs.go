@@ -138,6 +138,8 @@ type runData struct {
 	Promos   []promotion
 	Best     string
 	Chart    chart
+	// ParamCharts are the varied parameters' charts: primary by value.
+	ParamCharts []paramChart
 }
 
 // runPage shows one run: its leaderboard sorted and filtered as asked,
@@ -238,6 +240,7 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) {
 		d.Rows = append(d.Rows, row)
 	}
 	d.Chart = primaryChart(lb.Trials)
+	d.ParamCharts = paramCharts(lb.Trials)
 	s.render(w, "run", "Run "+run.ID(), d)
 }
 

@@ -19,6 +19,7 @@ import (
 	"sync"
 
 	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/experiments/judge"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
 )
@@ -37,8 +38,9 @@ type Options struct {
 	// the dataset, microscope and judge pages read it. Nil: those pages
 	// say there is none.
 	Dataset *tuner.Dataset
-	// Docs returns a document's text (the judge page), nil when unknown.
-	Docs func(id string) (string, bool)
+	// Docs returns a document's title and text (the judge pages and the
+	// microscope), nil when unknown.
+	Docs func(id string) (Doc, bool)
 	// Scorer scores the microscope's rankings as replay does; K is the
 	// hits per query a live run asks for (0: tuner.DefaultDepth).
 	Scorer *tuner.MetricsScorer
@@ -51,6 +53,11 @@ type Options struct {
 	// Labels is the label store URL the judge page writes to ("": judging
 	// off).
 	Labels string
+	// Pool is the judging pool's pairs (tune judge pool's file, with the
+	// query and document texts) the pool page offers, PoolFile its name;
+	// nil: no pool page.
+	Pool     []judge.Pair
+	PoolFile string
 	// Compare configures the compare page (the run's seed is filled in).
 	Compare func(seed int64) tuner.CompareOptions
 	// Log receives what the server says about the backend (nil: discarded).
@@ -74,8 +81,11 @@ type Server struct {
 	live    backend.Backend
 	applied string // JSON of the params applied to live
 	lists   map[string]collected
-	// jmu guards the in-memory judgments the judge page adds to.
-	jmu sync.RWMutex
+	// jmu guards the in-memory judgments the judge pages add to and the
+	// session: each judge's labels given through this server, last last
+	// (undo takes them back in turn).
+	jmu     sync.RWMutex
+	session map[string][]undoEntry
 }
 
 //go:embed templates/*.tmpl
@@ -106,7 +116,7 @@ func New(o Options) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ui: templates: %w", err)
 	}
-	s := &Server{o: o, tmpl: t, csrf: hex.EncodeToString(tok), lists: map[string]collected{}}
+	s := &Server{o: o, tmpl: t, csrf: hex.EncodeToString(tok), lists: map[string]collected{}, session: map[string][]undoEntry{}}
 	assets, _ := fs.Sub(assetFS, "assets")
 	m := http.NewServeMux()
 	m.Handle("GET /assets/", http.StripPrefix("/assets/", http.FileServerFS(assets)))
@@ -117,6 +127,8 @@ func New(o Options) (*Server, error) {
 	m.HandleFunc("GET /microscope", s.microscopePage)
 	m.HandleFunc("GET /judge", s.judgePage)
 	m.HandleFunc("POST /judge", s.judgePost)
+	m.HandleFunc("POST /judge/undo", s.judgeUndo)
+	m.HandleFunc("GET /judge/pool", s.poolPage)
 	m.HandleFunc("GET /dataset", s.datasetPage)
 	s.mux = m
 	return s, nil
@@ -175,6 +187,7 @@ type page struct {
 	Title string
 	Nav   string
 	CSRF  string
+	Pool  bool // the judge link opens the pool
 	Data  any
 }
 
@@ -182,7 +195,7 @@ type page struct {
 // template answers 500 and not half a page.
 func (s *Server) render(w http.ResponseWriter, name, title string, data any) {
 	var buf bytes.Buffer
-	if err := s.tmpl.ExecuteTemplate(&buf, name, page{Title: title, Nav: name, CSRF: s.csrf, Data: data}); err != nil {
+	if err := s.tmpl.ExecuteTemplate(&buf, name, page{Title: title, Nav: name, CSRF: s.csrf, Pool: s.o.Pool != nil, Data: data}); err != nil {
 		s.o.Log.Error("render", "page", name, "err", err)
 		http.Error(w, "render "+name+": "+err.Error(), http.StatusInternalServerError)
 		return

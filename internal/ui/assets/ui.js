@@ -1,6 +1,6 @@
 // tune ui: submit the fusion controls on change; keys 0-9 grade the
 // focused document on the judge page, j/k (or arrows) move between them,
-// n/p go to the next/previous query. No library, no network.
+// n/p go to the next/previous query, u undoes the last label. No library, no network.
 (function () {
   document.querySelectorAll("form[data-auto]").forEach(function (f) {
     f.addEventListener("change", function () { f.requestSubmit ? f.requestSubmit() : f.submit(); });
@@ -24,7 +24,10 @@
       if (b) { b.click(); e.preventDefault(); }
     } else if (e.key === "j" || e.key === "ArrowDown") { focus(cur + 1); e.preventDefault(); }
     else if (e.key === "k" || e.key === "ArrowUp") { focus(cur - 1); e.preventDefault(); }
-    else if (e.key === "n" || e.key === "p") {
+    else if (e.key === "u") {
+      var u = document.getElementById("undo");
+      if (u) { u.click(); e.preventDefault(); }
+    } else if (e.key === "n" || e.key === "p") {
       var a = document.getElementById(e.key === "n" ? "next" : "prev");
       if (a) a.click();
     }
