@@ -190,9 +190,10 @@ func analyzeChunks(ctx context.Context, chunks []Chunk, titles []string) (*lexic
 	defer wg.Wait()
 
 	l := &lexical{analyzer: a, terms: map[string]uint32{}, lens: make([]uint32, 0, len(chunks))}
-	// Postings in chunk order as (term, chunk, tf) triples, sorted by term
-	// (stably: chunks stay increasing) once all are in.
-	var ptids, pdocs, ptfs []uint32
+	// Each block's term numbers become the index's (numbered by first use
+	// in chunk order), then a counting sort by term over the blocks in
+	// order lays out the postings, chunks increasing within a term.
+	blocks := make([]*blockPostings, nblocks)
 	var gid []uint32
 	for b := range nblocks {
 		var bp *blockPostings
@@ -210,34 +211,39 @@ func analyzeChunks(ctx context.Context, chunks []Chunk, titles []string) (*lexic
 			}
 			gid = append(gid, id)
 		}
-		k := 0
-		for i, n := range bp.nterm {
-			doc := uint32(b*analyzeBlock + i)
-			for range n {
-				ptids = append(ptids, gid[bp.tids[k]])
-				pdocs = append(pdocs, doc)
-				ptfs = append(ptfs, bp.tfs[k])
-				k++
-			}
+		for k, t := range bp.tids {
+			bp.tids[k] = gid[t]
 		}
+		bp.terms = nil
 		l.lens = append(l.lens, bp.lens...)
+		blocks[b] = bp
 	}
-	// Counting sort by term.
 	nt := len(l.terms)
 	l.offs = make([]uint64, nt+1)
-	for _, t := range ptids {
-		l.offs[t+1]++
+	for _, bp := range blocks {
+		for _, t := range bp.tids {
+			l.offs[t+1]++
+		}
 	}
 	for t := range nt {
 		l.offs[t+1] += l.offs[t]
 	}
 	fill := slices.Clone(l.offs[:nt])
-	l.docs = make([]uint32, len(pdocs))
-	l.tfs = make([]uint32, len(pdocs))
-	for i, t := range ptids {
-		p := fill[t]
-		fill[t]++
-		l.docs[p], l.tfs[p] = pdocs[i], ptfs[i]
+	l.docs = make([]uint32, l.offs[nt])
+	l.tfs = make([]uint32, l.offs[nt])
+	for b, bp := range blocks {
+		k := 0
+		for i, n := range bp.nterm {
+			doc := uint32(b*analyzeBlock + i)
+			for range n {
+				t := bp.tids[k]
+				p := fill[t]
+				fill[t]++
+				l.docs[p], l.tfs[p] = doc, bp.tfs[k]
+				k++
+			}
+		}
+		blocks[b] = nil
 	}
 	return l, nil
 }
