@@ -163,7 +163,7 @@ func diffScored(want, got []scored, chunks []Chunk) string {
 // classic 1.2/0.75, and the extremes of b.
 var equalityParams = []BM25Config{{K1: DefaultK1, B: DefaultB}, {K1: 1.2, B: 0.75}, {K1: 2, B: 0}, {K1: 0.5, B: 1}}
 
-func chunksOf(t *testing.T, c CorpusConfig, size, overlap int) ([]Chunk, []string) {
+func chunksOf(t testing.TB, c CorpusConfig, size, overlap int) ([]Chunk, []string) {
 	t.Helper()
 	corpus, err := LoadCorpus(c)
 	if err != nil {

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"context"
+
 	"github.com/fusiontune/fusiontune/experiments/shareddata"
 )
 
@@ -66,4 +68,49 @@ func TestLexicalMatchesBleveSciFact(t *testing.T) {
 	}
 	d := compareWithBleve(t, chunks, titles, queries, params, 1000)
 	t.Logf("scifact: %d chunks, %d queries x %d k1/b: max |score - bleve's| before rounding %.3g", len(chunks), len(queries), len(params), d)
+}
+
+// BenchmarkLexicalSearch is the bm25 retriever alone on SciFact (whole
+// documents, depth 100, the 300 queries in turn): the engine's index and
+// the bleve index it replaced, side by side under the same load.
+func BenchmarkLexicalSearch(b *testing.B) {
+	dir := shareddata.Path(b, "scifact")
+	f, err := os.Open(filepath.Join(dir, "queries.jsonl"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var queries []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var q struct {
+			Text string `json:"text"`
+		}
+		json.Unmarshal(sc.Bytes(), &q)
+		queries = append(queries, q.Text)
+	}
+	f.Close()
+	chunks, titles := chunksOf(b, CorpusConfig{Path: filepath.Join(dir, "corpus.jsonl"), Format: FormatBEIR}, 0, 0)
+	chunkOf := make(map[string]int, len(chunks))
+	for i, c := range chunks {
+		chunkOf[c.ID] = i
+	}
+	bm := DefaultConfig().BM25
+	ctx := context.Background()
+	b.Run("index", func(b *testing.B) {
+		l, err := buildLexical(ctx, filepath.Join(b.TempDir(), "bm25"), chunks, titles, bm)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for i := 0; b.Loop(); i++ {
+			if _, err := l.search(ctx, queries[i%len(queries)], 100, chunks); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("bleve", func(b *testing.B) {
+		idx := buildBleve(b, chunks, titles)
+		for i := 0; b.Loop(); i++ {
+			bleveSearch(b, idx, bm, queries[i%len(queries)], 100, chunks, chunkOf)
+		}
+	})
 }
