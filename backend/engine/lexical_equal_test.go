@@ -2,12 +2,11 @@ package engine
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
-
-	"context"
 
 	"github.com/fusiontune/fusiontune/experiments/shareddata"
 )
