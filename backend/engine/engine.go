@@ -154,18 +154,20 @@ func (e *Engine) Build(ctx context.Context) (err error) {
 	defer cancel()
 	var wg sync.WaitGroup
 	var lexErr, denseErr error
+	// One copy of the indexed texts serves both sides.
+	texts := textsOf(e.chunks, e.titles)
 	if e.cfg.Has(BM25) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if lexErr = e.buildBM25(ctx); lexErr != nil {
+			if lexErr = e.buildBM25(ctx, texts); lexErr != nil {
 				cancel()
 			}
 		}()
 	}
 	if e.cfg.Has(Dense) {
 		t := time.Now()
-		if denseErr = e.buildDense(ctx); denseErr != nil {
+		if denseErr = e.buildDense(ctx, texts); denseErr != nil {
 			cancel()
 		} else {
 			e.stats.Dense = time.Since(t)
@@ -185,7 +187,7 @@ func (e *Engine) Build(ctx context.Context) (err error) {
 }
 
 // buildBM25 opens the cached bm25 index or builds it.
-func (e *Engine) buildBM25(ctx context.Context) (err error) {
+func (e *Engine) buildBM25(ctx context.Context, texts []string) (err error) {
 	t := time.Now()
 	dir := filepath.Join(e.cfg.CacheDir, "bm25-"+e.cacheKey("bm25", Analyzer, indexFormat))
 	e.stats.LexicalDir = dir
@@ -195,7 +197,7 @@ func (e *Engine) buildBM25(ctx context.Context) (err error) {
 		if !errors.Is(err, os.ErrNotExist) {
 			e.log.Warn("rebuilding bm25 index", "reason", err)
 		}
-		if e.lex, err = buildLexical(ctx, dir, e.chunks, e.titles, e.cfg.BM25); err != nil {
+		if e.lex, err = buildLexical(ctx, dir, texts, e.cfg.BM25); err != nil {
 			return err
 		}
 	}

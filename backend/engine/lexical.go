@@ -76,12 +76,12 @@ type accumulator struct {
 	hits    []scored
 }
 
-// buildLexical analyzes the chunks (title, blank line, text) on up to two
-// workers, merges their postings in chunk order and writes the index to
-// dir through a temporary directory renamed into place once complete, so a
-// cancelled or failed build leaves nothing behind.
-func buildLexical(ctx context.Context, dir string, chunks []Chunk, titles []string, bm BM25Config) (*lexical, error) {
-	l, err := analyzeChunks(ctx, chunks, titles)
+// buildLexical analyzes the chunks' texts (textsOf) on up to two workers,
+// merges their postings in chunk order and writes the index to dir through
+// a temporary directory renamed into place once complete, so a cancelled
+// or failed build leaves nothing behind.
+func buildLexical(ctx context.Context, dir string, texts []string, bm BM25Config) (*lexical, error) {
+	l, err := analyzeChunks(ctx, texts)
 	if err != nil {
 		return nil, fmt.Errorf("bm25 index: %w", err)
 	}
@@ -117,13 +117,13 @@ type blockPostings struct {
 	tfs   []uint32
 }
 
-func analyzeBlock1(a analysis.Analyzer, chunks []Chunk, titles []string) *blockPostings {
-	bp := &blockPostings{lens: make([]uint32, len(chunks)), nterm: make([]uint32, len(chunks))}
+func analyzeBlock1(a analysis.Analyzer, texts []string) *blockPostings {
+	bp := &blockPostings{lens: make([]uint32, len(texts)), nterm: make([]uint32, len(texts))}
 	local := map[string]uint32{}
 	tf := map[uint32]uint32{}
 	var order []uint32
-	for i, c := range chunks {
-		toks := a.Analyze([]byte(indexText(titles[i], c.Text)))
+	for i, text := range texts {
+		toks := a.Analyze([]byte(text))
 		bp.lens[i] = uint32(len(toks))
 		clear(tf)
 		order = order[:0]
@@ -152,12 +152,12 @@ func analyzeBlock1(a analysis.Analyzer, chunks []Chunk, titles []string) *blockP
 // analyzeChunks builds the index in memory: blocks of chunks analyzed on
 // up to two workers, merged in chunk order (term numbers by first use), so
 // every build gives the same index.
-func analyzeChunks(ctx context.Context, chunks []Chunk, titles []string) (*lexical, error) {
+func analyzeChunks(ctx context.Context, texts []string) (*lexical, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	a := newAnalyzer()
-	nblocks := (len(chunks) + analyzeBlock - 1) / analyzeBlock
+	nblocks := (len(texts) + analyzeBlock - 1) / analyzeBlock
 	results := make([]chan *blockPostings, nblocks)
 	for i := range results {
 		results[i] = make(chan *blockPostings, 1)
@@ -172,8 +172,8 @@ func analyzeChunks(ctx context.Context, chunks []Chunk, titles []string) (*lexic
 		go func() {
 			defer wg.Done()
 			for b := range next {
-				lo, hi := b*analyzeBlock, min((b+1)*analyzeBlock, len(chunks))
-				results[b] <- analyzeBlock1(a, chunks[lo:hi], titles[lo:hi])
+				lo, hi := b*analyzeBlock, min((b+1)*analyzeBlock, len(texts))
+				results[b] <- analyzeBlock1(a, texts[lo:hi])
 			}
 		}()
 	}
@@ -189,7 +189,7 @@ func analyzeChunks(ctx context.Context, chunks []Chunk, titles []string) (*lexic
 	}()
 	defer wg.Wait()
 
-	l := &lexical{analyzer: a, terms: map[string]uint32{}, lens: make([]uint32, 0, len(chunks))}
+	l := &lexical{analyzer: a, terms: map[string]uint32{}, lens: make([]uint32, 0, len(texts))}
 	// Each block's term numbers become the index's (numbered by first use
 	// in chunk order), then a counting sort by term over the blocks in
 	// order lays out the postings, chunks increasing within a term.
@@ -405,6 +405,17 @@ func (l *lexical) prepare(bm BM25Config) {
 	}
 }
 
+// textsOf returns what both retrievers index of each chunk (indexText).
+func textsOf(chunks []Chunk, titles []string) []string {
+	texts := make([]string, len(chunks))
+	for i, c := range chunks {
+		texts[i] = indexText(titles[i], c.Text)
+	}
+	return texts
+}
+
+// indexText is a chunk's indexed text: its document's title, a blank line
+// and its text; the text alone without a title.
 func indexText(title, text string) string {
 	if title == "" {
 		return text
