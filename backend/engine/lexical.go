@@ -117,7 +117,8 @@ type blockPostings struct {
 	tfs   []uint32
 }
 
-func analyzeBlock1(a analysis.Analyzer, texts []string) *blockPostings {
+// analyzeTexts analyzes one block of texts.
+func analyzeTexts(a analysis.Analyzer, texts []string) *blockPostings {
 	bp := &blockPostings{lens: make([]uint32, len(texts)), nterm: make([]uint32, len(texts))}
 	local := map[string]uint32{}
 	tf := map[uint32]uint32{}
@@ -164,16 +165,17 @@ func analyzeChunks(ctx context.Context, texts []string) (*lexical, error) {
 	}
 	workers := min(2, runtime.GOMAXPROCS(0), max(nblocks, 1))
 	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	next := make(chan int)
 	var wg sync.WaitGroup
+	// On return the feeder stops and the workers finish their blocks.
+	defer func() { cancel(); wg.Wait() }()
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for b := range next {
 				lo, hi := b*analyzeBlock, min((b+1)*analyzeBlock, len(texts))
-				results[b] <- analyzeBlock1(a, texts[lo:hi])
+				results[b] <- analyzeTexts(a, texts[lo:hi])
 			}
 		}()
 	}
@@ -187,7 +189,6 @@ func analyzeChunks(ctx context.Context, texts []string) (*lexical, error) {
 			}
 		}
 	}()
-	defer wg.Wait()
 
 	l := &lexical{analyzer: a, terms: map[string]uint32{}, lens: make([]uint32, 0, len(texts))}
 	// Each block's term numbers become the index's (numbered by first use
