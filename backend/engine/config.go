@@ -99,9 +99,9 @@ type ChunkConfig struct {
 	Overlap int `yaml:"overlap" json:"overlap"`
 }
 
-// BM25Config holds the BM25 parameters. bleve v2.5.7 reads k1 and b from
-// process-wide variables at query time, so they do not key the index cache,
-// and every Engine of one process shares the values of the last one built.
+// BM25Config holds the BM25 parameters. k1 and b apply when the index is
+// opened or built (they do not key the index cache); each Engine scores
+// with its own.
 type BM25Config struct {
 	K1 float64 `yaml:"k1" json:"k1"`
 	B  float64 `yaml:"b" json:"b"`

@@ -91,11 +91,10 @@ func writeFileAtomic(path string, data []byte) error {
 
 // buildDense fits the embedder when it learns from the corpus, then loads
 // the chunk vectors from the cache or computes and caches them.
-func (e *Engine) buildDense(ctx context.Context) error {
-	texts := make([]string, len(e.chunks))
+// texts are the chunks' indexed texts (textsOf).
+func (e *Engine) buildDense(ctx context.Context, texts []string) error {
 	ids := make([]string, len(e.chunks))
 	for i, c := range e.chunks {
-		texts[i] = indexText(e.titles[i], c.Text)
 		ids[i] = c.ID
 	}
 	if err := probeEmbedder(ctx, e.emb, e.cfg.Dense.BaseURL); err != nil {

@@ -123,7 +123,6 @@ func (e *Engine) Build(ctx context.Context) (err error) {
 		e.mu.Unlock()
 	}()
 	start := time.Now()
-	setBM25(e.cfg.BM25.K1, e.cfg.BM25.B)
 	corpus, err := LoadCorpus(e.cfg.Corpus)
 	if err != nil {
 		return err
@@ -149,25 +148,26 @@ func (e *Engine) Build(ctx context.Context) (err error) {
 	e.stats = BuildStats{Docs: len(corpus.Docs), Chunks: len(chunks), Load: time.Since(start)}
 	e.log.Info("corpus loaded", "docs", len(corpus.Docs), "chunks", len(chunks), "elapsed", e.stats.Load.Round(time.Millisecond))
 
-	// The retrievers build side by side: bleve's builder analyzes and
-	// writes on one goroutine, so the dense side (fit, embed) takes the
-	// other cores instead of waiting for it.
+	// The retrievers build side by side: the bm25 index analyzes on up to
+	// two workers while the dense side fits and embeds.
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wg sync.WaitGroup
 	var lexErr, denseErr error
+	// One copy of the indexed texts serves both sides.
+	texts := textsOf(e.chunks, e.titles)
 	if e.cfg.Has(BM25) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if lexErr = e.buildBM25(ctx); lexErr != nil {
+			if lexErr = e.buildBM25(ctx, texts); lexErr != nil {
 				cancel()
 			}
 		}()
 	}
 	if e.cfg.Has(Dense) {
 		t := time.Now()
-		if denseErr = e.buildDense(ctx); denseErr != nil {
+		if denseErr = e.buildDense(ctx, texts); denseErr != nil {
 			cancel()
 		} else {
 			e.stats.Dense = time.Since(t)
@@ -187,21 +187,17 @@ func (e *Engine) Build(ctx context.Context) (err error) {
 }
 
 // buildBM25 opens the cached bm25 index or builds it.
-func (e *Engine) buildBM25(ctx context.Context) (err error) {
+func (e *Engine) buildBM25(ctx context.Context, texts []string) (err error) {
 	t := time.Now()
-	dir := filepath.Join(e.cfg.CacheDir, "bm25-"+e.cacheKey("bm25", Analyzer))
+	dir := filepath.Join(e.cfg.CacheDir, "bm25-"+e.cacheKey("bm25", Analyzer, indexFormat))
 	e.stats.LexicalDir = dir
-	ids := make([]string, len(e.chunks))
-	for i, c := range e.chunks {
-		ids[i] = c.ID
-	}
-	if e.lex, err = openLexical(dir, ids, e.chunkOf); err == nil {
+	if e.lex, err = openLexical(dir, len(e.chunks), e.cfg.BM25); err == nil {
 		e.stats.LexicalCached = true
 	} else {
 		if !errors.Is(err, os.ErrNotExist) {
 			e.log.Warn("rebuilding bm25 index", "reason", err)
 		}
-		if e.lex, err = buildLexical(ctx, dir, e.chunks, e.titles, e.chunkOf); err != nil {
+		if e.lex, err = buildLexical(ctx, dir, texts, e.cfg.BM25); err != nil {
 			return err
 		}
 	}

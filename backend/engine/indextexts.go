@@ -18,12 +18,7 @@ func IndexTexts(docs []Document, c ChunkConfig) (chunks []Chunk, texts []string,
 	if err != nil {
 		return nil, nil, err
 	}
-	titles := chunkTitles(docs, chunks)
-	texts = make([]string, len(chunks))
-	for i, ch := range chunks {
-		texts[i] = indexText(titles[i], ch.Text)
-	}
-	return chunks, texts, nil
+	return chunks, textsOf(chunks, chunkTitles(docs, chunks)), nil
 }
 
 // QueryVectors returns a function embedding a query with the embedder

@@ -1,85 +1,90 @@
 package engine
 
 import (
+	"bufio"
 	"context"
+	"encoding/binary"
+	"errors"
 	"fmt"
+	"hash/crc32"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"sort"
 	"sync"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
-	"github.com/blevesearch/bleve/v2/mapping"
-	"github.com/blevesearch/bleve/v2/search"
-	index "github.com/blevesearch/bleve_index_api"
 
 	"github.com/fusiontune/fusiontune/backend/fusion"
 )
 
 // Analyzer is the bleve analyzer of the lexical index: Unicode tokens,
 // possessive removal, lower case, English stop words, Porter stemming. It
-// keys the index cache.
+// keys the index cache. bleve is used for analysis only: the inverted
+// index and its BM25 scoring are the engine's own (see lexical).
 const Analyzer = en.AnalyzerName
 
-// bodyField is the one indexed field: a chunk's document title, a blank
-// line, and the chunk's text.
-const bodyField = "body"
+// indexFormat names the on-disk format of the bm25 index; it keys the
+// index cache, so a cache written in another format is never read.
+const indexFormat = "ftidx-v1"
 
-// builderBatch is the number of chunks per segment of the offline builder
-// before its final merge.
-const builderBatch = 1000
+// indexFile is the index's one file inside its cache directory.
+const indexFile = "bm25.idx"
 
-// lexical is the BM25 retriever over a bleve scorch index.
+// indexMagic opens indexFile; the version follows it.
+const indexMagic = "fusiontune-bm25\x00"
+
+// indexVersion is the version of indexFile's layout.
+const indexVersion = 1
+
+// analyzeBlock is the number of chunks a build worker analyzes at a time.
+const analyzeBlock = 512
+
+// newAnalyzer returns bleve's English analyzer.
+func newAnalyzer() analysis.Analyzer {
+	return bleve.NewIndexMapping().AnalyzerNamed(Analyzer)
+}
+
+// lexical is the BM25 retriever: an in-memory inverted index over the
+// chunks' analyzed title and text, scored exactly as bleve v2.5.7 scores a
+// match query over one field of a single-segment scorch index (the index
+// the engine used before; TestLexicalMatchesBleve proves the equality).
 type lexical struct {
-	idx      bleve.Index
 	analyzer analysis.Analyzer
-	chunkOf  map[string]int // chunk id -> index in Engine.chunks
-	ids      []string       // chunk index -> chunk id
+	terms    map[string]uint32 // term -> term number
+	offs     []uint64          // term number -> its postings: docs[offs[t]:offs[t+1]]
+	docs     []uint32          // postings: chunk index, increasing within a term
+	tfs      []uint32          // postings: term frequency
+	lens     []uint32          // chunk index -> analyzed length (tokens)
+	// Scoring constants for the engine's k1 and b (see score).
+	k1     float64
+	avgLen float64   // bleve: ceil(distinct terms / chunks)
+	denom  []float64 // chunk index -> k1*(1-b+b*fieldLength/avgLen)
+	accs   sync.Pool // *accumulator
 }
 
-func newIndexMapping() *mapping.IndexMappingImpl {
-	m := bleve.NewIndexMapping()
-	m.DefaultAnalyzer = Analyzer
-	m.ScoringModel = index.BM25Scoring
-	body := bleve.NewTextFieldMapping()
-	body.Analyzer = Analyzer
-	body.Store = false
-	body.IncludeTermVectors = false
-	body.IncludeInAll = false
-	body.DocValues = false
-	m.DefaultMapping.AddFieldMappingsAt(bodyField, body)
-	m.DefaultMapping.Dynamic = false
-	m.StoreDynamic = false
-	m.IndexDynamic = false
-	m.DocValuesDynamic = false
-	return m
+// accumulator is a search's per-chunk score sums, reused between searches.
+type accumulator struct {
+	sum     []float64
+	matched []uint32
+	touched []uint32
+	hits    []scored
 }
 
-// bm25Mu guards writes of bleve's process-wide BM25 parameters.
-var bm25Mu sync.Mutex
-
-// setBM25 sets bleve's BM25 k1 and b. bleve v2.5.7 keeps them in package
-// variables read at query time, shared by every index of the process.
-func setBM25(k1, b float64) {
-	bm25Mu.Lock()
-	defer bm25Mu.Unlock()
-	if search.BM25_k1 != k1 {
-		search.BM25_k1 = k1
+// buildLexical analyzes the chunks' texts (textsOf) on up to two workers,
+// merges their postings in chunk order and writes the index to dir through
+// a temporary directory renamed into place once complete, so a cancelled
+// or failed build leaves nothing behind.
+func buildLexical(ctx context.Context, dir string, texts []string, bm BM25Config) (*lexical, error) {
+	l, err := analyzeChunks(ctx, texts)
+	if err != nil {
+		return nil, fmt.Errorf("bm25 index: %w", err)
 	}
-	if search.BM25_b != b {
-		search.BM25_b = b
-	}
-}
-
-// buildLexical indexes chunks, in corpus order, into a single-segment
-// scorch index at dir with bleve's offline builder, in a temporary
-// directory renamed into place once complete. One segment built in a fixed
-// order makes BM25 statistics and score sums identical on every build; the
-// online writer's background merges made them vary between builds.
-func buildLexical(ctx context.Context, dir string, chunks []Chunk, titles []string, chunkOf map[string]int) (*lexical, error) {
 	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
 		return nil, fmt.Errorf("bm25 index: %w", err)
 	}
@@ -88,61 +93,330 @@ func buildLexical(ctx context.Context, dir string, chunks []Chunk, titles []stri
 		return nil, fmt.Errorf("bm25 index: %w", err)
 	}
 	defer os.RemoveAll(tmp)
-	// The builder's segments go beside the index too (bleve's default is
-	// os.TempDir): it renames them into place, which fails across
-	// filesystems ("invalid cross-device link") when the cache is on
-	// another one than the temp dir.
-	b, err := bleve.NewBuilder(tmp, newIndexMapping(), map[string]any{"batchSize": builderBatch, "buildPathPrefix": tmp})
-	if err != nil {
+	if err := l.write(filepath.Join(tmp, indexFile)); err != nil {
 		return nil, fmt.Errorf("bm25 index: %w", err)
 	}
-	// A build given up is not closed: Close merges the segments written so
-	// far into the final one (wasted work), and bleve v2.5.7's Close
-	// panics on a builder that holds no segment yet (a build cancelled
-	// before its first batch, as when the dense side fails first). The
-	// temporary directory, segments included, is removed above.
-	for i, c := range chunks {
-		if i%builderBatch == 0 && ctx.Err() != nil {
-			return nil, fmt.Errorf("bm25 index: %w", ctx.Err())
-		}
-		if err := b.Index(c.ID, map[string]any{bodyField: indexText(titles[i], c.Text)}); err != nil {
-			return nil, fmt.Errorf("bm25 index: chunk %q: %w", c.ID, err)
-		}
-	}
-	if err := b.Close(); err != nil {
+	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("bm25 index: %w", err)
 	}
 	os.RemoveAll(dir)
 	if err := os.Rename(tmp, dir); err != nil {
 		return nil, fmt.Errorf("bm25 index: %w", err)
 	}
-	ids := make([]string, len(chunks))
-	for i, c := range chunks {
-		ids[i] = c.ID
-	}
-	return openLexical(dir, ids, chunkOf)
+	l.prepare(bm)
+	return l, nil
 }
 
-// openLexical opens an index built by buildLexical.
-func openLexical(dir string, ids []string, chunkOf map[string]int) (*lexical, error) {
-	n := len(ids)
-	if _, err := os.Stat(dir); err != nil {
+// blockPostings is one analyzed block of chunks: its local terms, in order
+// of first use, and per chunk its length and (local term, tf) pairs.
+type blockPostings struct {
+	terms []string
+	lens  []uint32
+	nterm []uint32 // chunk -> number of its distinct terms
+	tids  []uint32 // local term numbers, chunk after chunk
+	tfs   []uint32
+}
+
+// analyzeTexts analyzes one block of texts.
+func analyzeTexts(a analysis.Analyzer, texts []string) *blockPostings {
+	bp := &blockPostings{lens: make([]uint32, len(texts)), nterm: make([]uint32, len(texts))}
+	local := map[string]uint32{}
+	tf := map[uint32]uint32{}
+	var order []uint32
+	for i, text := range texts {
+		toks := a.Analyze([]byte(text))
+		bp.lens[i] = uint32(len(toks))
+		clear(tf)
+		order = order[:0]
+		for _, t := range toks {
+			id, ok := local[string(t.Term)]
+			if !ok {
+				id = uint32(len(bp.terms))
+				s := string(t.Term)
+				local[s] = id
+				bp.terms = append(bp.terms, s)
+			}
+			if tf[id] == 0 {
+				order = append(order, id)
+			}
+			tf[id]++
+		}
+		bp.nterm[i] = uint32(len(order))
+		for _, id := range order {
+			bp.tids = append(bp.tids, id)
+			bp.tfs = append(bp.tfs, tf[id])
+		}
+	}
+	return bp
+}
+
+// analyzeChunks builds the index in memory: blocks of chunks analyzed on
+// up to two workers, merged in chunk order (term numbers by first use), so
+// every build gives the same index.
+func analyzeChunks(ctx context.Context, texts []string) (*lexical, error) {
+	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	// Read-only: several engines (and processes) can share a cached index,
-	// and bolt's lock wait is bounded instead of hanging.
-	idx, err := bleve.OpenUsing(dir, map[string]any{"read_only": true, "bolt_timeout": "5s"})
-	if err != nil {
-		return nil, fmt.Errorf("bm25 index: open %s: %w", dir, err)
+	a := newAnalyzer()
+	nblocks := (len(texts) + analyzeBlock - 1) / analyzeBlock
+	results := make([]chan *blockPostings, nblocks)
+	for i := range results {
+		results[i] = make(chan *blockPostings, 1)
 	}
-	got, err := idx.DocCount()
-	if err != nil || got != uint64(n) {
-		idx.Close()
-		return nil, fmt.Errorf("bm25 index: %s holds %d chunks, want %d (%v)", dir, got, n, err)
+	workers := min(2, runtime.GOMAXPROCS(0), max(nblocks, 1))
+	ctx, cancel := context.WithCancel(ctx)
+	next := make(chan int)
+	var wg sync.WaitGroup
+	// On return the feeder stops and the workers finish their blocks.
+	defer func() { cancel(); wg.Wait() }()
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for b := range next {
+				lo, hi := b*analyzeBlock, min((b+1)*analyzeBlock, len(texts))
+				results[b] <- analyzeTexts(a, texts[lo:hi])
+			}
+		}()
 	}
-	return &lexical{idx: idx, analyzer: newIndexMapping().AnalyzerNamed(Analyzer), chunkOf: chunkOf, ids: ids}, nil
+	go func() {
+		defer close(next)
+		for b := range nblocks {
+			select {
+			case next <- b:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+
+	l := &lexical{analyzer: a, terms: map[string]uint32{}, lens: make([]uint32, 0, len(texts))}
+	// Each block's term numbers become the index's (numbered by first use
+	// in chunk order), then a counting sort by term over the blocks in
+	// order lays out the postings, chunks increasing within a term.
+	blocks := make([]*blockPostings, nblocks)
+	var gid []uint32
+	for b := range nblocks {
+		var bp *blockPostings
+		select {
+		case bp = <-results[b]:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		gid = gid[:0]
+		for _, t := range bp.terms {
+			id, ok := l.terms[t]
+			if !ok {
+				id = uint32(len(l.terms))
+				l.terms[t] = id
+			}
+			gid = append(gid, id)
+		}
+		for k, t := range bp.tids {
+			bp.tids[k] = gid[t]
+		}
+		bp.terms = nil
+		l.lens = append(l.lens, bp.lens...)
+		blocks[b] = bp
+	}
+	nt := len(l.terms)
+	l.offs = make([]uint64, nt+1)
+	for _, bp := range blocks {
+		for _, t := range bp.tids {
+			l.offs[t+1]++
+		}
+	}
+	for t := range nt {
+		l.offs[t+1] += l.offs[t]
+	}
+	fill := slices.Clone(l.offs[:nt])
+	l.docs = make([]uint32, l.offs[nt])
+	l.tfs = make([]uint32, l.offs[nt])
+	for b, bp := range blocks {
+		k := 0
+		for i, n := range bp.nterm {
+			doc := uint32(b*analyzeBlock + i)
+			for range n {
+				t := bp.tids[k]
+				p := fill[t]
+				fill[t]++
+				l.docs[p], l.tfs[p] = doc, bp.tfs[k]
+				k++
+			}
+		}
+		blocks[b] = nil
+	}
+	return l, nil
 }
 
+// write stores the index at path: magic, version, counts, chunk lengths,
+// terms (in term-number order), postings offsets, chunk indexes and term
+// frequencies, all little-endian, then a CRC-32 of everything before it.
+func (l *lexical) write(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	h := crc32.NewIEEE()
+	w := bufio.NewWriterSize(io.MultiWriter(f, h), 1<<20)
+	terms := make([]string, len(l.terms))
+	for t, id := range l.terms {
+		terms[id] = t
+	}
+	w.WriteString(indexMagic)
+	hdr := []uint64{indexVersion, uint64(len(l.lens)), uint64(len(terms)), uint64(len(l.docs))}
+	binary.Write(w, binary.LittleEndian, hdr)
+	binary.Write(w, binary.LittleEndian, l.lens)
+	var buf [binary.MaxVarintLen64]byte
+	for _, t := range terms {
+		w.Write(buf[:binary.PutUvarint(buf[:], uint64(len(t)))])
+		w.WriteString(t)
+	}
+	binary.Write(w, binary.LittleEndian, l.offs)
+	binary.Write(w, binary.LittleEndian, l.docs)
+	if err := binary.Write(w, binary.LittleEndian, l.tfs); err != nil {
+		return err
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	if err := binary.Write(f, binary.LittleEndian, h.Sum32()); err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	return f.Close()
+}
+
+// errIndexFormat marks an index file that is not one this build writes.
+var errIndexFormat = errors.New("not a fusiontune bm25 index of this version")
+
+// openLexical loads an index written by buildLexical for n chunks.
+func openLexical(dir string, n int, bm BM25Config) (*lexical, error) {
+	path := filepath.Join(dir, indexFile)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	l, err := decodeLexical(data)
+	if err != nil {
+		return nil, fmt.Errorf("bm25 index: %s: %w", path, err)
+	}
+	if len(l.lens) != n {
+		return nil, fmt.Errorf("bm25 index: %s holds %d chunks, want %d", path, len(l.lens), n)
+	}
+	l.prepare(bm)
+	return l, nil
+}
+
+func decodeLexical(data []byte) (*lexical, error) {
+	const hdr = len(indexMagic) + 4*8
+	if len(data) < hdr+4 || string(data[:len(indexMagic)]) != indexMagic {
+		return nil, errIndexFormat
+	}
+	body, sum := data[:len(data)-4], binary.LittleEndian.Uint32(data[len(data)-4:])
+	if crc32.ChecksumIEEE(body) != sum {
+		return nil, errors.New("checksum mismatch (truncated or damaged)")
+	}
+	u := func(i int) uint64 { return binary.LittleEndian.Uint64(data[len(indexMagic)+8*i:]) }
+	if u(0) != indexVersion {
+		return nil, fmt.Errorf("%w (version %d)", errIndexFormat, u(0))
+	}
+	nd, nt, np := u(1), u(2), u(3)
+	p := body[hdr:]
+	short := errors.New("truncated")
+	u32s := func(n uint64) ([]uint32, error) {
+		if uint64(len(p)) < 4*n {
+			return nil, short
+		}
+		out := make([]uint32, n)
+		for i := range out {
+			out[i] = binary.LittleEndian.Uint32(p[4*i:])
+		}
+		p = p[4*n:]
+		return out, nil
+	}
+	l := &lexical{analyzer: newAnalyzer(), terms: make(map[string]uint32, nt)}
+	var err error
+	if l.lens, err = u32s(nd); err != nil {
+		return nil, err
+	}
+	for t := range nt {
+		k, m := binary.Uvarint(p)
+		if m <= 0 || uint64(len(p)-m) < k {
+			return nil, short
+		}
+		l.terms[string(p[m:m+int(k)])] = uint32(t)
+		p = p[m+int(k):]
+	}
+	if uint64(len(p)) < 8*(nt+1) {
+		return nil, short
+	}
+	l.offs = make([]uint64, nt+1)
+	for i := range l.offs {
+		l.offs[i] = binary.LittleEndian.Uint64(p[8*i:])
+	}
+	p = p[8*(nt+1):]
+	if l.offs[nt] != np {
+		return nil, errors.New("postings count mismatch")
+	}
+	if l.docs, err = u32s(np); err != nil {
+		return nil, err
+	}
+	if l.tfs, err = u32s(np); err != nil {
+		return nil, err
+	}
+	if len(p) != 0 {
+		return nil, errors.New("trailing bytes")
+	}
+	for t := range nt {
+		if l.offs[t] > l.offs[t+1] {
+			return nil, errors.New("postings offsets out of order")
+		}
+	}
+	for _, d := range l.docs {
+		if uint64(d) >= nd {
+			return nil, errors.New("posting past the last chunk")
+		}
+	}
+	return l, nil
+}
+
+// prepare sets the scoring constants for k1 and b as bleve v2.5.7 derives
+// them: the average length is ceil(the field's distinct terms / chunks)
+// (its FieldCardinality), and a chunk's length is the one its norm
+// encodes, float32(1/sqrt(tokens)), decoded as 1/(norm*norm).
+func (l *lexical) prepare(bm BM25Config) {
+	k1, b := bm.K1, bm.B
+	l.k1 = k1
+	n := len(l.lens)
+	if n > 0 {
+		l.avgLen = math.Ceil(float64(len(l.terms)) / float64(n))
+	}
+	l.denom = make([]float64, n)
+	for d, ln := range l.lens {
+		norm := float64(float32(1.0 / math.Sqrt(float64(ln))))
+		fieldLength := 1 / (norm * norm)
+		l.denom[d] = k1 * (1 - b + (b * fieldLength / l.avgLen))
+	}
+	l.accs.New = func() any {
+		return &accumulator{sum: make([]float64, n), matched: make([]uint32, n)}
+	}
+}
+
+// textsOf returns what both retrievers index of each chunk (indexText).
+func textsOf(chunks []Chunk, titles []string) []string {
+	texts := make([]string, len(chunks))
+	for i, c := range chunks {
+		texts[i] = indexText(titles[i], c.Text)
+	}
+	return texts
+}
+
+// indexText is a chunk's indexed text: its document's title, a blank line
+// and its text; the text alone without a title.
 func indexText(title, text string) string {
 	if title == "" {
 		return text
@@ -150,45 +424,153 @@ func indexText(title, text string) string {
 	return title + "\n\n" + text
 }
 
-// search returns up to depth chunk indexes and BM25 scores, best first,
-// ties by the fusion tie rule (see rankedBefore).
-func (l *lexical) search(ctx context.Context, query string, depth int, chunks []Chunk) ([]scored, error) {
-	q := bleve.NewMatchQuery(query)
-	q.SetField(bodyField)
-	q.Analyzer = Analyzer
-	// Sorting by score alone (bleve breaks ties by internal number) is
-	// cheaper than adding "_id", which loads every compared hit's id; a
-	// margin of extra hits lets the id tie-break below be exact unless more
-	// than tieMargin hits tie at the cut.
-	req := bleve.NewSearchRequestOptions(q, depth+tieMargin, 0, false)
-	res, err := l.idx.SearchInContext(ctx, req)
-	if err != nil {
-		return nil, fmt.Errorf("bm25 search: %w", err)
-	}
-	out := make([]scored, 0, len(res.Hits))
-	for _, h := range res.Hits {
-		i, ok := l.chunkOf[h.ID]
-		if !ok {
-			return nil, fmt.Errorf("bm25 search: index returned unknown chunk %q", h.ID)
-		}
-		out = append(out, scored{idx: i, score: roundScore(h.Score)})
-	}
-	// bleve may sum a document's term scores in a different order from one
-	// search to the next, changing the last bits; rounded scores with ties
-	// broken by id rank identically every time.
-	sort.Slice(out, func(a, b int) bool { return rankedBefore(chunks, out[a], out[b]) })
-	return out[:min(depth, len(out))], nil
+// queryTerm is one analyzed token of a query.
+type queryTerm struct {
+	lo, hi uint64 // postings range; empty when the term is not indexed
+	idf    float64
+	weight float64 // bleve's queryWeight: idf * queryNorm
 }
 
-// tieMargin is the number of hits fetched beyond the depth so that ties at
-// the cut break by id.
-const tieMargin = 10
+// search returns up to depth chunk indexes and BM25 scores, best first,
+// ties by the fusion tie rule (see rankedBefore). Scores are bleve's match
+// query: every query token (repeats included) is a term clause; a chunk
+// scores the sum of its clauses' BM25 scores, each times the clause's
+// query weight, the sum times the share of clauses it matched (coord).
+func (l *lexical) search(ctx context.Context, query string, depth int, chunks []Chunk) ([]scored, error) {
+	if depth <= 0 {
+		return []scored{}, nil
+	}
+	acc := l.accs.Get().(*accumulator)
+	defer l.accs.Put(acc)
+	defer acc.reset()
+	coordOf, err := l.match(ctx, query, acc)
+	if err != nil {
+		return nil, err
+	}
+	hits := acc.hits[:0]
+	for _, d := range acc.touched {
+		hits = append(hits, scored{idx: int(d), score: roundScore(acc.sum[d] * coordOf(acc.matched[d]))})
+	}
+	acc.hits = hits
+	return topScored(hits, depth, chunks), nil
+}
+
+// reset clears the chunks a search touched.
+func (acc *accumulator) reset() {
+	for _, d := range acc.touched {
+		acc.matched[d] = 0
+	}
+	acc.touched = acc.touched[:0]
+}
+
+// match sums the query's clause scores of every chunk matching a query
+// term into acc (sum and matched, for the chunks in touched) and returns
+// the coord factor of a number of matched clauses; the chunk's score is
+// sum * coord(matched).
+func (l *lexical) match(ctx context.Context, query string, acc *accumulator) (coord func(uint32) float64, err error) {
+	toks := l.analyzer.Analyze([]byte(query))
+	if len(toks) == 0 || l.avgLen == 0 {
+		return nil, nil
+	}
+	qs := make([]queryTerm, len(toks))
+	for i, t := range toks {
+		if id, ok := l.terms[string(t.Term)]; ok {
+			qs[i].lo, qs[i].hi = l.offs[id], l.offs[id+1]
+		}
+	}
+	// bleve sums clauses in order of document frequency (a stable sort
+	// for the few clauses of a query).
+	sort.SliceStable(qs, func(a, b int) bool { return qs[a].hi-qs[a].lo < qs[b].hi-qs[b].lo })
+	n := float64(len(l.lens))
+	sumSq := 0.0
+	for i := range qs {
+		df := float64(qs[i].hi - qs[i].lo)
+		qs[i].idf = math.Log(1 + (n-df+0.5)/(df+0.5))
+		w := 1.0 * qs[i].idf
+		sumSq += w * w
+	}
+	qnorm := 1.0 / math.Sqrt(sumSq)
+	for i := range qs {
+		qs[i].weight = 1.0 * qs[i].idf * qnorm
+	}
+	k1 := l.k1
+	for _, q := range qs {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("bm25 search: %w", err)
+		}
+		for p := q.lo; p < q.hi; p++ {
+			d := l.docs[p]
+			tf := math.Sqrt(float64(l.tfs[p]))
+			s := q.idf * (tf * k1) / (tf + l.denom[d])
+			if q.weight != 1.0 {
+				s = s * q.weight
+			}
+			if acc.matched[d] == 0 {
+				acc.touched = append(acc.touched, d)
+				acc.sum[d] = s
+			} else {
+				acc.sum[d] += s
+			}
+			acc.matched[d]++
+		}
+	}
+	total := float64(len(qs))
+	return func(m uint32) float64 { return float64(m) / total }, nil
+}
+
+// topScored returns the depth best of hits (reordered in place), best
+// first by rankedBefore, in a new slice.
+func topScored(hits []scored, depth int, chunks []Chunk) []scored {
+	before := func(a, b scored) int {
+		if rankedBefore(chunks, a, b) {
+			return -1
+		}
+		if rankedBefore(chunks, b, a) {
+			return 1
+		}
+		return 0
+	}
+	if len(hits) > depth {
+		// A min-heap of the best depth so far: its root is the worst kept.
+		h := hits[:depth]
+		worse := func(i, j int) bool { return rankedBefore(chunks, h[j], h[i]) }
+		down := func(i int) {
+			for {
+				c := 2*i + 1
+				if c >= depth {
+					return
+				}
+				if c+1 < depth && worse(c+1, c) {
+					c++
+				}
+				if !worse(c, i) {
+					return
+				}
+				h[i], h[c] = h[c], h[i]
+				i = c
+			}
+		}
+		for i := depth/2 - 1; i >= 0; i-- {
+			down(i)
+		}
+		for _, s := range hits[depth:] {
+			if rankedBefore(chunks, s, h[0]) {
+				h[0] = s
+				down(0)
+			}
+		}
+		hits = h
+	}
+	out := slices.Clone(hits)
+	slices.SortFunc(out, before)
+	return out
+}
 
 // roundScore rounds a BM25 score to 1e-9, below any meaningful difference
 // and above floating-point summation noise.
 func roundScore(s float64) float64 { return math.Round(s*1e9) / 1e9 }
 
-func (l *lexical) close() error { return l.idx.Close() }
+func (l *lexical) close() error { return nil }
 
 // scored is a chunk index with a retriever score.
 type scored struct {
