@@ -89,43 +89,8 @@ func loop(ctx context.Context, o Options, src source, ev evaluator) (*Result, er
 				src.abandon(t, "interrupted")
 				return err
 			}
-			o.Progress.TrialStarted(t.index+1, t.total, t.spec.Name)
-			// Trials that build the same index and answer alike as an
-			// earlier one reuse its results (reuse.go).
-			out, reused, err := reuse.reuse(o, rec, t)
-			restarts := 0
-			if err == nil && !reused {
-				out, restarts, err = ev.eval(ctx, t)
-			}
-			res.Restarts += restarts
-			if err != nil {
-				// Not recorded: a resume (or another worker) redoes it.
-				why := err.Error()
-				if ctx.Err() != nil {
-					why = "interrupted"
-				}
-				src.abandon(t, why)
+			if err := runOne(ctx, o, src, ev, rec, reuse, tl, res, t); err != nil {
 				return err
-			}
-			lost, err := src.commit(ctx, t, &out, rec)
-			if err != nil {
-				return err
-			}
-			if lost {
-				o.Progress.TrialDone(t.index+1, t.total, out.TrialRecord, 0)
-				continue
-			}
-			reuse.done(t, out.TrialRecord)
-			res.Trials = append(res.Trials, out.TrialRecord)
-			if !out.batched {
-				// Durable: its statistics start while the next trial
-				// applies its config and restarts the backend.
-				o.pre.add(out.TrialRecord)
-			}
-			eta, budgetErr := tl.done(out.TrialRecord, t.total-t.index-1)
-			o.Progress.TrialDone(t.index+1, t.total, out.TrialRecord, eta)
-			if budgetErr != nil {
-				return budgetErr
 			}
 		}
 	}()
@@ -143,6 +108,48 @@ func loop(ctx context.Context, o Options, src source, ev evaluator) (*Result, er
 		o.pre.add(t)
 	}
 	return res, ev.finish(ctx, res)
+}
+
+// runOne evaluates trial t (or reuses an earlier trial's results),
+// commits it through src and accounts for it in res and tl. An error
+// ends the loop: a trial not committed is abandoned, for a resume (or
+// another worker) to redo.
+func runOne(ctx context.Context, o Options, src source, ev evaluator, rec *recorder, reuse *reuser, tl *tally, res *Result, t *trial) error {
+	o.Progress.TrialStarted(t.index+1, t.total, t.spec.Name)
+	// Trials that build the same index and answer alike as an earlier one
+	// reuse its results (reuse.go).
+	out, reused, err := reuse.reuse(o, rec, t)
+	restarts := 0
+	if err == nil && !reused {
+		out, restarts, err = ev.eval(ctx, t)
+	}
+	res.Restarts += restarts
+	if err != nil {
+		why := err.Error()
+		if ctx.Err() != nil {
+			why = "interrupted"
+		}
+		src.abandon(t, why)
+		return err
+	}
+	lost, err := src.commit(ctx, t, &out, rec)
+	if err != nil {
+		return err
+	}
+	if lost {
+		o.Progress.TrialDone(t.index+1, t.total, out.TrialRecord, 0)
+		return nil
+	}
+	reuse.done(t, out.TrialRecord)
+	res.Trials = append(res.Trials, out.TrialRecord)
+	if !out.batched {
+		// Durable: its statistics start while the next trial applies its
+		// config and restarts the backend.
+		o.pre.add(out.TrialRecord)
+	}
+	eta, budgetErr := tl.done(out.TrialRecord, t.total-t.index-1)
+	o.Progress.TrialDone(t.index+1, t.total, out.TrialRecord, eta)
+	return budgetErr
 }
 
 // recorder makes trial outcomes durable: a live trial's record and

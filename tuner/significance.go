@@ -363,23 +363,8 @@ func significance(ctx context.Context, run *runs.Run, lb *runs.Leaderboard, o St
 	if err != nil {
 		return err
 	}
-	ivErrs := make([]error, len(lb.Trials))
-	parallelFor(len(lb.Trials), func(i int) {
-		if results[i] == nil {
-			return
-		}
-		by := categoryValues(results[i])
-		if iv, ok := pre.intervalsFor(o, lb.Trials[i].Index, by); ok {
-			lb.Trials[i].CategoryIntervals = iv
-			return
-		}
-		computedAfter.Add(1)
-		lb.Trials[i].CategoryIntervals, ivErrs[i] = intervalsOf(ctx, by, o)
-	})
-	for _, err := range ivErrs {
-		if err != nil {
-			return err
-		}
+	if err := setCategoryIntervals(ctx, lb, results, o, pre); err != nil {
+		return err
 	}
 	for i := range lb.Trials {
 		e := &lb.Trials[i]
@@ -403,6 +388,42 @@ func significance(ctx context.Context, run *runs.Run, lb *runs.Leaderboard, o St
 		return nil
 	}
 	lb.Stats.Against = base.Name
+	if err := compareAll(ctx, tr, lb, base, o, pre, addWarning); err != nil {
+		return err
+	}
+	return power(tr, lb, base, o)
+}
+
+// setCategoryIntervals sets each successful trial's per-category intervals
+// (results[i] is lb.Trials[i]'s, nil for a trial that failed): the ones
+// computed while the trials ran when their inputs are the same, the rest
+// on every core.
+func setCategoryIntervals(ctx context.Context, lb *runs.Leaderboard, results [][]runs.QueryResult, o StatsOptions, pre *preStats) error {
+	ivErrs := make([]error, len(lb.Trials))
+	parallelFor(len(lb.Trials), func(i int) {
+		if results[i] == nil {
+			return
+		}
+		by := categoryValues(results[i])
+		if iv, ok := pre.intervalsFor(o, lb.Trials[i].Index, by); ok {
+			lb.Trials[i].CategoryIntervals = iv
+			return
+		}
+		computedAfter.Add(1)
+		lb.Trials[i].CategoryIntervals, ivErrs[i] = intervalsOf(ctx, by, o)
+	})
+	for _, err := range ivErrs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// compareAll tests every successful trial against the reference base on
+// the primary score (the entries' Comparison, warnings added) and on each
+// of o.Metrics (MetricComparisons).
+func compareAll(ctx context.Context, tr *trialResults, lb *runs.Leaderboard, base runs.Entry, o StatsOptions, pre *preStats, addWarning func(string)) error {
 	for _, metric := range append([]string{PrimaryMetric}, o.Metrics...) {
 		cmp, err := compareTrials(ctx, tr, lb.Trials, base, metric, o, pre)
 		if err != nil {
@@ -425,7 +446,7 @@ func significance(ctx context.Context, run *runs.Run, lb *runs.Leaderboard, o St
 			}
 		}
 	}
-	return power(tr, lb, base, o)
+	return nil
 }
 
 // power fills lb.Power from the best trial's paired differences with the
