@@ -32,12 +32,12 @@ const maxFailuresShown = 1000
 
 var checkQualitySpec = cli.Spec{Name: "check-quality", Usage: checkQualityUsage, Flags: []cli.Flag{configFlag, runsDirFlag, datasetIDFlag,
 	cli.String("split", "", "golden-set split to evaluate: all, dev or test (setting dataset.split; default all)").Bind("dataset.split"),
-	cli.String("format", "text", "summary format on stdout: text, md (a pull-request comment) or json"),
+	cli.String("format", "text", "summary format on stdout: text, md (a pull-request comment) or json").OneOf(runs.QualityFormats...).AlsoAccepts("markdown"),
 	cli.String("against", "", "compare with a reference: a run (id, prefix, path or latest), latest-on-branch (the newest run on --base-branch), or a baseline FILE (--export-baseline)"),
 	cli.String("branch", "", "branch this run is recorded on (default: $GITHUB_HEAD_REF, $GITHUB_REF_NAME, $CI_COMMIT_REF_NAME, else git's current branch)"),
 	cli.String("base-branch", "", "with --against latest-on-branch: the branch whose newest run is the reference (default: $GITHUB_BASE_REF, $CI_MERGE_REQUEST_TARGET_BRANCH_NAME, else --branch)"),
 	cli.String("export-baseline", "", "also write the run's baseline (scorecard + per-query scores) to FILE, to commit beside the golden set"),
-	cli.Int("failures", tuner.DefaultFailuresShown, fmt.Sprintf("failing queries listed in the summary, 0 to %d (all are in the run's quality.json)", maxFailuresShown))}}
+	cli.Int("failures", tuner.DefaultFailuresShown, fmt.Sprintf("failing queries listed in the summary, 0 to %d (all are in the run's quality.json)", maxFailuresShown)).Range(0, maxFailuresShown)}}
 
 // runCheckQuality is `tune check-quality`.
 func runCheckQuality(ctx context.Context, a *app, args []string) error {
@@ -128,14 +128,6 @@ func (a *app) exportAndGate(q *runs.Quality, out *tuner.Outcome, export string) 
 func checkQualityFlags(fs *cli.Parsed) error {
 	if fs.NArg() > 0 {
 		return usageErrorf("check-quality: unexpected argument %q", fs.Arg(0))
-	}
-	switch format := fs.Str("format"); format {
-	case "text", "md", "markdown", "json":
-	default:
-		return usageErrorf("--format: want text, md or json (got %q)", format)
-	}
-	if shown := fs.Int("failures"); shown < 0 || shown > maxFailuresShown {
-		return usageErrorf("--failures: must be in [0, %d] (got %d)", maxFailuresShown, shown)
 	}
 	return nil
 }

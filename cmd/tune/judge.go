@@ -132,8 +132,8 @@ top grade; leave empty to skip a row) and append them with
 'tune judge import FILE --judge NAME'.`
 
 var judgeExportSpec = judgeSpec("export", judgeExportUsage,
-	cli.String("pool", "", "pool file (tune judge pool --out FILE)"),
-	cli.String("format", judge.FormatTSV, "tsv or jsonl"),
+	cli.String("pool", "", "pool file (tune judge pool --out FILE)").Required(),
+	cli.String("format", judge.FormatTSV, "tsv or jsonl").OneOf(judge.FormatTSV, judge.FormatJSONL),
 	cli.String("out", "", "file to write (default stdout)"))
 
 func runJudgeExport(ctx context.Context, a *app, args []string) error {
@@ -144,12 +144,6 @@ func runJudgeExport(ctx context.Context, a *app, args []string) error {
 	pool, format, out := fs.Str("pool"), fs.Str("format"), fs.Str("out")
 	if fs.NArg() > 0 {
 		return usageErrorf("judge export: unexpected argument %q", fs.Arg(0))
-	}
-	if pool == "" {
-		return usageErrorf("judge export: --pool FILE is required")
-	}
-	if format != judge.FormatTSV && format != judge.FormatJSONL {
-		return usageErrorf("judge export: --format: want tsv or jsonl (got %q)", format)
 	}
 	e, err := a.openJudgeEnv(fs)
 	if err != nil {

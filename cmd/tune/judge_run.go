@@ -3,9 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/fusiontune/fusiontune/internal/cli"
 	"os"
 	"strings"
+
+	"github.com/fusiontune/fusiontune/internal/cli"
 
 	tunesettings "github.com/fusiontune/fusiontune/internal/settings"
 
@@ -32,12 +33,12 @@ answers received stay cached) and exits 1.
 as judge "file:<basename>".`
 
 var judgeRunSpec = judgeSpec("run", judgeRunUsage,
-	cli.String("pool", "", "pool file (tune judge pool --out FILE)"),
+	cli.String("pool", "", "pool file (tune judge pool --out FILE)").Required(),
 	cli.String("judge", "llm", "llm, or file:PATH (a qrels file)"),
 	cli.Bool("dry-run", false, "print what judging would cost; call nothing, write nothing"),
-	cli.Int64("budget-calls", 0, "most calls, retries included (0: no bound; setting judge.budget.calls)"),
-	cli.Int64("budget-tokens", 0, "most tokens (0: no bound; setting judge.budget.tokens)"),
-	cli.Int("concurrency", llm.DefaultConcurrency, fmt.Sprintf("calls at once, 1..%d (setting judge.concurrency)", llm.MaxConcurrency)))
+	cli.Int64("budget-calls", 0, "most calls, retries included (0: no bound; setting judge.budget.calls)").Range(0, tunesettings.MaxJudgeBudget),
+	cli.Int64("budget-tokens", 0, "most tokens (0: no bound; setting judge.budget.tokens)").Range(0, tunesettings.MaxJudgeBudget),
+	cli.Int("concurrency", llm.DefaultConcurrency, fmt.Sprintf("calls at once, 1..%d (setting judge.concurrency)", llm.MaxConcurrency)).Range(1, llm.MaxConcurrency))
 
 // parseJudgeRun parses and checks the flags of `tune judge run`.
 func (a *app) parseJudgeRun(args []string) (*cli.Parsed, error) {
@@ -47,16 +48,6 @@ func (a *app) parseJudgeRun(args []string) (*cli.Parsed, error) {
 	}
 	if fs.NArg() > 0 {
 		return nil, usageErrorf("judge run: unexpected argument %q", fs.Arg(0))
-	}
-	if fs.Str("pool") == "" {
-		return nil, usageErrorf("judge run: --pool FILE is required")
-	}
-	calls, tokens, concurrency := fs.Int64("budget-calls"), fs.Int64("budget-tokens"), fs.Int("concurrency")
-	if calls < 0 || calls > tunesettings.MaxJudgeBudget || tokens < 0 || tokens > tunesettings.MaxJudgeBudget {
-		return nil, usageErrorf("judge run: --budget-calls and --budget-tokens must be in [0, %d] (0: no bound)", int64(tunesettings.MaxJudgeBudget))
-	}
-	if concurrency < 1 || concurrency > llm.MaxConcurrency {
-		return nil, usageErrorf("judge run: --concurrency must be in [1, %d] (got %d)", llm.MaxConcurrency, concurrency)
 	}
 	return fs, nil
 }

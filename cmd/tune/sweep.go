@@ -44,7 +44,7 @@ func sweepSpec(cmd, usage string) cli.Spec {
 		cli.String("split", "", "golden-set split to evaluate: all, dev or test (setting dataset.split; unset: dev, confirmed on test, from 100 judged queries, else all)").Bind("dataset.split"),
 		cli.String("resume", "", "continue the interrupted run RUN without redoing its finished trials"),
 		cli.Bool("retry-failed", false, "with --resume: run the run's failed trials again (their new records replace the failed ones)"),
-		cli.String("format", "text", "leaderboard format on stdout: text, json, md or csv"),
+		cli.String("format", "text", "leaderboard format on stdout: text, json, md or csv").OneOf(runs.Formats...).AlsoAccepts("markdown"),
 		cli.Bool("apply-best", false, "promote the best trial to the production config (backend.config) after the sweep"),
 		cli.Bool("force", false, "with --apply-best: promote even when the promotion policy refuses (recorded in promotions.jsonl)"),
 		cli.String("mode", string(tuner.ModeAuto), "auto (the default: replay where the backend returns candidate lists, verify the best live, confirm the winner by apply + restart; live elsewhere), live (apply and evaluate every trial) or replay (like auto, but fail when the backend returns no candidate lists)"),
@@ -74,9 +74,6 @@ func parseSweepFlags(a *app, cmd string, args []string) (f *sweepFlags, shared b
 	}
 	if fs.NArg() > 0 {
 		return nil, false, usageErrorf("unexpected argument %q (experiment files go after --experiments)", fs.Arg(0))
-	}
-	if !validFormat(f.format) {
-		return nil, false, usageErrorf("--format: want text, json, md or csv (got %q)", f.format)
 	}
 	return f, shared, nil
 }
@@ -309,15 +306,6 @@ func partialOutcome(trials []runs.TrialRecord) error {
 		return partialError(err)
 	}
 	return nil
-}
-
-func validFormat(f string) bool {
-	for _, ok := range runs.Formats {
-		if f == ok {
-			return true
-		}
-	}
-	return f == "markdown"
 }
 
 // openSweepDataset opens the sweep's golden set (tuner.OpenSweepDataset),

@@ -10,7 +10,9 @@ import (
 type rule struct {
 	lo, hi   float64  // Range: the closed interval
 	ranged   bool     // Range was given
+	min      bool     // Min was given (lo, no upper bound)
 	choices  []string // OneOf
+	aliases  []string // AlsoAccepts: accepted, not listed in the message
 	required bool     // Required
 }
 
@@ -27,6 +29,14 @@ func (f Flag) Range(lo, hi float64) Flag {
 	return f
 }
 
+// Min returns the integer or float flag limited to values >= lo: Parse
+// refuses a smaller one with "--NAME: want an integer >= lo (got V)".
+func (f Flag) Min(lo float64) Flag {
+	f = f.Range(lo, 0)
+	f.rule.ranged, f.rule.min = false, true
+	return f
+}
+
 // OneOf returns the string flag limited to choices: Parse refuses any
 // other value with "--NAME: want A, B or C (got "V")".
 func (f Flag) OneOf(choices ...string) Flag {
@@ -34,6 +44,13 @@ func (f Flag) OneOf(choices ...string) Flag {
 		panic(fmt.Sprintf("cli: flag %q: OneOf on a %T flag", f.Name, f.def))
 	}
 	f.rule.choices = choices
+	return f
+}
+
+// AlsoAccepts returns the OneOf flag accepting aliases too (markdown for
+// md), which its message does not list.
+func (f Flag) AlsoAccepts(aliases ...string) Flag {
+	f.rule.aliases = aliases
 	return f
 }
 
@@ -59,12 +76,15 @@ func Alternatives(choices []string) string {
 // flag, what it wants and what it got.
 func (f Flag) check(p *Parsed) error {
 	r := f.rule
+	if !r.ranged && !r.min && len(r.choices) == 0 && !r.required {
+		return nil // no rule (a custom Value need not be a flag.Getter)
+	}
 	switch v := p.get(f.Name).(type) {
 	case string:
 		if r.required && v == "" {
 			return fmt.Errorf("--%s is required", f.Name)
 		}
-		if len(r.choices) > 0 && !contains(r.choices, v) {
+		if len(r.choices) > 0 && !contains(r.choices, v) && !contains(r.aliases, v) {
 			return fmt.Errorf("--%s: want %s (got %q)", f.Name, Alternatives(r.choices), v)
 		}
 	case int:
@@ -80,6 +100,9 @@ func (f Flag) check(p *Parsed) error {
 func (r rule) checkRange(name, kind string, v float64, got string) error {
 	if r.ranged && (v < r.lo || v > r.hi) {
 		return fmt.Errorf("--%s: want %s in [%v, %v] (got %s)", name, kind, r.lo, r.hi, got)
+	}
+	if r.min && v < r.lo {
+		return fmt.Errorf("--%s: want %s >= %v (got %s)", name, kind, r.lo, got)
 	}
 	return nil
 }

@@ -17,15 +17,19 @@ func TestFlagRules(t *testing.T) {
 		cli.Int("k", 10, "depth").Range(1, 100),
 		cli.Int64("budget", 0, "calls").Range(0, 1000),
 		cli.Float("alpha", 0.05, "rate").Range(0, 0.5),
-		cli.String("format", "text", "output").OneOf("text", "json", "md"),
+		cli.String("format", "text", "output").OneOf("text", "json", "md").AlsoAccepts("markdown"),
+		cli.Int("changed", 5, "most changed").Min(1),
 		cli.String("log", "x", "log file").Required(),
+		cli.Value("m", func() flag.Value { return new(cli.StringList) }, "measures, no rule"),
 	}}
 	for _, tc := range []struct {
 		args []string
 		want string // "" for no error
 	}{
 		{nil, ""},
-		{[]string{"--k", "1", "--k", "100", "--budget", "1000", "--alpha", "0.5", "--format", "md"}, ""},
+		{[]string{"--k", "1", "--k", "100", "--budget", "1000", "--alpha", "0.5", "--format", "md", "--changed", "1000000", "-m", "P.5"}, ""},
+		{[]string{"--format", "markdown"}, ""},
+		{[]string{"--changed", "0"}, "shadow: --changed: want an integer >= 1 (got 0)"},
 		{[]string{"--k", "0"}, "shadow: --k: want an integer in [1, 100] (got 0)"},
 		{[]string{"--k", "101"}, "shadow: --k: want an integer in [1, 100] (got 101)"},
 		{[]string{"--budget", "-1"}, "shadow: --budget: want an integer in [0, 1000] (got -1)"},
