@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
-	"os"
 
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/backend/kinds"
@@ -13,31 +11,21 @@ import (
 	"github.com/fusiontune/fusiontune/tuner/promote"
 )
 
-// newFactory builds the backend kind the settings name (backend/kinds);
-// corpus is the embedded engine's default corpus. Errors are the user's
-// (exit 2), placed where the settings set the value.
+// newFactory builds the backend kind the settings name
+// (Settings.Factory); corpus is the embedded engine's default corpus.
+// Errors are the user's (exit 2), placed where the settings set the value.
 func (a *app) newFactory(s *settings, corpus string) (backend.Factory, error) {
-	o, err := a.backendOptions(s, corpus)
-	var f backend.Factory
-	if err == nil {
-		f, err = kinds.New(o)
-	}
-	if err != nil && s.Src != nil {
-		err = s.Src.Place(err)
-	}
-	return f, err
+	return s.Factory(corpus, a.secrets)
 }
 
-// backendOptions are the settings' backend options on this process: the
-// tune executable, the engine cache, the redactor.
+// backendOptions are the settings' backend options on this process
+// (settings.NewHost).
 func (a *app) backendOptions(s *settings, corpus string) (kinds.Options, error) {
-	exe, err := os.Executable()
+	h, err := tunesettings.NewHost(a.secrets)
 	if err != nil {
-		return kinds.Options{}, fmt.Errorf("embedded backend: find the tune executable: %w", err)
+		return kinds.Options{}, err
 	}
-	return s.Backend.Options(corpus, tunesettings.Host{
-		Exe: exe, CacheDir: userCachePath("engine"), Redact: a.secrets.Writer, Secret: a.secrets.Add, Header: a.secrets.AddHeader,
-	})
+	return s.Backend.Options(corpus, h)
 }
 
 // productionVerifier returns the promotion's verifier for the settings'
