@@ -133,41 +133,17 @@ func checkQualityFlags(fs *cli.Parsed) error {
 }
 
 // qualityConfig reads and checks what a quality check needs, before any
-// run directory exists: the golden set, the scorer, the backend.
+// run directory exists: the golden set, the scorer, the backend
+// (Settings.RunConfig of the as-is experiment file).
 func (a *app) qualityConfig(s *settings) (*tuner.QualityConfig, *tuner.Dataset, error) {
 	ef, err := tuner.AsIsExperiments()
 	if err != nil {
 		return nil, nil, err
 	}
-	ds, err := a.openSweepDataset(s)
+	c, ds, err := s.RunConfig(ef, "tune check-quality", a.secrets, a.stderr)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, runError(err)
 	}
-	if err := a.mergeStoreLabels(s, ds); err != nil {
-		return nil, nil, err
-	}
-	if err := s.CheckCategories(ds.Queries); err != nil {
-		return nil, nil, inputError(err)
-	}
-	scorer, err := s.Score.Scorer(ds.Golden.Scale)
-	if err != nil {
-		return nil, nil, inputError(err)
-	}
-	for _, w := range ds.Warnings {
-		fmt.Fprintln(a.stderr, "warning:", w)
-	}
-	f, err := a.newFactory(s, ds.Corpus)
-	if err != nil {
-		return nil, nil, inputError(err)
-	}
-	c := &tuner.QualityConfig{Config: tuner.Config{
-		Manifest: runs.Manifest{Experiments: ef.Hash, ExperimentName: tuner.ExperimentName(ef), GoldenHash: ds.Golden.Hash, Backend: s.Backend.Kind, Seed: ef.Seed, Tool: "tune check-quality"},
-		Snapshot: func(run *runs.Run) error { return tuner.Snapshot(run, s, ef, ds) },
-		Queries:  ds.Queries, Dataset: ds.Describe(),
-		Scorer: scorer, Eval: s.Eval.Options(),
-		FailureBudget: s.Eval.FailureBudget, MaxConsecutiveFailures: s.Eval.MaxConsecutiveFailures,
-		Backend: f, Stats: s.StatsOptions(ef.Seed), Gates: s.ParsedGates,
-		Progress: &tuner.TextProgress{W: a.stderr, Terminal: cli.IsTerminal(a.stderr)}, Log: a.stderr,
-	}}
-	return c, ds, nil
+	c.Progress, c.Log = &tuner.TextProgress{W: a.stderr, Terminal: cli.IsTerminal(a.stderr)}, a.stderr
+	return &tuner.QualityConfig{Config: *c}, ds, nil
 }
