@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
-	"strings"
 
 	"github.com/fusiontune/fusiontune/internal/cli"
 
@@ -111,22 +109,19 @@ func runJudgeRun(ctx context.Context, a *app, args []string) error {
 // pickJudge returns the judge --judge names (lj: the same, when it is
 // the llm judge).
 func (a *app) pickJudge(e *judgeEnv, st *labels.Store, which string) (j judge.Judge, lj *llm.Judge, err error) {
+	path, isFile, err := tunesettings.FileJudgePath(which)
 	switch {
-	case which == "llm":
-		if lj, err = a.llmJudge(e, st); err != nil {
-			return nil, nil, err
-		}
-		return lj, lj, nil
-	case strings.HasPrefix(which, "file:") && len(which) > len("file:"):
+	case err != nil:
+		return nil, nil, usageErrorf("judge run: --judge: %v", err)
+	case isFile:
 		_, known := e.queries()
-		f, err := judge.NewFile(e.dataset, strings.TrimPrefix(which, "file:"), known)
-		if err != nil {
-			return nil, nil, inputError(err)
-		}
-		return f, nil, nil
-	default:
-		return nil, nil, usageErrorf("judge run: --judge: want llm or file:PATH (got %q)", which)
+		f, err := judge.NewFile(e.dataset, path, known)
+		return f, nil, inputError(err)
 	}
+	if lj, err = a.llmJudge(e, st); err != nil {
+		return nil, nil, err
+	}
+	return lj, lj, nil
 }
 
 // reportJudged prints what judging appended and spent.
@@ -145,21 +140,11 @@ func (a *app) reportJudged(e *judgeEnv, j judge.Judge, lj *llm.Judge, st *labels
 	}
 }
 
-// llmJudge builds the LLM judge from the settings' judge section.
+// llmJudge builds the LLM judge from the settings' judge section
+// (Settings.LLMJudge).
 func (a *app) llmJudge(e *judgeEnv, st *labels.Store) (*llm.Judge, error) {
-	cfg, err := e.s.LLMConfig(e.dataset, e.ds.Golden.Scale.Max, os.Getenv)
-	if err != nil {
-		return nil, inputError(err)
-	}
-	if cfg.APIKey != "" {
-		a.secrets.AddHeader("Bearer " + cfg.APIKey)
-	}
-	cfg.Store, cfg.Redactor = st, a.secrets
-	j, err := llm.New(cfg)
-	if err != nil {
-		return nil, inputError(err)
-	}
-	return j, nil
+	j, err := e.s.LLMJudge(e.dataset, e.ds.Golden.Scale.Max, st, a.secrets)
+	return j, runError(err)
 }
 
 // judgeDryRun prints what judging todo would cost, calling nothing.
