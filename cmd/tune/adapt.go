@@ -92,7 +92,7 @@ func runAdapt(ctx context.Context, a *app, args []string) error {
 		return err
 	}
 	p, err := promote.PolicyInstall(ctx, promote.PolicyConfig{ConfigPath: s.Backend.Config, Store: store, Run: run,
-		Collection: reports[0].Collection, Policy: reports[0].Learned, NewVerify: a.productionVerifier(s), Log: a.stderr})
+		Collection: reports[0].Collection, Policy: reports[0].Learned, NewVerify: s.ProductionVerifier(a.secrets, a.stderr), Log: a.stderr})
 	if err != nil {
 		return runError(err)
 	}
