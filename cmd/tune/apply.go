@@ -88,20 +88,11 @@ func runRollback(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return runError(err)
 	}
-	if p.Status == promote.StatusRolledBack { // an interrupted promotion, undone
+	summary, interrupted := promote.RollbackSummary(p)
+	if interrupted {
 		fmt.Fprintf(a.stderr, "tune: %s\n", p.Error)
-		if p.Removed {
-			fmt.Fprintf(a.stdout, "rolled back the interrupted %s of %s (run %s): removed %s, which it created\n", p.Action, p.Trial, p.Run, p.Config)
-			return nil
-		}
-		fmt.Fprintf(a.stdout, "rolled back the interrupted %s of %s (run %s): %s holds the previous config again\n", p.Action, p.Trial, p.Run, p.Config)
-		return nil
 	}
-	if p.Removed {
-		fmt.Fprintf(a.stdout, "rolled back %s: removed it (the promotion of %s, run %s, created it)\n", p.Config, p.Trial, p.Run)
-		return nil
-	}
-	fmt.Fprintf(a.stdout, "rolled back %s to the config before %s (run %s)\n", p.Config, p.Trial, p.Run)
+	fmt.Fprintln(a.stdout, summary)
 	return nil
 }
 
