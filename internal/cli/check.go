@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -99,13 +100,16 @@ func (f Flag) check(p *Parsed) error {
 
 func (r rule) checkRange(name, kind string, v float64, got string) error {
 	if r.ranged && (v < r.lo || v > r.hi) {
-		return fmt.Errorf("--%s: want %s in [%v, %v] (got %s)", name, kind, r.lo, r.hi, got)
+		return fmt.Errorf("--%s: want %s in [%s, %s] (got %s)", name, kind, bound(r.lo), bound(r.hi), got)
 	}
 	if r.min && v < r.lo {
-		return fmt.Errorf("--%s: want %s >= %v (got %s)", name, kind, r.lo, got)
+		return fmt.Errorf("--%s: want %s >= %s (got %s)", name, kind, bound(r.lo), got)
 	}
 	return nil
 }
+
+// bound is a range's bound in plain decimals (1000000000000, not 1e+12).
+func bound(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
 func contains(list []string, s string) bool {
 	for _, c := range list {

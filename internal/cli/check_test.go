@@ -15,7 +15,7 @@ import (
 func TestFlagRules(t *testing.T) {
 	spec := cli.Spec{Name: "shadow", Flags: []cli.Flag{
 		cli.Int("k", 10, "depth").Range(1, 100),
-		cli.Int64("budget", 0, "calls").Range(0, 1000),
+		cli.Int64("budget", 0, "calls").Range(0, 1_000_000_000_000),
 		cli.Float("alpha", 0.05, "rate").Range(0, 0.5),
 		cli.String("format", "text", "output").OneOf("text", "json", "md").AlsoAccepts("markdown"),
 		cli.Int("changed", 5, "most changed").Min(1),
@@ -27,12 +27,12 @@ func TestFlagRules(t *testing.T) {
 		want string // "" for no error
 	}{
 		{nil, ""},
-		{[]string{"--k", "1", "--k", "100", "--budget", "1000", "--alpha", "0.5", "--format", "md", "--changed", "1000000", "-m", "P.5"}, ""},
+		{[]string{"--k", "1", "--k", "100", "--budget", "1000000000000", "--alpha", "0.5", "--format", "md", "--changed", "1000000", "-m", "P.5"}, ""},
 		{[]string{"--format", "markdown"}, ""},
 		{[]string{"--changed", "0"}, "shadow: --changed: want an integer >= 1 (got 0)"},
 		{[]string{"--k", "0"}, "shadow: --k: want an integer in [1, 100] (got 0)"},
 		{[]string{"--k", "101"}, "shadow: --k: want an integer in [1, 100] (got 101)"},
-		{[]string{"--budget", "-1"}, "shadow: --budget: want an integer in [0, 1000] (got -1)"},
+		{[]string{"--budget", "-1"}, "shadow: --budget: want an integer in [0, 1000000000000] (got -1)"},
 		{[]string{"--alpha", "0.7"}, "shadow: --alpha: want a number in [0, 0.5] (got 0.7)"},
 		{[]string{"--format", "csv"}, `shadow: --format: want text, json or md (got "csv")`},
 		{[]string{"--log", ""}, "shadow: --log is required"},
