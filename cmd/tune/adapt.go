@@ -35,7 +35,7 @@ Ranges: --folds 2..20 (and at most queries/2), --levels 0..8, --min-leaf >= 1.
 ` + pickUsage
 
 var adaptSpec = cli.Spec{Name: "adapt", Usage: adaptUsage, Flags: []cli.Flag{configFlag, runsDirFlag,
-	cli.String("format", "text", "text or json"),
+	cli.String("format", "text", "text or json").OneOf("text", "json"),
 	cli.Int("folds", adapt.DefaultFolds, "k of the k-fold cross-validation (2..20)"),
 	cli.Int64("seed", adapt.DefaultSeed, "seed of the fold assignment and the paired test"),
 	cli.Int("levels", adapt.DefaultLevels, "most splits on a path of the tree (0..8; 0: one global setting)"),
@@ -56,9 +56,6 @@ func runAdapt(ctx context.Context, a *app, args []string) error {
 	format, out, apply := fs.Str("format"), fs.Str("out"), fs.Bool("apply")
 	if fs.NArg() != 1 {
 		return usageErrorf("want RUN (got %d arguments)", fs.NArg())
-	}
-	if format != "text" && format != "json" {
-		return usageErrorf("--format: want text or json (got %q)", format)
 	}
 	if err := o.Options.Validate(1 << 30); err != nil {
 		return usageErrorf("%v", err)
@@ -95,7 +92,7 @@ func runAdapt(ctx context.Context, a *app, args []string) error {
 		return err
 	}
 	p, err := promote.PolicyInstall(ctx, promote.PolicyConfig{ConfigPath: s.Backend.Config, Store: store, Run: run,
-		Collection: reports[0].Collection, Policy: reports[0].Learned, NewVerify: a.productionVerifier(s), Log: a.stderr})
+		Collection: reports[0].Collection, Policy: reports[0].Learned, NewVerify: s.ProductionVerifier(a.secrets, a.stderr), Log: a.stderr})
 	if err != nil {
 		return runError(err)
 	}

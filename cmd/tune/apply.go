@@ -41,22 +41,9 @@ func runApply(ctx context.Context, a *app, args []string) error {
 // promote installs a recorded trial's config as the production config
 // (see promote.Trial).
 func (a *app) promote(ctx context.Context, s *settings, store *runs.Store, run *runs.Run, entry runs.Entry, force bool) error {
-	p, err := promote.Trial(ctx, promote.Config{
-		ConfigPath: s.Backend.Config, Store: store, Run: run, Entry: entry, Force: force,
-		Policy: s.Policy(run.Manifest.Seed), Eval: s.Eval.Options(), NewVerify: a.productionVerifier(s), Log: a.stderr,
-		Install: productionConfig(s),
-		Golden: func() ([]tuner.Query, tuner.Scorer, error) {
-			ds, err := openDataset(s)
-			if err != nil {
-				return nil, nil, err
-			}
-			scorer, err := s.Score.Scorer(ds.Golden.Scale)
-			if err != nil {
-				return nil, nil, &tuner.InputError{Err: err}
-			}
-			return ds.Queries, scorer, nil
-		},
-	})
+	c := s.PromoteConfig(run, a.secrets, a.stderr)
+	c.Store, c.Entry, c.Force = store, entry, force
+	p, err := promote.Trial(ctx, c)
 	if err != nil {
 		return runError(err)
 	}
@@ -94,27 +81,18 @@ func runRollback(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	p, err := promote.Rollback(ctx, s.Backend.Config, store, a.productionVerifier(s))
+	p, err := promote.Rollback(ctx, s.Backend.Config, store, s.ProductionVerifier(a.secrets, a.stderr))
 	if errors.Is(err, promote.ErrNothingToRollBack) {
 		return inputError(err)
 	}
 	if err != nil {
 		return runError(err)
 	}
-	if p.Status == promote.StatusRolledBack { // an interrupted promotion, undone
+	summary, interrupted := promote.RollbackSummary(p)
+	if interrupted {
 		fmt.Fprintf(a.stderr, "tune: %s\n", p.Error)
-		if p.Removed {
-			fmt.Fprintf(a.stdout, "rolled back the interrupted %s of %s (run %s): removed %s, which it created\n", p.Action, p.Trial, p.Run, p.Config)
-			return nil
-		}
-		fmt.Fprintf(a.stdout, "rolled back the interrupted %s of %s (run %s): %s holds the previous config again\n", p.Action, p.Trial, p.Run, p.Config)
-		return nil
 	}
-	if p.Removed {
-		fmt.Fprintf(a.stdout, "rolled back %s: removed it (the promotion of %s, run %s, created it)\n", p.Config, p.Trial, p.Run)
-		return nil
-	}
-	fmt.Fprintf(a.stdout, "rolled back %s to the config before %s (run %s)\n", p.Config, p.Trial, p.Run)
+	fmt.Fprintln(a.stdout, summary)
 	return nil
 }
 

@@ -32,12 +32,12 @@ const maxFailuresShown = 1000
 
 var checkQualitySpec = cli.Spec{Name: "check-quality", Usage: checkQualityUsage, Flags: []cli.Flag{configFlag, runsDirFlag, datasetIDFlag,
 	cli.String("split", "", "golden-set split to evaluate: all, dev or test (setting dataset.split; default all)").Bind("dataset.split"),
-	cli.String("format", "text", "summary format on stdout: text, md (a pull-request comment) or json"),
+	cli.String("format", "text", "summary format on stdout: text, md (a pull-request comment) or json").OneOf(runs.QualityFormats...).AlsoAccepts("markdown"),
 	cli.String("against", "", "compare with a reference: a run (id, prefix, path or latest), latest-on-branch (the newest run on --base-branch), or a baseline FILE (--export-baseline)"),
 	cli.String("branch", "", "branch this run is recorded on (default: $GITHUB_HEAD_REF, $GITHUB_REF_NAME, $CI_COMMIT_REF_NAME, else git's current branch)"),
 	cli.String("base-branch", "", "with --against latest-on-branch: the branch whose newest run is the reference (default: $GITHUB_BASE_REF, $CI_MERGE_REQUEST_TARGET_BRANCH_NAME, else --branch)"),
 	cli.String("export-baseline", "", "also write the run's baseline (scorecard + per-query scores) to FILE, to commit beside the golden set"),
-	cli.Int("failures", tuner.DefaultFailuresShown, fmt.Sprintf("failing queries listed in the summary, 0 to %d (all are in the run's quality.json)", maxFailuresShown))}}
+	cli.Int("failures", tuner.DefaultFailuresShown, fmt.Sprintf("failing queries listed in the summary, 0 to %d (all are in the run's quality.json)", maxFailuresShown)).Range(0, maxFailuresShown)}}
 
 // runCheckQuality is `tune check-quality`.
 func runCheckQuality(ctx context.Context, a *app, args []string) error {
@@ -129,53 +129,21 @@ func checkQualityFlags(fs *cli.Parsed) error {
 	if fs.NArg() > 0 {
 		return usageErrorf("check-quality: unexpected argument %q", fs.Arg(0))
 	}
-	switch format := fs.Str("format"); format {
-	case "text", "md", "markdown", "json":
-	default:
-		return usageErrorf("--format: want text, md or json (got %q)", format)
-	}
-	if shown := fs.Int("failures"); shown < 0 || shown > maxFailuresShown {
-		return usageErrorf("--failures: must be in [0, %d] (got %d)", maxFailuresShown, shown)
-	}
 	return nil
 }
 
 // qualityConfig reads and checks what a quality check needs, before any
-// run directory exists: the golden set, the scorer, the backend.
+// run directory exists: the golden set, the scorer, the backend
+// (Settings.RunConfig of the as-is experiment file).
 func (a *app) qualityConfig(s *settings) (*tuner.QualityConfig, *tuner.Dataset, error) {
 	ef, err := tuner.AsIsExperiments()
 	if err != nil {
 		return nil, nil, err
 	}
-	ds, err := a.openSweepDataset(s)
+	c, ds, err := s.RunConfig(ef, "tune check-quality", a.secrets, a.stderr)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, runError(err)
 	}
-	if err := a.mergeStoreLabels(s, ds); err != nil {
-		return nil, nil, err
-	}
-	if err := s.CheckCategories(ds.Queries); err != nil {
-		return nil, nil, inputError(err)
-	}
-	scorer, err := s.Score.Scorer(ds.Golden.Scale)
-	if err != nil {
-		return nil, nil, inputError(err)
-	}
-	for _, w := range ds.Warnings {
-		fmt.Fprintln(a.stderr, "warning:", w)
-	}
-	f, err := a.newFactory(s, ds.Corpus)
-	if err != nil {
-		return nil, nil, inputError(err)
-	}
-	c := &tuner.QualityConfig{Config: tuner.Config{
-		Manifest: runs.Manifest{Experiments: ef.Hash, ExperimentName: tuner.ExperimentName(ef), GoldenHash: ds.Golden.Hash, Backend: s.Backend.Kind, Seed: ef.Seed, Tool: "tune check-quality"},
-		Snapshot: func(run *runs.Run) error { return tuner.Snapshot(run, s, ef, ds) },
-		Queries:  ds.Queries, Dataset: ds.Describe(),
-		Scorer: scorer, Eval: s.Eval.Options(),
-		FailureBudget: s.Eval.FailureBudget, MaxConsecutiveFailures: s.Eval.MaxConsecutiveFailures,
-		Backend: f, Stats: s.StatsOptions(ef.Seed), Gates: s.ParsedGates,
-		Progress: &tuner.TextProgress{W: a.stderr, Terminal: cli.IsTerminal(a.stderr)}, Log: a.stderr,
-	}}
-	return c, ds, nil
+	c.Progress, c.Log = &tuner.TextProgress{W: a.stderr, Terminal: cli.IsTerminal(a.stderr)}, a.stderr
+	return &tuner.QualityConfig{Config: *c}, ds, nil
 }

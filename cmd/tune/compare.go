@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+
 	"github.com/fusiontune/fusiontune/internal/cli"
+	"github.com/fusiontune/fusiontune/runs"
 
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/tuner"
@@ -19,9 +21,9 @@ that changed most with their top 3 on each side.
 ` + pickUsage
 
 var compareSpec = cli.Spec{Name: "compare", Usage: compareUsage, Flags: []cli.Flag{configFlag, runsDirFlag,
-	cli.String("format", "text", "text, json or md"),
-	cli.Int("k", tuner.DefaultJaccardK, "depth of the Jaccard overlap"),
-	cli.Int("changed", tuner.DefaultChanged, "how many most-changed queries to list")}}
+	cli.String("format", "text", "text, json or md").OneOf(runs.CompareFormats...).AlsoAccepts("markdown"),
+	cli.Int("k", tuner.DefaultJaccardK, "depth of the Jaccard overlap").Min(1),
+	cli.Int("changed", tuner.DefaultChanged, "how many most-changed queries to list").Min(1)}}
 
 func runCompare(ctx context.Context, a *app, args []string) error {
 	fs, err := a.parse(compareSpec, args)
@@ -32,14 +34,6 @@ func runCompare(ctx context.Context, a *app, args []string) error {
 		return usageErrorf("want RUN_A[:TRIAL] and RUN_B[:TRIAL] (got %d arguments)", fs.NArg())
 	}
 	format, k, top := fs.Str("format"), fs.Int("k"), fs.Int("changed")
-	switch format {
-	case "text", "json", "md", "markdown":
-	default:
-		return usageErrorf("--format: want text, json or md (got %q)", format)
-	}
-	if k <= 0 || top <= 0 {
-		return usageErrorf("--k and --changed must be > 0")
-	}
 	s, err := settingsOf(fs)
 	if err != nil {
 		return err

@@ -69,7 +69,7 @@ var evalSpec = cli.Spec{Name: "eval", Usage: "--qrels FILE --run FILE [-m MEASUR
 func parseEvalFlags(a *app, args []string) (*evalFlags, error) {
 	fs := evalSpec.FlagSet(a.stderr)
 	var positional []string
-	rest := normalizeTrecArgs(args)
+	rest := treceval.SplitGluedArgs(args)
 	for {
 		if err := fs.Parse(rest); err != nil {
 			return nil, err
@@ -95,21 +95,4 @@ func parseEvalFlags(a *app, args []string) (*evalFlags, error) {
 		return nil, usageErrorf("eval: --format must be trec, json or csv (got %q)", f.format)
 	}
 	return f, nil
-}
-
-// normalizeTrecArgs splits trec_eval's glued flags ("-l2", "-mP.10") into
-// the flag and its value, so the flag package can read them.
-func normalizeTrecArgs(args []string) []string {
-	out := make([]string, 0, len(args)+4)
-	for i, a := range args {
-		if a == "--" {
-			return append(out, args[i:]...)
-		}
-		if len(a) > 2 && a[0] == '-' && (a[1] == 'm' || a[1] == 'l') && a[2] != '=' {
-			out = append(out, a[:2], a[2:])
-			continue
-		}
-		out = append(out, a)
-	}
-	return out
 }

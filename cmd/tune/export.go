@@ -3,9 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/fusiontune/fusiontune/internal/cli"
 	"os"
 	"path/filepath"
+
+	"github.com/fusiontune/fusiontune/internal/cli"
 
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/internal/atomicfile"
@@ -26,7 +27,7 @@ DIR/qrels/test.tsv and, when a corpus is configured, DIR/corpus.jsonl.
 const defaultExportDir = "export"
 
 var exportSpec = cli.Spec{Name: "export", Usage: exportUsage, Flags: []cli.Flag{configFlag, runsDirFlag, datasetIDFlag,
-	cli.String("format", tuner.ExportTREC, "trec or beir"),
+	cli.String("format", tuner.ExportTREC, "trec or beir").OneOf(tuner.ExportTREC, tuner.ExportBEIR),
 	cli.String("out", defaultExportDir, "directory to write into (created; files in it are replaced)"),
 	cli.String("trial", "", "RUN[:TRIAL]: also write that recorded trial's ranking as DIR/run.trec")}}
 
@@ -38,9 +39,6 @@ func runExport(ctx context.Context, a *app, args []string) error {
 	format, out, trial := fs.Str("format"), fs.Str("out"), fs.Str("trial")
 	if fs.NArg() > 1 {
 		return usageErrorf("want at most one GOLDEN (got %d arguments)", fs.NArg())
-	}
-	if format != tuner.ExportTREC && format != tuner.ExportBEIR {
-		return usageErrorf("--format: want trec or beir (got %q)", format)
 	}
 	s, err := settingsOf(fs)
 	if err != nil {

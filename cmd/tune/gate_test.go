@@ -124,7 +124,7 @@ func TestGates(t *testing.T) {
 	if !strings.HasPrefix(stdout, "| RUN | STATUS | TRIALS | EXPERIMENT | GATES | BEST | BEST TRIAL |\n| --- |") {
 		t.Errorf("tune runs --format md:\n%s", stdout)
 	}
-	if _, stderr, code := e.run("runs", "--format", "yaml"); code != 2 || !strings.Contains(stderr, "--format must be text, json, md or csv") {
+	if _, stderr, code := e.run("runs", "--format", "yaml"); code != 2 || !strings.Contains(stderr, "runs: --format: want text, json, md or csv (got \"yaml\")") {
 		t.Errorf("tune runs --format yaml: exit %d\n%s", code, stderr)
 	}
 

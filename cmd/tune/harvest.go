@@ -49,7 +49,7 @@ var harvestSpec = cli.Spec{Name: "harvest", Usage: harvestUsage, Flags: []cli.Fl
 	cli.String("dataset", "", "dataset id of the implicit labels and the pool (default: --out's file name without extension)"),
 	cli.Bool("judge", false, "pool the added queries' logged answers for judging (--pool)"),
 	cli.String("pool", "", "pool file --judge writes (default: --out's name with .pool.jsonl); refused when it exists"),
-	cli.Int("pool-depth", pool.DefaultDepth, fmt.Sprintf("ranks of each logged answer --judge pools, in [1, %d]", pool.MaxDepth))}}
+	cli.Int("pool-depth", pool.DefaultDepth, fmt.Sprintf("ranks of each logged answer --judge pools, in [1, %d]", pool.MaxDepth)).Range(1, pool.MaxDepth)}}
 
 func runHarvest(ctx context.Context, a *app, args []string) error {
 	fs, err := a.parse(harvestSpec, args)
@@ -100,7 +100,7 @@ func runHarvest(ctx context.Context, a *app, args []string) error {
 // harvestFlags checks the flags: the golden set to write, the sample, and
 // the pool file ("" without --judge).
 func harvestFlags(fs *cli.Parsed) (string, harvest.Options, string, error) {
-	out, minExpected, depth := fs.Str("out"), fs.Float("min-expected"), fs.Int("pool-depth")
+	out, minExpected := fs.Str("out"), fs.Float("min-expected")
 	opt := harvest.Options{Method: fs.Str("sample"), N: fs.Int("n"), Seed: fs.Int64("seed"), Stratify: fs.Bool("stratify")}
 	switch {
 	case out == "":
@@ -109,8 +109,6 @@ func harvestFlags(fs *cli.Parsed) (string, harvest.Options, string, error) {
 		return "", opt, "", usageErrorf("harvest: want one or more query logs")
 	case minExpected <= 0 || minExpected > harvest.MaxMinExpected:
 		return "", opt, "", usageErrorf("harvest: --min-expected: want a number in (0, %g] (got %v)", harvest.MaxMinExpected, minExpected)
-	case depth < 1 || depth > pool.MaxDepth:
-		return "", opt, "", usageErrorf("harvest: --pool-depth: want an integer in [1, %d] (got %d)", pool.MaxDepth, depth)
 	}
 	if p := opt.Validate(); len(p) > 0 {
 		return "", opt, "", usageErrorf("harvest: --%s", p[0])

@@ -3,10 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
+
 	"github.com/fusiontune/fusiontune/internal/cli"
-	"strings"
 
 	"github.com/fusiontune/fusiontune/experiments/judge"
 	"github.com/fusiontune/fusiontune/experiments/labels"
@@ -78,36 +77,15 @@ func (a *app) openLabels(ctx context.Context, e *judgeEnv) (*labels.Store, error
 	return a.openLabelsIf(ctx, e, true)
 }
 
-// openLabelsIf opens the label store; with create false, a SQLite file
-// that does not exist yet is not created and the store is nil.
+// openLabelsIf opens the label store (Settings.OpenLabels); with create
+// false, a SQLite file that does not exist yet is not created and the
+// store is nil.
 func (a *app) openLabelsIf(ctx context.Context, e *judgeEnv, create bool) (*labels.Store, error) {
-	url := e.s.LabelsURL()
-	loc, err := labels.ParseURL(url)
-	if err == nil && loc.Redacted != url {
-		a.secrets.Add(passwordOf(url))
-	}
-	if !create && labels.Absent(url) {
-		return nil, nil
-	}
-	st, err := labels.Open(ctx, url)
+	st, err := e.s.OpenLabels(ctx, a.secrets, create)
 	if err != nil {
-		if errors.Is(err, labels.ErrBadURL) {
-			return nil, inputError(fmt.Errorf("%s: labels: %w", e.s.Src.Where("labels"), err))
-		}
-		return nil, err
+		return nil, runError(err)
 	}
 	return st, nil
-}
-
-// passwordOf returns the password of a URL ("" when none).
-func passwordOf(raw string) string {
-	_, rest, _ := strings.Cut(raw, "://")
-	userinfo, _, ok := strings.Cut(rest, "@")
-	if !ok {
-		return ""
-	}
-	_, pw, _ := strings.Cut(userinfo, ":")
-	return pw
 }
 
 // queries returns the dataset's query ids -> texts and the set of ids.
@@ -132,8 +110,8 @@ top grade; leave empty to skip a row) and append them with
 'tune judge import FILE --judge NAME'.`
 
 var judgeExportSpec = judgeSpec("export", judgeExportUsage,
-	cli.String("pool", "", "pool file (tune judge pool --out FILE)"),
-	cli.String("format", judge.FormatTSV, "tsv or jsonl"),
+	cli.String("pool", "", "pool file (tune judge pool --out FILE)").Required(),
+	cli.String("format", judge.FormatTSV, "tsv or jsonl").OneOf(judge.FormatTSV, judge.FormatJSONL),
 	cli.String("out", "", "file to write (default stdout)"))
 
 func runJudgeExport(ctx context.Context, a *app, args []string) error {
@@ -144,12 +122,6 @@ func runJudgeExport(ctx context.Context, a *app, args []string) error {
 	pool, format, out := fs.Str("pool"), fs.Str("format"), fs.Str("out")
 	if fs.NArg() > 0 {
 		return usageErrorf("judge export: unexpected argument %q", fs.Arg(0))
-	}
-	if pool == "" {
-		return usageErrorf("judge export: --pool FILE is required")
-	}
-	if format != judge.FormatTSV && format != judge.FormatJSONL {
-		return usageErrorf("judge export: --format: want tsv or jsonl (got %q)", format)
 	}
 	e, err := a.openJudgeEnv(fs)
 	if err != nil {

@@ -19,9 +19,9 @@ one off by one) and linear weights; --by category adds a row per query
 category. Kappa is n/a when undefined (one grade only).`
 
 var judgeAgreeSpec = judgeSpec("agree", judgeAgreeUsage,
-	cli.String("by", "", "category: one row per query category"),
+	cli.String("by", "", "category: one row per query category").OneOf("category").AlsoAccepts(""),
 	cli.String("judge", "", "compare this judge (default: every llm judge)"),
-	cli.String("format", "text", "text or json"))
+	cli.String("format", "text", "text or json").OneOf("text", "json"))
 
 func runJudgeAgree(ctx context.Context, a *app, args []string) error {
 	fs, err := a.parse(judgeAgreeSpec, args)
@@ -31,12 +31,6 @@ func runJudgeAgree(ctx context.Context, a *app, args []string) error {
 	by, name, format := fs.Str("by"), fs.Str("judge"), fs.Str("format")
 	if fs.NArg() > 0 {
 		return usageErrorf("judge agree: unexpected argument %q", fs.Arg(0))
-	}
-	if by != "" && by != "category" {
-		return usageErrorf("judge agree: --by: want category (got %q)", by)
-	}
-	if format != "text" && format != "json" {
-		return usageErrorf("judge agree: --format: want text or json (got %q)", format)
 	}
 	e, err := a.openJudgeEnv(fs)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+
 	"github.com/fusiontune/fusiontune/internal/cli"
 
 	"github.com/fusiontune/fusiontune/runs"
@@ -30,11 +31,11 @@ as JSON.
 `
 
 var judgePoolSpec = cli.Spec{Name: "judge pool", Usage: judgePoolUsage, Flags: []cli.Flag{configFlag, runsDirFlag,
-	cli.Int("depth", pool.DefaultDepth, "ranks of each ranking to pool (1..1000)"),
+	cli.Int("depth", pool.DefaultDepth, "ranks of each ranking to pool (1..1000)").Range(1, pool.MaxDepth),
 	cli.String("trials", tuner.DefaultPoolTrials, "top:N, all, or trial names separated by commas"),
 	cli.Bool("retrievers", false, "also pool each retriever's own candidate list"),
 	cli.String("out", "", "write the pool's JSON lines to this file instead of stdout"),
-	cli.String("format", "text", "statistics as text or json")}}
+	cli.String("format", "text", "statistics as text or json").OneOf("text", "json")}}
 
 // runJudgePool is `tune judge pool`.
 func runJudgePool(ctx context.Context, a *app, args []string) error {
@@ -45,12 +46,6 @@ func runJudgePool(ctx context.Context, a *app, args []string) error {
 	depth, trials, retrievers, out, format := fs.Int("depth"), fs.Str("trials"), fs.Bool("retrievers"), fs.Str("out"), fs.Str("format")
 	if fs.NArg() != 1 {
 		return usageErrorf("want one RUN (got %d arguments)", fs.NArg())
-	}
-	if depth < 1 || depth > pool.MaxDepth {
-		return usageErrorf("--depth must be in 1..%d (got %d)", pool.MaxDepth, depth)
-	}
-	if format != "text" && format != "json" {
-		return usageErrorf("--format: want text or json (got %q)", format)
 	}
 	s, err := settingsOf(fs)
 	if err != nil {

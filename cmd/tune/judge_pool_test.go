@@ -110,7 +110,7 @@ func TestJudgePool(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--depth", "0"}, "--depth must be in 1..1000 (got 0)"},
+		{[]string{"--depth", "0"}, "--depth: want an integer in [1, 1000] (got 0)"},
 		{[]string{"--trials", "top:0"}, `--trials "top:0": want top:N with N >= 1`},
 		{[]string{"--trials", "nosuch,baseline"}, `--trials: no trial "nosuch" in the run`},
 		{[]string{"--format", "xml"}, `--format: want text or json (got "xml")`},

@@ -3,9 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+
 	"github.com/fusiontune/fusiontune/internal/cli"
-	"os"
-	"strings"
 
 	tunesettings "github.com/fusiontune/fusiontune/internal/settings"
 
@@ -32,12 +31,12 @@ answers received stay cached) and exits 1.
 as judge "file:<basename>".`
 
 var judgeRunSpec = judgeSpec("run", judgeRunUsage,
-	cli.String("pool", "", "pool file (tune judge pool --out FILE)"),
+	cli.String("pool", "", "pool file (tune judge pool --out FILE)").Required(),
 	cli.String("judge", "llm", "llm, or file:PATH (a qrels file)"),
 	cli.Bool("dry-run", false, "print what judging would cost; call nothing, write nothing"),
-	cli.Int64("budget-calls", 0, "most calls, retries included (0: no bound; setting judge.budget.calls)"),
-	cli.Int64("budget-tokens", 0, "most tokens (0: no bound; setting judge.budget.tokens)"),
-	cli.Int("concurrency", llm.DefaultConcurrency, fmt.Sprintf("calls at once, 1..%d (setting judge.concurrency)", llm.MaxConcurrency)))
+	cli.Int64("budget-calls", 0, "most calls, retries included (0: no bound; setting judge.budget.calls)").Range(0, tunesettings.MaxJudgeBudget),
+	cli.Int64("budget-tokens", 0, "most tokens (0: no bound; setting judge.budget.tokens)").Range(0, tunesettings.MaxJudgeBudget),
+	cli.Int("concurrency", llm.DefaultConcurrency, fmt.Sprintf("calls at once, 1..%d (setting judge.concurrency)", llm.MaxConcurrency)).Range(1, llm.MaxConcurrency))
 
 // parseJudgeRun parses and checks the flags of `tune judge run`.
 func (a *app) parseJudgeRun(args []string) (*cli.Parsed, error) {
@@ -47,16 +46,6 @@ func (a *app) parseJudgeRun(args []string) (*cli.Parsed, error) {
 	}
 	if fs.NArg() > 0 {
 		return nil, usageErrorf("judge run: unexpected argument %q", fs.Arg(0))
-	}
-	if fs.Str("pool") == "" {
-		return nil, usageErrorf("judge run: --pool FILE is required")
-	}
-	calls, tokens, concurrency := fs.Int64("budget-calls"), fs.Int64("budget-tokens"), fs.Int("concurrency")
-	if calls < 0 || calls > tunesettings.MaxJudgeBudget || tokens < 0 || tokens > tunesettings.MaxJudgeBudget {
-		return nil, usageErrorf("judge run: --budget-calls and --budget-tokens must be in [0, %d] (0: no bound)", int64(tunesettings.MaxJudgeBudget))
-	}
-	if concurrency < 1 || concurrency > llm.MaxConcurrency {
-		return nil, usageErrorf("judge run: --concurrency must be in [1, %d] (got %d)", llm.MaxConcurrency, concurrency)
 	}
 	return fs, nil
 }
@@ -120,22 +109,19 @@ func runJudgeRun(ctx context.Context, a *app, args []string) error {
 // pickJudge returns the judge --judge names (lj: the same, when it is
 // the llm judge).
 func (a *app) pickJudge(e *judgeEnv, st *labels.Store, which string) (j judge.Judge, lj *llm.Judge, err error) {
+	path, isFile, err := tunesettings.FileJudgePath(which)
 	switch {
-	case which == "llm":
-		if lj, err = a.llmJudge(e, st); err != nil {
-			return nil, nil, err
-		}
-		return lj, lj, nil
-	case strings.HasPrefix(which, "file:") && len(which) > len("file:"):
+	case err != nil:
+		return nil, nil, usageErrorf("judge run: --judge: %v", err)
+	case isFile:
 		_, known := e.queries()
-		f, err := judge.NewFile(e.dataset, strings.TrimPrefix(which, "file:"), known)
-		if err != nil {
-			return nil, nil, inputError(err)
-		}
-		return f, nil, nil
-	default:
-		return nil, nil, usageErrorf("judge run: --judge: want llm or file:PATH (got %q)", which)
+		f, err := judge.NewFile(e.dataset, path, known)
+		return f, nil, inputError(err)
 	}
+	if lj, err = a.llmJudge(e, st); err != nil {
+		return nil, nil, err
+	}
+	return lj, lj, nil
 }
 
 // reportJudged prints what judging appended and spent.
@@ -154,21 +140,11 @@ func (a *app) reportJudged(e *judgeEnv, j judge.Judge, lj *llm.Judge, st *labels
 	}
 }
 
-// llmJudge builds the LLM judge from the settings' judge section.
+// llmJudge builds the LLM judge from the settings' judge section
+// (Settings.LLMJudge).
 func (a *app) llmJudge(e *judgeEnv, st *labels.Store) (*llm.Judge, error) {
-	cfg, err := e.s.LLMConfig(e.dataset, e.ds.Golden.Scale.Max, os.Getenv)
-	if err != nil {
-		return nil, inputError(err)
-	}
-	if cfg.APIKey != "" {
-		a.secrets.AddHeader("Bearer " + cfg.APIKey)
-	}
-	cfg.Store, cfg.Redactor = st, a.secrets
-	j, err := llm.New(cfg)
-	if err != nil {
-		return nil, inputError(err)
-	}
-	return j, nil
+	j, err := e.s.LLMJudge(e.dataset, e.ds.Golden.Scale.Max, st, a.secrets)
+	return j, runError(err)
 }
 
 // judgeDryRun prints what judging todo would cost, calling nothing.

@@ -7,7 +7,6 @@ import (
 	"github.com/fusiontune/fusiontune/internal/cli"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -32,7 +31,7 @@ is listed.`
 
 var judgeImportSpec = judgeSpec("import", judgeImportUsage,
 	cli.String("judge", "", "who labelled the file (a person's name)"),
-	cli.String("source", labels.SourceHuman, "source of qrels labels: "+strings.Join(labels.Sources, ", ")))
+	cli.String("source", labels.SourceHuman, "source of qrels labels: "+strings.Join(labels.Sources, ", ")).OneOf(labels.Sources...))
 
 func runJudgeImport(ctx context.Context, a *app, args []string) error {
 	fs, err := a.parse(judgeImportSpec, args)
@@ -42,9 +41,6 @@ func runJudgeImport(ctx context.Context, a *app, args []string) error {
 	name, source := fs.Str("judge"), fs.Str("source")
 	if fs.NArg() != 1 {
 		return usageErrorf("judge import: want one FILE (got %d arguments)", fs.NArg())
-	}
-	if !slices.Contains(labels.Sources, source) {
-		return usageErrorf("judge import: --source: want one of %s (got %q)", strings.Join(labels.Sources, ", "), source)
 	}
 	path := fs.Arg(0)
 	data, err := os.ReadFile(path)
@@ -96,7 +92,7 @@ human > file > llm > implicit, then the latest). Gold judgments of the
 golden set are not in the store and not written.`
 
 var judgeLabelsSpec = judgeSpec("labels", judgeLabelsUsage,
-	cli.String("format", "jsonl", "jsonl or qrels"),
+	cli.String("format", "jsonl", "jsonl or qrels").OneOf(labels.FormatJSONL, labels.FormatQrels),
 	cli.String("judge", "", "only this judge's labels"),
 	cli.Bool("all", false, "jsonl: every label ever appended, oldest first"),
 	cli.String("out", "", "file to write (default stdout)"))
@@ -109,9 +105,6 @@ func runJudgeLabels(ctx context.Context, a *app, args []string) error {
 	format, name, all, out := fs.Str("format"), fs.Str("judge"), fs.Bool("all"), fs.Str("out")
 	if fs.NArg() > 0 {
 		return usageErrorf("judge labels: unexpected argument %q", fs.Arg(0))
-	}
-	if format != labels.FormatJSONL && format != labels.FormatQrels {
-		return usageErrorf("judge labels: --format: want jsonl or qrels (got %q)", format)
 	}
 	if all && format != labels.FormatJSONL {
 		return usageErrorf("judge labels: --all needs --format jsonl")

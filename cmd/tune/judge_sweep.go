@@ -1,13 +1,9 @@
 package main
 
 import (
-	"context"
-	"fmt"
+	"errors"
 	"github.com/fusiontune/fusiontune/internal/cli"
-	"strings"
-
-	"github.com/fusiontune/fusiontune/experiments/judge"
-	"github.com/fusiontune/fusiontune/experiments/labels"
+	tunesettings "github.com/fusiontune/fusiontune/internal/settings"
 	"github.com/fusiontune/fusiontune/tuner"
 )
 
@@ -60,51 +56,9 @@ func (a *app) judgeLoop(fs *cli.Parsed, j *sweepJudgeFlags, s *settings, queries
 	if !(j.target > 0 && j.target <= 1) {
 		return nil, usageErrorf("--judge-target must be in (0, 1] (got %g)", j.target)
 	}
-	url := s.JudgeStoreURL()
-	a.secrets.AddURLPassword(url)
-	l := &tuner.JudgeLoop{Budget: j.budget, Target: j.target, Leading: j.leading, StoreURL: url}
-	if err := l.Validate(); err != nil {
-		return nil, usageErrorf("%v", err)
+	l, err := s.JudgeLoop(j.spec, tuner.JudgeLoop{Budget: j.budget, Target: j.target, Leading: j.leading}, queries, a.secrets)
+	if errors.Is(err, tunesettings.ErrJudgeSpec) {
+		return nil, usageErrorf("--judge: %v", err)
 	}
-	texts, known := tuner.QueryTexts(queries)
-	if j.spec == "llm" {
-		return a.llmJudgeLoop(l, s, texts)
-	}
-	path, ok := strings.CutPrefix(j.spec, "file:")
-	if !ok || path == "" {
-		return nil, usageErrorf("--judge: want llm or file:PATH (got %q)", j.spec)
-	}
-	f, err := judge.NewFile("", path, known)
-	if err != nil {
-		return nil, inputError(err)
-	}
-	l.Name = f.Name()
-	l.Judge = tuner.JudgeWith(f, texts, nil)
-	return l, nil
-}
-
-// llmJudgeLoop sets l's judge to the LLM judge of the settings' judge
-// section (its answers cached in the loop's store, which stays open for
-// the rest of the command), showing it the corpus documents.
-func (a *app) llmJudgeLoop(l *tuner.JudgeLoop, s *settings, texts map[string]string) (*tuner.JudgeLoop, error) {
-	ds, err := openDataset(s) // the judge settings were checked with the rest
-	if err != nil {
-		return nil, err
-	}
-	st, err := labels.Open(context.Background(), l.StoreURL)
-	if err != nil {
-		return nil, inputError(fmt.Errorf("labels: %w", err))
-	}
-	lj, err := a.llmJudge(&judgeEnv{s: s, ds: ds, dataset: ds.DatasetID()}, st)
-	if err != nil {
-		st.Close()
-		return nil, err
-	}
-	docs, err := ds.JudgeDocs()
-	if err != nil {
-		st.Close()
-		return nil, runError(err)
-	}
-	l.Store, l.Name, l.Judge = st, lj.Name(), tuner.JudgeWith(lj, texts, docs)
-	return l, nil
+	return l, runError(err)
 }

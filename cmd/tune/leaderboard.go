@@ -2,18 +2,16 @@ package main
 
 import (
 	"context"
-	"slices"
-	"strings"
 
 	"github.com/fusiontune/fusiontune/internal/cli"
 	"github.com/fusiontune/fusiontune/runs"
 )
 
 var leaderboardSpec = cli.Spec{Name: "leaderboard", Usage: "[RUN] [--runs-dir DIR] [--format text|json|md|csv] [--by category|difficulty] [--judged-only] [--pareto]\n       --storage URL [--study NAME] [--format ...]\n\n" + pickUsage + " RUN defaults to latest.",
-	Flags: []cli.Flag{configFlag, runsDirFlag, cli.String("format", "text", "text, json, md or csv"),
+	Flags: []cli.Flag{configFlag, runsDirFlag, cli.String("format", "text", "text, json, md or csv").OneOf(runs.Formats...).AlsoAccepts("markdown"),
 		cli.String("storage", "", "print the combined leaderboard of a shared study in this database instead of a run's"),
 		cli.String("study", "", "the shared study's name (with --storage)"),
-		cli.String("by", "", "category or difficulty: each trial's primary score per group, one column per group"),
+		cli.String("by", "", "category or difficulty: each trial's primary score per group, one column per group").OneOf(runs.Groupings...).AlsoAccepts(""),
 		cli.Bool("judged-only", false, "add the judged-only (condensed-list, trec_eval -J) columns NDCG@10_J, ..."),
 		cli.Bool("pareto", false, "quality × p95 latency of the measured trials and their Pareto front (from latency.json)")}}
 
@@ -23,9 +21,6 @@ func runLeaderboard(ctx context.Context, a *app, args []string) error {
 		return err
 	}
 	format, storage, study, by := fs.Str("format"), fs.Str("storage"), fs.Str("study"), fs.Str("by")
-	if by != "" && !slices.Contains(runs.Groupings, by) {
-		return usageErrorf("--by: want %s (got %q)", strings.Join(runs.Groupings, " or "), by)
-	}
 	if storage != "" || study != "" {
 		if by != "" {
 			return usageErrorf("--by: not for a shared study's leaderboard")
@@ -33,16 +28,10 @@ func runLeaderboard(ctx context.Context, a *app, args []string) error {
 		if storage == "" || fs.NArg() > 0 {
 			return usageErrorf("--study needs --storage, and a shared study's leaderboard takes no RUN")
 		}
-		if !validFormat(format) {
-			return usageErrorf("--format: want text, json, md or csv (got %q)", format)
-		}
 		return a.runSharedLeaderboard(ctx, storage, study, format)
 	}
 	if fs.NArg() > 1 {
 		return usageErrorf("want at most one RUN (got %d arguments)", fs.NArg())
-	}
-	if !validFormat(format) {
-		return usageErrorf("--format: want text, json, md or csv (got %q)", format)
 	}
 	_, _, run, err := a.openRun(fs, fs.Arg(0))
 	if err != nil {

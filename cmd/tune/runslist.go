@@ -3,14 +3,14 @@ package main
 import (
 	"context"
 	"fmt"
+
 	"github.com/fusiontune/fusiontune/internal/cli"
-	"slices"
 
 	"github.com/fusiontune/fusiontune/runs"
 )
 
 var runsSpec = cli.Spec{Name: "runs", Usage: "[--runs-dir DIR] [--format text|json|md|csv]", Flags: []cli.Flag{configFlag, runsDirFlag,
-	cli.String("format", "text", "text, json, md or csv")}}
+	cli.String("format", "text", "text, json, md or csv").OneOf(runs.ListFormats...)}}
 
 func runRuns(ctx context.Context, a *app, args []string) error {
 	fs, err := a.parse(runsSpec, args)
@@ -18,9 +18,6 @@ func runRuns(ctx context.Context, a *app, args []string) error {
 		return err
 	}
 	format := fs.Str("format")
-	if !slices.Contains(runs.ListFormats, format) {
-		return usageErrorf("runs: --format must be text, json, md or csv (got %q)", format)
-	}
 	s, err := settingsOf(fs)
 	if err != nil {
 		return err

@@ -3,10 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/fusiontune/fusiontune/internal/cli"
 	"io"
 	"log/slog"
 	"os"
+
+	"github.com/fusiontune/fusiontune/internal/cli"
 
 	"github.com/fusiontune/fusiontune/backend/engine"
 	"github.com/fusiontune/fusiontune/internal/trec"
@@ -14,12 +15,12 @@ import (
 )
 
 var searchSpec = cli.Spec{Name: "search", Usage: "--config engine.yaml --queries queries.jsonl [--k 100] [--retriever bm25|dense] [--out run.trec]", Flags: []cli.Flag{
-	cli.String("config", "", "engine configuration `file` (YAML)"),
-	cli.String("queries", "", "queries `file`: BEIR queries.jsonl ({_id, text}) or TSV id<TAB>text"),
-	cli.Int("k", 100, "results per query"),
+	cli.String("config", "", "engine configuration `file` (YAML)").Required(),
+	cli.String("queries", "", "queries `file`: BEIR queries.jsonl ({_id, text}) or TSV id<TAB>text").Required(),
+	cli.Int("k", 100, "results per query").Range(1, engine.MaxDepth),
 	cli.String("out", "-", "run `file` to write (- for stdout)"),
 	cli.String("tag", "fusiontune", "run tag (the last column)"),
-	cli.String("retriever", "", "write this retriever's own scores (bm25 or dense, before fusion) instead of the fused ranking")}}
+	cli.String("retriever", "", "write this retriever's own scores (bm25 or dense, before fusion) instead of the fused ranking").OneOf(engine.BM25, engine.Dense).AlsoAccepts("")}}
 
 func runSearch(ctx context.Context, a *app, args []string) error {
 	fs, err := a.parse(searchSpec, args)
@@ -27,16 +28,7 @@ func runSearch(ctx context.Context, a *app, args []string) error {
 		return err
 	}
 	configPath, queriesPath, k, out, tag, retriever := fs.Str("config"), fs.Str("queries"), fs.Int("k"), fs.Str("out"), fs.Str("tag"), fs.Str("retriever")
-	switch {
-	case configPath == "":
-		return usageErrorf("search: --config is required")
-	case queriesPath == "":
-		return usageErrorf("search: --queries is required")
-	case k <= 0 || k > engine.MaxDepth:
-		return usageErrorf("search: --k must be in [1, %d] (got %d)", engine.MaxDepth, k)
-	case retriever != "" && retriever != engine.BM25 && retriever != engine.Dense:
-		return usageErrorf("search: --retriever must be %s or %s (got %q)", engine.BM25, engine.Dense, retriever)
-	case fs.NArg() > 0:
+	if fs.NArg() > 0 {
 		return usageErrorf("search: unexpected arguments %q", fs.Args())
 	}
 	run, err := tuner.SearchFile(ctx, tuner.SearchFileOptions{

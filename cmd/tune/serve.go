@@ -3,32 +3,30 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/fusiontune/fusiontune/internal/atomicfile"
-	"github.com/fusiontune/fusiontune/internal/cli"
 	"log/slog"
 	"net"
+
+	"github.com/fusiontune/fusiontune/internal/atomicfile"
+	"github.com/fusiontune/fusiontune/internal/cli"
 
 	"github.com/fusiontune/fusiontune/backend/engine"
 )
 
 var serveSpec = cli.Spec{Name: "serve", Usage: "--config engine.yaml [--listen ADDR] [--ready-file PATH] [--max-query-terms N]", Flags: []cli.Flag{
-	cli.String("config", "", "engine configuration `file` (YAML), read once at start"),
+	cli.String("config", "", "engine configuration `file` (YAML), read once at start").Required(),
 	cli.String("listen", "", "listen `address`, overriding the config's listen (port 0 picks a free port)"),
 	cli.String("ready-file", "", "write the bound address to this `file` once the index is ready"),
 	cli.Bool("v", false, "log every search"),
 	cli.Bool("no-query-log", false, "ignore the config's log and shadow blocks (the tuner's own trials and checks never log)"),
-	cli.Int("max-query-terms", engine.DefaultMaxQueryTerms, fmt.Sprintf("refuse (400) a query with more terms, in [1, %d]", engine.MaxQueryTermsLimit))}}
+	cli.Int("max-query-terms", engine.DefaultMaxQueryTerms, fmt.Sprintf("refuse (400) a query with more terms, in [1, %d]", engine.MaxQueryTermsLimit)).Range(1, engine.MaxQueryTermsLimit)}}
 
 func runServe(ctx context.Context, a *app, args []string) error {
 	fs, err := a.parse(serveSpec, args)
 	if err != nil {
 		return err
 	}
-	configPath, readyFile, maxTerms := fs.Str("config"), fs.Str("ready-file"), fs.Int("max-query-terms")
-	opts := engine.ServerOptions{MaxQueryTerms: maxTerms}
-	if err := engine.CheckServerOptions(opts); err != nil || maxTerms == 0 {
-		return usageErrorf("serve: --max-query-terms: want an integer in [1, %d] (got %d)", engine.MaxQueryTermsLimit, maxTerms)
-	}
+	configPath, readyFile := fs.Str("config"), fs.Str("ready-file")
+	opts := engine.ServerOptions{MaxQueryTerms: fs.Int("max-query-terms")}
 	cfg, err := serveConfig(fs)
 	if err != nil {
 		return err
@@ -74,9 +72,6 @@ func runServe(ctx context.Context, a *app, args []string) error {
 // --listen overriding its listen.
 func serveConfig(fs *cli.Parsed) (engine.Config, error) {
 	configPath, listen := fs.Str("config"), fs.Str("listen")
-	if configPath == "" {
-		return engine.Config{}, usageErrorf("serve: --config is required")
-	}
 	if fs.NArg() > 0 {
 		return engine.Config{}, usageErrorf("serve: unexpected arguments %q", fs.Args())
 	}

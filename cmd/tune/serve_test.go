@@ -201,7 +201,7 @@ func TestSearchCommand(t *testing.T) {
 	if q2 := run.Queries["q2"]; len(q2) == 0 || len(q2) > 3 || q2[0].DocNo != "bread-1" || q2[0].Score <= 1 {
 		t.Errorf("--retriever bm25: q2 = %v, want at most 3 results, bread-1 first with a BM25 score above 1", q2)
 	}
-	if _, stderr, code := runTune(t, t.TempDir(), "search", "--config", cfg, "--queries", tsv, "--retriever", "splade"); code != 2 || !strings.Contains(stderr, `--retriever must be bm25 or dense (got "splade")`) {
+	if _, stderr, code := runTune(t, t.TempDir(), "search", "--config", cfg, "--queries", tsv, "--retriever", "splade"); code != 2 || !strings.Contains(stderr, `search: --retriever: want bm25 or dense (got "splade")`) {
 		t.Errorf("--retriever splade: exit %d %s", code, stderr)
 	}
 	_, stderr, code := runTune(t, t.TempDir(), "search", "--config", cfg, "--queries", writeTemp(t, "bad.tsv", "q1 no tab\n"))

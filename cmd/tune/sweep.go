@@ -4,8 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/fusiontune/fusiontune/internal/cli"
 	"time"
+
+	"github.com/fusiontune/fusiontune/internal/cli"
 
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/runs"
@@ -44,7 +45,7 @@ func sweepSpec(cmd, usage string) cli.Spec {
 		cli.String("split", "", "golden-set split to evaluate: all, dev or test (setting dataset.split; unset: dev, confirmed on test, from 100 judged queries, else all)").Bind("dataset.split"),
 		cli.String("resume", "", "continue the interrupted run RUN without redoing its finished trials"),
 		cli.Bool("retry-failed", false, "with --resume: run the run's failed trials again (their new records replace the failed ones)"),
-		cli.String("format", "text", "leaderboard format on stdout: text, json, md or csv"),
+		cli.String("format", "text", "leaderboard format on stdout: text, json, md or csv").OneOf(runs.Formats...).AlsoAccepts("markdown"),
 		cli.Bool("apply-best", false, "promote the best trial to the production config (backend.config) after the sweep"),
 		cli.Bool("force", false, "with --apply-best: promote even when the promotion policy refuses (recorded in promotions.jsonl)"),
 		cli.String("mode", string(tuner.ModeAuto), "auto (the default: replay where the backend returns candidate lists, verify the best live, confirm the winner by apply + restart; live elsewhere), live (apply and evaluate every trial) or replay (like auto, but fail when the backend returns no candidate lists)"),
@@ -74,9 +75,6 @@ func parseSweepFlags(a *app, cmd string, args []string) (f *sweepFlags, shared b
 	}
 	if fs.NArg() > 0 {
 		return nil, false, usageErrorf("unexpected argument %q (experiment files go after --experiments)", fs.Arg(0))
-	}
-	if !validFormat(f.format) {
-		return nil, false, usageErrorf("--format: want text, json, md or csv (got %q)", f.format)
 	}
 	return f, shared, nil
 }
@@ -227,58 +225,31 @@ func runError(err error) error {
 }
 
 // sweepConfig reads and checks everything a sweep needs from the settings
-// and the experiment file, before any run directory exists or any backend
-// starts.
+// (Settings.RunConfig) and the experiment file, before any run directory
+// exists or any backend starts.
 func (a *app) sweepConfig(s *settings, expFile, mode string, verify int) (*tuner.Config, error) {
 	ef, trials, err := a.expandExperiments(expFile)
 	if err != nil {
 		return nil, err
 	}
-	ds, err := a.openSweepDataset(s)
+	c, _, err := s.RunConfig(ef, "tune", a.secrets, a.stderr)
 	if err != nil {
+		return nil, runError(err)
+	}
+	if err := tuner.CheckTrials(c.Backend, trials); err != nil {
+		return nil, inputError(err)
+	}
+	if c.Study, err = tuner.StudyFor(ef, c.Backend); err != nil {
+		return nil, inputError(err)
+	}
+	if c.Replay, err = replayOptions(c.Backend, mode, verify); err != nil {
 		return nil, err
 	}
-	if err := a.mergeStoreLabels(s, ds); err != nil {
-		return nil, err
+	if c.Replay != nil {
+		c.Replay.Log = a.stderr
 	}
-	if err := s.CheckCategories(ds.Queries); err != nil {
-		return nil, inputError(err)
-	}
-	scorer, err := s.Score.Scorer(ds.Golden.Scale)
-	if err != nil {
-		return nil, inputError(err)
-	}
-	for _, w := range ds.Warnings {
-		fmt.Fprintln(a.stderr, "warning:", w)
-	}
-	f, err := a.newFactory(s, ds.Corpus)
-	if err != nil {
-		return nil, inputError(err)
-	}
-	if err := tuner.CheckTrials(f, trials); err != nil {
-		return nil, inputError(err)
-	}
-	study, err := tuner.StudyFor(ef, f)
-	if err != nil {
-		return nil, inputError(err)
-	}
-	replay, err := replayOptions(f, mode, verify)
-	if err != nil {
-		return nil, err
-	}
-	if replay != nil {
-		replay.Log = a.stderr
-	}
-	c := &tuner.Config{
-		Manifest: runs.Manifest{Experiments: ef.Hash, ExperimentName: tuner.ExperimentName(ef), GoldenHash: ds.Golden.Hash, Backend: s.Backend.Kind, Seed: ef.Seed, Tool: "tune"},
-		Snapshot: func(run *runs.Run) error { return tuner.Snapshot(run, s, ef, ds) },
-		Trials:   trials, Study: study, Queries: ds.Queries, Dataset: ds.Describe(),
-		Scorer: scorer, Eval: s.Eval.Options(),
-		FailureBudget: s.Eval.FailureBudget, MaxConsecutiveFailures: s.Eval.MaxConsecutiveFailures,
-		Backend: f, Replay: replay, Stats: s.StatsOptions(ef.Seed), Gates: s.ParsedGates,
-		Latency: s.Latency.Options(), Constraints: s.ParsedConstraints, ConstrainSampler: s.Score.ConstrainSampler,
-		Progress: &tuner.TextProgress{W: a.stderr, Terminal: cli.IsTerminal(a.stderr)}, Log: a.stderr,
-	}
+	c.Trials, c.Latency, c.Constraints, c.ConstrainSampler = trials, s.Latency.Options(), s.ParsedConstraints, s.Score.ConstrainSampler
+	c.Progress, c.Log = &tuner.TextProgress{W: a.stderr, Terminal: cli.IsTerminal(a.stderr)}, a.stderr
 	if s.Dataset.Split == experiments.SplitDev {
 		c.HeldOut = tuner.HeldOutQueries(s.Dataset, s.EngineCorpusPath(), userCachePath(""))
 	}
@@ -309,28 +280,4 @@ func partialOutcome(trials []runs.TrialRecord) error {
 		return partialError(err)
 	}
 	return nil
-}
-
-func validFormat(f string) bool {
-	for _, ok := range runs.Formats {
-		if f == ok {
-			return true
-		}
-	}
-	return f == "markdown"
-}
-
-// openSweepDataset opens the sweep's golden set (tuner.OpenSweepDataset),
-// noting on stderr when it split it.
-func (a *app) openSweepDataset(s *settings) (*tuner.Dataset, error) {
-	ds, judged, err := tuner.OpenSweepDataset(s.Dataset, s.SplitGiven, s.EngineCorpusPath(), userCachePath(""))
-	if err != nil {
-		return nil, runError(err)
-	}
-	s.Dataset = ds.Config
-	if judged > 0 {
-		fmt.Fprintf(a.stderr, "select, then confirm: %d judged queries (>= %d): tuning on the dev split (%d queries), confirming the winner against the baseline on the held-out test split (set dataset.split or --split all to tune on every query)\n",
-			judged, tuner.DefaultSplitMinQueries, len(ds.Queries))
-	}
-	return ds, nil
 }

@@ -39,7 +39,7 @@ var sharedFlagSpecs = []cli.Flag{
 	cli.String("storage", "", "keep the sampler study in this database (sqlite:///PATH, postgres://..., mysql://...) shared with other workers"),
 	cli.String("study", "", "name of the study in --storage (default "+sampler.DefaultStudyName+")"),
 	cli.String("worker", "", "this worker's name among the study's workers (default HOST-PID)"),
-	cli.Int("parallel", 1, "backend replicas run side by side in this process, each on its own trials"),
+	cli.Int("parallel", 1, "backend replicas run side by side in this process, each on its own trials").Min(1),
 	cli.Duration("heartbeat", studystore.DefaultHeartbeatInterval, "how often a running trial's heartbeat is renewed"),
 	cli.Duration("heartbeat-timeout", studystore.DefaultHeartbeatTimeout, "a running trial without a heartbeat for this long is failed by the other workers"),
 }
@@ -54,9 +54,6 @@ func sharedFlagsOf(fs *cli.Parsed) *sharedFlags {
 func (f *sharedFlags) check(cmd string, resume string, applyBest bool) (shared bool, err error) {
 	if cmd == "worker" && (f.storage == "" || f.study == "") {
 		return false, usageErrorf("worker: --storage URL and --study NAME are required")
-	}
-	if f.parallel < 1 {
-		return false, usageErrorf("--parallel: want at least 1 (got %d)", f.parallel)
 	}
 	if f.beat <= 0 || f.timeout <= f.beat {
 		return false, usageErrorf("--heartbeat-timeout (%s) must be longer than --heartbeat (%s), both > 0", f.timeout, f.beat)

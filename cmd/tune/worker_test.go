@@ -335,7 +335,7 @@ func TestWorkerBadInput(t *testing.T) {
 		{"bad scheme", []string{"worker", "--experiments", "study.json", "--storage", "redis://h/0", "--study", "s"}, `unsupported scheme "redis"`},
 		{"postgres without host", []string{"--experiments", "study.json", "--storage", "postgres:///db"}, "missing host"},
 		{"sqlite missing directory", []string{"--experiments", "study.json", "--storage", "sqlite:///no/such/dir/s.db"}, `directory "no/such/dir" of the database file does not exist`},
-		{"parallel zero", []string{"--experiments", "study.json", "--parallel", "0"}, "--parallel: want at least 1"},
+		{"parallel zero", []string{"--experiments", "study.json", "--parallel", "0"}, "sweep: --parallel: want an integer >= 1 (got 0)"},
 		{"resume", []string{"--experiments", "study.json", "--storage", "sqlite:///s.db", "--resume", "x"}, "--resume does not apply"},
 		{"apply best", []string{"--experiments", "study.json", "--parallel", "2", "--apply-best"}, "--apply-best does not apply"},
 		{"heartbeat", []string{"--experiments", "study.json", "--parallel", "2", "--heartbeat-timeout", "1s", "--heartbeat", "2s"}, "must be longer than --heartbeat"},

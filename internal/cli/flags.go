@@ -19,6 +19,7 @@ type Flag struct {
 	Key   string // settings key the flag overrides; "" for none
 	Usage string
 	def   any // string, bool, int, int64, float64, time.Duration or func() flag.Value
+	rule  rule
 }
 
 // String declares a string flag.
@@ -96,7 +97,8 @@ func (s Spec) With(flags ...Flag) Spec {
 // arguments, NArg, Arg) and typed accessors by flag name.
 type Parsed struct {
 	*flag.FlagSet
-	keys map[string]string
+	keys  map[string]string
+	flags []Flag
 }
 
 // FlagSet returns the spec's flags, unparsed, reporting errors instead of
@@ -108,7 +110,7 @@ func (s Spec) FlagSet(stderr io.Writer) *Parsed {
 		fmt.Fprintf(stderr, "Usage: tune %s %s\n\n", s.Name, s.Usage)
 		fs.PrintDefaults()
 	}
-	p := &Parsed{FlagSet: fs, keys: map[string]string{}}
+	p := &Parsed{FlagSet: fs, keys: map[string]string{}, flags: s.Flags}
 	for _, f := range s.Flags {
 		f.define(fs)
 		if f.Key != "" {
@@ -126,8 +128,9 @@ func (s Spec) Parse(stderr io.Writer, args []string) (*Parsed, error) {
 
 // Parse parses args, flags before or after the positional arguments. A
 // parse failure is a one-line usage error (exit 2) naming the flag, with a
-// did-you-mean for a mistyped one; --help prints the usage and returns
-// flag.ErrHelp (exit 0).
+// did-you-mean for a mistyped one, or a value outside the flag's Range,
+// OneOf or Required; --help prints the usage and returns flag.ErrHelp
+// (exit 0).
 func (p *Parsed) Parse(args []string) error {
 	fs := p.FlagSet
 	out, usage := fs.Output(), fs.Usage
@@ -140,13 +143,24 @@ func (p *Parsed) Parse(args []string) error {
 	fs.SetOutput(out)
 	fs.Usage = usage
 	if err == nil {
-		return nil
+		return p.checkRules()
 	}
 	if errors.Is(err, flag.ErrHelp) {
 		usage()
 		return err
 	}
 	return &CodedError{Code: ExitUsage, Err: flagError(fs, err)}
+}
+
+// checkRules applies the flags' declared rules, the first broken one
+// being a usage error (exit 2) that names the command.
+func (p *Parsed) checkRules() error {
+	for _, f := range p.flags {
+		if err := f.check(p); err != nil {
+			return &CodedError{Code: ExitUsage, Err: fmt.Errorf("%s: %w", strings.TrimPrefix(p.Name(), "tune "), err)}
+		}
+	}
+	return nil
 }
 
 // Keys maps the flags bound to settings keys to their keys.

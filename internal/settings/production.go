@@ -1,12 +1,20 @@
 package settings
 
 import (
+	"context"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 
+	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/backend/embedded"
+	"github.com/fusiontune/fusiontune/backend/kinds"
 	"github.com/fusiontune/fusiontune/backend/render"
 	"github.com/fusiontune/fusiontune/backend/weaviate"
+	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner"
+	"github.com/fusiontune/fusiontune/tuner/promote"
 )
 
 // ProductionConfig returns how the embedded kind installs a trial's
@@ -73,4 +81,52 @@ func lookupString(m map[string]any, key string) (string, bool) {
 	m, last := engineLeaf(m, key)
 	v, ok := m[last].(string)
 	return v, ok
+}
+
+// ProductionVerifier returns the promotion's verifier for the settings'
+// backend kind (kinds.Verify on this process, NewHost with r; the
+// services' output to log). A kind's input error is placed where the
+// settings set the value and becomes a tuner.InputError.
+func (s *Settings) ProductionVerifier(r *runs.Redactor, log io.Writer) promote.VerifyFunc {
+	return func(config, dir string, check func(context.Context, backend.Searcher) error) (func(context.Context) error, error) {
+		h, err := NewHost(r)
+		if err != nil {
+			return nil, err
+		}
+		o, err := s.Backend.Options("", h)
+		if err != nil {
+			return nil, err
+		}
+		stop, err := kinds.Verify(o, config, dir, log, check)
+		var ie *kinds.InputError
+		if errors.As(err, &ie) {
+			if err = ie.Err; s.Src != nil {
+				err = s.Src.Place(err)
+			}
+			return nil, &tuner.InputError{Err: err}
+		}
+		return stop, err
+	}
+}
+
+// PromoteConfig is the settings' part of a promotion of a trial of run
+// (promote.Config: the production config, the policy seeded by the run,
+// the smoke evaluation on the settings' golden set, the verifier and the
+// install): the caller adds the store, the entry and Force.
+func (s *Settings) PromoteConfig(run *runs.Run, r *runs.Redactor, log io.Writer) promote.Config {
+	return promote.Config{
+		ConfigPath: s.Backend.Config, Run: run, Policy: s.Policy(run.Manifest.Seed), Eval: s.Eval.Options(),
+		NewVerify: s.ProductionVerifier(r, log), Log: log, Install: s.ProductionConfig(CachePath("engine")),
+		Golden: func() ([]tuner.Query, tuner.Scorer, error) {
+			ds, err := s.OpenDataset()
+			if err != nil {
+				return nil, nil, err
+			}
+			scorer, err := s.Score.Scorer(ds.Golden.Scale)
+			if err != nil {
+				return nil, nil, &tuner.InputError{Err: err}
+			}
+			return ds.Queries, scorer, nil
+		},
+	}
 }

@@ -1,0 +1,105 @@
+package settings
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/fusiontune/fusiontune/experiments/judge"
+	"github.com/fusiontune/fusiontune/experiments/judge/llm"
+	"github.com/fusiontune/fusiontune/experiments/labels"
+	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner"
+)
+
+// ErrJudgeSpec is the error of a judge named neither llm nor file:PATH.
+var ErrJudgeSpec = errors.New("want llm or file:PATH")
+
+// FileJudgePath is the qrels file of a file:PATH judge spec; ok is false
+// for llm, and err is ErrJudgeSpec for anything else.
+func FileJudgePath(spec string) (path string, ok bool, err error) {
+	if spec == "llm" {
+		return "", false, nil
+	}
+	path, ok = strings.CutPrefix(spec, "file:")
+	if !ok || path == "" {
+		return "", false, fmt.Errorf("%w (got %q)", ErrJudgeSpec, spec)
+	}
+	return path, true, nil
+}
+
+// LLMJudge builds the LLM judge of the settings' judge section for
+// dataset (grades up to maxGrade; the key from the environment), caching
+// its answers in st; the API key joins r's secrets. Errors are the
+// user's (tuner.InputError).
+func (s *Settings) LLMJudge(dataset string, maxGrade int, st *labels.Store, r *runs.Redactor) (*llm.Judge, error) {
+	cfg, err := s.LLMConfig(dataset, maxGrade, os.Getenv)
+	if err != nil {
+		return nil, tuner.InputErr(err)
+	}
+	if cfg.APIKey != "" {
+		r.AddHeader("Bearer " + cfg.APIKey)
+	}
+	cfg.Store, cfg.Redactor = st, r
+	j, err := llm.New(cfg)
+	if err != nil {
+		return nil, tuner.InputErr(err)
+	}
+	return j, nil
+}
+
+// JudgeLoop completes l (its Budget, Target and Leading set from the
+// command line) into the judge-as-you-tune loop of spec (llm: the
+// settings' judge section, its answers cached in the judge store, which
+// stays open; file:PATH: a qrels file) over the golden set's queries.
+// The store URL's password joins r's secrets. A bad spec wraps
+// ErrJudgeSpec; the user's errors are tuner.InputErrors.
+func (s *Settings) JudgeLoop(spec string, l tuner.JudgeLoop, queries []tuner.Query, r *runs.Redactor) (*tuner.JudgeLoop, error) {
+	l.StoreURL = s.JudgeStoreURL()
+	r.AddURLPassword(l.StoreURL)
+	if err := l.Validate(); err != nil {
+		return nil, tuner.InputErr(err)
+	}
+	texts, known := tuner.QueryTexts(queries)
+	path, isFile, err := FileJudgePath(spec)
+	if err != nil {
+		return nil, err
+	}
+	if !isFile {
+		return s.llmJudgeLoop(&l, texts, r)
+	}
+	f, err := judge.NewFile("", path, known)
+	if err != nil {
+		return nil, tuner.InputErr(err)
+	}
+	l.Name = f.Name()
+	l.Judge = tuner.JudgeWith(f, texts, nil)
+	return &l, nil
+}
+
+// llmJudgeLoop sets l's judge to the LLM judge of the settings (its
+// answers cached in the loop's store), showing it the corpus documents.
+func (s *Settings) llmJudgeLoop(l *tuner.JudgeLoop, texts map[string]string, r *runs.Redactor) (*tuner.JudgeLoop, error) {
+	ds, err := s.OpenDataset() // the judge settings were checked with the rest
+	if err != nil {
+		return nil, err
+	}
+	st, err := labels.Open(context.Background(), l.StoreURL)
+	if err != nil {
+		return nil, tuner.InputErr(fmt.Errorf("labels: %w", err))
+	}
+	lj, err := s.LLMJudge(ds.DatasetID(), ds.Golden.Scale.Max, st, r)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	docs, err := ds.JudgeDocs()
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	l.Store, l.Name, l.Judge = st, lj.Name(), tuner.JudgeWith(lj, texts, docs)
+	return l, nil
+}
