@@ -442,12 +442,19 @@ func writeResults(run *runs.Run, name string, results []runs.QueryResult) error 
 // resume, which redoes the analysis) and writes no leaderboard.
 func (c Config) finish(ctx context.Context, run *runs.Run, held *runs.HeldOut, bs []*TimedBackend, res *Result, elapsed time.Duration, hint string) (*Outcome, error) {
 	analysisStart := time.Now()
+	// A sweep interrupted during its trials still analyses what it did,
+	// to the end; an interruption from here on (waiting for what the last
+	// trials left to compute included) stops the analysis.
+	statsCtx := ctx
+	if ctx.Err() != nil {
+		statsCtx = context.WithoutCancel(ctx)
+	}
 	c.pre.wait() // what the last trials left to compute
 	trials, lb, err := c.leaderboard(run)
 	if err != nil {
 		return nil, err
 	}
-	if interrupted, err := c.statistics(ctx, run, &lb, trials); err != nil {
+	if interrupted, err := c.statistics(statsCtx, run, &lb, trials); err != nil {
 		if interrupted {
 			return nil, finishRun(ctx, run, nil, err, hint)
 		}
@@ -502,14 +509,11 @@ func (c Config) leaderboard(run *runs.Run) ([]runs.TrialRecord, runs.Leaderboard
 }
 
 // statistics adds significance and the judged-only columns to lb.
-// interrupted reports an error caused by ctx ending during them; an
-// interrupted sweep still gets the leaderboard of the trials it
-// finished (the sizes are bounded; see the stats settings).
-func (c Config) statistics(ctx context.Context, run *runs.Run, lb *runs.Leaderboard, trials []runs.TrialRecord) (interrupted bool, err error) {
-	statsCtx := ctx
-	if ctx.Err() != nil {
-		statsCtx = context.WithoutCancel(ctx)
-	}
+// interrupted reports an error caused by statsCtx ending during them; an
+// interrupted sweep still gets the leaderboard of the trials it finished
+// (finish passes a statsCtx without the cancellation then; the sizes are
+// bounded, see the stats settings).
+func (c Config) statistics(statsCtx context.Context, run *runs.Run, lb *runs.Leaderboard, trials []runs.TrialRecord) (interrupted bool, err error) {
 	records := make(map[int]runs.TrialRecord, len(trials))
 	for _, t := range trials {
 		records[t.Index] = t

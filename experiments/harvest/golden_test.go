@@ -78,7 +78,7 @@ func TestAppendLabelsSkipsUnchanged(t *testing.T) {
 	js := []Judgment{{Query: "h-1", Doc: "d1", Grade: 2, COEC: 2, Clicks: 2, Expected: 1, Impressions: 3, Confidence: 0.5},
 		{Query: "h-1", Doc: "d2", Grade: 0, COEC: 0, Clicks: 0, Expected: 1.5, Impressions: 3, Confidence: 0.6}}
 	for i, tc := range []struct {
-		js            []Judgment
+		js             []Judgment
 		added, skipped int
 	}{
 		{js, 2, 0},
