@@ -3,17 +3,15 @@ package tuner_test
 import (
 	"context"
 	"errors"
-	"net"
 	"os"
 	"path/filepath"
 	"reflect"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/fusiontune/fusiontune/backend"
-	"github.com/fusiontune/fusiontune/backend/client"
 	"github.com/fusiontune/fusiontune/backend/engine"
+	"github.com/fusiontune/fusiontune/backend/engine/enginetest"
 	"github.com/fusiontune/fusiontune/backend/fusion"
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/experiments/demo"
@@ -65,9 +63,7 @@ type engineBackend struct {
 	applied engine.Config
 	running *engine.Config
 	mu      sync.Mutex
-	stop    context.CancelFunc
-	served  chan error
-	search  backend.Searcher
+	served  *enginetest.Served
 	// alter, when set, rewrites every search request (to break a backend
 	// on purpose).
 	alter func(*backend.SearchRequest)
@@ -126,39 +122,14 @@ func (b *engineBackend) Restart(ctx context.Context) error {
 	b.running = &cfg
 	b.restarts++
 	b.mu.Unlock()
-	e, err := engine.New(cfg, engine.Options{})
+	s, err := enginetest.Serve(ctx, cfg)
 	if err != nil {
-		return err
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return err
-	}
-	ready := make(chan struct{})
-	sctx, cancel := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	go func() {
-		served <- engine.NewServer(e, engine.ServerOptions{}).Serve(sctx, ln, func() { close(ready) })
-		e.Close()
-	}()
-	c, err := client.New("http://" + ln.Addr().String())
-	if err != nil {
-		cancel()
 		return err
 	}
 	b.mu.Lock()
-	b.stop, b.served, b.search = cancel, served, c
+	b.served = s
 	b.mu.Unlock()
-	select {
-	case <-ready:
-		return nil
-	case err := <-served:
-		return err
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-time.After(time.Minute):
-		return errors.New("engine not ready after a minute")
-	}
+	return nil
 }
 
 // NeedsRestart implements backend.Restarter.
@@ -170,18 +141,21 @@ func (b *engineBackend) NeedsRestart() bool {
 
 func (b *engineBackend) Ready(ctx context.Context) error {
 	b.mu.Lock()
-	s := b.search
+	s := b.served
 	b.mu.Unlock()
 	if s == nil {
 		return errors.New("not started")
 	}
-	return s.Ready(ctx)
+	return s.Client.Ready(ctx)
 }
 
 func (b *engineBackend) Search(ctx context.Context, req backend.SearchRequest) (backend.SearchResponse, error) {
 	b.mu.Lock()
-	s, alter, fail := b.search, b.alter, b.fail
+	s, alter, fail := b.served, b.alter, b.fail
 	b.mu.Unlock()
+	if s == nil {
+		return backend.SearchResponse{}, errors.New("not started")
+	}
 	if alter != nil {
 		alter(&req)
 	}
@@ -190,18 +164,15 @@ func (b *engineBackend) Search(ctx context.Context, req backend.SearchRequest) (
 			return backend.SearchResponse{}, err
 		}
 	}
-	return s.Search(ctx, req)
+	return s.Client.Search(ctx, req)
 }
 
 func (b *engineBackend) Close() error {
 	b.mu.Lock()
-	stop, served := b.stop, b.served
-	b.stop, b.served, b.search = nil, nil, nil
+	s := b.served
+	b.served = nil
 	b.mu.Unlock()
-	if stop != nil {
-		stop()
-		<-served
-	}
+	s.Close()
 	return nil
 }
 

@@ -5,15 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"path/filepath"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/fusiontune/fusiontune/backend"
-	"github.com/fusiontune/fusiontune/backend/client"
 	"github.com/fusiontune/fusiontune/backend/engine"
+	"github.com/fusiontune/fusiontune/backend/engine/enginetest"
 	"github.com/fusiontune/fusiontune/backend/fusion"
 )
 
@@ -56,9 +54,7 @@ type engineBackend struct {
 	f       *engineFactory
 	mu      sync.Mutex
 	applied engine.Config
-	stop    context.CancelFunc
-	served  chan error
-	search  *client.Client
+	served  *enginetest.Served
 }
 
 func (b *engineBackend) Apply(_ context.Context, p map[string]any) error {
@@ -74,68 +70,44 @@ func (b *engineBackend) Apply(_ context.Context, p map[string]any) error {
 
 func (b *engineBackend) Restart(ctx context.Context) error {
 	b.Close()
-	e, err := engine.New(b.applied, engine.Options{})
+	b.mu.Lock()
+	cfg := b.applied
+	b.mu.Unlock()
+	s, err := enginetest.Serve(ctx, cfg)
 	if err != nil {
-		return err
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return err
-	}
-	ready, served := make(chan struct{}), make(chan error, 1)
-	sctx, cancel := context.WithCancel(context.Background())
-	go func() {
-		served <- engine.NewServer(e, engine.ServerOptions{}).Serve(sctx, ln, func() { close(ready) })
-		e.Close()
-	}()
-	c, err := client.New("http://" + ln.Addr().String())
-	if err != nil {
-		cancel()
 		return err
 	}
 	b.mu.Lock()
-	b.stop, b.served, b.search = cancel, served, c
+	b.served = s
 	b.mu.Unlock()
-	select {
-	case <-ready:
-		return nil
-	case err := <-served:
-		return err
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-time.After(time.Minute):
-		return errors.New("engine not ready after a minute")
-	}
+	return nil
 }
 
 func (b *engineBackend) Ready(ctx context.Context) error {
 	b.mu.Lock()
-	s := b.search
+	s := b.served
 	b.mu.Unlock()
 	if s == nil {
 		return errors.New("not started")
 	}
-	return s.Ready(ctx)
+	return s.Client.Ready(ctx)
 }
 
 func (b *engineBackend) Search(ctx context.Context, req backend.SearchRequest) (backend.SearchResponse, error) {
 	b.mu.Lock()
-	s := b.search
+	s := b.served
 	b.mu.Unlock()
 	if s == nil {
 		return backend.SearchResponse{}, errors.New("not started")
 	}
-	return s.Search(ctx, req)
+	return s.Client.Search(ctx, req)
 }
 
 func (b *engineBackend) Close() error {
 	b.mu.Lock()
-	stop, served := b.stop, b.served
-	b.stop, b.served, b.search = nil, nil, nil
+	s := b.served
+	b.served = nil
 	b.mu.Unlock()
-	if stop != nil {
-		stop()
-		<-served
-	}
+	s.Close()
 	return nil
 }
