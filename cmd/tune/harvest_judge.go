@@ -46,7 +46,7 @@ func (a *app) harvestPool(ctx context.Context, r *harvest.Result, url, dataset, 
 	if err := a.writeJudgePool(p, file, "text"); err != nil {
 		return err
 	}
-	fmt.Fprintf(a.stdout, "harvest: pooled the logged answers of the %d added queries (depth %d) into %s: judge with 'tune judge run --pool %s' (llm), 'tune judge export --pool %s' or 'tune ui --pool %s' (people), with dataset %q in the settings' datasets\n",
-		len(r.Sampled), depth, file, file, file, file, dataset)
+	fmt.Fprintf(a.stdout, "harvest: pooled the logged answers of the %d added queries (depth %d) into %[3]s; with dataset %[4]q in the settings' datasets, judge them with 'tune judge run --dataset-id %[4]s --pool %[3]s' (llm), or 'tune judge export' or 'tune ui --dataset-id %[4]s --pool %[3]s' (people)\n",
+		len(r.Sampled), depth, file, dataset)
 	return nil
 }

@@ -33,7 +33,7 @@ authentication, so listening beyond this machine is warned about. With
 --pool (a file tune judge pool wrote) the judge page at /judge/pool offers
 the pool's pairs to label, with the pool's coverage.`
 
-var uiSpec = cli.Spec{Name: "ui", Usage: uiUsage, Flags: []cli.Flag{configFlag, runsDirFlag,
+var uiSpec = cli.Spec{Name: "ui", Usage: uiUsage, Flags: []cli.Flag{configFlag, runsDirFlag, datasetIDFlag, labelsFlag,
 	cli.String("listen", defaultUIListen, "listen `address` (port 0 picks a free port)"),
 	cli.String("ready-file", "", "write the bound address to this `file` once serving"),
 	cli.String("pool", "", "judge this pool `file` (tune judge pool --out FILE) at /judge/pool")}}

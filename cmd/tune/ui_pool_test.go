@@ -107,4 +107,10 @@ func TestUIPoolBadFile(t *testing.T) {
 	if code != 2 || !strings.Contains(stderr, "pool.jsonl:1: query \"q-none\" is not in the golden set") {
 		t.Errorf("unknown query: exit %d, want 2 naming pool.jsonl:1:\n%s", code, stderr)
 	}
+	// --dataset-id picks the settings' dataset a pool belongs to (a
+	// harvested set's): an id the settings lack is named.
+	_, stderr, code = e.run("ui", "--listen", "127.0.0.1:0", "--dataset-id", "harvested", "--pool", "pool.jsonl")
+	if code != 2 || strings.Contains(stderr, "unknown flag") || !strings.Contains(stderr, `"harvested"`) {
+		t.Errorf("--dataset-id harvested without such a dataset: exit %d, want 2 naming it:\n%s", code, stderr)
+	}
 }
