@@ -41,8 +41,8 @@ bench-samplers: ## trials random/TPE/CMA-ES need to reach the 55-point grid's op
 bench-workers: ## wall time of a shared 30-trial TPE study with 1 and 2 workers, --parallel 1 and 2
 	./scripts/bench-workers.sh
 
-bench-load: ## bounded load test of tune serve: 16 clients on 127.0.0.1, QPS, p50/p99, errors
-	FUSIONTUNE_LOAD=1 $(GO) test -count=1 -run '^TestLoadServe$$' -v ./cmd/tune
+bench-load: build ## bounded load test of tune serve: 16 clients on 127.0.0.1 (LOAD_CLIENTS, LOAD_REQUESTS), demo corpus, p50/p95/p99, searches/s; exit 1 on any failed search
+	go run ./scripts/querybench -tune $(BIN) -corpus experiments/demo/corpus.jsonl -queries experiments/demo/golden.json -model hash-384 -k 100 -clients $${LOAD_CLIENTS:-16} -requests $${LOAD_REQUESTS:-8000}
 
 bench-scale: build ## tune serve (bm25 + lsa-128) on 20k and 100k generated documents: cold index time, peak RSS, warm restart (SIZES, RUNS)
 	./scripts/bench-scale.sh
