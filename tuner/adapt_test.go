@@ -90,7 +90,7 @@ func TestPolicyServedEqualsReplay(t *testing.T) {
 			if err := os.WriteFile(path, data, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			b.base.Fusion.Policy = path
+			b.Base.Fusion.Policy = path
 			if err := b.Apply(context.Background(), nil); err != nil {
 				t.Fatal(err)
 			}
@@ -239,7 +239,7 @@ func TestPolicyPromoteRollback(t *testing.T) {
 	}
 	dir := t.TempDir()
 	prod := filepath.Join(dir, "engine.yaml")
-	if err := b.base.WriteFile(prod); err != nil {
+	if err := b.Base.WriteFile(prod); err != nil {
 		t.Fatal(err)
 	}
 	before, err := os.ReadFile(prod)

@@ -158,7 +158,7 @@ func TestVerifyOverridesInOnePass(t *testing.T) {
 	verified := func(variants bool) (map[string]runs.TrialRecord, string) {
 		b := newEngineBackend(t, corpus)
 		var count atomic.Int64
-		b.alter = func(req *backend.SearchRequest) {
+		b.Alter = func(req *backend.SearchRequest) {
 			count.Add(1)
 			if !variants {
 				req.Variants = nil
@@ -168,7 +168,7 @@ func TestVerifyOverridesInOnePass(t *testing.T) {
 		var log strings.Builder
 		_, err := tuner.Sweep(context.Background(), tuner.Options{
 			Trials: trials, Queries: qs, Backend: b, Scorer: demoScorer(t), Run: run,
-			Replay: &tuner.ReplayOptions{Mode: tuner.ModeReplay, Resolve: b.resolve, Verify: 4, Log: &log},
+			Replay: &tuner.ReplayOptions{Mode: tuner.ModeReplay, Resolve: b.Resolve, Verify: 4, Log: &log},
 		})
 		if err != nil {
 			t.Fatalf("variants %v: %v\n%s", variants, err, log.String())

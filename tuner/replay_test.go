@@ -37,7 +37,7 @@ func sweep(t *testing.T, b *engineBackend, qs []tuner.Query, trials []experiment
 	var log strings.Builder
 	res, err := tuner.Sweep(context.Background(), tuner.Options{
 		Trials: trials, Queries: qs, Backend: b, Scorer: demoScorer(t), Run: run,
-		Replay: &tuner.ReplayOptions{Mode: mode, Resolve: b.resolve, Verify: verify, Log: &log},
+		Replay: &tuner.ReplayOptions{Mode: mode, Resolve: b.Resolve, Verify: verify, Log: &log},
 	})
 	t.Logf("replay log:\n%s", log.String())
 	return res, err, run
@@ -88,7 +88,7 @@ func TestReplayVerifiesEveryMethod(t *testing.T) {
 func TestReplayMismatchNamesTrialAndQuery(t *testing.T) {
 	qs, corpus := demoQueries(t)
 	b := newEngineBackend(t, corpus)
-	b.alter = func(req *backend.SearchRequest) {
+	b.Alter = func(req *backend.SearchRequest) {
 		if req.Fusion != nil && !req.Explain {
 			f := *req.Fusion
 			f.K = 0 // the running config's k wins
@@ -122,7 +122,7 @@ func TestReplayMismatchNamesTrialAndQuery(t *testing.T) {
 func TestReplayWithoutCandidates(t *testing.T) {
 	qs, corpus := demoQueries(t)
 	b := newEngineBackend(t, corpus)
-	b.alter = func(req *backend.SearchRequest) { req.Explain = false }
+	b.Alter = func(req *backend.SearchRequest) { req.Explain = false }
 	trials := []experiments.TrialSpec{
 		replayTrialSpec("baseline", experiments.Params{"fusion.k": 60.0}),
 		replayTrialSpec("k=10", experiments.Params{"fusion.k": 10.0}),
@@ -175,7 +175,7 @@ func TestReplayOnQueryError(t *testing.T) {
 			byMode := map[tuner.Mode]map[string]runs.TrialRecord{}
 			for _, mode := range []tuner.Mode{tuner.ModeLive, tuner.ModeReplay} {
 				b := newEngineBackend(t, corpus)
-				b.fail = func(req backend.SearchRequest) error {
+				b.Fail = func(req backend.SearchRequest) error {
 					if failing[req.Query] {
 						return errors.New("shard unavailable")
 					}
@@ -185,7 +185,7 @@ func TestReplayOnQueryError(t *testing.T) {
 				_, err := tuner.Sweep(context.Background(), tuner.Options{
 					Trials: trials, Queries: qs, Backend: b, Scorer: demoScorer(t), Run: run,
 					Eval:   tuner.EvalOptions{Retries: 0, OnQueryError: policy},
-					Replay: &tuner.ReplayOptions{Mode: mode, Resolve: b.resolve, Verify: -1},
+					Replay: &tuner.ReplayOptions{Mode: mode, Resolve: b.Resolve, Verify: -1},
 				})
 				if err != nil {
 					t.Fatalf("%s: %v", mode, err)

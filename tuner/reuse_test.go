@@ -44,7 +44,7 @@ func TestReuseSameChunks(t *testing.T) {
 			o := tuner.Options{Trials: trials, Queries: qs, Backend: b, Scorer: demoScorer(t), Run: run,
 				Fingerprint: func(p experiments.Params) (string, error) { return f.Fingerprint(p) }}
 			if mode != tuner.ModeLive {
-				o.Replay = &tuner.ReplayOptions{Mode: mode, Resolve: b.resolve, Verify: -1}
+				o.Replay = &tuner.ReplayOptions{Mode: mode, Resolve: b.Resolve, Verify: -1}
 			}
 			res, err := tuner.Sweep(context.Background(), o)
 			if err != nil {

@@ -51,13 +51,13 @@ func search(ctx context.Context, t *testing.T, b *engineBackend, qs []tuner.Quer
 	rec := &startedRecorder{next: progress}
 	o := tuner.Options{Trials: fixed, Queries: qs, Backend: b, Scorer: demoScorer(t), Run: run, Progress: rec}
 	if mode != tuner.ModeLive {
-		o.Replay = &tuner.ReplayOptions{Mode: mode, Resolve: b.resolve, Verify: verify, Log: &log}
+		o.Replay = &tuner.ReplayOptions{Mode: mode, Resolve: b.Resolve, Verify: verify, Log: &log}
 		for _, f := range replay {
 			f(o.Replay)
 		}
 	}
 	res, err := tuner.Search(ctx, o, so)
-	t.Logf("%s: %d restarts; replay log:\n%s", mode, b.restarts, log.String())
+	t.Logf("%s: %d restarts; replay log:\n%s", mode, b.Restarts(), log.String())
 	return studyRun{res: res, err: err, run: run, log: log.String(), started: rec.names}
 }
 
@@ -115,11 +115,11 @@ func TestSearchReplayEqualsLive(t *testing.T) {
 			changes++
 		}
 	}
-	if live.res.Restarts != changes || bLive.restarts != changes {
-		t.Errorf("live: %d restarts counted, %d engines started, want %d", live.res.Restarts, bLive.restarts, changes)
+	if live.res.Restarts != changes || bLive.Restarts() != changes {
+		t.Errorf("live: %d restarts counted, %d engines started, want %d", live.res.Restarts, bLive.Restarts(), changes)
 	}
-	if replay.res.Restarts != 2 || bReplay.restarts != 2 {
-		t.Errorf("replay: %d restarts counted, %d engines started, want 2 (collection, winner)", replay.res.Restarts, bReplay.restarts)
+	if replay.res.Restarts != 2 || bReplay.Restarts() != 2 {
+		t.Errorf("replay: %d restarts counted, %d engines started, want 2 (collection, winner)", replay.res.Restarts, bReplay.Restarts())
 	}
 	if n := strings.Count(replay.log, "collected candidate lists"); n != 1 {
 		t.Errorf("%d collections, want 1", n)
@@ -222,8 +222,8 @@ func TestSearchReplayResume(t *testing.T) {
 			}
 		}
 	}
-	if again.res.Restarts != 2 || b.restarts != 2 {
-		t.Errorf("resume: %d restarts counted, %d engines started, want 2 (collection, winner)", again.res.Restarts, b.restarts)
+	if again.res.Restarts != 2 || b.Restarts() != 2 {
+		t.Errorf("resume: %d restarts counted, %d engines started, want 2 (collection, winner)", again.res.Restarts, b.Restarts())
 	}
 	got, err := first.run.Trials()
 	if err != nil {
@@ -299,7 +299,7 @@ func TestSearchReplayWithoutCandidates(t *testing.T) {
 	qs, corpus := demoQueries(t)
 	qs = qs[:10]
 	b := newEngineBackend(t, corpus)
-	b.alter = func(req *backend.SearchRequest) { req.Explain = false }
+	b.Alter = func(req *backend.SearchRequest) { req.Explain = false }
 	so := sampler.Options{Space: replayStudySpace(), Sampler: sampler.TPE, Seed: 1, Trials: 4, Base: replayStudyBaseline[0].Params}
 	if r := search(context.Background(), t, b, qs, nil, replayStudyBaseline, so, tuner.ModeReplay, 0, nil); !errors.Is(r.err, tuner.ErrNoCandidates) {
 		t.Errorf("replay mode: got %v, want ErrNoCandidates", r.err)

@@ -1,12 +1,9 @@
 package ui_test
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
-	"sync"
 	"testing"
 
 	"github.com/fusiontune/fusiontune/backend"
@@ -47,67 +44,5 @@ func (f *engineFactory) Fusion(p map[string]any) (fusion.Settings, error) {
 	return c.FusionSettings(), err
 }
 func (f *engineFactory) Open(string, io.Writer) (backend.Backend, error) {
-	return &engineBackend{f: f, applied: f.base}, nil
-}
-
-type engineBackend struct {
-	f       *engineFactory
-	mu      sync.Mutex
-	applied engine.Config
-	served  *enginetest.Served
-}
-
-func (b *engineBackend) Apply(_ context.Context, p map[string]any) error {
-	c, err := b.f.base.WithParams(p)
-	if err != nil {
-		return err
-	}
-	b.mu.Lock()
-	b.applied = c
-	b.mu.Unlock()
-	return nil
-}
-
-func (b *engineBackend) Restart(ctx context.Context) error {
-	b.Close()
-	b.mu.Lock()
-	cfg := b.applied
-	b.mu.Unlock()
-	s, err := enginetest.Serve(ctx, cfg)
-	if err != nil {
-		return err
-	}
-	b.mu.Lock()
-	b.served = s
-	b.mu.Unlock()
-	return nil
-}
-
-func (b *engineBackend) Ready(ctx context.Context) error {
-	b.mu.Lock()
-	s := b.served
-	b.mu.Unlock()
-	if s == nil {
-		return errors.New("not started")
-	}
-	return s.Client.Ready(ctx)
-}
-
-func (b *engineBackend) Search(ctx context.Context, req backend.SearchRequest) (backend.SearchResponse, error) {
-	b.mu.Lock()
-	s := b.served
-	b.mu.Unlock()
-	if s == nil {
-		return backend.SearchResponse{}, errors.New("not started")
-	}
-	return s.Client.Search(ctx, req)
-}
-
-func (b *engineBackend) Close() error {
-	b.mu.Lock()
-	s := b.served
-	b.served = nil
-	b.mu.Unlock()
-	s.Close()
-	return nil
+	return enginetest.NewBackend(f.base), nil
 }
