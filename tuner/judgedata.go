@@ -63,6 +63,16 @@ func (ds *Dataset) JudgeDocs() (map[string]judge.Doc, error) {
 // returns its pairs of dataset with query and document texts (documents
 // from ds's corpus, when it has one). Problems are *InputError.
 func (ds *Dataset) PoolPairs(path, dataset string) ([]judge.Pair, error) {
+	docs, err := ds.JudgeDocs()
+	if err != nil {
+		return nil, err
+	}
+	return ds.PoolPairsWith(path, dataset, docs)
+}
+
+// PoolPairsWith is PoolPairs with the corpus's documents already read
+// (JudgeDocs; nil: no corpus).
+func (ds *Dataset) PoolPairsWith(path, dataset string, docs map[string]judge.Doc) ([]judge.Pair, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, InputErr(fmt.Errorf("--pool: %w", err))
@@ -71,10 +81,6 @@ func (ds *Dataset) PoolPairs(path, dataset string) ([]judge.Pair, error) {
 	entries, err := judge.ReadPool(f, path)
 	if err != nil {
 		return nil, InputErr(err)
-	}
-	docs, err := ds.JudgeDocs()
-	if err != nil {
-		return nil, err
 	}
 	texts, _ := QueryTexts(ds.Queries)
 	pairs, err := judge.Pairs(entries, dataset, texts, docs)

@@ -54,14 +54,9 @@ func runUI(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	o, err := a.uiOptions(s)
+	o, err := a.uiOptions(s, fs.Str("pool"))
 	if err != nil {
 		return err
-	}
-	if o.PoolFile = fs.Str("pool"); o.PoolFile != "" {
-		if o.Pool, err = o.Dataset.PoolPairs(o.PoolFile, o.Dataset.DatasetID()); err != nil {
-			return runError(err)
-		}
 	}
 	scratch, err := os.MkdirTemp("", "tune-ui-*")
 	if err != nil {
@@ -82,9 +77,9 @@ func runUI(ctx context.Context, a *app, args []string) error {
 }
 
 // uiOptions opens what the web app serves: the runs, the dataset (every
-// query, the label store's labels merged), the scorer, the backend and
-// the corpus's documents.
-func (a *app) uiOptions(s *settings) (ui.Options, error) {
+// query, the label store's labels merged), the scorer, the backend, the
+// corpus's documents (read once) and the pool file to judge ("" none).
+func (a *app) uiOptions(s *settings, pool string) (ui.Options, error) {
 	var o ui.Options
 	store, err := a.openStore(s.RunsDir)
 	if err != nil {
@@ -110,9 +105,16 @@ func (a *app) uiOptions(s *settings) (ui.Options, error) {
 	o = ui.Options{Store: store, Dataset: ds, Scorer: scorer, K: s.Eval.K, Backend: f, Labels: s.JudgeStoreURL(),
 		Compare: func(seed int64) tuner.CompareOptions { return tuner.CompareOptions{Stats: s.StatsOptions(seed)} },
 		Log:     slog.New(slog.NewTextHandler(a.stderr, nil))}
-	if ds.Corpus != "" {
-		if o.Docs, err = ui.CorpusDocs(ds.Corpus); err != nil {
-			return o, inputError(err)
+	docs, err := ds.JudgeDocs()
+	if err != nil {
+		return o, inputError(err)
+	}
+	if docs != nil {
+		o.Docs = ui.DocsOf(docs)
+	}
+	if o.PoolFile = pool; pool != "" {
+		if o.Pool, err = ds.PoolPairsWith(pool, ds.DatasetID(), docs); err != nil {
+			return o, runError(err)
 		}
 	}
 	return o, nil

@@ -39,10 +39,11 @@ func TestMicroscopeDocsFindTyped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	docs, err := ui.CorpusDocs(ds.Corpus)
+	docsMap, err := ds.JudgeDocs()
 	if err != nil {
 		t.Fatal(err)
 	}
+	docs := ui.DocsOf(docsMap)
 	scorer, err := tuner.NewScorer("default", nil, metrics.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)

@@ -184,10 +184,11 @@ func TestJudgePost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	docs, err := ui.CorpusDocs(ds.Corpus)
+	docsMap, err := ds.JudgeDocs()
 	if err != nil {
 		t.Fatal(err)
 	}
+	docs := ui.DocsOf(docsMap)
 	db := filepath.Join(dir, "labels.db")
 	s := newServer(t, ui.Options{Store: store, Dataset: ds, Docs: docs, Labels: db})
 	_, page := get(t, s, "/")
@@ -279,10 +280,11 @@ func judgeSetup(t *testing.T) (s *ui.Server, ds *tuner.Dataset, db, csrf string,
 	if pairs, err = ds.PoolPairs(file, ds.DatasetID()); err != nil {
 		t.Fatal(err)
 	}
-	lookup, err := ui.CorpusDocs(ds.Corpus)
+	lookupMap, err := ds.JudgeDocs()
 	if err != nil {
 		t.Fatal(err)
 	}
+	lookup := ui.DocsOf(lookupMap)
 	db = filepath.Join(dir, "labels.db")
 	s = newServer(t, ui.Options{Store: store, Dataset: ds, Docs: lookup, Labels: db, Pool: pairs, PoolFile: file})
 	_, page := get(t, s, "/")
