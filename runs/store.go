@@ -205,7 +205,32 @@ func (s *Store) ids() ([]string, error) {
 		}
 	}
 	sort.Strings(ids)
+	s.orderSameSecond(ids)
 	return ids, nil
+}
+
+// orderSameSecond orders runs whose ids start in the same second (ids are
+// unique to the second, then random) by their manifests' start times, so
+// that "latest" and listings are right however fast runs follow each
+// other. Only such runs' manifests are read.
+func (s *Store) orderSameSecond(ids []string) {
+	second := func(id string) string { before, _, _ := strings.Cut(id, "-"); return before }
+	for i := 0; i < len(ids); {
+		j := i + 1
+		for j < len(ids) && second(ids[j]) == second(ids[i]) {
+			j++
+		}
+		if j-i > 1 {
+			started := make(map[string]time.Time, j-i)
+			for _, id := range ids[i:j] {
+				if r, err := Load(filepath.Join(s.Dir, id)); err == nil {
+					started[id] = r.Manifest.Started
+				}
+			}
+			sort.SliceStable(ids[i:j], func(a, b int) bool { return started[ids[i+a]].Before(started[ids[i+b]]) })
+		}
+		i = j
+	}
 }
 
 // List loads every run, oldest first. Runs whose files cannot be read are
