@@ -8,7 +8,7 @@ import (
 
 	"github.com/fusiontune/fusiontune/experiments/harvest"
 	"github.com/fusiontune/fusiontune/internal/cli"
-	"github.com/fusiontune/fusiontune/tuner"
+	"github.com/fusiontune/fusiontune/tuner/judging"
 )
 
 // harvestPoolFile is the pool file --judge writes ("" without --judge):
@@ -35,18 +35,13 @@ func harvestPoolFile(fs *cli.Parsed) (string, error) {
 // harvestPool writes the judging pool of the queries the harvest added
 // and says how to judge it.
 func (a *app) harvestPool(ctx context.Context, r *harvest.Result, url, dataset, file string, depth int) error {
-	judged, err := tuner.JudgedExceptImplicit(ctx, url, dataset)
-	if err != nil {
-		return err
-	}
-	p, err := tuner.HarvestPool(r, dataset, depth, judged)
+	p, err := judging.HarvestPool(ctx, r, url, dataset, depth)
 	if err != nil {
 		return err
 	}
 	if err := a.writeJudgePool(p, file, "text"); err != nil {
 		return err
 	}
-	fmt.Fprintf(a.stdout, "harvest: pooled the logged answers of the %d added queries (depth %d) into %[3]s; with dataset %[4]q in the settings' datasets, judge them with 'tune judge run --dataset-id %[4]s --pool %[3]s' (llm), or 'tune judge export' or 'tune ui --dataset-id %[4]s --pool %[3]s' (people)\n",
-		len(r.Sampled), depth, file, dataset)
+	fmt.Fprintln(a.stdout, judging.HarvestNext(len(r.Sampled), depth, file, dataset))
 	return nil
 }

@@ -1,16 +1,13 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 
-	"github.com/fusiontune/fusiontune/internal/cli"
-
 	"github.com/fusiontune/fusiontune/experiments/judge"
-	"github.com/fusiontune/fusiontune/experiments/labels"
 	"github.com/fusiontune/fusiontune/internal/atomicfile"
-	"github.com/fusiontune/fusiontune/tuner"
+	"github.com/fusiontune/fusiontune/internal/cli"
+	"github.com/fusiontune/fusiontune/tuner/judging"
 )
 
 // judgeCommands is the dispatch table of `tune judge`, in help order.
@@ -40,14 +37,6 @@ func runJudge(ctx context.Context, a *app, args []string) error {
 	return cli.Sub(ctx, "judge", judgeUsage, cmds, args, a.stdout, a.stderr)
 }
 
-// judgeEnv is what judge subcommands share: the settings, the dataset and
-// its id in the label store.
-type judgeEnv struct {
-	s       *settings
-	ds      *tuner.Dataset
-	dataset string
-}
-
 // judgeSpec is a judge subcommand's spec: the flags every one takes, and
 // flags of its own.
 func judgeSpec(name, usage string, flags ...cli.Flag) cli.Spec {
@@ -55,49 +44,16 @@ func judgeSpec(name, usage string, flags ...cli.Flag) cli.Spec {
 }
 
 // openJudgeEnv loads and checks the settings (the judge section's ranges
-// included) and the dataset.
-func (a *app) openJudgeEnv(fs *cli.Parsed) (*judgeEnv, error) {
+// included), overlays the judge flags fs holds, and opens the dataset
+// (Settings.JudgeEnv).
+func (a *app) openJudgeEnv(fs *cli.Parsed) (*judging.Env, error) {
 	s, err := settingsOf(fs)
 	if err != nil {
 		return nil, err
 	}
-	ds, err := openDataset(s)
-	if err != nil {
-		return nil, err
-	}
-	for _, w := range ds.Warnings {
-		fmt.Fprintln(a.stderr, "warning:", w)
-	}
-	return &judgeEnv{s: s, ds: ds, dataset: ds.DatasetID()}, nil
-}
-
-// openLabels opens the label store (a postgres URL's password joins the
-// secrets every output is scrubbed of).
-func (a *app) openLabels(ctx context.Context, e *judgeEnv) (*labels.Store, error) {
-	return a.openLabelsIf(ctx, e, true)
-}
-
-// openLabelsIf opens the label store (Settings.OpenLabels); with create
-// false, a SQLite file that does not exist yet is not created and the
-// store is nil.
-func (a *app) openLabelsIf(ctx context.Context, e *judgeEnv, create bool) (*labels.Store, error) {
-	st, err := e.s.OpenLabels(ctx, a.secrets, create)
-	if err != nil {
-		return nil, runError(err)
-	}
-	return st, nil
-}
-
-// queries returns the dataset's query ids -> texts and the set of ids.
-func (e *judgeEnv) queries() (map[string]string, map[string]bool) {
-	return tuner.QueryTexts(e.ds.Queries)
-}
-
-// poolPairs reads the pool file and returns its pairs with query and
-// document texts (documents from the dataset's corpus, when it has one).
-func (e *judgeEnv) poolPairs(path string) ([]judge.Pair, error) {
-	pairs, err := e.ds.PoolPairs(path, e.dataset)
-	return pairs, runError(err)
+	overrideJudge(fs, &s.Judge)
+	e, err := s.JudgeEnv(a.secrets, a.stderr)
+	return e, runError(err)
 }
 
 const judgeExportUsage = `--pool FILE [--format tsv|jsonl] [--out FILE] [--config tune.yaml]
@@ -119,7 +75,6 @@ func runJudgeExport(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	pool, format, out := fs.Str("pool"), fs.Str("format"), fs.Str("out")
 	if fs.NArg() > 0 {
 		return usageErrorf("judge export: unexpected argument %q", fs.Arg(0))
 	}
@@ -127,21 +82,18 @@ func runJudgeExport(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	pairs, err := e.poolPairs(pool)
+	data, n, err := judging.Export(e, fs.Str("pool"), fs.Str("format"))
 	if err != nil {
-		return err
+		return runError(err)
 	}
-	var b bytes.Buffer
-	if err := judge.ExportPairs(&b, e.dataset, pairs, format); err != nil {
-		return err
-	}
+	out := fs.Str("out")
 	if out == "" {
-		_, err := a.stdout.Write(b.Bytes())
+		_, err := a.stdout.Write(data)
 		return err
 	}
-	if err := atomicfile.Write(out, b.Bytes(), 0o644); err != nil {
+	if err := atomicfile.Write(out, data, 0o644); err != nil {
 		return err
 	}
-	fmt.Fprintf(a.stdout, "%s: %d pairs of dataset %q to label\n", out, len(pairs), e.dataset)
+	fmt.Fprintf(a.stdout, "%s: %d pairs of dataset %q to label\n", out, n, e.ID)
 	return nil
 }

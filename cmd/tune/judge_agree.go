@@ -2,10 +2,9 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"github.com/fusiontune/fusiontune/internal/cli"
 
-	"github.com/fusiontune/fusiontune/experiments/judge"
+	"github.com/fusiontune/fusiontune/internal/cli"
+	"github.com/fusiontune/fusiontune/tuner/judging"
 )
 
 const judgeAgreeUsage = `[--by category] [--judge NAME] [--format text|json] [--config tune.yaml]
@@ -28,7 +27,6 @@ func runJudgeAgree(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	by, name, format := fs.Str("by"), fs.Str("judge"), fs.Str("format")
 	if fs.NArg() > 0 {
 		return usageErrorf("judge agree: unexpected argument %q", fs.Arg(0))
 	}
@@ -36,25 +34,12 @@ func runJudgeAgree(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	st, err := a.openLabels(ctx, e)
+	c, err := judging.Agree(ctx, e, fs.Str("judge"), fs.Str("by") == "category")
 	if err != nil {
-		return err
+		return runError(err)
 	}
-	defer st.Close()
-	ls, err := st.Latest(ctx, e.dataset)
-	if err != nil {
-		return err
-	}
-	c := judge.Compare(ls, e.ds.Gold(), e.ds.Categories(), name, e.ds.Golden.Scale.Max, by == "category")
-	if len(c.Reports) == 0 {
-		what := "llm labels"
-		if name != "" {
-			what = fmt.Sprintf("labels by %q", name)
-		}
-		return failedError(fmt.Errorf("judge agree: no %s of dataset %q in %s (run 'tune judge run --judge llm' first)", what, e.dataset, st.Location.Redacted))
-	}
-	if format == "json" {
-		return c.WriteJSON(a.stdout, e.dataset)
+	if fs.Str("format") == "json" {
+		return c.WriteJSON(a.stdout, e.ID)
 	}
 	return c.WriteText(a.stdout)
 }

@@ -1,14 +1,11 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"fmt"
 
 	"github.com/fusiontune/fusiontune/internal/cli"
-
-	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
+	"github.com/fusiontune/fusiontune/tuner/judging"
 	"github.com/fusiontune/fusiontune/tuner/pool"
 )
 
@@ -43,7 +40,6 @@ func runJudgePool(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	depth, trials, retrievers, out, format := fs.Int("depth"), fs.Str("trials"), fs.Bool("retrievers"), fs.Str("out"), fs.Str("format")
 	if fs.NArg() != 1 {
 		return usageErrorf("want one RUN (got %d arguments)", fs.NArg())
 	}
@@ -59,41 +55,17 @@ func runJudgePool(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return inputError(err)
 	}
-	o := tuner.PoolOptions{Depth: depth, Trials: trials, Retrievers: retrievers}
 	a.secrets.AddURLPassword(s.JudgeStoreURL())
-	if o.Labels, err = tuner.StoreLabels(ctx, s.JudgeStoreURL(), tuner.RunDatasetID(run)); err != nil {
-		return runError(err)
-	}
-	p, err := tuner.PoolRun(run, o)
+	p, err := judging.Pool(ctx, run, s.JudgeStoreURL(), tuner.PoolOptions{Depth: fs.Int("depth"), Trials: fs.Str("trials"), Retrievers: fs.Bool("retrievers")})
 	if err != nil {
 		return runError(err)
 	}
-	return a.writeJudgePool(p, out, format)
+	return a.writeJudgePool(p, fs.Str("out"), fs.Str("format"))
 }
 
 // writeJudgePool writes the pool's pairs to out (stdout when "") and its
-// statistics, as text or json, to stdout with out, to stderr without.
+// statistics, as text or json, to stdout with out, to stderr without
+// (judging.WritePool).
 func (a *app) writeJudgePool(p *pool.Pool, out, format string) error {
-	var pairs bytes.Buffer
-	if err := pool.WriteJSONL(&pairs, p.Pairs); err != nil {
-		return err
-	}
-	statsTo := a.stderr
-	if out != "" {
-		if err := runs.WriteFileAtomic(out, pairs.Bytes(), 0o644); err != nil {
-			return inputError(fmt.Errorf("--out: %w", err))
-		}
-		statsTo = a.stdout
-	} else if _, err := a.stdout.Write(pairs.Bytes()); err != nil {
-		return err
-	}
-	if format == "json" {
-		data, err := runs.MarshalJSON(p.Stats)
-		if err != nil {
-			return err
-		}
-		_, err = statsTo.Write(data)
-		return err
-	}
-	return pool.WriteStats(statsTo, p.Stats)
+	return runError(judging.WritePool(p, out, format, a.stdout, a.stderr))
 }

@@ -2,15 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
-
-	"github.com/fusiontune/fusiontune/internal/cli"
-
-	tunesettings "github.com/fusiontune/fusiontune/internal/settings"
 
 	"github.com/fusiontune/fusiontune/experiments/judge"
 	"github.com/fusiontune/fusiontune/experiments/judge/llm"
-	"github.com/fusiontune/fusiontune/experiments/labels"
+	"github.com/fusiontune/fusiontune/internal/cli"
+	tunesettings "github.com/fusiontune/fusiontune/internal/settings"
+	"github.com/fusiontune/fusiontune/tuner/judging"
 )
 
 const judgeRunUsage = `--pool FILE [--judge llm|file:PATH] [--dry-run] [--budget-calls N] [--budget-tokens N] [--concurrency N] [--config tune.yaml]
@@ -72,99 +71,13 @@ func runJudgeRun(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	overrideJudge(fs, &e.s.Judge)
-	poolFile, dryRun := fs.Str("pool"), fs.Bool("dry-run")
-	pairs, err := e.poolPairs(poolFile)
+	r, err := judging.Run(ctx, e, judging.RunRequest{Pool: fs.Str("pool"), Judge: fs.Str("judge"), DryRun: fs.Bool("dry-run"), Log: a.stderr})
+	if errors.Is(err, judge.ErrSpec) {
+		return usageErrorf("judge run: --judge: %v", err)
+	}
 	if err != nil {
-		return err
+		return runError(err)
 	}
-	// A dry run creates no store: without one there is no cache to read.
-	st, err := a.openLabelsIf(ctx, e, !dryRun)
-	if err != nil {
-		return err
-	}
-	if st != nil {
-		defer st.Close()
-	}
-	j, lj, err := a.pickJudge(e, st, fs.Str("judge"))
-	if err != nil {
-		return err
-	}
-	todo, err := judge.Todo(ctx, st, e.dataset, pairs, j)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(a.stderr, "pool %s: %d pairs, %d already labelled by %s, %d to judge\n", poolFile, len(pairs), len(pairs)-len(todo), j.Name(), len(todo))
-	if dryRun {
-		return a.judgeDryRun(ctx, e, j, lj, todo)
-	}
-	got, err := judge.JudgeInto(ctx, j, st, todo)
-	if err != nil {
-		return err
-	}
-	a.reportJudged(e, j, lj, st, got, len(todo))
-	return nil
-}
-
-// pickJudge returns the judge --judge names (lj: the same, when it is
-// the llm judge).
-func (a *app) pickJudge(e *judgeEnv, st *labels.Store, which string) (j judge.Judge, lj *llm.Judge, err error) {
-	path, isFile, err := tunesettings.FileJudgePath(which)
-	switch {
-	case err != nil:
-		return nil, nil, usageErrorf("judge run: --judge: %v", err)
-	case isFile:
-		_, known := e.queries()
-		f, err := judge.NewFile(e.dataset, path, known)
-		return f, nil, inputError(err)
-	}
-	if lj, err = a.llmJudge(e, st); err != nil {
-		return nil, nil, err
-	}
-	return lj, lj, nil
-}
-
-// reportJudged prints what judging appended and spent.
-func (a *app) reportJudged(e *judgeEnv, j judge.Judge, lj *llm.Judge, st *labels.Store, got judge.Appended, todo int) {
-	fmt.Fprintf(a.stdout, "appended %d labels of dataset %q by %s to %s", len(got.Labels), e.dataset, j.Name(), st.Location.Redacted)
-	if lj != nil {
-		u := lj.Usage()
-		fmt.Fprintf(a.stdout, " (%d calls, %d tokens, %d from the cache)", u.Calls, u.Tokens, u.CacheHits)
-		if u.OverBound > 0 {
-			fmt.Fprintf(a.stderr, "warning: %d calls reported more tokens than their bound (a tokenizer using more tokens than bytes): the budget may be exceeded\n", u.OverBound)
-		}
-	}
-	fmt.Fprintln(a.stdout)
-	if got.Spent != nil {
-		fmt.Fprintf(a.stderr, "note: %v\nthe %d pairs left stay for another run\n", got.Spent, todo-len(got.Labels))
-	}
-}
-
-// llmJudge builds the LLM judge from the settings' judge section
-// (Settings.LLMJudge).
-func (a *app) llmJudge(e *judgeEnv, st *labels.Store) (*llm.Judge, error) {
-	j, err := e.s.LLMJudge(e.dataset, e.ds.Golden.Scale.Max, st, a.secrets)
-	return j, runError(err)
-}
-
-// judgeDryRun prints what judging todo would cost, calling nothing.
-func (a *app) judgeDryRun(ctx context.Context, e *judgeEnv, j judge.Judge, lj *llm.Judge, todo []judge.Pair) error {
-	if lj == nil {
-		ls, err := j.Judge(ctx, todo) // a file judge reads only its file
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(a.stdout, "dry run: %s would label %d of the %d pairs; nothing written\n", j.Name(), len(ls), len(todo))
-		return nil
-	}
-	est, err := lj.Estimate(ctx, todo)
-	if err != nil {
-		return err
-	}
-	js := e.s.Judge
-	fmt.Fprintf(a.stdout, "dry run: %s: %d pairs, %d answered by the cache; %d calls of up to %d documents; tokens at most %d (what the budget reserves), about %d typically\n",
-		lj.Name(), est.Pairs, est.Cached, est.Calls, tunesettings.Or(js.Batch, llm.DefaultBatch), est.TokensBound, est.TokensGuess)
-	b := llm.Budget{Calls: tunesettings.Or(js.Budget.Calls, 0), Tokens: tunesettings.Or(js.Budget.Tokens, 0)}
-	fmt.Fprintln(a.stdout, b.Verdict(est))
+	r.WriteText(a.stdout, a.stderr)
 	return nil
 }

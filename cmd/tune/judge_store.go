@@ -1,18 +1,17 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"github.com/fusiontune/fusiontune/internal/cli"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
-	"github.com/fusiontune/fusiontune/experiments/judge"
 	"github.com/fusiontune/fusiontune/experiments/labels"
 	"github.com/fusiontune/fusiontune/internal/atomicfile"
+	"github.com/fusiontune/fusiontune/internal/cli"
+	"github.com/fusiontune/fusiontune/tuner/judging"
 )
 
 const judgeImportUsage = `FILE [--judge NAME] [--source human|file|llm|implicit|gold] [--config tune.yaml]
@@ -38,7 +37,6 @@ func runJudgeImport(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	name, source := fs.Str("judge"), fs.Str("source")
 	if fs.NArg() != 1 {
 		return usageErrorf("judge import: want one FILE (got %d arguments)", fs.NArg())
 	}
@@ -51,35 +49,11 @@ func runJudgeImport(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	kind := judge.ImportKind(data)
-	if kind == judge.KindLabels && name != "" {
-		return usageErrorf("judge import: %s holds native labels, each with its judge: drop --judge", path)
-	}
-	if kind != judge.KindLabels && strings.TrimSpace(name) == "" {
-		return usageErrorf("judge import: --judge NAME is required for %s (who labelled it)", path)
-	}
-	_, known := e.queries()
-	im, err := judge.Import(data, path, judge.ImportSpec{
-		Dataset: e.dataset, Queries: known, MaxGrade: e.ds.Golden.Scale.Max,
-		Judge: name, Source: source, Time: time.Now().UTC(),
-	})
+	r, err := judging.Import(ctx, e, judging.ImportRequest{Path: path, Data: data, Judge: fs.Str("judge"), Source: fs.Str("source"), Time: time.Now().UTC()})
 	if err != nil {
-		return inputError(err)
+		return runError(err)
 	}
-	ls, skipped := im.Labels, im.Skipped
-	st, err := a.openLabels(ctx, e)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	if err := st.Append(ctx, ls); err != nil {
-		return inputError(err)
-	}
-	fmt.Fprintf(a.stdout, "appended %d labels of dataset %q from %s to %s", len(ls), e.dataset, path, st.Location.Redacted)
-	if skipped > 0 {
-		fmt.Fprintf(a.stdout, " (%d rows without a grade skipped)", skipped)
-	}
-	fmt.Fprintln(a.stdout)
+	r.WriteText(a.stdout)
 	return nil
 }
 
@@ -102,32 +76,23 @@ func runJudgeLabels(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	format, name, all, out := fs.Str("format"), fs.Str("judge"), fs.Bool("all"), fs.Str("out")
+	req := judging.LabelsRequest{Format: fs.Str("format"), Judge: fs.Str("judge"), All: fs.Bool("all")}
 	if fs.NArg() > 0 {
 		return usageErrorf("judge labels: unexpected argument %q", fs.Arg(0))
 	}
-	if all && format != labels.FormatJSONL {
+	if req.All && req.Format != labels.FormatJSONL {
 		return usageErrorf("judge labels: --all needs --format jsonl")
 	}
 	e, err := a.openJudgeEnv(fs)
 	if err != nil {
 		return err
 	}
-	st, err := a.openLabels(ctx, e)
+	r, err := judging.Labels(ctx, e, req)
 	if err != nil {
-		return err
+		return runError(err)
 	}
-	defer st.Close()
-	ls, err := st.Select(ctx, e.dataset, all, name)
-	if err != nil {
-		return err
-	}
-	var b bytes.Buffer
-	if err := labels.Write(&b, ls, format); err != nil {
-		return err
-	}
-	fmt.Fprintf(a.stderr, "%d labels of dataset %q in %s\n", len(ls), e.dataset, st.Location.Redacted)
-	return a.writeOut(out, b.Bytes())
+	fmt.Fprintln(a.stderr, r.Note())
+	return a.writeOut(fs.Str("out"), r.Data)
 }
 
 // writeOut writes data to the file out (its directory must exist), or to

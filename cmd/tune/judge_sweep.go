@@ -2,8 +2,9 @@ package main
 
 import (
 	"errors"
+
+	"github.com/fusiontune/fusiontune/experiments/judge"
 	"github.com/fusiontune/fusiontune/internal/cli"
-	tunesettings "github.com/fusiontune/fusiontune/internal/settings"
 	"github.com/fusiontune/fusiontune/tuner"
 )
 
@@ -57,7 +58,7 @@ func (a *app) judgeLoop(fs *cli.Parsed, j *sweepJudgeFlags, s *settings, queries
 		return nil, usageErrorf("--judge-target must be in (0, 1] (got %g)", j.target)
 	}
 	l, err := s.JudgeLoop(j.spec, tuner.JudgeLoop{Budget: j.budget, Target: j.target, Leading: j.leading}, queries, a.secrets)
-	if errors.Is(err, tunesettings.ErrJudgeSpec) {
+	if errors.Is(err, judge.ErrSpec) {
 		return nil, usageErrorf("--judge: %v", err)
 	}
 	return l, runError(err)

@@ -2,10 +2,8 @@ package settings
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/fusiontune/fusiontune/experiments/judge"
 	"github.com/fusiontune/fusiontune/experiments/judge/llm"
@@ -13,22 +11,6 @@ import (
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
 )
-
-// ErrJudgeSpec is the error of a judge named neither llm nor file:PATH.
-var ErrJudgeSpec = errors.New("want llm or file:PATH")
-
-// FileJudgePath is the qrels file of a file:PATH judge spec; ok is false
-// for llm, and err is ErrJudgeSpec for anything else.
-func FileJudgePath(spec string) (path string, ok bool, err error) {
-	if spec == "llm" {
-		return "", false, nil
-	}
-	path, ok = strings.CutPrefix(spec, "file:")
-	if !ok || path == "" {
-		return "", false, fmt.Errorf("%w (got %q)", ErrJudgeSpec, spec)
-	}
-	return path, true, nil
-}
 
 // LLMJudge builds the LLM judge of the settings' judge section for
 // dataset (grades up to maxGrade; the key from the environment), caching
@@ -55,7 +37,7 @@ func (s *Settings) LLMJudge(dataset string, maxGrade int, st *labels.Store, r *r
 // settings' judge section, its answers cached in the judge store, which
 // stays open; file:PATH: a qrels file) over the golden set's queries.
 // The store URL's password joins r's secrets. A bad spec wraps
-// ErrJudgeSpec; the user's errors are tuner.InputErrors.
+// judge.ErrSpec; the user's errors are tuner.InputErrors.
 func (s *Settings) JudgeLoop(spec string, l tuner.JudgeLoop, queries []tuner.Query, r *runs.Redactor) (*tuner.JudgeLoop, error) {
 	l.StoreURL = s.JudgeStoreURL()
 	r.AddURLPassword(l.StoreURL)
@@ -63,7 +45,7 @@ func (s *Settings) JudgeLoop(spec string, l tuner.JudgeLoop, queries []tuner.Que
 		return nil, tuner.InputErr(err)
 	}
 	texts, known := tuner.QueryTexts(queries)
-	path, isFile, err := FileJudgePath(spec)
+	path, isFile, err := judge.ParseSpec(spec)
 	if err != nil {
 		return nil, err
 	}
