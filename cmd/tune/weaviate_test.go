@@ -1,11 +1,8 @@
 package main_test
 
 import (
-	"os"
 	"strings"
 	"testing"
-
-	"github.com/fusiontune/fusiontune/backend/weaviate/weaviatetest"
 )
 
 // TestWeaviateTrialErrors checks the weaviate kind's parameter
@@ -45,49 +42,5 @@ experiments:
 	}
 	if dirs := e.runDirs(); len(dirs) != 0 {
 		t.Errorf("run directory written: %v", dirs)
-	}
-}
-
-// TestWeaviateSweep sweeps the demo dataset through the weaviate kind on a
-// real weaviate-server the kind starts, with the README's settings: Weaviate's own parameter names,
-// the common ones translated, a BM25-only trial and a depth change (a
-// restart); every trial scores, and the run ends with the server stopped.
-func TestWeaviateSweep(t *testing.T) {
-	bin, err := weaviatetest.Bin()
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%v, and CI=true", err)
-		}
-		t.Skip(err)
-	}
-	e := newSweepEnv(t, "")
-	// The README's settings, with this machine's binary and a quicker
-	// embedder.
-	e.write("tune.yaml", readmeBlock(t, "weaviate/tune.yaml", strings.NewReplacer("/root/go/bin/weaviate-server", bin, "lsa-256", "hash-64")))
-	exp := e.write("exp.yaml", `baseline:
-  params: {depth: 100}
-experiments:
-  - name: ranked-half
-    params: {alpha: 0.5, fusionType: rankedFusion}
-  - name: linear-dense3
-    params: {fusion.method: linear, fusion.normalization: min_max, fusion.weights.bm25: 1, fusion.weights.dense: 3}
-  - name: bm25-only
-    params: {retrievers: [bm25]}
-  - name: depth20
-    params: {alpha: 0.5, fusionType: rankedFusion, depth: 20, bm25.k1: 0.9, bm25.b: 0.4}
-`)
-	stdout, stderr, code := e.run("--experiments", exp)
-	if code != 0 {
-		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
-	}
-	for _, want := range []string{"weaviate: started", "weaviate: class Fusiontune_", "weaviate: restarted with QUERY_HYBRID_MAXIMUM_RESULTS=20"} {
-		if !strings.Contains(stderr, want) {
-			t.Errorf("stderr lacks %q:\n%s", want, stderr)
-		}
-	}
-	for _, name := range []string{"baseline", "ranked-half", "linear-dense3", "bm25-only", "depth20"} {
-		if !strings.Contains(stdout, name) {
-			t.Errorf("leaderboard lacks trial %s:\n%s", name, stdout)
-		}
 	}
 }

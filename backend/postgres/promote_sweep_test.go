@@ -1,4 +1,4 @@
-package main_test
+package postgres_test
 
 import (
 	"context"
@@ -8,49 +8,34 @@ import (
 	"testing"
 
 	"github.com/fusiontune/fusiontune/backend/postgres"
-	"github.com/fusiontune/fusiontune/tuner/studystore/pgtest"
+	"github.com/fusiontune/fusiontune/internal/sweeptest"
 	"github.com/jackc/pgx/v5"
 )
 
-// pgvectorDatabase starts a throwaway cluster and returns a connection to
-// a fresh database with pgvector and its URL; it skips (fails under CI)
-// without pgvector.
-func pgvectorDatabase(t *testing.T) (*pgx.Conn, string) {
-	t.Helper()
-	url := pgtest.Start(t).NewDatabase(t)
+// TestPostgresApplyBestRollback sweeps the postgres kind in replay mode,
+// promotes the best trial twice (as --apply-best does) and rolls the second back:
+// the parameters file and the definition of the function the application
+// calls, hybrid_search, are byte for byte what they were; the sweep's
+// tables are gone, the promoted one kept.
+func TestPostgresApplyBestRollback(t *testing.T) {
+	url := database(t)
 	ctx := context.Background()
 	conn, err := pgx.Connect(ctx, url)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { conn.Close(ctx) })
-	if _, err := conn.Exec(ctx, "CREATE EXTENSION IF NOT EXISTS vector"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("pgvector: %v (CI is set: .ci/run should have run scripts/install-pgvector.sh)", err)
-		}
-		t.Skipf("pgvector not installed (scripts/install-pgvector.sh): %v", err)
-	}
-	return conn, url
-}
-
-// TestPostgresApplyBestRollback sweeps the postgres kind in replay mode,
-// promotes the best trial twice (--apply-best) and rolls the second back:
-// the parameters file and the definition of the function the application
-// calls, hybrid_search, are byte for byte what they were; the sweep's
-// tables are gone, the promoted one kept.
-func TestPostgresApplyBestRollback(t *testing.T) {
-	conn, url := pgvectorDatabase(t)
-	ctx := context.Background()
 	corpus, err := filepath.Abs("../../experiments/demo/corpus.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := newSweepEnv(t, sweepSettings+"backend:\n  kind: postgres\n  config: deploy/hybrid_search.yaml\n  postgres:\n    url: "+url+
+	dir := t.TempDir()
+	cfg := writeFile(t, dir, "tune.yaml", "runs_dir: runs\neval:\n  concurrency: 4\nbackend:\n  kind: postgres\n  config: deploy/hybrid_search.yaml\n  postgres:\n    url: "+url+
 		"\n    corpus: "+corpus+"\n    model: lsa-32\n")
-	if err := os.Mkdir(filepath.Join(e.dir, "deploy"), 0o755); err != nil {
+	if err := os.Mkdir(filepath.Join(dir, "deploy"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	prod := filepath.Join(e.dir, "deploy", "hybrid_search.yaml")
+	prod := filepath.Join(dir, "deploy", "hybrid_search.yaml")
 	state := func() (string, string) {
 		t.Helper()
 		file, err := os.ReadFile(prod)
@@ -63,33 +48,25 @@ func TestPostgresApplyBestRollback(t *testing.T) {
 		}
 		return string(file), def
 	}
-	first := e.write("first.json", `{"baseline": {"params": {"fusion.k": 60}}, "experiments": [
+	first := writeFile(t, dir, "first.json", `{"baseline": {"params": {"fusion.k": 60}}, "experiments": [
 	  {"name": "k=5", "params": {"fusion.k": 5}}, {"name": "dense-heavy", "params": {"fusion.weights.bm25": 0.2}}]}`)
-	stdout, stderr, code := e.run("--experiments", first, "--mode", "replay", "--verify", "2", "--apply-best", "--force")
-	if code != 0 {
-		t.Fatalf("first sweep: exit %d\n%s\n%s", code, stdout, stderr)
+	r := sweeptest.Sweep(t, cfg, first, sweeptest.Options{Mode: "replay", Verify: 2})
+	if !strings.Contains(r.Log, "replay") {
+		t.Errorf("the sweep did not replay:\n%s", r.Log)
 	}
-	if !strings.Contains(stderr, "replay") {
-		t.Errorf("the sweep did not replay:\n%s", stderr)
-	}
+	sweeptest.Promote(t, cfg, r, true)
 	file1, def1 := state()
 	if !strings.Contains(def1, "hybrid_search(query text, query_vec vector, k integer DEFAULT 10") {
 		t.Fatalf("function definition:\n%s", def1)
 	}
-	second := e.write("second.json", `{"baseline": {"params": {"fusion.method": "linear", "fusion.weights.dense": 0.7}}, "experiments": [
+	second := writeFile(t, dir, "second.json", `{"baseline": {"params": {"fusion.method": "linear", "fusion.weights.dense": 0.7}}, "experiments": [
 	  {"name": "linear-2", "params": {"fusion.method": "linear", "fusion.weights.dense": 0.3, "depth": 50}}]}`)
-	stdout, stderr, code = e.run("--experiments", second, "--apply-best", "--force")
-	if code != 0 {
-		t.Fatalf("second sweep: exit %d\n%s\n%s", code, stdout, stderr)
-	}
+	sweeptest.Promote(t, cfg, sweeptest.Sweep(t, cfg, second, sweeptest.Options{}), true)
 	file2, def2 := state()
 	if file2 == file1 || def2 == def1 {
 		t.Fatalf("the second promotion changed nothing:\n%s\n%s", file2, def2)
 	}
-	out, stderr, code := e.run("rollback")
-	if code != 0 {
-		t.Fatalf("rollback: exit %d\n%s\n%s", code, out, stderr)
-	}
+	sweeptest.Rollback(t, cfg)
 	file3, def3 := state()
 	if file3 != file1 {
 		t.Errorf("parameters file after rollback:\n%s\nwant:\n%s", file3, file1)
@@ -108,4 +85,13 @@ func TestPostgresApplyBestRollback(t *testing.T) {
 	if len(tables) != 1 || !strings.Contains(def3, tables[0]) {
 		t.Errorf("tables left %v: want only the promoted one (the function reads it)", tables)
 	}
+}
+
+func writeFile(t *testing.T, dir, name, data string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

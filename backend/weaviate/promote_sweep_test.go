@@ -1,4 +1,4 @@
-package main_test
+package weaviate_test
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/fusiontune/fusiontune/backend/embed"
 	"github.com/fusiontune/fusiontune/backend/weaviate"
 	"github.com/fusiontune/fusiontune/backend/weaviate/weaviatetest"
+	"github.com/fusiontune/fusiontune/internal/sweeptest"
 )
 
 // weaviateProduction is what the production server and file say: the
@@ -25,18 +26,20 @@ type weaviateProduction struct {
 }
 
 // TestWeaviateApplyBestRollback promotes into a real weaviate-server given
-// by url (the user's production server): a first sweep's best trial, then
+// by url (the user's production server), as --apply-best and tune rollback
+// do: a first sweep's best trial, then
 // a second one's with other BM25 settings and alpha; after each promotion
 // the production class on the server has the promoted k1 and b and
-// answers the file's query; tune rollback restores the first file byte for
+// answers the file's query; rollback restores the first file byte for
 // byte, and the server its BM25 settings and its answers. The sweeps'
 // classes are dropped, the production class kept.
 func TestWeaviateApplyBestRollback(t *testing.T) {
 	// A flush 1 s after an import, so that backend.settle (5 s) covers it.
 	srv := weaviatetest.StartWith(t, weaviate.ServerOptions{Env: []string{"PERSISTENCE_MEMTABLES_FLUSH_DIRTY_AFTER_SECONDS=1"}})
-	e := newSweepEnv(t, "runs_dir: runs\nbackend:\n  kind: weaviate\n  config: deploy/weaviate.json\n  settle: 5s\n  weaviate:\n    url: "+
+	dir := t.TempDir()
+	cfg := writeFile(t, dir, "tune.yaml", "runs_dir: runs\nbackend:\n  kind: weaviate\n  config: deploy/weaviate.json\n  settle: 5s\n  weaviate:\n    url: "+
 		srv.URL+"\n    model: hash-64\n")
-	if err := os.Mkdir(filepath.Join(e.dir, "deploy"), 0o755); err != nil {
+	if err := os.Mkdir(filepath.Join(dir, "deploy"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
@@ -48,7 +51,7 @@ func TestWeaviateApplyBestRollback(t *testing.T) {
 	const query = "how do I reset my password"
 	state := func() weaviateProduction {
 		t.Helper()
-		path := filepath.Join(e.dir, "deploy", "weaviate.json")
+		path := filepath.Join(dir, "deploy", "weaviate.json")
 		data, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
@@ -78,15 +81,13 @@ func TestWeaviateApplyBestRollback(t *testing.T) {
 		return s
 	}
 
-	first := e.write("first.yaml", `baseline:
+	first := writeFile(t, dir, "first.yaml", `baseline:
   params: {alpha: 0.75}
 experiments:
   - name: ranked-half
     params: {alpha: 0.5, fusionType: rankedFusion}
 `)
-	if stdout, stderr, code := e.run("--experiments", first, "--apply-best", "--force"); code != 0 {
-		t.Fatalf("first sweep: exit %d\n%s\n%s", code, stdout, stderr)
-	}
+	sweeptest.Promote(t, cfg, sweeptest.Sweep(t, cfg, first, sweeptest.Options{}), true)
 	s1 := state()
 	if s1.k1 != 1.2 || s1.b != 0.75 {
 		t.Errorf("after the first promotion the server's class has k1 %v, b %v; want 1.2, 0.75", s1.k1, s1.b)
@@ -95,18 +96,14 @@ experiments:
 		t.Errorf("production file:\n%s", s1.file)
 	}
 
-	second := e.write("second.yaml", `baseline:
+	second := writeFile(t, dir, "second.yaml", `baseline:
   params: {alpha: 0.3, bm25.k1: 0.9, bm25.b: 0.4}
 experiments:
   - name: ranked-bm25
     params: {alpha: 0.2, fusionType: rankedFusion}
 `)
-	stdout, stderr, code := e.run("--experiments", second, "--apply-best", "--force")
-	if code != 0 {
-		t.Fatalf("second sweep: exit %d\n%s\n%s", code, stdout, stderr)
-	}
-	if !strings.Contains(stderr, "answers hybrid queries with alpha") {
-		t.Errorf("the promotion did not install on the server:\n%s", stderr)
+	if log := sweeptest.Promote(t, cfg, sweeptest.Sweep(t, cfg, second, sweeptest.Options{}), true); !strings.Contains(log, "answers hybrid queries with alpha") {
+		t.Errorf("the promotion did not install on the server:\n%s", log)
 	}
 	s2 := state()
 	if s2.k1 != 0.9 || s2.b != 0.4 {
@@ -116,9 +113,7 @@ experiments:
 		t.Fatalf("the second promotion changed nothing:\n%s\n%v", s2.file, s2.hits)
 	}
 
-	if out, stderr, code := e.run("rollback"); code != 0 {
-		t.Fatalf("rollback: exit %d\n%s\n%s", code, out, stderr)
-	}
+	sweeptest.Rollback(t, cfg)
 	s3 := state()
 	if s3.file != s1.file {
 		t.Errorf("production file after rollback:\n%s\nwant:\n%s", s3.file, s1.file)

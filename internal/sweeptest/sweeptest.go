@@ -1,0 +1,256 @@
+// Package sweeptest runs sweeps for tests through the library as `tune
+// sweep` wires them, without a process: a directory's tune.yaml
+// (internal/settings) and an experiment file become a tuner.Config, and
+// tuner.Run runs it. Tests of a backend kind, of replay or of a shared
+// study that do not need process-level behaviour (exit codes, signals)
+// use it from the package that owns the behaviour; cmd/tune keeps the
+// end-to-end tests through the binary. It also reads the README's
+// settings blocks marked for tests.
+package sweeptest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/fusiontune/fusiontune/internal/settings"
+	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner"
+	"github.com/fusiontune/fusiontune/tuner/promote"
+)
+
+// Options are a sweep's command-line choices.
+type Options struct {
+	// Mode is live, replay or auto ("": auto); Verify the replayed trials
+	// verified live (0: none but the winner).
+	Mode   string
+	Verify int
+}
+
+// Result is a finished sweep: its outcome and what it logged.
+type Result struct {
+	*tuner.Outcome
+	Log string
+}
+
+// Trial is a leaderboard.json trial's fields tests read.
+type Trial struct {
+	Name    string  `json:"name"`
+	Status  string  `json:"status"`
+	Mode    string  `json:"mode"`
+	Primary float64 `json:"primary"`
+}
+
+// Trials reads the run's leaderboard.json trials by name.
+func (r *Result) Trials(t testing.TB) map[string]Trial {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(r.Run.Dir, "leaderboard.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lb struct {
+		Trials []Trial `json:"trials"`
+	}
+	if err := json.Unmarshal(data, &lb); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]Trial{}
+	for _, tr := range lb.Trials {
+		out[tr.Name] = tr
+	}
+	return out
+}
+
+// Sweep runs the experiment file exp under the settings file tuneYAML as
+// `tune sweep --config tuneYAML --experiments exp` does (inputs checked,
+// trials checked against the backend, replay options, the runs directory
+// of the settings) and fails t unless it finishes.
+func Sweep(t testing.TB, tuneYAML, exp string, o Options) *Result {
+	t.Helper()
+	r, err := Try(tuneYAML, exp, o)
+	if err != nil {
+		t.Fatalf("sweep: %v\n%s", err, r.Log)
+	}
+	return r
+}
+
+// Try is Sweep returning the error (r.Log holds what was logged).
+func Try(tuneYAML, exp string, o Options) (*Result, error) {
+	log := &syncBuffer{}
+	r := &Result{}
+	c, err := config(tuneYAML, exp, o, log)
+	if err == nil {
+		r.Outcome, err = tuner.Run(context.Background(), *c)
+	}
+	r.Log = log.String()
+	return r, err
+}
+
+// config is the tuner.Config of the sweep.
+func config(tuneYAML, exp string, o Options, log *syncBuffer) (*tuner.Config, error) {
+	var s settings.Settings
+	if err := settings.Load(&s, &s, tuneYAML, nil, nil); err != nil {
+		return nil, err
+	}
+	if err := s.CheckInputs(); err != nil {
+		return nil, err
+	}
+	ef, err := tuner.LoadExperiments(exp)
+	if err != nil {
+		return nil, err
+	}
+	trials, _, err := ef.Expand()
+	if err != nil {
+		return nil, err
+	}
+	c, _, err := s.RunConfig(ef, "tune", runs.NewRedactor(), log)
+	if err != nil {
+		return nil, err
+	}
+	if err := tuner.CheckTrials(c.Backend, trials); err != nil {
+		return nil, err
+	}
+	if c.Study, err = tuner.StudyFor(ef, c.Backend); err != nil {
+		return nil, err
+	}
+	if c.Replay, err = replay(c.Backend, o); err != nil {
+		return nil, err
+	}
+	if c.Replay != nil {
+		c.Replay.Log = log
+	}
+	c.Trials, c.Latency, c.Constraints, c.ConstrainSampler = trials, s.Latency.Options(), s.ParsedConstraints, s.Score.ConstrainSampler
+	c.Progress, c.Log = &tuner.TextProgress{W: log}, log
+	if s.Dataset.Split == experiments.SplitDev {
+		c.HeldOut = tuner.HeldOutQueries(s.Dataset, s.EngineCorpusPath(), settings.CachePath(""))
+	}
+	if c.Store, err = runs.Open(s.RunsDir); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// replay is the replay options of o for backend f (nil: live only).
+func replay(f backend.Factory, o Options) (*tuner.ReplayOptions, error) {
+	mode := o.Mode
+	if mode == "" {
+		mode = "auto"
+	}
+	m, err := tuner.ParseMode(mode)
+	if err != nil {
+		return nil, err
+	}
+	verify := o.Verify
+	if verify == 0 {
+		verify = -1
+	}
+	r, ok := f.(backend.FusionResolver)
+	if !ok {
+		return nil, nil
+	}
+	return &tuner.ReplayOptions{Mode: m, Resolve: r.Fusion, Verify: verify}, nil
+}
+
+// Promote promotes the sweep's best trial into the settings'
+// backend.config as `tune sweep --apply-best` does (force: past the
+// promotion policy) and fails t unless it succeeds; it returns what the
+// promotion logged.
+func Promote(t testing.TB, tuneYAML string, r *Result, force bool) string {
+	t.Helper()
+	s := load(t, tuneYAML)
+	best, ok := r.Best()
+	if !ok {
+		t.Fatal("promote: the sweep has no best trial")
+	}
+	log := &syncBuffer{}
+	c := s.PromoteConfig(r.Run, runs.NewRedactor(), log)
+	store, err := runs.Open(s.RunsDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Store, c.Entry, c.Force = store, best, force
+	if _, err := promote.Trial(context.Background(), c); err != nil {
+		t.Fatalf("promote: %v\n%s", err, log.String())
+	}
+	return log.String()
+}
+
+// Rollback restores the production config the last promotion replaced,
+// as `tune rollback` does, and fails t unless it succeeds.
+func Rollback(t testing.TB, tuneYAML string) {
+	t.Helper()
+	s := load(t, tuneYAML)
+	store, err := runs.Open(s.RunsDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := &syncBuffer{}
+	if _, err := promote.Rollback(context.Background(), s.Backend.Config, store, s.ProductionVerifier(runs.NewRedactor(), log)); err != nil {
+		t.Fatalf("rollback: %v\n%s", err, log.String())
+	}
+}
+
+// load reads the settings file.
+func load(t testing.TB, tuneYAML string) *settings.Settings {
+	t.Helper()
+	var s settings.Settings
+	if err := settings.Load(&s, &s, tuneYAML, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	return &s
+}
+
+// README returns the README.md block marked `<!-- readme-test: name -->`
+// with r's replacements.
+func README(t testing.TB, name string, r *strings.Replacer) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("README: no go.mod above the test's directory")
+		}
+		dir = parent
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile("(?s)<!-- readme-test: " + regexp.QuoteMeta(name) + " -->\n```[a-z]*\n(.*?)```\n").FindSubmatch(data)
+	if m == nil {
+		t.Fatalf("README.md has no block marked readme-test: %s", name)
+	}
+	return r.Replace(string(m[1]))
+}
+
+// syncBuffer is a bytes.Buffer safe for concurrent writers.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
