@@ -151,9 +151,9 @@ func TestRun(t *testing.T) {
 func TestRunRefuses(t *testing.T) {
 	for _, tc := range []struct {
 		name, pool, spec string
-		spec_, input     bool
+		badSpec, input   bool
 	}{
-		{name: "bad spec", pool: "testdata/pool.jsonl", spec: "gpt", spec_: true},
+		{name: "bad spec", pool: "testdata/pool.jsonl", spec: "gpt", badSpec: true},
 		{name: "missing pool", pool: "testdata/nope.jsonl", spec: "llm", input: true},
 		{name: "missing qrels", pool: "testdata/pool.jsonl", spec: "file:testdata/nope.qrels", input: true},
 	} {
@@ -161,8 +161,8 @@ func TestRunRefuses(t *testing.T) {
 			e, _ := newEnv(t, 0)
 			_, err := judging.Run(context.Background(), e, judging.RunRequest{Pool: tc.pool, Judge: tc.spec, Log: &bytes.Buffer{}})
 			var ie *tuner.InputError
-			if errors.Is(err, judge.ErrSpec) != tc.spec_ || errors.As(err, &ie) != tc.input {
-				t.Fatalf("err = %v, want spec error %v, input error %v", err, tc.spec_, tc.input)
+			if errors.Is(err, judge.ErrSpec) != tc.badSpec || errors.As(err, &ie) != tc.input {
+				t.Fatalf("err = %v, want spec error %v, input error %v", err, tc.badSpec, tc.input)
 			}
 			if st, _ := e.OpenStore(context.Background(), false); st != nil {
 				st.Close()
