@@ -37,31 +37,13 @@ func verify(ctx context.Context, o Options, ro ReplayOptions, groups []*replayGr
 			collectedOn[spec.Name] = g.specs[0].Params
 		}
 	}
-	var replayed, ok []runs.TrialRecord
-	for _, t := range res.Trials {
-		if t.Status != runs.StatusOK {
-			continue
-		}
-		ok = append(ok, t)
-		if t.Mode == TrialReplay {
-			replayed = append(replayed, t)
-		}
-	}
-	bestFirst(replayed)
-	bestFirst(ok)
+	ok, replayed := successful(res.Trials)
 	// The winner runs live once, through apply + restart, the stronger
 	// check; the other top replayed trials through overrides, on the
 	// winner's pass where they can.
-	var winner *verifyPass
-	var won fusion.Settings
-	if len(ok) > 0 && ok[0].Mode != TrialLive {
-		w := ok[0]
-		var err error
-		if won, err = ro.Resolve(w.Params); err != nil {
-			return fmt.Errorf("verify trial %q: %w", w.Name, err)
-		}
-		winner = &verifyPass{apply: w.Params, force: true, trials: []runs.TrialRecord{w},
-			overrides: []*fusion.Params{nil}, hows: []string{"apply + restart (the winner)"}}
+	winner, won, err := winnerPass(ro, ok)
+	if err != nil {
+		return err
 	}
 	recorded := resultsOf(o.Run)
 	// Trials verified through overrides on the same configuration at the
@@ -119,6 +101,39 @@ func verify(ctx context.Context, o Options, ro ReplayOptions, groups []*replayGr
 		}
 	}
 	return nil
+}
+
+// successful returns the successful trials, and those of them replayed,
+// each best first.
+func successful(trials []runs.TrialRecord) (ok, replayed []runs.TrialRecord) {
+	for _, t := range trials {
+		if t.Status != runs.StatusOK {
+			continue
+		}
+		ok = append(ok, t)
+		if t.Mode == TrialReplay {
+			replayed = append(replayed, t)
+		}
+	}
+	bestFirst(replayed)
+	bestFirst(ok)
+	return ok, replayed
+}
+
+// winnerPass is the pass confirming the best of the successful trials ok
+// (best first) through its own apply + restart, with its resolved
+// settings; nil when there is none or it ran live.
+func winnerPass(ro ReplayOptions, ok []runs.TrialRecord) (*verifyPass, fusion.Settings, error) {
+	if len(ok) == 0 || ok[0].Mode == TrialLive {
+		return nil, fusion.Settings{}, nil
+	}
+	w := ok[0]
+	won, err := ro.Resolve(w.Params)
+	if err != nil {
+		return nil, won, fmt.Errorf("verify trial %q: %w", w.Name, err)
+	}
+	return &verifyPass{apply: w.Params, force: true, trials: []runs.TrialRecord{w},
+		overrides: []*fusion.Params{nil}, hows: []string{"apply + restart (the winner)"}}, won, nil
 }
 
 // ridesOn reports whether replayed trial t (resolved to s) can be
@@ -216,8 +231,22 @@ func (p *verifyPass) run(ctx context.Context, o Options, ro ReplayOptions, res *
 			return nil
 		}
 	}
-	batches := []Batch{main}
-	for v := range eo.variants {
+	batches := append([]Batch{main}, variantBatches(o, main, answered, len(eo.variants))...)
+	shared := fmt.Sprintf(" (one pass for %d trials)", len(p.trials))
+	for k, t := range p.trials {
+		if err := settleVerified(o, ro, res, recorded, t, batches[k], p.hows[k]+shared, began); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// variantBatches scores the n fusion variants answered to each query of
+// the pass whose requests' own results are main: a query that failed
+// fails in every variant.
+func variantBatches(o Options, main Batch, answered [][]backend.Variant, n int) []Batch {
+	out := make([]Batch, n)
+	for v := range out {
 		b := Batch{Results: make([]runs.QueryResult, len(o.Queries)), Failed: main.Failed}
 		for i, q := range o.Queries {
 			m := main.Results[i]
@@ -230,15 +259,9 @@ func (p *verifyPass) run(ctx context.Context, o Options, ro ReplayOptions, res *
 			scoreHits(&r, q, o.Scorer, answered[i][v].Hits, answered[i][v].Routing)
 			b.Results[i] = r
 		}
-		batches = append(batches, b)
+		out[v] = b
 	}
-	shared := fmt.Sprintf(" (one pass for %d trials)", len(p.trials))
-	for k, t := range p.trials {
-		if err := settleVerified(o, ro, res, recorded, t, batches[k], p.hows[k]+shared, began); err != nil {
-			return err
-		}
-	}
-	return nil
+	return out
 }
 
 func sameMinScore(a, b *float64) bool {
