@@ -251,6 +251,8 @@ func (c Config) announce(run *runs.Run) {
 // failed pre-flight: b is closed and the run ended with err.
 func (c Config) execute(ctx context.Context, run *runs.Run, b *TimedBackend, backendDir string) (res *Result, held *runs.HeldOut, runErr error, stop bool, err error) {
 	pre := false
+	warmed := c.prewarmFingerprint() // beside the backend's start
+	defer warmed()
 	if spec, ok := preflightSpec(c.Trials); ok {
 		if pre, err = preflight(ctx, b, spec); err != nil {
 			_ = b.Close()

@@ -142,10 +142,13 @@ func TestReplayedTrialsStoreNoQueries(t *testing.T) {
 	}
 }
 
-// TestVerifyOverridesInOnePass: the trials verified through overrides on
-// one configuration share a pass (the engine fuses every override from
-// one retrieval); a backend that answers no fusion variants gets a pass
-// per trial, with the same verified results.
+// TestVerifyOverridesInOnePass: the winner's real apply + restart and the
+// other verified trials of its replay group share one live pass (the
+// winner as its configuration ranks, the others as fusion variants of
+// the same requests: the engine fuses every override from one
+// retrieval), so a replay costs one collection and one verification
+// pass; a backend that answers no fusion variants gets a pass per other
+// trial, with the same verified results.
 func TestVerifyOverridesInOnePass(t *testing.T) {
 	qs, corpus := demoQueries(t)
 	trials := []experiments.TrialSpec{
@@ -157,9 +160,12 @@ func TestVerifyOverridesInOnePass(t *testing.T) {
 	}
 	verified := func(variants bool) (map[string]runs.TrialRecord, string) {
 		b := newEngineBackend(t, corpus)
-		var count atomic.Int64
+		var count, asConfigured atomic.Int64
 		b.Alter = func(req *backend.SearchRequest) {
 			count.Add(1)
+			if !req.Explain && req.Fusion == nil {
+				asConfigured.Add(1) // the winner, on its own applied config
+			}
 			if !variants {
 				req.Variants = nil
 			}
@@ -173,20 +179,27 @@ func TestVerifyOverridesInOnePass(t *testing.T) {
 		if err != nil {
 			t.Fatalf("variants %v: %v\n%s", variants, err, log.String())
 		}
-		// One collection pass, the override passes, the winner's pass.
+		// One collection pass and the winner's pass (with the others as
+		// variants, else a pass each).
 		searches := int(count.Load())
 		passes := searches / len(qs)
-		want := 1 + 1 + 1
+		want := 1 + 1
 		if !variants {
-			want = 1 + 3 + 1
+			want = 1 + 1 + 3
 		}
 		if passes != want || searches%len(qs) != 0 {
 			t.Errorf("variants %v: %d searches = %d passes of %d queries, want %d passes\n%s", variants, searches, passes, len(qs), want, log.String())
 		}
+		// The winner's real apply + restart is kept: a second engine, whose
+		// configuration ranks every query of the winner's pass.
+		if n := int(asConfigured.Load()); n != len(qs) || b.Restarts() != 2 {
+			t.Errorf("variants %v: %d searches on the applied config (want %d), %d engines started (want 2)", variants, n, len(qs), b.Restarts())
+		}
 		return readRecords(t, run), log.String()
 	}
 	batched, log := verified(true)
-	if !strings.Contains(log, "(one pass for 3 trials)") {
+	if !strings.Contains(log, "through apply + restart (the winner) (one pass for 4 trials)") ||
+		strings.Count(log, "through per-request fusion override on the winner's config (one pass for 4 trials)") != 3 {
 		t.Errorf("no shared override pass:\n%s", log)
 	}
 	single, log := verified(false)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -82,9 +83,9 @@ func TestReplayVerifiesEveryMethod(t *testing.T) {
 }
 
 // TestReplayMismatchNamesTrialAndQuery breaks the backend on purpose: it
-// ignores the k of per-request fusion overrides, so a trial replayed at
-// another k than the running one differs live, and the sweep must say
-// which trial and which query.
+// ignores the k of per-request fusion overrides (a request's own and its
+// variants'), so a trial replayed at another k than the running one
+// differs live, and the sweep must say which trial and which query.
 func TestReplayMismatchNamesTrialAndQuery(t *testing.T) {
 	qs, corpus := demoQueries(t)
 	b := newEngineBackend(t, corpus)
@@ -94,6 +95,11 @@ func TestReplayMismatchNamesTrialAndQuery(t *testing.T) {
 			f.K = 0 // the running config's k wins
 			req.Fusion = &f
 		}
+		variants := slices.Clone(req.Variants)
+		for i := range variants {
+			variants[i].K = 0
+		}
+		req.Variants = variants
 	}
 	trials := []experiments.TrialSpec{
 		replayTrialSpec("baseline", experiments.Params{"fusion.k": 60.0}),
@@ -114,6 +120,61 @@ func TestReplayMismatchNamesTrialAndQuery(t *testing.T) {
 	// The replayed trials stay recorded.
 	if recs := readRecords(t, run); len(recs) != len(trials) {
 		t.Errorf("%d records after the failure, want %d", len(recs), len(trials))
+	}
+}
+
+// TestVerifyFoldedPassCatchesMismatch: the winner's pass verifies the
+// winner on its applied configuration and the other verified trials as
+// fusion variants of the same requests; a backend that gets any one of
+// them wrong fails the sweep with ErrReplayMismatch naming that trial,
+// how it was verified and a query, whether the configured ranking, every
+// variant or only the last variant is wrong.
+func TestVerifyFoldedPassCatchesMismatch(t *testing.T) {
+	qs, corpus := demoQueries(t)
+	trials := []experiments.TrialSpec{
+		replayTrialSpec("baseline", experiments.Params{"fusion.k": 60.0}),
+		replayTrialSpec("k=1", experiments.Params{"fusion.k": 1.0}),
+		replayTrialSpec("k=2", experiments.Params{"fusion.k": 2.0}),
+		replayTrialSpec("k=500", experiments.Params{"fusion.k": 500.0}),
+	}
+	for _, tc := range []struct {
+		name  string
+		alter func(*backend.SearchRequest)
+		want  string // how the trial named in the error was verified
+	}{
+		{"the configured ranking", func(req *backend.SearchRequest) {
+			if req.Fusion == nil && !req.Explain {
+				req.Fusion = &fusion.Params{K: 7} // not the applied config's k
+			}
+		}, `through apply + restart (the winner) (one pass for 4 trials)`},
+		{"every variant", func(req *backend.SearchRequest) {
+			variants := slices.Clone(req.Variants)
+			for i := range variants {
+				variants[i].K = 7
+			}
+			req.Variants = variants
+		}, `through per-request fusion override on the winner's config (one pass for 4 trials)`},
+		{"the last variant", func(req *backend.SearchRequest) {
+			if n := len(req.Variants); n > 0 {
+				variants := slices.Clone(req.Variants)
+				variants[n-1].K = 7
+				req.Variants = variants
+			}
+		}, `through per-request fusion override on the winner's config (one pass for 4 trials)`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := newEngineBackend(t, corpus)
+			b.Alter = tc.alter
+			_, err, _ := sweep(t, b, qs, trials, tuner.ModeReplay, 10)
+			if !errors.Is(err, tuner.ErrReplayMismatch) {
+				t.Fatalf("got %v, want ErrReplayMismatch", err)
+			}
+			for _, want := range []string{`trial "`, tc.want, `query "`, "primary replay"} {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("error lacks %q: %v", want, err)
+				}
+			}
+		})
 	}
 }
 

@@ -16,12 +16,20 @@ import (
 	"github.com/fusiontune/fusiontune/runs"
 )
 
-// verify re-runs the best ro.Verify replayed trials live through
-// per-request fusion overrides on their group's collection config, except
-// the best trial, which it confirms through a real apply + restart. Each verified
-// trial is re-recorded with its live results and mode "verified"; any
-// per-query difference above ro.Tolerance fails the run with
-// ErrReplayMismatch, naming the trial and the query.
+// verify re-runs the best ro.Verify replayed trials live and confirms the
+// best trial through a real apply + restart. The winner's pass is one
+// pass of the queries on its own configuration, applied and restarted:
+// the winner is each request as the configuration ranks it, and every
+// other verified trial of its replay group whose settings differ from
+// the winner's only in per-request fusion parameters rides along as a
+// fusion variant of the same requests (one live pass for them all). A
+// trial that cannot ride (another replay group, min_score, floors,
+// passage mode or depth differing from the winner's) is verified on its
+// group's collection config through per-request overrides, or through
+// its own apply + restart when not even that can express it. Each
+// verified trial is re-recorded with its live results and mode
+// "verified"; any per-query difference above ro.Tolerance fails the run
+// with ErrReplayMismatch, naming the trial and the query.
 func verify(ctx context.Context, o Options, ro ReplayOptions, groups []*replayGroup, res *Result) error {
 	collectedOn := map[string]experiments.Params{} // trial name -> its group's collection params
 	for _, g := range groups {
@@ -29,8 +37,76 @@ func verify(ctx context.Context, o Options, ro ReplayOptions, groups []*replayGr
 			collectedOn[spec.Name] = g.specs[0].Params
 		}
 	}
-	var replayed, ok []runs.TrialRecord
-	for _, t := range res.Trials {
+	ok, replayed := successful(res.Trials)
+	// The winner runs live once, through apply + restart, the stronger
+	// check; the other top replayed trials through overrides, on the
+	// winner's pass where they can.
+	winner, won, err := winnerPass(ro, ok)
+	if err != nil {
+		return err
+	}
+	recorded := resultsOf(o.Run)
+	// Trials verified through overrides on the same configuration at the
+	// same depth share one pass: the backend retrieves once per query and
+	// fuses every trial's override (fusion variants), when it can.
+	var passes []*verifyPass
+	for _, t := range replayed[:min(ro.Verify, len(replayed))] {
+		if winner != nil && t.Name == winner.trials[0].Name {
+			continue
+		}
+		s, err := ro.Resolve(t.Params)
+		if err != nil {
+			return fmt.Errorf("verify trial %q: %w", t.Name, err)
+		}
+		if winner != nil && ridesOn(winner.trials[0], won, t, s) {
+			winner.add(t, s.Fusion, "per-request fusion override on the winner's config")
+			continue
+		}
+		apply := collectedOn[t.Name]
+		base, err := ro.Resolve(apply)
+		if err != nil {
+			return fmt.Errorf("verify trial %q: %w", t.Name, err)
+		}
+		if !sameMinScore(base.MinScore, s.MinScore) || !maps.Equal(base.Floors, s.Floors) || base.Passage != s.Passage {
+			// Not expressible as an override: run the trial's own config.
+			passes = append(passes, ownPass(t, s, "apply + restart (min_score differs from the collection config, fused or per retriever)"))
+			continue
+		}
+		if s.Formula != base.Formula || s.Formula != fusion.FormulaOwn && s.Fusion.Depth != base.Fusion.Depth {
+			// An external engine's depth is its own setting (Weaviate's
+			// QUERY_HYBRID_MAXIMUM_RESULTS), not a per-request one.
+			passes = append(passes, ownPass(t, s, "apply + restart (the engine's depth differs from the collection config's)"))
+			continue
+		}
+		key := apply.String() + fmt.Sprintf("|depth %d", s.Fusion.Depth)
+		var p *verifyPass
+		for _, q := range passes {
+			if q.key == key {
+				p = q
+			}
+		}
+		if p == nil {
+			p = &verifyPass{key: key, apply: apply}
+			passes = append(passes, p)
+		}
+		p.add(t, s.Fusion, "per-request fusion override")
+	}
+	if winner != nil {
+		// Last: the backend is left on the winner's configuration.
+		passes = append(passes, winner)
+	}
+	for _, p := range passes {
+		if err := p.run(ctx, o, ro, res, recorded); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// successful returns the successful trials, and those of them replayed,
+// each best first.
+func successful(trials []runs.TrialRecord) (ok, replayed []runs.TrialRecord) {
+	for _, t := range trials {
 		if t.Status != runs.StatusOK {
 			continue
 		}
@@ -41,85 +117,76 @@ func verify(ctx context.Context, o Options, ro ReplayOptions, groups []*replayGr
 	}
 	bestFirst(replayed)
 	bestFirst(ok)
-	// The winner runs live once, through apply + restart, the stronger
-	// check; the other top replayed trials through overrides.
-	confirmWinner := len(ok) > 0 && ok[0].Mode != TrialLive
-	recorded := resultsOf(o.Run)
-	// Trials verified through overrides on the same configuration at the
-	// same depth share one pass: the backend retrieves once per query and
-	// fuses every trial's override (fusion variants), when it can.
-	var passes []*overridePass
-	for _, t := range replayed[:min(ro.Verify, len(replayed))] {
-		if confirmWinner && t.Name == ok[0].Name {
-			continue
-		}
-		s, err := ro.Resolve(t.Params)
-		if err != nil {
-			return fmt.Errorf("verify trial %q: %w", t.Name, err)
-		}
-		apply := collectedOn[t.Name]
-		base, err := ro.Resolve(apply)
-		if err != nil {
-			return fmt.Errorf("verify trial %q: %w", t.Name, err)
-		}
-		if !sameMinScore(base.MinScore, s.MinScore) || !maps.Equal(base.Floors, s.Floors) || base.Passage != s.Passage {
-			// Not expressible as an override: run the trial's own config.
-			passes = append(passes, &overridePass{apply: t.Params, how: "apply + restart (min_score differs from the collection config, fused or per retriever)",
-				trials: []runs.TrialRecord{t}, overrides: []fusion.Params{s.Fusion}})
-			continue
-		}
-		if s.Formula != base.Formula || s.Formula != fusion.FormulaOwn && s.Fusion.Depth != base.Fusion.Depth {
-			// An external engine's depth is its own setting (Weaviate's
-			// QUERY_HYBRID_MAXIMUM_RESULTS), not a per-request one.
-			passes = append(passes, &overridePass{apply: t.Params, how: "apply + restart (the engine's depth differs from the collection config's)",
-				trials: []runs.TrialRecord{t}, overrides: []fusion.Params{s.Fusion}})
-			continue
-		}
-		key := apply.String() + fmt.Sprintf("|depth %d", s.Fusion.Depth)
-		var p *overridePass
-		for _, q := range passes {
-			if q.key == key {
-				p = q
-			}
-		}
-		if p == nil {
-			p = &overridePass{key: key, apply: apply, how: "per-request fusion override"}
-			passes = append(passes, p)
-		}
-		p.trials, p.overrides = append(p.trials, t), append(p.overrides, s.Fusion)
-	}
-	for _, p := range passes {
-		if err := p.run(ctx, o, ro, res, recorded); err != nil {
-			return err
-		}
-	}
-	if !confirmWinner {
-		return nil
-	}
-	return verifyLive(ctx, o, ro, res, recorded, ok[0], ok[0].Params, nil, true, "apply + restart (the winner)")
+	return ok, replayed
 }
 
-// overridePass is a set of replayed trials verified live on one applied
-// configuration, each through its fusion override.
-type overridePass struct {
-	key       string // configuration and depth ("": a trial of its own)
+// winnerPass is the pass confirming the best of the successful trials ok
+// (best first) through its own apply + restart, with its resolved
+// settings; nil when there is none or it ran live.
+func winnerPass(ro ReplayOptions, ok []runs.TrialRecord) (*verifyPass, fusion.Settings, error) {
+	if len(ok) == 0 || ok[0].Mode == TrialLive {
+		return nil, fusion.Settings{}, nil
+	}
+	w := ok[0]
+	won, err := ro.Resolve(w.Params)
+	if err != nil {
+		return nil, won, fmt.Errorf("verify trial %q: %w", w.Name, err)
+	}
+	return &verifyPass{apply: w.Params, force: true, trials: []runs.TrialRecord{w},
+		overrides: []*fusion.Params{nil}, hows: []string{"apply + restart (the winner)"}}, won, nil
+}
+
+// ridesOn reports whether replayed trial t (resolved to s) can be
+// verified as a fusion variant of the winner w's requests on w's own
+// configuration (resolved to won): t is of w's replay group (the same
+// retrieval), and its settings differ from w's only in what a request's
+// fusion override sets — not in min_score, the floors, passage mode,
+// the fusion formula or the depth (a request's variants share its
+// retrieval). A winner ranked by a fusion policy takes no variants: the
+// engine ranks a request with variants without its policy.
+func ridesOn(w runs.TrialRecord, won fusion.Settings, t runs.TrialRecord, s fusion.Settings) bool {
+	return replayKey(t.Params) == replayKey(w.Params) && won.Fusion.Policy == "" && s.Fusion.Policy == "" &&
+		sameMinScore(won.MinScore, s.MinScore) && maps.Equal(won.Floors, s.Floors) && won.Passage == s.Passage &&
+		won.Formula == s.Formula && won.Fusion.Depth == s.Fusion.Depth
+}
+
+// verifyPass is a set of replayed trials verified live on one applied
+// configuration: the first through the requests' own fusion (overrides[0],
+// nil: the configuration's), the others as fusion variants of the same
+// requests.
+type verifyPass struct {
+	key       string // configuration and depth of a shared override pass ("": none)
 	apply     experiments.Params
-	how       string
+	force     bool // restart even when the configuration did not change
 	trials    []runs.TrialRecord
-	overrides []fusion.Params
+	overrides []*fusion.Params
+	hows      []string // how each trial is verified, for the log and errors
+}
+
+// ownPass verifies t alone through its own apply + restart, with its
+// fusion as the requests' override.
+func ownPass(t runs.TrialRecord, s fusion.Settings, how string) *verifyPass {
+	p := &verifyPass{apply: t.Params}
+	p.add(t, s.Fusion, how)
+	return p
+}
+
+// add verifies t in the pass through the fusion override f.
+func (p *verifyPass) add(t runs.TrialRecord, f fusion.Params, how string) {
+	p.trials, p.overrides, p.hows = append(p.trials, t), append(p.overrides, &f), append(p.hows, how)
 }
 
 // run verifies the pass's trials: one pass of the queries with the first
-// override and the others as fusion variants of the same requests; a
-// backend that answers no variants gets a pass per trial instead.
-func (p *overridePass) run(ctx context.Context, o Options, ro ReplayOptions, res *Result, recorded *runResults) error {
+// trial's fusion and the others as fusion variants of the same requests;
+// a backend that answers no variants gets a pass per other trial instead.
+func (p *verifyPass) run(ctx context.Context, o Options, ro ReplayOptions, res *Result, recorded *runResults) error {
 	if len(p.trials) == 1 {
-		return verifyLive(ctx, o, ro, res, recorded, p.trials[0], p.apply, &p.overrides[0], false, p.how)
+		return verifyLive(ctx, o, ro, res, recorded, p.trials[0], p.apply, p.overrides[0], p.force, p.hows[0])
 	}
 	began := time.Now()
 	first := p.trials[0]
 	o.Progress.TrialStarted(first.Index+1, len(o.Trials), fmt.Sprintf("verify %d trials", len(p.trials)))
-	restarted, err := applyAndStart(ctx, o.Backend, p.apply, false)
+	restarted, err := applyAndStart(ctx, o.Backend, p.apply, p.force)
 	if restarted {
 		res.Restarts++
 	}
@@ -133,7 +200,10 @@ func (p *overridePass) run(ctx context.Context, o Options, ro ReplayOptions, res
 	var mu sync.Mutex
 	answered := make([][]backend.Variant, len(o.Queries))
 	eo := o.Eval
-	eo.fusion, eo.variants = &p.overrides[0], p.overrides[1:]
+	eo.fusion = p.overrides[0]
+	for _, v := range p.overrides[1:] {
+		eo.variants = append(eo.variants, *v)
+	}
 	eo.onResponse = func(q Query, resp backend.SearchResponse) {
 		mu.Lock()
 		answered[pos[q.ID]] = resp.Variants
@@ -150,19 +220,33 @@ func (p *overridePass) run(ctx context.Context, o Options, ro ReplayOptions, res
 		if r.Error == "" && len(answered[i]) != len(eo.variants) {
 			// No fusion variants from this backend: a pass per other trial.
 			fmt.Fprintf(ro.Log, "verify: the backend answers no fusion variants: one pass per trial\n")
-			if err := settleVerified(o, ro, res, recorded, first, main, p.how, began); err != nil {
+			if err := settleVerified(o, ro, res, recorded, first, main, p.hows[0], began); err != nil {
 				return err
 			}
 			for k, t := range p.trials[1:] {
-				if err := verifyLive(ctx, o, ro, res, recorded, t, p.apply, &p.overrides[k+1], false, p.how); err != nil {
+				if err := verifyLive(ctx, o, ro, res, recorded, t, p.apply, p.overrides[k+1], false, p.hows[k+1]); err != nil {
 					return err
 				}
 			}
 			return nil
 		}
 	}
-	batches := []Batch{main}
-	for v := range eo.variants {
+	batches := append([]Batch{main}, variantBatches(o, main, answered, len(eo.variants))...)
+	shared := fmt.Sprintf(" (one pass for %d trials)", len(p.trials))
+	for k, t := range p.trials {
+		if err := settleVerified(o, ro, res, recorded, t, batches[k], p.hows[k]+shared, began); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// variantBatches scores the n fusion variants answered to each query of
+// the pass whose requests' own results are main: a query that failed
+// fails in every variant.
+func variantBatches(o Options, main Batch, answered [][]backend.Variant, n int) []Batch {
+	out := make([]Batch, n)
+	for v := range out {
 		b := Batch{Results: make([]runs.QueryResult, len(o.Queries)), Failed: main.Failed}
 		for i, q := range o.Queries {
 			m := main.Results[i]
@@ -175,15 +259,9 @@ func (p *overridePass) run(ctx context.Context, o Options, ro ReplayOptions, res
 			scoreHits(&r, q, o.Scorer, answered[i][v].Hits, answered[i][v].Routing)
 			b.Results[i] = r
 		}
-		batches = append(batches, b)
+		out[v] = b
 	}
-	how := p.how + fmt.Sprintf(" (one pass for %d trials)", len(p.trials))
-	for k, t := range p.trials {
-		if err := settleVerified(o, ro, res, recorded, t, batches[k], how, began); err != nil {
-			return err
-		}
-	}
-	return nil
+	return out
 }
 
 func sameMinScore(a, b *float64) bool {

@@ -112,25 +112,13 @@ func SignFlipsContext(ctx context.Context, d []float64, seed int64, th Threshold
 		// large to finish is stopped by ctx before it exhausts memory.
 		capacity := min(th.Permutations, maxReservedFlips)
 		f.lo, f.hi = make([]float64, 0, capacity), make([]float64, 0, capacity)
-		for b := 0; b < th.Permutations; b++ {
-			if b%checkEvery == 0 && ctx.Err() != nil {
-				return Flips{}, fmt.Errorf("stats: randomization: %w", ctx.Err())
-			}
-			// Branch-free: sum the flipped differences (bit 1 of the
-			// word flips one), then A = S - 2·Σ flipped.
-			var fs float64
-			flipped := uint64(0)
-			var word uint64
-			for i, v := range d {
-				if i%64 == 0 {
-					word = rng.Uint64()
-				}
-				bit := word & 1
-				fs += v * float64(bit)
-				flipped += bit
-				word >>= 1
-			}
-			add(s-2*fs, int(flipped))
+		// Branch-free: sum the flipped differences (bit 1 of the word
+		// flips one), then A = S - 2·Σ flipped.
+		err := randomFlips(ctx, d, rng, th.Permutations, func(fs float64, flipped int) {
+			add(s-2*fs, flipped)
+		})
+		if err != nil {
+			return Flips{}, err
 		}
 	}
 	slices.Sort(f.lo)
