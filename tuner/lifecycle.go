@@ -480,6 +480,7 @@ func (c Config) finish(ctx context.Context, run *runs.Run, held *runs.HeldOut, b
 	out.Gates = gates
 	out.Timings = sumTimings(bs, time.Since(c.Started))
 	out.Timings.RecordSeconds = res.Recording.Seconds()
+	out.Timings.RecordOverlappedSeconds = res.RecordingOverlapped.Seconds()
 	out.Timings.AnalysisSeconds = analysis.Seconds()
 	run.Manifest.Timings = &out.Timings
 	if err := run.SaveManifest(); err != nil {
@@ -609,8 +610,8 @@ func sumTimings(bs []*TimedBackend, wall time.Duration) runs.Timings {
 }
 
 func (c Config) logTimings(t runs.Timings) {
-	fmt.Fprintf(c.Log, "time: %.2fs wall = %.2fs backend start/stop + %.2fs search requests + %.3fs tuner overhead (%.2f%%; of it %.3fs durable trial records, %.3fs applying configs, %.3fs statistics, leaderboard and report after the last trial)\n",
-		t.WallSeconds, t.StartStopSeconds, t.SearchSeconds, t.OverheadSeconds, 100*t.OverheadShare, t.RecordSeconds, t.ApplySeconds, t.AnalysisSeconds)
+	fmt.Fprintf(c.Log, "time: %.2fs wall = %.2fs backend start/stop + %.2fs search requests + %.3fs tuner overhead (%.2f%%; of it %.3fs waiting for durable trial records (%.3fs more written while the next trial ran), %.3fs applying configs, %.3fs statistics, leaderboard and report after the last trial)\n",
+		t.WallSeconds, t.StartStopSeconds, t.SearchSeconds, t.OverheadSeconds, 100*t.OverheadShare, t.RecordSeconds, t.RecordOverlappedSeconds, t.ApplySeconds, t.AnalysisSeconds)
 }
 
 // verdict is the run's error once its leaderboard is written: the trial
