@@ -40,7 +40,7 @@ func (p *overlapProbe) ch(i int) chan struct{} {
 }
 
 func (p *overlapProbe) TrialStarted(i, _ int, _ string) { close(p.ch(i)) }
-func (p *overlapProbe) QueryDone(int, int)               {}
+func (p *overlapProbe) QueryDone(int, int)              {}
 
 func (p *overlapProbe) TrialDone(i, n int, rec runs.TrialRecord, _ time.Duration) {
 	// Reported finished: the record and its per-query results are in place.
