@@ -251,6 +251,13 @@ func (c Config) announce(run *runs.Run) {
 // failed pre-flight: b is closed and the run ended with err.
 func (c Config) execute(ctx context.Context, run *runs.Run, b *TimedBackend, backendDir string) (res *Result, held *runs.HeldOut, runErr error, stop bool, err error) {
 	pre := false
+	fps := newFingerprints(c.Backend)
+	if fps != nil {
+		// The trials' fingerprints are computed while the backend starts.
+		fctx, stopPrefetch := context.WithCancel(ctx)
+		wait := fps.prefetch(fctx, Flatten(Plan(c.Trials)))
+		defer func() { stopPrefetch(); wait() }()
+	}
 	if spec, ok := preflightSpec(c.Trials); ok {
 		if pre, err = preflight(ctx, b, spec); err != nil {
 			_ = b.Close()
@@ -258,6 +265,9 @@ func (c Config) execute(ctx context.Context, run *runs.Run, b *TimedBackend, bac
 		}
 	}
 	opts := c.options(run, b, c.Backend.Describe)
+	if fps != nil {
+		opts.Fingerprint = fps.get
+	}
 	opts.Replay = c.Replay
 	opts.pre = c.pre
 	if c.Study != nil {
