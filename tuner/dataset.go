@@ -53,25 +53,31 @@ func OpenDataset(d experiments.DatasetConfig, corpusFallback, cacheDir string) (
 		d.Format = experiments.FormatNative
 		d = d.WithDefaults()
 	}
+	corpus := d.Corpus
+	if corpus == "" {
+		corpus = corpusFallback
+	}
+	// The golden set and the corpus are read side by side.
+	var docs []experiments.Document
+	var docsErr error
+	var wg sync.WaitGroup
+	if corpus != "" {
+		wg.Go(func() { docs, docsErr = CorpusDocuments(corpus) })
+	}
 	gs, err := d.Load()
+	wg.Wait()
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, InputErr(fmt.Errorf("dataset.path: %w", err))
 	}
 	if err != nil {
 		return nil, InputErr(err)
 	}
-	ds := &Dataset{Config: d, Golden: gs, Corpus: d.Corpus, Demo: demoPath}
+	if docsErr != nil {
+		return nil, InputErr(fmt.Errorf("dataset.corpus: %w", docsErr))
+	}
+	ds := &Dataset{Config: d, Golden: gs, Corpus: corpus, Demo: demoPath}
 	for _, w := range gs.Warnings {
 		ds.Warnings = append(ds.Warnings, w.Error())
-	}
-	if ds.Corpus == "" {
-		ds.Corpus = corpusFallback
-	}
-	var docs []experiments.Document
-	if ds.Corpus != "" {
-		if docs, err = CorpusDocuments(ds.Corpus); err != nil {
-			return nil, InputErr(fmt.Errorf("dataset.corpus: %w", err))
-		}
 	}
 	res, err := gs.Resolve(docs)
 	if err != nil {
