@@ -77,3 +77,29 @@ func TestVectorsSplitProductEqual(t *testing.T) {
 		})
 	}
 }
+
+// TestSplitParts: the product is split into one block per core, at most
+// one per denseBlockValues values, and not at all while other searches
+// scan.
+func TestSplitParts(t *testing.T) {
+	tests := []struct {
+		name               string
+		n, dim, parts, cpu int
+		others             bool
+		want               int
+	}{
+		{"scifact lsa-256 alone on 2 cores", 5183, 256, 0, 2, false, 2},
+		{"scifact lsa-256 beside another search", 5183, 256, 0, 2, true, 1},
+		{"small corpus", 240, 384, 0, 2, false, 1},
+		{"many cores, few blocks", 5183, 256, 0, 64, false, 5},
+		{"parts set", 100000, 256, 3, 8, false, 3},
+		{"one core", 100000, 256, 0, 1, false, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := splitParts(tt.n, tt.dim, tt.parts, tt.cpu, tt.others); got != tt.want {
+				t.Errorf("splitParts(%d, %d, %d, %d, %v) = %d, want %d", tt.n, tt.dim, tt.parts, tt.cpu, tt.others, got, tt.want)
+			}
+		})
+	}
+}
