@@ -202,6 +202,7 @@ type recorder struct {
 // pendingRecord is a live trial's record being made durable.
 type pendingRecord struct {
 	index int
+	began time.Time     // when the write started
 	done  chan struct{} // closed once written (or failed) and reported
 
 	mu      sync.Mutex
@@ -225,7 +226,7 @@ func (r *recorder) record(out *trialOutcome) error {
 		return err
 	}
 	if !out.batched {
-		p := &pendingRecord{index: out.Index, done: make(chan struct{})}
+		p := &pendingRecord{index: out.Index, done: make(chan struct{}), began: time.Now()}
 		r.inFlight = p
 		go p.write(r.run, out.TrialRecord, out.results)
 		return nil
@@ -249,13 +250,12 @@ func (r *recorder) record(out *trialOutcome) error {
 
 // write records trial t durably, then runs the report attached by then.
 func (p *pendingRecord) write(run *runs.Run, t runs.TrialRecord, results []runs.QueryResult) {
-	began := time.Now()
 	err := run.RecordTrial(t, results)
 	if err != nil {
 		err = &recordFailure{index: t.Index, err: fmt.Errorf("record trial %q: %w", t.Name, err)}
 	}
 	p.mu.Lock()
-	p.written, p.err, p.took = true, err, time.Since(began)
+	p.written, p.err, p.took = true, err, time.Since(p.began)
 	report := p.report
 	p.mu.Unlock()
 	if err == nil && report != nil {
@@ -295,10 +295,10 @@ func (r *recorder) wait() error {
 	}
 	began := time.Now()
 	<-p.done
-	waited := time.Since(began)
 	r.inFlight = nil
-	r.spent += waited
-	r.overlapped += max(0, p.took-waited)
+	r.spent += time.Since(began)
+	// The part of the write done before the loop came to wait for it.
+	r.overlapped += min(p.took, max(0, began.Sub(p.began)))
 	return p.err
 }
 
