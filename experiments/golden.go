@@ -43,7 +43,15 @@ type GoldenSet struct {
 	// Scale is the grade scale the judgments were read on (DefaultScale
 	// unless LoadOptions.Grades or the data say otherwise).
 	Scale Scale
+
+	raw []byte // the input's bytes when it is one file (see Raw)
 }
+
+// Raw returns the bytes a set loaded from one file was read and hashed
+// from (Hash is their sha256), and false for a set read from several files
+// or built in memory. A run's snapshot copies them: the file may have
+// changed since it was loaded.
+func (gs *GoldenSet) Raw() ([]byte, bool) { return gs.raw, gs.raw != nil }
 
 // Query is one judged query.
 type Query struct {
@@ -198,6 +206,9 @@ func finish(gs *GoldenSet, path string, in *inputs, l *problemList) *GoldenSet {
 	}
 	gs.Source = path
 	gs.Hash = in.hash()
+	if len(in.data) == 1 {
+		gs.raw = in.data[0]
+	}
 	sortProblems(l.warns)
 	gs.Warnings = l.warns
 	return gs

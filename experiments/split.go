@@ -96,7 +96,7 @@ func (gs *GoldenSet) Subset(name string, seed int64, devFraction float64) (*Gold
 }
 
 func (gs *GoldenSet) subset(name string) *GoldenSet {
-	return &GoldenSet{Categories: gs.Categories, Source: gs.Source, Hash: gs.Hash, Part: name, Warnings: gs.Warnings, Scale: gs.Scale}
+	return &GoldenSet{Categories: gs.Categories, Source: gs.Source, Hash: gs.Hash, Part: name, Warnings: gs.Warnings, Scale: gs.Scale, raw: gs.raw}
 }
 
 // splitKey hashes (seed, id) with FNV-1a, then mixes the bits (the

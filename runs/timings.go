@@ -20,9 +20,15 @@ type Timings struct {
 	// search requests. OverheadShare is its share of WallSeconds.
 	OverheadSeconds float64 `json:"overhead_seconds"`
 	OverheadShare   float64 `json:"overhead_share"`
-	// RecordSeconds is the part of the overhead spent writing trial
-	// records durably (fsync), which each trial needs before the next.
+	// RecordSeconds is the part of the overhead spent waiting for trial
+	// records to be durable (fsync): a live trial's record is written in
+	// the background while the next trial applies its config and restarts
+	// the backend, and waited for before that trial is committed.
 	RecordSeconds float64 `json:"record_seconds"`
+	// RecordOverlappedSeconds is the time records were written in the
+	// background beyond RecordSeconds: it overlapped the next trial's
+	// work and is no part of the overhead.
+	RecordOverlappedSeconds float64 `json:"record_overlapped_seconds,omitempty"`
 	// AnalysisSeconds is the part of the overhead spent after the last
 	// trial: the statistics step, the leaderboard files and the report. It
 	// does not grow with the trials' restarts and searches.

@@ -21,6 +21,7 @@ scenarios=(
 	"./backend/engine|TestServerQueryLimits|TestServerBodyLimit|TestServerConcurrencyLimit|tune serve: oversized queries, bodies and overflowing weights get 400, concurrency bounded"
 	"./cmd/tune|TestFaultServeKilledMidBatch|tune serve child SIGKILLed mid-batch: the trial fails at once with the exit status; --retry-failed reruns it"
 	"./cmd/tune|TestFaultTunerKilledThenResume|tune SIGKILLed mid-sweep: --resume runs every trial exactly once"
+	"./cmd/tune|TestFaultKilledAfterReport|tune SIGKILLed as a trial is reported finished (its record written while the next trial starts): every reported trial is in the run, whole"
 	"./cmd/tune|TestFaultRecordWriteError|trial records cannot be written: exit 1 naming the path, finished trials kept, --resume finishes"
 	"./backend/render|TestHostileValuesKeepTheStructure|TestHostileValuesInURL|TestYAMLOverlayHostileValues|TestYAMLOverlayHostileKeys|hostile parameter values never change a template's or config's structure"
 	"./backend/engine|TestServeDrain|tune serve drains in-flight requests on shutdown"

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/fusiontune/fusiontune/backend/engine"
 	"github.com/fusiontune/fusiontune/experiments"
@@ -52,25 +53,31 @@ func OpenDataset(d experiments.DatasetConfig, corpusFallback, cacheDir string) (
 		d.Format = experiments.FormatNative
 		d = d.WithDefaults()
 	}
+	corpus := d.Corpus
+	if corpus == "" {
+		corpus = corpusFallback
+	}
+	// The golden set and the corpus are read side by side.
+	var docs []experiments.Document
+	var docsErr error
+	var wg sync.WaitGroup
+	if corpus != "" {
+		wg.Go(func() { docs, docsErr = CorpusDocuments(corpus) })
+	}
 	gs, err := d.Load()
+	wg.Wait()
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, InputErr(fmt.Errorf("dataset.path: %w", err))
 	}
 	if err != nil {
 		return nil, InputErr(err)
 	}
-	ds := &Dataset{Config: d, Golden: gs, Corpus: d.Corpus, Demo: demoPath}
+	if docsErr != nil {
+		return nil, InputErr(fmt.Errorf("dataset.corpus: %w", docsErr))
+	}
+	ds := &Dataset{Config: d, Golden: gs, Corpus: corpus, Demo: demoPath}
 	for _, w := range gs.Warnings {
 		ds.Warnings = append(ds.Warnings, w.Error())
-	}
-	if ds.Corpus == "" {
-		ds.Corpus = corpusFallback
-	}
-	var docs []experiments.Document
-	if ds.Corpus != "" {
-		if docs, err = CorpusDocuments(ds.Corpus); err != nil {
-			return nil, InputErr(fmt.Errorf("dataset.corpus: %w", err))
-		}
 	}
 	res, err := gs.Resolve(docs)
 	if err != nil {
@@ -136,15 +143,27 @@ func (ds *Dataset) Snapshot(run *runs.Run) error {
 	if ds.Labels != nil {
 		info["labels"] = ds.Labels
 	}
-	if err := run.WriteJSON("golden.json.sha256.json", info); err != nil {
-		return err
-	}
-	if st, err := os.Stat(path); err == nil && !st.IsDir() {
-		data, err := os.ReadFile(path)
-		if err != nil {
+	var infoErr error
+	var wg sync.WaitGroup
+	wg.Go(func() { infoErr = run.WriteJSON("golden.json.sha256.json", info) })
+	err := ds.snapshotGolden(run, path)
+	wg.Wait()
+	return errors.Join(infoErr, err)
+}
+
+// snapshotGolden copies the golden set's file into run: the bytes it was
+// loaded and hashed from when it is one file (not the file again, which
+// may have changed since), else the file at path, if it is one.
+func (ds *Dataset) snapshotGolden(run *runs.Run, path string) error {
+	data, ok := ds.Golden.Raw()
+	if !ok {
+		st, err := os.Stat(path)
+		if err != nil || st.IsDir() {
+			return nil
+		}
+		if data, err = os.ReadFile(path); err != nil {
 			return fmt.Errorf("snapshot golden set: %w", err)
 		}
-		return run.WriteFile("golden"+filepath.Ext(path), data)
 	}
-	return nil
+	return run.WriteFile("golden"+filepath.Ext(path), data)
 }

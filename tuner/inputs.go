@@ -5,6 +5,7 @@ import (
 	"errors"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/internal/secrets"
@@ -55,13 +56,15 @@ func Snapshot(run *runs.Run, settings any, ef *experiments.ExperimentFile, ds *D
 	if err := json.Unmarshal(data, &m); err != nil {
 		return err
 	}
-	if err := run.WriteJSON(runs.SettingsFile, secrets.RedactKeys(m)); err != nil {
-		return err
-	}
-	if err := run.WriteFile(ExperimentsSnapshotName(ef.Path), ef.Raw); err != nil {
-		return err
-	}
-	return ds.Snapshot(run)
+	// The files are written side by side: each atomically and durably,
+	// their fsyncs overlapping instead of following one another.
+	var errs [3]error
+	var wg sync.WaitGroup
+	wg.Go(func() { errs[0] = run.WriteJSON(runs.SettingsFile, secrets.RedactKeys(m)) })
+	wg.Go(func() { errs[1] = run.WriteFile(ExperimentsSnapshotName(ef.Path), ef.Raw) })
+	wg.Go(func() { errs[2] = ds.Snapshot(run) })
+	wg.Wait()
+	return errors.Join(errs[:]...)
 }
 
 // DefaultSplitMinQueries is the number of judged queries from which a sweep

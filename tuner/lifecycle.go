@@ -251,8 +251,13 @@ func (c Config) announce(run *runs.Run) {
 // failed pre-flight: b is closed and the run ended with err.
 func (c Config) execute(ctx context.Context, run *runs.Run, b *TimedBackend, backendDir string) (res *Result, held *runs.HeldOut, runErr error, stop bool, err error) {
 	pre := false
-	warmed := c.prewarmFingerprint() // beside the backend's start
-	defer warmed()
+	fps := newFingerprints(c.Backend)
+	if fps != nil {
+		// The trials' fingerprints are computed while the backend starts.
+		fctx, stopPrefetch := context.WithCancel(ctx)
+		wait := fps.prefetch(fctx, Flatten(Plan(c.Trials)))
+		defer func() { stopPrefetch(); wait() }()
+	}
 	if spec, ok := preflightSpec(c.Trials); ok {
 		if pre, err = preflight(ctx, b, spec); err != nil {
 			_ = b.Close()
@@ -260,6 +265,9 @@ func (c Config) execute(ctx context.Context, run *runs.Run, b *TimedBackend, bac
 		}
 	}
 	opts := c.options(run, b, c.Backend.Describe)
+	if fps != nil {
+		opts.Fingerprint = fps.get
+	}
 	opts.Replay = c.Replay
 	opts.pre = c.pre
 	if c.Study != nil {
@@ -482,6 +490,7 @@ func (c Config) finish(ctx context.Context, run *runs.Run, held *runs.HeldOut, b
 	out.Gates = gates
 	out.Timings = sumTimings(bs, time.Since(c.Started))
 	out.Timings.RecordSeconds = res.Recording.Seconds()
+	out.Timings.RecordOverlappedSeconds = res.RecordingOverlapped.Seconds()
 	out.Timings.AnalysisSeconds = analysis.Seconds()
 	run.Manifest.Timings = &out.Timings
 	if err := run.SaveManifest(); err != nil {
@@ -611,8 +620,8 @@ func sumTimings(bs []*TimedBackend, wall time.Duration) runs.Timings {
 }
 
 func (c Config) logTimings(t runs.Timings) {
-	fmt.Fprintf(c.Log, "time: %.2fs wall = %.2fs backend start/stop + %.2fs search requests + %.3fs tuner overhead (%.2f%%; of it %.3fs durable trial records, %.3fs applying configs, %.3fs statistics, leaderboard and report after the last trial)\n",
-		t.WallSeconds, t.StartStopSeconds, t.SearchSeconds, t.OverheadSeconds, 100*t.OverheadShare, t.RecordSeconds, t.ApplySeconds, t.AnalysisSeconds)
+	fmt.Fprintf(c.Log, "time: %.2fs wall = %.2fs backend start/stop + %.2fs search requests + %.3fs tuner overhead (%.2f%%; of it %.3fs waiting for durable trial records (%.3fs more written while the next trial ran), %.3fs applying configs, %.3fs statistics, leaderboard and report after the last trial)\n",
+		t.WallSeconds, t.StartStopSeconds, t.SearchSeconds, t.OverheadSeconds, 100*t.OverheadShare, t.RecordSeconds, t.RecordOverlappedSeconds, t.ApplySeconds, t.AnalysisSeconds)
 }
 
 // verdict is the run's error once its leaderboard is written: the trial

@@ -2,7 +2,9 @@ package tuner
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/fusiontune/fusiontune/experiments"
@@ -95,7 +97,15 @@ func loop(ctx context.Context, o Options, src source, ev evaluator) (*Result, er
 		}
 	}()
 	flushErr := rec.flush()
-	res.Recording = rec.spent
+	res.Recording, res.RecordingOverlapped = rec.spent, rec.overlapped
+	for _, e := range []error{err, flushErr} {
+		// A trial whose record failed in the background was counted
+		// before it was durable: it is not in the run.
+		var rf *recordFailure
+		if errors.As(e, &rf) {
+			res.Trials = dropTrial(res.Trials, rf.index)
+		}
+	}
 	if err != nil {
 		return res, err
 	}
@@ -124,6 +134,15 @@ func runOne(ctx context.Context, o Options, src source, ev evaluator, rec *recor
 		out, restarts, err = ev.eval(ctx, t)
 	}
 	res.Restarts += restarts
+	if err == nil {
+		// The previous trial's record was being made durable while this
+		// one ran: it must be before this one is committed, and an
+		// interruption reported meanwhile (its progress line may have
+		// stopped the run) leaves this trial to a resume.
+		if err = rec.wait(); err == nil {
+			err = ctx.Err()
+		}
+	}
 	if err != nil {
 		why := err.Error()
 		if ctx.Err() != nil {
@@ -142,39 +161,74 @@ func runOne(ctx context.Context, o Options, src source, ev evaluator, rec *recor
 	}
 	reuse.done(t, out.TrialRecord)
 	res.Trials = append(res.Trials, out.TrialRecord)
-	if !out.batched {
-		// Durable: its statistics start while the next trial applies its
-		// config and restarts the backend.
-		o.pre.add(out.TrialRecord)
-	}
 	eta, budgetErr := tl.done(out.TrialRecord, t.total-t.index-1)
-	o.Progress.TrialDone(t.index+1, t.total, out.TrialRecord, eta)
+	record := out.TrialRecord
+	// Reported finished only once durable: the record is written while
+	// the next trial applies its config and restarts the backend.
+	rec.then(func() {
+		if !out.batched {
+			// Its statistics start at once, beside the next trial.
+			o.pre.add(record)
+		}
+		o.Progress.TrialDone(t.index+1, t.total, record, eta)
+	})
 	return budgetErr
 }
 
 // recorder makes trial outcomes durable: a live trial's record and
-// per-query results at once; replayed trials, a millisecond each, through
-// one batch per collection (see runs.TrialBatch), flushed when the
-// evaluator says the collection's trials are done or before anything else
-// is recorded.
+// per-query results in the background, while the loop goes on to the next
+// trial (applying its config and restarting the backend take far longer
+// than the fsyncs); replayed trials, a millisecond each, through one batch
+// per collection (see runs.TrialBatch), flushed when the evaluator says the
+// collection's trials are done or before anything else is recorded.
+//
+// At most one record is in flight. wait is the barrier: the loop waits for
+// it before it commits the next trial, and flush before the loop returns,
+// so a run never ends, and no trial's results are read back (reuse), with
+// a record still unwritten; a trial is reported finished (then) only once
+// its record is durable, so a crash or kill never loses a trial the
+// progress said was done.
 type recorder struct {
 	run   *runs.Run
 	batch *runs.TrialBatch
 	log   func(durable time.Duration) // says the batch is durable
-	spent time.Duration               // time spent making records durable
+	// spent is the time the loop spent making records durable (a batch's
+	// flush, waiting at the barrier); overlapped, the time background
+	// records took while the loop went on.
+	spent, overlapped time.Duration
+	inFlight          *pendingRecord
 }
 
+// pendingRecord is a live trial's record being made durable.
+type pendingRecord struct {
+	index int
+	began time.Time     // when the write started
+	done  chan struct{} // closed once written (or failed) and reported
+
+	mu      sync.Mutex
+	written bool
+	err     error
+	took    time.Duration
+	report  func() // run once durable (see recorder.then)
+}
+
+// recordFailure is a trial record that could not be made durable.
+type recordFailure struct {
+	index int
+	err   error
+}
+
+func (e *recordFailure) Error() string { return e.err.Error() }
+func (e *recordFailure) Unwrap() error { return e.err }
+
 func (r *recorder) record(out *trialOutcome) error {
+	if err := r.flush(); err != nil { // waits for the record in flight too
+		return err
+	}
 	if !out.batched {
-		if err := r.flush(); err != nil {
-			return err
-		}
-		began := time.Now()
-		err := r.run.RecordTrial(out.TrialRecord, out.results)
-		r.spent += time.Since(began)
-		if err != nil {
-			return fmt.Errorf("record trial %q: %w", out.Name, err)
-		}
+		p := &pendingRecord{index: out.Index, done: make(chan struct{}), began: time.Now()}
+		r.inFlight = p
+		go p.write(r.run, out.TrialRecord, out.results)
 		return nil
 	}
 	if r.batch == nil {
@@ -194,8 +248,65 @@ func (r *recorder) record(out *trialOutcome) error {
 	return nil
 }
 
-// flush makes the batched records durable.
+// write records trial t durably, then runs the report attached by then.
+func (p *pendingRecord) write(run *runs.Run, t runs.TrialRecord, results []runs.QueryResult) {
+	err := run.RecordTrial(t, results)
+	if err != nil {
+		err = &recordFailure{index: t.Index, err: fmt.Errorf("record trial %q: %w", t.Name, err)}
+	}
+	p.mu.Lock()
+	p.written, p.err, p.took = true, err, time.Since(p.began)
+	report := p.report
+	p.mu.Unlock()
+	if err == nil && report != nil {
+		report()
+	}
+	close(p.done)
+}
+
+// then runs report once the trial last recorded is durable: at once when
+// it is (or when it was recorded in a batch), else when its background
+// write ends; never when that write failed (wait returns the error).
+func (r *recorder) then(report func()) {
+	p := r.inFlight
+	if p == nil {
+		report()
+		return
+	}
+	p.mu.Lock()
+	if !p.written {
+		p.report = report
+		p.mu.Unlock()
+		return
+	}
+	err := p.err
+	p.mu.Unlock()
+	if err == nil {
+		report()
+	}
+}
+
+// wait waits for the record in flight, if any, to be durable and
+// reported, and returns its error.
+func (r *recorder) wait() error {
+	p := r.inFlight
+	if p == nil {
+		return nil
+	}
+	began := time.Now()
+	<-p.done
+	r.inFlight = nil
+	r.spent += time.Since(began)
+	// The part of the write done before the loop came to wait for it.
+	r.overlapped += min(p.took, max(0, began.Sub(p.began)))
+	return p.err
+}
+
+// flush makes the record in flight and the batched records durable.
 func (r *recorder) flush() error {
+	if err := r.wait(); err != nil {
+		return err
+	}
 	if r.batch == nil {
 		return nil
 	}
@@ -209,4 +320,14 @@ func (r *recorder) flush() error {
 	}
 	r.log = nil
 	return err
+}
+
+// dropTrial removes the trial of the given index from trials.
+func dropTrial(trials []runs.TrialRecord, index int) []runs.TrialRecord {
+	for i, t := range trials {
+		if t.Index == index {
+			return append(trials[:i:i], trials[i+1:]...)
+		}
+	}
+	return trials
 }

@@ -113,6 +113,7 @@ func SearchShared(ctx context.Context, replicas []Options, so sampler.Options, s
 				res.Trials = append(res.Trials, part.Trials...)
 				res.Restarts += part.Restarts
 				res.Recording += part.Recording
+				res.RecordingOverlapped += part.RecordingOverlapped
 				mu.Unlock()
 			}
 		}()

@@ -149,7 +149,13 @@ func (s *studySource) commit(_ context.Context, t *trial, out *trialOutcome, rec
 	if t.sampled {
 		out.Sampler = s.sampler
 	}
+	// The study is told once the record is durable: an objective may
+	// read the trial's per-query results back from the run (a latency
+	// constraint does).
 	if err := rec.record(out); err != nil {
+		return false, err
+	}
+	if err := rec.wait(); err != nil {
 		return false, err
 	}
 	return false, s.study.Tell(t.p, out.TrialRecord)

@@ -52,8 +52,11 @@ type Result struct {
 	Leaderboard runs.Leaderboard
 	Restarts    int
 	Skipped     int // trials found already recorded (resume)
-	// Recording is the time spent writing trial records durably.
-	Recording time.Duration
+	// Recording is the time the trials waited for their records to be
+	// durable; RecordingOverlapped, the time records were written in the
+	// background while the next trial ran (no part of the wall time's
+	// overhead).
+	Recording, RecordingOverlapped time.Duration
 }
 
 // ErrFailureBudget is returned when more trials failed than allowed.

@@ -9,6 +9,9 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
+	"sync"
+	"sync/atomic"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas32"
@@ -19,6 +22,8 @@ import (
 type vectors struct {
 	dim  int
 	data []float32 // len(chunks) * dim, row i is chunk i
+
+	searching atomic.Int32 // searches in similarities now (see splitParts)
 }
 
 // newVectors copies and L2-normalizes rows. A zero row stays zero (cosine 0
@@ -63,10 +68,8 @@ func (v *vectors) search(q []float32, depth int, chunks []Chunk) ([]scored, erro
 	if depth <= 0 {
 		return nil, nil
 	}
-	// One matrix-vector product (gonum's assembly dot kernel per row).
 	sims := make([]float32, n)
-	blas32.Gemv(blas.NoTrans, 1, blas32.General{Rows: n, Cols: v.dim, Stride: v.dim, Data: v.data},
-		blas32.Vector{N: v.dim, Inc: 1, Data: qn}, 0, blas32.Vector{N: n, Inc: 1, Data: sims})
+	v.similarities(qn, sims)
 	h := &topHeap{chunks: chunks, items: make([]scored, 0, depth+1)}
 	for i, sim := range sims {
 		s := float64(sim)
@@ -84,6 +87,57 @@ func (v *vectors) search(q []float32, depth int, chunks []Chunk) ([]scored, erro
 		out[i] = heap.Pop(h).(scored)
 	}
 	return out, nil
+}
+
+// denseBlockValues is the least number of values (rows × dimensions) a
+// block of the similarity product gets when it is split across cores:
+// below it, starting a goroutine costs more than it saves.
+const denseBlockValues = 1 << 18
+
+// denseParts bounds the blocks of one similarity product (0: GOMAXPROCS);
+// tests set it to 1 to compare the split product with the whole one.
+var denseParts = 0
+
+// similarities sets sims[i] to row i · q: one matrix-vector product
+// (gonum's assembly dot kernel per row), split into row blocks computed on
+// every core when the matrix is large and no other search is scanning
+// (concurrent searches keep the cores busy already: splitting theirs only
+// adds goroutines waiting for a core). Each row's dot product is the same
+// kernel on the same values whichever block holds it, so the split changes
+// no similarity, only how soon a lone search has them all.
+func (v *vectors) similarities(q, sims []float32) {
+	n := len(sims)
+	others := v.searching.Add(1) > 1
+	defer v.searching.Add(-1)
+	parts := splitParts(n, v.dim, denseParts, runtime.GOMAXPROCS(0), others)
+	gemv := func(lo, hi int) {
+		blas32.Gemv(blas.NoTrans, 1, blas32.General{Rows: hi - lo, Cols: v.dim, Stride: v.dim, Data: v.data[lo*v.dim : hi*v.dim]},
+			blas32.Vector{N: v.dim, Inc: 1, Data: q}, 0, blas32.Vector{N: hi - lo, Inc: 1, Data: sims[lo:hi]})
+	}
+	if parts == 1 {
+		gemv(0, n)
+		return
+	}
+	step := (n + parts - 1) / parts
+	var wg sync.WaitGroup
+	for lo := step; lo < n; lo += step {
+		wg.Go(func() { gemv(lo, min(lo+step, n)) })
+	}
+	gemv(0, step)
+	wg.Wait()
+}
+
+// splitParts is how many row blocks a product of n rows of dim values is
+// split into: parts (0: cores), at most one per denseBlockValues values,
+// and 1 while other searches scan.
+func splitParts(n, dim, parts, cores int, others bool) int {
+	if others {
+		return 1
+	}
+	if parts <= 0 {
+		parts = cores
+	}
+	return max(1, min(parts, n*dim/denseBlockValues))
 }
 
 // topHeap is a min-heap of the best items so far: its root is the worst.

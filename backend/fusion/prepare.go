@@ -1,6 +1,10 @@
 package fusion
 
-import "sort"
+import (
+	"slices"
+	"sort"
+	"strings"
+)
 
 // Prepared is a set of candidate lists interned for repeated fusion: ids
 // become small integers, retrievers are ordered by name and the document
@@ -81,10 +85,15 @@ func docOf(c *Candidate) string {
 // buildView interns the units named by key, keeping the first occurrence of
 // each unit per list.
 func buildView(lists [][]Candidate, key, doc func(*Candidate) string) view {
-	index := make(map[string]int32)
-	var ids, docIDs []string
+	total := 0
+	for _, list := range lists {
+		total += len(list)
+	}
+	// Sized for every candidate a distinct unit: no map or slice grows.
+	index := make(map[string]int32, total)
+	ids, docIDs := make([]string, 0, total), make([]string, 0, total)
 	v := view{lists: make([][]entry, len(lists)), pos: make([][]int32, len(lists))}
-	var seenIn []int // seenIn[u] is 1 + the last list holding unit u
+	seenIn := make([]int, 0, total) // seenIn[u] is 1 + the last list holding unit u
 	for r, list := range lists {
 		kept := make([]entry, 0, len(list))
 		var pos []int32
@@ -125,12 +134,12 @@ func buildView(lists [][]Candidate, key, doc func(*Candidate) string) view {
 	for i := range order {
 		order[i] = int32(i)
 	}
-	sort.Slice(order, func(a, b int) bool {
-		x, y := order[a], order[b]
-		if docIDs[x] != docIDs[y] {
-			return docIDs[x] < docIDs[y]
+	// Units are distinct ids, so the order is total and any sort gives it.
+	slices.SortFunc(order, func(x, y int32) int {
+		if c := strings.Compare(docIDs[x], docIDs[y]); c != 0 {
+			return c
 		}
-		return ids[x] < ids[y]
+		return strings.Compare(ids[x], ids[y])
 	})
 	remap := make([]int32, len(ids))
 	v.ids = make([]string, len(ids))
