@@ -2,6 +2,7 @@ package embed
 
 import (
 	"runtime"
+	"slices"
 	"sync"
 
 	"gonum.org/v1/gonum/floats"
@@ -16,28 +17,62 @@ type csr struct {
 	val        []float64
 }
 
-// transpose returns the matrix's transpose, also in CSR form (so products
-// with it are row-wise gathers that parallelize without write conflicts).
-func (a *csr) transpose() *csr {
-	t := &csr{rows: a.cols, cols: a.rows, ptr: make([]int, a.cols+1),
-		col: make([]int32, len(a.col)), val: make([]float64, len(a.val))}
-	for _, c := range a.col {
-		t.ptr[c+1]++
-	}
-	for i := 0; i < a.cols; i++ {
-		t.ptr[i+1] += t.ptr[i]
-	}
-	next := make([]int, a.cols)
-	copy(next, t.ptr[:a.cols])
-	for r := 0; r < a.rows; r++ {
-		for k := a.ptr[r]; k < a.ptr[r+1]; k++ {
-			c := a.col[k]
-			t.col[next[c]] = int32(r)
-			t.val[next[c]] = a.val[k]
-			next[c]++
+// mulTDenseInto writes aᵀ·b into out (a.cols × l, overwritten; it must
+// not overlap b) for a dense row-major b of a.rows rows and l columns, and
+// returns it, without a transposed copy of a. Output row c sums the
+// entries of column c in increasing row order, the order a CSR transpose
+// lists them in, so the result is bit for bit the product with the
+// transpose. Columns are split across GOMAXPROCS goroutines by their
+// number of entries; each scans every row for the entries of its columns.
+func (a *csr) mulTDenseInto(out, b []float64, l int) []float64 {
+	clear(out)
+	parallelCols(a, func(lo, hi int32) {
+		for r := 0; r < a.rows; r++ {
+			cols := a.col[a.ptr[r]:a.ptr[r+1]]
+			k, _ := slices.BinarySearch(cols, lo)
+			src := b[r*l : (r+1)*l]
+			for k += a.ptr[r]; k < a.ptr[r+1] && a.col[k] < hi; k++ {
+				c := int(a.col[k])
+				floats.AddScaled(out[c*l:(c+1)*l], a.val[k], src)
+			}
 		}
+	})
+	return out
+}
+
+// parallelCols calls work on contiguous column ranges [lo, hi) of roughly
+// equal numbers of entries, one goroutine per range.
+func parallelCols(a *csr, work func(lo, hi int32)) {
+	parts := runtime.GOMAXPROCS(0)
+	nnz := len(a.val)
+	if parts <= 1 || nnz < 1<<14 {
+		work(0, int32(a.cols))
+		return
 	}
-	return t
+	count := make([]int, a.cols)
+	for _, c := range a.col {
+		count[c]++
+	}
+	var wg sync.WaitGroup
+	lo, sum := 0, 0
+	for p := 1; p <= parts && lo < a.cols; p++ {
+		target := nnz * p / parts
+		hi := lo
+		for hi < a.cols && (sum < target || hi == lo) {
+			sum += count[hi]
+			hi++
+		}
+		if p == parts {
+			hi = a.cols
+		}
+		wg.Add(1)
+		go func(lo, hi int32) {
+			defer wg.Done()
+			work(lo, hi)
+		}(int32(lo), int32(hi))
+		lo = hi
+	}
+	wg.Wait()
 }
 
 // mulDense returns a·b for a dense row-major b of a.cols rows and l

@@ -176,7 +176,7 @@ func (e *LSA) fit(ctx context.Context, texts []string) (*csr, error) {
 		tk.docs[i] = nil
 	}
 	tk = nil
-	svd, err := randomizedSVD(ctx, x, x.transpose(), e.dim, e.seed)
+	svd, err := randomizedSVD(ctx, x, e.dim, e.seed)
 	if err != nil {
 		return nil, fmt.Errorf("embed: %s: fit: %w", e.Name(), err)
 	}

@@ -24,7 +24,7 @@ type rsvd struct {
 }
 
 // randomizedSVD computes the top k singular triplets' right side of the
-// sparse n × m matrix x (xt is its transpose), for a document-term x with
+// sparse n × m matrix x, for a document-term x with
 // n documents and m terms:
 //
 //  1. Ω: m × l standard Gaussian from seed, l = min(k + oversample, n, m).
@@ -43,7 +43,7 @@ type rsvd struct {
 // Components with a zero singular value get a zero column. Each column's
 // sign is fixed so that its largest-magnitude entry is positive. The result
 // depends only on x, k and seed.
-func randomizedSVD(ctx context.Context, x, xt *csr, k int, seed uint64) (*rsvd, error) {
+func randomizedSVD(ctx context.Context, x *csr, k int, seed uint64) (*rsvd, error) {
 	n, m := x.rows, x.cols
 	l := min(k+rsvdOversample, n, m)
 	if l < 1 {
@@ -65,7 +65,7 @@ func randomizedSVD(ctx context.Context, x, xt *csr, k int, seed uint64) (*rsvd, 
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		xt.mulDenseInto(z, q, l)
+		x.mulTDenseInto(z, q, l)
 		if q, err = orthonormalize(x.mulDenseInto(q, z, l), n, l); err != nil {
 			return nil, err
 		}
@@ -73,7 +73,7 @@ func randomizedSVD(ctx context.Context, x, xt *csr, k int, seed uint64) (*rsvd, 
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	w := xt.mulDenseInto(z, q, l) // m × l
+	w := x.mulTDenseInto(z, q, l) // m × l
 	c := x.mulDense(w, l)         // n × l
 	var g mat.Dense
 	g.Mul(mat.NewDense(n, l, q).T(), mat.NewDense(n, l, c))
