@@ -110,12 +110,14 @@ func (e *LSA) fit(ctx context.Context, texts []string) (*csr, error) {
 		return nil, fmt.Errorf("embed: %s: fit: no texts", e.Name())
 	}
 	tk := tokenizeCorpus(texts)
+	nTexts := len(texts)
+	texts = nil // the fit needs only their terms: let the texts go (the caller may hold none)
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("embed: %s: fit: %w", e.Name(), err)
 	}
 	df := tk.df()
 	minDF := 1
-	if len(texts) >= lsaMinDFCorpus {
+	if nTexts >= lsaMinDFCorpus {
 		minDF = 2
 	}
 	var vocab []string
@@ -125,12 +127,12 @@ func (e *LSA) fit(ctx context.Context, texts []string) (*csr, error) {
 		}
 	}
 	if len(vocab) == 0 {
-		return nil, fmt.Errorf("embed: %s: fit: the %d texts have no term in %d or more of them", e.Name(), len(texts), minDF)
+		return nil, fmt.Errorf("embed: %s: fit: the %d texts have no term in %d or more of them", e.Name(), nTexts, minDF)
 	}
 	slices.Sort(vocab)
 	index := make(map[string]int32, len(vocab))
 	idf := make([]float64, len(vocab))
-	n := float64(len(texts))
+	n := float64(nTexts)
 	for i, t := range vocab {
 		index[t] = int32(i)
 		idf[i] = math.Log((1+n)/(1+float64(df[t]))) + 1
