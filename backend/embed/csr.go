@@ -129,3 +129,60 @@ func parallelRows(a *csr, work func(lo, hi int)) {
 	}
 	wg.Wait()
 }
+
+// gramRows is the number of rows of a·w that gram holds at a time.
+const gramRows = 2048
+
+// gram returns qᵀ·(a·w), l × l row-major, for the a.rows × l q and the
+// a.cols × l w (both row-major), without holding the a.rows × l product
+// a·w: its rows are made gramRows at a time (each as mulDense makes it)
+// and added into the result in increasing row order exactly as gonum's
+// Dgemm adds them for mat.Dense.Mul(qᵀ, a·w) (for each row r, for each i
+// with q[r,i] != 0, out[i,:] += q[r,i]·(a·w)[r,:]), so the result is bit
+// for bit that product. Both steps split across GOMAXPROCS goroutines
+// without changing any sum's order: rows of a·w, then rows of the result.
+func (a *csr) gram(q, w []float64, l int) []float64 {
+	out := make([]float64, l*l)
+	aw := make([]float64, min(gramRows, a.rows)*l)
+	parts := max(1, runtime.GOMAXPROCS(0))
+	split := func(n int, work func(lo, hi int)) {
+		if parts == 1 || n < 2 {
+			work(0, n)
+			return
+		}
+		var wg sync.WaitGroup
+		for p := range parts {
+			lo, hi := n*p/parts, n*(p+1)/parts
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				work(lo, hi)
+			}()
+		}
+		wg.Wait()
+	}
+	for r0 := 0; r0 < a.rows; r0 += gramRows {
+		r1 := min(r0+gramRows, a.rows)
+		split(r1-r0, func(lo, hi int) {
+			for r := r0 + lo; r < r0+hi; r++ {
+				dst := aw[(r-r0)*l : (r-r0+1)*l]
+				clear(dst)
+				for k := a.ptr[r]; k < a.ptr[r+1]; k++ {
+					c := int(a.col[k])
+					floats.AddScaled(dst, a.val[k], w[c*l:(c+1)*l])
+				}
+			}
+		})
+		split(l, func(lo, hi int) {
+			for r := r0; r < r1; r++ {
+				src := aw[(r-r0)*l : (r-r0+1)*l]
+				for i, v := range q[r*l+lo : r*l+hi] {
+					if v != 0 {
+						floats.AddScaled(out[(lo+i)*l:(lo+i+1)*l], v, src)
+					}
+				}
+			}
+		})
+	}
+	return out
+}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
 )
 
 // randomCSR returns a rows × cols sparse matrix with about perRow entries
@@ -68,6 +69,38 @@ func TestMulTDenseMatchesTranspose(t *testing.T) {
 			runtime.GOMAXPROCS(prev)
 			if !slices.Equal(got, want) {
 				t.Errorf("%s, GOMAXPROCS %d: aᵀ·b differs from the transpose's product", tt.name, procs)
+			}
+		}
+	}
+}
+
+// TestGramMatchesMul: csr.gram, qᵀ·(a·w) a block of a·w's rows at a time,
+// is bit for bit gonum's mat.Dense.Mul(qᵀ, a·w) (the randomized SVD's
+// l × l matrix before it), on one goroutine or several, for fewer rows
+// than a block and for several blocks with a partial last one.
+func TestGramMatchesMul(t *testing.T) {
+	const l = 20
+	for _, rows := range []int{300, 2*gramRows + 77} {
+		a := randomCSR(rows, 900, 10, 11)
+		rng := rand.New(rand.NewPCG(5, 6))
+		gauss := func(n int) []float64 {
+			v := make([]float64, n)
+			for i := range v {
+				if rng.IntN(10) > 0 { // some exact zeros, which Dgemm skips
+					v[i] = rng.NormFloat64()
+				}
+			}
+			return v
+		}
+		q, w := gauss(rows*l), gauss(a.cols*l)
+		var want mat.Dense
+		want.Mul(mat.NewDense(rows, l, q).T(), mat.NewDense(rows, l, a.mulDense(w, l)))
+		for _, procs := range []int{1, 2, 3} {
+			prev := runtime.GOMAXPROCS(procs)
+			got := a.gram(q, w, l)
+			runtime.GOMAXPROCS(prev)
+			if !slices.Equal(got, want.RawMatrix().Data) {
+				t.Errorf("%d rows, GOMAXPROCS %d: gram differs from mat.Dense.Mul", rows, procs)
 			}
 		}
 	}

@@ -34,7 +34,8 @@ type rsvd struct {
 //     the top singular vector; the m × l Z is not orthonormalized because
 //     its QR would cost m·l² (the vocabulary is larger than the corpus) and
 //     one X Xᵀ step between QRs loses no useful precision in float64.
-//  4. W = Xᵀ Q, so B = Qᵀ X = Wᵀ (l × m). B Bᵀ = Qᵀ (X W) is l × l; its SVD
+//  4. W = Xᵀ Q, so B = Qᵀ X = Wᵀ (l × m). B Bᵀ = Qᵀ (X W) is l × l (csr.gram,
+//     without the n × l X W); its SVD
 //     (gonum mat.SVD) gives B Bᵀ = Ũ Λ Ũᵀ, so B = Ũ Σ Vᵀ with Σ = √Λ and
 //     V = Bᵀ Ũ Σ⁻¹ = W Ũ Σ⁻¹ (m × l). Going through the l × l Gram matrix
 //     avoids any dense m × l factorization; it squares the condition number
@@ -74,9 +75,7 @@ func randomizedSVD(ctx context.Context, x *csr, k int, seed uint64) (*rsvd, erro
 		return nil, err
 	}
 	w := x.mulTDenseInto(z, q, l) // m × l
-	c := x.mulDense(w, l)         // n × l
-	var g mat.Dense
-	g.Mul(mat.NewDense(n, l, q).T(), mat.NewDense(n, l, c))
+	g := mat.NewDense(l, l, x.gram(q, w, l))
 	for i := 0; i < l; i++ { // symmetrize away rounding
 		for j := i + 1; j < l; j++ {
 			s := (g.At(i, j) + g.At(j, i)) / 2
@@ -85,7 +84,7 @@ func randomizedSVD(ctx context.Context, x *csr, k int, seed uint64) (*rsvd, erro
 		}
 	}
 	var svd mat.SVD
-	if !svd.Factorize(&g, mat.SVDThin) {
+	if !svd.Factorize(g, mat.SVDThin) {
 		return nil, fmt.Errorf("randomized svd: the %d × %d dense svd did not converge", l, l)
 	}
 	lambda := svd.Values(nil)
