@@ -346,16 +346,16 @@ func (l *lexical) write(path string) error {
 	}
 	w.WriteString(indexMagic)
 	hdr := []uint64{indexVersion, uint64(len(l.lens)), uint64(len(terms)), uint64(len(l.docs))}
-	binary.Write(w, binary.LittleEndian, hdr)
-	binary.Write(w, binary.LittleEndian, l.lens)
+	writeLE(w, hdr, 8, binary.LittleEndian.PutUint64)
+	writeLE(w, l.lens, 4, binary.LittleEndian.PutUint32)
 	var buf [binary.MaxVarintLen64]byte
 	for _, t := range terms {
 		w.Write(buf[:binary.PutUvarint(buf[:], uint64(len(t)))])
 		w.WriteString(t)
 	}
-	binary.Write(w, binary.LittleEndian, l.offs)
-	binary.Write(w, binary.LittleEndian, l.docs)
-	if err := binary.Write(w, binary.LittleEndian, l.tfs); err != nil {
+	writeLE(w, l.offs, 8, binary.LittleEndian.PutUint64)
+	writeLE(w, l.docs, 4, binary.LittleEndian.PutUint32)
+	if err := writeLE(w, l.tfs, 4, binary.LittleEndian.PutUint32); err != nil {
 		return err
 	}
 	if err := w.Flush(); err != nil {
@@ -368,6 +368,24 @@ func (l *lexical) write(path string) error {
 		return err
 	}
 	return f.Close()
+}
+
+// writeLE writes xs to w, each as size bytes put by put, through a small
+// buffer: the bytes binary.Write writes, without its copy of them all.
+func writeLE[T any](w io.Writer, xs []T, size int, put func([]byte, T)) error {
+	buf := make([]byte, 0, 64<<10)
+	for _, x := range xs {
+		if len(buf)+size > cap(buf) {
+			if _, err := w.Write(buf); err != nil {
+				return err
+			}
+			buf = buf[:0]
+		}
+		buf = buf[:len(buf)+size]
+		put(buf[len(buf)-size:], x)
+	}
+	_, err := w.Write(buf)
+	return err
 }
 
 // errIndexFormat marks an index file that is not one this build writes.
