@@ -191,8 +191,11 @@ func parseDocLineFast(b []byte, idField, titleField, textField string) (Document
 		}
 		i = skipJSONSpace(b, i+1)
 		val, esc, j, ok := scanJSONString(b, i)
-		if !ok {
-			return Document{}, false
+		if !ok { // another kind of value: kept raw (id, title) or skipped
+			if j, ok = skipJSONValue(b, i, 0); !ok {
+				return Document{}, false
+			}
+			val, esc = b[i:j], false
 		}
 		k := string(key[1 : len(key)-1]) // no allocation in the comparisons
 		if k == idField {
@@ -216,14 +219,23 @@ func parseDocLineFast(b []byte, idField, titleField, textField string) (Document
 	}
 	var d Document
 	var ok bool
+	if id[0] != '"' && id[0] != '-' && (id[0] < '0' || id[0] > '9') {
+		return Document{}, false // ids are strings or numbers
+	}
 	if d.ID, ok = jsonStringValue(id, idEsc); !ok || strings.TrimSpace(d.ID) == "" ||
 		strings.ContainsFunc(d.ID, func(r rune) bool { return r == ' ' || r < 0x20 || r == 0x7f }) {
 		return Document{}, false
 	}
-	if title != nil {
+	if title != nil && string(title) != "null" {
+		if title[0] != '"' {
+			return Document{}, false
+		}
 		if d.Title, ok = jsonStringValue(title, titleEsc); !ok {
 			return Document{}, false
 		}
+	}
+	if text[0] != '"' {
+		return Document{}, false
 	}
 	if d.Text, ok = jsonStringValue(text, textEsc); !ok {
 		return Document{}, false
@@ -279,10 +291,113 @@ func scanJSONString(b []byte, i int) (s []byte, escaped bool, end int, ok bool) 
 	return nil, false, len(b), false
 }
 
+// maxFastDepth is the deepest nesting of a member the fast path skips.
+const maxFastDepth = 64
+
+// skipJSONValue returns the index after the JSON value (number, literal,
+// string, array or object, nested at most maxFastDepth deep) starting at
+// b[i]; ok is false when b[i:] does not start with a valid one.
+func skipJSONValue(b []byte, i, depth int) (int, bool) {
+	if i >= len(b) || depth > maxFastDepth {
+		return i, false
+	}
+	switch c := b[i]; {
+	case c == '"':
+		_, _, j, ok := scanJSONString(b, i)
+		return j, ok
+	case c == '{' || c == '[':
+		end := byte('}')
+		if c == '[' {
+			end = ']'
+		}
+		j := skipJSONSpace(b, i+1)
+		if j < len(b) && b[j] == end {
+			return j + 1, true
+		}
+		for {
+			var ok bool
+			if c == '{' {
+				if _, _, j, ok = scanJSONString(b, j); !ok {
+					return j, false
+				}
+				if j = skipJSONSpace(b, j); j >= len(b) || b[j] != ':' {
+					return j, false
+				}
+				j = skipJSONSpace(b, j+1)
+			}
+			if j, ok = skipJSONValue(b, j, depth+1); !ok {
+				return j, false
+			}
+			j = skipJSONSpace(b, j)
+			switch {
+			case j < len(b) && b[j] == ',':
+				j = skipJSONSpace(b, j+1)
+			case j < len(b) && b[j] == end:
+				return j + 1, true
+			default:
+				return j, false
+			}
+		}
+	case c == 't' || c == 'f' || c == 'n':
+		for _, lit := range []string{"true", "false", "null"} {
+			if bytes.HasPrefix(b[i:], []byte(lit)) {
+				return i + len(lit), true
+			}
+		}
+		return i, false
+	default:
+		return skipJSONNumber(b, i)
+	}
+}
+
+// skipJSONNumber returns the index after the JSON number starting at b[i]
+// (-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?).
+func skipJSONNumber(b []byte, i int) (int, bool) {
+	digits := func(j int) int {
+		for j < len(b) && '0' <= b[j] && b[j] <= '9' {
+			j++
+		}
+		return j
+	}
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && '1' <= b[i] && b[i] <= '9':
+		i = digits(i)
+	default:
+		return i, false
+	}
+	if i < len(b) && b[i] == '.' {
+		j := digits(i + 1)
+		if j == i+1 {
+			return j, false
+		}
+		i = j
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		j := digits(i)
+		if j == i {
+			return j, false
+		}
+		i = j
+	}
+	return i, true
+}
+
 // jsonStringValue decodes a JSON string scanned by scanJSONString:
 // without escapes its bytes between the quotes, else as encoding/json
-// decodes it.
+// decodes it; a number (an id) is its literal.
 func jsonStringValue(raw []byte, escaped bool) (string, bool) {
+	if raw[0] != '"' {
+		return string(raw), true
+	}
 	if !escaped {
 		return string(raw[1 : len(raw)-1]), true
 	}

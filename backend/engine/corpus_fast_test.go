@@ -14,6 +14,17 @@ var docLines = []string{
 	`{ "_id" : "a" , "title" : "" , "text" : "" }`,
 	`{"_id": "a\u00e9", "title": "T \"q\" \\ \/ \b\f\n\r\t", "text": "snow \ud83d\ude00 \ud800 x"}`,
 	`{"_id": 42, "text": "number id"}`,
+	`{"_id": "4983", "title": "t", "text": "x", "metadata": {}}`,
+	`{"_id": -1.5e+3, "title": null, "text": "x", "m": [1, -0, 0.5, 1E9, true, false, null, "s\n", {"a": [[]]}]}`,
+	`{"_id": 01, "text": "leading zero"}`,
+	`{"_id": 1., "text": "bad number"}`,
+	`{"_id": "a", "text": "x", "m": [1, ]}`,
+	`{"_id": "a", "text": "x", "m": {"a" 1}}`,
+	`{"_id": "a", "text": "x", "m": tru}`,
+	`{"_id": "a", "text": "x", "m": nulll}`,
+	`{"_id": true, "text": "bool id"}`,
+	`{"_id": "a", "text": 5}`,
+	`{"_id": "a", "text": "x", "m": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}`,
 	`{"_id": "a", "title": null, "text": "null title"}`,
 	`{"_id": "a", "title": 3, "text": "bad title"}`,
 	`{"_id": "a", "text": "x", "metadata": {"k": [1, 2]}}`,
@@ -45,7 +56,7 @@ func TestParseDocLineFast(t *testing.T) {
 			checkFastLine(t, []byte(line), fields)
 		}
 	}
-	for _, line := range docLines[:4] {
+	for _, line := range docLines[:7] {
 		if _, ok := parseDocLineFast([]byte(line), "_id", "title", "text"); !ok {
 			t.Errorf("%s: not on the fast path", line)
 		}
