@@ -80,12 +80,16 @@ func (e *LSA) Fit(ctx context.Context, texts []string) error {
 
 // FitEmbed fits the model on texts as Fit does and returns their vectors,
 // bit for bit what EmbedDocuments returns for them after Fit, from the
-// fitted TF-IDF rows instead of tokenizing every text a second time.
+// fitted TF-IDF rows instead of tokenizing every text a second time. The
+// vectors lie back to back in one array (each one's capacity runs to its
+// end): appending to one overwrites the next.
 func (e *LSA) FitEmbed(ctx context.Context, texts []string) ([][]float32, error) {
 	x, err := e.fit(ctx, texts)
 	if err != nil {
 		return nil, err
 	}
+	// One array holds every vector, back to back.
+	data := make([]float32, x.rows*e.dim)
 	out := make([][]float32, x.rows)
 	err = embedEach(ctx, out, func() func(int) []float32 {
 		var row []termWeight
@@ -94,7 +98,7 @@ func (e *LSA) FitEmbed(ctx context.Context, texts []string) ([][]float32, error)
 			for k := x.ptr[i]; k < x.ptr[i+1]; k++ {
 				row = append(row, termWeight{term: x.col[k], w: x.val[k]})
 			}
-			return e.project(row)
+			return e.projectInto(data[i*e.dim:], row)
 		}
 	})
 	if err != nil {
@@ -110,12 +114,14 @@ func (e *LSA) fit(ctx context.Context, texts []string) (*csr, error) {
 		return nil, fmt.Errorf("embed: %s: fit: no texts", e.Name())
 	}
 	tk := tokenizeCorpus(texts)
+	nTexts := len(texts)
+	texts = nil // the fit needs only their terms: let the texts go (the caller may hold none)
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("embed: %s: fit: %w", e.Name(), err)
 	}
 	df := tk.df()
 	minDF := 1
-	if len(texts) >= lsaMinDFCorpus {
+	if nTexts >= lsaMinDFCorpus {
 		minDF = 2
 	}
 	var vocab []string
@@ -125,12 +131,12 @@ func (e *LSA) fit(ctx context.Context, texts []string) (*csr, error) {
 		}
 	}
 	if len(vocab) == 0 {
-		return nil, fmt.Errorf("embed: %s: fit: the %d texts have no term in %d or more of them", e.Name(), len(texts), minDF)
+		return nil, fmt.Errorf("embed: %s: fit: the %d texts have no term in %d or more of them", e.Name(), nTexts, minDF)
 	}
 	slices.Sort(vocab)
 	index := make(map[string]int32, len(vocab))
 	idf := make([]float64, len(vocab))
-	n := float64(len(texts))
+	n := float64(nTexts)
 	for i, t := range vocab {
 		index[t] = int32(i)
 		idf[i] = math.Log((1+n)/(1+float64(df[t]))) + 1
@@ -176,7 +182,7 @@ func (e *LSA) fit(ctx context.Context, texts []string) (*csr, error) {
 		tk.docs[i] = nil
 	}
 	tk = nil
-	svd, err := randomizedSVD(ctx, x, x.transpose(), e.dim, e.seed)
+	svd, err := randomizedSVD(ctx, x, e.dim, e.seed)
 	if err != nil {
 		return nil, fmt.Errorf("embed: %s: fit: %w", e.Name(), err)
 	}
@@ -279,6 +285,12 @@ func (e *LSA) EmbedQuery(ctx context.Context, text string) ([]float32, error) {
 
 // project returns the L2-normalized x·V_k of a TF-IDF row.
 func (e *LSA) project(row []termWeight) []float32 {
+	return e.projectInto(make([]float32, e.dim), row)
+}
+
+// projectInto writes project(row) into dst[:Dim], which must hold zeros,
+// and returns it.
+func (e *LSA) projectInto(dst []float32, row []termWeight) []float32 {
 	acc := make([]float64, e.dim)
 	for _, tw := range row {
 		vr := e.v[int(tw.term)*e.dim : (int(tw.term)+1)*e.dim]
@@ -290,7 +302,7 @@ func (e *LSA) project(row []termWeight) []float32 {
 	for _, a := range acc {
 		ss += a * a
 	}
-	out := make([]float32, e.dim)
+	out := dst[:e.dim]
 	if ss == 0 {
 		return out
 	}

@@ -24,7 +24,7 @@ type rsvd struct {
 }
 
 // randomizedSVD computes the top k singular triplets' right side of the
-// sparse n × m matrix x (xt is its transpose), for a document-term x with
+// sparse n × m matrix x, for a document-term x with
 // n documents and m terms:
 //
 //  1. Ω: m × l standard Gaussian from seed, l = min(k + oversample, n, m).
@@ -34,7 +34,8 @@ type rsvd struct {
 //     the top singular vector; the m × l Z is not orthonormalized because
 //     its QR would cost m·l² (the vocabulary is larger than the corpus) and
 //     one X Xᵀ step between QRs loses no useful precision in float64.
-//  4. W = Xᵀ Q, so B = Qᵀ X = Wᵀ (l × m). B Bᵀ = Qᵀ (X W) is l × l; its SVD
+//  4. W = Xᵀ Q, so B = Qᵀ X = Wᵀ (l × m). B Bᵀ = Qᵀ (X W) is l × l (csr.gram,
+//     without the n × l X W); its SVD
 //     (gonum mat.SVD) gives B Bᵀ = Ũ Λ Ũᵀ, so B = Ũ Σ Vᵀ with Σ = √Λ and
 //     V = Bᵀ Ũ Σ⁻¹ = W Ũ Σ⁻¹ (m × l). Going through the l × l Gram matrix
 //     avoids any dense m × l factorization; it squares the condition number
@@ -43,7 +44,7 @@ type rsvd struct {
 // Components with a zero singular value get a zero column. Each column's
 // sign is fixed so that its largest-magnitude entry is positive. The result
 // depends only on x, k and seed.
-func randomizedSVD(ctx context.Context, x, xt *csr, k int, seed uint64) (*rsvd, error) {
+func randomizedSVD(ctx context.Context, x *csr, k int, seed uint64) (*rsvd, error) {
 	n, m := x.rows, x.cols
 	l := min(k+rsvdOversample, n, m)
 	if l < 1 {
@@ -65,7 +66,7 @@ func randomizedSVD(ctx context.Context, x, xt *csr, k int, seed uint64) (*rsvd, 
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		xt.mulDenseInto(z, q, l)
+		x.mulTDenseInto(z, q, l)
 		if q, err = orthonormalize(x.mulDenseInto(q, z, l), n, l); err != nil {
 			return nil, err
 		}
@@ -73,10 +74,8 @@ func randomizedSVD(ctx context.Context, x, xt *csr, k int, seed uint64) (*rsvd, 
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	w := xt.mulDenseInto(z, q, l) // m × l
-	c := x.mulDense(w, l)         // n × l
-	var g mat.Dense
-	g.Mul(mat.NewDense(n, l, q).T(), mat.NewDense(n, l, c))
+	w := x.mulTDenseInto(z, q, l) // m × l
+	g := mat.NewDense(l, l, x.gram(q, w, l))
 	for i := 0; i < l; i++ { // symmetrize away rounding
 		for j := i + 1; j < l; j++ {
 			s := (g.At(i, j) + g.At(j, i)) / 2
@@ -85,7 +84,7 @@ func randomizedSVD(ctx context.Context, x, xt *csr, k int, seed uint64) (*rsvd, 
 		}
 	}
 	var svd mat.SVD
-	if !svd.Factorize(&g, mat.SVDThin) {
+	if !svd.Factorize(g, mat.SVDThin) {
 		return nil, fmt.Errorf("randomized svd: the %d × %d dense svd did not converge", l, l)
 	}
 	lambda := svd.Values(nil)

@@ -124,6 +124,15 @@ func parseDocLine(b []byte, idField, titleField, textField string) (Document, bo
 	if len(b) == 0 {
 		return Document{}, false, nil
 	}
+	if d, ok := parseDocLineFast(b, idField, titleField, textField); ok {
+		return d, true, nil
+	}
+	return parseDocLineGeneral(b, idField, titleField, textField)
+}
+
+// parseDocLineGeneral parses any corpus line (trimmed, non-empty) with
+// encoding/json, naming what is wrong with a line it refuses.
+func parseDocLineGeneral(b []byte, idField, titleField, textField string) (Document, bool, error) {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(b, &m); err != nil {
 		return Document{}, false, fmt.Errorf("expected a JSON object: %w", err)
@@ -156,6 +165,247 @@ func parseDocLine(b []byte, idField, titleField, textField string) (Document, bo
 		return d, false, fmt.Errorf("field %q: expected a string", textField)
 	}
 	return d, true, nil
+}
+
+// parseDocLineFast parses the common shape of a corpus line without
+// encoding/json's reflection: one flat object whose members are all
+// strings, the id and text present, the id valid. It reports false for
+// anything else (other value types, escaped keys, malformed JSON, a bad
+// or missing field), which parseDocLine's general path then reads or
+// refuses with its error; a line it accepts gives the Document the
+// general path gives (FuzzParseDocLineFast). b is trimmed valid UTF-8.
+func parseDocLineFast(b []byte, idField, titleField, textField string) (Document, bool) {
+	if len(b) < 2 || b[0] != '{' {
+		return Document{}, false
+	}
+	var id, title, text []byte
+	var idEsc, titleEsc, textEsc bool
+	for i := 1; ; {
+		i = skipJSONSpace(b, i)
+		key, keyEsc, j, ok := scanJSONString(b, i)
+		if !ok || keyEsc {
+			return Document{}, false
+		}
+		if i = skipJSONSpace(b, j); i >= len(b) || b[i] != ':' {
+			return Document{}, false
+		}
+		i = skipJSONSpace(b, i+1)
+		val, esc, j, ok := scanJSONString(b, i)
+		if !ok { // another kind of value: kept raw (id, title) or skipped
+			if j, ok = skipJSONValue(b, i, 0); !ok {
+				return Document{}, false
+			}
+			val, esc = b[i:j], false
+		}
+		k := string(key[1 : len(key)-1]) // no allocation in the comparisons
+		if k == idField {
+			id, idEsc = val, esc
+		}
+		if titleField != "" && k == titleField {
+			title, titleEsc = val, esc
+		}
+		if k == textField {
+			text, textEsc = val, esc
+		}
+		i = skipJSONSpace(b, j)
+		if i < len(b) && b[i] == ',' {
+			i++
+			continue
+		}
+		if i != len(b)-1 || b[i] != '}' || id == nil || text == nil {
+			return Document{}, false
+		}
+		break
+	}
+	var d Document
+	var ok bool
+	if id[0] != '"' && id[0] != '-' && (id[0] < '0' || id[0] > '9') {
+		return Document{}, false // ids are strings or numbers
+	}
+	if d.ID, ok = jsonStringValue(id, idEsc); !ok || strings.TrimSpace(d.ID) == "" ||
+		strings.ContainsFunc(d.ID, func(r rune) bool { return r == ' ' || r < 0x20 || r == 0x7f }) {
+		return Document{}, false
+	}
+	if title != nil && string(title) != "null" {
+		if title[0] != '"' {
+			return Document{}, false
+		}
+		if d.Title, ok = jsonStringValue(title, titleEsc); !ok {
+			return Document{}, false
+		}
+	}
+	if text[0] != '"' {
+		return Document{}, false
+	}
+	if d.Text, ok = jsonStringValue(text, textEsc); !ok {
+		return Document{}, false
+	}
+	return d, true
+}
+
+// skipJSONSpace returns the index of the first byte at or after i that is
+// not JSON whitespace.
+func skipJSONSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// scanJSONString scans the JSON string starting at b[i] and returns it
+// with its quotes, whether it holds escapes, and the index after it; ok
+// is false when b[i:] does not start with a valid JSON string.
+func scanJSONString(b []byte, i int) (s []byte, escaped bool, end int, ok bool) {
+	if i >= len(b) || b[i] != '"' {
+		return nil, false, i, false
+	}
+	for j := i + 1; j < len(b); j++ {
+		switch c := b[j]; {
+		case c == '"':
+			return b[i : j+1], escaped, j + 1, true
+		case c < 0x20:
+			return nil, false, j, false
+		case c == '\\':
+			escaped = true
+			if j+1 >= len(b) {
+				return nil, false, j, false
+			}
+			switch b[j+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				j++
+			case 'u':
+				if j+5 >= len(b) {
+					return nil, false, j, false
+				}
+				for _, h := range b[j+2 : j+6] {
+					if !('0' <= h && h <= '9' || 'a' <= h && h <= 'f' || 'A' <= h && h <= 'F') {
+						return nil, false, j, false
+					}
+				}
+				j += 5
+			default:
+				return nil, false, j, false
+			}
+		}
+	}
+	return nil, false, len(b), false
+}
+
+// maxFastDepth is the deepest nesting of a member the fast path skips.
+const maxFastDepth = 64
+
+// skipJSONValue returns the index after the JSON value (number, literal,
+// string, array or object, nested at most maxFastDepth deep) starting at
+// b[i]; ok is false when b[i:] does not start with a valid one.
+func skipJSONValue(b []byte, i, depth int) (int, bool) {
+	if i >= len(b) || depth > maxFastDepth {
+		return i, false
+	}
+	switch c := b[i]; {
+	case c == '"':
+		_, _, j, ok := scanJSONString(b, i)
+		return j, ok
+	case c == '{' || c == '[':
+		end := byte('}')
+		if c == '[' {
+			end = ']'
+		}
+		j := skipJSONSpace(b, i+1)
+		if j < len(b) && b[j] == end {
+			return j + 1, true
+		}
+		for {
+			var ok bool
+			if c == '{' {
+				if _, _, j, ok = scanJSONString(b, j); !ok {
+					return j, false
+				}
+				if j = skipJSONSpace(b, j); j >= len(b) || b[j] != ':' {
+					return j, false
+				}
+				j = skipJSONSpace(b, j+1)
+			}
+			if j, ok = skipJSONValue(b, j, depth+1); !ok {
+				return j, false
+			}
+			j = skipJSONSpace(b, j)
+			switch {
+			case j < len(b) && b[j] == ',':
+				j = skipJSONSpace(b, j+1)
+			case j < len(b) && b[j] == end:
+				return j + 1, true
+			default:
+				return j, false
+			}
+		}
+	case c == 't' || c == 'f' || c == 'n':
+		for _, lit := range []string{"true", "false", "null"} {
+			if bytes.HasPrefix(b[i:], []byte(lit)) {
+				return i + len(lit), true
+			}
+		}
+		return i, false
+	default:
+		return skipJSONNumber(b, i)
+	}
+}
+
+// skipJSONNumber returns the index after the JSON number starting at b[i]
+// (-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?).
+func skipJSONNumber(b []byte, i int) (int, bool) {
+	digits := func(j int) int {
+		for j < len(b) && '0' <= b[j] && b[j] <= '9' {
+			j++
+		}
+		return j
+	}
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && '1' <= b[i] && b[i] <= '9':
+		i = digits(i)
+	default:
+		return i, false
+	}
+	if i < len(b) && b[i] == '.' {
+		j := digits(i + 1)
+		if j == i+1 {
+			return j, false
+		}
+		i = j
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		j := digits(i)
+		if j == i {
+			return j, false
+		}
+		i = j
+	}
+	return i, true
+}
+
+// jsonStringValue decodes a JSON string scanned by scanJSONString:
+// without escapes its bytes between the quotes, else as encoding/json
+// decodes it; a number (an id) is its literal.
+func jsonStringValue(raw []byte, escaped bool) (string, bool) {
+	if raw[0] != '"' {
+		return string(raw), true
+	}
+	if !escaped {
+		return string(raw[1 : len(raw)-1]), true
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return "", false
+	}
+	return s, true
 }
 
 // jsonID accepts a JSON string or number as an id.

@@ -26,9 +26,15 @@ type vectors struct {
 	searching atomic.Int32 // searches in similarities now (see splitParts)
 }
 
-// newVectors copies and L2-normalizes rows. A zero row stays zero (cosine 0
-// with every query).
+// newVectors L2-normalizes rows into the index. A zero row stays zero
+// (cosine 0 with every query). Rows lying back to back in one array, as
+// embed.LSA.FitEmbed returns them, become the index's storage, normalized
+// in place (the caller must not use them afterwards); other rows are
+// copied.
 func newVectors(rows [][]float32, dim int) (*vectors, error) {
+	if v, ok := adoptRows(rows, dim); ok {
+		return v, nil
+	}
 	v := &vectors{dim: dim, data: make([]float32, len(rows)*dim)}
 	for i, r := range rows {
 		if len(r) != dim {
@@ -38,6 +44,25 @@ func newVectors(rows [][]float32, dim int) (*vectors, error) {
 		normalize(v.data[i*dim : (i+1)*dim])
 	}
 	return v, nil
+}
+
+// adoptRows returns rows as an index without a copy when they are dim
+// values each, back to back in one array.
+func adoptRows(rows [][]float32, dim int) (*vectors, bool) {
+	n := len(rows)
+	if n == 0 || dim == 0 || cap(rows[0]) < n*dim {
+		return nil, false
+	}
+	data := rows[0][:n*dim]
+	for i, r := range rows {
+		if len(r) != dim || &r[0] != &data[i*dim] {
+			return nil, false
+		}
+	}
+	for i := range n {
+		normalize(data[i*dim : (i+1)*dim])
+	}
+	return &vectors{dim: dim, data: data}, true
 }
 
 func normalize(x []float32) {
@@ -180,7 +205,8 @@ func (v *vectors) save(path string) error {
 	binary.LittleEndian.PutUint32(hdr[:4], uint32(len(v.data)/max(v.dim, 1)))
 	binary.LittleEndian.PutUint32(hdr[4:], uint32(v.dim))
 	w.Write(hdr[:])
-	if err := binary.Write(w, binary.LittleEndian, v.data); err != nil {
+	put := func(b []byte, x float32) { binary.LittleEndian.PutUint32(b, math.Float32bits(x)) }
+	if err := writeLE(w, v.data, 4, put); err != nil {
 		f.Close()
 		return fmt.Errorf("save vectors: %w", err)
 	}
@@ -215,8 +241,17 @@ func loadVectors(path string, n, dim int) (*vectors, error) {
 		return nil, fmt.Errorf("load vectors: %s: holds %d×%d, want %d×%d", path, gotN, gotDim, n, dim)
 	}
 	v := &vectors{dim: dim, data: make([]float32, n*dim)}
-	if err := binary.Read(r, binary.LittleEndian, v.data); err != nil {
-		return nil, fmt.Errorf("load vectors: %s: %w", path, err)
+	// A block at a time: no second copy of the file in memory.
+	buf := make([]byte, 64<<10)
+	for i := 0; i < len(v.data); {
+		k := min(len(buf)/4, len(v.data)-i)
+		if _, err := io.ReadFull(r, buf[:4*k]); err != nil {
+			return nil, fmt.Errorf("load vectors: %s: %w", path, err)
+		}
+		for j := range k {
+			v.data[i+j] = math.Float32frombits(binary.LittleEndian.Uint32(buf[4*j:]))
+		}
+		i += k
 	}
 	return v, nil
 }

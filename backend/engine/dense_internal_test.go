@@ -3,6 +3,7 @@ package engine
 import (
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"testing"
 )
@@ -103,5 +104,57 @@ func BenchmarkDenseExact(b *testing.B) {
 		if _, err := v.search(rows[7], 100, chunks); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestNewVectorsAdoptsContiguousRows: rows back to back in one array (as
+// FitEmbed returns them) become the index's storage, normalized in place,
+// bit for bit the index copied rows give; separate rows are copied and
+// left as they were. A save and load round trip keeps every bit.
+func TestNewVectorsAdoptsContiguousRows(t *testing.T) {
+	const n, dim = 50, 7
+	rng := rand.New(rand.NewPCG(1, 2))
+	data := make([]float32, n*dim)
+	for i := range data {
+		data[i] = float32(rng.NormFloat64())
+	}
+	data[3*dim], data[3*dim+1] = 0, 0 // some zeros; row 5 all zero
+	clear(data[5*dim : 6*dim])
+	contiguous := make([][]float32, n)
+	separate := make([][]float32, n)
+	for i := range n {
+		contiguous[i] = data[i*dim : (i+1)*dim]
+		separate[i] = append([]float32(nil), contiguous[i]...)
+	}
+	copied, err := newVectors(separate, dim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(separate[1], data[dim:2*dim]) {
+		t.Error("newVectors changed rows it copied")
+	}
+	adopted, err := newVectors(contiguous, dim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if &adopted.data[0] != &data[0] || &copied.data[0] == &separate[0][0] {
+		t.Error("contiguous rows were copied, or separate rows adopted")
+	}
+	if !slices.Equal(adopted.data, copied.data) {
+		t.Error("the adopted index differs from the copied one")
+	}
+	path := filepath.Join(t.TempDir(), "vectors.f32")
+	if err := adopted.save(path); err != nil {
+		t.Fatal(err)
+	}
+	back, err := loadVectors(path, n, dim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(back.data, copied.data) {
+		t.Error("save + load changed the vectors")
+	}
+	if _, err := loadVectors(path, n+1, dim); err == nil {
+		t.Error("loadVectors accepted a file of another row count")
 	}
 }

@@ -45,8 +45,9 @@ func probeEmbedder(ctx context.Context, emb embed.Embedder, baseURL string) erro
 
 // fitOrLoad restores a corpus-fitted model from the cache, or fits it and
 // caches it. A FitEmbedder fitting returns the texts' vectors too (nil
-// otherwise).
-func (e *Engine) fitOrLoad(ctx context.Context, f embed.Fitter, texts []string, dir string) ([][]float32, error) {
+// otherwise). The texts are made for the fit alone: no frame keeps them
+// past the embedder's tokenization.
+func (e *Engine) fitOrLoad(ctx context.Context, f embed.Fitter, src chunkTexts, dir string) ([][]float32, error) {
 	file := filepath.Join(dir, "model.bin")
 	if u, ok := f.(encoding.BinaryUnmarshaler); ok {
 		if data, err := os.ReadFile(file); err == nil {
@@ -61,9 +62,9 @@ func (e *Engine) fitOrLoad(ctx context.Context, f embed.Fitter, texts []string, 
 	var rows [][]float32
 	var err error
 	if fe, ok := f.(embed.FitEmbedder); ok {
-		rows, err = fe.FitEmbed(ctx, texts)
+		rows, err = fe.FitEmbed(ctx, src.all())
 	} else {
-		err = f.Fit(ctx, texts)
+		err = f.Fit(ctx, src.all())
 	}
 	if err != nil {
 		return nil, fmt.Errorf("dense: fit %s: %w", e.emb.Name(), err)
@@ -91,8 +92,8 @@ func writeFileAtomic(path string, data []byte) error {
 
 // buildDense fits the embedder when it learns from the corpus, then loads
 // the chunk vectors from the cache or computes and caches them.
-// texts are the chunks' indexed texts (textsOf).
-func (e *Engine) buildDense(ctx context.Context, texts []string) error {
+// src gives the chunks' indexed texts.
+func (e *Engine) buildDense(ctx context.Context, src chunkTexts) error {
 	ids := make([]string, len(e.chunks))
 	for i, c := range e.chunks {
 		ids[i] = c.ID
@@ -104,7 +105,7 @@ func (e *Engine) buildDense(ctx context.Context, texts []string) error {
 	var fitted [][]float32 // the texts' vectors, when fitting gave them
 	if f, ok := e.emb.(embed.Fitter); ok {
 		var err error
-		if fitted, err = e.fitOrLoad(ctx, f, texts, dir); err != nil {
+		if fitted, err = e.fitOrLoad(ctx, f, src, dir); err != nil {
 			return err
 		}
 	}
@@ -120,6 +121,10 @@ func (e *Engine) buildDense(ctx context.Context, texts []string) error {
 		e.log.Warn("recomputing embeddings", "reason", err)
 	}
 	rows := fitted
+	var texts []string
+	if len(rows) < src.len() {
+		texts = src.all()
+	}
 	for i := len(rows); i < len(texts); i += embedBatch {
 		j := min(i+embedBatch, len(texts))
 		vs, err := e.emb.EmbedDocuments(ctx, ids[i:j], texts[i:j])

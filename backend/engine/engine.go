@@ -154,8 +154,8 @@ func (e *Engine) Build(ctx context.Context) (err error) {
 	defer cancel()
 	var wg sync.WaitGroup
 	var lexErr, denseErr error
-	// One copy of the indexed texts serves both sides.
-	texts := textsOf(e.chunks, e.titles)
+	// The indexed texts are made as each side reads them, not held.
+	texts := chunkTexts{chunks: e.chunks, titles: e.titles}
 	if e.cfg.Has(BM25) {
 		wg.Add(1)
 		go func() {
@@ -187,7 +187,7 @@ func (e *Engine) Build(ctx context.Context) (err error) {
 }
 
 // buildBM25 opens the cached bm25 index or builds it.
-func (e *Engine) buildBM25(ctx context.Context, texts []string) (err error) {
+func (e *Engine) buildBM25(ctx context.Context, texts chunkTexts) (err error) {
 	t := time.Now()
 	dir := filepath.Join(e.cfg.CacheDir, "bm25-"+e.cacheKey("bm25", Analyzer, indexFormat))
 	e.stats.LexicalDir = dir

@@ -19,6 +19,8 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
+	"github.com/blevesearch/segment"
 
 	"github.com/fusiontune/fusiontune/backend/fusion"
 )
@@ -76,12 +78,12 @@ type accumulator struct {
 	hits    []scored
 }
 
-// buildLexical analyzes the chunks' texts (textsOf) on up to two workers,
+// buildLexical analyzes the chunks' texts (src) on up to two workers,
 // merges their postings in chunk order and writes the index to dir through
 // a temporary directory renamed into place once complete, so a cancelled
 // or failed build leaves nothing behind.
-func buildLexical(ctx context.Context, dir string, texts []string, bm BM25Config) (*lexical, error) {
-	l, err := analyzeChunks(ctx, texts)
+func buildLexical(ctx context.Context, dir string, src chunkTexts, bm BM25Config) (*lexical, error) {
+	l, err := analyzeChunks(ctx, src)
 	if err != nil {
 		return nil, fmt.Errorf("bm25 index: %w", err)
 	}
@@ -117,65 +119,143 @@ type blockPostings struct {
 	tfs   []uint32
 }
 
-// analyzeTexts analyzes one block of texts.
-func analyzeTexts(a analysis.Analyzer, texts []string) *blockPostings {
-	bp := &blockPostings{lens: make([]uint32, len(texts)), nterm: make([]uint32, len(texts))}
-	local := map[string]uint32{}
-	tf := map[uint32]uint32{}
-	var order []uint32
-	for i, text := range texts {
-		toks := a.Analyze([]byte(text))
-		bp.lens[i] = uint32(len(toks))
-		clear(tf)
-		order = order[:0]
-		for _, t := range toks {
-			id, ok := local[string(t.Term)]
-			if !ok {
-				id = uint32(len(bp.terms))
-				s := string(t.Term)
-				local[s] = id
-				bp.terms = append(bp.terms, s)
-			}
-			if tf[id] == 0 {
-				order = append(order, id)
-			}
-			tf[id]++
+// termAnalyzer is one build worker's analysis: the segments of bleve's
+// unicode tokenizer (what its Tokenize keeps: segments of a type other
+// than None), each distinct segment passed once through the analyzer's
+// token filters (possessive, lower case, stop words, Porter stemming) and
+// the outcome memoized. Those filters map each token by its bytes alone,
+// so a text gives exactly the terms a.Analyze gives, without a token
+// stream or a stemming per occurrence (TestTermAnalyzerMatchesAnalyze).
+type termAnalyzer struct {
+	filters []analysis.TokenFilter
+	memo    map[string]termSpan // segment -> its terms in ids
+	ids     []int32             // worker term ids of memoized segments
+	terms   []string            // worker term id -> term
+	termID  map[string]int32    // term -> worker term id (segments "Runs" and "running" share "run")
+	// Per block: a worker term's local number is local[id] when
+	// stamp[id] == block (blocks count from 1).
+	local, stamp []uint32
+	block        uint32
+	tf           []uint32 // local term -> count in the current text
+	order        []uint32 // the current text's local terms, by first use
+	buf          []byte   // the current text
+}
+
+// termSpan is a memoized segment's terms: ids[off : off+n].
+type termSpan struct{ off, n int32 }
+
+// newTermAnalyzer returns a worker's analysis with a's token filters; a
+// must be the engine's analyzer (a *analysis.DefaultAnalyzer without
+// character filters).
+func newTermAnalyzer(a analysis.Analyzer) (*termAnalyzer, error) {
+	da, ok := a.(*analysis.DefaultAnalyzer)
+	if !ok || len(da.CharFilters) > 0 {
+		return nil, fmt.Errorf("analyzer %q is not a tokenizer and token filters", Analyzer)
+	}
+	if _, ok := da.Tokenizer.(*unicode.UnicodeTokenizer); !ok {
+		return nil, fmt.Errorf("analyzer %q does not use the unicode tokenizer", Analyzer)
+	}
+	return &termAnalyzer{filters: da.TokenFilters, memo: map[string]termSpan{}, termID: map[string]int32{}}, nil
+}
+
+// segment returns the memoized terms of one tokenizer segment.
+func (ta *termAnalyzer) segment(seg []byte) []int32 {
+	sp, ok := ta.memo[string(seg)]
+	if !ok {
+		stream := analysis.TokenStream{{Term: slices.Clone(seg), Start: 0, End: len(seg), Position: 1}}
+		for _, f := range ta.filters {
+			stream = f.Filter(stream)
 		}
-		bp.nterm[i] = uint32(len(order))
-		for _, id := range order {
-			bp.tids = append(bp.tids, id)
-			bp.tfs = append(bp.tfs, tf[id])
+		sp = termSpan{off: int32(len(ta.ids)), n: int32(len(stream))}
+		for _, t := range stream {
+			id, ok := ta.termID[string(t.Term)]
+			if !ok {
+				id = int32(len(ta.terms))
+				ta.termID[string(t.Term)] = id
+				ta.terms = append(ta.terms, string(t.Term))
+				ta.local = append(ta.local, 0)
+				ta.stamp = append(ta.stamp, 0)
+			}
+			ta.ids = append(ta.ids, id)
+		}
+		ta.memo[string(seg)] = sp
+	}
+	return ta.ids[sp.off : sp.off+sp.n]
+}
+
+// analyzeBlock analyzes chunks [lo, hi) of src.
+func (ta *termAnalyzer) analyzeBlock(src chunkTexts, lo, hi int) *blockPostings {
+	n := hi - lo
+	bp := &blockPostings{lens: make([]uint32, n), nterm: make([]uint32, n)}
+	ta.block++
+	for i := range n {
+		ta.buf = src.appendText(ta.buf[:0], lo+i)
+		ta.order = ta.order[:0]
+		length := uint32(0)
+		seg := segment.NewWordSegmenterDirect(ta.buf)
+		for seg.Segment() {
+			if seg.Type() == segment.None {
+				continue
+			}
+			for _, id := range ta.segment(seg.Bytes()) {
+				length++
+				if ta.stamp[id] != ta.block {
+					ta.stamp[id], ta.local[id] = ta.block, uint32(len(bp.terms))
+					bp.terms = append(bp.terms, ta.terms[id])
+					ta.tf = append(ta.tf, 0)
+				}
+				lid := ta.local[id]
+				if ta.tf[lid] == 0 {
+					ta.order = append(ta.order, lid)
+				}
+				ta.tf[lid]++
+			}
+		}
+		bp.lens[i] = length
+		bp.nterm[i] = uint32(len(ta.order))
+		for _, lid := range ta.order {
+			bp.tids = append(bp.tids, lid)
+			bp.tfs = append(bp.tfs, ta.tf[lid])
+			ta.tf[lid] = 0
 		}
 	}
+	ta.tf = ta.tf[:0]
 	return bp
 }
 
 // analyzeChunks builds the index in memory: blocks of chunks analyzed on
 // up to two workers, merged in chunk order (term numbers by first use), so
 // every build gives the same index.
-func analyzeChunks(ctx context.Context, texts []string) (*lexical, error) {
+func analyzeChunks(ctx context.Context, src chunkTexts) (*lexical, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	a := newAnalyzer()
-	nblocks := (len(texts) + analyzeBlock - 1) / analyzeBlock
+	nchunks := src.len()
+	nblocks := (nchunks + analyzeBlock - 1) / analyzeBlock
 	results := make([]chan *blockPostings, nblocks)
 	for i := range results {
 		results[i] = make(chan *blockPostings, 1)
 	}
 	workers := min(2, runtime.GOMAXPROCS(0), max(nblocks, 1))
+	tas := make([]*termAnalyzer, workers)
+	for w := range tas {
+		var err error
+		if tas[w], err = newTermAnalyzer(a); err != nil {
+			return nil, err
+		}
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	next := make(chan int)
 	var wg sync.WaitGroup
 	// On return the feeder stops and the workers finish their blocks.
 	defer func() { cancel(); wg.Wait() }()
-	for range workers {
+	for _, ta := range tas {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for b := range next {
-				lo, hi := b*analyzeBlock, min((b+1)*analyzeBlock, len(texts))
-				results[b] <- analyzeTexts(a, texts[lo:hi])
+				results[b] <- ta.analyzeBlock(src, b*analyzeBlock, min((b+1)*analyzeBlock, nchunks))
 			}
 		}()
 	}
@@ -190,7 +270,7 @@ func analyzeChunks(ctx context.Context, texts []string) (*lexical, error) {
 		}
 	}()
 
-	l := &lexical{analyzer: a, terms: map[string]uint32{}, lens: make([]uint32, 0, len(texts))}
+	l := &lexical{analyzer: a, terms: map[string]uint32{}, lens: make([]uint32, 0, nchunks)}
 	// Each block's term numbers become the index's (numbered by first use
 	// in chunk order), then a counting sort by term over the blocks in
 	// order lays out the postings, chunks increasing within a term.
@@ -266,16 +346,16 @@ func (l *lexical) write(path string) error {
 	}
 	w.WriteString(indexMagic)
 	hdr := []uint64{indexVersion, uint64(len(l.lens)), uint64(len(terms)), uint64(len(l.docs))}
-	binary.Write(w, binary.LittleEndian, hdr)
-	binary.Write(w, binary.LittleEndian, l.lens)
+	writeLE(w, hdr, 8, binary.LittleEndian.PutUint64)
+	writeLE(w, l.lens, 4, binary.LittleEndian.PutUint32)
 	var buf [binary.MaxVarintLen64]byte
 	for _, t := range terms {
 		w.Write(buf[:binary.PutUvarint(buf[:], uint64(len(t)))])
 		w.WriteString(t)
 	}
-	binary.Write(w, binary.LittleEndian, l.offs)
-	binary.Write(w, binary.LittleEndian, l.docs)
-	if err := binary.Write(w, binary.LittleEndian, l.tfs); err != nil {
+	writeLE(w, l.offs, 8, binary.LittleEndian.PutUint64)
+	writeLE(w, l.docs, 4, binary.LittleEndian.PutUint32)
+	if err := writeLE(w, l.tfs, 4, binary.LittleEndian.PutUint32); err != nil {
 		return err
 	}
 	if err := w.Flush(); err != nil {
@@ -288,6 +368,24 @@ func (l *lexical) write(path string) error {
 		return err
 	}
 	return f.Close()
+}
+
+// writeLE writes xs to w, each as size bytes put by put, through a small
+// buffer: the bytes binary.Write writes, without its copy of them all.
+func writeLE[T any](w io.Writer, xs []T, size int, put func([]byte, T)) error {
+	buf := make([]byte, 0, 64<<10)
+	for _, x := range xs {
+		if len(buf)+size > cap(buf) {
+			if _, err := w.Write(buf); err != nil {
+				return err
+			}
+			buf = buf[:0]
+		}
+		buf = buf[:len(buf)+size]
+		put(buf[len(buf)-size:], x)
+	}
+	_, err := w.Write(buf)
+	return err
 }
 
 // errIndexFormat marks an index file that is not one this build writes.
@@ -405,6 +503,26 @@ func (l *lexical) prepare(bm BM25Config) {
 		return &accumulator{sum: make([]float64, n), matched: make([]uint32, n)}
 	}
 }
+
+// chunkTexts gives what both retrievers index of each chunk (indexText)
+// on demand, so a build holds no copy of them all.
+type chunkTexts struct {
+	chunks []Chunk
+	titles []string // per chunk: its document's title
+}
+
+func (t chunkTexts) len() int { return len(t.chunks) }
+
+// appendText appends chunk i's indexed text to dst.
+func (t chunkTexts) appendText(dst []byte, i int) []byte {
+	if t.titles[i] != "" {
+		dst = append(append(dst, t.titles[i]...), "\n\n"...)
+	}
+	return append(dst, t.chunks[i].Text...)
+}
+
+// all returns every chunk's indexed text.
+func (t chunkTexts) all() []string { return textsOf(t.chunks, t.titles) }
 
 // textsOf returns what both retrievers index of each chunk (indexText).
 func textsOf(chunks []Chunk, titles []string) []string {

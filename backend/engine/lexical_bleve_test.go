@@ -97,7 +97,7 @@ func compareWithBleve(t *testing.T, chunks []Chunk, titles []string, queries []s
 	idx := buildBleve(t, chunks, titles)
 	dir := filepath.Join(t.TempDir(), "bm25")
 	ctx := context.Background()
-	if _, err := buildLexical(ctx, dir, textsOf(chunks, titles), bms[0]); err != nil {
+	if _, err := buildLexical(ctx, dir, chunkTexts{chunks: chunks, titles: titles}, bms[0]); err != nil {
 		t.Fatal(err)
 	}
 	maxDiff := 0.0

@@ -17,7 +17,7 @@ func TestBuildLexicalCancelledEarly(t *testing.T) {
 	chunks := []Chunk{{ID: "d1", Text: "a refracting telescope"}, {ID: "d2", Text: "the moon's phases"}}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := buildLexical(ctx, dir, textsOf(chunks, []string{"", ""}), DefaultConfig().BM25)
+	_, err := buildLexical(ctx, dir, chunkTexts{chunks: chunks, titles: []string{"", ""}}, DefaultConfig().BM25)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want the cancellation", err)
 	}

@@ -96,7 +96,7 @@ func BenchmarkLexicalSearch(b *testing.B) {
 	bm := DefaultConfig().BM25
 	ctx := context.Background()
 	b.Run("index", func(b *testing.B) {
-		l, err := buildLexical(ctx, filepath.Join(b.TempDir(), "bm25"), textsOf(chunks, titles), bm)
+		l, err := buildLexical(ctx, filepath.Join(b.TempDir(), "bm25"), chunkTexts{chunks: chunks, titles: titles}, bm)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -20,11 +20,11 @@ func TestLexicalFile(t *testing.T) {
 	bm := DefaultConfig().BM25
 	root := t.TempDir()
 	a, b := filepath.Join(root, "a"), filepath.Join(root, "b")
-	built, err := buildLexical(ctx, a, textsOf(chunks, titles), bm)
+	built, err := buildLexical(ctx, a, chunkTexts{chunks: chunks, titles: titles}, bm)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := buildLexical(ctx, b, textsOf(chunks, titles), bm); err != nil {
+	if _, err := buildLexical(ctx, b, chunkTexts{chunks: chunks, titles: titles}, bm); err != nil {
 		t.Fatal(err)
 	}
 	da, _ := os.ReadFile(filepath.Join(a, indexFile))

@@ -43,11 +43,10 @@ func replicatedCorpus(b *testing.B, n int) string {
 	return path
 }
 
-// BenchmarkScaleBuild is a cold build (bm25 + lsa-128, whole documents) of
-// SciFact replicated to FUSIONTUNE_SCALE_DOCS documents (default 20,000);
-// it reports the build's wall time and the heap's peak in use as Go
-// counts it (the process's RSS is make bench-scale's).
-func BenchmarkScaleBuild(b *testing.B) {
+// scaleConfig is the engine of BenchmarkScaleBuild and BenchmarkScaleWarm:
+// bm25 + lsa-128 over SciFact replicated to FUSIONTUNE_SCALE_DOCS
+// documents (default 20,000), whole documents.
+func scaleConfig(b *testing.B) engine.Config {
 	n := 20000
 	if v, err := strconv.Atoi(os.Getenv("FUSIONTUNE_SCALE_DOCS")); err == nil && v > 0 {
 		n = v
@@ -56,6 +55,40 @@ func BenchmarkScaleBuild(b *testing.B) {
 	c.Corpus = engine.CorpusConfig{Path: replicatedCorpus(b, n), Format: engine.FormatBEIR}
 	c.Retrievers = []string{engine.BM25, engine.Dense}
 	c.Dense.Model = "lsa-128"
+	return c
+}
+
+// BenchmarkScaleWarm is a warm start of BenchmarkScaleBuild's engine: a
+// build on the cache a cold build left (corpus read and hashed, index,
+// model and vectors loaded).
+func BenchmarkScaleWarm(b *testing.B) {
+	c := scaleConfig(b)
+	c.CacheDir = b.TempDir()
+	build := func() engine.BuildStats {
+		e, err := engine.New(c, engine.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := e.Build(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+		e.Close()
+		return e.Stats()
+	}
+	build()
+	for b.Loop() {
+		if st := build(); !st.LexicalCached || !st.DenseCached {
+			b.Fatalf("warm build rebuilt: %+v", st)
+		}
+	}
+}
+
+// BenchmarkScaleBuild is a cold build (bm25 + lsa-128, whole documents) of
+// SciFact replicated to FUSIONTUNE_SCALE_DOCS documents (default 20,000);
+// it reports the build's wall time and the heap's peak in use as Go
+// counts it (the process's RSS is make bench-scale's).
+func BenchmarkScaleBuild(b *testing.B) {
+	c := scaleConfig(b)
 	for b.Loop() {
 		c.CacheDir = b.TempDir()
 		e, err := engine.New(c, engine.Options{})

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"os"
 
 	"github.com/fusiontune/fusiontune/internal/atomicfile"
 	"github.com/fusiontune/fusiontune/internal/cli"
@@ -41,6 +42,7 @@ func runServe(ctx context.Context, a *app, args []string) error {
 		return inputError(fmt.Errorf("%s: %w", configPath, err))
 	}
 	defer e.Close()
+	engine.TuneGC(os.Getenv) // GOGC 40 unless set: a cold build's peak memory
 	if !fs.Bool("no-query-log") {
 		closeTraffic, err := openTraffic(ctx, cfg, configPath, log, &opts)
 		if err != nil {
