@@ -144,4 +144,3 @@ func openTraffic(ctx context.Context, cfg Config, configPath string, log *slog.L
 	}()
 	return func() { sh.Engine.Close(); opts.QueryLog.Close() }, nil
 }
-
