@@ -55,3 +55,23 @@ func TestSweepConfig(t *testing.T) {
 		})
 	}
 }
+
+// TestQualityConfig: a check scores every query of the demo unless a
+// split is set, and carries the golden set and corpus for its failure
+// report.
+func TestQualityConfig(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	t.Chdir(t.TempDir())
+	var s Settings
+	if err := Load(&s, &s, "", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	var log bytes.Buffer
+	c, err := s.QualityConfig(runs.NewRedactor(), &log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Dataset.Split != "all" || c.Golden == nil || len(c.Queries) != len(c.Golden.Queries) || c.Manifest.Tool != "tune check-quality" || c.Log != &log {
+		t.Errorf("split %q, %d queries of %v, tool %q", s.Dataset.Split, len(c.Queries), c.Golden != nil, c.Manifest.Tool)
+	}
+}
