@@ -14,25 +14,7 @@ import (
 	"github.com/fusiontune/fusiontune/tuner/promote"
 )
 
-const adaptUsage = `RUN [--folds 5] [--seed 1] [--levels 2] [--min-leaf 30] [--metric NDCG@10]
-       [--collection collect-NNN.jsonl] [--out policy.json] [--format text|json]
-
-Learns a query-adaptive fusion policy from a replayed run's trial × query
-matrix: which of the run's query-time settings to use for a query, from cheap
-features known before fusion (query length, each retriever's top score and
-top1-top2 gap, the overlap of the two lists' top 10, the number of BM25
-candidates), as a shallow decision tree. Evaluates it by k-fold
-cross-validation over queries: the best global setting, the policy and the
-per-query oracle on held-out folds, with the paired randomization test. A
-policy that does not beat the global setting significantly is marked not
-promotable. --out writes the policy learned on every query (one replay
-group: name it with --collection when the run has several). --apply promotes
-it like any config (undo with tune rollback), and refuses one that is not
-promotable.
-
-Ranges: --folds 2..20 (and at most queries/2), --levels 0..8, --min-leaf >= 1.
-
-` + pickUsage
+var adaptUsage = usage("adapt") + pickUsage
 
 var adaptSpec = cli.Spec{Name: "adapt", Usage: adaptUsage, Flags: []cli.Flag{configFlag, runsDirFlag,
 	cli.String("format", "text", "text or json").OneOf("text", "json"),

@@ -12,15 +12,7 @@ import (
 	"github.com/fusiontune/fusiontune/tuner"
 )
 
-const checkQualityUsage = `[--config tune.yaml] [--runs-dir DIR] [--format text|md|json] [--against RUN|latest-on-branch|FILE]
-       [--branch NAME] [--base-branch NAME] [--export-baseline FILE] [--failures N]
-
-Evaluates the configured backend once, as it is: no parameter applied, no
-config written, nothing restarted by the check (an http backend without
-config/template/restart is only searched). Records a run like any other
-(tune compare, report and ui work on it), prints the scorecard overall and
-per category and difficulty, routing accuracy, the gates, the comparison
-with --against and the failing queries, and exits 1 when a gate fails.`
+var checkQualityUsage = usage("check-quality")
 
 // maxFailuresShown bounds --failures.
 const maxFailuresShown = 1000

@@ -10,15 +10,7 @@ import (
 	"github.com/fusiontune/fusiontune/tuner"
 )
 
-const compareUsage = `RUN_A[:TRIAL] RUN_B[:TRIAL] [--format text|json|md] [--config tune.yaml] [--runs-dir DIR]
-
-Compares trial B against trial A (deltas are B - A) on the queries both
-recorded: the paired Wilcoxon, randomization and bootstrap statistics on the
-primary score (and stats.metrics), per-category deltas, ranking diffs
-(Kendall tau, Jaccard@k, share of changed top-1 results) and the queries
-that changed most with their top 3 on each side.
-
-` + pickUsage
+var compareUsage = usage("compare") + pickUsage
 
 var compareSpec = cli.Spec{Name: "compare", Usage: compareUsage, Flags: []cli.Flag{configFlag, runsDirFlag,
 	cli.String("format", "text", "text, json or md").OneOf(runs.CompareFormats...).AlsoAccepts("markdown"),

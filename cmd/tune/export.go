@@ -13,15 +13,7 @@ import (
 	"github.com/fusiontune/fusiontune/tuner"
 )
 
-const exportUsage = `[GOLDEN] [--format trec|beir] [--out DIR] [--trial RUN[:TRIAL]] [--config tune.yaml]
-
-Writes a golden set (default: the settings' dataset) with its judgments
-resolved to document ids exactly as a sweep scores them, so any evaluator
-can use it: --format trec writes DIR/topics.tsv (id<TAB>text) and
-DIR/qrels.txt (qid 0 docno grade); --format beir writes DIR/queries.jsonl,
-DIR/qrels/test.tsv and, when a corpus is configured, DIR/corpus.jsonl.
---trial also writes DIR/run.trec, the recorded ranking of TRIAL of RUN
-(default: the best), e.g. for 'tune eval --qrels DIR/qrels.txt --run DIR/run.trec'.`
+var exportUsage = usage("export")
 
 // defaultExportDir is tune export's --out.
 const defaultExportDir = "export"

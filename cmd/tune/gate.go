@@ -10,13 +10,7 @@ import (
 	"github.com/fusiontune/fusiontune/tuner"
 )
 
-const gateUsage = `RUN [TRIAL] [--config tune.yaml] [--runs-dir DIR]
-
-Checks every gate of the settings (gates: ["Recall@3 >= 0.80",
-"routing[billing] == 1.0", ...]) on TRIAL of RUN and prints each with its value.
-Exits 1 when a gate fails.
-
-` + pickUsage
+var gateUsage = usage("gate") + pickUsage
 
 var gateSpec = cli.Spec{Name: "gate", Usage: gateUsage, Flags: []cli.Flag{configFlag, runsDirFlag}}
 

@@ -13,24 +13,7 @@ import (
 	"github.com/fusiontune/fusiontune/tuner/pool"
 )
 
-const harvestUsage = `--out golden.json [--sample random|top|pps] [--n 200] [--seed 1] [--stratify] [--update] [--implicit] LOG...
-
-Builds a golden-set skeleton from query logs (tune serve's log, or any
-system's in the same JSON-lines format): logged searches grouped by
-normalised text, ids stable across re-harvests (h-<sha256 prefix>), a
-sample of them written as a native golden set whose queries await
-judgments. --implicit grades them from the log's clicks (COEC click model)
-into the label store as source implicit, which never overrides gold, human,
-file or llm labels. A LOG with rotated files (LOG.1, LOG.2, ...) is read
-oldest first.
-
---judge hands the added queries to the judgments pipeline: the documents
-production served them (each logged search's results, to --pool-depth) that
-no label but an implicit one judges, pooled as 'tune judge pool' pools a
-run (a document many searches showed, or showed high, first), written to
---pool (default: --out's name with .pool.jsonl). Judge them with 'tune judge
-run --pool FILE' (llm), 'tune judge export'/'import' or 'tune ui --pool
-FILE' (people), with the harvested set as a dataset of the settings.`
+var harvestUsage = usage("harvest")
 
 var harvestSpec = cli.Spec{Name: "harvest", Usage: harvestUsage, Flags: []cli.Flag{configFlag, labelsFlag,
 	cli.String("out", "", "golden set to write (native JSON); refused when it exists, unless --update"),

@@ -10,16 +10,7 @@ import (
 	"github.com/fusiontune/fusiontune/tuner"
 )
 
-const planUsage = `[RUN] [--effect 0.02] [--config tune.yaml] [--runs-dir DIR]
-
-Prints how many judged queries a golden set needs to detect a mean gain of
-EFFECT in the primary score (and of 0.01, 0.02, 0.03, 0.05) with 80% power:
-for one pre-planned comparison (select, then confirm) and, with RUN, for a
-comparison corrected over RUN's trials. The per-query standard deviation of
-the paired differences comes from RUN (its best trial vs the reference) or,
-without RUN, from a prior (0.13, per-query ΔnDCG@10 on BEIR SciFact).
---effect: 0 < EFFECT <= 1.
-`
+var planUsage = usage("plan")
 
 // DefaultPlanEffect is tune plan's --effect.
 const DefaultPlanEffect = 0.02

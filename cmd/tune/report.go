@@ -10,13 +10,7 @@ import (
 	"github.com/fusiontune/fusiontune/runs/report"
 )
 
-const reportUsage = `[RUN] [--out FILE] [--runs-dir DIR]
-
-Renders RUN (latest, the default; a run id, a unique prefix of one, or the
-path of a run directory) as one self-contained HTML file: leaderboard, per-category
-bars, the primary score against each tuned parameter, replay parity,
-judged coverage and the worst queries. Without --out it is written to the
-run directory as report.html; --out - writes it to stdout.`
+var reportUsage = usage("report")
 
 var reportSpec = cli.Spec{Name: "report", Usage: reportUsage, Flags: []cli.Flag{configFlag, runsDirFlag,
 	cli.String("out", "", "output file (default RUN/report.html; - for stdout)")}}

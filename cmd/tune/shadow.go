@@ -11,17 +11,7 @@ import (
 	"github.com/fusiontune/fusiontune/tuner/shadow"
 )
 
-const shadowUsage = `--log LOG[,LOG...] --control log|ENGINE.yaml|run:RUN[:TRIAL] --treatment ENGINE.yaml|run:RUN[:TRIAL]|shadow [--k 10]
-
-Replays the distinct logged queries (in the order first searched) against
-two configurations of the embedded engine and diffs the answers: identical,
-minor (same documents, order changed), major (documents changed), Kendall
-tau, Jaccard@k, top-1 changed and each side's latency. The control may be
-the log itself (what was served); the treatment may be the answers tune
-serve's live shadow mode logged (shadow: {config, percent}). Where the queries are judged (--qrels, or
-the label store's labels of --dataset), the per-query metric deltas are
-tested sequentially (SPRT: --effect, --alpha, --beta) with the fixed-sample
-bootstrap interval beside it.`
+var shadowUsage = usage("shadow")
 
 var shadowSpec = cli.Spec{Name: "shadow", Usage: shadowUsage, Flags: []cli.Flag{configFlag, runsDirFlag, labelsFlag,
 	cli.String("log", "", "query logs, comma-separated (rotated files LOG.1, LOG.2 ... are read too)").Required(),

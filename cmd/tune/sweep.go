@@ -13,13 +13,7 @@ import (
 	"github.com/fusiontune/fusiontune/tuner"
 )
 
-const sweepUsage = `[--experiments FILE] [--config tune.yaml] [--runs-dir DIR] [--resume RUN [--retry-failed]] [--apply-best] [--mode live|replay|auto] [--verify N] [--format text|json|md|csv]
-       [--storage URL [--study NAME]] [--parallel N] [--judge file:PATH --judge-budget N [--judge-target 0.9] [--judge-leading 5]]
-
-Applies every trial of the experiment file to the backend, restarting it,
-evaluates the golden set, records the run under the runs directory and
-prints the leaderboard. With no settings file, the embedded engine runs on
-the shipped demo dataset.`
+var sweepUsage = usage("sweep")
 
 func runSweep(ctx context.Context, a *app, args []string) error {
 	return a.sweep(ctx, "sweep", args)

@@ -12,15 +12,7 @@ import (
 // defaultUIListen is tune ui's address: loopback only.
 const defaultUIListen = "127.0.0.1:7700"
 
-const uiUsage = `[--listen 127.0.0.1:7700] [--pool FILE] [--ready-file PATH] [--config tune.yaml] [--runs-dir DIR]
-
-Serves the evaluation web app over the runs directory, the settings'
-dataset (every query), the configured backend (the query microscope runs
-queries live with explain) and the label store (the judge page writes
-people's labels to it). Loopback by default: the app has no
-authentication, so listening beyond this machine is warned about. With
---pool (a file tune judge pool wrote) the judge page at /judge/pool offers
-the pool's pairs to label, with the pool's coverage.`
+var uiUsage = usage("ui")
 
 var uiSpec = cli.Spec{Name: "ui", Usage: uiUsage, Flags: []cli.Flag{configFlag, runsDirFlag, datasetIDFlag, labelsFlag,
 	cli.String("listen", defaultUIListen, "listen `address` (port 0 picks a free port)"),

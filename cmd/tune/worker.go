@@ -10,15 +10,7 @@ import (
 	"github.com/fusiontune/fusiontune/tuner/studystore"
 )
 
-const workerUsage = `--experiments FILE --storage URL --study NAME [--parallel N] [--worker NAME] [--config tune.yaml] [--runs-dir DIR]
-
-Joins the sampler study NAME kept in the database at URL (sqlite:///PATH,
-postgres://USER@HOST/DB, mysql://USER:PASS@HOST/DB), creating it if it is
-new. Every worker runs its own backend (its own tune serve child, port,
-config and cache directory) and records its own run; trials are claimed
-through the database so none runs twice, and a worker that dies has its
-running trial failed (queued trials re-queued) after --heartbeat-timeout.
-'tune leaderboard --storage URL --study NAME' prints the combined board.`
+var workerUsage = usage("worker")
 
 func runWorker(ctx context.Context, a *app, args []string) error {
 	return a.sweep(ctx, "worker", args)
