@@ -6,7 +6,6 @@ import (
 	"github.com/fusiontune/fusiontune/internal/cli"
 	"github.com/fusiontune/fusiontune/runs"
 
-	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/tuner"
 )
 
@@ -35,21 +34,9 @@ func runCompare(ctx context.Context, a *app, args []string) error {
 		return err
 	}
 	a.warnUnfinished(s, store)
-	ra, ea, err := tuner.ResolveTrial(store, fs.Arg(0))
+	c, err := tuner.CompareRefs(ctx, store, fs.Arg(0), fs.Arg(1), s.StatsOptions, tuner.CompareOptions{JaccardK: k, Changed: top})
 	if err != nil {
 		return runError(err)
-	}
-	rb, eb, err := tuner.ResolveTrial(store, fs.Arg(1))
-	if err != nil {
-		return runError(err)
-	}
-	seed := ra.Manifest.Seed
-	if seed == 0 {
-		seed = experiments.DefaultSeed
-	}
-	c, err := tuner.CompareRunsContext(ctx, ra, ea, rb, eb, tuner.CompareOptions{Stats: s.StatsOptions(seed), JaccardK: k, Changed: top})
-	if err != nil {
-		return err
 	}
 	return c.Render(a.stdout, format)
 }

@@ -2,9 +2,9 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"github.com/fusiontune/fusiontune/internal/cli"
 	"strconv"
+
+	"github.com/fusiontune/fusiontune/internal/cli"
 
 	"github.com/fusiontune/fusiontune/internal/plainnum"
 	"github.com/fusiontune/fusiontune/tuner"
@@ -42,12 +42,9 @@ func runPlan(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	lb, err := run.ReadLeaderboard()
+	b, err := tuner.PlanRun(e, run, s.StatsOptions(0))
 	if err != nil {
-		return err
+		return runError(err)
 	}
-	if lb.Power == nil {
-		return inputError(fmt.Errorf("run %s records no power (no comparison of its best trial with a reference): run tune plan without RUN for the prior", run.ID()))
-	}
-	return tuner.PlanBudget(e, lb.Power, run.ID(), s.StatsOptions(0)).Write(a.stdout)
+	return b.Write(a.stdout)
 }
