@@ -1,12 +1,11 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
+
 	"github.com/fusiontune/fusiontune/internal/cli"
 
-	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/runs/report"
 )
 
@@ -20,7 +19,6 @@ func runReport(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	out := fs.Str("out")
 	if fs.NArg() > 1 {
 		return usageErrorf("want at most one RUN (got %d arguments)", fs.NArg())
 	}
@@ -28,25 +26,10 @@ func runReport(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	opts := report.DefaultOptions()
-	switch out {
-	case "":
-		path, err := report.Write(run, opts)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintln(a.stdout, path)
-		return nil
-	case "-":
-		return report.Render(a.stdout, run, opts)
-	}
-	var b bytes.Buffer
-	if err := report.Render(&b, run, opts); err != nil {
+	path, err := report.WriteTo(run, fs.Str("out"), a.stdout, report.DefaultOptions())
+	if err != nil || path == "" {
 		return err
 	}
-	if err := runs.WriteFileAtomic(out, b.Bytes(), 0o644); err != nil {
-		return fmt.Errorf("report --out: %w", err)
-	}
-	fmt.Fprintln(a.stdout, out)
+	fmt.Fprintln(a.stdout, path)
 	return nil
 }
