@@ -7,8 +7,6 @@ import (
 
 	"github.com/fusiontune/fusiontune/internal/cli"
 
-	"github.com/fusiontune/fusiontune/backend/fusion"
-	"github.com/fusiontune/fusiontune/internal/atomicfile"
 	"github.com/fusiontune/fusiontune/tuner"
 	"github.com/fusiontune/fusiontune/tuner/adapt"
 	"github.com/fusiontune/fusiontune/tuner/promote"
@@ -51,13 +49,9 @@ func runAdapt(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	if (out != "" || apply) && len(reports) != 1 {
-		return usageErrorf("--out and --apply: the run has %d replay groups: pick one with --collection", len(reports))
-	}
-	if out != "" {
-		if err := writePolicy(out, reports[0].Learned); err != nil {
-			return err
-		}
+	chosen, err := tuner.AdaptOutput(reports, out, apply)
+	if err != nil {
+		return runError(err)
 	}
 	if err := tuner.RenderAdapt(a.stdout, reports, format); err != nil {
 		return err
@@ -74,21 +68,10 @@ func runAdapt(ctx context.Context, a *app, args []string) error {
 		return err
 	}
 	p, err := promote.PolicyInstall(ctx, promote.PolicyConfig{ConfigPath: s.Backend.Config, Store: store, Run: run,
-		Collection: reports[0].Collection, Policy: reports[0].Learned, NewVerify: s.ProductionVerifier(a.secrets, a.stderr), Log: a.stderr})
+		Collection: chosen.Collection, Policy: chosen.Learned, NewVerify: s.ProductionVerifier(a.secrets, a.stderr), Log: a.stderr})
 	if err != nil {
 		return runError(err)
 	}
 	fmt.Fprintf(a.stderr, "promoted %s (run %s) to %s; backup %s\n", p.Trial, p.Run, p.Config, orNone(p.Backup))
-	return nil
-}
-
-func writePolicy(path string, p *fusion.Policy) error {
-	data, err := p.Encode()
-	if err != nil {
-		return err
-	}
-	if err := atomicfile.Write(path, data, 0o644); err != nil {
-		return fmt.Errorf("adapt: --out: %w", err)
-	}
 	return nil
 }
