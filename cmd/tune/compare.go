@@ -25,15 +25,10 @@ func runCompare(ctx context.Context, a *app, args []string) error {
 		return usageErrorf("want RUN_A[:TRIAL] and RUN_B[:TRIAL] (got %d arguments)", fs.NArg())
 	}
 	format, k, top := fs.Str("format"), fs.Int("k"), fs.Int("changed")
-	s, err := settingsOf(fs)
+	s, store, err := a.openSettingsStore(fs)
 	if err != nil {
 		return err
 	}
-	store, err := a.openStore(s.RunsDir)
-	if err != nil {
-		return err
-	}
-	a.warnUnfinished(s, store)
 	c, err := tuner.CompareRefs(ctx, store, fs.Arg(0), fs.Arg(1), s.StatsOptions, tuner.CompareOptions{JaccardK: k, Changed: top})
 	if err != nil {
 		return runError(err)

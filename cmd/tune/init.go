@@ -3,10 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/fusiontune/fusiontune/internal/cli"
-	"path/filepath"
 
-	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/fusiontune/fusiontune/internal/cli"
+
 	"github.com/fusiontune/fusiontune/tuner"
 )
 
@@ -32,13 +31,6 @@ func runInit(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return runError(err)
 	}
-	golden := filepath.Join(dir, experiments.InitGoldenFile)
-	if corpus == "" {
-		fmt.Fprintf(a.stderr, "next: set dataset.corpus in %s, ", filepath.Join(dir, experiments.InitSettingsFile))
-	} else {
-		fmt.Fprint(a.stderr, "next: ")
-	}
-	fmt.Fprintf(a.stderr, "write the queries of %s ('tune check %s' lists what is left), then run 'tune --experiments %s' in %s\n",
-		golden, golden, experiments.InitExperimentFile, dir)
+	fmt.Fprint(a.stderr, tuner.InitNext(dir, corpus))
 	return nil
 }
