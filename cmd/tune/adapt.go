@@ -7,32 +7,12 @@ import (
 
 	"github.com/fusiontune/fusiontune/internal/cli"
 
-	"github.com/fusiontune/fusiontune/backend/fusion"
-	"github.com/fusiontune/fusiontune/internal/atomicfile"
 	"github.com/fusiontune/fusiontune/tuner"
 	"github.com/fusiontune/fusiontune/tuner/adapt"
 	"github.com/fusiontune/fusiontune/tuner/promote"
 )
 
-const adaptUsage = `RUN [--folds 5] [--seed 1] [--levels 2] [--min-leaf 30] [--metric NDCG@10]
-       [--collection collect-NNN.jsonl] [--out policy.json] [--format text|json]
-
-Learns a query-adaptive fusion policy from a replayed run's trial × query
-matrix: which of the run's query-time settings to use for a query, from cheap
-features known before fusion (query length, each retriever's top score and
-top1-top2 gap, the overlap of the two lists' top 10, the number of BM25
-candidates), as a shallow decision tree. Evaluates it by k-fold
-cross-validation over queries: the best global setting, the policy and the
-per-query oracle on held-out folds, with the paired randomization test. A
-policy that does not beat the global setting significantly is marked not
-promotable. --out writes the policy learned on every query (one replay
-group: name it with --collection when the run has several). --apply promotes
-it like any config (undo with tune rollback), and refuses one that is not
-promotable.
-
-Ranges: --folds 2..20 (and at most queries/2), --levels 0..8, --min-leaf >= 1.
-
-` + pickUsage
+var adaptUsage = usage("adapt") + pickUsage
 
 var adaptSpec = cli.Spec{Name: "adapt", Usage: adaptUsage, Flags: []cli.Flag{configFlag, runsDirFlag,
 	cli.String("format", "text", "text or json").OneOf("text", "json"),
@@ -69,13 +49,9 @@ func runAdapt(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	if (out != "" || apply) && len(reports) != 1 {
-		return usageErrorf("--out and --apply: the run has %d replay groups: pick one with --collection", len(reports))
-	}
-	if out != "" {
-		if err := writePolicy(out, reports[0].Learned); err != nil {
-			return err
-		}
+	chosen, err := tuner.AdaptOutput(reports, out, apply)
+	if err != nil {
+		return runError(err)
 	}
 	if err := tuner.RenderAdapt(a.stdout, reports, format); err != nil {
 		return err
@@ -92,21 +68,10 @@ func runAdapt(ctx context.Context, a *app, args []string) error {
 		return err
 	}
 	p, err := promote.PolicyInstall(ctx, promote.PolicyConfig{ConfigPath: s.Backend.Config, Store: store, Run: run,
-		Collection: reports[0].Collection, Policy: reports[0].Learned, NewVerify: s.ProductionVerifier(a.secrets, a.stderr), Log: a.stderr})
+		Collection: chosen.Collection, Policy: chosen.Learned, NewVerify: s.ProductionVerifier(a.secrets, a.stderr), Log: a.stderr})
 	if err != nil {
 		return runError(err)
 	}
 	fmt.Fprintf(a.stderr, "promoted %s (run %s) to %s; backup %s\n", p.Trial, p.Run, p.Config, orNone(p.Backup))
-	return nil
-}
-
-func writePolicy(path string, p *fusion.Policy) error {
-	data, err := p.Encode()
-	if err != nil {
-		return err
-	}
-	if err := atomicfile.Write(path, data, 0o644); err != nil {
-		return fmt.Errorf("adapt: --out: %w", err)
-	}
 	return nil
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"sync"
 
 	"github.com/fusiontune/fusiontune/internal/checkfiles"
@@ -27,32 +26,5 @@ func runCheck(ctx context.Context, a *app, args []string) error {
 	}
 	opts := checkfiles.Options{Format: fs.Str("format"), Judgments: fs.Str("judgments"), QrelsSplit: fs.Str("qrels-split"), Corpus: fs.Str("corpus"),
 		Settings: sync.OnceValues(func() (*tunesettings.Settings, error) { return checkfiles.ReadSettings(fs.Str("config")) })}
-	files := fs.Args()
-	if len(files) == 0 {
-		return usageErrorf("check: no files given")
-	}
-	if opts.Judgments != "" && len(files) != 1 {
-		return usageErrorf("check: --judgments needs exactly one golden set (got %d files)", len(files))
-	}
-	bad := 0
-	for _, path := range files {
-		k, err := checkfiles.For(path, fs.Str("kind"))
-		if err != nil {
-			return usageErrorf("check: %v", err)
-		}
-		summary, warnings, err := k.Check(path, opts)
-		for _, w := range warnings {
-			fmt.Fprintf(a.stderr, "warning: %v\n", w)
-		}
-		if err != nil {
-			bad++
-			fmt.Fprintln(a.stderr, err)
-			continue
-		}
-		fmt.Fprintf(a.stdout, "ok %s (%s)\n", path, summary)
-	}
-	if bad > 0 {
-		return inputError(fmt.Errorf("check: %d of %d files have problems", bad, len(files)))
-	}
-	return nil
+	return inputError(checkfiles.CheckAll(fs.Args(), fs.Str("kind"), opts, a.stdout, a.stderr))
 }

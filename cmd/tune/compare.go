@@ -6,19 +6,10 @@ import (
 	"github.com/fusiontune/fusiontune/internal/cli"
 	"github.com/fusiontune/fusiontune/runs"
 
-	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/tuner"
 )
 
-const compareUsage = `RUN_A[:TRIAL] RUN_B[:TRIAL] [--format text|json|md] [--config tune.yaml] [--runs-dir DIR]
-
-Compares trial B against trial A (deltas are B - A) on the queries both
-recorded: the paired Wilcoxon, randomization and bootstrap statistics on the
-primary score (and stats.metrics), per-category deltas, ranking diffs
-(Kendall tau, Jaccard@k, share of changed top-1 results) and the queries
-that changed most with their top 3 on each side.
-
-` + pickUsage
+var compareUsage = usage("compare") + pickUsage
 
 var compareSpec = cli.Spec{Name: "compare", Usage: compareUsage, Flags: []cli.Flag{configFlag, runsDirFlag,
 	cli.String("format", "text", "text, json or md").OneOf(runs.CompareFormats...).AlsoAccepts("markdown"),
@@ -34,30 +25,13 @@ func runCompare(ctx context.Context, a *app, args []string) error {
 		return usageErrorf("want RUN_A[:TRIAL] and RUN_B[:TRIAL] (got %d arguments)", fs.NArg())
 	}
 	format, k, top := fs.Str("format"), fs.Int("k"), fs.Int("changed")
-	s, err := settingsOf(fs)
+	s, store, err := a.openSettingsStore(fs)
 	if err != nil {
 		return err
 	}
-	store, err := a.openStore(s.RunsDir)
-	if err != nil {
-		return err
-	}
-	a.warnUnfinished(s, store)
-	ra, ea, err := tuner.ResolveTrial(store, fs.Arg(0))
+	c, err := tuner.CompareRefs(ctx, store, fs.Arg(0), fs.Arg(1), s.StatsOptions, tuner.CompareOptions{JaccardK: k, Changed: top})
 	if err != nil {
 		return runError(err)
-	}
-	rb, eb, err := tuner.ResolveTrial(store, fs.Arg(1))
-	if err != nil {
-		return runError(err)
-	}
-	seed := ra.Manifest.Seed
-	if seed == 0 {
-		seed = experiments.DefaultSeed
-	}
-	c, err := tuner.CompareRunsContext(ctx, ra, ea, rb, eb, tuner.CompareOptions{Stats: s.StatsOptions(seed), JaccardK: k, Changed: top})
-	if err != nil {
-		return err
 	}
 	return c.Render(a.stdout, format)
 }

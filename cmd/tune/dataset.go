@@ -1,7 +1,6 @@
 package main
 
 import (
-	tunesettings "github.com/fusiontune/fusiontune/internal/settings"
 	"github.com/fusiontune/fusiontune/tuner"
 )
 
@@ -11,6 +10,3 @@ func openDataset(s *settings) (*tuner.Dataset, error) {
 	ds, err := s.OpenDataset()
 	return ds, runError(err)
 }
-
-// userCachePath is fusiontune's cache directory sub, not created.
-func userCachePath(sub string) string { return tunesettings.CachePath(sub) }

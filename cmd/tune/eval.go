@@ -3,11 +3,10 @@ package main
 import (
 	"context"
 	"flag"
-	"fmt"
-	"github.com/fusiontune/fusiontune/internal/cli"
 	"slices"
 
-	"github.com/fusiontune/fusiontune/internal/trec"
+	"github.com/fusiontune/fusiontune/internal/cli"
+
 	"github.com/fusiontune/fusiontune/metrics/treceval"
 )
 
@@ -24,33 +23,12 @@ func runEval(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	sel, err := treceval.Select(f.measures)
-	if err != nil {
-		return inputError(fmt.Errorf("eval: %w", err))
-	}
-	for _, m := range sel.Missing {
-		fmt.Fprintf(a.stderr, "tune eval: warning: trec_eval measure %q is not implemented; skipped\n", m)
-	}
-	qrels, err := trec.ReadQrelsFile(f.qrels)
-	if err != nil {
-		return inputError(err)
-	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	opts := treceval.DefaultOptions()
-	opts.RelevanceLevel = f.level
-	opts.Complete = f.complete
-	res, err := treceval.EvaluateFile(ctx, qrels, f.run, sel, opts)
+	res, err := treceval.EvaluatePaths(ctx, f.qrels, f.run, f.measures, f.level, f.complete, a.stderr)
 	if err != nil {
 		if ctx.Err() != nil {
 			return err // interrupted
 		}
 		return inputError(err)
-	}
-	if n := len(res.Skipped); n > 0 {
-		fmt.Fprintf(a.stderr, "tune eval: warning: %d run queries have no judgments in %s and were skipped (first: %q)\n",
-			n, f.qrels, res.Skipped[0])
 	}
 	return res.Write(a.stdout, f.format, f.perQuery)
 }

@@ -3,25 +3,13 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/fusiontune/fusiontune/internal/cli"
 
-	"github.com/fusiontune/fusiontune/experiments"
-	"github.com/fusiontune/fusiontune/internal/atomicfile"
 	"github.com/fusiontune/fusiontune/tuner"
 )
 
-const exportUsage = `[GOLDEN] [--format trec|beir] [--out DIR] [--trial RUN[:TRIAL]] [--config tune.yaml]
-
-Writes a golden set (default: the settings' dataset) with its judgments
-resolved to document ids exactly as a sweep scores them, so any evaluator
-can use it: --format trec writes DIR/topics.tsv (id<TAB>text) and
-DIR/qrels.txt (qid 0 docno grade); --format beir writes DIR/queries.jsonl,
-DIR/qrels/test.tsv and, when a corpus is configured, DIR/corpus.jsonl.
---trial also writes DIR/run.trec, the recorded ranking of TRIAL of RUN
-(default: the best), e.g. for 'tune eval --qrels DIR/qrels.txt --run DIR/run.trec'.`
+var exportUsage = usage("export")
 
 // defaultExportDir is tune export's --out.
 const defaultExportDir = "export"
@@ -36,7 +24,6 @@ func runExport(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	format, out, trial := fs.Str("format"), fs.Str("out"), fs.Str("trial")
 	if fs.NArg() > 1 {
 		return usageErrorf("want at most one GOLDEN (got %d arguments)", fs.NArg())
 	}
@@ -45,10 +32,10 @@ func runExport(ctx context.Context, a *app, args []string) error {
 		return err
 	}
 	if fs.NArg() == 1 {
-		s.Dataset = goldenArg(fs.Arg(0), s.Dataset.Corpus)
+		s.Dataset = tuner.GoldenArg(fs.Arg(0), s.Dataset.Corpus)
 	}
 	// Everything is read and checked before the first file is written.
-	run, err := a.exportTrialRun(s, trial)
+	run, err := a.exportTrialRun(s, fs.Str("trial"))
 	if err != nil {
 		return err
 	}
@@ -56,22 +43,12 @@ func runExport(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	for _, w := range ds.Warnings {
-		fmt.Fprintln(a.stderr, "warning:", w)
+	for _, n := range ds.ExportNotes() {
+		fmt.Fprintln(a.stderr, n)
 	}
-	if ds.Config.Split != experiments.SplitAll {
-		fmt.Fprintf(a.stderr, "note: exporting the %s split (%d queries)\n", ds.Config.Split, len(ds.Queries))
-	}
-	paths, err := tuner.Export(ds, format, out)
+	paths, err := tuner.ExportWithRun(ds, fs.Str("format"), fs.Str("out"), run)
 	if err != nil {
 		return runError(err)
-	}
-	if run != nil {
-		p := filepath.Join(out, tuner.TrialRunFile)
-		if err := atomicfile.Write(p, run, 0o644); err != nil {
-			return err
-		}
-		paths = append(paths, p)
 	}
 	for _, p := range paths {
 		fmt.Fprintln(a.stdout, p)
@@ -98,15 +75,4 @@ func (a *app) exportTrialRun(s *settings, trial string) ([]byte, error) {
 		fmt.Fprintln(a.stderr, note)
 	}
 	return data, nil
-}
-
-// goldenArg is the dataset of a GOLDEN argument in any format (detected):
-// a BEIR folder brings its own corpus, any other file resolves against
-// the settings' corpus.
-func goldenArg(path, corpus string) experiments.DatasetConfig {
-	d := experiments.DatasetConfig{Path: path}
-	if st, err := os.Stat(d.Path); err == nil && !st.IsDir() {
-		d.Corpus = corpus
-	}
-	return d
 }

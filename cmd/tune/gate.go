@@ -3,20 +3,13 @@ package main
 import (
 	"context"
 	"errors"
-	"github.com/fusiontune/fusiontune/internal/cli"
-	"io"
 
-	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/internal/cli"
+
 	"github.com/fusiontune/fusiontune/tuner"
 )
 
-const gateUsage = `RUN [TRIAL] [--config tune.yaml] [--runs-dir DIR]
-
-Checks every gate of the settings (gates: ["Recall@3 >= 0.80",
-"routing[billing] == 1.0", ...]) on TRIAL of RUN and prints each with its value.
-Exits 1 when a gate fails.
-
-` + pickUsage
+var gateUsage = usage("gate") + pickUsage
 
 var gateSpec = cli.Spec{Name: "gate", Usage: gateUsage, Flags: []cli.Flag{configFlag, runsDirFlag}}
 
@@ -42,16 +35,5 @@ func runGate(ctx context.Context, a *app, args []string) error {
 		}
 		return inputError(err)
 	}
-	return checkGates(s, run, entry, a.stdout)
-}
-
-func checkGates(s *settings, run *runs.Run, entry runs.Entry, w io.Writer) error {
-	results, err := tuner.CheckGates(run, entry, s.ParsedGates)
-	if err != nil {
-		return err
-	}
-	if err := tuner.RecordGates(run, entry, results); err != nil {
-		return err
-	}
-	return tuner.WriteGates(w, run, entry, results)
+	return tuner.GateTrial(run, entry, s.ParsedGates, a.stdout)
 }

@@ -3,13 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
-	"maps"
-	"slices"
-	"strings"
 
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/experiments/harvest"
-	"github.com/fusiontune/fusiontune/experiments/labels"
 	"github.com/fusiontune/fusiontune/internal/atomicfile"
 	"github.com/fusiontune/fusiontune/internal/cli"
 	"github.com/fusiontune/fusiontune/internal/querylog"
@@ -17,24 +13,7 @@ import (
 	"github.com/fusiontune/fusiontune/tuner/pool"
 )
 
-const harvestUsage = `--out golden.json [--sample random|top|pps] [--n 200] [--seed 1] [--stratify] [--update] [--implicit] LOG...
-
-Builds a golden-set skeleton from query logs (tune serve's log, or any
-system's in the same JSON-lines format): logged searches grouped by
-normalised text, ids stable across re-harvests (h-<sha256 prefix>), a
-sample of them written as a native golden set whose queries await
-judgments. --implicit grades them from the log's clicks (COEC click model)
-into the label store as source implicit, which never overrides gold, human,
-file or llm labels. A LOG with rotated files (LOG.1, LOG.2, ...) is read
-oldest first.
-
---judge hands the added queries to the judgments pipeline: the documents
-production served them (each logged search's results, to --pool-depth) that
-no label but an implicit one judges, pooled as 'tune judge pool' pools a
-run (a document many searches showed, or showed high, first), written to
---pool (default: --out's name with .pool.jsonl). Judge them with 'tune judge
-run --pool FILE' (llm), 'tune judge export'/'import' or 'tune ui --pool
-FILE' (people), with the harvested set as a dataset of the settings.`
+var harvestUsage = usage("harvest")
 
 var harvestSpec = cli.Spec{Name: "harvest", Usage: harvestUsage, Flags: []cli.Flag{configFlag, labelsFlag,
 	cli.String("out", "", "golden set to write (native JSON); refused when it exists, unless --update"),
@@ -56,7 +35,14 @@ func runHarvest(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	out, opt, poolFile, err := harvestFlags(fs)
+	scale := experiments.DefaultScale()
+	c := harvest.Config{Logs: fs.Args(), Read: querylog.ReadOptions{SkipBad: fs.Bool("skip-bad-lines")}, Out: fs.Str("out"), Update: fs.Bool("update"), Implicit: fs.Bool("implicit"),
+		Sample: harvest.Options{Method: fs.Str("sample"), N: fs.Int("n"), Seed: fs.Int64("seed"), Stratify: fs.Bool("stratify")},
+		Clicks: harvest.ClickOptions{MinExpected: fs.Float("min-expected"), Relevant: scale.Relevant, Strong: scale.Strong, Exact: scale.Exact}}
+	if err := c.Check(); err != nil {
+		return inputError(err)
+	}
+	poolFile, err := harvestPoolFile(fs)
 	if err != nil {
 		return err
 	}
@@ -64,75 +50,32 @@ func runHarvest(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	scale := experiments.DefaultScale()
-	r, err := harvest.Run(harvest.Config{Logs: fs.Args(), Read: querylog.ReadOptions{SkipBad: fs.Bool("skip-bad-lines")}, Sample: opt,
-		Out: out, Update: fs.Bool("update"), Implicit: fs.Bool("implicit"),
-		Clicks: harvest.ClickOptions{MinExpected: fs.Float("min-expected"), Relevant: scale.Relevant, Strong: scale.Strong, Exact: scale.Exact}})
+	r, err := harvest.Run(c)
 	if err != nil {
 		return inputError(err)
 	}
 	for _, b := range r.Log.Bad {
 		fmt.Fprintln(a.stderr, "skipped:", b)
 	}
-	if err := atomicfile.Write(out, r.Golden, 0o644); err != nil {
+	if err := atomicfile.Write(c.Out, r.Golden, 0o644); err != nil {
 		return fmt.Errorf("harvest: %w", err)
 	}
-	fmt.Fprintf(a.stdout, "harvest: %d searches, %d feedback events from %d files (%d bad lines skipped); %d distinct queries\n",
-		len(r.Log.Searches), len(r.Log.Feedback), len(r.Log.Files), r.Log.Skipped, r.Distinct)
-	fmt.Fprintf(a.stdout, "harvest: added %d queries (sample %s, n %d, seed %d) to %s\n", r.Added, opt.Method, opt.N, opt.Seed, out)
+	fmt.Fprint(a.stdout, r.Summary(c))
 	id := fs.Str("dataset")
 	if id == "" {
-		id = tuner.DatasetIDOf(out)
+		id = tuner.DatasetIDOf(c.Out)
 	}
 	url := s.LabelsURL()
 	a.secrets.AddURLPassword(url)
-	if fs.Bool("implicit") {
-		if err := a.harvestImplicit(ctx, r, url, id); err != nil {
-			return err
+	if c.Implicit {
+		line, err := r.AppendImplicit(ctx, url, id)
+		if err != nil {
+			return inputError(err)
 		}
+		fmt.Fprint(a.stdout, line)
 	}
 	if poolFile == "" {
 		return nil
 	}
 	return a.harvestPool(ctx, r, url, id, poolFile, fs.Int("pool-depth"))
-}
-
-// harvestFlags checks the flags: the golden set to write, the sample, and
-// the pool file ("" without --judge).
-func harvestFlags(fs *cli.Parsed) (string, harvest.Options, string, error) {
-	out, minExpected := fs.Str("out"), fs.Float("min-expected")
-	opt := harvest.Options{Method: fs.Str("sample"), N: fs.Int("n"), Seed: fs.Int64("seed"), Stratify: fs.Bool("stratify")}
-	switch {
-	case out == "":
-		return "", opt, "", usageErrorf("harvest: --out is required")
-	case fs.NArg() == 0:
-		return "", opt, "", usageErrorf("harvest: want one or more query logs")
-	case minExpected <= 0 || minExpected > harvest.MaxMinExpected:
-		return "", opt, "", usageErrorf("harvest: --min-expected: want a number in (0, %g] (got %v)", harvest.MaxMinExpected, minExpected)
-	}
-	if p := opt.Validate(); len(p) > 0 {
-		return "", opt, "", usageErrorf("harvest: --%s", p[0])
-	}
-	poolFile, err := harvestPoolFile(fs)
-	return out, opt, poolFile, err
-}
-
-// harvestImplicit appends the harvest's implicit labels to the store.
-func (a *app) harvestImplicit(ctx context.Context, r *harvest.Result, url, id string) error {
-	byGrade, skipped, err := harvest.AppendLabels(ctx, url, r.Judgments, id, r.LastEvent)
-	if err != nil {
-		return inputError(fmt.Errorf("harvest: %w", err))
-	}
-	var parts []string
-	for _, g := range slices.Sorted(maps.Keys(byGrade)) {
-		parts = append(parts, fmt.Sprintf("grade %d: %d", g, byGrade[g]))
-	}
-	where, _ := labels.ParseURL(url)
-	grades := ""
-	if len(parts) > 0 {
-		grades = " (" + strings.Join(parts, ", ") + ")"
-	}
-	fmt.Fprintf(a.stdout, "harvest: %d implicit labels%s of dataset %q appended to %s; %d unchanged since the last harvest skipped\n",
-		len(r.Judgments)-skipped, grades, id, where.Redacted, skipped)
-	return nil
 }

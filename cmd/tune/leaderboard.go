@@ -54,18 +54,28 @@ func runLeaderboard(ctx context.Context, a *app, args []string) error {
 // openRun loads the settings (runs-dir flag bound) and resolves the run ref
 // ("" or latest, an id or a unique prefix) in the runs directory.
 func (a *app) openRun(p *cli.Parsed, ref string) (*settings, *runs.Store, *runs.Run, error) {
-	s, err := settingsOf(p)
+	s, store, err := a.openSettingsStore(p)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	store, err := a.openStore(s.RunsDir)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	a.warnUnfinished(s, store)
 	run, err := store.Resolve(ref)
 	if err != nil {
 		return nil, nil, nil, inputError(err)
 	}
 	return s, store, run, nil
+}
+
+// openSettingsStore loads the settings and opens their runs directory,
+// warning of an interrupted promotion.
+func (a *app) openSettingsStore(p *cli.Parsed) (*settings, *runs.Store, error) {
+	s, err := settingsOf(p)
+	if err != nil {
+		return nil, nil, err
+	}
+	store, err := a.openStore(s.RunsDir)
+	if err != nil {
+		return nil, nil, err
+	}
+	a.warnUnfinished(s, store)
+	return s, store, nil
 }

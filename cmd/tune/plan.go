@@ -2,24 +2,15 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"github.com/fusiontune/fusiontune/internal/cli"
 	"strconv"
+
+	"github.com/fusiontune/fusiontune/internal/cli"
 
 	"github.com/fusiontune/fusiontune/internal/plainnum"
 	"github.com/fusiontune/fusiontune/tuner"
 )
 
-const planUsage = `[RUN] [--effect 0.02] [--config tune.yaml] [--runs-dir DIR]
-
-Prints how many judged queries a golden set needs to detect a mean gain of
-EFFECT in the primary score (and of 0.01, 0.02, 0.03, 0.05) with 80% power:
-for one pre-planned comparison (select, then confirm) and, with RUN, for a
-comparison corrected over RUN's trials. The per-query standard deviation of
-the paired differences comes from RUN (its best trial vs the reference) or,
-without RUN, from a prior (0.13, per-query ΔnDCG@10 on BEIR SciFact).
---effect: 0 < EFFECT <= 1.
-`
+var planUsage = usage("plan")
 
 // DefaultPlanEffect is tune plan's --effect.
 const DefaultPlanEffect = 0.02
@@ -51,12 +42,9 @@ func runPlan(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	lb, err := run.ReadLeaderboard()
+	b, err := tuner.PlanRun(e, run, s.StatsOptions(0))
 	if err != nil {
-		return err
+		return runError(err)
 	}
-	if lb.Power == nil {
-		return inputError(fmt.Errorf("run %s records no power (no comparison of its best trial with a reference): run tune plan without RUN for the prior", run.ID()))
-	}
-	return tuner.PlanBudget(e, lb.Power, run.ID(), s.StatsOptions(0)).Write(a.stdout)
+	return b.Write(a.stdout)
 }

@@ -1,22 +1,15 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
+
 	"github.com/fusiontune/fusiontune/internal/cli"
 
-	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/runs/report"
 )
 
-const reportUsage = `[RUN] [--out FILE] [--runs-dir DIR]
-
-Renders RUN (latest, the default; a run id, a unique prefix of one, or the
-path of a run directory) as one self-contained HTML file: leaderboard, per-category
-bars, the primary score against each tuned parameter, replay parity,
-judged coverage and the worst queries. Without --out it is written to the
-run directory as report.html; --out - writes it to stdout.`
+var reportUsage = usage("report")
 
 var reportSpec = cli.Spec{Name: "report", Usage: reportUsage, Flags: []cli.Flag{configFlag, runsDirFlag,
 	cli.String("out", "", "output file (default RUN/report.html; - for stdout)")}}
@@ -26,7 +19,6 @@ func runReport(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	out := fs.Str("out")
 	if fs.NArg() > 1 {
 		return usageErrorf("want at most one RUN (got %d arguments)", fs.NArg())
 	}
@@ -34,25 +26,10 @@ func runReport(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	opts := report.DefaultOptions()
-	switch out {
-	case "":
-		path, err := report.Write(run, opts)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintln(a.stdout, path)
-		return nil
-	case "-":
-		return report.Render(a.stdout, run, opts)
-	}
-	var b bytes.Buffer
-	if err := report.Render(&b, run, opts); err != nil {
+	path, err := report.WriteTo(run, fs.Str("out"), a.stdout, report.DefaultOptions())
+	if err != nil || path == "" {
 		return err
 	}
-	if err := runs.WriteFileAtomic(out, b.Bytes(), 0o644); err != nil {
-		return fmt.Errorf("report --out: %w", err)
-	}
-	fmt.Fprintln(a.stdout, out)
+	fmt.Fprintln(a.stdout, path)
 	return nil
 }

@@ -91,7 +91,7 @@ func (a *app) table() cli.Table {
 // results to stdout.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	secrets := runs.NewRedactor()
-	addEnvSecrets(secrets, os.Environ())
+	secrets.AddEnv(os.Environ())
 	a := &app{stdout: secrets.Writer(stdout), stderr: secrets.Writer(stderr), secrets: secrets}
 	err := a.table().Dispatch(ctx, args, a.stdout)
 	if err != nil && !errors.Is(err, flag.ErrHelp) {

@@ -18,15 +18,10 @@ func runRuns(ctx context.Context, a *app, args []string) error {
 		return err
 	}
 	format := fs.Str("format")
-	s, err := settingsOf(fs)
+	s, store, err := a.openSettingsStore(fs)
 	if err != nil {
 		return err
 	}
-	store, err := a.openStore(s.RunsDir)
-	if err != nil {
-		return err
-	}
-	a.warnUnfinished(s, store)
 	list, err := store.List()
 	if err != nil {
 		return err

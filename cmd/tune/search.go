@@ -2,10 +2,7 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"io"
 	"log/slog"
-	"os"
 
 	"github.com/fusiontune/fusiontune/internal/cli"
 
@@ -38,24 +35,5 @@ func runSearch(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return runError(err)
 	}
-	return writeRun(a.stdout, out, run)
-}
-
-// writeRun writes run to path, or to stdout when path is "-".
-func writeRun(stdout io.Writer, path string, run trec.Run) error {
-	if path == "-" {
-		return failedError(trec.WriteRun(stdout, run))
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return failedError(fmt.Errorf("search: %w", err))
-	}
-	defer f.Close()
-	if err := trec.WriteRun(f, run); err != nil {
-		return failedError(err)
-	}
-	if err := f.Close(); err != nil {
-		return failedError(fmt.Errorf("search: %w", err))
-	}
-	return nil
+	return failedError(trec.WriteRunFile(out, a.stdout, run, "search"))
 }

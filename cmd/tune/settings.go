@@ -15,23 +15,8 @@ type settings struct {
 	tunesettings.Settings `mapstructure:",squash"`
 }
 
-// The settings blocks, by their names in cmd.
-type (
-	backendSettings = tunesettings.Backend
-	evalSettings    = tunesettings.Eval
-	judgeSettings   = tunesettings.Judge
-)
-
-// Backend kinds (setting backend.kind) and default settings values.
-const (
-	kindEmbedded        = tunesettings.KindEmbedded
-	kindProcess         = tunesettings.KindProcess
-	kindHTTP            = tunesettings.KindHTTP
-	kindPostgres        = tunesettings.KindPostgres
-	kindWeaviate        = tunesettings.KindWeaviate
-	defaultRunsDir      = tunesettings.DefaultRunsDir
-	defaultSettingsFile = tunesettings.DefaultSettingsFile
-)
+// defaultRunsDir is the runs directory when runs_dir is not set.
+const defaultRunsDir = tunesettings.DefaultRunsDir
 
 // loadSettings merges and validates the settings (tunesettings.Load): file
 // is --config ("" reads ./tune.yaml when it exists), flags set on fs

@@ -7,22 +7,11 @@ import (
 	"github.com/fusiontune/fusiontune/internal/cli"
 	"github.com/fusiontune/fusiontune/runs"
 
-	"github.com/fusiontune/fusiontune/metrics"
 	"github.com/fusiontune/fusiontune/metrics/stats"
 	"github.com/fusiontune/fusiontune/tuner/shadow"
 )
 
-const shadowUsage = `--log LOG[,LOG...] --control log|ENGINE.yaml|run:RUN[:TRIAL] --treatment ENGINE.yaml|run:RUN[:TRIAL]|shadow [--k 10]
-
-Replays the distinct logged queries (in the order first searched) against
-two configurations of the embedded engine and diffs the answers: identical,
-minor (same documents, order changed), major (documents changed), Kendall
-tau, Jaccard@k, top-1 changed and each side's latency. The control may be
-the log itself (what was served); the treatment may be the answers tune
-serve's live shadow mode logged (shadow: {config, percent}). Where the queries are judged (--qrels, or
-the label store's labels of --dataset), the per-query metric deltas are
-tested sequentially (SPRT: --effect, --alpha, --beta) with the fixed-sample
-bootstrap interval beside it.`
+var shadowUsage = usage("shadow")
 
 var shadowSpec = cli.Spec{Name: "shadow", Usage: shadowUsage, Flags: []cli.Flag{configFlag, runsDirFlag, labelsFlag,
 	cli.String("log", "", "query logs, comma-separated (rotated files LOG.1, LOG.2 ... are read too)").Required(),
@@ -44,58 +33,37 @@ func runShadow(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	c, err := a.shadowConfig(ctx, fs)
+	r := shadow.Request{Logs: fs.Str("log"), SkipBad: fs.Bool("skip-bad-lines"), Control: fs.Str("control"), Treatment: fs.Str("treatment"),
+		K: fs.Int("k"), Metric: fs.Str("metric"), Qrels: fs.Str("qrels"), Dataset: fs.Str("dataset"),
+		SPRT: stats.SPRTOptions{Alpha: fs.Float("alpha"), Beta: fs.Float("beta"), Effect: fs.Float("effect"), BurnIn: fs.Int("burn-in")}}
+	if fs.NArg() > 0 {
+		return usageErrorf("shadow: unexpected arguments %q", fs.Args())
+	}
+	if err := r.Check(); err != nil {
+		return runError(err)
+	}
+	s, err := settingsOf(fs)
 	if err != nil {
 		return err
 	}
+	r.Seed, r.LabelsURL = seedOf(s.Stats.Seed), s.LabelsURL()
+	r.OpenStore = func() (*runs.Store, error) { return a.openStore(s.RunsDir) }
+	if r.Dataset != "" {
+		a.secrets.AddURLPassword(r.LabelsURL)
+	}
+	c, err := r.Config(ctx)
+	if err != nil {
+		return runError(err)
+	}
 	fmt.Fprintf(a.stderr, "shadow: %d searches read (%d bad lines skipped); answering %s and %s\n", len(c.Log.Searches), c.Log.Skipped, c.Control.Name, c.Treatment.Name)
-	r, err := shadow.Shadow(ctx, c)
+	res, err := shadow.Shadow(ctx, c)
 	if err != nil {
 		return inputError(err)
 	}
 	if fs.Str("format") == "json" {
-		return r.WriteJSON(a.stdout)
+		return res.WriteJSON(a.stdout)
 	}
-	return r.WriteText(a.stdout, 5)
-}
-
-// shadowConfig checks the flags and reads the log, both sides and the
-// judgments (tuner/shadow).
-func (a *app) shadowConfig(ctx context.Context, fs *cli.Parsed) (shadow.Config, error) {
-	var c shadow.Config
-	sprt := stats.SPRTOptions{Alpha: fs.Float("alpha"), Beta: fs.Float("beta"), Effect: fs.Float("effect"), BurnIn: fs.Int("burn-in")}
-	m, err := metrics.ParseMetric(fs.Str("metric"))
-	switch {
-	case err != nil:
-		return c, usageErrorf("shadow: --metric: %v", err)
-	case fs.NArg() > 0:
-		return c, usageErrorf("shadow: unexpected arguments %q", fs.Args())
-	case fs.Str("qrels") != "" && fs.Str("dataset") != "":
-		return c, usageErrorf("shadow: give --qrels or --dataset, not both")
-	}
-	if p := sprt.Validate(); len(p) > 0 {
-		return c, usageErrorf("shadow: --%s", p[0])
-	}
-	s, err := settingsOf(fs)
-	if err != nil {
-		return c, err
-	}
-	if c.Log, err = shadow.ReadLogs(fs.Str("log"), fs.Bool("skip-bad-lines")); err != nil {
-		return c, runError(err)
-	}
-	c.Options = shadow.Options{K: fs.Int("k"), Metric: m, Grades: metrics.DefaultOptions(), SPRT: sprt, Seed: seedOf(s.Stats.Seed)}
-	openStore := func() (*runs.Store, error) { return a.openStore(s.RunsDir) }
-	if c.Control, err = shadow.ResolveSide(fs.Str("control"), openStore); err != nil {
-		return c, runError(err)
-	}
-	if c.Treatment, err = shadow.ResolveSide(fs.Str("treatment"), openStore); err != nil {
-		return c, runError(err)
-	}
-	if fs.Str("dataset") != "" {
-		a.secrets.AddURLPassword(s.LabelsURL())
-	}
-	c.Judgments, err = shadow.ReadJudgments(ctx, fs.Str("qrels"), s.LabelsURL(), fs.Str("dataset"))
-	return c, runError(err)
+	return res.WriteText(a.stdout, 5)
 }
 
 // seedOf is the stats seed, 0 when unset.

@@ -275,3 +275,23 @@ func checkField(what, s string) error {
 	}
 	return nil
 }
+
+// WriteRunFile writes r to path (WriteRun), or to stdout when path is
+// "-"; a file that cannot be created or closed is an error naming cmd.
+func WriteRunFile(path string, stdout io.Writer, r Run, cmd string) error {
+	if path == "-" {
+		return WriteRun(stdout, r)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("%s: %w", cmd, err)
+	}
+	defer f.Close()
+	if err := WriteRun(f, r); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("%s: %w", cmd, err)
+	}
+	return nil
+}

@@ -65,18 +65,9 @@ func PolicyInstall(ctx context.Context, c PolicyConfig) (Promotion, error) {
 	if err != nil {
 		return Promotion{}, &tuner.InputError{Err: fmt.Errorf("backend.config: the production config must exist to set fusion.policy on it: %w", err)}
 	}
-	data, err := p.Encode()
+	policyPath, err := writePolicyFile(c.ConfigPath, p)
 	if err != nil {
 		return Promotion{}, err
-	}
-	sum := sha256.Sum256(data)
-	abs, err := filepath.Abs(c.ConfigPath)
-	if err != nil {
-		return Promotion{}, err
-	}
-	policyPath := filepath.Join(filepath.Dir(abs), "policy-"+hex.EncodeToString(sum[:6])+".json")
-	if err := atomicfile.Write(policyPath, data, 0o644); err != nil {
-		return Promotion{}, fmt.Errorf("promote policy: %w", err)
 	}
 	config, err := setFusionPolicy(old, policyPath)
 	if err != nil {
@@ -94,7 +85,42 @@ func PolicyInstall(ctx context.Context, c PolicyConfig) (Promotion, error) {
 	if n <= 0 {
 		n = DefaultSmokeQueries
 	}
-	check := func(ctx context.Context, s backend.Searcher) error {
+	pr, cleanup, err := NewProduction(c.ConfigPath, c.Store, c.NewVerify, policySmoke(want, texts, n))
+	if err != nil {
+		return Promotion{}, err
+	}
+	defer cleanup()
+	if c.Log != nil {
+		fmt.Fprintf(c.Log, "promote policy: %s (held-out %s %.4f vs global %.4f, p = %.3g)\n", policyPath, p.Metric,
+			p.Evaluation.Policy, p.Evaluation.Global, p.Evaluation.P)
+	}
+	return pr.Promote(ctx, config, Promotion{Run: c.Run.ID(), Trial: "policy " + filepath.Base(policyPath) + " (" + c.Collection + ")"})
+}
+
+// writePolicyFile writes the policy beside the production config at
+// configPath, named by its content's hash, and returns its path.
+func writePolicyFile(configPath string, p *fusion.Policy) (string, error) {
+	data, err := p.Encode()
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(data)
+	abs, err := filepath.Abs(configPath)
+	if err != nil {
+		return "", err
+	}
+	policyPath := filepath.Join(filepath.Dir(abs), "policy-"+hex.EncodeToString(sum[:6])+".json")
+	if err := atomicfile.Write(policyPath, data, 0o644); err != nil {
+		return "", fmt.Errorf("promote policy: %w", err)
+	}
+	return policyPath, nil
+}
+
+// policySmoke is the smoke check of a promoted policy: the first n
+// answered queries of want (the policy's replay, texts their query texts)
+// must be served with the same ranking.
+func policySmoke(want []runs.QueryResult, texts []string, n int) func(context.Context, backend.Searcher) error {
+	return func(ctx context.Context, s backend.Searcher) error {
 		checked := 0
 		for i := 0; i < len(want) && checked < n; i++ {
 			w := want[i]
@@ -114,16 +140,6 @@ func PolicyInstall(ctx context.Context, c PolicyConfig) (Promotion, error) {
 		}
 		return nil
 	}
-	pr, cleanup, err := NewProduction(c.ConfigPath, c.Store, c.NewVerify, check)
-	if err != nil {
-		return Promotion{}, err
-	}
-	defer cleanup()
-	if c.Log != nil {
-		fmt.Fprintf(c.Log, "promote policy: %s (held-out %s %.4f vs global %.4f, p = %.3g)\n", policyPath, p.Metric,
-			p.Evaluation.Policy, p.Evaluation.Global, p.Evaluation.P)
-	}
-	return pr.Promote(ctx, config, Promotion{Run: c.Run.ID(), Trial: "policy " + filepath.Base(policyPath) + " (" + c.Collection + ")"})
 }
 
 // setFusionPolicy returns the YAML config with fusion.policy set to path

@@ -78,14 +78,7 @@ func CheckContext(ctx context.Context, run *runs.Run, lb runs.Leaderboard, best 
 	if err != nil {
 		return d, err
 	}
-	if production != nil {
-		for _, t := range trials {
-			if t.Status == runs.StatusOK && t.BackendConfig != "" && bytes.Equal(bytes.TrimSpace([]byte(t.BackendConfig)), bytes.TrimSpace(production)) {
-				d.Against, d.Reference = t.Name, "the production config"
-				break
-			}
-		}
-	}
+	d.Against, d.Reference = productionTrial(trials, production)
 	if d.Against == "" && lb.Baseline != "" {
 		d.Against, d.Reference = lb.Baseline, "the baseline"
 	}
@@ -128,6 +121,28 @@ func CheckContext(ctx context.Context, run *runs.Run, lb runs.Leaderboard, best 
 	case !c.Significant || c.Delta <= 0:
 		d.Reasons = append(d.Reasons, fmt.Sprintf("%q is not significantly better than %s %q%s: %s", best.Name, d.Reference, ref.Name, where, d.Summary()))
 	}
+	d.guard(best, ref, p)
+	d.Allowed = len(d.Reasons) == 0
+	return d, nil
+}
+
+// productionTrial is the name of the successful trial whose config is
+// production ("" none), and "the production config" as the reference.
+func productionTrial(trials []runs.TrialRecord, production []byte) (name, reference string) {
+	if production == nil {
+		return "", ""
+	}
+	for _, t := range trials {
+		if t.Status == runs.StatusOK && t.BackendConfig != "" && bytes.Equal(bytes.TrimSpace([]byte(t.BackendConfig)), bytes.TrimSpace(production)) {
+			return t.Name, "the production config"
+		}
+	}
+	return "", ""
+}
+
+// guard adds a reason for every guarded category of p that best regresses
+// on against ref by more than the tolerance, or that the run lacks.
+func (d *Decision) guard(best, ref runs.Entry, p Policy) {
 	for _, cat := range p.Guarded {
 		b, okB := best.Categories[cat]
 		r, okR := ref.Categories[cat]
@@ -140,6 +155,4 @@ func CheckContext(ctx context.Context, run *runs.Run, lb runs.Leaderboard, best 
 				cat, drop, r["primary"], b["primary"], p.Tolerance))
 		}
 	}
-	d.Allowed = len(d.Reasons) == 0
-	return d, nil
 }

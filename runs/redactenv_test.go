@@ -1,4 +1,4 @@
-package main
+package runs_test
 
 import (
 	"strings"
@@ -7,9 +7,11 @@ import (
 	"github.com/fusiontune/fusiontune/runs"
 )
 
-func TestAddEnvSecrets(t *testing.T) {
+// TestAddEnv: secret-looking variables are redacted, places (…_SOCK,
+// …_FILE), variable names (…_ENV's value) and short values are not.
+func TestAddEnv(t *testing.T) {
 	secrets := runs.NewRedactor()
-	addEnvSecrets(secrets, []string{
+	secrets.AddEnv([]string{
 		"OPENAI_API_KEY=sk-abcdef123456", "SEARCH_TOKEN=tok-0987654321", "DB_PASSWORD=hunter2hunter2",
 		"SSH_AUTH_SOCK=/run/agent.sock", "API_KEY_FILE=/etc/key.txt", "EMBED_KEY_ENV=OPENAI_API_KEY",
 		"HOME=/root", "SHORT_KEY=abc",

@@ -1,0 +1,45 @@
+package settings
+
+import (
+	"io"
+
+	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner"
+)
+
+// SweepConfig reads and checks everything the sweep r asks for from the
+// settings (RunConfig) and the experiment file expFile (the one of the run
+// r resumes: ResumeExperiments), before any run directory exists or any
+// backend starts: the trials, the study, replay, latency, constraints and
+// the held-out split. It returns the Config for tuner.Run without its
+// store, progress and judge loop. Notes and warnings go to log; the user's
+// errors are tuner.InputErrors.
+func (s *Settings) SweepConfig(r tuner.SweepRequest, expFile string, red *runs.Redactor, log io.Writer) (*tuner.Config, error) {
+	ef, trials, err := tuner.ExpandExperiments(expFile, log)
+	if err != nil {
+		return nil, err
+	}
+	c, _, err := s.RunConfig(ef, "tune", red, log)
+	if err != nil {
+		return nil, err
+	}
+	if err := tuner.CheckTrials(c.Backend, trials); err != nil {
+		return nil, tuner.InputErr(err)
+	}
+	if c.Study, err = tuner.StudyFor(ef, c.Backend); err != nil {
+		return nil, tuner.InputErr(err)
+	}
+	if c.Replay, err = tuner.ReplayFor(c.Backend, r.Mode, r.Verify); err != nil {
+		return nil, err
+	}
+	if c.Replay != nil {
+		c.Replay.Log = log
+	}
+	c.Trials, c.Latency, c.Constraints, c.ConstrainSampler = trials, s.Latency.Options(), s.ParsedConstraints, s.Score.ConstrainSampler
+	c.Log, c.Manifest.Args = log, r.Args
+	if s.Dataset.Split == experiments.SplitDev {
+		c.HeldOut = tuner.HeldOutQueries(s.Dataset, s.EngineCorpusPath(), CachePath(""))
+	}
+	return c, nil
+}
