@@ -11,8 +11,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/fusiontune/fusiontune/backend"
-	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/internal/settings"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
@@ -86,7 +84,8 @@ func Try(tuneYAML, exp string, o Options) (*Result, error) {
 	return r, err
 }
 
-// config is the tuner.Config of the sweep.
+// config is the tuner.Config of the sweep, built as `tune sweep` builds it
+// (Settings.SweepConfig), with the runs directory of the settings.
 func config(tuneYAML, exp string, o Options, log *syncBuffer) (*tuner.Config, error) {
 	var s settings.Settings
 	if err := settings.Load(&s, &s, tuneYAML, nil, nil); err != nil {
@@ -95,60 +94,19 @@ func config(tuneYAML, exp string, o Options, log *syncBuffer) (*tuner.Config, er
 	if err := s.CheckInputs(); err != nil {
 		return nil, err
 	}
-	ef, err := tuner.LoadExperiments(exp)
-	if err != nil {
-		return nil, err
-	}
-	trials, _, err := ef.Expand()
-	if err != nil {
-		return nil, err
-	}
-	c, _, err := s.RunConfig(ef, "tune", runs.NewRedactor(), log)
-	if err != nil {
-		return nil, err
-	}
-	if err := tuner.CheckTrials(c.Backend, trials); err != nil {
-		return nil, err
-	}
-	if c.Study, err = tuner.StudyFor(ef, c.Backend); err != nil {
-		return nil, err
-	}
-	if c.Replay, err = replay(c.Backend, o); err != nil {
-		return nil, err
-	}
-	if c.Replay != nil {
-		c.Replay.Log = log
-	}
-	c.Trials, c.Latency, c.Constraints, c.ConstrainSampler = trials, s.Latency.Options(), s.ParsedConstraints, s.Score.ConstrainSampler
-	c.Progress, c.Log = &tuner.TextProgress{W: log}, log
-	if s.Dataset.Split == experiments.SplitDev {
-		c.HeldOut = tuner.HeldOutQueries(s.Dataset, s.EngineCorpusPath(), settings.CachePath(""))
-	}
-	if c.Store, err = runs.Open(s.RunsDir); err != nil {
-		return nil, err
-	}
-	return c, nil
-}
-
-// replay is the replay options of o for backend f (nil: live only).
-func replay(f backend.Factory, o Options) (*tuner.ReplayOptions, error) {
 	mode := o.Mode
 	if mode == "" {
 		mode = "auto"
 	}
-	m, err := tuner.ParseMode(mode)
+	c, err := s.SweepConfig(tuner.SweepRequest{Mode: mode, Verify: o.Verify}, exp, runs.NewRedactor(), log)
 	if err != nil {
 		return nil, err
 	}
-	verify := o.Verify
-	if verify == 0 {
-		verify = -1
+	c.Progress = &tuner.TextProgress{W: log}
+	if c.Store, err = runs.Open(s.RunsDir); err != nil {
+		return nil, err
 	}
-	r, ok := f.(backend.FusionResolver)
-	if !ok {
-		return nil, nil
-	}
-	return &tuner.ReplayOptions{Mode: m, Resolve: r.Fusion, Verify: verify}, nil
+	return c, nil
 }
 
 // Promote promotes the sweep's best trial into the settings'
