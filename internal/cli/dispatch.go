@@ -119,12 +119,17 @@ func (t Table) unknown(name string) error {
 	return UsageErrorf("unknown command %q; run 'tune help' for the commands", name)
 }
 
-// PrintUsage prints the help: Help, the commands with their summaries,
+// PrintUsage prints the help: Help, the commands with their summaries
+// in one column at least 12 wide and as wide as the longest name,
 // Footer.
 func (t Table) PrintUsage(w io.Writer) {
 	fmt.Fprint(w, t.Help)
+	width := 12 // the column of the first table; longer names widen it
 	for _, c := range t.Commands {
-		fmt.Fprintf(w, "  %-12s %s\n", c.Name, c.Summary)
+		width = max(width, len(c.Name))
+	}
+	for _, c := range t.Commands {
+		fmt.Fprintf(w, "  %-*s %s\n", width, c.Name, c.Summary)
 	}
 	fmt.Fprint(w, t.Footer)
 }
