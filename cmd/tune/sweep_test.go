@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fusiontune/fusiontune/runs"
 )
 
 // sweepEnv is a scratch working directory with its own caches, so tests
@@ -84,9 +86,20 @@ func (e *sweepEnv) newRun(t *testing.T, args ...string) (string, string, string)
 	return "", "", ""
 }
 
+// runDirs lists the recorded runs oldest first, in the store's order:
+// runs started within one second sort by their manifests' start times,
+// not by their ids' random part.
 func (e *sweepEnv) runDirs() []string {
-	m, _ := filepath.Glob(filepath.Join(e.dir, "runs", "2*"))
-	return m
+	st := &runs.Store{Dir: filepath.Join(e.dir, "runs")}
+	rs, err := st.List()
+	if err != nil {
+		return nil
+	}
+	dirs := make([]string, len(rs))
+	for i, r := range rs {
+		dirs[i] = r.Dir
+	}
+	return dirs
 }
 
 const smallExperiment = `{
