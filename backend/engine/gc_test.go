@@ -5,11 +5,13 @@ import (
 	"testing"
 )
 
-// TestTuneGC: without GOGC in the environment the collector's target
-// becomes ServeGCPercent; with it, the target stays what it was.
-func TestTuneGC(t *testing.T) {
+// TestBuildGC: without GOGC in the environment the collector's target is
+// BuildGCPercent until restore puts the previous one back (once: a second
+// call changes nothing); with GOGC set the target is never touched.
+func TestBuildGC(t *testing.T) {
 	prev := debug.SetGCPercent(80)
 	defer debug.SetGCPercent(prev)
+	target := func() int { p := debug.SetGCPercent(-1); debug.SetGCPercent(p); return p }
 	env := func(v string) func(string) string {
 		return func(k string) string {
 			if k == "GOGC" {
@@ -18,10 +20,30 @@ func TestTuneGC(t *testing.T) {
 			return ""
 		}
 	}
-	if got := TuneGC(env("80")); got != 80 || debug.SetGCPercent(80) != 80 {
-		t.Errorf("GOGC set: target %d, want 80 kept", got)
+	tests := []struct {
+		name         string
+		gogc         string
+		during, then int
+	}{
+		{"GOGC unset", "", BuildGCPercent, 80},
+		{"GOGC set", "80", 80, 80},
 	}
-	if got := TuneGC(env("")); got != ServeGCPercent || debug.SetGCPercent(80) != ServeGCPercent {
-		t.Errorf("GOGC unset: target %d, want %d", got, ServeGCPercent)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			debug.SetGCPercent(80)
+			restore := BuildGC(env(tt.gogc))
+			if got := target(); got != tt.during {
+				t.Errorf("while building: target %d, want %d", got, tt.during)
+			}
+			restore()
+			if got := target(); got != tt.then {
+				t.Errorf("after restore: target %d, want %d", got, tt.then)
+			}
+			debug.SetGCPercent(55)
+			restore()
+			if got := target(); got != 55 {
+				t.Errorf("a second restore changed the target to %d", got)
+			}
+		})
 	}
 }

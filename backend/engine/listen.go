@@ -28,6 +28,10 @@ type ServeConfig struct {
 	MaxQueryTerms int
 	// Log receives the structured log and the "listening on" line.
 	Log io.Writer
+	// OnReady, when set, is called once the index is ready, before the
+	// ready file is written (tune serve restores its collector target:
+	// BuildGC).
+	OnReady func()
 }
 
 // InputError marks an error of ListenAndServe as the user's (a bad config
@@ -89,7 +93,12 @@ func (sc ServeConfig) serve(ctx context.Context, e *Engine, addr string, log *sl
 	}
 	log.Info("indexing; /healthz answers 503 until ready", "addr", addr, "config", sc.ConfigPath)
 	var readyErr error
-	ready := func() { readyErr = sc.announceReady(log, e, addr) }
+	ready := func() {
+		if sc.OnReady != nil {
+			sc.OnReady()
+		}
+		readyErr = sc.announceReady(log, e, addr)
+	}
 	if err := NewServer(e, opts).Serve(ctx, ln, ready); err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -46,8 +47,10 @@ func TestListenAndServe(t *testing.T) {
 	ready := filepath.Join(dir, "ready")
 	var log bytes.Buffer
 	done := make(chan error, 1)
+	var readied atomic.Int32
 	go func() {
-		done <- engine.ListenAndServe(ctx, engine.ServeConfig{ConfigPath: cfg, Listen: "127.0.0.1:0", ReadyFile: ready, MaxQueryTerms: engine.DefaultMaxQueryTerms, Log: &log})
+		done <- engine.ListenAndServe(ctx, engine.ServeConfig{ConfigPath: cfg, Listen: "127.0.0.1:0", ReadyFile: ready, MaxQueryTerms: engine.DefaultMaxQueryTerms, Log: &log,
+			OnReady: func() { readied.Add(1) }})
 	}()
 	var addr []byte
 	for deadline := time.Now().Add(60 * time.Second); len(addr) == 0; time.Sleep(20 * time.Millisecond) {
@@ -55,6 +58,9 @@ func TestListenAndServe(t *testing.T) {
 			t.Fatal("no ready file after 60s")
 		}
 		addr, _ = os.ReadFile(ready)
+	}
+	if n := readied.Load(); n != 1 {
+		t.Errorf("OnReady called %d times before the ready file, want 1", n)
 	}
 	resp, err := http.Get("http://" + strings.TrimSpace(string(addr)) + "/healthz")
 	if err != nil {

@@ -27,9 +27,10 @@ func runServe(ctx context.Context, a *app, args []string) error {
 	if fs.NArg() > 0 {
 		return usageErrorf("serve: unexpected arguments %q", fs.Args())
 	}
-	engine.TuneGC(os.Getenv) // GOGC 40 unless set: a cold build's peak memory
+	restoreGC := engine.BuildGC(os.Getenv) // GOGC 40 while building unless set: a cold build's peak memory
+	defer restoreGC()
 	err = engine.ListenAndServe(ctx, engine.ServeConfig{ConfigPath: fs.Str("config"), Listen: fs.Str("listen"), ReadyFile: fs.Str("ready-file"),
-		Verbose: fs.Bool("v"), NoQueryLog: fs.Bool("no-query-log"), MaxQueryTerms: fs.Int("max-query-terms"), Log: a.stderr})
+		Verbose: fs.Bool("v"), NoQueryLog: fs.Bool("no-query-log"), MaxQueryTerms: fs.Int("max-query-terms"), Log: a.stderr, OnReady: restoreGC})
 	var ie *engine.InputError
 	if errors.As(err, &ie) {
 		return inputError(err)
