@@ -22,11 +22,7 @@ func judgeCommands() []command {
 	}
 }
 
-const judgeUsage = `SUBCOMMAND [flags]
-
-Judges the (query, document) pairs the golden set has not judged and keeps
-the labels in the label store (setting labels: a SQLite file, default
-labels.db beside tune.yaml, or postgres://USER@HOST:PORT/DB).`
+var judgeUsage = usage("judge")
 
 // runJudge is `tune judge`: it runs the subcommand args name.
 func runJudge(ctx context.Context, a *app, args []string) error {
@@ -56,14 +52,7 @@ func (a *app) openJudgeEnv(fs *cli.Parsed) (*judging.Env, error) {
 	return e, runError(err)
 }
 
-const judgeExportUsage = `--pool FILE [--format tsv|jsonl] [--out FILE] [--config tune.yaml]
-
-Writes the pool's pairs for people to label: dataset, query, doc, an empty
-grade and rationale to fill in, then the query text, document title and
-text (tsv: a header row, tabs and line breaks in texts become spaces;
-jsonl: the same fields, grade null). Fill in grades (0..the golden set's
-top grade; leave empty to skip a row) and append them with
-'tune judge import FILE --judge NAME'.`
+var judgeExportUsage = usage("judge-export")
 
 var judgeExportSpec = judgeSpec("export", judgeExportUsage,
 	cli.String("pool", "", "pool file (tune judge pool --out FILE)").Required(),

@@ -7,15 +7,7 @@ import (
 	"github.com/fusiontune/fusiontune/tuner/judging"
 )
 
-const judgeAgreeUsage = `[--by category] [--judge NAME] [--format text|json] [--config tune.yaml]
-
-Compares the llm judges' labels (or --judge NAME's, any source) with the
-reference: the golden set's judgments and people's labels (gold wins).
-For each judge, over the pairs both graded: the confusion matrix (rows:
-reference grade, columns: the judge's), exact agreement and Cohen's kappa
-with quadratic weights (the headline: a grade off by two costs four times
-one off by one) and linear weights; --by category adds a row per query
-category. Kappa is n/a when undefined (one grade only).`
+var judgeAgreeUsage = usage("judge-agree")
 
 var judgeAgreeSpec = judgeSpec("agree", judgeAgreeUsage,
 	cli.String("by", "", "category: one row per query category").OneOf("category").AlsoAccepts(""),

@@ -9,23 +9,7 @@ import (
 	"github.com/fusiontune/fusiontune/tuner/pool"
 )
 
-const judgePoolUsage = `RUN [--depth 10] [--trials top:5|all|NAME,NAME] [--retrievers] [--out pool.jsonl] [--format text|json]
-
-Pools the unjudged (query, document) pairs in the top --depth (1..1000;
-runs record each query's top 20) of the chosen trials' results: top:N the
-leaderboard's best N, all every successful trial, or trial names separated
-by commas. --retrievers adds each retriever's own candidate list (kept by
-replayed trials' collections). Pairs judged by the golden set or by the
-label store (dataset.labels) are left out. Pairs are deduplicated and
-ordered by priority, the sum over the rankings holding the pair of 1/rank
-(ties: more rankings, better rank, query id, document id).
-
-The pool is written as JSON lines ({"dataset","query","doc","priority",
-"trials","best_rank"}) to --out, or to stdout without it; the statistics
-(pairs, pairs per query, Judged@depth now and if all were judged) go to
-stdout with --out, to stderr without. --format json prints the statistics
-as JSON.
-`
+var judgePoolUsage = usage("judge-pool")
 
 var judgePoolSpec = cli.Spec{Name: "judge pool", Usage: judgePoolUsage, Flags: []cli.Flag{configFlag, runsDirFlag,
 	cli.Int("depth", pool.DefaultDepth, "ranks of each ranking to pool (1..1000)").Range(1, pool.MaxDepth),

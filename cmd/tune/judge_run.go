@@ -12,22 +12,7 @@ import (
 	"github.com/fusiontune/fusiontune/tuner/judging"
 )
 
-const judgeRunUsage = `--pool FILE [--judge llm|file:PATH] [--dry-run] [--budget-calls N] [--budget-tokens N] [--concurrency N] [--config tune.yaml]
-
-Judges the pool's pairs (tune judge pool --out FILE) that the judge has not
-labelled yet and appends the labels to the label store.
-
---judge llm asks the OpenAI-compatible server of the settings' judge
-section (url, model, api_key_env, prompt, batch, concurrency, timeout,
-retries, budget); answers are cached in the store, so a re-run costs
-nothing. --dry-run prints the calls and tokens it would take and writes
-nothing. The budget (flags over judge.budget; 0: no bound) is never
-exceeded: when it runs out, the labels judged so far are appended and the
-rest is left for another run. Any other failure appends nothing (the
-answers received stay cached) and exits 1.
-
---judge file:PATH labels the pairs a qrels file (TREC or BEIR tsv) judges,
-as judge "file:<basename>".`
+var judgeRunUsage = usage("judge-run")
 
 var judgeRunSpec = judgeSpec("run", judgeRunUsage,
 	cli.String("pool", "", "pool file (tune judge pool --out FILE)").Required(),

@@ -14,19 +14,7 @@ import (
 	"github.com/fusiontune/fusiontune/tuner/judging"
 )
 
-const judgeImportUsage = `FILE [--judge NAME] [--source human|file|llm|implicit|gold] [--config tune.yaml]
-
-Appends labelled pairs to the label store. FILE is one of:
-  - a filled 'tune judge export' file (tsv or jsonl): rows with a grade
-    become labels by --judge NAME (a person's name), source human;
-    rows with an empty grade are skipped;
-  - native labels JSONL ('tune judge labels --format jsonl'), each label
-    with its own judge and source (--judge must not be given);
-  - TREC qrels or BEIR tsv: every judgment becomes a label by --judge
-    NAME with --source (default human).
-Every label is checked first (the dataset's, a query of the golden set, a
-grade on its scale); on any problem nothing is appended and every problem
-is listed.`
+var judgeImportUsage = usage("judge-import")
 
 var judgeImportSpec = judgeSpec("import", judgeImportUsage,
 	cli.String("judge", "", "who labelled the file (a person's name)"),
@@ -57,13 +45,7 @@ func runJudgeImport(ctx context.Context, a *app, args []string) error {
 	return nil
 }
 
-const judgeLabelsUsage = `[--format jsonl|qrels] [--judge NAME] [--all] [--out FILE] [--config tune.yaml]
-
-Writes the label store's labels of the settings' dataset: jsonl (native
-labels, the latest of each judge per pair; --all: every label ever
-appended) or qrels (one grade per pair: of --judge, or by precedence
-human > file > llm > implicit, then the latest). Gold judgments of the
-golden set are not in the store and not written.`
+var judgeLabelsUsage = usage("judge-labels")
 
 var judgeLabelsSpec = judgeSpec("labels", judgeLabelsUsage,
 	cli.String("format", "jsonl", "jsonl or qrels").OneOf(labels.FormatJSONL, labels.FormatQrels),
