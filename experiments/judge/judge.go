@@ -33,9 +33,10 @@ type Doc struct {
 	Title, Text string
 }
 
-// ErrUnknown is wrapped by errors about query or document ids that the
-// golden set or the corpus does not know.
-var ErrUnknown = errors.New("unknown id")
+// ErrUnknown is wrapped by errors about pool entries the settings cannot
+// judge: another dataset's, or query or document ids that the golden set
+// or the corpus does not know.
+var ErrUnknown = errors.New("not of this dataset, golden set or corpus")
 
 // Pairs builds the pairs of a pool for dataset: each entry's query text from
 // queries (id -> text) and document from docs (id -> title and text; nil
@@ -52,7 +53,7 @@ func Pairs(entries []PoolEntry, dataset string, queries map[string]string, docs 
 		d, dok := docs[e.Doc]
 		switch {
 		case e.Dataset != dataset:
-			why = fmt.Sprintf("dataset %q is not the settings' %q", e.Dataset, dataset)
+			why = fmt.Sprintf("dataset %q is not the settings' %q (--dataset-id %s picks it from the datasets list)", e.Dataset, dataset, e.Dataset)
 		case !qok:
 			why = fmt.Sprintf("query %q is not in the golden set", e.Query)
 		case docs != nil && !dok:
@@ -71,7 +72,7 @@ func Pairs(entries []PoolEntry, dataset string, queries map[string]string, docs 
 		if n > len(bad) {
 			more = fmt.Sprintf("\n  (and %d more)", n-len(bad))
 		}
-		return nil, fmt.Errorf("%w: %d pool pairs cannot be judged:\n  %s%s", ErrUnknown, n, strings.Join(bad, "\n  "), more)
+		return nil, fmt.Errorf("%d pool pairs cannot be judged (%w):\n  %s%s", n, ErrUnknown, strings.Join(bad, "\n  "), more)
 	}
 	return out, nil
 }

@@ -55,7 +55,7 @@ func TestPairs(t *testing.T) {
 		t.Fatalf("Pairs = %+v, %v", ps, err)
 	}
 	_, err = judge.Pairs(es, "scifact", queries, docs)
-	if !errors.Is(err, judge.ErrUnknown) || !strings.Contains(err.Error(), `3 pool pairs cannot be judged`) || !strings.Contains(err.Error(), `pool.jsonl:1: dataset "demo" is not the settings' "scifact"`) {
+	if !errors.Is(err, judge.ErrUnknown) || !strings.Contains(err.Error(), `3 pool pairs cannot be judged`) || !strings.Contains(err.Error(), `pool.jsonl:1: dataset "demo" is not the settings' "scifact" (--dataset-id demo picks it`) {
 		t.Fatalf("Pairs, other dataset: %v", err)
 	}
 	_, err = judge.Pairs(es, "demo", map[string]string{"q1": "x"}, map[string]judge.Doc{"d7": {}})
