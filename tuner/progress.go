@@ -10,7 +10,10 @@ import (
 	"github.com/fusiontune/fusiontune/runs"
 )
 
-// Progress receives the events of a sweep.
+// Progress receives the events of a sweep. TrialDone is called once the
+// trial's record is durable, which for a live trial happens in the
+// background while the next trial starts: implementations must be safe
+// for concurrent use (TextProgress holds a lock).
 type Progress interface {
 	TrialStarted(i, n int, name string)
 	QueryDone(done, total int)
