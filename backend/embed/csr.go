@@ -43,36 +43,18 @@ func (a *csr) mulTDenseInto(out, b []float64, l int) []float64 {
 // parallelCols calls work on contiguous column ranges [lo, hi) of roughly
 // equal numbers of entries, one goroutine per range.
 func parallelCols(a *csr, work func(lo, hi int32)) {
-	parts := runtime.GOMAXPROCS(0)
-	nnz := len(a.val)
-	if parts <= 1 || nnz < 1<<14 {
+	if !splits(len(a.val)) {
 		work(0, int32(a.cols))
 		return
 	}
-	count := make([]int, a.cols)
+	cum := make([]int, a.cols+1) // cum[c]: the entries of columns before c
 	for _, c := range a.col {
-		count[c]++
+		cum[c+1]++
 	}
-	var wg sync.WaitGroup
-	lo, sum := 0, 0
-	for p := 1; p <= parts && lo < a.cols; p++ {
-		target := nnz * p / parts
-		hi := lo
-		for hi < a.cols && (sum < target || hi == lo) {
-			sum += count[hi]
-			hi++
-		}
-		if p == parts {
-			hi = a.cols
-		}
-		wg.Add(1)
-		go func(lo, hi int32) {
-			defer wg.Done()
-			work(lo, hi)
-		}(int32(lo), int32(hi))
-		lo = hi
+	for c := range a.cols {
+		cum[c+1] += cum[c]
 	}
-	wg.Wait()
+	splitByWeight(cum, func(lo, hi int) { work(int32(lo), int32(hi)) })
 }
 
 // mulDense returns a·b for a dense row-major b of a.cols rows and l
@@ -103,28 +85,36 @@ func (a *csr) mulDenseInto(out, b []float64, l int) []float64 {
 // parallelRows calls work on contiguous row ranges of roughly equal
 // numbers of entries, one goroutine per range.
 func parallelRows(a *csr, work func(lo, hi int)) {
-	parts := runtime.GOMAXPROCS(0)
-	nnz := len(a.val)
-	if parts <= 1 || nnz < 1<<14 {
+	if !splits(len(a.val)) {
 		work(0, a.rows)
 		return
 	}
+	splitByWeight(a.ptr, work)
+}
+
+// splits reports whether a product over nnz entries is worth splitting
+// across goroutines.
+func splits(nnz int) bool { return runtime.GOMAXPROCS(0) > 1 && nnz >= 1<<14 }
+
+// splitByWeight calls work on GOMAXPROCS contiguous ranges [lo, hi) of
+// [0, len(cum)-1), each holding about an equal share of the weight, one
+// goroutine per range; cum[i] is the weight of [0, i) (ascending).
+func splitByWeight(cum []int, work func(lo, hi int)) {
+	parts, n := runtime.GOMAXPROCS(0), len(cum)-1
+	total := cum[n]
 	var wg sync.WaitGroup
 	lo := 0
-	for p := 1; p <= parts && lo < a.rows; p++ {
-		target := nnz * p / parts
+	for p := 1; p <= parts && lo < n; p++ {
+		target := total * p / parts
 		hi := lo
-		for hi < a.rows && (a.ptr[hi] < target || hi == lo) {
+		for hi < n && (cum[hi] < target || hi == lo) {
 			hi++
 		}
 		if p == parts {
-			hi = a.rows
+			hi = n
 		}
-		wg.Add(1)
-		go func(lo, hi int) {
-			defer wg.Done()
-			work(lo, hi)
-		}(lo, hi)
+		from := lo
+		wg.Go(func() { work(from, hi) })
 		lo = hi
 	}
 	wg.Wait()
