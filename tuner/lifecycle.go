@@ -264,10 +264,7 @@ func (c Config) execute(ctx context.Context, run *runs.Run, b *TimedBackend, bac
 			return nil, nil, nil, true, c.failPreflight(ctx, run, err, backendDir)
 		}
 	}
-	opts := c.options(run, b, c.Backend.Describe)
-	if fps != nil {
-		opts.Fingerprint = fps.get
-	}
+	opts := c.options(run, b, c.Backend.Describe, fps)
 	opts.Replay = c.Replay
 	opts.pre = c.pre
 	if c.Study != nil {
@@ -307,8 +304,9 @@ func (c Config) failPreflight(ctx context.Context, run *runs.Run, err error, bac
 	return InputErr(err)
 }
 
-// options are the trial loop's options on backend b.
-func (c Config) options(run *runs.Run, b backend.Backend, describe func(map[string]any) string) Options {
+// options are the trial loop's options on backend b, its trials'
+// fingerprints from fps (nil: the backend has none).
+func (c Config) options(run *runs.Run, b backend.Backend, describe func(map[string]any) string, fps *fingerprints) Options {
 	progress := c.Progress
 	if progress == nil {
 		progress = nopProgress{}
@@ -319,8 +317,8 @@ func (c Config) options(run *runs.Run, b backend.Backend, describe func(map[stri
 		MaxConsecutiveFailures: c.MaxConsecutiveFailures, RetryFailed: c.RetryFailed,
 		Describe: func(p experiments.Params) string { return describe(p) },
 	}
-	if fp, ok := c.Backend.(backend.Fingerprinter); ok {
-		o.Fingerprint = func(p experiments.Params) (string, error) { return fp.Fingerprint(p) }
+	if fps != nil {
+		o.Fingerprint = fps.get
 	}
 	return o
 }

@@ -159,6 +159,7 @@ func (r *replicas) close() error {
 // included, for the embedded engine) in run/backend-R.
 func (c Config) openReplicas(run *runs.Run, sh SharedConfig, so sampler.Options) (*replicas, error) {
 	reps := &replicas{}
+	fps := newFingerprints(c.Backend) // one memo for every replica
 	for r := range sh.Parallel {
 		dir := filepath.Join(run.Dir, fmt.Sprintf("backend-%d", r))
 		f := c.Backend
@@ -171,7 +172,7 @@ func (c Config) openReplicas(run *runs.Run, sh SharedConfig, so sampler.Options)
 		}
 		tb := NewTimedBackend(b)
 		reps.timed = append(reps.timed, tb)
-		reps.options = append(reps.options, c.options(run, tb, f.Describe))
+		reps.options = append(reps.options, c.options(run, tb, f.Describe, fps))
 		fmt.Fprintf(c.Log, "replica %s/%d: sampler seed %d, backend files in %s\n", sh.Worker, r, ReplicaSeed(so.Seed, fmt.Sprintf("%s/%d", sh.Worker, r)), dir)
 	}
 	return reps, nil
