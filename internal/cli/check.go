@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -85,7 +86,7 @@ func (f Flag) check(p *Parsed) error {
 		if r.required && v == "" {
 			return fmt.Errorf("--%s is required", f.Name)
 		}
-		if len(r.choices) > 0 && !contains(r.choices, v) && !contains(r.aliases, v) {
+		if len(r.choices) > 0 && !slices.Contains(r.choices, v) && !slices.Contains(r.aliases, v) {
 			return fmt.Errorf("--%s: want %s (got %q)", f.Name, Alternatives(r.choices), v)
 		}
 	case int:
@@ -110,12 +111,3 @@ func (r rule) checkRange(name, kind string, v float64, got string) error {
 
 // bound is a range's bound in plain decimals (1000000000000, not 1e+12).
 func bound(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
-
-func contains(list []string, s string) bool {
-	for _, c := range list {
-		if c == s {
-			return true
-		}
-	}
-	return false
-}
