@@ -23,14 +23,14 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
+
+	"github.com/fusiontune/fusiontune/scripts/tuneserve"
 )
 
 func main() {
@@ -133,24 +133,24 @@ func run(ctx context.Context, c config, progress io.Writer) ([]Result, error) {
 		return nil, err
 	}
 	fmt.Fprintf(progress, "querybench: %d queries; building the index (untimed)\n", len(texts))
-	srv, err := start(ctx, tune, dir)
+	srv, err := tuneserve.Start(ctx, tune, dir, "engine.yaml", 10*time.Minute)
 	if err != nil {
 		return nil, err
 	}
-	defer srv.stop()
+	defer srv.Stop()
 	var out []Result
 	for _, n := range c.clients {
-		if _, err := load(ctx, srv.addr, texts, c.warmup, n, c.k); err != nil {
+		if _, err := load(ctx, srv.Addr, texts, c.warmup, n, c.k); err != nil {
 			return nil, err
 		}
-		cpu0 := srv.cpu()
+		cpu0 := srv.CPU()
 		fmt.Fprintf(progress, "querybench: %d searches from %d clients\n", c.requests, n)
-		r, err := load(ctx, srv.addr, texts, c.requests, n, c.k)
+		r, err := load(ctx, srv.Addr, texts, c.requests, n, c.k)
 		if err != nil {
 			return nil, err
 		}
 		if cpu0 > 0 {
-			r.ServerCPUPerSearch = (srv.cpu() - cpu0) / time.Duration(c.requests)
+			r.ServerCPUPerSearch = (srv.CPU() - cpu0) / time.Duration(c.requests)
 		}
 		out = append(out, r)
 	}
@@ -194,56 +194,6 @@ func readQueries(path string) ([]string, error) {
 		return nil, fmt.Errorf("%s: no queries", path)
 	}
 	return texts, sc.Err()
-}
-
-type server struct {
-	cmd  *exec.Cmd
-	addr string
-}
-
-func start(ctx context.Context, tune, dir string) (*server, error) {
-	ready := filepath.Join(dir, "ready")
-	cmd := exec.CommandContext(ctx, tune, "serve", "--config", "engine.yaml", "--listen", "127.0.0.1:0", "--ready-file", ready)
-	cmd.Dir = dir
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	s := &server{cmd: cmd}
-	for deadline := time.Now().Add(10 * time.Minute); ; {
-		if data, err := os.ReadFile(ready); err == nil && len(bytes.TrimSpace(data)) > 0 {
-			s.addr = "http://" + strings.TrimSpace(string(data))
-			return s, nil
-		}
-		if time.Now().After(deadline) || cmd.ProcessState != nil {
-			s.stop()
-			return nil, fmt.Errorf("tune serve not ready:\n%s", stderr.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-func (s *server) stop() {
-	s.cmd.Process.Signal(syscall.SIGTERM)
-	s.cmd.Wait()
-}
-
-// cpu is the server's user + system CPU time so far (0: unknown).
-func (s *server) cpu() time.Duration {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", s.cmd.Process.Pid))
-	if err != nil {
-		return 0
-	}
-	// Fields after the command name (which may hold spaces) in ")".
-	f := strings.Fields(string(data[bytes.LastIndexByte(data, ')')+1:]))
-	if len(f) < 13 {
-		return 0
-	}
-	u, _ := strconv.ParseInt(f[11], 10, 64)
-	sy, _ := strconv.ParseInt(f[12], 10, 64)
-	const ticks = 100 // USER_HZ on Linux
-	return time.Duration(u+sy) * time.Second / ticks
 }
 
 // load sends n searches from clients goroutines, query i%len(texts) for

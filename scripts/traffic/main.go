@@ -30,7 +30,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/fusiontune/fusiontune/experiments"
@@ -38,6 +37,7 @@ import (
 	"github.com/fusiontune/fusiontune/experiments/harvest"
 	"github.com/fusiontune/fusiontune/experiments/judge"
 	"github.com/fusiontune/fusiontune/experiments/labels"
+	"github.com/fusiontune/fusiontune/scripts/tuneserve"
 	"github.com/fusiontune/fusiontune/tuner"
 )
 
@@ -209,29 +209,12 @@ func paraphrase(text string, rng *rand.Rand) string {
 // simulated feedback, stops it, and returns the gold query behind every
 // text sent (normalised text -> gold query index).
 func serveTraffic(ctx context.Context, c config, tune string, gold []goldQuery, s *summary) (map[string]int, error) {
-	ready := filepath.Join(c.out, "ready")
-	cmd := exec.CommandContext(ctx, tune, "serve", "--config", "prod.yaml", "--listen", "127.0.0.1:0", "--ready-file", ready)
-	cmd.Dir = c.out
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
+	srv, err := tuneserve.Start(ctx, tune, c.out, "prod.yaml", 2*time.Minute)
+	if err != nil {
 		return nil, err
 	}
-	defer func() {
-		cmd.Process.Signal(syscall.SIGTERM)
-		cmd.Wait()
-	}()
-	var addr string
-	for deadline := time.Now().Add(2 * time.Minute); ; {
-		if data, err := os.ReadFile(ready); err == nil {
-			addr = "http://" + strings.TrimSpace(string(data))
-			break
-		}
-		if time.Now().After(deadline) {
-			return nil, fmt.Errorf("tune serve not ready after 2 minutes:\n%s", stderr.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	defer srv.Stop()
+	addr := srv.Addr
 	rng := rand.New(rand.NewPCG(uint64(c.seed), 7))
 	// Zipf-like popularity: query i is asked with weight 1/(i+1), over a
 	// seeded permutation of the gold queries.
