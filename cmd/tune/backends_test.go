@@ -9,31 +9,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
-)
 
-// readmeBlock returns the fenced block that follows
-// "<!-- readme-test: NAME -->" in the repository's README.md, with the
-// replacements applied (old, new pairs), so the README's examples are the
-// ones the tests run.
-func readmeBlock(t *testing.T, name string, r *strings.Replacer) string {
-	t.Helper()
-	data, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	re := regexp.MustCompile("(?s)<!-- readme-test: " + regexp.QuoteMeta(name) + " -->\n```[a-z]*\n(.*?)```\n")
-	m := re.FindSubmatch(data)
-	if m == nil {
-		t.Fatalf("README.md has no block marked readme-test: %s", name)
-	}
-	return r.Replace(string(m[1]))
-}
+	"github.com/fusiontune/fusiontune/internal/sweeptest"
+)
 
 func freeAddr(t *testing.T) string {
 	t.Helper()
@@ -93,8 +76,8 @@ func startForeignService(t *testing.T, e *sweepEnv) *foreignService {
 	r := strings.NewReplacer("127.0.0.1:8091", s.addr, "bin/tune", tuneBinary(t),
 		"scripts/restart-service.sh", absPath(t, "../../scripts/restart-service.sh"),
 		"experiments/demo/corpus.jsonl", absPath(t, "../../experiments/demo/corpus.jsonl"), "tuning_runs", "runs")
-	e.write("tune.yaml", readmeBlock(t, "http/tune.yaml", r))
-	e.write("search.yaml.tmpl", readmeBlock(t, "process/engine.yaml.tmpl", r))
+	e.write("tune.yaml", sweeptest.README(t, "http/tune.yaml", r))
+	e.write("search.yaml.tmpl", sweeptest.README(t, "process/engine.yaml.tmpl", r))
 	s.original = []byte("# the search team's config: hand written, with comments\ncorpus:   {path: \"" +
 		absPath(t, "../../experiments/demo/corpus.jsonl") + "\"}\ncache_dir: " + filepath.Join(e.dir, ".cache", "engine") +
 		"\ndense:\n  model: hash-384   # keep\nfusion: {method: rrf, k: 60}\n")
@@ -277,8 +260,8 @@ func TestReadmeProcessExample(t *testing.T) {
 	e := newSweepEnv(t, "")
 	r := strings.NewReplacer("127.0.0.1:8092", freeAddr(t), "bin/tune", tuneBinary(t),
 		"experiments/demo/corpus.jsonl", absPath(t, "../../experiments/demo/corpus.jsonl"), "tuning_runs", "runs")
-	e.write("tune.yaml", readmeBlock(t, "process/tune.yaml", r))
-	e.write("engine.yaml.tmpl", readmeBlock(t, "process/engine.yaml.tmpl", r))
+	e.write("tune.yaml", sweeptest.README(t, "process/tune.yaml", r))
+	e.write("engine.yaml.tmpl", sweeptest.README(t, "process/engine.yaml.tmpl", r))
 	prodOrig := "# production\ncorpus: {path: " + absPath(t, "../../experiments/demo/corpus.jsonl") + "}\ncache_dir: " +
 		filepath.Join(e.dir, ".cache", "engine") + "\ndense: {model: hash-384}\n"
 	prod := e.write("prod-engine.yaml", prodOrig)
