@@ -87,28 +87,10 @@ func CompareRunsContext(ctx context.Context, a *runs.Run, ea runs.Entry, b *runs
 		return c, err
 	}
 	for _, metric := range append([]string{PrimaryMetric}, o.Stats.Metrics...) {
-		// The pair as the run's leaderboard decided it (same family, same
-		// rule), when B was compared with A there; otherwise one pair of
-		// trials: a family of one, nothing to correct for.
-		if lc := leaderboardComparison(a, b, ea, eb, metric); lc != nil {
-			c.Paired = append(c.Paired, *lc)
-			continue
-		}
-		x, y, _, err := pairScores(rb, ra, metric, eb.Name, ea.Name)
+		cmp, err := comparePair(ctx, a, ea, ra, b, eb, rb, metric, o.Stats)
 		if err != nil {
 			return c, err
 		}
-		p, err := stats.CompareContext(ctx, x, y, deriveSeed(o.Stats.Seed, c.A.Run, ea.Name, c.B.Run, eb.Name, metric), o.Stats.Thresholds)
-		if err != nil {
-			return c, fmt.Errorf("compare: %w", err)
-		}
-		one := o.Stats
-		one.Correction = stats.None
-		cs, err := decide([]stats.Paired{p}, ea.Name, metric, one)
-		if err != nil {
-			return c, err
-		}
-		cmp := cs[0]
 		c.Paired = append(c.Paired, *cmp)
 	}
 	if c.Categories, err = categoryDeltas(ctx, ra, rb, o.Stats); err != nil {
@@ -116,16 +98,51 @@ func CompareRunsContext(ctx context.Context, a *runs.Run, ea runs.Entry, b *runs
 	}
 	c.Diff = rankingDiff(ra, rb, o.JaccardK)
 	c.Changed = changedMost(ra, rb, o.Changed)
+	c.Warnings = compareWarnings(ra, rb, c.Categories)
+	return c, nil
+}
+
+// comparePair is trial eb of run b against trial ea of run a on one
+// metric: the pair as the run's leaderboard decided it (same family, same
+// rule) when B was compared with A there; otherwise a paired test of the
+// two trials' per-query scores (ra, rb), a family of one with nothing to
+// correct for, seeded by both trials and the metric.
+func comparePair(ctx context.Context, a *runs.Run, ea runs.Entry, ra []runs.QueryResult, b *runs.Run, eb runs.Entry, rb []runs.QueryResult, metric string, st StatsOptions) (*runs.Comparison, error) {
+	if lc := leaderboardComparison(a, b, ea, eb, metric); lc != nil {
+		return lc, nil
+	}
+	x, y, _, err := pairScores(rb, ra, metric, eb.Name, ea.Name)
+	if err != nil {
+		return nil, err
+	}
+	p, err := stats.CompareContext(ctx, x, y, deriveSeed(st.Seed, a.ID(), ea.Name, b.ID(), eb.Name, metric), st.Thresholds)
+	if err != nil {
+		return nil, fmt.Errorf("compare: %w", err)
+	}
+	one := st
+	one.Correction = stats.None
+	cs, err := decide([]stats.Paired{p}, ea.Name, metric, one)
+	if err != nil {
+		return nil, err
+	}
+	return cs[0], nil
+}
+
+// compareWarnings are a comparison's caveats: queries only one trial
+// recorded (the comparison covers those both did), then each category
+// delta's warning.
+func compareWarnings(ra, rb []runs.QueryResult, cats []runs.CategoryDelta) []string {
+	var ws []string
 	if oa, ob := onlyIn(ra, rb), onlyIn(rb, ra); oa+ob > 0 {
-		c.Warnings = append(c.Warnings, fmt.Sprintf("the trials recorded different queries (%d only in A, %d only in B): compared on the %d both recorded",
+		ws = append(ws, fmt.Sprintf("the trials recorded different queries (%d only in A, %d only in B): compared on the %d both recorded",
 			oa, ob, len(rb)-ob))
 	}
-	for _, cd := range c.Categories {
+	for _, cd := range cats {
 		if cd.Delta.Warning != "" {
-			c.Warnings = append(c.Warnings, cd.Delta.Warning)
+			ws = append(ws, cd.Delta.Warning)
 		}
 	}
-	return c, nil
+	return ws
 }
 
 // leaderboardComparison returns the comparison of eb against ea on metric

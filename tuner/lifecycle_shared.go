@@ -20,12 +20,9 @@ import (
 // from the database), so that its leaderboard, significance, report and
 // gates cover the whole study exactly as a sweep's do.
 func runShared(ctx context.Context, c Config) (*Outcome, error) {
-	sh := *c.Shared
-	if sh.Parallel < 1 {
-		sh.Parallel = 1
-	}
-	if _, ok := c.Backend.(backend.Replicator); sh.Parallel > 1 && !ok {
-		return nil, InputErr(fmt.Errorf("--parallel %d: replicas need the embedded backend (each its own tune serve); with backend.kind %q run one worker per service", sh.Parallel, c.Manifest.Backend))
+	sh, err := c.sharedConfig()
+	if err != nil {
+		return nil, err
 	}
 	so := sharedStudy(c, sh)
 	run, db, err := openSharedRun(ctx, c, sh, so)
@@ -47,50 +44,88 @@ func runShared(ctx context.Context, c Config) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The pre-flight starts the first replica once: a setup that cannot
-	// serve fails here, before this worker claims any trial.
-	if spec, ok := preflightSpec(c.Trials); ok {
-		if _, err := preflight(ctx, reps.timed[0], spec); err != nil {
-			_ = reps.close()
-			return nil, c.failPreflight(ctx, run, err, filepath.Join(run.Dir, "backend-0"))
-		}
+	if err := c.preflightReplicas(ctx, run, reps); err != nil {
+		return nil, err
 	}
 	started := time.Now()
-	res, runErr := SearchShared(ctx, reps.options, so, Shared{
-		Store: db, Worker: sh.Worker, Beat: sh.Beat, Timeout: sh.Timeout,
-		Primary: c.Scorer.Describe(), Metrics: c.Scorer.Metrics(),
-	})
-	own := 0
-	if res != nil {
-		own = len(res.Trials)
-	}
-	imported := 0
-	if runErr == nil {
-		imported, runErr = importStudy(context.WithoutCancel(ctx), db, so.StudyName, run)
-	}
-	var held *runs.HeldOut
-	if runErr == nil {
-		held, runErr = c.heldOut(ctx, run, reps.timed[0])
-	}
-	if runErr == nil {
-		runErr = c.measureLatency(ctx, run, reps.timed[0])
-	}
+	w := c.workShared(ctx, run, reps, so, sh, db)
 	bs := reps.timed
 	closeErr := reps.close()
 	elapsed := time.Since(started)
 	hint := fmt.Sprintf("run the worker again to rejoin study %q", so.StudyName)
-	runErr = finishRun(ctx, run, res, runErr, hint)
-	if res == nil {
+	runErr := finishRun(ctx, run, w.res, w.err, hint)
+	if w.res == nil {
 		return nil, runErr
 	}
-	out, err := c.finish(ctx, run, held, bs, res, elapsed, hint)
+	out, err := c.finish(ctx, run, w.held, bs, w.res, elapsed, hint)
 	if err != nil {
 		return out, errors.Join(runErr, err)
 	}
 	fmt.Fprintf(c.Log, "worker %s ran %d trials in %s; study %q holds %d finished trials (%d by other workers); run directory %s\n",
-		sh.Worker, own, elapsed.Round(time.Millisecond), so.StudyName, len(out.Trials), imported, run.Dir)
+		sh.Worker, len(w.res.Trials), elapsed.Round(time.Millisecond), so.StudyName, len(out.Trials), w.imported, run.Dir)
 	c.logTimings(out.Timings)
 	return out, c.verdict(out, runErr, closeErr)
+}
+
+// sharedConfig is c.Shared with at least one replica, checked: more than
+// one replica needs a backend that can open replicas of itself.
+func (c Config) sharedConfig() (SharedConfig, error) {
+	sh := *c.Shared
+	if sh.Parallel < 1 {
+		sh.Parallel = 1
+	}
+	if _, ok := c.Backend.(backend.Replicator); sh.Parallel > 1 && !ok {
+		return sh, InputErr(fmt.Errorf("--parallel %d: replicas need the embedded backend (each its own tune serve); with backend.kind %q run one worker per service", sh.Parallel, c.Manifest.Backend))
+	}
+	return sh, nil
+}
+
+// preflightReplicas starts the first replica once with the file's first
+// trial: a setup that cannot serve fails here (recorded in run as a
+// failed pre-flight, replicas closed), before this worker claims any
+// trial.
+func (c Config) preflightReplicas(ctx context.Context, run *runs.Run, reps *replicas) error {
+	spec, ok := preflightSpec(c.Trials)
+	if !ok {
+		return nil
+	}
+	if _, err := preflight(ctx, reps.timed[0], spec); err != nil {
+		_ = reps.close()
+		return c.failPreflight(ctx, run, err, filepath.Join(run.Dir, "backend-0"))
+	}
+	return nil
+}
+
+// sharedWork is what a worker's pass over a shared study left: the trials
+// it ran, how many of the study's other trials it imported, the held-out
+// scores, and the first error (which stops the steps after it).
+type sharedWork struct {
+	res      *Result
+	imported int
+	held     *runs.HeldOut
+	err      error
+}
+
+// workShared runs this worker's replicas on the study (SearchShared),
+// then imports the trials other workers finished, scores the held-out
+// set and measures latency on the first replica, each step only when the
+// ones before it succeeded.
+func (c Config) workShared(ctx context.Context, run *runs.Run, reps *replicas, so sampler.Options, sh SharedConfig, db *studystore.Store) sharedWork {
+	var w sharedWork
+	w.res, w.err = SearchShared(ctx, reps.options, so, Shared{
+		Store: db, Worker: sh.Worker, Beat: sh.Beat, Timeout: sh.Timeout,
+		Primary: c.Scorer.Describe(), Metrics: c.Scorer.Metrics(),
+	})
+	if w.err == nil {
+		w.imported, w.err = importStudy(context.WithoutCancel(ctx), db, so.StudyName, run)
+	}
+	if w.err == nil {
+		w.held, w.err = c.heldOut(ctx, run, reps.timed[0])
+	}
+	if w.err == nil {
+		w.err = c.measureLatency(ctx, run, reps.timed[0])
+	}
+	return w
 }
 
 // sharedStudy is the study the workers share: the file's space (none: only

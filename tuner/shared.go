@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/c-bata/goptuna"
+	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner/sampler"
 	"github.com/fusiontune/fusiontune/tuner/studystore"
@@ -68,36 +69,62 @@ func SearchShared(ctx context.Context, replicas []Options, so sampler.Options, s
 	if so.StudyName == "" {
 		so.StudyName = sampler.DefaultStudyName
 	}
-	// Create the study (or join it) once, with retries for workers that
-	// start together; each replica then loads it with its own sampler.
-	g, err := sh.Store.Study(so.StudyName, goptuna.StudyDirectionMaximize)
+	g, err := joinStudy(ctx, sh, so.StudyName)
+	if err != nil {
+		return nil, err
+	}
+	fixed, err := queueFileTrials(ctx, sh.Store, g.ID, so.StudyName, replicas[0].Trials)
+	if err != nil {
+		return nil, err
+	}
+	return runReplicas(ctx, replicas, so, sh, g.ID, fixed+so.Trials)
+}
+
+// joinStudy creates the study (or joins it) once, with retries for
+// workers that start together, and records its primary metric and metric
+// list (the same for every worker); each replica then loads the study with
+// its own sampler.
+func joinStudy(ctx context.Context, sh Shared, study string) (*goptuna.Study, error) {
+	g, err := sh.Store.Study(study, goptuna.StudyDirectionMaximize)
 	if err != nil {
 		return nil, err
 	}
 	metrics, _ := json.Marshal(sh.Metrics)
 	for _, kv := range [][2]string{{attrPrimary, sh.Primary}, {attrMetrics, string(metrics)}} {
 		if err := sh.Store.EnsureStudyAttr(ctx, g.ID, kv[0], kv[1]); err != nil {
-			return nil, fmt.Errorf("study %q: %w", so.StudyName, err)
+			return nil, fmt.Errorf("study %q: %w", study, err)
 		}
 	}
-	fixed := Flatten(Plan(replicas[0].Trials))
+	return g, nil
+}
+
+// queueFileTrials queues the experiment file's own trials in the study
+// once (whichever worker comes first) and returns how many there are.
+// A queued trial is its spec as JSON without its position: where the
+// trial is written (file:line:col) differs from worker to worker, as the
+// experiment file's path does, so the queue holds what the trial is and
+// workers on other paths or machines agree.
+func queueFileTrials(ctx context.Context, db *studystore.Store, studyID int, study string, trials []experiments.TrialSpec) (int, error) {
+	fixed := Flatten(Plan(trials))
 	specs := make([]string, len(fixed))
 	for i, f := range fixed {
-		// Where the trial is written (file:line:col) differs from worker
-		// to worker, as the experiment file's path does: the queue holds
-		// what the trial is, so workers on other paths or machines agree.
 		f.Pos = ""
 		data, err := json.Marshal(f)
 		if err != nil {
-			return nil, fmt.Errorf("queue trial %q: %w", f.Name, err)
+			return 0, fmt.Errorf("queue trial %q: %w", f.Name, err)
 		}
 		specs[i] = string(data)
 	}
-	if _, err := sh.Store.EnqueueOnce(ctx, g.ID, specs); err != nil {
-		return nil, fmt.Errorf("study %q: %w", so.StudyName, err)
+	if _, err := db.EnqueueOnce(ctx, studyID, specs); err != nil {
+		return 0, fmt.Errorf("study %q: %w", study, err)
 	}
-	budget := len(fixed) + so.Trials
+	return len(fixed), nil
+}
 
+// runReplicas runs every replica's trial loop at once (runReplica, named
+// worker/R) until the study holds budget trials, and merges what they ran
+// into one Result.
+func runReplicas(ctx context.Context, replicas []Options, so sampler.Options, sh Shared, studyID, budget int) (*Result, error) {
 	res := &Result{}
 	var mu sync.Mutex
 	errs := make([]error, len(replicas))
@@ -106,7 +133,7 @@ func SearchShared(ctx context.Context, replicas []Options, so sampler.Options, s
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			part, err := runReplica(ctx, replicas[r], so, sh, g.ID, budget, fmt.Sprintf("%s/%d", sh.Worker, r))
+			part, err := runReplica(ctx, replicas[r], so, sh, studyID, budget, fmt.Sprintf("%s/%d", sh.Worker, r))
 			errs[r] = err
 			if part != nil {
 				mu.Lock()
