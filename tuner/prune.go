@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/fusiontune/fusiontune/metrics"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner/sampler"
 )
@@ -61,12 +62,7 @@ func runStaged(ctx context.Context, o Options, index int, spec experiments.Trial
 	restarts := 0
 	var rungs []runs.Rung
 	for r, subset := range append(subsets, all) {
-		var todo []int
-		for _, i := range subset {
-			if !ran[i] {
-				todo = append(todo, i)
-			}
-		}
+		todo := notRun(subset, ran)
 		part := o
 		part.Queries = make([]Query, len(todo))
 		for j, i := range todo {
@@ -81,23 +77,7 @@ func runStaged(ctx context.Context, o Options, index int, spec experiments.Trial
 		for j, i := range todo {
 			results[i], ran[i] = rec.results[j], true
 		}
-		queries := make([]Query, len(subset))
-		batch := Batch{Results: make([]runs.QueryResult, len(subset))}
-		for j, i := range subset {
-			queries[j], batch.Results[j] = o.Queries[i], results[i]
-		}
-		s := summarize(queries, batch)
-		rec.results = batch.Results
-		rec.Primary, rec.Scorecard = s.Primary, s.Scorecard
-		rec.Categories, rec.Difficulties, rec.Routing = s.Categories, s.Difficulties, s.Routing
-		rec.Queries, rec.Failed, rec.OnQueryError = s.Scored, 0, ""
-		for _, r := range batch.Results {
-			if r.Error != "" { // only under a tolerating eval.on_query_error
-				rec.Failed++
-				rec.OnQueryError = r.OnError
-			}
-		}
-		rec.Fraction = float64(len(subset)) / float64(len(o.Queries))
+		s := scoreRung(&rec, o.Queries, subset, results)
 		if r == len(subsets) {
 			rec.Rungs = rungs
 			return rec, restarts, nil
@@ -114,6 +94,44 @@ func runStaged(ctx context.Context, o Options, index int, spec experiments.Trial
 		}
 	}
 	panic("unreachable")
+}
+
+// notRun is the queries of subset (indexes) not run yet (ran), in
+// subset's order: what the next rung must still run.
+func notRun(subset []int, ran []bool) []int {
+	var todo []int
+	for _, i := range subset {
+		if !ran[i] {
+			todo = append(todo, i)
+		}
+	}
+	return todo
+}
+
+// scoreRung sets rec to the trial's score on subset (indexes into
+// queries) from results, which hold every query run so far: its results,
+// primary score, scorecard and breakdowns, the queries scored and failed
+// (failed only under a tolerating eval.on_query_error), and the fraction
+// of all queries the subset is. It returns the summary.
+func scoreRung(rec *trialOutcome, queries []Query, subset []int, results []runs.QueryResult) metrics.Summary {
+	qs := make([]Query, len(subset))
+	batch := Batch{Results: make([]runs.QueryResult, len(subset))}
+	for j, i := range subset {
+		qs[j], batch.Results[j] = queries[i], results[i]
+	}
+	s := summarize(qs, batch)
+	rec.results = batch.Results
+	rec.Primary, rec.Scorecard = s.Primary, s.Scorecard
+	rec.Categories, rec.Difficulties, rec.Routing = s.Categories, s.Difficulties, s.Routing
+	rec.Queries, rec.Failed, rec.OnQueryError = s.Scored, 0, ""
+	for _, r := range batch.Results {
+		if r.Error != "" {
+			rec.Failed++
+			rec.OnQueryError = r.OnError
+		}
+	}
+	rec.Fraction = float64(len(subset)) / float64(len(queries))
+	return s
 }
 
 // studyError marks a failure of the study itself (its storage), which
