@@ -58,44 +58,27 @@ func Export(ds *Dataset, format, dir string) ([]string, error) {
 	}
 	switch format {
 	case ExportTREC:
-		var topics bytes.Buffer
-		for _, q := range ds.Queries {
-			if strings.ContainsAny(q.ID, " \t\r\n") {
-				return nil, fmt.Errorf("export: query id %q contains whitespace", q.ID)
-			}
-			fmt.Fprintf(&topics, "%s\t%s\n", q.ID, strings.Join(strings.Fields(q.Text), " "))
+		topics, err := trecTopics(ds.Queries)
+		if err != nil {
+			return nil, err
 		}
-		add(TopicsFile, topics.Bytes())
+		add(TopicsFile, topics)
 		var b bytes.Buffer
 		if err := trec.WriteQrels(&b, qrels); err != nil {
 			return nil, fmt.Errorf("export: %w", err)
 		}
 		add(QrelsFile, b.Bytes())
 	case ExportBEIR:
-		var queries bytes.Buffer
-		enc := json.NewEncoder(&queries)
-		enc.SetEscapeHTML(false)
-		for _, q := range ds.Queries {
-			line := map[string]any{"_id": q.ID, "text": q.Text, "metadata": map[string]any{}}
-			if q.Category != "" {
-				line["category"] = q.Category
-			}
-			if err := enc.Encode(line); err != nil {
-				return nil, fmt.Errorf("export: %w", err)
-			}
+		queries, err := beirQueries(ds.Queries)
+		if err != nil {
+			return nil, err
 		}
-		add(BEIRQueries, queries.Bytes())
-		var b bytes.Buffer
-		b.WriteString("query-id\tcorpus-id\tscore\n")
-		for _, qid := range slices.Sorted(maps.Keys(qrels)) {
-			for _, doc := range slices.Sorted(maps.Keys(qrels[qid])) {
-				if strings.ContainsAny(qid+doc, "\t\r\n") {
-					return nil, fmt.Errorf("export: query %q, document %q: an id holds a tab or a line break", qid, doc)
-				}
-				fmt.Fprintf(&b, "%s\t%s\t%d\n", qid, doc, qrels[qid][doc])
-			}
+		add(BEIRQueries, queries)
+		b, err := beirQrels(qrels)
+		if err != nil {
+			return nil, err
 		}
-		add(BEIRQrels, b.Bytes())
+		add(BEIRQrels, b)
 		if ds.Corpus != "" {
 			corpus, err := beirCorpus(ds.Corpus)
 			if err != nil {
@@ -107,6 +90,55 @@ func Export(ds *Dataset, format, dir string) ([]string, error) {
 		return nil, InputErr(fmt.Errorf("export: --format: want %s or %s (got %q)", ExportTREC, ExportBEIR, format))
 	}
 	return writeAll(dir, order, files)
+}
+
+// trecTopics renders the queries as a TREC topics file: "ID<tab>TEXT" a
+// line, the text's whitespace runs (line breaks included) made single
+// spaces. An id holding whitespace could not be read back: an error.
+func trecTopics(queries []Query) ([]byte, error) {
+	var topics bytes.Buffer
+	for _, q := range queries {
+		if strings.ContainsAny(q.ID, " \t\r\n") {
+			return nil, fmt.Errorf("export: query id %q contains whitespace", q.ID)
+		}
+		fmt.Fprintf(&topics, "%s\t%s\n", q.ID, strings.Join(strings.Fields(q.Text), " "))
+	}
+	return topics.Bytes(), nil
+}
+
+// beirQueries renders the queries as BEIR queries.jsonl lines {_id, text,
+// metadata, category (when set)}, HTML characters unescaped.
+func beirQueries(queries []Query) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	for _, q := range queries {
+		line := map[string]any{"_id": q.ID, "text": q.Text, "metadata": map[string]any{}}
+		if q.Category != "" {
+			line["category"] = q.Category
+		}
+		if err := enc.Encode(line); err != nil {
+			return nil, fmt.Errorf("export: %w", err)
+		}
+	}
+	return b.Bytes(), nil
+}
+
+// beirQrels renders qrels as a BEIR qrels TSV with its header, sorted by
+// query id then document id. An id holding a tab or a line break could not
+// be read back: an error.
+func beirQrels(qrels trec.Qrels) ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString("query-id\tcorpus-id\tscore\n")
+	for _, qid := range slices.Sorted(maps.Keys(qrels)) {
+		for _, doc := range slices.Sorted(maps.Keys(qrels[qid])) {
+			if strings.ContainsAny(qid+doc, "\t\r\n") {
+				return nil, fmt.Errorf("export: query %q, document %q: an id holds a tab or a line break", qid, doc)
+			}
+			fmt.Fprintf(&b, "%s\t%s\t%d\n", qid, doc, qrels[qid][doc])
+		}
+	}
+	return b.Bytes(), nil
 }
 
 // beirCorpus renders the corpus at path as BEIR corpus.jsonl lines
