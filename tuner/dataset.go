@@ -44,36 +44,18 @@ type Dataset struct {
 func OpenDataset(d experiments.DatasetConfig, corpusFallback, cacheDir string) (*Dataset, error) {
 	demoPath := d.Path == ""
 	if demoPath {
-		dir, err := extractDemo(cacheDir)
-		if err != nil {
+		var err error
+		if d, err = demoDataset(d, cacheDir); err != nil {
 			return nil, err
 		}
-		d.Path = filepath.Join(dir, "golden.json")
-		d.Corpus = filepath.Join(dir, "corpus.jsonl")
-		d.Format = experiments.FormatNative
-		d = d.WithDefaults()
 	}
 	corpus := d.Corpus
 	if corpus == "" {
 		corpus = corpusFallback
 	}
-	// The golden set and the corpus are read side by side.
-	var docs []experiments.Document
-	var docsErr error
-	var wg sync.WaitGroup
-	if corpus != "" {
-		wg.Go(func() { docs, docsErr = CorpusDocuments(corpus) })
-	}
-	gs, err := d.Load()
-	wg.Wait()
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, InputErr(fmt.Errorf("dataset.path: %w", err))
-	}
+	gs, docs, err := loadGolden(d, corpus)
 	if err != nil {
-		return nil, InputErr(err)
-	}
-	if docsErr != nil {
-		return nil, InputErr(fmt.Errorf("dataset.corpus: %w", docsErr))
+		return nil, err
 	}
 	ds := &Dataset{Config: d, Golden: gs, Corpus: corpus, Demo: demoPath}
 	for _, w := range gs.Warnings {
@@ -111,6 +93,44 @@ func extractDemo(cacheDir string) (string, error) {
 		return "", fmt.Errorf("cache directory: %w", err)
 	}
 	return demo.Extract(cacheDir)
+}
+
+// demoDataset is d on the shipped demo: its golden set and corpus,
+// extracted under cacheDir, in the native format, then d's defaults (its
+// other settings, the split among them, are kept).
+func demoDataset(d experiments.DatasetConfig, cacheDir string) (experiments.DatasetConfig, error) {
+	dir, err := extractDemo(cacheDir)
+	if err != nil {
+		return d, err
+	}
+	d.Path = filepath.Join(dir, "golden.json")
+	d.Corpus = filepath.Join(dir, "corpus.jsonl")
+	d.Format = experiments.FormatNative
+	return d.WithDefaults(), nil
+}
+
+// loadGolden reads d's golden set and the corpus at corpus ("": none) side
+// by side. Every error is an *InputError naming the setting at fault
+// (dataset.path when the golden set is missing, dataset.corpus).
+func loadGolden(d experiments.DatasetConfig, corpus string) (*experiments.GoldenSet, []experiments.Document, error) {
+	var docs []experiments.Document
+	var docsErr error
+	var wg sync.WaitGroup
+	if corpus != "" {
+		wg.Go(func() { docs, docsErr = CorpusDocuments(corpus) })
+	}
+	gs, err := d.Load()
+	wg.Wait()
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, InputErr(fmt.Errorf("dataset.path: %w", err))
+	}
+	if err != nil {
+		return nil, nil, InputErr(err)
+	}
+	if docsErr != nil {
+		return nil, nil, InputErr(fmt.Errorf("dataset.corpus: %w", docsErr))
+	}
+	return gs, docs, nil
 }
 
 // CorpusDocuments reads the corpus at path (BEIR corpus.jsonl, JSONL or a

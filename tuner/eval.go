@@ -125,21 +125,26 @@ func evaluate(ctx context.Context, s backend.Searcher, queries []Query, sc Score
 		return Batch{}, err
 	}
 	if dead != nil {
-		// The queries answered before the death are kept; those cut short
-		// or never sent fail with the death.
-		failed = 0
-		for i, r := range results {
-			if r.QueryID == "" || r.Error != "" {
-				q := queries[i]
-				results[i] = runs.QueryResult{QueryID: q.ID, Category: q.Category, Expected: q.ExpectedRouting,
-					RequestID: requestPrefix + "/" + q.ID, Unjudged: len(q.Judgments) == 0, Error: dead.Error(), Scores: map[string]float64{}}
-				failed++
-			}
-		}
-		return Batch{Results: results, Failed: failed}, dead
+		return Batch{Results: results, Failed: failUnanswered(results, queries, requestPrefix, dead)}, dead
 	}
 	markQueryErrors(results, o.OnQueryError)
 	return Batch{Results: results, Failed: failed}, nil
+}
+
+// failUnanswered is a batch cut short by the service's death: the queries
+// answered before it are kept, those that failed, were cut short or never
+// sent (no result yet) fail with dead. It returns how many failed.
+func failUnanswered(results []runs.QueryResult, queries []Query, requestPrefix string, dead error) int {
+	failed := 0
+	for i, r := range results {
+		if r.QueryID == "" || r.Error != "" {
+			q := queries[i]
+			results[i] = runs.QueryResult{QueryID: q.ID, Category: q.Category, Expected: q.ExpectedRouting,
+				RequestID: requestPrefix + "/" + q.ID, Unjudged: len(q.Judgments) == 0, Error: dead.Error(), Scores: map[string]float64{}}
+			failed++
+		}
+	}
+	return failed
 }
 
 // runQuery searches one query with retries and scores it; err is the
