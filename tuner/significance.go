@@ -241,38 +241,50 @@ func decide(results []stats.Paired, against, metric string, o StatsOptions) ([]*
 			Against: against, Metric: metric, N: p.N, NonZero: p.Wilcoxon.N,
 			Delta: runs.Round(p.Flips.Mean), P: runs.Round(p.Flips.P(0)), Correction: o.Correction, Family: len(family), Rule: rule,
 			Alpha: alpha, Seed: p.Seed,
-			Secondary: &runs.Secondary{BootstrapLow: runs.Round(p.Delta.Low), BootstrapHigh: runs.Round(p.Delta.High), BootstrapLevel: p.Delta.Level},
 		}
-		if p.Wilcoxon.Warning != "" {
-			c.Warnings = append(c.Warnings, p.Wilcoxon.Warning)
-		} else {
-			w, pw, pg := runs.Round(p.Wilcoxon.W), runs.Round(p.Wilcoxon.P), runs.Round(p.Wilcoxon.PGreater)
-			c.Secondary.W, c.Secondary.PWilcoxon, c.Secondary.PGreater = &w, &pw, &pg
-		}
-		d := decided[i]
-		if d == nil { // untestable: the unadjusted interval, no decision
+		secondary(c, p)
+		if d := decided[i]; d != nil {
+			setDecision(c, d)
+		} else { // untestable: the unadjusted interval, no decision
 			lo, hi := p.Flips.Interval(alpha)
 			c.Low, c.High, c.Level = runs.Round(lo), runs.Round(hi), runs.Round(1-alpha)
-			out[i] = c
-			continue
-		}
-		pa := runs.Round(d.PAdjusted)
-		c.PAdjusted = &pa
-		c.Low, c.High, c.Level = runs.Round(d.Low), runs.Round(d.High), runs.Round(d.Level)
-		// Rounding the interval for the record must not move it onto 0.
-		if c.Low == 0 && d.Low > 0 || c.High == 0 && d.High < 0 {
-			c.Low, c.High = d.Low, d.High
-		}
-		if d.Significant {
-			c.Significant = true
-			c.Mark = "+"
-			if d.Mean < 0 {
-				c.Mark = "-"
-			}
 		}
 		out[i] = c
 	}
 	return out, nil
+}
+
+// secondary records in c the secondary statistics of p: the bootstrap
+// interval, and the Wilcoxon signed-rank test or, with too few non-zero
+// pairs, its warning.
+func secondary(c *runs.Comparison, p stats.Paired) {
+	c.Secondary = &runs.Secondary{BootstrapLow: runs.Round(p.Delta.Low), BootstrapHigh: runs.Round(p.Delta.High), BootstrapLevel: p.Delta.Level}
+	if p.Wilcoxon.Warning != "" {
+		c.Warnings = append(c.Warnings, p.Wilcoxon.Warning)
+		return
+	}
+	w, pw, pg := runs.Round(p.Wilcoxon.W), runs.Round(p.Wilcoxon.P), runs.Round(p.Wilcoxon.PGreater)
+	c.Secondary.W, c.Secondary.PWilcoxon, c.Secondary.PGreater = &w, &pw, &pg
+}
+
+// setDecision records d in c: the adjusted p, the interval at the adjusted
+// level (rounded for the record, but never rounded onto 0 from the side
+// that excludes it) and, when significant, the mark of its direction
+// ("+" or "-").
+func setDecision(c *runs.Comparison, d *stats.Decision) {
+	pa := runs.Round(d.PAdjusted)
+	c.PAdjusted = &pa
+	c.Low, c.High, c.Level = runs.Round(d.Low), runs.Round(d.High), runs.Round(d.Level)
+	if c.Low == 0 && d.Low > 0 || c.High == 0 && d.High < 0 {
+		c.Low, c.High = d.Low, d.High
+	}
+	if d.Significant {
+		c.Significant = true
+		c.Mark = "+"
+		if d.Mean < 0 {
+			c.Mark = "-"
+		}
+	}
 }
 
 // CategoryIntervals returns, per category, the mean per-query primary
