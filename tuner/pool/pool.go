@@ -89,49 +89,16 @@ func Build(dataset string, rankings []Ranking, judged Judged, depth int) (*Pool,
 	if depth < 1 || depth > MaxDepth {
 		return nil, fmt.Errorf("pool: depth must be in 1..%d (got %d)", MaxDepth, depth)
 	}
-	type key struct{ q, d string }
-	type acc struct {
-		prio    float64
-		sources map[string]bool
-		best    int
-	}
-	pairs := map[key]*acc{}
+	pairs := map[pairKey]*pairAcc{}
 	queries := map[string]bool{}
 	sources := map[string]bool{}
 	var now, after float64
 	for _, r := range rankings {
 		queries[r.Query] = true
 		sources[r.Source] = true
-		seen := make(map[string]bool, depth)
-		rank := 0
-		judgedTop := 0
-		for _, d := range r.Docs {
-			if rank == depth {
-				break
-			}
-			if seen[d] {
-				continue
-			}
-			seen[d] = true
-			rank++
-			if judged(r.Query, d) {
-				judgedTop++
-				continue
-			}
-			k := key{r.Query, d}
-			a := pairs[k]
-			if a == nil {
-				a = &acc{sources: map[string]bool{}, best: rank}
-				pairs[k] = a
-			}
-			if !a.sources[r.Source] {
-				a.sources[r.Source] = true
-				a.prio += 1 / float64(rank)
-			}
-			a.best = min(a.best, rank)
-		}
+		judgedTop, top := addRanking(pairs, r, judged, depth)
 		now += float64(judgedTop) / float64(depth)
-		after += float64(rank) / float64(depth)
+		after += float64(top) / float64(depth)
 	}
 	p := &Pool{Pairs: make([]Pair, 0, len(pairs))}
 	perQuery := map[string]int{}
@@ -152,17 +119,70 @@ func Build(dataset string, rankings []Ranking, judged Judged, depth int) (*Pool,
 	for q := range queries {
 		counts = append(counts, perQuery[q])
 	}
-	sort.Ints(counts)
-	if n := len(counts); n > 0 {
-		s.PerQueryMin, s.PerQueryMax = counts[0], counts[n-1]
-		if n%2 == 1 {
-			s.PerQueryMedian = float64(counts[n/2])
-		} else {
-			s.PerQueryMedian = float64(counts[n/2-1]+counts[n/2]) / 2
-		}
-	}
+	s.PerQueryMin, s.PerQueryMax, s.PerQueryMedian = spread(counts)
 	p.Stats = s
 	return p, nil
+}
+
+// pairKey names a (query, document) pair.
+type pairKey struct{ q, d string }
+
+// pairAcc is what the rankings pooled so far say of one unjudged pair:
+// its priority, the sources that ranked it and its best rank.
+type pairAcc struct {
+	prio    float64
+	sources map[string]bool
+	best    int
+}
+
+// addRanking pools the top depth distinct documents of r into pairs: each
+// unjudged one gains 1/rank of priority once per source, and keeps its
+// best rank. It returns how many of those top documents are judged, and
+// how many there are (depth, or fewer for a shorter ranking).
+func addRanking(pairs map[pairKey]*pairAcc, r Ranking, judged Judged, depth int) (judgedTop, top int) {
+	seen := make(map[string]bool, depth)
+	for _, d := range r.Docs {
+		if top == depth {
+			break
+		}
+		if seen[d] {
+			continue
+		}
+		seen[d] = true
+		top++
+		if judged(r.Query, d) {
+			judgedTop++
+			continue
+		}
+		k := pairKey{r.Query, d}
+		a := pairs[k]
+		if a == nil {
+			a = &pairAcc{sources: map[string]bool{}, best: top}
+			pairs[k] = a
+		}
+		if !a.sources[r.Source] {
+			a.sources[r.Source] = true
+			a.prio += 1 / float64(top)
+		}
+		a.best = min(a.best, top)
+	}
+	return judgedTop, top
+}
+
+// spread is the smallest, the largest and the median of counts (sorted in
+// place); zeros for no counts.
+func spread(counts []int) (lo, hi int, median float64) {
+	n := len(counts)
+	if n == 0 {
+		return 0, 0, 0
+	}
+	sort.Ints(counts)
+	if n%2 == 1 {
+		median = float64(counts[n/2])
+	} else {
+		median = float64(counts[n/2-1]+counts[n/2]) / 2
+	}
+	return counts[0], counts[n-1], median
 }
 
 // Take returns the first n pairs (all when n <= 0 or n is larger).
