@@ -137,32 +137,17 @@ func (s *Store) Next(ctx context.Context, studyID, budget int, worker string) (C
 		if err := lockStudy(tx, studyID); err != nil {
 			return err
 		}
-		counts := map[string]int{}
-		var rows []struct {
-			State string
-			N     int
-		}
-		if err := tx.Model(&trialRow{}).Select("state, count(*) as n").Where("study_id = ?", studyID).Group("state").Scan(&rows).Error; err != nil {
-			return fmt.Errorf("count trials: %w", err)
-		}
-		for _, r := range rows {
-			counts[r.State] = r.N
+		counts, err := countStates(tx, studyID)
+		if err != nil {
+			return err
 		}
 		now := time.Now()
 		if counts[stateWaiting] > 0 {
-			var next trialRow
-			if err := tx.Where("study_id = ? AND state = ?", studyID, stateWaiting).Order("trial_id").First(&next).Error; err != nil {
-				return fmt.Errorf("find queued trial: %w", err)
+			next, ok, err := claimQueued(tx, studyID, now)
+			if err != nil {
+				return err
 			}
-			// The state condition makes the claim safe even against a
-			// claimer that does not take the study lock (goptuna's own
-			// Optimize): only one UPDATE can move it out of WAITING.
-			res := tx.Model(&trialRow{}).Where("trial_id = ? AND state = ?", next.ID, stateWaiting).
-				Updates(map[string]any{"state": stateRunning, "datetime_start": now})
-			if res.Error != nil {
-				return fmt.Errorf("claim queued trial %d: %w", next.ID, res.Error)
-			}
-			if res.RowsAffected == 1 {
+			if ok {
 				sp, err := spec(tx, next.ID)
 				if err != nil {
 					return err
@@ -172,29 +157,76 @@ func (s *Store) Next(ctx context.Context, studyID, budget int, worker string) (C
 				return s.startBeat(tx, next.ID, worker, now)
 			}
 		}
-		finished := counts[stateComplete] + counts[statePruned]
-		if budget > 0 && finished >= budget {
-			return nil
-		}
-		if budget > 0 && counts[stateFail] > budget {
-			return fmt.Errorf("%w: %d failed trials in study %d (budget %d)", ErrTooManyFailures, counts[stateFail], studyID, budget)
-		}
-		if budget > 0 && finished+counts[stateRunning]+counts[stateWaiting] >= budget {
-			outcome = Busy
-			return nil
+		if outcome, err = room(counts, budget, studyID); err != nil || outcome != Claimed {
+			return err
 		}
 		id, number, err := insertTrial(tx, studyID, stateRunning, &now)
 		if err != nil {
 			return err
 		}
 		claim = Claim{TrialID: id, Number: number}
-		outcome = Claimed
 		return s.startBeat(tx, id, worker, now)
 	})
 	if err != nil {
 		return Claim{}, Done, fmt.Errorf("next trial of study %d: %w", studyID, err)
 	}
 	return claim, outcome, nil
+}
+
+// countStates counts the study's trials by state.
+func countStates(tx *gorm.DB, studyID int) (map[string]int, error) {
+	var rows []struct {
+		State string
+		N     int
+	}
+	if err := tx.Model(&trialRow{}).Select("state, count(*) as n").Where("study_id = ?", studyID).Group("state").Scan(&rows).Error; err != nil {
+		return nil, fmt.Errorf("count trials: %w", err)
+	}
+	counts := map[string]int{}
+	for _, r := range rows {
+		counts[r.State] = r.N
+	}
+	return counts, nil
+}
+
+// claimQueued moves the study's oldest WAITING trial to RUNNING, started
+// at now, and returns it; false when another claimer took it first. The
+// state condition makes the claim safe even against a claimer that does
+// not take the study lock (goptuna's own Optimize): only one UPDATE can
+// move it out of WAITING.
+func claimQueued(tx *gorm.DB, studyID int, now time.Time) (trialRow, bool, error) {
+	var next trialRow
+	if err := tx.Where("study_id = ? AND state = ?", studyID, stateWaiting).Order("trial_id").First(&next).Error; err != nil {
+		return next, false, fmt.Errorf("find queued trial: %w", err)
+	}
+	res := tx.Model(&trialRow{}).Where("trial_id = ? AND state = ?", next.ID, stateWaiting).
+		Updates(map[string]any{"state": stateRunning, "datetime_start": now})
+	if res.Error != nil {
+		return next, false, fmt.Errorf("claim queued trial %d: %w", next.ID, res.Error)
+	}
+	return next, res.RowsAffected == 1, nil
+}
+
+// room says, from the study's trial counts by state, whether a new trial
+// may be created under budget (0: no limit): Claimed when it may, Done
+// when budget trials are finished (complete or pruned), Busy when the
+// rest of the budget is running or queued elsewhere. Failed trials do not
+// count, but more failures than the budget is ErrTooManyFailures.
+func room(counts map[string]int, budget, studyID int) (Outcome, error) {
+	if budget <= 0 {
+		return Claimed, nil
+	}
+	finished := counts[stateComplete] + counts[statePruned]
+	if finished >= budget {
+		return Done, nil
+	}
+	if counts[stateFail] > budget {
+		return Done, fmt.Errorf("%w: %d failed trials in study %d (budget %d)", ErrTooManyFailures, counts[stateFail], studyID, budget)
+	}
+	if finished+counts[stateRunning]+counts[stateWaiting] >= budget {
+		return Busy, nil
+	}
+	return Claimed, nil
 }
 
 // lockStudy takes the study row lock (SELECT ... FOR UPDATE; SQLite drops
