@@ -30,55 +30,65 @@ func newSpace(space []experiments.SpaceParam) ([]dim, error) {
 			return nil, fmt.Errorf("search space: %s listed twice", sp.Param)
 		}
 		seen[sp.Param] = true
-		d := dim{sp: sp}
-		bad := func(format string, args ...any) error {
-			return fmt.Errorf("search space: %s: %s", sp.Param, fmt.Sprintf(format, args...))
-		}
-		if sp.Type != "categorical" && !(sp.Low < sp.High) {
-			return nil, bad("low must be < high (got %v, %v)", sp.Low, sp.High)
-		}
-		switch sp.Type {
-		case "int":
-			lo, hi := math.Ceil(sp.Low), math.Floor(sp.High)
-			if lo != sp.Low || hi != sp.High {
-				return nil, bad("an int range needs integer bounds (got %v, %v)", sp.Low, sp.High)
-			}
-			if sp.Step > 0 {
-				if sp.Step != math.Trunc(sp.Step) {
-					return nil, bad("an int step must be an integer (got %v)", sp.Step)
-				}
-				d.distribution = goptuna.StepIntUniformDistribution{Low: int(lo), High: int(hi), Step: int(sp.Step)}
-			} else {
-				d.distribution = goptuna.IntUniformDistribution{Low: int(lo), High: int(hi)}
-			}
-		case "float":
-			if sp.Step > 0 {
-				d.distribution = goptuna.DiscreteUniformDistribution{Low: sp.Low, High: sp.High, Q: sp.Step}
-			} else {
-				d.distribution = goptuna.UniformDistribution{Low: sp.Low, High: sp.High}
-			}
-		case "log_float":
-			if sp.Low <= 0 {
-				return nil, bad("log_float needs low > 0 (got %v)", sp.Low)
-			}
-			if sp.Step > 0 {
-				return nil, bad("log_float takes no step")
-			}
-			d.distribution = goptuna.LogUniformDistribution{Low: sp.Low, High: sp.High}
-		case "categorical":
-			if len(sp.Choices) == 0 {
-				return nil, bad("categorical needs choices")
-			}
-			for _, c := range sp.Choices {
-				d.labels = append(d.labels, experiments.FormatValue(c))
-			}
-			d.distribution = goptuna.CategoricalDistribution{Choices: d.labels}
-		default:
-			return nil, bad("unknown type %q (want int, float, log_float or categorical)", sp.Type)
+		d, err := newDim(sp)
+		if err != nil {
+			return nil, err
 		}
 		out = append(out, d)
 	}
 	return out, nil
+}
+
+// newDim converts one parameter of the search space to its goptuna
+// distribution (see newSpace), checking its bounds, step and choices.
+func newDim(sp experiments.SpaceParam) (dim, error) {
+	d := dim{sp: sp}
+	bad := func(format string, args ...any) (dim, error) {
+		return dim{}, fmt.Errorf("search space: %s: %s", sp.Param, fmt.Sprintf(format, args...))
+	}
+	if sp.Type != "categorical" && !(sp.Low < sp.High) {
+		return bad("low must be < high (got %v, %v)", sp.Low, sp.High)
+	}
+	switch sp.Type {
+	case "int":
+		lo, hi := math.Ceil(sp.Low), math.Floor(sp.High)
+		if lo != sp.Low || hi != sp.High {
+			return bad("an int range needs integer bounds (got %v, %v)", sp.Low, sp.High)
+		}
+		if sp.Step > 0 {
+			if sp.Step != math.Trunc(sp.Step) {
+				return bad("an int step must be an integer (got %v)", sp.Step)
+			}
+			d.distribution = goptuna.StepIntUniformDistribution{Low: int(lo), High: int(hi), Step: int(sp.Step)}
+		} else {
+			d.distribution = goptuna.IntUniformDistribution{Low: int(lo), High: int(hi)}
+		}
+	case "float":
+		if sp.Step > 0 {
+			d.distribution = goptuna.DiscreteUniformDistribution{Low: sp.Low, High: sp.High, Q: sp.Step}
+		} else {
+			d.distribution = goptuna.UniformDistribution{Low: sp.Low, High: sp.High}
+		}
+	case "log_float":
+		if sp.Low <= 0 {
+			return bad("log_float needs low > 0 (got %v)", sp.Low)
+		}
+		if sp.Step > 0 {
+			return bad("log_float takes no step")
+		}
+		d.distribution = goptuna.LogUniformDistribution{Low: sp.Low, High: sp.High}
+	case "categorical":
+		if len(sp.Choices) == 0 {
+			return bad("categorical needs choices")
+		}
+		for _, c := range sp.Choices {
+			d.labels = append(d.labels, experiments.FormatValue(c))
+		}
+		d.distribution = goptuna.CategoricalDistribution{Choices: d.labels}
+	default:
+		return bad("unknown type %q (want int, float, log_float or categorical)", sp.Type)
+	}
+	return d, nil
 }
 
 // suggest asks trial for this dimension's value and returns it in the form

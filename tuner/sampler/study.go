@@ -81,16 +81,8 @@ func New(o Options) (*Study, error) {
 	if err != nil {
 		return nil, err
 	}
-	if o.Trials <= 0 {
-		return nil, fmt.Errorf("study: trials must be > 0 (got %d)", o.Trials)
-	}
-	if o.Pruning.Enabled {
-		if !(o.Pruning.Fraction > 0 && o.Pruning.Fraction < 1) {
-			return nil, fmt.Errorf("study: pruning.fraction must be > 0 and < 1 (got %v)", o.Pruning.Fraction)
-		}
-		if o.Pruning.ReductionFactor < 2 {
-			return nil, fmt.Errorf("study: pruning.reduction_factor must be >= 2 (got %d)", o.Pruning.ReductionFactor)
-		}
+	if err := o.check(); err != nil {
+		return nil, err
 	}
 	if o.StartupTrials <= 0 {
 		o.StartupTrials = DefaultStartupTrials(o.Trials)
@@ -111,6 +103,38 @@ func New(o Options) (*Study, error) {
 		// a space of categorical parameters alone is all its.
 		relative = nil
 	}
+	opts := studyOptions(o, dims, independent, relative)
+	g, err := goptuna.CreateStudy(o.StudyName, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("study %q: %w", o.StudyName, err)
+	}
+	return &Study{g: g, o: o, dims: dims}, nil
+}
+
+// check checks the study's budget and its pruning settings (when pruning
+// is on) against their ranges.
+func (o Options) check() error {
+	if o.Trials <= 0 {
+		return fmt.Errorf("study: trials must be > 0 (got %d)", o.Trials)
+	}
+	if !o.Pruning.Enabled {
+		return nil
+	}
+	if !(o.Pruning.Fraction > 0 && o.Pruning.Fraction < 1) {
+		return fmt.Errorf("study: pruning.fraction must be > 0 and < 1 (got %v)", o.Pruning.Fraction)
+	}
+	if o.Pruning.ReductionFactor < 2 {
+		return fmt.Errorf("study: pruning.reduction_factor must be >= 2 (got %d)", o.Pruning.ReductionFactor)
+	}
+	return nil
+}
+
+// studyOptions are goptuna's options for the study o describes over dims:
+// maximize, the independent sampler and the relative one (if any), the
+// logger (a discarding one by default), the search space, joining an
+// existing study when o.LoadIfExists, successive halving when pruning is
+// on, and o's storage when given.
+func studyOptions(o Options, dims []dim, independent goptuna.Sampler, relative goptuna.RelativeSampler) []goptuna.StudyOption {
 	logger := o.Logger
 	if logger == nil {
 		logger = &goptuna.StdLogger{} // no *log.Logger: discards
@@ -131,11 +155,7 @@ func New(o Options) (*Study, error) {
 	if o.Storage != nil {
 		opts = append(opts, goptuna.StudyOptionStorage(o.Storage))
 	}
-	g, err := goptuna.CreateStudy(o.StudyName, opts...)
-	if err != nil {
-		return nil, fmt.Errorf("study %q: %w", o.StudyName, err)
-	}
-	return &Study{g: g, o: o, dims: dims}, nil
+	return opts
 }
 
 // Goptuna returns the underlying goptuna study.
