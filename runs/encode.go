@@ -21,63 +21,17 @@ func appendQueryResult(b []byte, q *QueryResult) ([]byte, bool) {
 		b = appendString(b, q.Category)
 	}
 	b = append(b, `,"top":`...)
-	if q.Top == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i, d := range q.Top {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, `{"doc_id":`...)
-			b = appendString(b, d.DocID)
-			b = append(b, `,"score":`...)
-			var ok bool
-			if b, ok = appendFloat(b, d.Score); !ok {
-				return b, false
-			}
-			b = append(b, `,"grade":`...)
-			b = strconv.AppendInt(b, int64(d.Grade), 10)
-			if d.Text != "" {
-				b = append(b, `,"text":`...)
-				b = appendString(b, d.Text)
-			}
-			b = append(b, '}')
-		}
-		b = append(b, ']')
+	var ok bool
+	if b, ok = appendTop(b, q.Top); !ok {
+		return b, false
 	}
 	b = append(b, `,"labels":`...)
 	b = appendString(b, q.Labels)
 	b = append(b, `,"scores":`...)
-	if q.Scores == nil {
-		b = append(b, "null"...)
-	} else {
-		var keysBuf [32]string
-		keys := keysBuf[:0]
-		for k := range q.Scores {
-			keys = append(keys, k)
-		}
-		for i := 1; i < len(keys); i++ { // insertion sort: a dozen keys
-			for j := i; j > 0 && keys[j] < keys[j-1]; j-- {
-				keys[j], keys[j-1] = keys[j-1], keys[j]
-			}
-		}
-		b = append(b, '{')
-		for i, k := range keys {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendString(b, k)
-			b = append(b, ':')
-			var ok bool
-			if b, ok = appendFloat(b, q.Scores[k]); !ok {
-				return b, false
-			}
-		}
-		b = append(b, '}')
+	if b, ok = appendScores(b, q.Scores); !ok {
+		return b, false
 	}
 	b = append(b, `,"primary":`...)
-	var ok bool
 	if b, ok = appendFloat(b, q.Primary); !ok {
 		return b, false
 	}
@@ -107,6 +61,66 @@ func appendQueryResult(b []byte, q *QueryResult) ([]byte, bool) {
 		b = appendString(b, q.OnError)
 	}
 	return append(b, "}\n"...), true
+}
+
+// appendTop appends top as encoding/json writes a []RankedDoc (null when
+// nil); ok is false for a score appendFloat does not handle.
+func appendTop(b []byte, top []RankedDoc) ([]byte, bool) {
+	if top == nil {
+		return append(b, "null"...), true
+	}
+	b = append(b, '[')
+	for i, d := range top {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"doc_id":`...)
+		b = appendString(b, d.DocID)
+		b = append(b, `,"score":`...)
+		var ok bool
+		if b, ok = appendFloat(b, d.Score); !ok {
+			return b, false
+		}
+		b = append(b, `,"grade":`...)
+		b = strconv.AppendInt(b, int64(d.Grade), 10)
+		if d.Text != "" {
+			b = append(b, `,"text":`...)
+			b = appendString(b, d.Text)
+		}
+		b = append(b, '}')
+	}
+	return append(b, ']'), true
+}
+
+// appendScores appends scores as encoding/json writes a map (keys sorted;
+// null when nil); ok is false for a score appendFloat does not handle.
+func appendScores(b []byte, scores map[string]float64) ([]byte, bool) {
+	if scores == nil {
+		return append(b, "null"...), true
+	}
+	var keysBuf [32]string
+	keys := keysBuf[:0]
+	for k := range scores {
+		keys = append(keys, k)
+	}
+	for i := 1; i < len(keys); i++ { // insertion sort: a dozen keys
+		for j := i; j > 0 && keys[j] < keys[j-1]; j-- {
+			keys[j], keys[j-1] = keys[j-1], keys[j]
+		}
+	}
+	b = append(b, '{')
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, k)
+		b = append(b, ':')
+		var ok bool
+		if b, ok = appendFloat(b, scores[k]); !ok {
+			return b, false
+		}
+	}
+	return append(b, '}'), true
 }
 
 // appendFloat formats f as encoding/json does; false for NaN and ±Inf,
