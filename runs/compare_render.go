@@ -34,47 +34,67 @@ func (c TrialComparison) Render(w io.Writer, format string) error {
 // render draws text (aligned columns) or Markdown (pipe tables) from the
 // same rows.
 func (c TrialComparison) render(md bool) string {
-	var b strings.Builder
-	heading := func(s string) {
-		if md {
-			fmt.Fprintf(&b, "\n## %s\n\n", s)
-		} else {
-			fmt.Fprintf(&b, "\n%s\n", s)
-		}
-	}
-	table := func(head []string, rows [][]string) {
-		if md {
-			MarkdownTable(&b, head, rows)
-			return
-		}
-		width := make([]int, len(head))
-		for _, r := range append([][]string{head}, rows...) {
-			for i, cell := range r {
-				width[i] = max(width[i], len([]rune(cell)))
-			}
-		}
-		line := func(r []string) {
-			cells := make([]string, len(r))
-			for i, cell := range r {
-				cells[i] = cell + strings.Repeat(" ", width[i]-len([]rune(cell)))
-			}
-			b.WriteString("  " + strings.TrimRight(strings.Join(cells, "  "), " ") + "\n")
-		}
-		line(head)
-		for _, r := range rows {
-			line(r)
-		}
-	}
+	w := &textDoc{md: md}
 	title := fmt.Sprintf("compare %s:%s (A, %.4f) -> %s:%s (B, %.4f)", c.A.Run, c.A.Trial, c.A.Primary, c.B.Run, c.B.Trial, c.B.Primary)
 	if md {
-		fmt.Fprintf(&b, "# %s\n", title)
+		fmt.Fprintf(&w.b, "# %s\n", title)
 	} else {
-		b.WriteString(title + "\n")
+		w.b.WriteString(title + "\n")
 	}
 
-	heading("Paired comparison (B - A)")
-	var rows [][]string
+	w.heading("Paired comparison (B - A)")
+	w.table([]string{"metric", "n", "Δ", "CI", "level", "p", "p adjusted", "sig", "W (secondary)", "p Wilcoxon (secondary)", "p B > A (secondary)"}, pairedRows(c.Paired))
+	if md {
+		w.b.WriteString("\n")
+	}
 	for _, p := range c.Paired {
+		for _, warning := range p.Warnings {
+			fmt.Fprintf(&w.b, "%s: %s\n", p.Metric, warning)
+		}
+		fmt.Fprintf(&w.b, "%s: sig: %s; %d non-zero pairs of %d, seed %d\n", p.Metric, p.Rule, p.NonZero, p.N, p.Seed)
+	}
+
+	if len(c.Categories) > 0 {
+		w.heading("Per category (primary)")
+		var rows [][]string
+		for _, cd := range c.Categories {
+			ci := "[" + FormatBound(cd.Delta.Low) + ", " + FormatBound(cd.Delta.High) + "]"
+			if cd.Delta.Warning != "" {
+				ci = "no interval"
+			}
+			rows = append(rows, []string{cd.Category, fmt.Sprint(cd.N), f4(cd.A), f4(cd.B), FormatDelta(cd.Delta.Mean), ci})
+		}
+		w.table([]string{"category", "n", "A", "B", "Δ", "95% CI"}, rows)
+	}
+
+	w.heading("Result diffs")
+	d := c.Diff
+	w.table([]string{"queries", "Kendall tau (mean)", fmt.Sprintf("Jaccard@%d (mean)", d.JaccardK), "top-1 changed"},
+		[][]string{{fmt.Sprint(d.Queries), f4(d.KendallTau), f4(d.Jaccard), fmt.Sprintf("%.1f%% (%d)", 100*d.Top1Changed, d.Top1ChangedN)}})
+
+	w.heading(fmt.Sprintf("Queries that changed most (top %d)", len(c.Changed)))
+	var rows [][]string
+	for _, q := range c.Changed {
+		rows = append(rows, []string{q.QueryID, q.Category, f4(q.A), f4(q.B), FormatDelta(q.Delta), top3(q.TopA), top3(q.TopB)})
+	}
+	w.table([]string{"query", "category", "A", "B", "Δ", "top 3 A (grade)", "top 3 B (grade)"}, rows)
+
+	for _, warning := range c.Warnings {
+		if md {
+			fmt.Fprintf(&w.b, "\n> %s\n", warning)
+		} else {
+			fmt.Fprintf(&w.b, "warning: %s\n", warning)
+		}
+	}
+	return w.b.String()
+}
+
+// pairedRows are the paired comparisons' rows: metric, n, Δ, interval,
+// level, p, adjusted p, mark, and the secondary W and p-values ("" when
+// absent).
+func pairedRows(paired []Comparison) [][]string {
+	var rows [][]string
+	for _, p := range paired {
 		var w, pw, pg *float64
 		if sec := p.Secondary; sec != nil {
 			w, pw, pg = sec.W, sec.PWilcoxon, sec.PGreater
@@ -83,50 +103,46 @@ func (c TrialComparison) render(md bool) string {
 			"[" + FormatBound(p.Low) + ", " + FormatBound(p.High) + "]", FormatLevel(p.Level), fmt.Sprintf("%.4g", p.P), optNum(p.PAdjusted, "%.4g"),
 			significance(p), optNum(w, "%g"), optNum(pw, "%.4g"), optNum(pg, "%.4g")})
 	}
-	table([]string{"metric", "n", "Δ", "CI", "level", "p", "p adjusted", "sig", "W (secondary)", "p Wilcoxon (secondary)", "p B > A (secondary)"}, rows)
-	if md {
-		b.WriteString("\n")
-	}
-	for _, p := range c.Paired {
-		for _, w := range p.Warnings {
-			fmt.Fprintf(&b, "%s: %s\n", p.Metric, w)
-		}
-		fmt.Fprintf(&b, "%s: sig: %s; %d non-zero pairs of %d, seed %d\n", p.Metric, p.Rule, p.NonZero, p.N, p.Seed)
-	}
+	return rows
+}
 
-	if len(c.Categories) > 0 {
-		heading("Per category (primary)")
-		rows = nil
-		for _, cd := range c.Categories {
-			ci := "[" + FormatBound(cd.Delta.Low) + ", " + FormatBound(cd.Delta.High) + "]"
-			if cd.Delta.Warning != "" {
-				ci = "no interval"
-			}
-			rows = append(rows, []string{cd.Category, fmt.Sprint(cd.N), f4(cd.A), f4(cd.B), FormatDelta(cd.Delta.Mean), ci})
-		}
-		table([]string{"category", "n", "A", "B", "Δ", "95% CI"}, rows)
+// textDoc writes headings and tables as text (aligned columns) or, with
+// md, as Markdown (## headings, pipe tables).
+type textDoc struct {
+	b  strings.Builder
+	md bool
+}
+
+// heading starts a section titled s.
+func (w *textDoc) heading(s string) {
+	if w.md {
+		fmt.Fprintf(&w.b, "\n## %s\n\n", s)
+	} else {
+		fmt.Fprintf(&w.b, "\n%s\n", s)
 	}
+}
 
-	heading("Result diffs")
-	d := c.Diff
-	table([]string{"queries", "Kendall tau (mean)", fmt.Sprintf("Jaccard@%d (mean)", d.JaccardK), "top-1 changed"},
-		[][]string{{fmt.Sprint(d.Queries), f4(d.KendallTau), f4(d.Jaccard), fmt.Sprintf("%.1f%% (%d)", 100*d.Top1Changed, d.Top1ChangedN)}})
-
-	heading(fmt.Sprintf("Queries that changed most (top %d)", len(c.Changed)))
-	rows = nil
-	for _, q := range c.Changed {
-		rows = append(rows, []string{q.QueryID, q.Category, f4(q.A), f4(q.B), FormatDelta(q.Delta), top3(q.TopA), top3(q.TopB)})
+// table writes head and rows: a pipe table, or columns two spaces apart,
+// each as wide as its widest cell (in runes), indented two spaces, with
+// no trailing spaces.
+func (w *textDoc) table(head []string, rows [][]string) {
+	if w.md {
+		MarkdownTable(&w.b, head, rows)
+		return
 	}
-	table([]string{"query", "category", "A", "B", "Δ", "top 3 A (grade)", "top 3 B (grade)"}, rows)
-
-	for _, w := range c.Warnings {
-		if md {
-			fmt.Fprintf(&b, "\n> %s\n", w)
-		} else {
-			fmt.Fprintf(&b, "warning: %s\n", w)
+	width := make([]int, len(head))
+	for _, r := range append([][]string{head}, rows...) {
+		for i, cell := range r {
+			width[i] = max(width[i], len([]rune(cell)))
 		}
 	}
-	return b.String()
+	for _, r := range append([][]string{head}, rows...) {
+		cells := make([]string, len(r))
+		for i, cell := range r {
+			cells[i] = cell + strings.Repeat(" ", width[i]-len([]rune(cell)))
+		}
+		w.b.WriteString("  " + strings.TrimRight(strings.Join(cells, "  "), " ") + "\n")
+	}
 }
 
 // FormatLevel renders a confidence level as a percentage with up to
