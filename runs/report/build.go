@@ -47,54 +47,9 @@ func build(run *runs.Run, o Options) (*page, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &page{
-		Title:    "fusiontune report · " + run.Manifest.ID,
-		Manifest: newManifestView(run.Manifest),
-		Primary:  lb.PrimaryLine(),
-		Baseline: lb.Baseline,
-		Notes:    append(notes, runWarnings(lb)...),
-	}
-	if p.Manifest.ID == "" {
-		p.Manifest.ID = run.ID()
-		p.Title = "fusiontune report · " + run.ID()
-	}
+	p, stats := newPage(run, lb, notes)
 	best, hasBest := lb.Best()
-	if hasBest {
-		p.Best = best.Name
-	} else {
-		p.Notes = append(p.Notes, "No trial succeeded: there is no best trial to chart or inspect.")
-	}
-	var baseline *runs.Entry
-	for i := range lb.Trials {
-		if lb.Trials[i].Name == lb.Baseline && lb.Trials[i].Status == runs.StatusOK {
-			baseline = &lb.Trials[i]
-		}
-	}
-
-	stats, catStats := false, false
-	for _, e := range lb.Trials {
-		stats = stats || e.Comparison != nil
-		catStats = catStats || len(e.CategoryIntervals) > 0
-	}
-	switch {
-	case !stats && !catStats:
-		p.Notes = append(p.Notes, "Statistics were not computed for this run: deltas are differences of means, without intervals or significance, and category bars show means without intervals.")
-	case !stats:
-		p.Notes = append(p.Notes, "No paired comparison against the baseline was recorded: deltas are differences of means, without intervals or significance.")
-	case !catStats:
-		p.Notes = append(p.Notes, "No category intervals were recorded: category bars show means without intervals.")
-	}
-
-	for _, e := range lb.Trials {
-		p.Pruned = p.Pruned || e.Status == runs.StatusPruned
-	}
-	p.Stats = statsText(lb.Stats)
-	if lb.Power != nil {
-		p.Notes = append(p.Notes, lb.Power.Line()+".")
-	}
-	if h := lb.HeldOut; h != nil && h.Confirmation != nil {
-		p.Notes = append(p.Notes, h.ConfirmLine()+".")
-	}
+	baseline := okTrial(lb, lb.Baseline)
 	p.HeldOut = newHeldOutView(lb.HeldOut)
 	if p.Gates, err = newGatesView(run); err != nil {
 		return nil, err
@@ -105,8 +60,7 @@ func build(run *runs.Run, o Options) (*page, error) {
 	var queries []runs.QueryResult
 	if hasBest {
 		// A replayed trial's results are derived by the run's Deriver.
-		queries, err = run.QueryResults(best.Index)
-		if err != nil {
+		if queries, err = run.QueryResults(best.Index); err != nil {
 			p.Notes = append(p.Notes, fmt.Sprintf("Per-query results of the best trial could not be read (%v): no worst queries and no per-query coverage.", err))
 			queries = nil
 		}
@@ -134,6 +88,77 @@ func build(run *runs.Run, o Options) (*page, error) {
 	p.Coverage = newCoverageView(lb, best, hasBest, queries, gold, o.JudgedWarn)
 	p.Failures = newFailureView(lb, best, hasBest, queries, gold, o)
 	return p, nil
+}
+
+// newPage is the report's head: its title and manifest, the primary score,
+// baseline and best trial, whether a trial was pruned, how the statistics
+// were computed, and the notes on the run as a whole (notes first, then
+// the leaderboard's warnings, a missing best trial, missing statistics,
+// power and the held-out confirmation). stats is whether any trial has a
+// paired comparison.
+func newPage(run *runs.Run, lb runs.Leaderboard, notes []string) (*page, bool) {
+	p := &page{
+		Title:    "fusiontune report · " + run.Manifest.ID,
+		Manifest: newManifestView(run.Manifest),
+		Primary:  lb.PrimaryLine(),
+		Baseline: lb.Baseline,
+		Notes:    append(notes, runWarnings(lb)...),
+	}
+	if p.Manifest.ID == "" {
+		p.Manifest.ID = run.ID()
+		p.Title = "fusiontune report · " + run.ID()
+	}
+	if best, ok := lb.Best(); ok {
+		p.Best = best.Name
+	} else {
+		p.Notes = append(p.Notes, "No trial succeeded: there is no best trial to chart or inspect.")
+	}
+	statNotes, stats := statsNotes(lb.Trials)
+	p.Notes = append(p.Notes, statNotes...)
+	for _, e := range lb.Trials {
+		p.Pruned = p.Pruned || e.Status == runs.StatusPruned
+	}
+	p.Stats = statsText(lb.Stats)
+	if lb.Power != nil {
+		p.Notes = append(p.Notes, lb.Power.Line()+".")
+	}
+	if h := lb.HeldOut; h != nil && h.Confirmation != nil {
+		p.Notes = append(p.Notes, h.ConfirmLine()+".")
+	}
+	return p, stats
+}
+
+// okTrial is the last trial of lb named name that succeeded; nil when
+// none did.
+func okTrial(lb runs.Leaderboard, name string) *runs.Entry {
+	var found *runs.Entry
+	for i := range lb.Trials {
+		if lb.Trials[i].Name == name && lb.Trials[i].Status == runs.StatusOK {
+			found = &lb.Trials[i]
+		}
+	}
+	return found
+}
+
+// statsNotes says which statistics the trials lack (paired comparisons
+// against the baseline, category intervals, or both) and so what the
+// report's deltas and bars show instead; stats is whether any trial has a
+// paired comparison.
+func statsNotes(trials []runs.Entry) (notes []string, stats bool) {
+	catStats := false
+	for _, e := range trials {
+		stats = stats || e.Comparison != nil
+		catStats = catStats || len(e.CategoryIntervals) > 0
+	}
+	switch {
+	case !stats && !catStats:
+		notes = append(notes, "Statistics were not computed for this run: deltas are differences of means, without intervals or significance, and category bars show means without intervals.")
+	case !stats:
+		notes = append(notes, "No paired comparison against the baseline was recorded: deltas are differences of means, without intervals or significance.")
+	case !catStats:
+		notes = append(notes, "No category intervals were recorded: category bars show means without intervals.")
+	}
+	return notes, stats
 }
 
 // leaderboard reads leaderboard.json; a run interrupted before it was
