@@ -60,6 +60,11 @@ type rowView struct {
 	OK        bool
 }
 
+// newLeaderboardView is the leaderboard table: a row per trial with the
+// varying parameters and up to shownMetrics metrics as columns, the
+// columns only some runs have (routing, mode, share of the ceiling), the
+// comparisons' correction and caveats, and the best trial's comparisons on
+// the other metrics.
 func newLeaderboardView(lb runs.Leaderboard, varying []string, stats bool) leaderboardView {
 	v := leaderboardView{Stats: stats, Ceiling: lb.Ceiling != nil}
 	for _, k := range varying {
@@ -71,73 +76,88 @@ func newLeaderboardView(lb runs.Leaderboard, varying []string, stats bool) leade
 		}
 	}
 	for i, e := range lb.Trials {
-		ok := e.Status == runs.StatusOK
-		r := rowView{
-			Rank: e.Rank, Name: e.Name, Primary: "—", Delta: "—", Routing: "—",
-			Mode: e.Mode, Status: e.Status, Error: e.Error,
-			Baseline: e.Name == lb.Baseline, Best: i == 0 && ok, OK: ok,
-		}
-		if ok || e.Status == runs.StatusPruned {
-			r.Primary = f4(e.Primary)
-		}
-		r.OfCeiling = "—"
-		if e.OfCeiling != nil {
-			r.OfCeiling = runs.FormatShare(*e.OfCeiling)
-		}
-		if e.Status == runs.StatusPruned && e.Fraction > 0 && e.Fraction < 1 {
-			r.Partial = pct(e.Fraction) + " of queries"
-		}
-		for _, k := range varying {
-			if _, set := e.Params[k]; set {
-				r.Params = append(r.Params, paramShort(e.Params, k))
-			} else {
-				r.Params = append(r.Params, "—")
-			}
-		}
-		if e.Delta != nil {
-			r.Delta = signed(*e.Delta)
-		}
+		r := newRowView(e, i == 0, lb.Baseline, varying, v.Metrics)
 		if c := e.Comparison; c != nil {
-			r.Delta = signed(c.Delta)
-			r.Interval = "[" + runs.FormatBound(c.Low) + ", " + runs.FormatBound(c.High) + "]"
-			r.P = "—"
-			if c.PAdjusted != nil {
-				r.P = fmt.Sprintf("%.3g", *c.PAdjusted)
-			}
 			if v.Correction == "" {
 				v.Correction = c.Correction
 			}
 			for _, w := range c.Warnings {
 				v.Caveats = append(v.Caveats, e.Name+": "+w)
 			}
-			r.Mark, r.Sig = c.Mark, c.Significant
 		}
-		for _, m := range v.Metrics {
-			if x, ok := e.Scorecard[m]; ok {
-				r.Metrics = append(r.Metrics, f4(x))
-			} else {
-				r.Metrics = append(r.Metrics, "—")
-			}
-		}
-		if e.Routing != nil {
-			r.Routing = f4(*e.Routing)
-			v.Routing = true
-		}
-		if e.Mode != "" && e.Mode != "live" {
-			v.Modes = true
-		}
+		v.Routing = v.Routing || e.Routing != nil
+		v.Modes = v.Modes || e.Mode != "" && e.Mode != "live"
 		v.Rows = append(v.Rows, r)
 		if r.Best {
-			for _, c := range e.MetricComparisons {
-				m := metricRow{Metric: c.Metric, Delta: signed(c.Delta), Interval: "[" + runs.FormatBound(c.Low) + ", " + runs.FormatBound(c.High) + "]", P: "—", Mark: c.Mark}
-				if c.PAdjusted != nil {
-					m.P = fmt.Sprintf("%.3g", *c.PAdjusted)
-				}
-				v.BestMetrics = append(v.BestMetrics, m)
-			}
+			v.BestMetrics = append(v.BestMetrics, metricRows(e.MetricComparisons)...)
 		}
 	}
 	return v
+}
+
+// newRowView is trial e's row ("—" for what it lacks): first is whether it
+// heads the leaderboard (the best trial, when it succeeded), baseline the
+// baseline's name, varying and metrics the parameter and metric columns.
+// A pruned trial shows its partial score and the share of queries it ran.
+func newRowView(e runs.Entry, first bool, baseline string, varying, metrics []string) rowView {
+	ok := e.Status == runs.StatusOK
+	r := rowView{
+		Rank: e.Rank, Name: e.Name, Primary: "—", Delta: "—", Routing: "—", OfCeiling: "—",
+		Mode: e.Mode, Status: e.Status, Error: e.Error,
+		Baseline: e.Name == baseline, Best: first && ok, OK: ok,
+	}
+	if ok || e.Status == runs.StatusPruned {
+		r.Primary = f4(e.Primary)
+	}
+	if e.OfCeiling != nil {
+		r.OfCeiling = runs.FormatShare(*e.OfCeiling)
+	}
+	if e.Status == runs.StatusPruned && e.Fraction > 0 && e.Fraction < 1 {
+		r.Partial = pct(e.Fraction) + " of queries"
+	}
+	for _, k := range varying {
+		if _, set := e.Params[k]; set {
+			r.Params = append(r.Params, paramShort(e.Params, k))
+		} else {
+			r.Params = append(r.Params, "—")
+		}
+	}
+	if e.Delta != nil {
+		r.Delta = signed(*e.Delta)
+	}
+	if c := e.Comparison; c != nil {
+		r.Delta = signed(c.Delta)
+		r.Interval = "[" + runs.FormatBound(c.Low) + ", " + runs.FormatBound(c.High) + "]"
+		r.P = "—"
+		if c.PAdjusted != nil {
+			r.P = fmt.Sprintf("%.3g", *c.PAdjusted)
+		}
+		r.Mark, r.Sig = c.Mark, c.Significant
+	}
+	for _, m := range metrics {
+		if x, ok := e.Scorecard[m]; ok {
+			r.Metrics = append(r.Metrics, f4(x))
+		} else {
+			r.Metrics = append(r.Metrics, "—")
+		}
+	}
+	if e.Routing != nil {
+		r.Routing = f4(*e.Routing)
+	}
+	return r
+}
+
+// metricRows are a trial's comparisons on other metrics, as rows.
+func metricRows(cs []runs.Comparison) []metricRow {
+	var rows []metricRow
+	for _, c := range cs {
+		m := metricRow{Metric: c.Metric, Delta: signed(c.Delta), Interval: "[" + runs.FormatBound(c.Low) + ", " + runs.FormatBound(c.High) + "]", P: "—", Mark: c.Mark}
+		if c.PAdjusted != nil {
+			m.P = fmt.Sprintf("%.3g", *c.PAdjusted)
+		}
+		rows = append(rows, m)
+	}
+	return rows
 }
 
 // signed formats a difference as every listing does (runs.FormatDelta).
