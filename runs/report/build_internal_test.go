@@ -1,6 +1,7 @@
 package report
 
 import (
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -51,6 +52,39 @@ func TestStatsNotes(t *testing.T) {
 			}
 			if tc.wantNote == "" && len(notes) != 0 || tc.wantNote != "" && (len(notes) != 1 || !strings.HasPrefix(notes[0], tc.wantNote)) {
 				t.Errorf("notes = %q, want one starting %q", notes, tc.wantNote)
+			}
+		})
+	}
+}
+
+// TestCoverageThreshold: coverage is warned about below warn, or, when the
+// ceiling records what the golden set can reach, below warn times that
+// (per category, times the category's, else the overall's).
+func TestCoverageThreshold(t *testing.T) {
+	ceiling := &runs.Ceiling{
+		Scorecard:  map[string]float64{CoverageMetric: 0.5},
+		Categories: map[string]map[string]float64{"nav": {CoverageMetric: 0.25}, "other": {"primary": 1}},
+	}
+	for _, tc := range []struct {
+		name             string
+		c                *runs.Ceiling
+		want             float64
+		wantCat          map[string]float64
+		reachable, share string
+	}{
+		{"no ceiling", nil, 0.8, map[string]float64{"nav": 0.8}, "", ""},
+		{"a ceiling without Judged@10", &runs.Ceiling{Scorecard: map[string]float64{"primary": 1}}, 0.8, map[string]float64{"nav": 0.8}, "", ""},
+		{"relative to the ceiling", ceiling, 0.4, map[string]float64{"nav": 0.2, "other": 0.4, "missing": 0.4}, "0.5000", "80%"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, perCat, reachable, share := coverageThreshold(tc.c, 0.8)
+			if math.Abs(got-tc.want) > 1e-12 || reachable != tc.reachable || share != tc.share {
+				t.Errorf("threshold, reachable, share = %v, %q, %q; want %v, %q, %q", got, reachable, share, tc.want, tc.reachable, tc.share)
+			}
+			for cat, want := range tc.wantCat {
+				if x := perCat(cat); math.Abs(x-want) > 1e-12 {
+					t.Errorf("category %s: threshold %v, want %v", cat, x, want)
+				}
 			}
 		})
 	}

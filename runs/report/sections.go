@@ -35,20 +35,11 @@ func newCategoryView(best runs.Entry, baseline *runs.Entry, queries []runs.Query
 			counts[q.Category]++
 		}
 	}
-	set := map[string]bool{}
 	entries := []runs.Entry{best}
 	if baseline != nil && baseline.Name != best.Name {
 		entries = append(entries, *baseline)
 	}
-	for _, e := range entries {
-		for c := range e.Categories {
-			set[c] = true
-		}
-		for c := range e.CategoryIntervals {
-			set[c] = true
-		}
-	}
-	cats := slices.Sorted(maps.Keys(set))
+	cats := categoriesOf(entries)
 	if len(cats) == 0 {
 		return categoryView{}, nil
 	}
@@ -76,6 +67,33 @@ func newCategoryView(best runs.Entry, baseline *runs.Entry, queries []runs.Query
 		return v, err
 	}
 	v.Chart = chart
+	v.Rows = categoryRows(cats, counts, best, baseline != nil, series)
+	return v, nil
+}
+
+// categoriesOf is every category the entries have a score or an interval
+// for, sorted.
+func categoriesOf(entries []runs.Entry) []string {
+	set := map[string]bool{}
+	for _, e := range entries {
+		for c := range e.Categories {
+			set[c] = true
+		}
+		for c := range e.CategoryIntervals {
+			set[c] = true
+		}
+	}
+	return slices.Sorted(maps.Keys(set))
+}
+
+// categoryRows are the category table's rows under the chart: per category
+// its query count (the best trial's interval's, else counts', else —) and
+// warning, and the best trial's and the baseline's bars as text. series
+// holds the best trial's bars, then the baseline's when it is another
+// trial; when it is the best trial itself (hasBaseline, one series) its
+// cells repeat the best's.
+func categoryRows(cats []string, counts map[string]int, best runs.Entry, hasBaseline bool, series []barSeries) []categoryRow {
+	var rows []categoryRow
 	for _, c := range cats {
 		r := categoryRow{Name: c, N: "—", Best: "—", Baseline: "—"}
 		if n, ok := counts[c]; ok {
@@ -88,12 +106,12 @@ func newCategoryView(best runs.Entry, baseline *runs.Entry, queries []runs.Query
 		r.Best = cell(series[0].bars, c)
 		if len(series) > 1 {
 			r.Baseline = cell(series[1].bars, c)
-		} else if baseline != nil {
+		} else if hasBaseline {
 			r.Baseline = r.Best
 		}
-		v.Rows = append(v.Rows, r)
+		rows = append(rows, r)
 	}
-	return v, nil
+	return rows
 }
 
 func cell(bars map[string]bar, c string) string {
@@ -198,20 +216,7 @@ type coverageRow struct {
 // times the ideal ranking's Judged@10 (the ceiling's), per category the
 // category's; a set with three judgments a query cannot pass 0.3.
 func newCoverageView(lb runs.Leaderboard, best runs.Entry, hasBest bool, queries []runs.QueryResult, g golden, warn float64) coverageView {
-	catWarn := func(string) float64 { return warn }
-	reachable, shareText := "", ""
-	if c := lb.Ceiling; c != nil {
-		if r, ok := c.Scorecard[CoverageMetric]; ok {
-			share := warn
-			warn, reachable, shareText = share*r, f4(r), pct(share)
-			catWarn = func(cat string) float64 {
-				if r, ok := c.Categories[cat][CoverageMetric]; ok {
-					return share * r
-				}
-				return warn
-			}
-		}
-	}
+	warn, catWarn, reachable, shareText := coverageThreshold(lb.Ceiling, warn)
 	v := coverageView{Threshold: f4(warn), Reachable: reachable, Share: shareText}
 	low, lowest := 0, 0.0
 	for _, e := range lb.Trials {
@@ -239,6 +244,37 @@ func newCoverageView(lb runs.Leaderboard, best runs.Entry, hasBest bool, queries
 	if !hasBest {
 		return v
 	}
+	v.addBest(best, queries, g, warn, catWarn)
+	return v
+}
+
+// coverageThreshold is the Judged@10 below which coverage is warned
+// about: warn itself, or, when the ceiling records the ideal ranking's
+// Judged@10 r, warn times r (per category, times the category's r), with
+// r and warn as text for the page ("" without a ceiling's).
+func coverageThreshold(c *runs.Ceiling, warn float64) (threshold float64, perCategory func(string) float64, reachable, share string) {
+	if c == nil {
+		return warn, func(string) float64 { return warn }, "", ""
+	}
+	r, ok := c.Scorecard[CoverageMetric]
+	if !ok {
+		return warn, func(string) float64 { return warn }, "", ""
+	}
+	threshold = warn * r
+	perCategory = func(cat string) float64 {
+		if r, ok := c.Categories[cat][CoverageMetric]; ok {
+			return warn * r
+		}
+		return threshold
+	}
+	return threshold, perCategory, f4(r), pct(warn)
+}
+
+// addBest adds the best trial's coverage to v: per category (low below
+// catWarn's threshold), the queries with no judged document in their top
+// 10 (blind), and warnings when its Judged@10 is below warn or some query
+// is blind.
+func (v *coverageView) addBest(best runs.Entry, queries []runs.QueryResult, g golden, warn float64, catWarn func(string) float64) {
 	cats := make([]string, 0, len(best.Categories))
 	for c := range best.Categories {
 		cats = append(cats, c)
@@ -260,5 +296,4 @@ func newCoverageView(lb runs.Leaderboard, best runs.Entry, hasBest bool, queries
 	if len(v.Blind) > 0 {
 		v.Warnings = append(v.Warnings, fmt.Sprintf("%d queries of the best trial have no judged document in their top 10.", len(v.Blind)))
 	}
-	return v
 }
