@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/fusiontune/fusiontune/runs"
+	"gonum.org/v1/plot/plotter"
 )
 
 // A comparison's warning is listed beside its trial under the leaderboard,
@@ -85,6 +86,28 @@ func TestCoverageThreshold(t *testing.T) {
 				if x := perCat(cat); math.Abs(x-want) > 1e-12 {
 					t.Errorf("category %s: threshold %v, want %v", cat, x, want)
 				}
+			}
+		})
+	}
+}
+
+// TestFrontSteps: the front is drawn as steps in p95 order, each trial's
+// primary held flat until the next trial's p95.
+func TestFrontSteps(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		front plotter.XYs
+		want  plotter.XYs
+	}{
+		{"one", plotter.XYs{{X: 5, Y: 0.3}}, plotter.XYs{{X: 5, Y: 0.3}}},
+		{"sorted by p95", plotter.XYs{{X: 9, Y: 0.5}, {X: 2, Y: 0.3}},
+			plotter.XYs{{X: 2, Y: 0.3}, {X: 9, Y: 0.3}, {X: 9, Y: 0.5}}},
+		{"three", plotter.XYs{{X: 1, Y: 0.1}, {X: 3, Y: 0.4}, {X: 2, Y: 0.2}},
+			plotter.XYs{{X: 1, Y: 0.1}, {X: 2, Y: 0.1}, {X: 2, Y: 0.2}, {X: 3, Y: 0.2}, {X: 3, Y: 0.4}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := frontSteps(tc.front); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("frontSteps = %v, want %v", got, tc.want)
 			}
 		})
 	}

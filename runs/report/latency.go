@@ -72,17 +72,7 @@ func paretoChart(pv runs.ParetoView, limit *float64) (template.HTML, error) {
 		}
 	}
 	if len(front) > 1 {
-		// The best primary within each latency budget: flat until the next
-		// front trial's p95, then up.
-		sort.Slice(front, func(i, j int) bool { return front[i].X < front[j].X })
-		var steps plotter.XYs
-		for i, pt := range front {
-			if i > 0 {
-				steps = append(steps, plotter.XY{X: pt.X, Y: front[i-1].Y})
-			}
-			steps = append(steps, pt)
-		}
-		l, err := plotter.NewLine(steps)
+		l, err := plotter.NewLine(frontSteps(front))
 		if err != nil {
 			return "", fmt.Errorf("report: latency chart: %w", err)
 		}
@@ -118,6 +108,21 @@ func paretoChart(pv runs.ParetoView, limit *float64) (template.HTML, error) {
 	padX(p)
 	padY(p)
 	return render(p, 14*vg.Centimeter, 8*vg.Centimeter)
+}
+
+// frontSteps is the Pareto front as a step line, the best primary within
+// each latency budget: flat until the next front trial's p95, then up.
+// It sorts front by p95 in place.
+func frontSteps(front plotter.XYs) plotter.XYs {
+	sort.Slice(front, func(i, j int) bool { return front[i].X < front[j].X })
+	var steps plotter.XYs
+	for i, pt := range front {
+		if i > 0 {
+			steps = append(steps, plotter.XY{X: pt.X, Y: front[i-1].Y})
+		}
+		steps = append(steps, pt)
+	}
+	return steps
 }
 
 // addLimitLine draws x = limit across the plot's primary range as a
