@@ -130,22 +130,9 @@ func (b *TrialBatch) Len() int { return len(b.pending)/2 + len(b.replayed) }
 // trial retried by --resume --retry-failed): the run holds one record a
 // trial.
 func (b *TrialBatch) Flush() error {
-	var replaced []int // indices whose earlier live files a replayed line replaces
-	if len(b.replayed) > 0 {
-		first := b.replayed[0].index
-		var data []byte
-		for _, e := range b.replayed {
-			first = min(first, e.index)
-			data = append(data, e.record...)
-			replaced = append(replaced, e.index)
-		}
-		path := filepath.Join(b.r.Dir, TrialsDir, fmt.Sprintf("%s%03d.jsonl", ReplayedPrefix, first))
-		tmp, err := writeTemp(path, b.r.Redact.Bytes(data))
-		if err != nil {
-			return b.abort(err)
-		}
-		b.replayed = nil
-		b.pending = append(b.pending, [2]string{tmp, path})
+	replaced, err := b.stageReplayed()
+	if err != nil {
+		return b.abort(err)
 	}
 	if len(b.pending) == 0 {
 		return nil
@@ -166,12 +153,53 @@ func (b *TrialBatch) Flush() error {
 		memo.remember(e.index, e.queries, len(e.lines))
 	}
 	b.added = nil
-	// A replayed trial recorded before as files of its own (a failed trial
-	// run again by --retry-failed: a failure has no replay reference) would
-	// shadow its new line (Trials reads NNN.json first): remove them, the
-	// per-query results first, so that a crash in between leaves the old
-	// record whole (still failed, retried again) and never a stale
-	// results file under the new one.
+	if err := removeShadowed(dir, memo, replaced); err != nil {
+		return err
+	}
+	d, err := os.Open(dir)
+	if err == nil {
+		err = errors.Join(d.Sync(), d.Close())
+	}
+	if err != nil {
+		return fmt.Errorf("runs: flush trials: %w", err)
+	}
+	return nil
+}
+
+// stageReplayed writes the replayed trials' lines waiting in the batch to
+// a temporary file, queued (pending) for its place in the trials
+// directory, named after the first of their indices. It returns those
+// indices: the trials whose earlier files the line replaces.
+func (b *TrialBatch) stageReplayed() ([]int, error) {
+	if len(b.replayed) == 0 {
+		return nil, nil
+	}
+	var replaced []int
+	first := b.replayed[0].index
+	var data []byte
+	for _, e := range b.replayed {
+		first = min(first, e.index)
+		data = append(data, e.record...)
+		replaced = append(replaced, e.index)
+	}
+	path := filepath.Join(b.r.Dir, TrialsDir, fmt.Sprintf("%s%03d.jsonl", ReplayedPrefix, first))
+	tmp, err := writeTemp(path, b.r.Redact.Bytes(data))
+	if err != nil {
+		return nil, err
+	}
+	b.replayed = nil
+	b.pending = append(b.pending, [2]string{tmp, path})
+	return replaced, nil
+}
+
+// removeShadowed removes, from the trials directory dir and from memo, the
+// files of their own that the replaced trials were recorded in before (a
+// failed trial run again by --retry-failed: a failure has no replay
+// reference): they would shadow the new line (Trials reads NNN.json
+// first). The per-query results go first, so that a crash in between
+// leaves the old record whole (still failed, retried again) and never a
+// stale results file under the new one.
+func removeShadowed(dir string, memo *resultMemo, replaced []int) error {
 	for _, i := range replaced {
 		memo.forget(i)
 		base := filepath.Join(dir, fmt.Sprintf("%03d", i))
@@ -180,13 +208,6 @@ func (b *TrialBatch) Flush() error {
 				return fmt.Errorf("runs: flush trials: %w", err)
 			}
 		}
-	}
-	d, err := os.Open(dir)
-	if err == nil {
-		err = errors.Join(d.Sync(), d.Close())
-	}
-	if err != nil {
-		return fmt.Errorf("runs: flush trials: %w", err)
 	}
 	return nil
 }
