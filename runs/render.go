@@ -288,6 +288,10 @@ func (lb Leaderboard) renderMarkdown(w io.Writer) error {
 	return err
 }
 
+// renderCSV writes the leaderboard as CSV: a row per trial with its
+// statistics, its share of the ceiling (when one is recorded), every
+// metric and judged-only column, and every parameter any trial sets
+// (sorted), "" for what a trial lacks.
 func (lb Leaderboard) renderCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	paramKeys := map[string]bool{}
@@ -309,23 +313,7 @@ func (lb Leaderboard) renderCSV(w io.Writer) error {
 		return err
 	}
 	for _, e := range lb.Trials {
-		row := []string{strconv.Itoa(e.Rank), e.Name, e.Status, e.Mode, num(e.Primary), "", "", strconv.Itoa(e.Queries), "", "", "", "", "", "", "", ""}
-		if e.Delta != nil {
-			row[5] = num(*e.Delta)
-		}
-		if c := e.Comparison; c != nil {
-			row[8], row[9], row[10], row[12] = num(c.Low), num(c.High), num(c.P), strconv.FormatBool(c.Significant)
-			row[13], row[14] = num(c.Level), strconv.Itoa(c.Family)
-			if c.Secondary != nil && c.Secondary.PWilcoxon != nil {
-				row[15] = num(*c.Secondary.PWilcoxon)
-			}
-			if c.PAdjusted != nil {
-				row[11] = num(*c.PAdjusted)
-			}
-		}
-		if e.Routing != nil {
-			row[6] = num(*e.Routing)
-		}
+		row := csvStats(e)
 		if lb.Ceiling != nil {
 			c := ""
 			if e.OfCeiling != nil {
@@ -353,6 +341,31 @@ func (lb Leaderboard) renderCSV(w io.Writer) error {
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// csvStats are the first 16 CSV columns of trial e: rank, name, status,
+// mode, primary, delta, routing accuracy, queries, and its comparison
+// with the baseline (interval, p-values, significance, level, family,
+// Wilcoxon's p), "" for what it lacks.
+func csvStats(e Entry) []string {
+	row := []string{strconv.Itoa(e.Rank), e.Name, e.Status, e.Mode, num(e.Primary), "", "", strconv.Itoa(e.Queries), "", "", "", "", "", "", "", ""}
+	if e.Delta != nil {
+		row[5] = num(*e.Delta)
+	}
+	if c := e.Comparison; c != nil {
+		row[8], row[9], row[10], row[12] = num(c.Low), num(c.High), num(c.P), strconv.FormatBool(c.Significant)
+		row[13], row[14] = num(c.Level), strconv.Itoa(c.Family)
+		if c.Secondary != nil && c.Secondary.PWilcoxon != nil {
+			row[15] = num(*c.Secondary.PWilcoxon)
+		}
+		if c.PAdjusted != nil {
+			row[11] = num(*c.PAdjusted)
+		}
+	}
+	if e.Routing != nil {
+		row[6] = num(*e.Routing)
+	}
+	return row
 }
 
 func num(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
