@@ -122,6 +122,7 @@ func (p *prepared) denom(k int) float64 {
 	return float64(len(p.grades))
 }
 
+// score is measure m of the prepared query.
 func (p *prepared) score(m Metric) float64 {
 	o := p.q.Options
 	g, judged := p.top(m.K)
@@ -140,11 +141,7 @@ func (p *prepared) score(m Metric) float64 {
 		return frac(countAtLeast(g, o.ExactGrade()), float64(p.q.numExact))
 	case F1:
 		rel := countAtLeast(g, o.Threshold)
-		prec, rec := frac(rel, p.denom(m.K)), frac(rel, float64(p.q.numRel))
-		if prec+rec == 0 {
-			return 0
-		}
-		return 2 * prec * rec / (prec + rec)
+		return f1(frac(rel, p.denom(m.K)), frac(rel, float64(p.q.numRel)))
 	case MRR:
 		return reciprocalRank(g, o.Threshold)
 	case MRRStrong:
@@ -152,23 +149,9 @@ func (p *prepared) score(m Metric) float64 {
 	case MRRExact:
 		return reciprocalRank(g, o.ExactGrade())
 	case AP:
-		if p.q.numRel == 0 {
-			return 0
-		}
-		sum, rel := 0.0, 0
-		for i, x := range g {
-			if x >= o.Threshold {
-				rel++
-				sum += float64(rel) / float64(i+1)
-			}
-		}
-		return sum / float64(p.q.numRel)
+		return averagePrecision(g, o.Threshold, p.q.numRel)
 	case RPrecision:
-		if p.q.numRel == 0 {
-			return 0
-		}
-		top, _ := p.top(p.q.numRel)
-		return frac(countAtLeast(top, o.Threshold), float64(p.q.numRel))
+		return p.rPrecision(o.Threshold)
 	case Success:
 		return success(g, o.Threshold)
 	case StrongSuccess:
@@ -176,13 +159,7 @@ func (p *prepared) score(m Metric) float64 {
 	case ExactSuccess:
 		return success(g, o.ExactGrade())
 	case Judged:
-		n := 0
-		for _, ok := range judged {
-			if ok {
-				n++
-			}
-		}
-		return frac(n, p.denom(m.K))
+		return frac(countTrue(judged), p.denom(m.K))
 	case ExactPrecision:
 		return frac(countAtLeast(g, o.ExactGrade()), p.denom(m.K))
 	case StrongPrecision:
@@ -199,6 +176,52 @@ func (p *prepared) score(m Metric) float64 {
 		return frac(sum(g), float64(p.q.sumGain))
 	}
 	return 0
+}
+
+// rPrecision is the precision at R, the query's number of relevant
+// documents (grade >= threshold counts as relevant); 0 without any.
+func (p *prepared) rPrecision(threshold int) float64 {
+	if p.q.numRel == 0 {
+		return 0
+	}
+	top, _ := p.top(p.q.numRel)
+	return frac(countAtLeast(top, threshold), float64(p.q.numRel))
+}
+
+// f1 is the harmonic mean of precision and recall, 0 when both are.
+func f1(prec, rec float64) float64 {
+	if prec+rec == 0 {
+		return 0
+	}
+	return 2 * prec * rec / (prec + rec)
+}
+
+// averagePrecision is AP over the grades g: the mean, over the query's
+// numRel relevant documents, of the precision at the rank of each one
+// retrieved (grade >= threshold); 0 without relevant documents.
+func averagePrecision(g []int, threshold, numRel int) float64 {
+	if numRel == 0 {
+		return 0
+	}
+	sum, rel := 0.0, 0
+	for i, x := range g {
+		if x >= threshold {
+			rel++
+			sum += float64(rel) / float64(i+1)
+		}
+	}
+	return sum / float64(numRel)
+}
+
+// countTrue counts the true values of bs.
+func countTrue(bs []bool) int {
+	n := 0
+	for _, b := range bs {
+		if b {
+			n++
+		}
+	}
+	return n
 }
 
 // ndcg computes NDCG with linear (grade) or exponential (2^g-1) gain; the
