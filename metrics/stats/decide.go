@@ -68,62 +68,87 @@ func SignFlipsContext(ctx context.Context, d []float64, seed int64, th Threshold
 			f.maxD = v
 		}
 	}
-	// A flip that reaches the observed sum only up to rounding still
-	// counts: widen every range by a hair.
-	eps := 1e-9 * maxAbs
-	add := func(a float64, flipped int) {
-		b := float64(n - 2*flipped)
-		nf := float64(n)
-		if nf-b == 0 || nf+b == 0 { // all kept or all flipped: reaches every δ
-			f.lo, f.hi = append(f.lo, math.Inf(-1)), append(f.hi, math.Inf(1))
-			return
-		}
-		r1, r2 := (s-a)/(nf-b), (s+a)/(nf+b)
-		f.lo, f.hi = append(f.lo, math.Min(r1, r2)-eps), append(f.hi, math.Max(r1, r2)+eps)
-	}
 	if n == 0 {
 		f.Exact, f.Permutations = true, 1
 		f.lo, f.hi = []float64{math.Inf(-1)}, []float64{math.Inf(1)}
 		return f, nil
 	}
+	// A flip that reaches the observed sum only up to rounding still
+	// counts: widen every range by a hair.
+	fr := flipRanges{f: &f, s: s, eps: 1e-9 * maxAbs, n: n}
+	var err error
 	if n <= th.ExactRandomizationMaxN {
-		total := 1 << n
-		f.Exact, f.Permutations = true, total
-		f.lo, f.hi = make([]float64, 0, total), make([]float64, 0, total)
-		for mask := 0; mask < total; mask++ {
-			if mask%checkEvery == 0 && ctx.Err() != nil {
-				return Flips{}, fmt.Errorf("stats: randomization: %w", ctx.Err())
-			}
-			a, flipped := 0.0, 0
-			for i, v := range d {
-				if mask&(1<<i) != 0 {
-					a -= v
-					flipped++
-				} else {
-					a += v
-				}
-			}
-			add(a, flipped)
-		}
+		err = fr.exact(ctx, d)
 	} else {
-		rng := newPCG(seed)
-		f.Permutations = th.Permutations
-		// Grown as the flips run, not reserved up front: a count too
-		// large to finish is stopped by ctx before it exhausts memory.
-		capacity := min(th.Permutations, maxReservedFlips)
-		f.lo, f.hi = make([]float64, 0, capacity), make([]float64, 0, capacity)
-		// Branch-free: sum the flipped differences (bit 1 of the word
-		// flips one), then A = S - 2·Σ flipped.
-		err := randomFlips(ctx, d, rng, th.Permutations, func(fs float64, flipped int) {
-			add(s-2*fs, flipped)
-		})
-		if err != nil {
-			return Flips{}, err
-		}
+		err = fr.sampled(ctx, d, seed, th.Permutations)
+	}
+	if err != nil {
+		return Flips{}, err
 	}
 	slices.Sort(f.lo)
 	slices.Sort(f.hi)
 	return f, nil
+}
+
+// flipRanges collects into f, for each sign vector, the range of shifts δ
+// over which the flipped sum's magnitude reaches the observed one (s, the
+// sum of the n differences), each range widened by eps.
+type flipRanges struct {
+	f      *Flips
+	s, eps float64
+	n      int
+}
+
+// add records the range of the sign vector whose flipped sum is a, with
+// flipped of the differences flipped; all kept or all flipped reaches
+// every δ.
+func (r *flipRanges) add(a float64, flipped int) {
+	b := float64(r.n - 2*flipped)
+	nf := float64(r.n)
+	if nf-b == 0 || nf+b == 0 {
+		r.f.lo, r.f.hi = append(r.f.lo, math.Inf(-1)), append(r.f.hi, math.Inf(1))
+		return
+	}
+	r1, r2 := (r.s-a)/(nf-b), (r.s+a)/(nf+b)
+	r.f.lo, r.f.hi = append(r.f.lo, math.Min(r1, r2)-r.eps), append(r.f.hi, math.Max(r1, r2)+r.eps)
+}
+
+// exact records every one of the 2^len(d) sign vectors.
+func (r *flipRanges) exact(ctx context.Context, d []float64) error {
+	total := 1 << len(d)
+	r.f.Exact, r.f.Permutations = true, total
+	r.f.lo, r.f.hi = make([]float64, 0, total), make([]float64, 0, total)
+	for mask := 0; mask < total; mask++ {
+		if mask%checkEvery == 0 && ctx.Err() != nil {
+			return fmt.Errorf("stats: randomization: %w", ctx.Err())
+		}
+		a, flipped := 0.0, 0
+		for i, v := range d {
+			if mask&(1<<i) != 0 {
+				a -= v
+				flipped++
+			} else {
+				a += v
+			}
+		}
+		r.add(a, flipped)
+	}
+	return nil
+}
+
+// sampled records permutations random sign vectors drawn from seed.
+func (r *flipRanges) sampled(ctx context.Context, d []float64, seed int64, permutations int) error {
+	rng := newPCG(seed)
+	r.f.Permutations = permutations
+	// Grown as the flips run, not reserved up front: a count too large to
+	// finish is stopped by ctx before it exhausts memory.
+	capacity := min(permutations, maxReservedFlips)
+	r.f.lo, r.f.hi = make([]float64, 0, capacity), make([]float64, 0, capacity)
+	// Branch-free: sum the flipped differences (bit 1 of the word flips
+	// one), then A = S - 2·Σ flipped.
+	return randomFlips(ctx, d, rng, permutations, func(fs float64, flipped int) {
+		r.add(r.s-2*fs, flipped)
+	})
 }
 
 // hits counts the sign vectors that reach the statistic at δ.

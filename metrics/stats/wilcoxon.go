@@ -69,30 +69,45 @@ func SignedRank(d []float64, th Thresholds) Wilcoxon {
 		return r
 	}
 	if n < th.ExactMaxN && !r.Ties {
-		r.Exact = true
-		w := int(math.Round(r.W))
-		counts := signedRankCounts(n)
-		total := math.Ldexp(1, n)
-		var le, ge float64
-		for s, c := range counts {
-			if s <= w {
-				le += c
-			}
-			if s >= w {
-				ge += c
-			}
-		}
-		r.PLess, r.PGreater = le/total, ge/total
-		r.P = math.Min(1, 2*math.Min(r.PLess, r.PGreater))
-		return r
+		r.exactP(n)
+	} else {
+		r.normalP(n, tieSum, th.ContinuityCorrection)
 	}
+	return r
+}
+
+// exactP sets r's p-values from the exact distribution of W over n
+// non-zero differences without ties.
+func (r *Wilcoxon) exactP(n int) {
+	r.Exact = true
+	w := int(math.Round(r.W))
+	counts := signedRankCounts(n)
+	total := math.Ldexp(1, n)
+	var le, ge float64
+	for s, c := range counts {
+		if s <= w {
+			le += c
+		}
+		if s >= w {
+			ge += c
+		}
+	}
+	r.PLess, r.PGreater = le/total, ge/total
+	r.P = math.Min(1, 2*math.Min(r.PLess, r.PGreater))
+}
+
+// normalP sets r's z and p-values from the normal approximation of W over
+// n non-zero differences, the variance corrected for ties (tieSum: the sum
+// of t³ - t over groups of t tied ranks), with a continuity correction of
+// 0.5 when continuity is true.
+func (r *Wilcoxon) normalP(n int, tieSum float64, continuity bool) {
 	nf := float64(n)
 	mean := nf * (nf + 1) / 4
 	sd := math.Sqrt(nf*(nf+1)*(2*nf+1)/24 - tieSum/48)
 	z := r.W - mean
 	norm := distuv.UnitNormal
 	cc := func(c float64) float64 {
-		if th.ContinuityCorrection {
+		if continuity {
 			return c
 		}
 		return 0
@@ -102,7 +117,6 @@ func SignedRank(d []float64, th Thresholds) Wilcoxon {
 	r.P = math.Min(1, 2*math.Min(norm.CDF(two), norm.Survival(two)))
 	r.PGreater = norm.Survival((z - cc(0.5)) / sd)
 	r.PLess = norm.CDF((z + cc(0.5)) / sd)
-	return r
 }
 
 func sign(v float64) float64 {
