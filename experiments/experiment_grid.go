@@ -84,53 +84,7 @@ func parseSpace(ps *problems, n *yaml.Node, field string) []SpaceParam {
 			ps.at(v, f, "expected {type, low, high} or {type: categorical, choices}")
 			return
 		}
-		sp := SpaceParam{Param: key}
-		var have = map[string]*yaml.Node{}
-		forEachKey(ps, v, f, func(kk string, kn, vv *yaml.Node) {
-			ff := joinField(f, kk)
-			have[kk] = vv
-			switch kk {
-			case "type":
-				sp.Type = scalarString(ps, vv, ff)
-				if msg := oneOf("int", "float", "log_float", "categorical")(sp.Type); msg != "" {
-					ps.at(vv, ff, "%s", msg)
-				}
-			case "low", "high", "step":
-				x, ok := decodeValue(ps, vv, ff)
-				fv, isNum := x.(float64)
-				if ok && !isNum {
-					ps.at(vv, ff, "must be a number")
-				}
-				switch kk {
-				case "low":
-					sp.Low = fv
-				case "high":
-					sp.High = fv
-				case "step":
-					sp.Step = fv
-					if !ok || !isNum {
-						delete(have, kk) // reported: not checked again below
-					}
-				}
-			case "choices":
-				x, ok := decodeValue(ps, vv, ff)
-				list, isList := x.([]any)
-				if ok && (!isList || len(list) == 0) {
-					ps.at(vv, ff, "expected a non-empty list")
-					return
-				}
-				for i, c := range list {
-					norm, msg := spec.checkValue(c)
-					if msg != "" {
-						ps.at(vv.Content[i], fmt.Sprintf("%s[%d]", ff, i), "%s", msg)
-						continue
-					}
-					sp.Choices = append(sp.Choices, norm)
-				}
-			default:
-				ps.at(kn, ff, "unknown key (want type, low, high, step, choices)")
-			}
-		})
+		sp, have := parseSpaceKeys(ps, v, f, key, spec)
 		switch sp.Type {
 		case "":
 			ps.at(v, joinField(f, "type"), "missing (want int, float, log_float or categorical)")
@@ -142,61 +96,139 @@ func parseSpace(ps *problems, n *yaml.Node, field string) []SpaceParam {
 				ps.at(v, joinField(f, "choices"), "missing: a categorical parameter needs choices")
 			}
 		default:
-			if spec.Kind != KindFloat && spec.Kind != KindInt {
-				ps.at(v, joinField(f, "type"), "parameter %q is %s: use type categorical", key, spec.Kind)
-			}
-			if have["low"] == nil || have["high"] == nil {
-				ps.at(v, f, "a %s range needs low and high", sp.Type)
-			} else if sp.Low >= sp.High {
-				ps.at(have["high"], joinField(f, "high"), "must be > low (%v >= %v)", FormatValue(sp.Low), FormatValue(sp.High))
-			}
-			if spec.Kind == KindInt && sp.Type != "int" {
-				ps.at(have["type"], joinField(f, "type"), "parameter %q takes integers: use type int (a %s sample would be truncated)", key, sp.Type)
-			}
-			if sp.Type == "int" {
-				for _, b := range []struct {
-					name string
-					v    float64
-				}{{"low", sp.Low}, {"high", sp.High}} {
-					if n := have[b.name]; n != nil && b.v != math.Trunc(b.v) {
-						ps.at(n, joinField(f, b.name), "an int range needs integer bounds (got %v)", n.Value)
-					}
-				}
-			}
-			if n := have["step"]; n != nil {
-				switch {
-				case sp.Type == "log_float":
-					ps.at(n, joinField(f, "step"), "log_float takes no step")
-				case !(sp.Step > 0) || math.IsInf(sp.Step, 0):
-					ps.at(n, joinField(f, "step"), "must be a number > 0 (got %v)", n.Value)
-				case sp.Type == "int" && sp.Step != math.Trunc(sp.Step):
-					ps.at(n, joinField(f, "step"), "an int step must be an integer (got %v)", n.Value)
-				case sp.Low < sp.High && sp.Step > sp.High-sp.Low:
-					ps.at(n, joinField(f, "step"), "must be at most high - low = %v (got %v)", FormatValue(sp.High-sp.Low), n.Value)
-				case sp.Type == "int" && sp.Low < sp.High && math.Mod(sp.High-sp.Low, sp.Step) != 0:
-					// The samplers draw low + k*step; a high off that grid
-					// is a value no trial could take.
-					ps.at(n, joinField(f, "step"), "high - low = %v must be a multiple of the step (got %v): high is not on the grid low + k*step", FormatValue(sp.High-sp.Low), n.Value)
-				}
-			}
-			if sp.Type == "log_float" && sp.Low <= 0 {
-				ps.at(have["low"], joinField(f, "low"), "must be > 0 for log_float (got %v)", FormatValue(sp.Low))
-			}
-			numeric := spec.Kind == KindFloat || spec.Kind == KindInt
-			if numeric && spec.Check != nil && have["low"] != nil && have["high"] != nil {
-				for _, b := range []struct {
-					name string
-					v    float64
-				}{{"low", sp.Low}, {"high", sp.High}} {
-					if msg := spec.Check(b.v); msg != "" {
-						ps.at(have[b.name], joinField(f, b.name), "%s", msg)
-					}
-				}
-			}
+			checkSpaceRange(ps, v, f, spec, sp, have)
 		}
 		out = append(out, sp)
 	})
 	return out
+}
+
+// parseSpaceKeys reads the keys of one parameter's range or choices (v, at
+// field f), reporting each bad value and unknown key. It returns the
+// parameter and the nodes of the keys given (a step that is not a number
+// is reported here and left out, so that it is not checked again).
+func parseSpaceKeys(ps *problems, v *yaml.Node, f, key string, spec ParamSpec) (SpaceParam, map[string]*yaml.Node) {
+	sp := SpaceParam{Param: key}
+	have := map[string]*yaml.Node{}
+	forEachKey(ps, v, f, func(kk string, kn, vv *yaml.Node) {
+		ff := joinField(f, kk)
+		have[kk] = vv
+		switch kk {
+		case "type":
+			sp.Type = scalarString(ps, vv, ff)
+			if msg := oneOf("int", "float", "log_float", "categorical")(sp.Type); msg != "" {
+				ps.at(vv, ff, "%s", msg)
+			}
+		case "low", "high", "step":
+			x, ok := decodeValue(ps, vv, ff)
+			fv, isNum := x.(float64)
+			if ok && !isNum {
+				ps.at(vv, ff, "must be a number")
+			}
+			switch kk {
+			case "low":
+				sp.Low = fv
+			case "high":
+				sp.High = fv
+			case "step":
+				sp.Step = fv
+				if !ok || !isNum {
+					delete(have, kk) // reported: not checked again below
+				}
+			}
+		case "choices":
+			sp.Choices = append(sp.Choices, parseChoices(ps, vv, ff, spec)...)
+		default:
+			ps.at(kn, ff, "unknown key (want type, low, high, step, choices)")
+		}
+	})
+	return sp, have
+}
+
+// parseChoices reads a categorical parameter's choices (vv, at field ff):
+// a non-empty list of values the parameter takes, normalized; each bad
+// one is reported and left out.
+func parseChoices(ps *problems, vv *yaml.Node, ff string, spec ParamSpec) []any {
+	x, ok := decodeValue(ps, vv, ff)
+	list, isList := x.([]any)
+	if ok && (!isList || len(list) == 0) {
+		ps.at(vv, ff, "expected a non-empty list")
+		return nil
+	}
+	var choices []any
+	for i, c := range list {
+		norm, msg := spec.checkValue(c)
+		if msg != "" {
+			ps.at(vv.Content[i], fmt.Sprintf("%s[%d]", ff, i), "%s", msg)
+			continue
+		}
+		choices = append(choices, norm)
+	}
+	return choices
+}
+
+// checkSpaceRange checks a numeric range sp (the parameter's node v at
+// field f, its keys' nodes in have) against its parameter spec: a numeric
+// parameter (int ones sampled as int), low < high, integer bounds for
+// int, a valid step, low > 0 for log_float, and bounds the parameter
+// accepts.
+func checkSpaceRange(ps *problems, v *yaml.Node, f string, spec ParamSpec, sp SpaceParam, have map[string]*yaml.Node) {
+	if spec.Kind != KindFloat && spec.Kind != KindInt {
+		ps.at(v, joinField(f, "type"), "parameter %q is %s: use type categorical", sp.Param, spec.Kind)
+	}
+	if have["low"] == nil || have["high"] == nil {
+		ps.at(v, f, "a %s range needs low and high", sp.Type)
+	} else if sp.Low >= sp.High {
+		ps.at(have["high"], joinField(f, "high"), "must be > low (%v >= %v)", FormatValue(sp.Low), FormatValue(sp.High))
+	}
+	if spec.Kind == KindInt && sp.Type != "int" {
+		ps.at(have["type"], joinField(f, "type"), "parameter %q takes integers: use type int (a %s sample would be truncated)", sp.Param, sp.Type)
+	}
+	bounds := []struct {
+		name string
+		v    float64
+	}{{"low", sp.Low}, {"high", sp.High}}
+	if sp.Type == "int" {
+		for _, b := range bounds {
+			if n := have[b.name]; n != nil && b.v != math.Trunc(b.v) {
+				ps.at(n, joinField(f, b.name), "an int range needs integer bounds (got %v)", n.Value)
+			}
+		}
+	}
+	if n := have["step"]; n != nil {
+		checkSpaceStep(ps, n, f, sp)
+	}
+	if sp.Type == "log_float" && sp.Low <= 0 {
+		ps.at(have["low"], joinField(f, "low"), "must be > 0 for log_float (got %v)", FormatValue(sp.Low))
+	}
+	numeric := spec.Kind == KindFloat || spec.Kind == KindInt
+	if numeric && spec.Check != nil && have["low"] != nil && have["high"] != nil {
+		for _, b := range bounds {
+			if msg := spec.Check(b.v); msg != "" {
+				ps.at(have[b.name], joinField(f, b.name), "%s", msg)
+			}
+		}
+	}
+}
+
+// checkSpaceStep checks the step (node n) of range sp at field f: none for
+// log_float, a finite number > 0, an integer for int, at most high - low,
+// and for int a divisor of high - low (the samplers draw low + k*step; a
+// high off that grid is a value no trial could take). The first problem
+// is reported.
+func checkSpaceStep(ps *problems, n *yaml.Node, f string, sp SpaceParam) {
+	switch {
+	case sp.Type == "log_float":
+		ps.at(n, joinField(f, "step"), "log_float takes no step")
+	case !(sp.Step > 0) || math.IsInf(sp.Step, 0):
+		ps.at(n, joinField(f, "step"), "must be a number > 0 (got %v)", n.Value)
+	case sp.Type == "int" && sp.Step != math.Trunc(sp.Step):
+		ps.at(n, joinField(f, "step"), "an int step must be an integer (got %v)", n.Value)
+	case sp.Low < sp.High && sp.Step > sp.High-sp.Low:
+		ps.at(n, joinField(f, "step"), "must be at most high - low = %v (got %v)", FormatValue(sp.High-sp.Low), n.Value)
+	case sp.Type == "int" && sp.Low < sp.High && math.Mod(sp.High-sp.Low, sp.Step) != 0:
+		ps.at(n, joinField(f, "step"), "high - low = %v must be a multiple of the step (got %v): high is not on the grid low + k*step", FormatValue(sp.High-sp.Low), n.Value)
+	}
 }
 
 // TrialSpec is one configuration to evaluate, expanded from an experiment
