@@ -81,21 +81,9 @@ func ParseExperimentFile(path string, data []byte) (*ExperimentFile, error) {
 	sum := sha256.Sum256(data)
 	ef := &ExperimentFile{Path: path, Raw: data, Hash: hex.EncodeToString(sum[:]), Seed: DefaultSeed}
 	ps := &problems{file: path}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, Problems{yamlSyntaxProblem(path, err)}
-	}
-	if line := yamldoc.Extra(data); line > 0 {
-		return nil, Problems{{Pos: fmt.Sprintf("%s:%d", path, line), Msg: "a second YAML document: the file must hold one (remove the \"---\" and what follows it, or merge it into the first)"}}
-	}
-	if len(doc.Content) == 0 {
-		ps.at(nil, "", "empty experiment file: expected an object with baseline, experiments, grid or space")
-		return nil, ps.err()
-	}
-	root := doc.Content[0]
-	if root.Kind != yaml.MappingNode {
-		ps.at(root, "", "expected an object with baseline, experiments, grid or space")
-		return nil, ps.err()
+	root, err := experimentRoot(ps, path, data)
+	if err != nil {
+		return nil, err
 	}
 	forEachKey(ps, root, "", func(key string, k, v *yaml.Node) {
 		switch key {
@@ -123,20 +111,7 @@ func ParseExperimentFile(path string, data []byte) (*ExperimentFile, error) {
 			b := parseVariant(ps, v, key, "baseline", false)
 			ef.Baseline = &b
 		case "experiments":
-			if v.Kind != yaml.SequenceNode {
-				ps.at(v, key, "expected a list of {name, params}")
-				return
-			}
-			names := map[string]int{}
-			for i, item := range v.Content {
-				f := fmt.Sprintf("%s[%d]", key, i)
-				variant := parseVariant(ps, item, f, "", true)
-				if j, dup := names[variant.Name]; dup && variant.Name != "" {
-					ps.at(item, joinField(f, "name"), "name %q already used by experiments[%d]", variant.Name, j)
-				}
-				names[variant.Name] = i
-				ef.Variants = append(ef.Variants, variant)
-			}
+			ef.Variants = parseVariants(ps, v, key)
 		case "grid":
 			ef.gridPos = fmt.Sprintf("%s:%d:%d", path, v.Line, v.Column)
 			ef.Grid = parseGrid(ps, v, key)
@@ -159,6 +134,50 @@ func ParseExperimentFile(path string, data []byte) (*ExperimentFile, error) {
 		return nil, err
 	}
 	return ef, nil
+}
+
+// experimentRoot decodes an experiment file into its root object. A file
+// that is not YAML, holds a second document, is empty or is not an object
+// is an error naming the place.
+func experimentRoot(ps *problems, path string, data []byte) (*yaml.Node, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, Problems{yamlSyntaxProblem(path, err)}
+	}
+	if line := yamldoc.Extra(data); line > 0 {
+		return nil, Problems{{Pos: fmt.Sprintf("%s:%d", path, line), Msg: "a second YAML document: the file must hold one (remove the \"---\" and what follows it, or merge it into the first)"}}
+	}
+	if len(doc.Content) == 0 {
+		ps.at(nil, "", "empty experiment file: expected an object with baseline, experiments, grid or space")
+		return nil, ps.err()
+	}
+	root := doc.Content[0]
+	if root.Kind != yaml.MappingNode {
+		ps.at(root, "", "expected an object with baseline, experiments, grid or space")
+		return nil, ps.err()
+	}
+	return root, nil
+}
+
+// parseVariants reads the experiments list (v, at field key): a variant
+// per item, each named, no name used twice.
+func parseVariants(ps *problems, v *yaml.Node, key string) []Variant {
+	if v.Kind != yaml.SequenceNode {
+		ps.at(v, key, "expected a list of {name, params}")
+		return nil
+	}
+	var variants []Variant
+	names := map[string]int{}
+	for i, item := range v.Content {
+		f := fmt.Sprintf("%s[%d]", key, i)
+		variant := parseVariant(ps, item, f, "", true)
+		if j, dup := names[variant.Name]; dup && variant.Name != "" {
+			ps.at(item, joinField(f, "name"), "name %q already used by experiments[%d]", variant.Name, j)
+		}
+		names[variant.Name] = i
+		variants = append(variants, variant)
+	}
+	return variants
 }
 
 // forEachKey walks a mapping node, reporting duplicate keys.
