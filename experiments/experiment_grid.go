@@ -250,7 +250,6 @@ type TrialSpec struct {
 // reported in the returned warnings.
 func (ef *ExperimentFile) Expand() ([]TrialSpec, []string, error) {
 	var out []TrialSpec
-	var warnings []string
 	base := Params{}
 	if ef.Baseline != nil {
 		base = ef.Baseline.Params
@@ -262,38 +261,64 @@ func (ef *ExperimentFile) Expand() ([]TrialSpec, []string, error) {
 	if ef.gridSize() > MaxTrials {
 		return nil, nil, Problems{{Pos: ef.gridPos, Field: "grid", Msg: fmt.Sprintf("the cartesian product has more than %d trials (the most a sweep may plan): split the grid or use a search space", MaxTrials)}}
 	}
-	if len(ef.Grid) > 0 {
-		idx := make([]int, len(ef.Grid))
-		for {
-			p := base.Clone()
-			var name []string
-			for a, axis := range ef.Grid {
-				val := axis.Values[idx[a]]
-				if w, ok := val.(Params); ok {
-					for k, x := range w {
-						p[k] = x
-					}
-					name = append(name, "w="+weightsName(w))
-					continue
+	out = append(out, ef.gridTrials(base)...)
+	kept, warnings, ps := dedupTrials(ef.Path, out)
+	if len(ps) > 0 {
+		return nil, nil, ps
+	}
+	sort.SliceStable(kept, func(i, j int) bool { return kept[i].Baseline && !kept[j].Baseline })
+	var baseline Params
+	if ef.Baseline != nil {
+		baseline = ef.Baseline.Params
+	}
+	warnings = append(warnings, ignoredParams(ef.Path, kept, baseline, ef.Space)...)
+	return kept, warnings, nil
+}
+
+// gridTrials is the grid's cartesian product (first axis slowest), each
+// point's params overlaying base, named after its values ("k=60,w=…").
+func (ef *ExperimentFile) gridTrials(base Params) []TrialSpec {
+	if len(ef.Grid) == 0 {
+		return nil
+	}
+	var out []TrialSpec
+	idx := make([]int, len(ef.Grid))
+	for {
+		p := base.Clone()
+		var name []string
+		for a, axis := range ef.Grid {
+			val := axis.Values[idx[a]]
+			if w, ok := val.(Params); ok {
+				for k, x := range w {
+					p[k] = x
 				}
-				p[axis.Param] = val
-				name = append(name, shortName(axis.Param)+"="+FormatValue(val))
+				name = append(name, "w="+weightsName(w))
+				continue
 			}
-			out = append(out, TrialSpec{Name: strings.Join(name, ","), Params: p, Origin: "grid", Pos: ef.gridPos})
-			a := len(idx) - 1
-			for ; a >= 0; a-- {
-				idx[a]++
-				if idx[a] < len(ef.Grid[a].Values) {
-					break
-				}
-				idx[a] = 0
-			}
-			if a < 0 {
+			p[axis.Param] = val
+			name = append(name, shortName(axis.Param)+"="+FormatValue(val))
+		}
+		out = append(out, TrialSpec{Name: strings.Join(name, ","), Params: p, Origin: "grid", Pos: ef.gridPos})
+		a := len(idx) - 1
+		for ; a >= 0; a-- {
+			idx[a]++
+			if idx[a] < len(ef.Grid[a].Values) {
 				break
 			}
+			idx[a] = 0
+		}
+		if a < 0 {
+			return out
 		}
 	}
+}
+
+// dedupTrials keeps the first of the trials (of the file at path) with the
+// same params, warning about each later one, and reports a name used twice
+// and a combination of params that cannot run.
+func dedupTrials(path string, out []TrialSpec) ([]TrialSpec, []string, Problems) {
 	var ps Problems
+	var warnings []string
 	names := map[string]string{}
 	seen := map[string]string{}
 	kept := out[:0]
@@ -308,22 +333,13 @@ func (ef *ExperimentFile) Expand() ([]TrialSpec, []string, error) {
 		}
 		key := t.Params.String()
 		if prev, dup := seen[key]; dup {
-			warnings = append(warnings, fmt.Sprintf("%s: trial %q has the same parameters as %q: skipped", ef.Path, t.Name, prev))
+			warnings = append(warnings, fmt.Sprintf("%s: trial %q has the same parameters as %q: skipped", path, t.Name, prev))
 			continue
 		}
 		seen[key] = t.Name
 		kept = append(kept, t)
 	}
-	if len(ps) > 0 {
-		return nil, nil, ps
-	}
-	sort.SliceStable(kept, func(i, j int) bool { return kept[i].Baseline && !kept[j].Baseline })
-	var baseline Params
-	if ef.Baseline != nil {
-		baseline = ef.Baseline.Params
-	}
-	warnings = append(warnings, ignoredParams(ef.Path, kept, baseline, ef.Space)...)
-	return kept, warnings, nil
+	return kept, warnings, ps
 }
 
 // MaxTrials caps the trials one grid may expand to: a typo such as three
