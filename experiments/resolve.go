@@ -115,39 +115,12 @@ func (gs *GoldenSet) Resolve(docs []Document) (*Resolved, error) {
 				}
 				raise(rq.docGrades, j.DocID, j.Grade)
 			case j.Pattern != "":
-				re, err := regexp.Compile(`^(?:` + j.Pattern + `)$`)
-				if err != nil {
-					l.errorf(j.Pos, "doc_id_pattern", "query %q: invalid regular expression %q: %v", q.ID, j.Pattern, err)
-					continue
-				}
-				if docs == nil {
-					// No corpus: matched against the returned ids.
-					rq.Open = append(rq.Open, OpenPattern{Pattern: j.Pattern, Grade: j.Grade, Re: re})
-					raise(rq.docGrades, PatternKey(j.Pattern), j.Grade)
-					continue
-				}
-				n := 0
-				for _, d := range docs {
-					if re.MatchString(d.ID) {
-						raise(rq.docGrades, d.ID, j.Grade)
-						n++
-					}
-				}
-				if n == 0 {
-					l.errorf(j.Pos, "doc_id_pattern", "query %q: pattern %q matches no document id", q.ID, j.Pattern)
-				}
+				resolvePattern(l, &rq, j, docs)
 			case j.Substring != "":
 				if cx == nil {
 					cx = newCorpusIndex(docs)
 				}
-				spans := cx.find(j.Substring, j.Grade)
-				switch hit := distinctDocs(spans); {
-				case len(hit) == 0:
-					l.errorf(j.Pos, "passage_substring", "query %q: excerpt %q not found in any document", q.ID, j.Substring)
-				case len(hit) > 1:
-					l.warnf(j.Pos, "passage_substring", "query %q: excerpt %q found in %d documents (%s); all are judged", q.ID, j.Substring, len(hit), abbreviate(hit, 5))
-				}
-				rq.Spans = append(rq.Spans, spans...)
+				resolveSubstring(l, &rq, j, cx)
 			}
 		}
 		for id, g := range rq.docGrades {
@@ -164,6 +137,47 @@ func (gs *GoldenSet) Resolve(docs []Document) (*Resolved, error) {
 	}
 	res.Warnings = l.warns
 	return res, nil
+}
+
+// resolvePattern judges, for query rq, every document of docs whose id
+// matches judgment j's doc_id_pattern (whole id); without a corpus (docs
+// nil) the pattern becomes an OpenPattern, matched on the ids a backend
+// returns. An invalid pattern, or one matching no document, is an error.
+func resolvePattern(l *problemList, rq *ResolvedQuery, j Judgment, docs []Document) {
+	re, err := regexp.Compile(`^(?:` + j.Pattern + `)$`)
+	if err != nil {
+		l.errorf(j.Pos, "doc_id_pattern", "query %q: invalid regular expression %q: %v", rq.ID, j.Pattern, err)
+		return
+	}
+	if docs == nil {
+		rq.Open = append(rq.Open, OpenPattern{Pattern: j.Pattern, Grade: j.Grade, Re: re})
+		raise(rq.docGrades, PatternKey(j.Pattern), j.Grade)
+		return
+	}
+	n := 0
+	for _, d := range docs {
+		if re.MatchString(d.ID) {
+			raise(rq.docGrades, d.ID, j.Grade)
+			n++
+		}
+	}
+	if n == 0 {
+		l.errorf(j.Pos, "doc_id_pattern", "query %q: pattern %q matches no document id", rq.ID, j.Pattern)
+	}
+}
+
+// resolveSubstring judges, for query rq, every passage of the corpus (cx)
+// holding judgment j's passage_substring: found nowhere is an error, in
+// several documents a warning (all are judged).
+func resolveSubstring(l *problemList, rq *ResolvedQuery, j Judgment, cx *corpusIndex) {
+	spans := cx.find(j.Substring, j.Grade)
+	switch hit := distinctDocs(spans); {
+	case len(hit) == 0:
+		l.errorf(j.Pos, "passage_substring", "query %q: excerpt %q not found in any document", rq.ID, j.Substring)
+	case len(hit) > 1:
+		l.warnf(j.Pos, "passage_substring", "query %q: excerpt %q found in %d documents (%s); all are judged", rq.ID, j.Substring, len(hit), abbreviate(hit, 5))
+	}
+	rq.Spans = append(rq.Spans, spans...)
 }
 
 // raise sets m[k] to g unless it already holds a higher grade.
