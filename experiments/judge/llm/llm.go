@@ -344,6 +344,32 @@ func (j *Judge) Judge(ctx context.Context, pairs []judge.Pair) ([]labels.Label, 
 	j.mu.Unlock()
 
 	batches := j.plan(pairs, isCached)
+	errs := j.runBatches(ctx, pairs, keys, batches, results)
+	var out []labels.Label
+	for _, l := range results {
+		if l != nil {
+			out = append(out, *l)
+		}
+	}
+	j.mu.Lock()
+	j.meter.mu.Lock()
+	j.meter.used.Labels += len(out)
+	j.meter.mu.Unlock()
+	j.mu.Unlock()
+	if len(errs) == 0 {
+		if ctx.Err() != nil {
+			return out, fmt.Errorf("llm judge %s: %d of %d pairs judged: %w", j.Name(), len(out), len(pairs), context.Cause(ctx))
+		}
+		return out, nil
+	}
+	return out, fmt.Errorf("llm judge %s: %d of %d pairs judged: %w", j.Name(), len(out), len(pairs), errors.Join(budgetFirst(errs)...))
+}
+
+// runBatches judges the batches, at most Concurrency calls at once,
+// storing each label in results at its pair's index, and returns the
+// calls' errors. A failure stops new calls; the calls under way finish
+// (their tokens are spent: their answers are kept). So does ctx's end.
+func (j *Judge) runBatches(ctx context.Context, pairs []judge.Pair, keys []string, batches []batch, results []*labels.Label) []error {
 	work := make(chan batch)
 	stop := make(chan struct{})
 	var (
@@ -370,8 +396,6 @@ func (j *Judge) Judge(ctx context.Context, pairs []judge.Pair) ([]labels.Label, 
 			}
 		}()
 	}
-	// A failure stops new calls; the calls under way finish (their tokens
-	// are spent: their answers are kept).
 feed:
 	for _, b := range batches {
 		select {
@@ -384,26 +408,13 @@ feed:
 	}
 	close(work)
 	wg.Wait()
-	var out []labels.Label
-	for _, l := range results {
-		if l != nil {
-			out = append(out, *l)
-		}
-	}
-	j.mu.Lock()
-	j.meter.mu.Lock()
-	j.meter.used.Labels += len(out)
-	j.meter.mu.Unlock()
-	j.mu.Unlock()
-	if len(errs) == 0 {
-		if ctx.Err() != nil {
-			return out, fmt.Errorf("llm judge %s: %d of %d pairs judged: %w", j.Name(), len(out), len(pairs), context.Cause(ctx))
-		}
-		return out, nil
-	}
-	// The budget's error first: callers branch on it.
-	var budget []error
-	var other []error
+	return errs
+}
+
+// budgetFirst is errs with the first budget error (ErrBudget) first, the
+// other budget errors dropped, the rest in order: callers branch on it.
+func budgetFirst(errs []error) []error {
+	var budget, other []error
 	for _, e := range errs {
 		if errors.Is(e, ErrBudget) {
 			budget = append(budget, e)
@@ -414,7 +425,7 @@ feed:
 	if len(budget) > 0 {
 		other = append([]error{budget[0]}, other...)
 	}
-	return out, fmt.Errorf("llm judge %s: %d of %d pairs judged: %w", j.Name(), len(out), len(pairs), errors.Join(other...))
+	return other
 }
 
 // judgeBatch makes b's call, parses the answer and caches it.
