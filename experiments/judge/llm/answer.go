@@ -35,34 +35,9 @@ type answerItem struct {
 // after some words. Every id must be graded exactly once on the prompt's
 // scale.
 func parseAnswer(content string, ids []string, p *Prompt) (map[string]grading, error) {
-	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%w: %s", ErrBadAnswer, fmt.Sprintf(format, args...))
-	}
-	start := strings.IndexAny(content, "{[")
-	if start < 0 {
-		return nil, bad(`no JSON in the answer (want {"judgments": [{"id", "grade", "reason"}]})`)
-	}
-	dec := json.NewDecoder(strings.NewReader(content[start:]))
-	var raw json.RawMessage
-	if err := dec.Decode(&raw); err != nil {
-		return nil, bad("the answer's JSON does not parse: %v", err)
-	}
-	var items []answerItem
-	if raw[0] == '[' {
-		if err := json.Unmarshal(raw, &items); err != nil {
-			return nil, bad("the answer's list is not of {\"id\", \"grade\"} objects: %v", err)
-		}
-	} else {
-		var obj struct {
-			Judgments *[]answerItem `json:"judgments"`
-		}
-		if err := json.Unmarshal(raw, &obj); err != nil {
-			return nil, bad(`want {"judgments": [{"id", "grade", "reason"}]}: %v`, err)
-		}
-		if obj.Judgments == nil {
-			return nil, bad(`no "judgments" list in the answer`)
-		}
-		items = *obj.Judgments
+	items, err := answerItems(content)
+	if err != nil {
+		return nil, err
 	}
 	want := map[string]bool{}
 	for _, id := range ids {
@@ -80,19 +55,10 @@ func parseAnswer(content string, ids []string, p *Prompt) (map[string]grading, e
 			problems = append(problems, fmt.Sprintf("entry %d: document %s graded twice", i+1, id))
 			continue
 		}
-		g, err := parseGrade(it.Grade, p)
+		gr, err := it.grading(p)
 		if err != nil {
 			problems = append(problems, fmt.Sprintf("entry %d (%s): %v", i+1, id, err))
 			continue
-		}
-		gr := grading{Grade: g, Reason: strings.TrimSpace(it.Reason)}
-		if it.Confidence != nil {
-			c := *it.Confidence
-			if math.IsNaN(c) || c < 0 || c > 1 {
-				problems = append(problems, fmt.Sprintf("entry %d (%s): confidence %v outside [0, 1]", i+1, id, c))
-				continue
-			}
-			gr.Confidence = c
 		}
 		out[id] = gr
 	}
@@ -106,9 +72,62 @@ func parseAnswer(content string, ids []string, p *Prompt) (map[string]grading, e
 		problems = append(problems, fmt.Sprintf("no grade for %s", strings.Join(missing, ", ")))
 	}
 	if len(problems) > 0 {
-		return nil, bad("%s", strings.Join(problems, "; "))
+		return nil, fmt.Errorf("%w: %s", ErrBadAnswer, strings.Join(problems, "; "))
 	}
 	return out, nil
+}
+
+// answerItems finds the first JSON value in content and reads its
+// entries: {"judgments": [...]} or the bare list. Anything else is
+// ErrBadAnswer saying what was wanted.
+func answerItems(content string) ([]answerItem, error) {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: %s", ErrBadAnswer, fmt.Sprintf(format, args...))
+	}
+	start := strings.IndexAny(content, "{[")
+	if start < 0 {
+		return nil, bad(`no JSON in the answer (want {"judgments": [{"id", "grade", "reason"}]})`)
+	}
+	dec := json.NewDecoder(strings.NewReader(content[start:]))
+	var raw json.RawMessage
+	if err := dec.Decode(&raw); err != nil {
+		return nil, bad("the answer's JSON does not parse: %v", err)
+	}
+	if raw[0] == '[' {
+		var items []answerItem
+		if err := json.Unmarshal(raw, &items); err != nil {
+			return nil, bad("the answer's list is not of {\"id\", \"grade\"} objects: %v", err)
+		}
+		return items, nil
+	}
+	var obj struct {
+		Judgments *[]answerItem `json:"judgments"`
+	}
+	if err := json.Unmarshal(raw, &obj); err != nil {
+		return nil, bad(`want {"judgments": [{"id", "grade", "reason"}]}: %v`, err)
+	}
+	if obj.Judgments == nil {
+		return nil, bad(`no "judgments" list in the answer`)
+	}
+	return *obj.Judgments, nil
+}
+
+// grading is the entry's grade on the prompt's scale, its reason trimmed,
+// and its confidence, which must lie in [0, 1] when given.
+func (it answerItem) grading(p *Prompt) (grading, error) {
+	g, err := parseGrade(it.Grade, p)
+	if err != nil {
+		return grading{}, err
+	}
+	gr := grading{Grade: g, Reason: strings.TrimSpace(it.Reason)}
+	if it.Confidence != nil {
+		c := *it.Confidence
+		if math.IsNaN(c) || c < 0 || c > 1 {
+			return grading{}, fmt.Errorf("confidence %v outside [0, 1]", c)
+		}
+		gr.Confidence = c
+	}
+	return gr, nil
 }
 
 // mentioned reports whether a problem already names document id.
