@@ -83,17 +83,7 @@ func (j *Judge) post(parent context.Context, body []byte) (completion, error) {
 	}
 	resp, err := j.client.Do(req)
 	if err != nil {
-		if parent.Err() != nil {
-			return completion{}, fmt.Errorf("%w: %w", ErrHTTP, context.Cause(parent))
-		}
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return completion{}, &retryable{err: fmt.Errorf("%w: no answer within %s from %s", ErrHTTP, j.cfg.Timeout, j.endpoint), timedOut: true}
-		}
-		var ne net.Error
-		if errors.As(err, &ne) || isConnErr(err) {
-			return completion{}, &retryable{err: fmt.Errorf("%w: %v", ErrHTTP, j.redact(err.Error()))}
-		}
-		return completion{}, fmt.Errorf("%w: %v", ErrHTTP, j.redact(err.Error()))
+		return completion{}, j.sendErr(parent, ctx, err)
 	}
 	defer resp.Body.Close()
 	data, readErr := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
@@ -111,10 +101,34 @@ func (j *Judge) post(parent context.Context, body []byte) (completion, error) {
 		return completion{}, &retryable{err: fmt.Errorf("%w: reading the response: %v", ErrHTTP, j.redact(readErr.Error())),
 			timedOut: errors.Is(ctx.Err(), context.DeadlineExceeded)}
 	}
+	return j.completionOf(data)
+}
+
+// sendErr is the error of a request that got no response (err), sent
+// under ctx within parent: parent's end is final; a timeout (the call may
+// have been billed), a network or connection failure is retryable; the
+// rest is final.
+func (j *Judge) sendErr(parent, ctx context.Context, err error) error {
+	if parent.Err() != nil {
+		return fmt.Errorf("%w: %w", ErrHTTP, context.Cause(parent))
+	}
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return &retryable{err: fmt.Errorf("%w: no answer within %s from %s", ErrHTTP, j.cfg.Timeout, j.endpoint), timedOut: true}
+	}
+	var ne net.Error
+	if errors.As(err, &ne) || isConnErr(err) {
+		return &retryable{err: fmt.Errorf("%w: %v", ErrHTTP, j.redact(err.Error()))}
+	}
+	return fmt.Errorf("%w: %v", ErrHTTP, j.redact(err.Error()))
+}
+
+// completionOf reads a chat completion's body: its first choice's content
+// and the tokens used (-1 when not reported). A body that is not its JSON
+// is retryable (cut short: another attempt may get it whole); one without
+// content is final; an answer cut off at max_tokens is ErrBadAnswer.
+func (j *Judge) completionOf(data []byte) (completion, error) {
 	var cr chatResponse
 	if err := json.Unmarshal(data, &cr); err != nil {
-		// A body cut short is a transport failure: another attempt may
-		// get it whole.
 		return completion{}, &retryable{err: fmt.Errorf("%w: the response is not a chat completion's JSON (%v): %s", ErrHTTP, err, excerpt(j.redact(string(data))))}
 	}
 	if len(cr.Choices) == 0 || cr.Choices[0].Message.Content == nil {
