@@ -82,29 +82,8 @@ func Implicit(log *querylog.Log, opt ClickOptions) ([]Judgment, error) {
 	if opt.MinExpected == 0 {
 		opt.MinExpected = DefaultMinExpected
 	}
-	clicked := map[string]map[string]bool{} // request id -> clicked doc ids
-	for _, f := range log.Feedback {
-		if f.Action != querylog.ActionClick {
-			continue
-		}
-		if clicked[f.RequestID] == nil {
-			clicked[f.RequestID] = map[string]bool{}
-		}
-		clicked[f.RequestID][f.DocID] = true
-	}
-	// Position priors.
-	var imp, clk []int
-	for _, s := range log.Searches {
-		for p, r := range shown(s) {
-			for len(imp) <= p {
-				imp, clk = append(imp, 0), append(clk, 0)
-			}
-			imp[p]++
-			if clicked[s.RequestID][r.ID] {
-				clk[p]++
-			}
-		}
-	}
+	clicked := clickedDocs(log.Feedback)
+	imp, clk := positionPriors(log.Searches, clicked)
 	type pair struct{ q, d string }
 	type acc struct {
 		clicks, imps int
@@ -144,6 +123,40 @@ func Implicit(log *querylog.Log, opt ClickOptions) ([]Judgment, error) {
 		return cmp.Or(cmp.Compare(a.Query, b.Query), cmp.Compare(a.Doc, b.Doc))
 	})
 	return out, nil
+}
+
+// clickedDocs is, per request id, the documents clicked in its results
+// (other feedback counts as no click).
+func clickedDocs(feedback []querylog.Event) map[string]map[string]bool {
+	clicked := map[string]map[string]bool{}
+	for _, f := range feedback {
+		if f.Action != querylog.ActionClick {
+			continue
+		}
+		if clicked[f.RequestID] == nil {
+			clicked[f.RequestID] = map[string]bool{}
+		}
+		clicked[f.RequestID][f.DocID] = true
+	}
+	return clicked
+}
+
+// positionPriors counts, per position (0 first) over every search, the
+// results shown there (imp) and those of them clicked (clk): ctr(p) is
+// clk[p] / imp[p].
+func positionPriors(searches []querylog.Event, clicked map[string]map[string]bool) (imp, clk []int) {
+	for _, s := range searches {
+		for p, r := range shown(s) {
+			for len(imp) <= p {
+				imp, clk = append(imp, 0), append(clk, 0)
+			}
+			imp[p]++
+			if clicked[s.RequestID][r.ID] {
+				clk[p]++
+			}
+		}
+	}
+	return imp, clk
 }
 
 func (o ClickOptions) grade(coec float64) int {
