@@ -45,25 +45,11 @@ func Run(c Config) (*Result, error) {
 	if p := c.Sample.Validate(); len(p) > 0 {
 		return nil, fmt.Errorf("harvest: %s", p[0])
 	}
-	var existing []byte
-	data, err := os.ReadFile(c.Out)
-	switch {
-	case err == nil && !c.Update:
-		return nil, fmt.Errorf("harvest: %s exists: --update adds the new queries to it, keeping every query it has", c.Out)
-	case err == nil:
-		existing = data
-	case !errors.Is(err, fs.ErrNotExist):
-		return nil, fmt.Errorf("harvest: %w", err)
+	existing, err := existingGolden(c.Out, c.Update)
+	if err != nil {
+		return nil, err
 	}
-	var files []string
-	for _, l := range c.Logs {
-		found := querylog.Files(l)
-		if len(found) == 0 {
-			return nil, fmt.Errorf("harvest: query log %s: no such file", l)
-		}
-		files = append(files, found...)
-	}
-	log, err := querylog.Read(files, c.Read)
+	log, err := readLogs(c.Logs, c.Read)
 	if err != nil {
 		return nil, err
 	}
@@ -85,13 +71,7 @@ func Run(c Config) (*Result, error) {
 	if r.Golden, r.Added, err = Golden(existing, r.Sampled); err != nil {
 		return nil, fmt.Errorf("harvest: %s: %w", c.Out, err)
 	}
-	for _, events := range [][]querylog.Event{log.Searches, log.Feedback} {
-		for _, e := range events {
-			if e.Time.After(r.LastEvent) {
-				r.LastEvent = e.Time
-			}
-		}
-	}
+	r.LastEvent = lastEvent(log)
 	if c.Implicit {
 		for _, q := range r.Sampled {
 			have[q.ID] = true
@@ -107,6 +87,49 @@ func Run(c Config) (*Result, error) {
 		}
 	}
 	return r, nil
+}
+
+// existingGolden is the golden set already at out, with update (nil when
+// there is none); without update an existing file is an error: a harvest
+// never overwrites one.
+func existingGolden(out string, update bool) ([]byte, error) {
+	data, err := os.ReadFile(out)
+	switch {
+	case err == nil && !update:
+		return nil, fmt.Errorf("harvest: %s exists: --update adds the new queries to it, keeping every query it has", out)
+	case err == nil:
+		return data, nil
+	case !errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("harvest: %w", err)
+	}
+	return nil, nil
+}
+
+// readLogs reads the query logs, each with its rotated files
+// (querylog.Files: oldest first); a log with no file is an error.
+func readLogs(logs []string, o querylog.ReadOptions) (*querylog.Log, error) {
+	var files []string
+	for _, l := range logs {
+		found := querylog.Files(l)
+		if len(found) == 0 {
+			return nil, fmt.Errorf("harvest: query log %s: no such file", l)
+		}
+		files = append(files, found...)
+	}
+	return querylog.Read(files, o)
+}
+
+// lastEvent is the time of the log's last event, search or feedback.
+func lastEvent(log *querylog.Log) time.Time {
+	var last time.Time
+	for _, events := range [][]querylog.Event{log.Searches, log.Feedback} {
+		for _, e := range events {
+			if e.Time.After(last) {
+				last = e.Time
+			}
+		}
+	}
+	return last
 }
 
 func existingIDs(data []byte) (map[string]bool, error) {
