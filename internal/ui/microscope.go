@@ -404,80 +404,119 @@ func (s *Server) microscope(r *http.Request, d *microData, q tuner.Query, entry 
 			d.Scores = append(d.Scores, namedValue{m, fmt.Sprintf("%.4f", v)})
 		}
 	}
-	// Each retriever's rank of a document: its first candidate's.
-	rankOf := map[string]map[string]int{}
-	for _, name := range d.Retrievers {
-		rankOf[name] = map[string]int{}
-		for _, c := range col.lists[name] {
-			if _, seen := rankOf[name][c.DocID]; !seen {
-				rankOf[name][c.DocID] = c.Rank
-			}
-		}
-	}
-	ranks := func(doc string) []string {
-		out := make([]string, len(d.Retrievers))
-		for i, name := range d.Retrievers {
-			out[i] = "—"
-			if rk, ok := rankOf[name][doc]; ok {
-				out[i] = strconv.Itoa(rk)
-			}
-		}
-		return out
-	}
+	ranks := newRankTable(col.lists, d.Retrievers)
 	terms := queryTerms(q.Text)
+	fusedRank := s.fuseRows(d, result.Top, ownRank, ranks, terms)
+	for _, name := range d.Retrievers {
+		d.Lists = append(d.Lists, s.retrieverList(name, col.lists[name], q, settings, fusedRank, terms))
+	}
+	for _, doc := range slices.Sorted(maps.Keys(q.Judgments)) {
+		if g := q.Judgments[doc]; g > 0 && fusedRank[doc] == 0 {
+			d.Missed = append(d.Missed, missedRow{Doc: doc, Grade: g, Ranks: ranks.row(doc), D: s.view(doc, terms, snippetChars)})
+		}
+	}
+	slices.SortStableFunc(d.Missed, func(a, b missedRow) int { return b.Grade - a.Grade })
+	return nil
+}
+
+// rankTable is each retriever's rank of a document: its first
+// candidate's.
+type rankTable struct {
+	names []string
+	of    map[string]map[string]int
+}
+
+// newRankTable indexes the lists of the retrievers named.
+func newRankTable(lists map[string][]fusion.Candidate, names []string) rankTable {
+	t := rankTable{names: names, of: map[string]map[string]int{}}
+	for _, name := range names {
+		t.of[name] = map[string]int{}
+		for _, c := range lists[name] {
+			if _, seen := t.of[name][c.DocID]; !seen {
+				t.of[name][c.DocID] = c.Rank
+			}
+		}
+	}
+	return t
+}
+
+// row is doc's rank in each retriever's list, in the retrievers' order
+// ("—" where it is absent).
+func (t rankTable) row(doc string) []string {
+	out := make([]string, len(t.names))
+	for i, name := range t.names {
+		out[i] = "—"
+		if rk, ok := t.of[name][doc]; ok {
+			out[i] = strconv.Itoa(rk)
+		}
+	}
+	return out
+}
+
+// fuseRows fills d's fused ranking from top, each row with its ranks in
+// the retrievers' lists and, when the controls changed the trial's
+// settings, how it moved from its rank under them (ownRank); it counts the
+// unjudged rows and returns each document's fused rank.
+func (s *Server) fuseRows(d *microData, top []runs.RankedDoc, ownRank map[string]int, ranks rankTable, terms map[string]bool) map[string]int {
 	fusedRank := map[string]int{}
-	for i, h := range result.Top {
+	for i, h := range top {
 		fusedRank[h.DocID] = i + 1
-		row := fusedRow{Rank: i + 1, Doc: h.DocID, Score: h.Score, Grade: h.Grade, Unjudged: h.Grade < 0 && !d.Typed, Ranks: ranks(h.DocID), D: s.view(h.DocID, terms, snippetChars)}
-		switch was := ownRank[h.DocID]; {
-		case !d.Changed || was == i+1:
-		case was == 0:
-			row.Moved = "new"
-		case was > i+1:
-			row.Moved = fmt.Sprintf("↑%d", was-i-1)
-		default:
-			row.Moved = fmt.Sprintf("↓%d", i+1-was)
+		row := fusedRow{Rank: i + 1, Doc: h.DocID, Score: h.Score, Grade: h.Grade, Unjudged: h.Grade < 0 && !d.Typed, Ranks: ranks.row(h.DocID), D: s.view(h.DocID, terms, snippetChars)}
+		if d.Changed {
+			row.Moved = moved(ownRank[h.DocID], i+1)
 		}
 		d.Fused = append(d.Fused, row)
 		if row.Unjudged {
 			d.Unjudged++
 		}
 	}
-	for _, name := range d.Retrievers {
-		list := col.lists[name]
-		n := min(len(list), settings.Fusion.Depth)
-		kept := settings.Floor(name, list[:n])
-		raw := make([]float64, n)
-		for i := range raw {
-			raw[i] = list[i].Score
-		}
-		norm := fusion.Normalize(nil, raw[:kept], settings.Fusion.Normalization)
-		view := retrieverView{Name: name}
-		for i, c := range list[:min(n, listRows)] {
-			g, judged := q.Judgments[c.DocID]
-			if !judged {
-				g = -1
-			}
-			row := candRow{Rank: c.Rank, Doc: c.DocID, Raw: c.Score, Grade: g, Fused: fusedRank[c.DocID], Dropped: i >= kept, D: s.view(c.DocID, terms, snippetChars/2)}
-			if c.ID != c.DocID {
-				row.Chunk = c.ID
-			}
-			if i < kept {
-				row.Norm = norm[i]
-				row.RRF = settings.Fusion.Weight(name) / (settings.Fusion.K + float64(c.Rank))
-			}
-			view.Rows = append(view.Rows, row)
-		}
-		d.Lists = append(d.Lists, view)
+	return fusedRank
+}
+
+// moved says how a document moved to rank now from rank was (0: it was not
+// in the ranking): "" when it stayed, "new", "↑N" or "↓N".
+func moved(was, now int) string {
+	switch {
+	case was == now:
+		return ""
+	case was == 0:
+		return "new"
+	case was > now:
+		return fmt.Sprintf("↑%d", was-now)
+	default:
+		return fmt.Sprintf("↓%d", now-was)
 	}
-	docs := slices.Sorted(maps.Keys(q.Judgments))
-	for _, doc := range docs {
-		if g := q.Judgments[doc]; g > 0 && fusedRank[doc] == 0 {
-			d.Missed = append(d.Missed, missedRow{Doc: doc, Grade: g, Ranks: ranks(doc), D: s.view(doc, terms, snippetChars)})
-		}
+}
+
+// retrieverList is one retriever's candidate list as fusion saw it under
+// settings: the first listRows of its depth, each with its grade, its
+// fused rank, and its normalized score and RRF term, or dropped when under
+// the retriever's floor.
+func (s *Server) retrieverList(name string, list []fusion.Candidate, q tuner.Query, settings fusion.Settings, fusedRank map[string]int, terms map[string]bool) retrieverView {
+	n := min(len(list), settings.Fusion.Depth)
+	kept := settings.Floor(name, list[:n])
+	raw := make([]float64, n)
+	for i := range raw {
+		raw[i] = list[i].Score
 	}
-	slices.SortStableFunc(d.Missed, func(a, b missedRow) int { return b.Grade - a.Grade })
-	return nil
+	norm := fusion.Normalize(nil, raw[:kept], settings.Fusion.Normalization)
+	view := retrieverView{Name: name}
+	for i, c := range list[:min(n, listRows)] {
+		g, judged := q.Judgments[c.DocID]
+		if !judged {
+			g = -1
+		}
+		row := candRow{Rank: c.Rank, Doc: c.DocID, Raw: c.Score, Grade: g, Fused: fusedRank[c.DocID], Dropped: i >= kept, D: s.view(c.DocID, terms, snippetChars/2)}
+		if c.ID != c.DocID {
+			row.Chunk = c.ID
+		}
+		if i < kept {
+			row.Norm = norm[i]
+			row.RRF = settings.Fusion.Weight(name) / (settings.Fusion.K + float64(c.Rank))
+		}
+		view.Rows = append(view.Rows, row)
+	}
+	return view
 }
 
 // controlsOf is the form's values for settings.
