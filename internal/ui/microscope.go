@@ -198,58 +198,67 @@ func (s *Server) microscopePage(w http.ResponseWriter, r *http.Request) {
 	d.All = len(d.Queries)
 	d.Queries = findQueries(d.Queries, d.Find)
 	d.Matches = len(d.Queries)
+	if err := s.fillMicroscope(r, &d); err != nil {
+		d.Err = err.Error()
+	}
+	s.render(w, "microscope", "Query microscope", d)
+}
+
+// fillMicroscope fills d for the run, trial and query the form names (the
+// latest run, its best trial, the first query listed by default): their
+// names, then the microscope itself when a backend is configured.
+func (s *Server) fillMicroscope(r *http.Request, d *microData) error {
 	run, err := s.resolve(d.Run)
 	if err != nil {
-		d.Err = err.Error()
-		s.render(w, "microscope", "Query microscope", d)
-		return
+		return err
 	}
 	d.Run = run.ID()
 	lb, err := run.ReadLeaderboard()
 	if err != nil {
-		d.Err = fmt.Sprintf("run %s: %v", run.ID(), err)
-		s.render(w, "microscope", "Query microscope", d)
-		return
+		return fmt.Errorf("run %s: %v", run.ID(), err)
 	}
 	for _, e := range lb.Trials {
 		d.Trials = append(d.Trials, e.Name)
 	}
 	entry, err := lb.Pick(d.Trial)
 	if err != nil {
-		d.Err = err.Error()
-		s.render(w, "microscope", "Query microscope", d)
-		return
+		return err
 	}
 	d.Trial = entry.Name
-	q, ok := s.query(d.QueryID)
-	if d.Text != "" && (!ok || q.Text != d.Text) {
-		q, ok = s.queryByText(d.Text)
-	}
-	switch {
-	case d.Text != "" && !ok:
-		q = tuner.Query{ID: "typed", Text: d.Text}
-		d.QueryID, d.Typed = "", true
-	case !ok && len(d.Queries) > 0 && d.QueryID == "":
-		q, ok = d.Queries[0], true
-	case !ok && s.o.Dataset == nil:
-		d.Err = "no dataset configured: type a query"
-		s.render(w, "microscope", "Query microscope", d)
-		return
-	case !ok:
-		d.Err = fmt.Sprintf("no query %q in the dataset", d.QueryID)
-		s.render(w, "microscope", "Query microscope", d)
-		return
+	q, err := s.pickQuery(d)
+	if err != nil {
+		return err
 	}
 	if !d.Typed {
 		d.QueryID = q.ID
 	}
 	d.Text = q.Text
 	if s.o.Backend == nil {
-		d.Err = "no backend configured: the microscope runs queries live (the backend setting)"
-	} else if err := s.microscope(r, &d, q, entry); err != nil {
-		d.Err = err.Error()
+		return errors.New("no backend configured: the microscope runs queries live (the backend setting)")
 	}
-	s.render(w, "microscope", "Query microscope", d)
+	return s.microscope(r, d, q, entry)
+}
+
+// pickQuery is the query the form names: by its text when one was typed
+// (a text not in the golden set is a typed query, without grades), else
+// by id, else the first query listed.
+func (s *Server) pickQuery(d *microData) (tuner.Query, error) {
+	q, ok := s.query(d.QueryID)
+	if d.Text != "" && (!ok || q.Text != d.Text) {
+		q, ok = s.queryByText(d.Text)
+	}
+	switch {
+	case d.Text != "" && !ok:
+		d.QueryID, d.Typed = "", true
+		return tuner.Query{ID: "typed", Text: d.Text}, nil
+	case !ok && len(d.Queries) > 0 && d.QueryID == "":
+		return d.Queries[0], nil
+	case !ok && s.o.Dataset == nil:
+		return q, errors.New("no dataset configured: type a query")
+	case !ok:
+		return q, fmt.Errorf("no query %q in the dataset", d.QueryID)
+	}
+	return q, nil
 }
 
 // resolve finds a run of the store by id or prefix ("" the latest),
