@@ -108,18 +108,29 @@ func (s *Server) judgePage(w http.ResponseWriter, r *http.Request) {
 		s.render(w, "judge", "Judge", d)
 		return
 	}
-	run, entry, stored, err := s.judgeContext(r.Context(), d.Run, d.Trial)
+	want, err := s.fillJudge(r, &d)
 	if err != nil {
 		d.Err = err.Error()
 		s.render(w, "judge", "Judge", d)
 		return
 	}
+	d.Undo = s.lastLabel(d.Judge)
+	s.render(w, "judge", "Judge "+want, d)
+}
+
+// fillJudge fills d for the query the form names in the trial's pool (by
+// default the first with an unjudged hit): the scale's grades, the pool's
+// counts, the neighbouring queries with unjudged hits, and the query's
+// hits with their grades. It returns the query's id.
+func (s *Server) fillJudge(r *http.Request, d *judgeData) (string, error) {
+	run, entry, stored, err := s.judgeContext(r.Context(), d.Run, d.Trial)
+	if err != nil {
+		return "", err
+	}
 	d.Run, d.Trial = run.ID(), entry.Name
 	results, err := run.QueryResults(entry.Index)
 	if err != nil {
-		d.Err = err.Error()
-		s.render(w, "judge", "Judge", d)
-		return
+		return "", err
 	}
 	scale := experiments.DefaultScale()
 	if s.o.Dataset.Golden != nil {
@@ -128,17 +139,48 @@ func (s *Server) judgePage(w http.ResponseWriter, r *http.Request) {
 	for g := 0; g <= scale.Max; g++ {
 		d.Grades = append(d.Grades, g)
 	}
-	gradeOf := func(q tuner.Query, doc string) (int, string) {
-		if l, ok := stored[q.ID][doc]; ok {
-			return l.Grade, l.Judge
-		}
-		if g, ok := q.Judgments[doc]; ok {
-			return g, "golden set"
-		}
-		return -1, ""
-	}
-	// The pool: every query's top 10 in this trial.
+	gr := grades{stored: stored}
+	order, unjudged := s.judgePool(d, results, gr)
 	want := r.FormValue("q")
+	if want == "" {
+		want = firstUnjudged(order, unjudged)
+	}
+	pos := -1
+	for i, id := range order {
+		if id == want {
+			pos = i
+		}
+	}
+	if pos < 0 {
+		return "", fmt.Errorf("query %q: not among trial %s's recorded queries", want, entry.Name)
+	}
+	d.Prev, d.Next = unjudgedAround(order, unjudged, pos)
+	d.Query, _ = s.query(want)
+	s.judgeHits(d, want, results, gr)
+	return want, nil
+}
+
+// grades are a query's documents' current grades: the labels stored so
+// far, else the golden set's.
+type grades struct {
+	stored map[string]map[string]labels.Label
+}
+
+// of is doc's grade for q and who gave it; -1 when it is unjudged.
+func (gr grades) of(q tuner.Query, doc string) (int, string) {
+	if l, ok := gr.stored[q.ID][doc]; ok {
+		return l.Grade, l.Judge
+	}
+	if g, ok := q.Judgments[doc]; ok {
+		return g, "golden set"
+	}
+	return -1, ""
+}
+
+// judgePool counts the pool, every query's top 10 in the trial (results),
+// and its judged documents into d, and returns the pool's queries in
+// order and those with an unjudged hit.
+func (s *Server) judgePool(d *judgeData, results []runs.QueryResult, gr grades) ([]string, map[string]bool) {
 	var order []string
 	unjudged := map[string]bool{}
 	for _, res := range results {
@@ -149,50 +191,54 @@ func (s *Server) judgePage(w http.ResponseWriter, r *http.Request) {
 		order = append(order, q.ID)
 		for _, h := range res.Top[:min(len(res.Top), 10)] {
 			d.Pool++
-			if g, _ := gradeOf(q, h.DocID); g >= 0 {
+			if g, _ := gr.of(q, h.DocID); g >= 0 {
 				d.PoolJudged++
 			} else {
 				unjudged[q.ID] = true
 			}
 		}
 	}
-	if want == "" {
-		for _, id := range order {
-			if unjudged[id] {
-				want = id
-				break
-			}
+	return order, unjudged
+}
+
+// firstUnjudged is the first query of order with an unjudged hit; "" when
+// none has.
+func firstUnjudged(order []string, unjudged map[string]bool) string {
+	for _, id := range order {
+		if unjudged[id] {
+			return id
 		}
 	}
-	pos := -1
-	for i, id := range order {
-		if id == want {
-			pos = i
-		}
-	}
-	if pos < 0 {
-		d.Err = fmt.Sprintf("query %q: not among trial %s's recorded queries", want, entry.Name)
-		s.render(w, "judge", "Judge", d)
-		return
-	}
-	for i := pos - 1; i >= 0 && d.Prev == ""; i-- {
+	return ""
+}
+
+// unjudgedAround is the nearest queries before and after order[pos] with
+// an unjudged hit ("" when there is none on that side).
+func unjudgedAround(order []string, unjudged map[string]bool, pos int) (prev, next string) {
+	for i := pos - 1; i >= 0 && prev == ""; i-- {
 		if unjudged[order[i]] {
-			d.Prev = order[i]
+			prev = order[i]
 		}
 	}
-	for i := pos + 1; i < len(order) && d.Next == ""; i++ {
+	for i := pos + 1; i < len(order) && next == ""; i++ {
 		if unjudged[order[i]] {
-			d.Next = order[i]
+			next = order[i]
 		}
 	}
-	d.Query, _ = s.query(want)
+	return prev, next
+}
+
+// judgeHits lists the top 10 of query want (d.Query) in the trial
+// (results) with their grades, who gave them and the documents' text, the
+// query's terms highlighted, and counts those judged.
+func (s *Server) judgeHits(d *judgeData, want string, results []runs.QueryResult, gr grades) {
 	terms := queryTerms(d.Query.Text)
 	for _, res := range results {
 		if res.QueryID != want {
 			continue
 		}
 		for i, h := range res.Top[:min(len(res.Top), 10)] {
-			g, by := gradeOf(d.Query, h.DocID)
+			g, by := gr.of(d.Query, h.DocID)
 			if g >= 0 {
 				d.QueryJudged++
 			}
@@ -203,8 +249,6 @@ func (s *Server) judgePage(w http.ResponseWriter, r *http.Request) {
 			d.Hits = append(d.Hits, judgeHit{Rank: i + 1, Doc: h.DocID, Grade: g, By: by, Title: highlight(doc.Title, terms), Segments: highlight(doc.Text, terms)})
 		}
 	}
-	d.Undo = s.lastLabel(d.Judge)
-	s.render(w, "judge", "Judge "+want, d)
 }
 
 // judgePost stores one label: the person's grade of a (query, document)

@@ -19,3 +19,29 @@ func TestMoved(t *testing.T) {
 		}
 	}
 }
+
+// TestUnjudgedAround: the judge page links the nearest queries with
+// unjudged hits on either side, and starts at the first such query.
+func TestUnjudgedAround(t *testing.T) {
+	order := []string{"q1", "q2", "q3", "q4", "q5"}
+	unjudged := map[string]bool{"q1": true, "q3": true, "q5": true}
+	for _, tc := range []struct {
+		pos        int
+		prev, next string
+	}{
+		{0, "", "q3"},
+		{1, "q1", "q3"},
+		{2, "q1", "q5"},
+		{4, "q3", ""},
+	} {
+		if prev, next := unjudgedAround(order, unjudged, tc.pos); prev != tc.prev || next != tc.next {
+			t.Errorf("at %d: %q, %q; want %q, %q", tc.pos, prev, next, tc.prev, tc.next)
+		}
+	}
+	if got := firstUnjudged(order, map[string]bool{"q4": true, "q2": true}); got != "q2" {
+		t.Errorf("firstUnjudged = %q, want q2", got)
+	}
+	if got := firstUnjudged(order, nil); got != "" {
+		t.Errorf("firstUnjudged with none = %q, want \"\"", got)
+	}
+}
