@@ -172,18 +172,45 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) {
 	if !slices.Contains(keys, key) {
 		key, desc = "rank", false
 	}
+	d.CatCols = categoryColumns(lb.Trials)
+	entries := filterEntries(lb.Trials, d.Filter)
+	sortEntries(entries, key, desc)
+	d.Columns = sortColumns(run.ID(), keys, key, desc, d.Filter, d.ShowCats)
+	against := lb.Baseline
+	if against == "" {
+		against = d.Best
+	}
+	for _, e := range entries {
+		d.Rows = append(d.Rows, newLBRow(run.ID(), against, e, lb.Metrics, d.CatCols, d.ShowCats))
+	}
+	d.Chart = primaryChart(lb.Trials)
+	d.ParamCharts = paramCharts(lb.Trials)
+	s.render(w, "run", "Run "+run.ID(), d)
+}
+
+// categoryColumns is every category a trial has a score in, sorted.
+func categoryColumns(trials []runs.Entry) []string {
 	cats := map[string]bool{}
-	for _, e := range lb.Trials {
+	for _, e := range trials {
 		for c := range e.Categories {
 			cats[c] = true
 		}
 	}
+	var out []string
 	for c := range cats {
-		d.CatCols = append(d.CatCols, c)
+		out = append(out, c)
 	}
-	sort.Strings(d.CatCols)
-	entries := filterEntries(lb.Trials, d.Filter)
-	sortEntries(entries, key, desc)
+	sort.Strings(out)
+	return out
+}
+
+// sortColumns are the leaderboard's sortable column headers for the run
+// sorted by key (desc: descending): each links to the page sorted by it,
+// keeping the filter and the category columns; a click on the sorted
+// column reverses it, others sort ascending for rank and name, descending
+// otherwise.
+func sortColumns(runID string, keys []string, key string, desc bool, filter string, showCats bool) []column {
+	var cols []column
 	for _, k := range keys {
 		label := k
 		switch k {
@@ -198,50 +225,49 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) {
 			nextDesc = !desc
 			c.Sorted = map[bool]string{false: "▲", true: "▼"}[desc]
 		}
-		c.Link = fmt.Sprintf("/run/%s?sort=%s&desc=%s&filter=%s&cats=%s", run.ID(), k, b01(nextDesc), urlq(d.Filter), b01(d.ShowCats))
-		d.Columns = append(d.Columns, c)
+		c.Link = fmt.Sprintf("/run/%s?sort=%s&desc=%s&filter=%s&cats=%s", runID, k, b01(nextDesc), urlq(filter), b01(showCats))
+		cols = append(cols, c)
 	}
-	against := lb.Baseline
-	if against == "" {
-		against = d.Best
+	return cols
+}
+
+// newLBRow is trial e's leaderboard row in run runID: its scores ("—"
+// for those it lacks), with the categories' when showCats, and, when it
+// succeeded, links comparing it with against and opening it in the
+// microscope.
+func newLBRow(runID, against string, e runs.Entry, metrics, cats []string, showCats bool) lbRow {
+	row := lbRow{Rank: e.Rank, Name: e.Name, ParamText: paramText(e.Params), Primary: fmt.Sprintf("%.4f", e.Primary),
+		Delta: "—", Status: e.Status}
+	if e.Delta != nil {
+		row.Delta = fmt.Sprintf("%+.4f", *e.Delta)
 	}
-	for _, e := range entries {
-		row := lbRow{Rank: e.Rank, Name: e.Name, ParamText: paramText(e.Params), Primary: fmt.Sprintf("%.4f", e.Primary),
-			Delta: "—", Status: e.Status}
-		if e.Delta != nil {
-			row.Delta = fmt.Sprintf("%+.4f", *e.Delta)
+	if e.Mode != "" {
+		row.Status += " (" + e.Mode + ")"
+	}
+	if e.Comparison != nil {
+		row.Sig = e.Comparison.Mark
+	}
+	if e.Status == runs.StatusOK {
+		row.CompareHref = "/compare?a=" + urlq(runID+":"+against) + "&b=" + urlq(runID+":"+e.Name)
+		row.MicroHref = "/microscope?run=" + urlq(runID) + "&trial=" + urlq(e.Name)
+	}
+	for _, m := range metrics {
+		if v, ok := e.Scorecard[m]; ok {
+			row.Cells = append(row.Cells, fmt.Sprintf("%.4f", v))
+		} else {
+			row.Cells = append(row.Cells, "—")
 		}
-		if e.Mode != "" {
-			row.Status += " (" + e.Mode + ")"
-		}
-		if e.Comparison != nil {
-			row.Sig = e.Comparison.Mark
-		}
-		if e.Status == runs.StatusOK {
-			row.CompareHref = "/compare?a=" + urlq(run.ID()+":"+against) + "&b=" + urlq(run.ID()+":"+e.Name)
-			row.MicroHref = "/microscope?run=" + urlq(run.ID()) + "&trial=" + urlq(e.Name)
-		}
-		for _, m := range lb.Metrics {
-			if v, ok := e.Scorecard[m]; ok {
-				row.Cells = append(row.Cells, fmt.Sprintf("%.4f", v))
+	}
+	if showCats {
+		for _, c := range cats {
+			if v, ok := e.Categories[c]["primary"]; ok {
+				row.Cats = append(row.Cats, fmt.Sprintf("%.4f", v))
 			} else {
-				row.Cells = append(row.Cells, "—")
+				row.Cats = append(row.Cats, "—")
 			}
 		}
-		if d.ShowCats {
-			for _, c := range d.CatCols {
-				if v, ok := e.Categories[c]["primary"]; ok {
-					row.Cats = append(row.Cats, fmt.Sprintf("%.4f", v))
-				} else {
-					row.Cats = append(row.Cats, "—")
-				}
-			}
-		}
-		d.Rows = append(d.Rows, row)
 	}
-	d.Chart = primaryChart(lb.Trials)
-	d.ParamCharts = paramCharts(lb.Trials)
-	s.render(w, "run", "Run "+run.ID(), d)
+	return row
 }
 
 // reportPage renders the run's static report.

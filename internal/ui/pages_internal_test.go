@@ -45,3 +45,28 @@ func TestUnjudgedAround(t *testing.T) {
 		t.Errorf("firstUnjudged with none = %q, want \"\"", got)
 	}
 }
+
+// TestSortColumns: the sorted column is marked and its link reverses the
+// order; another column's link sorts ascending for rank and name,
+// descending for scores; every link keeps the filter and the category
+// columns.
+func TestSortColumns(t *testing.T) {
+	cols := sortColumns("r1", []string{"rank", "name", "primary", "ndcg@10"}, "primary", true, "k 60", true)
+	want := []column{
+		{Key: "rank", Label: "#", Link: "/run/r1?sort=rank&desc=0&filter=k+60&cats=1"},
+		{Key: "name", Label: "name", Link: "/run/r1?sort=name&desc=0&filter=k+60&cats=1"},
+		{Key: "primary", Label: "primary", Sorted: "▼", Link: "/run/r1?sort=primary&desc=0&filter=k+60&cats=1"},
+		{Key: "ndcg@10", Label: "ndcg@10", Link: "/run/r1?sort=ndcg@10&desc=1&filter=k+60&cats=1"},
+	}
+	if len(cols) != len(want) {
+		t.Fatalf("%d columns, want %d", len(cols), len(want))
+	}
+	for i := range want {
+		if cols[i] != want[i] {
+			t.Errorf("column %d = %+v, want %+v", i, cols[i], want[i])
+		}
+	}
+	if c := sortColumns("r1", []string{"rank"}, "rank", false, "", false)[0]; c.Sorted != "▲" || c.Link != "/run/r1?sort=rank&desc=1&filter=&cats=0" {
+		t.Errorf("rank sorted ascending: %+v", c)
+	}
+}
