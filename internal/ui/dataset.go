@@ -43,17 +43,7 @@ func (s *Server) datasetPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d.ID = s.o.Dataset.DatasetID()
-	judged := map[string]float64{}
-	if run, entry, ok := s.latestBest(d.ID); ok {
-		d.Run, d.Trial = run.ID(), entry.Name
-		if res, err := run.QueryScores(entry.Index); err == nil {
-			for _, q := range res {
-				if v, ok := q.Scores[runs.WarnCoverage]; ok {
-					judged[q.QueryID] = v
-				}
-			}
-		}
-	}
+	judged := s.judgedAt10(&d)
 	search := strings.ToLower(d.Search)
 	byCat := map[string]*categoryRow{}
 	sums := map[string][2]float64{}
@@ -64,12 +54,7 @@ func (s *Server) datasetPage(w http.ResponseWriter, r *http.Request) {
 			continue
 		}
 		d.Shown++
-		row := datasetRow{ID: q.ID, Text: q.Text, Category: q.Category, Judged: len(q.Judgments), JudgedAt10: "—"}
-		for _, g := range q.Judgments {
-			if g > 0 {
-				row.Relevant++
-			}
-		}
+		row := newDatasetRow(q)
 		if v, ok := judged[q.ID]; ok {
 			row.JudgedAt10 = f2(v)
 			s := sums[q.Category]
@@ -95,6 +80,38 @@ func (s *Server) datasetPage(w http.ResponseWriter, r *http.Request) {
 	}
 	sort.Slice(d.Categories, func(i, j int) bool { return d.Categories[i].Name < d.Categories[j].Name })
 	s.render(w, "dataset", "Dataset "+d.ID, d)
+}
+
+// judgedAt10 is each query's Judged@10 in the best trial of the dataset's
+// latest run (d.ID), naming that run and trial in d; empty when there is
+// none.
+func (s *Server) judgedAt10(d *datasetData) map[string]float64 {
+	judged := map[string]float64{}
+	run, entry, ok := s.latestBest(d.ID)
+	if !ok {
+		return judged
+	}
+	d.Run, d.Trial = run.ID(), entry.Name
+	if res, err := run.QueryScores(entry.Index); err == nil {
+		for _, q := range res {
+			if v, ok := q.Scores[runs.WarnCoverage]; ok {
+				judged[q.QueryID] = v
+			}
+		}
+	}
+	return judged
+}
+
+// newDatasetRow is q's row: its judgments and how many are relevant
+// (grade > 0); Judged@10 not known yet (—).
+func newDatasetRow(q tuner.Query) datasetRow {
+	row := datasetRow{ID: q.ID, Text: q.Text, Category: q.Category, Judged: len(q.Judgments), JudgedAt10: "—"}
+	for _, g := range q.Judgments {
+		if g > 0 {
+			row.Relevant++
+		}
+	}
+	return row
 }
 
 // latestBest is the newest finished run on dataset id and its best trial.
