@@ -55,34 +55,15 @@ func ReadQrels(r io.Reader, file string) (Qrels, error) {
 				continue
 			}
 		}
-		qidF, docF, relF := f[0], f[2], f[3]
-		switch {
-		case beir && n != 3:
-			return nil, fmt.Errorf("%s:%d: expected 3 fields \"query-id corpus-id score\" (BEIR qrels, as the header says; got %q)", file, line, sc.Text())
-		case beir:
-			docF, relF = f[1], f[2]
-		case n != 4:
-			return nil, fmt.Errorf("%s:%d: expected 4 fields \"qid iter docno rel\" (got %q); BEIR qrels start with the header line \"query-id corpus-id score\"", file, line, sc.Text())
+		qid, doc, rel, err := judgment(&f, n, beir, sc.Bytes())
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", file, line, err)
 		}
-		for _, id := range [...]struct {
-			what string
-			b    []byte
-		}{{"query id", qidF}, {"document id", docF}} {
-			if why := checkID(id.b); why != "" {
-				return nil, fmt.Errorf("%s:%d: %s %q %s", file, line, id.what, id.b, why)
-			}
-		}
-		rel, ok := plainnum.Int(string(relF))
-		if !ok {
-			return nil, fmt.Errorf("%s:%d: relevance must be an integer (got %q)", file, line, relF)
-		}
-		qid := string(qidF)
 		docs := q[qid]
 		if docs == nil {
 			docs = map[string]int{}
 			q[qid] = docs
 		}
-		doc := string(docF)
 		if _, dup := docs[doc]; dup {
 			return nil, fmt.Errorf("%s:%d: document %q judged twice for query %q", file, line, doc, qid)
 		}
@@ -95,6 +76,34 @@ func ReadQrels(r io.Reader, file string) (Qrels, error) {
 		return nil, fmt.Errorf("%s: no judgments: the file holds no qrels line \"qid iter docno rel\"", file)
 	}
 	return q, nil
+}
+
+// judgment reads the n fields f of one qrels line (text, for messages):
+// "qid iter docno rel", or with beir "query-id corpus-id score". The ids
+// must be valid (checkID), the grade a plain integer.
+func judgment(f *[5][]byte, n int, beir bool, text []byte) (qid, doc string, rel int, err error) {
+	qidF, docF, relF := f[0], f[2], f[3]
+	switch {
+	case beir && n != 3:
+		return "", "", 0, fmt.Errorf("expected 3 fields \"query-id corpus-id score\" (BEIR qrels, as the header says; got %q)", text)
+	case beir:
+		docF, relF = f[1], f[2]
+	case n != 4:
+		return "", "", 0, fmt.Errorf("expected 4 fields \"qid iter docno rel\" (got %q); BEIR qrels start with the header line \"query-id corpus-id score\"", text)
+	}
+	for _, id := range [...]struct {
+		what string
+		b    []byte
+	}{{"query id", qidF}, {"document id", docF}} {
+		if why := checkID(id.b); why != "" {
+			return "", "", 0, fmt.Errorf("%s %q %s", id.what, id.b, why)
+		}
+	}
+	rel, ok := plainnum.Int(string(relF))
+	if !ok {
+		return "", "", 0, fmt.Errorf("relevance must be an integer (got %q)", relF)
+	}
+	return string(qidF), string(docF), rel, nil
 }
 
 // ReadQrelsFile opens path and parses it with ReadQrels.
