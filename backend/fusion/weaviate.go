@@ -66,40 +66,18 @@ func WeaviateHybrid(fusionType string, alpha float64, vector, keyword []Candidat
 	if 1-alpha > 0 {
 		legs = append(legs, leg{dedupe(keyword), 1 - alpha})
 	}
-	type acc struct {
-		res       Result
-		score     float32
-		secondary float32
-	}
-	byID := map[string]*acc{}
-	var order []*acc
+	byID := map[string]*weaviateAcc{}
+	var order []*weaviateAcc
 	for _, l := range legs {
 		var lo, hi float32
-		if fusionType == WeaviateRelativeScoreFusion && len(l.list) > 0 {
-			lo, hi = float32(l.list[0].Score), float32(l.list[0].Score)
-			for _, c := range l.list {
-				lo, hi = min(lo, float32(c.Score)), max(hi, float32(c.Score))
-			}
+		if fusionType == WeaviateRelativeScoreFusion {
+			lo, hi = scoreRange32(l.list)
 		}
 		for pos, c := range l.list {
-			var s float32
-			switch fusionType {
-			case WeaviateRankedFusion:
-				s = float32(l.w / float64(pos+WeaviateRankConstant))
-			case WeaviateRelativeScoreFusion:
-				s = float32(l.w)
-				if hi != lo {
-					// Separate float32 conversions: Weaviate computes each
-					// step in float32, and a fused multiply-add would not.
-					d := float32(float32(c.Score) - lo)
-					s = float32(s * float32(d/float32(hi-lo)))
-				}
-			default:
-				panic("fusion: unknown Weaviate fusionType " + fusionType)
-			}
+			s := weaviateScore(fusionType, l.w, pos, c.Score, lo, hi)
 			a, ok := byID[c.ID]
 			if !ok {
-				a = &acc{res: Result{ID: c.ID, DocID: docOf(&c)}}
+				a = &weaviateAcc{res: Result{ID: c.ID, DocID: docOf(&c)}}
 				byID[c.ID] = a
 				order = append(order, a)
 			}
@@ -107,6 +85,61 @@ func WeaviateHybrid(fusionType string, alpha float64, vector, keyword []Candidat
 			a.secondary = float32(c.Score) // the later leg's object is kept
 		}
 	}
+	sortWeaviate(order)
+	out := make([]Result, len(order))
+	for i, a := range order {
+		out[i] = a.res
+		out[i].Score = float64(a.score)
+	}
+	return out
+}
+
+// weaviateAcc is a document's fused score so far, in float32 as Weaviate
+// keeps it, and its secondary sort value.
+type weaviateAcc struct {
+	res       Result
+	score     float32
+	secondary float32
+}
+
+// scoreRange32 is the lowest and highest score of list in float32 (0, 0
+// for an empty list).
+func scoreRange32(list []Candidate) (lo, hi float32) {
+	if len(list) == 0 {
+		return 0, 0
+	}
+	lo, hi = float32(list[0].Score), float32(list[0].Score)
+	for _, c := range list {
+		lo, hi = min(lo, float32(c.Score)), max(hi, float32(c.Score))
+	}
+	return lo, hi
+}
+
+// weaviateScore is a leg's contribution, weighted w, for the candidate at
+// pos (0 first) with score, as Weaviate computes it in float32: rankedFusion
+// w/(pos+60); relativeScoreFusion w times the score min-max normalized
+// over [lo, hi] (w itself when the leg's scores are all equal).
+func weaviateScore(fusionType string, w float64, pos int, score float64, lo, hi float32) float32 {
+	switch fusionType {
+	case WeaviateRankedFusion:
+		return float32(w / float64(pos+WeaviateRankConstant))
+	case WeaviateRelativeScoreFusion:
+		s := float32(w)
+		if hi != lo {
+			// Separate float32 conversions: Weaviate computes each step in
+			// float32, and a fused multiply-add would not.
+			d := float32(float32(score) - lo)
+			s = float32(s * float32(d/float32(hi-lo)))
+		}
+		return s
+	default:
+		panic("fusion: unknown Weaviate fusionType " + fusionType)
+	}
+}
+
+// sortWeaviate sorts order as Weaviate does (see WeaviateHybrid), stably
+// from UUID order.
+func sortWeaviate(order []*weaviateAcc) {
 	sort.Slice(order, func(i, j int) bool { return order[i].res.ID < order[j].res.ID })
 	sort.SliceStable(order, func(i, j int) bool {
 		a, b := order[i], order[j]
@@ -120,10 +153,4 @@ func WeaviateHybrid(fusionType string, alpha float64, vector, keyword []Candidat
 		}
 		return float64(a.score) > float64(b.score)
 	})
-	out := make([]Result, len(order))
-	for i, a := range order {
-		out[i] = a.res
-		out[i].Score = float64(a.score)
-	}
-	return out
 }
