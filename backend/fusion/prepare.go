@@ -126,10 +126,16 @@ func buildView(lists [][]Candidate, key, doc func(*Candidate) string) view {
 		v.lists[r] = kept
 		v.pos[r] = pos
 	}
-	// Renumber units in (document id, id) order so that ties break by
-	// comparing units (TieRule): in the document view that is id order; in
-	// the passage view chunks tie by their document's id first, so the
-	// documents of a passage ranking tie as a run file of them does.
+	v.renumber(ids, docIDs)
+	return v
+}
+
+// renumber sets v's units, numbered so far in order of first appearance
+// with ids and docIDs, in (document id, id) order so that ties break by
+// comparing units (TieRule): in the document view that is id order; in
+// the passage view chunks tie by their document's id first, so the
+// documents of a passage ranking tie as a run file of them does.
+func (v *view) renumber(ids, docIDs []string) {
 	order := make([]int32, len(ids))
 	for i := range order {
 		order[i] = int32(i)
@@ -154,7 +160,6 @@ func buildView(lists [][]Candidate, key, doc func(*Candidate) string) view {
 			kept[i].unit = remap[kept[i].unit]
 		}
 	}
-	return v
 }
 
 // cut returns how many kept entries of list r come from the first depth
