@@ -28,41 +28,9 @@ func Normalize(dst, scores []float64, n Normalization) []float64 {
 	}
 	switch n {
 	case MinMax:
-		lo, hi := scores[0], scores[0]
-		for _, s := range scores[1:] {
-			lo = min(lo, s)
-			hi = max(hi, s)
-		}
-		if hi == lo {
-			for i := range dst {
-				dst[i] = 1
-			}
-			return dst
-		}
-		inv := 1 / (hi - lo)
-		for i, s := range scores {
-			dst[i] = (s - lo) * inv
-		}
+		minMax(dst, scores)
 	case ZScore:
-		var sum float64
-		for _, s := range scores {
-			sum += s
-		}
-		mean := sum / float64(len(scores))
-		var ss float64
-		for _, s := range scores {
-			d := s - mean
-			ss += d * d
-		}
-		sd := math.Sqrt(ss / float64(len(scores)))
-		if sd == 0 {
-			clear(dst)
-			return dst
-		}
-		inv := 1 / sd
-		for i, s := range scores {
-			dst[i] = (s - mean) * inv
-		}
+		zScore(dst, scores)
 	case L2:
 		var ss float64
 		for _, s := range scores {
@@ -83,6 +51,50 @@ func Normalize(dst, scores []float64, n Normalization) []float64 {
 		panic(fmt.Sprintf("fusion: unknown normalization %q", n))
 	}
 	return dst
+}
+
+// minMax sets dst to the min-max normalization of scores (not empty): 1
+// everywhere for a constant list.
+func minMax(dst, scores []float64) {
+	lo, hi := scores[0], scores[0]
+	for _, s := range scores[1:] {
+		lo = min(lo, s)
+		hi = max(hi, s)
+	}
+	if hi == lo {
+		for i := range dst {
+			dst[i] = 1
+		}
+		return
+	}
+	inv := 1 / (hi - lo)
+	for i, s := range scores {
+		dst[i] = (s - lo) * inv
+	}
+}
+
+// zScore sets dst to the z-scores of scores (not empty), with the
+// population standard deviation: 0 everywhere for a constant list.
+func zScore(dst, scores []float64) {
+	var sum float64
+	for _, s := range scores {
+		sum += s
+	}
+	mean := sum / float64(len(scores))
+	var ss float64
+	for _, s := range scores {
+		d := s - mean
+		ss += d * d
+	}
+	sd := math.Sqrt(ss / float64(len(scores)))
+	if sd == 0 {
+		clear(dst)
+		return
+	}
+	inv := 1 / sd
+	for i, s := range scores {
+		dst[i] = (s - mean) * inv
+	}
 }
 
 // grow returns s resliced to n elements, reallocating when too small.
