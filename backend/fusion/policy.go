@@ -291,41 +291,49 @@ func (p *Policy) Validate() error {
 			add("arms[%d].Passage: every arm must rank the same unit as arms[0]", i)
 		}
 	}
-	known := map[string]bool{FeatureQueryTokens: true, FeatureOverlap: true, FeatureMatches: true}
-	var walk func(n *PolicyNode, path string, level int)
-	walk = func(n *PolicyNode, path string, level int) {
-		if n == nil {
-			add("%s: missing", path)
-			return
-		}
-		if n.Feature == "" {
-			if n.Below != nil || n.Above != nil {
-				add("%s: a leaf (no feature) has no below/above", path)
-			}
-			if n.Arm < 0 || n.Arm >= len(p.Arms) {
-				add("%s.arm: must be in [0, %d] (got %d)", path, len(p.Arms)-1, n.Arm)
-			}
-			return
-		}
-		if level >= MaxPolicyLevels {
-			add("%s: the tree is deeper than %d splits", path, MaxPolicyLevels)
-			return
-		}
-		if !known[n.Feature] && !strings.HasSuffix(n.Feature, FeatureSuffixTop) && !strings.HasSuffix(n.Feature, FeatureSuffixGap) {
-			add("%s.feature: unknown feature %q (want %s, %s, %s or <retriever>%s / <retriever>%s)", path, n.Feature,
-				FeatureQueryTokens, FeatureOverlap, FeatureMatches, FeatureSuffixTop, FeatureSuffixGap)
-		}
-		if math.IsNaN(n.Threshold) || math.IsInf(n.Threshold, 0) {
-			add("%s.threshold: must be finite", path)
-		}
-		walk(n.Below, path+".below", level+1)
-		walk(n.Above, path+".above", level+1)
-	}
-	walk(p.Tree, "tree", 0)
+	probs = checkPolicyNode(probs, p.Tree, "tree", 0, len(p.Arms))
 	if len(probs) > 0 {
 		return fmt.Errorf("%w: %s", ErrPolicy, strings.Join(probs, "; "))
 	}
 	return nil
+}
+
+// knownFeatures are the features a split may name besides the
+// per-retriever ones (<retriever>_top, <retriever>_gap).
+var knownFeatures = map[string]bool{FeatureQueryTokens: true, FeatureOverlap: true, FeatureMatches: true}
+
+// checkPolicyNode appends to probs the problems of the tree under n (at
+// path, level splits deep) in a policy of arms arms: a missing node, a
+// leaf with children or naming no arm, a split too deep, on an unknown
+// feature or with a threshold that is not finite.
+func checkPolicyNode(probs []string, n *PolicyNode, path string, level, arms int) []string {
+	add := func(format string, a ...any) { probs = append(probs, fmt.Sprintf(format, a...)) }
+	if n == nil {
+		add("%s: missing", path)
+		return probs
+	}
+	if n.Feature == "" {
+		if n.Below != nil || n.Above != nil {
+			add("%s: a leaf (no feature) has no below/above", path)
+		}
+		if n.Arm < 0 || n.Arm >= arms {
+			add("%s.arm: must be in [0, %d] (got %d)", path, arms-1, n.Arm)
+		}
+		return probs
+	}
+	if level >= MaxPolicyLevels {
+		add("%s: the tree is deeper than %d splits", path, MaxPolicyLevels)
+		return probs
+	}
+	if !knownFeatures[n.Feature] && !strings.HasSuffix(n.Feature, FeatureSuffixTop) && !strings.HasSuffix(n.Feature, FeatureSuffixGap) {
+		add("%s.feature: unknown feature %q (want %s, %s, %s or <retriever>%s / <retriever>%s)", path, n.Feature,
+			FeatureQueryTokens, FeatureOverlap, FeatureMatches, FeatureSuffixTop, FeatureSuffixGap)
+	}
+	if math.IsNaN(n.Threshold) || math.IsInf(n.Threshold, 0) {
+		add("%s.threshold: must be finite", path)
+	}
+	probs = checkPolicyNode(probs, n.Below, path+".below", level+1, arms)
+	return checkPolicyNode(probs, n.Above, path+".above", level+1, arms)
 }
 
 // Encode returns the policy as indented JSON with a trailing newline.
