@@ -15,6 +15,3 @@ var (
 func settingsOf(p *cli.Parsed) (*settings, error) {
 	return loadSettings(p.Str("config"), p.FlagSet, p.Keys())
 }
-
-// ptr returns a pointer to v (a setting a flag overrides).
-func ptr[T any](v T) *T { return &v }

@@ -5,17 +5,14 @@ import (
 	"strconv"
 
 	"github.com/fusiontune/fusiontune/internal/cli"
-
 	"github.com/fusiontune/fusiontune/internal/plainnum"
 	"github.com/fusiontune/fusiontune/tuner"
 )
 
-var planUsage = usage("plan")
-
 // DefaultPlanEffect is tune plan's --effect.
 const DefaultPlanEffect = 0.02
 
-var planSpec = cli.Spec{Name: "plan", Usage: planUsage, Flags: []cli.Flag{configFlag, runsDirFlag,
+var planSpec = cli.Spec{Name: "plan", Usage: usage("plan"), Args: atMostOneRun, Flags: []cli.Flag{configFlag, runsDirFlag,
 	cli.String("effect", strconv.FormatFloat(DefaultPlanEffect, 'g', -1, 64), "the mean gain to detect, 0 < EFFECT <= 1")}}
 
 func runPlan(ctx context.Context, a *app, args []string) error {
@@ -24,9 +21,6 @@ func runPlan(ctx context.Context, a *app, args []string) error {
 		return err
 	}
 	effect := fs.Str("effect")
-	if fs.NArg() > 1 {
-		return usageErrorf("want at most one RUN (got %d arguments)", fs.NArg())
-	}
 	e, ok := plainnum.Float(effect)
 	if !ok || !(e > 0 && e <= 1) {
 		return usageErrorf("--effect: must be a number in (0, 1] (got %q)", effect)
@@ -44,7 +38,7 @@ func runPlan(ctx context.Context, a *app, args []string) error {
 	}
 	b, err := tuner.PlanRun(e, run, s.StatsOptions(0))
 	if err != nil {
-		return runError(err)
+		return err
 	}
 	return b.Write(a.stdout)
 }
