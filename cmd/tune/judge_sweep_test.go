@@ -157,31 +157,6 @@ func TestSweepJudgeFileAndLabels(t *testing.T) {
 	}
 }
 
-// TestSweepJudgeBadInput: judge flags are checked before any run starts.
-func TestSweepJudgeBadInput(t *testing.T) {
-	e := newSweepEnv(t, sweepSettings)
-	exp := e.write("grid.json", judgeGrid)
-	e.write("other.qrels", "nosuchquery 0 d1 1\n")
-	for _, tc := range []struct {
-		args []string
-		want string
-	}{
-		{[]string{"--judge", "file:x.qrels"}, "--judge-budget must be >= 1 (got 0)"},
-		{[]string{"--judge", "llm-ish", "--judge-budget", "5"}, `--judge: want llm or file:PATH (got "llm-ish")`},
-		{[]string{"--judge", "file:x", "--judge-budget", "5", "--judge-target", "0"}, "--judge-target must be in (0, 1] (got 0)"},
-		{[]string{"--judge-budget", "5"}, "--judge-budget: only with --judge"},
-		{[]string{"--judge", "file:other.qrels", "--judge-budget", "5"}, `query ids are not in the golden set of dataset`},
-	} {
-		stdout, stderr, code := e.run(append([]string{"--experiments", exp, "--mode", "replay"}, tc.args...)...)
-		if code != 2 || !strings.Contains(stderr, tc.want) {
-			t.Errorf("%v: exit %d, stderr %q; want exit 2 and %q\n%s", tc.args, code, stderr, tc.want, stdout)
-		}
-	}
-	if d := e.runDirs(); len(d) != 0 {
-		t.Errorf("run directories left: %v", d)
-	}
-}
-
 // TestSweepJudgeLLM: --judge llm judges the leading trials' hits through
 // the settings' LLM judge (a rule-answering server on 127.0.0.1) within
 // the budget, its labels land in the judge commands' store (labels:
