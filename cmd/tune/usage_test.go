@@ -31,6 +31,8 @@ func TestUsageErrors(t *testing.T) {
 		{"adapt format", []string{"adapt", "latest", "--format", "csv"}, `--format: want text or json (got "csv")`},
 		{"adapt no run", []string{"adapt"}, "want RUN (got 0 arguments)"},
 		{"adapt unknown run", []string{"adapt", "nosuchrun"}, "nosuchrun"},
+		{"judge pool depth", []string{"judge", "pool", "latest", "--depth", "0"}, "--depth: want an integer in [1, 1000] (got 0)"},
+		{"judge pool format", []string{"judge", "pool", "latest", "--format", "xml"}, `--format: want text or json (got "xml")`},
 		{"harvest pool depth", []string{"harvest", "--out", "h.json", "--labels", "labels.db", "--judge", "--pool-depth", "0", log}, "--pool-depth: want an integer in [1, 1000] (got 0)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -85,20 +85,17 @@ func Try(tuneYAML, exp string, o Options) (*Result, error) {
 }
 
 // config is the tuner.Config of the sweep, built as `tune sweep` builds it
-// (Settings.SweepConfig), with the runs directory of the settings.
+// (Settings.PrepareSweep), with the runs directory of the settings.
 func config(tuneYAML, exp string, o Options, log *syncBuffer) (*tuner.Config, error) {
 	var s settings.Settings
 	if err := settings.Load(&s, &s, tuneYAML, nil, nil); err != nil {
-		return nil, err
-	}
-	if err := s.CheckInputs(); err != nil {
 		return nil, err
 	}
 	mode := o.Mode
 	if mode == "" {
 		mode = "auto"
 	}
-	c, err := s.SweepConfig(tuner.SweepRequest{Mode: mode, Verify: o.Verify}, exp, runs.NewRedactor(), log)
+	c, err := s.PrepareSweep(tuner.SweepRequest{Experiments: exp, Mode: mode, Verify: o.Verify}, false, settings.SweepJudge{}, runs.NewRedactor(), log)
 	if err != nil {
 		return nil, err
 	}
