@@ -23,6 +23,9 @@ type Options struct {
 	// verified live (0: none but the winner).
 	Mode   string
 	Verify int
+	// Judge is the judge-as-you-tune request (--judge ...; none by
+	// default).
+	Judge settings.SweepJudge
 }
 
 // Result is a finished sweep: its outcome and what it logged.
@@ -95,7 +98,7 @@ func config(tuneYAML, exp string, o Options, log *syncBuffer) (*tuner.Config, er
 	if mode == "" {
 		mode = "auto"
 	}
-	c, err := s.PrepareSweep(tuner.SweepRequest{Experiments: exp, Mode: mode, Verify: o.Verify}, false, settings.SweepJudge{}, runs.NewRedactor(), log)
+	c, err := s.PrepareSweep(tuner.SweepRequest{Experiments: exp, Mode: mode, Verify: o.Verify}, false, o.Judge, runs.NewRedactor(), log)
 	if err != nil {
 		return nil, err
 	}
