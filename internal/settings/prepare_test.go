@@ -9,6 +9,7 @@ import (
 
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
+	"github.com/fusiontune/fusiontune/tuner/studystore"
 )
 
 // TestPrepareSweepJudgeRefuses: a sweep's judge request is checked with
@@ -51,6 +52,30 @@ func TestPrepareSweepJudgeRefuses(t *testing.T) {
 				t.Errorf("err = %v, want an input error containing %q", err, tc.want)
 			}
 		})
+	}
+	if _, err := os.Stat(s.RunsDir); !os.IsNotExist(err) {
+		t.Errorf("runs directory %s: %v, want none", s.RunsDir, err)
+	}
+}
+
+// TestPrepareSweepSharedReplayRefused: a shared study (--parallel 2) runs
+// every trial live, so --mode replay is refused before any run starts.
+func TestPrepareSweepSharedReplayRefused(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	t.Chdir(t.TempDir())
+	var s Settings
+	if err := Load(&s, &s, "", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	req := tuner.SweepRequest{Mode: string(tuner.ModeReplay), ModeGiven: true, Shared: tuner.SharedRequest{Parallel: 2, Beat: studystore.DefaultHeartbeatInterval, Timeout: studystore.DefaultHeartbeatTimeout}}
+	shared, err := req.Check()
+	if err != nil || !shared {
+		t.Fatalf("Check: shared %v, err %v", shared, err)
+	}
+	_, err = s.PrepareSweep(req, shared, SweepJudge{}, runs.NewRedactor(), &bytes.Buffer{})
+	var ie *tuner.InputError
+	if !errors.As(err, &ie) || !strings.Contains(err.Error(), "--mode replay: studies shared through --storage or --parallel run every trial live") {
+		t.Errorf("err = %v, want the input error", err)
 	}
 	if _, err := os.Stat(s.RunsDir); !os.IsNotExist(err) {
 		t.Errorf("runs directory %s: %v, want none", s.RunsDir, err)

@@ -26,6 +26,8 @@ type Options struct {
 	// Judge is the judge-as-you-tune request (--judge ...; none by
 	// default).
 	Judge settings.SweepJudge
+	// Resume continues the interrupted run it names (--resume).
+	Resume string
 }
 
 // Result is a finished sweep: its outcome and what it logged.
@@ -79,34 +81,42 @@ func Sweep(t testing.TB, tuneYAML, exp string, o Options) *Result {
 func Try(tuneYAML, exp string, o Options) (*Result, error) {
 	log := &syncBuffer{}
 	r := &Result{}
-	c, err := config(tuneYAML, exp, o, log)
+	c, unlock, err := config(tuneYAML, exp, o, log)
 	if err == nil {
 		r.Outcome, err = tuner.Run(context.Background(), *c)
+		unlock()
 	}
 	r.Log = log.String()
 	return r, err
 }
 
 // config is the tuner.Config of the sweep, built as `tune sweep` builds it
-// (Settings.PrepareSweep), with the runs directory of the settings.
-func config(tuneYAML, exp string, o Options, log *syncBuffer) (*tuner.Config, error) {
+// (Settings.PrepareSweep), with the runs directory of the settings locked
+// (Config.Lock: unlock releases it).
+func config(tuneYAML, exp string, o Options, log *syncBuffer) (*tuner.Config, func(), error) {
 	var s settings.Settings
 	if err := settings.Load(&s, &s, tuneYAML, nil, nil); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	mode := o.Mode
 	if mode == "" {
 		mode = "auto"
 	}
-	c, err := s.PrepareSweep(tuner.SweepRequest{Experiments: exp, Mode: mode, Verify: o.Verify}, false, o.Judge, runs.NewRedactor(), log)
+	req := tuner.SweepRequest{Experiments: exp, Resume: o.Resume, Mode: mode, Verify: o.Verify}
+	c, err := s.PrepareSweep(req, false, o.Judge, runs.NewRedactor(), log)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	c.Progress = &tuner.TextProgress{W: log}
 	if c.Store, err = runs.Open(s.RunsDir); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return c, nil
+	unlock, err := c.Lock(req, false, s.Backend.Kind, s.Backend.Config, log)
+	if err != nil {
+		unlock()
+		return nil, nil, err
+	}
+	return c, unlock, nil
 }
 
 // Promote promotes the sweep's best trial into the settings'
