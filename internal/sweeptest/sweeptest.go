@@ -125,22 +125,33 @@ func config(tuneYAML, exp string, o Options, log *syncBuffer) (*tuner.Config, fu
 // promotion logged.
 func Promote(t testing.TB, tuneYAML string, r *Result, force bool) string {
 	t.Helper()
-	s := load(t, tuneYAML)
-	best, ok := r.Best()
-	if !ok {
-		t.Fatal("promote: the sweep has no best trial")
+	_, log, err := TryPromote(tuneYAML, r, "", force)
+	if err != nil {
+		t.Fatalf("promote: %v\n%s", err, log)
+	}
+	return log
+}
+
+// TryPromote promotes the sweep's trial named trial ("": the best) as
+// `tune apply RUN TRIAL` does (force: --force), returning the promotion,
+// what it logged and its error.
+func TryPromote(tuneYAML string, r *Result, trial string, force bool) (*promote.Promoted, string, error) {
+	var s settings.Settings
+	if err := settings.Load(&s, &s, tuneYAML, nil, nil); err != nil {
+		return nil, "", err
+	}
+	entry, err := tuner.TrialOf(r.Run, trial)
+	if err != nil {
+		return nil, "", err
 	}
 	log := &syncBuffer{}
 	c := s.PromoteConfig(r.Run, runs.NewRedactor(), log)
-	store, err := runs.Open(s.RunsDir)
-	if err != nil {
-		t.Fatal(err)
+	if c.Store, err = runs.Open(s.RunsDir); err != nil {
+		return nil, "", err
 	}
-	c.Store, c.Entry, c.Force = store, best, force
-	if _, err := promote.Trial(context.Background(), c); err != nil {
-		t.Fatalf("promote: %v\n%s", err, log.String())
-	}
-	return log.String()
+	c.Entry, c.Force = entry, force
+	p, err := promote.Trial(context.Background(), c)
+	return p, log.String(), err
 }
 
 // Rollback restores the production config the last promotion replaced,
