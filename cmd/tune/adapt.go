@@ -11,7 +11,7 @@ import (
 )
 
 var adaptSpec = cli.Spec{Name: "adapt", Usage: usage("adapt") + pickUsage, Args: cli.ArgRange(1, 1, "RUN"), Flags: []cli.Flag{configFlag, runsDirFlag,
-	cli.String("format", "text", "text or json").OneOf("text", "json"),
+	textJSONFlag,
 	cli.Int("folds", adapt.DefaultFolds, "k of the k-fold cross-validation (2..20)"),
 	cli.Int64("seed", adapt.DefaultSeed, "seed of the fold assignment and the paired test"),
 	cli.Int("levels", adapt.DefaultLevels, "most splits on a path of the tree (0..8; 0: one global setting)"),

@@ -8,6 +8,8 @@ var (
 	runsDirFlag   = cli.String("runs-dir", defaultRunsDir, "directory of run records (setting runs_dir)").Bind("runs_dir")
 	datasetIDFlag = cli.String("dataset-id", "", "named dataset from the settings' datasets list (setting dataset_id)").Bind("dataset_id")
 	labelsFlag    = cli.String("labels", "", "label store URL: a SQLite file or postgres://USER@HOST:PORT/DB (setting labels)").Bind("labels")
+	textJSONFlag  = cli.String("format", "text", "text or json").OneOf("text", "json")
+	outFileFlag   = cli.String("out", "", "file to write (default stdout)")
 )
 
 // settingsOf merges and validates the settings for a parsed command line:

@@ -55,7 +55,7 @@ func (a *app) parseJudge(spec cli.Spec, args []string) (*cli.Parsed, *judging.En
 var judgeExportSpec = judgeSpec("export", cli.NoArgs,
 	cli.String("pool", "", "pool file (tune judge pool --out FILE)").Required(),
 	cli.String("format", judge.FormatTSV, "tsv or jsonl").OneOf(judge.FormatTSV, judge.FormatJSONL),
-	cli.String("out", "", "file to write (default stdout)"))
+	outFileFlag)
 
 func runJudgeExport(ctx context.Context, a *app, args []string) error {
 	fs, e, err := a.parseJudge(judgeExportSpec, args)
@@ -76,7 +76,7 @@ func runJudgeExport(ctx context.Context, a *app, args []string) error {
 var judgeAgreeSpec = judgeSpec("agree", cli.NoArgs,
 	cli.String("by", "", "category: one row per query category").OneOf("category").AlsoAccepts(""),
 	cli.String("judge", "", "compare this judge (default: every llm judge)"),
-	cli.String("format", "text", "text or json").OneOf("text", "json"))
+	textJSONFlag)
 
 func runJudgeAgree(ctx context.Context, a *app, args []string) error {
 	fs, e, err := a.parseJudge(judgeAgreeSpec, args)

@@ -39,7 +39,7 @@ var judgeLabelsSpec = judgeSpec("labels", cli.NoArgs,
 	cli.String("format", "jsonl", "jsonl or qrels").OneOf(labels.FormatJSONL, labels.FormatQrels),
 	cli.String("judge", "", "only this judge's labels"),
 	cli.Bool("all", false, "jsonl: every label ever appended, oldest first"),
-	cli.String("out", "", "file to write (default stdout)"))
+	outFileFlag)
 
 func runJudgeLabels(ctx context.Context, a *app, args []string) error {
 	fs, e, err := a.parseJudge(judgeLabelsSpec, args)
