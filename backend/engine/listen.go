@@ -44,6 +44,9 @@ func (e *InputError) Error() string { return e.Err.Error() }
 // Unwrap returns the wrapped error.
 func (e *InputError) Unwrap() error { return e.Err }
 
+// ExitCode is 2, the exit code of the user's input error (tune serve).
+func (e *InputError) ExitCode() int { return 2 }
+
 // ListenAndServe loads the engine config, builds the engine and serves it
 // (NewServer) on the config's address until ctx ends: /healthz answers
 // 503 until the index is ready, then the ready file is written. The query

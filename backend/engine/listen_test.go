@@ -17,7 +17,8 @@ import (
 
 // TestListenAndServe: the engine serves its config on a free port,
 // writes the ready file once /healthz answers, and stops when the
-// context ends; a config or address the user got wrong is an InputError.
+// context ends; a config or address the user got wrong is an InputError
+// (exit code 2).
 func TestListenAndServe(t *testing.T) {
 	dir := t.TempDir()
 	corpus, err := filepath.Abs("testdata/tiny/corpus.jsonl")
@@ -39,6 +40,9 @@ func TestListenAndServe(t *testing.T) {
 			var ie *engine.InputError
 			if !errors.As(err, &ie) || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("err = %v, want an input error containing %q", err, tt.want)
+			}
+			if ie.ExitCode() != 2 {
+				t.Errorf("ExitCode() = %d, want 2 (tune serve's input-error exit)", ie.ExitCode())
 			}
 		})
 	}

@@ -2,20 +2,16 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/fusiontune/fusiontune/internal/cli"
-
 	"github.com/fusiontune/fusiontune/tuner"
 	"github.com/fusiontune/fusiontune/tuner/adapt"
 	"github.com/fusiontune/fusiontune/tuner/promote"
 )
 
-var adaptUsage = usage("adapt") + pickUsage
-
-var adaptSpec = cli.Spec{Name: "adapt", Usage: adaptUsage, Flags: []cli.Flag{configFlag, runsDirFlag,
-	cli.String("format", "text", "text or json").OneOf("text", "json"),
+var adaptSpec = cli.Spec{Name: "adapt", Usage: usage("adapt") + pickUsage, Args: cli.ArgRange(1, 1, "RUN"), Flags: []cli.Flag{configFlag, runsDirFlag,
+	textJSONFlag,
 	cli.Int("folds", adapt.DefaultFolds, "k of the k-fold cross-validation (2..20)"),
 	cli.Int64("seed", adapt.DefaultSeed, "seed of the fold assignment and the paired test"),
 	cli.Int("levels", adapt.DefaultLevels, "most splits on a path of the tree (0..8; 0: one global setting)"),
@@ -33,10 +29,6 @@ func runAdapt(ctx context.Context, a *app, args []string) error {
 	o := tuner.AdaptOptions{Options: adapt.DefaultOptions()}
 	o.Folds, o.Seed, o.Levels, o.MinLeaf = fs.Int("folds"), fs.Int64("seed"), fs.Int("levels"), fs.Int("min-leaf")
 	o.Metric, o.Collection = fs.Str("metric"), fs.Str("collection")
-	format, out, apply := fs.Str("format"), fs.Str("out"), fs.Bool("apply")
-	if fs.NArg() != 1 {
-		return usageErrorf("want RUN (got %d arguments)", fs.NArg())
-	}
 	if err := o.Options.Validate(1 << 30); err != nil {
 		return usageErrorf("%v", err)
 	}
@@ -49,18 +41,15 @@ func runAdapt(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	chosen, err := tuner.AdaptOutput(reports, out, apply)
+	chosen, err := tuner.AdaptOutput(reports, fs.Str("out"), fs.Bool("apply"))
 	if err != nil {
-		return runError(err)
-	}
-	if err := tuner.RenderAdapt(a.stdout, reports, format); err != nil {
 		return err
 	}
-	if !apply {
-		return nil
+	if err := tuner.RenderAdapt(a.stdout, reports, fs.Str("format")); err != nil || !fs.Bool("apply") {
+		return err
 	}
 	if s.Backend.Config == "" {
-		return inputError(errors.New("backend.config: set it to the production engine config file"))
+		return errNoProduction
 	}
 	unlock, err := store.LockFor(s.Backend.Config, append([]string{"adapt"}, args...), a.stderr)
 	defer unlock()
@@ -70,8 +59,8 @@ func runAdapt(ctx context.Context, a *app, args []string) error {
 	p, err := promote.PolicyInstall(ctx, promote.PolicyConfig{ConfigPath: s.Backend.Config, Store: store, Run: run,
 		Collection: chosen.Collection, Policy: chosen.Learned, NewVerify: s.ProductionVerifier(a.secrets, a.stderr), Log: a.stderr})
 	if err != nil {
-		return runError(err)
+		return err
 	}
-	fmt.Fprintf(a.stderr, "promoted %s (run %s) to %s; backup %s\n", p.Trial, p.Run, p.Config, orNone(p.Backup))
+	fmt.Fprintln(a.stderr, p.PolicyText())
 	return nil
 }

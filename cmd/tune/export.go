@@ -2,19 +2,16 @@ package main
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/fusiontune/fusiontune/internal/cli"
-
+	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
 )
-
-var exportUsage = usage("export")
 
 // defaultExportDir is tune export's --out.
 const defaultExportDir = "export"
 
-var exportSpec = cli.Spec{Name: "export", Usage: exportUsage, Flags: []cli.Flag{configFlag, runsDirFlag, datasetIDFlag,
+var exportSpec = cli.Spec{Name: "export", Usage: usage("export"), Args: cli.ArgRange(0, 1, "at most one GOLDEN"), Flags: []cli.Flag{configFlag, runsDirFlag, datasetIDFlag,
 	cli.String("format", tuner.ExportTREC, "trec or beir").OneOf(tuner.ExportTREC, tuner.ExportBEIR),
 	cli.String("out", defaultExportDir, "directory to write into (created; files in it are replaced)"),
 	cli.String("trial", "", "RUN[:TRIAL]: also write that recorded trial's ranking as DIR/run.trec")}}
@@ -24,9 +21,6 @@ func runExport(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	if fs.NArg() > 1 {
-		return usageErrorf("want at most one GOLDEN (got %d arguments)", fs.NArg())
-	}
 	s, err := settingsOf(fs)
 	if err != nil {
 		return err
@@ -34,45 +28,13 @@ func runExport(ctx context.Context, a *app, args []string) error {
 	if fs.NArg() == 1 {
 		s.Dataset = tuner.GoldenArg(fs.Arg(0), s.Dataset.Corpus)
 	}
-	// Everything is read and checked before the first file is written.
-	run, err := a.exportTrialRun(s, fs.Str("trial"))
-	if err != nil {
-		return err
+	openStore := func() (*runs.Store, error) {
+		store, err := a.openStore(s.RunsDir)
+		if err == nil {
+			a.warnUnfinished(s, store)
+		}
+		return store, err
 	}
-	ds, err := openDataset(s)
-	if err != nil {
-		return err
-	}
-	for _, n := range ds.ExportNotes() {
-		fmt.Fprintln(a.stderr, n)
-	}
-	paths, err := tuner.ExportWithRun(ds, fs.Str("format"), fs.Str("out"), run)
-	if err != nil {
-		return runError(err)
-	}
-	for _, p := range paths {
-		fmt.Fprintln(a.stdout, p)
-	}
-	return nil
-}
-
-// exportTrialRun is the run file of --trial RUN[:TRIAL] (nil without
-// --trial), its note on stderr.
-func (a *app) exportTrialRun(s *settings, trial string) ([]byte, error) {
-	if trial == "" {
-		return nil, nil
-	}
-	store, err := a.openStore(s.RunsDir)
-	if err != nil {
-		return nil, err
-	}
-	a.warnUnfinished(s, store)
-	data, note, err := tuner.TrialRunBytes(store, trial)
-	if err != nil {
-		return nil, runError(err)
-	}
-	if note != "" {
-		fmt.Fprintln(a.stderr, note)
-	}
-	return data, nil
+	r := tuner.ExportRequest{Format: fs.Str("format"), Dir: fs.Str("out"), Trial: fs.Str("trial"), OpenStore: openStore}
+	return tuner.ExportFiles(s.OpenDataset, r, a.stdout, a.stderr)
 }

@@ -8,6 +8,8 @@ var (
 	runsDirFlag   = cli.String("runs-dir", defaultRunsDir, "directory of run records (setting runs_dir)").Bind("runs_dir")
 	datasetIDFlag = cli.String("dataset-id", "", "named dataset from the settings' datasets list (setting dataset_id)").Bind("dataset_id")
 	labelsFlag    = cli.String("labels", "", "label store URL: a SQLite file or postgres://USER@HOST:PORT/DB (setting labels)").Bind("labels")
+	textJSONFlag  = cli.String("format", "text", "text or json").OneOf("text", "json")
+	outFileFlag   = cli.String("out", "", "file to write (default stdout)")
 )
 
 // settingsOf merges and validates the settings for a parsed command line:
@@ -15,6 +17,3 @@ var (
 func settingsOf(p *cli.Parsed) (*settings, error) {
 	return loadSettings(p.Str("config"), p.FlagSet, p.Keys())
 }
-
-// ptr returns a pointer to v (a setting a flag overrides).
-func ptr[T any](v T) *T { return &v }

@@ -5,23 +5,13 @@ import (
 	"errors"
 
 	"github.com/fusiontune/fusiontune/internal/cli"
-
 	"github.com/fusiontune/fusiontune/tuner"
 )
 
-var gateUsage = usage("gate") + pickUsage
-
-var gateSpec = cli.Spec{Name: "gate", Usage: gateUsage, Flags: []cli.Flag{configFlag, runsDirFlag}}
+var gateSpec = cli.Spec{Name: "gate", Usage: usage("gate") + pickUsage, Args: runAndTrial, Flags: []cli.Flag{configFlag, runsDirFlag}}
 
 func runGate(ctx context.Context, a *app, args []string) error {
-	fs, err := a.parse(gateSpec, args)
-	if err != nil {
-		return err
-	}
-	if fs.NArg() < 1 || fs.NArg() > 2 {
-		return usageErrorf("want RUN and optionally TRIAL (got %d arguments)", fs.NArg())
-	}
-	s, _, run, err := a.openRun(fs, fs.Arg(0))
+	fs, s, _, run, err := a.parseRun(gateSpec, args)
 	if err != nil {
 		return err
 	}

@@ -6,16 +6,13 @@ import (
 
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/experiments/harvest"
-	"github.com/fusiontune/fusiontune/internal/atomicfile"
 	"github.com/fusiontune/fusiontune/internal/cli"
 	"github.com/fusiontune/fusiontune/internal/querylog"
-	"github.com/fusiontune/fusiontune/tuner"
+	"github.com/fusiontune/fusiontune/tuner/judging"
 	"github.com/fusiontune/fusiontune/tuner/pool"
 )
 
-var harvestUsage = usage("harvest")
-
-var harvestSpec = cli.Spec{Name: "harvest", Usage: harvestUsage, Flags: []cli.Flag{configFlag, labelsFlag,
+var harvestSpec = cli.Spec{Name: "harvest", Usage: usage("harvest"), Flags: []cli.Flag{configFlag, labelsFlag,
 	cli.String("out", "", "golden set to write (native JSON); refused when it exists, unless --update"),
 	cli.String("sample", harvest.SampleRandom, "sampling: random, top (most frequent) or pps (probability proportional to frequency)"),
 	cli.Int("n", 200, fmt.Sprintf("queries to sample, in [1, %d]", harvest.MaxN)),
@@ -35,47 +32,15 @@ func runHarvest(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	scale := experiments.DefaultScale()
-	c := harvest.Config{Logs: fs.Args(), Read: querylog.ReadOptions{SkipBad: fs.Bool("skip-bad-lines")}, Out: fs.Str("out"), Update: fs.Bool("update"), Implicit: fs.Bool("implicit"),
-		Sample: harvest.Options{Method: fs.Str("sample"), N: fs.Int("n"), Seed: fs.Int64("seed"), Stratify: fs.Bool("stratify")},
-		Clicks: harvest.ClickOptions{MinExpected: fs.Float("min-expected"), Relevant: scale.Relevant, Strong: scale.Strong, Exact: scale.Exact}}
-	if err := c.Check(); err != nil {
-		return inputError(err)
-	}
-	poolFile, err := harvestPoolFile(fs)
-	if err != nil {
-		return err
-	}
 	s, err := settingsOf(fs)
 	if err != nil {
 		return err
 	}
-	r, err := harvest.Run(c)
-	if err != nil {
-		return inputError(err)
-	}
-	for _, b := range r.Log.Bad {
-		fmt.Fprintln(a.stderr, "skipped:", b)
-	}
-	if err := atomicfile.Write(c.Out, r.Golden, 0o644); err != nil {
-		return fmt.Errorf("harvest: %w", err)
-	}
-	fmt.Fprint(a.stdout, r.Summary(c))
-	id := fs.Str("dataset")
-	if id == "" {
-		id = tuner.DatasetIDOf(c.Out)
-	}
-	url := s.LabelsURL()
-	a.secrets.AddURLPassword(url)
-	if c.Implicit {
-		line, err := r.AppendImplicit(ctx, url, id)
-		if err != nil {
-			return inputError(err)
-		}
-		fmt.Fprint(a.stdout, line)
-	}
-	if poolFile == "" {
-		return nil
-	}
-	return a.harvestPool(ctx, r, url, id, poolFile, fs.Int("pool-depth"))
+	scale := experiments.DefaultScale()
+	c := harvest.Config{Logs: fs.Args(), Read: querylog.ReadOptions{SkipBad: fs.Bool("skip-bad-lines")}, Out: fs.Str("out"), Update: fs.Bool("update"), Implicit: fs.Bool("implicit"),
+		Sample: harvest.Options{Method: fs.Str("sample"), N: fs.Int("n"), Seed: fs.Int64("seed"), Stratify: fs.Bool("stratify")},
+		Clicks: harvest.ClickOptions{MinExpected: fs.Float("min-expected"), Relevant: scale.Relevant, Strong: scale.Strong, Exact: scale.Exact}}
+	a.secrets.AddURLPassword(s.LabelsURL())
+	return judging.Harvest(ctx, judging.HarvestRequest{Config: c, StoreURL: s.LabelsURL(), Dataset: fs.Str("dataset"),
+		Judge: fs.Bool("judge"), Pool: fs.Str("pool"), PoolDepth: fs.Int("pool-depth")}, a.stdout, a.stderr)
 }

@@ -5,13 +5,10 @@ import (
 	"fmt"
 
 	"github.com/fusiontune/fusiontune/internal/cli"
-
 	"github.com/fusiontune/fusiontune/tuner"
 )
 
-var initUsage = usage("init")
-
-var initSpec = cli.Spec{Name: "init", Usage: initUsage, Flags: []cli.Flag{
+var initSpec = cli.Spec{Name: "init", Usage: usage("init"), Args: cli.NoArgs, Flags: []cli.Flag{
 	cli.String("corpus", "", "the corpus `file` (BEIR corpus.jsonl, JSONL or a folder) the skeleton judges documents of"),
 	cli.String("dir", ".", "the `directory` to write into (created when missing)")}}
 
@@ -21,15 +18,12 @@ func runInit(ctx context.Context, a *app, args []string) error {
 		return err
 	}
 	corpus, dir := fs.Str("corpus"), fs.Str("dir")
-	if fs.NArg() > 0 {
-		return usageErrorf("unexpected argument %q", fs.Arg(0))
-	}
 	paths, err := tuner.InitProject(dir, corpus)
 	for _, p := range paths {
 		fmt.Fprintln(a.stdout, p)
 	}
 	if err != nil {
-		return runError(err)
+		return err
 	}
 	fmt.Fprint(a.stderr, tuner.InitNext(dir, corpus))
 	return nil

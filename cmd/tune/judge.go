@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/fusiontune/fusiontune/experiments/judge"
-	"github.com/fusiontune/fusiontune/internal/atomicfile"
 	"github.com/fusiontune/fusiontune/internal/cli"
 	"github.com/fusiontune/fusiontune/tuner/judging"
 )
@@ -22,67 +21,74 @@ func judgeCommands() []command {
 	}
 }
 
-var judgeUsage = usage("judge")
-
 // runJudge is `tune judge`: it runs the subcommand args name.
 func runJudge(ctx context.Context, a *app, args []string) error {
 	var cmds []cli.Command
 	for _, c := range judgeCommands() {
 		cmds = append(cmds, cli.Command{Name: c.name, Summary: c.summary, Run: func(ctx context.Context, args []string) error { return c.run(ctx, a, args) }})
 	}
-	return cli.Sub(ctx, "judge", judgeUsage, cmds, args, a.stdout, a.stderr)
+	return cli.Sub(ctx, "judge", usage("judge"), cmds, args, a.stdout, a.stderr)
 }
 
-// judgeSpec is a judge subcommand's spec: the flags every one takes, and
-// flags of its own.
-func judgeSpec(name, usage string, flags ...cli.Flag) cli.Spec {
-	return cli.Spec{Name: "judge " + name, Usage: usage, Flags: append([]cli.Flag{configFlag, datasetIDFlag, labelsFlag}, flags...)}
+// judgeSpec is a judge subcommand's spec (its usage help/judge-NAME.txt,
+// its arguments): the flags every one takes, and flags of its own.
+func judgeSpec(name string, args *cli.Args, flags ...cli.Flag) cli.Spec {
+	return cli.Spec{Name: "judge " + name, Usage: usage("judge-" + name), Args: args, Flags: append([]cli.Flag{configFlag, datasetIDFlag, labelsFlag}, flags...)}
 }
 
-// openJudgeEnv loads and checks the settings (the judge section's ranges
-// included), overlays the judge flags fs holds, and opens the dataset
-// (Settings.JudgeEnv).
-func (a *app) openJudgeEnv(fs *cli.Parsed) (*judging.Env, error) {
+// parseJudge parses a judge subcommand's arguments with spec, then loads
+// and checks the settings (the judge section's ranges and the judge
+// flags bound to it included) and opens the dataset (Settings.JudgeEnv).
+func (a *app) parseJudge(spec cli.Spec, args []string) (*cli.Parsed, *judging.Env, error) {
+	fs, err := a.parse(spec, args)
+	if err != nil {
+		return nil, nil, err
+	}
 	s, err := settingsOf(fs)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	overrideJudge(fs, &s.Judge)
 	e, err := s.JudgeEnv(a.secrets, a.stderr)
-	return e, runError(err)
+	return fs, e, err
 }
 
-var judgeExportUsage = usage("judge-export")
-
-var judgeExportSpec = judgeSpec("export", judgeExportUsage,
+var judgeExportSpec = judgeSpec("export", cli.NoArgs,
 	cli.String("pool", "", "pool file (tune judge pool --out FILE)").Required(),
 	cli.String("format", judge.FormatTSV, "tsv or jsonl").OneOf(judge.FormatTSV, judge.FormatJSONL),
-	cli.String("out", "", "file to write (default stdout)"))
+	outFileFlag)
 
 func runJudgeExport(ctx context.Context, a *app, args []string) error {
-	fs, err := a.parse(judgeExportSpec, args)
-	if err != nil {
-		return err
-	}
-	if fs.NArg() > 0 {
-		return usageErrorf("judge export: unexpected argument %q", fs.Arg(0))
-	}
-	e, err := a.openJudgeEnv(fs)
+	fs, e, err := a.parseJudge(judgeExportSpec, args)
 	if err != nil {
 		return err
 	}
 	data, n, err := judging.Export(e, fs.Str("pool"), fs.Str("format"))
 	if err != nil {
-		return runError(err)
-	}
-	out := fs.Str("out")
-	if out == "" {
-		_, err := a.stdout.Write(data)
 		return err
 	}
-	if err := atomicfile.Write(out, data, 0o644); err != nil {
+	if err := a.writeOut(fs.Str("out"), data); err != nil || fs.Str("out") == "" {
 		return err
 	}
-	fmt.Fprintf(a.stdout, "%s: %d pairs of dataset %q to label\n", out, n, e.ID)
+	fmt.Fprintf(a.stdout, "%s: %d pairs of dataset %q to label\n", fs.Str("out"), n, e.ID)
 	return nil
+}
+
+var judgeAgreeSpec = judgeSpec("agree", cli.NoArgs,
+	cli.String("by", "", "category: one row per query category").OneOf("category").AlsoAccepts(""),
+	cli.String("judge", "", "compare this judge (default: every llm judge)"),
+	textJSONFlag)
+
+func runJudgeAgree(ctx context.Context, a *app, args []string) error {
+	fs, e, err := a.parseJudge(judgeAgreeSpec, args)
+	if err != nil {
+		return err
+	}
+	c, err := judging.Agree(ctx, e, fs.Str("judge"), fs.Str("by") == "category")
+	if err != nil {
+		return err
+	}
+	if fs.Str("format") == "json" {
+		return c.WriteJSON(a.stdout, e.ID)
+	}
+	return c.WriteText(a.stdout)
 }

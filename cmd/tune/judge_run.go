@@ -12,47 +12,16 @@ import (
 	"github.com/fusiontune/fusiontune/tuner/judging"
 )
 
-var judgeRunUsage = usage("judge-run")
-
-var judgeRunSpec = judgeSpec("run", judgeRunUsage,
+var judgeRunSpec = judgeSpec("run", cli.NoArgs,
 	cli.String("pool", "", "pool file (tune judge pool --out FILE)").Required(),
 	cli.String("judge", "llm", "llm, or file:PATH (a qrels file)"),
 	cli.Bool("dry-run", false, "print what judging would cost; call nothing, write nothing"),
-	cli.Int64("budget-calls", 0, "most calls, retries included (0: no bound; setting judge.budget.calls)").Range(0, tunesettings.MaxJudgeBudget),
-	cli.Int64("budget-tokens", 0, "most tokens (0: no bound; setting judge.budget.tokens)").Range(0, tunesettings.MaxJudgeBudget),
-	cli.Int("concurrency", llm.DefaultConcurrency, fmt.Sprintf("calls at once, 1..%d (setting judge.concurrency)", llm.MaxConcurrency)).Range(1, llm.MaxConcurrency))
-
-// parseJudgeRun parses and checks the flags of `tune judge run`.
-func (a *app) parseJudgeRun(args []string) (*cli.Parsed, error) {
-	fs, err := a.parse(judgeRunSpec, args)
-	if err != nil {
-		return nil, err
-	}
-	if fs.NArg() > 0 {
-		return nil, usageErrorf("judge run: unexpected argument %q", fs.Arg(0))
-	}
-	return fs, nil
-}
-
-// overrideJudge sets the judge settings the flags name.
-func overrideJudge(fs *cli.Parsed, js *tunesettings.Judge) {
-	if fs.Given("budget-calls") {
-		js.Budget.Calls = ptr(fs.Int64("budget-calls"))
-	}
-	if fs.Given("budget-tokens") {
-		js.Budget.Tokens = ptr(fs.Int64("budget-tokens"))
-	}
-	if fs.Given("concurrency") {
-		js.Concurrency = ptr(fs.Int("concurrency"))
-	}
-}
+	cli.Int64("budget-calls", 0, "most calls, retries included (0: no bound; setting judge.budget.calls)").Range(0, tunesettings.MaxJudgeBudget).Bind("judge.budget.calls"),
+	cli.Int64("budget-tokens", 0, "most tokens (0: no bound; setting judge.budget.tokens)").Range(0, tunesettings.MaxJudgeBudget).Bind("judge.budget.tokens"),
+	cli.Int("concurrency", llm.DefaultConcurrency, fmt.Sprintf("calls at once, 1..%d (setting judge.concurrency)", llm.MaxConcurrency)).Range(1, llm.MaxConcurrency).Bind("judge.concurrency"))
 
 func runJudgeRun(ctx context.Context, a *app, args []string) error {
-	fs, err := a.parseJudgeRun(args)
-	if err != nil {
-		return err
-	}
-	e, err := a.openJudgeEnv(fs)
+	fs, e, err := a.parseJudge(judgeRunSpec, args)
 	if err != nil {
 		return err
 	}
@@ -61,7 +30,7 @@ func runJudgeRun(ctx context.Context, a *app, args []string) error {
 		return usageErrorf("judge run: --judge: %v", err)
 	}
 	if err != nil {
-		return runError(err)
+		return err
 	}
 	r.WriteText(a.stdout, a.stderr)
 	return nil

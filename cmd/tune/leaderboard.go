@@ -5,10 +5,11 @@ import (
 
 	"github.com/fusiontune/fusiontune/internal/cli"
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner"
 )
 
 var leaderboardSpec = cli.Spec{Name: "leaderboard", Usage: "[RUN] [--runs-dir DIR] [--format text|json|md|csv] [--by category|difficulty] [--judged-only] [--pareto]\n       --storage URL [--study NAME] [--format ...]\n\n" + pickUsage + " RUN defaults to latest.",
-	Flags: []cli.Flag{configFlag, runsDirFlag, cli.String("format", "text", "text, json, md or csv").OneOf(runs.Formats...).AlsoAccepts("markdown"),
+	Args: atMostOneRun, Flags: []cli.Flag{configFlag, runsDirFlag, cli.String("format", "text", "text, json, md or csv").OneOf(runs.Formats...).AlsoAccepts("markdown"),
 		cli.String("storage", "", "print the combined leaderboard of a shared study in this database instead of a run's"),
 		cli.String("study", "", "the shared study's name (with --storage)"),
 		cli.String("by", "", "category or difficulty: each trial's primary score per group, one column per group").OneOf(runs.Groupings...).AlsoAccepts(""),
@@ -28,27 +29,28 @@ func runLeaderboard(ctx context.Context, a *app, args []string) error {
 		if storage == "" || fs.NArg() > 0 {
 			return usageErrorf("--study needs --storage, and a shared study's leaderboard takes no RUN")
 		}
-		return a.runSharedLeaderboard(ctx, storage, study, format)
-	}
-	if fs.NArg() > 1 {
-		return usageErrorf("want at most one RUN (got %d arguments)", fs.NArg())
+		lb, err := tuner.SharedLeaderboardAt(ctx, storage, study)
+		if err != nil {
+			return err
+		}
+		return lb.Render(a.stdout, format)
 	}
 	_, _, run, err := a.openRun(fs, fs.Arg(0))
 	if err != nil {
 		return err
 	}
-	lb, err := run.ReadLeaderboard()
+	return runs.RenderView(a.stdout, run, runs.View{By: by, JudgedOnly: fs.Bool("judged-only"), Pareto: fs.Bool("pareto")}, format)
+}
+
+// parseRun parses args with spec and opens the run its first argument
+// names (see openRun).
+func (a *app) parseRun(spec cli.Spec, args []string) (*cli.Parsed, *settings, *runs.Store, *runs.Run, error) {
+	p, err := a.parse(spec, args)
 	if err != nil {
-		return err
+		return nil, nil, nil, nil, err
 	}
-	if fs.Bool("pareto") {
-		return a.printPareto(run, lb, format)
-	}
-	if by != "" {
-		return lb.RenderBy(a.stdout, by, format)
-	}
-	lb.ShowJudgedOnly = fs.Bool("judged-only")
-	return lb.Render(a.stdout, format)
+	s, store, run, err := a.openRun(p, p.Arg(0))
+	return p, s, store, run, err
 }
 
 // openRun loads the settings (runs-dir flag bound) and resolves the run ref

@@ -5,24 +5,14 @@ import (
 	"fmt"
 
 	"github.com/fusiontune/fusiontune/internal/cli"
-
 	"github.com/fusiontune/fusiontune/runs/report"
 )
 
-var reportUsage = usage("report")
-
-var reportSpec = cli.Spec{Name: "report", Usage: reportUsage, Flags: []cli.Flag{configFlag, runsDirFlag,
+var reportSpec = cli.Spec{Name: "report", Usage: usage("report"), Args: atMostOneRun, Flags: []cli.Flag{configFlag, runsDirFlag,
 	cli.String("out", "", "output file (default RUN/report.html; - for stdout)")}}
 
 func runReport(ctx context.Context, a *app, args []string) error {
-	fs, err := a.parse(reportSpec, args)
-	if err != nil {
-		return err
-	}
-	if fs.NArg() > 1 {
-		return usageErrorf("want at most one RUN (got %d arguments)", fs.NArg())
-	}
-	_, _, run, err := a.openRun(fs, fs.Arg(0))
+	fs, _, _, run, err := a.parseRun(reportSpec, args)
 	if err != nil {
 		return err
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/fusiontune/fusiontune/internal/cli"
-
 	"github.com/fusiontune/fusiontune/runs"
 )
 
@@ -17,7 +16,6 @@ func runRuns(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	format := fs.Str("format")
 	s, store, err := a.openSettingsStore(fs)
 	if err != nil {
 		return err
@@ -28,9 +26,9 @@ func runRuns(ctx context.Context, a *app, args []string) error {
 	}
 	if len(list) == 0 {
 		fmt.Fprintf(a.stderr, "no runs in %s\n", s.RunsDir)
-		if format != "json" {
+		if fs.Str("format") != "json" {
 			return nil
 		}
 	}
-	return runs.WriteList(a.stdout, format, runs.ListRows(list))
+	return runs.WriteList(a.stdout, fs.Str("format"), runs.ListRows(list))
 }

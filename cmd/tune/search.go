@@ -4,14 +4,13 @@ import (
 	"context"
 	"log/slog"
 
-	"github.com/fusiontune/fusiontune/internal/cli"
-
 	"github.com/fusiontune/fusiontune/backend/engine"
+	"github.com/fusiontune/fusiontune/internal/cli"
 	"github.com/fusiontune/fusiontune/internal/trec"
 	"github.com/fusiontune/fusiontune/tuner"
 )
 
-var searchSpec = cli.Spec{Name: "search", Usage: "--config engine.yaml --queries queries.jsonl [--k 100] [--retriever bm25|dense] [--out run.trec]", Flags: []cli.Flag{
+var searchSpec = cli.Spec{Name: "search", Usage: "--config engine.yaml --queries queries.jsonl [--k 100] [--retriever bm25|dense] [--out run.trec]", Args: cli.NoArgs, Flags: []cli.Flag{
 	cli.String("config", "", "engine configuration `file` (YAML)").Required(),
 	cli.String("queries", "", "queries `file`: BEIR queries.jsonl ({_id, text}) or TSV id<TAB>text").Required(),
 	cli.Int("k", 100, "results per query").Range(1, engine.MaxDepth),
@@ -24,16 +23,12 @@ func runSearch(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	configPath, queriesPath, k, out, tag, retriever := fs.Str("config"), fs.Str("queries"), fs.Int("k"), fs.Str("out"), fs.Str("tag"), fs.Str("retriever")
-	if fs.NArg() > 0 {
-		return usageErrorf("search: unexpected arguments %q", fs.Args())
-	}
 	run, err := tuner.SearchFile(ctx, tuner.SearchFileOptions{
-		Config: configPath, Queries: queriesPath, K: k, Tag: tag, Retriever: retriever,
+		Config: fs.Str("config"), Queries: fs.Str("queries"), K: fs.Int("k"), Tag: fs.Str("tag"), Retriever: fs.Str("retriever"),
 		Log: slog.New(slog.NewTextHandler(a.stderr, nil)),
 	})
 	if err != nil {
-		return runError(err)
+		return err
 	}
-	return failedError(trec.WriteRunFile(out, a.stdout, run, "search"))
+	return trec.WriteRunFile(fs.Str("out"), a.stdout, run, "search")
 }

@@ -2,16 +2,14 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 
-	"github.com/fusiontune/fusiontune/internal/cli"
-
 	"github.com/fusiontune/fusiontune/backend/engine"
+	"github.com/fusiontune/fusiontune/internal/cli"
 )
 
-var serveSpec = cli.Spec{Name: "serve", Usage: "--config engine.yaml [--listen ADDR] [--ready-file PATH] [--max-query-terms N]", Flags: []cli.Flag{
+var serveSpec = cli.Spec{Name: "serve", Usage: "--config engine.yaml [--listen ADDR] [--ready-file PATH] [--max-query-terms N]", Args: cli.NoArgs, Flags: []cli.Flag{
 	cli.String("config", "", "engine configuration `file` (YAML), read once at start").Required(),
 	cli.String("listen", "", "listen `address`, overriding the config's listen (port 0 picks a free port)"),
 	cli.String("ready-file", "", "write the bound address to this `file` once the index is ready"),
@@ -24,16 +22,8 @@ func runServe(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return usageErrorf("serve: unexpected arguments %q", fs.Args())
-	}
 	restoreGC := engine.BuildGC(os.Getenv) // GOGC 40 while building unless set: a cold build's peak memory
 	defer restoreGC()
-	err = engine.ListenAndServe(ctx, engine.ServeConfig{ConfigPath: fs.Str("config"), Listen: fs.Str("listen"), ReadyFile: fs.Str("ready-file"),
+	return engine.ListenAndServe(ctx, engine.ServeConfig{ConfigPath: fs.Str("config"), Listen: fs.Str("listen"), ReadyFile: fs.Str("ready-file"),
 		Verbose: fs.Bool("v"), NoQueryLog: fs.Bool("no-query-log"), MaxQueryTerms: fs.Int("max-query-terms"), Log: a.stderr, OnReady: restoreGC})
-	var ie *engine.InputError
-	if errors.As(err, &ie) {
-		return inputError(err)
-	}
-	return failedError(err)
 }

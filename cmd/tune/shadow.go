@@ -11,9 +11,7 @@ import (
 	"github.com/fusiontune/fusiontune/tuner/shadow"
 )
 
-var shadowUsage = usage("shadow")
-
-var shadowSpec = cli.Spec{Name: "shadow", Usage: shadowUsage, Flags: []cli.Flag{configFlag, runsDirFlag, labelsFlag,
+var shadowSpec = cli.Spec{Name: "shadow", Usage: usage("shadow"), Args: cli.NoArgs, Flags: []cli.Flag{configFlag, runsDirFlag, labelsFlag,
 	cli.String("log", "", "query logs, comma-separated (rotated files LOG.1, LOG.2 ... are read too)").Required(),
 	cli.String("control", "log", "control: log, an engine config file, or run:RUN[:TRIAL]"),
 	cli.String("treatment", "", "treatment: an engine config file, run:RUN[:TRIAL], or shadow (the live shadow mode's logged answers)").Required(),
@@ -36,40 +34,17 @@ func runShadow(ctx context.Context, a *app, args []string) error {
 	r := shadow.Request{Logs: fs.Str("log"), SkipBad: fs.Bool("skip-bad-lines"), Control: fs.Str("control"), Treatment: fs.Str("treatment"),
 		K: fs.Int("k"), Metric: fs.Str("metric"), Qrels: fs.Str("qrels"), Dataset: fs.Str("dataset"),
 		SPRT: stats.SPRTOptions{Alpha: fs.Float("alpha"), Beta: fs.Float("beta"), Effect: fs.Float("effect"), BurnIn: fs.Int("burn-in")}}
-	if fs.NArg() > 0 {
-		return usageErrorf("shadow: unexpected arguments %q", fs.Args())
-	}
 	if err := r.Check(); err != nil {
-		return runError(err)
+		return err
 	}
 	s, err := settingsOf(fs)
 	if err != nil {
 		return err
 	}
-	r.Seed, r.LabelsURL = seedOf(s.Stats.Seed), s.LabelsURL()
+	r.Seed, r.LabelsURL = s.Stats.SeedValue(), s.LabelsURL()
 	r.OpenStore = func() (*runs.Store, error) { return a.openStore(s.RunsDir) }
 	if r.Dataset != "" {
 		a.secrets.AddURLPassword(r.LabelsURL)
 	}
-	c, err := r.Config(ctx)
-	if err != nil {
-		return runError(err)
-	}
-	fmt.Fprintf(a.stderr, "shadow: %d searches read (%d bad lines skipped); answering %s and %s\n", len(c.Log.Searches), c.Log.Skipped, c.Control.Name, c.Treatment.Name)
-	res, err := shadow.Shadow(ctx, c)
-	if err != nil {
-		return inputError(err)
-	}
-	if fs.Str("format") == "json" {
-		return res.WriteJSON(a.stdout)
-	}
-	return res.WriteText(a.stdout, 5)
-}
-
-// seedOf is the stats seed, 0 when unset.
-func seedOf(p *int64) int64 {
-	if p == nil {
-		return 0
-	}
-	return *p
+	return shadow.ShadowRequest(ctx, r, fs.Str("format"), a.stdout, a.stderr)
 }

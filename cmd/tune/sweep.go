@@ -8,30 +8,19 @@ import (
 	"time"
 
 	"github.com/fusiontune/fusiontune/internal/cli"
-
+	tunesettings "github.com/fusiontune/fusiontune/internal/settings"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
 )
-
-var sweepUsage = usage("sweep")
 
 func runSweep(ctx context.Context, a *app, args []string) error {
 	return a.sweep(ctx, "sweep", args)
 }
 
-// sweepFlags are the flags of a sweep (and of a worker).
-type sweepFlags struct {
-	fs     *cli.Parsed
-	req    tuner.SweepRequest
-	format string
-	force  bool
-	judge  *sweepJudgeFlags
-}
-
-// sweepSpec is the command line of `tune sweep` and, with cmd "worker"
-// and usage workerUsage, of `tune worker`.
-func sweepSpec(cmd, usage string) cli.Spec {
-	return cli.Spec{Name: cmd, Usage: usage, Flags: append([]cli.Flag{
+// sweepSpec is the command line of `tune sweep` and, with cmd "worker",
+// of `tune worker`.
+func sweepSpec(cmd string) cli.Spec {
+	return cli.Spec{Name: cmd, Usage: usage(cmd), Args: &cli.Args{Want: "experiment files go after --experiments"}, Flags: append([]cli.Flag{
 		cli.String("experiments", "", "experiment file (JSON or YAML); default: the shipped shortlist"),
 		configFlag, runsDirFlag, datasetIDFlag,
 		cli.String("split", "", "golden-set split to evaluate: all, dev or test (setting dataset.split; unset: dev, confirmed on test, from 100 judged queries, else all)").Bind("dataset.split"),
@@ -41,129 +30,101 @@ func sweepSpec(cmd, usage string) cli.Spec {
 		cli.Bool("apply-best", false, "promote the best trial to the production config (backend.config) after the sweep"),
 		cli.Bool("force", false, "with --apply-best: promote even when the promotion policy refuses (recorded in promotions.jsonl)"),
 		cli.String("mode", string(tuner.ModeAuto), "auto (the default: replay where the backend returns candidate lists, verify the best live, confirm the winner by apply + restart; live elsewhere), live (apply and evaluate every trial) or replay (like auto, but fail when the backend returns no candidate lists)"),
-		cli.Int("verify", tuner.DefaultVerify, verifyUsage),
+		cli.Int("verify", tuner.DefaultVerify, "replayed trials re-run live through per-request fusion overrides (0: none; the winner is always confirmed by apply + restart); default "+strconv.Itoa(tuner.DefaultVerify)),
 	}, append(sharedFlagSpecs, judgeFlagSpecs...)...)}
 }
 
-// parseSweepFlags reads the flags of `tune sweep` or, with cmd "worker",
-// `tune worker`, and checks those that need no file.
-func parseSweepFlags(a *app, cmd string, args []string) (f *sweepFlags, shared bool, err error) {
-	usage := sweepUsage
-	if cmd == "worker" {
-		usage = workerUsage
-	}
-	fs, err := a.parse(sweepSpec(cmd, usage), args)
-	if err != nil {
-		return nil, false, err
-	}
-	f = &sweepFlags{fs: fs, format: fs.Str("format"), force: fs.Bool("force"), judge: judgeFlagsOf(fs), req: tuner.SweepRequest{
-		Experiments: fs.Str("experiments"), Resume: fs.Str("resume"), RetryFailed: fs.Bool("retry-failed"), ApplyBest: fs.Bool("apply-best"),
+// judgeFlagSpecs are a sweep's judge-as-you-tune flags.
+var judgeFlagSpecs = []cli.Flag{
+	cli.String("judge", "", "after the sweep, judge the leading trials' unjudged hits and rescore: llm (settings judge.*) or file:PATH (a qrels file)"),
+	cli.Int("judge-budget", 0, "with --judge: the most (query, document) pairs to judge, >= 1"),
+	cli.Float("judge-target", tuner.DefaultJudgeTarget, "with --judge: stop once the leading trials' Judged@10 reaches this, in (0, 1]"),
+	cli.Int("judge-leading", tuner.DefaultJudgeLeading, "with --judge: how many of the best trials to pool and measure, >= 1"),
+}
+
+// sweepRequestOf is the sweep (or, with cmd "worker", the worker) the
+// flags ask for.
+func sweepRequestOf(fs *cli.Parsed, cmd string, args []string) tuner.SweepRequest {
+	return tuner.SweepRequest{Experiments: fs.Str("experiments"), Resume: fs.Str("resume"), RetryFailed: fs.Bool("retry-failed"), ApplyBest: fs.Bool("apply-best"),
 		Mode: fs.Str("mode"), ModeGiven: fs.Given("mode"), Verify: fs.Int("verify"), Worker: cmd == "worker", Shared: sharedRequestOf(fs), Args: args,
-		ResumeHint: func(id string) string { return fmt.Sprintf("resume with '%s'", cli.ResumeCommand(args, id)) }}}
-	if shared, err = f.req.Check(); err != nil {
-		return nil, false, runError(err)
+		ResumeHint: func(id string) string { return fmt.Sprintf("resume with '%s'", cli.ResumeCommand(args, id)) }}
+}
+
+// sweepJudgeOf is the judge-as-you-tune request the flags make.
+func sweepJudgeOf(fs *cli.Parsed) tunesettings.SweepJudge {
+	j := tunesettings.SweepJudge{Spec: fs.Str("judge"), Budget: fs.Int("judge-budget"), Target: fs.Float("judge-target"), Leading: fs.Int("judge-leading")}
+	for _, name := range []string{"judge-budget", "judge-target", "judge-leading"} {
+		if fs.Given(name) {
+			j.Given = append(j.Given, name)
+		}
 	}
-	if fs.NArg() > 0 {
-		return nil, false, usageErrorf("unexpected argument %q (experiment files go after --experiments)", fs.Arg(0))
-	}
-	return f, shared, nil
+	return j
 }
 
 // sweep is `tune sweep` and, with cmd "worker", `tune worker`: the same
 // flags, the worker requiring a shared study.
 func (a *app) sweep(ctx context.Context, cmd string, args []string) error {
-	sweepStart := time.Now()
-	f, shared, err := parseSweepFlags(a, cmd, args)
+	started := time.Now()
+	fs, err := a.parse(sweepSpec(cmd), args)
 	if err != nil {
 		return err
 	}
-	s, err := settingsOf(f.fs)
+	r := sweepRequestOf(fs, cmd, args)
+	shared, err := r.Check()
 	if err != nil {
 		return err
 	}
-	if err := f.req.CheckBackend(s.Backend.Kind, s.Backend.Config); err != nil {
-		return runError(err)
+	s, err := settingsOf(fs)
+	if err != nil {
+		return err
 	}
 	// Everything the user wrote is read and checked before any run
 	// directory exists or any backend starts.
-	if err := inputError(s.CheckInputs()); err != nil {
+	c, err := s.PrepareSweep(r, shared, sweepJudgeOf(fs), a.secrets, a.stderr)
+	if err != nil {
 		return err
 	}
-	expFile, err := s.ResumeExperiments(f.req.Experiments, f.req.Resume)
-	if err != nil {
-		return runError(err)
-	}
-	c, err := s.SweepConfig(f.req, expFile, a.secrets, a.stderr)
-	if err != nil {
-		return runError(err)
-	}
-	c.Started, c.Progress = sweepStart, &tuner.TextProgress{W: a.stderr, Terminal: cli.IsTerminal(a.stderr)}
-	if err := a.setJudge(f, s, c, shared); err != nil {
-		return err
-	}
-	if shared {
-		if err := c.LiveOnly(f.req.ModeGiven, a.stderr); err != nil {
-			return runError(err)
-		}
-	}
+	c.Started, c.Progress = started, &tuner.TextProgress{W: a.stderr, Terminal: cli.IsTerminal(a.stderr)}
 	if c.Store, err = a.openStore(s.RunsDir); err != nil {
 		return err
 	}
 	a.warnUnfinished(s, c.Store)
-	unlock, err := c.Lock(f.req, shared, s.Backend.Kind, s.Backend.Config, a.stderr)
+	unlock, err := c.Lock(r, shared, s.Backend.Kind, s.Backend.Config, a.stderr)
 	defer unlock()
 	if err != nil {
 		return err
 	}
-	return a.runAndFinish(ctx, c, s, f)
+	return a.runAndFinish(ctx, c, s, r.ApplyBest, fs.Str("format"), fs.Bool("force"))
 }
 
-// runAndFinish runs the sweep, prints its leaderboard and gates and, with
-// --apply-best, promotes the best trial.
-func (a *app) runAndFinish(ctx context.Context, c *tuner.Config, s *settings, f *sweepFlags) error {
+// runAndFinish runs the sweep, prints its leaderboard in format and gates
+// and, with applyBest, promotes the best trial. A sweep with failed
+// trials exits 3.
+func (a *app) runAndFinish(ctx context.Context, c *tuner.Config, s *settings, applyBest bool, format string, force bool) error {
 	out, runErr := tuner.Run(ctx, *c)
 	if out == nil {
-		return runError(runErr)
+		return runErr
 	}
-	if err := out.Leaderboard.Render(a.stdout, f.format); err != nil {
+	if err := out.Leaderboard.Render(a.stdout, format); err != nil {
 		return err
 	}
 	if runErr != nil {
-		return runError(c.StoppedEarly(out, runErr))
+		return c.StoppedEarly(out, runErr)
 	}
 	best, _ := out.Best()
 	if err := tuner.WriteGates(a.stderr, out.Run, best, out.Gates); err != nil {
-		if f.req.ApplyBest {
+		if applyBest {
 			return failedError(errors.New(tuner.NotPromoted(out.Gates)))
 		}
 		return err
 	}
-	if f.req.ApplyBest {
-		if err := a.promote(ctx, s, c.Store, out.Run, best, f.force); err != nil {
+	if applyBest {
+		if err := a.promote(ctx, s, c.Store, out.Run, best, force); err != nil {
 			return err
 		}
 	}
-	return partialOutcome(out.Trials)
-}
-
-// runError classifies an error of the library: the user's input
-// (tuner.InputError, exit 2) or a failed run (exit 1).
-func runError(err error) error {
-	var ie *tuner.InputError
-	if errors.As(err, &ie) {
-		return inputError(err)
-	}
-	return failedError(err)
-}
-
-// partialOutcome is the exit-3 error of a sweep that finished with failed
-// trials (tuner.FailedTrials), nil when every trial succeeded.
-func partialOutcome(trials []runs.TrialRecord) error {
-	if err := tuner.FailedTrials(trials); err != nil {
+	if err := tuner.FailedTrials(out.Trials); err != nil {
 		return partialError(err)
 	}
 	return nil
 }
-
-// verifyUsage documents --verify's default.
-var verifyUsage = "replayed trials re-run live through per-request fusion overrides (0: none; the winner is always confirmed by apply + restart); default " + strconv.Itoa(tuner.DefaultVerify)

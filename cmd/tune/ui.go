@@ -3,18 +3,15 @@ package main
 import (
 	"context"
 
-	"github.com/fusiontune/fusiontune/internal/cli"
-
 	"github.com/fusiontune/fusiontune/backend/engine"
+	"github.com/fusiontune/fusiontune/internal/cli"
 	"github.com/fusiontune/fusiontune/internal/ui"
 )
 
 // defaultUIListen is tune ui's address: loopback only.
 const defaultUIListen = "127.0.0.1:7700"
 
-var uiUsage = usage("ui")
-
-var uiSpec = cli.Spec{Name: "ui", Usage: uiUsage, Flags: []cli.Flag{configFlag, runsDirFlag, datasetIDFlag, labelsFlag,
+var uiSpec = cli.Spec{Name: "ui", Usage: usage("ui"), Args: cli.NoArgs, Flags: []cli.Flag{configFlag, runsDirFlag, datasetIDFlag, labelsFlag,
 	cli.String("listen", defaultUIListen, "listen `address` (port 0 picks a free port)"),
 	cli.String("ready-file", "", "write the bound address to this `file` once serving"),
 	cli.String("pool", "", "judge this pool `file` (tune judge pool --out FILE) at /judge/pool")}}
@@ -25,9 +22,6 @@ func runUI(ctx context.Context, a *app, args []string) error {
 		return err
 	}
 	listen := fs.Str("listen")
-	if fs.NArg() > 0 {
-		return usageErrorf("ui: unexpected arguments %q", fs.Args())
-	}
 	if msg := engine.CheckListen(listen); msg != "" {
 		return usageErrorf("ui: --listen: %s", msg)
 	}
@@ -41,7 +35,7 @@ func runUI(ctx context.Context, a *app, args []string) error {
 	}
 	o, err := s.UIOptions(store, fs.Str("pool"), a.secrets, a.stderr)
 	if err != nil {
-		return runError(err)
+		return err
 	}
 	return failedError(ui.ListenAndServe(ctx, o, listen, fs.Str("ready-file"), a.stderr))
 }

@@ -4,13 +4,10 @@ import (
 	"context"
 
 	"github.com/fusiontune/fusiontune/internal/cli"
-
 	"github.com/fusiontune/fusiontune/tuner"
 	"github.com/fusiontune/fusiontune/tuner/sampler"
 	"github.com/fusiontune/fusiontune/tuner/studystore"
 )
-
-var workerUsage = usage("worker")
 
 func runWorker(ctx context.Context, a *app, args []string) error {
 	return a.sweep(ctx, "worker", args)
@@ -30,13 +27,4 @@ var sharedFlagSpecs = []cli.Flag{
 func sharedRequestOf(fs *cli.Parsed) tuner.SharedRequest {
 	return tuner.SharedRequest{Storage: fs.Str("storage"), Study: fs.Str("study"), Worker: fs.Str("worker"), Parallel: fs.Int("parallel"),
 		Beat: fs.Duration("heartbeat"), Timeout: fs.Duration("heartbeat-timeout")}
-}
-
-// runSharedLeaderboard prints the combined leaderboard of a shared study.
-func (a *app) runSharedLeaderboard(ctx context.Context, url, study, format string) error {
-	lb, err := tuner.SharedLeaderboardAt(ctx, url, study)
-	if err != nil {
-		return runError(err)
-	}
-	return lb.Render(a.stdout, format)
 }

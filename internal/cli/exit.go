@@ -28,6 +28,14 @@ type CodedError struct {
 func (e *CodedError) Error() string { return e.Err.Error() }
 func (e *CodedError) Unwrap() error { return e.Err }
 
+// ExitCode returns the code attached to the error.
+func (e *CodedError) ExitCode() int { return e.Code }
+
+// exitCoder is an error that knows its exit code: a CodedError, or a
+// library's error type that marks the user's input (tuner.InputError,
+// engine.InputError: ExitCode 2) without importing this package.
+type exitCoder interface{ ExitCode() int }
+
 // UsageErrorf reports a command-line usage problem (exit 2).
 func UsageErrorf(format string, args ...any) error {
 	return &CodedError{Code: ExitUsage, Err: fmt.Errorf(format, args...)}
@@ -56,7 +64,9 @@ func PartialError(err error) error {
 	return &CodedError{Code: ExitPartial, Err: err}
 }
 
-// Code maps an error returned by a command to the process exit code.
+// Code maps an error returned by a command to the process exit code: the
+// code of the first error in its chain that has one (exitCoder), else
+// ExitFailed.
 func Code(err error) int {
 	if err == nil {
 		return ExitOK
@@ -64,9 +74,9 @@ func Code(err error) int {
 	if errors.Is(err, flag.ErrHelp) {
 		return ExitOK
 	}
-	var ce *CodedError
+	var ce exitCoder
 	if errors.As(err, &ce) {
-		return ce.Code
+		return ce.ExitCode()
 	}
 	return ExitFailed
 }

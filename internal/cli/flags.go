@@ -79,12 +79,13 @@ func (f Flag) define(fs *flag.FlagSet) {
 }
 
 // Spec is one command's (or subcommand's) command line: its name as typed
-// after tune ("apply", "judge run"), its usage (after the name) and its
-// flags.
+// after tune ("apply", "judge run"), its usage (after the name), its
+// flags and, when not nil, the bounds of its positional arguments.
 type Spec struct {
 	Name  string
 	Usage string
 	Flags []Flag
+	Args  *Args
 }
 
 // With returns a copy of s with more flags.
@@ -99,6 +100,7 @@ type Parsed struct {
 	*flag.FlagSet
 	keys  map[string]string
 	flags []Flag
+	args  *Args
 }
 
 // FlagSet returns the spec's flags, unparsed, reporting errors instead of
@@ -110,7 +112,8 @@ func (s Spec) FlagSet(stderr io.Writer) *Parsed {
 		fmt.Fprintf(stderr, "Usage: tune %s %s\n\n", s.Name, s.Usage)
 		fs.PrintDefaults()
 	}
-	p := &Parsed{FlagSet: fs, keys: map[string]string{}, flags: s.Flags}
+	s.Args.mustValid(s.Name)
+	p := &Parsed{FlagSet: fs, keys: map[string]string{}, flags: s.Flags, args: s.Args}
 	for _, f := range s.Flags {
 		f.define(fs)
 		if f.Key != "" {
@@ -128,8 +131,8 @@ func (s Spec) Parse(stderr io.Writer, args []string) (*Parsed, error) {
 
 // Parse parses args, flags before or after the positional arguments. A
 // parse failure is a one-line usage error (exit 2) naming the flag, with a
-// did-you-mean for a mistyped one, or a value outside the flag's Range,
-// OneOf or Required; --help prints the usage and returns flag.ErrHelp
+// did-you-mean for a mistyped one, a value outside the flag's Range,
+// OneOf or Required, or positional arguments outside the spec's Args; --help prints the usage and returns flag.ErrHelp
 // (exit 0).
 func (p *Parsed) Parse(args []string) error {
 	fs := p.FlagSet
@@ -143,7 +146,10 @@ func (p *Parsed) Parse(args []string) error {
 	fs.SetOutput(out)
 	fs.Usage = usage
 	if err == nil {
-		return p.checkRules()
+		if err = p.checkRules(); err == nil {
+			err = p.checkArgs()
+		}
+		return err
 	}
 	if errors.Is(err, flag.ErrHelp) {
 		usage()

@@ -23,6 +23,11 @@ type Options struct {
 	// verified live (0: none but the winner).
 	Mode   string
 	Verify int
+	// Judge is the judge-as-you-tune request (--judge ...; none by
+	// default).
+	Judge settings.SweepJudge
+	// Resume continues the interrupted run it names (--resume).
+	Resume string
 }
 
 // Result is a finished sweep: its outcome and what it logged.
@@ -76,37 +81,42 @@ func Sweep(t testing.TB, tuneYAML, exp string, o Options) *Result {
 func Try(tuneYAML, exp string, o Options) (*Result, error) {
 	log := &syncBuffer{}
 	r := &Result{}
-	c, err := config(tuneYAML, exp, o, log)
+	c, unlock, err := config(tuneYAML, exp, o, log)
 	if err == nil {
 		r.Outcome, err = tuner.Run(context.Background(), *c)
+		unlock()
 	}
 	r.Log = log.String()
 	return r, err
 }
 
 // config is the tuner.Config of the sweep, built as `tune sweep` builds it
-// (Settings.SweepConfig), with the runs directory of the settings.
-func config(tuneYAML, exp string, o Options, log *syncBuffer) (*tuner.Config, error) {
+// (Settings.PrepareSweep), with the runs directory of the settings locked
+// (Config.Lock: unlock releases it).
+func config(tuneYAML, exp string, o Options, log *syncBuffer) (*tuner.Config, func(), error) {
 	var s settings.Settings
 	if err := settings.Load(&s, &s, tuneYAML, nil, nil); err != nil {
-		return nil, err
-	}
-	if err := s.CheckInputs(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	mode := o.Mode
 	if mode == "" {
 		mode = "auto"
 	}
-	c, err := s.SweepConfig(tuner.SweepRequest{Mode: mode, Verify: o.Verify}, exp, runs.NewRedactor(), log)
+	req := tuner.SweepRequest{Experiments: exp, Resume: o.Resume, Mode: mode, Verify: o.Verify}
+	c, err := s.PrepareSweep(req, false, o.Judge, runs.NewRedactor(), log)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	c.Progress = &tuner.TextProgress{W: log}
 	if c.Store, err = runs.Open(s.RunsDir); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return c, nil
+	unlock, err := c.Lock(req, false, s.Backend.Kind, s.Backend.Config, log)
+	if err != nil {
+		unlock()
+		return nil, nil, err
+	}
+	return c, unlock, nil
 }
 
 // Promote promotes the sweep's best trial into the settings'
@@ -115,22 +125,33 @@ func config(tuneYAML, exp string, o Options, log *syncBuffer) (*tuner.Config, er
 // promotion logged.
 func Promote(t testing.TB, tuneYAML string, r *Result, force bool) string {
 	t.Helper()
-	s := load(t, tuneYAML)
-	best, ok := r.Best()
-	if !ok {
-		t.Fatal("promote: the sweep has no best trial")
+	_, log, err := TryPromote(tuneYAML, r, "", force)
+	if err != nil {
+		t.Fatalf("promote: %v\n%s", err, log)
+	}
+	return log
+}
+
+// TryPromote promotes the sweep's trial named trial ("": the best) as
+// `tune apply RUN TRIAL` does (force: --force), returning the promotion,
+// what it logged and its error.
+func TryPromote(tuneYAML string, r *Result, trial string, force bool) (*promote.Promoted, string, error) {
+	var s settings.Settings
+	if err := settings.Load(&s, &s, tuneYAML, nil, nil); err != nil {
+		return nil, "", err
+	}
+	entry, err := tuner.TrialOf(r.Run, trial)
+	if err != nil {
+		return nil, "", err
 	}
 	log := &syncBuffer{}
 	c := s.PromoteConfig(r.Run, runs.NewRedactor(), log)
-	store, err := runs.Open(s.RunsDir)
-	if err != nil {
-		t.Fatal(err)
+	if c.Store, err = runs.Open(s.RunsDir); err != nil {
+		return nil, "", err
 	}
-	c.Store, c.Entry, c.Force = store, best, force
-	if _, err := promote.Trial(context.Background(), c); err != nil {
-		t.Fatalf("promote: %v\n%s", err, log.String())
-	}
-	return log.String()
+	c.Entry, c.Force = entry, force
+	p, err := promote.Trial(context.Background(), c)
+	return p, log.String(), err
 }
 
 // Rollback restores the production config the last promotion replaced,

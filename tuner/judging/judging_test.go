@@ -226,10 +226,15 @@ func TestImport(t *testing.T) {
 }
 
 // TestLabelsAndAgree: the store's labels come back as qrels (one grade a
-// pair) or native JSONL; agreement needs labels to compare.
+// pair) or native JSONL, every label ever appended in JSONL only;
+// agreement needs labels to compare.
 func TestLabelsAndAgree(t *testing.T) {
 	e, _ := newEnv(t, 0)
 	ctx := context.Background()
+	var ie *tuner.InputError
+	if _, err := judging.Labels(ctx, e, judging.LabelsRequest{Format: labels.FormatQrels, All: true}); !errors.As(err, &ie) || err.Error() != "judge labels: --all needs --format jsonl" {
+		t.Fatalf("--all with qrels: err = %v, want the input error", err)
+	}
 	if _, err := judging.Agree(ctx, e, "", false); err == nil || !strings.Contains(err.Error(), `judge agree: no llm labels of dataset "demo" in `) {
 		t.Fatalf("agree without labels: err = %v", err)
 	}

@@ -3,6 +3,7 @@ package judging
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -115,8 +116,12 @@ func (r *LabelsResult) Note() string {
 }
 
 // Labels renders the store's labels of the dataset (labels.Write): the
-// latest of each judge per pair, or with All every label.
+// latest of each judge per pair, or with All (jsonl only: an input error
+// otherwise) every label.
 func Labels(ctx context.Context, e *Env, r LabelsRequest) (*LabelsResult, error) {
+	if r.All && r.Format != labels.FormatJSONL {
+		return nil, tuner.InputErr(errors.New("judge labels: --all needs --format jsonl"))
+	}
 	st, err := e.OpenStore(ctx, true)
 	if err != nil {
 		return nil, err

@@ -1,13 +1,20 @@
-package main_test
+package tuner_test
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fusiontune/fusiontune/internal/settings"
+	"github.com/fusiontune/fusiontune/internal/sweeptest"
+	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner"
 )
 
 // gradedGolden writes a golden set over the demo corpus whose three
@@ -39,9 +46,9 @@ const gradesExperiment = `{"baseline": {"params": {"fusion.method": "rrf", "fusi
 // TestSweepGradeScales sweeps a golden set graded 0-4, and the same set
 // graded 1 (best) to 4 with dataset.grades.map turning it into 0-4: both
 // load, score on the 0-4 scale, record it in the snapshot, and give the
-// same leaderboard. Before grade scales, grade 4 was refused (exit 2).
+// same leaderboard. Before grade scales, grade 4 was refused.
 func TestSweepGradeScales(t *testing.T) {
-	corpus, err := filepath.Abs("../../experiments/demo/corpus.jsonl")
+	corpus, err := filepath.Abs("../experiments/demo/corpus.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,13 +57,15 @@ func TestSweepGradeScales(t *testing.T) {
 		trials  []map[string]any
 		grades  map[string]any
 	}
-	sweep := func(t *testing.T, golden, grades string, args ...string) result {
+	sweep := func(t *testing.T, golden, grades, mode string) result {
 		t.Helper()
-		e := newSweepEnv(t, fmt.Sprintf("runs_dir: runs\neval: {concurrency: 4}\ndataset:\n  path: golden.json\n  corpus: %s\n%s", corpus, grades))
-		e.write("golden.json", golden)
-		exp := e.write("exp.json", gradesExperiment)
-		run, stdout, _ := e.newRun(t, append([]string{"--experiments", exp}, args...)...)
-		if !strings.Contains(stdout, "% ceil") || !strings.Contains(stdout, "on this golden set") {
+		t.Setenv("XDG_CACHE_HOME", t.TempDir())
+		t.Chdir(t.TempDir())
+		writeFiles(t, map[string]string{"golden.json": golden, "exp.json": gradesExperiment,
+			"tune.yaml": fmt.Sprintf("runs_dir: runs\neval: {concurrency: 4}\ndataset:\n  path: golden.json\n  corpus: %s\n%s", corpus, grades)})
+		r := sweeptest.Sweep(t, "tune.yaml", "exp.json", sweeptest.Options{Mode: mode, Verify: tuner.DefaultVerify})
+		run := r.Run.Dir
+		if stdout := leaderboardText(t, r); !strings.Contains(stdout, "% ceil") || !strings.Contains(stdout, "on this golden set") {
 			t.Errorf("leaderboard shows no ceiling:\n%s", stdout)
 		}
 		var lb struct {
@@ -102,11 +111,11 @@ func TestSweepGradeScales(t *testing.T) {
 		}
 		return result{lb.Primary, lb.Trials, snap.Grades}
 	}
-	scale04 := sweep(t, gradedGolden(4, 3, 1), "")
-	mapped := sweep(t, gradedGolden(1, 2, 4), "  grades:\n    map: {1: 4, 2: 3, 3: 2, 4: 1}\n")
+	scale04 := sweep(t, gradedGolden(4, 3, 1), "", "")
+	mapped := sweep(t, gradedGolden(1, 2, 4), "  grades:\n    map: {1: 4, 2: 3, 3: 2, 4: 1}\n", "")
 	// Replay fuses the recorded candidate lists and scores them on the same
 	// scale: the same numbers as live.
-	replayed := sweep(t, gradedGolden(4, 3, 1), "", "--mode", "replay")
+	replayed := sweep(t, gradedGolden(4, 3, 1), "", "replay")
 	for name, r := range map[string]result{"0-4": scale04, "mapped": mapped, "replayed": replayed} {
 		for _, want := range []string{"Avg_Grade@10/4", "grades 0-4: relevant >= 1, strong >= 3, exact >= 4"} {
 			if !strings.Contains(r.primary, want) {
@@ -137,13 +146,16 @@ func TestSweepGradeScales(t *testing.T) {
 	}
 }
 
-// Bad dataset.grades settings stop a sweep before anything starts.
+// TestSweepGradeScaleSettingsErrors: bad dataset.grades settings stop a
+// sweep before anything starts: as a settings error (which tune reports
+// with exit 2, like every settings.Load error) or as the sweep's input
+// error.
 func TestSweepGradeScaleSettingsErrors(t *testing.T) {
 	tests := []struct {
 		name, grades, golden, want string
 		env                        []string
 	}{
-		{name: "max from the environment", golden: gradedGolden(3, 2, 1), env: []string{"FUSIONTUNE_DATASET_GRADES_MAX=101"},
+		{name: "max from the environment", golden: gradedGolden(3, 2, 1), env: []string{"FUSIONTUNE_DATASET_GRADES_MAX", "101"},
 			want: "grades.max: must be between 1 and 100 (got 101)"},
 		{name: "max 0", grades: "  grades: {max: 0}\n", golden: gradedGolden(3, 2, 1), want: "grades.max: must be between 1 and 100 (got 0)"},
 		{name: "strong below relevant", grades: "  grades: {relevant: 2, strong: 1}\n", golden: gradedGolden(3, 2, 1), want: "grades.strong: must be >= relevant (2)"},
@@ -155,16 +167,26 @@ func TestSweepGradeScaleSettingsErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			e := newSweepEnv(t, "runs_dir: runs\ndataset:\n  path: golden.json\n"+tc.grades)
-			e.env = append(e.env, tc.env...)
-			e.write("golden.json", tc.golden)
-			exp := e.write("exp.json", gradesExperiment)
-			_, stderr, code := e.run("--experiments", exp)
-			if code != 2 || !strings.Contains(stderr, tc.want) {
-				t.Errorf("exit %d, want 2 with %q\n%s", code, tc.want, stderr)
+			t.Setenv("XDG_CACHE_HOME", t.TempDir())
+			t.Chdir(t.TempDir())
+			if tc.env != nil {
+				t.Setenv(tc.env[0], tc.env[1])
 			}
-			if len(e.runDirs()) != 0 {
-				t.Errorf("a run directory was created")
+			writeFiles(t, map[string]string{"tune.yaml": "runs_dir: runs\ndataset:\n  path: golden.json\n" + tc.grades, "golden.json": tc.golden, "exp.json": gradesExperiment})
+			var s settings.Settings
+			err := settings.Load(&s, &s, "tune.yaml", nil, nil)
+			if err == nil {
+				_, err = s.PrepareSweep(tuner.SweepRequest{Experiments: "exp.json", Mode: "auto", Verify: tuner.DefaultVerify}, false, settings.SweepJudge{}, runs.NewRedactor(), &bytes.Buffer{})
+				var ie *tuner.InputError
+				if err != nil && !errors.As(err, &ie) {
+					t.Errorf("err = %v: not an input error", err)
+				}
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %v, want one containing %q", err, tc.want)
+			}
+			if _, err := os.Stat("runs"); err == nil {
+				t.Errorf("a runs directory was created")
 			}
 		})
 	}
