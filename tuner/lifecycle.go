@@ -94,6 +94,9 @@ type Config struct {
 	// Started is when the command started, for the timings' wall time
 	// (zero: when Run is called).
 	Started time.Time
+	// Phases, when set, notes when each phase of the run ends and is
+	// written to Log after the timings (see Phases).
+	Phases *Phases
 
 	// pre precomputes the trials' statistics while they run (set by Run).
 	pre *preStats
@@ -183,10 +186,12 @@ func Run(ctx context.Context, c Config) (*Outcome, error) {
 	if c.Shared != nil {
 		return runShared(ctx, c)
 	}
+	c.Phases.Mark("tuner: before the run")
 	run, err := openRun(c)
 	if err != nil {
 		return nil, err
 	}
+	c.Phases.Mark("tuner: create the run, snapshot its inputs")
 	if run.Manifest.Status == RunAnalysing {
 		return c.resumeAnalysis(ctx, run)
 	}
@@ -196,7 +201,8 @@ func Run(ctx context.Context, c Config) (*Outcome, error) {
 	if err != nil {
 		return nil, finishRun(ctx, run, nil, fmt.Errorf("open backend: %w", err), "")
 	}
-	b := NewTimedBackend(ob)
+	b := NewTimedBackend(ob).WithPhases(c.Phases)
+	c.Phases.Mark("tuner: open the backend")
 	// The precomputation ends with Run (on any path).
 	preCtx, cancelPre := context.WithCancel(ctx)
 	c.pre = newPreStats(preCtx, run, c.Stats, preStatsWorkers)
@@ -220,6 +226,7 @@ func Run(ctx context.Context, c Config) (*Outcome, error) {
 		hint = c.ResumeHint(run.ID())
 	}
 	runErr = finishRun(ctx, run, res, runErr, hint)
+	c.Phases.Mark("tuner: record how the trials ended")
 	if res == nil {
 		return nil, runErr
 	}
@@ -230,6 +237,7 @@ func Run(ctx context.Context, c Config) (*Outcome, error) {
 	fmt.Fprintf(c.Log, "%d trials (%d resumed), %d backend restarts, %s; run directory %s\n",
 		len(out.Trials), res.Skipped, res.Restarts, elapsed.Round(time.Millisecond), run.Dir)
 	c.logTimings(out.Timings)
+	c.Phases.Write(c.Log)
 	return out, c.verdict(out, runErr, closeErr)
 }
 
@@ -274,6 +282,7 @@ func (c Config) execute(ctx context.Context, run *runs.Run, b *TimedBackend, bac
 	} else {
 		res, runErr = Sweep(ctx, opts)
 	}
+	c.Phases.Mark("tuner: after the last trial's searches (its record made durable)")
 	if res != nil && pre {
 		res.Restarts++
 	}
@@ -458,16 +467,19 @@ func (c Config) finish(ctx context.Context, run *runs.Run, held *runs.HeldOut, b
 		statsCtx = context.WithoutCancel(ctx)
 	}
 	c.pre.wait() // what the last trials left to compute
+	c.Phases.Mark("tuner: wait for the precomputed statistics")
 	trials, lb, err := c.leaderboard(run)
 	if err != nil {
 		return nil, err
 	}
+	c.Phases.Mark("tuner: read the trials, build the leaderboard")
 	if interrupted, err := c.statistics(statsCtx, run, &lb, trials); err != nil {
 		if interrupted {
 			return nil, finishRun(ctx, run, nil, err, hint)
 		}
 		return nil, err
 	}
+	c.Phases.Mark("tuner: statistics")
 	c.heldOutAndPower(&lb, held)
 	if c.Judge != nil {
 		if lb.Rescored, _, err = c.Judge.Run(ctx, run, lb, JudgmentsOf(c.Queries), c.Scorer); err != nil {
@@ -477,13 +489,16 @@ func (c Config) finish(ctx context.Context, run *runs.Run, held *runs.HeldOut, b
 	if err := writeLeaderboard(run, lb); err != nil {
 		return nil, err
 	}
+	c.Phases.Mark("tuner: write the leaderboard")
 	out := &Outcome{Run: run, Leaderboard: lb, Trials: trials, Restarts: res.Restarts, Skipped: res.Skipped, Elapsed: elapsed}
 	if err := c.constrain(run, out); err != nil {
 		return nil, err
 	}
 	// The gates before the report, which shows them.
 	gates, gateErr := c.gates(run, out)
+	c.Phases.Mark("tuner: constraints, gates")
 	c.writeReport(run)
+	c.Phases.Mark("tuner: report")
 	analysis := time.Since(analysisStart)
 	out.Gates = gates
 	out.Timings = sumTimings(bs, time.Since(c.Started))
@@ -494,6 +509,7 @@ func (c Config) finish(ctx context.Context, run *runs.Run, held *runs.HeldOut, b
 	if err := run.SaveManifest(); err != nil {
 		return out, err
 	}
+	c.Phases.Mark("tuner: save the manifest with the timings")
 	return out, gateErr
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strconv"
 	"time"
 
@@ -77,6 +78,7 @@ func (a *app) sweep(ctx context.Context, cmd string, args []string) error {
 	if err != nil {
 		return err
 	}
+	f.req.Phases = phasesOf(os.Getenv, sweepStart)
 	s, err := settingsOf(f.fs)
 	if err != nil {
 		return err
