@@ -219,8 +219,11 @@ func Run(ctx context.Context, c Config) (*Outcome, error) {
 	if runErr == nil {
 		runErr = c.measureLatency(ctx, run, b)
 	}
-	closeErr := b.Close()
-	elapsed := time.Since(started)
+	c.Phases.Mark("tuner: after the trials (held-out, latency)")
+	// The service stops while the run is finished and analysed; every
+	// path returns with it stopped.
+	stopped := b.Stop()
+	defer stopped() // its error is closeErr, below
 	hint := ""
 	if c.ResumeHint != nil {
 		hint = c.ResumeHint(run.ID())
@@ -230,7 +233,14 @@ func Run(ctx context.Context, c Config) (*Outcome, error) {
 	if res == nil {
 		return nil, runErr
 	}
-	out, err := c.finish(ctx, run, held, []*TimedBackend{b}, res, elapsed, hint)
+	// Elapsed (the trials to the stop's end) is known once the analysis,
+	// which waits for the stop before summing the timings, is done.
+	out, err := c.finish(ctx, run, held, []*TimedBackend{b}, res, 0, hint)
+	stoppedAt, closeErr := stopped()
+	elapsed := stoppedAt.Sub(started)
+	if out != nil {
+		out.Elapsed = elapsed
+	}
 	if err != nil {
 		return out, err
 	}

@@ -69,7 +69,7 @@ func TestRunPhases(t *testing.T) {
 	text := log.String()
 	for _, phase := range []string{
 		"tuner: create the run, snapshot its inputs", "tuner: apply", "backend: restart",
-		"backend: searches", "backend: close", "tuner: statistics", "tuner: write the leaderboard", "tuner: report",
+		"backend: searches", "tuner: after the trials (held-out, latency)", "tuner: statistics", "tuner: write the leaderboard", "tuner: report",
 	} {
 		if !strings.Contains(text, "  "+phase+"\n") {
 			t.Errorf("no phase %q in\n%s", phase, text)

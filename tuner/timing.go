@@ -28,6 +28,12 @@ type TimedBackend struct {
 	// says the last call was a search.
 	phases    *Phases
 	searching bool
+
+	// stopping is closed once the Close that Stop started has returned,
+	// with stopErr and stoppedAt set (nil without a Stop).
+	stopping  chan struct{}
+	stopErr   error
+	stoppedAt time.Time
 }
 
 // NewTimedBackend wraps b.
@@ -89,6 +95,32 @@ func (t *TimedBackend) Close() error {
 	return t.Backend.Close()
 }
 
+// Stop closes the backend in the background, so that the service stops
+// while the tuner finishes the run (its stop is the backend's time, the
+// analysis the tuner's: neither waits for the other), and returns the
+// function that waits for the close and returns when it ended and its
+// error. Timings waits for it too. The close is not marked in the phases,
+// which note the tuner's own steps meanwhile.
+func (t *TimedBackend) Stop() func() (time.Time, error) {
+	done := make(chan struct{})
+	t.mu.Lock()
+	t.phases, t.stopping = nil, done
+	t.mu.Unlock()
+	go func() {
+		err := t.Close()
+		t.mu.Lock()
+		t.stopErr, t.stoppedAt = err, time.Now()
+		t.mu.Unlock()
+		close(done)
+	}()
+	return func() (time.Time, error) {
+		<-done
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		return t.stoppedAt, t.stopErr
+	}
+}
+
 // Search implements backend.Backend.
 func (t *TimedBackend) Search(ctx context.Context, req backend.SearchRequest) (backend.SearchResponse, error) {
 	t.mu.Lock()
@@ -131,6 +163,12 @@ func (t *TimedBackend) NeedsRestart() bool {
 // Timings splits wall (the sweep's wall time) into backend start/stop,
 // search requests and the tuner's own overhead.
 func (t *TimedBackend) Timings(wall time.Duration) runs.Timings {
+	t.mu.Lock()
+	stopping := t.stopping
+	t.mu.Unlock()
+	if stopping != nil {
+		<-stopping // its close is start/stop time
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	over := wall - t.startStop - t.search
