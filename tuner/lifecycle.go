@@ -269,20 +269,29 @@ func (c Config) announce(run *runs.Run) {
 // failed pre-flight: b is closed and the run ended with err.
 func (c Config) execute(ctx context.Context, run *runs.Run, b *TimedBackend, backendDir string) (res *Result, held *runs.HeldOut, runErr error, stop bool, err error) {
 	pre := false
+	plan := Flatten(Plan(c.Trials))
+	pctx, stopPrefetch := context.WithCancel(ctx)
+	// The trials' configs, which their records keep, and their
+	// fingerprints are computed while the backend starts.
+	desc := newDescribed(c.Backend.Describe)
+	waits := []func(){desc.prefetch(pctx, plan)}
 	fps := newFingerprints(c.Backend)
 	if fps != nil {
-		// The trials' fingerprints are computed while the backend starts.
-		fctx, stopPrefetch := context.WithCancel(ctx)
-		wait := fps.prefetch(fctx, Flatten(Plan(c.Trials)))
-		defer func() { stopPrefetch(); wait() }()
+		waits = append(waits, fps.prefetch(pctx, plan))
 	}
+	defer func() {
+		stopPrefetch()
+		for _, wait := range waits {
+			wait()
+		}
+	}()
 	if spec, ok := preflightSpec(c.Trials); ok {
 		if pre, err = preflight(ctx, b, spec); err != nil {
 			_ = b.Close()
 			return nil, nil, nil, true, c.failPreflight(ctx, run, err, backendDir)
 		}
 	}
-	opts := c.options(run, b, c.Backend.Describe, fps)
+	opts := c.options(run, b, func(p map[string]any) string { return desc.get(p) }, fps)
 	opts.Replay = c.Replay
 	opts.pre = c.pre
 	if c.Study != nil {
