@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/fusiontune/fusiontune/backend"
@@ -187,11 +188,12 @@ func Run(ctx context.Context, c Config) (*Outcome, error) {
 		return runShared(ctx, c)
 	}
 	c.Phases.Mark("tuner: before the run")
-	run, err := openRun(c)
+	run, snapshotted, err := openRun(c)
 	if err != nil {
 		return nil, err
 	}
-	c.Phases.Mark("tuner: create the run, snapshot its inputs")
+	defer snapshotted() // every path returns with the snapshot written
+	c.Phases.Mark("tuner: create the run")
 	if run.Manifest.Status == RunAnalysing {
 		return c.resumeAnalysis(ctx, run)
 	}
@@ -212,7 +214,7 @@ func Run(ctx context.Context, c Config) (*Outcome, error) {
 		c.pre.withFacts(JudgmentsOf(c.Queries), c.Scorer)
 	}
 	started := time.Now()
-	res, held, runErr, stop, err := c.execute(ctx, run, b, backendDir)
+	res, held, runErr, stop, err := c.execute(ctx, run, b, backendDir, snapshotted)
 	if stop {
 		return nil, err
 	}
@@ -265,9 +267,10 @@ func (c Config) announce(run *runs.Run) {
 }
 
 // execute runs the trials on b (after the pre-flight, which counts as a
-// restart) and, when they succeed, the held-out scoring. stop reports a
-// failed pre-flight: b is closed and the run ended with err.
-func (c Config) execute(ctx context.Context, run *runs.Run, b *TimedBackend, backendDir string) (res *Result, held *runs.HeldOut, runErr error, stop bool, err error) {
+// restart, and once snapshotted says the run's inputs are written) and,
+// when they succeed, the held-out scoring. stop reports a failed
+// pre-flight or snapshot: b is closed and the run ended with err.
+func (c Config) execute(ctx context.Context, run *runs.Run, b *TimedBackend, backendDir string, snapshotted func() error) (res *Result, held *runs.HeldOut, runErr error, stop bool, err error) {
 	pre := false
 	plan := Flatten(Plan(c.Trials))
 	pctx, stopPrefetch := context.WithCancel(ctx)
@@ -288,9 +291,17 @@ func (c Config) execute(ctx context.Context, run *runs.Run, b *TimedBackend, bac
 	if spec, ok := preflightSpec(c.Trials); ok {
 		if pre, err = preflight(ctx, b, spec); err != nil {
 			_ = b.Close()
+			if serr := snapshotted(); serr != nil {
+				err = errors.Join(err, serr)
+			}
 			return nil, nil, nil, true, c.failPreflight(ctx, run, err, backendDir)
 		}
 	}
+	if err := snapshotted(); err != nil {
+		_ = b.Close()
+		return nil, nil, nil, true, c.failSnapshot(run, err)
+	}
+	c.Phases.Mark("tuner: wait for the run's snapshot (written while the backend started)")
 	opts := c.options(run, b, func(p map[string]any) string { return desc.get(p) }, fps)
 	opts.Replay = c.Replay
 	opts.pre = c.pre
@@ -332,6 +343,15 @@ func (c Config) failPreflight(ctx context.Context, run *runs.Run, err error, bac
 	return InputErr(err)
 }
 
+// failSnapshot ends a new run whose inputs could not be snapshotted: no
+// trial ran, and its directory is removed (nothing half written stays).
+func (c Config) failSnapshot(run *runs.Run, err error) error {
+	if rerr := os.RemoveAll(run.Dir); rerr != nil {
+		return errors.Join(err, fmt.Errorf("remove run directory: %w", rerr))
+	}
+	return fmt.Errorf("%w\nno trial ran; the run directory %s is removed", err, run.Dir)
+}
+
 // options are the trial loop's options on backend b, its trials'
 // fingerprints from fps (nil: the backend has none).
 func (c Config) options(run *runs.Run, b backend.Backend, describe func(map[string]any) string, fps *fingerprints) Options {
@@ -351,9 +371,10 @@ func (c Config) options(run *runs.Run, b backend.Backend, describe func(map[stri
 	return o
 }
 
-// openRun creates the run and snapshots its inputs, or reopens the run to
-// resume.
-func openRun(c Config) (*runs.Run, error) {
+// openRun creates the run, or reopens the run to resume. A new run's
+// inputs are snapshotted in the background, while the backend starts:
+// snapshotted waits for it and returns its error (every time asked).
+func openRun(c Config) (run *runs.Run, snapshotted func() error, err error) {
 	if c.Resume == "" {
 		m := c.Manifest
 		m.Trials = len(c.Trials)
@@ -362,15 +383,21 @@ func openRun(c Config) (*runs.Run, error) {
 		}
 		run, err := c.Store.Create(m, time.Now())
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		if c.Snapshot != nil {
-			if err := c.Snapshot(run); err != nil {
-				return nil, err
-			}
+		if c.Snapshot == nil {
+			return run, func() error { return nil }, nil
 		}
-		return run, nil
+		done := make(chan error, 1)
+		go func() { done <- c.Snapshot(run) }()
+		return run, sync.OnceValue(func() error { return <-done }), nil
 	}
+	run, err = resumeRun(c)
+	return run, func() error { return nil }, err
+}
+
+// resumeRun reopens the run c resumes.
+func resumeRun(c Config) (*runs.Run, error) {
 	run, err := c.Store.Resolve(c.Resume)
 	if err != nil {
 		return nil, InputErr(err)

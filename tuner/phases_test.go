@@ -68,7 +68,7 @@ func TestRunPhases(t *testing.T) {
 	}
 	text := log.String()
 	for _, phase := range []string{
-		"tuner: create the run, snapshot its inputs", "tuner: apply", "backend: restart",
+		"tuner: create the run", "tuner: wait for the run's snapshot (written while the backend started)", "tuner: apply", "backend: restart",
 		"backend: searches", "tuner: after the trials (held-out, latency)", "tuner: statistics", "tuner: write the leaderboard", "tuner: report",
 	} {
 		if !strings.Contains(text, "  "+phase+"\n") {
