@@ -36,3 +36,33 @@ func BenchmarkCheckTrials(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDescribeTrials renders every shortlist trial's engine config
+// (what each trial's record keeps and its apply writes) on a new factory,
+// so that none comes from the factory's memo. ns/op is per pass over the
+// shortlist.
+func BenchmarkDescribeTrials(b *testing.B) {
+	ef, err := experiments.LoadExperimentFile("../../experiments/shortlist.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	trials, _, err := ef.Expand()
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := b.TempDir()
+	b.ReportAllocs()
+	for b.Loop() {
+		b.StopTimer()
+		f, err := embedded.New(embedded.Options{ConfigFile: "testdata/engine.yaml", CacheDir: dir})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		for _, t := range trials {
+			if d := f.Describe(t.Params); len(d) == 0 {
+				b.Fatal("empty config")
+			}
+		}
+	}
+}
