@@ -218,12 +218,18 @@ func Run(ctx context.Context, c Config) (*Outcome, error) {
 	if stop {
 		return nil, err
 	}
+	return c.conclude(ctx, run, b, res, held, runErr, started)
+}
+
+// conclude ends a run whose trials ran on b from started: the latency
+// step, then the run's record, statistics, leaderboard, report and
+// timings, made while the backend stops (its stop is the backend's time,
+// the analysis the tuner's); it returns once the backend has stopped.
+func (c Config) conclude(ctx context.Context, run *runs.Run, b *TimedBackend, res *Result, held *runs.HeldOut, runErr error, started time.Time) (*Outcome, error) {
 	if runErr == nil {
 		runErr = c.measureLatency(ctx, run, b)
 	}
 	c.Phases.Mark("tuner: after the trials (held-out, latency)")
-	// The service stops while the run is finished and analysed; every
-	// path returns with it stopped.
 	stopped := b.Stop()
 	defer stopped() // its error is closeErr, below
 	hint := ""
