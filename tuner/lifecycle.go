@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/fusiontune/fusiontune/backend"
@@ -94,6 +95,9 @@ type Config struct {
 	// Started is when the command started, for the timings' wall time
 	// (zero: when Run is called).
 	Started time.Time
+	// Phases, when set, notes when each phase of the run ends and is
+	// written to Log after the timings (see Phases).
+	Phases *Phases
 
 	// pre precomputes the trials' statistics while they run (set by Run).
 	pre *preStats
@@ -183,10 +187,13 @@ func Run(ctx context.Context, c Config) (*Outcome, error) {
 	if c.Shared != nil {
 		return runShared(ctx, c)
 	}
-	run, err := openRun(c)
+	c.Phases.Mark("tuner: before the run")
+	run, snapshotted, err := openRun(c)
 	if err != nil {
 		return nil, err
 	}
+	defer snapshotted() // every path returns with the snapshot written
+	c.Phases.Mark("tuner: create the run")
 	if run.Manifest.Status == RunAnalysing {
 		return c.resumeAnalysis(ctx, run)
 	}
@@ -196,7 +203,8 @@ func Run(ctx context.Context, c Config) (*Outcome, error) {
 	if err != nil {
 		return nil, finishRun(ctx, run, nil, fmt.Errorf("open backend: %w", err), "")
 	}
-	b := NewTimedBackend(ob)
+	b := NewTimedBackend(ob).WithPhases(c.Phases)
+	c.Phases.Mark("tuner: open the backend")
 	// The precomputation ends with Run (on any path).
 	preCtx, cancelPre := context.WithCancel(ctx)
 	c.pre = newPreStats(preCtx, run, c.Stats, preStatsWorkers)
@@ -206,30 +214,48 @@ func Run(ctx context.Context, c Config) (*Outcome, error) {
 		c.pre.withFacts(JudgmentsOf(c.Queries), c.Scorer)
 	}
 	started := time.Now()
-	res, held, runErr, stop, err := c.execute(ctx, run, b, backendDir)
+	res, held, runErr, stop, err := c.execute(ctx, run, b, backendDir, snapshotted)
 	if stop {
 		return nil, err
 	}
+	return c.conclude(ctx, run, b, res, held, runErr, started)
+}
+
+// conclude ends a run whose trials ran on b from started: the latency
+// step, then the run's record, statistics, leaderboard, report and
+// timings, made while the backend stops (its stop is the backend's time,
+// the analysis the tuner's); it returns once the backend has stopped.
+func (c Config) conclude(ctx context.Context, run *runs.Run, b *TimedBackend, res *Result, held *runs.HeldOut, runErr error, started time.Time) (*Outcome, error) {
 	if runErr == nil {
 		runErr = c.measureLatency(ctx, run, b)
 	}
-	closeErr := b.Close()
-	elapsed := time.Since(started)
+	c.Phases.Mark("tuner: after the trials (held-out, latency)")
+	stopped := b.Stop()
+	defer stopped() // its error is closeErr, below
 	hint := ""
 	if c.ResumeHint != nil {
 		hint = c.ResumeHint(run.ID())
 	}
 	runErr = finishRun(ctx, run, res, runErr, hint)
+	c.Phases.Mark("tuner: record how the trials ended")
 	if res == nil {
 		return nil, runErr
 	}
-	out, err := c.finish(ctx, run, held, []*TimedBackend{b}, res, elapsed, hint)
+	// Elapsed (the trials to the stop's end) is known once the analysis,
+	// which waits for the stop before summing the timings, is done.
+	out, err := c.finish(ctx, run, held, []*TimedBackend{b}, res, 0, hint)
+	stoppedAt, closeErr := stopped()
+	elapsed := stoppedAt.Sub(started)
+	if out != nil {
+		out.Elapsed = elapsed
+	}
 	if err != nil {
 		return out, err
 	}
 	fmt.Fprintf(c.Log, "%d trials (%d resumed), %d backend restarts, %s; run directory %s\n",
 		len(out.Trials), res.Skipped, res.Restarts, elapsed.Round(time.Millisecond), run.Dir)
 	c.logTimings(out.Timings)
+	c.Phases.Write(c.Log)
 	return out, c.verdict(out, runErr, closeErr)
 }
 
@@ -247,24 +273,42 @@ func (c Config) announce(run *runs.Run) {
 }
 
 // execute runs the trials on b (after the pre-flight, which counts as a
-// restart) and, when they succeed, the held-out scoring. stop reports a
-// failed pre-flight: b is closed and the run ended with err.
-func (c Config) execute(ctx context.Context, run *runs.Run, b *TimedBackend, backendDir string) (res *Result, held *runs.HeldOut, runErr error, stop bool, err error) {
+// restart, and once snapshotted says the run's inputs are written) and,
+// when they succeed, the held-out scoring. stop reports a failed
+// pre-flight or snapshot: b is closed and the run ended with err.
+func (c Config) execute(ctx context.Context, run *runs.Run, b *TimedBackend, backendDir string, snapshotted func() error) (res *Result, held *runs.HeldOut, runErr error, stop bool, err error) {
 	pre := false
+	plan := Flatten(Plan(c.Trials))
+	pctx, stopPrefetch := context.WithCancel(ctx)
+	// The trials' configs, which their records keep, and their
+	// fingerprints are computed while the backend starts.
+	desc := newDescribed(c.Backend.Describe)
+	waits := []func(){desc.prefetch(pctx, plan)}
 	fps := newFingerprints(c.Backend)
 	if fps != nil {
-		// The trials' fingerprints are computed while the backend starts.
-		fctx, stopPrefetch := context.WithCancel(ctx)
-		wait := fps.prefetch(fctx, Flatten(Plan(c.Trials)))
-		defer func() { stopPrefetch(); wait() }()
+		waits = append(waits, fps.prefetch(pctx, plan))
 	}
+	defer func() {
+		stopPrefetch()
+		for _, wait := range waits {
+			wait()
+		}
+	}()
 	if spec, ok := preflightSpec(c.Trials); ok {
 		if pre, err = preflight(ctx, b, spec); err != nil {
 			_ = b.Close()
+			if serr := snapshotted(); serr != nil {
+				err = errors.Join(err, serr)
+			}
 			return nil, nil, nil, true, c.failPreflight(ctx, run, err, backendDir)
 		}
 	}
-	opts := c.options(run, b, c.Backend.Describe, fps)
+	if err := snapshotted(); err != nil {
+		_ = b.Close()
+		return nil, nil, nil, true, c.failSnapshot(run, err)
+	}
+	c.Phases.Mark("tuner: wait for the run's snapshot (written while the backend started)")
+	opts := c.options(run, b, func(p map[string]any) string { return desc.get(p) }, fps)
 	opts.Replay = c.Replay
 	opts.pre = c.pre
 	if c.Study != nil {
@@ -274,6 +318,7 @@ func (c Config) execute(ctx context.Context, run *runs.Run, b *TimedBackend, bac
 	} else {
 		res, runErr = Sweep(ctx, opts)
 	}
+	c.Phases.Mark("tuner: after the last trial's searches (its record made durable)")
 	if res != nil && pre {
 		res.Restarts++
 	}
@@ -304,6 +349,15 @@ func (c Config) failPreflight(ctx context.Context, run *runs.Run, err error, bac
 	return InputErr(err)
 }
 
+// failSnapshot ends a new run whose inputs could not be snapshotted: no
+// trial ran, and its directory is removed (nothing half written stays).
+func (c Config) failSnapshot(run *runs.Run, err error) error {
+	if rerr := os.RemoveAll(run.Dir); rerr != nil {
+		return errors.Join(err, fmt.Errorf("remove run directory: %w", rerr))
+	}
+	return fmt.Errorf("%w\nno trial ran; the run directory %s is removed", err, run.Dir)
+}
+
 // options are the trial loop's options on backend b, its trials'
 // fingerprints from fps (nil: the backend has none).
 func (c Config) options(run *runs.Run, b backend.Backend, describe func(map[string]any) string, fps *fingerprints) Options {
@@ -323,9 +377,10 @@ func (c Config) options(run *runs.Run, b backend.Backend, describe func(map[stri
 	return o
 }
 
-// openRun creates the run and snapshots its inputs, or reopens the run to
-// resume.
-func openRun(c Config) (*runs.Run, error) {
+// openRun creates the run, or reopens the run to resume. A new run's
+// inputs are snapshotted in the background, while the backend starts:
+// snapshotted waits for it and returns its error (every time asked).
+func openRun(c Config) (run *runs.Run, snapshotted func() error, err error) {
 	if c.Resume == "" {
 		m := c.Manifest
 		m.Trials = len(c.Trials)
@@ -334,15 +389,21 @@ func openRun(c Config) (*runs.Run, error) {
 		}
 		run, err := c.Store.Create(m, time.Now())
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		if c.Snapshot != nil {
-			if err := c.Snapshot(run); err != nil {
-				return nil, err
-			}
+		if c.Snapshot == nil {
+			return run, func() error { return nil }, nil
 		}
-		return run, nil
+		done := make(chan error, 1)
+		go func() { done <- c.Snapshot(run) }()
+		return run, sync.OnceValue(func() error { return <-done }), nil
 	}
+	run, err = resumeRun(c)
+	return run, func() error { return nil }, err
+}
+
+// resumeRun reopens the run c resumes.
+func resumeRun(c Config) (*runs.Run, error) {
 	run, err := c.Store.Resolve(c.Resume)
 	if err != nil {
 		return nil, InputErr(err)
@@ -458,16 +519,19 @@ func (c Config) finish(ctx context.Context, run *runs.Run, held *runs.HeldOut, b
 		statsCtx = context.WithoutCancel(ctx)
 	}
 	c.pre.wait() // what the last trials left to compute
+	c.Phases.Mark("tuner: wait for the precomputed statistics")
 	trials, lb, err := c.leaderboard(run)
 	if err != nil {
 		return nil, err
 	}
+	c.Phases.Mark("tuner: read the trials, build the leaderboard")
 	if interrupted, err := c.statistics(statsCtx, run, &lb, trials); err != nil {
 		if interrupted {
 			return nil, finishRun(ctx, run, nil, err, hint)
 		}
 		return nil, err
 	}
+	c.Phases.Mark("tuner: statistics")
 	c.heldOutAndPower(&lb, held)
 	if c.Judge != nil {
 		if lb.Rescored, _, err = c.Judge.Run(ctx, run, lb, JudgmentsOf(c.Queries), c.Scorer); err != nil {
@@ -477,13 +541,16 @@ func (c Config) finish(ctx context.Context, run *runs.Run, held *runs.HeldOut, b
 	if err := writeLeaderboard(run, lb); err != nil {
 		return nil, err
 	}
+	c.Phases.Mark("tuner: write the leaderboard")
 	out := &Outcome{Run: run, Leaderboard: lb, Trials: trials, Restarts: res.Restarts, Skipped: res.Skipped, Elapsed: elapsed}
 	if err := c.constrain(run, out); err != nil {
 		return nil, err
 	}
 	// The gates before the report, which shows them.
 	gates, gateErr := c.gates(run, out)
+	c.Phases.Mark("tuner: constraints, gates")
 	c.writeReport(run)
+	c.Phases.Mark("tuner: report")
 	analysis := time.Since(analysisStart)
 	out.Gates = gates
 	out.Timings = sumTimings(bs, time.Since(c.Started))
@@ -494,6 +561,7 @@ func (c Config) finish(ctx context.Context, run *runs.Run, held *runs.HeldOut, b
 	if err := run.SaveManifest(); err != nil {
 		return out, err
 	}
+	c.Phases.Mark("tuner: save the manifest with the timings")
 	return out, gateErr
 }
 

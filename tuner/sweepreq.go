@@ -43,6 +43,9 @@ type SweepRequest struct {
 	Args []string
 	// ResumeHint, when set, says how to resume a run (Config.ResumeHint).
 	ResumeHint func(id string) string
+	// Phases, when set, notes the phases of reading the inputs and of the
+	// run (Config.Phases).
+	Phases *Phases
 }
 
 // SharedRequest is a request's shared study (see SharedConfig).

@@ -94,8 +94,10 @@ func New(opts Options) (*Backend, error) {
 }
 
 // Apply renders params into the config file (atomically, without fsync:
-// the file is a scratch copy the tuner records durably with the trial). The
-// running service is not touched until Restart.
+// the file is a scratch copy the tuner records durably with the trial;
+// atomicfile.Renew, the old file removed first, which spares ext4's flush
+// of a file renamed over another). The running service is not touched
+// until Restart, which reads the file.
 func (b *Backend) Apply(_ context.Context, params map[string]any) error {
 	data, err := b.opts.Render(params)
 	if err != nil {
@@ -104,7 +106,7 @@ func (b *Backend) Apply(_ context.Context, params map[string]any) error {
 	if err := os.MkdirAll(filepath.Dir(b.opts.ConfigPath), 0o755); err != nil {
 		return fmt.Errorf("apply: %w", err)
 	}
-	if err := atomicfile.Replace(b.opts.ConfigPath, data, 0o644); err != nil {
+	if err := atomicfile.Renew(b.opts.ConfigPath, data, 0o644); err != nil {
 		return fmt.Errorf("apply: %w", err)
 	}
 	b.mu.Lock()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strconv"
 	"time"
 
@@ -70,6 +71,7 @@ func (a *app) sweep(ctx context.Context, cmd string, args []string) error {
 		return err
 	}
 	r := sweepRequestOf(fs, cmd, args)
+	r.Phases = phasesOf(os.Getenv, started)
 	shared, err := r.Check()
 	if err != nil {
 		return err

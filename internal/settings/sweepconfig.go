@@ -16,17 +16,22 @@ import (
 // store, progress and judge loop. Notes and warnings go to log; the user's
 // errors are tuner.InputErrors.
 func (s *Settings) SweepConfig(r tuner.SweepRequest, expFile string, red *runs.Redactor, log io.Writer) (*tuner.Config, error) {
+	r.Phases.Mark("tuner: flags, settings, input checks")
 	ef, trials, err := tuner.ExpandExperiments(expFile, log)
 	if err != nil {
 		return nil, err
 	}
+	r.Phases.Mark("tuner: read the experiment file")
 	c, _, err := s.RunConfig(ef, "tune", red, log)
 	if err != nil {
 		return nil, err
 	}
+	r.Phases.Mark("tuner: load the golden set, make the backend factory")
 	if err := tuner.CheckTrials(c.Backend, trials); err != nil {
 		return nil, tuner.InputErr(err)
 	}
+	r.Phases.Mark("tuner: check the trials")
+	c.Phases = r.Phases
 	if c.Study, err = tuner.StudyFor(ef, c.Backend); err != nil {
 		return nil, tuner.InputErr(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"html/template"
 	"maps"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/fusiontune/fusiontune/runs"
@@ -41,9 +42,19 @@ type manifestView struct {
 	Trials, Restarts                              int
 }
 
-// build loads what the report needs from the run directory.
+// build loads what the report needs from the run directory: the golden
+// set and the trial records are read beside the leaderboard.
 func build(run *runs.Run, o Options) (*page, error) {
+	var (
+		gold   golden
+		trials []runs.TrialRecord
+		terr   error
+		wg     sync.WaitGroup
+	)
+	wg.Go(func() { gold = readGolden(run.Dir) })
+	wg.Go(func() { trials, terr = run.Trials() })
 	lb, notes, err := leaderboard(run)
+	wg.Wait()
 	if err != nil {
 		return nil, err
 	}
@@ -65,7 +76,6 @@ func build(run *runs.Run, o Options) (*page, error) {
 			queries = nil
 		}
 	}
-	gold := readGolden(run.Dir)
 
 	if hasBest {
 		p.Categories, err = newCategoryView(best, baseline, queries, gold)
@@ -77,9 +87,8 @@ func build(run *runs.Run, o Options) (*page, error) {
 	if err != nil {
 		return nil, err
 	}
-	trials, err := run.Trials()
-	if err != nil {
-		return nil, fmt.Errorf("report: %w", err)
+	if terr != nil {
+		return nil, fmt.Errorf("report: %w", terr)
 	}
 	if p.Latency, err = newLatencyView(run, lb); err != nil {
 		return nil, err
