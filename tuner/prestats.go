@@ -157,7 +157,7 @@ func (p *preStats) computeFacts(t runs.TrialRecord) {
 	}
 	f := resultFacts{rec: t, key: resultKey(res)}
 	if names := JudgedOnlyMetrics(p.scorer.Metrics()); len(names) > 0 {
-		f.judged = ScoreRecorded(res, p.judgments, p.scorer, names).JudgedOnly
+		f.judged = judgedOnlyOf(res, p.judgments, p.scorer, names)
 	}
 	p.mu.Lock()
 	p.facts[t.Index] = f
