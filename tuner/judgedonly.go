@@ -53,6 +53,18 @@ type RecordedScores struct {
 // queries that have judgments and did not fail; a failed query scored
 // under eval.on_query_error zero counts as 0 on every measure.
 func ScoreRecorded(results []runs.QueryResult, judgments Judgments, sc Scorer, judgedOnly []string) RecordedScores {
+	return scoreRecorded(results, judgments, sc, judgedOnly, true)
+}
+
+// judgedOnlyOf is ScoreRecorded's JudgedOnly values, without scoring the
+// scorecard (the same sums in the same order: the same values).
+func judgedOnlyOf(results []runs.QueryResult, judgments Judgments, sc Scorer, judgedOnly []string) map[string]float64 {
+	return scoreRecorded(results, judgments, sc, judgedOnly, false).JudgedOnly
+}
+
+// scoreRecorded is ScoreRecorded; without full, only its JudgedOnly
+// values and Queries.
+func scoreRecorded(results []runs.QueryResult, judgments Judgments, sc Scorer, judgedOnly []string, full bool) RecordedScores {
 	out := RecordedScores{Scorecard: map[string]float64{}, JudgedOnly: map[string]float64{}}
 	for _, m := range sc.Metrics() {
 		out.Scorecard[m] = 0
@@ -75,11 +87,13 @@ func ScoreRecorded(results []runs.QueryResult, judgments Judgments, sc Scorer, j
 		for i, d := range r.Top {
 			ranking[i] = d.DocID
 		}
-		scores, primary := sc.Score(ranking, j)
-		for m, v := range scores {
-			out.Scorecard[m] += v
+		if full {
+			scores, primary := sc.Score(ranking, j)
+			for m, v := range scores {
+				out.Scorecard[m] += v
+			}
+			out.Primary += primary
 		}
-		out.Primary += primary
 		if len(judgedOnly) > 0 {
 			cond, _ := sc.Score(metrics.Condense(ranking, metrics.Judgments(j)), j)
 			for _, m := range judgedOnly {
@@ -141,7 +155,7 @@ func setJudgedOnly(ctx context.Context, run *runs.Run, lb *runs.Leaderboard, jud
 			errs[i] = fmt.Errorf("judged-only scores: trial %q: %w", e.Name, err)
 			return
 		}
-		got[i] = ScoreRecorded(results, judgments, sc, names).JudgedOnly
+		got[i] = judgedOnlyOf(results, judgments, sc, names)
 	})
 	if err := ctx.Err(); err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/fusiontune/fusiontune/metrics/stats"
 	"github.com/fusiontune/fusiontune/runs"
@@ -27,6 +28,9 @@ type preStats struct {
 	tr  *trialResults
 	sem chan struct{} // bounds the concurrent computations
 	wg  sync.WaitGroup
+	// reserved are the slots of sem held back while the trials run
+	// (sem's capacity is every core): widen frees them.
+	reserved atomic.Int64
 
 	mu        sync.Mutex
 	base      *runs.TrialRecord // the baseline, once recorded
@@ -69,11 +73,31 @@ type preIntervals struct {
 }
 
 // newPreStats starts precomputing the statistics of run's trials under o
-// (workers goroutines at once); ctx ends them.
+// (workers goroutines at once while the trials run; once the backend
+// has no more live work, widen lets them use every core); ctx ends them.
 func newPreStats(ctx context.Context, run *runs.Run, o StatsOptions, workers int) *preStats {
-	return &preStats{
-		ctx: ctx, o: o.withDefaults(), tr: newTrialResults(run), sem: make(chan struct{}, max(workers, 1)),
+	workers = max(workers, 1)
+	slots := max(workers, runtime.GOMAXPROCS(0))
+	p := &preStats{
+		ctx: ctx, o: o.withDefaults(), tr: newTrialResults(run), sem: make(chan struct{}, slots),
 		seen: map[int]bool{}, recs: map[int]runs.TrialRecord{}, intervals: map[int]preIntervals{}, paired: map[pairKey]prePaired{},
+	}
+	for range slots - workers {
+		p.sem <- struct{}{}
+	}
+	p.reserved.Store(int64(slots - workers))
+	return p
+}
+
+// widen lets the computations left run on every core: the backend is
+// done with its live passes (nothing with a nil p). The results do not
+// depend on how many run at once.
+func (p *preStats) widen() {
+	if p == nil {
+		return
+	}
+	for range p.reserved.Swap(0) {
+		<-p.sem
 	}
 }
 
@@ -133,7 +157,7 @@ func (p *preStats) computeFacts(t runs.TrialRecord) {
 	}
 	f := resultFacts{rec: t, key: resultKey(res)}
 	if names := JudgedOnlyMetrics(p.scorer.Metrics()); len(names) > 0 {
-		f.judged = ScoreRecorded(res, p.judgments, p.scorer, names).JudgedOnly
+		f.judged = judgedOnlyOf(res, p.judgments, p.scorer, names)
 	}
 	p.mu.Lock()
 	p.facts[t.Index] = f
@@ -174,9 +198,11 @@ func (p *preStats) seed(tr *trialResults, records map[int]runs.TrialRecord) {
 	}
 }
 
-// wait waits for the computations started (nothing with a nil p).
+// wait waits for the computations started, on every core (nothing
+// with a nil p).
 func (p *preStats) wait() {
 	if p != nil {
+		p.widen()
 		p.wg.Wait()
 	}
 }

@@ -254,9 +254,12 @@ func (r *replayEval) touch(sg *studyGroup) {
 	}
 }
 
-// finish verifies the best replayed trials live.
+// finish verifies the best replayed trials live; the statistics of the
+// others, computed meanwhile beside the backend, then take every core.
 func (r *replayEval) finish(ctx context.Context, res *Result) error {
-	return verify(ctx, r.o, r.ro, r.verifyGroups(), res)
+	err := verify(ctx, r.o, r.ro, r.verifyGroups(), res)
+	r.o.pre.widen()
+	return err
 }
 
 // verifyGroups are the groups as verify reads them: each led by the

@@ -31,24 +31,39 @@ import (
 // "verified"; any per-query difference above ro.Tolerance fails the run
 // with ErrReplayMismatch, naming the trial and the query.
 func verify(ctx context.Context, o Options, ro ReplayOptions, groups []*replayGroup, res *Result) error {
+	passes, err := planVerification(ro, groups, res.Trials)
+	if err != nil {
+		return err
+	}
+	recorded := resultsOf(o.Run)
+	for _, p := range passes {
+		if err := p.run(ctx, o, ro, res, recorded); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// planVerification is verify's passes, in the order they run: the best
+// ro.Verify replayed trials of trials, each riding on the winner's pass
+// where it can, else on a shared override pass of its group's collection
+// config, else on its own apply + restart; the winner's pass last, so
+// that the backend is left on the winner's configuration.
+func planVerification(ro ReplayOptions, groups []*replayGroup, trials []runs.TrialRecord) ([]*verifyPass, error) {
 	collectedOn := map[string]experiments.Params{} // trial name -> its group's collection params
 	for _, g := range groups {
 		for _, spec := range g.specs {
 			collectedOn[spec.Name] = g.specs[0].Params
 		}
 	}
-	ok, replayed := successful(res.Trials)
+	ok, replayed := successful(trials)
 	// The winner runs live once, through apply + restart, the stronger
 	// check; the other top replayed trials through overrides, on the
 	// winner's pass where they can.
 	winner, won, err := winnerPass(ro, ok)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	recorded := resultsOf(o.Run)
-	// Trials verified through overrides on the same configuration at the
-	// same depth share one pass: the backend retrieves once per query and
-	// fuses every trial's override (fusion variants), when it can.
 	var passes []*verifyPass
 	for _, t := range replayed[:min(ro.Verify, len(replayed))] {
 		if winner != nil && t.Name == winner.trials[0].Name {
@@ -56,51 +71,57 @@ func verify(ctx context.Context, o Options, ro ReplayOptions, groups []*replayGr
 		}
 		s, err := ro.Resolve(t.Params)
 		if err != nil {
-			return fmt.Errorf("verify trial %q: %w", t.Name, err)
+			return nil, fmt.Errorf("verify trial %q: %w", t.Name, err)
 		}
 		if winner != nil && ridesOn(winner.trials[0], won, t, s) {
 			winner.add(t, s.Fusion, "per-request fusion override on the winner's config")
 			continue
 		}
-		apply := collectedOn[t.Name]
-		base, err := ro.Resolve(apply)
-		if err != nil {
-			return fmt.Errorf("verify trial %q: %w", t.Name, err)
+		if passes, err = addToPass(ro, passes, t, s, collectedOn[t.Name]); err != nil {
+			return nil, err
 		}
-		if !sameMinScore(base.MinScore, s.MinScore) || !maps.Equal(base.Floors, s.Floors) || base.Passage != s.Passage {
-			// Not expressible as an override: run the trial's own config.
-			passes = append(passes, ownPass(t, s, "apply + restart (min_score differs from the collection config, fused or per retriever)"))
-			continue
-		}
-		if s.Formula != base.Formula || s.Formula != fusion.FormulaOwn && s.Fusion.Depth != base.Fusion.Depth {
-			// An external engine's depth is its own setting (Weaviate's
-			// QUERY_HYBRID_MAXIMUM_RESULTS), not a per-request one.
-			passes = append(passes, ownPass(t, s, "apply + restart (the engine's depth differs from the collection config's)"))
-			continue
-		}
-		key := apply.String() + fmt.Sprintf("|depth %d", s.Fusion.Depth)
-		var p *verifyPass
-		for _, q := range passes {
-			if q.key == key {
-				p = q
-			}
-		}
-		if p == nil {
-			p = &verifyPass{key: key, apply: apply}
-			passes = append(passes, p)
-		}
-		p.add(t, s.Fusion, "per-request fusion override")
 	}
 	if winner != nil {
-		// Last: the backend is left on the winner's configuration.
 		passes = append(passes, winner)
 	}
-	for _, p := range passes {
-		if err := p.run(ctx, o, ro, res, recorded); err != nil {
-			return err
+	return passes, nil
+}
+
+// addToPass adds replayed trial t (resolved to s), whose group's lists
+// were collected on apply, to passes: to the override pass of that
+// configuration and depth (shared by the trials that need the same one),
+// or, when an override cannot express it, to a pass of its own through
+// apply + restart.
+func addToPass(ro ReplayOptions, passes []*verifyPass, t runs.TrialRecord, s fusion.Settings, apply experiments.Params) ([]*verifyPass, error) {
+	base, err := ro.Resolve(apply)
+	if err != nil {
+		return nil, fmt.Errorf("verify trial %q: %w", t.Name, err)
+	}
+	if !sameMinScore(base.MinScore, s.MinScore) || !maps.Equal(base.Floors, s.Floors) || base.Passage != s.Passage {
+		// Not expressible as an override: run the trial's own config.
+		return append(passes, ownPass(t, s, "apply + restart (min_score differs from the collection config, fused or per retriever)")), nil
+	}
+	if s.Formula != base.Formula || s.Formula != fusion.FormulaOwn && s.Fusion.Depth != base.Fusion.Depth {
+		// An external engine's depth is its own setting (Weaviate's
+		// QUERY_HYBRID_MAXIMUM_RESULTS), not a per-request one.
+		return append(passes, ownPass(t, s, "apply + restart (the engine's depth differs from the collection config's)")), nil
+	}
+	// Trials verified through overrides on the same configuration at the
+	// same depth share one pass: the backend retrieves once per query and
+	// fuses every trial's override (fusion variants), when it can.
+	key := apply.String() + fmt.Sprintf("|depth %d", s.Fusion.Depth)
+	var p *verifyPass
+	for _, q := range passes {
+		if q.key == key {
+			p = q
 		}
 	}
-	return nil
+	if p == nil {
+		p = &verifyPass{key: key, apply: apply}
+		passes = append(passes, p)
+	}
+	p.add(t, s.Fusion, "per-request fusion override")
+	return passes, nil
 }
 
 // successful returns the successful trials, and those of them replayed,

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/runs"
@@ -136,12 +137,29 @@ func resultKeys(run *runs.Run, trials []runs.TrialRecord, pre *preStats) (map[st
 // resultKey is resultKeys' key of one trial's results.
 func resultKey(results []runs.QueryResult) string {
 	h := sha256.New()
+	var line []byte
 	for _, r := range results {
-		fmt.Fprintf(h, "%q %q %q %v", r.QueryID, r.Routing, r.Error, runs.Round(r.Primary))
-		for _, d := range r.Top {
-			fmt.Fprintf(h, " %q", d.DocID)
-		}
-		h.Write([]byte{'\n'})
+		line = resultKeyLine(line[:0], r)
+		h.Write(line)
 	}
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// resultKeyLine appends one result's line of resultKey's hash to b: its
+// query id, routing and error quoted (%q), its rounded primary score (%v)
+// and the quoted ids of its top documents, space-separated, then a
+// newline — fmt's bytes, without fmt.
+func resultKeyLine(b []byte, r runs.QueryResult) []byte {
+	b = strconv.AppendQuote(b, r.QueryID)
+	b = append(b, ' ')
+	b = strconv.AppendQuote(b, r.Routing)
+	b = append(b, ' ')
+	b = strconv.AppendQuote(b, r.Error)
+	b = append(b, ' ')
+	b = strconv.AppendFloat(b, runs.Round(r.Primary), 'g', -1, 64)
+	for _, d := range r.Top {
+		b = append(b, ' ')
+		b = strconv.AppendQuote(b, d.DocID)
+	}
+	return append(b, '\n')
 }

@@ -142,7 +142,7 @@ func (c *Client) Search(ctx context.Context, req backend.SearchRequest) (backend
 	if err != nil {
 		return out, fmt.Errorf("search %s: read response: %w", c.base, err)
 	}
-	if err := json.Unmarshal(data, &out); err != nil {
+	if out, err = decodeResponse(data); err != nil {
 		return out, fmt.Errorf("search %s: decode response: %w (body %q)", c.base, err, excerpt(data))
 	}
 	return out, nil

@@ -3,6 +3,8 @@ package stats
 import (
 	"context"
 	"fmt"
+	"math"
+	"math/bits"
 	"math/rand/v2"
 )
 
@@ -38,23 +40,28 @@ func randomFlips(ctx context.Context, d []float64, rng *rand.PCG, perms int, add
 			continue
 		}
 		var fs0, fs1, fs2, fs3 float64
-		var c0, c1, c2, c3 uint64
+		var c0, c1, c2, c3 int
 		for w := range words {
 			w0, w1, w2, w3 := buf[w], buf[words+w], buf[2*words+w], buf[3*words+w]
-			for _, v := range d[w*64 : min(w*64+64, len(d))] {
-				b0, b1, b2, b3 := w0&1, w1&1, w2&1, w3&1
-				fs0 += v * float64(int64(b0))
-				fs1 += v * float64(int64(b1))
-				fs2 += v * float64(int64(b2))
-				fs3 += v * float64(int64(b3))
-				c0, c1, c2, c3 = c0+b0, c1+b1, c2+b2, c3+b3
+			seg := d[w*64 : min(w*64+64, len(d))]
+			keep := ^uint64(0) >> (64 - len(seg)) // the word's bits in use
+			c0, c1 = c0+bits.OnesCount64(w0&keep), c1+bits.OnesCount64(w1&keep)
+			c2, c3 = c2+bits.OnesCount64(w2&keep), c3+bits.OnesCount64(w3&keep)
+			for _, v := range seg {
+				// v where the bit is set, else +0 — what v times the bit
+				// adds (±0 added to a sum that is never -0 changes nothing).
+				vb := math.Float64bits(v)
+				fs0 += math.Float64frombits(vb & -(w0 & 1))
+				fs1 += math.Float64frombits(vb & -(w1 & 1))
+				fs2 += math.Float64frombits(vb & -(w2 & 1))
+				fs3 += math.Float64frombits(vb & -(w3 & 1))
 				w0, w1, w2, w3 = w0>>1, w1>>1, w2>>1, w3>>1
 			}
 		}
-		add(fs0, int(c0))
-		add(fs1, int(c1))
-		add(fs2, int(c2))
-		add(fs3, int(c3))
+		add(fs0, c0)
+		add(fs1, c1)
+		add(fs2, c2)
+		add(fs3, c3)
 	}
 	return nil
 }

@@ -34,7 +34,8 @@ func oneAtATime(d []float64, rng *rand.PCG, perms int) (sums []float64, flips []
 // give the sums and flip counts of the vectors summed one at a time, bit
 // for bit and in order, for sample sizes below, at and across the 64
 // bits of a word, counts not a multiple of the lanes, and differences of
-// very different magnitudes (where the order of the additions shows).
+// very different magnitudes (where the order of the additions shows) or
+// exactly zero (+0 and -0).
 func TestRandomFlipsEqualOneAtATime(t *testing.T) {
 	for _, n := range []int{1, 17, 63, 64, 65, 90, 128, 300, 1001} {
 		for _, perms := range []int{1, 3, 4, 5, 103, 1000} {
@@ -43,6 +44,12 @@ func TestRandomFlipsEqualOneAtATime(t *testing.T) {
 				d := make([]float64, n)
 				for i := range d {
 					d[i] = src.NormFloat64() * math.Pow(10, float64(src.IntN(30)-15))
+					switch src.IntN(8) { // exact zeros of both signs
+					case 0:
+						d[i] = 0
+					case 1:
+						d[i] = math.Copysign(0, -1)
+					}
 				}
 				wantSums, wantFlips := oneAtATime(d, newPCG(42), perms)
 				var sums []float64

@@ -7,6 +7,7 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"sort"
+	"sync"
 )
 
 // Interval is a mean with its bootstrap percentile interval.
@@ -92,18 +93,31 @@ func bootstrapMean(ctx context.Context, v []float64, seed int64, th Thresholds) 
 	if n == 0 {
 		return out, nil
 	}
-	rng := newPCG(seed)
 	means := make([]float64, th.Resamples)
-	un := uint64(n)
-	for b := range means {
-		if b%checkEvery == 0 && ctx.Err() != nil {
-			return Interval{}, fmt.Errorf("stats: bootstrap: %w", ctx.Err())
+	if idx := resampleIndexes(seed, n, th.Resamples); idx != nil {
+		for b := range means {
+			if b%checkEvery == 0 && ctx.Err() != nil {
+				return Interval{}, fmt.Errorf("stats: bootstrap: %w", ctx.Err())
+			}
+			var s float64
+			for _, j := range idx[b*n : (b+1)*n] {
+				s += v[j]
+			}
+			means[b] = s / float64(n)
 		}
-		var s float64
-		for i := 0; i < n; i++ {
-			s += v[index(rng.Uint64(), un)]
+	} else {
+		rng := newPCG(seed)
+		un := uint64(n)
+		for b := range means {
+			if b%checkEvery == 0 && ctx.Err() != nil {
+				return Interval{}, fmt.Errorf("stats: bootstrap: %w", ctx.Err())
+			}
+			var s float64
+			for i := 0; i < n; i++ {
+				s += v[index(rng.Uint64(), un)]
+			}
+			means[b] = s / float64(n)
 		}
-		means[b] = s / float64(n)
 	}
 	sort.Float64s(means)
 	a := (1 - th.Level) / 2
@@ -118,6 +132,67 @@ func bootstrapMean(ctx context.Context, v []float64, seed int64, th Thresholds) 
 	out.Low = out.Mean + widen*(quantile(means, a)-out.Mean)
 	out.High = out.Mean + widen*(quantile(means, 1-a)-out.Mean)
 	return out, nil
+}
+
+// Resampling indexes are kept for reuse: every trial compared with one
+// reference on one metric resamples with the same seed (common random
+// numbers), so the same indexes are drawn for each. At most
+// keptResamplings sets are kept, each of at most maxKeptIndexes.
+const (
+	keptResamplings = 4
+	maxKeptIndexes  = 1 << 22 // 16 MB of uint32
+)
+
+type resamplingKey struct {
+	seed      int64
+	n, copies int
+}
+
+type resampling struct {
+	once sync.Once
+	idx  []uint32
+}
+
+var resamplings struct {
+	mu    sync.Mutex
+	byKey map[resamplingKey]*resampling
+	order []resamplingKey // oldest first
+}
+
+// resampleIndexes returns the indexes bootstrapMean draws for copies
+// resamples of n values with seed — resample b is idx[b*n:(b+1)*n], drawn
+// from newPCG(seed) in that order, as drawing them one by one would — or
+// nil when there are too many to keep (n*copies > maxKeptIndexes, or n
+// beyond uint32).
+func resampleIndexes(seed int64, n, copies int) []uint32 {
+	if n <= 0 || copies <= 0 || n > math.MaxUint32 || n > maxKeptIndexes/copies {
+		return nil
+	}
+	key := resamplingKey{seed, n, copies}
+	resamplings.mu.Lock()
+	r := resamplings.byKey[key]
+	if r == nil {
+		if resamplings.byKey == nil {
+			resamplings.byKey = map[resamplingKey]*resampling{}
+		}
+		if len(resamplings.order) == keptResamplings {
+			delete(resamplings.byKey, resamplings.order[0])
+			resamplings.order = resamplings.order[1:]
+		}
+		r = &resampling{}
+		resamplings.byKey[key] = r
+		resamplings.order = append(resamplings.order, key)
+	}
+	resamplings.mu.Unlock()
+	r.once.Do(func() {
+		rng := newPCG(seed)
+		un := uint64(n)
+		r.idx = make([]uint32, n*copies)
+		for i := range r.idx {
+			r.idx[i] = uint32(index(rng.Uint64(), un))
+		}
+	})
+	return r.idx
 }
 
 // quantile is the type-7 (R default) quantile of sorted values.
