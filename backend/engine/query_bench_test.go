@@ -1,0 +1,60 @@
+package engine_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/backend/engine"
+	"github.com/fusiontune/fusiontune/backend/fusion"
+)
+
+// benchQueryConfig is make bench-query's engine: SciFact, whole
+// documents, BM25 + lsa-256 fused by RRF (k 60).
+func benchQueryConfig(tb testing.TB, dir string) engine.Config {
+	c := scifactConfig(tb, dir)
+	c.Retrievers = []string{engine.BM25, engine.Dense}
+	c.Dense.Model = "lsa-256"
+	c.Fusion.Method = fusion.RRF
+	c.Fusion.K = 60
+	return c
+}
+
+// BenchmarkSciFactSearchPath is one client's hybrid search as make
+// bench-query sends it (k 10, the 300 SciFact queries cycled) on the
+// bench-query engine: "engine" calls Engine.Search, "handler" the
+// server's POST /search handler in process (JSON decode, search, JSON
+// encode) without a socket.
+func BenchmarkSciFactSearchPath(b *testing.B) {
+	e := build(b, benchQueryConfig(b, b.TempDir()))
+	queries := readQueries(b, filepath.Join(sharedData(b, "scifact"), "queries.jsonl"))
+	b.Run("engine", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; b.Loop(); i++ {
+			if _, err := e.Search(context.Background(), backend.SearchRequest{Query: queries[i%len(queries)].Text, K: 10}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("handler", func(b *testing.B) {
+		srv := engine.NewServer(e, engine.ServerOptions{})
+		bodies := make([]string, len(queries))
+		for i, q := range queries {
+			data, _ := json.Marshal(map[string]any{"query": q.Text, "k": 10})
+			bodies[i] = string(data)
+		}
+		b.ReportAllocs()
+		for i := 0; b.Loop(); i++ {
+			req, _ := http.NewRequest(http.MethodPost, "/search", strings.NewReader(bodies[i%len(bodies)]))
+			w := newRecorder()
+			srv.ServeHTTP(w, req)
+			if w.status != http.StatusOK {
+				b.Fatalf("status %d: %s", w.status, w.body.String())
+			}
+		}
+	})
+}
