@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas32"
@@ -124,21 +125,19 @@ const denseBlockValues = 1 << 18
 var denseParts = 0
 
 // similarities sets sims[i] to row i · q: one matrix-vector product
-// (gonum's assembly dot kernel per row), split into row blocks computed on
-// every core when the matrix is large and no other search is scanning
-// (concurrent searches keep the cores busy already: splitting theirs only
-// adds goroutines waiting for a core). Each row's dot product is the same
-// kernel on the same values whichever block holds it, so the split changes
-// no similarity, only how soon a lone search has them all.
+// (each row's dot product summed as gonum's SSE kernel sums it: see dots),
+// split into row blocks computed on every core when the matrix is large
+// and no other search is scanning (concurrent searches keep the cores busy
+// already: splitting theirs only adds goroutines waiting for a core). Each
+// row's dot product is the same sum of the same values whichever block
+// holds it, so the split changes no similarity, only how soon a lone
+// search has them all.
 func (v *vectors) similarities(q, sims []float32) {
 	n := len(sims)
 	others := v.searching.Add(1) > 1
 	defer v.searching.Add(-1)
 	parts := splitParts(n, v.dim, denseParts, runtime.GOMAXPROCS(0), others)
-	gemv := func(lo, hi int) {
-		blas32.Gemv(blas.NoTrans, 1, blas32.General{Rows: hi - lo, Cols: v.dim, Stride: v.dim, Data: v.data[lo*v.dim : hi*v.dim]},
-			blas32.Vector{N: v.dim, Inc: 1, Data: q}, 0, blas32.Vector{N: hi - lo, Inc: 1, Data: sims[lo:hi]})
-	}
+	gemv := func(lo, hi int) { v.dots(q, lo, hi, sims[lo:hi]) }
 	if parts == 1 {
 		gemv(0, n)
 		return
@@ -150,6 +149,24 @@ func (v *vectors) similarities(q, sims []float32) {
 	}
 	gemv(0, step)
 	wg.Wait()
+}
+
+// dots sets out[i-lo] to row i · q for the rows [lo, hi): gonum's
+// Sgemv, whose SSE kernel (DotUnitary) computes each row's dot product,
+// or dotRows4, the same summation four rows at a time with AVX, where it
+// applies (a dimension that is a multiple of 16 and a 16-byte aligned q,
+// as DotUnitary then sums every value in its unrolled loop).
+func (v *vectors) dots(q []float32, lo, hi int, out []float32) {
+	if dotKernel && v.dim > 0 && v.dim%16 == 0 && uintptr(unsafe.Pointer(&q[0]))%16 == 0 {
+		if g := (hi - lo) / 4; g > 0 {
+			dotRows4(&q[0], &v.data[lo*v.dim], uintptr(v.dim), uintptr(g), &out[0])
+			lo, out = lo+4*g, out[4*g:]
+		}
+	}
+	if lo < hi {
+		blas32.Gemv(blas.NoTrans, 1, blas32.General{Rows: hi - lo, Cols: v.dim, Stride: v.dim, Data: v.data[lo*v.dim : hi*v.dim]},
+			blas32.Vector{N: v.dim, Inc: 1, Data: q}, 0, blas32.Vector{N: hi - lo, Inc: 1, Data: out})
+	}
 }
 
 // splitParts is how many row blocks a product of n rows of dim values is
