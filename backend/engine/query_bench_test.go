@@ -3,6 +3,7 @@ package engine_test
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -45,7 +46,9 @@ func reportCPU(b *testing.B) func() {
 // bench-query sends it (k 10, the 300 SciFact queries cycled) on the
 // bench-query engine: "engine" calls Engine.Search, "handler" the
 // server's POST /search handler in process (JSON decode, search, JSON
-// encode) without a socket. cpu-ns/op is the CPU time of a search (the
+// encode) without a socket, "http" POST /search over loopback HTTP from
+// a plain net/http client (as scripts/querybench sends it; the client's
+// CPU time counts too). cpu-ns/op is the CPU time of a search (the
 // dense scan may run on two cores at once).
 func BenchmarkSciFactSearchPath(b *testing.B) {
 	e := build(b, benchQueryConfig(b, b.TempDir()))
@@ -59,13 +62,13 @@ func BenchmarkSciFactSearchPath(b *testing.B) {
 			}
 		}
 	})
+	bodies := make([]string, len(queries))
+	for i, q := range queries {
+		data, _ := json.Marshal(map[string]any{"query": q.Text, "k": 10})
+		bodies[i] = string(data)
+	}
 	b.Run("handler", func(b *testing.B) {
 		srv := engine.NewServer(e, engine.ServerOptions{})
-		bodies := make([]string, len(queries))
-		for i, q := range queries {
-			data, _ := json.Marshal(map[string]any{"query": q.Text, "k": 10})
-			bodies[i] = string(data)
-		}
 		b.ReportAllocs()
 		defer reportCPU(b)()
 		for i := 0; b.Loop(); i++ {
@@ -74,6 +77,23 @@ func BenchmarkSciFactSearchPath(b *testing.B) {
 			srv.ServeHTTP(w, req)
 			if w.status != http.StatusOK {
 				b.Fatalf("status %d: %s", w.status, w.body.String())
+			}
+		}
+	})
+	b.Run("http", func(b *testing.B) {
+		addr := serveAddr(b, e)
+		hc := &http.Client{}
+		b.ReportAllocs()
+		defer reportCPU(b)()
+		for i := 0; b.Loop(); i++ {
+			resp, err := hc.Post("http://"+addr+"/search", "application/json", strings.NewReader(bodies[i%len(bodies)]))
+			if err != nil {
+				b.Fatal(err)
+			}
+			_, err = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			if err != nil || resp.StatusCode != http.StatusOK {
+				b.Fatalf("status %d, %v", resp.StatusCode, err)
 			}
 		}
 	})
