@@ -109,6 +109,19 @@ func BenchmarkSciFactHybridQuery(b *testing.B) {
 
 // serveBench serves a built engine on 127.0.0.1:0 until the benchmark ends.
 func serveBench(b *testing.B, e *engine.Engine) *client.Client {
+	cl, err := client.New(serveAddr(b, e))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := cl.Ready(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	return cl
+}
+
+// serveAddr serves a built engine on 127.0.0.1:0 until the benchmark ends
+// and returns its address.
+func serveAddr(b *testing.B, e *engine.Engine) string {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		b.Fatal(err)
@@ -120,14 +133,7 @@ func serveBench(b *testing.B, e *engine.Engine) *client.Client {
 		engine.NewServer(e, engine.ServerOptions{}).Serve(ctx, ln, nil) // Build is a no-op on a built engine
 	}()
 	b.Cleanup(func() { cancel(); <-done })
-	cl, err := client.New(ln.Addr().String())
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := cl.Ready(context.Background()); err != nil {
-		b.Fatal(err)
-	}
-	return cl
+	return ln.Addr().String()
 }
 
 // BenchmarkSciFactHTTPThroughput runs hybrid searches from 4 concurrent

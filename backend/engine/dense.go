@@ -2,7 +2,6 @@ package engine
 
 import (
 	"bufio"
-	"container/heap"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -12,6 +11,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas32"
@@ -24,6 +24,7 @@ type vectors struct {
 	data []float32 // len(chunks) * dim, row i is chunk i
 
 	searching atomic.Int32 // searches in similarities now (see splitParts)
+	bufs      sync.Pool    // *searchBuf
 }
 
 // newVectors L2-normalizes rows into the index. A zero row stays zero
@@ -85,33 +86,46 @@ func (v *vectors) search(q []float32, depth int, chunks []Chunk) ([]scored, erro
 	if len(q) != v.dim {
 		return nil, fmt.Errorf("dense search: query vector has %d dimensions, want %d", len(q), v.dim)
 	}
-	qn := make([]float32, len(q))
-	copy(qn, q)
-	normalize(qn)
 	n := len(v.data) / max(v.dim, 1)
 	depth = min(depth, n)
 	if depth <= 0 {
 		return nil, nil
 	}
-	sims := make([]float32, n)
+	buf, _ := v.bufs.Get().(*searchBuf)
+	if buf == nil {
+		buf = &searchBuf{q: make([]float32, v.dim), sims: make([]float32, n)}
+	}
+	defer v.bufs.Put(buf)
+	qn := buf.q
+	copy(qn, q)
+	normalize(qn)
+	sims := buf.sims
 	v.similarities(qn, sims)
-	h := &topHeap{chunks: chunks, items: make([]scored, 0, depth+1)}
+	h := topHeap{chunks: chunks, items: buf.items[:0]}
 	for i, sim := range sims {
-		s := float64(sim)
+		x := scored{idx: i, score: float64(sim)}
 		if len(h.items) < depth {
-			heap.Push(h, scored{idx: i, score: s})
+			h.push(x)
 			continue
 		}
-		if h.better(scored{idx: i, score: s}, h.items[0]) {
-			h.items[0] = scored{idx: i, score: s}
-			heap.Fix(h, 0)
+		if h.better(x, h.items[0]) {
+			h.items[0] = x
+			h.fixRoot()
 		}
 	}
 	out := make([]scored, len(h.items))
 	for i := len(out) - 1; i >= 0; i-- {
-		out[i] = heap.Pop(h).(scored)
+		out[i] = h.pop()
 	}
+	buf.items = h.items
 	return out, nil
+}
+
+// searchBuf is one search's scratch space, reused between searches: the
+// normalized query and the similarities (one per row), and the heap.
+type searchBuf struct {
+	q, sims []float32
+	items   []scored
 }
 
 // denseBlockValues is the least number of values (rows × dimensions) a
@@ -124,21 +138,19 @@ const denseBlockValues = 1 << 18
 var denseParts = 0
 
 // similarities sets sims[i] to row i · q: one matrix-vector product
-// (gonum's assembly dot kernel per row), split into row blocks computed on
-// every core when the matrix is large and no other search is scanning
-// (concurrent searches keep the cores busy already: splitting theirs only
-// adds goroutines waiting for a core). Each row's dot product is the same
-// kernel on the same values whichever block holds it, so the split changes
-// no similarity, only how soon a lone search has them all.
+// (each row's dot product summed as gonum's SSE kernel sums it: see dots),
+// split into row blocks computed on every core when the matrix is large
+// and no other search is scanning (concurrent searches keep the cores busy
+// already: splitting theirs only adds goroutines waiting for a core). Each
+// row's dot product is the same sum of the same values whichever block
+// holds it, so the split changes no similarity, only how soon a lone
+// search has them all.
 func (v *vectors) similarities(q, sims []float32) {
 	n := len(sims)
 	others := v.searching.Add(1) > 1
 	defer v.searching.Add(-1)
 	parts := splitParts(n, v.dim, denseParts, runtime.GOMAXPROCS(0), others)
-	gemv := func(lo, hi int) {
-		blas32.Gemv(blas.NoTrans, 1, blas32.General{Rows: hi - lo, Cols: v.dim, Stride: v.dim, Data: v.data[lo*v.dim : hi*v.dim]},
-			blas32.Vector{N: v.dim, Inc: 1, Data: q}, 0, blas32.Vector{N: hi - lo, Inc: 1, Data: sims[lo:hi]})
-	}
+	gemv := func(lo, hi int) { v.dots(q, lo, hi, sims[lo:hi]) }
 	if parts == 1 {
 		gemv(0, n)
 		return
@@ -150,6 +162,24 @@ func (v *vectors) similarities(q, sims []float32) {
 	}
 	gemv(0, step)
 	wg.Wait()
+}
+
+// dots sets out[i-lo] to row i · q for the rows [lo, hi): gonum's
+// Sgemv, whose SSE kernel (DotUnitary) computes each row's dot product,
+// or dotRows4, the same summation four rows at a time with AVX, where it
+// applies (a dimension that is a multiple of 16 and a 16-byte aligned q,
+// as DotUnitary then sums every value in its unrolled loop).
+func (v *vectors) dots(q []float32, lo, hi int, out []float32) {
+	if dotKernel && v.dim > 0 && v.dim%16 == 0 && uintptr(unsafe.Pointer(&q[0]))%16 == 0 {
+		if g := (hi - lo) / 4; g > 0 {
+			dotRows4(&q[0], &v.data[lo*v.dim], uintptr(v.dim), uintptr(g), &out[0])
+			lo, out = lo+4*g, out[4*g:]
+		}
+	}
+	if lo < hi {
+		blas32.Gemv(blas.NoTrans, 1, blas32.General{Rows: hi - lo, Cols: v.dim, Stride: v.dim, Data: v.data[lo*v.dim : hi*v.dim]},
+			blas32.Vector{N: v.dim, Inc: 1, Data: q}, 0, blas32.Vector{N: hi - lo, Inc: 1, Data: out})
+	}
 }
 
 // splitParts is how many row blocks a product of n rows of dim values is
@@ -166,20 +196,70 @@ func splitParts(n, dim, parts, cores int, others bool) int {
 }
 
 // topHeap is a min-heap of the best items so far: its root is the worst.
+// Its operations are container/heap's (Push, Fix at the root, Pop), step
+// for step, on a typed slice instead of through an interface.
 type topHeap struct {
 	chunks []Chunk
 	items  []scored
 }
 
 func (h *topHeap) better(a, b scored) bool { return rankedBefore(h.chunks, a, b) }
-func (h *topHeap) Len() int                { return len(h.items) }
-func (h *topHeap) Less(i, j int) bool      { return h.better(h.items[j], h.items[i]) }
-func (h *topHeap) Swap(i, j int)           { h.items[i], h.items[j] = h.items[j], h.items[i] }
-func (h *topHeap) Push(x any)              { h.items = append(h.items, x.(scored)) }
-func (h *topHeap) Pop() any {
-	x := h.items[len(h.items)-1]
-	h.items = h.items[:len(h.items)-1]
+
+// less is container/heap's Less: item i is worse than item j.
+func (h *topHeap) less(i, j int) bool { return h.better(h.items[j], h.items[i]) }
+
+// push is heap.Push.
+func (h *topHeap) push(x scored) {
+	h.items = append(h.items, x)
+	h.up(len(h.items) - 1)
+}
+
+// fixRoot is heap.Fix(h, 0).
+func (h *topHeap) fixRoot() {
+	if !h.down(0, len(h.items)) {
+		h.up(0)
+	}
+}
+
+// pop is heap.Pop.
+func (h *topHeap) pop() scored {
+	n := len(h.items) - 1
+	h.items[0], h.items[n] = h.items[n], h.items[0]
+	h.down(0, n)
+	x := h.items[n]
+	h.items = h.items[:n]
 	return x
+}
+
+func (h *topHeap) up(j int) {
+	for {
+		i := (j - 1) / 2 // parent
+		if i == j || !h.less(j, i) {
+			break
+		}
+		h.items[i], h.items[j] = h.items[j], h.items[i]
+		j = i
+	}
+}
+
+func (h *topHeap) down(i0, n int) bool {
+	i := i0
+	for {
+		j1 := 2*i + 1
+		if j1 >= n || j1 < 0 { // j1 < 0 after int overflow
+			break
+		}
+		j := j1 // left child
+		if j2 := j1 + 1; j2 < n && h.less(j2, j1) {
+			j = j2 // right child
+		}
+		if !h.less(j, i) {
+			break
+		}
+		h.items[i], h.items[j] = h.items[j], h.items[i]
+		i = j
+	}
+	return i > i0
 }
 
 // vectorMagic starts a vector cache file, followed by the row count and the

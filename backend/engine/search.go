@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/fusiontune/fusiontune/backend"
@@ -86,21 +87,25 @@ func (e *Engine) Search(ctx context.Context, req backend.SearchRequest) (backend
 		lists[Dense] = dense
 	}
 	pl := fusion.Prepare(lists)
-	var f fusion.Fuser
+	f, _ := fusers.Get().(*fuser)
+	if f == nil {
+		f = new(fuser)
+	}
+	defer fusers.Put(f)
 	var resp backend.SearchResponse
 	if usePolicy {
 		s := e.policy.Settings(fusion.QueryFeatures(req.Query, lists, e.policy.Depth))
 		s.Passage = e.settings.Passage
-		resp.Hits, resp.Routing = e.fuseUnder(&f, lists, pl, s, k)
+		resp.Hits, resp.Routing = e.fuseUnder(f, lists, pl, s, k)
 	} else {
-		resp.Hits, resp.Routing = e.fuse(&f, lists, pl, p, k)
+		resp.Hits, resp.Routing = e.fuse(f, lists, pl, p, k)
 	}
 	if err := finiteScores(resp.Hits, "fusion"); err != nil {
 		return backend.SearchResponse{}, err
 	}
 	for i, vp := range variants {
 		var v backend.Variant
-		v.Hits, v.Routing = e.fuse(&f, lists, pl, vp, k)
+		v.Hits, v.Routing = e.fuse(f, lists, pl, vp, k)
 		if err := finiteScores(v.Hits, fmt.Sprintf("variants[%d]", i)); err != nil {
 			return backend.SearchResponse{}, err
 		}
@@ -116,10 +121,20 @@ func (e *Engine) Search(ctx context.Context, req backend.SearchRequest) (backend
 	return resp, nil
 }
 
+// fuser is a search's fusion scratch, reused between searches (fusers): a
+// Fuser and the ranking it fills, both copied out into the hits.
+type fuser struct {
+	fusion.Fuser
+	ranked []fusion.Ranked
+}
+
+// fusers holds the idle *fuser of finished searches.
+var fusers sync.Pool
+
 // fuse ranks the prepared candidate lists under p and the configured
 // floors, min_score and mode (the rules of fusion.Fuser.HitsInto) and
 // returns the first k hits and their routing.
-func (e *Engine) fuse(f *fusion.Fuser, lists map[string][]fusion.Candidate, pl *fusion.Prepared, p fusion.Params, k int) ([]backend.Hit, string) {
+func (e *Engine) fuse(f *fuser, lists map[string][]fusion.Candidate, pl *fusion.Prepared, p fusion.Params, k int) ([]backend.Hit, string) {
 	s := e.settings
 	s.Fusion = p
 	return e.fuseUnder(f, lists, pl, s, k)
@@ -127,8 +142,9 @@ func (e *Engine) fuse(f *fusion.Fuser, lists map[string][]fusion.Candidate, pl *
 
 // fuseUnder ranks the prepared candidate lists under s (fusion.Fuser.HitsInto)
 // and returns the first k hits and their routing.
-func (e *Engine) fuseUnder(f *fusion.Fuser, lists map[string][]fusion.Candidate, pl *fusion.Prepared, s fusion.Settings, k int) ([]backend.Hit, string) {
-	ranked := f.HitsInto(nil, pl, s, k)
+func (e *Engine) fuseUnder(f *fuser, lists map[string][]fusion.Candidate, pl *fusion.Prepared, s fusion.Settings, k int) ([]backend.Hit, string) {
+	f.ranked = f.HitsInto(f.ranked[:0], pl, s, k)
+	ranked := f.ranked
 	ids, docIDs := pl.IDs(s.Passage), pl.DocIDs(s.Passage)
 	hits := make([]backend.Hit, 0, len(ranked))
 	for _, r := range ranked {

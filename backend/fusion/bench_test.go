@@ -76,3 +76,19 @@ func BenchmarkPrepare(b *testing.B) {
 		fusion.Prepare(lists)
 	}
 }
+
+// BenchmarkPrepareDocuments prepares 2 lists x 100 whole documents (each
+// candidate its own document, as the engine's lists over unchunked
+// corpora): one view serves both modes.
+func BenchmarkPrepareDocuments(b *testing.B) {
+	lists := synthetic(42, 100)
+	for _, l := range lists {
+		for i := range l {
+			l[i].ID = l[i].DocID
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		fusion.Prepare(lists)
+	}
+}

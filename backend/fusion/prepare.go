@@ -49,8 +49,28 @@ func Prepare(lists map[string][]Candidate) *Prepared {
 		ordered[i] = lists[name]
 	}
 	pl.passage = buildView(ordered, func(c *Candidate) string { return c.ID }, docOf)
-	pl.document = buildView(ordered, docOf, docOf)
+	if wholeDocuments(ordered) {
+		// Each unit's key is its document either way: the document view
+		// is the passage view (both are read only).
+		pl.document = pl.passage
+	} else {
+		pl.document = buildView(ordered, docOf, docOf)
+	}
 	return pl
+}
+
+// wholeDocuments reports whether every candidate is its own document
+// (DocID empty or equal to ID), as an engine's lists are when it indexes
+// whole documents.
+func wholeDocuments(lists [][]Candidate) bool {
+	for _, list := range lists {
+		for i := range list {
+			if c := &list[i]; c.DocID != "" && c.DocID != c.ID {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // Retrievers returns the retriever names in fusion order (sorted).
