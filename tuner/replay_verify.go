@@ -214,6 +214,33 @@ func (p *verifyPass) run(ctx context.Context, o Options, ro ReplayOptions, res *
 	if err != nil {
 		return fmt.Errorf("verify trial %q: %w", first.Name, err)
 	}
+	eo, answered := p.evalOptions(o)
+	prefix := fmt.Sprintf("%s/verify-%03d", o.Run.ID(), first.Index)
+	main, err := evaluate(ctx, o.Backend, o.Queries, o.Scorer, eo, prefix, func(n int) {
+		o.Progress.QueryDone(n, len(o.Queries))
+	})
+	if err != nil {
+		return fmt.Errorf("verify trial %q: %w", first.Name, err)
+	}
+	for i, r := range main.Results {
+		if r.Error == "" && len(answered[i]) != len(eo.variants) {
+			return p.passPerTrial(ctx, o, ro, res, recorded, main, began)
+		}
+	}
+	batches := append([]Batch{main}, variantBatches(o, main, answered, len(eo.variants))...)
+	shared := fmt.Sprintf(" (one pass for %d trials)", len(p.trials))
+	for k, t := range p.trials {
+		if err := settleVerified(o, ro, res, recorded, t, batches[k], p.hows[k]+shared, began); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// evalOptions are the evaluation options of a pass: the first trial's
+// fusion as the request's own, the others' as variants, each query's
+// variant answers collected into answered (in query order).
+func (p *verifyPass) evalOptions(o Options) (EvalOptions, [][]backend.Variant) {
 	pos := make(map[string]int, len(o.Queries))
 	for i, q := range o.Queries {
 		pos[q.ID] = i
@@ -230,32 +257,19 @@ func (p *verifyPass) run(ctx context.Context, o Options, ro ReplayOptions, res *
 		answered[pos[q.ID]] = resp.Variants
 		mu.Unlock()
 	}
-	prefix := fmt.Sprintf("%s/verify-%03d", o.Run.ID(), first.Index)
-	main, err := evaluate(ctx, o.Backend, o.Queries, o.Scorer, eo, prefix, func(n int) {
-		o.Progress.QueryDone(n, len(o.Queries))
-	})
-	if err != nil {
-		return fmt.Errorf("verify trial %q: %w", first.Name, err)
+	return eo, answered
+}
+
+// passPerTrial settles the pass's first trial on main and verifies every
+// other trial in a live pass of its own: the backend answered no fusion
+// variants.
+func (p *verifyPass) passPerTrial(ctx context.Context, o Options, ro ReplayOptions, res *Result, recorded *runResults, main Batch, began time.Time) error {
+	fmt.Fprintf(ro.Log, "verify: the backend answers no fusion variants: one pass per trial\n")
+	if err := settleVerified(o, ro, res, recorded, p.trials[0], main, p.hows[0], began); err != nil {
+		return err
 	}
-	for i, r := range main.Results {
-		if r.Error == "" && len(answered[i]) != len(eo.variants) {
-			// No fusion variants from this backend: a pass per other trial.
-			fmt.Fprintf(ro.Log, "verify: the backend answers no fusion variants: one pass per trial\n")
-			if err := settleVerified(o, ro, res, recorded, first, main, p.hows[0], began); err != nil {
-				return err
-			}
-			for k, t := range p.trials[1:] {
-				if err := verifyLive(ctx, o, ro, res, recorded, t, p.apply, p.overrides[k+1], false, p.hows[k+1]); err != nil {
-					return err
-				}
-			}
-			return nil
-		}
-	}
-	batches := append([]Batch{main}, variantBatches(o, main, answered, len(eo.variants))...)
-	shared := fmt.Sprintf(" (one pass for %d trials)", len(p.trials))
-	for k, t := range p.trials {
-		if err := settleVerified(o, ro, res, recorded, t, batches[k], p.hows[k]+shared, began); err != nil {
+	for k, t := range p.trials[1:] {
+		if err := verifyLive(ctx, o, ro, res, recorded, t, p.apply, p.overrides[k+1], false, p.hows[k+1]); err != nil {
 			return err
 		}
 	}
