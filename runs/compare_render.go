@@ -106,42 +106,40 @@ func pairedRows(paired []Comparison) [][]string {
 	return rows
 }
 
-// textDoc writes headings and tables as text (aligned columns) or, with
-// md, as Markdown (## headings, pipe tables).
+// textDoc writes headings and tables as text (aligned columns, textTable)
+// or, with md, as Markdown (pipe tables; headings at level 2, or sub's
+// level 3 for a section inside another document).
 type textDoc struct {
-	b  strings.Builder
-	md bool
+	b   strings.Builder
+	md  bool
+	sub bool
 }
 
 // heading starts a section titled s.
 func (w *textDoc) heading(s string) {
-	if w.md {
+	switch {
+	case w.md && w.sub:
+		fmt.Fprintf(&w.b, "\n### %s\n\n", s)
+	case w.md:
 		fmt.Fprintf(&w.b, "\n## %s\n\n", s)
-	} else {
+	default:
 		fmt.Fprintf(&w.b, "\n%s\n", s)
 	}
 }
 
-// table writes head and rows: a pipe table, or columns two spaces apart,
-// each as wide as its widest cell (in runes), indented two spaces, with
-// no trailing spaces.
+// table writes head and rows: a pipe table, or textTable's columns.
 func (w *textDoc) table(head []string, rows [][]string) {
 	if w.md {
 		MarkdownTable(&w.b, head, rows)
-		return
+	} else {
+		textTable(&w.b, head, rows)
 	}
-	width := make([]int, len(head))
-	for _, r := range append([][]string{head}, rows...) {
-		for i, cell := range r {
-			width[i] = max(width[i], len([]rune(cell)))
-		}
-	}
-	for _, r := range append([][]string{head}, rows...) {
-		cells := make([]string, len(r))
-		for i, cell := range r {
-			cells[i] = cell + strings.Repeat(" ", width[i]-len([]rune(cell)))
-		}
-		w.b.WriteString("  " + strings.TrimRight(strings.Join(cells, "  "), " ") + "\n")
+}
+
+// para ends a Markdown table before a line of text.
+func (w *textDoc) para() {
+	if w.md {
+		w.b.WriteString("\n")
 	}
 }
 

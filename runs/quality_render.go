@@ -48,37 +48,8 @@ func textTable(b *strings.Builder, head []string, rows [][]string) {
 	}
 }
 
-// qualityWriter draws a quality summary's sections as text or Markdown.
-type qualityWriter struct {
-	b  strings.Builder
-	md bool
-}
-
-func (w *qualityWriter) heading(s string) {
-	if w.md {
-		fmt.Fprintf(&w.b, "\n### %s\n\n", s)
-	} else {
-		fmt.Fprintf(&w.b, "\n%s\n", s)
-	}
-}
-
-func (w *qualityWriter) table(head []string, rows [][]string) {
-	if w.md {
-		MarkdownTable(&w.b, head, rows)
-	} else {
-		textTable(&w.b, head, rows)
-	}
-}
-
-// para ends a Markdown table before a line of text.
-func (w *qualityWriter) para() {
-	if w.md {
-		w.b.WriteString("\n")
-	}
-}
-
 func (q Quality) render(md bool) string {
-	w := &qualityWriter{md: md}
+	w := &textDoc{md: md, sub: true}
 	status := "PASS"
 	if !q.GatesPass {
 		status = "FAIL"
@@ -111,7 +82,7 @@ func (q Quality) render(md bool) string {
 
 // renderScorecard draws the scorecard overall, per category (with
 // routing) and per difficulty.
-func (q Quality) renderScorecard(w *qualityWriter) {
+func (q Quality) renderScorecard(w *textDoc) {
 	w.heading("Scorecard")
 	rows := [][]string{{"primary", f4(q.Primary)}}
 	for _, m := range q.Metrics {
@@ -154,7 +125,7 @@ func (q Quality) renderScorecard(w *qualityWriter) {
 	}
 }
 
-func (q Quality) renderGates(w *qualityWriter) {
+func (q Quality) renderGates(w *textDoc) {
 	if len(q.Gates) == 0 {
 		return
 	}
@@ -176,7 +147,7 @@ func (q Quality) renderGates(w *qualityWriter) {
 
 // render draws the comparison with the reference: per metric, then the
 // primary score per category, then the warnings.
-func (a *Against) render(w *qualityWriter) {
+func (a *Against) render(w *textDoc) {
 	w.heading("Against " + a.Reference)
 	if a.GoldenHashDiffers {
 		w.b.WriteString("warning: the reference was made on another version of the golden set\n\n")
