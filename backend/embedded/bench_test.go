@@ -12,29 +12,11 @@ import (
 // engine config checked the way `tune serve` will read it. ns/op is per
 // pass over the shortlist.
 func BenchmarkCheckTrials(b *testing.B) {
-	ef, err := experiments.LoadExperimentFile("../../experiments/shortlist.json")
-	if err != nil {
-		b.Fatal(err)
-	}
-	trials, _, err := ef.Expand()
-	if err != nil {
-		b.Fatal(err)
-	}
-	dir := b.TempDir()
-	b.ReportAllocs()
-	for b.Loop() {
-		b.StopTimer()
-		f, err := embedded.New(embedded.Options{ConfigFile: "testdata/engine.yaml", CacheDir: dir})
-		if err != nil {
+	benchShortlist(b, func(f *embedded.Factory, t experiments.TrialSpec) {
+		if err := f.Check(t.Params); err != nil {
 			b.Fatal(err)
 		}
-		b.StartTimer()
-		for _, t := range trials {
-			if err := f.Check(t.Params); err != nil {
-				b.Fatal(err)
-			}
-		}
-	}
+	})
 }
 
 // BenchmarkDescribeTrials renders every shortlist trial's engine config
@@ -42,6 +24,16 @@ func BenchmarkCheckTrials(b *testing.B) {
 // so that none comes from the factory's memo. ns/op is per pass over the
 // shortlist.
 func BenchmarkDescribeTrials(b *testing.B) {
+	benchShortlist(b, func(f *embedded.Factory, t experiments.TrialSpec) {
+		if d := f.Describe(t.Params); len(d) == 0 {
+			b.Fatal("empty config")
+		}
+	})
+}
+
+// benchShortlist times one pass of each over the shipped shortlist's
+// trials per iteration, on a factory made new (untimed) each time.
+func benchShortlist(b *testing.B, each func(*embedded.Factory, experiments.TrialSpec)) {
 	ef, err := experiments.LoadExperimentFile("../../experiments/shortlist.json")
 	if err != nil {
 		b.Fatal(err)
@@ -60,9 +52,7 @@ func BenchmarkDescribeTrials(b *testing.B) {
 		}
 		b.StartTimer()
 		for _, t := range trials {
-			if d := f.Describe(t.Params); len(d) == 0 {
-				b.Fatal("empty config")
-			}
+			each(f, t)
 		}
 	}
 }
