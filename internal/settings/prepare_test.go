@@ -61,12 +61,7 @@ func TestPrepareSweepJudgeRefuses(t *testing.T) {
 // TestPrepareSweepSharedReplayRefused: a shared study (--parallel 2) runs
 // every trial live, so --mode replay is refused before any run starts.
 func TestPrepareSweepSharedReplayRefused(t *testing.T) {
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	t.Chdir(t.TempDir())
-	var s Settings
-	if err := Load(&s, &s, "", nil, nil); err != nil {
-		t.Fatal(err)
-	}
+	s := defaultSettings(t)
 	req := tuner.SweepRequest{Mode: string(tuner.ModeReplay), ModeGiven: true, Shared: tuner.SharedRequest{Parallel: 2, Beat: studystore.DefaultHeartbeatInterval, Timeout: studystore.DefaultHeartbeatTimeout}}
 	shared, err := req.Check()
 	if err != nil || !shared {

@@ -18,12 +18,7 @@ import (
 // category the settings do not know is the user's error, before any run
 // exists.
 func TestRunConfig(t *testing.T) {
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	t.Chdir(t.TempDir())
-	var s Settings
-	if err := Load(&s, &s, "", nil, nil); err != nil {
-		t.Fatal(err)
-	}
+	s := defaultSettings(t)
 	ef, err := tuner.LoadExperiments("")
 	if err != nil {
 		t.Fatal(err)

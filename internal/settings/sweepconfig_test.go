@@ -17,12 +17,7 @@ import (
 // experiment file that does not parse and an unknown mode are input
 // errors before any run exists.
 func TestSweepConfig(t *testing.T) {
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	t.Chdir(t.TempDir())
-	var s Settings
-	if err := Load(&s, &s, "", nil, nil); err != nil {
-		t.Fatal(err)
-	}
+	s := defaultSettings(t)
 	var log bytes.Buffer
 	req := tuner.SweepRequest{Mode: string(tuner.ModeAuto), Verify: tuner.DefaultVerify, Args: []string{"--mode", "auto"}}
 	c, err := s.SweepConfig(req, "", runs.NewRedactor(), &log)
@@ -60,12 +55,7 @@ func TestSweepConfig(t *testing.T) {
 // split is set, and carries the golden set and corpus for its failure
 // report.
 func TestQualityConfig(t *testing.T) {
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	t.Chdir(t.TempDir())
-	var s Settings
-	if err := Load(&s, &s, "", nil, nil); err != nil {
-		t.Fatal(err)
-	}
+	s := defaultSettings(t)
 	var log bytes.Buffer
 	c, err := s.QualityConfig(runs.NewRedactor(), &log)
 	if err != nil {

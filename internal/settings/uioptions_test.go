@@ -12,12 +12,7 @@ import (
 // query, a scorer, the backend and the corpus's documents; a pool file
 // that does not exist is an error before anything is served.
 func TestUIOptions(t *testing.T) {
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	t.Chdir(t.TempDir())
-	var s Settings
-	if err := Load(&s, &s, "", nil, nil); err != nil {
-		t.Fatal(err)
-	}
+	s := defaultSettings(t)
 	store, err := runs.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
