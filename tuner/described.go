@@ -42,6 +42,24 @@ func (d *described) get(p experiments.Params) string {
 // prefetch describes trials, in order, in the background until done or
 // ctx ends; wait waits for it.
 func (d *described) prefetch(ctx context.Context, trials []experiments.TrialSpec) (wait func()) {
+	return prefetchEach(ctx, trials, d.store)
+}
+
+// store describes p and keeps its config for get.
+func (d *described) store(p experiments.Params) {
+	key, err := json.Marshal(p)
+	if err != nil {
+		return
+	}
+	s := d.describe(p)
+	d.mu.Lock()
+	d.memo[string(key)] = s
+	d.mu.Unlock()
+}
+
+// prefetchEach calls do with each trial's params, in order, in the
+// background until done or ctx ends; wait waits for it.
+func prefetchEach(ctx context.Context, trials []experiments.TrialSpec, do func(experiments.Params)) (wait func()) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -49,14 +67,7 @@ func (d *described) prefetch(ctx context.Context, trials []experiments.TrialSpec
 			if ctx.Err() != nil {
 				return
 			}
-			key, err := json.Marshal(t.Params)
-			if err != nil {
-				continue
-			}
-			s := d.describe(t.Params)
-			d.mu.Lock()
-			d.memo[string(key)] = s
-			d.mu.Unlock()
+			do(t.Params)
 		}
 	}()
 	return func() { <-done }

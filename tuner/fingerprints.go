@@ -49,15 +49,5 @@ func (fs *fingerprints) get(p experiments.Params) (string, error) {
 // prefetch computes the fingerprints of trials, in order, in the
 // background until done or ctx ends; wait waits for it.
 func (fs *fingerprints) prefetch(ctx context.Context, trials []experiments.TrialSpec) (wait func()) {
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for _, t := range trials {
-			if ctx.Err() != nil {
-				return
-			}
-			fs.get(t.Params)
-		}
-	}()
-	return func() { <-done }
+	return prefetchEach(ctx, trials, func(p experiments.Params) { fs.get(p) })
 }
