@@ -25,6 +25,7 @@ type vectors struct {
 
 	searching atomic.Int32 // searches in similarities now (see splitParts)
 	bufs      sync.Pool    // *searchBuf
+	pre       *prefilter   // the int8 copy searches bound rows with; nil: none (see dense_prefilter.go)
 }
 
 // newVectors L2-normalizes rows into the index. A zero row stays zero
@@ -44,6 +45,7 @@ func newVectors(rows [][]float32, dim int) (*vectors, error) {
 		copy(v.data[i*dim:], r)
 		normalize(v.data[i*dim : (i+1)*dim])
 	}
+	v.pre = newPrefilter(v.data, dim)
 	return v, nil
 }
 
@@ -63,7 +65,7 @@ func adoptRows(rows [][]float32, dim int) (*vectors, bool) {
 	for i := range n {
 		normalize(data[i*dim : (i+1)*dim])
 	}
-	return &vectors{dim: dim, data: data}, true
+	return &vectors{dim: dim, data: data, pre: newPrefilter(data, dim)}, true
 }
 
 func normalize(x []float32) {
@@ -81,7 +83,10 @@ func normalize(x []float32) {
 }
 
 // search returns the depth chunks most similar to q (normalized here),
-// best first, ties by the fusion tie rule (see rankedBefore).
+// best first, ties by the fusion tie rule (see rankedBefore). With a
+// prefilter (dense_prefilter.go) it computes the exact similarity of only
+// the rows that can reach the top depth; the ranking and the scores are
+// the full scan's either way.
 func (v *vectors) search(q []float32, depth int, chunks []Chunk) ([]scored, error) {
 	if len(q) != v.dim {
 		return nil, fmt.Errorf("dense search: query vector has %d dimensions, want %d", len(q), v.dim)
@@ -99,24 +104,18 @@ func (v *vectors) search(q []float32, depth int, chunks []Chunk) ([]scored, erro
 	qn := buf.q
 	copy(qn, q)
 	normalize(qn)
+	if v.pre != nil {
+		if out, ok := v.prefiltered(buf, qn, depth, chunks); ok {
+			return out, nil
+		}
+	}
 	sims := buf.sims
 	v.similarities(qn, sims)
 	h := topHeap{chunks: chunks, items: buf.items[:0]}
 	for i, sim := range sims {
-		x := scored{idx: i, score: float64(sim)}
-		if len(h.items) < depth {
-			h.push(x)
-			continue
-		}
-		if h.better(x, h.items[0]) {
-			h.items[0] = x
-			h.fixRoot()
-		}
+		h.offer(scored{idx: i, score: float64(sim)}, depth)
 	}
-	out := make([]scored, len(h.items))
-	for i := len(out) - 1; i >= 0; i-- {
-		out[i] = h.pop()
-	}
+	out := h.drain()
 	buf.items = h.items
 	return out, nil
 }
@@ -126,6 +125,7 @@ func (v *vectors) search(q []float32, depth int, chunks []Chunk) ([]scored, erro
 type searchBuf struct {
 	q, sims []float32
 	items   []scored
+	pre     prefilterBuf
 }
 
 // denseBlockValues is the least number of values (rows × dimensions) a
@@ -207,6 +207,27 @@ func (h *topHeap) better(a, b scored) bool { return rankedBefore(h.chunks, a, b)
 
 // less is container/heap's Less: item i is worse than item j.
 func (h *topHeap) less(i, j int) bool { return h.better(h.items[j], h.items[i]) }
+
+// offer keeps x if it is among the depth best so far.
+func (h *topHeap) offer(x scored, depth int) {
+	if len(h.items) < depth {
+		h.push(x)
+		return
+	}
+	if h.better(x, h.items[0]) {
+		h.items[0] = x
+		h.fixRoot()
+	}
+}
+
+// drain pops every item, best first, into a new slice.
+func (h *topHeap) drain() []scored {
+	out := make([]scored, len(h.items))
+	for i := len(out) - 1; i >= 0; i-- {
+		out[i] = h.pop()
+	}
+	return out
+}
 
 // push is heap.Push.
 func (h *topHeap) push(x scored) {
@@ -333,5 +354,6 @@ func loadVectors(path string, n, dim int) (*vectors, error) {
 		}
 		i += k
 	}
+	v.pre = newPrefilter(v.data, dim)
 	return v, nil
 }

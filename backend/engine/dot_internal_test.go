@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"testing"
+	"unsafe"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas32"
@@ -106,6 +107,25 @@ func sameDots(t *testing.T, v *vectors, q []float32) {
 			}
 		}
 	}
+	// dotRowsAt4, where the prefilter would use it: the rows in reverse,
+	// the first one repeated to fill the last group.
+	if !prefilterKernel || v.dim%16 != 0 || uintptr(unsafe.Pointer(&q[0]))%16 != 0 {
+		return
+	}
+	var rows []int32
+	for i := n - 1; i >= 0; i-- {
+		rows = append(rows, int32(i))
+	}
+	for len(rows)%4 != 0 {
+		rows = append(rows, 0)
+	}
+	got := make([]float32, len(rows))
+	dotRowsAt4(&q[0], &v.data[0], uintptr(v.dim), &rows[0], uintptr(len(rows)/4), &got[0])
+	for j, i := range rows {
+		if math.Float32bits(got[j]) != math.Float32bits(want[i]) {
+			t.Fatalf("dim %d: dotRowsAt4: row %d: %v (%#x), gonum %v (%#x)", v.dim, i, got[j], math.Float32bits(got[j]), want[i], math.Float32bits(want[i]))
+		}
+	}
 }
 
 // TestDotRowsMatchesGonum: the AVX kernel's similarities equal gonum's
@@ -162,7 +182,8 @@ func TestDotRowsMatchesGonum(t *testing.T) {
 
 // TestDotRowsSciFact: on the real index (SciFact, lsa-256 and lsa-128),
 // every SciFact query's similarity to every document is gonum's bit for
-// bit, and its dense ranking at depth 100 is the reference's (refSearch).
+// bit, and its dense ranking at depths 10, 100 and 1000 is the
+// reference's (refSearch), through the prefilter for nearly all.
 func TestDotRowsSciFact(t *testing.T) {
 	dir := shareddata.Path(t, "scifact")
 	queries := readQueryTexts(t, filepath.Join(dir, "queries.jsonl"))
@@ -181,15 +202,25 @@ func TestDotRowsSciFact(t *testing.T) {
 			if err := e.Build(context.Background()); err != nil {
 				t.Fatal(err)
 			}
+			ran := 0
 			for _, text := range queries {
 				q, err := e.emb.EmbedQuery(context.Background(), text)
 				if err != nil {
 					t.Fatal(err)
 				}
-				sameSearch(t, e.vec, q, 100, e.chunks)
+				for _, depth := range []int{10, 100, 1000} {
+					sameSearch(t, e.vec, q, depth, e.chunks)
+					if prefilterRan(t, e.vec, q, depth, e.chunks) {
+						ran++
+					}
+				}
 				normalize(q)
 				sameDots(t, e.vec, q)
 			}
+			if prefilterKernel && ran < len(queries)*3*9/10 {
+				t.Errorf("the prefilter ran for %d of %d searches, want at least 90%%", ran, 3*len(queries))
+			}
+			t.Logf("the prefilter ran for %d of %d searches", ran, 3*len(queries))
 		})
 	}
 }
