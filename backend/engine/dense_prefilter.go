@@ -197,12 +197,14 @@ func (v *vectors) prefiltered(buf *searchBuf, qn []float32, depth int, chunks []
 	en := qq.normM * (1 + 1e-9)
 	e0 := (qq.errMax*p.maxAbs1+gamma*p.maxNorm*qq.norm)*(1+1e-9) + 1e-12
 	b.hi = growTo(b.hi, n)
-	clear(b.bins[:])
-	for i := range n {
-		c := p.scale[i] * qq.scale * float64(b.ints[i])
-		e := p.errNorm[i]*en + e0
-		b.hi[i] = c + e
-		b.bins[max(0, min(loBins-1, int((c-e-loBase)*(loBins/loRange))))]++
+	bins := &b.bins
+	clear(bins[:])
+	scale, errNorm, ints, his, sq := p.scale[:n], p.errNorm[:n], b.ints[:n], b.hi[:n], qq.scale
+	for i, k := range ints {
+		c := scale[i] * sq * float64(k)
+		e := errNorm[i]*en + e0
+		his[i] = c + e
+		bins[max(0, min(loBins-1, int((c-e-loBase)*(loBins/loRange))))]++
 	}
 	floor := b.floor(depth)
 	b.rows = b.rows[:0]

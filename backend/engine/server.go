@@ -212,7 +212,7 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 				resp.Candidates = nil
 			}
 		}
-		writeJSON(w, http.StatusOK, resp)
+		writeSearchResponse(w, &resp)
 		s.opts.Logger.Debug("search", "query", req.Query, "hits", len(resp.Hits), "elapsed", time.Since(start))
 	case errors.Is(err, ErrInvalidRequest):
 		writeError(w, http.StatusBadRequest, err.Error())
