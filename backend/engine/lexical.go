@@ -612,24 +612,31 @@ func (l *lexical) match(ctx context.Context, query string, acc *accumulator) (co
 		qs[i].weight = 1.0 * qs[i].idf * qnorm
 	}
 	k1 := l.k1
+	denom, sum, matched := l.denom, acc.sum[:len(l.denom)], acc.matched[:len(l.denom)]
 	for _, q := range qs {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("bm25 search: %w", err)
 		}
-		for p := q.lo; p < q.hi; p++ {
-			d := l.docs[p]
-			tf := math.Sqrt(float64(l.tfs[p]))
-			s := q.idf * (tf * k1) / (tf + l.denom[d])
+		docs := l.docs[q.lo:q.hi]
+		tfs := l.tfs[q.lo:q.hi][:len(docs)]
+		for p, d := range docs {
+			var tf float64
+			if n := tfs[p]; n < uint32(len(sqrtTF)) {
+				tf = sqrtTF[n]
+			} else {
+				tf = math.Sqrt(float64(n))
+			}
+			s := q.idf * (tf * k1) / (tf + denom[d])
 			if q.weight != 1.0 {
 				s = s * q.weight
 			}
-			if acc.matched[d] == 0 {
+			if matched[d] == 0 {
 				acc.touched = append(acc.touched, d)
-				acc.sum[d] = s
+				sum[d] = s
 			} else {
-				acc.sum[d] += s
+				sum[d] += s
 			}
-			acc.matched[d]++
+			matched[d]++
 		}
 	}
 	total := float64(len(qs))
@@ -683,6 +690,15 @@ func topScored(hits []scored, depth int, chunks []Chunk) []scored {
 	slices.SortFunc(out, before)
 	return out
 }
+
+// sqrtTF[n] is math.Sqrt(n) (the same correctly rounded value) for the
+// term frequencies of nearly every posting.
+var sqrtTF = func() (t [64]float64) {
+	for i := range t {
+		t[i] = math.Sqrt(float64(i))
+	}
+	return t
+}()
 
 // roundScore rounds a BM25 score to 1e-9, below any meaningful difference
 // and above floating-point summation noise.
