@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/fusiontune/fusiontune/backend"
@@ -61,6 +62,8 @@ type Engine struct {
 	hash    string
 	lex     *lexical
 	vec     *vectors
+	// searches counts the searches running now (see Search).
+	searches atomic.Int32
 
 	// Timings of the last Build, for logs and benchmarks.
 	stats BuildStats

@@ -55,19 +55,26 @@ func (e *Engine) Search(ctx context.Context, req backend.SearchRequest) (backend
 	}
 	lists := make(map[string][]fusion.Candidate, 2)
 	var st backend.StageTimings
-	// The dense retriever (query embedding and scan) runs beside BM25.
+	// The dense retriever (query embedding and scan) runs beside BM25
+	// when no other search is running; beside others the cores are busy
+	// already, and a goroutine would only add a wake-up and a switch, so
+	// it runs after BM25. Either way the same lists.
 	var dense []fusion.Candidate
 	var denseErr error
-	done := make(chan struct{})
-	if e.vec != nil {
+	searchDense := func() {
+		t0 := time.Now()
+		dense, denseErr = e.searchDense(ctx, req.Query, depth)
+		st.DenseMS = backend.Millis(time.Since(t0))
+	}
+	alone := e.searches.Add(1) == 1
+	defer e.searches.Add(-1)
+	var done chan struct{}
+	if e.vec != nil && alone {
+		done = make(chan struct{})
 		go func() {
 			defer close(done)
-			t0 := time.Now()
-			dense, denseErr = e.searchDense(ctx, req.Query, depth)
-			st.DenseMS = backend.Millis(time.Since(t0))
+			searchDense()
 		}()
-	} else {
-		close(done)
 	}
 	var lexErr error
 	if e.lex != nil {
@@ -78,7 +85,11 @@ func (e *Engine) Search(ctx context.Context, req backend.SearchRequest) (backend
 		}
 		st.LexicalMS = backend.Millis(time.Since(t0))
 	}
-	<-done
+	if done != nil {
+		<-done
+	} else if e.vec != nil {
+		searchDense()
+	}
 	fuseStart := time.Now()
 	if err := errors.Join(lexErr, denseErr); err != nil {
 		return backend.SearchResponse{}, err
