@@ -268,6 +268,9 @@ func decodeSearchRequest(r io.Reader) (backend.SearchRequest, error) {
 	if err != nil {
 		return req, fmt.Errorf("read request: %w", err)
 	}
+	if simple, ok := decodeSimpleSearch(data); ok {
+		return simple, nil
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&req); err != nil {
