@@ -278,3 +278,20 @@ func FuzzPrefilter(f *testing.F) {
 		sameSearch(t, v, q, 1+int(depth)%(n/4), testChunks(n))
 	})
 }
+
+// BenchmarkNewPrefilter is the prefilter's build for a SciFact-sized
+// index (5,183 rows of 256 values, random): work every start does, the
+// index cache or not.
+func BenchmarkNewPrefilter(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	const rows, dim = 5183, 256
+	data := make([]float32, rows*dim)
+	for i := range data {
+		data[i] = float32(rng.NormFloat64())
+	}
+	for b.Loop() {
+		if newPrefilter(data, dim) == nil && prefilterKernel {
+			b.Fatal("no prefilter")
+		}
+	}
+}
