@@ -561,13 +561,13 @@ func (l *lexical) search(ctx context.Context, query string, depth int, chunks []
 	acc := l.accs.Get().(*accumulator)
 	defer l.accs.Put(acc)
 	defer acc.reset()
-	coordOf, err := l.match(ctx, query, acc)
+	clauses, err := l.match(ctx, query, acc)
 	if err != nil {
 		return nil, err
 	}
 	hits := acc.hits[:0]
 	for _, d := range acc.touched {
-		hits = append(hits, scored{idx: int(d), score: roundScore(acc.sum[d] * coordOf(acc.matched[d]))})
+		hits = append(hits, scored{idx: int(d), score: roundScore(acc.sum[d] * (float64(acc.matched[d]) / clauses))})
 	}
 	acc.hits = hits
 	return topScored(hits, depth, chunks), nil
@@ -583,12 +583,12 @@ func (acc *accumulator) reset() {
 
 // match sums the query's clause scores of every chunk matching a query
 // term into acc (sum and matched, for the chunks in touched) and returns
-// the coord factor of a number of matched clauses; the chunk's score is
-// sum * coord(matched).
-func (l *lexical) match(ctx context.Context, query string, acc *accumulator) (coord func(uint32) float64, err error) {
+// the number of clauses; the chunk's score is sum * (matched / clauses),
+// bleve's coord factor.
+func (l *lexical) match(ctx context.Context, query string, acc *accumulator) (clauses float64, err error) {
 	toks := l.analyzer.Analyze([]byte(query))
 	if len(toks) == 0 || l.avgLen == 0 {
-		return nil, nil
+		return 0, nil
 	}
 	qs := make([]queryTerm, len(toks))
 	for i, t := range toks {
@@ -615,7 +615,7 @@ func (l *lexical) match(ctx context.Context, query string, acc *accumulator) (co
 	denom, sum, matched := l.denom, acc.sum[:len(l.denom)], acc.matched[:len(l.denom)]
 	for _, q := range qs {
 		if err := ctx.Err(); err != nil {
-			return nil, fmt.Errorf("bm25 search: %w", err)
+			return 0, fmt.Errorf("bm25 search: %w", err)
 		}
 		docs := l.docs[q.lo:q.hi]
 		tfs := l.tfs[q.lo:q.hi][:len(docs)]
@@ -639,8 +639,7 @@ func (l *lexical) match(ctx context.Context, query string, acc *accumulator) (co
 			matched[d]++
 		}
 	}
-	total := float64(len(qs))
-	return func(m uint32) float64 { return float64(m) / total }, nil
+	return float64(len(qs)), nil
 }
 
 // topScored returns the depth best of hits (reordered in place), best

@@ -114,7 +114,7 @@ func compareWithBleve(t *testing.T, chunks []Chunk, titles []string, queries []s
 				t.Fatal(err)
 			}
 			acc := l.accs.Get().(*accumulator)
-			coord, err := l.match(ctx, q, acc)
+			clauses, err := l.match(ctx, q, acc)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -122,7 +122,7 @@ func compareWithBleve(t *testing.T, chunks []Chunk, titles []string, queries []s
 				if acc.matched[d] == 0 {
 					t.Fatalf("k1 %v b %v query %q: bleve matched chunk %s, the index did not", bm.K1, bm.B, q, chunks[d].ID)
 				}
-				maxDiff = max(maxDiff, abs(s-acc.sum[d]*coord(acc.matched[d])))
+				maxDiff = max(maxDiff, abs(s-acc.sum[d]*(float64(acc.matched[d])/clauses)))
 			}
 			acc.reset()
 			l.accs.Put(acc)
