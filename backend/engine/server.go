@@ -137,6 +137,7 @@ func NewServer(e *Engine, opts ServerOptions) *Server {
 	}
 	s.mux.HandleFunc("/healthz", s.method(http.MethodGet, s.health))
 	s.mux.HandleFunc("/search", s.method(http.MethodPost, s.search))
+	s.mux.HandleFunc("/search/batch", s.method(http.MethodPost, s.searchBatch))
 	s.mux.HandleFunc("/config", s.method(http.MethodGet, s.config))
 	s.mux.HandleFunc("/feedback", s.method(http.MethodPost, s.feedback))
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
