@@ -95,6 +95,7 @@ func QueryTerms(q string) int {
 //
 //	GET  /healthz  200 {"status":"ready"}; 503 {"status":"indexing"} or {"status":"failed","error":...}
 //	POST /search   backend.SearchRequest -> backend.SearchResponse
+//	POST /search/batch  one backend.SearchRequest a line -> one compact answer line each (searchBatch)
 //	GET  /config   the effective Config as JSON
 //	POST /feedback a click or re-search for a request id (with the query log on; see querylog.go)
 //
