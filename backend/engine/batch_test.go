@@ -264,3 +264,59 @@ func TestSearchBatchFailedRequestGoesOn(t *testing.T) {
 		}
 	}
 }
+
+// FuzzSearchBatch feeds arbitrary bodies to POST /search/batch: the
+// answer is 400 with a JSON body, or 200 with one JSON answer line per
+// request, each request answered once and none with a 500.
+func FuzzSearchBatch(f *testing.F) {
+	e := build(f, tinyConfig(f, nil))
+	srv := engine.NewServer(e, engine.ServerOptions{})
+	for _, s := range []string{
+		`{"query": "bread", "k": 3}` + "\n" + `{"query": "telescope", "explain": true, "fusion": {"depth": 5}, "variants": [{"k": 3}]}`,
+		`{"query": "bread", "explain": true, "fusion": {"method": "linear", "weights": {"dense": 0.5}, "normalization": "z_score", "depth": 5}}`,
+		"\n\n{\"query\": \"x\"}\n\n", `{"query": 3}`, `{"query": "x", "k": -1}`, `[]`, `{"query": "x"}{}`, ``,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		req, err := http.NewRequest(http.MethodPost, "/search/batch", bytes.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := newRecorder()
+		srv.ServeHTTP(rec, req)
+		out := rec.body.String()
+		if rec.status == 400 {
+			if !json.Valid([]byte(out)) {
+				t.Fatalf("400 body is not JSON: %q", out)
+			}
+			return
+		}
+		if rec.status != 200 {
+			t.Fatalf("status %d for %q: %s", rec.status, body, out)
+		}
+		n := 0
+		for _, line := range bytes.Split(body, []byte("\n")) {
+			if len(bytes.TrimSpace(line)) > 0 {
+				n++
+			}
+		}
+		seen := map[int]bool{}
+		for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+			var a struct {
+				I      *int `json:"i"`
+				Status int  `json:"status"`
+			}
+			if err := json.Unmarshal([]byte(line), &a); err != nil || a.I == nil {
+				t.Fatalf("answer line %q: %v", line, err)
+			}
+			if seen[*a.I] || *a.I < 0 || *a.I >= n || a.Status == 500 {
+				t.Fatalf("answer line %q: repeated, out of range (%d requests) or 500", line, n)
+			}
+			seen[*a.I] = true
+		}
+		if len(seen) != n {
+			t.Fatalf("%d answers for %d requests: %q", len(seen), n, out)
+		}
+	})
+}
