@@ -239,32 +239,37 @@ func collectAt(ctx context.Context, o Options, ro ReplayOptions, params experime
 	eo.K = 1 // the hits are not used: one keeps the responses small
 	eo.explain = true
 	eo.fusion = &fusion.Params{Depth: depth}
+	// Each query's lists are prepared for fusion as its answer arrives
+	// (a batch streams them in while the backend searches the rest).
+	rp := newReplayer(o.Scorer, 0)
 	eo.onResponse = func(q Query, resp backend.SearchResponse) {
 		var pl *fusion.Prepared
 		if resp.Candidates != nil {
 			pl = fusion.Prepare(resp.Candidates)
 		}
+		rq := rp.prepare(q, pl)
 		mu.Lock()
 		defer mu.Unlock()
 		if pl == nil {
 			missing++
 		}
-		col.queries[pos[q.ID]].lists = pl
+		col.queries[pos[q.ID]].replayQuery = rq
 		raw[pos[q.ID]] = resp.Candidates
 	}
 	began := time.Now()
 	prefix := fmt.Sprintf("%s/collect-%03d", o.Run.ID(), index)
-	batch, err := evaluate(ctx, o.Backend, o.Queries, o.Scorer, eo, prefix, func(n int) {
+	batch, err := evaluateBatch(ctx, o.Backend, o.Queries, o.Scorer, eo, prefix, ro.Log, func(n int) {
 		o.Progress.QueryDone(n, len(o.Queries))
 	})
 	if err != nil {
 		return nil, restarted, err
 	}
-	rp := newReplayer(o.Scorer, 0)
 	for i, r := range batch.Results {
 		c := &col.queries[i]
 		c.requestID, c.err = r.RequestID, r.Error
-		c.replayQuery = rp.prepare(o.Queries[i], c.lists)
+		if r.Error != "" {
+			c.replayQuery = rp.prepare(o.Queries[i], nil)
+		}
 	}
 	if missing > 0 {
 		return nil, restarted, ErrNoCandidates

@@ -216,7 +216,7 @@ func (p *verifyPass) run(ctx context.Context, o Options, ro ReplayOptions, res *
 	}
 	eo, answered := p.evalOptions(o)
 	prefix := fmt.Sprintf("%s/verify-%03d", o.Run.ID(), first.Index)
-	main, err := evaluate(ctx, o.Backend, o.Queries, o.Scorer, eo, prefix, func(n int) {
+	main, err := evaluateBatch(ctx, o.Backend, o.Queries, o.Scorer, eo, prefix, ro.Log, func(n int) {
 		o.Progress.QueryDone(n, len(o.Queries))
 	})
 	if err != nil {
@@ -323,7 +323,7 @@ func verifyLive(ctx context.Context, o Options, ro ReplayOptions, res *Result, r
 	eo := o.Eval
 	eo.fusion = override
 	prefix := fmt.Sprintf("%s/verify-%03d", o.Run.ID(), t.Index)
-	batch, err := evaluate(ctx, o.Backend, o.Queries, o.Scorer, eo, prefix, func(n int) {
+	batch, err := evaluateBatch(ctx, o.Backend, o.Queries, o.Scorer, eo, prefix, ro.Log, func(n int) {
 		o.Progress.QueryDone(n, len(o.Queries))
 	})
 	if err != nil {

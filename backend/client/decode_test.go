@@ -138,3 +138,20 @@ func TestDecodeResponseOtherBodies(t *testing.T) {
 		}
 	}
 }
+
+// FuzzDecodeAnswer feeds arbitrary lines to the decoder of /search/batch
+// answers: it returns an answer or an error, never panics, and accepts
+// only JSON.
+func FuzzDecodeAnswer(f *testing.F) {
+	for _, s := range []string{
+		`{"i":0,"ms":0.25,"hits":[["d1",0.5],["d2","d2#1",-1e-07]],"routing":"search","candidates":{"bm25":[["d1",12.5],["c","d",3],["d3","d3",1,7]]},"variants":[{"hits":[]}],"timings":{"lexical_ms":0.1,"dense_ms":0.2,"fusion_ms":0.03}}`,
+		`{"i":3,"status":400,"error":"bad"}`, `{"i":1,"hits":null}`, `{"hits":[]}`, `{"i":0,"hits":[["d"]]}`, `[]`, ``,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		if _, err := decodeAnswer(line); err == nil && !json.Valid(line) {
+			t.Fatalf("accepted a line that is not JSON: %q", line)
+		}
+	})
+}

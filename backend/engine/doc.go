@@ -14,5 +14,7 @@
 // Config.WithParams (no YAML written or read), and Config.FusionSettings
 // are the settings every request ranks with, which the replay fuses with.
 //
-// Server serves an Engine over HTTP: GET /healthz, POST /search, GET /config.
+// Server serves an Engine over HTTP: GET /healthz, POST /search, POST
+// /search/batch (many searches in one request, answered as each completes;
+// see batch.go), GET /config.
 package engine

@@ -95,6 +95,7 @@ func QueryTerms(q string) int {
 //
 //	GET  /healthz  200 {"status":"ready"}; 503 {"status":"indexing"} or {"status":"failed","error":...}
 //	POST /search   backend.SearchRequest -> backend.SearchResponse
+//	POST /search/batch  one backend.SearchRequest a line -> one compact answer line each (searchBatch)
 //	GET  /config   the effective Config as JSON
 //	POST /feedback a click or re-search for a request id (with the query log on; see querylog.go)
 //
@@ -137,6 +138,7 @@ func NewServer(e *Engine, opts ServerOptions) *Server {
 	}
 	s.mux.HandleFunc("/healthz", s.method(http.MethodGet, s.health))
 	s.mux.HandleFunc("/search", s.method(http.MethodPost, s.search))
+	s.mux.HandleFunc("/search/batch", s.method(http.MethodPost, s.searchBatch))
 	s.mux.HandleFunc("/config", s.method(http.MethodGet, s.config))
 	s.mux.HandleFunc("/feedback", s.method(http.MethodPost, s.feedback))
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {

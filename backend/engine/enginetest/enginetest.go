@@ -87,6 +87,9 @@ type Backend struct {
 	// returns an error for (as a backend failing some queries does).
 	Alter func(*backend.SearchRequest)
 	Fail  func(backend.SearchRequest) error
+	// NoBatch makes SearchBatch fail with backend.ErrBatchUnsupported,
+	// as a backend without batch search does.
+	NoBatch bool
 
 	mu       sync.Mutex
 	applied  engine.Config

@@ -1,0 +1,121 @@
+package tuner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/runs"
+)
+
+// evaluateBatch is evaluate for the replay's passes (its collections and
+// verification passes), which measure no latency: when s is a
+// backend.BatchSearcher the queries go in one batch, each answer scored
+// (and handed to o.onResponse) as it arrives, and only the queries the
+// batch did not answer — a failed search, or a batch cut short — are run
+// again one by one through evaluate, with its retries, timeouts and
+// error records; a backend without batch search is searched per query
+// throughout. A batch that fails for another reason than
+// backend.ErrBatchUnsupported is said on log. A query's LatencyMS is the
+// backend's own time for its search.
+func evaluateBatch(ctx context.Context, s backend.Searcher, queries []Query, sc Scorer, o EvalOptions, requestPrefix string, log io.Writer, onDone func(done int)) (Batch, error) {
+	bs, ok := s.(backend.BatchSearcher)
+	if !ok || len(queries) == 0 {
+		return evaluate(ctx, s, queries, sc, o, requestPrefix, onDone)
+	}
+	o = o.withDefaults()
+	reqs := make([]backend.SearchRequest, len(queries))
+	for i, q := range queries {
+		reqs[i] = backend.SearchRequest{Query: q.Text, K: o.K, RequestID: requestPrefix + "/" + q.ID, Explain: o.explain,
+			Timings: o.timings, Fusion: o.fusion, Variants: o.variants}
+	}
+	results := make([]runs.QueryResult, len(queries))
+	answered := make([]bool, len(queries))
+	done := 0
+	err := bs.SearchBatch(ctx, reqs, func(a backend.BatchAnswer) {
+		if a.Err != nil {
+			return // run again alone below
+		}
+		q := queries[a.Index]
+		r := runs.QueryResult{QueryID: q.ID, Category: q.Category, Expected: q.ExpectedRouting, RequestID: reqs[a.Index].RequestID,
+			Unjudged: len(q.Judgments) == 0, LatencyMS: backend.Millis(a.Elapsed)}
+		if o.onResponse != nil {
+			o.onResponse(q, a.Response)
+		}
+		scoreHits(&r, q, sc, a.Response.Hits, a.Response.Routing)
+		results[a.Index], answered[a.Index] = r, true
+		done++
+		if onDone != nil {
+			onDone(done)
+		}
+	})
+	if err := ctx.Err(); err != nil {
+		return Batch{}, err
+	}
+	if errors.Is(err, backend.ErrBatchUnsupported) && done == 0 {
+		return evaluate(ctx, s, queries, sc, o, requestPrefix, onDone)
+	}
+	if err != nil && !errors.Is(err, backend.ErrServiceExited) {
+		fmt.Fprintf(log, "batch search: %v: the %d queries not answered go one by one\n", err, len(queries)-done)
+	}
+	if done == len(queries) {
+		return Batch{Results: results}, nil
+	}
+	var rest []Query
+	var at []int
+	for i, ok := range answered {
+		if !ok {
+			rest, at = append(rest, queries[i]), append(at, i)
+		}
+	}
+	sub, err := evaluate(ctx, s, rest, sc, o, requestPrefix, func(n int) {
+		if onDone != nil {
+			onDone(done + n)
+		}
+	})
+	if sub.Results == nil {
+		return Batch{}, err
+	}
+	for j, r := range sub.Results {
+		results[at[j]] = r
+	}
+	return Batch{Results: results, Failed: sub.Failed}, err
+}
+
+// SearchBatch implements backend.BatchSearcher when the wrapped backend
+// does (backend.ErrBatchUnsupported otherwise): the batch counts as
+// search time, as its searches would one by one.
+func (t *TimedBackend) SearchBatch(ctx context.Context, reqs []backend.SearchRequest, answer func(backend.BatchAnswer)) error {
+	bs, ok := t.Backend.(backend.BatchSearcher)
+	if !ok {
+		return fmt.Errorf("search batch: %w", backend.ErrBatchUnsupported)
+	}
+	t.mu.Lock()
+	if t.inFlight == 0 {
+		t.busySince = time.Now()
+		if t.phases != nil {
+			before := "tuner: before searches"
+			if t.searching {
+				before = "tuner: between searches"
+			}
+			t.phases.MarkAt(before, t.busySince)
+			t.searching = true
+		}
+	}
+	t.inFlight++
+	t.mu.Unlock()
+	defer func() {
+		t.mu.Lock()
+		t.inFlight--
+		if t.inFlight == 0 {
+			now := time.Now()
+			t.search += now.Sub(t.busySince)
+			t.phases.MarkAt("backend: searches", now)
+		}
+		t.mu.Unlock()
+	}()
+	return bs.SearchBatch(ctx, reqs, answer)
+}
