@@ -109,7 +109,7 @@ func (s *Server) runBatch(ctx context.Context, w io.Writer, reqs []backend.Searc
 					return
 				}
 				start := time.Now()
-				resp, err := s.e.Search(ctx, reqs[i])
+				resp, err := s.e.SearchIDs(ctx, reqs[i])
 				<-s.sem
 				if err != nil && !errors.Is(err, ErrInvalidRequest) && !errors.Is(err, ErrNotReady) && ctx.Err() == nil {
 					s.opts.Logger.Error("batch search failed", "query", reqs[i].Query, "err", err)
@@ -268,7 +268,7 @@ func appendBatchResponse(b []byte, resp backend.SearchResponse, elapsed time.Dur
 	b = append(b, `,"ms":`...)
 	b = strconv.AppendFloat(b, backend.Millis(elapsed), 'f', -1, 64)
 	b = append(b, `,"hits":`...)
-	if b, ok = appendHits(b, resp.Hits); !ok {
+	if b, ok = appendBatchHits(b, resp.Hits); !ok {
 		return b, false
 	}
 	if resp.Routing != "" {
@@ -301,7 +301,7 @@ func appendBatchResponse(b []byte, resp backend.SearchResponse, elapsed time.Dur
 				b = append(b, ',')
 			}
 			b = append(b, `{"hits":`...)
-			if b, ok = appendHits(b, v.Hits); !ok {
+			if b, ok = appendBatchHits(b, v.Hits); !ok {
 				return b, false
 			}
 			if v.Routing != "" {
@@ -327,9 +327,9 @@ func appendBatchResponse(b []byte, resp backend.SearchResponse, elapsed time.Dur
 	return b, true
 }
 
-// appendHits appends hits as [doc_id, score] or [doc_id, chunk_id, score]
+// appendBatchHits appends hits as [doc_id, score] or [doc_id, chunk_id, score]
 // (null for nil, as /search writes it).
-func appendHits(b []byte, hits []backend.Hit) ([]byte, bool) {
+func appendBatchHits(b []byte, hits []backend.Hit) ([]byte, bool) {
 	if hits == nil {
 		return append(b, "null"...), true
 	}

@@ -320,3 +320,40 @@ func FuzzSearchBatch(f *testing.F) {
 		}
 	})
 }
+
+// TestSearchIDsIsSearchWithoutText checks that SearchIDs answers what
+// Search answers with only the hits' text left out, and that a search
+// with text after one without (their fusion scratch is pooled) still cuts
+// every hit's excerpt: whole documents, chunks and passages.
+func TestSearchIDsIsSearchWithoutText(t *testing.T) {
+	edits := map[string]func(*engine.Config){
+		"documents": nil,
+		"chunks":    func(c *engine.Config) { c.Chunk = engine.ChunkConfig{Size: 8, Overlap: 2} },
+		"passages":  func(c *engine.Config) { c.Chunk = engine.ChunkConfig{Size: 8, Overlap: 2}; c.Passage = true },
+	}
+	queries := []string{"telescope mirror distant galaxies", "why does bread rise with yeast", "garbage collector heap in Go"}
+	for name, edit := range edits {
+		t.Run(name, func(t *testing.T) {
+			e := build(t, tinyConfig(t, edit))
+			for _, req := range batchRequests(queries, 30) {
+				ids, err := e.SearchIDs(context.Background(), req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				full, err := e.Search(context.Background(), req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, h := range full.Hits {
+					if h.Text == "" {
+						t.Errorf("%q: Search after SearchIDs: hit %s has no text", req.Query, h.ChunkID)
+					}
+				}
+				ids.Timings, full.Timings = nil, nil
+				if want := withoutText(full); !reflect.DeepEqual(ids, want) {
+					t.Errorf("%q (%+v): SearchIDs\n got %+v\nwant %+v", req.Query, req.Fusion, ids, want)
+				}
+			}
+		})
+	}
+}

@@ -34,6 +34,19 @@ const MaxVariants = 64
 // the tuner's replay applies a trial's floors to them as the engine does.
 // With Timings the response carries the per-stage timings.
 func (e *Engine) Search(ctx context.Context, req backend.SearchRequest) (backend.SearchResponse, error) {
+	return e.search(ctx, req, true)
+}
+
+// SearchIDs runs req as Search does and answers the same response without
+// the hits' Text: the same documents, chunks, scores and order, without
+// cutting an excerpt for every hit (the batch endpoint, whose answers
+// carry no text).
+func (e *Engine) SearchIDs(ctx context.Context, req backend.SearchRequest) (backend.SearchResponse, error) {
+	return e.search(ctx, req, false)
+}
+
+// search is Search, with the hits' excerpts cut only when text is set.
+func (e *Engine) search(ctx context.Context, req backend.SearchRequest, text bool) (backend.SearchResponse, error) {
 	if err := e.Ready(ctx); err != nil {
 		return backend.SearchResponse{}, err
 	}
@@ -102,6 +115,7 @@ func (e *Engine) Search(ctx context.Context, req backend.SearchRequest) (backend
 	if f == nil {
 		f = new(fuser)
 	}
+	f.text = text
 	defer fusers.Put(f)
 	var resp backend.SearchResponse
 	if usePolicy {
@@ -137,6 +151,7 @@ func (e *Engine) Search(ctx context.Context, req backend.SearchRequest) (backend
 type fuser struct {
 	fusion.Fuser
 	ranked []fusion.Ranked
+	text   bool // cut each hit's excerpt (Hit.Text)
 }
 
 // fusers holds the idle *fuser of finished searches.
@@ -164,7 +179,7 @@ func (e *Engine) fuseUnder(f *fuser, lists map[string][]fusion.Candidate, pl *fu
 			chunk = bestChunk(lists, s, docIDs[r.Unit])
 		}
 		h := backend.Hit{DocID: docIDs[r.Unit], ChunkID: chunk, Score: r.Score}
-		if i, ok := e.chunkIndex(chunk); ok {
+		if i, ok := e.chunkIndex(chunk); ok && f.text {
 			h.Text = excerpt(e.chunks[i].Text, excerptRunes)
 		}
 		hits = append(hits, h)
