@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 
 	"github.com/fusiontune/fusiontune/backend/fusion"
 	"github.com/fusiontune/fusiontune/experiments"
@@ -292,9 +293,37 @@ func (r *runResults) rerecorded(t runs.TrialRecord) {
 
 // derive fuses the collection of replayed trial t under its settings.
 func (r *runResults) derive(t runs.TrialRecord, hits bool) ([]runs.QueryResult, error) {
+	col, s, err := r.collectionOf(t)
+	if err != nil {
+		return nil, err
+	}
+	derivations.Add(1)
+	return col.results(s, hits, t.OnQueryError), nil
+}
+
+// facts derives what the statistics need of replayed trial t in one
+// fusion of its collection (collection.facts): its per-query scores, its
+// result key and its judged-only values for the judgedOnly metrics under
+// judgments and sc.
+func (r *runResults) facts(t runs.TrialRecord, judgments Judgments, sc Scorer, judgedOnly []string) (replayFacts, error) {
+	col, s, err := r.collectionOf(t)
+	if err != nil {
+		return replayFacts{}, err
+	}
+	derivations.Add(1)
+	return col.facts(s, t.OnQueryError, judgments, sc, judgedOnly), nil
+}
+
+// derivations counts the replayed trials' results derived (derive, facts)
+// since the process started, for the tests.
+var derivations atomic.Int64
+
+// collectionOf returns the collection of replayed trial t, read once, and
+// t's settings.
+func (r *runResults) collectionOf(t runs.TrialRecord) (*collection, fusion.Settings, error) {
 	var s fusion.Settings
 	if err := json.Unmarshal(t.Replay.Settings, &s); err != nil {
-		return nil, fmt.Errorf("replay: trial %q: settings: %w", t.Name, err)
+		return nil, s, fmt.Errorf("replay: trial %q: settings: %w", t.Name, err)
 	}
 	r.mu.Lock()
 	c := r.cols[t.Replay.Collection]
@@ -305,7 +334,7 @@ func (r *runResults) derive(t runs.TrialRecord, hits bool) ([]runs.QueryResult, 
 	r.mu.Unlock()
 	c.once.Do(func() { c.col, c.err = loadCollection(r.run, t.Replay.Collection) })
 	if c.err != nil {
-		return nil, fmt.Errorf("trial %q: %w", t.Name, c.err)
+		return nil, s, fmt.Errorf("trial %q: %w", t.Name, c.err)
 	}
-	return c.col.results(s, hits, t.OnQueryError), nil
+	return c.col, s, nil
 }
