@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"io/fs"
 	"os"
@@ -66,9 +67,35 @@ func LoadCorpus(c CorpusConfig) (*Corpus, error) {
 // Blank lines are skipped; ids must be unique and non-empty; ids are strings
 // or numbers. The file must be UTF-8 (a leading byte-order mark is skipped).
 func ReadJSONL(r io.Reader, file, idField, titleField, textField string) (*Corpus, error) {
-	h := sha256.New()
-	fmt.Fprintf(h, "jsonl\x00%s\x00%s\x00%s\x00", idField, titleField, textField)
-	br := bufio.NewReaderSize(io.TeeReader(r, h), 1<<20)
+	return readJSONL(r, file, idField, titleField, textField, false)
+}
+
+// LoadCorpusIDs reads the document ids of the corpus described by c, in
+// order: the lines LoadCorpus accepts and its errors, without decoding
+// the titles and texts or hashing the content (its Docs have ids only,
+// its Hash is empty). Resolving judgments by document id needs no more.
+func LoadCorpusIDs(c CorpusConfig) (*Corpus, error) {
+	if c.Format != FormatBEIR && c.Format != FormatJSONL && c.Format != "" {
+		return LoadCorpus(c)
+	}
+	f, err := os.Open(c.Path)
+	if err != nil {
+		return nil, fmt.Errorf("load corpus: %w", err)
+	}
+	defer f.Close()
+	fields := c.fields()
+	return readJSONL(f, c.Path, fields[0], fields[1], fields[2], true)
+}
+
+// readJSONL is ReadJSONL; with idsOnly, LoadCorpusIDs'.
+func readJSONL(r io.Reader, file, idField, titleField, textField string, idsOnly bool) (*Corpus, error) {
+	var h hash.Hash
+	if !idsOnly {
+		h = sha256.New()
+		fmt.Fprintf(h, "jsonl\x00%s\x00%s\x00%s\x00", idField, titleField, textField)
+		r = io.TeeReader(r, h)
+	}
+	br := bufio.NewReaderSize(r, 1<<20)
 	var docs []Document
 	seen := map[string]int{}
 	line := 0
@@ -83,7 +110,7 @@ func ReadJSONL(r io.Reader, file, idField, titleField, textField string) (*Corpu
 				col := 1 + utf8.RuneCount(b[:invalidUTF8(b)])
 				return nil, fmt.Errorf("%s:%d:%d: not valid UTF-8 (byte 0x%02x): the corpus must be UTF-8 text", file, line, col, b[invalidUTF8(b)])
 			}
-			if d, ok, perr := parseDocLine(b, idField, titleField, textField); perr != nil {
+			if d, ok, perr := parseDocLine(b, idField, titleField, textField, idsOnly); perr != nil {
 				return nil, fmt.Errorf("%s:%d: %w", file, line, perr)
 			} else if ok {
 				if prev, dup := seen[d.ID]; dup {
@@ -103,7 +130,11 @@ func ReadJSONL(r io.Reader, file, idField, titleField, textField string) (*Corpu
 	if len(docs) == 0 {
 		return nil, fmt.Errorf("%s: no documents", file)
 	}
-	return &Corpus{Docs: docs, Hash: hex.EncodeToString(h.Sum(nil))}, nil
+	c := &Corpus{Docs: docs}
+	if h != nil {
+		c.Hash = hex.EncodeToString(h.Sum(nil))
+	}
+	return c, nil
 }
 
 // invalidUTF8 returns the offset of the first byte of b that is not part of
@@ -119,15 +150,21 @@ func invalidUTF8(b []byte) int {
 	return len(b)
 }
 
-func parseDocLine(b []byte, idField, titleField, textField string) (Document, bool, error) {
+// parseDocLine parses one corpus line; with idsOnly the document's title
+// and text are checked but not kept.
+func parseDocLine(b []byte, idField, titleField, textField string, idsOnly bool) (Document, bool, error) {
 	b = bytes.TrimSpace(b)
 	if len(b) == 0 {
 		return Document{}, false, nil
 	}
-	if d, ok := parseDocLineFast(b, idField, titleField, textField); ok {
+	if d, ok := docLineFast(b, idField, titleField, textField, !idsOnly); ok {
 		return d, true, nil
 	}
-	return parseDocLineGeneral(b, idField, titleField, textField)
+	d, ok, err := parseDocLineGeneral(b, idField, titleField, textField)
+	if idsOnly {
+		d.Title, d.Text = "", ""
+	}
+	return d, ok, err
 }
 
 // parseDocLineGeneral parses any corpus line (trimmed, non-empty) with
@@ -175,6 +212,13 @@ func parseDocLineGeneral(b []byte, idField, titleField, textField string) (Docum
 // refuses with its error; a line it accepts gives the Document the
 // general path gives (FuzzParseDocLineFast). b is trimmed valid UTF-8.
 func parseDocLineFast(b []byte, idField, titleField, textField string) (Document, bool) {
+	return docLineFast(b, idField, titleField, textField, true)
+}
+
+// docLineFast is parseDocLineFast; without texts the title and text are
+// not decoded (Document has the id only): a string scanJSONString accepts
+// always decodes (b is valid UTF-8), so the same lines are accepted.
+func docLineFast(b []byte, idField, titleField, textField string, texts bool) (Document, bool) {
 	if len(b) < 2 || b[0] != '{' {
 		return Document{}, false
 	}
@@ -230,15 +274,19 @@ func parseDocLineFast(b []byte, idField, titleField, textField string) (Document
 		if title[0] != '"' {
 			return Document{}, false
 		}
-		if d.Title, ok = jsonStringValue(title, titleEsc); !ok {
-			return Document{}, false
+		if texts {
+			if d.Title, ok = jsonStringValue(title, titleEsc); !ok {
+				return Document{}, false
+			}
 		}
 	}
 	if text[0] != '"' {
 		return Document{}, false
 	}
-	if d.Text, ok = jsonStringValue(text, textEsc); !ok {
-		return Document{}, false
+	if texts {
+		if d.Text, ok = jsonStringValue(text, textEsc); !ok {
+			return Document{}, false
+		}
 	}
 	return d, true
 }
@@ -465,7 +513,11 @@ func loadDir(root string) (*Corpus, error) {
 	if len(docs) == 0 {
 		return nil, fmt.Errorf("load corpus: %s: no .md or .txt files", root)
 	}
-	return &Corpus{Docs: docs, Hash: hex.EncodeToString(h.Sum(nil))}, nil
+	c := &Corpus{Docs: docs}
+	if h != nil {
+		c.Hash = hex.EncodeToString(h.Sum(nil))
+	}
+	return c, nil
 }
 
 // excerpt shortens s to at most n runes, marking a cut with "…".
