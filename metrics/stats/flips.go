@@ -57,11 +57,13 @@ func randomFlips(ctx context.Context, d []float64, rng *rand.PCG, perms int, add
 			for k := nz.start[w]; k < nz.start[w+1]; k++ {
 				// v where the bit is set, else +0 — what v times the bit
 				// adds (±0 added to a sum that is never -0 changes nothing).
-				sh, vb := nz.shift[k], nz.bits[k]
-				fs0 += math.Float64frombits(vb & -(w0 >> sh & 1))
-				fs1 += math.Float64frombits(vb & -(w1 >> sh & 1))
-				fs2 += math.Float64frombits(vb & -(w2 >> sh & 1))
-				fs3 += math.Float64frombits(vb & -(w3 >> sh & 1))
+				// The bit, shifted to the top and spread by an arithmetic
+				// shift, is the mask.
+				up, vb := nz.up[k]&63, nz.bits[k]
+				fs0 += math.Float64frombits(vb & uint64(int64(w0<<up)>>63))
+				fs1 += math.Float64frombits(vb & uint64(int64(w1<<up)>>63))
+				fs2 += math.Float64frombits(vb & uint64(int64(w2<<up)>>63))
+				fs3 += math.Float64frombits(vb & uint64(int64(w3<<up)>>63))
 			}
 		}
 		add(fs0, c0)
@@ -74,11 +76,11 @@ func randomFlips(ctx context.Context, d []float64, rng *rand.PCG, perms int, add
 
 // nonZero are the non-zero differences of d, in index order, by word of
 // the sign vectors: word w's are entries start[w] to start[w+1], each
-// with its bit in the word (shift) and its float64 bits; keep[w] masks
-// the word's bits in use.
+// with the left shift that moves its bit in the word to the top (63 - the
+// bit) and its float64 bits; keep[w] masks the word's bits in use.
 type nonZero struct {
 	start []int
-	shift []uint8
+	up    []uint8
 	bits  []uint64
 	keep  []uint64
 }
@@ -90,7 +92,7 @@ func nonZeroOf(d []float64, words int) nonZero {
 		nz.keep[w] = ^uint64(0) >> (64 - len(seg))
 		for i, v := range seg {
 			if v != 0 {
-				nz.shift = append(nz.shift, uint8(i))
+				nz.up = append(nz.up, uint8(63-i))
 				nz.bits = append(nz.bits, math.Float64bits(v))
 			}
 		}
