@@ -15,6 +15,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -99,8 +101,9 @@ func readJSONL(r io.Reader, file, idField, titleField, textField string, idsOnly
 	var docs []Document
 	seen := map[string]int{}
 	line := 0
+	var long []byte
 	for {
-		b, err := br.ReadBytes('\n')
+		b, err := readLine(br, &long)
 		if len(b) > 0 {
 			line++
 			if line == 1 {
@@ -135,6 +138,23 @@ func readJSONL(r io.Reader, file, idField, titleField, textField string, idsOnly
 		c.Hash = hex.EncodeToString(h.Sum(nil))
 	}
 	return c, nil
+}
+
+// readLine is br.ReadBytes('\n') without a copy of each line: the line
+// is valid until the next call (a view into br's buffer, or into *long
+// for a line longer than the buffer). The documents parsed from it copy
+// what they keep.
+func readLine(br *bufio.Reader, long *[]byte) ([]byte, error) {
+	b, err := br.ReadSlice('\n')
+	if !errors.Is(err, bufio.ErrBufferFull) {
+		return b, err
+	}
+	*long = append((*long)[:0], b...)
+	for errors.Is(err, bufio.ErrBufferFull) {
+		b, err = br.ReadSlice('\n')
+		*long = append(*long, b...)
+	}
+	return *long, err
 }
 
 // invalidUTF8 returns the offset of the first byte of b that is not part of
@@ -449,11 +469,92 @@ func jsonStringValue(raw []byte, escaped bool) (string, bool) {
 	if !escaped {
 		return string(raw[1 : len(raw)-1]), true
 	}
-	var s string
-	if err := json.Unmarshal(raw, &s); err != nil {
-		return "", false
+	return unquoteJSON(raw[1 : len(raw)-1])
+}
+
+// unquoteJSON decodes the inside of a JSON string with escapes (raw
+// between its quotes, valid UTF-8) as encoding/json does, without its
+// reflection: the common escapes, \uXXXX with surrogate pairs joined and
+// a lone surrogate (or invalid UTF-8) as U+FFFD. ok is false for anything
+// encoding/json refuses (a bad escape, a quote or control character).
+func unquoteJSON(raw []byte) (string, bool) {
+	b := make([]byte, 0, len(raw))
+	for r := 0; r < len(raw); {
+		c := raw[r]
+		switch {
+		case c == '"' || c < ' ':
+			return "", false
+		case c >= utf8.RuneSelf: // invalid UTF-8 becomes U+FFFD
+			rr, size := utf8.DecodeRune(raw[r:])
+			b = utf8.AppendRune(b, rr)
+			r += size
+			continue
+		case c != '\\':
+			b = append(b, c)
+			r++
+			continue
+		}
+		if r+1 >= len(raw) {
+			return "", false
+		}
+		switch e := raw[r+1]; e {
+		case '"', '\\', '/':
+			b = append(b, e)
+		case 'b':
+			b = append(b, '\b')
+		case 'f':
+			b = append(b, '\f')
+		case 'n':
+			b = append(b, '\n')
+		case 'r':
+			b = append(b, '\r')
+		case 't':
+			b = append(b, '\t')
+		case 'u':
+			rr := hex4(raw[r:])
+			if rr < 0 {
+				return "", false
+			}
+			r += 6
+			if utf16.IsSurrogate(rr) {
+				if dec := utf16.DecodeRune(rr, hex4(raw[r:])); dec != unicode.ReplacementChar {
+					r += 6
+					b = utf8.AppendRune(b, dec)
+					continue
+				}
+				rr = unicode.ReplacementChar
+			}
+			b = utf8.AppendRune(b, rr)
+			continue
+		default:
+			return "", false
+		}
+		r += 2
 	}
-	return s, true
+	return string(b), true
+}
+
+// hex4 reads the \uXXXX escape at the start of s as a rune, -1 when s
+// does not start with one (encoding/json's getu4).
+func hex4(s []byte) rune {
+	if len(s) < 6 || s[0] != '\\' || s[1] != 'u' {
+		return -1
+	}
+	var r rune
+	for _, c := range s[2:6] {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c = c - 'a' + 10
+		case 'A' <= c && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return -1
+		}
+		r = r*16 + rune(c)
+	}
+	return r
 }
 
 // jsonID accepts a JSON string or number as an id.
