@@ -265,7 +265,10 @@ func readLines(path string, fn func(line int, data []byte) error) error {
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	// Small to start (the buffer grows to the longest line, up to 64 MB):
+	// the trial records are read back from a dozen files at a time, and
+	// a 1 MB buffer each cost more to allocate than to read them.
+	sc.Buffer(make([]byte, 0, 64<<10), 64<<20)
 	line := 0
 	for sc.Scan() {
 		line++

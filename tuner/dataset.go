@@ -117,7 +117,11 @@ func loadGolden(d experiments.DatasetConfig, corpus string) (*experiments.Golden
 	var docsErr error
 	var wg sync.WaitGroup
 	if corpus != "" {
-		wg.Go(func() { docs, docsErr = CorpusDocuments(corpus) })
+		read := CorpusDocuments
+		if judgesByID(d) {
+			read = corpusIDs
+		}
+		wg.Go(func() { docs, docsErr = read(corpus) })
 	}
 	gs, err := d.Load()
 	wg.Wait()
@@ -131,6 +135,31 @@ func loadGolden(d experiments.DatasetConfig, corpus string) (*experiments.Golden
 		return nil, nil, InputErr(fmt.Errorf("dataset.corpus: %w", docsErr))
 	}
 	return gs, docs, nil
+}
+
+// judgesByID reports whether d's golden set judges documents by id only
+// (a BEIR folder: qrels), so that resolving it needs the corpus's ids, not
+// its texts (which passage_substring judgments search).
+func judgesByID(d experiments.DatasetConfig) bool {
+	if d.Format != "" {
+		return d.Format == experiments.FormatBEIR
+	}
+	fi, err := os.Stat(d.Path)
+	return err == nil && fi.IsDir()
+}
+
+// corpusIDs is CorpusDocuments with the documents' ids only (the same
+// lines accepted, the same errors; engine.LoadCorpusIDs).
+func corpusIDs(path string) ([]experiments.Document, error) {
+	c, err := engine.LoadCorpusIDs(engine.CorpusConfig{Path: path})
+	if err != nil {
+		return nil, err
+	}
+	docs := make([]experiments.Document, len(c.Docs))
+	for i, doc := range c.Docs {
+		docs[i] = experiments.Document{ID: doc.ID}
+	}
+	return docs, nil
 }
 
 // CorpusDocuments reads the corpus at path (BEIR corpus.jsonl, JSONL or a

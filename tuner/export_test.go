@@ -58,3 +58,18 @@ func (c *ReplayCore) ScoreBoth(rq *ReplayQuery, s fusion.Settings) (fast, sorted
 // and judged-only values the steps after the trials computed (not precomputed while they
 // ran), since the process started.
 func ComputedAfter() int64 { return computedAfter.Load() }
+
+// Derivations is how many replayed trials' per-query results were
+// derived since the process started.
+func Derivations() int64 { return derivations.Load() }
+
+// ResultKey exposes resultKey.
+var ResultKey = resultKey
+
+// ReplayedFacts derives replayed trial t's facts as the precomputed
+// statistics do, in one derivation: its per-query scores, result key and
+// judged-only values (JudgedOnlyMetrics of sc) under judgments.
+func ReplayedFacts(run *runs.Run, t runs.TrialRecord, judgments Judgments, sc Scorer) ([]runs.QueryResult, string, map[string]float64, error) {
+	rf, err := resultsOf(run).facts(t, judgments, sc, JudgedOnlyMetrics(sc.Metrics()))
+	return rf.results, rf.key, rf.judged, err
+}

@@ -42,7 +42,8 @@ type preStats struct {
 
 	// With judgments (see withFacts), each trial's result key (resultKey)
 	// and judged-only values (SetJudgedOnly) too: they read the trial's
-	// results with their hits, which a replayed trial derives again.
+	// results with their hits; a replayed trial's are made in the one
+	// derivation of its scores (results).
 	judgments Judgments
 	scorer    Scorer
 	facts     map[int]resultFacts
@@ -150,7 +151,30 @@ func (p *preStats) withFacts(judgments Judgments, sc Scorer) *preStats {
 	return p
 }
 
+// results returns the per-query scores of trial t, read or derived once
+// however many computations ask. A replayed trial's result key and
+// judged-only values (with withFacts) are made in the same derivation.
+func (p *preStats) results(t runs.TrialRecord) ([]runs.QueryResult, error) {
+	return p.tr.getWith(t.Index, func() ([]runs.QueryResult, error) {
+		if t.Replay == nil || p.scorer == nil {
+			return p.tr.run.QueryScores(t.Index)
+		}
+		rf, err := resultsOf(p.tr.run).facts(t, p.judgments, p.scorer, JudgedOnlyMetrics(p.scorer.Metrics()))
+		if err != nil {
+			return nil, err
+		}
+		p.mu.Lock()
+		p.facts[t.Index] = resultFacts{rec: t, key: rf.key, judged: rf.judged}
+		p.mu.Unlock()
+		return rf.results, nil
+	})
+}
+
 func (p *preStats) computeFacts(t runs.TrialRecord) {
+	if t.Replay != nil { // made with its scores
+		_, _ = p.results(t)
+		return
+	}
 	res, err := p.tr.run.QueryResults(t.Index)
 	if err != nil {
 		return
@@ -208,7 +232,7 @@ func (p *preStats) wait() {
 }
 
 func (p *preStats) computeIntervals(t runs.TrialRecord) {
-	res, err := p.tr.get(t.Index)
+	res, err := p.results(t)
 	if err != nil {
 		return
 	}
@@ -223,11 +247,11 @@ func (p *preStats) computeIntervals(t runs.TrialRecord) {
 }
 
 func (p *preStats) compare(t, ref runs.TrialRecord) {
-	rt, err := p.tr.get(t.Index)
+	rt, err := p.results(t)
 	if err != nil {
 		return
 	}
-	rr, err := p.tr.get(ref.Index)
+	rr, err := p.results(ref)
 	if err != nil {
 		return
 	}

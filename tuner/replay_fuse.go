@@ -1,7 +1,12 @@
 package tuner
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"maps"
+	"reflect"
 	"slices"
+	"strconv"
 
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/backend/fusion"
@@ -247,4 +252,208 @@ func legDepth(s fusion.Settings, k int) fusion.Settings {
 		s.Fusion.Depth = k
 	}
 	return s
+}
+
+// replayFacts are what the statistics need of one replayed trial, made in
+// one fusion of each query: its per-query scores without top hits or
+// labels (Results without hits), the result key of its results with their
+// hits (resultKey) and, with judged-only metrics, their judged-only values
+// (judgedOnlyOf).
+type replayFacts struct {
+	results []runs.QueryResult
+	key     string
+	judged  map[string]float64 // nil without judged-only metrics
+}
+
+// facts fuses and scores every query under s once and returns what
+// results(s, true, policy) would give the statistics — the scores, the
+// result key and, for the judgedOnly metric names, the judged-only values
+// under judgments and sc — without building the top hits, their labels or
+// a second fusion: the bytes hashed and the values summed are the same, in
+// the same order.
+func (col *collection) facts(s fusion.Settings, policy string, judgments Judgments, sc Scorer, judgedOnly []string) replayFacts {
+	rp := newReplayer(col.scorer, col.k)
+	s = legDepth(s, rp.k)
+	jf := newJudgedFacts(col, rp, s, sc, judgedOnly)
+	out := make([]runs.QueryResult, len(col.queries))
+	h := sha256.New()
+	var line []byte
+	for i := range col.queries {
+		c := &col.queries[i]
+		q := c.q
+		r := runs.QueryResult{QueryID: q.ID, Category: q.Category, Expected: q.ExpectedRouting, RequestID: c.requestID,
+			Unjudged: len(q.Judgments) == 0}
+		var ranked []fusion.Ranked
+		var docIDs []string
+		if c.err != "" {
+			r.Error = c.err
+			r.Scores = map[string]float64{}
+		} else {
+			ranked = rp.rank(c.lists, s, rp.cut(s.Passage, TopRecorded))
+			ranked = ranked[:min(len(ranked), TopRecorded)]
+			r.Routing = rp.routing()
+			vals, primary := rp.scoreRanked(&c.replayQuery, s.Passage, rp.ranked)
+			r.Primary = primary
+			r.Scores = make(map[string]float64, len(vals))
+			for j, name := range rp.names {
+				r.Scores[name] = vals[j]
+			}
+			jf.query(i, &c.replayQuery, judgments[q.ID], ranked)
+			docIDs = c.lists.DocIDs(s.Passage)
+		}
+		// A failed query's key line is the same before and after
+		// markQueryErrors: no routing, no top, primary 0.
+		line = appendKeyLine(line[:0], q.ID, r.Routing, r.Error, r.Primary)
+		for _, x := range ranked {
+			line = append(line, ' ')
+			line = appendQuoted(line, docIDs[x.Unit])
+		}
+		h.Write(append(line, '\n'))
+		out[i] = r
+	}
+	markQueryErrors(out, policy)
+	return replayFacts{results: out, key: hex.EncodeToString(h.Sum(nil)), judged: jf.values(out, judgments)}
+}
+
+// judgedFacts computes a replayed trial's judged-only values as
+// judgedOnlyOf does from its recorded results: each query's top hits
+// condensed to its judged documents, scored, summed per metric in query
+// order over the queries judgedOnlyOf counts, then averaged. In document
+// mode, scored by sc when sc is (or equals) the collection's scorer and a
+// query's judgments are (or equal) the collection's own, the condensed
+// ranking is scored by grade (the replay's fast path) instead of by id
+// through maps.
+type judgedFacts struct {
+	names []string
+	sc    Scorer
+	fast  *MetricsScorer // nil: score the condensed ids with sc
+	at    []int          // per name: its index in the scorecard (-1: none)
+	rp    *replayer
+	s     fusion.Settings
+	vals  []float64 // per query and name, the condensed value
+	// scratch
+	grades []int
+	judged []bool
+	buf    []float64
+	ids    []string
+}
+
+func newJudgedFacts(col *collection, rp *replayer, s fusion.Settings, sc Scorer, names []string) *judgedFacts {
+	if len(names) == 0 || sc == nil {
+		return nil
+	}
+	jf := &judgedFacts{names: names, sc: sc, rp: rp, s: s, vals: make([]float64, len(col.queries)*len(names))}
+	if ms, ok := sc.(*MetricsScorer); ok && rp.fast != nil && !s.Passage && (ms == rp.fast || reflect.DeepEqual(ms, rp.fast)) {
+		jf.fast = ms
+		jf.at = make([]int, len(names))
+		for k, name := range names {
+			jf.at[k] = -1
+			for ci, m := range ms.card.Metrics { // the last of a name, as Score's map keeps
+				if m.String() == name {
+					jf.at[k] = ci
+				}
+			}
+		}
+	}
+	return jf
+}
+
+// query records query i's condensed values: its top hits ranked (units
+// of rq's lists) under its judgments j.
+func (jf *judgedFacts) query(i int, rq *replayQuery, j map[string]int, ranked []fusion.Ranked) {
+	if jf == nil || len(j) == 0 {
+		return
+	}
+	row := jf.vals[i*len(jf.names) : (i+1)*len(jf.names)]
+	if jf.fast != nil && rq.judged != nil && sameJudgments(j, rq.q.Judgments) {
+		jf.grades, jf.judged = jf.grades[:0], jf.judged[:0]
+		for _, x := range ranked {
+			if rq.isJudg[x.Unit] {
+				jf.grades = append(jf.grades, rq.grade[x.Unit])
+				jf.judged = append(jf.judged, true)
+			}
+		}
+		jf.buf = jf.fast.card.ScoreGrades(jf.buf, jf.grades, jf.judged, rq.judged)
+		for k, ci := range jf.at {
+			if ci >= 0 {
+				row[k] = jf.buf[ci]
+			}
+		}
+		return
+	}
+	docIDs := rq.lists.DocIDs(jf.s.Passage)
+	jf.ids = jf.ids[:0]
+	for _, x := range ranked {
+		jf.ids = append(jf.ids, docIDs[x.Unit])
+	}
+	cond, _ := jf.sc.Score(metrics.Condense(jf.ids, metrics.Judgments(j)), j)
+	for k, name := range jf.names {
+		row[k] = cond[name]
+	}
+}
+
+// values sums and averages the condensed values as scoreRecorded does,
+// over results as marked (markQueryErrors); nil without judged-only
+// metrics.
+func (jf *judgedFacts) values(results []runs.QueryResult, judgments Judgments) map[string]float64 {
+	if jf == nil {
+		return nil
+	}
+	out := make(map[string]float64, len(jf.names))
+	for _, m := range jf.names {
+		out[m] = 0
+	}
+	n := 0
+	for i, r := range results {
+		if len(judgments[r.QueryID]) == 0 {
+			continue
+		}
+		if r.Error != "" {
+			if r.OnError == "zero" {
+				n++
+			}
+			continue
+		}
+		for k, m := range jf.names {
+			out[m] += jf.vals[i*len(jf.names)+k]
+		}
+		n++
+	}
+	if n > 0 {
+		for m := range out {
+			out[m] /= float64(n)
+		}
+	}
+	return out
+}
+
+// sameJudgments reports whether a and b judge alike: the same map (the
+// sweep's collection shares the golden set's) or equal ones.
+func sameJudgments(a, b map[string]int) bool {
+	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer() || maps.Equal(a, b)
+}
+
+// appendKeyLine appends the start of resultKeyLine's line: the query id,
+// routing and error quoted and the rounded primary score.
+func appendKeyLine(b []byte, id, routing, errText string, primary float64) []byte {
+	b = appendQuoted(b, id)
+	b = append(b, ' ')
+	b = appendQuoted(b, routing)
+	b = append(b, ' ')
+	b = appendQuoted(b, errText)
+	b = append(b, ' ')
+	return strconv.AppendFloat(b, runs.Round(primary), 'g', -1, 64)
+}
+
+// appendQuoted is strconv.AppendQuote, without its rune-by-rune walk for
+// the common case of printable ASCII with nothing to escape.
+func appendQuoted(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return strconv.AppendQuote(b, s)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }

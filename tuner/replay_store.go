@@ -6,9 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"github.com/fusiontune/fusiontune/backend/fusion"
 	"github.com/fusiontune/fusiontune/experiments"
@@ -62,7 +67,7 @@ func storeCollection(run *runs.Run, first int, col *collection, spec ScorerSpec,
 		}
 		c := &col.queries[i]
 		q := c.q
-		err = enc.Encode(collectionLine{ID: q.ID, Text: q.Text, Category: q.Category, Difficulty: q.Difficulty,
+		err = encodeCollectionLine(enc, &buf, collectionLine{ID: q.ID, Text: q.Text, Category: q.Category, Difficulty: q.Difficulty,
 			ExpectedRouting: q.ExpectedRouting, Judgments: q.Judgments, RequestID: c.requestID, Error: c.err, Candidates: raw[i]})
 	}
 	if err != nil {
@@ -84,6 +89,103 @@ func storeCollection(run *runs.Run, first int, col *collection, spec ScorerSpec,
 	}
 	col.file = name
 	return nil
+}
+
+// encodeCollectionLine appends l to buf as enc (writing to buf, HTML not
+// escaped) encodes it, byte for byte, its candidate lists — most of the
+// collection, and most of the time encoding/json spends on it — written
+// without reflection when their ids are plain (printable ASCII, nothing
+// to escape) and their scores finite; otherwise by enc.
+func encodeCollectionLine(enc *json.Encoder, buf *bytes.Buffer, l collectionLine) error {
+	cands := l.Candidates
+	if len(cands) == 0 || !plainCandidates(cands) {
+		return enc.Encode(l)
+	}
+	l.Candidates = nil
+	if err := enc.Encode(l); err != nil {
+		return err
+	}
+	// The candidates are the last member: reopen the object for them.
+	buf.Truncate(buf.Len() - len("}\n"))
+	b := buf.AvailableBuffer()
+	b = append(b, `,"candidates":{`...)
+	for k, name := range slices.Sorted(maps.Keys(cands)) { // encoding/json sorts map keys
+		if k > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '"')
+		b = append(b, name...)
+		b = append(b, `":`...)
+		list := cands[name]
+		if list == nil {
+			b = append(b, "null"...)
+			continue
+		}
+		b = append(b, '[')
+		for j, c := range list {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"id":"`...)
+			b = append(b, c.ID...)
+			b = append(b, `","doc_id":"`...)
+			b = append(b, c.DocID...)
+			b = append(b, `","score":`...)
+			b = appendJSONFloat(b, c.Score)
+			b = append(b, `,"rank":`...)
+			b = strconv.AppendInt(b, int64(c.Rank), 10)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	b = append(b, "}}\n"...)
+	buf.Write(b)
+	return nil
+}
+
+// plainCandidates reports whether every retriever name and id of cands
+// is plain (see plainJSONString) and every score finite.
+func plainCandidates(cands map[string][]fusion.Candidate) bool {
+	for name, list := range cands {
+		if !plainJSONString(name) {
+			return false
+		}
+		for _, c := range list {
+			if !plainJSONString(c.ID) || !plainJSONString(c.DocID) || math.IsInf(c.Score, 0) || math.IsNaN(c.Score) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// plainJSONString reports whether s is printable ASCII with no quote or
+// backslash: encoding/json writes it as it is, between quotes.
+func plainJSONString(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
+}
+
+// appendJSONFloat appends finite f as encoding/json writes a float64:
+// the shortest representation, in exponent form below 1e-6 or from 1e21
+// on (with a one-digit negative exponent unpadded).
+func appendJSONFloat(b []byte, f float64) []byte {
+	format := byte('f')
+	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, f, format, -1, 64)
+	if format == 'e' {
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return b
 }
 
 // loadCollection reads trials/NAME of run back into a collection ready
@@ -292,9 +394,37 @@ func (r *runResults) rerecorded(t runs.TrialRecord) {
 
 // derive fuses the collection of replayed trial t under its settings.
 func (r *runResults) derive(t runs.TrialRecord, hits bool) ([]runs.QueryResult, error) {
+	col, s, err := r.collectionOf(t)
+	if err != nil {
+		return nil, err
+	}
+	derivations.Add(1)
+	return col.results(s, hits, t.OnQueryError), nil
+}
+
+// facts derives what the statistics need of replayed trial t in one
+// fusion of its collection (collection.facts): its per-query scores, its
+// result key and its judged-only values for the judgedOnly metrics under
+// judgments and sc.
+func (r *runResults) facts(t runs.TrialRecord, judgments Judgments, sc Scorer, judgedOnly []string) (replayFacts, error) {
+	col, s, err := r.collectionOf(t)
+	if err != nil {
+		return replayFacts{}, err
+	}
+	derivations.Add(1)
+	return col.facts(s, t.OnQueryError, judgments, sc, judgedOnly), nil
+}
+
+// derivations counts the replayed trials' results derived (derive, facts)
+// since the process started, for the tests.
+var derivations atomic.Int64
+
+// collectionOf returns the collection of replayed trial t, read once, and
+// t's settings.
+func (r *runResults) collectionOf(t runs.TrialRecord) (*collection, fusion.Settings, error) {
 	var s fusion.Settings
 	if err := json.Unmarshal(t.Replay.Settings, &s); err != nil {
-		return nil, fmt.Errorf("replay: trial %q: settings: %w", t.Name, err)
+		return nil, s, fmt.Errorf("replay: trial %q: settings: %w", t.Name, err)
 	}
 	r.mu.Lock()
 	c := r.cols[t.Replay.Collection]
@@ -305,7 +435,7 @@ func (r *runResults) derive(t runs.TrialRecord, hits bool) ([]runs.QueryResult, 
 	r.mu.Unlock()
 	c.once.Do(func() { c.col, c.err = loadCollection(r.run, t.Replay.Collection) })
 	if c.err != nil {
-		return nil, fmt.Errorf("trial %q: %w", t.Name, c.err)
+		return nil, s, fmt.Errorf("trial %q: %w", t.Name, c.err)
 	}
-	return c.col.results(s, hits, t.OnQueryError), nil
+	return c.col, s, nil
 }

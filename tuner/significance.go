@@ -41,35 +41,59 @@ func (o StatsOptions) withDefaults() StatsOptions {
 
 // trialResults caches the per-query results of a run's trials by index.
 // Derived results (of replayed trials) carry no top hits: the statistics
-// read scores only.
+// read scores only. A trial's results are read (or derived) once, however
+// many computations ask for them at once.
 type trialResults struct {
 	run     *runs.Run
 	mu      sync.Mutex
 	cache   map[int][]runs.QueryResult
+	loading map[int]*loadingResults
 	fetched atomic.Int64 // results read (or derived), not found in cache
+}
+
+// loadingResults are results being read: done closes once res and err
+// are set.
+type loadingResults struct {
+	done chan struct{}
+	res  []runs.QueryResult
+	err  error
 }
 
 func newTrialResults(run *runs.Run) *trialResults {
 	resultsOf(run) // a run without a Deriver gets one
-	return &trialResults{run: run, cache: map[int][]runs.QueryResult{}}
+	return &trialResults{run: run, cache: map[int][]runs.QueryResult{}, loading: map[int]*loadingResults{}}
 }
 
 func (tr *trialResults) get(index int) ([]runs.QueryResult, error) {
+	return tr.getWith(index, func() ([]runs.QueryResult, error) { return tr.run.QueryScores(index) })
+}
+
+// getWith is get reading the results with load when they are neither
+// cached nor being read.
+func (tr *trialResults) getWith(index int, load func() ([]runs.QueryResult, error)) ([]runs.QueryResult, error) {
 	tr.mu.Lock()
-	r, ok := tr.cache[index]
-	tr.mu.Unlock()
-	if ok {
+	if r, ok := tr.cache[index]; ok {
+		tr.mu.Unlock()
 		return r, nil
 	}
-	tr.fetched.Add(1)
-	r, err := tr.run.QueryScores(index)
-	if err != nil {
-		return nil, err
+	if l := tr.loading[index]; l != nil {
+		tr.mu.Unlock()
+		<-l.done
+		return l.res, l.err
 	}
-	tr.mu.Lock()
-	tr.cache[index] = r
+	l := &loadingResults{done: make(chan struct{})}
+	tr.loading[index] = l
 	tr.mu.Unlock()
-	return r, nil
+	tr.fetched.Add(1)
+	l.res, l.err = load()
+	tr.mu.Lock()
+	delete(tr.loading, index)
+	if l.err == nil {
+		tr.cache[index] = l.res
+	}
+	tr.mu.Unlock()
+	close(l.done)
+	return l.res, l.err
 }
 
 // getAll reads the results of the given trials on every core (nil for a

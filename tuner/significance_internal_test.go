@@ -1,7 +1,11 @@
 package tuner
 
 import (
+	"errors"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/fusiontune/fusiontune/metrics/stats"
 	"github.com/fusiontune/fusiontune/runs"
@@ -40,5 +44,46 @@ func TestSetDecision(t *testing.T) {
 				t.Errorf("p adjusted, level = %v, %v; want %v, %v", c.PAdjusted, c.Level, tc.d.PAdjusted, tc.d.Level)
 			}
 		})
+	}
+}
+
+// TestTrialResultsReadOnce: computations asking at once for one trial's
+// results (its intervals, its paired test, its facts) wait for a single
+// read or derivation of them, and later ones take it from the cache; a
+// failed read is not cached.
+func TestTrialResultsReadOnce(t *testing.T) {
+	tr := &trialResults{cache: map[int][]runs.QueryResult{}, loading: map[int]*loadingResults{}}
+	var loads atomic.Int64
+	want := []runs.QueryResult{{QueryID: "q1", Primary: 0.5}}
+	load := func() ([]runs.QueryResult, error) {
+		loads.Add(1)
+		time.Sleep(20 * time.Millisecond) // the others ask meanwhile
+		return want, nil
+	}
+	var wg sync.WaitGroup
+	got := make([][]runs.QueryResult, 8)
+	for i := range got {
+		wg.Go(func() { got[i], _ = tr.getWith(3, load) })
+	}
+	wg.Wait()
+	if _, err := tr.getWith(3, load); err != nil {
+		t.Fatal(err)
+	}
+	if n := loads.Load(); n != 1 {
+		t.Errorf("%d reads of one trial's results, want 1", n)
+	}
+	for i, g := range got {
+		if len(g) != 1 || &g[0] != &want[0] {
+			t.Errorf("caller %d got %v, not the one read", i, g)
+		}
+	}
+	failing := func() ([]runs.QueryResult, error) { loads.Add(1); return nil, errors.New("unreadable") }
+	for range 2 {
+		if _, err := tr.getWith(4, failing); err == nil {
+			t.Error("a failed read gave no error")
+		}
+	}
+	if n := loads.Load(); n != 3 {
+		t.Errorf("%d reads, want 3 (a failed read is tried again)", n)
 	}
 }

@@ -8,12 +8,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -66,14 +69,41 @@ func LoadCorpus(c CorpusConfig) (*Corpus, error) {
 // Blank lines are skipped; ids must be unique and non-empty; ids are strings
 // or numbers. The file must be UTF-8 (a leading byte-order mark is skipped).
 func ReadJSONL(r io.Reader, file, idField, titleField, textField string) (*Corpus, error) {
-	h := sha256.New()
-	fmt.Fprintf(h, "jsonl\x00%s\x00%s\x00%s\x00", idField, titleField, textField)
-	br := bufio.NewReaderSize(io.TeeReader(r, h), 1<<20)
+	return readJSONL(r, file, idField, titleField, textField, false)
+}
+
+// LoadCorpusIDs reads the document ids of the corpus described by c, in
+// order: the lines LoadCorpus accepts and its errors, without decoding
+// the titles and texts or hashing the content (its Docs have ids only,
+// its Hash is empty). Resolving judgments by document id needs no more.
+func LoadCorpusIDs(c CorpusConfig) (*Corpus, error) {
+	if c.Format != FormatBEIR && c.Format != FormatJSONL && c.Format != "" {
+		return LoadCorpus(c)
+	}
+	f, err := os.Open(c.Path)
+	if err != nil {
+		return nil, fmt.Errorf("load corpus: %w", err)
+	}
+	defer f.Close()
+	fields := c.fields()
+	return readJSONL(f, c.Path, fields[0], fields[1], fields[2], true)
+}
+
+// readJSONL is ReadJSONL; with idsOnly, LoadCorpusIDs'.
+func readJSONL(r io.Reader, file, idField, titleField, textField string, idsOnly bool) (*Corpus, error) {
+	var h hash.Hash
+	if !idsOnly {
+		h = sha256.New()
+		fmt.Fprintf(h, "jsonl\x00%s\x00%s\x00%s\x00", idField, titleField, textField)
+		r = io.TeeReader(r, h)
+	}
+	br := bufio.NewReaderSize(r, 1<<20)
 	var docs []Document
 	seen := map[string]int{}
 	line := 0
+	var long []byte
 	for {
-		b, err := br.ReadBytes('\n')
+		b, err := readLine(br, &long)
 		if len(b) > 0 {
 			line++
 			if line == 1 {
@@ -83,7 +113,7 @@ func ReadJSONL(r io.Reader, file, idField, titleField, textField string) (*Corpu
 				col := 1 + utf8.RuneCount(b[:invalidUTF8(b)])
 				return nil, fmt.Errorf("%s:%d:%d: not valid UTF-8 (byte 0x%02x): the corpus must be UTF-8 text", file, line, col, b[invalidUTF8(b)])
 			}
-			if d, ok, perr := parseDocLine(b, idField, titleField, textField); perr != nil {
+			if d, ok, perr := parseDocLine(b, idField, titleField, textField, idsOnly); perr != nil {
 				return nil, fmt.Errorf("%s:%d: %w", file, line, perr)
 			} else if ok {
 				if prev, dup := seen[d.ID]; dup {
@@ -103,7 +133,28 @@ func ReadJSONL(r io.Reader, file, idField, titleField, textField string) (*Corpu
 	if len(docs) == 0 {
 		return nil, fmt.Errorf("%s: no documents", file)
 	}
-	return &Corpus{Docs: docs, Hash: hex.EncodeToString(h.Sum(nil))}, nil
+	c := &Corpus{Docs: docs}
+	if h != nil {
+		c.Hash = hex.EncodeToString(h.Sum(nil))
+	}
+	return c, nil
+}
+
+// readLine is br.ReadBytes('\n') without a copy of each line: the line
+// is valid until the next call (a view into br's buffer, or into *long
+// for a line longer than the buffer). The documents parsed from it copy
+// what they keep.
+func readLine(br *bufio.Reader, long *[]byte) ([]byte, error) {
+	b, err := br.ReadSlice('\n')
+	if !errors.Is(err, bufio.ErrBufferFull) {
+		return b, err
+	}
+	*long = append((*long)[:0], b...)
+	for errors.Is(err, bufio.ErrBufferFull) {
+		b, err = br.ReadSlice('\n')
+		*long = append(*long, b...)
+	}
+	return *long, err
 }
 
 // invalidUTF8 returns the offset of the first byte of b that is not part of
@@ -119,15 +170,21 @@ func invalidUTF8(b []byte) int {
 	return len(b)
 }
 
-func parseDocLine(b []byte, idField, titleField, textField string) (Document, bool, error) {
+// parseDocLine parses one corpus line; with idsOnly the document's title
+// and text are checked but not kept.
+func parseDocLine(b []byte, idField, titleField, textField string, idsOnly bool) (Document, bool, error) {
 	b = bytes.TrimSpace(b)
 	if len(b) == 0 {
 		return Document{}, false, nil
 	}
-	if d, ok := parseDocLineFast(b, idField, titleField, textField); ok {
+	if d, ok := docLineFast(b, idField, titleField, textField, !idsOnly); ok {
 		return d, true, nil
 	}
-	return parseDocLineGeneral(b, idField, titleField, textField)
+	d, ok, err := parseDocLineGeneral(b, idField, titleField, textField)
+	if idsOnly {
+		d.Title, d.Text = "", ""
+	}
+	return d, ok, err
 }
 
 // parseDocLineGeneral parses any corpus line (trimmed, non-empty) with
@@ -175,6 +232,13 @@ func parseDocLineGeneral(b []byte, idField, titleField, textField string) (Docum
 // refuses with its error; a line it accepts gives the Document the
 // general path gives (FuzzParseDocLineFast). b is trimmed valid UTF-8.
 func parseDocLineFast(b []byte, idField, titleField, textField string) (Document, bool) {
+	return docLineFast(b, idField, titleField, textField, true)
+}
+
+// docLineFast is parseDocLineFast; without texts the title and text are
+// not decoded (Document has the id only): a string scanJSONString accepts
+// always decodes (b is valid UTF-8), so the same lines are accepted.
+func docLineFast(b []byte, idField, titleField, textField string, texts bool) (Document, bool) {
 	if len(b) < 2 || b[0] != '{' {
 		return Document{}, false
 	}
@@ -230,15 +294,19 @@ func parseDocLineFast(b []byte, idField, titleField, textField string) (Document
 		if title[0] != '"' {
 			return Document{}, false
 		}
-		if d.Title, ok = jsonStringValue(title, titleEsc); !ok {
-			return Document{}, false
+		if texts {
+			if d.Title, ok = jsonStringValue(title, titleEsc); !ok {
+				return Document{}, false
+			}
 		}
 	}
 	if text[0] != '"' {
 		return Document{}, false
 	}
-	if d.Text, ok = jsonStringValue(text, textEsc); !ok {
-		return Document{}, false
+	if texts {
+		if d.Text, ok = jsonStringValue(text, textEsc); !ok {
+			return Document{}, false
+		}
 	}
 	return d, true
 }
@@ -401,11 +469,92 @@ func jsonStringValue(raw []byte, escaped bool) (string, bool) {
 	if !escaped {
 		return string(raw[1 : len(raw)-1]), true
 	}
-	var s string
-	if err := json.Unmarshal(raw, &s); err != nil {
-		return "", false
+	return unquoteJSON(raw[1 : len(raw)-1])
+}
+
+// unquoteJSON decodes the inside of a JSON string with escapes (raw
+// between its quotes, valid UTF-8) as encoding/json does, without its
+// reflection: the common escapes, \uXXXX with surrogate pairs joined and
+// a lone surrogate (or invalid UTF-8) as U+FFFD. ok is false for anything
+// encoding/json refuses (a bad escape, a quote or control character).
+func unquoteJSON(raw []byte) (string, bool) {
+	b := make([]byte, 0, len(raw))
+	for r := 0; r < len(raw); {
+		c := raw[r]
+		switch {
+		case c == '"' || c < ' ':
+			return "", false
+		case c >= utf8.RuneSelf: // invalid UTF-8 becomes U+FFFD
+			rr, size := utf8.DecodeRune(raw[r:])
+			b = utf8.AppendRune(b, rr)
+			r += size
+			continue
+		case c != '\\':
+			b = append(b, c)
+			r++
+			continue
+		}
+		if r+1 >= len(raw) {
+			return "", false
+		}
+		switch e := raw[r+1]; e {
+		case '"', '\\', '/':
+			b = append(b, e)
+		case 'b':
+			b = append(b, '\b')
+		case 'f':
+			b = append(b, '\f')
+		case 'n':
+			b = append(b, '\n')
+		case 'r':
+			b = append(b, '\r')
+		case 't':
+			b = append(b, '\t')
+		case 'u':
+			rr := hex4(raw[r:])
+			if rr < 0 {
+				return "", false
+			}
+			r += 6
+			if utf16.IsSurrogate(rr) {
+				if dec := utf16.DecodeRune(rr, hex4(raw[r:])); dec != unicode.ReplacementChar {
+					r += 6
+					b = utf8.AppendRune(b, dec)
+					continue
+				}
+				rr = unicode.ReplacementChar
+			}
+			b = utf8.AppendRune(b, rr)
+			continue
+		default:
+			return "", false
+		}
+		r += 2
 	}
-	return s, true
+	return string(b), true
+}
+
+// hex4 reads the \uXXXX escape at the start of s as a rune, -1 when s
+// does not start with one (encoding/json's getu4).
+func hex4(s []byte) rune {
+	if len(s) < 6 || s[0] != '\\' || s[1] != 'u' {
+		return -1
+	}
+	var r rune
+	for _, c := range s[2:6] {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c = c - 'a' + 10
+		case 'A' <= c && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return -1
+		}
+		r = r*16 + rune(c)
+	}
+	return r
 }
 
 // jsonID accepts a JSON string or number as an id.
@@ -465,7 +614,11 @@ func loadDir(root string) (*Corpus, error) {
 	if len(docs) == 0 {
 		return nil, fmt.Errorf("load corpus: %s: no .md or .txt files", root)
 	}
-	return &Corpus{Docs: docs, Hash: hex.EncodeToString(h.Sum(nil))}, nil
+	c := &Corpus{Docs: docs}
+	if h != nil {
+		c.Hash = hex.EncodeToString(h.Sum(nil))
+	}
+	return c, nil
 }
 
 // excerpt shortens s to at most n runes, marking a cut with "…".

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"encoding/json"
 	"testing"
 	"unicode/utf8"
 )
@@ -89,5 +90,61 @@ func FuzzParseDocLineFast(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, line string) {
 		checkFastLine(t, []byte(line), [3]string{"_id", "title", "text"})
+	})
+}
+
+// unquoteCases are JSON strings (with their quotes) with escapes of every
+// kind: surrogate pairs, lone and reversed surrogates, a high surrogate
+// before another escape or at the end, raw non-ASCII and invalid UTF-8,
+// and escapes encoding/json refuses.
+var unquoteCases = []string{
+	`"plain \" quote"`, `"\\ \/ \b\f\n\r\t"`, `"caf\u00e9 \u00E9 café"`, `"\ud83d\ude00"`, `"\ud83d"`, `"x\ud83d"`,
+	`"\ude00\ud83d"`, `"\ud83d\u0041"`, `"\ud83d\ud83d\ude00"`, `"\ud83d\n"`, `"\u0000 nul"`, `"\uD83D\uDE00"`,
+	"\"bad \xff byte \\n\"", `"bad \q"`, `"bad \'"`, `"short \u12"`, `"end \"`, "\"raw\ttab \\n\"", `"\u002"`,
+}
+
+// TestUnquoteJSONEqualsEncodingJSON: unquoteJSON decodes (or refuses)
+// every escaped string as encoding/json does.
+func TestUnquoteJSONEqualsEncodingJSON(t *testing.T) {
+	for _, c := range unquoteCases {
+		checkUnquote(t, c)
+	}
+}
+
+func checkUnquote(t *testing.T, quoted string) {
+	t.Helper()
+	if len(quoted) < 2 || quoted[0] != '"' || quoted[len(quoted)-1] != '"' {
+		return
+	}
+	var want string
+	wantErr := json.Unmarshal([]byte(quoted), &want)
+	got, ok := unquoteJSON([]byte(quoted[1 : len(quoted)-1]))
+	if wantErr != nil {
+		// encoding/json refuses it; the fast path never gets here with
+		// what its scanner refuses, and may refuse it too.
+		if ok && scanAccepts(quoted) {
+			t.Errorf("%q: unquoted to %q, encoding/json refuses it (%v)", quoted, got, wantErr)
+		}
+		return
+	}
+	if !ok || got != want {
+		t.Errorf("%q: unquoted to %q (%v), encoding/json %q", quoted, got, ok, want)
+	}
+}
+
+// scanAccepts reports whether scanJSONString takes s whole.
+func scanAccepts(s string) bool {
+	_, _, end, ok := scanJSONString([]byte(s), 0)
+	return ok && end == len(s)
+}
+
+// FuzzUnquoteJSON: whatever the string, unquoteJSON agrees with
+// encoding/json on the strings the corpus scanner accepts.
+func FuzzUnquoteJSON(f *testing.F) {
+	for _, c := range unquoteCases {
+		f.Add(c)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		checkUnquote(t, `"`+s+`"`)
 	})
 }

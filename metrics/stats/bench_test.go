@@ -32,6 +32,23 @@ func BenchmarkCompare(b *testing.B) {
 	}
 }
 
+// BenchmarkCompareTied is Compare on 300 paired scores of which 57% are
+// equal (zero differences), as in the SciFact grid of make bench-replay.
+func BenchmarkCompareTied(b *testing.B) {
+	x, y := sample(300), sample(300)
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := range y {
+		if rng.Float64() < 0.57 {
+			y[i] = x[i]
+		}
+	}
+	for b.Loop() {
+		if _, err := stats.Compare(x, y, 1, stats.DefaultThresholds()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 func BenchmarkSignedRank(b *testing.B) {
 	for _, n := range []int{40, 1000} {
 		d := sample(n)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"slices"
 	"sort"
 )
 
@@ -85,8 +84,8 @@ func SignFlipsContext(ctx context.Context, d []float64, seed int64, th Threshold
 	if err != nil {
 		return Flips{}, err
 	}
-	slices.Sort(f.lo)
-	slices.Sort(f.hi)
+	sortFloats(f.lo)
+	sortFloats(f.hi)
 	return f, nil
 }
 

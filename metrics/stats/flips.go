@@ -21,8 +21,16 @@ const flipLanes = 4
 // hands each, in order, to add: the sum of its flipped differences (added
 // in index order) and how many it flips. It looks at ctx every
 // checkEvery vectors.
+//
+// A difference that is exactly zero (+0 or -0) adds nothing whether
+// flipped or not: a sum that starts at +0 is never -0, and adding ±0 to
+// any other value leaves it unchanged. So only the non-zero differences
+// are summed (paired scores are often equal: about half the queries of a
+// typical comparison), each still read at its own bit, in index order;
+// the flip counts count every bit.
 func randomFlips(ctx context.Context, d []float64, rng *rand.PCG, perms int, add func(fs float64, flipped int)) error {
 	words := (len(d) + 63) / 64
+	nz := nonZeroOf(d, words)
 	buf := make([]uint64, flipLanes*words)
 	for b := 0; b < perms; b += flipLanes {
 		if b%checkEvery < flipLanes && ctx.Err() != nil {
@@ -43,19 +51,19 @@ func randomFlips(ctx context.Context, d []float64, rng *rand.PCG, perms int, add
 		var c0, c1, c2, c3 int
 		for w := range words {
 			w0, w1, w2, w3 := buf[w], buf[words+w], buf[2*words+w], buf[3*words+w]
-			seg := d[w*64 : min(w*64+64, len(d))]
-			keep := ^uint64(0) >> (64 - len(seg)) // the word's bits in use
+			keep := nz.keep[w] // the word's bits in use
 			c0, c1 = c0+bits.OnesCount64(w0&keep), c1+bits.OnesCount64(w1&keep)
 			c2, c3 = c2+bits.OnesCount64(w2&keep), c3+bits.OnesCount64(w3&keep)
-			for _, v := range seg {
+			for k := nz.start[w]; k < nz.start[w+1]; k++ {
 				// v where the bit is set, else +0 — what v times the bit
 				// adds (±0 added to a sum that is never -0 changes nothing).
-				vb := math.Float64bits(v)
-				fs0 += math.Float64frombits(vb & -(w0 & 1))
-				fs1 += math.Float64frombits(vb & -(w1 & 1))
-				fs2 += math.Float64frombits(vb & -(w2 & 1))
-				fs3 += math.Float64frombits(vb & -(w3 & 1))
-				w0, w1, w2, w3 = w0>>1, w1>>1, w2>>1, w3>>1
+				// The bit, shifted to the top and spread by an arithmetic
+				// shift, is the mask.
+				up, vb := nz.up[k]&63, nz.bits[k]
+				fs0 += math.Float64frombits(vb & uint64(int64(w0<<up)>>63))
+				fs1 += math.Float64frombits(vb & uint64(int64(w1<<up)>>63))
+				fs2 += math.Float64frombits(vb & uint64(int64(w2<<up)>>63))
+				fs3 += math.Float64frombits(vb & uint64(int64(w3<<up)>>63))
 			}
 		}
 		add(fs0, c0)
@@ -64,6 +72,33 @@ func randomFlips(ctx context.Context, d []float64, rng *rand.PCG, perms int, add
 		add(fs3, c3)
 	}
 	return nil
+}
+
+// nonZero are the non-zero differences of d, in index order, by word of
+// the sign vectors: word w's are entries start[w] to start[w+1], each
+// with the left shift that moves its bit in the word to the top (63 - the
+// bit) and its float64 bits; keep[w] masks the word's bits in use.
+type nonZero struct {
+	start []int
+	up    []uint8
+	bits  []uint64
+	keep  []uint64
+}
+
+func nonZeroOf(d []float64, words int) nonZero {
+	nz := nonZero{start: make([]int, words+1), keep: make([]uint64, words)}
+	for w := range words {
+		seg := d[w*64 : min(w*64+64, len(d))]
+		nz.keep[w] = ^uint64(0) >> (64 - len(seg))
+		for i, v := range seg {
+			if v != 0 {
+				nz.up = append(nz.up, uint8(63-i))
+				nz.bits = append(nz.bits, math.Float64bits(v))
+			}
+		}
+		nz.start[w+1] = len(nz.bits)
+	}
+	return nz
 }
 
 // flipSum is one sign vector's sum of flipped differences (bits as

@@ -6,7 +6,6 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
-	"sort"
 	"sync"
 )
 
@@ -119,7 +118,7 @@ func bootstrapMean(ctx context.Context, v []float64, seed int64, th Thresholds) 
 			means[b] = s / float64(n)
 		}
 	}
-	sort.Float64s(means)
+	sortFloats(means)
 	a := (1 - th.Level) / 2
 	// The plain percentile interval is too narrow in small samples: the
 	// resampled means have the variance s²/n with the biased s² (divisor
