@@ -118,7 +118,7 @@ func (gs *GoldenSet) Resolve(docs []Document) (*Resolved, error) {
 				resolvePattern(l, &rq, j, docs)
 			case j.Substring != "":
 				if cx == nil {
-					cx = newCorpusIndex(docs)
+					cx = newCorpusIndex(docs, substrings(gs))
 				}
 				resolveSubstring(l, &rq, j, cx)
 			}
@@ -137,6 +137,19 @@ func (gs *GoldenSet) Resolve(docs []Document) (*Resolved, error) {
 	}
 	res.Warnings = l.warns
 	return res, nil
+}
+
+// substrings are gs's passage_substring excerpts.
+func substrings(gs *GoldenSet) []string {
+	var out []string
+	for _, q := range gs.Queries {
+		for _, j := range q.Judgments {
+			if j.Substring != "" {
+				out = append(out, j.Substring)
+			}
+		}
+	}
+	return out
 }
 
 // resolvePattern judges, for query rq, every document of docs whose id
@@ -201,21 +214,35 @@ func distinctDocs(spans []Span) []string {
 // normalized once; a posting list per space-separated token narrows an
 // excerpt's candidates to the documents holding its rarest inner token
 // (inner tokens of a match are whole tokens of the document, the first and
-// last may be partial), so a lookup scans a few documents, not all.
+// last may be partial), so a lookup scans a few documents, not all. Only
+// the inner tokens of the excerpts to find get a posting list.
 type corpusIndex struct {
 	docs     []Document
 	norm     []string
 	postings map[string][]int32
+	// orig holds, per document, its normalization's byte offsets into
+	// its text (normalize with offsets), made when an excerpt first
+	// matches in it.
+	orig map[int32][]int32
 }
 
-func newCorpusIndex(docs []Document) *corpusIndex {
-	cx := &corpusIndex{docs: docs, norm: make([]string, len(docs)), postings: map[string][]int32{}}
+// newCorpusIndex indexes docs for finding excerpts.
+func newCorpusIndex(docs []Document, excerpts []string) *corpusIndex {
+	cx := &corpusIndex{docs: docs, norm: make([]string, len(docs)), postings: map[string][]int32{}, orig: map[int32][]int32{}}
+	for _, ex := range excerpts {
+		n, _ := normalize(ex, false)
+		if toks := strings.Split(n, " "); len(toks) >= 3 {
+			for _, t := range toks[1 : len(toks)-1] {
+				cx.postings[t] = nil
+			}
+		}
+	}
 	for i, d := range docs {
 		n, _ := normalize(d.Text, false)
 		cx.norm[i] = n
 		for tok := range strings.SplitSeq(n, " ") {
-			p := cx.postings[tok]
-			if len(p) == 0 || p[len(p)-1] != int32(i) {
+			p, ok := cx.postings[tok]
+			if ok && (len(p) == 0 || p[len(p)-1] != int32(i)) {
 				cx.postings[tok] = append(p, int32(i))
 			}
 		}
@@ -247,14 +274,15 @@ func (cx *corpusIndex) find(excerpt string, grade int) []Span {
 	var spans []Span
 	for _, di := range cands {
 		n := cx.norm[di]
-		var orig []int32
 		for from := 0; ; {
 			k := strings.Index(n[from:], ex)
 			if k < 0 {
 				break
 			}
-			if orig == nil {
+			orig, ok := cx.orig[di]
+			if !ok {
 				_, orig = normalize(cx.docs[di].Text, true)
+				cx.orig[di] = orig
 			}
 			s, e := originalSpan(cx.docs[di].Text, orig, from+k, from+k+len(ex))
 			spans = append(spans, Span{DocID: cx.docs[di].ID, Start: s, End: e, Grade: grade})
