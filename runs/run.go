@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -141,7 +142,16 @@ func (r *Run) Trials() ([]TrialRecord, error) {
 	}
 	out := make([]TrialRecord, 0, len(matches))
 	have := make(map[int]bool, len(matches))
+	memo := r.memo()
 	for _, m := range matches {
+		// The records this Run wrote are kept (memo.go), not read back.
+		if i, err := strconv.Atoi(strings.TrimSuffix(filepath.Base(m), ".json")); err == nil {
+			if t, ok := memo.recallRecord(i); ok {
+				out = append(out, t)
+				have[t.Index] = true
+				continue
+			}
+		}
 		data, err := os.ReadFile(m)
 		if err != nil {
 			return nil, fmt.Errorf("runs: %w", err)
