@@ -301,21 +301,51 @@ func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
 // then written side by side (each atomically and durably; their fsyncs
 // overlap instead of following one another).
 func (r *Run) WriteLeaderboard(lb Leaderboard) error {
+	f, err := r.RenderLeaderboard(lb)
+	if err != nil {
+		return err
+	}
+	return f.Write()
+}
+
+// LeaderboardFiles are a leaderboard's files rendered for a run, to be
+// written (Write): what WriteLeaderboard writes, split so that its caller
+// can go on (a report of the leaderboard, say) while they are written.
+type LeaderboardFiles struct {
+	r     *Run
+	names []string
+	data  [][]byte
+}
+
+// RenderLeaderboard renders lb's files for r (leaderboard.json, .md and
+// .csv).
+func (r *Run) RenderLeaderboard(lb Leaderboard) (*LeaderboardFiles, error) {
 	files := []struct{ name, format string }{
 		{LeaderboardJSONFile, "json"}, {LeaderboardMDFile, "md"}, {LeaderboardCSVFile, "csv"},
 	}
-	data := make([][]byte, len(files))
-	for i, f := range files {
+	f := &LeaderboardFiles{r: r}
+	for _, file := range files {
 		var b strings.Builder
-		if err := lb.Render(&b, f.format); err != nil {
-			return fmt.Errorf("runs: render %s: %w", f.name, err)
+		if err := lb.Render(&b, file.format); err != nil {
+			return nil, fmt.Errorf("runs: render %s: %w", file.name, err)
 		}
-		data[i] = []byte(b.String())
+		f.names = append(f.names, file.name)
+		f.data = append(f.data, []byte(b.String()))
 	}
-	errs := make([]error, len(files))
+	return f, nil
+}
+
+// JSON returns leaderboard.json as it is written (redacted): the bytes
+// ReadLeaderboard decodes once it is.
+func (f *LeaderboardFiles) JSON() []byte { return f.r.Redact.Bytes(f.data[0]) }
+
+// Write writes the files into the run, atomically and durably, side by
+// side.
+func (f *LeaderboardFiles) Write() error {
+	errs := make([]error, len(f.names))
 	var wg sync.WaitGroup
-	for i, f := range files {
-		wg.Go(func() { errs[i] = r.WriteFile(f.name, data[i]) })
+	for i, name := range f.names {
+		wg.Go(func() { errs[i] = f.r.WriteFile(name, f.data[i]) })
 	}
 	wg.Wait()
 	return errors.Join(errs...)

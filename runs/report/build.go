@@ -1,6 +1,7 @@
 package report
 
 import (
+	"encoding/json"
 	"fmt"
 	"html/template"
 	"maps"
@@ -44,7 +45,7 @@ type manifestView struct {
 
 // build loads what the report needs from the run directory: the golden
 // set and the trial records are read beside the leaderboard.
-func build(run *runs.Run, o Options) (*page, error) {
+func build(run *runs.Run, o Options, lbJSON []byte) (*page, error) {
 	var (
 		gold   golden
 		trials []runs.TrialRecord
@@ -53,7 +54,7 @@ func build(run *runs.Run, o Options) (*page, error) {
 	)
 	wg.Go(func() { gold = readGolden(run.Dir) })
 	wg.Go(func() { trials, terr = run.Trials() })
-	lb, notes, err := leaderboard(run)
+	lb, notes, err := leaderboard(run, lbJSON)
 	wg.Wait()
 	if err != nil {
 		return nil, err
@@ -172,7 +173,14 @@ func statsNotes(trials []runs.Entry) (notes []string, stats bool) {
 
 // leaderboard reads leaderboard.json; a run interrupted before it was
 // written gets one rebuilt from its trial records, and a note saying so.
-func leaderboard(run *runs.Run) (runs.Leaderboard, []string, error) {
+func leaderboard(run *runs.Run, lbJSON []byte) (runs.Leaderboard, []string, error) {
+	if lbJSON != nil {
+		var lb runs.Leaderboard
+		if err := json.Unmarshal(lbJSON, &lb); err != nil {
+			return lb, nil, fmt.Errorf("report: %s: %w", runs.LeaderboardJSONFile, err)
+		}
+		return lb, nil, nil
+	}
 	lb, err := run.ReadLeaderboard()
 	if err == nil {
 		return lb, nil, nil

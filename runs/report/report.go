@@ -65,10 +65,26 @@ func (o Options) Validate() error {
 
 // Render writes the run's report as one self-contained HTML document.
 func Render(w io.Writer, run *runs.Run, o Options) error {
+	return renderReport(w, run, o, nil)
+}
+
+// RenderLeaderboard is Render with the run's leaderboard given as the
+// bytes of its leaderboard.json (runs.LeaderboardFiles.JSON), which need
+// not be written yet: a sweep renders its report while the leaderboard's
+// files are written.
+func RenderLeaderboard(w io.Writer, run *runs.Run, o Options, leaderboardJSON []byte) error {
+	if leaderboardJSON == nil {
+		leaderboardJSON = []byte{}
+	}
+	return renderReport(w, run, o, leaderboardJSON)
+}
+
+// renderReport is Render with the leaderboard's JSON given (nil: read).
+func renderReport(w io.Writer, run *runs.Run, o Options, lbJSON []byte) error {
 	if err := o.Validate(); err != nil {
 		return err
 	}
-	p, err := build(run, o)
+	p, err := build(run, o, lbJSON)
 	if err != nil {
 		return err
 	}
