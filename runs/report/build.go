@@ -67,6 +67,16 @@ func build(run *runs.Run, o Options, lbJSON []byte) (*page, error) {
 		return nil, err
 	}
 	varying := varyingParams(lb.Trials)
+	// The charts are drawn beside the rest of the page.
+	var (
+		lat        *latencyView
+		perr, lerr error
+		charts     sync.WaitGroup
+		params     []paramChart
+	)
+	defer charts.Wait()
+	charts.Go(func() { params, perr = paramCharts(lb.Trials, varying, p.Best, lb.Baseline) })
+	charts.Go(func() { lat, lerr = newLatencyView(run, lb) })
 	p.Leaderboard = newLeaderboardView(lb, varying, stats)
 
 	var queries []runs.QueryResult
@@ -84,15 +94,15 @@ func build(run *runs.Run, o Options, lbJSON []byte) (*page, error) {
 			return nil, err
 		}
 	}
-	p.Params, err = paramCharts(lb.Trials, varying, p.Best, lb.Baseline)
-	if err != nil {
-		return nil, err
+	charts.Wait()
+	if p.Params = params; perr != nil {
+		return nil, perr
 	}
 	if terr != nil {
 		return nil, fmt.Errorf("report: %w", terr)
 	}
-	if p.Latency, err = newLatencyView(run, lb); err != nil {
-		return nil, err
+	if p.Latency = lat; lerr != nil {
+		return nil, lerr
 	}
 	p.Parity = newParityView(trials)
 	p.Coverage = newCoverageView(lb, best, hasBest, queries, gold, o.JudgedWarn)
