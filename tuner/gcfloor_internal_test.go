@@ -1,0 +1,30 @@
+package tuner
+
+import (
+	"runtime"
+	"runtime/metrics"
+	"testing"
+)
+
+// heapGoal is the garbage collector's heap goal after a collection.
+func heapGoal() uint64 {
+	runtime.GC()
+	s := []metrics.Sample{{Name: "/gc/heap/goal:bytes"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
+}
+
+// TestGCFloor: while GCFloor holds, the collector's goal is at least
+// twice the floor; released, it drops by about that much again.
+func TestGCFloor(t *testing.T) {
+	release := GCFloor()
+	held := heapGoal()
+	release()
+	after := heapGoal()
+	if held < 2*gcFloorBytes {
+		t.Errorf("heap goal %d MB with the floor, want >= %d MB", held>>20, 2*gcFloorBytes>>20)
+	}
+	if held < after+gcFloorBytes {
+		t.Errorf("heap goal %d MB with the floor, %d MB after its release: want it %d MB higher", held>>20, after>>20, gcFloorBytes>>20)
+	}
+}
