@@ -1,6 +1,7 @@
 package runs_test
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -302,4 +303,57 @@ func shared(a, b reflect.Value, path string) string {
 		}
 	}
 	return ""
+}
+
+// TestLeaderboardFilesAsWritten: RenderLeaderboard's files, once
+// written, are WriteLeaderboard's bytes, and AsWritten is the leaderboard
+// ReadLeaderboard then returns: the leaderboard rendered itself when the
+// redactor changes nothing, its redacted JSON decoded when it does.
+func TestLeaderboardFilesAsWritten(t *testing.T) {
+	trials := fixtureTrials()
+	trials[2].Error = "ready: token sk-test-secret-0123456789 refused"
+	lb := runs.NewLeaderboard("mean of NDCG@10, ERR@10", []string{"NDCG@10", "ERR@10"}, trials)
+	for _, secret := range []string{"", "sk-test-secret-0123456789"} {
+		run := newTestRun(t)
+		if secret != "" {
+			run.Redact = runs.NewRedactor(secret)
+		}
+		f, err := run.RenderLeaderboard(lb)
+		if err != nil {
+			t.Fatal(err)
+		}
+		shown, err := f.AsWritten()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Write(); err != nil {
+			t.Fatal(err)
+		}
+		read, err := run.ReadLeaderboard()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := lb
+		if secret != "" {
+			want = read
+			if e, _ := shown.Find("k=80"); strings.Contains(e.Error, secret) {
+				t.Errorf("redacted run: AsWritten shows the secret: %q", e.Error)
+			}
+		}
+		if !reflect.DeepEqual(shown, want) {
+			t.Errorf("secret %q: AsWritten = %+v, want %+v", secret, shown, want)
+		}
+		other := newTestRun(t)
+		other.Redact = run.Redact
+		if err := other.WriteLeaderboard(lb); err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range []string{runs.LeaderboardJSONFile, runs.LeaderboardMDFile, runs.LeaderboardCSVFile} {
+			a, errA := run.ReadFile(name)
+			b, errB := other.ReadFile(name)
+			if errA != nil || errB != nil || !bytes.Equal(a, b) {
+				t.Errorf("%s differs from WriteLeaderboard's (%v, %v)", name, errA, errB)
+			}
+		}
+	}
 }

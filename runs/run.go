@@ -2,6 +2,7 @@ package runs
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -313,6 +314,7 @@ func (r *Run) WriteLeaderboard(lb Leaderboard) error {
 // can go on (a report of the leaderboard, say) while they are written.
 type LeaderboardFiles struct {
 	r     *Run
+	lb    Leaderboard
 	names []string
 	data  [][]byte
 }
@@ -323,7 +325,7 @@ func (r *Run) RenderLeaderboard(lb Leaderboard) (*LeaderboardFiles, error) {
 	files := []struct{ name, format string }{
 		{LeaderboardJSONFile, "json"}, {LeaderboardMDFile, "md"}, {LeaderboardCSVFile, "csv"},
 	}
-	f := &LeaderboardFiles{r: r}
+	f := &LeaderboardFiles{r: r, lb: lb}
 	for _, file := range files {
 		var b strings.Builder
 		if err := lb.Render(&b, file.format); err != nil {
@@ -335,9 +337,22 @@ func (r *Run) RenderLeaderboard(lb Leaderboard) (*LeaderboardFiles, error) {
 	return f, nil
 }
 
-// JSON returns leaderboard.json as it is written (redacted): the bytes
-// ReadLeaderboard decodes once it is.
-func (f *LeaderboardFiles) JSON() []byte { return f.r.Redact.Bytes(f.data[0]) }
+// AsWritten returns the leaderboard as leaderboard.json holds it, for
+// what is made of it while the files are written (the report): the
+// leaderboard rendered when the run's redactor leaves its JSON as it is
+// (sharing its slices and maps: not to be changed), else decoded from the
+// redacted JSON, as ReadLeaderboard will.
+func (f *LeaderboardFiles) AsWritten() (Leaderboard, error) {
+	data := f.r.Redact.Bytes(f.data[0])
+	if bytes.Equal(data, f.data[0]) {
+		return f.lb, nil
+	}
+	var lb Leaderboard
+	if err := json.Unmarshal(data, &lb); err != nil {
+		return lb, fmt.Errorf("runs: %s: %w", LeaderboardJSONFile, err)
+	}
+	return lb, nil
+}
 
 // Write writes the files into the run, atomically and durably, side by
 // side.

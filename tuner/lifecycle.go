@@ -556,7 +556,10 @@ func (c Config) finish(ctx context.Context, run *runs.Run, held *runs.HeldOut, b
 	gates, gateErr := c.gates(run, out)
 	c.Phases.Mark("tuner: constraints, gates")
 	var page bytes.Buffer
-	pageErr := report.RenderLeaderboard(&page, run, report.DefaultOptions(), files.JSON())
+	shown, pageErr := files.AsWritten()
+	if pageErr == nil {
+		pageErr = report.RenderLeaderboard(&page, run, report.DefaultOptions(), shown)
+	}
 	if err := written(); err != nil {
 		return nil, err
 	}

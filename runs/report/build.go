@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/json"
 	"fmt"
 	"html/template"
 	"maps"
@@ -45,7 +44,7 @@ type manifestView struct {
 
 // build loads what the report needs from the run directory: the golden
 // set and the trial records are read beside the leaderboard.
-func build(run *runs.Run, o Options, lbJSON []byte) (*page, error) {
+func build(run *runs.Run, o Options, given *runs.Leaderboard) (*page, error) {
 	var (
 		gold   golden
 		trials []runs.TrialRecord
@@ -54,7 +53,7 @@ func build(run *runs.Run, o Options, lbJSON []byte) (*page, error) {
 	)
 	wg.Go(func() { gold = readGolden(run.Dir) })
 	wg.Go(func() { trials, terr = run.Trials() })
-	lb, notes, err := leaderboard(run, lbJSON)
+	lb, notes, err := leaderboard(run, given)
 	wg.Wait()
 	if err != nil {
 		return nil, err
@@ -183,13 +182,9 @@ func statsNotes(trials []runs.Entry) (notes []string, stats bool) {
 
 // leaderboard reads leaderboard.json; a run interrupted before it was
 // written gets one rebuilt from its trial records, and a note saying so.
-func leaderboard(run *runs.Run, lbJSON []byte) (runs.Leaderboard, []string, error) {
-	if lbJSON != nil {
-		var lb runs.Leaderboard
-		if err := json.Unmarshal(lbJSON, &lb); err != nil {
-			return lb, nil, fmt.Errorf("report: %s: %w", runs.LeaderboardJSONFile, err)
-		}
-		return lb, nil, nil
+func leaderboard(run *runs.Run, given *runs.Leaderboard) (runs.Leaderboard, []string, error) {
+	if given != nil {
+		return *given, nil, nil
 	}
 	lb, err := run.ReadLeaderboard()
 	if err == nil {

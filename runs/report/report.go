@@ -68,23 +68,20 @@ func Render(w io.Writer, run *runs.Run, o Options) error {
 	return renderReport(w, run, o, nil)
 }
 
-// RenderLeaderboard is Render with the run's leaderboard given as the
-// bytes of its leaderboard.json (runs.LeaderboardFiles.JSON), which need
+// RenderLeaderboard is Render with the run's leaderboard given as its
+// leaderboard.json holds it (runs.LeaderboardFiles.AsWritten), which need
 // not be written yet: a sweep renders its report while the leaderboard's
-// files are written.
-func RenderLeaderboard(w io.Writer, run *runs.Run, o Options, leaderboardJSON []byte) error {
-	if leaderboardJSON == nil {
-		leaderboardJSON = []byte{}
-	}
-	return renderReport(w, run, o, leaderboardJSON)
+// files are written. The report does not change lb.
+func RenderLeaderboard(w io.Writer, run *runs.Run, o Options, lb runs.Leaderboard) error {
+	return renderReport(w, run, o, &lb)
 }
 
-// renderReport is Render with the leaderboard's JSON given (nil: read).
-func renderReport(w io.Writer, run *runs.Run, o Options, lbJSON []byte) error {
+// renderReport is Render with the leaderboard given (nil: read).
+func renderReport(w io.Writer, run *runs.Run, o Options, lb *runs.Leaderboard) error {
 	if err := o.Validate(); err != nil {
 		return err
 	}
-	p, err := build(run, o, lbJSON)
+	p, err := build(run, o, lb)
 	if err != nil {
 		return err
 	}
