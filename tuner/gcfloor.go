@@ -1,6 +1,9 @@
 package tuner
 
-import "runtime"
+import (
+	"runtime"
+	"sync"
+)
 
 // gcFloorBytes is the heap below which a sweep does not collect garbage
 // (see GCFloor).
@@ -17,11 +20,11 @@ const gcFloorBytes = 32 << 20
 // that moment; with the floor, 12 times, for some 35 MB more resident
 // memory (the garbage the larger goal lets accumulate). The goal still
 // grows with the live heap (GOGC), so a large run keeps its proportions,
-// plus the floor. `tune sweep` calls it first thing.
+// plus the floor. `tune sweep` calls it first thing; the block is made
+// in the background, so the floor holds a moment after it returns.
 func GCFloor() (release func()) {
-	ballast := make([]byte, gcFloorBytes)
-	return func() {
-		runtime.KeepAlive(ballast)
-		ballast = nil
-	}
+	// Mapping the block takes a moment: it is done beside the caller.
+	made := make(chan []byte, 1)
+	go func() { made <- make([]byte, gcFloorBytes) }()
+	return sync.OnceFunc(func() { runtime.KeepAlive(<-made) })
 }

@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"runtime/metrics"
 	"testing"
+	"time"
 )
 
 // heapGoal is the garbage collector's heap goal after a collection.
@@ -19,6 +20,10 @@ func heapGoal() uint64 {
 func TestGCFloor(t *testing.T) {
 	release := GCFloor()
 	held := heapGoal()
+	for deadline := time.Now().Add(10 * time.Second); held < 2*gcFloorBytes && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond) // the block is made in the background
+		held = heapGoal()
+	}
 	release()
 	after := heapGoal()
 	if held < 2*gcFloorBytes {
