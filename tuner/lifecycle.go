@@ -567,7 +567,12 @@ func (c Config) finish(ctx context.Context, run *runs.Run, held *runs.HeldOut, b
 	c.Phases.Mark("tuner: report")
 	analysis := time.Since(analysisStart)
 	out.Gates = gates
-	out.Timings = sumTimings(bs, time.Since(c.Started))
+	// The wall time ends once the analysis and the backends' stops have.
+	end := time.Now()
+	for _, b := range bs {
+		end = b.stoppedBy(end)
+	}
+	out.Timings = sumTimings(bs, end.Sub(c.Started))
 	out.Timings.RecordSeconds = res.Recording.Seconds()
 	out.Timings.RecordOverlappedSeconds = res.RecordingOverlapped.Seconds()
 	out.Timings.AnalysisSeconds = analysis.Seconds()
