@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/fusiontune/fusiontune/metrics"
 )
@@ -237,17 +238,44 @@ func newCorpusIndex(docs []Document, excerpts []string) *corpusIndex {
 			}
 		}
 	}
-	for i, d := range docs {
-		n, _ := normalize(d.Text, false)
-		cx.norm[i] = n
-		for tok := range strings.SplitSeq(n, " ") {
-			p, ok := cx.postings[tok]
-			if ok && (len(p) == 0 || p[len(p)-1] != int32(i)) {
-				cx.postings[tok] = append(p, int32(i))
-			}
+	// The documents are normalized and indexed in parts side by side,
+	// each part's posting lists appended in document order.
+	parts := make([]map[string][]int32, min(indexParts, max(1, len(docs)/indexPartMin)))
+	var wg sync.WaitGroup
+	for k := range parts {
+		lo, hi := k*len(docs)/len(parts), (k+1)*len(docs)/len(parts)
+		wg.Go(func() { parts[k] = cx.indexDocs(lo, hi) })
+	}
+	wg.Wait()
+	for _, part := range parts {
+		for tok, p := range part {
+			cx.postings[tok] = append(cx.postings[tok], p...)
 		}
 	}
 	return cx
+}
+
+// indexParts is how many parts newCorpusIndex indexes side by side, of
+// at least indexPartMin documents each.
+const indexParts, indexPartMin = 2, 64
+
+// indexDocs normalizes documents lo to hi and returns the posting lists
+// of the tokens cx.postings holds (its keys are only read meanwhile).
+func (cx *corpusIndex) indexDocs(lo, hi int) map[string][]int32 {
+	out := map[string][]int32{}
+	for i := lo; i < hi; i++ {
+		n, _ := normalize(cx.docs[i].Text, false)
+		cx.norm[i] = n
+		for tok := range strings.SplitSeq(n, " ") {
+			if _, ok := cx.postings[tok]; !ok {
+				continue
+			}
+			if p := out[tok]; len(p) == 0 || p[len(p)-1] != int32(i) {
+				out[tok] = append(p, int32(i))
+			}
+		}
+	}
+	return out
 }
 
 // find returns every occurrence of excerpt, ordered by document, then offset.
