@@ -50,6 +50,19 @@ func (li *lineIndex) pos(off int) (line, col int) {
 // A syntax error comes back as a Problem positioned in file.
 func parseJSONNode(data []byte, file string, base int) (*yaml.Node, error) {
 	li := newLineIndex(data, base)
+	if json.Valid(data) {
+		// Valid JSON, the usual case, is read directly; anything else goes
+		// through the tokenizer below, which words and places the error.
+		if n, ok := (&validJSON{data: data, li: li}).value(0); ok {
+			return n, nil
+		}
+	}
+	return tokenizeJSONNode(data, li, file)
+}
+
+// tokenizeJSONNode is parseJSONNode through encoding/json's tokenizer,
+// which words and places every syntax error.
+func tokenizeJSONNode(data []byte, li *lineIndex, file string) (*yaml.Node, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	p := &jsonParser{data: data, dec: dec, li: li, file: file}
@@ -158,6 +171,112 @@ func (p *jsonParser) fill(tok json.Token, n *yaml.Node, depth int) (*yaml.Node, 
 		n.Kind, n.Tag, n.Value = yaml.ScalarNode, "!!null", "null"
 	}
 	return n, nil
+}
+
+// validJSON reads a document json.Valid accepts into the node tree the
+// tokenizer (jsonParser) makes of it, in one pass, without the
+// tokenizer's per-token cost. value reports false for what it leaves to
+// the tokenizer (nesting deeper than maxJSONDepth).
+type validJSON struct {
+	data []byte
+	off  int
+	li   *lineIndex
+}
+
+func (v *validJSON) space() {
+	for v.off < len(v.data) {
+		switch v.data[v.off] {
+		case ' ', '\t', '\r', '\n':
+			v.off++
+		default:
+			return
+		}
+	}
+}
+
+// node is a node positioned at the current offset.
+func (v *validJSON) node() *yaml.Node {
+	line, col := v.li.pos(v.off)
+	return &yaml.Node{Line: line, Column: col}
+}
+
+func (v *validJSON) value(depth int) (*yaml.Node, bool) {
+	if depth > maxJSONDepth {
+		return nil, false
+	}
+	v.space()
+	n := v.node()
+	switch c := v.data[v.off]; c {
+	case '{', '[':
+		close := byte('}')
+		n.Kind, n.Tag = yaml.MappingNode, "!!map"
+		if c == '[' {
+			close = ']'
+			n.Kind, n.Tag = yaml.SequenceNode, "!!seq"
+		}
+		v.off++
+		for v.space(); v.data[v.off] != close; v.space() {
+			if v.data[v.off] == ',' {
+				v.off++
+				v.space()
+			}
+			if c == '{' {
+				kn := v.node()
+				kn.Kind, kn.Tag, kn.Value = yaml.ScalarNode, "!!str", v.str()
+				v.space()
+				v.off++ // the colon
+				n.Content = append(n.Content, kn)
+			}
+			e, ok := v.value(depth + 1)
+			if !ok {
+				return nil, false
+			}
+			n.Content = append(n.Content, e)
+		}
+		v.off++
+	case '"':
+		n.Kind, n.Tag, n.Value = yaml.ScalarNode, "!!str", v.str()
+	case 't', 'f':
+		n.Kind, n.Tag, n.Value = yaml.ScalarNode, "!!bool", strconv.FormatBool(c == 't')
+		v.off += 4
+		if c == 'f' {
+			v.off++
+		}
+	case 'n':
+		n.Kind, n.Tag, n.Value = yaml.ScalarNode, "!!null", "null"
+		v.off += 4
+	default:
+		start := v.off
+		for v.off < len(v.data) && strings.IndexByte("+-0123456789.eE", v.data[v.off]) >= 0 {
+			v.off++
+		}
+		n.Kind, n.Tag, n.Value = yaml.ScalarNode, "!!int", string(v.data[start:v.off])
+		if strings.ContainsAny(n.Value, ".eE") {
+			n.Tag = "!!float"
+		}
+	}
+	return n, true
+}
+
+// str reads the string at the current offset: its bytes when they need no
+// decoding, else as encoding/json decodes it (escapes, invalid UTF-8).
+func (v *validJSON) str() string {
+	start := v.off
+	plain := true
+	for v.off++; v.data[v.off] != '"'; v.off++ {
+		if v.data[v.off] == '\\' {
+			plain = false
+			v.off++
+		}
+	}
+	v.off++
+	lit := v.data[start:v.off]
+	if plain && utf8.Valid(lit) {
+		return string(lit[1 : len(lit)-1])
+	}
+	var s string
+	_ = json.Unmarshal(lit, &s) // valid: json.Valid accepted the document
+	return s
 }
 
 func skipJSONSpace(data []byte, off int) int {

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/fusiontune/fusiontune/metrics"
 )
@@ -118,7 +119,7 @@ func (gs *GoldenSet) Resolve(docs []Document) (*Resolved, error) {
 				resolvePattern(l, &rq, j, docs)
 			case j.Substring != "":
 				if cx == nil {
-					cx = newCorpusIndex(docs)
+					cx = newCorpusIndex(docs, substrings(gs))
 				}
 				resolveSubstring(l, &rq, j, cx)
 			}
@@ -137,6 +138,19 @@ func (gs *GoldenSet) Resolve(docs []Document) (*Resolved, error) {
 	}
 	res.Warnings = l.warns
 	return res, nil
+}
+
+// substrings are gs's passage_substring excerpts.
+func substrings(gs *GoldenSet) []string {
+	var out []string
+	for _, q := range gs.Queries {
+		for _, j := range q.Judgments {
+			if j.Substring != "" {
+				out = append(out, j.Substring)
+			}
+		}
+	}
+	return out
 }
 
 // resolvePattern judges, for query rq, every document of docs whose id
@@ -201,26 +215,67 @@ func distinctDocs(spans []Span) []string {
 // normalized once; a posting list per space-separated token narrows an
 // excerpt's candidates to the documents holding its rarest inner token
 // (inner tokens of a match are whole tokens of the document, the first and
-// last may be partial), so a lookup scans a few documents, not all.
+// last may be partial), so a lookup scans a few documents, not all. Only
+// the inner tokens of the excerpts to find get a posting list.
 type corpusIndex struct {
 	docs     []Document
 	norm     []string
 	postings map[string][]int32
+	// orig holds, per document, its normalization's byte offsets into
+	// its text (normalize with offsets), made when an excerpt first
+	// matches in it.
+	orig map[int32][]int32
 }
 
-func newCorpusIndex(docs []Document) *corpusIndex {
-	cx := &corpusIndex{docs: docs, norm: make([]string, len(docs)), postings: map[string][]int32{}}
-	for i, d := range docs {
-		n, _ := normalize(d.Text, false)
-		cx.norm[i] = n
-		for tok := range strings.SplitSeq(n, " ") {
-			p := cx.postings[tok]
-			if len(p) == 0 || p[len(p)-1] != int32(i) {
-				cx.postings[tok] = append(p, int32(i))
+// newCorpusIndex indexes docs for finding excerpts.
+func newCorpusIndex(docs []Document, excerpts []string) *corpusIndex {
+	cx := &corpusIndex{docs: docs, norm: make([]string, len(docs)), postings: map[string][]int32{}, orig: map[int32][]int32{}}
+	for _, ex := range excerpts {
+		n, _ := normalize(ex, false)
+		if toks := strings.Split(n, " "); len(toks) >= 3 {
+			for _, t := range toks[1 : len(toks)-1] {
+				cx.postings[t] = nil
 			}
 		}
 	}
+	// The documents are normalized and indexed in parts side by side,
+	// each part's posting lists appended in document order.
+	parts := make([]map[string][]int32, min(indexParts, max(1, len(docs)/indexPartMin)))
+	var wg sync.WaitGroup
+	for k := range parts {
+		lo, hi := k*len(docs)/len(parts), (k+1)*len(docs)/len(parts)
+		wg.Go(func() { parts[k] = cx.indexDocs(lo, hi) })
+	}
+	wg.Wait()
+	for _, part := range parts {
+		for tok, p := range part {
+			cx.postings[tok] = append(cx.postings[tok], p...)
+		}
+	}
 	return cx
+}
+
+// indexParts is how many parts newCorpusIndex indexes side by side, of
+// at least indexPartMin documents each.
+const indexParts, indexPartMin = 2, 64
+
+// indexDocs normalizes documents lo to hi and returns the posting lists
+// of the tokens cx.postings holds (its keys are only read meanwhile).
+func (cx *corpusIndex) indexDocs(lo, hi int) map[string][]int32 {
+	out := map[string][]int32{}
+	for i := lo; i < hi; i++ {
+		n, _ := normalize(cx.docs[i].Text, false)
+		cx.norm[i] = n
+		for tok := range strings.SplitSeq(n, " ") {
+			if _, ok := cx.postings[tok]; !ok {
+				continue
+			}
+			if p := out[tok]; len(p) == 0 || p[len(p)-1] != int32(i) {
+				out[tok] = append(p, int32(i))
+			}
+		}
+	}
+	return out
 }
 
 // find returns every occurrence of excerpt, ordered by document, then offset.
@@ -247,14 +302,15 @@ func (cx *corpusIndex) find(excerpt string, grade int) []Span {
 	var spans []Span
 	for _, di := range cands {
 		n := cx.norm[di]
-		var orig []int32
 		for from := 0; ; {
 			k := strings.Index(n[from:], ex)
 			if k < 0 {
 				break
 			}
-			if orig == nil {
+			orig, ok := cx.orig[di]
+			if !ok {
 				_, orig = normalize(cx.docs[di].Text, true)
+				cx.orig[di] = orig
 			}
 			s, e := originalSpan(cx.docs[di].Text, orig, from+k, from+k+len(ex))
 			spans = append(spans, Span{DocID: cx.docs[di].ID, Start: s, End: e, Grade: grade})

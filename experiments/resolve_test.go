@@ -177,6 +177,12 @@ func TestResolveRandomExcerpts(t *testing.T) {
 		if _, ok := q.Judgments[d.ID]; !ok {
 			t.Fatalf("excerpt %q: source document %s not judged", excerpt, d.ID)
 		}
+		for _, x := range docs { // every document holding it, none other
+			_, judged := q.Judgments[x.ID]
+			if holds := strings.Contains(norm(x.Text), norm(excerpt)); holds != judged {
+				t.Fatalf("excerpt %q: document %s judged %v, holds it %v", excerpt, x.ID, judged, holds)
+			}
+		}
 		for _, s := range q.Spans {
 			text := ""
 			for _, x := range docs {

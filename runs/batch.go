@@ -30,6 +30,9 @@ type TrialBatch struct {
 	pending  [][2]string // temporary path, final path
 	replayed []*EncodedTrial
 	added    []*EncodedTrial // live trials, kept in the run's memo once durable
+	// records are the live trials' record files as written (redacted),
+	// whose records the run's memo keeps once durable.
+	records [][]byte
 }
 
 // NewTrialBatch starts a batch of trial records for r.
@@ -110,6 +113,9 @@ func (b *TrialBatch) Add(e *EncodedTrial) error {
 			return err
 		}
 		b.pending = append(b.pending, [2]string{tmp, f.path})
+		if i == 1 {
+			b.records = append(b.records, data)
+		}
 		if i == 0 && !bytes.Equal(data, f.data) {
 			// The file says less than the results in memory: whoever
 			// reads them reads the file.
@@ -153,6 +159,15 @@ func (b *TrialBatch) Flush() error {
 		memo.remember(e.index, e.queries, len(e.lines))
 	}
 	b.added = nil
+	for _, data := range b.records {
+		// The record as reading its file gives it (a record that does
+		// not decode is read, and its error reported, by Trials).
+		var t TrialRecord
+		if json.Unmarshal(data, &t) == nil {
+			memo.rememberRecord(t)
+		}
+	}
+	b.records = nil
 	if err := removeShadowed(dir, memo, replaced); err != nil {
 		return err
 	}
@@ -245,7 +260,7 @@ func (b *TrialBatch) Abort() {
 	for _, p := range b.pending {
 		os.Remove(p[0])
 	}
-	b.pending, b.replayed, b.added = nil, nil, nil
+	b.pending, b.replayed, b.added, b.records = nil, nil, nil, nil
 }
 
 func (b *TrialBatch) abort(err error) error {

@@ -16,6 +16,10 @@ type resultMemo struct {
 	results map[int][]QueryResult
 	size    map[int]int
 	used    int
+	// records holds the trial records the Run wrote, decoded from the
+	// bytes written (so equal to what reading the file gives): Trials
+	// returns copies instead of reading them back.
+	records map[int]TrialRecord
 }
 
 // memoInit guards the lazy creation of a Run's memo (a Run is made by a
@@ -26,7 +30,7 @@ func (r *Run) memo() *resultMemo {
 	memoInit.Lock()
 	defer memoInit.Unlock()
 	if r.memoized == nil {
-		r.memoized = &resultMemo{results: map[int][]QueryResult{}, size: map[int]int{}}
+		r.memoized = &resultMemo{results: map[int][]QueryResult{}, size: map[int]int{}, records: map[int]TrialRecord{}}
 	}
 	return r.memoized
 }
@@ -47,13 +51,34 @@ func (m *resultMemo) remember(index int, results []QueryResult, bytes int) {
 	m.used += bytes
 }
 
-// forget drops the results of trial index.
+// forget drops the results and the record of trial index.
 func (m *resultMemo) forget(index int) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.used -= m.size[index]
 	delete(m.results, index)
 	delete(m.size, index)
+	delete(m.records, index)
+}
+
+// rememberRecord keeps trial t's record, which its file now holds (t is
+// kept as given: callers pass one nothing else refers to).
+func (m *resultMemo) rememberRecord(t TrialRecord) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.records[t.Index] = t
+}
+
+// recallRecord returns a copy of the kept record of trial index (sharing
+// nothing with the memo: callers may change it).
+func (m *resultMemo) recallRecord(index int) (TrialRecord, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	t, ok := m.records[index]
+	if !ok {
+		return TrialRecord{}, false
+	}
+	return t.Clone(), true
 }
 
 // recall returns a copy of the kept results of trial index (callers may

@@ -2,6 +2,7 @@ package runs
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -141,7 +143,16 @@ func (r *Run) Trials() ([]TrialRecord, error) {
 	}
 	out := make([]TrialRecord, 0, len(matches))
 	have := make(map[int]bool, len(matches))
+	memo := r.memo()
 	for _, m := range matches {
+		// The records this Run wrote are kept (memo.go), not read back.
+		if i, err := strconv.Atoi(strings.TrimSuffix(filepath.Base(m), ".json")); err == nil {
+			if t, ok := memo.recallRecord(i); ok {
+				out = append(out, t)
+				have[t.Index] = true
+				continue
+			}
+		}
 		data, err := os.ReadFile(m)
 		if err != nil {
 			return nil, fmt.Errorf("runs: %w", err)
@@ -294,21 +305,65 @@ func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
 // then written side by side (each atomically and durably; their fsyncs
 // overlap instead of following one another).
 func (r *Run) WriteLeaderboard(lb Leaderboard) error {
+	f, err := r.RenderLeaderboard(lb)
+	if err != nil {
+		return err
+	}
+	return f.Write()
+}
+
+// LeaderboardFiles are a leaderboard's files rendered for a run, to be
+// written (Write): what WriteLeaderboard writes, split so that its caller
+// can go on (a report of the leaderboard, say) while they are written.
+type LeaderboardFiles struct {
+	r     *Run
+	lb    Leaderboard
+	names []string
+	data  [][]byte
+}
+
+// RenderLeaderboard renders lb's files for r (leaderboard.json, .md and
+// .csv).
+func (r *Run) RenderLeaderboard(lb Leaderboard) (*LeaderboardFiles, error) {
 	files := []struct{ name, format string }{
 		{LeaderboardJSONFile, "json"}, {LeaderboardMDFile, "md"}, {LeaderboardCSVFile, "csv"},
 	}
-	data := make([][]byte, len(files))
-	for i, f := range files {
+	f := &LeaderboardFiles{r: r, lb: lb}
+	for _, file := range files {
 		var b strings.Builder
-		if err := lb.Render(&b, f.format); err != nil {
-			return fmt.Errorf("runs: render %s: %w", f.name, err)
+		if err := lb.Render(&b, file.format); err != nil {
+			return nil, fmt.Errorf("runs: render %s: %w", file.name, err)
 		}
-		data[i] = []byte(b.String())
+		f.names = append(f.names, file.name)
+		f.data = append(f.data, []byte(b.String()))
 	}
-	errs := make([]error, len(files))
+	return f, nil
+}
+
+// AsWritten returns the leaderboard as leaderboard.json holds it, for
+// what is made of it while the files are written (the report): the
+// leaderboard rendered when the run's redactor leaves its JSON as it is
+// (sharing its slices and maps: not to be changed), else decoded from the
+// redacted JSON, as ReadLeaderboard will.
+func (f *LeaderboardFiles) AsWritten() (Leaderboard, error) {
+	data := f.r.Redact.Bytes(f.data[0])
+	if bytes.Equal(data, f.data[0]) {
+		return f.lb, nil
+	}
+	var lb Leaderboard
+	if err := json.Unmarshal(data, &lb); err != nil {
+		return lb, fmt.Errorf("runs: %s: %w", LeaderboardJSONFile, err)
+	}
+	return lb, nil
+}
+
+// Write writes the files into the run, atomically and durably, side by
+// side.
+func (f *LeaderboardFiles) Write() error {
+	errs := make([]error, len(f.names))
 	var wg sync.WaitGroup
-	for i, f := range files {
-		wg.Go(func() { errs[i] = r.WriteFile(f.name, data[i]) })
+	for i, name := range f.names {
+		wg.Go(func() { errs[i] = f.r.WriteFile(name, f.data[i]) })
 	}
 	wg.Wait()
 	return errors.Join(errs...)

@@ -1,6 +1,10 @@
 package runs
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"maps"
+	"slices"
+)
 
 // Trial statuses.
 const (
@@ -78,6 +82,73 @@ type Summary struct {
 	// the trial's Failed queries were scored under instead of failing it;
 	// "" when none failed or they failed the trial.
 	OnQueryError string `json:"on_query_error,omitempty"`
+}
+
+// Clone returns a copy of t that shares no map, slice or pointer with t
+// (Params as JSON decodes them: nested maps and slices are copied too).
+func (t TrialRecord) Clone() TrialRecord {
+	c := t
+	c.Params = cloneJSONMap(t.Params)
+	c.Scorecard = maps.Clone(t.Scorecard)
+	c.Categories = cloneNested(t.Categories)
+	c.Difficulties = cloneNested(t.Difficulties)
+	if t.Routing != nil {
+		r := *t.Routing
+		c.Routing = &r
+	}
+	c.Rungs = slices.Clone(t.Rungs)
+	c.Replay, c.Replayed = t.Replay.clone(), t.Replayed.clone()
+	return c
+}
+
+func (r *ReplayRef) clone() *ReplayRef {
+	if r == nil {
+		return nil
+	}
+	c := *r
+	c.Settings = slices.Clone(r.Settings)
+	return &c
+}
+
+func cloneNested(m map[string]map[string]float64) map[string]map[string]float64 {
+	if m == nil {
+		return nil
+	}
+	c := make(map[string]map[string]float64, len(m))
+	for k, v := range m {
+		c[k] = maps.Clone(v)
+	}
+	return c
+}
+
+func cloneJSONMap(m map[string]any) map[string]any {
+	if m == nil {
+		return nil
+	}
+	c := make(map[string]any, len(m))
+	for k, v := range m {
+		c[k] = cloneJSON(v)
+	}
+	return c
+}
+
+// cloneJSON copies a value as encoding/json decodes into any: maps and
+// slices deeply, other values as they are (strings, numbers, booleans).
+func cloneJSON(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		return cloneJSONMap(v)
+	case []any:
+		if v == nil {
+			return v
+		}
+		c := make([]any, len(v))
+		for i, e := range v {
+			c[i] = cloneJSON(e)
+		}
+		return c
+	}
+	return v
 }
 
 // ReplayRef points a replayed trial at what it was fused from.

@@ -1,6 +1,7 @@
 package tuner
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -538,22 +539,40 @@ func (c Config) finish(ctx context.Context, run *runs.Run, held *runs.HeldOut, b
 			return nil, err
 		}
 	}
-	if err := writeLeaderboard(run, lb); err != nil {
+	// The leaderboard's files are written (and the run marked done) while
+	// the constraints, the gates and the report are made; the report is
+	// written once they are.
+	files, err := run.RenderLeaderboard(lb)
+	if err != nil {
 		return nil, err
 	}
+	written := writeLeaderboard(run, files)
 	c.Phases.Mark("tuner: write the leaderboard")
 	out := &Outcome{Run: run, Leaderboard: lb, Trials: trials, Restarts: res.Restarts, Skipped: res.Skipped, Elapsed: elapsed}
 	if err := c.constrain(run, out); err != nil {
-		return nil, err
+		return nil, errors.Join(err, written())
 	}
 	// The gates before the report, which shows them.
 	gates, gateErr := c.gates(run, out)
 	c.Phases.Mark("tuner: constraints, gates")
-	c.writeReport(run)
+	var page bytes.Buffer
+	shown, pageErr := files.AsWritten()
+	if pageErr == nil {
+		pageErr = report.RenderLeaderboard(&page, run, report.DefaultOptions(), shown)
+	}
+	if err := written(); err != nil {
+		return nil, err
+	}
+	c.writeReport(run, page.Bytes(), pageErr)
 	c.Phases.Mark("tuner: report")
 	analysis := time.Since(analysisStart)
 	out.Gates = gates
-	out.Timings = sumTimings(bs, time.Since(c.Started))
+	// The wall time ends once the analysis and the backends' stops have.
+	end := time.Now()
+	for _, b := range bs {
+		end = b.stoppedBy(end)
+	}
+	out.Timings = sumTimings(bs, end.Sub(c.Started))
 	out.Timings.RecordSeconds = res.Recording.Seconds()
 	out.Timings.RecordOverlappedSeconds = res.RecordingOverlapped.Seconds()
 	out.Timings.AnalysisSeconds = analysis.Seconds()
@@ -622,18 +641,31 @@ func (c Config) heldOutAndPower(lb *runs.Leaderboard, held *runs.HeldOut) {
 	}
 }
 
-// writeLeaderboard writes lb; once it is written, an analysing run is
-// done (and its report, next, says so; `tune report` can redo a report
-// cut short).
-func writeLeaderboard(run *runs.Run, lb runs.Leaderboard) error {
-	if err := run.WriteLeaderboard(lb); err != nil {
+// writeLeaderboard writes the leaderboard's files in the background and
+// returns the function that waits for them and returns their error; once
+// they are written, an analysing run is done (its status is set at once,
+// for the report that is made meanwhile, and saved after them; `tune
+// report` can redo a report cut short).
+func writeLeaderboard(run *runs.Run, files *runs.LeaderboardFiles) (written func() error) {
+	analysing := run.Manifest.Status == RunAnalysing
+	if analysing {
+		run.Manifest.Status = "done"
+	}
+	done := make(chan error, 1)
+	go func() {
+		err := files.Write()
+		if err == nil && analysing {
+			err = run.SaveManifest()
+		}
+		done <- err
+	}()
+	return sync.OnceValue(func() error {
+		err := <-done
+		if err != nil && analysing {
+			run.Manifest.Status = RunAnalysing // not done after all
+		}
 		return err
-	}
-	if run.Manifest.Status != RunAnalysing {
-		return nil
-	}
-	run.Manifest.Status = "done"
-	return run.SaveManifest()
+	})
 }
 
 // gates checks and records the settings' gates on the outcome's best
@@ -651,13 +683,20 @@ func (c Config) gates(run *runs.Run, out *Outcome) ([]GateResult, error) {
 	return gates, err
 }
 
-// writeReport writes the run's report; a failure is a warning: the
-// results are on disk already and `tune report` can retry.
-func (c Config) writeReport(run *runs.Run) {
-	if path, err := report.Write(run, report.DefaultOptions()); err != nil {
+// writeReport writes the run's report, rendered (page) unless renderErr;
+// a failure is a warning: the results are on disk already and `tune
+// report` can retry.
+func (c Config) writeReport(run *runs.Run, page []byte, renderErr error) {
+	err := renderErr
+	if err == nil {
+		if werr := run.WriteFile(report.FileName, page); werr != nil {
+			err = fmt.Errorf("report: %w", werr)
+		}
+	}
+	if err != nil {
 		fmt.Fprintf(c.Log, "warning: report: %v (retry with 'tune report %s')\n", err, run.ID())
 	} else {
-		fmt.Fprintf(c.Log, "report %s\n", path)
+		fmt.Fprintf(c.Log, "report %s\n", filepath.Join(run.Dir, report.FileName))
 	}
 }
 

@@ -1,6 +1,7 @@
 package tuner_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -16,6 +17,7 @@ import (
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/metrics"
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/runs/report"
 	"github.com/fusiontune/fusiontune/tuner"
 	"github.com/fusiontune/fusiontune/tuner/sampler"
 )
@@ -304,5 +306,77 @@ func TestRunHeldOut(t *testing.T) {
 	}
 	if base, _ := out.Leaderboard.Find(out.Leaderboard.Baseline); *h.DevDelta != runs.Round(best.Primary-base.Primary) {
 		t.Errorf("dev delta %v, want %v", *h.DevDelta, best.Primary-base.Primary)
+	}
+}
+
+// TestRunReportAsTuneReport: the report a run renders while its
+// leaderboard's files are written (from the leaderboard's bytes) is the
+// report `tune report` renders from the finished run's files, with
+// gates, and the run is done.
+func TestRunReportAsTuneReport(t *testing.T) {
+	c := runConfig(t, landscapeTrials(), nil, "NDCG@10 >= 0")
+	out, err := tuner.Run(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(filepath.Join(out.Run.Dir, report.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := c.Store.Resolve(out.Run.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if run.Manifest.Status != "done" {
+		t.Errorf("status %q, want done", run.Manifest.Status)
+	}
+	var want bytes.Buffer
+	if err := report.Render(&want, run, report.DefaultOptions()); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want.Bytes()) {
+		t.Errorf("the run's report (%d bytes) differs from tune report's (%d bytes)", len(got), want.Len())
+	}
+}
+
+// closesSlowly is landscapes whose backends take a while to close.
+type closesSlowly struct {
+	landscapes
+	close time.Duration
+}
+
+func (f *closesSlowly) Open(dir string, log io.Writer) (backend.Backend, error) {
+	b, err := f.landscapes.Open(dir, log)
+	return &slowCloser{b, f.close}, err
+}
+
+type slowCloser struct {
+	backend.Backend
+	d time.Duration
+}
+
+func (b *slowCloser) Close() error {
+	time.Sleep(b.d)
+	return b.Backend.Close()
+}
+
+// TestRunTimingsCoverSlowStop: a backend whose stop outlasts the
+// analysis made beside it: the wall time covers the whole stop, which
+// the start/stop time holds, so the overhead is what the tuner spent
+// outside backend calls (never below zero) and the three parts add up.
+func TestRunTimingsCoverSlowStop(t *testing.T) {
+	c := runConfig(t, landscapeTrials()[:2], nil)
+	c.Backend = &closesSlowly{close: 400 * time.Millisecond}
+	c.Started = time.Now()
+	out, err := tuner.Run(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm := out.Timings
+	if tm.StartStopSeconds < 0.4 || tm.OverheadSeconds < 0 || tm.WallSeconds < tm.StartStopSeconds+tm.SearchSeconds {
+		t.Errorf("timings %+v: want start/stop >= 0.4 s (the stop), a wall time holding it and overhead >= 0", tm)
+	}
+	if got := time.Since(c.Started).Seconds(); tm.WallSeconds > got {
+		t.Errorf("wall %.3f s, longer than the run (%.3f s)", tm.WallSeconds, got)
 	}
 }

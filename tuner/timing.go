@@ -160,6 +160,28 @@ func (t *TimedBackend) NeedsRestart() bool {
 	return true
 }
 
+// stoppedBy waits for the close a Stop started, if any, and returns the
+// later of end and when that close ended: a sweep whose backend stops
+// beside its analysis ends when both have, and its wall time must cover
+// the whole close that Timings counts as start/stop time (else a close
+// outlasting the analysis is subtracted from a wall time that does not
+// hold it, and the overhead comes out too small, even negative).
+func (t *TimedBackend) stoppedBy(end time.Time) time.Time {
+	t.mu.Lock()
+	stopping := t.stopping
+	t.mu.Unlock()
+	if stopping == nil {
+		return end
+	}
+	<-stopping
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.stoppedAt.After(end) {
+		return t.stoppedAt
+	}
+	return end
+}
+
 // Timings splits wall (the sweep's wall time) into backend start/stop,
 // search requests and the tuner's own overhead.
 func (t *TimedBackend) Timings(wall time.Duration) runs.Timings {

@@ -66,6 +66,7 @@ func sweepJudgeOf(fs *cli.Parsed) tunesettings.SweepJudge {
 // flags, the worker requiring a shared study.
 func (a *app) sweep(ctx context.Context, cmd string, args []string) error {
 	started := time.Now()
+	defer tuner.GCFloor()()
 	fs, err := a.parse(sweepSpec(cmd), args)
 	if err != nil {
 		return err

@@ -44,7 +44,7 @@ type manifestView struct {
 
 // build loads what the report needs from the run directory: the golden
 // set and the trial records are read beside the leaderboard.
-func build(run *runs.Run, o Options) (*page, error) {
+func build(run *runs.Run, o Options, given *runs.Leaderboard) (*page, error) {
 	var (
 		gold   golden
 		trials []runs.TrialRecord
@@ -53,7 +53,7 @@ func build(run *runs.Run, o Options) (*page, error) {
 	)
 	wg.Go(func() { gold = readGolden(run.Dir) })
 	wg.Go(func() { trials, terr = run.Trials() })
-	lb, notes, err := leaderboard(run)
+	lb, notes, err := leaderboard(run, given)
 	wg.Wait()
 	if err != nil {
 		return nil, err
@@ -66,6 +66,16 @@ func build(run *runs.Run, o Options) (*page, error) {
 		return nil, err
 	}
 	varying := varyingParams(lb.Trials)
+	// The charts are drawn beside the rest of the page.
+	var (
+		lat        *latencyView
+		perr, lerr error
+		charts     sync.WaitGroup
+		params     []paramChart
+	)
+	defer charts.Wait()
+	charts.Go(func() { params, perr = paramCharts(lb.Trials, varying, p.Best, lb.Baseline) })
+	charts.Go(func() { lat, lerr = newLatencyView(run, lb) })
 	p.Leaderboard = newLeaderboardView(lb, varying, stats)
 
 	var queries []runs.QueryResult
@@ -83,15 +93,15 @@ func build(run *runs.Run, o Options) (*page, error) {
 			return nil, err
 		}
 	}
-	p.Params, err = paramCharts(lb.Trials, varying, p.Best, lb.Baseline)
-	if err != nil {
-		return nil, err
+	charts.Wait()
+	if p.Params = params; perr != nil {
+		return nil, perr
 	}
 	if terr != nil {
 		return nil, fmt.Errorf("report: %w", terr)
 	}
-	if p.Latency, err = newLatencyView(run, lb); err != nil {
-		return nil, err
+	if p.Latency = lat; lerr != nil {
+		return nil, lerr
 	}
 	p.Parity = newParityView(trials)
 	p.Coverage = newCoverageView(lb, best, hasBest, queries, gold, o.JudgedWarn)
@@ -172,7 +182,10 @@ func statsNotes(trials []runs.Entry) (notes []string, stats bool) {
 
 // leaderboard reads leaderboard.json; a run interrupted before it was
 // written gets one rebuilt from its trial records, and a note saying so.
-func leaderboard(run *runs.Run) (runs.Leaderboard, []string, error) {
+func leaderboard(run *runs.Run, given *runs.Leaderboard) (runs.Leaderboard, []string, error) {
+	if given != nil {
+		return *given, nil, nil
+	}
 	lb, err := run.ReadLeaderboard()
 	if err == nil {
 		return lb, nil, nil

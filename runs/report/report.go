@@ -65,10 +65,23 @@ func (o Options) Validate() error {
 
 // Render writes the run's report as one self-contained HTML document.
 func Render(w io.Writer, run *runs.Run, o Options) error {
+	return renderReport(w, run, o, nil)
+}
+
+// RenderLeaderboard is Render with the run's leaderboard given as its
+// leaderboard.json holds it (runs.LeaderboardFiles.AsWritten), which need
+// not be written yet: a sweep renders its report while the leaderboard's
+// files are written. The report does not change lb.
+func RenderLeaderboard(w io.Writer, run *runs.Run, o Options, lb runs.Leaderboard) error {
+	return renderReport(w, run, o, &lb)
+}
+
+// renderReport is Render with the leaderboard given (nil: read).
+func renderReport(w io.Writer, run *runs.Run, o Options, lb *runs.Leaderboard) error {
 	if err := o.Validate(); err != nil {
 		return err
 	}
-	p, err := build(run, o)
+	p, err := build(run, o, lb)
 	if err != nil {
 		return err
 	}
