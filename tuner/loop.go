@@ -197,6 +197,9 @@ type recorder struct {
 	// records took while the loop went on.
 	spent, overlapped time.Duration
 	inFlight          *pendingRecord
+	// reports are the reports (then) of the batch's trials, run once
+	// the batch is durable.
+	reports []func()
 }
 
 // pendingRecord is a live trial's record being made durable.
@@ -222,14 +225,20 @@ func (e *recordFailure) Error() string { return e.err.Error() }
 func (e *recordFailure) Unwrap() error { return e.err }
 
 func (r *recorder) record(out *trialOutcome) error {
-	if err := r.flush(); err != nil { // waits for the record in flight too
-		return err
-	}
 	if !out.batched {
+		if err := r.flush(); err != nil { // waits for the record in flight too
+			return err
+		}
 		p := &pendingRecord{index: out.Index, done: make(chan struct{}), began: time.Now()}
 		r.inFlight = p
 		go p.write(r.run, out.TrialRecord, out.results)
 		return nil
+	}
+	// A batched outcome joins the batch, flushed once the evaluator says
+	// its collection's trials are done (out.last): one file and one
+	// fsync for them all. A live record in flight is durable first.
+	if err := r.wait(); err != nil {
+		return err
 	}
 	if r.batch == nil {
 		r.batch = r.run.NewTrialBatch()
@@ -268,6 +277,12 @@ func (p *pendingRecord) write(run *runs.Run, t runs.TrialRecord, results []runs.
 // it is (or when it was recorded in a batch), else when its background
 // write ends; never when that write failed (wait returns the error).
 func (r *recorder) then(report func()) {
+	if r.batch != nil {
+		// Recorded in the batch, not flushed yet: reported by flush once
+		// it is durable.
+		r.reports = append(r.reports, report)
+		return
+	}
 	p := r.inFlight
 	if p == nil {
 		report()
@@ -318,8 +333,15 @@ func (r *recorder) flush() error {
 	if r.log != nil && err == nil {
 		r.log(took)
 	}
-	r.log = nil
-	return err
+	reports := r.reports
+	r.log, r.reports = nil, nil
+	if err != nil {
+		return err
+	}
+	for _, report := range reports {
+		report()
+	}
+	return nil
 }
 
 // dropTrial removes the trial of the given index from trials.

@@ -40,6 +40,11 @@ func TestReplayedTrialsStoreNoQueries(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(run.Dir, "trials", "collect-000.jsonl")); err != nil {
 		t.Fatalf("no stored collection: %v", err)
 	}
+	// The collection's trials are recorded in one batch: one file of
+	// replayed records, flushed once (not a file and an fsync a trial).
+	if files, err := filepath.Glob(filepath.Join(run.Dir, "trials", "replayed-*.jsonl")); err != nil || len(files) != 1 {
+		t.Errorf("replayed record files %v (%v), want one for the collection's batch", files, err)
+	}
 	replayed := 0
 	for _, tr := range res.Trials {
 		queriesFile := filepath.Join(run.Dir, "trials", fmt.Sprintf("%03d.queries.jsonl", tr.Index))
