@@ -228,13 +228,14 @@ func (p *verifyPass) run(ctx context.Context, o Options, ro ReplayOptions, res *
 		}
 	}
 	batches := append([]Batch{main}, variantBatches(o, main, answered, len(eo.variants))...)
+	// The trials' replays are read and compared side by side, and those
+	// that agree recorded in one batch.
 	shared := fmt.Sprintf(" (one pass for %d trials)", len(p.trials))
-	for k, t := range p.trials {
-		if err := settleVerified(o, ro, res, recorded, t, batches[k], p.hows[k]+shared, began); err != nil {
-			return err
-		}
-	}
-	return nil
+	checks := make([]settlement, len(p.trials))
+	parallelFor(len(p.trials), func(k int) {
+		checks[k] = checkVerified(o, ro, p.trials[k], batches[k], p.hows[k]+shared)
+	})
+	return settleAll(o, ro, res, recorded, checks, began)
 }
 
 // evalOptions are the evaluation options of a pass: the first trial's
@@ -332,38 +333,79 @@ func verifyLive(ctx context.Context, o Options, ro ReplayOptions, res *Result, r
 	return settleVerified(o, ro, res, recorded, t, batch, how, began)
 }
 
-// settleVerified compares the live per-query results of replayed trial t
-// with what the replay recorded, fails with ErrReplayMismatch on any
-// difference above the tolerance, and re-records t as verified.
+// settleVerified compares trial t's live results (batch, through how)
+// with its replay and, when they agree, records it as verified.
 func settleVerified(o Options, ro ReplayOptions, res *Result, recorded *runResults, t runs.TrialRecord, batch Batch, how string, began time.Time) error {
+	return settleAll(o, ro, res, recorded, []settlement{checkVerified(o, ro, t, batch, how)}, began)
+}
+
+// settlement is a verified trial's live outcome, compared with its replay.
+type settlement struct {
+	rec     trialOutcome // the trial as verified (Mode TrialVerified)
+	how     string
+	queries int     // the queries compared
+	maxDiff float64 // the largest difference
+	err     error   // a mismatch, or why the replay could not be read
+}
+
+// checkVerified compares trial t's live results (batch) with its replay.
+func checkVerified(o Options, ro ReplayOptions, t runs.TrialRecord, batch Batch, how string) settlement {
 	want, err := o.Run.QueryResults(t.Index)
 	if err != nil {
-		return fmt.Errorf("verify trial %q: %w", t.Name, err)
+		return settlement{err: fmt.Errorf("verify trial %q: %w", t.Name, err)}
 	}
 	diffs, maxDiff := compareResults(want, batch.Results, ro.Tolerance)
 	if len(diffs) > 0 {
-		return fmt.Errorf("%w: trial %q (#%03d) through %s: %d of %d queries differ by more than %g; first: %s",
-			ErrReplayMismatch, t.Name, t.Index, how, len(diffs), len(want), ro.Tolerance, diffs[0])
+		return settlement{err: fmt.Errorf("%w: trial %q (#%03d) through %s: %d of %d queries differ by more than %g; first: %s",
+			ErrReplayMismatch, t.Name, t.Index, how, len(diffs), len(want), ro.Tolerance, diffs[0])}
 	}
 	rec := trialOutcome{TrialRecord: t}
 	rec.fill(o.Queries, batch)
 	rec.Mode = TrialVerified
 	rec.Replay = nil // the live results are stored: nothing to derive
 	rec.Replayed = t.Replay
-	recStart := time.Now()
-	err = o.Run.RecordTrial(rec.TrialRecord, rec.results)
-	res.Recording += time.Since(recStart)
-	if err != nil {
-		return fmt.Errorf("record trial %q: %w", t.Name, err)
-	}
-	recorded.rerecorded(rec.TrialRecord)
-	for i := range res.Trials {
-		if res.Trials[i].Index == t.Index {
-			res.Trials[i] = rec.TrialRecord
+	return settlement{rec: rec, how: how, queries: len(want), maxDiff: maxDiff}
+}
+
+// settleAll records the settled trials up to the first that failed its
+// check, in one batch (one flush to disk), as verified, and returns that
+// failure: the same records and error as settling them one at a time.
+func settleAll(o Options, ro ReplayOptions, res *Result, recorded *runResults, checks []settlement, began time.Time) error {
+	ok := len(checks)
+	for k, c := range checks {
+		if c.err != nil {
+			ok = k
+			break
 		}
 	}
-	fmt.Fprintf(ro.Log, "verified %q live through %s: %d queries equal to the replay (largest difference %g) in %s\n",
-		t.Name, how, len(want), maxDiff, time.Since(began).Round(time.Millisecond))
+	if ok > 0 {
+		recStart := time.Now()
+		b := o.Run.NewTrialBatch()
+		for _, c := range checks[:ok] {
+			if err := b.Record(c.rec.TrialRecord, c.rec.results); err != nil {
+				b.Abort()
+				return fmt.Errorf("record trial %q: %w", c.rec.Name, err)
+			}
+		}
+		err := b.Flush()
+		res.Recording += time.Since(recStart)
+		if err != nil {
+			return fmt.Errorf("record trials %q…: %w", checks[0].rec.Name, err)
+		}
+	}
+	for _, c := range checks[:ok] {
+		recorded.rerecorded(c.rec.TrialRecord)
+		for i := range res.Trials {
+			if res.Trials[i].Index == c.rec.Index {
+				res.Trials[i] = c.rec.TrialRecord
+			}
+		}
+		fmt.Fprintf(ro.Log, "verified %q live through %s: %d queries equal to the replay (largest difference %g) in %s\n",
+			c.rec.Name, c.how, c.queries, c.maxDiff, time.Since(began).Round(time.Millisecond))
+	}
+	if ok < len(checks) {
+		return checks[ok].err
+	}
 	return nil
 }
 
