@@ -200,6 +200,9 @@ type recorder struct {
 	// reports are the reports (then) of the batch's trials, run once
 	// the batch is durable.
 	reports []func()
+	// stored wait for the collections the batch's trials refer to: the
+	// batch is flushed once they are durable.
+	stored []func() error
 }
 
 // pendingRecord is a live trial's record being made durable.
@@ -242,6 +245,9 @@ func (r *recorder) record(out *trialOutcome) error {
 	}
 	if r.batch == nil {
 		r.batch = r.run.NewTrialBatch()
+	}
+	if out.stored != nil {
+		r.stored = append(r.stored, out.stored)
 	}
 	enc, err := runs.EncodeTrial(out.TrialRecord, out.results)
 	if err == nil {
@@ -326,7 +332,17 @@ func (r *recorder) flush() error {
 		return nil
 	}
 	began := time.Now()
-	err := r.batch.Flush()
+	var err error
+	for _, stored := range r.stored {
+		if err = stored(); err != nil {
+			r.batch.Abort()
+			break
+		}
+	}
+	if err == nil {
+		err = r.batch.Flush()
+	}
+	r.stored = nil
 	took := time.Since(began)
 	r.spent += took
 	r.batch = nil

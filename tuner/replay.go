@@ -174,6 +174,9 @@ type collection struct {
 	// is not (a scorer without a spec): its trials then store their
 	// per-query results.
 	file string
+	// stored waits until file is durable and returns why it could not
+	// be made so (nil when file is "").
+	stored func() error
 }
 
 // collected is one query's candidate lists, prepared for fusion, or why
@@ -275,6 +278,8 @@ func collectAt(ctx context.Context, o Options, ro ReplayOptions, params experime
 		return nil, restarted, ErrNoCandidates
 	}
 	if ms, ok := o.Scorer.(*MetricsScorer); ok {
+		// Written while the trials are replayed and the winner verified:
+		// their records wait for it (trialOutcome.stored).
 		if err := storeCollection(o.Run, index, col, ms.Spec(), raw); err != nil {
 			return nil, restarted, err
 		}
@@ -341,6 +346,7 @@ func replayTrial(o Options, col *collection, colErr error, index int, spec exper
 			return fail(fmt.Errorf("replay: encode the settings: %w", err))
 		}
 		rec.Replay = &runs.ReplayRef{Collection: col.file, Settings: settings}
+		rec.stored = col.stored
 		rec.summarizeReplay(col, s, o.Eval.OnQueryError)
 	}
 	if rec.Failed > 0 {

@@ -42,6 +42,8 @@ type replayEval struct {
 	// results derives the run's replayed trials' per-query results; it is
 	// handed the held collections, so that reading them needs no file.
 	results *runResults
+	// stored waits for the last collection's file (nil: none yet).
+	stored func() error
 }
 
 // studyGroup is one replay group: its trials so far and its collection,
@@ -134,7 +136,18 @@ func (r *replayEval) eval(ctx context.Context, t *trial) (trialOutcome, int, err
 		if len(batch) > 1 {
 			what = fmt.Sprintf("%d trials", len(batch))
 		}
+		// The previous collection's file is durable before the next is
+		// named (its trials' batch waited for it, unless none was
+		// recorded).
+		if r.stored != nil {
+			if err := r.stored(); err != nil {
+				return trialOutcome{}, 0, err
+			}
+		}
 		col, restarted, err := collectAt(ctx, r.o, r.ro, t.spec.Params, s, depth, t.index, what)
+		if err == nil {
+			r.stored = col.stored
+		}
 		restarts = b2i(restarted)
 		switch {
 		case err != nil && ctx.Err() != nil:

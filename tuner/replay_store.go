@@ -52,11 +52,33 @@ type collectionLine struct {
 	Candidates      map[string][]fusion.Candidate `json:"candidates,omitempty"`
 }
 
-// storeCollection writes col durably as a new trials/collect-NNN.jsonl
-// (NNN: the group's first trial; a resumed run that collects the group
-// again gets a fresh name, so trials recorded before keep theirs) and
-// sets col.file. raw holds each query's candidate lists.
+// storeCollection writes col as a new trials/collect-NNN.jsonl (NNN: the
+// group's first trial; a resumed run that collects the group again gets a
+// fresh name, -2, -3, …, so trials recorded before keep theirs) in the
+// background, sets col.file to its name and col.stored to the wait for
+// it: durable once col.stored returns nil. raw holds each query's
+// candidate lists. The caller waits for col.stored before it stores
+// another collection.
 func storeCollection(run *runs.Run, first int, col *collection, spec ScorerSpec, raw []map[string][]fusion.Candidate) error {
+	name := fmt.Sprintf("collect-%03d.jsonl", first)
+	for n := 2; ; n++ {
+		_, err := os.Stat(filepath.Join(run.Dir, runs.TrialsDir, name))
+		if errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("replay: store the collection: %w", err)
+		}
+		name = fmt.Sprintf("collect-%03d-%d.jsonl", first, n)
+	}
+	done := make(chan error, 1)
+	go func() { done <- writeCollection(run, name, col, spec, raw) }()
+	col.file, col.stored = name, sync.OnceValue(func() error { return <-done })
+	return nil
+}
+
+// writeCollection encodes col and writes it durably as trials/name.
+func writeCollection(run *runs.Run, name string, col *collection, spec ScorerSpec, raw []map[string][]fusion.Candidate) error {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -73,21 +95,9 @@ func storeCollection(run *runs.Run, first int, col *collection, spec ScorerSpec,
 	if err != nil {
 		return fmt.Errorf("replay: encode the collection: %w", err)
 	}
-	name := fmt.Sprintf("collect-%03d.jsonl", first)
-	for n := 2; ; n++ {
-		_, err := os.Stat(filepath.Join(run.Dir, runs.TrialsDir, name))
-		if errors.Is(err, fs.ErrNotExist) {
-			break
-		}
-		if err != nil {
-			return fmt.Errorf("replay: store the collection: %w", err)
-		}
-		name = fmt.Sprintf("collect-%03d-%d.jsonl", first, n)
-	}
 	if err := run.WriteFile(filepath.Join(runs.TrialsDir, name), buf.Bytes()); err != nil {
 		return fmt.Errorf("replay: store the collection: %w", err)
 	}
-	col.file = name
 	return nil
 }
 

@@ -99,6 +99,10 @@ type trialOutcome struct {
 	batched bool
 	last    bool
 	durable func(time.Duration)
+	// stored waits for the collection the outcome derives from to be
+	// durable (nil: it is, or there is none): its record must not be
+	// before the collection it refers to.
+	stored func() error
 }
 
 // runTrial applies, restarts if needed, evaluates and scores one trial. A
