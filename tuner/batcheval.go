@@ -64,11 +64,20 @@ func evaluateBatch(ctx context.Context, s backend.Searcher, queries []Query, sc 
 	if done == len(queries) {
 		return Batch{Results: results}, nil
 	}
+	return evaluateRest(ctx, s, queries, sc, o, requestPrefix, onDone, results, answered)
+}
+
+// evaluateRest evaluates one by one (evaluate) the queries a batch did
+// not answer (answered[i] false) into results, which holds the others'.
+func evaluateRest(ctx context.Context, s backend.Searcher, queries []Query, sc Scorer, o EvalOptions, requestPrefix string, onDone func(done int), results []runs.QueryResult, answered []bool) (Batch, error) {
+	done := 0
 	var rest []Query
 	var at []int
 	for i, ok := range answered {
 		if !ok {
 			rest, at = append(rest, queries[i]), append(at, i)
+		} else {
+			done++
 		}
 	}
 	sub, err := evaluate(ctx, s, rest, sc, o, requestPrefix, func(n int) {

@@ -555,19 +555,38 @@ func (c Config) finish(ctx context.Context, run *runs.Run, held *runs.HeldOut, b
 	// The gates before the report, which shows them.
 	gates, gateErr := c.gates(run, out)
 	c.Phases.Mark("tuner: constraints, gates")
+	if err := c.reportOnceWritten(run, files, written); err != nil {
+		return nil, err
+	}
+	c.Phases.Mark("tuner: report")
+	out.Gates = gates
+	if err := c.saveTimings(run, out, bs, res, time.Since(analysisStart)); err != nil {
+		return out, err
+	}
+	c.Phases.Mark("tuner: save the manifest with the timings")
+	return out, gateErr
+}
+
+// reportOnceWritten renders the run's report from the leaderboard as its
+// files say it, waits until they are written (written), then writes the
+// report.
+func (c Config) reportOnceWritten(run *runs.Run, files *runs.LeaderboardFiles, written func() error) error {
 	var page bytes.Buffer
 	shown, pageErr := files.AsWritten()
 	if pageErr == nil {
 		pageErr = report.RenderLeaderboard(&page, run, report.DefaultOptions(), shown)
 	}
 	if err := written(); err != nil {
-		return nil, err
+		return err
 	}
 	c.writeReport(run, page.Bytes(), pageErr)
-	c.Phases.Mark("tuner: report")
-	analysis := time.Since(analysisStart)
-	out.Gates = gates
-	// The wall time ends once the analysis and the backends' stops have.
+	return nil
+}
+
+// saveTimings sets out's timings (the wall time ends once the analysis,
+// which took analysis, and the backends' stops have) and saves them in
+// the run's manifest.
+func (c Config) saveTimings(run *runs.Run, out *Outcome, bs []*TimedBackend, res *Result, analysis time.Duration) error {
 	end := time.Now()
 	for _, b := range bs {
 		end = b.stoppedBy(end)
@@ -577,11 +596,7 @@ func (c Config) finish(ctx context.Context, run *runs.Run, held *runs.HeldOut, b
 	out.Timings.RecordOverlappedSeconds = res.RecordingOverlapped.Seconds()
 	out.Timings.AnalysisSeconds = analysis.Seconds()
 	run.Manifest.Timings = &out.Timings
-	if err := run.SaveManifest(); err != nil {
-		return out, err
-	}
-	c.Phases.Mark("tuner: save the manifest with the timings")
-	return out, gateErr
+	return run.SaveManifest()
 }
 
 // leaderboard is the run's recorded trials and their leaderboard, with

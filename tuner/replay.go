@@ -231,34 +231,12 @@ func collectAt(ctx context.Context, o Options, ro ReplayOptions, params experime
 	depth = legDepth(fusion.Settings{Fusion: fusion.Params{Depth: depth}, Formula: settings.Formula}, o.Eval.withDefaults().K).Fusion.Depth
 	col := &collection{params: params, settings: settings, depth: depth, queries: make([]collected, len(o.Queries)),
 		qs: o.Queries, scorer: o.Scorer, k: o.Eval.withDefaults().K}
-	raw := make([]map[string][]fusion.Candidate, len(o.Queries))
-	pos := make(map[string]int, len(o.Queries))
-	for i, q := range o.Queries {
-		pos[q.ID] = i
-	}
-	var mu sync.Mutex
-	missing := 0
+	cr := newCollector(col, o.Queries, o.Scorer)
 	eo := o.Eval
 	eo.K = 1 // the hits are not used: one keeps the responses small
 	eo.explain = true
 	eo.fusion = &fusion.Params{Depth: depth}
-	// Each query's lists are prepared for fusion as its answer arrives
-	// (a batch streams them in while the backend searches the rest).
-	rp := newReplayer(o.Scorer, 0)
-	eo.onResponse = func(q Query, resp backend.SearchResponse) {
-		var pl *fusion.Prepared
-		if resp.Candidates != nil {
-			pl = fusion.Prepare(resp.Candidates)
-		}
-		rq := rp.prepare(q, pl)
-		mu.Lock()
-		defer mu.Unlock()
-		if pl == nil {
-			missing++
-		}
-		col.queries[pos[q.ID]].replayQuery = rq
-		raw[pos[q.ID]] = resp.Candidates
-	}
+	eo.onResponse = cr.answered
 	began := time.Now()
 	prefix := fmt.Sprintf("%s/collect-%03d", o.Run.ID(), index)
 	batch, err := evaluateBatch(ctx, o.Backend, o.Queries, o.Scorer, eo, prefix, ro.Log, func(n int) {
@@ -271,22 +249,61 @@ func collectAt(ctx context.Context, o Options, ro ReplayOptions, params experime
 		c := &col.queries[i]
 		c.requestID, c.err = r.RequestID, r.Error
 		if r.Error != "" {
-			c.replayQuery = rp.prepare(o.Queries[i], nil)
+			c.replayQuery = cr.rp.prepare(o.Queries[i], nil)
 		}
 	}
-	if missing > 0 {
+	if cr.missing > 0 {
 		return nil, restarted, ErrNoCandidates
 	}
 	if ms, ok := o.Scorer.(*MetricsScorer); ok {
 		// Written while the trials are replayed and the winner verified:
 		// their records wait for it (trialOutcome.stored).
-		if err := storeCollection(o.Run, index, col, ms.Spec(), raw); err != nil {
+		if err := storeCollection(o.Run, index, col, ms.Spec(), cr.raw); err != nil {
 			return nil, restarted, err
 		}
 	}
 	fmt.Fprintf(ro.Log, "replay: collected candidate lists of %d queries at depth %d for %s in %s\n",
 		len(o.Queries), depth, what, time.Since(began).Round(time.Millisecond))
 	return col, restarted, nil
+}
+
+// collector prepares each query's candidate lists for fusion into a
+// collection as its answer arrives (a batch streams them in while the
+// backend searches the rest), and keeps them as answered for the
+// collection's file.
+type collector struct {
+	col *collection
+	rp  *replayer
+	pos map[string]int // query id -> position
+
+	mu      sync.Mutex
+	raw     []map[string][]fusion.Candidate // by position
+	missing int                             // answers without candidate lists
+}
+
+func newCollector(col *collection, qs []Query, sc Scorer) *collector {
+	cr := &collector{col: col, rp: newReplayer(sc, 0), pos: make(map[string]int, len(qs)),
+		raw: make([]map[string][]fusion.Candidate, len(qs))}
+	for i, q := range qs {
+		cr.pos[q.ID] = i
+	}
+	return cr
+}
+
+// answered takes q's answer (EvalOptions.onResponse).
+func (cr *collector) answered(q Query, resp backend.SearchResponse) {
+	var pl *fusion.Prepared
+	if resp.Candidates != nil {
+		pl = fusion.Prepare(resp.Candidates)
+	}
+	rq := cr.rp.prepare(q, pl)
+	cr.mu.Lock()
+	defer cr.mu.Unlock()
+	if pl == nil {
+		cr.missing++
+	}
+	cr.col.queries[cr.pos[q.ID]].replayQuery = rq
+	cr.raw[cr.pos[q.ID]] = resp.Candidates
 }
 
 // applyAndStart applies params and restarts the backend when the config

@@ -126,28 +126,7 @@ func (r *replayEval) eval(ctx context.Context, t *trial) (trialOutcome, int, err
 	if sg.col == nil || sg.col.depth < s.Fusion.Depth {
 		batch := r.pendingFrom(sg.key, t)
 		settings, errs := r.resolveBatch(batch, s)
-		depth := max(r.known[sg.key], r.corner)
-		for k := range batch {
-			if errs[k] == nil {
-				depth = max(depth, settings[k].Fusion.Depth)
-			}
-		}
-		what := fmt.Sprintf("the trials like %q", t.spec.Name)
-		if len(batch) > 1 {
-			what = fmt.Sprintf("%d trials", len(batch))
-		}
-		// The previous collection's file is durable before the next is
-		// named (its trials' batch waited for it, unless none was
-		// recorded).
-		if r.stored != nil {
-			if err := r.stored(); err != nil {
-				return trialOutcome{}, 0, err
-			}
-		}
-		col, restarted, err := collectAt(ctx, r.o, r.ro, t.spec.Params, s, depth, t.index, what)
-		if err == nil {
-			r.stored = col.stored
-		}
+		col, restarted, err := r.collect(ctx, t, sg.key, s, batch, settings, errs)
 		restarts = b2i(restarted)
 		switch {
 		case err != nil && ctx.Err() != nil:
@@ -172,6 +151,34 @@ func (r *replayEval) eval(ctx context.Context, t *trial) (trialOutcome, int, err
 	}
 	r.touch(sg)
 	return r.encoded(replayTrial(r.o, sg.col, nil, t.index, t.spec, s, nil), true), restarts, nil
+}
+
+// collect collects the candidate lists of t's replay group, deep enough
+// for every trial of batch (its settings and errors as resolveBatch gave
+// them) and for the group's known and sampled trials, once the previous
+// collection's file is durable (its trials' batch waited for it, unless
+// none was recorded), so that the next is named after it.
+func (r *replayEval) collect(ctx context.Context, t *trial, key string, s fusion.Settings, batch []*trial, settings []fusion.Settings, errs []error) (*collection, bool, error) {
+	depth := max(r.known[key], r.corner)
+	for k := range batch {
+		if errs[k] == nil {
+			depth = max(depth, settings[k].Fusion.Depth)
+		}
+	}
+	what := fmt.Sprintf("the trials like %q", t.spec.Name)
+	if len(batch) > 1 {
+		what = fmt.Sprintf("%d trials", len(batch))
+	}
+	if r.stored != nil {
+		if err := r.stored(); err != nil {
+			return nil, false, err
+		}
+	}
+	col, restarted, err := collectAt(ctx, r.o, r.ro, t.spec.Params, s, depth, t.index, what)
+	if err == nil {
+		r.stored = col.stored
+	}
+	return col, restarted, err
 }
 
 // pendingFrom is t and the plan's later trials of its replay group (just t

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"time"
 
@@ -89,12 +90,18 @@ func (c *Client) postBatch(ctx context.Context, body []byte, offset, n int, answ
 	default:
 		return fmt.Errorf("search batch %s: %w", c.base, statusError(resp))
 	}
-	sc := bufio.NewScanner(resp.Body)
+	return c.readAnswers(ctx, resp.Body, func() { watchdog.Reset(idle) }, offset, n, answer)
+}
+
+// readAnswers reads the n answers of a batch (request indexes from
+// offset) from body, each to answer, calling alive as each arrives.
+func (c *Client) readAnswers(ctx context.Context, body io.Reader, alive func(), offset, n int, answer func(backend.BatchAnswer)) error {
+	sc := bufio.NewScanner(body)
 	sc.Buffer(make([]byte, 0, 64<<10), maxAnswerBytes)
 	seen := make([]bool, n)
 	got := 0
 	for sc.Scan() {
-		watchdog.Reset(idle)
+		alive()
 		line := sc.Bytes()
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue

@@ -261,6 +261,29 @@ func appendBatchAnswer(b []byte, i int, resp backend.SearchResponse, err error, 
 	return append(b, "}\n"...)
 }
 
+// appendBatchCandidates appends the "candidates" member of an answer:
+// the lists by retriever name, in name order.
+func appendBatchCandidates(b []byte, lists map[string][]fusion.Candidate) ([]byte, bool) {
+	ok := true
+	b = append(b, `,"candidates":{`...)
+	names := make([]string, 0, len(lists))
+	for name := range lists {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for j, name := range names {
+		if j > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, name)
+		b = append(b, ':')
+		if b, ok = appendCandidates(b, lists[name]); !ok {
+			return b, false
+		}
+	}
+	return append(b, '}'), true
+}
+
 // appendBatchResponse appends the members of resp after "i"; false when a
 // number is not finite (as json.Marshal refuses it).
 func appendBatchResponse(b []byte, resp backend.SearchResponse, elapsed time.Duration) ([]byte, bool) {
@@ -276,23 +299,9 @@ func appendBatchResponse(b []byte, resp backend.SearchResponse, elapsed time.Dur
 		b = appendString(b, resp.Routing)
 	}
 	if resp.Candidates != nil {
-		b = append(b, `,"candidates":{`...)
-		names := make([]string, 0, len(resp.Candidates))
-		for name := range resp.Candidates {
-			names = append(names, name)
+		if b, ok = appendBatchCandidates(b, resp.Candidates); !ok {
+			return b, false
 		}
-		sort.Strings(names)
-		for j, name := range names {
-			if j > 0 {
-				b = append(b, ',')
-			}
-			b = appendString(b, name)
-			b = append(b, ':')
-			if b, ok = appendCandidates(b, resp.Candidates[name]); !ok {
-				return b, false
-			}
-		}
-		b = append(b, '}')
 	}
 	if len(resp.Variants) > 0 {
 		b = append(b, `,"variants":[`...)

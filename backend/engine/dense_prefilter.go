@@ -191,24 +191,7 @@ func (v *vectors) prefiltered(buf *searchBuf, qn []float32, depth int, chunks []
 	for i := n &^ 3; i < n; i++ {
 		b.ints[i] = dotI8(b.qi, p.rows[i*dim:(i+1)*dim])
 	}
-	// gamma bounds the float32 kernel's rounding: dim+8 roundings of
-	// each term at most (its lanes sum dim/8 terms, then the fold).
-	u := math.Ldexp(1, -24)
-	gamma := float64(dim+8) * u / (1 - float64(dim+8)*u)
-	// Each row's error bound is errNorm[i]*en + e0; the factor 1+1e-9
-	// and the 1e-12 cover the float64 roundings of the bounds themselves.
-	en := qq.normM * (1 + 1e-9)
-	e0 := (qq.errMax*p.maxAbs1+gamma*p.maxNorm*qq.norm)*(1+1e-9) + 1e-12
-	b.hi = growTo(b.hi, n)
-	bins := &b.bins
-	clear(bins[:])
-	scale, errNorm, ints, his, sq := p.scale[:n], p.errNorm[:n], b.ints[:n], b.hi[:n], qq.scale
-	for i, k := range ints {
-		c := scale[i] * sq * float64(k)
-		e := errNorm[i]*en + e0
-		his[i] = c + e
-		bins[max(0, min(loBins-1, int((c-e-loBase)*(loBins/loRange))))]++
-	}
+	p.bounds(b, qq, dim)
 	floor := b.floor(depth)
 	b.rows = b.rows[:0]
 	for i, hi := range b.hi {
@@ -232,6 +215,31 @@ func (v *vectors) prefiltered(buf *searchBuf, qn []float32, depth int, chunks []
 	out := h.drain()
 	buf.items = h.items
 	return out, true
+}
+
+// bounds fills b.hi with each row's upper bound and b.bins with the
+// histogram of the lower bounds, from the integer products in b.ints and
+// the query's quantization qq.
+func (p *prefilter) bounds(b *prefilterBuf, qq queryQuant, dim int) {
+	n := len(p.scale)
+	// gamma bounds the float32 kernel's rounding: dim+8 roundings of
+	// each term at most (its lanes sum dim/8 terms, then the fold).
+	u := math.Ldexp(1, -24)
+	gamma := float64(dim+8) * u / (1 - float64(dim+8)*u)
+	// Each row's error bound is errNorm[i]*en + e0; the factor 1+1e-9
+	// and the 1e-12 cover the float64 roundings of the bounds themselves.
+	en := qq.normM * (1 + 1e-9)
+	e0 := (qq.errMax*p.maxAbs1+gamma*p.maxNorm*qq.norm)*(1+1e-9) + 1e-12
+	b.hi = growTo(b.hi, n)
+	bins := &b.bins
+	clear(bins[:])
+	scale, errNorm, ints, his, sq := p.scale[:n], p.errNorm[:n], b.ints[:n], b.hi[:n], qq.scale
+	for i, k := range ints {
+		c := scale[i] * sq * float64(k)
+		e := errNorm[i]*en + e0
+		his[i] = c + e
+		bins[max(0, min(loBins-1, int((c-e-loBase)*(loBins/loRange))))]++
+	}
 }
 
 // dotI8 is dotI8Rows4 for one row.

@@ -6,6 +6,28 @@ import (
 	"github.com/fusiontune/fusiontune/backend"
 )
 
+// simpleField decodes the value of member key into req and says which of
+// the four members it was (0 query, 1 k, 2 explain, 3 timings); false
+// for any other member or a value not of the simple form.
+func (d *simpleDecoder) simpleField(req *backend.SearchRequest, key string) (int, bool) {
+	var ok bool
+	switch key {
+	case "query":
+		req.Query, ok = d.plainString()
+		return 0, ok
+	case "k":
+		req.K, ok = d.integer()
+		return 1, ok
+	case "explain":
+		req.Explain, ok = d.boolean()
+		return 2, ok
+	case "timings":
+		req.Timings, ok = d.boolean()
+		return 3, ok
+	}
+	return 0, false
+}
+
 // decodeSimpleSearch decodes the common /search body without reflection:
 // one JSON object whose members are among "query" (a string without
 // escapes or control bytes, valid UTF-8), "k" (an integer of at most 18
@@ -41,32 +63,8 @@ func decodeSimpleSearch(data []byte) (backend.SearchRequest, bool) {
 			return req, false
 		}
 		d.space()
-		var field int
-		switch key {
-		case "query":
-			field = 0
-			if req.Query, ok = d.plainString(); !ok {
-				return req, false
-			}
-		case "k":
-			field = 1
-			if req.K, ok = d.integer(); !ok {
-				return req, false
-			}
-		case "explain":
-			field = 2
-			if req.Explain, ok = d.boolean(); !ok {
-				return req, false
-			}
-		case "timings":
-			field = 3
-			if req.Timings, ok = d.boolean(); !ok {
-				return req, false
-			}
-		default:
-			return req, false
-		}
-		if seen[field] {
+		field, ok := d.simpleField(&req, key)
+		if !ok || seen[field] {
 			return req, false
 		}
 		seen[field] = true

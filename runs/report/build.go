@@ -42,6 +42,21 @@ type manifestView struct {
 	Trials, Restarts                              int
 }
 
+// bestQueries reads the best trial's per-query results (a replayed
+// trial's derived by the run's Deriver); nil, with a note on p, when they
+// cannot be read or there is no best trial.
+func bestQueries(run *runs.Run, best runs.Entry, hasBest bool, p *page) []runs.QueryResult {
+	if !hasBest {
+		return nil
+	}
+	queries, err := run.QueryResults(best.Index)
+	if err != nil {
+		p.Notes = append(p.Notes, fmt.Sprintf("Per-query results of the best trial could not be read (%v): no worst queries and no per-query coverage.", err))
+		return nil
+	}
+	return queries
+}
+
 // build loads what the report needs from the run directory: the golden
 // set and the trial records are read beside the leaderboard.
 func build(run *runs.Run, o Options, given *runs.Leaderboard) (*page, error) {
@@ -78,15 +93,7 @@ func build(run *runs.Run, o Options, given *runs.Leaderboard) (*page, error) {
 	charts.Go(func() { lat, lerr = newLatencyView(run, lb) })
 	p.Leaderboard = newLeaderboardView(lb, varying, stats)
 
-	var queries []runs.QueryResult
-	if hasBest {
-		// A replayed trial's results are derived by the run's Deriver.
-		if queries, err = run.QueryResults(best.Index); err != nil {
-			p.Notes = append(p.Notes, fmt.Sprintf("Per-query results of the best trial could not be read (%v): no worst queries and no per-query coverage.", err))
-			queries = nil
-		}
-	}
-
+	queries := bestQueries(run, best, hasBest, p)
 	if hasBest {
 		p.Categories, err = newCategoryView(best, baseline, queries, gold)
 		if err != nil {
