@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"time"
 
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/runs"
@@ -102,29 +101,6 @@ func (t *TimedBackend) SearchBatch(ctx context.Context, reqs []backend.SearchReq
 	if !ok {
 		return fmt.Errorf("search batch: %w", backend.ErrBatchUnsupported)
 	}
-	t.mu.Lock()
-	if t.inFlight == 0 {
-		t.busySince = time.Now()
-		if t.phases != nil {
-			before := "tuner: before searches"
-			if t.searching {
-				before = "tuner: between searches"
-			}
-			t.phases.MarkAt(before, t.busySince)
-			t.searching = true
-		}
-	}
-	t.inFlight++
-	t.mu.Unlock()
-	defer func() {
-		t.mu.Lock()
-		t.inFlight--
-		if t.inFlight == 0 {
-			now := time.Now()
-			t.search += now.Sub(t.busySince)
-			t.phases.MarkAt("backend: searches", now)
-		}
-		t.mu.Unlock()
-	}()
+	defer t.searchBegins()()
 	return bs.SearchBatch(ctx, reqs, answer)
 }

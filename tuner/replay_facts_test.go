@@ -5,7 +5,6 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
 )
@@ -23,13 +22,7 @@ import (
 func TestReplayedFactsInOneDerivation(t *testing.T) {
 	qs, corpus := demoQueries(t)
 	b := newEngineBackend(t, corpus)
-	trials := []experiments.TrialSpec{
-		replayTrialSpec("baseline", experiments.Params{"fusion.method": "rrf", "fusion.k": 60.0}),
-		replayTrialSpec("rrf-k5", experiments.Params{"fusion.method": "rrf", "fusion.k": 5.0, "fusion.weights.bm25": 0.3}),
-		replayTrialSpec("min-score", experiments.Params{"fusion.method": "rrf", "min_score": 0.03}),
-		replayTrialSpec("linear-z", experiments.Params{"fusion.method": "linear", "fusion.normalization": "z_score"}),
-		replayTrialSpec("combmnz", experiments.Params{"fusion.method": "combmnz"}),
-	}
+	trials := fiveFusionTrials()
 	res, err, run := sweep(t, b, qs, trials, tuner.ModeReplay, -1)
 	if err != nil {
 		t.Fatal(err)

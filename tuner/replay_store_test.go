@@ -18,6 +18,19 @@ import (
 	"github.com/fusiontune/fusiontune/tuner"
 )
 
+// fiveFusionTrials are a baseline and four fusion settings (RRF with
+// another k and weight, a min_score floor, linear z-score, CombMNZ), for
+// replay tests on the demo.
+func fiveFusionTrials() []experiments.TrialSpec {
+	return []experiments.TrialSpec{
+		replayTrialSpec("baseline", experiments.Params{"fusion.method": "rrf", "fusion.k": 60.0}),
+		replayTrialSpec("rrf-k5", experiments.Params{"fusion.method": "rrf", "fusion.k": 5.0, "fusion.weights.bm25": 0.3}),
+		replayTrialSpec("min-score", experiments.Params{"fusion.method": "rrf", "min_score": 0.03}),
+		replayTrialSpec("linear-z", experiments.Params{"fusion.method": "linear", "fusion.normalization": "z_score"}),
+		replayTrialSpec("combmnz", experiments.Params{"fusion.method": "combmnz"}),
+	}
+}
+
 // TestReplayedTrialsStoreNoQueries: replayed trials are recorded without
 // a per-query file, their per-query results are derived from the stored
 // collection by a fresh Results (as a later command reads them), and the
@@ -26,13 +39,7 @@ import (
 func TestReplayedTrialsStoreNoQueries(t *testing.T) {
 	qs, corpus := demoQueries(t)
 	b := newEngineBackend(t, corpus)
-	trials := []experiments.TrialSpec{
-		replayTrialSpec("baseline", experiments.Params{"fusion.method": "rrf", "fusion.k": 60.0}),
-		replayTrialSpec("rrf-k5", experiments.Params{"fusion.method": "rrf", "fusion.k": 5.0, "fusion.weights.bm25": 0.3}),
-		replayTrialSpec("min-score", experiments.Params{"fusion.method": "rrf", "min_score": 0.03}),
-		replayTrialSpec("linear-z", experiments.Params{"fusion.method": "linear", "fusion.normalization": "z_score"}),
-		replayTrialSpec("combmnz", experiments.Params{"fusion.method": "combmnz"}),
-	}
+	trials := fiveFusionTrials()
 	res, err, run := sweep(t, b, qs, trials, tuner.ModeReplay, -1)
 	if err != nil {
 		t.Fatal(err)

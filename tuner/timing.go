@@ -123,6 +123,14 @@ func (t *TimedBackend) Stop() func() (time.Time, error) {
 
 // Search implements backend.Backend.
 func (t *TimedBackend) Search(ctx context.Context, req backend.SearchRequest) (backend.SearchResponse, error) {
+	defer t.searchBegins()()
+	return t.Backend.Search(ctx, req)
+}
+
+// searchBegins counts a search (or a batch of them) in flight from now
+// until the returned function is called: the search time is the union of
+// the intervals during which at least one is in flight.
+func (t *TimedBackend) searchBegins() (ends func()) {
 	t.mu.Lock()
 	if t.inFlight == 0 {
 		t.busySince = time.Now()
@@ -139,7 +147,7 @@ func (t *TimedBackend) Search(ctx context.Context, req backend.SearchRequest) (b
 	}
 	t.inFlight++
 	t.mu.Unlock()
-	defer func() {
+	return func() {
 		t.mu.Lock()
 		t.inFlight--
 		if t.inFlight == 0 {
@@ -148,8 +156,7 @@ func (t *TimedBackend) Search(ctx context.Context, req backend.SearchRequest) (b
 			t.phases.MarkAt("backend: searches", now)
 		}
 		t.mu.Unlock()
-	}()
-	return t.Backend.Search(ctx, req)
+	}
 }
 
 // NeedsRestart forwards to the wrapped backend (true when it cannot tell).

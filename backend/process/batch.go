@@ -3,7 +3,6 @@ package process
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/fusiontune/fusiontune/backend"
 )
@@ -17,43 +16,13 @@ var _ backend.BatchSearcher = (*Backend)(nil)
 // has exited fails the batch with an error wrapping
 // backend.ErrServiceExited, and a batch in flight is cut short.
 func (b *Backend) SearchBatch(ctx context.Context, reqs []backend.SearchRequest, answer func(backend.BatchAnswer)) error {
-	b.mu.Lock()
-	done := b.done
-	b.mu.Unlock()
-	if done != nil {
-		select {
-		case <-done:
-			return b.exited()
-		default:
-		}
-	}
-	s, err := b.dial()
+	s, done, err := b.live("search batch")
 	if err != nil {
-		return fmt.Errorf("search batch: %w", err)
+		return err
 	}
 	bs, ok := s.(backend.BatchSearcher)
 	if !ok {
 		return fmt.Errorf("search batch: %w", backend.ErrBatchUnsupported)
 	}
-	if done == nil {
-		return bs.SearchBatch(ctx, reqs, answer)
-	}
-	sctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	go func() {
-		select {
-		case <-done:
-			cancel()
-		case <-sctx.Done():
-		}
-	}()
-	err = bs.SearchBatch(sctx, reqs, answer)
-	if err != nil && ctx.Err() == nil {
-		select {
-		case <-done:
-			return b.exited()
-		case <-time.After(exitGrace):
-		}
-	}
-	return err
+	return b.untilExit(ctx, done, func(ctx context.Context) error { return bs.SearchBatch(ctx, reqs, answer) })
 }

@@ -257,22 +257,47 @@ const exitGrace = 200 * time.Millisecond
 // is cut short, with an error wrapping backend.ErrServiceExited that gives
 // the exit status.
 func (b *Backend) Search(ctx context.Context, req backend.SearchRequest) (backend.SearchResponse, error) {
+	s, done, err := b.live("search")
+	if err != nil {
+		return backend.SearchResponse{}, err
+	}
+	var resp backend.SearchResponse
+	err = b.untilExit(ctx, done, func(ctx context.Context) error {
+		var err error
+		resp, err = s.Search(ctx, req)
+		return err
+	})
+	return resp, err
+}
+
+// live is the running service's searcher and the channel closed when
+// its process exits (nil: none started); the exit's error
+// (backend.ErrServiceExited) when it has exited, what's dial error
+// otherwise.
+func (b *Backend) live(what string) (backend.Searcher, <-chan struct{}, error) {
 	b.mu.Lock()
 	done := b.done
 	b.mu.Unlock()
 	if done != nil {
 		select {
 		case <-done:
-			return backend.SearchResponse{}, b.exited()
+			return nil, nil, b.exited()
 		default:
 		}
 	}
 	s, err := b.dial()
 	if err != nil {
-		return backend.SearchResponse{}, fmt.Errorf("search: %w", err)
+		return nil, nil, fmt.Errorf("%s: %w", what, err)
 	}
+	return s, done, nil
+}
+
+// untilExit runs call, cut short when the service's process exits
+// (done closed); a call that fails while the process exits, or within
+// exitGrace of its failure, fails with the exit's error.
+func (b *Backend) untilExit(ctx context.Context, done <-chan struct{}, call func(context.Context) error) error {
 	if done == nil {
-		return s.Search(ctx, req)
+		return call(ctx)
 	}
 	sctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -283,15 +308,15 @@ func (b *Backend) Search(ctx context.Context, req backend.SearchRequest) (backen
 		case <-sctx.Done():
 		}
 	}()
-	resp, err := s.Search(sctx, req)
+	err := call(sctx)
 	if err != nil && ctx.Err() == nil {
 		select {
 		case <-done:
-			return resp, b.exited()
+			return b.exited()
 		case <-time.After(exitGrace):
 		}
 	}
-	return resp, err
+	return err
 }
 
 // exited is the error of a search on a service whose process has exited.
