@@ -3,11 +3,9 @@ package engine
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"net/http"
 	"runtime"
 	"sort"
@@ -63,12 +61,7 @@ const (
 func (s *Server) searchBatch(w http.ResponseWriter, r *http.Request) {
 	reqs, lines, err := decodeBatch(http.MaxBytesReader(w, r.Body, MaxBatchBodyBytes))
 	if err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("batch body over %d bytes", mbe.Limit))
-			return
-		}
-		writeError(w, http.StatusBadRequest, err.Error())
+		writeBodyError(w, err, "batch body")
 		return
 	}
 	if err := s.checkBatch(reqs, lines); err != nil {
@@ -257,7 +250,7 @@ func appendBatchAnswer(b []byte, i int, resp backend.SearchResponse, err error, 
 	b = append(b, `,"status":`...)
 	b = strconv.AppendInt(b, int64(status), 10)
 	b = append(b, `,"error":`...)
-	b = appendString(b, err.Error())
+	b = appendJSONString(b, err.Error())
 	return append(b, "}\n"...)
 }
 
@@ -275,7 +268,7 @@ func appendBatchCandidates(b []byte, lists map[string][]fusion.Candidate) ([]byt
 		if j > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(b, name)
+		b = appendJSONString(b, name)
 		b = append(b, ':')
 		if b, ok = appendCandidates(b, lists[name]); !ok {
 			return b, false
@@ -296,7 +289,7 @@ func appendBatchResponse(b []byte, resp backend.SearchResponse, elapsed time.Dur
 	}
 	if resp.Routing != "" {
 		b = append(b, `,"routing":`...)
-		b = appendString(b, resp.Routing)
+		b = appendJSONString(b, resp.Routing)
 	}
 	if resp.Candidates != nil {
 		if b, ok = appendBatchCandidates(b, resp.Candidates); !ok {
@@ -315,7 +308,7 @@ func appendBatchResponse(b []byte, resp backend.SearchResponse, elapsed time.Dur
 			}
 			if v.Routing != "" {
 				b = append(b, `,"routing":`...)
-				b = appendString(b, v.Routing)
+				b = appendJSONString(b, v.Routing)
 			}
 			b = append(b, '}')
 		}
@@ -327,7 +320,7 @@ func appendBatchResponse(b []byte, resp backend.SearchResponse, elapsed time.Dur
 			v    float64
 		}{{`,"timings":{"lexical_ms":`, t.LexicalMS}, {`,"dense_ms":`, t.DenseMS}, {`,"fusion_ms":`, t.FusionMS}} {
 			b = append(b, m.name...)
-			if b, ok = appendNumber(b, m.v); !ok {
+			if b, ok = appendJSONFloat(b, m.v); !ok {
 				return b, false
 			}
 		}
@@ -348,14 +341,14 @@ func appendBatchHits(b []byte, hits []backend.Hit) ([]byte, bool) {
 			b = append(b, ',')
 		}
 		b = append(b, '[')
-		b = appendString(b, h.DocID)
+		b = appendJSONString(b, h.DocID)
 		b = append(b, ',')
 		if h.ChunkID != h.DocID {
-			b = appendString(b, h.ChunkID)
+			b = appendJSONString(b, h.ChunkID)
 			b = append(b, ',')
 		}
 		var ok bool
-		if b, ok = appendNumber(b, h.Score); !ok {
+		if b, ok = appendJSONFloat(b, h.Score); !ok {
 			return b, false
 		}
 		b = append(b, ']')
@@ -376,15 +369,15 @@ func appendCandidates(b []byte, list []fusion.Candidate) ([]byte, bool) {
 			b = append(b, ',')
 		}
 		b = append(b, '[')
-		b = appendString(b, c.ID)
+		b = appendJSONString(b, c.ID)
 		b = append(b, ',')
 		byPos := c.Rank == j+1
 		if c.DocID != c.ID || !byPos {
-			b = appendString(b, c.DocID)
+			b = appendJSONString(b, c.DocID)
 			b = append(b, ',')
 		}
 		var ok bool
-		if b, ok = appendNumber(b, c.Score); !ok {
+		if b, ok = appendJSONFloat(b, c.Score); !ok {
 			return b, false
 		}
 		if !byPos {
@@ -394,27 +387,4 @@ func appendCandidates(b []byte, list []fusion.Candidate) ([]byte, bool) {
 		b = append(b, ']')
 	}
 	return append(b, ']'), true
-}
-
-// appendNumber appends v in the shortest form that parses back to v;
-// false when v is not finite.
-func appendNumber(b []byte, v float64) ([]byte, bool) {
-	if math.IsInf(v, 0) || math.IsNaN(v) {
-		return b, false
-	}
-	return strconv.AppendFloat(b, v, 'g', -1, 64), true
-}
-
-// appendString appends s as a JSON string: plain printable ASCII as is,
-// anything else as json.Marshal writes it.
-func appendString(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
-			q, _ := json.Marshal(s)
-			return append(b, q...)
-		}
-	}
-	b = append(b, '"')
-	b = append(b, s...)
-	return append(b, '"')
 }

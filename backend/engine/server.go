@@ -180,12 +180,7 @@ func (s *Server) config(w http.ResponseWriter, _ *http.Request) {
 func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 	req, err := decodeSearchRequest(http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes))
 	if err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body over %d bytes", mbe.Limit))
-			return
-		}
-		writeError(w, http.StatusBadRequest, err.Error())
+		writeBodyError(w, err, "request body")
 		return
 	}
 	if err := s.checkQuery(req.Query); err != nil {
@@ -309,6 +304,17 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	w.Write(append(data, '\n'))
+}
+
+// writeBodyError answers a request whose body (named what) could not be
+// read: 413 when it is over its limit, 400 otherwise.
+func writeBodyError(w http.ResponseWriter, err error, what string) {
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("%s over %d bytes", what, mbe.Limit))
+		return
+	}
+	writeError(w, http.StatusBadRequest, err.Error())
 }
 
 func writeError(w http.ResponseWriter, status int, msg string) {
