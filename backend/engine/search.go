@@ -172,19 +172,68 @@ func (e *Engine) fuseUnder(f *fuser, lists map[string][]fusion.Candidate, pl *fu
 	f.ranked = f.HitsInto(f.ranked[:0], pl, s, k)
 	ranked := f.ranked
 	ids, docIDs := pl.IDs(s.Passage), pl.DocIDs(s.Passage)
+	// A document-level hit stands for its best chunk; when every
+	// candidate is a whole document, that is the document itself (its
+	// unit's id).
+	var best map[string]rankedChunk
+	if !s.Passage && !pl.WholeDocuments() && len(ranked) > 0 {
+		best = bestChunks(lists, s)
+	}
 	hits := make([]backend.Hit, 0, len(ranked))
 	for _, r := range ranked {
 		chunk := ids[r.Unit]
-		if !s.Passage {
-			chunk = bestChunk(lists, s, docIDs[r.Unit])
+		if best != nil {
+			chunk = docIDs[r.Unit]
+			if b, ok := best[chunk]; ok {
+				chunk = b.id
+			}
 		}
 		h := backend.Hit{DocID: docIDs[r.Unit], ChunkID: chunk, Score: r.Score}
-		if i, ok := e.chunkIndex(chunk); ok && f.text {
-			h.Text = excerpt(e.chunks[i].Text, excerptRunes)
+		if f.text {
+			if i, ok := e.chunkIndex(chunk); ok {
+				h.Text = excerpt(e.chunks[i].Text, excerptRunes)
+			}
 		}
 		hits = append(hits, h)
 	}
 	return hits, fusion.Routing(len(hits))
+}
+
+// rankedChunk is a document's best chunk so far: its id, rank and list.
+type rankedChunk struct {
+	id, list string
+	rank     int
+}
+
+// bestChunks maps every document of lists to the chunk a document-level
+// hit on it stands for: its first chunk in each list cut at its
+// retriever's floor under s, the one of lowest rank (ties by retriever
+// name). A document in none of them is its own chunk (absent from the
+// map). One pass over the lists, for every hit of a ranking.
+func bestChunks(lists map[string][]fusion.Candidate, s fusion.Settings) map[string]rankedChunk {
+	n := 0
+	for _, l := range lists {
+		n += len(l)
+	}
+	best := make(map[string]rankedChunk, n)
+	seen := make(map[string]struct{}, n)
+	for name, l := range lists {
+		clear(seen)
+		for _, c := range l[:s.Floor(name, l)] {
+			if c.DocID == "" {
+				continue // its own document: never another's chunk
+			}
+			if _, dup := seen[c.DocID]; dup {
+				continue // only a document's first chunk in each list
+			}
+			seen[c.DocID] = struct{}{}
+			b, ok := best[c.DocID]
+			if !ok || c.Rank < b.rank || (c.Rank == b.rank && name < b.list) {
+				best[c.DocID] = rankedChunk{id: c.ID, list: name, rank: c.Rank}
+			}
+		}
+	}
+	return best
 }
 
 // finiteScores refuses fused scores that overflowed (weights such as
@@ -279,24 +328,6 @@ func (e *Engine) requestParams(req backend.SearchRequest) (fusion.Params, int, e
 		return fusion.Params{}, 0, fmt.Errorf("%w: %s", ErrInvalidRequest, strings.Join(probs, "; "))
 	}
 	return e.cfg.FusionParams().Override(req.Fusion).WithDefaults(), k, nil
-}
-
-// bestChunk returns the chunk of doc ranked best in any list, each cut at
-// its retriever's floor under s (lowest rank, ties by retriever name): the
-// chunk a document-level hit stands for.
-func bestChunk(lists map[string][]fusion.Candidate, s fusion.Settings, doc string) string {
-	best, bestRank, bestList := doc, math.MaxInt, ""
-	for name, l := range lists {
-		for _, c := range l[:s.Floor(name, l)] {
-			if c.DocID == doc {
-				if c.Rank < bestRank || (c.Rank == bestRank && name < bestList) {
-					best, bestRank, bestList = c.ID, c.Rank, name
-				}
-				break
-			}
-		}
-	}
-	return best
 }
 
 func (e *Engine) chunkIndex(id string) (int, bool) {

@@ -15,6 +15,7 @@ type Prepared struct {
 	names    []string // retriever names, sorted
 	passage  view     // units are chunk ids
 	document view     // units are document ids
+	whole    bool     // every candidate is its own document
 }
 
 // view is the lists of one mode with ids interned as units.
@@ -49,7 +50,7 @@ func Prepare(lists map[string][]Candidate) *Prepared {
 		ordered[i] = lists[name]
 	}
 	pl.passage = buildView(ordered, func(c *Candidate) string { return c.ID }, docOf)
-	if wholeDocuments(ordered) {
+	if pl.whole = wholeDocuments(ordered); pl.whole {
 		// Each unit's key is its document either way: the document view
 		// is the passage view (both are read only).
 		pl.document = pl.passage
@@ -72,6 +73,11 @@ func wholeDocuments(lists [][]Candidate) bool {
 	}
 	return true
 }
+
+// WholeDocuments reports whether every candidate is its own document
+// (DocID empty or equal to ID): then a unit of either view is a document
+// and its only chunk.
+func (pl *Prepared) WholeDocuments() bool { return pl.whole }
 
 // Retrievers returns the retriever names in fusion order (sorted).
 func (pl *Prepared) Retrievers() []string { return pl.names }
