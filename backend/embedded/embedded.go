@@ -69,7 +69,7 @@ type Factory struct {
 	cfg engine.Config
 
 	chunksMu sync.Mutex
-	corpus   *engine.Corpus                // read by the first Fingerprint
+	corpus   *engine.Corpus                // read by the first Fingerprint not kept in the cache
 	chunks   map[engine.ChunkConfig]string // chunk fingerprint per chunk settings
 }
 
@@ -421,14 +421,21 @@ func (f *Factory) Fingerprint(params map[string]any) (string, error) {
 	}
 	f.chunksMu.Lock()
 	defer f.chunksMu.Unlock()
-	if f.corpus == nil {
-		if f.corpus, err = engine.LoadCorpus(cfg.Corpus); err != nil {
-			return "", fmt.Errorf("fingerprint: %w", err)
-		}
-	}
 	chunks, ok := f.chunks[cfg.Chunk]
 	if !ok {
-		if chunks, err = engine.ChunksFingerprint(f.corpus.Docs, cfg.Chunk); err != nil {
+		// Kept in the engine's cache: the corpus is read only when no
+		// sweep has fingerprinted its content under these chunk settings.
+		load := func() (*engine.Corpus, error) {
+			if f.corpus == nil {
+				corpus, err := engine.LoadCorpus(cfg.Corpus)
+				if err != nil {
+					return nil, err
+				}
+				f.corpus = corpus
+			}
+			return f.corpus, nil
+		}
+		if chunks, err = engine.CachedChunksFingerprint(cfg.Corpus, cfg.Chunk, cfg.CacheDir, load); err != nil {
 			return "", fmt.Errorf("fingerprint: %w", err)
 		}
 		if f.chunks == nil {

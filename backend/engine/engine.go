@@ -212,8 +212,14 @@ func (e *Engine) buildBM25(ctx context.Context, texts chunkTexts) (err error) {
 // cacheKey hashes the corpus content, the chunking and parts into a short
 // hex key for a cache directory.
 func (e *Engine) cacheKey(parts ...string) string {
+	return cacheKey(e.hash, e.cfg.Chunk, parts...)
+}
+
+// cacheKey hashes a corpus content hash, chunk settings and parts into a
+// short hex key for a cache entry.
+func cacheKey(corpusHash string, chunk ChunkConfig, parts ...string) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "fusiontune-engine-cache-v1\x00%s\x00size=%d\x00overlap=%d\x00title+text", e.hash, e.cfg.Chunk.Size, e.cfg.Chunk.Overlap)
+	fmt.Fprintf(h, "fusiontune-engine-cache-v1\x00%s\x00size=%d\x00overlap=%d\x00title+text", corpusHash, chunk.Size, chunk.Overlap)
 	for _, p := range parts {
 		fmt.Fprintf(h, "\x00%s", p)
 	}

@@ -1,0 +1,129 @@
+package engine_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/fusiontune/fusiontune/backend/engine"
+)
+
+// TestCorpusHashIsLoadCorpusHash checks that hashing a corpus's bytes gives
+// the hash a full load gives, for each format and field naming.
+func TestCorpusHashIsLoadCorpusHash(t *testing.T) {
+	dir := t.TempDir()
+	jsonl := filepath.Join(dir, "docs.jsonl")
+	if err := os.WriteFile(jsonl, []byte("{\"key\":\"a\",\"body\":\"alpha beta\"}\n{\"key\":\"b\",\"body\":\"gamma\"}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	folder := filepath.Join(dir, "notes")
+	if err := os.MkdirAll(folder, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(folder, "one.md"), []byte("# One\nfirst note"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		c    engine.CorpusConfig
+	}{
+		{"beir", engine.CorpusConfig{Path: "testdata/tiny/corpus.jsonl", Format: engine.FormatBEIR}},
+		{"default format", engine.CorpusConfig{Path: "testdata/tiny/corpus.jsonl"}},
+		{"jsonl fields", engine.CorpusConfig{Path: jsonl, Format: engine.FormatJSONL, IDField: "key", TextField: "body"}},
+		{"folder", engine.CorpusConfig{Path: folder, Format: engine.FormatDir}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			corpus, err := engine.LoadCorpus(tc.c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := engine.CorpusHash(tc.c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != corpus.Hash {
+				t.Errorf("CorpusHash = %s, LoadCorpus's Hash = %s", got, corpus.Hash)
+			}
+		})
+	}
+	if _, err := engine.CorpusHash(engine.CorpusConfig{Path: filepath.Join(dir, "absent.jsonl")}); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("CorpusHash of a missing file: %v, want a not-exist error", err)
+	}
+}
+
+// TestCachedChunksFingerprint checks that the kept fingerprint is
+// ChunksFingerprint's, that a second call reads no corpus, that chunk
+// settings and corpus content key it apart, and that a damaged entry is
+// computed again.
+func TestCachedChunksFingerprint(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "corpus.jsonl")
+	data, err := os.ReadFile("testdata/tiny/corpus.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := engine.CorpusConfig{Path: path, Format: engine.FormatBEIR}
+	cache := filepath.Join(dir, "cache")
+	loads := 0
+	load := func() (*engine.Corpus, error) {
+		loads++
+		return engine.LoadCorpus(c)
+	}
+	want := func(chunk engine.ChunkConfig) string {
+		t.Helper()
+		corpus, err := engine.LoadCorpus(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fp, err := engine.ChunksFingerprint(corpus.Docs, chunk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fp
+	}
+	check := func(what string, chunk engine.ChunkConfig, wantLoads int) {
+		t.Helper()
+		got, err := engine.CachedChunksFingerprint(c, chunk, cache, load)
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		if w := want(chunk); got != w {
+			t.Errorf("%s: fingerprint %s, ChunksFingerprint %s", what, got, w)
+		}
+		if loads != wantLoads {
+			t.Errorf("%s: the corpus was read %d times, want %d", what, loads, wantLoads)
+		}
+	}
+	whole, small := engine.ChunkConfig{}, engine.ChunkConfig{Size: 8, Overlap: 2}
+	check("first", whole, 1)
+	check("kept", whole, 1)
+	check("other chunk settings", small, 2)
+	check("other chunk settings, kept", small, 2)
+
+	entries, err := filepath.Glob(filepath.Join(cache, "chunks-*"))
+	if err != nil || len(entries) != 2 {
+		t.Fatalf("cache entries %v (%v), want 2", entries, err)
+	}
+	for _, e := range entries {
+		if err := os.WriteFile(e, []byte("not a fingerprint"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check("damaged entry", whole, 3)
+	check("damaged entry, rewritten", whole, 3)
+
+	if err := os.WriteFile(path, append(data, []byte("{\"_id\":\"new\",\"text\":\"one more document\"}\n")...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	check("changed corpus", whole, 4)
+	check("changed corpus, kept", whole, 4)
+
+	got, err := engine.CachedChunksFingerprint(c, whole, "", load)
+	if err != nil || got != want(whole) || loads != 5 {
+		t.Errorf("without a cache dir: %s, %v, %d reads; want %s, nil, 5", got, err, loads, want(whole))
+	}
+}
