@@ -16,10 +16,10 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
+	"github.com/blevesearch/bleve/v2/registry"
 	"github.com/blevesearch/segment"
 
 	"github.com/fusiontune/fusiontune/backend/fusion"
@@ -47,9 +47,15 @@ const indexVersion = 1
 // analyzeBlock is the number of chunks a build worker analyzes at a time.
 const analyzeBlock = 512
 
-// newAnalyzer returns bleve's English analyzer.
+// newAnalyzer returns bleve's English analyzer, built from bleve's
+// registry (as an index mapping builds it) without importing bleve's index
+// packages, whose initialization every `tune` process would pay for.
 func newAnalyzer() analysis.Analyzer {
-	return bleve.NewIndexMapping().AnalyzerNamed(Analyzer)
+	a, err := registry.NewCache().AnalyzerNamed(Analyzer)
+	if err != nil {
+		panic(fmt.Sprintf("bleve analyzer %q: %v", Analyzer, err)) // registered by package en
+	}
+	return a
 }
 
 // lexical is the BM25 retriever: an in-memory inverted index over the
