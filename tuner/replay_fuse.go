@@ -289,10 +289,10 @@ func (col *collection) facts(s fusion.Settings, policy string, judgments Judgmen
 			r.Error = c.err
 			r.Scores = map[string]float64{}
 		} else {
-			ranked = rp.rank(c.lists, s, rp.cut(s.Passage, TopRecorded))
-			ranked = ranked[:min(len(ranked), TopRecorded)]
+			var vals []float64
+			var primary float64
+			ranked, vals, primary = rp.rankTop(&c.replayQuery, s)
 			r.Routing = rp.routing()
-			vals, primary := rp.scoreRanked(&c.replayQuery, s.Passage, rp.ranked)
 			r.Primary = primary
 			r.Scores = make(map[string]float64, len(vals))
 			for j, name := range rp.names {
@@ -313,6 +313,31 @@ func (col *collection) facts(s fusion.Settings, policy string, judgments Judgmen
 	}
 	markQueryErrors(out, policy)
 	return replayFacts{results: out, key: hex.EncodeToString(h.Sum(nil)), judged: jf.values(out, judgments)}
+}
+
+// rankTop ranks one query of a replayed trial under s (legDepth applied)
+// for facts: it returns the recorded top hits (the first TopRecorded of
+// the ranking record gives), the metric values and the primary score as
+// scoreRanked gives them over that whole ranking, and sets rp.routing().
+// In document mode under the project's formula it scores the units once
+// and counts (scoreByRank), then sorts only the best TopRecorded of them,
+// instead of ranking the whole cut. The slices are valid until the next
+// call.
+func (rp *replayer) rankTop(rq *replayQuery, s fusion.Settings) ([]fusion.Ranked, []float64, float64) {
+	if rp.fast != nil && !s.Passage && s.Formula == fusion.FormulaOwn {
+		if vals, primary, ok := rp.scoreByRank(rq, s); ok {
+			// rp.all holds every unit scored (no NaN): the best
+			// TopRecorded of them, cut at min_score, are the first
+			// TopRecorded of the ranking HitsInto gives, since the
+			// order is total. rp.count is already every kept unit.
+			n := min(rp.cut(false, TopRecorded), TopRecorded)
+			fusion.SortTop(rp.all, n)
+			return s.Cut(rp.all[:min(n, len(rp.all))]), vals, primary
+		}
+	}
+	ranked := rp.rank(rq.lists, s, rp.cut(s.Passage, TopRecorded))
+	vals, primary := rp.scoreRanked(rq, s.Passage, ranked)
+	return ranked[:min(len(ranked), TopRecorded)], vals, primary
 }
 
 // judgedFacts computes a replayed trial's judged-only values as

@@ -33,6 +33,12 @@ func before(a, b Ranked) bool {
 	return a.Unit > b.Unit
 }
 
+// SortTop puts the first n elements of rs (all when n < 0 or n >= len)
+// in ranking order (Ranked.Before), the order RankInto ranks by; the order
+// of the rest is unspecified. A caller holding ScoreInto's units ranks the
+// best n of them without scoring again.
+func SortTop(rs []Ranked, n int) { sortTop(rs, n) }
+
 // sortTop puts the first n elements of rs (all when n < 0 or n >= len) in
 // ranking order; the order of the rest is unspecified. It is a quicksort
 // specialised to Ranked (the replay hot path spends most of its time here)
