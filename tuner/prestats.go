@@ -2,6 +2,7 @@ package tuner
 
 import (
 	"context"
+	"maps"
 	"math"
 	"reflect"
 	"runtime"
@@ -39,6 +40,7 @@ type preStats struct {
 	recs      map[int]runs.TrialRecord // the record each trial was added with
 	intervals map[int]preIntervals
 	paired    map[pairKey]prePaired
+	memo      statsMemo // the tests and intervals of identical inputs, once
 
 	// With judgments (see withFacts), each trial's result key (resultKey)
 	// and judged-only values (SetJudgedOnly) too: they read the trial's
@@ -237,10 +239,11 @@ func (p *preStats) computeIntervals(t runs.TrialRecord) {
 		return
 	}
 	by := categoryValues(res)
-	out, err := intervalsOf(p.ctx, by, p.o)
+	v, err := p.memo.do(categoriesKey(by), func() (any, error) { return intervalsOf(p.ctx, by, p.o) })
 	if err != nil {
 		return
 	}
+	out := maps.Clone(v.(map[string]runs.Interval)) // each trial's own map
 	p.mu.Lock()
 	p.intervals[t.Index] = preIntervals{by: by, out: out}
 	p.mu.Unlock()
@@ -261,10 +264,13 @@ func (p *preStats) compare(t, ref runs.TrialRecord) {
 			return
 		}
 		seed := deriveSeed(p.o.Seed, ref.Name, metric)
-		res, err := stats.CompareContext(p.ctx, x, y, seed, p.o.Thresholds)
+		v, err := p.memo.do(memoKey("compare", seed, x, y), func() (any, error) {
+			return stats.CompareContext(p.ctx, x, y, seed, p.o.Thresholds)
+		})
 		if err != nil {
 			return
 		}
+		res := v.(stats.Paired)
 		p.mu.Lock()
 		p.paired[pairKey{t.Index, ref.Index, metric}] = prePaired{x: x, y: y, seed: seed, p: res}
 		p.mu.Unlock()
