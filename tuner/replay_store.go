@@ -80,6 +80,15 @@ func storeCollection(run *runs.Run, first int, col *collection, spec ScorerSpec,
 // writeCollection encodes col and writes it durably as trials/name.
 func writeCollection(run *runs.Run, name string, col *collection, spec ScorerSpec, raw []map[string][]fusion.Candidate) error {
 	var buf bytes.Buffer
+	// Sized once for the candidate lists, most of the file (about 64
+	// bytes a candidate), not grown by doubling through it.
+	n := 0
+	for _, lists := range raw {
+		for _, l := range lists {
+			n += len(l)
+		}
+	}
+	buf.Grow(64*n + 512*len(col.queries))
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	err := enc.Encode(collectionHeader{Params: col.params, Depth: col.depth, K: col.k, Scorer: spec, Queries: len(col.queries)})
