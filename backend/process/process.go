@@ -69,6 +69,9 @@ type Backend struct {
 	applied  []byte // config bytes written by the last Apply
 	running  []byte // config bytes the running process was started with
 	restarts int
+	// writing waits for the last Apply's write of the config file (nil
+	// when it has been waited for) and returns its error.
+	writing func() error
 }
 
 var _ backend.Backend = (*Backend)(nil)
@@ -97,21 +100,49 @@ func New(opts Options) (*Backend, error) {
 // the file is a scratch copy the tuner records durably with the trial;
 // atomicfile.Renew, the old file removed first, which spares ext4's flush
 // of a file renamed over another). The running service is not touched
-// until Restart, which reads the file.
+// until Restart, which reads the file. A render error is returned at
+// once; the file is written in the background, while Restart stops the
+// running service (a trial's config takes a few hundred microseconds to
+// write, its service milliseconds to stop): Restart, Close and the next
+// Apply wait for the write and return its error.
 func (b *Backend) Apply(_ context.Context, params map[string]any) error {
 	data, err := b.opts.Render(params)
 	if err != nil {
 		return fmt.Errorf("apply: render config: %w", err)
 	}
-	if err := os.MkdirAll(filepath.Dir(b.opts.ConfigPath), 0o755); err != nil {
-		return fmt.Errorf("apply: %w", err)
+	if err := b.written(); err != nil {
+		return err // the previous config, which no Restart waited for
 	}
-	if err := atomicfile.Renew(b.opts.ConfigPath, data, 0o644); err != nil {
-		return fmt.Errorf("apply: %w", err)
-	}
+	done := make(chan error, 1)
+	go func() { done <- b.writeConfig(data) }()
 	b.mu.Lock()
 	b.applied = data
+	b.writing = sync.OnceValue(func() error { return <-done })
 	b.mu.Unlock()
+	return nil
+}
+
+// writeConfig writes data to the config file.
+func (b *Backend) writeConfig(data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(b.opts.ConfigPath), 0o755); err != nil {
+		return err
+	}
+	return atomicfile.Renew(b.opts.ConfigPath, data, 0o644)
+}
+
+// written waits for the config file Apply is writing, if any, and
+// returns the write's error.
+func (b *Backend) written() error {
+	b.mu.Lock()
+	w := b.writing
+	b.writing = nil
+	b.mu.Unlock()
+	if w == nil {
+		return nil
+	}
+	if err := w(); err != nil {
+		return fmt.Errorf("apply: %w", err)
+	}
 	return nil
 }
 
@@ -143,8 +174,15 @@ func (b *Backend) Restarts() int {
 // config. It returns once the process has started; call Ready to wait for
 // it to serve.
 func (b *Backend) Restart(ctx context.Context) error {
-	if err := b.stop(); err != nil {
-		return fmt.Errorf("restart: %w", err)
+	// The running service stops while the applied config is written.
+	stopped := make(chan error, 1)
+	go func() { stopped <- b.stop() }()
+	werr := b.written()
+	if err := <-stopped; err != nil {
+		return errors.Join(fmt.Errorf("restart: %w", err), werr)
+	}
+	if werr != nil {
+		return werr // no service starts on a config not written
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -330,8 +368,13 @@ func (b *Backend) exited() error {
 	return fmt.Errorf("search: %w: %v (see its log)", backend.ErrServiceExited, status)
 }
 
-// Close stops the service.
-func (b *Backend) Close() error { return b.stop() }
+// Close stops the service once the config file Apply is writing, if any,
+// is written (nothing is left half written), and returns the write's
+// error with the stop's.
+func (b *Backend) Close() error {
+	werr := b.written()
+	return errors.Join(b.stop(), werr)
+}
 
 // stop sends SIGTERM to the service's process group, then SIGKILL after
 // StopTimeout, and waits for it to exit.
