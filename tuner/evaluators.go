@@ -33,10 +33,28 @@ type liveEval struct {
 	o       Options
 	study   *sampler.Study
 	subsets [][]int
+	ahead   *startAhead // the next trial's backend, started ahead (ahead.go)
 }
 
 func (e *liveEval) eval(ctx context.Context, t *trial) (trialOutcome, int, error) {
-	out, restarts, err := runStaged(ctx, e.o, t.index, t.spec, e.study, t.p, e.subsets, t.sampled)
+	return e.evalWith(ctx, t, nil)
+}
+
+// evalWith is eval; searched, when set, is called once t's last search is
+// done (see Options.searched).
+func (e *liveEval) evalWith(ctx context.Context, t *trial, searched func()) (trialOutcome, int, error) {
+	o := e.o
+	o.searched = searched
+	extra := 0
+	if a := e.take(); a != nil {
+		if a.index == t.index {
+			o.started = a
+		} else if a.restarted {
+			extra = 1 // started for another trial: counted, and t applies its own
+		}
+	}
+	out, restarts, err := runStaged(ctx, o, t.index, t.spec, e.study, t.p, e.subsets, t.sampled)
+	restarts += extra
 	var se *studyError
 	switch {
 	case errors.As(err, &se):

@@ -96,6 +96,11 @@ func loop(ctx context.Context, o Options, src source, ev evaluator) (*Result, er
 			}
 		}
 	}()
+	if as, ok := ev.(aheadStarter); ok {
+		// A backend started for a trial the loop did not take (it
+		// stopped first) is settled before anything else uses it.
+		res.Restarts += as.settle()
+	}
 	flushErr := rec.flush()
 	res.Recording, res.RecordingOverlapped = rec.spent, rec.overlapped
 	for _, e := range []error{err, flushErr} {
@@ -131,7 +136,7 @@ func runOne(ctx context.Context, o Options, src source, ev evaluator, rec *recor
 	out, reused, err := reuse.reuse(o, rec, t)
 	restarts := 0
 	if err == nil && !reused {
-		out, restarts, err = ev.eval(ctx, t)
+		out, restarts, err = evalTrial(ctx, src, ev, reuse, t)
 	}
 	res.Restarts += restarts
 	if err == nil {

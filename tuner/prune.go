@@ -64,6 +64,12 @@ func runStaged(ctx context.Context, o Options, index int, spec experiments.Trial
 	for r, subset := range append(subsets, all) {
 		todo := notRun(subset, ran)
 		part := o
+		if r > 0 {
+			part.started = nil // the first rung's backend is the trial's
+		}
+		if r < len(subsets) {
+			part.searched = nil // a later rung searches on this backend
+		}
 		part.Queries = make([]Query, len(todo))
 		for j, i := range todo {
 			part.Queries[j] = o.Queries[i]

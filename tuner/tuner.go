@@ -44,6 +44,12 @@ type Options struct {
 	// pre, when set, precomputes the statistics of each recorded trial
 	// while the next ones run (prestats.go).
 	pre *preStats
+	// started is the trial's backend, started ahead (ahead.go): its
+	// config is applied, and runTrial restarts it only if the service
+	// died since. searched, when set, is called once the trial's last
+	// search is done (the next trial's backend then starts ahead).
+	started  *startAhead
+	searched func()
 }
 
 // Result is the outcome of a sweep.
@@ -121,11 +127,24 @@ func runTrial(ctx context.Context, o Options, index int, spec experiments.TrialS
 		rec.Error = err.Error()
 		return rec, false, err
 	}
-	if err := o.Backend.Apply(ctx, spec.Params); err != nil {
-		return fail(err)
+	restarted, needs := false, true
+	r, canTell := o.Backend.(backend.Restarter)
+	if a := o.started; a != nil {
+		// Started ahead: its config applied, the backend restarted if
+		// that needed it; again only if the service died since.
+		restarted = a.restarted
+		if a.err != nil {
+			out, _, e := fail(a.err)
+			return out, restarted, e
+		}
+		needs = canTell && r.NeedsRestart()
+	} else {
+		if err := o.Backend.Apply(ctx, spec.Params); err != nil {
+			return fail(err)
+		}
+		needs = !canTell || r.NeedsRestart()
 	}
-	restarted := false
-	if r, ok := o.Backend.(backend.Restarter); !ok || r.NeedsRestart() {
+	if needs {
 		if err := o.Backend.Restart(ctx); err != nil {
 			out, _, e := fail(err)
 			return out, true, e
@@ -140,6 +159,9 @@ func runTrial(ctx context.Context, o Options, index int, spec experiments.TrialS
 	batch, err := evaluate(ctx, o.Backend, o.Queries, o.Scorer, o.Eval, prefix, func(n int) {
 		o.Progress.QueryDone(n, len(o.Queries))
 	})
+	if o.searched != nil && ctx.Err() == nil {
+		o.searched() // the next trial's backend starts beside what follows
+	}
 	if errors.Is(err, backend.ErrServiceExited) {
 		// The dead service fails the trial at once, with its exit status;
 		// the queries it answered before are kept with the record.
