@@ -214,7 +214,7 @@ func (p *verifyPass) run(ctx context.Context, o Options, ro ReplayOptions, res *
 	if err != nil {
 		return fmt.Errorf("verify trial %q: %w", first.Name, err)
 	}
-	eo, answered := p.evalOptions(o)
+	eo, answered, scored := p.evalOptions(o)
 	prefix := fmt.Sprintf("%s/verify-%03d", o.Run.ID(), first.Index)
 	main, err := evaluateBatch(ctx, o.Backend, o.Queries, o.Scorer, eo, prefix, ro.Log, func(n int) {
 		o.Progress.QueryDone(n, len(o.Queries))
@@ -227,7 +227,7 @@ func (p *verifyPass) run(ctx context.Context, o Options, ro ReplayOptions, res *
 			return p.passPerTrial(ctx, o, ro, res, recorded, main, began)
 		}
 	}
-	batches := append([]Batch{main}, variantBatches(o, main, answered, len(eo.variants))...)
+	batches := append([]Batch{main}, variantBatches(o, main, scored, len(eo.variants))...)
 	// The trials' replays are read and compared side by side, and those
 	// that agree recorded in one batch.
 	shared := fmt.Sprintf(" (one pass for %d trials)", len(p.trials))
@@ -240,25 +240,33 @@ func (p *verifyPass) run(ctx context.Context, o Options, ro ReplayOptions, res *
 
 // evalOptions are the evaluation options of a pass: the first trial's
 // fusion as the request's own, the others' as variants, each query's
-// variant answers collected into answered (in query order).
-func (p *verifyPass) evalOptions(o Options) (EvalOptions, [][]backend.Variant) {
+// variant answers collected into answered and scored into scored (in
+// query order; scored as each answer arrives, beside the searches still
+// running).
+func (p *verifyPass) evalOptions(o Options) (EvalOptions, [][]backend.Variant, [][]runs.QueryResult) {
 	pos := make(map[string]int, len(o.Queries))
 	for i, q := range o.Queries {
 		pos[q.ID] = i
 	}
 	var mu sync.Mutex
 	answered := make([][]backend.Variant, len(o.Queries))
+	scored := make([][]runs.QueryResult, len(o.Queries))
 	eo := o.Eval
 	eo.fusion = p.overrides[0]
 	for _, v := range p.overrides[1:] {
 		eo.variants = append(eo.variants, *v)
 	}
 	eo.onResponse = func(q Query, resp backend.SearchResponse) {
+		rs := make([]runs.QueryResult, len(resp.Variants))
+		for v, a := range resp.Variants {
+			rs[v] = runs.QueryResult{QueryID: q.ID, Category: q.Category, Expected: q.ExpectedRouting, Unjudged: len(q.Judgments) == 0}
+			scoreHits(&rs[v], q, o.Scorer, a.Hits, a.Routing)
+		}
 		mu.Lock()
-		answered[pos[q.ID]] = resp.Variants
+		answered[pos[q.ID]], scored[pos[q.ID]] = resp.Variants, rs
 		mu.Unlock()
 	}
-	return eo, answered
+	return eo, answered, scored
 }
 
 // passPerTrial settles the pass's first trial on main and verifies every
@@ -277,22 +285,22 @@ func (p *verifyPass) passPerTrial(ctx context.Context, o Options, ro ReplayOptio
 	return nil
 }
 
-// variantBatches scores the n fusion variants answered to each query of
-// the pass whose requests' own results are main: a query that failed
-// fails in every variant.
-func variantBatches(o Options, main Batch, answered [][]backend.Variant, n int) []Batch {
+// variantBatches are the results of the n fusion variants answered to
+// each query of the pass whose requests' own results are main, scored as
+// they arrived (scored), with each request's id and latency: a query that
+// failed fails in every variant.
+func variantBatches(o Options, main Batch, scored [][]runs.QueryResult, n int) []Batch {
 	out := make([]Batch, n)
 	for v := range out {
 		b := Batch{Results: make([]runs.QueryResult, len(o.Queries)), Failed: main.Failed}
-		for i, q := range o.Queries {
+		for i := range o.Queries {
 			m := main.Results[i]
 			if m.Error != "" {
 				b.Results[i] = m
 				continue
 			}
-			r := runs.QueryResult{QueryID: q.ID, Category: q.Category, Expected: q.ExpectedRouting, RequestID: m.RequestID,
-				LatencyMS: m.LatencyMS, Unjudged: len(q.Judgments) == 0}
-			scoreHits(&r, q, o.Scorer, answered[i][v].Hits, answered[i][v].Routing)
+			r := scored[i][v]
+			r.RequestID, r.LatencyMS = m.RequestID, m.LatencyMS
 			b.Results[i] = r
 		}
 		out[v] = b
