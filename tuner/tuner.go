@@ -127,33 +127,10 @@ func runTrial(ctx context.Context, o Options, index int, spec experiments.TrialS
 		rec.Error = err.Error()
 		return rec, false, err
 	}
-	restarted, needs := false, true
-	r, canTell := o.Backend.(backend.Restarter)
-	if a := o.started; a != nil {
-		// Started ahead: its config applied, the backend restarted if
-		// that needed it; again only if the service died since.
-		restarted = a.restarted
-		if a.err != nil {
-			out, _, e := fail(a.err)
-			return out, restarted, e
-		}
-		needs = canTell && r.NeedsRestart()
-	} else {
-		if err := o.Backend.Apply(ctx, spec.Params); err != nil {
-			return fail(err)
-		}
-		needs = !canTell || r.NeedsRestart()
-	}
-	if needs {
-		if err := o.Backend.Restart(ctx); err != nil {
-			out, _, e := fail(err)
-			return out, true, e
-		}
-		restarted = true
-		if err := o.Backend.Ready(ctx); err != nil {
-			out, _, e := fail(err)
-			return out, true, e
-		}
+	restarted, err := startBackend(ctx, o, spec)
+	if err != nil {
+		out, _, e := fail(err)
+		return out, restarted, e
 	}
 	prefix := fmt.Sprintf("%s/%03d", o.Run.ID(), index)
 	batch, err := evaluate(ctx, o.Backend, o.Queries, o.Scorer, o.Eval, prefix, func(n int) {
@@ -180,6 +157,28 @@ func runTrial(ctx context.Context, o Options, index int, spec experiments.TrialS
 	rec.Queries, rec.Failed = s.Scored, batch.Failed
 	rec.queryErrorsFail(o.Eval.OnQueryError, len(o.Queries), firstError(batch.Results))
 	return rec, restarted, nil
+}
+
+// startBackend applies spec's config and, when the backend needs it,
+// restarts it and waits until it is ready (applyAndStart) — or takes the
+// start made ahead (o.started: its config applied, the backend restarted
+// if that needed it), restarting again only if the service died since.
+// restarted reports a restart (attempted).
+func startBackend(ctx context.Context, o Options, spec experiments.TrialSpec) (restarted bool, err error) {
+	a := o.started
+	if a == nil {
+		return applyAndStart(ctx, o.Backend, spec.Params, false)
+	}
+	if a.err != nil {
+		return a.restarted, a.err
+	}
+	if r, ok := o.Backend.(backend.Restarter); ok && r.NeedsRestart() {
+		if err := o.Backend.Restart(ctx); err != nil {
+			return true, err
+		}
+		return true, o.Backend.Ready(ctx)
+	}
+	return a.restarted, nil
 }
 
 func firstError(rs []runs.QueryResult) string {
