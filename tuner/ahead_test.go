@@ -74,7 +74,9 @@ func (p loggedProgress) TrialStarted(_, _ int, name string) {
 		}
 	}
 }
-func (loggedProgress) QueryDone(int, int)                   {}
+
+func (loggedProgress) QueryDone(int, int) {}
+
 func (p loggedProgress) TrialDone(_, _ int, rec runs.TrialRecord, _ time.Duration) {
 	p.log.add("done %s", rec.Name)
 }
