@@ -53,7 +53,7 @@ func OpenDataset(d experiments.DatasetConfig, corpusFallback, cacheDir string) (
 	if corpus == "" {
 		corpus = corpusFallback
 	}
-	gs, docs, err := loadGolden(d, corpus)
+	gs, docs, err := loadGolden(d, corpus, cacheDir)
 	if err != nil {
 		return nil, err
 	}
@@ -110,16 +110,17 @@ func demoDataset(d experiments.DatasetConfig, cacheDir string) (experiments.Data
 }
 
 // loadGolden reads d's golden set and the corpus at corpus ("": none) side
-// by side. Every error is an *InputError naming the setting at fault
+// by side (a corpus whose ids are all it needs, kept under cacheDir: see
+// corpusIDs). Every error is an *InputError naming the setting at fault
 // (dataset.path when the golden set is missing, dataset.corpus).
-func loadGolden(d experiments.DatasetConfig, corpus string) (*experiments.GoldenSet, []experiments.Document, error) {
+func loadGolden(d experiments.DatasetConfig, corpus, cacheDir string) (*experiments.GoldenSet, []experiments.Document, error) {
 	var docs []experiments.Document
 	var docsErr error
 	var wg sync.WaitGroup
 	if corpus != "" {
 		read := CorpusDocuments
 		if judgesByID(d) {
-			read = corpusIDs
+			read = func(path string) ([]experiments.Document, error) { return corpusIDs(path, cacheDir) }
 		}
 		wg.Go(func() { docs, docsErr = read(corpus) })
 	}
@@ -149,9 +150,14 @@ func judgesByID(d experiments.DatasetConfig) bool {
 }
 
 // corpusIDs is CorpusDocuments with the documents' ids only (the same
-// lines accepted, the same errors; engine.LoadCorpusIDs).
-func corpusIDs(path string) ([]experiments.Document, error) {
-	c, err := engine.LoadCorpusIDs(engine.CorpusConfig{Path: path})
+// lines accepted, the same errors; engine.LoadCorpusIDs), kept under
+// cacheDir's corpus folder by the corpus's content hash
+// (engine.CachedCorpusIDs; nothing kept when cacheDir is "").
+func corpusIDs(path, cacheDir string) ([]experiments.Document, error) {
+	if cacheDir != "" {
+		cacheDir = filepath.Join(cacheDir, "corpus")
+	}
+	c, err := engine.CachedCorpusIDs(engine.CorpusConfig{Path: path}, cacheDir)
 	if err != nil {
 		return nil, err
 	}

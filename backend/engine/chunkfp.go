@@ -3,6 +3,7 @@ package engine
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -33,6 +34,53 @@ func CorpusHash(c CorpusConfig) (string, error) {
 		return "", fmt.Errorf("load corpus: %s: %w", c.Path, err)
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// CachedCorpusIDs is LoadCorpusIDs kept in cacheDir (nothing kept when it
+// is "") under a key of the corpus's content hash (CorpusHash): once kept,
+// the ids of a JSON-lines corpus cost a hash of its bytes instead of a
+// scan of its lines. Only the ids of a corpus that loaded without error
+// are kept; a folder is always loaded. A file that cannot be kept is no
+// error.
+func CachedCorpusIDs(c CorpusConfig, cacheDir string) (*Corpus, error) {
+	if cacheDir == "" || c.Format != FormatBEIR && c.Format != FormatJSONL && c.Format != "" {
+		return LoadCorpusIDs(c)
+	}
+	hash, err := CorpusHash(c)
+	if err != nil {
+		return nil, err
+	}
+	if b, err := os.ReadFile(corpusIDsPath(cacheDir, hash)); err == nil {
+		var ids []string
+		if json.Unmarshal(b, &ids) == nil && len(ids) > 0 {
+			docs := make([]Document, len(ids))
+			for i, id := range ids {
+				docs[i].ID = id
+			}
+			return &Corpus{Docs: docs}, nil
+		}
+	}
+	corpus, err := loadCorpusIDs(c, true)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, len(corpus.Docs))
+	for i, d := range corpus.Docs {
+		ids[i] = d.ID
+	}
+	if b, err := json.Marshal(ids); err == nil {
+		// Under the hash of the corpus as read (it may have changed
+		// since CorpusHash read it).
+		_ = writeFileAtomic(corpusIDsPath(cacheDir, corpus.Hash), b)
+	}
+	corpus.Hash = "" // as LoadCorpusIDs gives it
+	return corpus, nil
+}
+
+// corpusIDsPath is where CachedCorpusIDs keeps the ids of the corpus
+// whose content hash is hash.
+func corpusIDsPath(cacheDir, hash string) string {
+	return filepath.Join(cacheDir, "ids-"+cacheKey(hash, ChunkConfig{}, "corpus-ids", "v1"))
 }
 
 // fingerprintPattern is what a cached chunks fingerprint must look like.

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/fusiontune/fusiontune/backend/engine"
@@ -125,5 +127,78 @@ func TestCachedChunksFingerprint(t *testing.T) {
 	got, err := engine.CachedChunksFingerprint(c, whole, "", load)
 	if err != nil || got != want(whole) || loads != 5 {
 		t.Errorf("without a cache dir: %s, %v, %d reads; want %s, nil, 5", got, err, loads, want(whole))
+	}
+}
+
+// TestCachedCorpusIDs checks that the kept ids are LoadCorpusIDs',
+// computed and then read back (a kept list stands for the corpus: what it
+// holds is what is returned); that a damaged entry and a changed corpus
+// are read again; and that a corpus that does not load keeps nothing.
+func TestCachedCorpusIDs(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "corpus.jsonl")
+	data, err := os.ReadFile("testdata/tiny/corpus.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := engine.CorpusConfig{Path: path}
+	cache := filepath.Join(dir, "cache")
+	ids := func(corpus *engine.Corpus) []string {
+		var out []string
+		for _, d := range corpus.Docs {
+			if d.Title != "" || d.Text != "" {
+				t.Fatalf("document %s has text: ids only", d.ID)
+			}
+			out = append(out, d.ID)
+		}
+		return out
+	}
+	check := func(what string) {
+		t.Helper()
+		want, err := engine.LoadCorpusIDs(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 2 { // computed, then kept
+			got, err := engine.CachedCorpusIDs(c, cache)
+			if err != nil {
+				t.Fatalf("%s: %v", what, err)
+			}
+			if !slices.Equal(ids(got), ids(want)) || got.Hash != "" {
+				t.Fatalf("%s: ids %v (hash %q), want %v and no hash", what, ids(got), got.Hash, ids(want))
+			}
+		}
+	}
+	check("first")
+	kept, err := filepath.Glob(filepath.Join(cache, "ids-*"))
+	if err != nil || len(kept) != 1 {
+		t.Fatalf("kept files %v (%v), want 1", kept, err)
+	}
+	if err := os.WriteFile(kept[0], []byte(`["stands-for-it"]`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := engine.CachedCorpusIDs(c, cache); err != nil || !slices.Equal(ids(got), []string{"stands-for-it"}) {
+		t.Fatalf("with a kept list: %v (%v), want the list kept", got, err)
+	}
+	if err := os.WriteFile(kept[0], []byte("[]"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	check("damaged entry")
+	if err := os.WriteFile(path, append(data, []byte("{\"_id\":\"new\",\"text\":\"one more document\"}\n")...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	check("changed corpus")
+	if err := os.WriteFile(path, []byte("{\"_id\":\"a\",\"text\":\"x\"}\n{\"_id\":\"a\",\"text\":\"y\"}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := filepath.Glob(filepath.Join(cache, "ids-*"))
+	if _, err := engine.CachedCorpusIDs(c, cache); err == nil || !strings.Contains(err.Error(), "duplicate document id") {
+		t.Errorf("a corpus with a duplicate id: %v, want LoadCorpusIDs' error", err)
+	}
+	if after, _ := filepath.Glob(filepath.Join(cache, "ids-*")); len(after) != len(before) {
+		t.Errorf("a corpus that does not load kept ids: %v", after)
 	}
 }

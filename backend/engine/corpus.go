@@ -69,7 +69,7 @@ func LoadCorpus(c CorpusConfig) (*Corpus, error) {
 // Blank lines are skipped; ids must be unique and non-empty; ids are strings
 // or numbers. The file must be UTF-8 (a leading byte-order mark is skipped).
 func ReadJSONL(r io.Reader, file, idField, titleField, textField string) (*Corpus, error) {
-	return readJSONL(r, file, idField, titleField, textField, false)
+	return readJSONL(r, file, idField, titleField, textField, false, true)
 }
 
 // LoadCorpusIDs reads the document ids of the corpus described by c, in
@@ -77,6 +77,11 @@ func ReadJSONL(r io.Reader, file, idField, titleField, textField string) (*Corpu
 // the titles and texts or hashing the content (its Docs have ids only,
 // its Hash is empty). Resolving judgments by document id needs no more.
 func LoadCorpusIDs(c CorpusConfig) (*Corpus, error) {
+	return loadCorpusIDs(c, false)
+}
+
+// loadCorpusIDs is LoadCorpusIDs; with hashed, its Hash is LoadCorpus's.
+func loadCorpusIDs(c CorpusConfig, hashed bool) (*Corpus, error) {
 	if c.Format != FormatBEIR && c.Format != FormatJSONL && c.Format != "" {
 		return LoadCorpus(c)
 	}
@@ -86,13 +91,14 @@ func LoadCorpusIDs(c CorpusConfig) (*Corpus, error) {
 	}
 	defer f.Close()
 	fields := c.fields()
-	return readJSONL(f, c.Path, fields[0], fields[1], fields[2], true)
+	return readJSONL(f, c.Path, fields[0], fields[1], fields[2], true, hashed)
 }
 
-// readJSONL is ReadJSONL; with idsOnly, LoadCorpusIDs'.
-func readJSONL(r io.Reader, file, idField, titleField, textField string, idsOnly bool) (*Corpus, error) {
+// readJSONL is ReadJSONL; with idsOnly, LoadCorpusIDs' (hashed: with the
+// content's Hash all the same).
+func readJSONL(r io.Reader, file, idField, titleField, textField string, idsOnly, hashed bool) (*Corpus, error) {
 	var h hash.Hash
-	if !idsOnly {
+	if !idsOnly || hashed {
 		h = sha256.New()
 		fmt.Fprintf(h, "jsonl\x00%s\x00%s\x00%s\x00", idField, titleField, textField)
 		r = io.TeeReader(r, h)
