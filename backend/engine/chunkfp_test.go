@@ -59,15 +59,7 @@ func TestCorpusHashIsLoadCorpusHash(t *testing.T) {
 // settings and corpus content key it apart, and that a damaged entry is
 // computed again.
 func TestCachedChunksFingerprint(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "corpus.jsonl")
-	data, err := os.ReadFile("testdata/tiny/corpus.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir, path, data := tinyCorpusCopy(t)
 	c := engine.CorpusConfig{Path: path, Format: engine.FormatBEIR}
 	cache := filepath.Join(dir, "cache")
 	loads := 0
@@ -135,15 +127,7 @@ func TestCachedChunksFingerprint(t *testing.T) {
 // holds is what is returned); that a damaged entry and a changed corpus
 // are read again; and that a corpus that does not load keeps nothing.
 func TestCachedCorpusIDs(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "corpus.jsonl")
-	data, err := os.ReadFile("testdata/tiny/corpus.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir, path, data := tinyCorpusCopy(t)
 	c := engine.CorpusConfig{Path: path}
 	cache := filepath.Join(dir, "cache")
 	ids := func(corpus *engine.Corpus) []string {
@@ -201,4 +185,20 @@ func TestCachedCorpusIDs(t *testing.T) {
 	if after, _ := filepath.Glob(filepath.Join(cache, "ids-*")); len(after) != len(before) {
 		t.Errorf("a corpus that does not load kept ids: %v", after)
 	}
+}
+
+// tinyCorpusCopy copies the fixture corpus into a new folder dir and
+// returns dir, the copy's path and its bytes.
+func tinyCorpusCopy(t *testing.T) (dir, path string, data []byte) {
+	t.Helper()
+	dir = t.TempDir()
+	path = filepath.Join(dir, "corpus.jsonl")
+	data, err := os.ReadFile("testdata/tiny/corpus.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir, path, data
 }
