@@ -69,9 +69,15 @@ type Backend struct {
 	applied  []byte // config bytes written by the last Apply
 	running  []byte // config bytes the running process was started with
 	restarts int
-	// writing waits for the last Apply's write of the config file (nil
-	// when it has been waited for) and returns its error.
-	writing func() error
+	// writing is the last Apply's write of the config file (nil once a
+	// wait for it took its outcome).
+	writing *configWrite
+}
+
+// configWrite is a config file being written in the background.
+type configWrite struct {
+	done chan struct{} // closed once written (or failed)
+	err  error
 }
 
 var _ backend.Backend = (*Backend)(nil)
@@ -113,11 +119,13 @@ func (b *Backend) Apply(_ context.Context, params map[string]any) error {
 	if err := b.written(); err != nil {
 		return err // the previous config, which no Restart waited for
 	}
-	done := make(chan error, 1)
-	go func() { done <- b.writeConfig(data) }()
+	w := &configWrite{done: make(chan struct{})}
+	go func() {
+		w.err = b.writeConfig(data)
+		close(w.done)
+	}()
 	b.mu.Lock()
-	b.applied = data
-	b.writing = sync.OnceValue(func() error { return <-done })
+	b.applied, b.writing = data, w
 	b.mu.Unlock()
 	return nil
 }
@@ -131,17 +139,23 @@ func (b *Backend) writeConfig(data []byte) error {
 }
 
 // written waits for the config file Apply is writing, if any, and
-// returns the write's error.
+// returns the write's error (to every caller waiting meanwhile; once
+// taken, a later call has nothing to wait for).
 func (b *Backend) written() error {
 	b.mu.Lock()
 	w := b.writing
-	b.writing = nil
 	b.mu.Unlock()
 	if w == nil {
 		return nil
 	}
-	if err := w(); err != nil {
-		return fmt.Errorf("apply: %w", err)
+	<-w.done
+	b.mu.Lock()
+	if b.writing == w {
+		b.writing = nil
+	}
+	b.mu.Unlock()
+	if w.err != nil {
+		return fmt.Errorf("apply: %w", w.err)
 	}
 	return nil
 }
