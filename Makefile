@@ -3,7 +3,7 @@ GO      ?= go
 BIN     ?= bin/tune
 FUZZTIME ?= 30s
 
-.PHONY: help build test check-leaderboards faults codesize demo bench bench-eval bench-samplers bench-workers bench-load bench-scale bench-query bench-replay bench-postgres bench-study-replay judge-recovery traffic lint fuzz clean
+.PHONY: help build test check-leaderboards faults codesize demo bench bench-eval bench-samplers bench-workers bench-load bench-scale bench-query bench-replay bench-overhead bench-postgres bench-study-replay judge-recovery traffic lint fuzz clean
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "  %-12s %s\n", $$1, $$2}'
@@ -52,6 +52,9 @@ bench-query: build ## hybrid POST /search latency (p50/p95/p99) and searches/s w
 
 bench-replay: build ## fusion replay vs live restart-per-config on ../shared/data/scifact (skips without it)
 	./scripts/bench-replay.sh
+
+bench-overhead: build ## the tuner's overhead on live demo sweeps, from their time: lines (RUNS; BASE=another tune for a before/after)
+	./scripts/bench-overhead.sh
 
 traffic: build ## query log -> harvest -> implicit judgments -> shadow + SPRT, end to end on the demo (REQUESTS=2000 SEED=1)
 	@work=$$(mktemp -d) && go run ./scripts/traffic -tune $(BIN) -out $$work/traffic -requests $${REQUESTS:-2000} -seed $${SEED:-1}; rc=$$?; rm -rf $$work; exit $$rc
