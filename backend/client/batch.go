@@ -219,41 +219,24 @@ func (d *scanner) hitTuples() []backend.Hit {
 // doc_id, score] or [id, doc_id, score, rank] (the rank defaulting to the
 // 1-based position, the document to the id).
 func (d *scanner) candidateTuples() map[string][]fusion.Candidate {
-	if d.null() {
-		return nil
-	}
-	out := map[string][]fusion.Candidate{}
-	d.object(func(name string, _ *uint32) {
-		if _, dup := out[name]; dup {
-			d.fail()
-			return
-		}
-		if d.null() {
-			out[name] = nil
-			return
-		}
-		list := []fusion.Candidate{}
-		d.array(func() {
-			c := fusion.Candidate{Rank: len(list) + 1}
-			d.expect('[')
-			c.ID = d.str()
+	return d.candidateLists(true, func(pos int) fusion.Candidate {
+		c := fusion.Candidate{Rank: pos}
+		d.expect('[')
+		c.ID = d.str()
+		d.expect(',')
+		c.DocID = c.ID
+		if d.peek() == '"' {
+			c.DocID = d.str()
 			d.expect(',')
-			c.DocID = c.ID
-			if d.peek() == '"' {
-				c.DocID = d.str()
-				d.expect(',')
-			}
-			c.Score = d.float()
-			if d.peek() == ',' {
-				d.pos++
-				c.Rank = d.int()
-			}
-			d.expect(']')
-			list = append(list, c)
-		})
-		out[name] = list
+		}
+		c.Score = d.float()
+		if d.peek() == ',' {
+			d.pos++
+			c.Rank = d.int()
+		}
+		d.expect(']')
+		return c
 	})
-	return out
 }
 
 func (d *scanner) variantTuples() []backend.Variant {

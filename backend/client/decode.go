@@ -316,38 +316,53 @@ func (d *scanner) hits() []backend.Hit {
 }
 
 func (d *scanner) candidates() map[string][]fusion.Candidate {
+	return d.candidateLists(false, func(int) fusion.Candidate {
+		var c fusion.Candidate
+		d.object(func(key string, seen *uint32) {
+			switch key {
+			case "id":
+				d.once(seen, 1)
+				c.ID = d.str()
+			case "doc_id":
+				d.once(seen, 2)
+				c.DocID = d.str()
+			case "score":
+				d.once(seen, 4)
+				c.Score = d.float()
+			case "rank":
+				d.once(seen, 8)
+				c.Rank = d.int()
+			default:
+				d.fail()
+			}
+		})
+		return c
+	})
+}
+
+// candidateLists reads an object of named candidate lists, each item read
+// by one (given its 1-based position); a list may be null when nullLists
+// (nil), else null fails, as does a name given twice. null reads as nil.
+func (d *scanner) candidateLists(nullLists bool, one func(pos int) fusion.Candidate) map[string][]fusion.Candidate {
 	if d.null() {
 		return nil
 	}
 	out := map[string][]fusion.Candidate{}
 	d.object(func(name string, _ *uint32) {
-		if _, dup := out[name]; dup || d.null() {
+		if _, dup := out[name]; dup {
 			d.fail()
 			return
 		}
+		if d.null() {
+			if nullLists {
+				out[name] = nil
+			} else {
+				d.fail()
+			}
+			return
+		}
 		list := []fusion.Candidate{}
-		d.array(func() {
-			var c fusion.Candidate
-			d.object(func(key string, seen *uint32) {
-				switch key {
-				case "id":
-					d.once(seen, 1)
-					c.ID = d.str()
-				case "doc_id":
-					d.once(seen, 2)
-					c.DocID = d.str()
-				case "score":
-					d.once(seen, 4)
-					c.Score = d.float()
-				case "rank":
-					d.once(seen, 8)
-					c.Rank = d.int()
-				default:
-					d.fail()
-				}
-			})
-			list = append(list, c)
-		})
+		d.array(func() { list = append(list, one(len(list)+1)) })
 		out[name] = list
 	})
 	return out

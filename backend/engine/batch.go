@@ -340,20 +340,26 @@ func appendBatchHits(b []byte, hits []backend.Hit) ([]byte, bool) {
 		if j > 0 {
 			b = append(b, ',')
 		}
-		b = append(b, '[')
-		b = appendJSONString(b, h.DocID)
-		b = append(b, ',')
-		if h.ChunkID != h.DocID {
-			b = appendJSONString(b, h.ChunkID)
-			b = append(b, ',')
-		}
 		var ok bool
-		if b, ok = appendJSONFloat(b, h.Score); !ok {
+		if b, ok = appendTupleHead(b, h.DocID, h.ChunkID, h.ChunkID != h.DocID, h.Score); !ok {
 			return b, false
 		}
 		b = append(b, ']')
 	}
 	return append(b, ']'), true
+}
+
+// appendTupleHead appends a hit's or a candidate's tuple up to its score,
+// not closed: [first, score or, with both, [first, second, score.
+func appendTupleHead(b []byte, first, second string, both bool, score float64) ([]byte, bool) {
+	b = append(b, '[')
+	b = appendJSONString(b, first)
+	b = append(b, ',')
+	if both {
+		b = appendJSONString(b, second)
+		b = append(b, ',')
+	}
+	return appendJSONFloat(b, score)
 }
 
 // appendCandidates appends a candidate list, each candidate in its
@@ -368,16 +374,9 @@ func appendCandidates(b []byte, list []fusion.Candidate) ([]byte, bool) {
 		if j > 0 {
 			b = append(b, ',')
 		}
-		b = append(b, '[')
-		b = appendJSONString(b, c.ID)
-		b = append(b, ',')
 		byPos := c.Rank == j+1
-		if c.DocID != c.ID || !byPos {
-			b = appendJSONString(b, c.DocID)
-			b = append(b, ',')
-		}
 		var ok bool
-		if b, ok = appendJSONFloat(b, c.Score); !ok {
+		if b, ok = appendTupleHead(b, c.ID, c.DocID, c.DocID != c.ID || !byPos, c.Score); !ok {
 			return b, false
 		}
 		if !byPos {
