@@ -1,18 +1,19 @@
 package main_test
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 )
 
 // startSweepIntoStats starts, through the real binary, a sweep whose
-// statistics are as large as the settings allow (10 s and more of
-// analysis), and returns once its last step before them (the winner's
-// live verification) is under way; stderr reads what tune wrote so far.
+// statistics are as large as the settings allow, and returns once the
+// trials have ended and the analysis has begun (the run's manifest says
+// "analysing"; it lasts a good half second on a fast machine, with the
+// precomputed tests it waits for); stderr reads what tune wrote so far.
 func startSweepIntoStats(t *testing.T) (*sweepEnv, *exec.Cmd, func() string) {
 	t.Helper()
 	e := newSweepEnv(t, "runs_dir: runs\nstats:\n  resamples: 100000\n  permutations: 100000\n  metrics: [NDCG@10]\n")
@@ -29,8 +30,14 @@ func startSweepIntoStats(t *testing.T) (*sweepEnv, *exec.Cmd, func() string) {
 	}
 	t.Cleanup(func() { cmd.Process.Kill() })
 	stderr := func() string { data, _ := os.ReadFile(errPath); return string(data) }
-	waitFor(t, 3*time.Minute, "the sweep's last trial and verification", func() bool {
-		return strings.Contains(stderr(), "(the winner)")
+	waitFor(t, 3*time.Minute, "the sweep's analysis (its run analysing)", func() bool {
+		dirs := e.runDirs()
+		if len(dirs) != 1 {
+			return false
+		}
+		var m struct{ Status string }
+		data, err := os.ReadFile(filepath.Join(dirs[0], "manifest.json"))
+		return err == nil && json.Unmarshal(data, &m) == nil && m.Status == "analysing"
 	})
 	return e, cmd, stderr
 }
@@ -45,7 +52,6 @@ func TestFaultStatsKilled(t *testing.T) {
 		t.Skip("a sweep with the largest statistics allowed")
 	}
 	e, cmd, stderr := startSweepIntoStats(t)
-	time.Sleep(time.Second)
 	if err := cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
