@@ -73,3 +73,8 @@ func ReplayedFacts(run *runs.Run, t runs.TrialRecord, judgments Judgments, sc Sc
 	rf, err := resultsOf(run).facts(t, judgments, sc, JudgedOnlyMetrics(sc.Metrics()))
 	return rf.results, rf.key, rf.judged, err
 }
+
+// FactsDerived is how many replayed trials' statistics facts were derived
+// from their collection (not made in their replay) since the process
+// started.
+func FactsDerived() int64 { return factsDerived.Load() }

@@ -1,6 +1,7 @@
 package tuner
 
 import (
+	"bytes"
 	"context"
 	"maps"
 	"math"
@@ -9,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/fusiontune/fusiontune/backend/fusion"
 	"github.com/fusiontune/fusiontune/metrics/stats"
 	"github.com/fusiontune/fusiontune/runs"
 )
@@ -44,11 +46,22 @@ type preStats struct {
 
 	// With judgments (see withFacts), each trial's result key (resultKey)
 	// and judged-only values (SetJudgedOnly) too: they read the trial's
-	// results with their hits; a replayed trial's are made in the one
-	// derivation of its scores (results).
-	judgments Judgments
-	scorer    Scorer
-	facts     map[int]resultFacts
+	// results with their hits; a replayed trial's are made with its scores
+	// in its replay (offer), else in one derivation of them (results).
+	judgments  Judgments
+	scorer     Scorer
+	judgedOnly []string // JudgedOnlyMetrics of scorer's
+	facts      map[int]resultFacts
+	// offered are replayed trials' facts made in their replay's fusion
+	// (offer), by trial index, for results to take once.
+	offered map[int]offeredFacts
+}
+
+// offeredFacts are a replayed trial's facts as its replay made them, for
+// the record they were made under.
+type offeredFacts struct {
+	rec   runs.TrialRecord
+	facts replayFacts
 }
 
 // resultFacts are what the leaderboard needs of a trial's results with
@@ -150,20 +163,60 @@ func (p *preStats) start(f func()) {
 // values under judgments and sc too.
 func (p *preStats) withFacts(judgments Judgments, sc Scorer) *preStats {
 	p.judgments, p.scorer, p.facts = judgments, sc, map[int]resultFacts{}
+	p.judgedOnly, p.offered = JudgedOnlyMetrics(sc.Metrics()), map[int]offeredFacts{}
 	return p
+}
+
+// factsBuilder returns what makes, in a replayed trial's fusion of col
+// under s by rp (replayTrial), the facts results would derive of it: nil
+// when p computes none (nil p, or no judgments).
+func (p *preStats) factsBuilder(col *collection, rp *replayer, s fusion.Settings) *factsBuilder {
+	if p == nil || p.scorer == nil {
+		return nil
+	}
+	return col.newFacts(rp, s, p.judgments, p.scorer, p.judgedOnly)
+}
+
+// offer gives p the facts of replayed trial rec made in its replay
+// (factsBuilder), so that its statistics do not fuse its collection
+// again: results takes them for a record that refers to the same
+// collection under the same settings and query-error policy.
+func (p *preStats) offer(rec runs.TrialRecord, f replayFacts) {
+	p.mu.Lock()
+	p.offered[rec.Index] = offeredFacts{rec: rec, facts: f}
+	p.mu.Unlock()
+}
+
+// takeOffered returns, once, the facts offered for replayed trial t when
+// they were made as results would derive them: of the same collection,
+// settings and query-error policy.
+func (p *preStats) takeOffered(t runs.TrialRecord) (replayFacts, bool) {
+	p.mu.Lock()
+	o, ok := p.offered[t.Index]
+	delete(p.offered, t.Index)
+	p.mu.Unlock()
+	if !ok || o.rec.Replay == nil || o.rec.Replay.Collection != t.Replay.Collection ||
+		!bytes.Equal(o.rec.Replay.Settings, t.Replay.Settings) || o.rec.OnQueryError != t.OnQueryError {
+		return replayFacts{}, false
+	}
+	return o.facts, true
 }
 
 // results returns the per-query scores of trial t, read or derived once
 // however many computations ask. A replayed trial's result key and
-// judged-only values (with withFacts) are made in the same derivation.
+// judged-only values (with withFacts) are made in the same derivation, or
+// taken with its scores as its replay offered them.
 func (p *preStats) results(t runs.TrialRecord) ([]runs.QueryResult, error) {
 	return p.tr.getWith(t.Index, func() ([]runs.QueryResult, error) {
 		if t.Replay == nil || p.scorer == nil {
 			return p.tr.run.QueryScores(t.Index)
 		}
-		rf, err := resultsOf(p.tr.run).facts(t, p.judgments, p.scorer, JudgedOnlyMetrics(p.scorer.Metrics()))
-		if err != nil {
-			return nil, err
+		rf, ok := p.takeOffered(t)
+		if !ok {
+			var err error
+			if rf, err = resultsOf(p.tr.run).facts(t, p.judgments, p.scorer, p.judgedOnly); err != nil {
+				return nil, err
+			}
 		}
 		p.mu.Lock()
 		p.facts[t.Index] = resultFacts{rec: t, key: rf.key, judged: rf.judged}

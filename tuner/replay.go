@@ -349,6 +349,7 @@ func replayTrial(o Options, col *collection, colErr error, index int, spec exper
 	if s.Fusion.Depth > col.depth {
 		return fail(fmt.Errorf("replay: depth %d exceeds the collected depth %d", s.Fusion.Depth, col.depth))
 	}
+	var fb *factsBuilder // the statistics' facts, made in the replay's fusion
 	if col.file == "" {
 		batch := Batch{Results: col.results(s, true, o.Eval.OnQueryError)}
 		for _, r := range batch.Results {
@@ -364,7 +365,9 @@ func replayTrial(o Options, col *collection, colErr error, index int, spec exper
 		}
 		rec.Replay = &runs.ReplayRef{Collection: col.file, Settings: settings}
 		rec.stored = col.stored
-		rec.summarizeReplay(col, s, o.Eval.OnQueryError)
+		rp := newReplayer(col.scorer, col.k)
+		fb = o.pre.factsBuilder(col, rp, s)
+		rec.summarizeReplay(col, s, o.Eval.OnQueryError, rp, fb)
 	}
 	if rec.Failed > 0 {
 		first := ""
@@ -376,14 +379,17 @@ func replayTrial(o Options, col *collection, colErr error, index int, spec exper
 		}
 		rec.queryErrorsFail(o.Eval.OnQueryError, len(o.Queries), first)
 	}
+	if fb != nil && rec.Status == runs.StatusOK {
+		o.pre.offer(rec.TrialRecord, fb.done(rec.OnQueryError))
+	}
 	return rec
 }
 
-// summarizeReplay fuses and scores every query of col under s and sets
-// rec's summary, without building per-query results: the replay's hot
-// path. The summary is the one Results' per-query results give.
-func (rec *trialOutcome) summarizeReplay(col *collection, s fusion.Settings, policy string) {
-	rp := newReplayer(col.scorer, col.k)
+// summarizeReplay fuses and scores every query of col under s with rp and
+// sets rec's summary, without building per-query results: the replay's
+// hot path. The summary is the one Results' per-query results give. With
+// fb, each query's facts for the statistics are made in the same fusion.
+func (rec *trialOutcome) summarizeReplay(col *collection, s fusion.Settings, policy string, rp *replayer, fb *factsBuilder) {
 	sm := newSummarizer(col.qs, rp.names)
 	failed := 0
 	var zeros []float64
@@ -391,6 +397,9 @@ func (rec *trialOutcome) summarizeReplay(col *collection, s fusion.Settings, pol
 		c := &col.queries[i]
 		if c.err != "" {
 			failed++
+			if fb != nil {
+				fb.query(i)
+			}
 			switch policy {
 			case QueryErrorSkip:
 			case QueryErrorZero:
@@ -403,7 +412,13 @@ func (rec *trialOutcome) summarizeReplay(col *collection, s fusion.Settings, pol
 			}
 			continue
 		}
-		vals, primary := rp.score(&c.replayQuery, s)
+		var vals []float64
+		var primary float64
+		if fb != nil {
+			vals, primary = fb.query(i)
+		} else {
+			vals, primary = rp.score(&c.replayQuery, s)
+		}
 		sm.add(i, vals, nil, primary, rp.routing() == c.q.ExpectedRouting)
 	}
 	sum := sm.summary()

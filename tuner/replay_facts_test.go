@@ -1,10 +1,15 @@
 package tuner_test
 
 import (
+	"context"
+	"io"
 	"maps"
+	"path/filepath"
 	"reflect"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
 )
@@ -96,4 +101,110 @@ func TestReplayedFactsInOneDerivation(t *testing.T) {
 func judged0(t *testing.T, full []runs.QueryResult, j tuner.Judgments, sc tuner.Scorer, names []string) map[string]float64 {
 	t.Helper()
 	return tuner.ScoreRecorded(full, j, sc, names).JudgedOnly
+}
+
+// engineFactory opens one engine backend for every run.
+type engineFactory struct{ b *engineBackend }
+
+func (f engineFactory) Check(map[string]any) error { return nil }
+func (f engineFactory) Describe(p map[string]any) string {
+	return experiments.Params(p).String()
+}
+func (f engineFactory) Open(string, io.Writer) (backend.Backend, error) { return f.b, nil }
+
+// TestRunTakesTheReplaysFacts: in a replay sweep, what the statistics need
+// of each replayed trial (its per-query scores, result key and judged-only
+// values) is made in the trial's replay, in the same fusion of each query
+// as its summary: the statistics derive none of them from the collection
+// again, and they are those the statistics compute alone from the run's
+// records — the paired tests, intervals and judged-only values equal, and
+// trials whose results repeat another's marked so (bm25 alone at two k,
+// both replayed; the baseline's twin, replayed, and the baseline, verified
+// live: a key made in the replay equals one made of live results).
+func TestRunTakesTheReplaysFacts(t *testing.T) {
+	qs, corpus := demoQueries(t)
+	b := newEngineBackend(t, corpus)
+	trials := append(fiveFusionTrials(),
+		replayTrialSpec("bm25-k10", experiments.Params{"fusion.method": "rrf", "fusion.k": 10.0, "fusion.weights.bm25": 1.0, "fusion.weights.dense": 0.0}),
+		replayTrialSpec("bm25-k20", experiments.Params{"fusion.method": "rrf", "fusion.k": 20.0, "fusion.weights.bm25": 1.0, "fusion.weights.dense": 0.0}),
+		// The baseline's ranking (RRF, k=60, equal weights) at twice the
+		// scores: the baseline wins and is verified live, its twin stays
+		// replayed.
+		replayTrialSpec("baseline-x2", experiments.Params{"fusion.method": "rrf", "fusion.k": 60.0, "fusion.weights.bm25": 2.0, "fusion.weights.dense": 2.0}))
+	store, err := runs.Open(filepath.Join(t.TempDir(), "runs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := tuner.Config{
+		Store: store, Manifest: runs.Manifest{Tool: "test", Backend: "engine"},
+		Trials: trials, Queries: qs, Dataset: "demo", Scorer: demoScorer(t), Eval: tuner.EvalOptions{Concurrency: 2},
+		Backend: engineFactory{b}, Stats: tuner.StatsOptions{Seed: 7},
+		Replay: &tuner.ReplayOptions{Mode: tuner.ModeReplay, Resolve: b.Resolve, Verify: 1},
+	}
+	before := tuner.FactsDerived()
+	out, err := tuner.Run(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := tuner.FactsDerived() - before; n != 0 {
+		t.Errorf("the statistics derived the facts of %d replayed trials again, want 0 (made in the replay)", n)
+	}
+	recs, err := out.Run.Trials()
+	if err != nil {
+		t.Fatal(err)
+	}
+	replayed := 0
+	for _, r := range recs {
+		if r.Mode == tuner.TrialReplay {
+			replayed++
+		}
+	}
+	if replayed < len(trials)-1 {
+		t.Fatalf("%d replayed trials, want %d (all but the verified winner)", replayed, len(trials)-1)
+	}
+	alone := runs.NewLeaderboard("", nil, recs)
+	if err := tuner.Significance(context.Background(), out.Run, &alone, c.Stats); err != nil {
+		t.Fatal(err)
+	}
+	if err := tuner.SetJudgedOnly(context.Background(), out.Run, &alone, tuner.JudgmentsOf(qs), c.Scorer); err != nil {
+		t.Fatal(err)
+	}
+	keys := map[string]string{}
+	for _, r := range recs {
+		res, err := out.Run.QueryResults(r.Index)
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys[r.Name] = tuner.ResultKey(res)
+	}
+	if keys["bm25-k10"] != keys["bm25-k20"] || keys["baseline"] != keys["baseline-x2"] {
+		t.Fatal("bm25 alone at k=10 and k=20, or the baseline at twice its weights, rank differently: the test would check fewer repeated results")
+	}
+	if w, err := out.Leaderboard.Find("baseline"); err != nil || w.Mode != tuner.TrialVerified {
+		t.Fatalf("the baseline is not the verified winner (%v): its replayed twin would not be checked against live results", err)
+	}
+	for _, want := range alone.Trials {
+		got, err := out.Leaderboard.Find(want.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got.Comparison, want.Comparison) || !reflect.DeepEqual(got.MetricComparisons, want.MetricComparisons) ||
+			!reflect.DeepEqual(got.CategoryIntervals, want.CategoryIntervals) || !reflect.DeepEqual(got.JudgedOnly, want.JudgedOnly) {
+			t.Errorf("trial %s: from the replay %+v %+v %+v %v, alone %+v %+v %+v %v", want.Name, got.Comparison, got.MetricComparisons, got.CategoryIntervals, got.JudgedOnly,
+				want.Comparison, want.MetricComparisons, want.CategoryIntervals, want.JudgedOnly)
+		}
+		repeats := ""
+		for _, other := range out.Leaderboard.Trials {
+			if other.Name == want.Name {
+				break
+			}
+			if keys[other.Name] == keys[want.Name] && other.SameAs == "" {
+				repeats = other.Name
+				break
+			}
+		}
+		if got.SameAs != repeats {
+			t.Errorf("trial %s: same results as %q, want %q", want.Name, got.SameAs, repeats)
+		}
+	}
 }

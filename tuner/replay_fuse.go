@@ -3,6 +3,7 @@ package tuner
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"hash"
 	"maps"
 	"reflect"
 	"slices"
@@ -272,47 +273,77 @@ type replayFacts struct {
 // a second fusion: the bytes hashed and the values summed are the same, in
 // the same order.
 func (col *collection) facts(s fusion.Settings, policy string, judgments Judgments, sc Scorer, judgedOnly []string) replayFacts {
-	rp := newReplayer(col.scorer, col.k)
-	s = legDepth(s, rp.k)
-	jf := newJudgedFacts(col, rp, s, sc, judgedOnly)
-	out := make([]runs.QueryResult, len(col.queries))
-	h := sha256.New()
-	var line []byte
+	fb := col.newFacts(newReplayer(col.scorer, col.k), s, judgments, sc, judgedOnly)
 	for i := range col.queries {
-		c := &col.queries[i]
-		q := c.q
-		r := runs.QueryResult{QueryID: q.ID, Category: q.Category, Expected: q.ExpectedRouting, RequestID: c.requestID,
-			Unjudged: len(q.Judgments) == 0}
-		var ranked []fusion.Ranked
-		var docIDs []string
-		if c.err != "" {
-			r.Error = c.err
-			r.Scores = map[string]float64{}
-		} else {
-			var vals []float64
-			var primary float64
-			ranked, vals, primary = rp.rankTop(&c.replayQuery, s)
-			r.Routing = rp.routing()
-			r.Primary = primary
-			r.Scores = make(map[string]float64, len(vals))
-			for j, name := range rp.names {
-				r.Scores[name] = vals[j]
-			}
-			jf.query(i, &c.replayQuery, judgments[q.ID], ranked)
-			docIDs = c.lists.DocIDs(s.Passage)
-		}
-		// A failed query's key line is the same before and after
-		// markQueryErrors: no routing, no top, primary 0.
-		line = appendKeyLine(line[:0], q.ID, r.Routing, r.Error, r.Primary)
-		for _, x := range ranked {
-			line = append(line, ' ')
-			line = appendQuoted(line, docIDs[x.Unit])
-		}
-		h.Write(append(line, '\n'))
-		out[i] = r
+		fb.query(i)
 	}
-	markQueryErrors(out, policy)
-	return replayFacts{results: out, key: hex.EncodeToString(h.Sum(nil)), judged: jf.values(out, judgments)}
+	return fb.done(policy)
+}
+
+// factsBuilder makes a replayed trial's facts (collection.facts) one
+// query at a time, in query order: the replay pass makes them beside the
+// trial's summary, in the same fusion of each query.
+type factsBuilder struct {
+	col       *collection
+	rp        *replayer
+	s         fusion.Settings // legDepth applied
+	judgments Judgments
+	jf        *judgedFacts
+	out       []runs.QueryResult
+	h         hash.Hash
+	line      []byte
+}
+
+// newFacts starts the facts of col's queries fused under s by rp, with
+// the judged-only values of the judgedOnly metrics under judgments and sc.
+func (col *collection) newFacts(rp *replayer, s fusion.Settings, judgments Judgments, sc Scorer, judgedOnly []string) *factsBuilder {
+	s = legDepth(s, rp.k)
+	return &factsBuilder{col: col, rp: rp, s: s, judgments: judgments, jf: newJudgedFacts(col, rp, s, sc, judgedOnly),
+		out: make([]runs.QueryResult, len(col.queries)), h: sha256.New()}
+}
+
+// query fuses and scores query i and records its facts. It returns the
+// metric values (in the scorer's order, valid until the next call) and
+// the primary score, which rp.score would give; rp.routing() is the
+// query's routing. A failed query records its error and returns nil.
+func (fb *factsBuilder) query(i int) ([]float64, float64) {
+	c := &fb.col.queries[i]
+	q := c.q
+	r := runs.QueryResult{QueryID: q.ID, Category: q.Category, Expected: q.ExpectedRouting, RequestID: c.requestID,
+		Unjudged: len(q.Judgments) == 0}
+	var ranked []fusion.Ranked
+	var vals []float64
+	var docIDs []string
+	if c.err != "" {
+		r.Error = c.err
+		r.Scores = map[string]float64{}
+	} else {
+		ranked, vals, r.Primary = fb.rp.rankTop(&c.replayQuery, fb.s)
+		r.Routing = fb.rp.routing()
+		r.Scores = make(map[string]float64, len(vals))
+		for j, name := range fb.rp.names {
+			r.Scores[name] = vals[j]
+		}
+		fb.jf.query(i, &c.replayQuery, fb.judgments[q.ID], ranked)
+		docIDs = c.lists.DocIDs(fb.s.Passage)
+	}
+	// A failed query's key line is the same before and after
+	// markQueryErrors: no routing, no top, primary 0.
+	fb.line = appendKeyLine(fb.line[:0], q.ID, r.Routing, r.Error, r.Primary)
+	for _, x := range ranked {
+		fb.line = append(fb.line, ' ')
+		fb.line = appendQuoted(fb.line, docIDs[x.Unit])
+	}
+	fb.h.Write(append(fb.line, '\n'))
+	fb.out[i] = r
+	return vals, r.Primary
+}
+
+// done marks the failed queries under policy (markQueryErrors) and
+// returns the facts of every query made.
+func (fb *factsBuilder) done(policy string) replayFacts {
+	markQueryErrors(fb.out, policy)
+	return replayFacts{results: fb.out, key: hex.EncodeToString(fb.h.Sum(nil)), judged: fb.jf.values(fb.out, fb.judgments)}
 }
 
 // rankTop ranks one query of a replayed trial under s (legDepth applied)
@@ -353,7 +384,6 @@ type judgedFacts struct {
 	sc    Scorer
 	fast  *MetricsScorer // nil: score the condensed ids with sc
 	at    []int          // per name: its index in the scorecard (-1: none)
-	rp    *replayer
 	s     fusion.Settings
 	vals  []float64 // per query and name, the condensed value
 	// scratch
@@ -367,7 +397,7 @@ func newJudgedFacts(col *collection, rp *replayer, s fusion.Settings, sc Scorer,
 	if len(names) == 0 || sc == nil {
 		return nil
 	}
-	jf := &judgedFacts{names: names, sc: sc, rp: rp, s: s, vals: make([]float64, len(col.queries)*len(names))}
+	jf := &judgedFacts{names: names, sc: sc, s: s, vals: make([]float64, len(col.queries)*len(names))}
 	if ms, ok := sc.(*MetricsScorer); ok && rp.fast != nil && !s.Passage && (ms == rp.fast || reflect.DeepEqual(ms, rp.fast)) {
 		jf.fast = ms
 		jf.at = make([]int, len(names))

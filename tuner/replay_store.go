@@ -431,12 +431,14 @@ func (r *runResults) facts(t runs.TrialRecord, judgments Judgments, sc Scorer, j
 		return replayFacts{}, err
 	}
 	derivations.Add(1)
+	factsDerived.Add(1)
 	return col.facts(s, t.OnQueryError, judgments, sc, judgedOnly), nil
 }
 
 // derivations counts the replayed trials' results derived (derive, facts)
-// since the process started, for the tests.
-var derivations atomic.Int64
+// since the process started, for the tests; factsDerived, those of them
+// for facts.
+var derivations, factsDerived atomic.Int64
 
 // collectionOf returns the collection of replayed trial t, read once, and
 // t's settings.
