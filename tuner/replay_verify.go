@@ -207,6 +207,7 @@ func (p *verifyPass) run(ctx context.Context, o Options, ro ReplayOptions, res *
 	began := time.Now()
 	first := p.trials[0]
 	o.Progress.TrialStarted(first.Index+1, len(o.Trials), fmt.Sprintf("verify %d trials", len(p.trials)))
+	replays := replaysOf(o, p.trials)
 	restarted, err := applyAndStart(ctx, o.Backend, p.apply, p.force)
 	if restarted {
 		res.Restarts++
@@ -224,7 +225,7 @@ func (p *verifyPass) run(ctx context.Context, o Options, ro ReplayOptions, res *
 	}
 	for i, r := range main.Results {
 		if r.Error == "" && len(answered[i]) != len(eo.variants) {
-			return p.passPerTrial(ctx, o, ro, res, recorded, main, began)
+			return p.passPerTrial(ctx, o, ro, res, recorded, main, replays[0], began)
 		}
 	}
 	batches := append([]Batch{main}, variantBatches(o, main, scored, len(eo.variants))...)
@@ -233,7 +234,7 @@ func (p *verifyPass) run(ctx context.Context, o Options, ro ReplayOptions, res *
 	shared := fmt.Sprintf(" (one pass for %d trials)", len(p.trials))
 	checks := make([]settlement, len(p.trials))
 	parallelFor(len(p.trials), func(k int) {
-		checks[k] = checkVerified(o, ro, p.trials[k], batches[k], p.hows[k]+shared)
+		checks[k] = checkVerified(o, ro, p.trials[k], replays[k], batches[k], p.hows[k]+shared)
 	})
 	return settleAll(o, ro, res, recorded, checks, began)
 }
@@ -272,9 +273,9 @@ func (p *verifyPass) evalOptions(o Options) (EvalOptions, [][]backend.Variant, [
 // passPerTrial settles the pass's first trial on main and verifies every
 // other trial in a live pass of its own: the backend answered no fusion
 // variants.
-func (p *verifyPass) passPerTrial(ctx context.Context, o Options, ro ReplayOptions, res *Result, recorded *runResults, main Batch, began time.Time) error {
+func (p *verifyPass) passPerTrial(ctx context.Context, o Options, ro ReplayOptions, res *Result, recorded *runResults, main Batch, replay func() ([]runs.QueryResult, error), began time.Time) error {
 	fmt.Fprintf(ro.Log, "verify: the backend answers no fusion variants: one pass per trial\n")
-	if err := settleVerified(o, ro, res, recorded, p.trials[0], main, p.hows[0], began); err != nil {
+	if err := settleVerified(o, ro, res, recorded, p.trials[0], replay, main, p.hows[0], began); err != nil {
 		return err
 	}
 	for k, t := range p.trials[1:] {
@@ -322,6 +323,7 @@ func sameMinScore(a, b *float64) bool {
 func verifyLive(ctx context.Context, o Options, ro ReplayOptions, res *Result, recorded *runResults, t runs.TrialRecord, params experiments.Params, override *fusion.Params, force bool, how string) error {
 	o.Progress.TrialStarted(t.Index+1, len(o.Trials), "verify "+t.Name)
 	began := time.Now()
+	replay := replaysOf(o, []runs.TrialRecord{t})[0]
 	restarted, err := applyAndStart(ctx, o.Backend, params, force)
 	if restarted {
 		res.Restarts++
@@ -338,13 +340,31 @@ func verifyLive(ctx context.Context, o Options, ro ReplayOptions, res *Result, r
 	if err != nil {
 		return fmt.Errorf("verify trial %q: %w", t.Name, err)
 	}
-	return settleVerified(o, ro, res, recorded, t, batch, how, began)
+	return settleVerified(o, ro, res, recorded, t, replay, batch, how, began)
 }
 
 // settleVerified compares trial t's live results (batch, through how)
-// with its replay and, when they agree, records it as verified.
-func settleVerified(o Options, ro ReplayOptions, res *Result, recorded *runResults, t runs.TrialRecord, batch Batch, how string, began time.Time) error {
-	return settleAll(o, ro, res, recorded, []settlement{checkVerified(o, ro, t, batch, how)}, began)
+// with its replay (replay gives them) and, when they agree, records it as
+// verified.
+func settleVerified(o Options, ro ReplayOptions, res *Result, recorded *runResults, t runs.TrialRecord, replay func() ([]runs.QueryResult, error), batch Batch, how string, began time.Time) error {
+	return settleAll(o, ro, res, recorded, []settlement{checkVerified(o, ro, t, replay, batch, how)}, began)
+}
+
+// replaysOf starts reading the replayed results of trials (each derived
+// from its collection) on another goroutine, beside the backend's restart
+// for their live pass, and returns a function per trial giving them once
+// read.
+func replaysOf(o Options, trials []runs.TrialRecord) []func() ([]runs.QueryResult, error) {
+	out := make([]func() ([]runs.QueryResult, error), len(trials))
+	for k, t := range trials {
+		out[k] = sync.OnceValues(func() ([]runs.QueryResult, error) { return o.Run.QueryResults(t.Index) })
+	}
+	go func() {
+		for _, read := range out {
+			_, _ = read()
+		}
+	}()
+	return out
 }
 
 // settlement is a verified trial's live outcome, compared with its replay.
@@ -356,9 +376,10 @@ type settlement struct {
 	err     error   // a mismatch, or why the replay could not be read
 }
 
-// checkVerified compares trial t's live results (batch) with its replay.
-func checkVerified(o Options, ro ReplayOptions, t runs.TrialRecord, batch Batch, how string) settlement {
-	want, err := o.Run.QueryResults(t.Index)
+// checkVerified compares trial t's live results (batch) with its replay
+// (replay gives them).
+func checkVerified(o Options, ro ReplayOptions, t runs.TrialRecord, replay func() ([]runs.QueryResult, error), batch Batch, how string) settlement {
+	want, err := replay()
 	if err != nil {
 		return settlement{err: fmt.Errorf("verify trial %q: %w", t.Name, err)}
 	}
