@@ -362,7 +362,7 @@ func (rp *replayer) rankTop(rq *replayQuery, s fusion.Settings) ([]fusion.Ranked
 			// TopRecorded of the ranking HitsInto gives, since the
 			// order is total. rp.count is already every kept unit.
 			n := min(rp.cut(false, TopRecorded), TopRecorded)
-			fusion.SortTop(rp.all, n)
+			rp.f.SortTop(rp.all, n)
 			return s.Cut(rp.all[:min(n, len(rp.all))]), vals, primary
 		}
 	}

@@ -47,6 +47,8 @@ type Fuser struct {
 	raw    []float64
 	norm   []float64
 	ranked []Ranked
+	keys   []keyed  // sortTop's scratch
+	moved  []Ranked // sortTop's copy of the entries it moves
 }
 
 // FuseInto is Fuse over prepared lists, appending the ranking to dst[:0]
@@ -81,7 +83,7 @@ func (f *Fuser) RankInto(dst []Ranked, pl *Prepared, p Params, passage bool, n i
 // rankInto is RankInto with each list cut at its retriever's floor.
 func (f *Fuser) rankInto(dst []Ranked, pl *Prepared, p Params, passage bool, n int, floors map[string]float64) []Ranked {
 	dst = f.scoreInto(dst, pl, p, passage, floors)
-	sortTop(dst, n)
+	f.sortTop(dst, n)
 	if n >= 0 && n < len(dst) {
 		dst = dst[:n]
 	}

@@ -1,6 +1,7 @@
 package fusion
 
 import (
+	"math"
 	"math/bits"
 	"slices"
 )
@@ -34,85 +35,145 @@ func before(a, b Ranked) bool {
 }
 
 // SortTop puts the first n elements of rs (all when n < 0 or n >= len)
-// in ranking order (Ranked.Before), the order RankInto ranks by; the order
-// of the rest is unspecified. A caller holding ScoreInto's units ranks the
-// best n of them without scoring again.
-func SortTop(rs []Ranked, n int) { sortTop(rs, n) }
+// in ranking order (Ranked.Before), the order RankInto ranks by; the rest
+// follow in an unspecified order (rs stays a permutation of itself). A
+// caller holding ScoreInto's units ranks the best n of them without
+// scoring again.
+func (f *Fuser) SortTop(rs []Ranked, n int) { f.sortTop(rs, n) }
 
-// sortTop puts the first n elements of rs (all when n < 0 or n >= len) in
-// ranking order; the order of the rest is unspecified. It is a quicksort
-// specialised to Ranked (the replay hot path spends most of its time here)
-// that skips the partitions lying wholly past n, falling back to
-// slices.SortFunc when partitioning degenerates.
-func sortTop(rs []Ranked, n int) {
-	if n < 0 || n > len(rs) {
-		n = len(rs)
-	}
-	budget := 2 * bits.Len(uint(len(rs)))
-	for len(rs) > 16 && n > 0 {
-		if budget == 0 {
-			slices.SortFunc(rs, compare)
-			return
-		}
-		budget--
-		p := partition(rs)
-		switch {
-		case p >= n: // the first n all lie left of the pivot
-			rs = rs[:p]
-		case p < len(rs)-p:
-			sortTop(rs[:p], -1)
-			rs, n = rs[p+1:], n-p-1
-		default:
-			sortTop(rs[p+1:], n-p-1)
-			rs, n = rs[:p], p
-		}
-	}
-	if n > 0 {
-		insertionSort(rs)
-	}
+// keyed is a Ranked in the form the partitioning compares without
+// branches: its score as an order key (orderKey), its unit (the tie rule)
+// and its index in the input (to move the entry itself).
+type keyed struct {
+	key  uint64
+	unit int32
+	at   int32
 }
 
-// compare is before as a three-way comparison.
-func compare(a, b Ranked) int {
+// orderKey maps a score to an unsigned key that orders as before orders
+// scores: a higher score has a higher key, -0 and +0 share one, and NaN
+// has the lowest (0), below -Inf.
+func orderKey(s float64) uint64 {
 	switch {
-	case before(a, b):
-		return -1
-	case before(b, a):
+	case s != s:
+		return 0
+	case s == 0:
+		return 1 << 63
+	}
+	b := math.Float64bits(s)
+	if b>>63 != 0 {
+		return ^b
+	}
+	return b | 1<<63
+}
+
+// ahead is before over keyed entries, as 1 or 0, computed without
+// branches: the partitioning's comparisons are unpredictable (about half
+// go each way), and a mispredicted branch costs more than the comparison.
+func ahead(a, b keyed) int {
+	return b2i(a.key > b.key) | b2i(a.key == b.key)&b2i(a.unit > b.unit)
+}
+
+func b2i(b bool) int {
+	if b { // compiled to a flag set, not a branch
 		return 1
 	}
 	return 0
 }
 
+// sortTop is SortTop. It ranks keyed copies of the entries (f's scratch)
+// with a quickselect that skips the partitions lying wholly past n —
+// partitioning without branches, falling back to slices.SortFunc when it
+// degenerates — and then moves the entries into that order.
+func (f *Fuser) sortTop(rs []Ranked, n int) {
+	if n < 0 || n > len(rs) {
+		n = len(rs)
+	}
+	if n == 0 || len(rs) < 2 {
+		return
+	}
+	if len(rs) <= insertionMax {
+		insertionSort(rs)
+		return
+	}
+	ks := f.keys[:0]
+	for i, r := range rs {
+		ks = append(ks, keyed{key: orderKey(r.Score), unit: r.Unit, at: int32(i)})
+	}
+	f.keys = ks
+	selectTop(ks, n)
+	f.moved = append(f.moved[:0], rs...)
+	for i, k := range ks {
+		rs[i] = f.moved[k.at]
+	}
+}
+
+// insertionMax is the length up to which sortTop sorts by insertion.
+const insertionMax = 16
+
+// selectTop puts the first n of ks in order, partitioning only what
+// holds them.
+func selectTop(ks []keyed, n int) {
+	budget := 2 * bits.Len(uint(len(ks)))
+	for len(ks) > insertionMax && n > 0 {
+		if budget == 0 {
+			slices.SortFunc(ks, func(a, b keyed) int { return ahead(b, a) - ahead(a, b) })
+			return
+		}
+		budget--
+		p := partition(ks)
+		switch {
+		case p >= n: // the first n all lie left of the pivot
+			ks = ks[:p]
+		case p < len(ks)-p:
+			selectTop(ks[:p], -1)
+			ks, n = ks[p+1:], n-p-1
+		default:
+			selectTop(ks[p+1:], n-p-1)
+			ks, n = ks[:p], p
+		}
+	}
+	if n != 0 {
+		for i := 1; i < len(ks); i++ {
+			x := ks[i]
+			j := i
+			for ; j > 0 && ahead(x, ks[j-1]) == 1; j-- {
+				ks[j] = ks[j-1]
+			}
+			ks[j] = x
+		}
+	}
+}
+
 // partition moves a median-of-three pivot to its final place and returns
-// its index: elements before it rank above it, elements after rank below.
-func partition(rs []Ranked) int {
-	last := len(rs) - 1
-	mid := len(rs) / 2
-	if before(rs[mid], rs[0]) {
-		rs[mid], rs[0] = rs[0], rs[mid]
+// its index: entries before it rank above it, entries after rank below.
+// Each entry is swapped into the front part and the boundary advanced by
+// the comparison's 0 or 1 (Lomuto's scheme without a branch).
+func partition(ks []keyed) int {
+	last := len(ks) - 1
+	mid := len(ks) / 2
+	if ahead(ks[mid], ks[0]) == 1 {
+		ks[mid], ks[0] = ks[0], ks[mid]
 	}
-	if before(rs[last], rs[0]) {
-		rs[last], rs[0] = rs[0], rs[last]
+	if ahead(ks[last], ks[0]) == 1 {
+		ks[last], ks[0] = ks[0], ks[last]
 	}
-	if before(rs[last], rs[mid]) {
-		rs[last], rs[mid] = rs[mid], rs[last]
+	if ahead(ks[last], ks[mid]) == 1 {
+		ks[last], ks[mid] = ks[mid], ks[last]
 	}
-	// rs[0] <= rs[mid] <= rs[last]; use rs[mid] as pivot, parked at last-1.
-	rs[mid], rs[last-1] = rs[last-1], rs[mid]
-	pivot := rs[last-1]
-	i, j := 0, last-1
-	for {
-		for i++; before(rs[i], pivot); i++ {
-		}
-		for j--; before(pivot, rs[j]); j-- {
-		}
-		if i >= j {
-			break
-		}
-		rs[i], rs[j] = rs[j], rs[i]
+	// ks[0] ranks above ks[mid], above ks[last]: ks[mid] is the pivot,
+	// parked at the end.
+	ks[mid], ks[last] = ks[last], ks[mid]
+	pivot := ks[last]
+	j := 0
+	for i := range last {
+		x := ks[i]
+		ks[i] = ks[j]
+		ks[j] = x
+		j += ahead(x, pivot)
 	}
-	rs[i], rs[last-1] = rs[last-1], rs[i]
-	return i
+	ks[j], ks[last] = ks[last], ks[j]
+	return j
 }
 
 func insertionSort(rs []Ranked) {

@@ -10,7 +10,10 @@ import (
 )
 
 // TestSortTop compares sortTop with slices.SortFunc on random inputs of
-// many sizes, including heavy score ties and already sorted input.
+// many sizes, including heavy score ties, zeros of both signs (equal
+// scores), already sorted input and patterns that unbalance a median of
+// three; the whole slice stays a permutation of the input, every entry
+// bit for bit (a -0 stays -0).
 func TestSortTop(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	shapes := []struct {
@@ -25,9 +28,15 @@ func TestSortTop(t *testing.T) {
 		{"nan and inf", func(int, int) float64 {
 			return []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, 1}[rng.IntN(5)]
 		}},
+		{"signed zeros", func(int, int) float64 {
+			return []float64{math.Copysign(0, -1), 0, -1, 1}[rng.IntN(4)]
+		}},
+		{"organ pipe", func(i, n int) float64 { return float64(min(i, n-i)) }},
+		{"sawtooth", func(i, _ int) float64 { return float64(i % 7) }},
 	}
+	var f Fuser
 	for _, sh := range shapes {
-		for _, size := range []int{0, 1, 2, 5, 17, 40, 130, 500} {
+		for _, size := range []int{0, 1, 2, 5, 16, 17, 40, 130, 500, 3000} {
 			for _, n := range []int{-1, 0, 1, 10, 50, size} {
 				t.Run(fmt.Sprintf("%s/size=%d/n=%d", sh.name, size, n), func(t *testing.T) {
 					rs := make([]Ranked, size)
@@ -41,7 +50,11 @@ func TestSortTop(t *testing.T) {
 						}
 						return int(b.Unit) - int(a.Unit) // the tie rule: higher unit (id) first
 					})
-					sortTop(rs, n)
+					in := slices.Clone(rs)
+					f.sortTop(rs, n)
+					if !samePermutation(rs, in) {
+						t.Fatalf("not a permutation of the input:\n got %v\n  in %v", rs, in)
+					}
 					k := n
 					if k < 0 || k > size {
 						k = size
@@ -70,4 +83,41 @@ func cmpScore(a, b float64) int {
 
 func sameRanked(a, b Ranked) bool {
 	return a.Unit == b.Unit && (a.Score == b.Score || math.IsNaN(a.Score) && math.IsNaN(b.Score))
+}
+
+// samePermutation reports whether a and b hold the same entries, bit for
+// bit, in any order.
+func samePermutation(a, b []Ranked) bool {
+	type entry struct {
+		bits uint64
+		unit int32
+	}
+	count := map[entry]int{}
+	for _, r := range a {
+		count[entry{math.Float64bits(r.Score), r.Unit}]++
+	}
+	for _, r := range b {
+		count[entry{math.Float64bits(r.Score), r.Unit}]--
+	}
+	for _, c := range count {
+		if c != 0 {
+			return false
+		}
+	}
+	return len(a) == len(b)
+}
+
+// TestOrderKey: the keys order scores as before does — higher first, -0
+// equal to +0, NaN below -Inf.
+func TestOrderKey(t *testing.T) {
+	vals := []float64{math.NaN(), math.Inf(-1), -math.MaxFloat64, -1, -math.SmallestNonzeroFloat64, math.Copysign(0, -1), 0,
+		math.SmallestNonzeroFloat64, 1, math.MaxFloat64, math.Inf(1)}
+	for _, a := range vals {
+		for _, b := range vals {
+			ra, rb := Ranked{Score: a, Unit: 1}, Ranked{Score: b, Unit: 0}
+			if got, want := orderKey(a) > orderKey(b) || orderKey(a) == orderKey(b), before(ra, rb); got != want {
+				t.Errorf("%v vs %v: key says ahead %v, before %v", a, b, got, want)
+			}
+		}
+	}
 }
