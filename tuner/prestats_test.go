@@ -37,29 +37,43 @@ func TestRunPrecomputesStatistics(t *testing.T) {
 			if n := tuner.ComputedAfter() - before; n != 0 {
 				t.Errorf("the step after the last trial computed %d tests, intervals, keys and judged-only values, want 0 (all precomputed)", n)
 			}
-			// The statistics step alone, from the run's records.
-			recs, err := out.Run.Trials()
-			if err != nil {
-				t.Fatal(err)
-			}
-			alone := runs.NewLeaderboard("", nil, recs)
-			if err := tuner.Significance(context.Background(), out.Run, &alone, c.Stats); err != nil {
-				t.Fatal(err)
-			}
-			if err := tuner.SetJudgedOnly(context.Background(), out.Run, &alone, tuner.JudgmentsOf(c.Queries), c.Scorer); err != nil {
-				t.Fatal(err)
-			}
-			for _, want := range alone.Trials {
-				got, err := out.Leaderboard.Find(want.Name)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !reflect.DeepEqual(got.Comparison, want.Comparison) || !reflect.DeepEqual(got.MetricComparisons, want.MetricComparisons) ||
-					!reflect.DeepEqual(got.CategoryIntervals, want.CategoryIntervals) || !reflect.DeepEqual(got.JudgedOnly, want.JudgedOnly) {
-					t.Errorf("trial %s: precomputed %+v %+v %+v %v, alone %+v %+v %+v %v", want.Name, got.Comparison, got.MetricComparisons, got.CategoryIntervals, got.JudgedOnly,
-						want.Comparison, want.MetricComparisons, want.CategoryIntervals, want.JudgedOnly)
-				}
-			}
+			checkSameStatistics(t, out.Leaderboard, statisticsAlone(t, out, c))
 		})
+	}
+}
+
+// statisticsAlone is the leaderboard of out's run with its paired tests,
+// intervals and judged-only values computed from the run's records alone
+// (the statistics step run by itself), under c.
+func statisticsAlone(t *testing.T, out *tuner.Outcome, c tuner.Config) runs.Leaderboard {
+	t.Helper()
+	recs, err := out.Run.Trials()
+	if err != nil {
+		t.Fatal(err)
+	}
+	alone := runs.NewLeaderboard("", nil, recs)
+	if err := tuner.Significance(context.Background(), out.Run, &alone, c.Stats); err != nil {
+		t.Fatal(err)
+	}
+	if err := tuner.SetJudgedOnly(context.Background(), out.Run, &alone, tuner.JudgmentsOf(c.Queries), c.Scorer); err != nil {
+		t.Fatal(err)
+	}
+	return alone
+}
+
+// checkSameStatistics fails t for each trial of alone whose paired tests,
+// intervals or judged-only values differ in got.
+func checkSameStatistics(t *testing.T, got, alone runs.Leaderboard) {
+	t.Helper()
+	for _, want := range alone.Trials {
+		e, err := got.Find(want.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(e.Comparison, want.Comparison) || !reflect.DeepEqual(e.MetricComparisons, want.MetricComparisons) ||
+			!reflect.DeepEqual(e.CategoryIntervals, want.CategoryIntervals) || !reflect.DeepEqual(e.JudgedOnly, want.JudgedOnly) {
+			t.Errorf("trial %s: in the run %+v %+v %+v %v, alone %+v %+v %+v %v", want.Name, e.Comparison, e.MetricComparisons, e.CategoryIntervals, e.JudgedOnly,
+				want.Comparison, want.MetricComparisons, want.CategoryIntervals, want.JudgedOnly)
+		}
 	}
 }
