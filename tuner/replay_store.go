@@ -80,15 +80,9 @@ func storeCollection(run *runs.Run, first int, col *collection, spec ScorerSpec,
 // writeCollection encodes col and writes it durably as trials/name.
 func writeCollection(run *runs.Run, name string, col *collection, spec ScorerSpec, raw []map[string][]fusion.Candidate) error {
 	var buf bytes.Buffer
-	// Sized once for the candidate lists, most of the file (about 64
-	// bytes a candidate), not grown by doubling through it.
-	n := 0
-	for _, lists := range raw {
-		for _, l := range lists {
-			n += len(l)
-		}
-	}
-	buf.Grow(64*n + 512*len(col.queries))
+	// Sized once, not grown by doubling through it (a doubling copies
+	// what is written so far and touches twice the memory).
+	buf.Grow(collectionSize(col, raw))
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	err := enc.Encode(collectionHeader{Params: col.params, Depth: col.depth, K: col.k, Scorer: spec, Queries: len(col.queries)})
@@ -108,6 +102,26 @@ func writeCollection(run *runs.Run, name string, col *collection, spec ScorerSpe
 		return fmt.Errorf("replay: store the collection: %w", err)
 	}
 	return nil
+}
+
+// collectionSize is about how many bytes col's file takes, with raw its
+// queries' candidate lists, erring above: each candidate its two ids and
+// 66 bytes (its keys, punctuation, the longest score and a four-digit
+// rank), each query its text twice over (escapes), 64 bytes a judgment
+// and 512 for the rest of its line.
+func collectionSize(col *collection, raw []map[string][]fusion.Candidate) int {
+	n := 1024 // the header
+	for i, lists := range raw {
+		q := col.queries[i].q
+		n += 512 + 2*len(q.Text) + 64*len(q.Judgments)
+		for name, l := range lists {
+			n += 8 + len(name)
+			for _, c := range l {
+				n += 66 + len(c.ID) + len(c.DocID)
+			}
+		}
+	}
+	return n
 }
 
 // encodeCollectionLine appends l to buf as enc (writing to buf, HTML not
