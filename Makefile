@@ -50,7 +50,7 @@ bench-scale: build ## tune serve (bm25 + lsa-128) on 20k and 100k generated docu
 bench-query: build ## hybrid POST /search latency (p50/p95/p99) and searches/s with 1 and 4 clients on ../shared/data/scifact (bm25 + lsa-256; the demo without it)
 	./scripts/bench-query.sh
 
-bench-replay: build ## fusion replay vs live restart-per-config on ../shared/data/scifact (skips without it)
+bench-replay: build ## fusion replay vs live restart-per-config on ../shared/data/scifact (skips without it; QUERIES=809 repeats its queries to that many)
 	./scripts/bench-replay.sh
 
 bench-overhead: build ## the tuner's overhead on live demo sweeps, from their time: lines (RUNS; BASE=another tune for a before/after)

@@ -6,6 +6,8 @@
 # {0.0,...,1.0}, dense weight 1 - bm25 weight (55 configs).
 #
 #   make bench-replay          # builds bin/tune, then runs this
+#   QUERIES=809 make bench-replay   # the test queries repeated to 809
+#                                   # (scifact-bench.sh): the size
 #
 # Prints, from end-to-end wall times of real `tune` runs:
 #   - replay mode (one collection, 55 configs fused offline, then one
