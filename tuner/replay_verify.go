@@ -117,7 +117,7 @@ func addToPass(ro ReplayOptions, passes []*verifyPass, t runs.TrialRecord, s fus
 		}
 	}
 	if p == nil {
-		p = &verifyPass{key: key, apply: apply}
+		p = &verifyPass{key: key, apply: apply, settings: s}
 		passes = append(passes, p)
 	}
 	p.add(t, s.Fusion, "per-request fusion override")
@@ -153,7 +153,7 @@ func winnerPass(ro ReplayOptions, ok []runs.TrialRecord) (*verifyPass, fusion.Se
 	if err != nil {
 		return nil, won, fmt.Errorf("verify trial %q: %w", w.Name, err)
 	}
-	return &verifyPass{apply: w.Params, force: true, trials: []runs.TrialRecord{w},
+	return &verifyPass{apply: w.Params, settings: won, force: true, trials: []runs.TrialRecord{w},
 		overrides: []*fusion.Params{nil}, hows: []string{"apply + restart (the winner)"}}, won, nil
 }
 
@@ -178,7 +178,8 @@ func ridesOn(w runs.TrialRecord, won fusion.Settings, t runs.TrialRecord, s fusi
 type verifyPass struct {
 	key       string // configuration and depth of a shared override pass ("": none)
 	apply     experiments.Params
-	force     bool // restart even when the configuration did not change
+	settings  fusion.Settings // the first trial's; the others share passage mode and formula
+	force     bool            // restart even when the configuration did not change
 	trials    []runs.TrialRecord
 	overrides []*fusion.Params
 	hows      []string // how each trial is verified, for the log and errors
@@ -187,7 +188,7 @@ type verifyPass struct {
 // ownPass verifies t alone through its own apply + restart, with its
 // fusion as the requests' override.
 func ownPass(t runs.TrialRecord, s fusion.Settings, how string) *verifyPass {
-	p := &verifyPass{apply: t.Params}
+	p := &verifyPass{apply: t.Params, settings: s}
 	p.add(t, s.Fusion, how)
 	return p
 }
@@ -202,7 +203,7 @@ func (p *verifyPass) add(t runs.TrialRecord, f fusion.Params, how string) {
 // a backend that answers no variants gets a pass per other trial instead.
 func (p *verifyPass) run(ctx context.Context, o Options, ro ReplayOptions, res *Result, recorded *runResults) error {
 	if len(p.trials) == 1 {
-		return verifyLive(ctx, o, ro, res, recorded, p.trials[0], p.apply, p.overrides[0], p.force, p.hows[0])
+		return p.verifyOne(ctx, o, ro, res, recorded, 0, p.force)
 	}
 	began := time.Now()
 	first := p.trials[0]
@@ -253,6 +254,7 @@ func (p *verifyPass) evalOptions(o Options) (EvalOptions, [][]backend.Variant, [
 	answered := make([][]backend.Variant, len(o.Queries))
 	scored := make([][]runs.QueryResult, len(o.Queries))
 	eo := o.Eval
+	eo.K = verifyHits(o, p.settings)
 	eo.fusion = p.overrides[0]
 	for _, v := range p.overrides[1:] {
 		eo.variants = append(eo.variants, *v)
@@ -278,8 +280,8 @@ func (p *verifyPass) passPerTrial(ctx context.Context, o Options, ro ReplayOptio
 	if err := settleVerified(o, ro, res, recorded, p.trials[0], replay, main, p.hows[0], began); err != nil {
 		return err
 	}
-	for k, t := range p.trials[1:] {
-		if err := verifyLive(ctx, o, ro, res, recorded, t, p.apply, p.overrides[k+1], false, p.hows[k+1]); err != nil {
+	for k := 1; k < len(p.trials); k++ {
+		if err := p.verifyOne(ctx, o, ro, res, recorded, k, false); err != nil {
 			return err
 		}
 	}
@@ -316,15 +318,17 @@ func sameMinScore(a, b *float64) bool {
 	return *a == *b
 }
 
-// verifyLive applies params (restarting when the config changed, always
-// when force), runs every query with the fusion override (nil: none),
-// compares the live per-query results with the trial's recorded replay and
-// re-records the trial as verified.
-func verifyLive(ctx context.Context, o Options, ro ReplayOptions, res *Result, recorded *runResults, t runs.TrialRecord, params experiments.Params, override *fusion.Params, force bool, how string) error {
+// verifyOne verifies the pass's k-th trial alone: it applies the pass's
+// configuration (restarting when it changed, always when force), runs
+// every query with the trial's fusion override (nil: none), compares the
+// live per-query results with the trial's recorded replay and re-records
+// the trial as verified.
+func (p *verifyPass) verifyOne(ctx context.Context, o Options, ro ReplayOptions, res *Result, recorded *runResults, k int, force bool) error {
+	t := p.trials[k]
 	o.Progress.TrialStarted(t.Index+1, len(o.Trials), "verify "+t.Name)
 	began := time.Now()
 	replay := replaysOf(o, []runs.TrialRecord{t})[0]
-	restarted, err := applyAndStart(ctx, o.Backend, params, force)
+	restarted, err := applyAndStart(ctx, o.Backend, p.apply, force)
 	if restarted {
 		res.Restarts++
 	}
@@ -332,7 +336,8 @@ func verifyLive(ctx context.Context, o Options, ro ReplayOptions, res *Result, r
 		return fmt.Errorf("verify trial %q: %w", t.Name, err)
 	}
 	eo := o.Eval
-	eo.fusion = override
+	eo.K = verifyHits(o, p.settings)
+	eo.fusion = p.overrides[k]
 	prefix := fmt.Sprintf("%s/verify-%03d", o.Run.ID(), t.Index)
 	batch, err := evaluateBatch(ctx, o.Backend, o.Queries, o.Scorer, eo, prefix, ro.Log, func(n int) {
 		o.Progress.QueryDone(n, len(o.Queries))
@@ -340,7 +345,22 @@ func verifyLive(ctx context.Context, o Options, ro ReplayOptions, res *Result, r
 	if err != nil {
 		return fmt.Errorf("verify trial %q: %w", t.Name, err)
 	}
-	return settleVerified(o, ro, res, recorded, t, replay, batch, how, began)
+	return settleVerified(o, ro, res, recorded, t, replay, batch, p.hows[k], began)
+}
+
+// verifyHits is how many hits a verification pass under s asks for. In
+// document mode under the project's formula (no fusion policy) it is
+// what the scorecard and the recorded top read — the cut the replay
+// scores at (replayer.cut), which changes no score and no record — and
+// not a live trial's k, whose further hits nothing reads; otherwise k:
+// chunks collapse into fewer documents, Weaviate's legs (so its fusion)
+// go as deep as the request's limit, and a policy's arms may differ.
+func verifyHits(o Options, s fusion.Settings) int {
+	k := o.Eval.withDefaults().K
+	if s.Passage || s.Formula != fusion.FormulaOwn || s.Fusion.Policy != "" {
+		return k
+	}
+	return newReplayer(o.Scorer, k).cut(false, TopRecorded)
 }
 
 // settleVerified compares trial t's live results (batch, through how)
@@ -369,7 +389,9 @@ func replaysOf(o Options, trials []runs.TrialRecord) []func() ([]runs.QueryResul
 
 // settlement is a verified trial's live outcome, compared with its replay.
 type settlement struct {
-	rec     trialOutcome // the trial as verified (Mode TrialVerified)
+	rec     trialOutcome       // the trial as verified (Mode TrialVerified)
+	enc     *runs.EncodedTrial // rec encoded for its record (nil: encErr)
+	encErr  error
 	how     string
 	queries int     // the queries compared
 	maxDiff float64 // the largest difference
@@ -393,7 +415,10 @@ func checkVerified(o Options, ro ReplayOptions, t runs.TrialRecord, replay func(
 	rec.Mode = TrialVerified
 	rec.Replay = nil // the live results are stored: nothing to derive
 	rec.Replayed = t.Replay
-	return settlement{rec: rec, how: how, queries: len(want), maxDiff: maxDiff}
+	// Encoded here, beside the other verified trials' checks, not one
+	// after another when they are recorded.
+	enc, encErr := runs.EncodeTrial(rec.TrialRecord, rec.results)
+	return settlement{rec: rec, enc: enc, encErr: encErr, how: how, queries: len(want), maxDiff: maxDiff}
 }
 
 // settleAll records the settled trials up to the first that failed its
@@ -411,7 +436,11 @@ func settleAll(o Options, ro ReplayOptions, res *Result, recorded *runResults, c
 		recStart := time.Now()
 		b := o.Run.NewTrialBatch()
 		for _, c := range checks[:ok] {
-			if err := b.Record(c.rec.TrialRecord, c.rec.results); err != nil {
+			err := c.encErr
+			if err == nil {
+				err = b.Add(c.enc)
+			}
+			if err != nil {
 				b.Abort()
 				return fmt.Errorf("record trial %q: %w", c.rec.Name, err)
 			}
