@@ -65,5 +65,5 @@ func (e *liveEval) evalWith(ctx context.Context, t *trial, searched func()) (tri
 	return out, restarts, nil // a backend failure is the trial's: recorded as failed
 }
 
-func (e *liveEval) resumed(*trial)                        {}
-func (e *liveEval) finish(context.Context, *Result) error { return nil }
+func (e *liveEval) resumed(*trial)                                      {}
+func (e *liveEval) finish(context.Context, *Result, func() error) error { return nil }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -63,7 +64,9 @@ type evaluator interface {
 	// resumed tells the evaluator about a trial a resumed run holds.
 	resumed(t *trial)
 	// finish runs after the last trial: replayed trials are verified live.
-	finish(ctx context.Context, res *Result) error
+	// durable waits until every trial recorded is durable (and says why
+	// not): nothing is recorded before it returns nil.
+	finish(ctx context.Context, res *Result, durable func() error) error
 }
 
 // loop runs every trial of src through ev and records each durably before
@@ -101,7 +104,27 @@ func loop(ctx context.Context, o Options, src source, ev evaluator) (*Result, er
 		// stopped first) is settled before anything else uses it.
 		res.Restarts += as.settle()
 	}
-	flushErr := rec.flush()
+	durable := sync.OnceValue(rec.flush)
+	var finishErr error
+	if err == nil {
+		// The last records are made durable while the best replayed
+		// trials are verified live (verification records nothing, and
+		// reads no replayed trial back, before they are), and then every
+		// trial's statistics start, beside the verification.
+		trials := slices.Clone(res.Trials)
+		added := make(chan struct{})
+		go func() {
+			defer close(added)
+			if durable() == nil {
+				for _, t := range trials {
+					o.pre.add(t)
+				}
+			}
+		}()
+		finishErr = ev.finish(ctx, res, durable)
+		<-added
+	}
+	flushErr := durable()
 	res.Recording, res.RecordingOverlapped = rec.spent, rec.overlapped
 	for _, e := range []error{err, flushErr} {
 		// A trial whose record failed in the background was counted
@@ -117,12 +140,7 @@ func loop(ctx context.Context, o Options, src source, ev evaluator) (*Result, er
 	if flushErr != nil {
 		return res, flushErr
 	}
-	// Every trial is durable: the replayed trials' statistics run while
-	// the best of them are verified live.
-	for _, t := range res.Trials {
-		o.pre.add(t)
-	}
-	return res, ev.finish(ctx, res)
+	return res, finishErr
 }
 
 // runOne evaluates trial t (or reuses an earlier trial's results),
@@ -263,23 +281,75 @@ func (r *recorder) record(out *trialOutcome) error {
 	}
 	r.log = out.durable
 	if out.last {
-		return r.flush()
+		r.flushBehind()
+	}
+	return nil
+}
+
+// flushBehind makes the batch durable in the background, as the record
+// in flight (wait is its barrier): the loop goes on meanwhile, to the
+// next trial or to verification. The batch's trials are reported
+// finished once it is durable.
+func (r *recorder) flushBehind() {
+	b, stored, reports, log := r.detach()
+	p := &pendingRecord{index: -1, done: make(chan struct{}), began: time.Now()}
+	r.inFlight = p
+	go p.finish(func() error { return flushBatch(b, stored, log) }, reports)
+}
+
+// detach takes the batch, the waits for its collections, its trials'
+// reports and its log from r, which holds no batch after.
+func (r *recorder) detach() (*runs.TrialBatch, []func() error, []func(), func(time.Duration)) {
+	b, stored, reports, log := r.batch, r.stored, r.reports, r.log
+	r.batch, r.stored, r.reports, r.log = nil, nil, nil, nil
+	return b, stored, reports, log
+}
+
+// flushBatch makes b durable once the collections its trials refer to
+// are (stored; b is aborted when one is not) and tells log, when set, how
+// long that took.
+func flushBatch(b *runs.TrialBatch, stored []func() error, log func(time.Duration)) error {
+	began := time.Now()
+	for _, s := range stored {
+		if err := s(); err != nil {
+			b.Abort()
+			return err
+		}
+	}
+	if err := b.Flush(); err != nil {
+		return err
+	}
+	if log != nil {
+		log(time.Since(began))
 	}
 	return nil
 }
 
 // write records trial t durably, then runs the report attached by then.
 func (p *pendingRecord) write(run *runs.Run, t runs.TrialRecord, results []runs.QueryResult) {
-	err := run.RecordTrial(t, results)
-	if err != nil {
-		err = &recordFailure{index: t.Index, err: fmt.Errorf("record trial %q: %w", t.Name, err)}
-	}
+	p.finish(func() error {
+		if err := run.RecordTrial(t, results); err != nil {
+			return &recordFailure{index: t.Index, err: fmt.Errorf("record trial %q: %w", t.Name, err)}
+		}
+		return nil
+	}, nil)
+}
+
+// finish runs write, the record's writing, and once it has succeeded the
+// reports given and the one attached by then.
+func (p *pendingRecord) finish(write func() error, reports []func()) {
+	err := write()
 	p.mu.Lock()
 	p.written, p.err, p.took = true, err, time.Since(p.began)
 	report := p.report
 	p.mu.Unlock()
-	if err == nil && report != nil {
-		report()
+	if err == nil {
+		for _, rep := range reports {
+			rep()
+		}
+		if report != nil {
+			report()
+		}
 	}
 	close(p.done)
 }
@@ -336,26 +406,10 @@ func (r *recorder) flush() error {
 	if r.batch == nil {
 		return nil
 	}
+	b, stored, reports, log := r.detach()
 	began := time.Now()
-	var err error
-	for _, stored := range r.stored {
-		if err = stored(); err != nil {
-			r.batch.Abort()
-			break
-		}
-	}
-	if err == nil {
-		err = r.batch.Flush()
-	}
-	r.stored = nil
-	took := time.Since(began)
-	r.spent += took
-	r.batch = nil
-	if r.log != nil && err == nil {
-		r.log(took)
-	}
-	reports := r.reports
-	r.log, r.reports = nil, nil
+	err := flushBatch(b, stored, log)
+	r.spent += time.Since(began)
 	if err != nil {
 		return err
 	}

@@ -13,9 +13,10 @@ import (
 // TestRecorderBatchWaitsForCollection checks the recorder's batch of
 // replayed trials: no record is written, and no trial reported, before
 // the collection the records refer to is durable (trialOutcome.stored);
-// the batch is flushed once, on its last trial, into one file; and a
-// collection that could not be stored fails the flush, with no record
-// written and nothing reported.
+// the batch is flushed once, from its last trial on, in the background
+// (the barrier, wait, waits for it), into one file; and a collection that
+// could not be stored fails the flush, with no record written and nothing
+// reported.
 func TestRecorderBatchWaitsForCollection(t *testing.T) {
 	for _, storeErr := range []error{nil, errors.New("disk full")} {
 		t.Run(fmt.Sprint(storeErr), func(t *testing.T) {
@@ -48,24 +49,26 @@ func TestRecorderBatchWaitsForCollection(t *testing.T) {
 					rec.then(func() { reported++ })
 					continue
 				}
+				// The last trial's record starts the batch's flush behind
+				// the loop, which goes on; the barrier (wait) waits for it.
 				out.last = true
+				if err := rec.record(&out); err != nil {
+					t.Fatal(err)
+				}
+				rec.then(func() { reported++ })
 				done := make(chan error, 1)
-				go func() { done <- rec.record(&out) }()
+				go func() { done <- rec.wait() }()
 				select {
 				case err := <-done:
-					t.Fatalf("the last trial's flush returned (%v) before the collection was stored", err)
+					t.Fatalf("the barrier returned (%v) before the collection was stored", err)
 				case <-time.After(50 * time.Millisecond):
 				}
 				if files, _ := filepath.Glob(filepath.Join(run.Dir, "trials", "replayed-*.jsonl")); len(files) != 0 || reported != 0 {
 					t.Fatalf("before the collection is stored: files %v, %d trials reported", files, reported)
 				}
 				close(release)
-				err := <-done
-				if !errors.Is(err, storeErr) {
+				if err := <-done; !errors.Is(err, storeErr) {
 					t.Fatalf("flush: %v, want %v", err, storeErr)
-				}
-				if err == nil {
-					rec.then(func() { reported++ })
 				}
 			}
 			files, _ := filepath.Glob(filepath.Join(run.Dir, "trials", "*"))

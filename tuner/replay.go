@@ -175,8 +175,17 @@ type collection struct {
 	// per-query results.
 	file string
 	// stored waits until file is durable and returns why it could not
-	// be made so (nil when file is "").
+	// be made so (nil when file is ""); write starts writing it in the
+	// background (nil when file is ""), which stored does too.
 	stored func() error
+	write  func()
+}
+
+// startWrite starts writing col's file, if it has one, in the background.
+func (col *collection) startWrite() {
+	if col.write != nil {
+		col.write()
+	}
 }
 
 // collected is one query's candidate lists, prepared for fusion, or why

@@ -148,6 +148,7 @@ func (r *replayEval) eval(ctx context.Context, t *trial) (trialOutcome, int, err
 		if len(batch) > 1 {
 			return r.replayAhead(sg, batch, settings, errs), restarts, nil
 		}
+		col.startWrite()
 	}
 	r.touch(sg)
 	return r.encoded(replayTrial(r.o, sg.col, nil, t.index, t.spec, s, nil), true), restarts, nil
@@ -221,6 +222,9 @@ func (r *replayEval) replayAhead(sg *studyGroup, batch []*trial, settings []fusi
 	began, cpu := time.Now(), processCPU()
 	outs := replayAll(r.o, sg.col, batch, settings, errs)
 	computed, computedCPU := time.Since(began), processCPU()-cpu
+	// The collection's file is written once its trials are replayed (on
+	// every core before it), beside what follows: their records wait for it.
+	sg.col.startWrite()
 	last := &outs[len(outs)-1]
 	last.last = true
 	last.durable = func(d time.Duration) {
@@ -274,10 +278,13 @@ func (r *replayEval) touch(sg *studyGroup) {
 	}
 }
 
-// finish verifies the best replayed trials live; the statistics of the
-// others, computed meanwhile beside the backend, then take every core.
-func (r *replayEval) finish(ctx context.Context, res *Result) error {
-	err := verify(ctx, r.o, r.ro, r.verifyGroups(), res)
+// finish verifies the best replayed trials live, recording them once
+// durable says the trials before are; the statistics of the others,
+// computed meanwhile beside the backend, then take every core.
+func (r *replayEval) finish(ctx context.Context, res *Result, durable func() error) error {
+	o := r.o
+	o.durable = durable
+	err := verify(ctx, o, r.ro, r.verifyGroups(), res)
 	r.o.pre.widen()
 	return err
 }

@@ -52,11 +52,12 @@ type collectionLine struct {
 	Candidates      map[string][]fusion.Candidate `json:"candidates,omitempty"`
 }
 
-// storeCollection writes col as a new trials/collect-NNN.jsonl (NNN: the
-// group's first trial; a resumed run that collects the group again gets a
-// fresh name, -2, -3, …, so trials recorded before keep theirs) in the
-// background, sets col.file to its name and col.stored to the wait for
-// it: durable once col.stored returns nil. raw holds each query's
+// storeCollection names col's file, a new trials/collect-NNN.jsonl (NNN:
+// the group's first trial; a resumed run that collects the group again
+// gets a fresh name, -2, -3, …, so trials recorded before keep theirs),
+// and makes col.write start writing it in the background, once, and
+// col.stored wait for it (starting it if nothing did): durable once
+// col.stored returns nil. col.file is its name. raw holds each query's
 // candidate lists. The caller waits for col.stored before it stores
 // another collection.
 func storeCollection(run *runs.Run, first int, col *collection, spec ScorerSpec, raw []map[string][]fusion.Candidate) error {
@@ -72,8 +73,8 @@ func storeCollection(run *runs.Run, first int, col *collection, spec ScorerSpec,
 		name = fmt.Sprintf("collect-%03d-%d.jsonl", first, n)
 	}
 	done := make(chan error, 1)
-	go func() { done <- writeCollection(run, name, col, spec, raw) }()
-	col.file, col.stored = name, sync.OnceValue(func() error { return <-done })
+	col.write = sync.OnceFunc(func() { go func() { done <- writeCollection(run, name, col, spec, raw) }() })
+	col.file, col.stored = name, sync.OnceValue(func() error { col.write(); return <-done })
 	return nil
 }
 

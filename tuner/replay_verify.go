@@ -377,7 +377,15 @@ func settleVerified(o Options, ro ReplayOptions, res *Result, recorded *runResul
 func replaysOf(o Options, trials []runs.TrialRecord) []func() ([]runs.QueryResult, error) {
 	out := make([]func() ([]runs.QueryResult, error), len(trials))
 	for k, t := range trials {
-		out[k] = sync.OnceValues(func() ([]runs.QueryResult, error) { return o.Run.QueryResults(t.Index) })
+		out[k] = sync.OnceValues(func() ([]runs.QueryResult, error) {
+			if o.durable != nil {
+				// The run reads a replayed trial's record to derive it.
+				if err := o.durable(); err != nil {
+					return nil, err
+				}
+			}
+			return o.Run.QueryResults(t.Index)
+		})
 	}
 	go func() {
 		for _, read := range out {
@@ -425,6 +433,12 @@ func checkVerified(o Options, ro ReplayOptions, t runs.TrialRecord, replay func(
 // check, in one batch (one flush to disk), as verified, and returns that
 // failure: the same records and error as settling them one at a time.
 func settleAll(o Options, ro ReplayOptions, res *Result, recorded *runResults, checks []settlement, began time.Time) error {
+	if o.durable != nil {
+		// The replayed records a verified one replaces are durable first.
+		if err := o.durable(); err != nil {
+			return err
+		}
+	}
 	ok := len(checks)
 	for k, c := range checks {
 		if c.err != nil {

@@ -50,6 +50,9 @@ type Options struct {
 	// search is done (the next trial's backend then starts ahead).
 	started  *startAhead
 	searched func()
+	// durable, when set, waits until the trials recorded so far are
+	// durable: verification records nothing before it returns nil.
+	durable func() error
 }
 
 // Result is the outcome of a sweep.
