@@ -104,13 +104,21 @@ func loop(ctx context.Context, o Options, src source, ev evaluator) (*Result, er
 		// stopped first) is settled before anything else uses it.
 		res.Restarts += as.settle()
 	}
+	return finishLoop(ctx, o, ev, rec, res, err)
+}
+
+// finishLoop ends the loop that left res and err (nil: every trial ran):
+// the last records are made durable, and when the loop ended well the
+// evaluator's finish (verification) runs beside that, and so do every
+// trial's statistics once the records are durable. It returns the loop's
+// error, else the records', else the finish's; a trial whose record
+// failed is not in res.
+func finishLoop(ctx context.Context, o Options, ev evaluator, rec *recorder, res *Result, err error) (*Result, error) {
 	durable := sync.OnceValue(rec.flush)
 	var finishErr error
 	if err == nil {
-		// The last records are made durable while the best replayed
-		// trials are verified live (verification records nothing, and
-		// reads no replayed trial back, before they are), and then every
-		// trial's statistics start, beside the verification.
+		// Verification records nothing, and reads no replayed trial
+		// back, before the records are durable.
 		trials := slices.Clone(res.Trials)
 		added := make(chan struct{})
 		go func() {

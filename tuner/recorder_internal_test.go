@@ -20,14 +20,7 @@ import (
 func TestRecorderBatchWaitsForCollection(t *testing.T) {
 	for _, storeErr := range []error{nil, errors.New("disk full")} {
 		t.Run(fmt.Sprint(storeErr), func(t *testing.T) {
-			store, err := runs.Open(t.TempDir())
-			if err != nil {
-				t.Fatal(err)
-			}
-			run, err := store.Create(runs.Manifest{Tool: "test"}, time.Unix(0, 0))
-			if err != nil {
-				t.Fatal(err)
-			}
+			run := newTestRun(t)
 			release := make(chan struct{})
 			storedCalls := 0
 			stored := func() error {
@@ -90,4 +83,18 @@ func TestRecorderBatchWaitsForCollection(t *testing.T) {
 			}
 		})
 	}
+}
+
+// newTestRun creates a run in a fresh store under t's temporary directory.
+func newTestRun(t *testing.T) *runs.Run {
+	t.Helper()
+	store, err := runs.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := store.Create(runs.Manifest{Tool: "test"}, time.Unix(0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return run
 }

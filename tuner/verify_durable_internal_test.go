@@ -19,14 +19,7 @@ import (
 func TestVerificationWaitsForDurable(t *testing.T) {
 	for _, flushErr := range []error{nil, errors.New("disk full")} {
 		t.Run(errString(flushErr), func(t *testing.T) {
-			store, err := runs.Open(t.TempDir())
-			if err != nil {
-				t.Fatal(err)
-			}
-			run, err := store.Create(runs.Manifest{Tool: "test"}, time.Unix(0, 0))
-			if err != nil {
-				t.Fatal(err)
-			}
+			run := newTestRun(t)
 			release := make(chan struct{})
 			o := Options{Run: run, durable: func() error { <-release; return flushErr }}
 			rec := trialOutcome{TrialRecord: runs.TrialRecord{Index: 3, Name: "t3", Status: runs.StatusOK, Mode: TrialVerified,
