@@ -116,6 +116,7 @@ func loop(ctx context.Context, o Options, src source, ev evaluator) (*Result, er
 func finishLoop(ctx context.Context, o Options, ev evaluator, rec *recorder, res *Result, err error) (*Result, error) {
 	durable := sync.OnceValue(rec.flush)
 	var finishErr error
+	spent := rec.spent // the loop's waits for its records
 	if err == nil {
 		// Verification records nothing, and reads no replayed trial
 		// back, before the records are durable.
@@ -130,7 +131,12 @@ func finishLoop(ctx context.Context, o Options, ev evaluator, rec *recorder, res
 			}
 		}()
 		finishErr = ev.finish(ctx, res, durable)
+		finished := time.Now()
 		<-added
+		// The flush ran beside the finish: what it took until the finish
+		// ended was written meanwhile, what it took after was waited for.
+		flush, waited := rec.spent-spent, time.Since(finished)
+		rec.spent, rec.overlapped = spent+min(flush, waited), rec.overlapped+flush-min(flush, waited)
 	}
 	flushErr := durable()
 	res.Recording, res.RecordingOverlapped = rec.spent, rec.overlapped
