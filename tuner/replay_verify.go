@@ -209,20 +209,10 @@ func (p *verifyPass) run(ctx context.Context, o Options, ro ReplayOptions, res *
 	first := p.trials[0]
 	o.Progress.TrialStarted(first.Index+1, len(o.Trials), fmt.Sprintf("verify %d trials", len(p.trials)))
 	replays := replaysOf(o, p.trials)
-	restarted, err := applyAndStart(ctx, o.Backend, p.apply, p.force)
-	if restarted {
-		res.Restarts++
-	}
-	if err != nil {
-		return fmt.Errorf("verify trial %q: %w", first.Name, err)
-	}
 	eo, answered, scored := p.evalOptions(o)
-	prefix := fmt.Sprintf("%s/verify-%03d", o.Run.ID(), first.Index)
-	main, err := evaluateBatch(ctx, o.Backend, o.Queries, o.Scorer, eo, prefix, ro.Log, func(n int) {
-		o.Progress.QueryDone(n, len(o.Queries))
-	})
+	main, err := p.livePass(ctx, o, ro, res, first, eo, p.force)
 	if err != nil {
-		return fmt.Errorf("verify trial %q: %w", first.Name, err)
+		return err
 	}
 	for i, r := range main.Results {
 		if r.Error == "" && len(answered[i]) != len(eo.variants) {
@@ -328,24 +318,35 @@ func (p *verifyPass) verifyOne(ctx context.Context, o Options, ro ReplayOptions,
 	o.Progress.TrialStarted(t.Index+1, len(o.Trials), "verify "+t.Name)
 	began := time.Now()
 	replay := replaysOf(o, []runs.TrialRecord{t})[0]
+	eo := o.Eval
+	eo.K = verifyHits(o, p.settings)
+	eo.fusion = p.overrides[k]
+	batch, err := p.livePass(ctx, o, ro, res, t, eo, force)
+	if err != nil {
+		return err
+	}
+	return settleVerified(o, ro, res, recorded, t, replay, batch, p.hows[k], began)
+}
+
+// livePass applies the pass's configuration (restarting when it changed,
+// always when force; a restart counted in res) and runs every query under
+// eo, its requests named after trial t; an error names t.
+func (p *verifyPass) livePass(ctx context.Context, o Options, ro ReplayOptions, res *Result, t runs.TrialRecord, eo EvalOptions, force bool) (Batch, error) {
 	restarted, err := applyAndStart(ctx, o.Backend, p.apply, force)
 	if restarted {
 		res.Restarts++
 	}
 	if err != nil {
-		return fmt.Errorf("verify trial %q: %w", t.Name, err)
+		return Batch{}, fmt.Errorf("verify trial %q: %w", t.Name, err)
 	}
-	eo := o.Eval
-	eo.K = verifyHits(o, p.settings)
-	eo.fusion = p.overrides[k]
 	prefix := fmt.Sprintf("%s/verify-%03d", o.Run.ID(), t.Index)
 	batch, err := evaluateBatch(ctx, o.Backend, o.Queries, o.Scorer, eo, prefix, ro.Log, func(n int) {
 		o.Progress.QueryDone(n, len(o.Queries))
 	})
 	if err != nil {
-		return fmt.Errorf("verify trial %q: %w", t.Name, err)
+		return Batch{}, fmt.Errorf("verify trial %q: %w", t.Name, err)
 	}
-	return settleVerified(o, ro, res, recorded, t, replay, batch, p.hows[k], began)
+	return batch, nil
 }
 
 // verifyHits is how many hits a verification pass under s asks for. In
