@@ -200,19 +200,26 @@ func (d *scanner) hitTuples() []backend.Hit {
 	out := []backend.Hit{}
 	d.array(func() {
 		var h backend.Hit
-		d.expect('[')
-		h.DocID = d.str()
-		d.expect(',')
-		h.ChunkID = h.DocID
-		if d.peek() == '"' {
-			h.ChunkID = d.str()
-			d.expect(',')
-		}
-		h.Score = d.float()
+		h.DocID, h.ChunkID, h.Score = d.tupleHead()
 		d.expect(']')
 		out = append(out, h)
 	})
 	return out
+}
+
+// tupleHead reads a hit's or a candidate's tuple up to its score, not
+// closed (what the engine's appendTupleHead writes): [first, score or
+// [first, second, score; second defaults to first.
+func (d *scanner) tupleHead() (first, second string, score float64) {
+	d.expect('[')
+	first = d.str()
+	d.expect(',')
+	second = first
+	if d.peek() == '"' {
+		second = d.str()
+		d.expect(',')
+	}
+	return first, second, d.float()
 }
 
 // candidateTuples reads candidate lists written as [id, score], [id,
@@ -221,15 +228,7 @@ func (d *scanner) hitTuples() []backend.Hit {
 func (d *scanner) candidateTuples() map[string][]fusion.Candidate {
 	return d.candidateLists(true, func(pos int) fusion.Candidate {
 		c := fusion.Candidate{Rank: pos}
-		d.expect('[')
-		c.ID = d.str()
-		d.expect(',')
-		c.DocID = c.ID
-		if d.peek() == '"' {
-			c.DocID = d.str()
-			d.expect(',')
-		}
-		c.Score = d.float()
+		c.ID, c.DocID, c.Score = d.tupleHead()
 		if d.peek() == ',' {
 			d.pos++
 			c.Rank = d.int()
