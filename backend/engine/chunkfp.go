@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -15,7 +14,7 @@ import (
 // JSON-lines corpus is hashed from its bytes without being parsed (it is
 // not checked either); a folder is loaded.
 func CorpusHash(c CorpusConfig) (string, error) {
-	if c.Format != FormatBEIR && c.Format != FormatJSONL && c.Format != "" {
+	if !c.jsonLines() {
 		corpus, err := LoadCorpus(c)
 		if err != nil {
 			return "", err
@@ -28,8 +27,7 @@ func CorpusHash(c CorpusConfig) (string, error) {
 	}
 	defer f.Close()
 	fields := c.fields()
-	h := sha256.New()
-	fmt.Fprintf(h, "jsonl\x00%s\x00%s\x00%s\x00", fields[0], fields[1], fields[2]) // as readJSONL
+	h := jsonlHash(fields[0], fields[1], fields[2])
 	if _, err := io.Copy(h, f); err != nil {
 		return "", fmt.Errorf("load corpus: %s: %w", c.Path, err)
 	}
@@ -43,7 +41,7 @@ func CorpusHash(c CorpusConfig) (string, error) {
 // are kept; a folder is always loaded. A file that cannot be kept is no
 // error.
 func CachedCorpusIDs(c CorpusConfig, cacheDir string) (*Corpus, error) {
-	if cacheDir == "" || c.Format != FormatBEIR && c.Format != FormatJSONL && c.Format != "" {
+	if cacheDir == "" || !c.jsonLines() {
 		return LoadCorpusIDs(c)
 	}
 	hash, err := CorpusHash(c)

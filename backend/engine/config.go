@@ -78,6 +78,12 @@ type CorpusConfig struct {
 	TextField  string `yaml:"text_field,omitempty" json:"text_field"`   // jsonl: member holding the text (default "text")
 }
 
+// jsonLines reports whether c's corpus is one file of JSON lines (beir,
+// jsonl, or a format left to infer), not a folder.
+func (c CorpusConfig) jsonLines() bool {
+	return c.Format == FormatBEIR || c.Format == FormatJSONL || c.Format == ""
+}
+
 func (c CorpusConfig) fields() [3]string {
 	if c.Format == FormatBEIR {
 		return [3]string{"_id", "title", "text"}

@@ -82,7 +82,7 @@ func LoadCorpusIDs(c CorpusConfig) (*Corpus, error) {
 
 // loadCorpusIDs is LoadCorpusIDs; with hashed, its Hash is LoadCorpus's.
 func loadCorpusIDs(c CorpusConfig, hashed bool) (*Corpus, error) {
-	if c.Format != FormatBEIR && c.Format != FormatJSONL && c.Format != "" {
+	if !c.jsonLines() {
 		return LoadCorpus(c)
 	}
 	f, err := os.Open(c.Path)
@@ -94,13 +94,20 @@ func loadCorpusIDs(c CorpusConfig, hashed bool) (*Corpus, error) {
 	return readJSONL(f, c.Path, fields[0], fields[1], fields[2], true, hashed)
 }
 
+// jsonlHash starts the content hash of a JSON-lines corpus read with
+// these field names (Corpus.Hash); its bytes follow.
+func jsonlHash(idField, titleField, textField string) hash.Hash {
+	h := sha256.New()
+	fmt.Fprintf(h, "jsonl\x00%s\x00%s\x00%s\x00", idField, titleField, textField)
+	return h
+}
+
 // readJSONL is ReadJSONL; with idsOnly, LoadCorpusIDs' (hashed: with the
 // content's Hash all the same).
 func readJSONL(r io.Reader, file, idField, titleField, textField string, idsOnly, hashed bool) (*Corpus, error) {
 	var h hash.Hash
 	if !idsOnly || hashed {
-		h = sha256.New()
-		fmt.Fprintf(h, "jsonl\x00%s\x00%s\x00%s\x00", idField, titleField, textField)
+		h = jsonlHash(idField, titleField, textField)
 		r = io.TeeReader(r, h)
 	}
 	br := bufio.NewReaderSize(r, 1<<20)
