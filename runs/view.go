@@ -22,7 +22,7 @@ var ErrNoLatency error = noLatencyError{errors.New("measured no latency")}
 
 type noLatencyError struct{ error }
 
-// ExitCode is 2 (internal/cli reads it): an input error.
+// ExitCode is 2 (the command layer reads it): an input error.
 func (noLatencyError) ExitCode() int { return 2 }
 
 // RenderView writes run's leaderboard to w as v asks, in format (text,

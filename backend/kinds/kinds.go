@@ -1,6 +1,6 @@
 // Package kinds builds a backend kind's Factory from plain options: the
 // one place that knows every kind (embedded, process, http), so a new kind
-// plugs in here and in the settings model (internal/settings), not in the
+// plugs in here and in the settings model (cmd/tune/internal/settings), not in the
 // command.
 package kinds
 

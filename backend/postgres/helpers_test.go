@@ -1,7 +1,6 @@
 package postgres_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -11,31 +10,12 @@ import (
 	"testing"
 
 	"github.com/fusiontune/fusiontune/backend/postgres"
-	"github.com/fusiontune/fusiontune/tuner/studystore/pgtest"
-	"github.com/jackc/pgx/v5"
+	"github.com/fusiontune/fusiontune/internal/pgtest"
 )
 
-// database starts a throwaway cluster and returns the URL of a fresh
-// database with pgvector, skipping (failing under CI) when pgvector is
-// not installed.
-func database(t *testing.T) string {
-	t.Helper()
-	srv := pgtest.Start(t)
-	url := srv.NewDatabase(t)
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, "CREATE EXTENSION IF NOT EXISTS vector"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("pgvector: %v (CI is set: .ci/run should have run scripts/install-pgvector.sh)", err)
-		}
-		t.Skipf("pgvector not installed (scripts/install-pgvector.sh): %v", err)
-	}
-	return url
-}
+// database returns the URL of a fresh database with pgvector in a
+// throwaway cluster (pgtest.VectorDatabase).
+func database(t *testing.T) string { return pgtest.VectorDatabase(t) }
 
 // topics are the planted topics of the synthetic corpus.
 var topics = [][]string{

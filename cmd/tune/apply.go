@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 
-	"github.com/fusiontune/fusiontune/internal/cli"
+	"github.com/fusiontune/fusiontune/cmd/tune/internal/cli"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
 	"github.com/fusiontune/fusiontune/tuner/promote"

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fusiontune/fusiontune/internal/sweeptest"
+	"github.com/fusiontune/fusiontune/cmd/tune/internal/sweeptest"
 )
 
 func freeAddr(t *testing.T) string {

@@ -4,9 +4,9 @@ import (
 	"context"
 	"sync"
 
-	"github.com/fusiontune/fusiontune/internal/checkfiles"
-	"github.com/fusiontune/fusiontune/internal/cli"
-	tunesettings "github.com/fusiontune/fusiontune/internal/settings"
+	"github.com/fusiontune/fusiontune/cmd/tune/internal/checkfiles"
+	"github.com/fusiontune/fusiontune/cmd/tune/internal/cli"
+	tunesettings "github.com/fusiontune/fusiontune/cmd/tune/internal/settings"
 
 	"github.com/fusiontune/fusiontune/experiments"
 )

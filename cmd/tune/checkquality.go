@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/fusiontune/fusiontune/internal/cli"
+	"github.com/fusiontune/fusiontune/cmd/tune/internal/cli"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
 )

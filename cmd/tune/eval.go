@@ -5,7 +5,7 @@ import (
 	"flag"
 	"slices"
 
-	"github.com/fusiontune/fusiontune/internal/cli"
+	"github.com/fusiontune/fusiontune/cmd/tune/internal/cli"
 
 	"github.com/fusiontune/fusiontune/metrics/treceval"
 )

@@ -1,6 +1,6 @@
 package main
 
-import "github.com/fusiontune/fusiontune/internal/cli"
+import "github.com/fusiontune/fusiontune/cmd/tune/internal/cli"
 
 // The exit codes errors carry (cli.Code reads them once, in run): 0 ok,
 // 1 a run or gate failed, 2 usage or input error, 3 a sweep finished with

@@ -1,6 +1,6 @@
 package main
 
-import "github.com/fusiontune/fusiontune/internal/cli"
+import "github.com/fusiontune/fusiontune/cmd/tune/internal/cli"
 
 // The flags many commands share, bound to their settings keys.
 var (

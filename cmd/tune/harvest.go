@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/fusiontune/fusiontune/cmd/tune/internal/cli"
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/experiments/harvest"
-	"github.com/fusiontune/fusiontune/internal/cli"
 	"github.com/fusiontune/fusiontune/internal/querylog"
 	"github.com/fusiontune/fusiontune/tuner/judging"
 	"github.com/fusiontune/fusiontune/tuner/pool"

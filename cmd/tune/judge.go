@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/fusiontune/fusiontune/cmd/tune/internal/cli"
 	"github.com/fusiontune/fusiontune/experiments/judge"
-	"github.com/fusiontune/fusiontune/internal/cli"
 	"github.com/fusiontune/fusiontune/tuner/judging"
 )
 

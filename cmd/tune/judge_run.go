@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/fusiontune/fusiontune/cmd/tune/internal/cli"
+	tunesettings "github.com/fusiontune/fusiontune/cmd/tune/internal/settings"
 	"github.com/fusiontune/fusiontune/experiments/judge"
 	"github.com/fusiontune/fusiontune/experiments/judge/llm"
-	"github.com/fusiontune/fusiontune/internal/cli"
-	tunesettings "github.com/fusiontune/fusiontune/internal/settings"
 	"github.com/fusiontune/fusiontune/tuner/judging"
 )
 

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fusiontune/fusiontune/cmd/tune/internal/cli"
 	"github.com/fusiontune/fusiontune/experiments/labels"
 	"github.com/fusiontune/fusiontune/internal/atomicfile"
-	"github.com/fusiontune/fusiontune/internal/cli"
 	"github.com/fusiontune/fusiontune/tuner/judging"
 )
 

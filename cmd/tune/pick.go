@@ -1,6 +1,6 @@
 package main
 
-import "github.com/fusiontune/fusiontune/internal/cli"
+import "github.com/fusiontune/fusiontune/cmd/tune/internal/cli"
 
 // pickUsage says how every command reads a RUN and a TRIAL (resolved by
 // runs.Store.Resolve and runs.Leaderboard.Pick).

@@ -3,7 +3,7 @@ package main
 import (
 	"context"
 
-	"github.com/fusiontune/fusiontune/internal/cli"
+	"github.com/fusiontune/fusiontune/cmd/tune/internal/cli"
 	"github.com/fusiontune/fusiontune/tuner"
 )
 

@@ -8,7 +8,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/fusiontune/fusiontune/internal/cli"
+	"github.com/fusiontune/fusiontune/cmd/tune/internal/cli"
 	"github.com/fusiontune/fusiontune/runs"
 )
 

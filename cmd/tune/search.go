@@ -5,7 +5,7 @@ import (
 	"log/slog"
 
 	"github.com/fusiontune/fusiontune/backend/engine"
-	"github.com/fusiontune/fusiontune/internal/cli"
+	"github.com/fusiontune/fusiontune/cmd/tune/internal/cli"
 	"github.com/fusiontune/fusiontune/internal/trec"
 	"github.com/fusiontune/fusiontune/tuner"
 )

@@ -6,7 +6,7 @@ import (
 	"os"
 
 	"github.com/fusiontune/fusiontune/backend/engine"
-	"github.com/fusiontune/fusiontune/internal/cli"
+	"github.com/fusiontune/fusiontune/cmd/tune/internal/cli"
 )
 
 var serveSpec = cli.Spec{Name: "serve", Usage: "--config engine.yaml [--listen ADDR] [--ready-file PATH] [--max-query-terms N]", Args: cli.NoArgs, Flags: []cli.Flag{

@@ -3,10 +3,10 @@ package main
 import (
 	"flag"
 
-	tunesettings "github.com/fusiontune/fusiontune/internal/settings"
+	tunesettings "github.com/fusiontune/fusiontune/cmd/tune/internal/settings"
 )
 
-// settings is tune's configuration (internal/settings), merged in the
+// settings is tune's configuration (cmd/tune/internal/settings), merged in the
 // documented order: defaults < settings file (tune.yaml or --config) <
 // FUSIONTUNE_* environment variables < flags. A command that needs a
 // block of its own adds one field here pointing at a struct type in its

@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/fusiontune/fusiontune/internal/cli"
-	tunesettings "github.com/fusiontune/fusiontune/internal/settings"
+	"github.com/fusiontune/fusiontune/cmd/tune/internal/cli"
+	tunesettings "github.com/fusiontune/fusiontune/cmd/tune/internal/settings"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
 )

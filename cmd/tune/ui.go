@@ -4,8 +4,8 @@ import (
 	"context"
 
 	"github.com/fusiontune/fusiontune/backend/engine"
-	"github.com/fusiontune/fusiontune/internal/cli"
-	"github.com/fusiontune/fusiontune/internal/ui"
+	"github.com/fusiontune/fusiontune/cmd/tune/internal/cli"
+	"github.com/fusiontune/fusiontune/cmd/tune/internal/ui"
 )
 
 // defaultUIListen is tune ui's address: loopback only.

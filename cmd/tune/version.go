@@ -3,7 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/fusiontune/fusiontune/internal/cli"
+	"github.com/fusiontune/fusiontune/cmd/tune/internal/cli"
 	"runtime/debug"
 )
 

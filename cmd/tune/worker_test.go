@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"github.com/c-bata/goptuna"
+	"github.com/fusiontune/fusiontune/internal/pgtest"
 	"github.com/fusiontune/fusiontune/tuner/studystore"
-	"github.com/fusiontune/fusiontune/tuner/studystore/pgtest"
 )
 
 // sharedExperiment is a 30-trial study over query-time parameters: the

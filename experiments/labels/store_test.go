@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/fusiontune/fusiontune/experiments/labels"
-	"github.com/fusiontune/fusiontune/tuner/studystore/pgtest"
+	"github.com/fusiontune/fusiontune/internal/pgtest"
 
 	_ "github.com/glebarez/go-sqlite" // the "sqlite" database/sql driver the store's gorm dialector uses
 )

@@ -11,7 +11,7 @@ import (
 
 // Env is what the judge flows share: the dataset, its id in the label
 // store, and how to reach the store and the LLM judge (the settings bind
-// them; see internal/settings' JudgeEnv).
+// them; see cmd/tune/internal/settings' JudgeEnv).
 type Env struct {
 	// Data is the dataset (golden set, queries, corpus); ID its id in the
 	// label store.

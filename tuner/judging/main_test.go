@@ -3,9 +3,9 @@ package judging_test
 import (
 	"testing"
 
-	"github.com/fusiontune/fusiontune/internal/sweeptest"
+	"github.com/fusiontune/fusiontune/backend/engine/enginetest"
 )
 
 // TestMain lets the in-process sweeps of this package's tests start the
-// embedded engine (sweeptest.Main).
-func TestMain(m *testing.M) { sweeptest.Main(m) }
+// embedded engine (enginetest.Main).
+func TestMain(m *testing.M) { enginetest.Main(m) }

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/c-bata/goptuna"
+	"github.com/fusiontune/fusiontune/internal/pgtest"
 	"github.com/fusiontune/fusiontune/tuner/studystore"
-	"github.com/fusiontune/fusiontune/tuner/studystore/pgtest"
 )
 
 // backend makes a fresh, empty database and returns its storage URL.

@@ -1,0 +1,53 @@
+package settings
+
+import (
+	"io"
+	"log/slog"
+
+	"github.com/fusiontune/fusiontune/cmd/tune/internal/ui"
+	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner"
+)
+
+// UIOptions opens what `tune ui` serves from the settings: the runs in
+// store, the dataset (every query, the label store's labels merged), the
+// scorer, the backend, the corpus's documents (read once) and the pool
+// file to judge ("" none). Secrets the settings name join r; notes go to
+// log. The user's errors are tuner.InputErrors.
+func (s *Settings) UIOptions(store *runs.Store, pool string, r *runs.Redactor, log io.Writer) (ui.Options, error) {
+	var o ui.Options
+	d := s.Dataset
+	d.Split = experiments.SplitAll // the microscope and judge pages offer every query
+	ds, err := tuner.OpenDataset(d, s.EngineCorpusPath(), CachePath(""))
+	if err != nil {
+		return o, err
+	}
+	if err := s.MergeStoreLabels(ds, r, log); err != nil {
+		return o, err
+	}
+	scorer, err := s.Score.Scorer(ds.Golden.Scale)
+	if err != nil {
+		return o, tuner.InputErr(err)
+	}
+	f, err := s.Factory(ds.Corpus, r)
+	if err != nil {
+		return o, tuner.InputErr(err)
+	}
+	o = ui.Options{Store: store, Dataset: ds, Scorer: scorer, K: s.Eval.K, Backend: f, Labels: s.JudgeStoreURL(),
+		Compare: func(seed int64) tuner.CompareOptions { return tuner.CompareOptions{Stats: s.StatsOptions(seed)} },
+		Log:     slog.New(slog.NewTextHandler(log, nil))}
+	docs, err := ds.JudgeDocs()
+	if err != nil {
+		return o, tuner.InputErr(err)
+	}
+	if docs != nil {
+		o.Docs = ui.DocsOf(docs)
+	}
+	if o.PoolFile = pool; pool != "" {
+		if o.Pool, err = ds.PoolPairsWith(pool, ds.DatasetID(), docs); err != nil {
+			return o, err
+		}
+	}
+	return o, nil
+}
