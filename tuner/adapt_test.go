@@ -14,6 +14,7 @@ import (
 	"github.com/fusiontune/fusiontune/backend/engine"
 	"github.com/fusiontune/fusiontune/backend/fusion"
 	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
 	"github.com/fusiontune/fusiontune/tuner/adapt"
@@ -213,7 +214,7 @@ func TestAdaptInputErrors(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("error %v, want one containing %q", err, tc.want)
 			}
-			var ie *tuner.InputError
+			var ie *inputerr.Error
 			if !errors.As(err, &ie) {
 				t.Errorf("error %v is not an input error", err)
 			}

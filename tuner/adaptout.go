@@ -4,18 +4,19 @@ import (
 	"fmt"
 
 	"github.com/fusiontune/fusiontune/internal/atomicfile"
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 )
 
 // AdaptOutput checks what `tune adapt` does with its reports: --out and
 // --apply (apply) need the run's one replay group, whose learned policy is
 // written to out ("" none). It returns that group's report (nil when
-// neither is asked for); a run with several groups is an InputError.
+// neither is asked for); a run with several groups is an inputerr.Error.
 func AdaptOutput(reports []*AdaptReport, out string, apply bool) (*AdaptReport, error) {
 	if out == "" && !apply {
 		return nil, nil
 	}
 	if len(reports) != 1 {
-		return nil, InputErr(fmt.Errorf("--out and --apply: the run has %d replay groups: pick one with --collection", len(reports)))
+		return nil, inputerr.Wrap(fmt.Errorf("--out and --apply: the run has %d replay groups: pick one with --collection", len(reports)))
 	}
 	r := reports[0]
 	if out == "" {

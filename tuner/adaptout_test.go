@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/fusiontune/fusiontune/backend/fusion"
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/tuner"
 )
 
@@ -22,7 +23,7 @@ func TestAdaptOutput(t *testing.T) {
 	if r, err := tuner.AdaptOutput(two, "", false); r != nil || err != nil {
 		t.Errorf("neither: %v, %v", r, err)
 	}
-	var ie *tuner.InputError
+	var ie *inputerr.Error
 	if _, err := tuner.AdaptOutput(two, "", true); !errors.As(err, &ie) || !strings.Contains(err.Error(), "the run has 2 replay groups") {
 		t.Errorf("two groups: %v", err)
 	}

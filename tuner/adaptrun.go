@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/fusiontune/fusiontune/backend/fusion"
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/metrics/stats"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner/adapt"
@@ -129,7 +130,7 @@ func Adapt(ctx context.Context, run *runs.Run, o AdaptOptions) ([]*AdaptReport, 
 		if o.Collection != "" {
 			what = fmt.Sprintf("collection %q", o.Collection)
 		}
-		return nil, InputErr(fmt.Errorf("adapt: run %s: no replayed trials with two distinct settings or more in %s (adapt learns from a --mode replay sweep over query-time settings)", run.ID(), what))
+		return nil, inputerr.Wrap(fmt.Errorf("adapt: run %s: no replayed trials with two distinct settings or more in %s (adapt learns from a --mode replay sweep over query-time settings)", run.ID(), what))
 	}
 	return out, nil
 }
@@ -153,7 +154,7 @@ func adaptGroup(ctx context.Context, run *runs.Run, name string, trials []runs.T
 		return nil, err
 	}
 	if err := o.Options.Validate(len(m.Queries)); err != nil {
-		return nil, InputErr(err)
+		return nil, inputerr.Wrap(err)
 	}
 	names := make([]string, 0, len(m.Arms[0].Fusion.Weights))
 	for n := range raw[firstListed(col)] {
@@ -207,7 +208,7 @@ func fillMatrix(m *adapt.Matrix, col *collection, raw []map[string][]fusion.Cand
 		}
 	}
 	if mi < 0 && metric != "primary" {
-		return 0, InputErr(fmt.Errorf("adapt: metric %q: not in the run's scorecard (%s, or primary)", metric, strings.Join(rp.names, ", ")))
+		return 0, inputerr.Wrap(fmt.Errorf("adapt: metric %q: not in the run's scorecard (%s, or primary)", metric, strings.Join(rp.names, ", ")))
 	}
 	skipped := 0
 	for i := range col.queries {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
 )
 
@@ -30,14 +31,14 @@ func CompareRefs(ctx context.Context, store *runs.Store, refA, refB string, stat
 
 // PlanRun is PlanBudget from run's recorded power (the comparison of its
 // best trial with its reference); a run that recorded none is an
-// InputError.
+// inputerr.Error.
 func PlanRun(effect float64, run *runs.Run, o StatsOptions) (Budget, error) {
 	lb, err := run.ReadLeaderboard()
 	if err != nil {
 		return Budget{}, err
 	}
 	if lb.Power == nil {
-		return Budget{}, InputErr(fmt.Errorf("run %s records no power (no comparison of its best trial with a reference): run tune plan without RUN for the prior", run.ID()))
+		return Budget{}, inputerr.Wrap(fmt.Errorf("run %s records no power (no comparison of its best trial with a reference): run tune plan without RUN for the prior", run.ID()))
 	}
 	return PlanBudget(effect, lb.Power, run.ID(), o), nil
 }

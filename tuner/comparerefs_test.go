@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
 )
@@ -35,7 +36,7 @@ func TestCompareRefsAndPlanRun(t *testing.T) {
 		t.Error("an unknown trial: no error")
 	}
 	_, err = tuner.PlanRun(0.02, run, tuner.StatsOptions{})
-	var ie *tuner.InputError
+	var ie *inputerr.Error
 	if !errors.As(err, &ie) || !strings.Contains(err.Error(), "records no power") {
 		t.Errorf("no power: %v", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
 )
 
@@ -89,10 +90,10 @@ func (c Config) checkConstrainSampler() error {
 		return nil
 	}
 	if len(c.Constraints) == 0 {
-		return InputErr(fmt.Errorf("score.constrain_sampler: set score.constraints for the sampler to search under"))
+		return inputerr.Wrap(fmt.Errorf("score.constrain_sampler: set score.constraints for the sampler to search under"))
 	}
 	if needsLatency(c.Constraints) && c.Replay != nil && c.Replay.Mode != ModeLive {
-		return InputErr(fmt.Errorf("score.constrain_sampler: a latency constraint needs every trial measured live, and --mode %s replays query-time trials (which send no query of their own): run with --mode live", c.Replay.Mode))
+		return inputerr.Wrap(fmt.Errorf("score.constrain_sampler: a latency constraint needs every trial measured live, and --mode %s replays query-time trials (which send no query of their own): run with --mode live", c.Replay.Mode))
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
 	"github.com/fusiontune/fusiontune/tuner/sampler"
@@ -120,7 +121,7 @@ func TestConstrainSamplerRefusedWithoutLiveLatency(t *testing.T) {
 		c := runConfig(t, landscapeTrials(), nil)
 		c.Constraints, c.Replay, c.ConstrainSampler = parseGates(t, tc.constraints...), tc.replay, true
 		_, err := tuner.Run(context.Background(), c)
-		var ie *tuner.InputError
+		var ie *inputerr.Error
 		if err == nil || !errors.As(err, &ie) {
 			t.Errorf("%s: %v, want an input error", tc.name, err)
 		}

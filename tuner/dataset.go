@@ -11,6 +11,7 @@ import (
 	"github.com/fusiontune/fusiontune/backend/engine"
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/experiments/demo"
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
 )
 
@@ -37,7 +38,7 @@ type Dataset struct {
 // under cacheDir, when d has no path), applies its split and resolves every
 // judgment against the corpus: d.Corpus, else corpusFallback (the embedded
 // engine's corpus), else none. Problems with the user's files are
-// *InputError.
+// *inputerr.Error.
 //
 // It lives here rather than in experiments because resolving needs the
 // engine's corpus reader, and experiments sits below backend.
@@ -63,7 +64,7 @@ func OpenDataset(d experiments.DatasetConfig, corpusFallback, cacheDir string) (
 	}
 	res, err := gs.Resolve(docs)
 	if err != nil {
-		return nil, InputErr(err)
+		return nil, inputerr.Wrap(err)
 	}
 	for _, w := range res.Warnings {
 		ds.Warnings = append(ds.Warnings, w.Error())
@@ -71,7 +72,7 @@ func OpenDataset(d experiments.DatasetConfig, corpusFallback, cacheDir string) (
 	if ds.Corpus != "" {
 		warn, err := res.CheckMissing(docs, d.AllowMissingDocs)
 		if err != nil {
-			return nil, InputErr(err)
+			return nil, inputerr.Wrap(err)
 		}
 		if warn != nil {
 			ds.Warnings = append(ds.Warnings, warn.Error())
@@ -111,7 +112,7 @@ func demoDataset(d experiments.DatasetConfig, cacheDir string) (experiments.Data
 
 // loadGolden reads d's golden set and the corpus at corpus ("": none) side
 // by side (a corpus whose ids are all it needs, kept under cacheDir: see
-// corpusIDs). Every error is an *InputError naming the setting at fault
+// corpusIDs). Every error is an *inputerr.Error naming the setting at fault
 // (dataset.path when the golden set is missing, dataset.corpus).
 func loadGolden(d experiments.DatasetConfig, corpus, cacheDir string) (*experiments.GoldenSet, []experiments.Document, error) {
 	var docs []experiments.Document
@@ -127,13 +128,13 @@ func loadGolden(d experiments.DatasetConfig, corpus, cacheDir string) (*experime
 	gs, err := d.Load()
 	wg.Wait()
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, InputErr(fmt.Errorf("dataset.path: %w", err))
+		return nil, nil, inputerr.Wrap(fmt.Errorf("dataset.path: %w", err))
 	}
 	if err != nil {
-		return nil, nil, InputErr(err)
+		return nil, nil, inputerr.Wrap(err)
 	}
 	if docsErr != nil {
-		return nil, nil, InputErr(fmt.Errorf("dataset.corpus: %w", docsErr))
+		return nil, nil, inputerr.Wrap(fmt.Errorf("dataset.corpus: %w", docsErr))
 	}
 	return gs, docs, nil
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
 )
@@ -78,9 +79,9 @@ func TestOpenDatasetInputErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := tuner.OpenDataset(tt.d.WithDefaults(), "", t.TempDir())
-			var ie *tuner.InputError
+			var ie *inputerr.Error
 			if !errors.As(err, &ie) || !strings.HasPrefix(err.Error(), tt.want) {
-				t.Fatalf("err = %v, want an InputError starting %q", err, tt.want)
+				t.Fatalf("err = %v, want an inputerr.Error starting %q", err, tt.want)
 			}
 		})
 	}

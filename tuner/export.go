@@ -12,6 +12,7 @@ import (
 
 	"github.com/fusiontune/fusiontune/backend/engine"
 	"github.com/fusiontune/fusiontune/internal/atomicfile"
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/internal/trec"
 	"github.com/fusiontune/fusiontune/runs"
 )
@@ -87,7 +88,7 @@ func Export(ds *Dataset, format, dir string) ([]string, error) {
 			add(BEIRCorpus, corpus)
 		}
 	default:
-		return nil, InputErr(fmt.Errorf("export: --format: want %s or %s (got %q)", ExportTREC, ExportBEIR, format))
+		return nil, inputerr.Wrap(fmt.Errorf("export: --format: want %s or %s (got %q)", ExportTREC, ExportBEIR, format))
 	}
 	return writeAll(dir, order, files)
 }
@@ -146,7 +147,7 @@ func beirQrels(qrels trec.Qrels) ([]byte, error) {
 func beirCorpus(path string) ([]byte, error) {
 	c, err := engine.LoadCorpus(engine.CorpusConfig{Path: path})
 	if err != nil {
-		return nil, InputErr(fmt.Errorf("dataset.corpus: %w", err))
+		return nil, inputerr.Wrap(fmt.Errorf("dataset.corpus: %w", err))
 	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -250,16 +251,16 @@ func TrialRunBytes(store *runs.Store, ref string) (data []byte, note string, err
 
 // ResolveTrial finds the trial ref names in store: "RUN" (its best trial)
 // or "RUN:TRIAL" (run ids hold no colon; trial names may: "w=bm25:0.6").
-// A run or trial that is not there is an InputError.
+// A run or trial that is not there is an inputerr.Error.
 func ResolveTrial(store *runs.Store, ref string) (*runs.Run, runs.Entry, error) {
 	runRef, trial, _ := strings.Cut(ref, ":")
 	run, err := store.Resolve(runRef)
 	if err != nil {
-		return nil, runs.Entry{}, InputErr(err)
+		return nil, runs.Entry{}, inputerr.Wrap(err)
 	}
 	e, err := TrialOf(run, trial)
 	if err != nil {
-		return nil, runs.Entry{}, InputErr(err)
+		return nil, runs.Entry{}, inputerr.Wrap(err)
 	}
 	return run, e, nil
 }

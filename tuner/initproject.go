@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 )
 
 // InitProject writes a starter project into dir (created when missing):
@@ -18,20 +19,20 @@ import (
 func InitProject(dir, corpus string) ([]string, error) {
 	absDir, err := filepath.Abs(dir)
 	if err != nil {
-		return nil, InputErr(fmt.Errorf("--dir: %w", err))
+		return nil, inputerr.Wrap(fmt.Errorf("--dir: %w", err))
 	}
 	var docs []experiments.Document
 	rel := ""
 	if corpus != "" {
 		if docs, err = CorpusDocuments(corpus); err != nil {
-			return nil, InputErr(fmt.Errorf("--corpus: %w", err))
+			return nil, inputerr.Wrap(fmt.Errorf("--corpus: %w", err))
 		}
 		if len(docs) == 0 {
-			return nil, InputErr(fmt.Errorf("--corpus %s: no documents", corpus))
+			return nil, inputerr.Wrap(fmt.Errorf("--corpus %s: no documents", corpus))
 		}
 		abs, err := filepath.Abs(corpus)
 		if err != nil {
-			return nil, InputErr(fmt.Errorf("--corpus: %w", err))
+			return nil, inputerr.Wrap(fmt.Errorf("--corpus: %w", err))
 		}
 		if rel, err = filepath.Rel(absDir, abs); err != nil {
 			rel = abs
@@ -50,10 +51,10 @@ func InitProject(dir, corpus string) ([]string, error) {
 		}
 	}
 	if len(exist) > 0 {
-		return nil, InputErr(fmt.Errorf("init: not overwriting %s: nothing written (move the file(s) away or choose another --dir)", strings.Join(exist, ", ")))
+		return nil, inputerr.Wrap(fmt.Errorf("init: not overwriting %s: nothing written (move the file(s) away or choose another --dir)", strings.Join(exist, ", ")))
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, InputErr(fmt.Errorf("--dir: %w", err))
+		return nil, inputerr.Wrap(fmt.Errorf("--dir: %w", err))
 	}
 	var paths []string
 	for _, f := range files {
@@ -70,7 +71,7 @@ func InitProject(dir, corpus string) ([]string, error) {
 func writeNew(path string, data []byte) error {
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
 	if errors.Is(err, os.ErrExist) {
-		return InputErr(fmt.Errorf("init: %s already exists; not overwritten", path))
+		return inputerr.Wrap(fmt.Errorf("init: %s already exists; not overwritten", path))
 	}
 	if err != nil {
 		return fmt.Errorf("init: %w", err)

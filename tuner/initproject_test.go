@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/tuner"
 )
 
@@ -32,7 +33,7 @@ func TestInitProject(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = tuner.InitProject(dir, "")
-	var ie *tuner.InputError
+	var ie *inputerr.Error
 	if !errors.As(err, &ie) || !strings.Contains(err.Error(), "not overwriting") {
 		t.Fatalf("second init: %v, want an input error refusing to overwrite", err)
 	}

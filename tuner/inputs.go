@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/internal/secrets"
 	"github.com/fusiontune/fusiontune/runs"
 )
@@ -105,7 +106,7 @@ func HeldOutQueries(d experiments.DatasetConfig, corpusFallback, cacheDir string
 		test := d
 		test.Split = experiments.SplitTest
 		ds, err := OpenDataset(test, corpusFallback, cacheDir)
-		var ie *InputError
+		var ie *inputerr.Error
 		if errors.As(err, &ie) {
 			err = ie.Err
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/fusiontune/fusiontune/backend/engine"
 	"github.com/fusiontune/fusiontune/experiments/judge"
 	"github.com/fusiontune/fusiontune/experiments/labels"
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/tuner/pool"
 )
 
@@ -43,14 +44,14 @@ func (ds *Dataset) Categories() map[string]string {
 
 // JudgeDocs returns the documents of ds's corpus as a judge reads them
 // (nil when ds has no corpus). A corpus that cannot be read is an
-// *InputError naming dataset.corpus.
+// *inputerr.Error naming dataset.corpus.
 func (ds *Dataset) JudgeDocs() (map[string]judge.Doc, error) {
 	if ds.Corpus == "" {
 		return nil, nil
 	}
 	c, err := engine.LoadCorpus(engine.CorpusConfig{Path: ds.Corpus})
 	if err != nil {
-		return nil, InputErr(fmt.Errorf("dataset.corpus: %w", err))
+		return nil, inputerr.Wrap(fmt.Errorf("dataset.corpus: %w", err))
 	}
 	docs := make(map[string]judge.Doc, len(c.Docs))
 	for _, d := range c.Docs {
@@ -61,7 +62,7 @@ func (ds *Dataset) JudgeDocs() (map[string]judge.Doc, error) {
 
 // PoolPairs reads the pool file at path (tune judge pool --out) and
 // returns its pairs of dataset with query and document texts (documents
-// from ds's corpus, when it has one). Problems are *InputError.
+// from ds's corpus, when it has one). Problems are *inputerr.Error.
 func (ds *Dataset) PoolPairs(path, dataset string) ([]judge.Pair, error) {
 	docs, err := ds.JudgeDocs()
 	if err != nil {
@@ -75,17 +76,17 @@ func (ds *Dataset) PoolPairs(path, dataset string) ([]judge.Pair, error) {
 func (ds *Dataset) PoolPairsWith(path, dataset string, docs map[string]judge.Doc) ([]judge.Pair, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, InputErr(fmt.Errorf("--pool: %w", err))
+		return nil, inputerr.Wrap(fmt.Errorf("--pool: %w", err))
 	}
 	defer f.Close()
 	entries, err := judge.ReadPool(f, path)
 	if err != nil {
-		return nil, InputErr(err)
+		return nil, inputerr.Wrap(err)
 	}
 	texts, _ := QueryTexts(ds.Queries)
 	pairs, err := judge.Pairs(entries, dataset, texts, docs)
 	if err != nil {
-		return nil, InputErr(err)
+		return nil, inputerr.Wrap(err)
 	}
 	return pairs, nil
 }

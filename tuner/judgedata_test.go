@@ -13,6 +13,7 @@ import (
 
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/experiments/judge"
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/tuner"
 	"github.com/fusiontune/fusiontune/tuner/pool"
 )
@@ -48,7 +49,7 @@ func TestJudgeData(t *testing.T) {
 	if err != nil || len(pairs) != 1 || pairs[0].QueryText != q.Text || pairs[0].DocText != docs[doc].Text || pairs[0].DocText == "" {
 		t.Fatalf("PoolPairs = %+v, %v", pairs, err)
 	}
-	var ie *tuner.InputError
+	var ie *inputerr.Error
 	if _, err := ds.PoolPairs(filepath.Join(dir, "missing.jsonl"), "demo"); !errors.As(err, &ie) || !strings.HasPrefix(err.Error(), "--pool: ") {
 		t.Errorf("PoolPairs of a missing file: %v, want an input error on --pool", err)
 	}

@@ -10,6 +10,7 @@ import (
 	"slices"
 
 	"github.com/fusiontune/fusiontune/experiments/labels"
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/metrics/stats"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner/pool"
@@ -158,7 +159,7 @@ func (l *JudgeLoop) Run(ctx context.Context, run *runs.Run, lb runs.Leaderboard,
 // opened (it is never nil).
 func (l *JudgeLoop) prepare(ctx context.Context, run *runs.Run) (closeStore func(), err error) {
 	if err := l.Validate(); err != nil {
-		return nil, InputErr(err)
+		return nil, inputerr.Wrap(err)
 	}
 	if l.Log == nil {
 		l.Log = io.Discard

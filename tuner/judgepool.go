@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner/pool"
 )
@@ -53,7 +54,7 @@ func PoolRun(run *runs.Run, o PoolOptions) (*pool.Pool, error) {
 		o.Depth = pool.DefaultDepth
 	}
 	if o.Depth < 1 || o.Depth > pool.MaxDepth {
-		return nil, InputErr(fmt.Errorf("--depth must be in 1..%d (got %d)", pool.MaxDepth, o.Depth))
+		return nil, inputerr.Wrap(fmt.Errorf("--depth must be in 1..%d (got %d)", pool.MaxDepth, o.Depth))
 	}
 	if o.Dataset == "" {
 		o.Dataset = RunDatasetID(run)
@@ -68,7 +69,7 @@ func PoolRun(run *runs.Run, o PoolOptions) (*pool.Pool, error) {
 	}
 	chosen, err := SelectTrials(*lb, o.Trials)
 	if err != nil {
-		return nil, InputErr(err)
+		return nil, inputerr.Wrap(err)
 	}
 	EnsureDeriver(run)
 	judged := judgedPairs{}

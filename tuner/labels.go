@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/fusiontune/fusiontune/experiments/labels"
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 )
 
 // LabelsInfo records the label store a dataset's judgments were merged
@@ -41,7 +42,7 @@ func (ds *Dataset) MergeLabels(ctx context.Context, url, id string) error {
 	ds.Config.ID = id
 	st, err := labels.Open(ctx, url)
 	if err != nil {
-		return InputErr(fmt.Errorf("dataset.labels: %w", err))
+		return inputerr.Wrap(fmt.Errorf("dataset.labels: %w", err))
 	}
 	defer st.Close()
 	ls, err := st.Latest(ctx, id)

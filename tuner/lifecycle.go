@@ -15,6 +15,7 @@ import (
 
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/metrics/stats"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/runs/report"
@@ -150,20 +151,6 @@ func (o *Outcome) Best() (runs.Entry, bool) {
 	}
 	return o.Leaderboard.Best()
 }
-
-// InputError marks an error caused by the user's input (a run to resume
-// made from another experiment file, a bad storage URL): the command exits
-// 2 for it.
-type InputError struct{ Err error }
-
-// Error returns the wrapped error's message.
-func (e *InputError) Error() string { return e.Err.Error() }
-
-// Unwrap returns the wrapped error.
-func (e *InputError) Unwrap() error { return e.Err }
-
-// InputErr marks err as the user's input error (see InputError).
-func InputErr(err error) error { return &InputError{Err: err} }
 
 // heldOutFile holds the held-out split's per-query results in the run.
 const heldOutFile = "heldout.queries.jsonl"
@@ -347,7 +334,7 @@ func (c Config) failPreflight(ctx context.Context, run *runs.Run, err error, bac
 	if ctx.Err() != nil {
 		return err
 	}
-	return InputErr(err)
+	return inputerr.Wrap(err)
 }
 
 // failSnapshot ends a new run whose inputs could not be snapshotted: no
@@ -407,10 +394,10 @@ func openRun(c Config) (run *runs.Run, snapshotted func() error, err error) {
 func resumeRun(c Config) (*runs.Run, error) {
 	run, err := c.Store.Resolve(c.Resume)
 	if err != nil {
-		return nil, InputErr(err)
+		return nil, inputerr.Wrap(err)
 	}
 	if run.Manifest.Experiments != c.Manifest.Experiments {
-		return nil, InputErr(fmt.Errorf("--resume %s: the run was made from a different experiment file (sha256 %.12s, now %.12s)", run.ID(), run.Manifest.Experiments, c.Manifest.Experiments))
+		return nil, inputerr.Wrap(fmt.Errorf("--resume %s: the run was made from a different experiment file (sha256 %.12s, now %.12s)", run.ID(), run.Manifest.Experiments, c.Manifest.Experiments))
 	}
 	if run.Manifest.Status != RunAnalysing || c.RetryFailed {
 		run.Manifest.Status = "running" // else Run finishes its analysis only
@@ -423,7 +410,7 @@ func resumeRun(c Config) (*runs.Run, error) {
 	}
 	if c.RetryFailed {
 		if c.Study != nil {
-			return nil, InputErr(errors.New("--retry-failed: not for a search study (its sampler has learned from the failed trials); resume without it"))
+			return nil, inputerr.Wrap(errors.New("--retry-failed: not for a search study (its sampler has learned from the failed trials); resume without it"))
 		}
 		trials, err := run.Trials()
 		if err != nil {
@@ -801,7 +788,7 @@ func finishRun(ctx context.Context, run *runs.Run, res *Result, runErr error, hi
 func openStudyStore(ctx context.Context, url string) (*studystore.Store, error) {
 	db, err := studystore.Open(ctx, url)
 	if errors.Is(err, studystore.ErrBadURL) {
-		return nil, InputErr(fmt.Errorf("--storage: %w", err))
+		return nil, inputerr.Wrap(fmt.Errorf("--storage: %w", err))
 	}
 	return db, err
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner/sampler"
 	"github.com/fusiontune/fusiontune/tuner/studystore"
@@ -75,7 +76,7 @@ func (c Config) sharedConfig() (SharedConfig, error) {
 		sh.Parallel = 1
 	}
 	if _, ok := c.Backend.(backend.Replicator); sh.Parallel > 1 && !ok {
-		return sh, InputErr(fmt.Errorf("--parallel %d: replicas need the embedded backend (each its own tune serve); with backend.kind %q run one worker per service", sh.Parallel, c.Manifest.Backend))
+		return sh, inputerr.Wrap(fmt.Errorf("--parallel %d: replicas need the embedded backend (each its own tune serve); with backend.kind %q run one worker per service", sh.Parallel, c.Manifest.Backend))
 	}
 	return sh, nil
 }

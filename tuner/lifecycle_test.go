@@ -15,6 +15,7 @@ import (
 
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/metrics"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/runs/report"
@@ -270,9 +271,9 @@ func TestRunResume(t *testing.T) {
 		t.Errorf("resumed leaderboard.json differs from an uninterrupted run's")
 	}
 	c.Resume = "nope"
-	var ie *tuner.InputError
+	var ie *inputerr.Error
 	if _, err := tuner.Run(context.Background(), c); !errors.As(err, &ie) {
-		t.Errorf("resume of an unknown run: %v, want an InputError", err)
+		t.Errorf("resume of an unknown run: %v, want an inputerr.Error", err)
 	}
 }
 

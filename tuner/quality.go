@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/metrics/stats"
 	"github.com/fusiontune/fusiontune/runs"
 )
@@ -125,13 +126,13 @@ func (c *QualityConfig) asIs() error {
 	c.Trials, c.Study, c.Replay, c.Shared, c.HeldOut = trials, nil, nil, nil, nil
 	if c.Reference != nil {
 		if c.Gates, err = ResolveGates(c.Gates, c.Reference.Baseline.Value); err != nil {
-			return InputErr(fmt.Errorf("--against %s: %w", c.Reference.Name, err))
+			return inputerr.Wrap(fmt.Errorf("--against %s: %w", c.Reference.Name, err))
 		}
 		return nil
 	}
 	for _, g := range c.Gates {
 		if g.Ref {
-			return InputErr(fmt.Errorf("gate %q is relative to a reference: give one with --against RUN|latest-on-branch|FILE", g.Text))
+			return inputerr.Wrap(fmt.Errorf("gate %q is relative to a reference: give one with --against RUN|latest-on-branch|FILE", g.Text))
 		}
 	}
 	return nil

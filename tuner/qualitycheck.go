@@ -7,20 +7,21 @@ import (
 	"strings"
 
 	"github.com/fusiontune/fusiontune/internal/atomicfile"
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
 )
 
 // Against sets the check's reference: ref is a run (id, prefix, path or
 // latest), latest-on-branch (the newest run on base, else on the check's
 // branch), or a baseline file; "" none. c.Store must be open. A reference
-// that does not resolve is an InputError.
+// that does not resolve is an inputerr.Error.
 func (c *QualityConfig) Against(ref, base string) error {
 	if ref == "" {
 		return nil
 	}
 	r, err := ResolveReference(c.Store, ref, BaseBranch(base, c.Manifest.Branch))
 	if err != nil {
-		return InputErr(err)
+		return inputerr.Wrap(err)
 	}
 	c.Reference = r
 	return nil

@@ -11,6 +11,7 @@ import (
 
 	"github.com/fusiontune/fusiontune/backend/engine"
 	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/internal/trec"
 )
 
@@ -31,22 +32,22 @@ type SearchFileOptions struct {
 func SearchFile(ctx context.Context, o SearchFileOptions) (trec.Run, error) {
 	cfg, err := engine.LoadConfig(o.Config)
 	if err != nil {
-		return trec.Run{}, InputErr(err)
+		return trec.Run{}, inputerr.Wrap(err)
 	}
 	if o.Retriever != "" && !slices.Contains(cfg.Retrievers, o.Retriever) {
-		return trec.Run{}, InputErr(fmt.Errorf("search: --retriever %s: %s enables only %q", o.Retriever, o.Config, cfg.Retrievers))
+		return trec.Run{}, inputerr.Wrap(fmt.Errorf("search: --retriever %s: %s enables only %q", o.Retriever, o.Config, cfg.Retrievers))
 	}
 	data, err := os.ReadFile(o.Queries)
 	if err != nil {
-		return trec.Run{}, InputErr(fmt.Errorf("search: %w", err))
+		return trec.Run{}, inputerr.Wrap(fmt.Errorf("search: %w", err))
 	}
 	queries, err := experiments.ParseTopics(o.Queries, data)
 	if err != nil {
-		return trec.Run{}, InputErr(err)
+		return trec.Run{}, inputerr.Wrap(err)
 	}
 	e, err := engine.New(cfg, engine.Options{Logger: o.Log})
 	if err != nil {
-		return trec.Run{}, InputErr(fmt.Errorf("%s: %w", o.Config, err))
+		return trec.Run{}, inputerr.Wrap(fmt.Errorf("%s: %w", o.Config, err))
 	}
 	defer e.Close()
 	if err := e.Build(ctx); err != nil {

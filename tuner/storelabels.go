@@ -5,11 +5,12 @@ import (
 	"fmt"
 
 	"github.com/fusiontune/fusiontune/experiments/labels"
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 )
 
 // StoreLabels returns the labels of dataset (query -> doc -> grade, any
 // source) in the label store at url; nil when it is a SQLite file that
-// does not exist yet. A store that cannot be opened is an InputError.
+// does not exist yet. A store that cannot be opened is an inputerr.Error.
 func StoreLabels(ctx context.Context, url, dataset string) (map[string]map[string]int, error) {
 	ls, err := latestLabels(ctx, url, dataset)
 	if err != nil || ls == nil {
@@ -21,14 +22,14 @@ func StoreLabels(ctx context.Context, url, dataset string) (map[string]map[strin
 // latestLabels returns each judge's latest label of each pair of dataset
 // in the label store at url (labels.Store.Latest); nil when it is a
 // SQLite file that does not exist yet. A store that cannot be opened is
-// an InputError.
+// an inputerr.Error.
 func latestLabels(ctx context.Context, url, dataset string) ([]labels.Label, error) {
 	if labels.Absent(url) {
 		return nil, nil
 	}
 	st, err := labels.Open(ctx, url)
 	if err != nil {
-		return nil, InputErr(fmt.Errorf("labels: %w", err))
+		return nil, inputerr.Wrap(fmt.Errorf("labels: %w", err))
 	}
 	defer st.Close()
 	ls, err := st.Latest(ctx, dataset)

@@ -11,6 +11,7 @@ import (
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/backend/kinds"
 	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner/sampler"
 	"github.com/fusiontune/fusiontune/tuner/studystore"
@@ -63,7 +64,7 @@ func (r SweepRequest) Check() (shared bool, err error) {
 		return false, err
 	}
 	if r.RetryFailed && r.Resume == "" {
-		return false, InputErr(errors.New("--retry-failed: only with --resume RUN"))
+		return false, inputerr.Wrap(errors.New("--retry-failed: only with --resume RUN"))
 	}
 	return shared, nil
 }
@@ -71,28 +72,28 @@ func (r SweepRequest) Check() (shared bool, err error) {
 // check validates the shared-study flags (see SweepRequest.Check).
 func (f SharedRequest) check(worker bool, resume string, applyBest bool) (shared bool, err error) {
 	if worker && (f.Storage == "" || f.Study == "") {
-		return false, InputErr(errors.New("worker: --storage URL and --study NAME are required"))
+		return false, inputerr.Wrap(errors.New("worker: --storage URL and --study NAME are required"))
 	}
 	if f.Beat <= 0 || f.Timeout <= f.Beat {
-		return false, InputErr(fmt.Errorf("--heartbeat-timeout (%s) must be longer than --heartbeat (%s), both > 0", f.Timeout, f.Beat))
+		return false, inputerr.Wrap(fmt.Errorf("--heartbeat-timeout (%s) must be longer than --heartbeat (%s), both > 0", f.Timeout, f.Beat))
 	}
 	shared = f.Storage != "" || f.Parallel > 1
 	if !shared {
 		if f.Study != "" {
-			return false, InputErr(errors.New("--study needs --storage"))
+			return false, inputerr.Wrap(errors.New("--study needs --storage"))
 		}
 		return false, nil
 	}
 	if f.Storage != "" {
 		if _, err := studystore.ParseURL(f.Storage); err != nil {
-			return false, InputErr(fmt.Errorf("--storage: %w", err))
+			return false, inputerr.Wrap(fmt.Errorf("--storage: %w", err))
 		}
 	}
 	if resume != "" {
-		return false, InputErr(errors.New("--resume does not apply to a shared study: run the worker again, it joins the study where it stands"))
+		return false, inputerr.Wrap(errors.New("--resume does not apply to a shared study: run the worker again, it joins the study where it stands"))
 	}
 	if applyBest {
-		return false, InputErr(errors.New("--apply-best does not apply to a shared study: promote from 'tune leaderboard --storage' with 'tune apply'"))
+		return false, inputerr.Wrap(errors.New("--apply-best does not apply to a shared study: promote from 'tune leaderboard --storage' with 'tune apply'"))
 	}
 	return true, nil
 }
@@ -112,10 +113,10 @@ func (f SharedRequest) Config() *SharedConfig {
 // production, the production config (backend.config).
 func (r SweepRequest) CheckBackend(kind, production string) error {
 	if r.ApplyBest && production == "" {
-		return InputErr(errors.New("--apply-best: backend.config must name the production engine config to promote into"))
+		return inputerr.Wrap(errors.New("--apply-best: backend.config must name the production engine config to promote into"))
 	}
 	if r.Shared.Parallel > 1 && kind == kinds.HTTP {
-		return InputErr(fmt.Errorf("--parallel %d: an http backend is one service on one config (backend.config); replicas side by side would rewrite and restart it under each other (use the process kind, or one worker per service)", r.Shared.Parallel))
+		return inputerr.Wrap(fmt.Errorf("--parallel %d: an http backend is one service on one config (backend.config); replicas side by side would rewrite and restart it under each other (use the process kind, or one worker per service)", r.Shared.Parallel))
 	}
 	return nil
 }
@@ -125,11 +126,11 @@ func (r SweepRequest) CheckBackend(kind, production string) error {
 func ExpandExperiments(path string, log io.Writer) (*experiments.ExperimentFile, []experiments.TrialSpec, error) {
 	ef, err := LoadExperiments(path)
 	if err != nil {
-		return nil, nil, InputErr(err)
+		return nil, nil, inputerr.Wrap(err)
 	}
 	trials, warnings, err := ef.Expand()
 	if err != nil {
-		return nil, nil, InputErr(err)
+		return nil, nil, inputerr.Wrap(err)
 	}
 	for _, w := range warnings {
 		fmt.Fprintln(log, "warning:", w)
@@ -144,10 +145,10 @@ func ExpandExperiments(path string, log io.Writer) (*experiments.ExperimentFile,
 func ReplayFor(f backend.Factory, mode string, verify int) (*ReplayOptions, error) {
 	m, err := ParseMode(mode)
 	if err != nil {
-		return nil, InputErr(fmt.Errorf("--mode: %w", err))
+		return nil, inputerr.Wrap(fmt.Errorf("--mode: %w", err))
 	}
 	if verify < 0 {
-		return nil, InputErr(fmt.Errorf("--verify: must be >= 0 (got %d)", verify))
+		return nil, inputerr.Wrap(fmt.Errorf("--verify: must be >= 0 (got %d)", verify))
 	}
 	if verify == 0 {
 		verify = -1 // none through overrides; the winner is still confirmed
@@ -155,7 +156,7 @@ func ReplayFor(f backend.Factory, mode string, verify int) (*ReplayOptions, erro
 	r, ok := f.(backend.FusionResolver)
 	if !ok {
 		if m == ModeReplay {
-			return nil, InputErr(errors.New("--mode replay: needs a backend kind that replays (embedded, postgres or weaviate; process and http backends run live: use --mode live or auto)"))
+			return nil, inputerr.Wrap(errors.New("--mode replay: needs a backend kind that replays (embedded, postgres or weaviate; process and http backends run live: use --mode live or auto)"))
 		}
 		return nil, nil
 	}
@@ -170,7 +171,7 @@ func (c *Config) LiveOnly(given bool, log io.Writer) error {
 	}
 	switch c.Replay.Mode {
 	case ModeReplay:
-		return InputErr(errors.New("--mode replay: studies shared through --storage or --parallel run every trial live (replay is for single-process sweeps and studies); use --mode live or auto"))
+		return inputerr.Wrap(errors.New("--mode replay: studies shared through --storage or --parallel run every trial live (replay is for single-process sweeps and studies); use --mode live or auto"))
 	case ModeAuto:
 		if given {
 			fmt.Fprintln(log, "note: --mode auto: studies shared through --storage or --parallel run every trial live")
@@ -223,7 +224,7 @@ func (c Config) StoppedEarly(out *Outcome, runErr error) error {
 
 // SharedLeaderboardAt is the combined leaderboard of the shared study
 // ("" sampler.DefaultStudyName) kept in the database at url: a bad url
-// or an unknown study is an InputError.
+// or an unknown study is an inputerr.Error.
 func SharedLeaderboardAt(ctx context.Context, url, study string) (runs.Leaderboard, error) {
 	db, err := openStudyStore(ctx, url)
 	if err != nil {
@@ -235,7 +236,7 @@ func SharedLeaderboardAt(ctx context.Context, url, study string) (runs.Leaderboa
 	}
 	lb, err := SharedLeaderboard(ctx, db, study)
 	if errors.Is(err, studystore.ErrNoStudy) {
-		return lb, InputErr(err)
+		return lb, inputerr.Wrap(err)
 	}
 	return lb, err
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fusiontune/fusiontune/backend/kinds"
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/tuner"
 )
 
@@ -140,7 +141,7 @@ func TestStoppedEarly(t *testing.T) {
 	}
 }
 
-// checkInputErr fails unless err is nil (want "") or an InputError
+// checkInputErr fails unless err is nil (want "") or an inputerr.Error
 // containing want.
 func checkInputErr(t *testing.T, err error, want string) {
 	t.Helper()
@@ -150,7 +151,7 @@ func checkInputErr(t *testing.T, err error, want string) {
 		}
 		return
 	}
-	var ie *tuner.InputError
+	var ie *inputerr.Error
 	if !errors.As(err, &ie) || !strings.Contains(err.Error(), want) {
 		t.Fatalf("error %v, want an input error containing %q", err, want)
 	}

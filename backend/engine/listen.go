@@ -8,6 +8,7 @@ import (
 	"net"
 
 	"github.com/fusiontune/fusiontune/internal/atomicfile"
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 )
 
 // ServeConfig is what `tune serve` asks for: an engine config file served
@@ -34,32 +35,19 @@ type ServeConfig struct {
 	OnReady func()
 }
 
-// InputError marks an error of ListenAndServe as the user's (a bad config
-// file or address), not a failed service.
-type InputError struct{ Err error }
-
-// Error returns the wrapped error's message.
-func (e *InputError) Error() string { return e.Err.Error() }
-
-// Unwrap returns the wrapped error.
-func (e *InputError) Unwrap() error { return e.Err }
-
-// ExitCode is 2, the exit code of the user's input error (tune serve).
-func (e *InputError) ExitCode() int { return 2 }
-
 // ListenAndServe loads the engine config, builds the engine and serves it
 // (NewServer) on the config's address until ctx ends: /healthz answers
 // 503 until the index is ready, then the ready file is written. The query
 // log and the shadow engine the config asks for run beside it unless
-// NoQueryLog. Errors of the user's input are InputErrors.
+// NoQueryLog. Errors of the user's input are input errors (inputerr.Error).
 func ListenAndServe(ctx context.Context, sc ServeConfig) error {
 	cfg, err := LoadConfig(sc.ConfigPath)
 	if err != nil {
-		return &InputError{err}
+		return inputerr.Wrap(err)
 	}
 	if sc.Listen != "" {
 		if msg := CheckListen(sc.Listen); msg != "" {
-			return &InputError{fmt.Errorf("serve: --listen: %s", msg)}
+			return inputerr.Wrap(fmt.Errorf("serve: --listen: %s", msg))
 		}
 		cfg.Listen = sc.Listen
 	}
@@ -70,7 +58,7 @@ func ListenAndServe(ctx context.Context, sc ServeConfig) error {
 	log := slog.New(slog.NewTextHandler(sc.Log, &slog.HandlerOptions{Level: level}))
 	e, err := New(cfg, Options{Logger: log})
 	if err != nil {
-		return &InputError{fmt.Errorf("%s: %w", sc.ConfigPath, err)}
+		return inputerr.Wrap(fmt.Errorf("%s: %w", sc.ConfigPath, err))
 	}
 	defer e.Close()
 	opts := ServerOptions{MaxQueryTerms: sc.MaxQueryTerms, Logger: log}
@@ -133,7 +121,7 @@ func (sc ServeConfig) announceReady(log *slog.Logger, e *Engine, addr string) er
 func openTraffic(ctx context.Context, cfg Config, configPath string, log *slog.Logger, opts *ServerOptions) (func(), error) {
 	var err error
 	if opts.QueryLog, err = OpenQueryLog(cfg); err != nil {
-		return nil, &InputError{fmt.Errorf("%s: log: %w", configPath, err)}
+		return nil, inputerr.Wrap(fmt.Errorf("%s: log: %w", configPath, err))
 	}
 	if opts.QueryLog == nil {
 		return func() {}, nil
@@ -141,7 +129,7 @@ func openTraffic(ctx context.Context, cfg Config, configPath string, log *slog.L
 	log.Info("query log on", "path", cfg.Log.Path)
 	if opts.Shadow, err = LoadShadow(cfg, Options{Logger: log}); err != nil {
 		opts.QueryLog.Close()
-		return nil, &InputError{fmt.Errorf("%s: %w", configPath, err)}
+		return nil, inputerr.Wrap(fmt.Errorf("%s: %w", configPath, err))
 	}
 	sh := opts.Shadow
 	if sh == nil {

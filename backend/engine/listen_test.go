@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/fusiontune/fusiontune/backend/engine"
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 )
 
 // TestListenAndServe: the engine serves its config on a free port,
@@ -37,7 +38,7 @@ func TestListenAndServe(t *testing.T) {
 	for _, tt := range bad {
 		t.Run(tt.name, func(t *testing.T) {
 			err := engine.ListenAndServe(context.Background(), engine.ServeConfig{ConfigPath: tt.path, Listen: tt.listen, Log: &bytes.Buffer{}})
-			var ie *engine.InputError
+			var ie *inputerr.Error
 			if !errors.As(err, &ie) || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("err = %v, want an input error containing %q", err, tt.want)
 			}

@@ -8,6 +8,6 @@
 // pools. Results carry their own wording (WriteText and friends), so a
 // command only maps settings to a request, calls, and prints.
 //
-// Errors that are the user's are *tuner.InputError; a judge spec that is
+// Errors that are the user's are *inputerr.Error; a judge spec that is
 // neither llm nor file:PATH wraps judge.ErrSpec.
 package judging

@@ -6,6 +6,7 @@ import (
 	"github.com/fusiontune/fusiontune/experiments/judge"
 	"github.com/fusiontune/fusiontune/experiments/judge/llm"
 	"github.com/fusiontune/fusiontune/experiments/labels"
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/tuner"
 )
 
@@ -40,7 +41,7 @@ func (e *Env) maxGrade() int { return e.Data.Golden.Scale.Max }
 
 // PoolPairs reads the pool file at path and returns its pairs with query
 // and document texts (documents from the dataset's corpus, when it has
-// one). Problems are *tuner.InputError.
+// one). Problems are *inputerr.Error.
 func (e *Env) PoolPairs(path string) ([]judge.Pair, error) {
 	return e.Data.PoolPairs(path, e.ID)
 }
@@ -56,7 +57,7 @@ func (e *Env) Judge(spec string, st *labels.Store) (j judge.Judge, lj *llm.Judge
 	case isFile:
 		f, err := judge.NewFile(e.ID, path, e.known())
 		if err != nil {
-			return nil, nil, tuner.InputErr(err)
+			return nil, nil, inputerr.Wrap(err)
 		}
 		return f, nil, nil
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/fusiontune/fusiontune/experiments/harvest"
 	"github.com/fusiontune/fusiontune/internal/atomicfile"
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/tuner"
 )
 
@@ -29,14 +30,14 @@ type HarvestRequest struct {
 }
 
 // check checks the request before anything is read or written and
-// returns the pool file ("" without Judge). Errors are tuner.InputErrors.
+// returns the pool file ("" without Judge). Errors are input errors (inputerr.Error).
 func (r HarvestRequest) check() (string, error) {
 	if err := r.Config.Check(); err != nil {
-		return "", tuner.InputErr(err)
+		return "", inputerr.Wrap(err)
 	}
 	if !r.Judge {
 		if r.Pool != "" {
-			return "", tuner.InputErr(errors.New("harvest: --pool needs --judge"))
+			return "", inputerr.Wrap(errors.New("harvest: --pool needs --judge"))
 		}
 		return "", nil
 	}
@@ -45,7 +46,7 @@ func (r HarvestRequest) check() (string, error) {
 		f = strings.TrimSuffix(r.Out, ".json") + ".pool.jsonl"
 	}
 	if _, err := os.Stat(f); err == nil {
-		return "", tuner.InputErr(fmt.Errorf("harvest: pool file %s exists: give --pool a new file (a pool is not overwritten)", f))
+		return "", inputerr.Wrap(fmt.Errorf("harvest: pool file %s exists: give --pool a new file (a pool is not overwritten)", f))
 	}
 	return f, nil
 }
@@ -54,7 +55,7 @@ func (r HarvestRequest) check() (string, error) {
 // into the golden set Out (harvest.Run), appends the implicit labels to
 // the store (Implicit) and writes the added queries' judging pool
 // (Judge), saying what it did on stdout; skipped log lines go to stderr.
-// The user's errors are tuner.InputErrors.
+// The user's errors are input errors (inputerr.Error).
 func Harvest(ctx context.Context, r HarvestRequest, stdout, stderr io.Writer) error {
 	poolFile, err := r.check()
 	if err != nil {
@@ -62,7 +63,7 @@ func Harvest(ctx context.Context, r HarvestRequest, stdout, stderr io.Writer) er
 	}
 	res, err := harvest.Run(r.Config)
 	if err != nil {
-		return tuner.InputErr(err)
+		return inputerr.Wrap(err)
 	}
 	for _, b := range res.Log.Bad {
 		fmt.Fprintln(stderr, "skipped:", b)
@@ -78,7 +79,7 @@ func Harvest(ctx context.Context, r HarvestRequest, stdout, stderr io.Writer) er
 	if r.Implicit {
 		line, err := res.AppendImplicit(ctx, r.StoreURL, id)
 		if err != nil {
-			return tuner.InputErr(err)
+			return inputerr.Wrap(err)
 		}
 		fmt.Fprint(stdout, line)
 	}

@@ -11,8 +11,8 @@ import (
 
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/experiments/harvest"
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/internal/querylog"
-	"github.com/fusiontune/fusiontune/tuner"
 	"github.com/fusiontune/fusiontune/tuner/judging"
 	"github.com/fusiontune/fusiontune/tuner/pool"
 )
@@ -59,7 +59,7 @@ func TestHarvestWritesPool(t *testing.T) {
 		{"pool without judge", req(false, false, "p.jsonl"), "--pool needs --judge"},
 	} {
 		err := judging.Harvest(context.Background(), tc.r, &bytes.Buffer{}, &bytes.Buffer{})
-		var ie *tuner.InputError
+		var ie *inputerr.Error
 		if !errors.As(err, &ie) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: err = %v; want an input error containing %q", tc.name, err, tc.want)
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/fusiontune/fusiontune/experiments/judge/llm"
 	"github.com/fusiontune/fusiontune/experiments/judge/llm/llmtest"
 	"github.com/fusiontune/fusiontune/experiments/labels"
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
 	"github.com/fusiontune/fusiontune/tuner/judging"
@@ -160,7 +161,7 @@ func TestRunRefuses(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			e, _ := newEnv(t, 0)
 			_, err := judging.Run(context.Background(), e, judging.RunRequest{Pool: tc.pool, Judge: tc.spec, Log: &bytes.Buffer{}})
-			var ie *tuner.InputError
+			var ie *inputerr.Error
 			if errors.Is(err, judge.ErrSpec) != tc.badSpec || errors.As(err, &ie) != tc.input {
 				t.Fatalf("err = %v, want spec error %v, input error %v", err, tc.badSpec, tc.input)
 			}
@@ -197,7 +198,7 @@ func TestImport(t *testing.T) {
 			e, _ := newEnv(t, 0)
 			r, err := judging.Import(context.Background(), e, judging.ImportRequest{Path: "in.txt", Data: []byte(tc.data), Judge: tc.judge, Source: labels.SourceHuman, Time: time.Unix(0, 0).UTC()})
 			if tc.wantErr != "" {
-				var ie *tuner.InputError
+				var ie *inputerr.Error
 				if !errors.As(err, &ie) || !strings.Contains(err.Error(), tc.wantErr) {
 					t.Fatalf("err = %v, want an input error naming %q", err, tc.wantErr)
 				}
@@ -231,7 +232,7 @@ func TestImport(t *testing.T) {
 func TestLabelsAndAgree(t *testing.T) {
 	e, _ := newEnv(t, 0)
 	ctx := context.Background()
-	var ie *tuner.InputError
+	var ie *inputerr.Error
 	if _, err := judging.Labels(ctx, e, judging.LabelsRequest{Format: labels.FormatQrels, All: true}); !errors.As(err, &ie) || err.Error() != "judge labels: --all needs --format jsonl" {
 		t.Fatalf("--all with qrels: err = %v, want the input error", err)
 	}
@@ -285,7 +286,7 @@ func TestExport(t *testing.T) {
 	if n != 9 || bytes.Count(data, []byte("\n")) != 10 || !bytes.HasPrefix(data, []byte("dataset\tquery\tdoc\tgrade\t")) {
 		t.Errorf("%d pairs:\n%s", n, data)
 	}
-	var ie *tuner.InputError
+	var ie *inputerr.Error
 	if _, _, err := judging.Export(e, "testdata/nope.jsonl", judge.FormatTSV); !errors.As(err, &ie) {
 		t.Errorf("missing pool: err = %v, want an input error", err)
 	}
@@ -314,7 +315,7 @@ func TestWritePool(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
 			err := judging.WritePool(p, tc.out, tc.format, &stdout, &stderr)
-			var ie *tuner.InputError
+			var ie *inputerr.Error
 			if tc.input {
 				if !errors.As(err, &ie) || !strings.HasPrefix(err.Error(), "--out: ") {
 					t.Fatalf("err = %v, want an input error about --out", err)

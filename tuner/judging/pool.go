@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/fusiontune/fusiontune/experiments/harvest"
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
 	"github.com/fusiontune/fusiontune/tuner/pool"
@@ -42,7 +43,7 @@ func HarvestNext(added, depth int, file, dataset string) string {
 }
 
 // WritePool writes the pool's pairs as JSON lines to the file out
-// (atomically; a file that cannot be written is a *tuner.InputError), or
+// (atomically; a file that cannot be written is a *inputerr.Error), or
 // to stdout when out is "", and its statistics as format "text" or
 // "json": to stdout with out, to stderr without.
 func WritePool(p *pool.Pool, out, format string, stdout, stderr io.Writer) error {
@@ -53,7 +54,7 @@ func WritePool(p *pool.Pool, out, format string, stdout, stderr io.Writer) error
 	statsTo := stderr
 	if out != "" {
 		if err := runs.WriteFileAtomic(out, pairs.Bytes(), 0o644); err != nil {
-			return tuner.InputErr(fmt.Errorf("--out: %w", err))
+			return inputerr.Wrap(fmt.Errorf("--out: %w", err))
 		}
 		statsTo = stdout
 	} else if _, err := stdout.Write(pairs.Bytes()); err != nil {

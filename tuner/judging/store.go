@@ -11,7 +11,7 @@ import (
 
 	"github.com/fusiontune/fusiontune/experiments/judge"
 	"github.com/fusiontune/fusiontune/experiments/labels"
-	"github.com/fusiontune/fusiontune/tuner"
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 )
 
 // Export renders the pool's pairs for people to label (judge.ExportPairs
@@ -54,21 +54,21 @@ type ImportResult struct {
 
 // Import checks every label of the file (the dataset's, a query of the
 // golden set, a grade on its scale) and appends them all to the store, or
-// on any problem nothing, naming every problem (*tuner.InputError).
+// on any problem nothing, naming every problem (*inputerr.Error).
 func Import(ctx context.Context, e *Env, r ImportRequest) (*ImportResult, error) {
 	kind := judge.ImportKind(r.Data)
 	if kind == judge.KindLabels && r.Judge != "" {
-		return nil, tuner.InputErr(fmt.Errorf("judge import: %s holds native labels, each with its judge: drop --judge", r.Path))
+		return nil, inputerr.Wrap(fmt.Errorf("judge import: %s holds native labels, each with its judge: drop --judge", r.Path))
 	}
 	if kind != judge.KindLabels && strings.TrimSpace(r.Judge) == "" {
-		return nil, tuner.InputErr(fmt.Errorf("judge import: --judge NAME is required for %s (who labelled it)", r.Path))
+		return nil, inputerr.Wrap(fmt.Errorf("judge import: --judge NAME is required for %s (who labelled it)", r.Path))
 	}
 	im, err := judge.Import(r.Data, r.Path, judge.ImportSpec{
 		Dataset: e.ID, Queries: e.known(), MaxGrade: e.maxGrade(),
 		Judge: r.Judge, Source: r.Source, Time: r.Time,
 	})
 	if err != nil {
-		return nil, tuner.InputErr(err)
+		return nil, inputerr.Wrap(err)
 	}
 	st, err := e.OpenStore(ctx, true)
 	if err != nil {
@@ -76,7 +76,7 @@ func Import(ctx context.Context, e *Env, r ImportRequest) (*ImportResult, error)
 	}
 	defer st.Close()
 	if err := st.Append(ctx, im.Labels); err != nil {
-		return nil, tuner.InputErr(err)
+		return nil, inputerr.Wrap(err)
 	}
 	return &ImportResult{Dataset: e.ID, Path: r.Path, Store: st.Location.Redacted, Labels: len(im.Labels), Skipped: im.Skipped}, nil
 }
@@ -120,7 +120,7 @@ func (r *LabelsResult) Note() string {
 // otherwise) every label.
 func Labels(ctx context.Context, e *Env, r LabelsRequest) (*LabelsResult, error) {
 	if r.All && r.Format != labels.FormatJSONL {
-		return nil, tuner.InputErr(errors.New("judge labels: --all needs --format jsonl"))
+		return nil, inputerr.Wrap(errors.New("judge labels: --all needs --format jsonl"))
 	}
 	st, err := e.OpenStore(ctx, true)
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/backend/fusion"
 	"github.com/fusiontune/fusiontune/internal/atomicfile"
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
 )
@@ -63,7 +64,7 @@ func PolicyInstall(ctx context.Context, c PolicyConfig) (Promotion, error) {
 	}
 	old, err := os.ReadFile(c.ConfigPath)
 	if err != nil {
-		return Promotion{}, &tuner.InputError{Err: fmt.Errorf("backend.config: the production config must exist to set fusion.policy on it: %w", err)}
+		return Promotion{}, &inputerr.Error{Err: fmt.Errorf("backend.config: the production config must exist to set fusion.policy on it: %w", err)}
 	}
 	policyPath, err := writePolicyFile(c.ConfigPath, p)
 	if err != nil {
@@ -71,7 +72,7 @@ func PolicyInstall(ctx context.Context, c PolicyConfig) (Promotion, error) {
 	}
 	config, err := setFusionPolicy(old, policyPath)
 	if err != nil {
-		return Promotion{}, &tuner.InputError{Err: fmt.Errorf("%s: %w", c.ConfigPath, err)}
+		return Promotion{}, &inputerr.Error{Err: fmt.Errorf("%s: %w", c.ConfigPath, err)}
 	}
 	want, err := tuner.PolicyResults(c.Run, c.Collection, p)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
 )
@@ -65,7 +66,7 @@ type Promoted struct {
 // config safely (Promoter: backup, atomic write, restart, health check and a
 // smoke evaluation of a sample of the golden set against the scores the
 // trial recorded), restoring the previous config on any failure. Problems
-// with the user's request are *tuner.InputError; a refusal by the policy is a
+// with the user's request are *inputerr.Error; a refusal by the policy is a
 // plain error listing every reason.
 func Trial(ctx context.Context, c Config) (*Promoted, error) {
 	rec, err := c.record()
@@ -131,10 +132,10 @@ func Trial(ctx context.Context, c Config) (*Promoted, error) {
 // record returns the trial record of the entry to promote.
 func (c Config) record() (*runs.TrialRecord, error) {
 	if c.Entry.Status != runs.StatusOK {
-		return nil, tuner.InputErr(fmt.Errorf("trial %q did not succeed (%s): nothing to promote", c.Entry.Name, c.Entry.Status))
+		return nil, inputerr.Wrap(fmt.Errorf("trial %q did not succeed (%s): nothing to promote", c.Entry.Name, c.Entry.Status))
 	}
 	if c.ConfigPath == "" {
-		return nil, tuner.InputErr(errors.New("backend.config: set it to the production engine config file to promote into"))
+		return nil, inputerr.Wrap(errors.New("backend.config: set it to the production engine config file to promote into"))
 	}
 	rec, err := c.Run.Trial(c.Entry.Index)
 	if err != nil {

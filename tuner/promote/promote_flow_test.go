@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/metrics/stats"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
@@ -138,7 +139,7 @@ func TestPromoteTrialPolicy(t *testing.T) {
 		f := newPromoteFixture(t)
 		var log bytes.Buffer
 		_, err := promote.Trial(context.Background(), f.config(t, "noise", &log, ok))
-		var ie *tuner.InputError
+		var ie *inputerr.Error
 		if err == nil || errors.As(err, &ie) {
 			t.Fatalf("err = %v, want a refusal (not an input error)", err)
 		}
@@ -200,7 +201,7 @@ func TestPromoteTrialFailures(t *testing.T) {
 		failed.Entry.Status = runs.StatusFailed
 		for _, c := range []promote.Config{noConfig, failed} {
 			_, err := promote.Trial(context.Background(), c)
-			var ie *tuner.InputError
+			var ie *inputerr.Error
 			if !errors.As(err, &ie) {
 				t.Errorf("err = %v, want an InputError", err)
 			}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/fusiontune/fusiontune/tuner"
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 )
 
 // DefaultWorst is how many most-changed queries the text report lists.
@@ -15,7 +15,7 @@ const DefaultWorst = 5
 // says on log what it read and which two sides answer, compares them
 // (Shadow) and writes the report to w as format, json or text (with the
 // DefaultWorst most-changed queries). A failed comparison is the user's
-// input (tuner.InputError): its logs and configs are what it read.
+// input (inputerr.Error): its logs and configs are what it read.
 func ShadowRequest(ctx context.Context, r Request, format string, w, log io.Writer) error {
 	c, err := r.Config(ctx)
 	if err != nil {
@@ -24,7 +24,7 @@ func ShadowRequest(ctx context.Context, r Request, format string, w, log io.Writ
 	fmt.Fprintf(log, "shadow: %d searches read (%d bad lines skipped); answering %s and %s\n", len(c.Log.Searches), c.Log.Skipped, c.Control.Name, c.Treatment.Name)
 	res, err := Shadow(ctx, c)
 	if err != nil {
-		return tuner.InputErr(err)
+		return inputerr.Wrap(err)
 	}
 	if format == "json" {
 		return res.WriteJSON(w)

@@ -8,27 +8,27 @@ import (
 	"strings"
 
 	"github.com/fusiontune/fusiontune/experiments/labels"
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/internal/querylog"
 	"github.com/fusiontune/fusiontune/internal/trec"
 	"github.com/fusiontune/fusiontune/runs"
-	"github.com/fusiontune/fusiontune/tuner"
 )
 
 // ReadLogs reads the comma-separated query logs of list, each with its
 // rotated files (LOG.1, LOG.2 ...); skipBad skips (and counts) malformed
-// lines. A missing log is the user's error (tuner.InputError).
+// lines. A missing log is the user's error (inputerr.Error).
 func ReadLogs(list string, skipBad bool) (*querylog.Log, error) {
 	var files []string
 	for _, l := range strings.Split(list, ",") {
 		found := querylog.Files(l)
 		if len(found) == 0 {
-			return nil, tuner.InputErr(fmt.Errorf("shadow: --log %s: no such file", l))
+			return nil, inputerr.Wrap(fmt.Errorf("shadow: --log %s: no such file", l))
 		}
 		files = append(files, found...)
 	}
 	log, err := querylog.Read(files, querylog.ReadOptions{SkipBad: skipBad})
 	if err != nil {
-		return nil, tuner.InputErr(err)
+		return nil, inputerr.Wrap(err)
 	}
 	return log, nil
 }
@@ -37,7 +37,7 @@ func ReadLogs(list string, skipBad bool) (*querylog.Log, error) {
 // "shadow" (the live shadow mode's logged answers), run:RUN[:TRIAL] (the
 // trial's recorded engine config; openStore opens the runs directory) or
 // an engine config file. A reference that names nothing is the user's
-// error (tuner.InputError).
+// error (inputerr.Error).
 func ResolveSide(ref string, openStore func() (*runs.Store, error)) (Side, error) {
 	switch ref {
 	case "log":
@@ -50,7 +50,7 @@ func ResolveSide(ref string, openStore func() (*runs.Store, error)) (Side, error
 	}
 	data, err := os.ReadFile(ref)
 	if err != nil {
-		return Side{}, tuner.InputErr(fmt.Errorf("shadow: %w (want log, an engine config file or run:RUN[:TRIAL])", err))
+		return Side{}, inputerr.Wrap(fmt.Errorf("shadow: %w (want log, an engine config file or run:RUN[:TRIAL])", err))
 	}
 	abs, _ := filepath.Abs(ref)
 	return Side{Name: ref, Config: data, File: ref, BaseDir: filepath.Dir(abs)}, nil
@@ -65,15 +65,15 @@ func runSide(ref, rest string, openStore func() (*runs.Store, error)) (Side, err
 	}
 	run, err := store.Resolve(runRef)
 	if err != nil {
-		return Side{}, tuner.InputErr(fmt.Errorf("shadow: %s: %w", ref, err))
+		return Side{}, inputerr.Wrap(fmt.Errorf("shadow: %s: %w", ref, err))
 	}
 	lb, err := run.ReadLeaderboard()
 	if err != nil {
-		return Side{}, tuner.InputErr(fmt.Errorf("shadow: %s: %w", ref, err))
+		return Side{}, inputerr.Wrap(fmt.Errorf("shadow: %s: %w", ref, err))
 	}
 	e, err := lb.Pick(trialRef)
 	if err != nil {
-		return Side{}, tuner.InputErr(fmt.Errorf("shadow: %s: %w", ref, err))
+		return Side{}, inputerr.Wrap(fmt.Errorf("shadow: %s: %w", ref, err))
 	}
 	rec, err := run.Trial(e.Index)
 	if err != nil {
@@ -85,19 +85,19 @@ func runSide(ref, rest string, openStore func() (*runs.Store, error)) (Side, err
 // ReadJudgments reads the judgments of the harvested queries: the TREC
 // qrels file qrels, or the effective labels of dataset in the label store
 // at labelsURL (neither: none). An unreadable qrels file or store is the
-// user's error (tuner.InputError).
+// user's error (inputerr.Error).
 func ReadJudgments(ctx context.Context, qrels, labelsURL, dataset string) (map[string]map[string]int, error) {
 	switch {
 	case qrels != "":
 		q, err := trec.ReadQrelsFile(qrels)
 		if err != nil {
-			return nil, tuner.InputErr(fmt.Errorf("shadow: --qrels: %w", err))
+			return nil, inputerr.Wrap(fmt.Errorf("shadow: --qrels: %w", err))
 		}
 		return q, nil
 	case dataset != "":
 		st, err := labels.Open(ctx, labelsURL)
 		if err != nil {
-			return nil, tuner.InputErr(fmt.Errorf("shadow: labels: %w", err))
+			return nil, inputerr.Wrap(fmt.Errorf("shadow: labels: %w", err))
 		}
 		defer st.Close()
 		ls, err := st.Latest(ctx, dataset)

@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
-	"github.com/fusiontune/fusiontune/tuner"
 )
 
 // TestResolveSide: log and shadow name the logged answers, a file is an
@@ -26,7 +26,7 @@ func TestResolveSide(t *testing.T) {
 		ref, name string
 		log       bool
 		shadow    bool
-		input     bool // a tuner.InputError
+		input     bool // a inputerr.Error
 	}{
 		{ref: "log", name: "log", log: true},
 		{ref: "shadow", name: "shadow (logged live)", shadow: true},
@@ -35,7 +35,7 @@ func TestResolveSide(t *testing.T) {
 		{ref: "run:nosuchrun", input: true},
 	} {
 		s, err := ResolveSide(tc.ref, open)
-		var ie *tuner.InputError
+		var ie *inputerr.Error
 		if tc.input {
 			if !errors.As(err, &ie) {
 				t.Errorf("%s: err = %v, want an input error", tc.ref, err)
@@ -57,7 +57,7 @@ func TestResolveSide(t *testing.T) {
 // TestReadLogsAndJudgments: a missing log or qrels file is the user's
 // error; no qrels and no dataset is no judgments.
 func TestReadLogsAndJudgments(t *testing.T) {
-	var ie *tuner.InputError
+	var ie *inputerr.Error
 	if _, err := ReadLogs(filepath.Join(t.TempDir(), "q.log"), false); !errors.As(err, &ie) {
 		t.Errorf("missing log: err = %v, want an input error", err)
 	}

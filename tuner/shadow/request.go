@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/metrics"
 	"github.com/fusiontune/fusiontune/metrics/stats"
 	"github.com/fusiontune/fusiontune/runs"
-	"github.com/fusiontune/fusiontune/tuner"
 )
 
 // Request is what `tune shadow` asks for, in plain values; Config reads
@@ -34,16 +34,16 @@ type Request struct {
 }
 
 // Check checks the request's values that need no file; its errors are
-// tuner.InputErrors naming the flag.
+// input errors (inputerr.Error) naming the flag.
 func (r Request) Check() error {
 	if _, err := metrics.ParseMetric(r.Metric); err != nil {
-		return tuner.InputErr(fmt.Errorf("shadow: --metric: %w", err))
+		return inputerr.Wrap(fmt.Errorf("shadow: --metric: %w", err))
 	}
 	if r.Qrels != "" && r.Dataset != "" {
-		return tuner.InputErr(errors.New("shadow: give --qrels or --dataset, not both"))
+		return inputerr.Wrap(errors.New("shadow: give --qrels or --dataset, not both"))
 	}
 	if p := r.SPRT.Validate(); len(p) > 0 {
-		return tuner.InputErr(fmt.Errorf("shadow: --%s", p[0]))
+		return inputerr.Wrap(fmt.Errorf("shadow: --%s", p[0]))
 	}
 	return nil
 }

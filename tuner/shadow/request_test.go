@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/metrics/stats"
-	"github.com/fusiontune/fusiontune/tuner"
 )
 
 // TestRequest: flags that need no file are checked first, each an input
@@ -36,7 +36,7 @@ func TestRequest(t *testing.T) {
 			r := good
 			tt.edit(&r)
 			_, err := r.Config(context.Background())
-			var ie *tuner.InputError
+			var ie *inputerr.Error
 			if !errors.As(err, &ie) || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("err = %v, want an input error containing %q", err, tt.want)
 			}

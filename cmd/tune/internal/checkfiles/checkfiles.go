@@ -14,6 +14,7 @@ import (
 
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/settings"
 	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
 )
@@ -123,7 +124,7 @@ func ReadSettings(file string) (*settings.Settings, error) {
 func load(file string) (*settings.Settings, error) {
 	var s settings.Settings
 	if err := settings.Load(&s, &s, file, nil, nil); err != nil {
-		return nil, tuner.InputErr(err)
+		return nil, inputerr.Wrap(err)
 	}
 	return &s, nil
 }
@@ -144,7 +145,7 @@ func CheckSettings(path string) (string, []error, error) {
 		return "", nil, err
 	}
 	if err := s.CheckInputs(); err != nil {
-		return "", nil, tuner.InputErr(err)
+		return "", nil, inputerr.Wrap(err)
 	}
 	var problems []string
 	if _, err := s.Score.Scorer(experiments.DefaultScale()); err != nil { // the formula only: the scale comes with the golden set

@@ -9,7 +9,7 @@ import (
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/cli"
 )
 
-// libInputError stands for a library's input-error type (tuner.InputError):
+// libInputError stands for a library's input-error type (inputerr.Error):
 // it knows its exit code without importing cli.
 type libInputError struct{ error }
 

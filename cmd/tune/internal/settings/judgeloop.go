@@ -8,6 +8,7 @@ import (
 	"github.com/fusiontune/fusiontune/experiments/judge"
 	"github.com/fusiontune/fusiontune/experiments/judge/llm"
 	"github.com/fusiontune/fusiontune/experiments/labels"
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
 )
@@ -15,11 +16,11 @@ import (
 // LLMJudge builds the LLM judge of the settings' judge section for
 // dataset (grades up to maxGrade; the key from the environment), caching
 // its answers in st; the API key joins r's secrets. Errors are the
-// user's (tuner.InputError).
+// user's (inputerr.Error).
 func (s *Settings) LLMJudge(dataset string, maxGrade int, st *labels.Store, r *runs.Redactor) (*llm.Judge, error) {
 	cfg, err := s.LLMConfig(dataset, maxGrade, os.Getenv)
 	if err != nil {
-		return nil, tuner.InputErr(err)
+		return nil, inputerr.Wrap(err)
 	}
 	if cfg.APIKey != "" {
 		r.AddHeader("Bearer " + cfg.APIKey)
@@ -27,7 +28,7 @@ func (s *Settings) LLMJudge(dataset string, maxGrade int, st *labels.Store, r *r
 	cfg.Store, cfg.Redactor = st, r
 	j, err := llm.New(cfg)
 	if err != nil {
-		return nil, tuner.InputErr(err)
+		return nil, inputerr.Wrap(err)
 	}
 	return j, nil
 }
@@ -37,12 +38,12 @@ func (s *Settings) LLMJudge(dataset string, maxGrade int, st *labels.Store, r *r
 // settings' judge section, its answers cached in the judge store, which
 // stays open; file:PATH: a qrels file) over the golden set's queries.
 // The store URL's password joins r's secrets. A bad spec wraps
-// judge.ErrSpec; the user's errors are tuner.InputErrors.
+// judge.ErrSpec; the user's errors are input errors (inputerr.Error).
 func (s *Settings) JudgeLoop(spec string, l tuner.JudgeLoop, queries []tuner.Query, r *runs.Redactor) (*tuner.JudgeLoop, error) {
 	l.StoreURL = s.JudgeStoreURL()
 	r.AddURLPassword(l.StoreURL)
 	if err := l.Validate(); err != nil {
-		return nil, tuner.InputErr(err)
+		return nil, inputerr.Wrap(err)
 	}
 	texts, known := tuner.QueryTexts(queries)
 	path, isFile, err := judge.ParseSpec(spec)
@@ -54,7 +55,7 @@ func (s *Settings) JudgeLoop(spec string, l tuner.JudgeLoop, queries []tuner.Que
 	}
 	f, err := judge.NewFile("", path, known)
 	if err != nil {
-		return nil, tuner.InputErr(err)
+		return nil, inputerr.Wrap(err)
 	}
 	l.Name = f.Name()
 	l.Judge = tuner.JudgeWith(f, texts, nil)
@@ -70,7 +71,7 @@ func (s *Settings) llmJudgeLoop(l *tuner.JudgeLoop, texts map[string]string, r *
 	}
 	st, err := labels.Open(context.Background(), l.StoreURL)
 	if err != nil {
-		return nil, tuner.InputErr(fmt.Errorf("labels: %w", err))
+		return nil, inputerr.Wrap(fmt.Errorf("labels: %w", err))
 	}
 	lj, err := s.LLMJudge(ds.DatasetID(), ds.Golden.Scale.Max, st, r)
 	if err != nil {

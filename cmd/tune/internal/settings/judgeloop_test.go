@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/fusiontune/fusiontune/experiments/judge"
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
@@ -19,7 +20,7 @@ func TestJudgeLoopRefuses(t *testing.T) {
 	if err := Load(&s, &s, "", nil, nil); err != nil {
 		t.Fatal(err)
 	}
-	var ie *tuner.InputError
+	var ie *inputerr.Error
 	if _, err := s.JudgeLoop("llm", tuner.JudgeLoop{Target: 0.9, Leading: 5}, nil, runs.NewRedactor()); !errors.As(err, &ie) {
 		t.Errorf("no budget: err = %v, want an input error", err)
 	}

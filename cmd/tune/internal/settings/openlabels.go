@@ -7,14 +7,14 @@ import (
 	"strings"
 
 	"github.com/fusiontune/fusiontune/experiments/labels"
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
-	"github.com/fusiontune/fusiontune/tuner"
 )
 
 // OpenLabels opens the judge commands' label store (LabelsURL); the
 // password of a postgres:// URL joins r's secrets. With create false, a
 // SQLite file that does not exist yet is not created and the store is
-// nil. A malformed URL is the user's error (tuner.InputError), placed at
+// nil. A malformed URL is the user's error (inputerr.Error), placed at
 // the labels setting.
 func (s *Settings) OpenLabels(ctx context.Context, r *runs.Redactor, create bool) (*labels.Store, error) {
 	url := s.LabelsURL()
@@ -27,7 +27,7 @@ func (s *Settings) OpenLabels(ctx context.Context, r *runs.Redactor, create bool
 	}
 	st, err := labels.Open(ctx, url)
 	if errors.Is(err, labels.ErrBadURL) {
-		return nil, tuner.InputErr(fmt.Errorf("%s: labels: %w", s.Src.Where("labels"), err))
+		return nil, inputerr.Wrap(fmt.Errorf("%s: labels: %w", s.Src.Where("labels"), err))
 	}
 	return st, err
 }

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
-	"github.com/fusiontune/fusiontune/tuner"
 )
 
 // TestOpenLabels: an absent SQLite store is not created without create,
@@ -32,7 +32,7 @@ func TestOpenLabels(t *testing.T) {
 	s = &Settings{Labels: "mysql://u:pw@h/db"}
 	r := runs.NewRedactor()
 	_, err = s.OpenLabels(ctx, r, true)
-	var ie *tuner.InputError
+	var ie *inputerr.Error
 	if !errors.As(err, &ie) || strings.Contains(r.String(err.Error()), "pw@") {
 		t.Errorf("bad URL: err = %v, want an input error without the password", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/fusiontune/fusiontune/experiments/judge"
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
 )
@@ -27,13 +28,13 @@ type SweepJudge struct {
 // settings name, the experiment file (ResumeExperiments), the Config
 // (SweepConfig), the judge loop j asks for, and a shared study's live
 // mode (Config.LiveOnly). The Config lacks its store and progress. Notes
-// go to log; the user's errors are tuner.InputErrors.
+// go to log; the user's errors are input errors (inputerr.Error).
 func (s *Settings) PrepareSweep(r tuner.SweepRequest, shared bool, j SweepJudge, red *runs.Redactor, log io.Writer) (*tuner.Config, error) {
 	if err := r.CheckBackend(s.Backend.Kind, s.Backend.Config); err != nil {
 		return nil, err
 	}
 	if err := s.CheckInputs(); err != nil {
-		return nil, tuner.InputErr(err)
+		return nil, inputerr.Wrap(err)
 	}
 	expFile, err := s.ResumeExperiments(r.Experiments, r.Resume)
 	if err != nil {
@@ -59,22 +60,22 @@ func (s *Settings) PrepareSweep(r tuner.SweepRequest, shared bool, j SweepJudge,
 func (s *Settings) sweepJudge(j SweepJudge, shared bool, queries []tuner.Query, red *runs.Redactor, log io.Writer) (*tuner.JudgeLoop, error) {
 	if j.Spec == "" {
 		if len(j.Given) > 0 {
-			return nil, tuner.InputErr(fmt.Errorf("--%s: only with --judge", j.Given[0]))
+			return nil, inputerr.Wrap(fmt.Errorf("--%s: only with --judge", j.Given[0]))
 		}
 		return nil, nil
 	}
 	if !(j.Target > 0 && j.Target <= 1) {
-		return nil, tuner.InputErr(fmt.Errorf("--judge-target must be in (0, 1] (got %g)", j.Target))
+		return nil, inputerr.Wrap(fmt.Errorf("--judge-target must be in (0, 1] (got %g)", j.Target))
 	}
 	l, err := s.JudgeLoop(j.Spec, tuner.JudgeLoop{Budget: j.Budget, Target: j.Target, Leading: j.Leading}, queries, red)
 	if errors.Is(err, judge.ErrSpec) {
-		return nil, tuner.InputErr(fmt.Errorf("--judge: %w", err))
+		return nil, inputerr.Wrap(fmt.Errorf("--judge: %w", err))
 	}
 	if err != nil {
 		return nil, err
 	}
 	if shared {
-		return nil, tuner.InputErr(errors.New("--judge: not for a study shared through --storage or --parallel"))
+		return nil, inputerr.Wrap(errors.New("--judge: not for a study shared through --storage or --parallel"))
 	}
 	l.Log = log
 	return l, nil

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
 	"github.com/fusiontune/fusiontune/tuner/studystore"
@@ -47,7 +48,7 @@ func TestPrepareSweepJudgeRefuses(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := s.PrepareSweep(req, tc.shared, tc.j, runs.NewRedactor(), &bytes.Buffer{})
-			var ie *tuner.InputError
+			var ie *inputerr.Error
 			if !errors.As(err, &ie) || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("err = %v, want an input error containing %q", err, tc.want)
 			}
@@ -68,7 +69,7 @@ func TestPrepareSweepSharedReplayRefused(t *testing.T) {
 		t.Fatalf("Check: shared %v, err %v", shared, err)
 	}
 	_, err = s.PrepareSweep(req, shared, SweepJudge{}, runs.NewRedactor(), &bytes.Buffer{})
-	var ie *tuner.InputError
+	var ie *inputerr.Error
 	if !errors.As(err, &ie) || !strings.Contains(err.Error(), "--mode replay: studies shared through --storage or --parallel run every trial live") {
 		t.Errorf("err = %v, want the input error", err)
 	}

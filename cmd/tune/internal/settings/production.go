@@ -12,6 +12,7 @@ import (
 	"github.com/fusiontune/fusiontune/backend/kinds"
 	"github.com/fusiontune/fusiontune/backend/render"
 	"github.com/fusiontune/fusiontune/backend/weaviate"
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
 	"github.com/fusiontune/fusiontune/tuner/promote"
@@ -86,7 +87,7 @@ func lookupString(m map[string]any, key string) (string, bool) {
 // ProductionVerifier returns the promotion's verifier for the settings'
 // backend kind (kinds.Verify on this process, NewHost with r; the
 // services' output to log). A kind's input error is placed where the
-// settings set the value and becomes a tuner.InputError.
+// settings set the value and becomes a inputerr.Error.
 func (s *Settings) ProductionVerifier(r *runs.Redactor, log io.Writer) promote.VerifyFunc {
 	return func(config, dir string, check func(context.Context, backend.Searcher) error) (func(context.Context) error, error) {
 		h, err := NewHost(r)
@@ -103,7 +104,7 @@ func (s *Settings) ProductionVerifier(r *runs.Redactor, log io.Writer) promote.V
 			if err = ie.Err; s.Src != nil {
 				err = s.Src.Place(err)
 			}
-			return nil, &tuner.InputError{Err: err}
+			return nil, &inputerr.Error{Err: err}
 		}
 		return stop, err
 	}
@@ -124,7 +125,7 @@ func (s *Settings) PromoteConfig(run *runs.Run, r *runs.Redactor, log io.Writer)
 			}
 			scorer, err := s.Score.Scorer(ds.Golden.Scale)
 			if err != nil {
-				return nil, nil, &tuner.InputError{Err: err}
+				return nil, nil, &inputerr.Error{Err: err}
 			}
 			return ds.Queries, scorer, nil
 		},

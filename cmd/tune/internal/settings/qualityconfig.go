@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
 )
@@ -14,14 +15,14 @@ import (
 // as-is experiment file), the golden set and corpus for the failure
 // report. The caller adds the store, progress, reference and failures
 // shown. Secrets join r, notes go to log; the user's errors are
-// tuner.InputErrors.
+// input errors (inputerr.Error).
 func (s *Settings) QualityConfig(r *runs.Redactor, log io.Writer) (*tuner.QualityConfig, error) {
 	if !s.SplitGiven {
 		s.Dataset.Split = experiments.SplitAll // a check scores every query; nothing is selected
 		s.SplitGiven = true
 	}
 	if err := s.CheckInputs(); err != nil {
-		return nil, tuner.InputErr(err)
+		return nil, inputerr.Wrap(err)
 	}
 	ef, err := tuner.AsIsExperiments()
 	if err != nil {

@@ -5,8 +5,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
-	"github.com/fusiontune/fusiontune/tuner"
 )
 
 // ResumeExperiments is the experiment file a sweep reads. Without --resume
@@ -14,7 +14,7 @@ import (
 // run must be one of the runs directory's (it is written into, under the
 // store's lock), and without --experiments the run's own snapshot of its
 // experiment file is read, not the shipped shortlist. Errors are the
-// user's (tuner.InputError).
+// user's (inputerr.Error).
 func (s *Settings) ResumeExperiments(expFile, resume string) (string, error) {
 	if resume == "" {
 		return expFile, nil
@@ -22,10 +22,10 @@ func (s *Settings) ResumeExperiments(expFile, resume string) (string, error) {
 	store := &runs.Store{Dir: s.RunsDir} // not created: a run to resume is in it
 	run, err := store.Resolve(resume)
 	if err != nil {
-		return "", tuner.InputErr(fmt.Errorf("--resume: %w", err))
+		return "", inputerr.Wrap(fmt.Errorf("--resume: %w", err))
 	}
 	if !store.Contains(run) {
-		return "", tuner.InputErr(fmt.Errorf("--resume %s: runs: not a run directory inside the runs directory %s (a resumed run is written into)", resume, ShownPath(s.RunsDir)))
+		return "", inputerr.Wrap(fmt.Errorf("--resume %s: runs: not a run directory inside the runs directory %s (a resumed run is written into)", resume, ShownPath(s.RunsDir)))
 	}
 	if expFile != "" {
 		return expFile, nil
@@ -36,5 +36,5 @@ func (s *Settings) ResumeExperiments(expFile, resume string) (string, error) {
 			return p, nil
 		}
 	}
-	return "", tuner.InputErr(fmt.Errorf("--resume %s: the run holds no copy of its experiment file (experiments.json or .yaml): give --experiments", run.ID()))
+	return "", inputerr.Wrap(fmt.Errorf("--resume %s: the run holds no copy of its experiment file (experiments.json or .yaml): give --experiments", run.ID()))
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
 )
@@ -18,7 +19,7 @@ import (
 // with those filled in (tool names the manifest's tool; the caller adds
 // the trials, study, replay and the rest) and the dataset. Notes and
 // warnings go to log; secrets the settings name join r. The user's errors
-// are tuner.InputErrors.
+// are input errors (inputerr.Error).
 func (s *Settings) RunConfig(ef *experiments.ExperimentFile, tool string, r *runs.Redactor, log io.Writer) (*tuner.Config, *tuner.Dataset, error) {
 	ds, err := s.OpenRunDataset(log)
 	if err != nil {
@@ -28,18 +29,18 @@ func (s *Settings) RunConfig(ef *experiments.ExperimentFile, tool string, r *run
 		return nil, nil, err
 	}
 	if err := s.CheckCategories(ds.Queries); err != nil {
-		return nil, nil, tuner.InputErr(err)
+		return nil, nil, inputerr.Wrap(err)
 	}
 	scorer, err := s.Score.Scorer(ds.Golden.Scale)
 	if err != nil {
-		return nil, nil, tuner.InputErr(err)
+		return nil, nil, inputerr.Wrap(err)
 	}
 	for _, w := range ds.Warnings {
 		fmt.Fprintln(log, "warning:", w)
 	}
 	f, err := s.Factory(ds.Corpus, r)
 	if err != nil {
-		return nil, nil, tuner.InputErr(err)
+		return nil, nil, inputerr.Wrap(err)
 	}
 	return &tuner.Config{
 		Manifest: runs.Manifest{Experiments: ef.Hash, ExperimentName: tuner.ExperimentName(ef), GoldenHash: ds.Golden.Hash, Backend: s.Backend.Kind, Seed: ef.Seed, Tool: tool},

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
 )
@@ -44,7 +45,7 @@ func TestRunConfig(t *testing.T) {
 	}
 	s.Dataset.Path = golden
 	_, _, err = s.RunConfig(ef, "tune test", runs.NewRedactor(), &log)
-	var ie *tuner.InputError
+	var ie *inputerr.Error
 	if !errors.As(err, &ie) || !strings.Contains(err.Error(), "golden.json") {
 		t.Errorf("bad golden set: err = %v, want an input error naming the file", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
 )
@@ -14,7 +15,7 @@ import (
 // backend starts: the trials, the study, replay, latency, constraints and
 // the held-out split. It returns the Config for tuner.Run without its
 // store, progress and judge loop. Notes and warnings go to log; the user's
-// errors are tuner.InputErrors.
+// errors are input errors (inputerr.Error).
 func (s *Settings) SweepConfig(r tuner.SweepRequest, expFile string, red *runs.Redactor, log io.Writer) (*tuner.Config, error) {
 	r.Phases.Mark("tuner: flags, settings, input checks")
 	ef, trials, err := tuner.ExpandExperiments(expFile, log)
@@ -28,12 +29,12 @@ func (s *Settings) SweepConfig(r tuner.SweepRequest, expFile string, red *runs.R
 	}
 	r.Phases.Mark("tuner: load the golden set, make the backend factory")
 	if err := tuner.CheckTrials(c.Backend, trials); err != nil {
-		return nil, tuner.InputErr(err)
+		return nil, inputerr.Wrap(err)
 	}
 	r.Phases.Mark("tuner: check the trials")
 	c.Phases = r.Phases
 	if c.Study, err = tuner.StudyFor(ef, c.Backend); err != nil {
-		return nil, tuner.InputErr(err)
+		return nil, inputerr.Wrap(err)
 	}
 	if c.Replay, err = tuner.ReplayFor(c.Backend, r.Mode, r.Verify); err != nil {
 		return nil, err

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
 )
@@ -43,7 +44,7 @@ func TestSweepConfig(t *testing.T) {
 			r := req
 			r.Mode = tt.mode
 			_, err := s.SweepConfig(r, tt.file, runs.NewRedactor(), &log)
-			var ie *tuner.InputError
+			var ie *inputerr.Error
 			if !errors.As(err, &ie) || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("err = %v, want an input error containing %q", err, tt.want)
 			}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/ui"
 	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
 )
@@ -14,7 +15,7 @@ import (
 // store, the dataset (every query, the label store's labels merged), the
 // scorer, the backend, the corpus's documents (read once) and the pool
 // file to judge ("" none). Secrets the settings name join r; notes go to
-// log. The user's errors are tuner.InputErrors.
+// log. The user's errors are input errors (inputerr.Error).
 func (s *Settings) UIOptions(store *runs.Store, pool string, r *runs.Redactor, log io.Writer) (ui.Options, error) {
 	var o ui.Options
 	d := s.Dataset
@@ -28,18 +29,18 @@ func (s *Settings) UIOptions(store *runs.Store, pool string, r *runs.Redactor, l
 	}
 	scorer, err := s.Score.Scorer(ds.Golden.Scale)
 	if err != nil {
-		return o, tuner.InputErr(err)
+		return o, inputerr.Wrap(err)
 	}
 	f, err := s.Factory(ds.Corpus, r)
 	if err != nil {
-		return o, tuner.InputErr(err)
+		return o, inputerr.Wrap(err)
 	}
 	o = ui.Options{Store: store, Dataset: ds, Scorer: scorer, K: s.Eval.K, Backend: f, Labels: s.JudgeStoreURL(),
 		Compare: func(seed int64) tuner.CompareOptions { return tuner.CompareOptions{Stats: s.StatsOptions(seed)} },
 		Log:     slog.New(slog.NewTextHandler(log, nil))}
 	docs, err := ds.JudgeDocs()
 	if err != nil {
-		return o, tuner.InputErr(err)
+		return o, inputerr.Wrap(err)
 	}
 	if docs != nil {
 		o.Docs = ui.DocsOf(docs)

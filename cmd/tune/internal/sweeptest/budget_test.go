@@ -11,6 +11,7 @@ import (
 
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/settings"
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/sweeptest"
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/tuner"
 )
 
@@ -58,7 +59,7 @@ func TestPlanBudgetPriorAndRun(t *testing.T) {
 
 	for _, bad := range []string{"0", "1.5", "x"} {
 		_, err := tuner.ParseEffect(bad)
-		var ie *tuner.InputError
+		var ie *inputerr.Error
 		if want := `--effect: must be a number in (0, 1] (got "` + bad + `")`; !errors.As(err, &ie) || err.Error() != want {
 			t.Errorf("effect %q: err = %v, want the input error %q", bad, err, want)
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/settings"
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/sweeptest"
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
 )
@@ -177,7 +178,7 @@ func TestSweepGradeScaleSettingsErrors(t *testing.T) {
 			err := settings.Load(&s, &s, "tune.yaml", nil, nil)
 			if err == nil {
 				_, err = s.PrepareSweep(tuner.SweepRequest{Experiments: "exp.json", Mode: "auto", Verify: tuner.DefaultVerify}, false, settings.SweepJudge{}, runs.NewRedactor(), &bytes.Buffer{})
-				var ie *tuner.InputError
+				var ie *inputerr.Error
 				if err != nil && !errors.As(err, &ie) {
 					t.Errorf("err = %v: not an input error", err)
 				}

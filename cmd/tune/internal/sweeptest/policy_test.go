@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/sweeptest"
-	"github.com/fusiontune/fusiontune/tuner"
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 )
 
 // TestPromotionPolicyOnDemo: on the demo dataset, a sweep whose best trial
@@ -46,7 +46,7 @@ func TestPromotionPolicyOnDemo(t *testing.T) {
 
 	noise := sweeptest.Sweep(t, "tune.yaml", filepath.Join(fixtures, "not-significant.json"), sweeptest.Options{})
 	_, log, err := sweeptest.TryPromote("tune.yaml", noise, "", false)
-	var ie *tuner.InputError
+	var ie *inputerr.Error
 	if err == nil || errors.As(err, &ie) {
 		t.Fatalf("not significant: err = %v, want a refusal (exit 1)\n%s", err, log)
 	}

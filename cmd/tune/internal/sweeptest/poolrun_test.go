@@ -14,6 +14,7 @@ import (
 
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/settings"
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/sweeptest"
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
 	"github.com/fusiontune/fusiontune/tuner/judging"
@@ -149,7 +150,7 @@ func TestPoolOfRecordedSweep(t *testing.T) {
 		{"nosuch,baseline", `--trials: no trial "nosuch" in the run`},
 	} {
 		_, err := judging.Pool(ctx, run, s.JudgeStoreURL(), tuner.PoolOptions{Depth: pool.DefaultDepth, Trials: tc.trials})
-		var ie *tuner.InputError
+		var ie *inputerr.Error
 		if !errors.As(err, &ie) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("--trials %s: err = %v; want an input error containing %q", tc.trials, err, tc.want)
 		}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/sweeptest"
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/tuner"
 )
 
@@ -112,7 +113,7 @@ func TestSweepMissingJudgedDocs(t *testing.T) {
 				"tune.yaml": strings.ReplaceAll(strings.Replace(settings, "%s", tc.extra, 1), "%s", c),
 				"exp.json":  `{"baseline": {"params": {"fusion.k": 60}}, "experiments": [{"name": "k=20", "params": {"fusion.k": 20}}]}`})
 			r, err := sweeptest.Try("tune.yaml", "exp.json", sweeptest.Options{Verify: tuner.DefaultVerify})
-			var ie *tuner.InputError
+			var ie *inputerr.Error
 			switch {
 			case tc.refused && (!errors.As(err, &ie) || !strings.Contains(err.Error(), tc.want)):
 				t.Fatalf("err = %v, want an input error containing %q", err, tc.want)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/sweeptest"
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/tuner"
 )
 
@@ -117,7 +118,7 @@ func TestSweepStudyBadInput(t *testing.T) {
 	studyDir(t, "")
 	writeFiles(t, map[string]string{"bad.yaml": "baseline: {params: {fusion.k: 60}}\nsampler: tpe\ntrials: 4\nspace:\n  fusion.k: {type: int, low: 5, high: 50}\npruning: {fraction: 0, reduction_factor: 3}\n"})
 	_, err := sweeptest.Try("tune.yaml", "bad.yaml", sweeptest.Options{})
-	var ie *tuner.InputError
+	var ie *inputerr.Error
 	if !errors.As(err, &ie) || !strings.Contains(err.Error(), "bad.yaml:6:21: pruning.fraction: must be > 0 and < 1 (got 0)") {
 		t.Errorf("err = %v, want the input error naming bad.yaml:6:21", err)
 	}

@@ -20,6 +20,7 @@ import (
 
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/experiments/judge"
+	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
 )
@@ -212,7 +213,7 @@ func (s *Server) fail(w http.ResponseWriter, code int, err error) {
 
 // userErr tells a user error (400: a bad reference or form) from ours.
 func userErr(err error) int {
-	var ie *tuner.InputError
+	var ie *inputerr.Error
 	if errors.As(err, &ie) {
 		return http.StatusNotFound
 	}
