@@ -8,6 +8,7 @@ import (
 
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/scoring"
 )
 
 // evaluateBatch is evaluate for the replay's passes (its collections and
@@ -20,7 +21,7 @@ import (
 // throughout. A batch that fails for another reason than
 // backend.ErrBatchUnsupported is said on log. A query's LatencyMS is the
 // backend's own time for its search.
-func evaluateBatch(ctx context.Context, s backend.Searcher, queries []Query, sc Scorer, o EvalOptions, requestPrefix string, log io.Writer, onDone func(done int)) (Batch, error) {
+func evaluateBatch(ctx context.Context, s backend.Searcher, queries []scoring.Query, sc scoring.Scorer, o EvalOptions, requestPrefix string, log io.Writer, onDone func(done int)) (Batch, error) {
 	bs, ok := s.(backend.BatchSearcher)
 	if !ok || len(queries) == 0 {
 		return evaluate(ctx, s, queries, sc, o, requestPrefix, onDone)
@@ -44,7 +45,7 @@ func evaluateBatch(ctx context.Context, s backend.Searcher, queries []Query, sc 
 		if o.onResponse != nil {
 			o.onResponse(q, a.Response)
 		}
-		scoreHits(&r, q, sc, a.Response.Hits, a.Response.Routing)
+		scoring.ScoreHits(&r, q, sc, a.Response.Hits, a.Response.Routing)
 		results[a.Index], answered[a.Index] = r, true
 		done++
 		if onDone != nil {
@@ -68,9 +69,9 @@ func evaluateBatch(ctx context.Context, s backend.Searcher, queries []Query, sc 
 
 // evaluateRest evaluates one by one (evaluate) the queries a batch did
 // not answer (answered[i] false) into results, which holds the others'.
-func evaluateRest(ctx context.Context, s backend.Searcher, queries []Query, sc Scorer, o EvalOptions, requestPrefix string, onDone func(done int), results []runs.QueryResult, answered []bool) (Batch, error) {
+func evaluateRest(ctx context.Context, s backend.Searcher, queries []scoring.Query, sc scoring.Scorer, o EvalOptions, requestPrefix string, onDone func(done int), results []runs.QueryResult, answered []bool) (Batch, error) {
 	done := 0
-	var rest []Query
+	var rest []scoring.Query
 	var at []int
 	for i, ok := range answered {
 		if !ok {

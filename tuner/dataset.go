@@ -13,6 +13,7 @@ import (
 	"github.com/fusiontune/fusiontune/experiments/demo"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/scoring"
 )
 
 // Dataset is the golden set a sweep evaluates, resolved against its
@@ -22,7 +23,7 @@ type Dataset struct {
 	// was configured.
 	Config  experiments.DatasetConfig
 	Golden  *experiments.GoldenSet
-	Queries []Query
+	Queries []scoring.Query
 	// Corpus is the corpus the judgments were resolved against ("": none).
 	Corpus string
 	// Warnings are the golden set's and the resolution's, for the log.
@@ -79,7 +80,7 @@ func OpenDataset(d experiments.DatasetConfig, corpusFallback, cacheDir string) (
 		}
 	}
 	for _, q := range gs.Queries {
-		tq := Query{ID: q.ID, Text: q.Text, Category: q.Category, Difficulty: q.Difficulty, ExpectedRouting: q.ExpectedRouting}
+		tq := scoring.Query{ID: q.ID, Text: q.Text, Category: q.Category, Difficulty: q.Difficulty, ExpectedRouting: q.ExpectedRouting}
 		if rq := res.Query(q.ID); rq != nil {
 			tq.Judgments, tq.Open = rq.Judgments, rq.Open
 		}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/tuner/scoring"
+
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/backend/engine"
 	"github.com/fusiontune/fusiontune/backend/fusion"
@@ -44,9 +46,9 @@ const (
 // output, and are fused with backend/fusion (the engine's own code) and
 // scored with the tuner's default composite.
 type offline struct {
-	queries []tuner.Query
+	queries []scoring.Query
 	lists   []*fusion.Prepared
-	scorer  tuner.Scorer
+	scorer  scoring.Scorer
 }
 
 // score is the mean primary score of RRF with rank constant k, bm25 weight
@@ -84,7 +86,7 @@ func (o *offline) scoreOn(k, w float64, subset []int) float64 {
 
 // collect builds the engine for cfg and asks it once per query for its
 // candidate lists.
-func collect(t *testing.T, cfg engine.Config, queries []tuner.Query) *offline {
+func collect(t *testing.T, cfg engine.Config, queries []scoring.Query) *offline {
 	t.Helper()
 	e, err := engine.New(cfg, engine.Options{})
 	if err != nil {
@@ -94,7 +96,7 @@ func collect(t *testing.T, cfg engine.Config, queries []tuner.Query) *offline {
 	if err := e.Build(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	sc, err := tuner.NewScorer("default", nil, metrics.DefaultOptions())
+	sc, err := scoring.NewScorer("default", nil, metrics.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +204,7 @@ func TestSampleEfficiency(t *testing.T) {
 	fmt.Fprintf(&table, "| dataset | queries | grid optimum (k, w_bm25) | sampler | trials to within 0.5%% (5 seeds) | median | median / 55 grid trials |\n|---|---|---|---|---|---|---|\n")
 	for _, ds := range []struct {
 		name string
-		load func(t *testing.T) (engine.Config, []tuner.Query)
+		load func(t *testing.T) (engine.Config, []scoring.Query)
 	}{{"demo", demoData}, {"scifact", scifactData}} {
 		t.Run(ds.name, func(t *testing.T) {
 			cfg, queries := ds.load(t)
@@ -283,7 +285,7 @@ func ratioCell(n, grid int) string {
 
 // demoData is the shipped demo dataset: its corpus with hash-384 vectors
 // (the sweep's default), its golden set resolved to document ids.
-func demoData(t *testing.T) (engine.Config, []tuner.Query) {
+func demoData(t *testing.T) (engine.Config, []scoring.Query) {
 	dir, err := demo.Extract(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -297,7 +299,7 @@ func demoData(t *testing.T) (engine.Config, []tuner.Query) {
 }
 
 // scifactData is BEIR SciFact (test qrels) with lsa-256 vectors.
-func scifactData(t *testing.T) (engine.Config, []tuner.Query) {
+func scifactData(t *testing.T) (engine.Config, []scoring.Query) {
 	dir := shareddata.Path(t, "scifact")
 	gs, err := experiments.LoadGoldenSet(dir, experiments.LoadOptions{Format: experiments.FormatBEIR})
 	if err != nil {
@@ -317,7 +319,7 @@ func engineConfig(t *testing.T, corpus, format, model string) engine.Config {
 	return cfg
 }
 
-func resolveQueries(t *testing.T, gs *experiments.GoldenSet, c engine.CorpusConfig) []tuner.Query {
+func resolveQueries(t *testing.T, gs *experiments.GoldenSet, c engine.CorpusConfig) []scoring.Query {
 	t.Helper()
 	corpus, err := engine.LoadCorpus(c)
 	if err != nil {
@@ -331,9 +333,9 @@ func resolveQueries(t *testing.T, gs *experiments.GoldenSet, c engine.CorpusConf
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []tuner.Query
+	var out []scoring.Query
 	for _, q := range gs.Queries {
-		tq := tuner.Query{ID: q.ID, Text: q.Text, Category: q.Category}
+		tq := scoring.Query{ID: q.ID, Text: q.Text, Category: q.Category}
 		if rq := res.Query(q.ID); rq != nil {
 			tq.Judgments = rq.Judgments
 		}

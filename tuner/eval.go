@@ -4,14 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/backend/fusion"
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/scoring"
 )
 
 // Defaults of EvalOptions.
@@ -21,8 +20,6 @@ const (
 	DefaultRetries     = 2
 	DefaultBackoff     = 200 * time.Millisecond
 	DefaultDepth       = 100 // hits requested per query
-	// TopRecorded is how many hits of each query the run records.
-	TopRecorded = 20
 )
 
 // EvalOptions control the batch evaluation of one trial.
@@ -43,7 +40,7 @@ type EvalOptions struct {
 	timings    bool // ask for the backend's stage timings (latency finalists)
 	fusion     *fusion.Params
 	variants   []fusion.Params // fused besides fusion on the same retrieval (see backend.SearchRequest)
-	onResponse func(q Query, resp backend.SearchResponse)
+	onResponse func(q scoring.Query, resp backend.SearchResponse)
 }
 
 func (o EvalOptions) withDefaults() EvalOptions {
@@ -77,7 +74,7 @@ type Batch struct {
 // the service dies (backend.ErrServiceExited) it stops at once and returns
 // that error with the batch: the queries answered before, the others
 // failed with it.
-func evaluate(ctx context.Context, s backend.Searcher, queries []Query, sc Scorer, o EvalOptions, requestPrefix string, onDone func(done int)) (Batch, error) {
+func evaluate(ctx context.Context, s backend.Searcher, queries []scoring.Query, sc scoring.Scorer, o EvalOptions, requestPrefix string, onDone func(done int)) (Batch, error) {
 	o = o.withDefaults()
 	results := make([]runs.QueryResult, len(queries))
 	var (
@@ -127,14 +124,14 @@ func evaluate(ctx context.Context, s backend.Searcher, queries []Query, sc Score
 	if dead != nil {
 		return Batch{Results: results, Failed: failUnanswered(results, queries, requestPrefix, dead)}, dead
 	}
-	markQueryErrors(results, o.OnQueryError)
+	scoring.MarkQueryErrors(results, o.OnQueryError)
 	return Batch{Results: results, Failed: failed}, nil
 }
 
 // failUnanswered is a batch cut short by the service's death: the queries
 // answered before it are kept, those that failed, were cut short or never
 // sent (no result yet) fail with dead. It returns how many failed.
-func failUnanswered(results []runs.QueryResult, queries []Query, requestPrefix string, dead error) int {
+func failUnanswered(results []runs.QueryResult, queries []scoring.Query, requestPrefix string, dead error) int {
 	failed := 0
 	for i, r := range results {
 		if r.QueryID == "" || r.Error != "" {
@@ -150,7 +147,7 @@ func failUnanswered(results []runs.QueryResult, queries []Query, requestPrefix s
 // runQuery searches one query with retries and scores it; err is the
 // search's last error (in r.Error too). A dead service
 // (backend.ErrServiceExited) is not retried.
-func runQuery(ctx context.Context, s backend.Searcher, q Query, sc Scorer, o EvalOptions, requestID string) (r runs.QueryResult, err error) {
+func runQuery(ctx context.Context, s backend.Searcher, q scoring.Query, sc scoring.Scorer, o EvalOptions, requestID string) (r runs.QueryResult, err error) {
 	r = runs.QueryResult{QueryID: q.ID, Category: q.Category, Expected: q.ExpectedRouting, RequestID: requestID,
 		Unjudged: len(q.Judgments) == 0}
 	var resp backend.SearchResponse
@@ -191,102 +188,6 @@ func runQuery(ctx context.Context, s backend.Searcher, q Query, sc Scorer, o Eva
 	if o.onResponse != nil {
 		o.onResponse(q, resp)
 	}
-	scoreHits(&r, q, sc, resp.Hits, resp.Routing)
+	scoring.ScoreHits(&r, q, sc, resp.Hits, resp.Routing)
 	return r, nil
-}
-
-// scoreHits fills r from a ranked hit list: routing (defaulted from the
-// hits when the backend reports none), scores, the recorded top and the
-// label sequence.
-func scoreHits(r *runs.QueryResult, q Query, sc Scorer, hits []backend.Hit, routing string) {
-	ranking := rankingOf(hits)
-	r.Routing = routing
-	if r.Routing == "" {
-		r.Routing = fusion.Routing(len(ranking)) // the engine's rule
-	}
-	ranking, open := openRanking(q, ranking)
-	r.Scores, r.Primary = sc.Score(ranking, q.Judgments)
-	recordTop(r, q, hits)
-	if open != nil {
-		// The grades open patterns gave, by position in the ranking
-		// (which holds each id once, as the recorded top does after its
-		// first occurrence).
-		pos := 0
-		seen := map[string]bool{}
-		for i := range r.Top {
-			d := &r.Top[i]
-			if seen[d.DocID] {
-				continue
-			}
-			seen[d.DocID] = true
-			if g, ok := open[pos]; ok {
-				d.Grade = g
-			}
-			pos++
-		}
-		r.Labels = labelsOf(r.Top)
-	}
-}
-
-// labelsOf is the label sequence of a recorded top (its first 10).
-func labelsOf(top []runs.RankedDoc) string {
-	labels := make([]string, 0, 10)
-	for i := 0; i < len(top) && i < 10; i++ {
-		label := "L?"
-		if top[i].Grade >= 0 {
-			label = "L" + strconv.Itoa(top[i].Grade)
-		}
-		labels = append(labels, strconv.Itoa(i+1)+":"+label)
-	}
-	return strings.Join(labels, " | ")
-}
-
-// recordTop fills the recorded top hits and the label sequence of r.
-func recordTop(r *runs.QueryResult, q Query, hits []backend.Hit) {
-	n := min(len(hits), TopRecorded)
-	r.Top = make([]runs.RankedDoc, 0, n)
-	labels := make([]string, 0, n)
-	for i := 0; i < n; i++ {
-		h := hits[i]
-		g, judged := q.Judgments[h.DocID]
-		if !judged {
-			g = -1
-		}
-		// No text: a replayed trial's records, derived from candidate
-		// lists, must equal the live ones byte for byte.
-		r.Top = append(r.Top, runs.RankedDoc{DocID: h.DocID, Score: h.Score, Grade: g})
-		if i < 10 {
-			label := "L?"
-			if judged {
-				label = "L" + strconv.Itoa(g)
-			}
-			labels = append(labels, strconv.Itoa(i+1)+":"+label)
-		}
-	}
-	r.Labels = strings.Join(labels, " | ")
-}
-
-// rankingOf lists the hits' document ids, keeping the first occurrence of
-// each.
-func rankingOf(hits []backend.Hit) []string {
-	seen := make(map[string]bool, len(hits))
-	out := make([]string, 0, len(hits))
-	for _, h := range hits {
-		if !seen[h.DocID] {
-			seen[h.DocID] = true
-			out = append(out, h.DocID)
-		}
-	}
-	return out
-}
-
-// textRunes bounds a recorded hit's text.
-const textRunes = 240
-
-// excerptText is a hit's text as recorded: at most textRunes runes.
-func excerptText(s string) string {
-	if r := []rune(s); len(r) > textRunes {
-		return string(r[:textRunes]) + "…"
-	}
-	return s
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/scoring"
 )
 
 // TestFailUnanswered: when the service dies mid-batch, the queries it
@@ -12,7 +13,7 @@ import (
 // sent fail with the death, with their labels and request id.
 func TestFailUnanswered(t *testing.T) {
 	dead := errors.New("service exited")
-	queries := []Query{
+	queries := []scoring.Query{
 		{ID: "q1", Category: "a", Judgments: map[string]int{"d": 1}},
 		{ID: "q2", Category: "b", ExpectedRouting: "lexical"},
 		{ID: "q3", Category: "c", Judgments: map[string]int{"d": 1}},

@@ -15,6 +15,7 @@ import (
 	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/internal/trec"
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/scoring"
 )
 
 // Export formats (tune export --format).
@@ -96,7 +97,7 @@ func Export(ds *Dataset, format, dir string) ([]string, error) {
 // trecTopics renders the queries as a TREC topics file: "ID<tab>TEXT" a
 // line, the text's whitespace runs (line breaks included) made single
 // spaces. An id holding whitespace could not be read back: an error.
-func trecTopics(queries []Query) ([]byte, error) {
+func trecTopics(queries []scoring.Query) ([]byte, error) {
 	var topics bytes.Buffer
 	for _, q := range queries {
 		if strings.ContainsAny(q.ID, " \t\r\n") {
@@ -109,7 +110,7 @@ func trecTopics(queries []Query) ([]byte, error) {
 
 // beirQueries renders the queries as BEIR queries.jsonl lines {_id, text,
 // metadata, category (when set)}, HTML characters unescaped.
-func beirQueries(queries []Query) ([]byte, error) {
+func beirQueries(queries []scoring.Query) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/fusiontune/fusiontune/internal/trec"
+	"github.com/fusiontune/fusiontune/tuner/scoring"
 )
 
 // TestExportRenderers: each export file renders its queries or qrels as the
@@ -18,13 +19,13 @@ func TestExportRenderers(t *testing.T) {
 		wantErr string
 	}{
 		{"topics: whitespace runs become one space", func() ([]byte, error) {
-			return trecTopics([]Query{{ID: "q1", Text: "hybrid\tsearch\n  fusion"}, {ID: "q2", Text: "k"}})
+			return trecTopics([]scoring.Query{{ID: "q1", Text: "hybrid\tsearch\n  fusion"}, {ID: "q2", Text: "k"}})
 		}, "q1\thybrid search fusion\nq2\tk\n", ""},
 		{"topics: an id with a space", func() ([]byte, error) {
-			return trecTopics([]Query{{ID: "q 1", Text: "x"}})
+			return trecTopics([]scoring.Query{{ID: "q 1", Text: "x"}})
 		}, "", `query id "q 1" contains whitespace`},
 		{"beir queries: category when set, html kept", func() ([]byte, error) {
-			return beirQueries([]Query{{ID: "q1", Text: "a<b & c", Category: "nav"}, {ID: "q2", Text: "d"}})
+			return beirQueries([]scoring.Query{{ID: "q1", Text: "a<b & c", Category: "nav"}, {ID: "q2", Text: "d"}})
 		}, `{"_id":"q1","category":"nav","metadata":{},"text":"a<b & c"}` + "\n" +
 			`{"_id":"q2","metadata":{},"text":"d"}` + "\n", ""},
 		{"beir qrels: header, sorted by query then document", func() ([]byte, error) {

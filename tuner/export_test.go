@@ -3,6 +3,7 @@ package tuner
 import (
 	"github.com/fusiontune/fusiontune/backend/fusion"
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/scoring"
 )
 
 // ProcessCPU exposes processCPU to the benchmarks.
@@ -20,10 +21,10 @@ type ReplayCore struct{ rp *replayer }
 type ReplayQuery = replayQuery
 
 // NewReplayCore returns a ReplayCore keeping k hits per query.
-func NewReplayCore(sc Scorer, k int) *ReplayCore { return &ReplayCore{newReplayer(sc, k)} }
+func NewReplayCore(sc scoring.Scorer, k int) *ReplayCore { return &ReplayCore{newReplayer(sc, k)} }
 
 // Prepare readies q and its lists.
-func (c *ReplayCore) Prepare(q Query, pl *fusion.Prepared) *ReplayQuery {
+func (c *ReplayCore) Prepare(q scoring.Query, pl *fusion.Prepared) *ReplayQuery {
 	rq := c.rp.prepare(q, pl)
 	return &rq
 }
@@ -69,8 +70,8 @@ var ResultKey = resultKey
 // ReplayedFacts derives replayed trial t's facts as the precomputed
 // statistics do, in one derivation: its per-query scores, result key and
 // judged-only values (JudgedOnlyMetrics of sc) under judgments.
-func ReplayedFacts(run *runs.Run, t runs.TrialRecord, judgments Judgments, sc Scorer) ([]runs.QueryResult, string, map[string]float64, error) {
-	rf, err := resultsOf(run).facts(t, judgments, sc, JudgedOnlyMetrics(sc.Metrics()))
+func ReplayedFacts(run *runs.Run, t runs.TrialRecord, judgments scoring.Judgments, sc scoring.Scorer) ([]runs.QueryResult, string, map[string]float64, error) {
+	rf, err := resultsOf(run).facts(t, judgments, sc, scoring.JudgedOnlyMetrics(sc.Metrics()))
 	return rf.results, rf.key, rf.judged, err
 }
 

@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fusiontune/fusiontune/tuner/scoring"
+
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/backend/client"
 	"github.com/fusiontune/fusiontune/backend/process"
@@ -170,12 +172,12 @@ func (r *faultRig) sweepStopping(t *testing.T, budget, consecutive int, trials .
 // an eval.on_query_error policy.
 func (r *faultRig) sweepWith(t *testing.T, budget, consecutive int, onQueryError string, trials ...experiments.TrialSpec) (*tuner.Result, error) {
 	t.Helper()
-	var queries []tuner.Query
+	var queries []scoring.Query
 	for i := 1; i <= 8; i++ {
-		queries = append(queries, tuner.Query{ID: fmt.Sprintf("q%d", i), Text: fmt.Sprintf("q%d", i),
+		queries = append(queries, scoring.Query{ID: fmt.Sprintf("q%d", i), Text: fmt.Sprintf("q%d", i),
 			Judgments: map[string]int{fmt.Sprintf("d%d", i): 3}})
 	}
-	sc, err := tuner.NewScorer("NDCG@10", nil, metrics.DefaultOptions())
+	sc, err := scoring.NewScorer("NDCG@10", nil, metrics.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,13 +7,14 @@ import (
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/metrics/stats"
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/scoring"
 )
 
 // HeldOut evaluates params, the configuration chosen on the dev split, on
 // the held-out queries: it applies it to b, restarts b, waits until it is
 // ready and scores every query. devPrimary is the score the trial was
 // chosen by. The result is not part of the run's trials.
-func HeldOut(ctx context.Context, b backend.Backend, trial string, params map[string]any, devPrimary float64, queries []Query, sc Scorer, o EvalOptions) (*runs.HeldOut, []runs.QueryResult, error) {
+func HeldOut(ctx context.Context, b backend.Backend, trial string, params map[string]any, devPrimary float64, queries []scoring.Query, sc scoring.Scorer, o EvalOptions) (*runs.HeldOut, []runs.QueryResult, error) {
 	if err := b.Apply(ctx, params); err != nil {
 		return nil, nil, fmt.Errorf("held-out estimate: %w", err)
 	}
@@ -27,7 +28,7 @@ func HeldOut(ctx context.Context, b backend.Backend, trial string, params map[st
 	if err != nil {
 		return nil, nil, fmt.Errorf("held-out estimate: %w", err)
 	}
-	s := summarize(queries, batch)
+	s := scoring.Summarize(queries, batch.Results)
 	h := &runs.HeldOut{Trial: trial, Split: "test", Queries: s.Scored, Primary: runs.Round(s.Primary),
 		DevPrimary: runs.Round(devPrimary), Failed: batch.Failed}
 	h.Scorecard = make(map[string]float64, len(s.Scorecard))

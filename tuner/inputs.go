@@ -11,6 +11,7 @@ import (
 	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/internal/secrets"
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/scoring"
 )
 
 // ShippedShortlist names the shipped shortlist in messages when no
@@ -101,8 +102,8 @@ func OpenSweepDataset(d experiments.DatasetConfig, splitGiven bool, corpusFallba
 // HeldOutQueries returns Config.HeldOut for a sweep on the dev split of d: the
 // test split's queries. After the trials, the test split failing to open
 // fails the run (not an input error).
-func HeldOutQueries(d experiments.DatasetConfig, corpusFallback, cacheDir string) func() ([]Query, error) {
-	return func() ([]Query, error) {
+func HeldOutQueries(d experiments.DatasetConfig, corpusFallback, cacheDir string) func() ([]scoring.Query, error) {
+	return func() ([]scoring.Query, error) {
 		test := d
 		test.Split = experiments.SplitTest
 		ds, err := OpenDataset(test, corpusFallback, cacheDir)

@@ -10,10 +10,11 @@ import (
 	"github.com/fusiontune/fusiontune/experiments/labels"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/tuner/pool"
+	"github.com/fusiontune/fusiontune/tuner/scoring"
 )
 
 // QueryTexts returns the texts of qs by query id and the set of their ids.
-func QueryTexts(qs []Query) (map[string]string, map[string]bool) {
+func QueryTexts(qs []scoring.Query) (map[string]string, map[string]bool) {
 	texts, known := make(map[string]string, len(qs)), make(map[string]bool, len(qs))
 	for _, q := range qs {
 		texts[q.ID], known[q.ID] = q.Text, true

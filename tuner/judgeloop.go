@@ -14,6 +14,7 @@ import (
 	"github.com/fusiontune/fusiontune/metrics/stats"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner/pool"
+	"github.com/fusiontune/fusiontune/tuner/scoring"
 )
 
 // Judge-as-you-tune defaults and ranges.
@@ -93,8 +94,8 @@ func (l *JudgeLoop) Validate() error {
 	if l.K == 0 {
 		l.K = DefaultJudgeK
 	}
-	if l.K < 1 || l.K > TopRecorded {
-		errs = append(errs, fmt.Errorf("judge depth must be in 1..%d (got %d)", TopRecorded, l.K))
+	if l.K < 1 || l.K > scoring.TopRecorded {
+		errs = append(errs, fmt.Errorf("judge depth must be in 1..%d (got %d)", scoring.TopRecorded, l.K))
 	}
 	if l.MaxRounds == 0 {
 		l.MaxRounds = MaxJudgeRounds
@@ -116,7 +117,7 @@ type rescoredTrial struct {
 // Run runs the loop on run's successful trials (those of lb with results
 // of their own), starting from judgments, scored by sc. It returns the
 // record for the leaderboard and the judgments with every new label.
-func (l *JudgeLoop) Run(ctx context.Context, run *runs.Run, lb runs.Leaderboard, judgments Judgments, sc Scorer) (*runs.Rescored, Judgments, error) {
+func (l *JudgeLoop) Run(ctx context.Context, run *runs.Run, lb runs.Leaderboard, judgments scoring.Judgments, sc scoring.Scorer) (*runs.Rescored, scoring.Judgments, error) {
 	closeStore, err := l.prepare(ctx, run)
 	if err != nil {
 		return nil, nil, err
@@ -180,8 +181,8 @@ func (l *JudgeLoop) prepare(ctx context.Context, run *runs.Run) (closeStore func
 
 // copyJudgments returns a deep copy of judgments, which the loop adds
 // labels to.
-func copyJudgments(judgments Judgments) Judgments {
-	j := make(Judgments, len(judgments))
+func copyJudgments(judgments scoring.Judgments) scoring.Judgments {
+	j := make(scoring.Judgments, len(judgments))
 	for q, docs := range judgments {
 		j[q] = make(map[string]int, len(docs))
 		for d, g := range docs {
@@ -213,8 +214,8 @@ func leaderboardTrials(run *runs.Run, lb runs.Leaderboard) ([]*rescoredTrial, er
 // pairs asked and how many.
 type judgeRounds struct {
 	trials []*rescoredTrial
-	gold   Judgments
-	j      Judgments
+	gold   scoring.Judgments
+	j      scoring.Judgments
 	asked  judgedPairs
 	spent  int
 }
@@ -241,7 +242,7 @@ func (l *JudgeLoop) stopReason(r *judgeRounds, round int) string {
 // round pools the leading trials' unjudged pairs, judges as many as the
 // budget allows, stores and merges the labels and rescores; nil when the
 // pool is empty.
-func (l *JudgeLoop) round(ctx context.Context, r *judgeRounds, round int, sc Scorer) (*runs.RescoredRound, error) {
+func (l *JudgeLoop) round(ctx context.Context, r *judgeRounds, round int, sc scoring.Scorer) (*runs.RescoredRound, error) {
 	p, err := l.pool(l.lead(r), r.j, r.asked)
 	if err != nil {
 		return nil, err
@@ -299,9 +300,9 @@ func (r *judgeRounds) merge(ls []labels.Label) int {
 
 // score scores every trial from its recorded results under j and sorts
 // them best first (primary descending, ties by name).
-func (l *JudgeLoop) score(trials []*rescoredTrial, j Judgments, sc Scorer) {
+func (l *JudgeLoop) score(trials []*rescoredTrial, j scoring.Judgments, sc scoring.Scorer) {
 	for _, t := range trials {
-		t.primary = ScoreRecorded(t.results, j, sc, nil).Primary
+		t.primary = scoring.ScoreRecorded(t.results, j, sc, nil).Primary
 		t.coverage = Coverage(t.results, j, l.K)
 	}
 	slices.SortStableFunc(trials, func(a, b *rescoredTrial) int {
@@ -311,7 +312,7 @@ func (l *JudgeLoop) score(trials []*rescoredTrial, j Judgments, sc Scorer) {
 
 // pool pools the unjudged pairs of the leading trials' top K, leaving out
 // pairs asked before.
-func (l *JudgeLoop) pool(lead []*rescoredTrial, j Judgments, asked judgedPairs) (*pool.Pool, error) {
+func (l *JudgeLoop) pool(lead []*rescoredTrial, j scoring.Judgments, asked judgedPairs) (*pool.Pool, error) {
 	var rankings []pool.Ranking
 	for _, t := range lead {
 		for _, r := range t.results {
@@ -335,7 +336,7 @@ func (l *JudgeLoop) pool(lead []*rescoredTrial, j Judgments, asked judgedPairs) 
 // Coverage is a trial's Judged@k under j: the share of each query's top k
 // recorded hits that is judged (divided by k, as metrics' Judged@k), mean
 // over the queries that did not fail.
-func Coverage(results []runs.QueryResult, j Judgments, k int) float64 {
+func Coverage(results []runs.QueryResult, j scoring.Judgments, k int) float64 {
 	sum, n := 0.0, 0
 	for _, r := range results {
 		if r.Error != "" {

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fusiontune/fusiontune/tuner/scoring"
+
 	"github.com/fusiontune/fusiontune/experiments/labels"
 	"github.com/fusiontune/fusiontune/metrics"
 	"github.com/fusiontune/fusiontune/runs"
@@ -16,6 +18,15 @@ import (
 
 // judgeLoopRun records two trials on one query: A ranks u, a, b (a and b
 // relevant but hidden), B ranks z, x, y (z the one visible judgment).
+// top is a recorded top of unjudged documents.
+func top(docs ...string) []runs.RankedDoc {
+	out := make([]runs.RankedDoc, len(docs))
+	for i, d := range docs {
+		out[i] = runs.RankedDoc{DocID: d, Grade: -1}
+	}
+	return out
+}
+
 func judgeLoopRun(t *testing.T) (*runs.Run, runs.Leaderboard) {
 	t.Helper()
 	st, err := runs.Open(t.TempDir())
@@ -72,7 +83,7 @@ func TestJudgeLoop(t *testing.T) {
 			defer store.Close()
 			var asked []string
 			var orders [][]string
-			sc, err := tuner.NewScorer("NDCG@10", nil, metrics.DefaultOptions())
+			sc, err := scoring.NewScorer("NDCG@10", nil, metrics.DefaultOptions())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -90,7 +101,7 @@ func TestJudgeLoop(t *testing.T) {
 				},
 				OnRound: func(_ int, order []string) { orders = append(orders, order) },
 			}
-			rec, j, err := loop.Run(context.Background(), run, lb, tuner.Judgments{"q1": {"z": 1}}, sc)
+			rec, j, err := loop.Run(context.Background(), run, lb, scoring.Judgments{"q1": {"z": 1}}, sc)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fusiontune/fusiontune/tuner/scoring"
+
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/metrics"
@@ -111,14 +113,14 @@ func newLandscape() *landscape {
 }
 
 // landscapeQueries are n queries in categories a and b.
-func landscapeQueries(n int) []tuner.Query {
-	qs := make([]tuner.Query, n)
+func landscapeQueries(n int) []scoring.Query {
+	qs := make([]scoring.Query, n)
 	for i := range qs {
 		cat := "a"
 		if i%3 == 0 {
 			cat = "b"
 		}
-		qs[i] = tuner.Query{ID: fmt.Sprintf("q%02d", i), Text: fmt.Sprintf("query %d", i), Category: cat,
+		qs[i] = scoring.Query{ID: fmt.Sprintf("q%02d", i), Text: fmt.Sprintf("query %d", i), Category: cat,
 			Judgments: map[string]int{fmt.Sprintf("rel-%d", i): 3}}
 	}
 	return qs
@@ -150,7 +152,7 @@ func newRun(t *testing.T, dir string) *runs.Run {
 // searchOptions are the tuner options of a study test on l.
 func searchOptions(t *testing.T, l *landscape, run *runs.Run, fixed []experiments.TrialSpec) tuner.Options {
 	t.Helper()
-	sc, err := tuner.NewScorer("NDCG@10", nil, metrics.DefaultOptions())
+	sc, err := scoring.NewScorer("NDCG@10", nil, metrics.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

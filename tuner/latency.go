@@ -9,6 +9,7 @@ import (
 
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/scoring"
 )
 
 // Defaults and ranges of LatencyOptions (the latency settings block).
@@ -212,7 +213,7 @@ func (c Config) applyConstraints(run *runs.Run, lb runs.Leaderboard, l *runs.Lat
 // repeatLatency measures trial e on b: one warm-up pass, then n passes
 // over the queries at the eval concurrency, each summarized with its
 // throughput and the backend's stage timings.
-func repeatLatency(ctx context.Context, b backend.Backend, e runs.Entry, queries []Query, sc Scorer, o EvalOptions, n int, runID string) ([]runs.LatencyStats, error) {
+func repeatLatency(ctx context.Context, b backend.Backend, e runs.Entry, queries []scoring.Query, sc scoring.Scorer, o EvalOptions, n int, runID string) ([]runs.LatencyStats, error) {
 	if err := b.Apply(ctx, e.Params); err != nil {
 		return nil, err
 	}
@@ -228,7 +229,7 @@ func repeatLatency(ctx context.Context, b backend.Backend, e runs.Entry, queries
 	o.timings = true
 	var mu sync.Mutex
 	stages := map[string]map[string]float64{}
-	o.onResponse = func(q Query, resp backend.SearchResponse) {
+	o.onResponse = func(q scoring.Query, resp backend.SearchResponse) {
 		if resp.Timings != nil {
 			mu.Lock()
 			stages[q.ID] = resp.Timings.Map()

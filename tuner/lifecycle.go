@@ -20,6 +20,7 @@ import (
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/runs/report"
 	"github.com/fusiontune/fusiontune/tuner/sampler"
+	"github.com/fusiontune/fusiontune/tuner/scoring"
 	"github.com/fusiontune/fusiontune/tuner/studystore"
 )
 
@@ -53,14 +54,14 @@ type Config struct {
 
 	// Queries are the golden set's queries the trials are scored on;
 	// Dataset describes them for the log.
-	Queries []Query
+	Queries []scoring.Query
 	Dataset string
 	// HeldOut, when set, returns the held-out queries the best trial is
 	// scored on after the sweep (tuned on the dev split, confirmed on the
 	// test split).
-	HeldOut func() ([]Query, error)
+	HeldOut func() ([]scoring.Query, error)
 
-	Scorer        *MetricsScorer
+	Scorer        *scoring.MetricsScorer
 	Eval          EvalOptions
 	FailureBudget int
 	// MaxConsecutiveFailures stops the run once this many trials in a row
@@ -199,7 +200,7 @@ func Run(ctx context.Context, c Config) (*Outcome, error) {
 	defer c.pre.wait()
 	defer cancelPre()
 	if len(c.Queries) > 0 && c.Scorer != nil {
-		c.pre.withFacts(JudgmentsOf(c.Queries), c.Scorer)
+		c.pre.withFacts(scoring.JudgmentsOf(c.Queries), c.Scorer)
 	}
 	started := time.Now()
 	res, held, runErr, stop, err := c.execute(ctx, run, b, backendDir, snapshotted)
@@ -522,7 +523,7 @@ func (c Config) finish(ctx context.Context, run *runs.Run, held *runs.HeldOut, b
 	c.Phases.Mark("tuner: statistics")
 	c.heldOutAndPower(&lb, held)
 	if c.Judge != nil {
-		if lb.Rescored, _, err = c.Judge.Run(ctx, run, lb, JudgmentsOf(c.Queries), c.Scorer); err != nil {
+		if lb.Rescored, _, err = c.Judge.Run(ctx, run, lb, scoring.JudgmentsOf(c.Queries), c.Scorer); err != nil {
 			return nil, err
 		}
 	}
@@ -596,7 +597,7 @@ func (c Config) leaderboard(run *runs.Run) ([]runs.TrialRecord, runs.Leaderboard
 	}
 	lb := runs.NewLeaderboard(c.Scorer.Describe(), c.Scorer.Metrics(), trials)
 	if len(c.Queries) > 0 {
-		lb.SetCeiling(Ceiling(c.Queries, c.Scorer))
+		lb.SetCeiling(scoring.Ceiling(c.Queries, c.Scorer))
 	}
 	same, err := resultKeys(run, trials, c.pre)
 	if err != nil {
@@ -620,7 +621,7 @@ func (c Config) statistics(statsCtx context.Context, run *runs.Run, lb *runs.Lea
 		return statsCtx.Err() != nil, err
 	}
 	if len(c.Queries) > 0 {
-		if err := setJudgedOnly(statsCtx, run, lb, JudgmentsOf(c.Queries), c.Scorer, c.pre, records); err != nil {
+		if err := setJudgedOnly(statsCtx, run, lb, scoring.JudgmentsOf(c.Queries), c.Scorer, c.pre, records); err != nil {
 			return statsCtx.Err() != nil, err
 		}
 	}

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fusiontune/fusiontune/tuner/scoring"
+
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
@@ -68,7 +70,7 @@ func runConfig(t *testing.T, trials []experiments.TrialSpec, study *sampler.Opti
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc, err := tuner.NewScorer("NDCG@10", nil, metrics.DefaultOptions())
+	sc, err := scoring.NewScorer("NDCG@10", nil, metrics.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -283,7 +285,7 @@ func TestRunHeldOut(t *testing.T) {
 	trials := landscapeTrials()
 	trials[0].Baseline, trials[2].Baseline = false, true // a baseline the best beats
 	c := runConfig(t, trials, nil)
-	c.HeldOut = func() ([]tuner.Query, error) { return landscapeQueries(12), nil }
+	c.HeldOut = func() ([]scoring.Query, error) { return landscapeQueries(12), nil }
 	out, err := tuner.Run(context.Background(), c)
 	if err != nil {
 		t.Fatal(err)

@@ -3,6 +3,7 @@ package tuner
 import (
 	"github.com/fusiontune/fusiontune/backend/fusion"
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/scoring"
 )
 
 // ReplayLists fuses one query's candidate lists (each retriever's list,
@@ -13,7 +14,7 @@ import (
 // per-query result a replay of a trial with settings s records. k is the
 // hits per query a live run asks for (0: DefaultDepth). It is what `tune
 // ui`'s query microscope re-fuses with.
-func ReplayLists(q Query, lists map[string][]fusion.Candidate, s fusion.Settings, sc Scorer, k int) runs.QueryResult {
+func ReplayLists(q scoring.Query, lists map[string][]fusion.Candidate, s fusion.Settings, sc scoring.Scorer, k int) runs.QueryResult {
 	if k <= 0 {
 		k = DefaultDepth
 	}

@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/tuner/scoring"
+
 	"github.com/fusiontune/fusiontune/backend/fusion"
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/tuner"
@@ -14,7 +16,7 @@ import (
 // the same lists and settings (top hits, grades, labels, scores,
 // routing), under several fusions, floors and a min_score.
 func TestReplayListsEqualsReplay(t *testing.T) {
-	sc, err := tuner.NewScorer("default", nil, tuner.ScaleOptions(experiments.DefaultScale()))
+	sc, err := scoring.NewScorer("default", nil, scoring.ScaleOptions(experiments.DefaultScale()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,7 +24,7 @@ func TestReplayListsEqualsReplay(t *testing.T) {
 		"bm25":  {{ID: "a", DocID: "a", Score: 9, Rank: 1}, {ID: "b", DocID: "b", Score: 7, Rank: 2}, {ID: "c", DocID: "c", Score: 2, Rank: 3}, {ID: "e", DocID: "e", Score: 1, Rank: 4}},
 		"dense": {{ID: "c", DocID: "c", Score: 0.9, Rank: 1}, {ID: "d", DocID: "d", Score: 0.8, Rank: 2}, {ID: "a", DocID: "a", Score: 0.1, Rank: 3}},
 	}
-	q := tuner.Query{ID: "q1", Category: "direct", Judgments: map[string]int{"c": 3, "d": 1, "x": 2}}
+	q := scoring.Query{ID: "q1", Category: "direct", Judgments: map[string]int{"c": 3, "d": 1, "x": 2}}
 	half := 0.5
 	weights := map[string]float64{"bm25": 1, "dense": 1}
 	for _, tc := range []struct {

@@ -13,6 +13,7 @@ import (
 	"github.com/fusiontune/fusiontune/backend/fusion"
 	"github.com/fusiontune/fusiontune/metrics/stats"
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/scoring"
 )
 
 // preStats computes, while the trials still run, the statistics of each
@@ -48,8 +49,8 @@ type preStats struct {
 	// and judged-only values (SetJudgedOnly) too: they read the trial's
 	// results with their hits; a replayed trial's are made with its scores
 	// in its replay (offer), else in one derivation of them (results).
-	judgments  Judgments
-	scorer     Scorer
+	judgments  scoring.Judgments
+	scorer     scoring.Scorer
 	judgedOnly []string // JudgedOnlyMetrics of scorer's
 	facts      map[int]resultFacts
 	// offered are replayed trials' facts made in their replay's fusion
@@ -161,9 +162,9 @@ func (p *preStats) start(f func()) {
 
 // withFacts makes p compute each trial's result key and judged-only
 // values under judgments and sc too.
-func (p *preStats) withFacts(judgments Judgments, sc Scorer) *preStats {
+func (p *preStats) withFacts(judgments scoring.Judgments, sc scoring.Scorer) *preStats {
 	p.judgments, p.scorer, p.facts = judgments, sc, map[int]resultFacts{}
-	p.judgedOnly, p.offered = JudgedOnlyMetrics(sc.Metrics()), map[int]offeredFacts{}
+	p.judgedOnly, p.offered = scoring.JudgedOnlyMetrics(sc.Metrics()), map[int]offeredFacts{}
 	return p
 }
 
@@ -235,8 +236,8 @@ func (p *preStats) computeFacts(t runs.TrialRecord) {
 		return
 	}
 	f := resultFacts{rec: t, key: resultKey(res)}
-	if names := JudgedOnlyMetrics(p.scorer.Metrics()); len(names) > 0 {
-		f.judged = judgedOnlyOf(res, p.judgments, p.scorer, names)
+	if names := scoring.JudgedOnlyMetrics(p.scorer.Metrics()); len(names) > 0 {
+		f.judged = scoring.JudgedOnlyOf(res, p.judgments, p.scorer, names)
 	}
 	p.mu.Lock()
 	p.facts[t.Index] = f

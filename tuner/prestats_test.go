@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/tuner/scoring"
+
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
@@ -55,7 +57,7 @@ func statisticsAlone(t *testing.T, out *tuner.Outcome, c tuner.Config) runs.Lead
 	if err := tuner.Significance(context.Background(), out.Run, &alone, c.Stats); err != nil {
 		t.Fatal(err)
 	}
-	if err := tuner.SetJudgedOnly(context.Background(), out.Run, &alone, tuner.JudgmentsOf(c.Queries), c.Scorer); err != nil {
+	if err := tuner.SetJudgedOnly(context.Background(), out.Run, &alone, scoring.JudgmentsOf(c.Queries), c.Scorer); err != nil {
 		t.Fatal(err)
 	}
 	return alone

@@ -8,13 +8,14 @@ import (
 	"github.com/fusiontune/fusiontune/metrics"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner/sampler"
+	"github.com/fusiontune/fusiontune/tuner/scoring"
 )
 
 // rungSubsets lists the query subsets of successive halving: the indices
 // of a seeded, category-stratified fraction f of queries, then f·η, f·η²,
 // … while below the whole set. Subsets are nested, and empty or repeated
 // ones are left out. The whole set is not included.
-func rungSubsets(queries []Query, seed int64, p experiments.Pruning) [][]int {
+func rungSubsets(queries []scoring.Query, seed int64, p experiments.Pruning) [][]int {
 	if !p.Enabled {
 		return nil
 	}
@@ -70,7 +71,7 @@ func runStaged(ctx context.Context, o Options, index int, spec experiments.Trial
 		if r < len(subsets) {
 			part.searched = nil // a later rung searches on this backend
 		}
-		part.Queries = make([]Query, len(todo))
+		part.Queries = make([]scoring.Query, len(todo))
 		for j, i := range todo {
 			part.Queries[j] = o.Queries[i]
 		}
@@ -119,13 +120,13 @@ func notRun(subset []int, ran []bool) []int {
 // primary score, scorecard and breakdowns, the queries scored and failed
 // (failed only under a tolerating eval.on_query_error), and the fraction
 // of all queries the subset is. It returns the summary.
-func scoreRung(rec *trialOutcome, queries []Query, subset []int, results []runs.QueryResult) metrics.Summary {
-	qs := make([]Query, len(subset))
+func scoreRung(rec *trialOutcome, queries []scoring.Query, subset []int, results []runs.QueryResult) metrics.Summary {
+	qs := make([]scoring.Query, len(subset))
 	batch := Batch{Results: make([]runs.QueryResult, len(subset))}
 	for j, i := range subset {
 		qs[j], batch.Results[j] = queries[i], results[i]
 	}
-	s := summarize(qs, batch)
+	s := scoring.Summarize(qs, batch.Results)
 	rec.results = batch.Results
 	rec.Primary, rec.Scorecard = s.Primary, s.Scorecard
 	rec.Categories, rec.Difficulties, rec.Routing = s.Categories, s.Difficulties, s.Routing

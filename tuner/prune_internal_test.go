@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/scoring"
 )
 
 // TestNotRun: a rung runs the queries of its subset not run by an earlier
@@ -35,7 +36,7 @@ func TestNotRun(t *testing.T) {
 // queries with the last one's on_query_error, and says what fraction of
 // all queries the subset is.
 func TestScoreRung(t *testing.T) {
-	queries := []Query{
+	queries := []scoring.Query{
 		{ID: "q0", Category: "a", Judgments: map[string]int{"d": 1}},
 		{ID: "q1", Category: "a", Judgments: map[string]int{"d": 1}},
 		{ID: "q2", Category: "b", Judgments: map[string]int{"d": 1}},
@@ -59,8 +60,8 @@ func TestScoreRung(t *testing.T) {
 	}{
 		{"half the queries", []int{0, 2}, []runs.QueryResult{ok("q0", 1), ok("q1", 0), ok("q2", 0.5), {}}, 0.75, 2, 0, "", 0.5},
 		{"all, in subset order", []int{3, 2, 1, 0}, []runs.QueryResult{ok("q0", 1), ok("q1", 0), ok("q2", 0.5), ok("q3", 0.5)}, 0.5, 4, 0, "", 1},
-		{"a zeroed failure counts", []int{0, 1}, []runs.QueryResult{ok("q0", 1), failed("q1", QueryErrorZero), {}, {}}, 0.5, 2, 1, QueryErrorZero, 0.5},
-		{"a skipped failure is not scored", []int{0, 1, 2}, []runs.QueryResult{ok("q0", 1), failed("q1", QueryErrorSkip), ok("q2", 0), {}}, 0.5, 2, 1, QueryErrorSkip, 0.75},
+		{"a zeroed failure counts", []int{0, 1}, []runs.QueryResult{ok("q0", 1), failed("q1", scoring.QueryErrorZero), {}, {}}, 0.5, 2, 1, scoring.QueryErrorZero, 0.5},
+		{"a skipped failure is not scored", []int{0, 1, 2}, []runs.QueryResult{ok("q0", 1), failed("q1", scoring.QueryErrorSkip), ok("q2", 0), {}}, 0.5, 2, 1, scoring.QueryErrorSkip, 0.75},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var rec trialOutcome

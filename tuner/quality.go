@@ -10,6 +10,7 @@ import (
 	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/metrics/stats"
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/scoring"
 )
 
 // AsIsTrial is the name of the one trial a quality check runs: the
@@ -251,7 +252,7 @@ func against(ctx context.Context, ref *Reference, e runs.Entry, all []runs.Query
 // failures lists the failing queries, in golden-set order: a judged query
 // none of whose highest-graded documents is in the top 3, or a query whose
 // routing is not the expected one.
-func failures(queries []Query, gs *experiments.GoldenSet, results []runs.QueryResult) []runs.Failure {
+func failures(queries []scoring.Query, gs *experiments.GoldenSet, results []runs.QueryResult) []runs.Failure {
 	byID := map[string]runs.QueryResult{}
 	for _, r := range results {
 		byID[r.QueryID] = r
@@ -321,7 +322,7 @@ func fillText(fs []runs.Failure, corpus string) error {
 	for i := range fs {
 		for j := range fs[i].Top {
 			if d := &fs[i].Top[j]; d.Text == "" {
-				d.Text = excerptText(text[d.DocID])
+				d.Text = scoring.ExcerptText(text[d.DocID])
 			}
 		}
 	}

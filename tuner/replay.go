@@ -17,6 +17,7 @@ import (
 	"github.com/fusiontune/fusiontune/backend/fusion"
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/scoring"
 )
 
 // Mode says how a sweep evaluates query-time variants.
@@ -167,8 +168,8 @@ type collection struct {
 	settings fusion.Settings    // its resolved settings
 	depth    int                // candidates collected per retriever
 	queries  []collected        // in query order
-	qs       []Query            // each collected's query, for the summarizer
-	scorer   Scorer             // scores the fused rankings
+	qs       []scoring.Query    // each collected's query, for the summarizer
+	scorer   scoring.Scorer     // scores the fused rankings
 	k        int                // hits per query, as requested live
 	// file is the collection's file under trials/ once stored; "" when it
 	// is not (a scorer without a spec): its trials then store their
@@ -225,7 +226,7 @@ func (col *collection) results(s fusion.Settings, hits bool, policy string) []ru
 		}
 		out[i] = r
 	}
-	markQueryErrors(out, policy)
+	scoring.MarkQueryErrors(out, policy)
 	return out
 }
 
@@ -264,7 +265,7 @@ func collectAt(ctx context.Context, o Options, ro ReplayOptions, params experime
 	if cr.missing > 0 {
 		return nil, restarted, ErrNoCandidates
 	}
-	if ms, ok := o.Scorer.(*MetricsScorer); ok {
+	if ms, ok := o.Scorer.(*scoring.MetricsScorer); ok {
 		// Written while the trials are replayed and the winner verified:
 		// their records wait for it (trialOutcome.stored).
 		if err := storeCollection(o.Run, index, col, ms.Spec(), cr.raw); err != nil {
@@ -290,7 +291,7 @@ type collector struct {
 	missing int                             // answers without candidate lists
 }
 
-func newCollector(col *collection, qs []Query, sc Scorer) *collector {
+func newCollector(col *collection, qs []scoring.Query, sc scoring.Scorer) *collector {
 	cr := &collector{col: col, rp: newReplayer(sc, 0), pos: make(map[string]int, len(qs)),
 		raw: make([]map[string][]fusion.Candidate, len(qs))}
 	for i, q := range qs {
@@ -300,7 +301,7 @@ func newCollector(col *collection, qs []Query, sc Scorer) *collector {
 }
 
 // answered takes q's answer (EvalOptions.onResponse).
-func (cr *collector) answered(q Query, resp backend.SearchResponse) {
+func (cr *collector) answered(q scoring.Query, resp backend.SearchResponse) {
 	var pl *fusion.Prepared
 	if resp.Candidates != nil {
 		pl = fusion.Prepare(resp.Candidates)
@@ -399,7 +400,7 @@ func replayTrial(o Options, col *collection, colErr error, index int, spec exper
 // hot path. The summary is the one Results' per-query results give. With
 // fb, each query's facts for the statistics are made in the same fusion.
 func (rec *trialOutcome) summarizeReplay(col *collection, s fusion.Settings, policy string, rp *replayer, fb *factsBuilder) {
-	sm := newSummarizer(col.qs, rp.names)
+	sm := scoring.NewSummarizer(col.qs, rp.names)
 	failed := 0
 	var zeros []float64
 	for i := range col.queries {
@@ -410,14 +411,14 @@ func (rec *trialOutcome) summarizeReplay(col *collection, s fusion.Settings, pol
 				fb.query(i)
 			}
 			switch policy {
-			case QueryErrorSkip:
-			case QueryErrorZero:
+			case scoring.QueryErrorSkip:
+			case scoring.QueryErrorZero:
 				if zeros == nil {
 					zeros = make([]float64, len(rp.names))
 				}
-				sm.add(i, zeros, nil, 0, false)
+				sm.Add(i, zeros, nil, 0, false)
 			default:
-				sm.add(i, nil, nil, 0, false)
+				sm.Add(i, nil, nil, 0, false)
 			}
 			continue
 		}
@@ -428,18 +429,18 @@ func (rec *trialOutcome) summarizeReplay(col *collection, s fusion.Settings, pol
 		} else {
 			vals, primary = rp.score(&c.replayQuery, s)
 		}
-		sm.add(i, vals, nil, primary, rp.routing() == c.q.ExpectedRouting)
+		sm.Add(i, vals, nil, primary, rp.routing() == c.q.ExpectedRouting)
 	}
-	sum := sm.summary()
+	sum := sm.Summary()
 	rec.Primary, rec.Scorecard = sum.Primary, sum.Scorecard
 	rec.Categories, rec.Difficulties, rec.Routing = sum.Categories, sum.Difficulties, sum.Routing
 	rec.Queries, rec.Failed = sum.Scored, failed
 }
 
 // fill sets the per-query results of rec and the scores summarizing them.
-func (rec *trialOutcome) fill(queries []Query, batch Batch) {
+func (rec *trialOutcome) fill(queries []scoring.Query, batch Batch) {
 	rec.results = batch.Results
-	s := summarize(queries, batch)
+	s := scoring.Summarize(queries, batch.Results)
 	rec.Primary, rec.Scorecard = s.Primary, s.Scorecard
 	rec.Categories, rec.Difficulties, rec.Routing = s.Categories, s.Difficulties, s.Routing
 	rec.Queries, rec.Failed = s.Scored, batch.Failed

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fusiontune/fusiontune/tuner/scoring"
+
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/backend/engine"
 	"github.com/fusiontune/fusiontune/backend/fusion"
@@ -34,7 +36,7 @@ func benchGrid() []fusion.Settings {
 
 // demoLists runs every demo query once on the in-process engine with
 // explain and prepares the candidate lists (2 x 100 per query).
-func demoLists(b testing.TB) ([]tuner.Query, []*fusion.Prepared) {
+func demoLists(b testing.TB) ([]scoring.Query, []*fusion.Prepared) {
 	qs, corpus := demoQueries(b)
 	cfg := engine.DefaultConfig()
 	cfg.Corpus.Path, cfg.Corpus.Format = corpus, engine.FormatBEIR
@@ -60,7 +62,7 @@ func demoLists(b testing.TB) ([]tuner.Query, []*fusion.Prepared) {
 }
 
 // replaySetup prepares the demo queries' lists for replay.
-func replaySetup(b *testing.B) (*tuner.MetricsScorer, []fusion.Settings, *tuner.ReplayCore, []*tuner.ReplayQuery) {
+func replaySetup(b *testing.B) (*scoring.MetricsScorer, []fusion.Settings, *tuner.ReplayCore, []*tuner.ReplayQuery) {
 	qs, pls := demoLists(b)
 	sc := demoScorer(b)
 	core := tuner.NewReplayCore(sc, tuner.DefaultDepth)

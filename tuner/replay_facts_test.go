@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/tuner/scoring"
+
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/runs"
@@ -33,8 +35,8 @@ func TestReplayedFactsInOneDerivation(t *testing.T) {
 		t.Fatal(err)
 	}
 	sc := demoScorer(t)
-	judgments := tuner.JudgmentsOf(qs)
-	other := tuner.Judgments{}
+	judgments := scoring.JudgmentsOf(qs)
+	other := scoring.Judgments{}
 	for id, j := range judgments {
 		other[id] = maps.Clone(j)
 		for doc, g := range j {
@@ -42,7 +44,7 @@ func TestReplayedFactsInOneDerivation(t *testing.T) {
 			break
 		}
 	}
-	names := tuner.JudgedOnlyMetrics(sc.Metrics())
+	names := scoring.JudgedOnlyMetrics(sc.Metrics())
 	if len(names) == 0 {
 		t.Fatal("the demo scorer has no judged-only metrics: the test would check nothing")
 	}
@@ -80,7 +82,7 @@ func TestReplayedFactsInOneDerivation(t *testing.T) {
 			if want := tuner.ResultKey(full); key != want {
 				t.Errorf("trial %s: result key %s, want %s", tr.Name, key, want)
 			}
-			want := tuner.ScoreRecorded(full, judgments, sc, names).JudgedOnly
+			want := scoring.ScoreRecorded(full, judgments, sc, names).JudgedOnly
 			if !maps.Equal(judged, want) {
 				t.Errorf("trial %s: judged-only %v, want %v", tr.Name, judged, want)
 			}
@@ -88,7 +90,7 @@ func TestReplayedFactsInOneDerivation(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if want := tuner.ScoreRecorded(full, other, sc, names).JudgedOnly; !maps.Equal(judged, want) || maps.Equal(want, judged0(t, full, judgments, sc, names)) {
+			if want := scoring.ScoreRecorded(full, other, sc, names).JudgedOnly; !maps.Equal(judged, want) || maps.Equal(want, judged0(t, full, judgments, sc, names)) {
 				t.Errorf("trial %s: under other judgments judged-only %v, want %v (and unlike the golden set's)", tr.Name, judged, want)
 			}
 		}
@@ -98,9 +100,9 @@ func TestReplayedFactsInOneDerivation(t *testing.T) {
 	}
 }
 
-func judged0(t *testing.T, full []runs.QueryResult, j tuner.Judgments, sc tuner.Scorer, names []string) map[string]float64 {
+func judged0(t *testing.T, full []runs.QueryResult, j scoring.Judgments, sc scoring.Scorer, names []string) map[string]float64 {
 	t.Helper()
-	return tuner.ScoreRecorded(full, j, sc, names).JudgedOnly
+	return scoring.ScoreRecorded(full, j, sc, names).JudgedOnly
 }
 
 // engineFactory opens one engine backend for every run.

@@ -13,13 +13,14 @@ import (
 	"github.com/fusiontune/fusiontune/backend/fusion"
 	"github.com/fusiontune/fusiontune/metrics"
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/scoring"
 )
 
 // replayQuery is one query made ready for replay: its candidate lists
 // and, for the fast path, its judgments prepared once and the grade of
 // every document the lists hold.
 type replayQuery struct {
-	q      Query
+	q      scoring.Query
 	lists  *fusion.Prepared
 	judged *metrics.Query // nil without the fast path
 	grade  []int          // per document unit of lists: the grade (0 when unjudged)
@@ -30,10 +31,10 @@ type replayQuery struct {
 // settings and scores the ranking, as the engine and runQuery would, with
 // buffers reused across calls. It is not safe for concurrent use.
 type replayer struct {
-	sc    Scorer
-	names []string       // sc.Metrics()
-	fast  *MetricsScorer // sc when it is one: scores grades into a slice
-	k     int            // hits per query, as requested live
+	sc    scoring.Scorer
+	names []string               // sc.Metrics()
+	fast  *scoring.MetricsScorer // sc when it is one: scores grades into a slice
+	k     int                    // hits per query, as requested live
 	// depth is how many documents the scorecard reads (-1: all); in
 	// document mode the fused ranking is cut there instead of at k, which
 	// changes no score: documents are unique and min_score cuts a prefix.
@@ -50,11 +51,11 @@ type replayer struct {
 	vals   []float64
 }
 
-func newReplayer(sc Scorer, k int) *replayer {
+func newReplayer(sc scoring.Scorer, k int) *replayer {
 	rp := &replayer{sc: sc, names: sc.Metrics(), k: k, depth: -1}
-	if rp.fast, _ = sc.(*MetricsScorer); rp.fast != nil {
+	if rp.fast, _ = sc.(*scoring.MetricsScorer); rp.fast != nil {
 		rp.depth = 0
-		for _, m := range rp.fast.card.Metrics {
+		for _, m := range rp.fast.Card().Metrics {
 			if m.K == 0 { // no cutoff: the whole ranking (as metrics.Scorecard)
 				rp.depth = -1
 				break
@@ -66,12 +67,12 @@ func newReplayer(sc Scorer, k int) *replayer {
 }
 
 // prepare readies q and its candidate lists for replay.
-func (rp *replayer) prepare(q Query, lists *fusion.Prepared) replayQuery {
+func (rp *replayer) prepare(q scoring.Query, lists *fusion.Prepared) replayQuery {
 	rq := replayQuery{q: q, lists: lists}
 	if rp.fast == nil || lists == nil {
 		return rq
 	}
-	rq.judged = metrics.NewQuery(metrics.Judgments(q.Judgments), rp.fast.opts)
+	rq.judged = metrics.NewQuery(metrics.Judgments(q.Judgments), rp.fast.Options())
 	docs := lists.DocIDs(false)
 	rq.grade = make([]int, len(docs))
 	rq.isJudg = make([]bool, len(docs))
@@ -112,8 +113,8 @@ func (rp *replayer) scoreRanked(rq *replayQuery, passage bool, ranked []fusion.R
 			rp.grades = append(rp.grades, rq.grade[r.Unit])
 			rp.judged = append(rp.judged, rq.isJudg[r.Unit])
 		}
-		rp.vals = rp.fast.card.ScoreGrades(rp.vals, rp.grades, rp.judged, rq.judged)
-		return rp.vals, rp.fast.primaryOf(rp.vals)
+		rp.vals = rp.fast.Card().ScoreGrades(rp.vals, rp.grades, rp.judged, rq.judged)
+		return rp.vals, rp.fast.PrimaryOf(rp.vals)
 	}
 	docIDs := rq.lists.DocIDs(passage)
 	rp.ids = rp.ids[:0]
@@ -188,16 +189,16 @@ func (rp *replayer) scoreByRank(rq *replayQuery, s fusion.Settings) (vals []floa
 		}
 	}
 	rp.count = kept
-	rp.vals = rp.fast.card.ScoreGrades(rp.vals, rp.grades, rp.judged, rq.judged)
-	return rp.vals, rp.fast.primaryOf(rp.vals), true
+	rp.vals = rp.fast.Card().ScoreGrades(rp.vals, rp.grades, rp.judged, rq.judged)
+	return rp.vals, rp.fast.PrimaryOf(rp.vals), true
 }
 
 // record fills r with the replayed outcome of one query: routing, scores,
 // the recorded top hits and labels, as runQuery records a live one.
 func (rp *replayer) record(r *runs.QueryResult, rq *replayQuery, s fusion.Settings) {
 	s = legDepth(s, rp.k)
-	ranked := rp.rank(rq.lists, s, rp.cut(s.Passage, TopRecorded))
-	n := min(len(ranked), TopRecorded)
+	ranked := rp.rank(rq.lists, s, rp.cut(s.Passage, scoring.TopRecorded))
+	n := min(len(ranked), scoring.TopRecorded)
 	hits := make([]backend.Hit, n)
 	docIDs := rq.lists.DocIDs(s.Passage)
 	for i, x := range ranked[:n] {
@@ -210,7 +211,7 @@ func (rp *replayer) record(r *runs.QueryResult, rq *replayQuery, s fusion.Settin
 	for i, name := range rp.names {
 		r.Scores[name] = vals[i]
 	}
-	recordTop(r, rq.q, hits)
+	scoring.RecordTop(r, rq.q, hits)
 }
 
 // routing is the routing of the last ranking, as the engine reports it
@@ -231,16 +232,6 @@ func rankingOfIDs(ids []string) []string {
 		}
 	}
 	return out
-}
-
-// primaryOf is the composite primary score of metric values in the
-// scorecard's order.
-func (s *MetricsScorer) primaryOf(vals []float64) float64 {
-	primary := 0.0
-	for ti, ci := range s.terms {
-		primary += s.primary.Terms[ti].Weight * vals[ci]
-	}
-	return primary
 }
 
 // legDepth returns s with the depth its lists are cut at when an external
@@ -272,7 +263,7 @@ type replayFacts struct {
 // under judgments and sc — without building the top hits, their labels or
 // a second fusion: the bytes hashed and the values summed are the same, in
 // the same order.
-func (col *collection) facts(s fusion.Settings, policy string, judgments Judgments, sc Scorer, judgedOnly []string) replayFacts {
+func (col *collection) facts(s fusion.Settings, policy string, judgments scoring.Judgments, sc scoring.Scorer, judgedOnly []string) replayFacts {
 	fb := col.newFacts(newReplayer(col.scorer, col.k), s, judgments, sc, judgedOnly)
 	for i := range col.queries {
 		fb.query(i)
@@ -287,7 +278,7 @@ type factsBuilder struct {
 	col       *collection
 	rp        *replayer
 	s         fusion.Settings // legDepth applied
-	judgments Judgments
+	judgments scoring.Judgments
 	jf        *judgedFacts
 	out       []runs.QueryResult
 	h         hash.Hash
@@ -296,7 +287,7 @@ type factsBuilder struct {
 
 // newFacts starts the facts of col's queries fused under s by rp, with
 // the judged-only values of the judgedOnly metrics under judgments and sc.
-func (col *collection) newFacts(rp *replayer, s fusion.Settings, judgments Judgments, sc Scorer, judgedOnly []string) *factsBuilder {
+func (col *collection) newFacts(rp *replayer, s fusion.Settings, judgments scoring.Judgments, sc scoring.Scorer, judgedOnly []string) *factsBuilder {
 	s = legDepth(s, rp.k)
 	return &factsBuilder{col: col, rp: rp, s: s, judgments: judgments, jf: newJudgedFacts(col, rp, s, sc, judgedOnly),
 		out: make([]runs.QueryResult, len(col.queries)), h: sha256.New()}
@@ -342,7 +333,7 @@ func (fb *factsBuilder) query(i int) ([]float64, float64) {
 // done marks the failed queries under policy (markQueryErrors) and
 // returns the facts of every query made.
 func (fb *factsBuilder) done(policy string) replayFacts {
-	markQueryErrors(fb.out, policy)
+	scoring.MarkQueryErrors(fb.out, policy)
 	return replayFacts{results: fb.out, key: hex.EncodeToString(fb.h.Sum(nil)), judged: fb.jf.values(fb.out, fb.judgments)}
 }
 
@@ -361,14 +352,14 @@ func (rp *replayer) rankTop(rq *replayQuery, s fusion.Settings) ([]fusion.Ranked
 			// TopRecorded of them, cut at min_score, are the first
 			// TopRecorded of the ranking HitsInto gives, since the
 			// order is total. rp.count is already every kept unit.
-			n := min(rp.cut(false, TopRecorded), TopRecorded)
+			n := min(rp.cut(false, scoring.TopRecorded), scoring.TopRecorded)
 			rp.f.SortTop(rp.all, n)
 			return s.Cut(rp.all[:min(n, len(rp.all))]), vals, primary
 		}
 	}
-	ranked := rp.rank(rq.lists, s, rp.cut(s.Passage, TopRecorded))
+	ranked := rp.rank(rq.lists, s, rp.cut(s.Passage, scoring.TopRecorded))
 	vals, primary := rp.scoreRanked(rq, s.Passage, ranked)
-	return ranked[:min(len(ranked), TopRecorded)], vals, primary
+	return ranked[:min(len(ranked), scoring.TopRecorded)], vals, primary
 }
 
 // judgedFacts computes a replayed trial's judged-only values as
@@ -381,9 +372,9 @@ func (rp *replayer) rankTop(rq *replayQuery, s fusion.Settings) ([]fusion.Ranked
 // through maps.
 type judgedFacts struct {
 	names []string
-	sc    Scorer
-	fast  *MetricsScorer // nil: score the condensed ids with sc
-	at    []int          // per name: its index in the scorecard (-1: none)
+	sc    scoring.Scorer
+	fast  *scoring.MetricsScorer // nil: score the condensed ids with sc
+	at    []int                  // per name: its index in the scorecard (-1: none)
 	s     fusion.Settings
 	vals  []float64 // per query and name, the condensed value
 	// scratch
@@ -393,17 +384,17 @@ type judgedFacts struct {
 	ids    []string
 }
 
-func newJudgedFacts(col *collection, rp *replayer, s fusion.Settings, sc Scorer, names []string) *judgedFacts {
+func newJudgedFacts(col *collection, rp *replayer, s fusion.Settings, sc scoring.Scorer, names []string) *judgedFacts {
 	if len(names) == 0 || sc == nil {
 		return nil
 	}
 	jf := &judgedFacts{names: names, sc: sc, s: s, vals: make([]float64, len(col.queries)*len(names))}
-	if ms, ok := sc.(*MetricsScorer); ok && rp.fast != nil && !s.Passage && (ms == rp.fast || reflect.DeepEqual(ms, rp.fast)) {
+	if ms, ok := sc.(*scoring.MetricsScorer); ok && rp.fast != nil && !s.Passage && (ms == rp.fast || reflect.DeepEqual(ms, rp.fast)) {
 		jf.fast = ms
 		jf.at = make([]int, len(names))
 		for k, name := range names {
 			jf.at[k] = -1
-			for ci, m := range ms.card.Metrics { // the last of a name, as Score's map keeps
+			for ci, m := range ms.Card().Metrics { // the last of a name, as Score's map keeps
 				if m.String() == name {
 					jf.at[k] = ci
 				}
@@ -428,7 +419,7 @@ func (jf *judgedFacts) query(i int, rq *replayQuery, j map[string]int, ranked []
 				jf.judged = append(jf.judged, true)
 			}
 		}
-		jf.buf = jf.fast.card.ScoreGrades(jf.buf, jf.grades, jf.judged, rq.judged)
+		jf.buf = jf.fast.Card().ScoreGrades(jf.buf, jf.grades, jf.judged, rq.judged)
 		for k, ci := range jf.at {
 			if ci >= 0 {
 				row[k] = jf.buf[ci]
@@ -450,7 +441,7 @@ func (jf *judgedFacts) query(i int, rq *replayQuery, j map[string]int, ranked []
 // values sums and averages the condensed values as scoreRecorded does,
 // over results as marked (markQueryErrors); nil without judged-only
 // metrics.
-func (jf *judgedFacts) values(results []runs.QueryResult, judgments Judgments) map[string]float64 {
+func (jf *judgedFacts) values(results []runs.QueryResult, judgments scoring.Judgments) map[string]float64 {
 	if jf == nil {
 		return nil
 	}

@@ -5,17 +5,18 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/tuner/scoring"
+
 	"github.com/fusiontune/fusiontune/backend/engine"
 	"github.com/fusiontune/fusiontune/backend/engine/enginetest"
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/experiments/demo"
 	"github.com/fusiontune/fusiontune/runs"
-	"github.com/fusiontune/fusiontune/tuner"
 )
 
 // demoQueries extracts the shipped demo dataset and returns its queries
 // with judgments resolved to document ids, and the corpus path.
-func demoQueries(tb testing.TB) ([]tuner.Query, string) {
+func demoQueries(tb testing.TB) ([]scoring.Query, string) {
 	tb.Helper()
 	dir, err := demo.Extract(tb.TempDir())
 	if err != nil {
@@ -38,9 +39,9 @@ func demoQueries(tb testing.TB) ([]tuner.Query, string) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	var qs []tuner.Query
+	var qs []scoring.Query
 	for _, q := range gs.Queries {
-		tq := tuner.Query{ID: q.ID, Text: q.Text, Category: q.Category, ExpectedRouting: q.ExpectedRouting}
+		tq := scoring.Query{ID: q.ID, Text: q.Text, Category: q.Category, ExpectedRouting: q.ExpectedRouting}
 		if rq := res.Query(q.ID); rq != nil {
 			tq.Judgments = rq.Judgments
 		}

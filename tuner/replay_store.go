@@ -18,6 +18,7 @@ import (
 	"github.com/fusiontune/fusiontune/backend/fusion"
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/scoring"
 )
 
 // A replayed trial stores its record only (runs.EncodeTrial); its
@@ -35,7 +36,7 @@ type collectionHeader struct {
 	Params  experiments.Params `json:"params"` // the configuration collected on
 	Depth   int                `json:"depth"`  // candidates collected per retriever
 	K       int                `json:"k"`      // hits per query, as requested live
-	Scorer  ScorerSpec         `json:"scorer"`
+	Scorer  scoring.ScorerSpec `json:"scorer"`
 	Queries int                `json:"queries"`
 }
 
@@ -60,7 +61,7 @@ type collectionLine struct {
 // col.stored returns nil. col.file is its name. raw holds each query's
 // candidate lists. The caller waits for col.stored before it stores
 // another collection.
-func storeCollection(run *runs.Run, first int, col *collection, spec ScorerSpec, raw []map[string][]fusion.Candidate) error {
+func storeCollection(run *runs.Run, first int, col *collection, spec scoring.ScorerSpec, raw []map[string][]fusion.Candidate) error {
 	name := fmt.Sprintf("collect-%03d.jsonl", first)
 	for n := 2; ; n++ {
 		_, err := os.Stat(filepath.Join(run.Dir, runs.TrialsDir, name))
@@ -79,7 +80,7 @@ func storeCollection(run *runs.Run, first int, col *collection, spec ScorerSpec,
 }
 
 // writeCollection encodes col and writes it durably as trials/name.
-func writeCollection(run *runs.Run, name string, col *collection, spec ScorerSpec, raw []map[string][]fusion.Candidate) error {
+func writeCollection(run *runs.Run, name string, col *collection, spec scoring.ScorerSpec, raw []map[string][]fusion.Candidate) error {
 	var buf bytes.Buffer
 	// Sized once, not grown by doubling through it (a doubling copies
 	// what is written so far and touches twice the memory).
@@ -237,7 +238,7 @@ func loadCollectionLists(run *runs.Run, name string, raw bool) (*collection, []m
 	var rp *replayer
 	var lists []map[string][]fusion.Candidate
 	h, path, err := readCollection(run, name, "replay", func(h collectionHeader, path string) error {
-		sc, err := NewScorerFromSpec(h.Scorer)
+		sc, err := scoring.NewScorerFromSpec(h.Scorer)
 		if err != nil {
 			return fmt.Errorf("replay: %s:1: scorer: %w", path, err)
 		}
@@ -245,7 +246,7 @@ func loadCollectionLists(run *runs.Run, name string, raw bool) (*collection, []m
 		rp = newReplayer(sc, 0)
 		return nil
 	}, func(l collectionLine) error {
-		q := Query{ID: l.ID, Text: l.Text, Category: l.Category, Difficulty: l.Difficulty, ExpectedRouting: l.ExpectedRouting, Judgments: l.Judgments}
+		q := scoring.Query{ID: l.ID, Text: l.Text, Category: l.Category, Difficulty: l.Difficulty, ExpectedRouting: l.ExpectedRouting, Judgments: l.Judgments}
 		var pl *fusion.Prepared
 		if l.Candidates != nil {
 			pl = fusion.Prepare(l.Candidates)
@@ -440,7 +441,7 @@ func (r *runResults) derive(t runs.TrialRecord, hits bool) ([]runs.QueryResult, 
 // fusion of its collection (collection.facts): its per-query scores, its
 // result key and its judged-only values for the judgedOnly metrics under
 // judgments and sc.
-func (r *runResults) facts(t runs.TrialRecord, judgments Judgments, sc Scorer, judgedOnly []string) (replayFacts, error) {
+func (r *runResults) facts(t runs.TrialRecord, judgments scoring.Judgments, sc scoring.Scorer, judgedOnly []string) (replayFacts, error) {
 	col, s, err := r.collectionOf(t)
 	if err != nil {
 		return replayFacts{}, err

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/tuner/scoring"
+
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/backend/fusion"
 	"github.com/fusiontune/fusiontune/experiments"
@@ -22,8 +24,8 @@ func replayTrialSpec(name string, p experiments.Params) experiments.TrialSpec {
 	return experiments.TrialSpec{Name: name, Params: p, Baseline: name == "baseline"}
 }
 
-func demoScorer(t testing.TB) *tuner.MetricsScorer {
-	sc, err := tuner.NewScorer("default", nil, metrics.DefaultOptions())
+func demoScorer(t testing.TB) *scoring.MetricsScorer {
+	sc, err := scoring.NewScorer("default", nil, metrics.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +34,7 @@ func demoScorer(t testing.TB) *tuner.MetricsScorer {
 
 // sweep runs trials on b in mode, verifying the best `verify` replayed
 // trials, and returns the result, the error and the run.
-func sweep(t *testing.T, b *engineBackend, qs []tuner.Query, trials []experiments.TrialSpec, mode tuner.Mode, verify int) (*tuner.Result, error, *runs.Run) {
+func sweep(t *testing.T, b *engineBackend, qs []scoring.Query, trials []experiments.TrialSpec, mode tuner.Mode, verify int) (*tuner.Result, error, *runs.Run) {
 	t.Helper()
 	run := newRun(t, filepath.Join(t.TempDir(), "runs"))
 	var log strings.Builder
@@ -231,7 +233,7 @@ func TestReplayOnQueryError(t *testing.T) {
 		replayTrialSpec("k=10", experiments.Params{"fusion.k": 10.0}),
 		replayTrialSpec("linear", experiments.Params{"fusion.method": "linear", "fusion.normalization": "min_max"}),
 	}
-	for _, policy := range []string{tuner.QueryErrorZero, tuner.QueryErrorSkip} {
+	for _, policy := range []string{scoring.QueryErrorZero, scoring.QueryErrorSkip} {
 		t.Run(policy, func(t *testing.T) {
 			byMode := map[tuner.Mode]map[string]runs.TrialRecord{}
 			for _, mode := range []tuner.Mode{tuner.ModeLive, tuner.ModeReplay} {

@@ -14,6 +14,7 @@ import (
 	"github.com/fusiontune/fusiontune/backend/fusion"
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/scoring"
 )
 
 // verify re-runs the best ro.Verify replayed trials live and confirms the
@@ -249,11 +250,11 @@ func (p *verifyPass) evalOptions(o Options) (EvalOptions, [][]backend.Variant, [
 	for _, v := range p.overrides[1:] {
 		eo.variants = append(eo.variants, *v)
 	}
-	eo.onResponse = func(q Query, resp backend.SearchResponse) {
+	eo.onResponse = func(q scoring.Query, resp backend.SearchResponse) {
 		rs := make([]runs.QueryResult, len(resp.Variants))
 		for v, a := range resp.Variants {
 			rs[v] = runs.QueryResult{QueryID: q.ID, Category: q.Category, Expected: q.ExpectedRouting, Unjudged: len(q.Judgments) == 0}
-			scoreHits(&rs[v], q, o.Scorer, a.Hits, a.Routing)
+			scoring.ScoreHits(&rs[v], q, o.Scorer, a.Hits, a.Routing)
 		}
 		mu.Lock()
 		answered[pos[q.ID]], scored[pos[q.ID]] = resp.Variants, rs
@@ -361,7 +362,7 @@ func verifyHits(o Options, s fusion.Settings) int {
 	if s.Passage || s.Formula != fusion.FormulaOwn || s.Fusion.Policy != "" {
 		return k
 	}
-	return newReplayer(o.Scorer, k).cut(false, TopRecorded)
+	return newReplayer(o.Scorer, k).cut(false, scoring.TopRecorded)
 }
 
 // settleVerified compares trial t's live results (batch, through how)

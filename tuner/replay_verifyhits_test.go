@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/tuner/scoring"
+
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/backend/fusion"
 	"github.com/fusiontune/fusiontune/experiments"
@@ -91,7 +93,7 @@ type recordResults struct {
 
 // sweepWith runs trials on b in mode (replay: settings resolved by
 // resolve, every trial verified) and returns the run.
-func sweepWith(t *testing.T, b backend.Backend, resolve func(map[string]any) (fusion.Settings, error), qs []tuner.Query, trials []experiments.TrialSpec, mode tuner.Mode) *runs.Run {
+func sweepWith(t *testing.T, b backend.Backend, resolve func(map[string]any) (fusion.Settings, error), qs []scoring.Query, trials []experiments.TrialSpec, mode tuner.Mode) *runs.Run {
 	t.Helper()
 	run := newRun(t, filepath.Join(t.TempDir(), "runs"))
 	o := tuner.Options{Trials: trials, Queries: qs, Backend: b, Scorer: demoScorer(t), Run: run}

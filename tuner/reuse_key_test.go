@@ -7,6 +7,7 @@ import (
 
 	"github.com/fusiontune/fusiontune/metrics"
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/scoring"
 )
 
 // TestResultKeyLineIsFmts: resultKey hashes, per query, the bytes
@@ -38,11 +39,11 @@ func TestResultKeyLineIsFmts(t *testing.T) {
 // TestJudgedOnlyOfIsScoreRecordeds: the judged-only values the
 // statistics take without the scorecard are ScoreRecorded's, bit for bit.
 func TestJudgedOnlyOfIsScoreRecordeds(t *testing.T) {
-	sc, err := NewScorer("NDCG@10", nil, metrics.DefaultOptions())
+	sc, err := scoring.NewScorer("NDCG@10", nil, metrics.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
-	names := JudgedOnlyMetrics(sc.Metrics())
+	names := scoring.JudgedOnlyMetrics(sc.Metrics())
 	doc := func(ids ...string) []runs.RankedDoc {
 		out := make([]runs.RankedDoc, len(ids))
 		for i, id := range ids {
@@ -57,9 +58,9 @@ func TestJudgedOnlyOfIsScoreRecordeds(t *testing.T) {
 		{QueryID: "q4", Error: "timeout", OnError: "zero"},
 		{QueryID: "q5", Error: "timeout"},
 	}
-	j := Judgments{"q1": {"a": 2, "b": 1, "c": 3}, "q2": {"c": 0, "d": 1}, "q4": {"a": 1}, "q5": {"a": 1}}
-	want := ScoreRecorded(results, j, sc, names).JudgedOnly
-	got := judgedOnlyOf(results, j, sc, names)
+	j := scoring.Judgments{"q1": {"a": 2, "b": 1, "c": 3}, "q2": {"c": 0, "d": 1}, "q4": {"a": 1}, "q5": {"a": 1}}
+	want := scoring.ScoreRecorded(results, j, sc, names).JudgedOnly
+	got := scoring.JudgedOnlyOf(results, j, sc, names)
 	if len(got) != len(want) || len(want) == 0 {
 		t.Fatalf("judged-only values %v, want %v", got, want)
 	}

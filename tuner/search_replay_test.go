@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fusiontune/fusiontune/tuner/scoring"
+
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/runs"
@@ -42,7 +44,7 @@ type studyRun struct {
 
 // search runs a study on b in mode (nil options: live), into run (nil: a
 // new one), with ctx.
-func search(ctx context.Context, t *testing.T, b *engineBackend, qs []tuner.Query, run *runs.Run, fixed []experiments.TrialSpec, so sampler.Options, mode tuner.Mode, verify int, progress tuner.Progress, replay ...func(*tuner.ReplayOptions)) studyRun {
+func search(ctx context.Context, t *testing.T, b *engineBackend, qs []scoring.Query, run *runs.Run, fixed []experiments.TrialSpec, so sampler.Options, mode tuner.Mode, verify int, progress tuner.Progress, replay ...func(*tuner.ReplayOptions)) studyRun {
 	t.Helper()
 	if run == nil {
 		run = newRun(t, filepath.Join(t.TempDir(), "runs"))

@@ -12,6 +12,7 @@ import (
 
 	"github.com/fusiontune/fusiontune/metrics/stats"
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/scoring"
 )
 
 // PrimaryMetric names the per-query primary score in comparisons.
@@ -121,7 +122,7 @@ func metricValue(r runs.QueryResult, metric string) (float64, bool) {
 // scored reports whether a query result takes part in the statistics.
 // A failed query scored 0 under eval.on_query_error zero takes part.
 func scored(r runs.QueryResult) bool {
-	return !r.Unjudged && (r.Error == "" || r.OnError == QueryErrorZero)
+	return !r.Unjudged && (r.Error == "" || r.OnError == scoring.QueryErrorZero)
 }
 
 // pairScores returns the paired values of metric for the queries scored in

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/tuner/scoring"
 )
 
 // SmokeTolerance is how far a smoke-checked query's primary score may be
@@ -15,7 +16,7 @@ const SmokeTolerance = 1e-9
 // with the one recorded for the promoted trial (recorded, by query id): a
 // promoted config must reproduce what was measured. A failed query or a
 // difference above SmokeTolerance fails the check, naming the query.
-func SmokeCheck(ctx context.Context, s backend.Searcher, queries []Query, recorded map[string]float64, sc Scorer, o EvalOptions) error {
+func SmokeCheck(ctx context.Context, s backend.Searcher, queries []scoring.Query, recorded map[string]float64, sc scoring.Scorer, o EvalOptions) error {
 	b, err := evaluate(ctx, s, queries, sc, o, "smoke", nil)
 	if err != nil {
 		return fmt.Errorf("smoke evaluation: %w", err)

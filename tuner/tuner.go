@@ -9,14 +9,15 @@ import (
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/scoring"
 )
 
 // Options configure a sweep.
 type Options struct {
 	Trials  []experiments.TrialSpec
-	Queries []Query
+	Queries []scoring.Query
 	Backend backend.Backend
-	Scorer  Scorer
+	Scorer  scoring.Scorer
 	Eval    EvalOptions
 	Run     *runs.Run
 	// Progress receives progress events; nil means none.
@@ -154,7 +155,7 @@ func runTrial(ctx context.Context, o Options, index int, spec experiments.TrialS
 		return out, restarted, e
 	}
 	rec.results = batch.Results
-	s := summarize(o.Queries, batch)
+	s := scoring.Summarize(o.Queries, batch.Results)
 	rec.Primary, rec.Scorecard = s.Primary, s.Scorecard
 	rec.Categories, rec.Difficulties, rec.Routing = s.Categories, s.Difficulties, s.Routing
 	rec.Queries, rec.Failed = s.Scored, batch.Failed
@@ -191,4 +192,19 @@ func firstError(rs []runs.QueryResult) string {
 		}
 	}
 	return ""
+}
+
+// queryErrorsFail settles a scored trial with failed queries under policy
+// p: under zero and skip the trial stays ok and records the policy, unless
+// every query failed; otherwise it fails with the first error (first).
+func (rec *trialOutcome) queryErrorsFail(p string, queries int, first string) {
+	if rec.Failed == 0 {
+		return
+	}
+	if scoring.Tolerated(p) && rec.Failed < queries {
+		rec.OnQueryError = p
+		return
+	}
+	rec.Status = runs.StatusFailed
+	rec.Error = fmt.Sprintf("%d of %d queries failed (first: %s)", rec.Failed, queries, first)
 }

@@ -16,11 +16,12 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/tuner/scoring"
+
 	"github.com/fusiontune/fusiontune/backend/embed"
 	"github.com/fusiontune/fusiontune/backend/engine"
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/runs"
-	"github.com/fusiontune/fusiontune/tuner"
 )
 
 var (
@@ -208,7 +209,7 @@ func TestQueryVectorsEndToEnd(t *testing.T) {
 				}
 				bad := 0
 				for _, r := range rs {
-					w := want(text[r.QueryID], floor, tuner.TopRecorded)
+					w := want(text[r.QueryID], floor, scoring.TopRecorded)
 					if !sameHits(r.Top, w) {
 						if bad++; bad <= 3 {
 							t.Errorf("trial %d query %s: recorded %v, want %v", i, r.QueryID, r.Top, w)

@@ -33,6 +33,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fusiontune/fusiontune/tuner/scoring"
+
 	"github.com/fusiontune/fusiontune/experiments/judge"
 	"github.com/fusiontune/fusiontune/experiments/labels"
 	"github.com/fusiontune/fusiontune/runs"
@@ -158,14 +160,14 @@ func run(args []string, stdout io.Writer) error {
 		names = append(names, e.Name)
 	}
 	res.Trials = len(names)
-	order := func(j tuner.Judgments) []string {
+	order := func(j scoring.Judgments) []string {
 		type s struct {
 			name string
 			p    float64
 		}
 		var ss []s
 		for _, n := range names {
-			ss = append(ss, s{n, tuner.ScoreRecorded(results[n], j, sc, nil).Primary})
+			ss = append(ss, s{n, scoring.ScoreRecorded(results[n], j, sc, nil).Primary})
 		}
 		slices.SortStableFunc(ss, func(a, b s) int { return cmp.Or(cmp.Compare(b.p, a.p), cmp.Compare(a.name, b.name)) })
 		out := make([]string, len(ss))
@@ -174,12 +176,12 @@ func run(args []string, stdout io.Writer) error {
 		}
 		return out
 	}
-	truth := order(tuner.Judgments(full))
+	truth := order(scoring.Judgments(full))
 	res.TrueBest = truth[0]
 	stage := func(name string, o []string) Stage {
 		return Stage{Name: name, Tau: runs.Round(tuner.OrderTau(truth, o)), Best: o[0], Top5: overlap(truth, o, 5)}
 	}
-	res.Stages = append(res.Stages, stage("(a) half hidden", order(tuner.Judgments(visible))))
+	res.Stages = append(res.Stages, stage("(a) half hidden", order(scoring.Judgments(visible))))
 	// What judging every trial's unjudged top-depth hits would cost.
 	var all []pool.Ranking
 	for _, n := range names {
@@ -216,7 +218,7 @@ func run(args []string, stdout io.Writer) error {
 	}
 	// The loop orders by the same scorer over the same results; its own
 	// judgments start from the visible half.
-	rec, _, err := loop.Run(context.Background(), r, lb, tuner.Judgments(visible), sc)
+	rec, _, err := loop.Run(context.Background(), r, lb, scoring.Judgments(visible), sc)
 	if err != nil {
 		return err
 	}
@@ -383,7 +385,7 @@ func sweep(tune, data, out, engine string, visible, hidden map[string]map[string
 }
 
 // runScorer is the run's own scorer, as its first collection records it.
-func runScorer(r *runs.Run) (*tuner.MetricsScorer, error) {
+func runScorer(r *runs.Run) (*scoring.MetricsScorer, error) {
 	cols, _ := filepath.Glob(filepath.Join(r.Dir, runs.TrialsDir, "collect-*.jsonl"))
 	if len(cols) == 0 {
 		return nil, errors.New("the run has no collection (not replayed?)")
@@ -394,12 +396,12 @@ func runScorer(r *runs.Run) (*tuner.MetricsScorer, error) {
 	}
 	defer f.Close()
 	var h struct {
-		Scorer tuner.ScorerSpec `json:"scorer"`
+		Scorer scoring.ScorerSpec `json:"scorer"`
 	}
 	if err := json.NewDecoder(f).Decode(&h); err != nil {
 		return nil, fmt.Errorf("%s: %w", cols[0], err)
 	}
-	return tuner.NewScorerFromSpec(h.Scorer)
+	return scoring.NewScorerFromSpec(h.Scorer)
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -23,7 +23,7 @@ import (
 const DefaultDepth = 10
 
 // MaxDepth is the deepest pool: the runs record the top 20 of each query
-// (tuner.TopRecorded); a retriever's list may be deeper.
+// (scoring.TopRecorded); a retriever's list may be deeper.
 const MaxDepth = 1000
 
 // Ranking is one source's ranked documents for one query: a trial's

@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/fusiontune/fusiontune/tuner/scoring"
+
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
@@ -41,7 +43,7 @@ type Config struct {
 	Policy Policy
 	// Golden returns the golden set's queries and the scorer for the
 	// smoke evaluation; it is called once the policy allows the promotion.
-	Golden func() ([]tuner.Query, tuner.Scorer, error)
+	Golden func() ([]scoring.Query, scoring.Scorer, error)
 	Eval   tuner.EvalOptions
 	// SmokeQueries is how many judged queries are re-evaluated (0:
 	// DefaultSmokeQueries).
@@ -74,9 +76,9 @@ func Trial(ctx context.Context, c Config) (*Promoted, error) {
 		return nil, err
 	}
 	var (
-		sample   []tuner.Query
+		sample   []scoring.Query
 		recorded = map[string]float64{}
-		sc       tuner.Scorer
+		sc       scoring.Scorer
 	)
 	pr, cleanup, err := NewProduction(c.ConfigPath, c.Store, c.NewVerify, func(ctx context.Context, b backend.Searcher) error {
 		return tuner.SmokeCheck(ctx, b, sample, recorded, sc, c.Eval)
@@ -258,8 +260,8 @@ func NewProduction(configPath string, store *runs.Store, newVerify VerifyFunc, c
 
 // sampleQueries picks up to n judged queries, spread evenly over the set in
 // id order (deterministic).
-func sampleQueries(qs []tuner.Query, n int) []tuner.Query {
-	var judged []tuner.Query
+func sampleQueries(qs []scoring.Query, n int) []scoring.Query {
+	var judged []scoring.Query
 	for _, q := range qs {
 		if len(q.Judgments) > 0 {
 			judged = append(judged, q)
@@ -269,7 +271,7 @@ func sampleQueries(qs []tuner.Query, n int) []tuner.Query {
 	if len(judged) <= n {
 		return judged
 	}
-	out := make([]tuner.Query, 0, n)
+	out := make([]scoring.Query, 0, n)
 	for i := 0; i < n; i++ {
 		out = append(out, judged[i*len(judged)/n])
 	}

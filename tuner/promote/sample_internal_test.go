@@ -4,19 +4,19 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/fusiontune/fusiontune/tuner"
+	"github.com/fusiontune/fusiontune/tuner/scoring"
 )
 
 func TestSampleQueries(t *testing.T) {
-	var qs []tuner.Query
+	var qs []scoring.Query
 	for i := 9; i >= 0; i-- { // out of order; odd ids unjudged
-		q := tuner.Query{ID: fmt.Sprintf("q%d", i)}
+		q := scoring.Query{ID: fmt.Sprintf("q%d", i)}
 		if i%2 == 0 {
 			q.Judgments = map[string]int{"d": 1}
 		}
 		qs = append(qs, q)
 	}
-	ids := func(qs []tuner.Query) string {
+	ids := func(qs []scoring.Query) string {
 		s := ""
 		for _, q := range qs {
 			s += q.ID + " "

@@ -32,8 +32,8 @@ func (e *CodedError) Unwrap() error { return e.Err }
 func (e *CodedError) ExitCode() int { return e.Code }
 
 // exitCoder is an error that knows its exit code: a CodedError, or a
-// library's error type that marks the user's input (inputerr.Error,
-// inputerr.Error: ExitCode 2) without importing this package.
+// library's error that marks the user's input (inputerr.Error:
+// ExitCode 2, as runs' latency view error) without importing this package.
 type exitCoder interface{ ExitCode() int }
 
 // UsageErrorf reports a command-line usage problem (exit 2).

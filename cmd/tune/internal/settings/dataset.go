@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/fusiontune/fusiontune/tuner/scoring"
+
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/internal/suggest"
 	"github.com/fusiontune/fusiontune/tuner"
@@ -46,8 +48,8 @@ func (s *Settings) OpenDataset() (*tuner.Dataset, error) {
 
 // Scorer builds the scorer of the settings for a golden set read on
 // scale (its thresholds and top grade reach every measure).
-func (s Score) Scorer(scale experiments.Scale) (*tuner.MetricsScorer, error) {
-	return tuner.NewScorer(s.Primary, s.Metrics, tuner.ScaleOptions(scale))
+func (s Score) Scorer(scale experiments.Scale) (*scoring.MetricsScorer, error) {
+	return scoring.NewScorer(s.Primary, s.Metrics, scoring.ScaleOptions(scale))
 }
 
 // CheckCategories refuses, before a sweep starts, a gate or a guarded
@@ -55,7 +57,7 @@ func (s Score) Scorer(scale experiments.Scale) (*tuner.MetricsScorer, error) {
 // has: such a gate could only fail, and such a guard would guard nothing,
 // once the whole run is done. Each problem is placed where the setting
 // came from.
-func (s *Settings) CheckCategories(queries []tuner.Query) error {
+func (s *Settings) CheckCategories(queries []scoring.Query) error {
 	have := map[string]bool{}
 	for _, q := range queries {
 		if q.Category != "" {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/fusiontune/fusiontune/tuner/scoring"
+
 	"github.com/fusiontune/fusiontune/experiments/judge"
 	"github.com/fusiontune/fusiontune/experiments/judge/llm"
 	"github.com/fusiontune/fusiontune/experiments/labels"
@@ -39,7 +41,7 @@ func (s *Settings) LLMJudge(dataset string, maxGrade int, st *labels.Store, r *r
 // stays open; file:PATH: a qrels file) over the golden set's queries.
 // The store URL's password joins r's secrets. A bad spec wraps
 // judge.ErrSpec; the user's errors are input errors (inputerr.Error).
-func (s *Settings) JudgeLoop(spec string, l tuner.JudgeLoop, queries []tuner.Query, r *runs.Redactor) (*tuner.JudgeLoop, error) {
+func (s *Settings) JudgeLoop(spec string, l tuner.JudgeLoop, queries []scoring.Query, r *runs.Redactor) (*tuner.JudgeLoop, error) {
 	l.StoreURL = s.JudgeStoreURL()
 	r.AddURLPassword(l.StoreURL)
 	if err := l.Validate(); err != nil {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/fusiontune/fusiontune/tuner/scoring"
+
 	"github.com/fusiontune/fusiontune/experiments/judge"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
@@ -57,7 +59,7 @@ func (s *Settings) PrepareSweep(r tuner.SweepRequest, shared bool, j SweepJudge,
 
 // sweepJudge checks j and returns the judge loop it asks for (nil
 // without a Spec), over the golden set's queries, logging to log.
-func (s *Settings) sweepJudge(j SweepJudge, shared bool, queries []tuner.Query, red *runs.Redactor, log io.Writer) (*tuner.JudgeLoop, error) {
+func (s *Settings) sweepJudge(j SweepJudge, shared bool, queries []scoring.Query, red *runs.Redactor, log io.Writer) (*tuner.JudgeLoop, error) {
 	if j.Spec == "" {
 		if len(j.Given) > 0 {
 			return nil, inputerr.Wrap(fmt.Errorf("--%s: only with --judge", j.Given[0]))

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/fusiontune/fusiontune/tuner/scoring"
+
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/backend/embedded"
 	"github.com/fusiontune/fusiontune/backend/kinds"
@@ -14,7 +16,6 @@ import (
 	"github.com/fusiontune/fusiontune/backend/weaviate"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
-	"github.com/fusiontune/fusiontune/tuner"
 	"github.com/fusiontune/fusiontune/tuner/promote"
 )
 
@@ -118,7 +119,7 @@ func (s *Settings) PromoteConfig(run *runs.Run, r *runs.Redactor, log io.Writer)
 	return promote.Config{
 		ConfigPath: s.Backend.Config, Run: run, Policy: s.Policy(run.Manifest.Seed), Eval: s.Eval.Options(),
 		NewVerify: s.ProductionVerifier(r, log), Log: log, Install: s.ProductionConfig(CachePath("engine")),
-		Golden: func() ([]tuner.Query, tuner.Scorer, error) {
+		Golden: func() ([]scoring.Query, scoring.Scorer, error) {
 			ds, err := s.OpenDataset()
 			if err != nil {
 				return nil, nil, err

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fusiontune/fusiontune/tuner/scoring"
+
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/tuner"
 )
@@ -98,7 +100,7 @@ func (e Eval) Validate() experiments.Problems {
 	r.ints("k", e.K, 1, maxEvalK, "")
 	r.ints("failure_budget", e.FailureBudget, 0, maxTrialCount, " (0: no budget)")
 	r.ints("max_consecutive_failures", e.MaxConsecutiveFailures, 0, maxTrialCount, " (0: never stop early)")
-	if err := tuner.CheckQueryErrorPolicy(e.OnQueryError); err != nil {
+	if err := scoring.CheckQueryErrorPolicy(e.OnQueryError); err != nil {
 		r.add("on_query_error", "%v", err)
 	}
 	return out
@@ -139,7 +141,7 @@ func Defaults() map[string]any {
 		"eval.k":                        100,
 		"eval.failure_budget":           defaultFailureBudget,
 		"eval.max_consecutive_failures": DefaultMaxConsecutiveFailures,
-		"eval.on_query_error":           tuner.QueryErrorFail,
+		"eval.on_query_error":           scoring.QueryErrorFail,
 		"runs_dir":                      DefaultRunsDir,
 	}
 	for k, v := range statsDefaults() {

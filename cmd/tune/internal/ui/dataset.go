@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/fusiontune/fusiontune/tuner/scoring"
+
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
 )
@@ -104,7 +106,7 @@ func (s *Server) judgedAt10(d *datasetData) map[string]float64 {
 
 // newDatasetRow is q's row: its judgments and how many are relevant
 // (grade > 0); Judged@10 not known yet (—).
-func newDatasetRow(q tuner.Query) datasetRow {
+func newDatasetRow(q scoring.Query) datasetRow {
 	row := datasetRow{ID: q.ID, Text: q.Text, Category: q.Category, Judged: len(q.Judgments), JudgedAt10: "—"}
 	for _, g := range q.Judgments {
 		if g > 0 {

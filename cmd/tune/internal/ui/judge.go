@@ -11,10 +11,11 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/fusiontune/fusiontune/tuner/scoring"
+
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/experiments/labels"
 	"github.com/fusiontune/fusiontune/runs"
-	"github.com/fusiontune/fusiontune/tuner"
 )
 
 // judgeCookie remembers the person's name between labels.
@@ -41,7 +42,7 @@ type judgeHit struct {
 
 type judgeData struct {
 	Run, Trial, Judge string
-	Query             tuner.Query
+	Query             scoring.Query
 	Prev, Next        string // neighbouring query ids with unjudged hits
 	Hits              []judgeHit
 	Grades            []int
@@ -167,7 +168,7 @@ type grades struct {
 }
 
 // of is doc's grade for q and who gave it; -1 when it is unjudged.
-func (gr grades) of(q tuner.Query, doc string) (int, string) {
+func (gr grades) of(q scoring.Query, doc string) (int, string) {
 	if l, ok := gr.stored[q.ID][doc]; ok {
 		return l.Grade, l.Judge
 	}

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fusiontune/fusiontune/tuner/scoring"
+
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/backend/fusion"
 	"github.com/fusiontune/fusiontune/runs"
@@ -150,7 +152,7 @@ type microData struct {
 	Run           string
 	Trials        []string
 	Trial         string
-	Queries       []tuner.Query
+	Queries       []scoring.Query
 	QueryID, Text string
 	// Find filters the query list by id or text; Matches is how many
 	// queries it lists of All.
@@ -242,7 +244,7 @@ func (s *Server) fillMicroscope(r *http.Request, d *microData) error {
 // pickQuery is the query the form names: by its text when one was typed
 // (a text not in the golden set is a typed query, without grades), else
 // by id, else the first query listed.
-func (s *Server) pickQuery(d *microData) (tuner.Query, error) {
+func (s *Server) pickQuery(d *microData) (scoring.Query, error) {
 	q, ok := s.query(d.QueryID)
 	if d.Text != "" && (!ok || q.Text != d.Text) {
 		q, ok = s.queryByText(d.Text)
@@ -250,7 +252,7 @@ func (s *Server) pickQuery(d *microData) (tuner.Query, error) {
 	switch {
 	case d.Text != "" && !ok:
 		d.QueryID, d.Typed = "", true
-		return tuner.Query{ID: "typed", Text: d.Text}, nil
+		return scoring.Query{ID: "typed", Text: d.Text}, nil
 	case !ok && len(d.Queries) > 0 && d.QueryID == "":
 		return d.Queries[0], nil
 	case !ok && s.o.Dataset == nil:
@@ -271,9 +273,9 @@ func (s *Server) resolve(ref string) (*runs.Run, error) {
 }
 
 // query is the dataset's query id, with the judgments added since.
-func (s *Server) query(id string) (tuner.Query, bool) {
+func (s *Server) query(id string) (scoring.Query, bool) {
 	if s.o.Dataset == nil || id == "" {
-		return tuner.Query{}, false
+		return scoring.Query{}, false
 	}
 	s.jmu.RLock()
 	defer s.jmu.RUnlock()
@@ -282,14 +284,14 @@ func (s *Server) query(id string) (tuner.Query, bool) {
 			return q, true
 		}
 	}
-	return tuner.Query{}, false
+	return scoring.Query{}, false
 }
 
 // queryByText is the dataset's query whose text is text (case and spaces
 // aside).
-func (s *Server) queryByText(text string) (tuner.Query, bool) {
+func (s *Server) queryByText(text string) (scoring.Query, bool) {
 	if s.o.Dataset == nil {
-		return tuner.Query{}, false
+		return scoring.Query{}, false
 	}
 	want := strings.ToLower(strings.Join(strings.Fields(text), " "))
 	s.jmu.RLock()
@@ -299,12 +301,12 @@ func (s *Server) queryByText(text string) (tuner.Query, bool) {
 			return q, true
 		}
 	}
-	return tuner.Query{}, false
+	return scoring.Query{}, false
 }
 
 // findQueries is the queries whose id or text holds every word of find
 // (case aside); all of them when find is "".
-func findQueries(qs []tuner.Query, find string) []tuner.Query {
+func findQueries(qs []scoring.Query, find string) []scoring.Query {
 	words := strings.Fields(strings.ToLower(find))
 	if len(words) == 0 {
 		return qs
@@ -370,7 +372,7 @@ func overlay(base map[string]any, r *http.Request) (map[string]any, error) {
 }
 
 // microscope fills d for query q on the trial entry.
-func (s *Server) microscope(r *http.Request, d *microData, q tuner.Query, entry runs.Entry) error {
+func (s *Server) microscope(r *http.Request, d *microData, q scoring.Query, entry runs.Entry) error {
 	res, ok := s.o.Backend.(backend.FusionResolver)
 	if s.o.Backend == nil || !ok {
 		return errors.New("the configured backend cannot return candidate lists to re-fuse (the embedded, postgres and weaviate kinds can)")
@@ -501,7 +503,7 @@ func moved(was, now int) string {
 // settings: the first listRows of its depth, each with its grade, its
 // fused rank, and its normalized score and RRF term, or dropped when under
 // the retriever's floor.
-func (s *Server) retrieverList(name string, list []fusion.Candidate, q tuner.Query, settings fusion.Settings, fusedRank map[string]int, terms map[string]bool) retrieverView {
+func (s *Server) retrieverList(name string, list []fusion.Candidate, q scoring.Query, settings fusion.Settings, fusedRank map[string]int, terms map[string]bool) retrieverView {
 	n := min(len(list), settings.Fusion.Depth)
 	kept := settings.Floor(name, list[:n])
 	raw := make([]float64, n)

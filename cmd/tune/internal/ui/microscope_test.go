@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/tuner/scoring"
+
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/ui"
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/metrics"
@@ -44,7 +46,7 @@ func TestMicroscopeDocsFindTyped(t *testing.T) {
 		t.Fatal(err)
 	}
 	docs := ui.DocsOf(docsMap)
-	scorer, err := tuner.NewScorer("default", nil, metrics.DefaultOptions())
+	scorer, err := scoring.NewScorer("default", nil, metrics.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

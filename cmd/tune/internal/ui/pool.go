@@ -5,9 +5,10 @@ import (
 	"net/http"
 	"net/url"
 
+	"github.com/fusiontune/fusiontune/tuner/scoring"
+
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/experiments/labels"
-	"github.com/fusiontune/fusiontune/tuner"
 )
 
 // poolQuery is one query of the pool with its coverage.
@@ -19,7 +20,7 @@ type poolQuery struct {
 
 type poolData struct {
 	File, Judge, Err, Saved string
-	Query                   tuner.Query
+	Query                   scoring.Query
 	Prev, Next              string // neighbouring queries, unlabelled pairs first
 	Hits                    []judgeHit
 	Grades                  []int
@@ -39,7 +40,7 @@ func (s *Server) scale() experiments.Scale {
 
 // gradeOf is a pair's current grade and who gave it: the store's latest
 // label, else the dataset's judgment; -1 when none.
-func (s *Server) gradeOf(stored map[string]map[string]labels.Label, q tuner.Query, doc string) (int, string) {
+func (s *Server) gradeOf(stored map[string]map[string]labels.Label, q scoring.Query, doc string) (int, string) {
 	if l, ok := stored[q.ID][doc]; ok {
 		return l.Grade, l.Judge
 	}

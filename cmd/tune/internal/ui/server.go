@@ -18,6 +18,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/fusiontune/fusiontune/tuner/scoring"
+
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/experiments/judge"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
@@ -44,7 +46,7 @@ type Options struct {
 	Docs func(id string) (Doc, bool)
 	// Scorer scores the microscope's rankings as replay does; K is the
 	// hits per query a live run asks for (0: tuner.DefaultDepth).
-	Scorer *tuner.MetricsScorer
+	Scorer *scoring.MetricsScorer
 	K      int
 	// Backend is the configured backend kind (nil: no live microscope);
 	// its files go in BackendDir. Only a backend.FusionResolver can

@@ -1,16 +1,17 @@
-package tuner_test
+package scoring_test
 
 import (
 	"math"
 	"slices"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/tuner/scoring"
+
 	"github.com/fusiontune/fusiontune/metrics"
-	"github.com/fusiontune/fusiontune/tuner"
 )
 
 func TestIdealRanking(t *testing.T) {
-	got := tuner.IdealRanking(map[string]int{"c": 1, "a": 3, "b": 1, "z": 0, "y": 3})
+	got := scoring.IdealRanking(map[string]int{"c": 1, "a": 3, "b": 1, "z": 0, "y": 3})
 	if want := []string{"a", "y", "b", "c", "z"}; !slices.Equal(got, want) {
 		t.Errorf("ideal ranking %v, want %v", got, want)
 	}
@@ -20,16 +21,16 @@ func TestIdealRanking(t *testing.T) {
 // three judged documents a query, P@10 and Judged@10 cannot pass 0.3
 // whatever a trial does, while NDCG@10 reaches 1.
 func TestCeiling(t *testing.T) {
-	queries := []tuner.Query{
+	queries := []scoring.Query{
 		{ID: "q1", Category: "a", Judgments: map[string]int{"d1": 3, "d2": 1, "d3": 0}},
 		{ID: "q2", Category: "b", Judgments: map[string]int{"d4": 2}},
 		{ID: "q3", ExpectedRouting: "no_results"}, // unjudged: left out, as for a trial
 	}
-	sc, err := tuner.NewScorer("P@10", nil, metrics.DefaultOptions())
+	sc, err := scoring.NewScorer("P@10", nil, metrics.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := tuner.Ceiling(queries, sc)
+	c := scoring.Ceiling(queries, sc)
 	want := map[string]float64{
 		"P@10":      (0.2 + 0.1) / 2, // d1 d2 relevant; d4
 		"Judged@10": (0.3 + 0.1) / 2, // min(10, judged)/10: the reachable coverage
@@ -49,11 +50,11 @@ func TestCeiling(t *testing.T) {
 		t.Errorf("ceiling of category a = %v, want 0.2", v)
 	}
 	// The default composite cannot reach 1 with so few judgments.
-	def, err := tuner.NewScorer("default", nil, metrics.DefaultOptions())
+	def, err := scoring.NewScorer("default", nil, metrics.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p := tuner.Ceiling(queries, def).Primary; !(p > 0.3 && p < 0.9) {
+	if p := scoring.Ceiling(queries, def).Primary; !(p > 0.3 && p < 0.9) {
 		t.Errorf("default composite ceiling %v: want well below 1", p)
 	}
 }

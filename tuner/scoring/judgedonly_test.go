@@ -1,13 +1,14 @@
-package tuner_test
+package scoring_test
 
 import (
 	"math"
 	"slices"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/tuner/scoring"
+
 	"github.com/fusiontune/fusiontune/metrics"
 	"github.com/fusiontune/fusiontune/runs"
-	"github.com/fusiontune/fusiontune/tuner"
 )
 
 func top(docs ...string) []runs.RankedDoc {
@@ -19,11 +20,11 @@ func top(docs ...string) []runs.RankedDoc {
 }
 
 func TestScoreRecorded(t *testing.T) {
-	sc, err := tuner.NewScorer("P@2", nil, metrics.DefaultOptions())
+	sc, err := scoring.NewScorer("P@2", nil, metrics.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
-	jo := tuner.JudgedOnlyMetrics(sc.Metrics())
+	jo := scoring.JudgedOnlyMetrics(sc.Metrics())
 	if want := []string{"NDCG@10", "MRR@10", "Recall@20", "P@10", "P@2"}; !slices.Equal(jo, want) {
 		t.Fatalf("JudgedOnlyMetrics = %v, want %v (no Judged@10, nothing deeper than the recorded top)", jo, want)
 	}
@@ -34,8 +35,8 @@ func TestScoreRecorded(t *testing.T) {
 		{QueryID: "q4", Error: "timeout", OnError: "zero"}, // counts as 0
 		{QueryID: "q5", Error: "timeout"},                  // skipped
 	}
-	j := tuner.Judgments{"q1": {"a": 1, "b": 1}, "q2": {"c": 0, "d": 1}, "q4": {"a": 1}, "q5": {"a": 1}}
-	got := tuner.ScoreRecorded(results, j, sc, []string{"P@2"})
+	j := scoring.Judgments{"q1": {"a": 1, "b": 1}, "q2": {"c": 0, "d": 1}, "q4": {"a": 1}, "q5": {"a": 1}}
+	got := scoring.ScoreRecorded(results, j, sc, []string{"P@2"})
 	if got.Queries != 3 {
 		t.Errorf("Queries = %d, want 3", got.Queries)
 	}

@@ -1,4 +1,4 @@
-package tuner
+package scoring
 
 import (
 	"fmt"
@@ -33,39 +33,24 @@ func CheckQueryErrorPolicy(p string) error {
 	return fmt.Errorf("must be one of %s (got %q)", strings.Join(QueryErrorPolicies, ", "), p)
 }
 
-// tolerated reports whether policy p scores failed queries instead of
+// Tolerated reports whether policy p scores failed queries instead of
 // failing the trial.
-func tolerated(p string) bool { return p == QueryErrorZero || p == QueryErrorSkip }
+func Tolerated(p string) bool { return p == QueryErrorZero || p == QueryErrorSkip }
 
-// markQueryErrors marks the failed results under policy p (see
+// MarkQueryErrors marks the failed results under policy p (see
 // runs.QueryResult.OnError) and counts them.
-func markQueryErrors(results []runs.QueryResult, p string) (failed int) {
+func MarkQueryErrors(results []runs.QueryResult, p string) (failed int) {
 	for i := range results {
 		r := &results[i]
 		if r.Error == "" {
 			continue
 		}
 		failed++
-		if tolerated(p) {
+		if Tolerated(p) {
 			r.OnError = p
 			r.Primary = 0
 			r.Scores = map[string]float64{}
 		}
 	}
 	return failed
-}
-
-// queryErrorsFail settles a scored trial with failed queries under policy
-// p: under zero and skip the trial stays ok and records the policy, unless
-// every query failed; otherwise it fails with the first error (first).
-func (rec *trialOutcome) queryErrorsFail(p string, queries int, first string) {
-	if rec.Failed == 0 {
-		return
-	}
-	if tolerated(p) && rec.Failed < queries {
-		rec.OnQueryError = p
-		return
-	}
-	rec.Status = runs.StatusFailed
-	rec.Error = fmt.Sprintf("%d of %d queries failed (first: %s)", rec.Failed, queries, first)
 }

@@ -1,4 +1,4 @@
-package tuner
+package scoring
 
 import (
 	"cmp"
@@ -15,15 +15,15 @@ import (
 // shows. Its Judged@k is the reachable coverage, min(k, judged)/k per
 // query averaged. Only the judged queries count, as for a trial.
 func Ceiling(queries []Query, sc Scorer) runs.Ceiling {
-	b := Batch{Results: make([]runs.QueryResult, len(queries))}
+	results := make([]runs.QueryResult, len(queries))
 	for i, q := range queries {
-		b.Results[i].Routing = q.ExpectedRouting // routing is not the ceiling's concern
+		results[i].Routing = q.ExpectedRouting // routing is not the ceiling's concern
 		if len(q.Judgments) == 0 {
 			continue
 		}
-		b.Results[i].Scores, b.Results[i].Primary = sc.Score(IdealRanking(q.Judgments), q.Judgments)
+		results[i].Scores, results[i].Primary = sc.Score(IdealRanking(q.Judgments), q.Judgments)
 	}
-	s := summarize(queries, b)
+	s := Summarize(queries, results)
 	return runs.Ceiling{Primary: s.Primary, Scorecard: s.Scorecard, Categories: s.Categories}
 }
 

@@ -1,4 +1,4 @@
-package tuner
+package scoring
 
 import "github.com/fusiontune/fusiontune/experiments"
 
@@ -20,12 +20,12 @@ type Query struct {
 	Open []experiments.OpenPattern
 }
 
-// openRanking rewrites ranking for q's open patterns: the first id that
+// OpenRanking rewrites ranking for q's open patterns: the first id that
 // matches a pattern (the highest-graded pattern when several match) is
 // replaced by the pattern's key; an id matching only patterns already
 // found stays as it is, unjudged. grades holds the grade each rewritten
 // position takes, for the recorded top.
-func openRanking(q Query, ranking []string) (out []string, grades map[int]int) {
+func OpenRanking(q Query, ranking []string) (out []string, grades map[int]int) {
 	if len(q.Open) == 0 {
 		return ranking, nil
 	}

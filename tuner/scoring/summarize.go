@@ -1,28 +1,29 @@
-package tuner
+package scoring
 
 import (
 	"maps"
 	"slices"
 
 	"github.com/fusiontune/fusiontune/metrics"
+	"github.com/fusiontune/fusiontune/runs"
 )
 
-// summarize sums up a batch's per-query results with a metrics.Summarizer:
+// Summarize sums up a trial's per-query results (in query order) with a metrics.Summarizer:
 // the means of every metric and of the primary score over the judged
 // queries, per category and per difficulty, and the routing accuracy.
-func summarize(queries []Query, b Batch) metrics.Summary {
+func Summarize(queries []Query, results []runs.QueryResult) metrics.Summary {
 	keys := map[string]bool{}
-	for _, r := range b.Results {
+	for _, r := range results {
 		for k := range r.Scores {
 			keys[k] = true
 		}
 	}
 	names := slices.Sorted(maps.Keys(keys))
-	sm := newSummarizer(queries, names)
+	sm := NewSummarizer(queries, names)
 	vals := make([]float64, len(names))
 	has := make([]bool, len(names))
 	for i := range queries {
-		r := &b.Results[i]
+		r := &results[i]
 		if r.OnError == QueryErrorSkip {
 			continue
 		}
@@ -32,28 +33,28 @@ func summarize(queries []Query, b Batch) metrics.Summary {
 				vals[j], has[j] = 0, true
 			}
 		}
-		sm.add(i, vals, has, r.Primary, r.Error == "" && r.Routing == queries[i].ExpectedRouting)
+		sm.Add(i, vals, has, r.Primary, r.Error == "" && r.Routing == queries[i].ExpectedRouting)
 	}
-	return sm.summary()
+	return sm.Summary()
 }
 
-// summarizer is a metrics.Summarizer over a list of queries: add takes a
+// Summarizer is a metrics.Summarizer over a list of queries: add takes a
 // query by its index and passes its labels along, so that the replay's hot
 // path neither copies the queries nor builds their labels up front.
-type summarizer struct {
+type Summarizer struct {
 	queries []Query
 	sm      *metrics.Summarizer
 }
 
-func newSummarizer(queries []Query, names []string) *summarizer {
-	return &summarizer{queries: queries, sm: metrics.NewSummarizer(names)}
+func NewSummarizer(queries []Query, names []string) *Summarizer {
+	return &Summarizer{queries: queries, sm: metrics.NewSummarizer(names)}
 }
 
-// add counts query i (see metrics.Summarizer.Add).
-func (s *summarizer) add(i int, vals []float64, has []bool, primary float64, routedOK bool) {
+// Add counts query i (see metrics.Summarizer.Add).
+func (s *Summarizer) Add(i int, vals []float64, has []bool, primary float64, routedOK bool) {
 	q := &s.queries[i]
 	s.sm.Add(metrics.QueryLabels{Category: q.Category, Difficulty: q.Difficulty,
 		Judged: len(q.Judgments) > 0, Routed: q.ExpectedRouting != ""}, vals, has, primary, routedOK)
 }
 
-func (s *summarizer) summary() metrics.Summary { return s.sm.Summary() }
+func (s *Summarizer) Summary() metrics.Summary { return s.sm.Summary() }

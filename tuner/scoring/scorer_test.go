@@ -1,11 +1,12 @@
-package tuner_test
+package scoring_test
 
 import (
 	"math"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/tuner/scoring"
+
 	"github.com/fusiontune/fusiontune/metrics"
-	"github.com/fusiontune/fusiontune/tuner"
 )
 
 func TestMetricsScorer(t *testing.T) {
@@ -21,7 +22,7 @@ func TestMetricsScorer(t *testing.T) {
 		// 0.5*1 + 0.5*0.3 = 0.65
 		{"0.5*MRR@10+0.5*P@10", 0.65},
 	} {
-		s, err := tuner.NewScorer(tc.primary, []string{"ERR@5"}, metrics.DefaultOptions())
+		s, err := scoring.NewScorer(tc.primary, []string{"ERR@5"}, metrics.DefaultOptions())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -36,7 +37,7 @@ func TestMetricsScorer(t *testing.T) {
 			t.Errorf("metrics order %v", s.Metrics())
 		}
 	}
-	if _, err := tuner.NewScorer("NDCG@ten", nil, metrics.DefaultOptions()); err == nil {
+	if _, err := scoring.NewScorer("NDCG@ten", nil, metrics.DefaultOptions()); err == nil {
 		t.Error("bad primary accepted")
 	}
 }

@@ -1,4 +1,4 @@
-package tuner
+package scoring
 
 import (
 	"fmt"
@@ -141,3 +141,20 @@ func (s *MetricsScorer) Metrics() []string { return s.card.Names() }
 
 // Describe implements Scorer.
 func (s *MetricsScorer) Describe() string { return s.desc }
+
+// PrimaryOf is the composite primary score of metric values in the
+// scorecard's order.
+func (s *MetricsScorer) PrimaryOf(vals []float64) float64 {
+	primary := 0.0
+	for ti, ci := range s.terms {
+		primary += s.primary.Terms[ti].Weight * vals[ci]
+	}
+	return primary
+}
+
+// Card returns s's scorecard, for callers that score graded rankings on
+// the hot path (the replay) without the map Score returns.
+func (s *MetricsScorer) Card() *metrics.Scorecard { return &s.card }
+
+// Options returns the scoring options s was built with.
+func (s *MetricsScorer) Options() metrics.Options { return s.opts }

@@ -1,10 +1,6 @@
-package tuner
+package scoring
 
 import (
-	"context"
-	"errors"
-	"fmt"
-
 	"github.com/fusiontune/fusiontune/metrics"
 	"github.com/fusiontune/fusiontune/runs"
 )
@@ -56,9 +52,9 @@ func ScoreRecorded(results []runs.QueryResult, judgments Judgments, sc Scorer, j
 	return scoreRecorded(results, judgments, sc, judgedOnly, true)
 }
 
-// judgedOnlyOf is ScoreRecorded's JudgedOnly values, without scoring the
+// JudgedOnlyOf is ScoreRecorded's JudgedOnly values, without scoring the
 // scorecard (the same sums in the same order: the same values).
-func judgedOnlyOf(results []runs.QueryResult, judgments Judgments, sc Scorer, judgedOnly []string) map[string]float64 {
+func JudgedOnlyOf(results []runs.QueryResult, judgments Judgments, sc Scorer, judgedOnly []string) map[string]float64 {
 	return scoreRecorded(results, judgments, sc, judgedOnly, false).JudgedOnly
 }
 
@@ -113,62 +109,4 @@ func scoreRecorded(results []runs.QueryResult, judgments Judgments, sc Scorer, j
 		out.Primary /= n
 	}
 	return out
-}
-
-// SetJudgedOnly gives each successful trial of lb its judged-only values
-// (JudgedOnlyMetrics of the scorecard, from its recorded results under
-// judgments) and adds the leaderboard's unjudged warning when it applies
-// (runs.Leaderboard.UnjudgedWarning).
-// It stops with ctx's error when ctx is done (an interrupted analysis).
-func SetJudgedOnly(ctx context.Context, run *runs.Run, lb *runs.Leaderboard, judgments Judgments, sc Scorer) error {
-	return setJudgedOnly(ctx, run, lb, judgments, sc, nil, nil)
-}
-
-// setJudgedOnly is SetJudgedOnly taking the values of the trials whose
-// records pre computed them for (records: by index; nil: none), the others
-// computed on every core.
-func setJudgedOnly(ctx context.Context, run *runs.Run, lb *runs.Leaderboard, judgments Judgments, sc Scorer, pre *preStats, records map[int]runs.TrialRecord) error {
-	names := JudgedOnlyMetrics(sc.Metrics())
-	if len(names) == 0 {
-		return nil
-	}
-	got := make([]map[string]float64, len(lb.Trials))
-	errs := make([]error, len(lb.Trials))
-	parallelFor(len(lb.Trials), func(i int) {
-		e := lb.Trials[i]
-		if e.Status != runs.StatusOK {
-			return
-		}
-		if rec, ok := records[e.Index]; ok {
-			if f, ok := pre.factsFor(rec); ok && f.judged != nil {
-				got[i] = f.judged
-				return
-			}
-		}
-		if err := ctx.Err(); err != nil {
-			errs[i] = err
-			return
-		}
-		computedAfter.Add(1)
-		results, err := run.QueryResults(e.Index)
-		if err != nil {
-			errs[i] = fmt.Errorf("judged-only scores: trial %q: %w", e.Name, err)
-			return
-		}
-		got[i] = judgedOnlyOf(results, judgments, sc, names)
-	})
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if err := errors.Join(errs...); err != nil {
-		return err
-	}
-	values := map[string]map[string]float64{}
-	for i, e := range lb.Trials {
-		if got[i] != nil {
-			values[e.Name] = got[i]
-		}
-	}
-	lb.SetJudgedOnly(values)
-	return nil
 }
