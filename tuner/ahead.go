@@ -2,6 +2,7 @@ package tuner
 
 import (
 	"context"
+	"github.com/fusiontune/fusiontune/tuner/pass"
 	"runtime"
 )
 
@@ -87,7 +88,7 @@ func (e *liveEval) start(ctx context.Context, next *trial) {
 	e.ahead = a
 	go func() {
 		defer close(a.done)
-		a.restarted, a.err = applyAndStart(ctx, e.o.Backend, next.spec.Params, false)
+		a.restarted, a.err = pass.Start(ctx, e.o.Backend, next.spec.Params, false)
 	}()
 	// Run it now, up to its first wait (the old service stopping): with
 	// the other core busy, a new goroutine would otherwise wait for this

@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/tuner/pass"
+
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 
 	"github.com/fusiontune/fusiontune/backend"
@@ -75,7 +77,7 @@ func TestReplayPassesUseBatch(t *testing.T) {
 		var log strings.Builder
 		_, err := tuner.Sweep(context.Background(), tuner.Options{
 			Trials: trials, Queries: qs, Backend: b, Scorer: demoScorer(t), Run: run,
-			Eval:   tuner.EvalOptions{Retries: 1, Backoff: 1, OnQueryError: scoring.QueryErrorZero},
+			Eval:   pass.EvalOptions{Retries: 1, Backoff: 1, OnQueryError: scoring.QueryErrorZero},
 			Replay: &tuner.ReplayOptions{Mode: mode, Resolve: b.Resolve, Log: &log},
 		})
 		if err != nil {

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fusiontune/fusiontune/tuner/pass"
+
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
@@ -53,7 +55,7 @@ func TestConstrainSamplerSearchesWhereConstraintsHold(t *testing.T) {
 		c := runConfig(t, nil, so)
 		c.Backend = &slowBelowLandscapes{}
 		c.Queries = landscapeQueries(4)
-		c.Eval = tuner.EvalOptions{Concurrency: 4}
+		c.Eval = pass.EvalOptions{Concurrency: 4}
 		c.Constraints = parseGates(t, "latency.p95 <= 100ms")
 		c.ConstrainSampler = constrain
 		out, err := tuner.Run(context.Background(), c)

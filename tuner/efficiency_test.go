@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/tuner/pass"
+
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 
 	"github.com/fusiontune/fusiontune/backend"
@@ -72,7 +74,7 @@ func (o *offline) scoreOn(k, w float64, subset []int) float64 {
 		if len(q.Judgments) == 0 {
 			continue
 		}
-		buf = f.FuseTopInto(buf[:0], o.lists[i], p, false, tuner.DefaultDepth)
+		buf = f.FuseTopInto(buf[:0], o.lists[i], p, false, pass.DefaultDepth)
 		ranking := make([]string, len(buf))
 		for j, r := range buf {
 			ranking[j] = r.DocID

@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fusiontune/fusiontune/tuner/pass"
+
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 
 	"github.com/fusiontune/fusiontune/backend"
@@ -183,7 +185,7 @@ func (r *faultRig) sweepWith(t *testing.T, budget, consecutive int, onQueryError
 	}
 	return tuner.Sweep(context.Background(), tuner.Options{
 		Trials: trials, Queries: queries, Backend: r.b, Scorer: sc, Run: r.run,
-		Eval:          tuner.EvalOptions{Concurrency: 2, Timeout: 300 * time.Millisecond, Retries: 1, Backoff: 10 * time.Millisecond, OnQueryError: onQueryError},
+		Eval:          pass.EvalOptions{Concurrency: 2, Timeout: 300 * time.Millisecond, Retries: 1, Backoff: 10 * time.Millisecond, OnQueryError: onQueryError},
 		FailureBudget: budget, MaxConsecutiveFailures: consecutive,
 	})
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/metrics/stats"
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/pass"
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 )
 
@@ -14,17 +15,9 @@ import (
 // the held-out queries: it applies it to b, restarts b, waits until it is
 // ready and scores every query. devPrimary is the score the trial was
 // chosen by. The result is not part of the run's trials.
-func HeldOut(ctx context.Context, b backend.Backend, trial string, params map[string]any, devPrimary float64, queries []scoring.Query, sc scoring.Scorer, o EvalOptions) (*runs.HeldOut, []runs.QueryResult, error) {
-	if err := b.Apply(ctx, params); err != nil {
-		return nil, nil, fmt.Errorf("held-out estimate: %w", err)
-	}
-	if err := b.Restart(ctx); err != nil {
-		return nil, nil, fmt.Errorf("held-out estimate: %w", err)
-	}
-	if err := b.Ready(ctx); err != nil {
-		return nil, nil, fmt.Errorf("held-out estimate: %w", err)
-	}
-	batch, err := evaluate(ctx, b, queries, sc, o, "heldout/"+trial, nil)
+func HeldOut(ctx context.Context, b backend.Backend, trial string, params map[string]any, devPrimary float64, queries []scoring.Query, sc scoring.Scorer, o pass.EvalOptions) (*runs.HeldOut, []runs.QueryResult, error) {
+	ps := pass.Pass{Queries: queries, Scorer: sc, Eval: o, Prefix: "heldout/" + trial}
+	batch, _, err := ps.Run(ctx, b, params, true)
 	if err != nil {
 		return nil, nil, fmt.Errorf("held-out estimate: %w", err)
 	}

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fusiontune/fusiontune/tuner/pass"
+
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 
 	"github.com/fusiontune/fusiontune/backend"
@@ -157,7 +159,7 @@ func searchOptions(t *testing.T, l *landscape, run *runs.Run, fixed []experiment
 		t.Fatal(err)
 	}
 	return tuner.Options{Trials: fixed, Queries: landscapeQueries(36), Backend: l, Scorer: sc, Run: run,
-		Eval: tuner.EvalOptions{Concurrency: 2}}
+		Eval: pass.EvalOptions{Concurrency: 2}}
 }
 
 // sequence renders a run's trials as "name {params} status".

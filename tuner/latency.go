@@ -9,6 +9,7 @@ import (
 
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/pass"
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 )
 
@@ -77,7 +78,7 @@ func (c Config) measureLatency(ctx context.Context, run *runs.Run, b backend.Bac
 	if c.Latency != nil {
 		lo = *c.Latency
 	}
-	eo := c.Eval.withDefaults()
+	eo := c.Eval.WithDefaults()
 	mode := map[int]string{}
 	for _, r := range recs {
 		mode[r.Index] = r.Mode
@@ -213,23 +214,15 @@ func (c Config) applyConstraints(run *runs.Run, lb runs.Leaderboard, l *runs.Lat
 // repeatLatency measures trial e on b: one warm-up pass, then n passes
 // over the queries at the eval concurrency, each summarized with its
 // throughput and the backend's stage timings.
-func repeatLatency(ctx context.Context, b backend.Backend, e runs.Entry, queries []scoring.Query, sc scoring.Scorer, o EvalOptions, n int, runID string) ([]runs.LatencyStats, error) {
-	if err := b.Apply(ctx, e.Params); err != nil {
+func repeatLatency(ctx context.Context, b backend.Backend, e runs.Entry, queries []scoring.Query, sc scoring.Scorer, o pass.EvalOptions, n int, runID string) ([]runs.LatencyStats, error) {
+	if _, err := pass.Start(ctx, b, e.Params, false); err != nil {
 		return nil, err
 	}
-	if r, ok := b.(backend.Restarter); !ok || r.NeedsRestart() {
-		if err := b.Restart(ctx); err != nil {
-			return nil, err
-		}
-		if err := b.Ready(ctx); err != nil {
-			return nil, err
-		}
-	}
-	o = o.withDefaults()
-	o.timings = true
+	o = o.WithDefaults()
+	o.Timings = true
 	var mu sync.Mutex
 	stages := map[string]map[string]float64{}
-	o.onResponse = func(q scoring.Query, resp backend.SearchResponse) {
+	o.OnResponse = func(q scoring.Query, resp backend.SearchResponse) {
 		if resp.Timings != nil {
 			mu.Lock()
 			stages[q.ID] = resp.Timings.Map()
@@ -237,14 +230,16 @@ func repeatLatency(ctx context.Context, b backend.Backend, e runs.Entry, queries
 		}
 	}
 	prefix := fmt.Sprintf("%s/latency/%03d", runID, e.Index)
-	if _, err := evaluate(ctx, b, queries, sc, o, prefix+"/warmup", nil); err != nil {
+	ps := pass.Pass{Searcher: b, Queries: queries, Scorer: sc, Eval: o, Prefix: prefix + "/warmup"}
+	if _, err := ps.Search(ctx); err != nil {
 		return nil, err
 	}
 	out := make([]runs.LatencyStats, 0, n)
 	for i := range n {
 		clear(stages)
 		start := time.Now()
-		batch, err := evaluate(ctx, b, queries, sc, o, fmt.Sprintf("%s/%d", prefix, i+1), nil)
+		ps.Prefix = fmt.Sprintf("%s/%d", prefix, i+1)
+		batch, err := ps.Search(ctx)
 		wall := time.Since(start)
 		if err != nil {
 			return nil, err

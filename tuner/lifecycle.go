@@ -19,6 +19,7 @@ import (
 	"github.com/fusiontune/fusiontune/metrics/stats"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/runs/report"
+	"github.com/fusiontune/fusiontune/tuner/pass"
 	"github.com/fusiontune/fusiontune/tuner/sampler"
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 	"github.com/fusiontune/fusiontune/tuner/studystore"
@@ -62,7 +63,7 @@ type Config struct {
 	HeldOut func() ([]scoring.Query, error)
 
 	Scorer        *scoring.MetricsScorer
-	Eval          EvalOptions
+	Eval          pass.EvalOptions
 	FailureBudget int
 	// MaxConsecutiveFailures stops the run once this many trials in a row
 	// failed with the same error (0: never; see Options).
@@ -100,7 +101,7 @@ type Config struct {
 	Started time.Time
 	// Phases, when set, notes when each phase of the run ends and is
 	// written to Log after the timings (see Phases).
-	Phases *Phases
+	Phases *pass.Phases
 
 	// pre precomputes the trials' statistics while they run (set by Run).
 	pre *preStats
@@ -192,7 +193,7 @@ func Run(ctx context.Context, c Config) (*Outcome, error) {
 	if err != nil {
 		return nil, finishRun(ctx, run, nil, fmt.Errorf("open backend: %w", err), "")
 	}
-	b := NewTimedBackend(ob).WithPhases(c.Phases)
+	b := pass.NewTimedBackend(ob).WithPhases(c.Phases)
 	c.Phases.Mark("tuner: open the backend")
 	// The precomputation ends with Run (on any path).
 	preCtx, cancelPre := context.WithCancel(ctx)
@@ -214,7 +215,7 @@ func Run(ctx context.Context, c Config) (*Outcome, error) {
 // step, then the run's record, statistics, leaderboard, report and
 // timings, made while the backend stops (its stop is the backend's time,
 // the analysis the tuner's); it returns once the backend has stopped.
-func (c Config) conclude(ctx context.Context, run *runs.Run, b *TimedBackend, res *Result, held *runs.HeldOut, runErr error, started time.Time) (*Outcome, error) {
+func (c Config) conclude(ctx context.Context, run *runs.Run, b *pass.TimedBackend, res *Result, held *runs.HeldOut, runErr error, started time.Time) (*Outcome, error) {
 	if runErr == nil {
 		runErr = c.measureLatency(ctx, run, b)
 	}
@@ -232,7 +233,7 @@ func (c Config) conclude(ctx context.Context, run *runs.Run, b *TimedBackend, re
 	}
 	// Elapsed (the trials to the stop's end) is known once the analysis,
 	// which waits for the stop before summing the timings, is done.
-	out, err := c.finish(ctx, run, held, []*TimedBackend{b}, res, 0, hint)
+	out, err := c.finish(ctx, run, held, []*pass.TimedBackend{b}, res, 0, hint)
 	stoppedAt, closeErr := stopped()
 	elapsed := stoppedAt.Sub(started)
 	if out != nil {
@@ -265,7 +266,7 @@ func (c Config) announce(run *runs.Run) {
 // restart, and once snapshotted says the run's inputs are written) and,
 // when they succeed, the held-out scoring. stop reports a failed
 // pre-flight or snapshot: b is closed and the run ended with err.
-func (c Config) execute(ctx context.Context, run *runs.Run, b *TimedBackend, backendDir string, snapshotted func() error) (res *Result, held *runs.HeldOut, runErr error, stop bool, err error) {
+func (c Config) execute(ctx context.Context, run *runs.Run, b *pass.TimedBackend, backendDir string, snapshotted func() error) (res *Result, held *runs.HeldOut, runErr error, stop bool, err error) {
 	pre := false
 	plan := Flatten(Plan(c.Trials))
 	pctx, stopPrefetch := context.WithCancel(ctx)
@@ -498,7 +499,7 @@ func writeResults(run *runs.Run, name string, results []runs.QueryResult) error 
 // gates on the best trial. Interrupted during the statistics (ctx
 // cancelled while they run), it marks the run interrupted with hint (how to
 // resume, which redoes the analysis) and writes no leaderboard.
-func (c Config) finish(ctx context.Context, run *runs.Run, held *runs.HeldOut, bs []*TimedBackend, res *Result, elapsed time.Duration, hint string) (*Outcome, error) {
+func (c Config) finish(ctx context.Context, run *runs.Run, held *runs.HeldOut, bs []*pass.TimedBackend, res *Result, elapsed time.Duration, hint string) (*Outcome, error) {
 	analysisStart := time.Now()
 	// A sweep interrupted during its trials still analyses what it did,
 	// to the end; an interruption from here on (waiting for what the last
@@ -574,10 +575,10 @@ func (c Config) reportOnceWritten(run *runs.Run, files *runs.LeaderboardFiles, w
 // saveTimings sets out's timings (the wall time ends once the analysis,
 // which took analysis, and the backends' stops have) and saves them in
 // the run's manifest.
-func (c Config) saveTimings(run *runs.Run, out *Outcome, bs []*TimedBackend, res *Result, analysis time.Duration) error {
+func (c Config) saveTimings(run *runs.Run, out *Outcome, bs []*pass.TimedBackend, res *Result, analysis time.Duration) error {
 	end := time.Now()
 	for _, b := range bs {
-		end = b.stoppedBy(end)
+		end = b.StoppedBy(end)
 	}
 	out.Timings = sumTimings(bs, end.Sub(c.Started))
 	out.Timings.RecordSeconds = res.Recording.Seconds()
@@ -704,7 +705,7 @@ func (c Config) writeReport(run *runs.Run, page []byte, renderErr error) {
 }
 
 // sumTimings adds up the timings of the replicas' backends over wall.
-func sumTimings(bs []*TimedBackend, wall time.Duration) runs.Timings {
+func sumTimings(bs []*pass.TimedBackend, wall time.Duration) runs.Timings {
 	if len(bs) == 1 {
 		return bs[0].Timings(wall)
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/pass"
 )
 
 // resumeAnalysis finishes a resumed run left analysing (tune was killed
@@ -28,14 +29,14 @@ func (c Config) resumeAnalysis(ctx context.Context, run *runs.Run) (*Outcome, er
 	}
 	started := time.Now()
 	var held *runs.HeldOut
-	var bs []*TimedBackend
+	var bs []*pass.TimedBackend
 	var closeErr error
 	if c.HeldOut != nil {
 		ob, err := c.Backend.Open(filepath.Join(run.Dir, "backend"), c.Log)
 		if err != nil {
 			return nil, finishRun(ctx, run, nil, fmt.Errorf("open backend: %w", err), hint)
 		}
-		b := NewTimedBackend(ob)
+		b := pass.NewTimedBackend(ob)
 		bs = append(bs, b)
 		held, err = c.heldOut(ctx, run, b)
 		closeErr = b.Close()

@@ -11,6 +11,7 @@ import (
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/pass"
 	"github.com/fusiontune/fusiontune/tuner/sampler"
 	"github.com/fusiontune/fusiontune/tuner/studystore"
 )
@@ -178,7 +179,7 @@ func openSharedRun(ctx context.Context, c Config, sh SharedConfig, so sampler.Op
 // replicas are this worker's backends, each with its trial loop's options.
 type replicas struct {
 	options []Options
-	timed   []*TimedBackend
+	timed   []*pass.TimedBackend
 }
 
 // close stops every replica's backend (once).
@@ -206,7 +207,7 @@ func (c Config) openReplicas(run *runs.Run, sh SharedConfig, so sampler.Options)
 		if err != nil {
 			return reps, err
 		}
-		tb := NewTimedBackend(b)
+		tb := pass.NewTimedBackend(b)
 		reps.timed = append(reps.timed, tb)
 		reps.options = append(reps.options, c.options(run, tb, f.Describe, fps))
 		fmt.Fprintf(c.Log, "replica %s/%d: sampler seed %d, backend files in %s\n", sh.Worker, r, ReplicaSeed(so.Seed, fmt.Sprintf("%s/%d", sh.Worker, r)), dir)

@@ -3,6 +3,7 @@ package tuner
 import (
 	"github.com/fusiontune/fusiontune/backend/fusion"
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/pass"
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 )
 
@@ -16,7 +17,7 @@ import (
 // ui`'s query microscope re-fuses with.
 func ReplayLists(q scoring.Query, lists map[string][]fusion.Candidate, s fusion.Settings, sc scoring.Scorer, k int) runs.QueryResult {
 	if k <= 0 {
-		k = DefaultDepth
+		k = pass.DefaultDepth
 	}
 	rp := newReplayer(sc, k)
 	rq := rp.prepare(q, fusion.Prepare(lists))

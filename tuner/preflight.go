@@ -12,6 +12,7 @@ import (
 
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/fusiontune/fusiontune/tuner/pass"
 )
 
 // ErrPreflight is returned (as an input error) when the backend cannot
@@ -44,7 +45,7 @@ func preflightSpec(trials []experiments.TrialSpec) (experiments.TrialSpec, bool)
 // backends that can tell, see backend.Restarter). It reports whether the
 // backend restarted.
 func preflight(ctx context.Context, b backend.Backend, spec experiments.TrialSpec) (bool, error) {
-	restarted, err := applyAndStart(ctx, b, spec.Params, true)
+	restarted, err := pass.Start(ctx, b, spec.Params, true)
 	if err != nil {
 		return restarted, fmt.Errorf("%w (trial %q): %w", ErrPreflight, spec.Name, err)
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/metrics"
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/pass"
 	"github.com/fusiontune/fusiontune/tuner/sampler"
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 )
@@ -122,7 +123,7 @@ func notRun(subset []int, ran []bool) []int {
 // of all queries the subset is. It returns the summary.
 func scoreRung(rec *trialOutcome, queries []scoring.Query, subset []int, results []runs.QueryResult) metrics.Summary {
 	qs := make([]scoring.Query, len(subset))
-	batch := Batch{Results: make([]runs.QueryResult, len(subset))}
+	batch := pass.Batch{Results: make([]runs.QueryResult, len(subset))}
 	for j, i := range subset {
 		qs[j], batch.Results[j] = queries[i], results[i]
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/fusiontune/fusiontune/backend/fusion"
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/pass"
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 )
 
@@ -234,24 +235,23 @@ func (col *collection) results(s fusion.Settings, hits bool, policy string) []ru
 // when needed and runs every query once with explain at depth; index
 // names the collection's requests, what the trials it is for (the log).
 func collectAt(ctx context.Context, o Options, ro ReplayOptions, params experiments.Params, settings fusion.Settings, depth, index int, what string) (*collection, bool, error) {
-	restarted, err := applyAndStart(ctx, o.Backend, params, false)
-	if err != nil {
-		return nil, restarted, err
-	}
-	depth = legDepth(fusion.Settings{Fusion: fusion.Params{Depth: depth}, Formula: settings.Formula}, o.Eval.withDefaults().K).Fusion.Depth
+	depth = legDepth(fusion.Settings{Fusion: fusion.Params{Depth: depth}, Formula: settings.Formula}, o.Eval.WithDefaults().K).Fusion.Depth
 	col := &collection{params: params, settings: settings, depth: depth, queries: make([]collected, len(o.Queries)),
-		qs: o.Queries, scorer: o.Scorer, k: o.Eval.withDefaults().K}
+		qs: o.Queries, scorer: o.Scorer, k: o.Eval.WithDefaults().K}
 	cr := newCollector(col, o.Queries, o.Scorer)
 	eo := o.Eval
 	eo.K = 1 // the hits are not used: one keeps the responses small
-	eo.explain = true
-	eo.fusion = &fusion.Params{Depth: depth}
-	eo.onResponse = cr.answered
+	eo.Explain = true
+	eo.Fusion = &fusion.Params{Depth: depth}
+	eo.OnResponse = cr.answered
+	restarted, err := pass.Start(ctx, o.Backend, params, false)
+	if err != nil {
+		return nil, restarted, err
+	}
 	began := time.Now()
-	prefix := fmt.Sprintf("%s/collect-%03d", o.Run.ID(), index)
-	batch, err := evaluateBatch(ctx, o.Backend, o.Queries, o.Scorer, eo, prefix, ro.Log, func(n int) {
-		o.Progress.QueryDone(n, len(o.Queries))
-	})
+	ps := pass.Pass{Searcher: o.Backend, Queries: o.Queries, Scorer: o.Scorer, Eval: eo, Prefix: fmt.Sprintf("%s/collect-%03d", o.Run.ID(), index),
+		Batch: true, Log: ro.Log, Progress: func(n int) { o.Progress.QueryDone(n, len(o.Queries)) }}
+	batch, err := ps.Search(ctx)
 	if err != nil {
 		return nil, restarted, err
 	}
@@ -316,21 +316,6 @@ func (cr *collector) answered(q scoring.Query, resp backend.SearchResponse) {
 	cr.raw[cr.pos[q.ID]] = resp.Candidates
 }
 
-// applyAndStart applies params and restarts the backend when the config
-// changed (always when force), then waits until it is ready.
-func applyAndStart(ctx context.Context, b backend.Backend, params experiments.Params, force bool) (bool, error) {
-	if err := b.Apply(ctx, params); err != nil {
-		return false, err
-	}
-	if r, ok := b.(backend.Restarter); !force && ok && !r.NeedsRestart() {
-		return false, nil
-	}
-	if err := b.Restart(ctx); err != nil {
-		return true, err
-	}
-	return true, b.Ready(ctx)
-}
-
 // replayTrial fuses and scores every query of one trial from the
 // collection under its resolved settings s (err: why they could not be
 // resolved). colErr, when set, is why the collection failed: the trial
@@ -361,7 +346,7 @@ func replayTrial(o Options, col *collection, colErr error, index int, spec exper
 	}
 	var fb *factsBuilder // the statistics' facts, made in the replay's fusion
 	if col.file == "" {
-		batch := Batch{Results: col.results(s, true, o.Eval.OnQueryError)}
+		batch := pass.Batch{Results: col.results(s, true, o.Eval.OnQueryError)}
 		for _, r := range batch.Results {
 			if r.Error != "" {
 				batch.Failed++
@@ -438,7 +423,7 @@ func (rec *trialOutcome) summarizeReplay(col *collection, s fusion.Settings, pol
 }
 
 // fill sets the per-query results of rec and the scores summarizing them.
-func (rec *trialOutcome) fill(queries []scoring.Query, batch Batch) {
+func (rec *trialOutcome) fill(queries []scoring.Query, batch pass.Batch) {
 	rec.results = batch.Results
 	s := scoring.Summarize(queries, batch.Results)
 	rec.Primary, rec.Scorecard = s.Primary, s.Scorecard

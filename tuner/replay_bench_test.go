@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fusiontune/fusiontune/tuner/pass"
+
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 
 	"github.com/fusiontune/fusiontune/backend"
@@ -65,7 +67,7 @@ func demoLists(b testing.TB) ([]scoring.Query, []*fusion.Prepared) {
 func replaySetup(b *testing.B) (*scoring.MetricsScorer, []fusion.Settings, *tuner.ReplayCore, []*tuner.ReplayQuery) {
 	qs, pls := demoLists(b)
 	sc := demoScorer(b)
-	core := tuner.NewReplayCore(sc, tuner.DefaultDepth)
+	core := tuner.NewReplayCore(sc, pass.DefaultDepth)
 	rqs := make([]*tuner.ReplayQuery, len(qs))
 	for i, q := range qs {
 		rqs[i] = core.Prepare(q, pls[i])
@@ -89,7 +91,7 @@ func BenchmarkReplay(b *testing.B) {
 		b.ResetTimer()
 		start, cpu0 := time.Now(), tuner.ProcessCPU()
 		b.RunParallel(func(pb *testing.PB) {
-			c := tuner.NewReplayCore(sc, tuner.DefaultDepth)
+			c := tuner.NewReplayCore(sc, pass.DefaultDepth)
 			for pb.Next() {
 				n := int(next.Add(1)-1) % pairs
 				c.Score(rqs[n%len(rqs)], grid[n/len(rqs)])

@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/tuner/pass"
+
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 
 	"github.com/fusiontune/fusiontune/backend"
@@ -139,7 +141,7 @@ func TestRunTakesTheReplaysFacts(t *testing.T) {
 	}
 	c := tuner.Config{
 		Store: store, Manifest: runs.Manifest{Tool: "test", Backend: "engine"},
-		Trials: trials, Queries: qs, Dataset: "demo", Scorer: demoScorer(t), Eval: tuner.EvalOptions{Concurrency: 2},
+		Trials: trials, Queries: qs, Dataset: "demo", Scorer: demoScorer(t), Eval: pass.EvalOptions{Concurrency: 2},
 		Backend: engineFactory{b}, Stats: tuner.StatsOptions{Seed: 7},
 		Replay: &tuner.ReplayOptions{Mode: tuner.ModeReplay, Resolve: b.Resolve, Verify: 1},
 	}

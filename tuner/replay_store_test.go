@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/tuner/pass"
+
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/backend/fusion"
 
@@ -240,7 +242,7 @@ func TestVerifyOverridesInOnePass(t *testing.T) {
 // shallow depth and min_score cut-offs (one leaving no hits).
 func TestScoreByRankEqualsSorting(t *testing.T) {
 	qs, pls := demoLists(t)
-	core := tuner.NewReplayCore(demoScorer(t), tuner.DefaultDepth)
+	core := tuner.NewReplayCore(demoScorer(t), pass.DefaultDepth)
 	f := func(v float64) *float64 { return &v }
 	var settings []fusion.Settings
 	for _, p := range []fusion.Params{

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/tuner/pass"
+
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 
 	"github.com/fusiontune/fusiontune/backend"
@@ -247,7 +249,7 @@ func TestReplayOnQueryError(t *testing.T) {
 				run := newRun(t, filepath.Join(t.TempDir(), "runs"))
 				_, err := tuner.Sweep(context.Background(), tuner.Options{
 					Trials: trials, Queries: qs, Backend: b, Scorer: demoScorer(t), Run: run,
-					Eval:   tuner.EvalOptions{Retries: 0, OnQueryError: policy},
+					Eval:   pass.EvalOptions{Retries: 0, OnQueryError: policy},
 					Replay: &tuner.ReplayOptions{Mode: mode, Resolve: b.Resolve, Verify: -1},
 				})
 				if err != nil {

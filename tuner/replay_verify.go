@@ -14,6 +14,7 @@ import (
 	"github.com/fusiontune/fusiontune/backend/fusion"
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/pass"
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 )
 
@@ -216,11 +217,11 @@ func (p *verifyPass) run(ctx context.Context, o Options, ro ReplayOptions, res *
 		return err
 	}
 	for i, r := range main.Results {
-		if r.Error == "" && len(answered[i]) != len(eo.variants) {
+		if r.Error == "" && len(answered[i]) != len(eo.Variants) {
 			return p.passPerTrial(ctx, o, ro, res, recorded, main, replays[0], began)
 		}
 	}
-	batches := append([]Batch{main}, variantBatches(o, main, scored, len(eo.variants))...)
+	batches := append([]pass.Batch{main}, variantBatches(o, main, scored, len(eo.Variants))...)
 	// The trials' replays are read and compared side by side, and those
 	// that agree recorded in one batch.
 	shared := fmt.Sprintf(" (one pass for %d trials)", len(p.trials))
@@ -236,7 +237,7 @@ func (p *verifyPass) run(ctx context.Context, o Options, ro ReplayOptions, res *
 // variant answers collected into answered and scored into scored (in
 // query order; scored as each answer arrives, beside the searches still
 // running).
-func (p *verifyPass) evalOptions(o Options) (EvalOptions, [][]backend.Variant, [][]runs.QueryResult) {
+func (p *verifyPass) evalOptions(o Options) (pass.EvalOptions, [][]backend.Variant, [][]runs.QueryResult) {
 	pos := make(map[string]int, len(o.Queries))
 	for i, q := range o.Queries {
 		pos[q.ID] = i
@@ -246,11 +247,11 @@ func (p *verifyPass) evalOptions(o Options) (EvalOptions, [][]backend.Variant, [
 	scored := make([][]runs.QueryResult, len(o.Queries))
 	eo := o.Eval
 	eo.K = verifyHits(o, p.settings)
-	eo.fusion = p.overrides[0]
+	eo.Fusion = p.overrides[0]
 	for _, v := range p.overrides[1:] {
-		eo.variants = append(eo.variants, *v)
+		eo.Variants = append(eo.Variants, *v)
 	}
-	eo.onResponse = func(q scoring.Query, resp backend.SearchResponse) {
+	eo.OnResponse = func(q scoring.Query, resp backend.SearchResponse) {
 		rs := make([]runs.QueryResult, len(resp.Variants))
 		for v, a := range resp.Variants {
 			rs[v] = runs.QueryResult{QueryID: q.ID, Category: q.Category, Expected: q.ExpectedRouting, Unjudged: len(q.Judgments) == 0}
@@ -266,7 +267,7 @@ func (p *verifyPass) evalOptions(o Options) (EvalOptions, [][]backend.Variant, [
 // passPerTrial settles the pass's first trial on main and verifies every
 // other trial in a live pass of its own: the backend answered no fusion
 // variants.
-func (p *verifyPass) passPerTrial(ctx context.Context, o Options, ro ReplayOptions, res *Result, recorded *runResults, main Batch, replay func() ([]runs.QueryResult, error), began time.Time) error {
+func (p *verifyPass) passPerTrial(ctx context.Context, o Options, ro ReplayOptions, res *Result, recorded *runResults, main pass.Batch, replay func() ([]runs.QueryResult, error), began time.Time) error {
 	fmt.Fprintf(ro.Log, "verify: the backend answers no fusion variants: one pass per trial\n")
 	if err := settleVerified(o, ro, res, recorded, p.trials[0], replay, main, p.hows[0], began); err != nil {
 		return err
@@ -283,10 +284,10 @@ func (p *verifyPass) passPerTrial(ctx context.Context, o Options, ro ReplayOptio
 // each query of the pass whose requests' own results are main, scored as
 // they arrived (scored), with each request's id and latency: a query that
 // failed fails in every variant.
-func variantBatches(o Options, main Batch, scored [][]runs.QueryResult, n int) []Batch {
-	out := make([]Batch, n)
+func variantBatches(o Options, main pass.Batch, scored [][]runs.QueryResult, n int) []pass.Batch {
+	out := make([]pass.Batch, n)
 	for v := range out {
-		b := Batch{Results: make([]runs.QueryResult, len(o.Queries)), Failed: main.Failed}
+		b := pass.Batch{Results: make([]runs.QueryResult, len(o.Queries)), Failed: main.Failed}
 		for i := range o.Queries {
 			m := main.Results[i]
 			if m.Error != "" {
@@ -321,7 +322,7 @@ func (p *verifyPass) verifyOne(ctx context.Context, o Options, ro ReplayOptions,
 	replay := replaysOf(o, []runs.TrialRecord{t})[0]
 	eo := o.Eval
 	eo.K = verifyHits(o, p.settings)
-	eo.fusion = p.overrides[k]
+	eo.Fusion = p.overrides[k]
 	batch, err := p.livePass(ctx, o, ro, res, t, eo, force)
 	if err != nil {
 		return err
@@ -332,20 +333,15 @@ func (p *verifyPass) verifyOne(ctx context.Context, o Options, ro ReplayOptions,
 // livePass applies the pass's configuration (restarting when it changed,
 // always when force; a restart counted in res) and runs every query under
 // eo, its requests named after trial t; an error names t.
-func (p *verifyPass) livePass(ctx context.Context, o Options, ro ReplayOptions, res *Result, t runs.TrialRecord, eo EvalOptions, force bool) (Batch, error) {
-	restarted, err := applyAndStart(ctx, o.Backend, p.apply, force)
+func (p *verifyPass) livePass(ctx context.Context, o Options, ro ReplayOptions, res *Result, t runs.TrialRecord, eo pass.EvalOptions, force bool) (pass.Batch, error) {
+	ps := pass.Pass{Queries: o.Queries, Scorer: o.Scorer, Eval: eo, Prefix: fmt.Sprintf("%s/verify-%03d", o.Run.ID(), t.Index),
+		Batch: true, Log: ro.Log, Progress: func(n int) { o.Progress.QueryDone(n, len(o.Queries)) }}
+	batch, restarted, err := ps.Run(ctx, o.Backend, p.apply, force)
 	if restarted {
 		res.Restarts++
 	}
 	if err != nil {
-		return Batch{}, fmt.Errorf("verify trial %q: %w", t.Name, err)
-	}
-	prefix := fmt.Sprintf("%s/verify-%03d", o.Run.ID(), t.Index)
-	batch, err := evaluateBatch(ctx, o.Backend, o.Queries, o.Scorer, eo, prefix, ro.Log, func(n int) {
-		o.Progress.QueryDone(n, len(o.Queries))
-	})
-	if err != nil {
-		return Batch{}, fmt.Errorf("verify trial %q: %w", t.Name, err)
+		return pass.Batch{}, fmt.Errorf("verify trial %q: %w", t.Name, err)
 	}
 	return batch, nil
 }
@@ -358,7 +354,7 @@ func (p *verifyPass) livePass(ctx context.Context, o Options, ro ReplayOptions, 
 // chunks collapse into fewer documents, Weaviate's legs (so its fusion)
 // go as deep as the request's limit, and a policy's arms may differ.
 func verifyHits(o Options, s fusion.Settings) int {
-	k := o.Eval.withDefaults().K
+	k := o.Eval.WithDefaults().K
 	if s.Passage || s.Formula != fusion.FormulaOwn || s.Fusion.Policy != "" {
 		return k
 	}
@@ -368,7 +364,7 @@ func verifyHits(o Options, s fusion.Settings) int {
 // settleVerified compares trial t's live results (batch, through how)
 // with its replay (replay gives them) and, when they agree, records it as
 // verified.
-func settleVerified(o Options, ro ReplayOptions, res *Result, recorded *runResults, t runs.TrialRecord, replay func() ([]runs.QueryResult, error), batch Batch, how string, began time.Time) error {
+func settleVerified(o Options, ro ReplayOptions, res *Result, recorded *runResults, t runs.TrialRecord, replay func() ([]runs.QueryResult, error), batch pass.Batch, how string, began time.Time) error {
 	return settleAll(o, ro, res, recorded, []settlement{checkVerified(o, ro, t, replay, batch, how)}, began)
 }
 
@@ -410,7 +406,7 @@ type settlement struct {
 
 // checkVerified compares trial t's live results (batch) with its replay
 // (replay gives them).
-func checkVerified(o Options, ro ReplayOptions, t runs.TrialRecord, replay func() ([]runs.QueryResult, error), batch Batch, how string) settlement {
+func checkVerified(o Options, ro ReplayOptions, t runs.TrialRecord, replay func() ([]runs.QueryResult, error), batch pass.Batch, how string) settlement {
 	want, err := replay()
 	if err != nil {
 		return settlement{err: fmt.Errorf("verify trial %q: %w", t.Name, err)}

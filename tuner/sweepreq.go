@@ -13,6 +13,7 @@ import (
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/pass"
 	"github.com/fusiontune/fusiontune/tuner/sampler"
 	"github.com/fusiontune/fusiontune/tuner/studystore"
 )
@@ -46,7 +47,7 @@ type SweepRequest struct {
 	ResumeHint func(id string) string
 	// Phases, when set, notes the phases of reading the inputs and of the
 	// run (Config.Phases).
-	Phases *Phases
+	Phases *pass.Phases
 }
 
 // SharedRequest is a request's shared study (see SharedConfig).

@@ -9,6 +9,7 @@ import (
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/pass"
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 )
 
@@ -18,7 +19,7 @@ type Options struct {
 	Queries []scoring.Query
 	Backend backend.Backend
 	Scorer  scoring.Scorer
-	Eval    EvalOptions
+	Eval    pass.EvalOptions
 	Run     *runs.Run
 	// Progress receives progress events; nil means none.
 	Progress Progress
@@ -137,9 +138,9 @@ func runTrial(ctx context.Context, o Options, index int, spec experiments.TrialS
 		return out, restarted, e
 	}
 	prefix := fmt.Sprintf("%s/%03d", o.Run.ID(), index)
-	batch, err := evaluate(ctx, o.Backend, o.Queries, o.Scorer, o.Eval, prefix, func(n int) {
-		o.Progress.QueryDone(n, len(o.Queries))
-	})
+	ps := pass.Pass{Searcher: o.Backend, Queries: o.Queries, Scorer: o.Scorer, Eval: o.Eval, Prefix: prefix,
+		Progress: func(n int) { o.Progress.QueryDone(n, len(o.Queries)) }}
+	batch, err := ps.Search(ctx)
 	if o.searched != nil && ctx.Err() == nil {
 		o.searched() // the next trial's backend starts beside what follows
 	}
@@ -164,14 +165,14 @@ func runTrial(ctx context.Context, o Options, index int, spec experiments.TrialS
 }
 
 // startBackend applies spec's config and, when the backend needs it,
-// restarts it and waits until it is ready (applyAndStart) — or takes the
+// restarts it and waits until it is ready (Start) — or takes the
 // start made ahead (o.started: its config applied, the backend restarted
 // if that needed it), restarting again only if the service died since.
 // restarted reports a restart (attempted).
 func startBackend(ctx context.Context, o Options, spec experiments.TrialSpec) (restarted bool, err error) {
 	a := o.started
 	if a == nil {
-		return applyAndStart(ctx, o.Backend, spec.Params, false)
+		return pass.Start(ctx, o.Backend, spec.Params, false)
 	}
 	if a.err != nil {
 		return a.restarted, a.err

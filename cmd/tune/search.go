@@ -4,10 +4,11 @@ import (
 	"context"
 	"log/slog"
 
+	"github.com/fusiontune/fusiontune/tuner/pass"
+
 	"github.com/fusiontune/fusiontune/backend/engine"
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/cli"
 	"github.com/fusiontune/fusiontune/internal/trec"
-	"github.com/fusiontune/fusiontune/tuner"
 )
 
 var searchSpec = cli.Spec{Name: "search", Usage: "--config engine.yaml --queries queries.jsonl [--k 100] [--retriever bm25|dense] [--out run.trec]", Args: cli.NoArgs, Flags: []cli.Flag{
@@ -23,7 +24,7 @@ func runSearch(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	run, err := tuner.SearchFile(ctx, tuner.SearchFileOptions{
+	run, err := pass.SearchFile(ctx, pass.SearchFileOptions{
 		Config: fs.Str("config"), Queries: fs.Str("queries"), K: fs.Int("k"), Tag: fs.Str("tag"), Retriever: fs.Str("retriever"),
 		Log: slog.New(slog.NewTextHandler(a.stderr, nil)),
 	})

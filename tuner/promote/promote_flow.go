@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/fusiontune/fusiontune/tuner/pass"
+
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 
 	"github.com/fusiontune/fusiontune/backend"
@@ -44,7 +46,7 @@ type Config struct {
 	// Golden returns the golden set's queries and the scorer for the
 	// smoke evaluation; it is called once the policy allows the promotion.
 	Golden func() ([]scoring.Query, scoring.Scorer, error)
-	Eval   tuner.EvalOptions
+	Eval   pass.EvalOptions
 	// SmokeQueries is how many judged queries are re-evaluated (0:
 	// DefaultSmokeQueries).
 	SmokeQueries int
@@ -81,7 +83,7 @@ func Trial(ctx context.Context, c Config) (*Promoted, error) {
 		sc       scoring.Scorer
 	)
 	pr, cleanup, err := NewProduction(c.ConfigPath, c.Store, c.NewVerify, func(ctx context.Context, b backend.Searcher) error {
-		return tuner.SmokeCheck(ctx, b, sample, recorded, sc, c.Eval)
+		return pass.SmokeCheck(ctx, b, sample, recorded, sc, c.Eval)
 	})
 	if err != nil {
 		return nil, err

@@ -5,6 +5,6 @@
 // file:line:col, environment variable or flag, relative-path resolution
 // against the settings file's directory, and one Validate per block that
 // lists every problem at once. Only cmd/tune uses it: the library
-// packages take the plain values it yields (tuner.EvalOptions,
+// packages take the plain values it yields (pass.EvalOptions,
 // tuner.StatsOptions, promote.Policy, ...).
 package settings

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fusiontune/fusiontune/tuner/pass"
+
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 
 	"github.com/fusiontune/fusiontune/experiments"
@@ -85,8 +87,8 @@ type Eval struct {
 }
 
 // Options are the tuner's evaluation options from the eval settings.
-func (e Eval) Options() tuner.EvalOptions {
-	return tuner.EvalOptions{Concurrency: e.Concurrency, Timeout: e.Timeout, Retries: e.Retries, K: e.K, OnQueryError: e.OnQueryError}
+func (e Eval) Options() pass.EvalOptions {
+	return pass.EvalOptions{Concurrency: e.Concurrency, Timeout: e.Timeout, Retries: e.Retries, K: e.K, OnQueryError: e.OnQueryError}
 }
 
 // Validate checks the eval settings against their ranges, listing every

@@ -18,6 +18,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/fusiontune/fusiontune/tuner/pass"
+
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 
 	"github.com/fusiontune/fusiontune/backend"
@@ -45,7 +47,7 @@ type Options struct {
 	// microscope), nil when unknown.
 	Docs func(id string) (Doc, bool)
 	// Scorer scores the microscope's rankings as replay does; K is the
-	// hits per query a live run asks for (0: tuner.DefaultDepth).
+	// hits per query a live run asks for (0: pass.DefaultDepth).
 	Scorer *scoring.MetricsScorer
 	K      int
 	// Backend is the configured backend kind (nil: no live microscope);
@@ -109,7 +111,7 @@ func New(o Options) (*Server, error) {
 		o.Store.Derive = tuner.NewDeriver()
 	}
 	if o.K <= 0 {
-		o.K = tuner.DefaultDepth
+		o.K = pass.DefaultDepth
 	}
 	tok := make([]byte, 32)
 	if _, err := rand.Read(tok); err != nil {

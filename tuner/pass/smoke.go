@@ -1,4 +1,4 @@
-package tuner
+package pass
 
 import (
 	"context"
@@ -17,7 +17,7 @@ const SmokeTolerance = 1e-9
 // promoted config must reproduce what was measured. A failed query or a
 // difference above SmokeTolerance fails the check, naming the query.
 func SmokeCheck(ctx context.Context, s backend.Searcher, queries []scoring.Query, recorded map[string]float64, sc scoring.Scorer, o EvalOptions) error {
-	b, err := evaluate(ctx, s, queries, sc, o, "smoke", nil)
+	b, err := Pass{Searcher: s, Queries: queries, Scorer: sc, Eval: o, Prefix: "smoke"}.Search(ctx)
 	if err != nil {
 		return fmt.Errorf("smoke evaluation: %w", err)
 	}

@@ -1,4 +1,4 @@
-package tuner_test
+package pass_test
 
 import (
 	"context"
@@ -6,8 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fusiontune/fusiontune/tuner/pass"
+
 	"github.com/fusiontune/fusiontune/backend"
-	"github.com/fusiontune/fusiontune/tuner"
 )
 
 // barrierBackend's searches wait until n of them are in flight, then
@@ -39,7 +40,7 @@ func (b *barrierBackend) Search(ctx context.Context, _ backend.SearchRequest) (b
 
 func TestTimedBackend(t *testing.T) {
 	inner := &barrierBackend{n: 4, all: make(chan struct{})}
-	b := tuner.NewTimedBackend(inner)
+	b := pass.NewTimedBackend(inner)
 	if b.NeedsRestart() {
 		t.Error("NeedsRestart not forwarded (inner says false)")
 	}

@@ -1,4 +1,4 @@
-package tuner
+package pass
 
 import (
 	"context"
@@ -26,11 +26,11 @@ func evaluateBatch(ctx context.Context, s backend.Searcher, queries []scoring.Qu
 	if !ok || len(queries) == 0 {
 		return evaluate(ctx, s, queries, sc, o, requestPrefix, onDone)
 	}
-	o = o.withDefaults()
+	o = o.WithDefaults()
 	reqs := make([]backend.SearchRequest, len(queries))
 	for i, q := range queries {
-		reqs[i] = backend.SearchRequest{Query: q.Text, K: o.K, RequestID: requestPrefix + "/" + q.ID, Explain: o.explain,
-			Timings: o.timings, Fusion: o.fusion, Variants: o.variants}
+		reqs[i] = backend.SearchRequest{Query: q.Text, K: o.K, RequestID: requestPrefix + "/" + q.ID, Explain: o.Explain,
+			Timings: o.Timings, Fusion: o.Fusion, Variants: o.Variants}
 	}
 	results := make([]runs.QueryResult, len(queries))
 	answered := make([]bool, len(queries))
@@ -42,8 +42,8 @@ func evaluateBatch(ctx context.Context, s backend.Searcher, queries []scoring.Qu
 		q := queries[a.Index]
 		r := runs.QueryResult{QueryID: q.ID, Category: q.Category, Expected: q.ExpectedRouting, RequestID: reqs[a.Index].RequestID,
 			Unjudged: len(q.Judgments) == 0, LatencyMS: backend.Millis(a.Elapsed)}
-		if o.onResponse != nil {
-			o.onResponse(q, a.Response)
+		if o.OnResponse != nil {
+			o.OnResponse(q, a.Response)
 		}
 		scoring.ScoreHits(&r, q, sc, a.Response.Hits, a.Response.Routing)
 		results[a.Index], answered[a.Index] = r, true

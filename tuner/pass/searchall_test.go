@@ -1,4 +1,4 @@
-package tuner_test
+package pass_test
 
 import (
 	"context"
@@ -7,10 +7,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/tuner/pass"
+
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/internal/trec"
-	"github.com/fusiontune/fusiontune/tuner"
 )
 
 // cannedSearcher answers each query text with its canned hits; "fail"
@@ -36,7 +37,7 @@ func TestSearchAll(t *testing.T) {
 		"none":   nil,
 	}
 	queries := []experiments.Query{{ID: "q1", Text: "boiler"}, {ID: "q2", Text: "none"}}
-	run, err := tuner.SearchAll(context.Background(), s, queries, 10, "mytag")
+	run, err := pass.SearchAll(context.Background(), s, queries, 10, "mytag")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +47,7 @@ func TestSearchAll(t *testing.T) {
 		t.Errorf("got %+v\nwant %+v", run, want)
 	}
 	queries = append(queries, experiments.Query{ID: "q3", Text: "fail"})
-	if _, err := tuner.SearchAll(context.Background(), s, queries, 10, "mytag"); err == nil || !strings.Contains(err.Error(), `search: query "q3": backend down`) {
+	if _, err := pass.SearchAll(context.Background(), s, queries, 10, "mytag"); err == nil || !strings.Contains(err.Error(), `search: query "q3": backend down`) {
 		t.Errorf("failed query: %v", err)
 	}
 }

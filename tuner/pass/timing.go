@@ -1,4 +1,4 @@
-package tuner
+package pass
 
 import (
 	"context"
@@ -167,13 +167,13 @@ func (t *TimedBackend) NeedsRestart() bool {
 	return true
 }
 
-// stoppedBy waits for the close a Stop started, if any, and returns the
+// StoppedBy waits for the close a Stop started, if any, and returns the
 // later of end and when that close ended: a sweep whose backend stops
 // beside its analysis ends when both have, and its wall time must cover
 // the whole close that Timings counts as start/stop time (else a close
 // outlasting the analysis is subtracted from a wall time that does not
 // hold it, and the overhead comes out too small, even negative).
-func (t *TimedBackend) stoppedBy(end time.Time) time.Time {
+func (t *TimedBackend) StoppedBy(end time.Time) time.Time {
 	t.mu.Lock()
 	stopping := t.stopping
 	t.mu.Unlock()

@@ -1,4 +1,4 @@
-package tuner
+package pass
 
 import (
 	"context"
@@ -36,14 +36,14 @@ type EvalOptions struct {
 
 	// Set by the replay (see replay.go): ask for candidate lists, override
 	// the fusion settings per request, and see every successful response.
-	explain    bool
-	timings    bool // ask for the backend's stage timings (latency finalists)
-	fusion     *fusion.Params
-	variants   []fusion.Params // fused besides fusion on the same retrieval (see backend.SearchRequest)
-	onResponse func(q scoring.Query, resp backend.SearchResponse)
+	Explain    bool
+	Timings    bool // ask for the backend's stage timings (latency finalists)
+	Fusion     *fusion.Params
+	Variants   []fusion.Params // fused besides fusion on the same retrieval (see backend.SearchRequest)
+	OnResponse func(q scoring.Query, resp backend.SearchResponse)
 }
 
-func (o EvalOptions) withDefaults() EvalOptions {
+func (o EvalOptions) WithDefaults() EvalOptions {
 	if o.Concurrency <= 0 {
 		o.Concurrency = DefaultConcurrency
 	}
@@ -75,7 +75,7 @@ type Batch struct {
 // that error with the batch: the queries answered before, the others
 // failed with it.
 func evaluate(ctx context.Context, s backend.Searcher, queries []scoring.Query, sc scoring.Scorer, o EvalOptions, requestPrefix string, onDone func(done int)) (Batch, error) {
-	o = o.withDefaults()
+	o = o.WithDefaults()
 	results := make([]runs.QueryResult, len(queries))
 	var (
 		wg     sync.WaitGroup
@@ -166,7 +166,7 @@ func runQuery(ctx context.Context, s backend.Searcher, q scoring.Query, sc scori
 		}
 		qctx, cancel := context.WithTimeout(ctx, o.Timeout)
 		start := time.Now()
-		resp, err = s.Search(qctx, backend.SearchRequest{Query: q.Text, K: o.K, RequestID: requestID, Explain: o.explain, Timings: o.timings, Fusion: o.fusion, Variants: o.variants})
+		resp, err = s.Search(qctx, backend.SearchRequest{Query: q.Text, K: o.K, RequestID: requestID, Explain: o.Explain, Timings: o.Timings, Fusion: o.Fusion, Variants: o.Variants})
 		r.LatencyMS = float64(time.Since(start).Microseconds()) / 1000
 		timedOut := errors.Is(qctx.Err(), context.DeadlineExceeded)
 		cancel()
@@ -185,8 +185,8 @@ func runQuery(ctx context.Context, s backend.Searcher, q scoring.Query, sc scori
 		r.Scores = map[string]float64{}
 		return r, err
 	}
-	if o.onResponse != nil {
-		o.onResponse(q, resp)
+	if o.OnResponse != nil {
+		o.OnResponse(q, resp)
 	}
 	scoring.ScoreHits(&r, q, sc, resp.Hits, resp.Routing)
 	return r, nil
