@@ -14,6 +14,7 @@ import (
 	"github.com/fusiontune/fusiontune/metrics/stats"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner/adapt"
+	"github.com/fusiontune/fusiontune/tuner/replay"
 )
 
 // DefaultAdaptMetric is the per-query metric `tune adapt` learns and
@@ -170,7 +171,7 @@ func adaptGroup(ctx context.Context, run *runs.Run, name string, trials []runs.T
 	if err := r.crossValidate(ctx, m, o); err != nil {
 		return nil, err
 	}
-	return r, r.learn(m, o, col.depth)
+	return r, r.learn(m, o, col.Depth)
 }
 
 // adaptArms is the matrix's arms: the distinct fusion settings of the
@@ -199,36 +200,36 @@ func adaptArms(trials []runs.TrialRecord) (*adapt.Matrix, error) {
 // fillMatrix replays every arm on every collected query (metric, or the
 // primary score) and records each query's features; it returns the
 // number of queries skipped (failed or without lists).
-func fillMatrix(m *adapt.Matrix, col *collection, raw []map[string][]fusion.Candidate, metric string) (int, error) {
-	rp := newReplayer(col.scorer, col.k)
+func fillMatrix(m *adapt.Matrix, col *replay.Collection, raw []map[string][]fusion.Candidate, metric string) (int, error) {
+	rp := replay.NewReplayer(col.Scorer, col.K)
 	mi := -1
-	for i, n := range rp.names {
+	for i, n := range rp.Names {
 		if n == metric {
 			mi = i
 		}
 	}
 	if mi < 0 && metric != "primary" {
-		return 0, inputerr.Wrap(fmt.Errorf("adapt: metric %q: not in the run's scorecard (%s, or primary)", metric, strings.Join(rp.names, ", ")))
+		return 0, inputerr.Wrap(fmt.Errorf("adapt: metric %q: not in the run's scorecard (%s, or primary)", metric, strings.Join(rp.Names, ", ")))
 	}
 	skipped := 0
-	for i := range col.queries {
-		c := &col.queries[i]
-		if c.err != "" || c.lists == nil {
+	for i := range col.Queries {
+		c := &col.Queries[i]
+		if c.Err != "" || c.Lists == nil {
 			skipped++
 			continue
 		}
 		row := make([]float64, len(m.Arms))
 		for a, s := range m.Arms {
-			vals, primary := rp.score(&c.replayQuery, s)
+			vals, primary := rp.Score(&c.Query, s)
 			if mi < 0 {
 				row[a] = primary
 			} else {
 				row[a] = vals[mi]
 			}
 		}
-		m.Queries = append(m.Queries, c.q.ID)
+		m.Queries = append(m.Queries, c.Q.ID)
 		m.Scores = append(m.Scores, row)
-		m.Features = append(m.Features, fusion.QueryFeatures(c.q.Text, raw[i], col.depth))
+		m.Features = append(m.Features, fusion.QueryFeatures(c.Q.Text, raw[i], col.Depth))
 	}
 	return skipped, nil
 }
@@ -331,9 +332,9 @@ func replayRef(t runs.TrialRecord) *runs.ReplayRef {
 }
 
 // firstListed is the index of the first query of col with candidate lists.
-func firstListed(col *collection) int {
-	for i := range col.queries {
-		if col.queries[i].lists != nil {
+func firstListed(col *replay.Collection) int {
+	for i := range col.Queries {
+		if col.Queries[i].Lists != nil {
 			return i
 		}
 	}
@@ -343,8 +344,8 @@ func firstListed(col *collection) int {
 // loadCollectionRaw loads collection name of run and each query's
 // candidate lists as collected (the features read them in retrieval
 // order), in one read of the file.
-func loadCollectionRaw(run *runs.Run, name string) (*collection, []map[string][]fusion.Candidate, error) {
-	return loadCollectionLists(run, name, true)
+func loadCollectionRaw(run *runs.Run, name string) (*replay.Collection, []map[string][]fusion.Candidate, error) {
+	return replay.LoadLists(run, name, true)
 }
 
 // PolicyResults replays policy p over the collection name of run: each
@@ -356,18 +357,18 @@ func PolicyResults(run *runs.Run, name string, p *fusion.Policy) ([]runs.QueryRe
 	if err != nil {
 		return nil, err
 	}
-	rp := newReplayer(col.scorer, col.k)
-	out := make([]runs.QueryResult, len(col.queries))
-	for i := range col.queries {
-		c := &col.queries[i]
-		q := c.q
-		r := runs.QueryResult{QueryID: q.ID, Category: q.Category, Expected: q.ExpectedRouting, RequestID: c.requestID,
+	rp := replay.NewReplayer(col.Scorer, col.K)
+	out := make([]runs.QueryResult, len(col.Queries))
+	for i := range col.Queries {
+		c := &col.Queries[i]
+		q := c.Q
+		r := runs.QueryResult{QueryID: q.ID, Category: q.Category, Expected: q.ExpectedRouting, RequestID: c.RequestID,
 			Unjudged: len(q.Judgments) == 0}
-		if c.err != "" || c.lists == nil {
-			r.Error = c.err
+		if c.Err != "" || c.Lists == nil {
+			r.Error = c.Err
 			r.Scores = map[string]float64{}
 		} else {
-			rp.record(&r, &c.replayQuery, p.Settings(fusion.QueryFeatures(q.Text, raw[i], p.Depth)))
+			rp.Record(&r, &c.Query, p.Settings(fusion.QueryFeatures(q.Text, raw[i], p.Depth)))
 		}
 		out[i] = r
 	}
@@ -415,13 +416,13 @@ func RenderAdapt(w io.Writer, reports []*AdaptReport, format string) error {
 // CollectionTexts returns the query texts of collection name of run, in
 // its query order (PolicyResults' order).
 func CollectionTexts(run *runs.Run, name string) ([]string, error) {
-	col, err := loadCollection(run, name)
+	col, err := replay.Load(run, name)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]string, len(col.queries))
-	for i := range col.queries {
-		out[i] = col.queries[i].q.Text
+	out := make([]string, len(col.Queries))
+	for i := range col.Queries {
+		out[i] = col.Queries[i].Q.Text
 	}
 	return out, nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/fusiontune/fusiontune/metrics/stats"
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/replay"
 )
 
 // Defaults of CompareOptions.
@@ -76,8 +77,8 @@ func CompareRunsContext(ctx context.Context, a *runs.Run, ea runs.Entry, b *runs
 			return c, fmt.Errorf("compare: trial %q did not succeed (%s)", e.Name, e.Status)
 		}
 	}
-	resultsOf(a) // runs without a Deriver get one
-	resultsOf(b)
+	replay.Of(a) // runs without a Deriver get one
+	replay.Of(b)
 	ra, err := a.QueryResults(ea.Index)
 	if err != nil {
 		return c, err

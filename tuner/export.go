@@ -15,6 +15,7 @@ import (
 	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/internal/trec"
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/replay"
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 )
 
@@ -194,7 +195,7 @@ func writeAll(dir string, order []string, files map[string][]byte) ([]string, er
 // n-1, ..., 1) and rankScores is true: evaluators order by score, so that
 // keeps the order the sweep scored.
 func TrialRun(run *runs.Run, index int, tag string) (r trec.Run, rankScores bool, err error) {
-	resultsOf(run)
+	replay.Of(run)
 	results, err := run.QueryResults(index)
 	if err != nil {
 		return trec.Run{}, false, err

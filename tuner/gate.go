@@ -9,6 +9,7 @@ import (
 	"github.com/fusiontune/fusiontune/internal/plainnum"
 	"github.com/fusiontune/fusiontune/metrics"
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/replay"
 )
 
 // RoutingMetric names routing accuracy in gates.
@@ -223,7 +224,7 @@ func checkGates(run *runs.Run, e runs.Entry, gates []Gate, lat *runs.Latency) ([
 		case g.Metric == RoutingMetric:
 			if results == nil {
 				var err error
-				resultsOf(run) // a run without a Deriver gets one
+				replay.Of(run) // a run without a Deriver gets one
 				if results, err = run.QueryResults(e.Index); err != nil {
 					return nil, err
 				}

@@ -14,6 +14,7 @@ import (
 	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner/pool"
+	"github.com/fusiontune/fusiontune/tuner/replay"
 )
 
 // DefaultPoolTrials is the trials a pool takes by default: the leaderboard's
@@ -71,7 +72,7 @@ func PoolRun(run *runs.Run, o PoolOptions) (*pool.Pool, error) {
 	if err != nil {
 		return nil, inputerr.Wrap(err)
 	}
-	EnsureDeriver(run)
+	replay.EnsureDeriver(run)
 	judged := judgedPairs{}
 	judged.add(o.Labels)
 	var rankings []pool.Ranking
@@ -177,7 +178,7 @@ func (j judgedPairs) has(q, d string) bool { return j[q][d] }
 // judgments added to judged.
 func retrieverRankings(run *runs.Run, name string, judged judgedPairs) ([]pool.Ranking, error) {
 	var out []pool.Ranking
-	_, _, err := readCollection(run, name, "pool", nil, func(l collectionLine) error {
+	_, _, err := replay.Read(run, name, "pool", nil, func(l replay.Line) error {
 		for d := range l.Judgments {
 			judged.set(l.ID, d)
 		}

@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/tuner/replay"
+
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 
 	"github.com/fusiontune/fusiontune/backend/fusion"
@@ -40,7 +42,7 @@ func TestReplayListsEqualsReplay(t *testing.T) {
 			core := tuner.NewReplayCore(sc, 10)
 			want := core.Records([]*tuner.ReplayQuery{core.Prepare(q, fusion.Prepare(lists))}, tc.s)[0]
 			want.Unjudged = false
-			got := tuner.ReplayLists(q, lists, tc.s, sc, 10)
+			got := replay.ReplayLists(q, lists, tc.s, sc, 10)
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("ReplayLists:\n%+v\nreplay records:\n%+v", got, want)
 			}

@@ -13,6 +13,7 @@ import (
 	"github.com/fusiontune/fusiontune/backend/fusion"
 	"github.com/fusiontune/fusiontune/metrics/stats"
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/replay"
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 )
 
@@ -62,7 +63,7 @@ type preStats struct {
 // the record they were made under.
 type offeredFacts struct {
 	rec   runs.TrialRecord
-	facts replayFacts
+	facts replay.Facts
 }
 
 // resultFacts are what the leaderboard needs of a trial's results with
@@ -171,18 +172,18 @@ func (p *preStats) withFacts(judgments scoring.Judgments, sc scoring.Scorer) *pr
 // factsBuilder returns what makes, in a replayed trial's fusion of col
 // under s by rp (replayTrial), the facts results would derive of it: nil
 // when p computes none (nil p, or no judgments).
-func (p *preStats) factsBuilder(col *collection, rp *replayer, s fusion.Settings) *factsBuilder {
+func (p *preStats) factsBuilder(col *replay.Collection, rp *replay.Replayer, s fusion.Settings) *replay.FactsBuilder {
 	if p == nil || p.scorer == nil {
 		return nil
 	}
-	return col.newFacts(rp, s, p.judgments, p.scorer, p.judgedOnly)
+	return col.NewFacts(rp, s, p.judgments, p.scorer, p.judgedOnly)
 }
 
 // offer gives p the facts of replayed trial rec made in its replay
 // (factsBuilder), so that its statistics do not fuse its collection
 // again: results takes them for a record that refers to the same
 // collection under the same settings and query-error policy.
-func (p *preStats) offer(rec runs.TrialRecord, f replayFacts) {
+func (p *preStats) offer(rec runs.TrialRecord, f replay.Facts) {
 	p.mu.Lock()
 	p.offered[rec.Index] = offeredFacts{rec: rec, facts: f}
 	p.mu.Unlock()
@@ -191,14 +192,14 @@ func (p *preStats) offer(rec runs.TrialRecord, f replayFacts) {
 // takeOffered returns, once, the facts offered for replayed trial t when
 // they were made as results would derive them: of the same collection,
 // settings and query-error policy.
-func (p *preStats) takeOffered(t runs.TrialRecord) (replayFacts, bool) {
+func (p *preStats) takeOffered(t runs.TrialRecord) (replay.Facts, bool) {
 	p.mu.Lock()
 	o, ok := p.offered[t.Index]
 	delete(p.offered, t.Index)
 	p.mu.Unlock()
 	if !ok || o.rec.Replay == nil || o.rec.Replay.Collection != t.Replay.Collection ||
 		!bytes.Equal(o.rec.Replay.Settings, t.Replay.Settings) || o.rec.OnQueryError != t.OnQueryError {
-		return replayFacts{}, false
+		return replay.Facts{}, false
 	}
 	return o.facts, true
 }
@@ -215,14 +216,14 @@ func (p *preStats) results(t runs.TrialRecord) ([]runs.QueryResult, error) {
 		rf, ok := p.takeOffered(t)
 		if !ok {
 			var err error
-			if rf, err = resultsOf(p.tr.run).facts(t, p.judgments, p.scorer, p.judgedOnly); err != nil {
+			if rf, err = replay.Of(p.tr.run).Facts(t, p.judgments, p.scorer, p.judgedOnly); err != nil {
 				return nil, err
 			}
 		}
 		p.mu.Lock()
-		p.facts[t.Index] = resultFacts{rec: t, key: rf.key, judged: rf.judged}
+		p.facts[t.Index] = resultFacts{rec: t, key: rf.Key, judged: rf.Judged}
 		p.mu.Unlock()
-		return rf.results, nil
+		return rf.Results, nil
 	})
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/metrics/stats"
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/replay"
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 )
 
@@ -44,7 +45,7 @@ func ReferenceOf(run *runs.Run, trial string) (*Reference, error) {
 	if e.Status != runs.StatusOK {
 		return nil, fmt.Errorf("run %s: trial %q did not succeed (%s)", run.ID(), e.Name, e.Status)
 	}
-	resultsOf(run)
+	replay.Of(run)
 	results, err := run.QueryResults(e.Index)
 	if err != nil {
 		return nil, err
@@ -87,7 +88,7 @@ func CheckQuality(ctx context.Context, c QualityConfig) (*runs.Quality, *Outcome
 	if !ok {
 		return nil, out, runErr
 	}
-	resultsOf(out.Run)
+	replay.Of(out.Run)
 	results, err := out.Run.QueryResults(best.Index)
 	if err != nil {
 		return nil, out, errors.Join(runErr, err)

@@ -13,11 +13,11 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/backend/fusion"
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner/pass"
+	"github.com/fusiontune/fusiontune/tuner/replay"
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 )
 
@@ -139,7 +139,7 @@ type replayGroup struct {
 // replayAll replays the batch's trials (each resolved to
 // settings[k], or why not in errs[k]) from col on every core, in batch
 // order.
-func replayAll(o Options, col *collection, batch []*trial, settings []fusion.Settings, errs []error) []trialOutcome {
+func replayAll(o Options, col *replay.Collection, batch []*trial, settings []fusion.Settings, errs []error) []trialOutcome {
 	out := make([]trialOutcome, len(batch))
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -163,87 +163,19 @@ func replayAll(o Options, col *collection, batch []*trial, settings []fusion.Set
 	return out
 }
 
-// collection is one replay group's candidate lists, per query.
-type collection struct {
-	params   experiments.Params // the configuration the lists were collected on
-	settings fusion.Settings    // its resolved settings
-	depth    int                // candidates collected per retriever
-	queries  []collected        // in query order
-	qs       []scoring.Query    // each collected's query, for the summarizer
-	scorer   scoring.Scorer     // scores the fused rankings
-	k        int                // hits per query, as requested live
-	// file is the collection's file under trials/ once stored; "" when it
-	// is not (a scorer without a spec): its trials then store their
-	// per-query results.
-	file string
-	// stored waits until file is durable and returns why it could not
-	// be made so (nil when file is ""); write starts writing it in the
-	// background (nil when file is ""), which stored does too.
-	stored func() error
-	write  func()
-}
-
-// startWrite starts writing col's file, if it has one, in the background.
-func (col *collection) startWrite() {
-	if col.write != nil {
-		col.write()
-	}
-}
-
-// collected is one query's candidate lists, prepared for fusion, or why
-// they are missing.
-type collected struct {
-	replayQuery
-	err       string
-	requestID string
-}
-
-// results fuses and scores every query under s, as a live run of the
-// trial records them; without hits, the top hits and labels are left
-// out (the scores are the same).
-//
-// Failed queries are marked under policy (see markQueryErrors).
-func (col *collection) results(s fusion.Settings, hits bool, policy string) []runs.QueryResult {
-	rp := newReplayer(col.scorer, col.k)
-	out := make([]runs.QueryResult, len(col.queries))
-	for i := range col.queries {
-		c := &col.queries[i]
-		q := c.q
-		r := runs.QueryResult{QueryID: q.ID, Category: q.Category, Expected: q.ExpectedRouting, RequestID: c.requestID,
-			Unjudged: len(q.Judgments) == 0}
-		switch {
-		case c.err != "":
-			r.Error = c.err
-			r.Scores = map[string]float64{}
-		case hits:
-			rp.record(&r, &c.replayQuery, s)
-		default:
-			vals, primary := rp.score(&c.replayQuery, s)
-			r.Primary, r.Routing = primary, rp.routing()
-			r.Scores = make(map[string]float64, len(vals))
-			for j, name := range rp.names {
-				r.Scores[name] = vals[j]
-			}
-		}
-		out[i] = r
-	}
-	scoring.MarkQueryErrors(out, policy)
-	return out
-}
-
 // collectAt applies params (resolved to settings), restarts the backend
 // when needed and runs every query once with explain at depth; index
 // names the collection's requests, what the trials it is for (the log).
-func collectAt(ctx context.Context, o Options, ro ReplayOptions, params experiments.Params, settings fusion.Settings, depth, index int, what string) (*collection, bool, error) {
-	depth = legDepth(fusion.Settings{Fusion: fusion.Params{Depth: depth}, Formula: settings.Formula}, o.Eval.WithDefaults().K).Fusion.Depth
-	col := &collection{params: params, settings: settings, depth: depth, queries: make([]collected, len(o.Queries)),
-		qs: o.Queries, scorer: o.Scorer, k: o.Eval.WithDefaults().K}
-	cr := newCollector(col, o.Queries, o.Scorer)
+func collectAt(ctx context.Context, o Options, ro ReplayOptions, params experiments.Params, settings fusion.Settings, depth, index int, what string) (*replay.Collection, bool, error) {
+	depth = replay.LegDepth(fusion.Settings{Fusion: fusion.Params{Depth: depth}, Formula: settings.Formula}, o.Eval.WithDefaults().K).Fusion.Depth
+	col := &replay.Collection{Params: params, Settings: settings, Depth: depth, Queries: make([]replay.Collected, len(o.Queries)),
+		Golden: o.Queries, Scorer: o.Scorer, K: o.Eval.WithDefaults().K}
+	cr := replay.NewCollector(col, o.Queries, o.Scorer)
 	eo := o.Eval
 	eo.K = 1 // the hits are not used: one keeps the responses small
 	eo.Explain = true
 	eo.Fusion = &fusion.Params{Depth: depth}
-	eo.OnResponse = cr.answered
+	eo.OnResponse = cr.Answered
 	restarted, err := pass.Start(ctx, o.Backend, params, false)
 	if err != nil {
 		return nil, restarted, err
@@ -256,19 +188,19 @@ func collectAt(ctx context.Context, o Options, ro ReplayOptions, params experime
 		return nil, restarted, err
 	}
 	for i, r := range batch.Results {
-		c := &col.queries[i]
-		c.requestID, c.err = r.RequestID, r.Error
+		c := &col.Queries[i]
+		c.RequestID, c.Err = r.RequestID, r.Error
 		if r.Error != "" {
-			c.replayQuery = cr.rp.prepare(o.Queries[i], nil)
+			c.Query = cr.Replayer.Prepare(o.Queries[i], nil)
 		}
 	}
-	if cr.missing > 0 {
+	if cr.Missing > 0 {
 		return nil, restarted, ErrNoCandidates
 	}
 	if ms, ok := o.Scorer.(*scoring.MetricsScorer); ok {
 		// Written while the trials are replayed and the winner verified:
 		// their records wait for it (trialOutcome.stored).
-		if err := storeCollection(o.Run, index, col, ms.Spec(), cr.raw); err != nil {
+		if err := replay.Store(o.Run, index, col, ms.Spec(), cr.Raw); err != nil {
 			return nil, restarted, err
 		}
 	}
@@ -277,52 +209,13 @@ func collectAt(ctx context.Context, o Options, ro ReplayOptions, params experime
 	return col, restarted, nil
 }
 
-// collector prepares each query's candidate lists for fusion into a
-// collection as its answer arrives (a batch streams them in while the
-// backend searches the rest), and keeps them as answered for the
-// collection's file.
-type collector struct {
-	col *collection
-	rp  *replayer
-	pos map[string]int // query id -> position
-
-	mu      sync.Mutex
-	raw     []map[string][]fusion.Candidate // by position
-	missing int                             // answers without candidate lists
-}
-
-func newCollector(col *collection, qs []scoring.Query, sc scoring.Scorer) *collector {
-	cr := &collector{col: col, rp: newReplayer(sc, 0), pos: make(map[string]int, len(qs)),
-		raw: make([]map[string][]fusion.Candidate, len(qs))}
-	for i, q := range qs {
-		cr.pos[q.ID] = i
-	}
-	return cr
-}
-
-// answered takes q's answer (EvalOptions.onResponse).
-func (cr *collector) answered(q scoring.Query, resp backend.SearchResponse) {
-	var pl *fusion.Prepared
-	if resp.Candidates != nil {
-		pl = fusion.Prepare(resp.Candidates)
-	}
-	rq := cr.rp.prepare(q, pl)
-	cr.mu.Lock()
-	defer cr.mu.Unlock()
-	if pl == nil {
-		cr.missing++
-	}
-	cr.col.queries[cr.pos[q.ID]].replayQuery = rq
-	cr.raw[cr.pos[q.ID]] = resp.Candidates
-}
-
 // replayTrial fuses and scores every query of one trial from the
 // collection under its resolved settings s (err: why they could not be
 // resolved). colErr, when set, is why the collection failed: the trial
 // fails with it, as it would have live. When the collection is stored the
 // trial keeps only its summary and a reference to it (rec.Replay, no
 // per-query results: see Results); otherwise its per-query results.
-func replayTrial(o Options, col *collection, colErr error, index int, spec experiments.TrialSpec, s fusion.Settings, err error) trialOutcome {
+func replayTrial(o Options, col *replay.Collection, colErr error, index int, spec experiments.TrialSpec, s fusion.Settings, err error) trialOutcome {
 	rec := trialOutcome{TrialRecord: runs.TrialRecord{
 		Index: index, Name: spec.Name, Params: spec.Params, Group: spec.Params.IndexKey(),
 		Baseline: spec.Baseline, Mode: TrialReplay, Status: runs.StatusOK, Summary: runs.Summary{Scorecard: map[string]float64{}},
@@ -341,12 +234,12 @@ func replayTrial(o Options, col *collection, colErr error, index int, spec exper
 	if err != nil {
 		return fail(err)
 	}
-	if s.Fusion.Depth > col.depth {
-		return fail(fmt.Errorf("replay: depth %d exceeds the collected depth %d", s.Fusion.Depth, col.depth))
+	if s.Fusion.Depth > col.Depth {
+		return fail(fmt.Errorf("replay: depth %d exceeds the collected depth %d", s.Fusion.Depth, col.Depth))
 	}
-	var fb *factsBuilder // the statistics' facts, made in the replay's fusion
-	if col.file == "" {
-		batch := pass.Batch{Results: col.results(s, true, o.Eval.OnQueryError)}
+	var fb *replay.FactsBuilder // the statistics' facts, made in the replay's fusion
+	if col.File == "" {
+		batch := pass.Batch{Results: col.Results(s, true, o.Eval.OnQueryError)}
 		for _, r := range batch.Results {
 			if r.Error != "" {
 				batch.Failed++
@@ -358,24 +251,24 @@ func replayTrial(o Options, col *collection, colErr error, index int, spec exper
 		if err != nil {
 			return fail(fmt.Errorf("replay: encode the settings: %w", err))
 		}
-		rec.Replay = &runs.ReplayRef{Collection: col.file, Settings: settings}
-		rec.stored = col.stored
-		rp := newReplayer(col.scorer, col.k)
+		rec.Replay = &runs.ReplayRef{Collection: col.File, Settings: settings}
+		rec.stored = col.Stored
+		rp := replay.NewReplayer(col.Scorer, col.K)
 		fb = o.pre.factsBuilder(col, rp, s)
 		rec.summarizeReplay(col, s, o.Eval.OnQueryError, rp, fb)
 	}
 	if rec.Failed > 0 {
 		first := ""
-		for _, c := range col.queries {
-			if c.err != "" {
-				first = c.q.ID + ": " + c.err
+		for _, c := range col.Queries {
+			if c.Err != "" {
+				first = c.Q.ID + ": " + c.Err
 				break
 			}
 		}
 		rec.queryErrorsFail(o.Eval.OnQueryError, len(o.Queries), first)
 	}
 	if fb != nil && rec.Status == runs.StatusOK {
-		o.pre.offer(rec.TrialRecord, fb.done(rec.OnQueryError))
+		o.pre.offer(rec.TrialRecord, fb.Done(rec.OnQueryError))
 	}
 	return rec
 }
@@ -384,22 +277,22 @@ func replayTrial(o Options, col *collection, colErr error, index int, spec exper
 // sets rec's summary, without building per-query results: the replay's
 // hot path. The summary is the one Results' per-query results give. With
 // fb, each query's facts for the statistics are made in the same fusion.
-func (rec *trialOutcome) summarizeReplay(col *collection, s fusion.Settings, policy string, rp *replayer, fb *factsBuilder) {
-	sm := scoring.NewSummarizer(col.qs, rp.names)
+func (rec *trialOutcome) summarizeReplay(col *replay.Collection, s fusion.Settings, policy string, rp *replay.Replayer, fb *replay.FactsBuilder) {
+	sm := scoring.NewSummarizer(col.Golden, rp.Names)
 	failed := 0
 	var zeros []float64
-	for i := range col.queries {
-		c := &col.queries[i]
-		if c.err != "" {
+	for i := range col.Queries {
+		c := &col.Queries[i]
+		if c.Err != "" {
 			failed++
 			if fb != nil {
-				fb.query(i)
+				fb.Query(i)
 			}
 			switch policy {
 			case scoring.QueryErrorSkip:
 			case scoring.QueryErrorZero:
 				if zeros == nil {
-					zeros = make([]float64, len(rp.names))
+					zeros = make([]float64, len(rp.Names))
 				}
 				sm.Add(i, zeros, nil, 0, false)
 			default:
@@ -410,11 +303,11 @@ func (rec *trialOutcome) summarizeReplay(col *collection, s fusion.Settings, pol
 		var vals []float64
 		var primary float64
 		if fb != nil {
-			vals, primary = fb.query(i)
+			vals, primary = fb.Query(i)
 		} else {
-			vals, primary = rp.score(&c.replayQuery, s)
+			vals, primary = rp.Score(&c.Query, s)
 		}
-		sm.Add(i, vals, nil, primary, rp.routing() == c.q.ExpectedRouting)
+		sm.Add(i, vals, nil, primary, rp.Routing() == c.Q.ExpectedRouting)
 	}
 	sum := sm.Summary()
 	rec.Primary, rec.Scorecard = sum.Primary, sum.Scorecard

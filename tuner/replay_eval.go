@@ -8,6 +8,7 @@ import (
 
 	"github.com/fusiontune/fusiontune/backend/fusion"
 	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/fusiontune/fusiontune/tuner/replay"
 )
 
 // replayEval replays query-time variants: a trial that differs from an
@@ -41,7 +42,7 @@ type replayEval struct {
 	fellBack bool
 	// results derives the run's replayed trials' per-query results; it is
 	// handed the held collections, so that reading them needs no file.
-	results *runResults
+	results *replay.Results
 	// stored waits for the last collection's file (nil: none yet).
 	stored func() error
 }
@@ -54,7 +55,7 @@ type studyGroup struct {
 	// on is the trial whose configuration the lists were last collected
 	// on (nil: none in this process, a resumed run's group).
 	on  *experiments.TrialSpec
-	col *collection
+	col *replay.Collection
 }
 
 func newReplayEval(o Options, live *liveEval, known []experiments.TrialSpec, ahead []*trial) (*replayEval, error) {
@@ -63,7 +64,7 @@ func newReplayEval(o Options, live *liveEval, known []experiments.TrialSpec, ahe
 		return nil, errors.New("replay: no Resolve function for the backend's fusion settings")
 	}
 	r := &replayEval{o: o, ro: ro, live: live, known: map[string]int{}, ahead: map[string][]*trial{},
-		precomputed: map[int]trialOutcome{}, byKey: map[string]*studyGroup{}, results: resultsOf(o.Run)}
+		precomputed: map[int]trialOutcome{}, byKey: map[string]*studyGroup{}, results: replay.Of(o.Run)}
 	if live.study != nil {
 		for _, spec := range live.study.Options().Corners() {
 			if s, err := ro.Resolve(spec.Params); err == nil {
@@ -123,7 +124,7 @@ func (r *replayEval) eval(ctx context.Context, t *trial) (trialOutcome, int, err
 		return r.encoded(replayTrial(r.o, nil, nil, t.index, t.spec, s, serr), true), 0, nil
 	}
 	restarts := 0
-	if sg.col == nil || sg.col.depth < s.Fusion.Depth {
+	if sg.col == nil || sg.col.Depth < s.Fusion.Depth {
 		batch := r.pendingFrom(sg.key, t)
 		settings, errs := r.resolveBatch(batch, s)
 		col, restarted, err := r.collect(ctx, t, sg.key, s, batch, settings, errs)
@@ -148,7 +149,7 @@ func (r *replayEval) eval(ctx context.Context, t *trial) (trialOutcome, int, err
 		if len(batch) > 1 {
 			return r.replayAhead(sg, batch, settings, errs), restarts, nil
 		}
-		col.startWrite()
+		col.StartWrite()
 	}
 	r.touch(sg)
 	return r.encoded(replayTrial(r.o, sg.col, nil, t.index, t.spec, s, nil), true), restarts, nil
@@ -159,7 +160,7 @@ func (r *replayEval) eval(ctx context.Context, t *trial) (trialOutcome, int, err
 // them) and for the group's known and sampled trials, once the previous
 // collection's file is durable (its trials' batch waited for it, unless
 // none was recorded), so that the next is named after it.
-func (r *replayEval) collect(ctx context.Context, t *trial, key string, s fusion.Settings, batch []*trial, settings []fusion.Settings, errs []error) (*collection, bool, error) {
+func (r *replayEval) collect(ctx context.Context, t *trial, key string, s fusion.Settings, batch []*trial, settings []fusion.Settings, errs []error) (*replay.Collection, bool, error) {
 	depth := max(r.known[key], r.corner)
 	for k := range batch {
 		if errs[k] == nil {
@@ -177,7 +178,7 @@ func (r *replayEval) collect(ctx context.Context, t *trial, key string, s fusion
 	}
 	col, restarted, err := collectAt(ctx, r.o, r.ro, t.spec.Params, s, depth, t.index, what)
 	if err == nil {
-		r.stored = col.stored
+		r.stored = col.Stored
 	}
 	return col, restarted, err
 }
@@ -224,7 +225,7 @@ func (r *replayEval) replayAhead(sg *studyGroup, batch []*trial, settings []fusi
 	computed, computedCPU := time.Since(began), processCPU()-cpu
 	// The collection's file is written once its trials are replayed (on
 	// every core before it), beside what follows: their records wait for it.
-	sg.col.startWrite()
+	sg.col.StartWrite()
 	last := &outs[len(outs)-1]
 	last.last = true
 	last.durable = func(d time.Duration) {
@@ -247,20 +248,20 @@ func (r *replayEval) encoded(out trialOutcome, last bool) trialOutcome {
 
 // hold keeps col as sg's collection, dropping the least recently used
 // group's beyond ReplayOptions.MaxCollections.
-func (r *replayEval) hold(sg *studyGroup, col *collection) {
+func (r *replayEval) hold(sg *studyGroup, col *replay.Collection) {
 	if sg.col == nil {
 		r.held = append(r.held, sg)
 	}
-	if sg.col != nil && sg.col.file != "" {
-		r.results.drop(sg.col.file)
+	if sg.col != nil && sg.col.File != "" {
+		r.results.Drop(sg.col.File)
 	}
 	sg.col = col
-	if col.file != "" {
-		r.results.keep(col)
+	if col.File != "" {
+		r.results.Keep(col)
 	}
 	if len(r.held) > r.ro.MaxCollections {
-		if old := r.held[0].col; old.file != "" {
-			r.results.drop(old.file)
+		if old := r.held[0].col; old.File != "" {
+			r.results.Drop(old.File)
 		}
 		r.held[0].col = nil
 		r.held = r.held[1:]

@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/tuner/replay"
+
 	"github.com/fusiontune/fusiontune/tuner/pass"
 
 	"github.com/fusiontune/fusiontune/tuner/scoring"
@@ -54,7 +56,7 @@ func TestReplayedFactsInOneDerivation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	again.Derive = tuner.NewDeriver()
+	again.Derive = replay.NewDeriver()
 	replayed := 0
 	for _, r := range []*runs.Run{run, again} {
 		for _, tr := range res.Trials {

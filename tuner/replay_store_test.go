@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/tuner/replay"
+
 	"github.com/fusiontune/fusiontune/tuner/pass"
 
 	"github.com/fusiontune/fusiontune/backend"
@@ -143,7 +145,7 @@ func TestReplayedTrialsStoreNoQueries(t *testing.T) {
 	if err != nil || len(recs) != len(trials) {
 		t.Fatalf("reloaded run: %d trials, %v", len(recs), err)
 	}
-	again.Derive = tuner.NewDeriver()
+	again.Derive = replay.NewDeriver()
 	for _, tr := range recs {
 		want, err := run.QueryResults(tr.Index)
 		if err != nil {

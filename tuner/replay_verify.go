@@ -15,6 +15,7 @@ import (
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner/pass"
+	"github.com/fusiontune/fusiontune/tuner/replay"
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 )
 
@@ -37,7 +38,7 @@ func verify(ctx context.Context, o Options, ro ReplayOptions, groups []*replayGr
 	if err != nil {
 		return err
 	}
-	recorded := resultsOf(o.Run)
+	recorded := replay.Of(o.Run)
 	for _, p := range passes {
 		if err := p.run(ctx, o, ro, res, recorded); err != nil {
 			return err
@@ -203,7 +204,7 @@ func (p *verifyPass) add(t runs.TrialRecord, f fusion.Params, how string) {
 // run verifies the pass's trials: one pass of the queries with the first
 // trial's fusion and the others as fusion variants of the same requests;
 // a backend that answers no variants gets a pass per other trial instead.
-func (p *verifyPass) run(ctx context.Context, o Options, ro ReplayOptions, res *Result, recorded *runResults) error {
+func (p *verifyPass) run(ctx context.Context, o Options, ro ReplayOptions, res *Result, recorded *replay.Results) error {
 	if len(p.trials) == 1 {
 		return p.verifyOne(ctx, o, ro, res, recorded, 0, p.force)
 	}
@@ -267,7 +268,7 @@ func (p *verifyPass) evalOptions(o Options) (pass.EvalOptions, [][]backend.Varia
 // passPerTrial settles the pass's first trial on main and verifies every
 // other trial in a live pass of its own: the backend answered no fusion
 // variants.
-func (p *verifyPass) passPerTrial(ctx context.Context, o Options, ro ReplayOptions, res *Result, recorded *runResults, main pass.Batch, replay func() ([]runs.QueryResult, error), began time.Time) error {
+func (p *verifyPass) passPerTrial(ctx context.Context, o Options, ro ReplayOptions, res *Result, recorded *replay.Results, main pass.Batch, replay func() ([]runs.QueryResult, error), began time.Time) error {
 	fmt.Fprintf(ro.Log, "verify: the backend answers no fusion variants: one pass per trial\n")
 	if err := settleVerified(o, ro, res, recorded, p.trials[0], replay, main, p.hows[0], began); err != nil {
 		return err
@@ -315,7 +316,7 @@ func sameMinScore(a, b *float64) bool {
 // every query with the trial's fusion override (nil: none), compares the
 // live per-query results with the trial's recorded replay and re-records
 // the trial as verified.
-func (p *verifyPass) verifyOne(ctx context.Context, o Options, ro ReplayOptions, res *Result, recorded *runResults, k int, force bool) error {
+func (p *verifyPass) verifyOne(ctx context.Context, o Options, ro ReplayOptions, res *Result, recorded *replay.Results, k int, force bool) error {
 	t := p.trials[k]
 	o.Progress.TrialStarted(t.Index+1, len(o.Trials), "verify "+t.Name)
 	began := time.Now()
@@ -358,13 +359,13 @@ func verifyHits(o Options, s fusion.Settings) int {
 	if s.Passage || s.Formula != fusion.FormulaOwn || s.Fusion.Policy != "" {
 		return k
 	}
-	return newReplayer(o.Scorer, k).cut(false, scoring.TopRecorded)
+	return replay.NewReplayer(o.Scorer, k).Cut(false, scoring.TopRecorded)
 }
 
 // settleVerified compares trial t's live results (batch, through how)
 // with its replay (replay gives them) and, when they agree, records it as
 // verified.
-func settleVerified(o Options, ro ReplayOptions, res *Result, recorded *runResults, t runs.TrialRecord, replay func() ([]runs.QueryResult, error), batch pass.Batch, how string, began time.Time) error {
+func settleVerified(o Options, ro ReplayOptions, res *Result, recorded *replay.Results, t runs.TrialRecord, replay func() ([]runs.QueryResult, error), batch pass.Batch, how string, began time.Time) error {
 	return settleAll(o, ro, res, recorded, []settlement{checkVerified(o, ro, t, replay, batch, how)}, began)
 }
 
@@ -430,7 +431,7 @@ func checkVerified(o Options, ro ReplayOptions, t runs.TrialRecord, replay func(
 // settleAll records the settled trials up to the first that failed its
 // check, in one batch (one flush to disk), as verified, and returns that
 // failure: the same records and error as settling them one at a time.
-func settleAll(o Options, ro ReplayOptions, res *Result, recorded *runResults, checks []settlement, began time.Time) error {
+func settleAll(o Options, ro ReplayOptions, res *Result, recorded *replay.Results, checks []settlement, began time.Time) error {
 	if o.durable != nil {
 		// The replayed records a verified one replaces are durable first.
 		if err := o.durable(); err != nil {
@@ -464,7 +465,7 @@ func settleAll(o Options, ro ReplayOptions, res *Result, recorded *runResults, c
 		}
 	}
 	for _, c := range checks[:ok] {
-		recorded.rerecorded(c.rec.TrialRecord)
+		recorded.Rerecorded(c.rec.TrialRecord)
 		for i := range res.Trials {
 			if res.Trials[i].Index == c.rec.Index {
 				res.Trials[i] = c.rec.TrialRecord

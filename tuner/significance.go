@@ -12,6 +12,7 @@ import (
 
 	"github.com/fusiontune/fusiontune/metrics/stats"
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/replay"
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 )
 
@@ -61,7 +62,7 @@ type loadingResults struct {
 }
 
 func newTrialResults(run *runs.Run) *trialResults {
-	resultsOf(run) // a run without a Deriver gets one
+	replay.Of(run) // a run without a Deriver gets one
 	return &trialResults{run: run, cache: map[int][]runs.QueryResult{}, loading: map[int]*loadingResults{}}
 }
 

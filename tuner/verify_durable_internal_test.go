@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/replay"
 )
 
 // TestVerificationWaitsForDurable: a verified trial is recorded only once
@@ -29,7 +30,7 @@ func TestVerificationWaitsForDurable(t *testing.T) {
 				t.Fatal(err)
 			}
 			res := &Result{Trials: []runs.TrialRecord{rec.TrialRecord}}
-			recorded := resultsOf(run) // as verify does, before its passes
+			recorded := replay.Of(run) // as verify does, before its passes
 			done := make(chan error, 1)
 			go func() {
 				done <- settleAll(o, ReplayOptions{Log: io.Discard}, res, recorded, []settlement{{rec: rec, enc: enc, how: "test"}}, time.Now())

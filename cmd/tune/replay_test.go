@@ -9,8 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/tuner/replay"
+
 	"github.com/fusiontune/fusiontune/runs"
-	"github.com/fusiontune/fusiontune/tuner"
 )
 
 // everyMethod has one trial per fusion method and normalization, a depth
@@ -101,7 +102,7 @@ func TestSweepReplayEqualsLive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rrun.Derive = tuner.NewDeriver()
+	rrun.Derive = replay.NewDeriver()
 	stored := 0
 	for i := range 13 {
 		name := fmt.Sprintf("trials/%03d.queries.jsonl", i)

@@ -2,8 +2,8 @@ package main
 
 import (
 	"github.com/fusiontune/fusiontune/runs"
-	"github.com/fusiontune/fusiontune/tuner"
 	"github.com/fusiontune/fusiontune/tuner/promote"
+	"github.com/fusiontune/fusiontune/tuner/replay"
 )
 
 // openStore opens the runs directory with redaction on.
@@ -13,7 +13,7 @@ func (a *app) openStore(dir string) (*runs.Store, error) {
 		return nil, err
 	}
 	s.Redact = a.secrets
-	s.Derive = tuner.NewDeriver()
+	s.Derive = replay.NewDeriver()
 	return s, nil
 }
 

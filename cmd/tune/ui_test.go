@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fusiontune/fusiontune/tuner/replay"
+
 	"github.com/chromedp/chromedp"
 
 	"github.com/fusiontune/fusiontune/experiments/labels"
@@ -79,7 +81,7 @@ func recorded(t *testing.T, dir, trial string) map[string]runs.QueryResult {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tuner.EnsureDeriver(run)
+	replay.EnsureDeriver(run)
 	e, err := tuner.TrialOf(run, trial)
 	if err != nil {
 		t.Fatal(err)

@@ -33,6 +33,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fusiontune/fusiontune/tuner/replay"
+
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 
 	"github.com/fusiontune/fusiontune/experiments/judge"
@@ -137,7 +139,7 @@ func run(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	tuner.EnsureDeriver(r)
+	replay.EnsureDeriver(r)
 	lb, err := r.ReadLeaderboard()
 	if err != nil {
 		return err

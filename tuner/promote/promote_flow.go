@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/fusiontune/fusiontune/tuner/replay"
+
 	"github.com/fusiontune/fusiontune/tuner/pass"
 
 	"github.com/fusiontune/fusiontune/tuner/scoring"
@@ -17,7 +19,6 @@ import (
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
-	"github.com/fusiontune/fusiontune/tuner"
 )
 
 // DefaultSmokeQueries is how many judged golden-set queries a promotion
@@ -107,7 +108,7 @@ func Trial(ctx context.Context, c Config) (*Promoted, error) {
 	if err != nil {
 		return nil, err
 	}
-	tuner.EnsureDeriver(c.Run)
+	replay.EnsureDeriver(c.Run)
 	results, err := c.Run.QueryResults(rec.Index)
 	if err != nil {
 		return nil, err

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/tuner/replay"
+
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/settings"
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/sweeptest"
 	"github.com/fusiontune/fusiontune/experiments/judge/llm/llmtest"
@@ -35,7 +37,7 @@ func judgeSweep(t *testing.T, j settings.SweepJudge) *sweeptest.Result {
 // prints).
 func poolOf(t *testing.T, run *runs.Run) []string {
 	t.Helper()
-	run.Derive = tuner.NewDeriver()
+	run.Derive = replay.NewDeriver()
 	p, err := tuner.PoolRun(run, tuner.PoolOptions{Trials: "all"})
 	if err != nil {
 		t.Fatal(err)

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/tuner/replay"
+
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/settings"
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/sweeptest"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
@@ -71,7 +73,7 @@ func TestPoolOfRecordedSweep(t *testing.T) {
 		}
 	}
 	run := sweeptest.Sweep(t, "tune.yaml", "grid.json", sweeptest.Options{Mode: "replay"}).Run
-	run.Derive = tuner.NewDeriver()
+	run.Derive = replay.NewDeriver()
 	var s settings.Settings
 	if err := settings.Load(&s, &s, "tune.yaml", nil, nil); err != nil {
 		t.Fatal(err)

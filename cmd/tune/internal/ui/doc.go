@@ -4,7 +4,7 @@
 // line, gates and promotions, the comparison of two trials, the query
 // microscope (a query run live with explain, each retriever's list, the
 // fused list re-fused under fusion controls with the code replay records
-// trials with, tuner.ReplayLists; documents shown by title and snippet;
+// trials with, replay.ReplayLists; documents shown by title and snippet;
 // the golden set's queries searchable, or a query typed), the judge pages
 // (a trial's top 10, or a judging pool's pairs with the pool's coverage)
 // writing a person's labels to the label store, with undo of the

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fusiontune/fusiontune/tuner/replay"
+
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 
 	"github.com/fusiontune/fusiontune/backend"
@@ -184,7 +186,7 @@ const listRows = 30
 
 // microscopePage runs a query live with explain on a trial's
 // configuration and fuses its candidate lists under the controls' settings
-// with tuner.ReplayLists, the code replay records trials with.
+// with replay.ReplayLists, the code replay records trials with.
 func (s *Server) microscopePage(w http.ResponseWriter, r *http.Request) {
 	d := microData{Run: r.FormValue("run"), Trial: r.FormValue("trial"), QueryID: r.FormValue("q"), Text: strings.TrimSpace(r.FormValue("text")),
 		Find: strings.TrimSpace(r.FormValue("find")), CanJudge: s.o.Labels != ""}
@@ -397,11 +399,11 @@ func (s *Server) microscope(r *http.Request, d *microData, q scoring.Query, entr
 	if err != nil {
 		return err
 	}
-	result := tuner.ReplayLists(q, col.lists, settings, s.o.Scorer, s.o.K)
+	result := replay.ReplayLists(q, col.lists, settings, s.o.Scorer, s.o.K)
 	d.Result = result
 	own := result
 	if tj, _ := json.Marshal(trialSettings); string(tj) != d.Settings {
-		own = tuner.ReplayLists(q, col.lists, trialSettings, s.o.Scorer, s.o.K)
+		own = replay.ReplayLists(q, col.lists, trialSettings, s.o.Scorer, s.o.K)
 		d.Changed, d.TrialPrimary, d.TrialLabels = true, own.Primary, own.Labels
 	}
 	ownRank := map[string]int{}

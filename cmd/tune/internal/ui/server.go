@@ -18,6 +18,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/fusiontune/fusiontune/tuner/replay"
+
 	"github.com/fusiontune/fusiontune/tuner/pass"
 
 	"github.com/fusiontune/fusiontune/tuner/scoring"
@@ -108,7 +110,7 @@ func New(o Options) (*Server, error) {
 		o.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	if o.Store.Derive == nil { // replayed trials' per-query results
-		o.Store.Derive = tuner.NewDeriver()
+		o.Store.Derive = replay.NewDeriver()
 	}
 	if o.K <= 0 {
 		o.K = pass.DefaultDepth

@@ -1,4 +1,4 @@
-package tuner
+package replay
 
 import (
 	"github.com/fusiontune/fusiontune/backend/fusion"
@@ -19,9 +19,9 @@ func ReplayLists(q scoring.Query, lists map[string][]fusion.Candidate, s fusion.
 	if k <= 0 {
 		k = pass.DefaultDepth
 	}
-	rp := newReplayer(sc, k)
-	rq := rp.prepare(q, fusion.Prepare(lists))
+	rp := NewReplayer(sc, k)
+	rq := rp.Prepare(q, fusion.Prepare(lists))
 	r := runs.QueryResult{QueryID: q.ID, Category: q.Category, Expected: q.ExpectedRouting, Unjudged: len(q.Judgments) == 0}
-	rp.record(&r, &rq, s)
+	rp.Record(&r, &rq, s)
 	return r
 }

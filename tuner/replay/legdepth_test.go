@@ -1,9 +1,10 @@
-package tuner
+package replay_test
 
 import (
 	"testing"
 
 	"github.com/fusiontune/fusiontune/backend/fusion"
+	"github.com/fusiontune/fusiontune/tuner/replay"
 )
 
 // TestLegDepth checks the depth replay cuts lists at: Weaviate's legs go
@@ -20,7 +21,7 @@ func TestLegDepth(t *testing.T) {
 	}
 	for _, tt := range tests {
 		s := fusion.Settings{Formula: tt.formula, Fusion: fusion.Params{Depth: tt.depth}}
-		if got := legDepth(s, tt.k).Fusion.Depth; got != tt.want {
+		if got := replay.LegDepth(s, tt.k).Fusion.Depth; got != tt.want {
 			t.Errorf("%q depth %d k %d: %d, want %d", tt.formula, tt.depth, tt.k, got, tt.want)
 		}
 	}

@@ -1,4 +1,4 @@
-package tuner
+package replay
 
 import (
 	"bytes"
@@ -28,7 +28,7 @@ func TestEncodeCollectionLineEqualsEncodingJSON(t *testing.T) {
 		return out
 	}
 	plain := func(i int) string { return fmt.Sprint("doc-", i) }
-	base := collectionLine{ID: "q1", Text: "a <query> & \"text\"\n", Category: "c", Judgments: map[string]int{"d1": 2}, RequestID: "r/1"}
+	base := Line{ID: "q1", Text: "a <query> & \"text\"\n", Category: "c", Judgments: map[string]int{"d1": 2}, RequestID: "r/1"}
 	cases := map[string]map[string][]fusion.Candidate{
 		"none":       nil,
 		"empty":      {},

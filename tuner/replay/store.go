@@ -1,4 +1,4 @@
-package tuner
+package replay
 
 import (
 	"bytes"
@@ -40,8 +40,8 @@ type collectionHeader struct {
 	Queries int                `json:"queries"`
 }
 
-// collectionLine is one query of a collection file.
-type collectionLine struct {
+// Line is one query of a collection file.
+type Line struct {
 	ID              string                        `json:"id"`
 	Text            string                        `json:"text,omitempty"`
 	Category        string                        `json:"category,omitempty"`
@@ -53,7 +53,7 @@ type collectionLine struct {
 	Candidates      map[string][]fusion.Candidate `json:"candidates,omitempty"`
 }
 
-// storeCollection names col's file, a new trials/collect-NNN.jsonl (NNN:
+// Store names col's file, a new trials/collect-NNN.jsonl (NNN:
 // the group's first trial; a resumed run that collects the group again
 // gets a fresh name, -2, -3, …, so trials recorded before keep theirs),
 // and makes col.write start writing it in the background, once, and
@@ -61,7 +61,7 @@ type collectionLine struct {
 // col.stored returns nil. col.file is its name. raw holds each query's
 // candidate lists. The caller waits for col.stored before it stores
 // another collection.
-func storeCollection(run *runs.Run, first int, col *collection, spec scoring.ScorerSpec, raw []map[string][]fusion.Candidate) error {
+func Store(run *runs.Run, first int, col *Collection, spec scoring.ScorerSpec, raw []map[string][]fusion.Candidate) error {
 	name := fmt.Sprintf("collect-%03d.jsonl", first)
 	for n := 2; ; n++ {
 		_, err := os.Stat(filepath.Join(run.Dir, runs.TrialsDir, name))
@@ -75,27 +75,27 @@ func storeCollection(run *runs.Run, first int, col *collection, spec scoring.Sco
 	}
 	done := make(chan error, 1)
 	col.write = sync.OnceFunc(func() { go func() { done <- writeCollection(run, name, col, spec, raw) }() })
-	col.file, col.stored = name, sync.OnceValue(func() error { col.write(); return <-done })
+	col.File, col.Stored = name, sync.OnceValue(func() error { col.write(); return <-done })
 	return nil
 }
 
 // writeCollection encodes col and writes it durably as trials/name.
-func writeCollection(run *runs.Run, name string, col *collection, spec scoring.ScorerSpec, raw []map[string][]fusion.Candidate) error {
+func writeCollection(run *runs.Run, name string, col *Collection, spec scoring.ScorerSpec, raw []map[string][]fusion.Candidate) error {
 	var buf bytes.Buffer
 	// Sized once, not grown by doubling through it (a doubling copies
 	// what is written so far and touches twice the memory).
 	buf.Grow(collectionSize(col, raw))
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	err := enc.Encode(collectionHeader{Params: col.params, Depth: col.depth, K: col.k, Scorer: spec, Queries: len(col.queries)})
-	for i := range col.queries {
+	err := enc.Encode(collectionHeader{Params: col.Params, Depth: col.Depth, K: col.K, Scorer: spec, Queries: len(col.Queries)})
+	for i := range col.Queries {
 		if err != nil {
 			break
 		}
-		c := &col.queries[i]
-		q := c.q
-		err = encodeCollectionLine(enc, &buf, collectionLine{ID: q.ID, Text: q.Text, Category: q.Category, Difficulty: q.Difficulty,
-			ExpectedRouting: q.ExpectedRouting, Judgments: q.Judgments, RequestID: c.requestID, Error: c.err, Candidates: raw[i]})
+		c := &col.Queries[i]
+		q := c.Q
+		err = encodeCollectionLine(enc, &buf, Line{ID: q.ID, Text: q.Text, Category: q.Category, Difficulty: q.Difficulty,
+			ExpectedRouting: q.ExpectedRouting, Judgments: q.Judgments, RequestID: c.RequestID, Error: c.Err, Candidates: raw[i]})
 	}
 	if err != nil {
 		return fmt.Errorf("replay: encode the collection: %w", err)
@@ -111,10 +111,10 @@ func writeCollection(run *runs.Run, name string, col *collection, spec scoring.S
 // 66 bytes (its keys, punctuation, the longest score and a four-digit
 // rank), each query its text twice over (escapes), 64 bytes a judgment
 // and 512 for the rest of its line.
-func collectionSize(col *collection, raw []map[string][]fusion.Candidate) int {
+func collectionSize(col *Collection, raw []map[string][]fusion.Candidate) int {
 	n := 1024 // the header
 	for i, lists := range raw {
-		q := col.queries[i].q
+		q := col.Queries[i].Q
 		n += 512 + 2*len(q.Text) + 64*len(q.Judgments)
 		for name, l := range lists {
 			n += 8 + len(name)
@@ -131,7 +131,7 @@ func collectionSize(col *collection, raw []map[string][]fusion.Candidate) int {
 // collection, and most of the time encoding/json spends on it — written
 // without reflection when their ids are plain (printable ASCII, nothing
 // to escape) and their scores finite; otherwise by enc.
-func encodeCollectionLine(enc *json.Encoder, buf *bytes.Buffer, l collectionLine) error {
+func encodeCollectionLine(enc *json.Encoder, buf *bytes.Buffer, l Line) error {
 	cands := l.Candidates
 	if len(cands) == 0 || !plainCandidates(cands) {
 		return enc.Encode(l)
@@ -223,36 +223,36 @@ func appendJSONFloat(b []byte, f float64) []byte {
 	return b
 }
 
-// loadCollection reads trials/NAME of run back into a collection ready
+// Load reads trials/NAME of run back into a collection ready
 // for replay.
-func loadCollection(run *runs.Run, name string) (*collection, error) {
-	col, _, err := loadCollectionLists(run, name, false)
+func Load(run *runs.Run, name string) (*Collection, error) {
+	col, _, err := LoadLists(run, name, false)
 	return col, err
 }
 
-// loadCollectionLists is loadCollection that, with raw, also returns each
+// LoadLists is loadCollection that, with raw, also returns each
 // query's candidate lists as collected (in retrieval order), in the same
 // single read of the file.
-func loadCollectionLists(run *runs.Run, name string, raw bool) (*collection, []map[string][]fusion.Candidate, error) {
-	var col *collection
-	var rp *replayer
+func LoadLists(run *runs.Run, name string, raw bool) (*Collection, []map[string][]fusion.Candidate, error) {
+	var col *Collection
+	var rp *Replayer
 	var lists []map[string][]fusion.Candidate
-	h, path, err := readCollection(run, name, "replay", func(h collectionHeader, path string) error {
+	h, path, err := Read(run, name, "replay", func(h collectionHeader, path string) error {
 		sc, err := scoring.NewScorerFromSpec(h.Scorer)
 		if err != nil {
 			return fmt.Errorf("replay: %s:1: scorer: %w", path, err)
 		}
-		col = &collection{params: h.Params, depth: h.Depth, k: h.K, scorer: sc, file: name, queries: make([]collected, 0, h.Queries)}
-		rp = newReplayer(sc, 0)
+		col = &Collection{Params: h.Params, Depth: h.Depth, K: h.K, Scorer: sc, File: name, Queries: make([]Collected, 0, h.Queries)}
+		rp = NewReplayer(sc, 0)
 		return nil
-	}, func(l collectionLine) error {
+	}, func(l Line) error {
 		q := scoring.Query{ID: l.ID, Text: l.Text, Category: l.Category, Difficulty: l.Difficulty, ExpectedRouting: l.ExpectedRouting, Judgments: l.Judgments}
 		var pl *fusion.Prepared
 		if l.Candidates != nil {
 			pl = fusion.Prepare(l.Candidates)
 		}
-		col.queries = append(col.queries, collected{replayQuery: rp.prepare(q, pl), err: l.Error, requestID: l.RequestID})
-		col.qs = append(col.qs, q)
+		col.Queries = append(col.Queries, Collected{Query: rp.Prepare(q, pl), Err: l.Error, RequestID: l.RequestID})
+		col.Golden = append(col.Golden, q)
 		if raw {
 			lists = append(lists, l.Candidates)
 		}
@@ -261,17 +261,17 @@ func loadCollectionLists(run *runs.Run, name string, raw bool) (*collection, []m
 	if err != nil {
 		return nil, nil, err
 	}
-	if len(col.queries) != h.Queries {
-		return nil, nil, fmt.Errorf("replay: %s: %d queries, the header says %d (truncated file?)", path, len(col.queries), h.Queries)
+	if len(col.Queries) != h.Queries {
+		return nil, nil, fmt.Errorf("replay: %s: %d queries, the header says %d (truncated file?)", path, len(col.Queries), h.Queries)
 	}
 	return col, lists, nil
 }
 
-// readCollection decodes trials/NAME of run: its header (passed to
+// Read decodes trials/NAME of run: its header (passed to
 // header) and each query line (passed to each), errors naming the file
 // and line after what ("replay: PATH:LINE: ..."). It returns the header
 // and the file's path.
-func readCollection(run *runs.Run, name, what string, header func(collectionHeader, string) error, each func(collectionLine) error) (collectionHeader, string, error) {
+func Read(run *runs.Run, name, what string, header func(collectionHeader, string) error, each func(Line) error) (collectionHeader, string, error) {
 	var h collectionHeader
 	data, err := run.ReadFile(filepath.Join(runs.TrialsDir, name))
 	if err != nil {
@@ -288,7 +288,7 @@ func readCollection(run *runs.Run, name, what string, header func(collectionHead
 		}
 	}
 	for line := 2; dec.More(); line++ {
-		var l collectionLine
+		var l Line
 		if err := dec.Decode(&l); err != nil {
 			return h, path, fmt.Errorf("%s: %s:%d: %w", what, path, line, err)
 		}
@@ -307,13 +307,13 @@ func readCollection(run *runs.Run, name, what string, header func(collectionHead
 // It is safe for concurrent use.
 type Deriver struct {
 	mu   sync.Mutex
-	runs map[string]*runResults // by run directory
+	runs map[string]*Results // by run directory
 }
 
 var _ runs.Deriver = (*Deriver)(nil)
 
 // NewDeriver returns a Deriver with nothing read yet.
-func NewDeriver() *Deriver { return &Deriver{runs: map[string]*runResults{}} }
+func NewDeriver() *Deriver { return &Deriver{runs: map[string]*Results{}} }
 
 // Derive implements runs.Deriver.
 func (d *Deriver) Derive(run *runs.Run, index int, hits bool) ([]runs.QueryResult, bool, error) {
@@ -321,12 +321,12 @@ func (d *Deriver) Derive(run *runs.Run, index int, hits bool) ([]runs.QueryResul
 }
 
 // of returns the results of run, made on first use.
-func (d *Deriver) of(run *runs.Run) *runResults {
+func (d *Deriver) of(run *runs.Run) *Results {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	r := d.runs[run.Dir]
 	if r == nil {
-		r = &runResults{run: run, cols: map[string]*collectionOnce{}}
+		r = &Results{run: run, cols: map[string]*collectionOnce{}}
 		d.runs[run.Dir] = r
 	}
 	return r
@@ -334,12 +334,12 @@ func (d *Deriver) of(run *runs.Run) *runResults {
 
 // EnsureDeriver gives run a Deriver when it has none, so that its
 // QueryResults answers replayed trials too.
-func EnsureDeriver(run *runs.Run) { resultsOf(run) }
+func EnsureDeriver(run *runs.Run) { Of(run) }
 
-// resultsOf returns the derived results of run through its Deriver,
+// Of returns the derived results of run through its Deriver,
 // giving the run a new one when it has none (or another kind), so that a
 // sweep can hand it the collections it holds in memory.
-func resultsOf(run *runs.Run) *runResults {
+func Of(run *runs.Run) *Results {
 	d, ok := run.Derive.(*Deriver)
 	if !ok {
 		d = NewDeriver()
@@ -348,9 +348,9 @@ func resultsOf(run *runs.Run) *runResults {
 	return d.of(run)
 }
 
-// runResults are one run's derived results: its trial records (read once)
+// Results are one run's derived results: its trial records (read once)
 // and collections.
-type runResults struct {
+type Results struct {
 	run *runs.Run
 
 	mu     sync.Mutex
@@ -360,23 +360,23 @@ type runResults struct {
 
 type collectionOnce struct {
 	once sync.Once
-	col  *collection
+	col  *Collection
 	err  error
 }
 
-// keep makes the stored collection col known without reading its file
+// Keep makes the stored collection col known without reading its file
 // back: the sweep that wrote it hands it over.
-func (r *runResults) keep(col *collection) {
+func (r *Results) Keep(col *Collection) {
 	c := &collectionOnce{col: col}
 	c.once.Do(func() {})
 	r.mu.Lock()
-	r.cols[col.file] = c
+	r.cols[col.File] = c
 	r.mu.Unlock()
 }
 
-// drop forgets the collection stored as file: a study dropping it from
+// Drop forgets the collection stored as file: a study dropping it from
 // memory; it is read back from its file if asked for again.
-func (r *runResults) drop(file string) {
+func (r *Results) Drop(file string) {
 	r.mu.Lock()
 	delete(r.cols, file)
 	r.mu.Unlock()
@@ -385,7 +385,7 @@ func (r *runResults) drop(file string) {
 // derived returns the results of trial index and ok when it is a replayed
 // trial, derived from its collection; ok is false for a trial that stores
 // its own.
-func (r *runResults) derived(index int, hits bool) ([]runs.QueryResult, bool, error) {
+func (r *Results) derived(index int, hits bool) ([]runs.QueryResult, bool, error) {
 	t, ok, err := r.trial(index, false)
 	if err == nil && !ok {
 		// Recorded after the trials were read: read them again.
@@ -400,7 +400,7 @@ func (r *runResults) derived(index int, hits bool) ([]runs.QueryResult, bool, er
 
 // trial returns the record of trial index as the run's trials were read
 // (once, or again with reload) and whether there is one.
-func (r *runResults) trial(index int, reload bool) (runs.TrialRecord, bool, error) {
+func (r *Results) trial(index int, reload bool) (runs.TrialRecord, bool, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.trials == nil || reload {
@@ -417,9 +417,9 @@ func (r *runResults) trial(index int, reload bool) (runs.TrialRecord, bool, erro
 	return t, ok, nil
 }
 
-// rerecorded tells r that trial t was recorded again (a replayed trial
+// Rerecorded tells r that trial t was recorded again (a replayed trial
 // verified live, whose per-query file is now the record).
-func (r *runResults) rerecorded(t runs.TrialRecord) {
+func (r *Results) Rerecorded(t runs.TrialRecord) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.trials != nil {
@@ -428,23 +428,23 @@ func (r *runResults) rerecorded(t runs.TrialRecord) {
 }
 
 // derive fuses the collection of replayed trial t under its settings.
-func (r *runResults) derive(t runs.TrialRecord, hits bool) ([]runs.QueryResult, error) {
+func (r *Results) derive(t runs.TrialRecord, hits bool) ([]runs.QueryResult, error) {
 	col, s, err := r.collectionOf(t)
 	if err != nil {
 		return nil, err
 	}
 	derivations.Add(1)
-	return col.results(s, hits, t.OnQueryError), nil
+	return col.Results(s, hits, t.OnQueryError), nil
 }
 
-// facts derives what the statistics need of replayed trial t in one
-// fusion of its collection (collection.facts): its per-query scores, its
+// Facts derives what the statistics need of replayed trial t in one
+// fusion of its collection (collection.Facts): its per-query scores, its
 // result key and its judged-only values for the judgedOnly metrics under
 // judgments and sc.
-func (r *runResults) facts(t runs.TrialRecord, judgments scoring.Judgments, sc scoring.Scorer, judgedOnly []string) (replayFacts, error) {
+func (r *Results) Facts(t runs.TrialRecord, judgments scoring.Judgments, sc scoring.Scorer, judgedOnly []string) (Facts, error) {
 	col, s, err := r.collectionOf(t)
 	if err != nil {
-		return replayFacts{}, err
+		return Facts{}, err
 	}
 	derivations.Add(1)
 	factsDerived.Add(1)
@@ -458,7 +458,7 @@ var derivations, factsDerived atomic.Int64
 
 // collectionOf returns the collection of replayed trial t, read once, and
 // t's settings.
-func (r *runResults) collectionOf(t runs.TrialRecord) (*collection, fusion.Settings, error) {
+func (r *Results) collectionOf(t runs.TrialRecord) (*Collection, fusion.Settings, error) {
 	var s fusion.Settings
 	if err := json.Unmarshal(t.Replay.Settings, &s); err != nil {
 		return nil, s, fmt.Errorf("replay: trial %q: settings: %w", t.Name, err)
@@ -470,9 +470,18 @@ func (r *runResults) collectionOf(t runs.TrialRecord) (*collection, fusion.Setti
 		r.cols[t.Replay.Collection] = c
 	}
 	r.mu.Unlock()
-	c.once.Do(func() { c.col, c.err = loadCollection(r.run, t.Replay.Collection) })
+	c.once.Do(func() { c.col, c.err = Load(r.run, t.Replay.Collection) })
 	if c.err != nil {
 		return nil, s, fmt.Errorf("trial %q: %w", t.Name, c.err)
 	}
 	return c.col, s, nil
 }
+
+// Derivations is how many replayed trials' per-query results were
+// derived since the process started (tests and benchmarks read it).
+func Derivations() int64 { return derivations.Load() }
+
+// FactsDerived is how many replayed trials' statistics facts were derived
+// from their collection, not made in their replay, since the process
+// started (tests and benchmarks read it).
+func FactsDerived() int64 { return factsDerived.Load() }

@@ -1,4 +1,4 @@
-package tuner
+package replay
 
 import (
 	"crypto/sha256"
@@ -16,23 +16,23 @@ import (
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 )
 
-// replayQuery is one query made ready for replay: its candidate lists
+// Query is one query made ready for replay: its candidate lists
 // and, for the fast path, its judgments prepared once and the grade of
 // every document the lists hold.
-type replayQuery struct {
-	q      scoring.Query
-	lists  *fusion.Prepared
+type Query struct {
+	Q      scoring.Query
+	Lists  *fusion.Prepared
 	judged *metrics.Query // nil without the fast path
 	grade  []int          // per document unit of lists: the grade (0 when unjudged)
 	isJudg []bool         // per document unit: judged
 }
 
-// replayer fuses one query's prepared candidate lists under a trial's
+// Replayer fuses one query's prepared candidate lists under a trial's
 // settings and scores the ranking, as the engine and runQuery would, with
 // buffers reused across calls. It is not safe for concurrent use.
-type replayer struct {
+type Replayer struct {
 	sc    scoring.Scorer
-	names []string               // sc.Metrics()
+	Names []string               // sc.Metrics()
 	fast  *scoring.MetricsScorer // sc when it is one: scores grades into a slice
 	k     int                    // hits per query, as requested live
 	// depth is how many documents the scorecard reads (-1: all); in
@@ -51,8 +51,8 @@ type replayer struct {
 	vals   []float64
 }
 
-func newReplayer(sc scoring.Scorer, k int) *replayer {
-	rp := &replayer{sc: sc, names: sc.Metrics(), k: k, depth: -1}
+func NewReplayer(sc scoring.Scorer, k int) *Replayer {
+	rp := &Replayer{sc: sc, Names: sc.Metrics(), k: k, depth: -1}
 	if rp.fast, _ = sc.(*scoring.MetricsScorer); rp.fast != nil {
 		rp.depth = 0
 		for _, m := range rp.fast.Card().Metrics {
@@ -66,9 +66,9 @@ func newReplayer(sc scoring.Scorer, k int) *replayer {
 	return rp
 }
 
-// prepare readies q and its candidate lists for replay.
-func (rp *replayer) prepare(q scoring.Query, lists *fusion.Prepared) replayQuery {
-	rq := replayQuery{q: q, lists: lists}
+// Prepare readies q and its candidate lists for replay.
+func (rp *Replayer) Prepare(q scoring.Query, lists *fusion.Prepared) Query {
+	rq := Query{Q: q, Lists: lists}
 	if rp.fast == nil || lists == nil {
 		return rq
 	}
@@ -83,30 +83,30 @@ func (rp *replayer) prepare(q scoring.Query, lists *fusion.Prepared) replayQuery
 	return rq
 }
 
-// cut is how many fused hits to rank: k, or fewer in document mode when
+// Cut is how many fused hits to rank: k, or fewer in document mode when
 // the scorecard and the recorded top read fewer.
-func (rp *replayer) cut(passage bool, recorded int) int {
+func (rp *Replayer) Cut(passage bool, recorded int) int {
 	if passage || rp.depth < 0 {
 		return rp.k
 	}
 	return min(rp.k, max(rp.depth, recorded))
 }
 
-// rank returns the first n hits the engine would return, best first, as
+// Rank returns the first n hits the engine would return, best first, as
 // units of pl: fused under s, stopping at the first score below
 // s.MinScore (fusion.Fuser.HitsInto, the rule the engine ranks by).
-func (rp *replayer) rank(pl *fusion.Prepared, s fusion.Settings, n int) []fusion.Ranked {
+func (rp *Replayer) Rank(pl *fusion.Prepared, s fusion.Settings, n int) []fusion.Ranked {
 	rp.ranked = rp.f.HitsInto(rp.ranked, pl, s, n)
 	rp.count = len(rp.ranked)
 	return rp.ranked
 }
 
-// scoreRanked scores ranked units of rq: by grade lookup in document
+// ScoreRanked scores ranked units of rq: by grade lookup in document
 // mode (units are unique documents), else by document id through the
 // scorer, which counts a document once, at its first rank, as rankingOf
 // does for live hits. It returns the metric values in the scorer's order
 // (valid until the next call) and the primary score.
-func (rp *replayer) scoreRanked(rq *replayQuery, passage bool, ranked []fusion.Ranked) ([]float64, float64) {
+func (rp *Replayer) ScoreRanked(rq *Query, passage bool, ranked []fusion.Ranked) ([]float64, float64) {
 	if rp.fast != nil && !passage {
 		rp.grades, rp.judged = rp.grades[:0], rp.judged[:0]
 		for _, r := range ranked {
@@ -116,28 +116,28 @@ func (rp *replayer) scoreRanked(rq *replayQuery, passage bool, ranked []fusion.R
 		rp.vals = rp.fast.Card().ScoreGrades(rp.vals, rp.grades, rp.judged, rq.judged)
 		return rp.vals, rp.fast.PrimaryOf(rp.vals)
 	}
-	docIDs := rq.lists.DocIDs(passage)
+	docIDs := rq.Lists.DocIDs(passage)
 	rp.ids = rp.ids[:0]
 	for _, r := range ranked {
 		rp.ids = append(rp.ids, docIDs[r.Unit])
 	}
-	scores, primary := rp.sc.Score(rankingOfIDs(rp.ids), rq.q.Judgments)
+	scores, primary := rp.sc.Score(rankingOfIDs(rp.ids), rq.Q.Judgments)
 	rp.vals = rp.vals[:0]
-	for _, m := range rp.names {
+	for _, m := range rp.Names {
 		rp.vals = append(rp.vals, scores[m])
 	}
 	return rp.vals, primary
 }
 
-// score fuses and scores one query under s: the replay's hot path.
-func (rp *replayer) score(rq *replayQuery, s fusion.Settings) ([]float64, float64) {
-	s = legDepth(s, rp.k)
+// Score fuses and scores one query under s: the replay's hot path.
+func (rp *Replayer) Score(rq *Query, s fusion.Settings) ([]float64, float64) {
+	s = LegDepth(s, rp.k)
 	if rp.fast != nil && !s.Passage && s.Formula == fusion.FormulaOwn { // another engine's tie rule: sort
 		if vals, primary, ok := rp.scoreByRank(rq, s); ok {
 			return vals, primary
 		}
 	}
-	return rp.scoreRanked(rq, s.Passage, rp.rank(rq.lists, s, rp.cut(s.Passage, 0)))
+	return rp.ScoreRanked(rq, s.Passage, rp.Rank(rq.Lists, s, rp.Cut(s.Passage, 0)))
 }
 
 // maxRankedJudged bounds the judged documents scoreByRank places by
@@ -152,9 +152,9 @@ const maxRankedJudged = 16
 // the same length. The values are those of scoreRanked over the sorted
 // ranking. ok is false (sort instead) with a NaN score or many judged
 // documents in the lists.
-func (rp *replayer) scoreByRank(rq *replayQuery, s fusion.Settings) (vals []float64, primary float64, ok bool) {
+func (rp *Replayer) scoreByRank(rq *Query, s fusion.Settings) (vals []float64, primary float64, ok bool) {
 	fs := s
-	rp.all = rp.f.ScoreSettingsInto(rp.all, rq.lists, s) // s.Passage is false
+	rp.all = rp.f.ScoreSettingsInto(rp.all, rq.Lists, s) // s.Passage is false
 	kept, judged := 0, 0                                 // units at or above min_score; judged among them
 	for _, r := range rp.all {
 		if r.Score != r.Score {
@@ -170,7 +170,7 @@ func (rp *replayer) scoreByRank(rq *replayQuery, s fusion.Settings) (vals []floa
 	if judged > maxRankedJudged {
 		return nil, 0, false
 	}
-	n := min(rp.cut(false, 0), kept)
+	n := min(rp.Cut(false, 0), kept)
 	rp.grades, rp.judged = slices.Grow(rp.grades[:0], n)[:n], slices.Grow(rp.judged[:0], n)[:n]
 	clear(rp.grades)
 	clear(rp.judged)
@@ -193,31 +193,31 @@ func (rp *replayer) scoreByRank(rq *replayQuery, s fusion.Settings) (vals []floa
 	return rp.vals, rp.fast.PrimaryOf(rp.vals), true
 }
 
-// record fills r with the replayed outcome of one query: routing, scores,
+// Record fills r with the replayed outcome of one query: routing, scores,
 // the recorded top hits and labels, as runQuery records a live one.
-func (rp *replayer) record(r *runs.QueryResult, rq *replayQuery, s fusion.Settings) {
-	s = legDepth(s, rp.k)
-	ranked := rp.rank(rq.lists, s, rp.cut(s.Passage, scoring.TopRecorded))
+func (rp *Replayer) Record(r *runs.QueryResult, rq *Query, s fusion.Settings) {
+	s = LegDepth(s, rp.k)
+	ranked := rp.Rank(rq.Lists, s, rp.Cut(s.Passage, scoring.TopRecorded))
 	n := min(len(ranked), scoring.TopRecorded)
 	hits := make([]backend.Hit, n)
-	docIDs := rq.lists.DocIDs(s.Passage)
+	docIDs := rq.Lists.DocIDs(s.Passage)
 	for i, x := range ranked[:n] {
 		hits[i] = backend.Hit{DocID: docIDs[x.Unit], Score: x.Score}
 	}
-	r.Routing = rp.routing()
-	vals, primary := rp.scoreRanked(rq, s.Passage, ranked)
+	r.Routing = rp.Routing()
+	vals, primary := rp.ScoreRanked(rq, s.Passage, ranked)
 	r.Primary = primary
 	r.Scores = make(map[string]float64, len(vals))
-	for i, name := range rp.names {
+	for i, name := range rp.Names {
 		r.Scores[name] = vals[i]
 	}
-	scoring.RecordTop(r, rq.q, hits)
+	scoring.RecordTop(r, rq.Q, hits)
 }
 
-// routing is the routing of the last ranking, as the engine reports it
+// Routing is the Routing of the last ranking, as the engine reports it
 // (fusion.Routing): "no_results" when it is empty (every hit was below
 // min_score), else "search".
-func (rp *replayer) routing() string {
+func (rp *Replayer) Routing() string {
 	return fusion.Routing(rp.count)
 }
 
@@ -234,27 +234,27 @@ func rankingOfIDs(ids []string) []string {
 	return out
 }
 
-// legDepth returns s with the depth its lists are cut at when an external
+// LegDepth returns s with the depth its lists are cut at when an external
 // engine fuses them for a request of k hits: Weaviate's legs go
 // max(QUERY_HYBRID_MAXIMUM_RESULTS, limit) deep (explorer_hybrid.go), so
 // under fusion.FormulaWeaviate the depth is at least k. The project's own
 // engine cuts at the depth whatever k is.
-func legDepth(s fusion.Settings, k int) fusion.Settings {
+func LegDepth(s fusion.Settings, k int) fusion.Settings {
 	if s.Formula == fusion.FormulaWeaviate && k > s.Fusion.Depth {
 		s.Fusion.Depth = k
 	}
 	return s
 }
 
-// replayFacts are what the statistics need of one replayed trial, made in
+// Facts are what the statistics need of one replayed trial, made in
 // one fusion of each query: its per-query scores without top hits or
 // labels (Results without hits), the result key of its results with their
 // hits (resultKey) and, with judged-only metrics, their judged-only values
 // (judgedOnlyOf).
-type replayFacts struct {
-	results []runs.QueryResult
-	key     string
-	judged  map[string]float64 // nil without judged-only metrics
+type Facts struct {
+	Results []runs.QueryResult
+	Key     string
+	Judged  map[string]float64 // nil without judged-only metrics
 }
 
 // facts fuses and scores every query under s once and returns what
@@ -263,20 +263,20 @@ type replayFacts struct {
 // under judgments and sc — without building the top hits, their labels or
 // a second fusion: the bytes hashed and the values summed are the same, in
 // the same order.
-func (col *collection) facts(s fusion.Settings, policy string, judgments scoring.Judgments, sc scoring.Scorer, judgedOnly []string) replayFacts {
-	fb := col.newFacts(newReplayer(col.scorer, col.k), s, judgments, sc, judgedOnly)
-	for i := range col.queries {
-		fb.query(i)
+func (col *Collection) facts(s fusion.Settings, policy string, judgments scoring.Judgments, sc scoring.Scorer, judgedOnly []string) Facts {
+	fb := col.NewFacts(NewReplayer(col.Scorer, col.K), s, judgments, sc, judgedOnly)
+	for i := range col.Queries {
+		fb.Query(i)
 	}
-	return fb.done(policy)
+	return fb.Done(policy)
 }
 
-// factsBuilder makes a replayed trial's facts (collection.facts) one
+// FactsBuilder makes a replayed trial's facts (collection.facts) one
 // query at a time, in query order: the replay pass makes them beside the
 // trial's summary, in the same fusion of each query.
-type factsBuilder struct {
-	col       *collection
-	rp        *replayer
+type FactsBuilder struct {
+	col       *Collection
+	rp        *Replayer
 	s         fusion.Settings // legDepth applied
 	judgments scoring.Judgments
 	jf        *judgedFacts
@@ -285,38 +285,38 @@ type factsBuilder struct {
 	line      []byte
 }
 
-// newFacts starts the facts of col's queries fused under s by rp, with
+// NewFacts starts the facts of col's queries fused under s by rp, with
 // the judged-only values of the judgedOnly metrics under judgments and sc.
-func (col *collection) newFacts(rp *replayer, s fusion.Settings, judgments scoring.Judgments, sc scoring.Scorer, judgedOnly []string) *factsBuilder {
-	s = legDepth(s, rp.k)
-	return &factsBuilder{col: col, rp: rp, s: s, judgments: judgments, jf: newJudgedFacts(col, rp, s, sc, judgedOnly),
-		out: make([]runs.QueryResult, len(col.queries)), h: sha256.New()}
+func (col *Collection) NewFacts(rp *Replayer, s fusion.Settings, judgments scoring.Judgments, sc scoring.Scorer, judgedOnly []string) *FactsBuilder {
+	s = LegDepth(s, rp.k)
+	return &FactsBuilder{col: col, rp: rp, s: s, judgments: judgments, jf: newJudgedFacts(col, rp, s, sc, judgedOnly),
+		out: make([]runs.QueryResult, len(col.Queries)), h: sha256.New()}
 }
 
-// query fuses and scores query i and records its facts. It returns the
+// Query fuses and scores Query i and records its facts. It returns the
 // metric values (in the scorer's order, valid until the next call) and
 // the primary score, which rp.score would give; rp.routing() is the
-// query's routing. A failed query records its error and returns nil.
-func (fb *factsBuilder) query(i int) ([]float64, float64) {
-	c := &fb.col.queries[i]
-	q := c.q
-	r := runs.QueryResult{QueryID: q.ID, Category: q.Category, Expected: q.ExpectedRouting, RequestID: c.requestID,
+// Query's routing. A failed Query records its error and returns nil.
+func (fb *FactsBuilder) Query(i int) ([]float64, float64) {
+	c := &fb.col.Queries[i]
+	q := c.Q
+	r := runs.QueryResult{QueryID: q.ID, Category: q.Category, Expected: q.ExpectedRouting, RequestID: c.RequestID,
 		Unjudged: len(q.Judgments) == 0}
 	var ranked []fusion.Ranked
 	var vals []float64
 	var docIDs []string
-	if c.err != "" {
-		r.Error = c.err
+	if c.Err != "" {
+		r.Error = c.Err
 		r.Scores = map[string]float64{}
 	} else {
-		ranked, vals, r.Primary = fb.rp.rankTop(&c.replayQuery, fb.s)
-		r.Routing = fb.rp.routing()
+		ranked, vals, r.Primary = fb.rp.rankTop(&c.Query, fb.s)
+		r.Routing = fb.rp.Routing()
 		r.Scores = make(map[string]float64, len(vals))
-		for j, name := range fb.rp.names {
+		for j, name := range fb.rp.Names {
 			r.Scores[name] = vals[j]
 		}
-		fb.jf.query(i, &c.replayQuery, fb.judgments[q.ID], ranked)
-		docIDs = c.lists.DocIDs(fb.s.Passage)
+		fb.jf.query(i, &c.Query, fb.judgments[q.ID], ranked)
+		docIDs = c.Lists.DocIDs(fb.s.Passage)
 	}
 	// A failed query's key line is the same before and after
 	// markQueryErrors: no routing, no top, primary 0.
@@ -330,11 +330,11 @@ func (fb *factsBuilder) query(i int) ([]float64, float64) {
 	return vals, r.Primary
 }
 
-// done marks the failed queries under policy (markQueryErrors) and
+// Done marks the failed queries under policy (markQueryErrors) and
 // returns the facts of every query made.
-func (fb *factsBuilder) done(policy string) replayFacts {
+func (fb *FactsBuilder) Done(policy string) Facts {
 	scoring.MarkQueryErrors(fb.out, policy)
-	return replayFacts{results: fb.out, key: hex.EncodeToString(fb.h.Sum(nil)), judged: fb.jf.values(fb.out, fb.judgments)}
+	return Facts{Results: fb.out, Key: hex.EncodeToString(fb.h.Sum(nil)), Judged: fb.jf.values(fb.out, fb.judgments)}
 }
 
 // rankTop ranks one query of a replayed trial under s (legDepth applied)
@@ -345,20 +345,20 @@ func (fb *factsBuilder) done(policy string) replayFacts {
 // and counts (scoreByRank), then sorts only the best TopRecorded of them,
 // instead of ranking the whole cut. The slices are valid until the next
 // call.
-func (rp *replayer) rankTop(rq *replayQuery, s fusion.Settings) ([]fusion.Ranked, []float64, float64) {
+func (rp *Replayer) rankTop(rq *Query, s fusion.Settings) ([]fusion.Ranked, []float64, float64) {
 	if rp.fast != nil && !s.Passage && s.Formula == fusion.FormulaOwn {
 		if vals, primary, ok := rp.scoreByRank(rq, s); ok {
 			// rp.all holds every unit scored (no NaN): the best
 			// TopRecorded of them, cut at min_score, are the first
 			// TopRecorded of the ranking HitsInto gives, since the
 			// order is total. rp.count is already every kept unit.
-			n := min(rp.cut(false, scoring.TopRecorded), scoring.TopRecorded)
+			n := min(rp.Cut(false, scoring.TopRecorded), scoring.TopRecorded)
 			rp.f.SortTop(rp.all, n)
 			return s.Cut(rp.all[:min(n, len(rp.all))]), vals, primary
 		}
 	}
-	ranked := rp.rank(rq.lists, s, rp.cut(s.Passage, scoring.TopRecorded))
-	vals, primary := rp.scoreRanked(rq, s.Passage, ranked)
+	ranked := rp.Rank(rq.Lists, s, rp.Cut(s.Passage, scoring.TopRecorded))
+	vals, primary := rp.ScoreRanked(rq, s.Passage, ranked)
 	return ranked[:min(len(ranked), scoring.TopRecorded)], vals, primary
 }
 
@@ -384,11 +384,11 @@ type judgedFacts struct {
 	ids    []string
 }
 
-func newJudgedFacts(col *collection, rp *replayer, s fusion.Settings, sc scoring.Scorer, names []string) *judgedFacts {
+func newJudgedFacts(col *Collection, rp *Replayer, s fusion.Settings, sc scoring.Scorer, names []string) *judgedFacts {
 	if len(names) == 0 || sc == nil {
 		return nil
 	}
-	jf := &judgedFacts{names: names, sc: sc, s: s, vals: make([]float64, len(col.queries)*len(names))}
+	jf := &judgedFacts{names: names, sc: sc, s: s, vals: make([]float64, len(col.Queries)*len(names))}
 	if ms, ok := sc.(*scoring.MetricsScorer); ok && rp.fast != nil && !s.Passage && (ms == rp.fast || reflect.DeepEqual(ms, rp.fast)) {
 		jf.fast = ms
 		jf.at = make([]int, len(names))
@@ -406,12 +406,12 @@ func newJudgedFacts(col *collection, rp *replayer, s fusion.Settings, sc scoring
 
 // query records query i's condensed values: its top hits ranked (units
 // of rq's lists) under its judgments j.
-func (jf *judgedFacts) query(i int, rq *replayQuery, j map[string]int, ranked []fusion.Ranked) {
+func (jf *judgedFacts) query(i int, rq *Query, j map[string]int, ranked []fusion.Ranked) {
 	if jf == nil || len(j) == 0 {
 		return
 	}
 	row := jf.vals[i*len(jf.names) : (i+1)*len(jf.names)]
-	if jf.fast != nil && rq.judged != nil && sameJudgments(j, rq.q.Judgments) {
+	if jf.fast != nil && rq.judged != nil && sameJudgments(j, rq.Q.Judgments) {
 		jf.grades, jf.judged = jf.grades[:0], jf.judged[:0]
 		for _, x := range ranked {
 			if rq.isJudg[x.Unit] {
@@ -427,7 +427,7 @@ func (jf *judgedFacts) query(i int, rq *replayQuery, j map[string]int, ranked []
 		}
 		return
 	}
-	docIDs := rq.lists.DocIDs(jf.s.Passage)
+	docIDs := rq.Lists.DocIDs(jf.s.Passage)
 	jf.ids = jf.ids[:0]
 	for _, x := range ranked {
 		jf.ids = append(jf.ids, docIDs[x.Unit])
