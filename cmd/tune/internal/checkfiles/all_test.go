@@ -11,7 +11,7 @@ import (
 // TestCheckAll: every file is checked and reported before the check
 // fails; usage problems fail before any file is read.
 func TestCheckAll(t *testing.T) {
-	good, bad := "../../experiments/testdata/golden/basic.good.json", "../../experiments/testdata/golden/all-at-once.bad.yaml"
+	good, bad := "../../../../experiments/testdata/golden/basic.good.json", "../../../../experiments/testdata/golden/all-at-once.bad.yaml"
 	tests := []struct {
 		name    string
 		files   []string

@@ -16,10 +16,10 @@ import (
 // a kind name forces one; an unknown name lists the kinds.
 func TestFor(t *testing.T) {
 	for _, tc := range []struct{ path, kind, want string }{
-		{"../../experiments/round1.json", "auto", "experiments"},
-		{"../../cmd/tune/testdata/settings/demo.good.yaml", "auto", "settings"},
-		{"../../experiments/testdata/golden/basic.good.json", "auto", "golden"},
-		{"../../experiments/round1.json", "golden", "golden"},
+		{"../../../../experiments/round1.json", "auto", "experiments"},
+		{"../../testdata/settings/demo.good.yaml", "auto", "settings"},
+		{"../../../../experiments/testdata/golden/basic.good.json", "auto", "golden"},
+		{"../../../../experiments/round1.json", "golden", "golden"},
 	} {
 		k, err := checkfiles.For(tc.path, tc.kind)
 		if err != nil || k.Name != tc.want {
