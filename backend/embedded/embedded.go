@@ -23,7 +23,6 @@ import (
 	"github.com/fusiontune/fusiontune/backend/fusion"
 	"github.com/fusiontune/fusiontune/backend/process"
 	"github.com/fusiontune/fusiontune/backend/render"
-	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/internal/secrets"
 )
 
@@ -148,7 +147,7 @@ func New(o Options) (*Factory, error) {
 }
 
 func newFactory(o Options, base map[string]any) *Factory {
-	return &Factory{o: o, base: base, render: render.Memo(render.YAMLOverlay(base, experiments.CustomPrefix), renderMemo)}
+	return &Factory{o: o, base: base, render: render.Memo(render.YAMLOverlay(base, backend.CustomPrefix), renderMemo)}
 }
 
 // Fusion is a trial's query-time settings exactly as `tune serve` will
