@@ -92,8 +92,11 @@ type Param struct {
 	// a trial that changes only them offline, from candidate lists
 	// collected once (depth from the deepest lists), without a restart.
 	Replayable bool
-	// Check returns "" when v (already of the right kind) is acceptable,
-	// else what was expected.
+	// Values are the values a string parameter takes (nil: any); Parse
+	// refuses others as OneOf words it.
+	Values []string
+	// Check returns "" when v (already of the right kind, and among
+	// Values) is acceptable, else what was expected.
 	Check func(v any) string
 	// Doc is one line on what the parameter sets.
 	Doc string
@@ -109,9 +112,9 @@ type Param struct {
 // params is the table. Experiment files list their parameters in this
 // order (the ConfigKey ones left out).
 var params = []Param{
-	{Name: ParamFusionMethod, Kind: KindString, Replayable: true, Check: OneOf(string(fusion.RRF), string(fusion.Linear), string(fusion.CombSUM), string(fusion.CombMNZ)), Doc: "fusion method"},
+	{Name: ParamFusionMethod, Kind: KindString, Replayable: true, Values: []string{string(fusion.RRF), string(fusion.Linear), string(fusion.CombSUM), string(fusion.CombMNZ)}, Doc: "fusion method"},
 	{Name: ParamFusionK, Kind: KindFloat, Replayable: true, Check: upTo(fusion.MaxK), Doc: "RRF rank constant (> 0, at most 1e6)"},
-	{Name: ParamFusionNormalization, Kind: KindString, Replayable: true, Check: OneOf(string(fusion.MinMax), string(fusion.ZScore), string(fusion.L2), string(fusion.None)), Doc: "score normalization"},
+	{Name: ParamFusionNormalization, Kind: KindString, Replayable: true, Values: []string{string(fusion.MinMax), string(fusion.ZScore), string(fusion.L2), string(fusion.None)}, Doc: "score normalization (score-based methods)"},
 	{Name: ParamDepth, Kind: KindInt, Replayable: true, Check: positive, Doc: "candidates per retriever"},
 	{Name: ParamMinScore, Kind: KindFloat, Replayable: true, Check: nil, Doc: "no-results threshold on the fused score (any finite number)"},
 	{Name: ParamBM25MinScore, Kind: KindFloat, Replayable: true, Check: nil, Doc: "floor on BM25 candidate scores (any finite number; BM25 scores are >= 0)"},
@@ -127,7 +130,7 @@ var params = []Param{
 	// tuner fuses them in-process by Weaviate's formula
 	// (fusion.FormulaWeaviate).
 	{Name: ParamAlpha, Kind: KindFloat, Replayable: true, Check: unitInterval, Doc: "Weaviate hybrid alpha: the vector leg's weight, 0 to 1 (weaviate kind)", Engine: "weaviate"},
-	{Name: ParamFusionType, Kind: KindString, Replayable: true, Check: OneOf(fusion.WeaviateRankedFusion, fusion.WeaviateRelativeScoreFusion), Doc: "Weaviate hybrid fusion (weaviate kind)", Engine: "weaviate"},
+	{Name: ParamFusionType, Kind: KindString, Replayable: true, Values: []string{fusion.WeaviateRankedFusion, fusion.WeaviateRelativeScoreFusion}, Doc: "Weaviate hybrid fusion (weaviate kind)", Engine: "weaviate"},
 	// Engine config keys the adapters take beside the parameters.
 	{Name: ParamFusionDepth, Kind: KindInt, Replayable: true, Check: positive, Doc: "the engine config's spelling of depth (engine config key)", ConfigKey: true},
 	{Name: ParamPassage, Kind: KindBool, Doc: "rank chunks instead of documents (engine config key)", ConfigKey: true},
@@ -177,9 +180,9 @@ func KnownParam(name string) bool {
 // Parse converts v, a value as experiment files decode it (float64,
 // string, bool, []any) or as Go callers give it (int, int64, []string),
 // to p's kind through the typed accessors (FloatValue, StringValue, ...),
-// and checks it: numbers must be finite, integers whole, and Check must
-// pass. It returns the normalized value (numbers as float64, lists as
-// []string) or what was expected.
+// and checks it: numbers must be finite, integers whole, strings among
+// Values, and Check must pass. It returns the normalized value (numbers
+// as float64, lists as []string) or what was expected.
 func (p Param) Parse(v any) (any, string) {
 	var msg string
 	switch p.Kind {
@@ -201,6 +204,9 @@ func (p Param) Parse(v any) (any, string) {
 		v, msg = BoolValue(v)
 	case KindStrings:
 		v, msg = StringsValue(v)
+	}
+	if msg == "" && p.Values != nil {
+		msg = OneOf(p.Values...)(v)
 	}
 	if msg != "" {
 		return nil, msg
