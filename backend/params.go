@@ -119,7 +119,7 @@ var params = []Param{
 	{Name: ParamMinScore, Kind: KindFloat, Replayable: true, Check: nil, Doc: "no-results threshold on the fused score (any finite number)"},
 	{Name: ParamBM25MinScore, Kind: KindFloat, Replayable: true, Check: nil, Doc: "floor on BM25 candidate scores (any finite number; BM25 scores are >= 0)"},
 	{Name: ParamDenseMinScore, Kind: KindFloat, Replayable: true, Check: nil, Doc: "floor on dense candidate cosines (any finite number; cosines are in [-1, 1])"},
-	{Name: ParamRetrievers, Kind: KindStrings, Check: retrieverList, Doc: "retrievers to fuse"},
+	{Name: ParamRetrievers, Kind: KindStrings, Check: retrieverList, Doc: "retrievers to fuse: bm25, dense or both, each once"},
 	{Name: ParamChunkSize, Kind: KindInt, IndexTime: true, Check: nonNegative, Doc: "chunk size in tokens (0 = whole documents)"},
 	{Name: ParamChunkOverlap, Kind: KindInt, IndexTime: true, Check: nonNegative, Doc: "chunk overlap in tokens"},
 	{Name: ParamDenseModel, Kind: KindString, IndexTime: true, Check: nonEmpty, Doc: "embedder spec, e.g. lsa-256"},
