@@ -83,7 +83,9 @@ func (k Kind) String() string {
 // (Replayable), or query-time but not replayable: retrievers, which
 // changes the candidate lists themselves.
 type Param struct {
+	// Name is the flattened dotted name ("fusion.k").
 	Name string
+	// Kind is the type of the parameter's value.
 	Kind Kind
 	// IndexTime parameters change the index: changing one means
 	// re-indexing and restarting the backend.
@@ -167,14 +169,14 @@ func ParamNames() []string {
 	return append(names, WeightPattern, CustomPattern)
 }
 
-// KnownParam reports whether name is the table's: an entry, a weight
-// (LookupParam), WeightsParam, a custom.* name, or WeightPattern (which
-// name lists hold).
+// KnownParam reports whether name is the table's: an entry or a weight
+// (LookupParam, which takes WeightPattern as the weight of a retriever
+// "<retriever>"), WeightsParam, or a custom.* name.
 func KnownParam(name string) bool {
 	if _, ok := LookupParam(name); ok {
 		return true
 	}
-	return strings.HasPrefix(name, CustomPrefix) || name == WeightsParam || name == WeightPattern
+	return strings.HasPrefix(name, CustomPrefix) || name == WeightsParam
 }
 
 // Parse converts v, a value as experiment files decode it (float64,
