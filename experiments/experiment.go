@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/internal/yamldoc"
 
 	"github.com/fusiontune/fusiontune/internal/plainnum"
@@ -104,7 +105,7 @@ func ParseExperimentFile(path string, data []byte) (*ExperimentFile, error) {
 			}
 		case "sampler":
 			ef.Sampler = scalarString(ps, v, key)
-			if msg := oneOf("grid", "random", "tpe", "cmaes")(ef.Sampler); ef.Sampler != "" && msg != "" {
+			if msg := backend.OneOf("grid", "random", "tpe", "cmaes")(ef.Sampler); ef.Sampler != "" && msg != "" {
 				ps.at(v, key, "%s", msg)
 			}
 		case "baseline":
@@ -256,7 +257,7 @@ func parseParams(ps *problems, n *yaml.Node, field, prefix string, out Params) {
 			ps.at(k, f, "unknown parameter %q (known: %s)", name, strings.Join(ParamNames(), ", "))
 			return
 		}
-		norm, msg := spec.checkValue(val)
+		norm, msg := spec.Parse(val)
 		if msg != "" {
 			ps.at(v, f, "%s", msg)
 			return

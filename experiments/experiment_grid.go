@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/fusiontune/fusiontune/backend"
 	"gopkg.in/yaml.v3"
 )
 
@@ -24,7 +25,7 @@ func parseGrid(ps *problems, n *yaml.Node, field string) []GridAxis {
 			return
 		}
 		axis := GridAxis{Param: key}
-		if key == "fusion.weights" {
+		if key == backend.WeightsParam {
 			axis.Values = parseWeightsAxis(ps, v, f)
 			axes = append(axes, axis)
 			return
@@ -41,7 +42,7 @@ func parseGrid(ps *problems, n *yaml.Node, field string) []GridAxis {
 				continue
 			}
 			if known {
-				norm, msg := spec.checkValue(val)
+				norm, msg := spec.Parse(val)
 				if msg != "" {
 					ps.at(item, fi, "%s", msg)
 					continue
@@ -116,7 +117,7 @@ func parseSpaceKeys(ps *problems, v *yaml.Node, f, key string, spec ParamSpec) (
 		switch kk {
 		case "type":
 			sp.Type = scalarString(ps, vv, ff)
-			if msg := oneOf("int", "float", "log_float", "categorical")(sp.Type); msg != "" {
+			if msg := backend.OneOf("int", "float", "log_float", "categorical")(sp.Type); msg != "" {
 				ps.at(vv, ff, "%s", msg)
 			}
 		case "low", "high", "step":
@@ -157,7 +158,7 @@ func parseChoices(ps *problems, vv *yaml.Node, ff string, spec ParamSpec) []any 
 	}
 	var choices []any
 	for i, c := range list {
-		norm, msg := spec.checkValue(c)
+		norm, msg := spec.Parse(c)
 		if msg != "" {
 			ps.at(vv.Content[i], fmt.Sprintf("%s[%d]", ff, i), "%s", msg)
 			continue
@@ -364,8 +365,8 @@ func (ef *ExperimentFile) gridSize() int {
 
 // checkCombination validates constraints between parameters.
 func checkCombination(p Params) string {
-	size, hasSize := p["chunk.size"].(float64)
-	overlap, hasOverlap := p["chunk.overlap"].(float64)
+	size, hasSize := p[backend.ParamChunkSize].(float64)
+	overlap, hasOverlap := p[backend.ParamChunkOverlap].(float64)
 	if hasSize && hasOverlap && size > 0 && overlap >= size {
 		return fmt.Sprintf("chunk.overlap (%v) must be smaller than chunk.size (%v)", FormatValue(overlap), FormatValue(size))
 	}
@@ -373,7 +374,7 @@ func checkCombination(p Params) string {
 	// ranking is the tie-break order. The fused retrievers are the trial's
 	// retrievers, or (unset) the default bm25 and dense; a retriever without
 	// a weight has weight 1.
-	fused, _ := p["retrievers"].([]string)
+	fused, _ := p[backend.ParamRetrievers].([]string)
 	if len(fused) == 0 {
 		fused = []string{"bm25", "dense"}
 	}
@@ -415,7 +416,7 @@ func parseWeightsAxis(ps *problems, v *yaml.Node, field string) []any {
 			continue
 		}
 		w := Params{}
-		parseParams(ps, item, fi, "fusion.weights", w)
+		parseParams(ps, item, fi, backend.WeightsParam, w)
 		out = append(out, w)
 	}
 	return out

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/backend/fusion"
 )
 
@@ -12,9 +13,9 @@ import (
 // (fusion.Method.Reads's names: "k", "weights", "normalization"), or "".
 func fusionSetting(param string) string {
 	switch {
-	case param == "fusion.k":
+	case param == backend.ParamFusionK:
 		return fusion.SettingK
-	case param == "fusion.normalization":
+	case param == backend.ParamFusionNormalization:
 		return fusion.SettingNormalization
 	case strings.HasPrefix(param, WeightPrefix):
 		return fusion.SettingWeights
@@ -35,7 +36,7 @@ func ignoredParams(path string, trials []TrialSpec, baseline Params, space []Spa
 	count := map[key]int{}
 	first := map[key]string{}
 	for _, t := range trials {
-		m, ok := t.Params["fusion.method"].(string)
+		m, ok := t.Params[backend.ParamFusionMethod].(string)
 		if !ok {
 			continue
 		}
@@ -69,9 +70,9 @@ func ignoredParams(path string, trials []TrialSpec, baseline Params, space []Spa
 		out = append(out, fmt.Sprintf("%s: %s is ignored by fusion.method %s (%d trials set it, first %q): they rank as if it were unset",
 			path, k.param, k.method, count[k], first[k]))
 	}
-	m, fixed := baseline["fusion.method"].(string)
+	m, fixed := baseline[backend.ParamFusionMethod].(string)
 	for _, sp := range space {
-		if sp.Param == "fusion.method" {
+		if sp.Param == backend.ParamFusionMethod {
 			fixed = false
 		}
 	}

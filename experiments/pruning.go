@@ -3,6 +3,7 @@ package experiments
 import (
 	"math"
 
+	"github.com/fusiontune/fusiontune/backend"
 	"gopkg.in/yaml.v3"
 )
 
@@ -52,7 +53,7 @@ func parsePruning(ps *problems, n *yaml.Node, field string) *Pruning {
 			x, ok := decodeValue(ps, v, f)
 			fv, isNum := x.(float64)
 			if ok && !isNum {
-				ps.at(v, f, "must be a number between 0 and 1 (got %s)", describe(x))
+				ps.at(v, f, "must be a number between 0 and 1 (got %s)", backend.Describe(x))
 				return
 			}
 			if isNum && (math.IsNaN(fv) || fv <= 0 || fv >= 1) {

@@ -8,9 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -23,7 +25,6 @@ import (
 	"github.com/fusiontune/fusiontune/backend/fusion"
 	"github.com/fusiontune/fusiontune/backend/process"
 	"github.com/fusiontune/fusiontune/backend/render"
-	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/internal/secrets"
 )
 
@@ -148,7 +149,7 @@ func New(o Options) (*Factory, error) {
 }
 
 func newFactory(o Options, base map[string]any) *Factory {
-	return &Factory{o: o, base: base, render: render.Memo(render.YAMLOverlay(base, experiments.CustomPrefix), renderMemo)}
+	return &Factory{o: o, base: base, render: render.Memo(render.YAMLOverlay(base, backend.CustomPrefix), renderMemo)}
 }
 
 // Fusion is a trial's query-time settings exactly as `tune serve` will
@@ -223,7 +224,7 @@ func flatten(prefix string, m map[string]any) map[string]any {
 // Check validates params' engine config the way `tune serve` will read
 // it (Config), so a bad parameter fails before any restart.
 func (f *Factory) Check(params map[string]any) error {
-	cfg, err := f.config(params)
+	cfg, err := f.Config(params)
 	if err == nil && cfg.Has(engine.Dense) && !strings.HasPrefix(cfg.Dense.Model, "openai:") {
 		// Catch an unknown embedder spec now; openai models are checked
 		// by the service itself, which reaches the server.
@@ -242,45 +243,19 @@ func (f *Factory) Describe(params map[string]any) string {
 	return render.Described(f.render(params))
 }
 
-// Config is the engine config params run on: what `tune serve` reads from
-// the config file rendered for them (the base config overlaid by params).
-// The parameters experiment files hold overlay the parsed base config as
-// typed values (engine.Config.WithParams), with no YAML written or read.
-// What the typed overlay refuses is rendered and parsed as the file will
-// be, which decides and words it: the typed overlay is stricter than YAML
-// in a few corners experiment files cannot reach (null, 100.5 for an
-// integer, a number for a string, engine keys that are no parameter), and
-// a refused trial is worded as before, in the config file's terms.
+// Config is the engine config params run on: params overlaid on the
+// parsed base config as typed values (engine.Config.WithParams), with no
+// YAML written or read, and a relative "file:" dense model resolved as
+// ParseConfig resolves the rendered file's (against "/"). It is what
+// `tune serve` reads from the config file rendered for params (Describe),
+// for every trial it accepts; it is stricter than that YAML in a few
+// corners experiment files cannot reach, which it refuses: null, 100.5
+// for an integer, a number for a string, engine keys that are no
+// parameter, strings that are not UTF-8 (which YAML cannot always write).
+// Problems name the parameter ("depth: must be <= 10000 (got 20000)").
 func (f *Factory) Config(params map[string]any) (engine.Config, error) {
-	cfg, err := f.config(params)
-	if re := (renderError{}); errors.As(err, &re) {
-		return cfg, fmt.Errorf("render engine config: %w", re.err)
-	}
-	return cfg, err
-}
-
-// config is Config with a failed render a renderError (Check words it as
-// the render's own error, Config after "render engine config: ").
-func (f *Factory) config(params map[string]any) (engine.Config, error) {
-	if cfg, err := f.typed(params); err == nil {
-		return cfg, nil
-	}
-	return f.parsed(params)
-}
-
-// renderError is a trial config that did not render.
-type renderError struct{ err error }
-
-func (e renderError) Error() string { return e.err.Error() }
-func (e renderError) Unwrap() error { return e.err }
-
-// typed is params overlaid on the parsed base config as typed values, with
-// a relative "file:" dense model resolved as ParseConfig resolves the
-// rendered file's (against "/").
-func (f *Factory) typed(params map[string]any) (engine.Config, error) {
-	if !validUTF8(params) {
-		// yaml.v3 cannot write every such string: the file decides.
-		return engine.Config{}, errors.New("a string that is not UTF-8")
+	if name, ok := invalidUTF8(params); ok {
+		return engine.Config{}, fmt.Errorf("%s: a string that is not UTF-8", name)
 	}
 	cfg, err := f.cfg.WithParams(params)
 	if err != nil {
@@ -292,40 +267,31 @@ func (f *Factory) typed(params map[string]any) (engine.Config, error) {
 	return cfg, nil
 }
 
-// validUTF8 reports whether every string among params' values is valid
-// UTF-8 (experiment files decode to nothing else).
-func validUTF8(params map[string]any) bool {
-	for _, v := range params {
-		switch x := v.(type) {
+// invalidUTF8 returns the first parameter, by name, holding a string that
+// is not valid UTF-8 (experiment files decode to nothing else).
+func invalidUTF8(params map[string]any) (string, bool) {
+	names := slices.Sorted(maps.Keys(params))
+	for _, name := range names {
+		var list []string
+		switch x := params[name].(type) {
 		case string:
-			if !utf8.ValidString(x) {
-				return false
-			}
+			list = []string{x}
 		case []string:
-			for _, e := range x {
-				if !utf8.ValidString(e) {
-					return false
-				}
-			}
+			list = x
 		case []any:
 			for _, e := range x {
-				if s, ok := e.(string); ok && !utf8.ValidString(s) {
-					return false
+				if s, ok := e.(string); ok {
+					list = append(list, s)
 				}
 			}
 		}
+		for _, s := range list {
+			if !utf8.ValidString(s) {
+				return name, true
+			}
+		}
 	}
-	return true
-}
-
-// parsed is params' engine config rendered and parsed back, as `tune
-// serve` reads it.
-func (f *Factory) parsed(params map[string]any) (engine.Config, error) {
-	data, err := f.render(params)
-	if err != nil {
-		return engine.Config{}, renderError{err}
-	}
-	return engine.ParseConfig(data, "trial config", "/")
+	return "", false
 }
 
 // Replica returns the factory of a replica whose engine caches its indexes

@@ -1,24 +1,22 @@
 package engine
 
 import (
-	"fmt"
 	"maps"
-	"math"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
+	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/backend/fusion"
 )
 
 // CustomPrefix starts the free-form parameters of external backends'
-// config templates (experiments.CustomPrefix): the engine ignores them.
-const CustomPrefix = "custom."
+// config templates (backend.CustomPrefix): the engine ignores them.
+const CustomPrefix = backend.CustomPrefix
 
 // WeightPrefix starts a retriever's fusion weight parameter
-// ("fusion.weights.bm25"), as experiments.WeightPrefix.
-const WeightPrefix = "fusion.weights."
+// ("fusion.weights.bm25"), backend.WeightPrefix.
+const WeightPrefix = backend.WeightPrefix
 
 // WithParams returns c with a trial's parameters set, validated as a
 // whole: what ParseConfig returns for c's YAML with each dotted parameter
@@ -29,7 +27,8 @@ const WeightPrefix = "fusion.weights."
 // dense.min_score; custom.* parameters are ignored.
 //
 // Values are those experiment files decode to: numbers as float64 (or
-// int), strings, true or false, lists of strings ([]string or []any). An
+// int), strings, true or false, lists of strings ([]string or []any), read
+// by backend's typed accessors (backend.FloatValue and the like). An
 // unknown parameter or a value of the wrong kind is a problem naming the
 // parameter; all problems are returned at once as a *ConfigError (whose
 // problems carry no position), and so are those of Validate, worded alike.
@@ -58,7 +57,7 @@ func (c Config) WithParams(params map[string]any) (Config, error) {
 			msg = set(&out, params[name])
 		} else if r, ok := strings.CutPrefix(name, WeightPrefix); ok && r != "" && !strings.Contains(r, ".") {
 			var w float64
-			if w, msg = number(params[name]); msg == "" {
+			if w, msg = backend.FloatValue(params[name]); msg == "" {
 				if out.Fusion.Weights == nil {
 					out.Fusion.Weights = map[string]float64{}
 				}
@@ -81,10 +80,12 @@ func (c Config) WithParams(params map[string]any) (Config, error) {
 }
 
 // ParamNames lists the parameters WithParams knows, sorted, with the
-// weights as the pattern "fusion.weights.<retriever>".
+// weights as the pattern backend.WeightPattern: names of the parameter
+// table (backend.LookupParam), each set on the Config field of the same
+// YAML path.
 func ParamNames() []string {
 	names := slices.Sorted(maps.Keys(paramSetters))
-	return append(names, WeightPrefix+"<retriever>")
+	return append(names, backend.WeightPattern)
 }
 
 // paramSetter sets one parameter on a Config, or returns what is wrong
@@ -92,136 +93,55 @@ func ParamNames() []string {
 type paramSetter func(c *Config, v any) string
 
 var paramSetters = map[string]paramSetter{
-	"fusion.method":        stringParam(func(c *Config) *fusion.Method { return &c.Fusion.Method }),
-	"fusion.k":             floatParam(func(c *Config) *float64 { return &c.Fusion.K }),
-	"fusion.normalization": stringParam(func(c *Config) *fusion.Normalization { return &c.Fusion.Normalization }),
-	"fusion.depth":         intParam(func(c *Config) *int { return &c.Fusion.Depth }),
-	"depth":                intParam(func(c *Config) *int { return &c.Depth }),
-	"min_score":            optionalFloatParam(func(c *Config) **float64 { return &c.MinScore }),
-	"passage":              boolParam(func(c *Config) *bool { return &c.Passage }),
-	"retrievers":           stringsParam(func(c *Config) *[]string { return &c.Retrievers }),
-	"chunk.size":           intParam(func(c *Config) *int { return &c.Chunk.Size }),
-	"chunk.overlap":        intParam(func(c *Config) *int { return &c.Chunk.Overlap }),
-	"dense.model":          stringParam(func(c *Config) *string { return &c.Dense.Model }),
-	"dense.min_score":      optionalFloatParam(func(c *Config) **float64 { return &c.Dense.MinScore }),
-	"bm25.k1":              floatParam(func(c *Config) *float64 { return &c.BM25.K1 }),
-	"bm25.b":               floatParam(func(c *Config) *float64 { return &c.BM25.B }),
-	"bm25.min_score":       optionalFloatParam(func(c *Config) **float64 { return &c.BM25.MinScore }),
+	backend.ParamFusionMethod:        stringParam(func(c *Config) *fusion.Method { return &c.Fusion.Method }),
+	backend.ParamFusionK:             floatParam(func(c *Config) *float64 { return &c.Fusion.K }),
+	backend.ParamFusionNormalization: stringParam(func(c *Config) *fusion.Normalization { return &c.Fusion.Normalization }),
+	backend.ParamFusionDepth:         intParam(func(c *Config) *int { return &c.Fusion.Depth }),
+	backend.ParamDepth:               intParam(func(c *Config) *int { return &c.Depth }),
+	backend.ParamMinScore:            optionalFloatParam(func(c *Config) **float64 { return &c.MinScore }),
+	backend.ParamPassage:             boolParam(func(c *Config) *bool { return &c.Passage }),
+	backend.ParamRetrievers:          stringsParam(func(c *Config) *[]string { return &c.Retrievers }),
+	backend.ParamChunkSize:           intParam(func(c *Config) *int { return &c.Chunk.Size }),
+	backend.ParamChunkOverlap:        intParam(func(c *Config) *int { return &c.Chunk.Overlap }),
+	backend.ParamDenseModel:          stringParam(func(c *Config) *string { return &c.Dense.Model }),
+	backend.ParamDenseMinScore:       optionalFloatParam(func(c *Config) **float64 { return &c.Dense.MinScore }),
+	backend.ParamBM25K1:              floatParam(func(c *Config) *float64 { return &c.BM25.K1 }),
+	backend.ParamBM25B:               floatParam(func(c *Config) *float64 { return &c.BM25.B }),
+	backend.ParamBM25MinScore:        optionalFloatParam(func(c *Config) **float64 { return &c.BM25.MinScore }),
+}
+
+// setter returns a paramSetter that reads a value with get (one of
+// backend's typed accessors) and stores it with set.
+func setter[T any](get func(any) (T, string), set func(c *Config, v T)) paramSetter {
+	return func(c *Config, v any) string {
+		x, msg := get(v)
+		if msg == "" {
+			set(c, x)
+		}
+		return msg
+	}
 }
 
 func floatParam(field func(*Config) *float64) paramSetter {
-	return func(c *Config, v any) string {
-		f, msg := number(v)
-		if msg == "" {
-			*field(c) = f
-		}
-		return msg
-	}
+	return setter(backend.FloatValue, func(c *Config, f float64) { *field(c) = f })
 }
 
 func optionalFloatParam(field func(*Config) **float64) paramSetter {
-	return func(c *Config, v any) string {
-		f, msg := number(v)
-		if msg == "" {
-			*field(c) = &f
-		}
-		return msg
-	}
+	return setter(backend.FloatValue, func(c *Config, f float64) { *field(c) = &f })
 }
 
 func intParam(field func(*Config) *int) paramSetter {
-	return func(c *Config, v any) string {
-		if i, ok := v.(int); ok {
-			*field(c) = i
-			return ""
-		}
-		f, msg := number(v)
-		if msg != "" {
-			return strings.Replace(msg, "a number", "an integer", 1)
-		}
-		// -2^63 <= f < 2^63: the range of int64 (int is 64 bits wide here).
-		if f != math.Trunc(f) || f < math.MinInt64 || f >= math.MaxInt64 {
-			return fmt.Sprintf("must be an integer (got %s)", describe(v))
-		}
-		*field(c) = int(f)
-		return ""
-	}
+	return setter(backend.IntValue, func(c *Config, i int) { *field(c) = i })
 }
 
 func stringParam[T ~string](field func(*Config) *T) paramSetter {
-	return func(c *Config, v any) string {
-		s, ok := v.(string)
-		if !ok {
-			return fmt.Sprintf("must be a string (got %s)", describe(v))
-		}
-		*field(c) = T(s)
-		return ""
-	}
+	return setter(backend.StringValue, func(c *Config, s string) { *field(c) = T(s) })
 }
 
 func boolParam(field func(*Config) *bool) paramSetter {
-	return func(c *Config, v any) string {
-		b, ok := v.(bool)
-		if !ok {
-			return fmt.Sprintf("must be true or false (got %s)", describe(v))
-		}
-		*field(c) = b
-		return ""
-	}
+	return setter(backend.BoolValue, func(c *Config, b bool) { *field(c) = b })
 }
 
 func stringsParam(field func(*Config) *[]string) paramSetter {
-	return func(c *Config, v any) string {
-		var list []string
-		switch x := v.(type) {
-		case []string:
-			list = slices.Clone(x)
-		case []any:
-			list = make([]string, len(x))
-			for i, e := range x {
-				s, ok := e.(string)
-				if !ok {
-					return fmt.Sprintf("must be a list of strings (item %d is %s)", i, describe(e))
-				}
-				list[i] = s
-			}
-		default:
-			return fmt.Sprintf("must be a list of strings (got %s)", describe(v))
-		}
-		if list == nil {
-			list = []string{} // as YAML decodes []
-		}
-		*field(c) = list
-		return ""
-	}
-}
-
-// number returns v as a float64: a float64, int or int64 value.
-func number(v any) (float64, string) {
-	switch x := v.(type) {
-	case float64:
-		return x, ""
-	case int:
-		return float64(x), ""
-	case int64:
-		return float64(x), ""
-	}
-	return 0, fmt.Sprintf("must be a number (got %s)", describe(v))
-}
-
-// describe names a parameter value in a problem.
-func describe(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return "null"
-	case string:
-		return strconv.Quote(x)
-	case []any, []string:
-		return "a list"
-	case map[string]any:
-		return "an object"
-	case float64, int, int64, bool:
-		return fmt.Sprint(x) // floats shortest, as FormatFloat(x, 'g', -1, 64)
-	}
-	return fmt.Sprintf("a %T", v)
+	return setter(backend.StringsValue, func(c *Config, list []string) { *field(c) = list })
 }

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/backend/embed"
 	"github.com/fusiontune/fusiontune/backend/fusion"
 	"gopkg.in/yaml.v3"
@@ -81,11 +82,17 @@ func DefaultConfig(corpus string) Config {
 	}
 }
 
-// Params lists the parameters a trial may set.
-// (experiment files' names: the text-search configuration is the custom
-// parameter custom.text_config).
-var Params = []string{"chunk.size", "chunk.overlap", "custom.text_config", "bm25.min_score", "dense.model", "dense.min_score",
-	"fusion.method", "fusion.k", "fusion.weights.bm25", "fusion.weights.dense", "fusion.normalization", "depth"}
+// ParamTextConfig is the experiment files' name of the text-search
+// configuration (bm25.text_config): a custom parameter.
+const ParamTextConfig = backend.CustomPrefix + "text_config"
+
+// Params lists the parameters a trial may set: names of the parameter
+// table (backend.LookupParam), the weights of the kind's two retrievers and
+// ParamTextConfig. bm25.k1 and bm25.b are refused with a reason of their
+// own, every other name as not the kind's.
+var Params = []string{backend.ParamChunkSize, backend.ParamChunkOverlap, ParamTextConfig, backend.ParamBM25MinScore,
+	backend.ParamDenseModel, backend.ParamDenseMinScore, backend.ParamFusionMethod, backend.ParamFusionK,
+	backend.WeightParam(BM25), backend.WeightParam(Dense), backend.ParamFusionNormalization, backend.ParamDepth}
 
 // WithParams overlays params (flattened dotted keys) on c and validates
 // the result.
@@ -104,41 +111,41 @@ func (c Config) WithParams(params map[string]any) (Config, error) {
 		v := params[k]
 		var err error
 		switch k {
-		case "chunk.size":
+		case backend.ParamChunkSize:
 			c.Chunk.Size, err = toInt(v)
-		case "chunk.overlap":
+		case backend.ParamChunkOverlap:
 			c.Chunk.Overlap, err = toInt(v)
-		case "custom.text_config":
+		case ParamTextConfig:
 			c.BM25.TextConfig, err = toString(v)
-		case "dense.model":
+		case backend.ParamDenseModel:
 			c.Dense.Model, err = toString(v)
-		case "bm25.min_score", "dense.min_score":
+		case backend.ParamBM25MinScore, backend.ParamDenseMinScore:
 			var f float64
 			if f, err = toFloat(v); err == nil {
-				if k == "bm25.min_score" {
+				if k == backend.ParamBM25MinScore {
 					c.BM25.MinScore = &f
 				} else {
 					c.Dense.MinScore = &f
 				}
 			}
-		case "fusion.method":
+		case backend.ParamFusionMethod:
 			var s string
 			s, err = toString(v)
 			c.Fusion.Method = fusion.Method(s)
-		case "fusion.normalization":
+		case backend.ParamFusionNormalization:
 			var s string
 			s, err = toString(v)
 			c.Fusion.Normalization = fusion.Normalization(s)
-		case "fusion.k":
+		case backend.ParamFusionK:
 			c.Fusion.K, err = toFloat(v)
-		case "depth":
+		case backend.ParamDepth:
 			c.Fusion.Depth, err = toInt(v)
-		case "fusion.weights.bm25", "fusion.weights.dense":
+		case backend.WeightParam(BM25), backend.WeightParam(Dense):
 			var f float64
 			if f, err = toFloat(v); err == nil {
-				c.Fusion.Weights[strings.TrimPrefix(k, "fusion.weights.")] = f
+				c.Fusion.Weights[strings.TrimPrefix(k, backend.WeightPrefix)] = f
 			}
-		case "bm25.k1", "bm25.b":
+		case backend.ParamBM25K1, backend.ParamBM25B:
 			bad(k, "ts_rank_cd, the postgres kind's lexical score, has no BM25 parameters")
 			continue
 		default:
@@ -266,39 +273,41 @@ func ReadConfig(path string) (Config, error) {
 	return c, nil
 }
 
+// toInt reads an integer: a number as backend.IntValue reads it, within
+// ±2^31, or a string holding one.
 func toInt(v any) (int, error) {
 	switch x := v.(type) {
-	case int:
-		return x, nil
-	case int64:
-		return int(x), nil
-	case float64:
-		if x == math.Trunc(x) && math.Abs(x) < 1<<31 {
-			return int(x), nil
-		}
 	case string:
 		return strconv.Atoi(x)
+	case float64:
+		if math.Abs(x) >= 1<<31 {
+			return 0, fmt.Errorf("want an integer (got %v)", v)
+		}
 	}
-	return 0, fmt.Errorf("want an integer (got %v)", v)
+	i, msg := backend.IntValue(v)
+	if msg != "" {
+		return 0, fmt.Errorf("want an integer (got %v)", v)
+	}
+	return i, nil
 }
 
+// toFloat reads a number as backend.FloatValue reads it, or a string
+// holding one.
 func toFloat(v any) (float64, error) {
-	switch x := v.(type) {
-	case int:
-		return float64(x), nil
-	case int64:
-		return float64(x), nil
-	case float64:
-		return x, nil
-	case string:
-		return strconv.ParseFloat(x, 64)
+	if s, ok := v.(string); ok {
+		return strconv.ParseFloat(s, 64)
 	}
-	return 0, fmt.Errorf("want a number (got %v)", v)
+	f, msg := backend.FloatValue(v)
+	if msg != "" {
+		return 0, fmt.Errorf("want a number (got %v)", v)
+	}
+	return f, nil
 }
 
 func toString(v any) (string, error) {
-	if s, ok := v.(string); ok {
-		return s, nil
+	s, msg := backend.StringValue(v)
+	if msg != "" {
+		return "", fmt.Errorf("want a string (got %v)", v)
 	}
-	return "", fmt.Errorf("want a string (got %v)", v)
+	return s, nil
 }

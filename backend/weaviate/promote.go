@@ -107,8 +107,8 @@ func ReadProduction(path string) (Production, error) {
 	if !className.MatchString(p.Class) {
 		return Production{}, fmt.Errorf("weaviate: %s: class: want a GraphQL class name, capitalized (got %q)", path, p.Class)
 	}
-	t, err := Translate(map[string]any{ParamAlpha: p.Alpha, ParamFusionType: p.FusionType, "depth": p.MaxResults,
-		"bm25.k1": p.K1, "bm25.b": p.B, "dense.model": p.Model})
+	t, err := Translate(map[string]any{ParamAlpha: p.Alpha, ParamFusionType: p.FusionType, backend.ParamDepth: p.MaxResults,
+		backend.ParamBM25K1: p.K1, backend.ParamBM25B: p.B, backend.ParamDenseModel: p.Model})
 	if err != nil {
 		return Production{}, fmt.Errorf("weaviate: %s: %w", path, err)
 	}

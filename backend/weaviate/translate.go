@@ -4,18 +4,54 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
+	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/backend/fusion"
 )
 
 // Weaviate's own parameter names, accepted in experiment files beside the
-// common ones.
+// common ones (backend.ParamAlpha, backend.ParamFusionType).
 const (
-	ParamAlpha      = "alpha"
-	ParamFusionType = "fusionType"
+	ParamAlpha      = backend.ParamAlpha
+	ParamFusionType = backend.ParamFusionType
 )
+
+// Params lists the parameters the weaviate kind sets, in the order its
+// refusal of any other names them: Weaviate's own (ParamAlpha,
+// ParamFusionType) and the common names Translate maps onto them or onto
+// the server's settings. fusion.normalization is taken at min_max only and
+// fusion.k at 59 only (onlyValue). Translate also takes the names of
+// Accepted beyond these.
+var Params = []string{ParamAlpha, ParamFusionType, backend.ParamFusionMethod, backend.WeightParam("bm25"), backend.WeightParam("dense"),
+	backend.ParamFusionNormalization, backend.ParamFusionK, backend.ParamDepth, backend.ParamBM25K1, backend.ParamBM25B,
+	backend.ParamDenseModel, backend.ParamRetrievers}
+
+// onlyValue is, for a parameter of Params that Translate takes at one
+// value only, that value as refusals name it.
+var onlyValue = map[string]string{
+	backend.ParamFusionNormalization: string(fusion.MinMax),
+	backend.ParamFusionK:             fmt.Sprint(fusion.WeaviateOneBasedK),
+}
+
+// Accepted lists every name Translate takes, at some value: Params, then
+// fusion.depth (the engine config's spelling of depth) and chunk.size and
+// chunk.overlap (0 only: the kind loads whole documents, one object each).
+func Accepted() []string {
+	return append(slices.Clone(Params), backend.ParamFusionDepth, backend.ParamChunkSize, backend.ParamChunkOverlap)
+}
+
+// setsList is what Translate's refusal of an unknown name lists: Params,
+// each with its only value.
+func setsList() string {
+	names := make([]string, len(Params))
+	for i, p := range Params {
+		names[i] = strings.TrimSpace(p + " " + onlyValue[p])
+	}
+	return strings.Join(names, ", ")
+}
 
 // Defaults of a Trial, Weaviate's own (v1.35.2: DefaultAlpha and
 // HybridFusionDefault in adapters/handlers/graphql/local/common_filters/
@@ -97,8 +133,8 @@ func Translate(params map[string]any) (Trial, error) {
 			} else {
 				t.FusionType = s
 			}
-		case strings.HasPrefix(name, "fusion.weights."):
-			r := strings.TrimPrefix(name, "fusion.weights.")
+		case strings.HasPrefix(name, backend.WeightPrefix):
+			r := strings.TrimPrefix(name, backend.WeightPrefix)
 			x, ok := num(v)
 			switch {
 			case r != "bm25" && r != "dense":
@@ -108,51 +144,51 @@ func Translate(params map[string]any) (Trial, error) {
 			default:
 				weights[r] = x
 			}
-		case name == "fusion.method":
+		case name == backend.ParamFusionMethod:
 			method, _ = v.(string)
 			switch method {
 			case string(fusion.RRF), string(fusion.Linear):
 			default:
 				bad(name, "Weaviate fuses by rankedFusion (fusion.method rrf) or relativeScoreFusion (linear, min_max per leg); %v has no Weaviate form", v)
 			}
-		case name == "fusion.normalization":
+		case name == backend.ParamFusionNormalization:
 			normalization, _ = v.(string)
 			if normalization != string(fusion.MinMax) {
 				bad(name, "Weaviate normalizes by min-max only (relativeScoreFusion); %v cannot be expressed", v)
 			}
-		case name == "fusion.k":
+		case name == backend.ParamFusionK:
 			if x, ok := num(v); !ok || x != fusion.WeaviateOneBasedK {
 				bad(name, "Weaviate fixes the RRF constant: rankedFusion scores 1/(60 + position) over zero-based positions, which is fusion.k 59 in one-based ranks; it cannot be set (got %v)", v)
 			}
-		case name == "depth" || name == "fusion.depth":
+		case name == backend.ParamDepth || name == backend.ParamFusionDepth:
 			if x, ok := num(v); !ok || x != math.Trunc(x) || x < 1 || x > MaxMaxResults {
 				bad(name, "want an integer from 1 to %d (got %v)", MaxMaxResults, v)
 			} else {
 				t.MaxResults = int(x)
 			}
-		case name == "bm25.k1":
+		case name == backend.ParamBM25K1:
 			if x, ok := num(v); !ok || x < 0 || math.IsInf(x, 0) {
 				bad(name, "want a number >= 0 (got %v)", v)
 			} else {
 				t.K1 = x
 			}
-		case name == "bm25.b":
+		case name == backend.ParamBM25B:
 			if x, ok := num(v); !ok || x < 0 || x > 1 {
 				bad(name, "want a number from 0 to 1 (got %v)", v)
 			} else {
 				t.B = x
 			}
-		case name == "dense.model":
+		case name == backend.ParamDenseModel:
 			if s, ok := v.(string); !ok || s == "" {
 				bad(name, "want an embedder spec such as lsa-256 (got %v)", v)
 			} else {
 				t.Model = s
 			}
-		case name == "chunk.size" || name == "chunk.overlap":
+		case name == backend.ParamChunkSize || name == backend.ParamChunkOverlap:
 			if x, ok := num(v); !ok || x != 0 {
 				bad(name, "the weaviate kind loads whole documents, one object each: only 0 (got %v)", v)
 			}
-		case name == "retrievers":
+		case name == backend.ParamRetrievers:
 			rs := strs(v)
 			switch {
 			case len(rs) == 1 && rs[0] == "bm25":
@@ -164,17 +200,17 @@ func Translate(params map[string]any) (Trial, error) {
 				bad(name, "want bm25, dense or both (got %v)", v)
 			}
 		default:
-			bad(name, "not a parameter the weaviate kind can set (it sets alpha, fusionType, fusion.method, fusion.weights.bm25, fusion.weights.dense, fusion.normalization min_max, fusion.k 59, depth, bm25.k1, bm25.b, dense.model, retrievers)")
+			bad(name, "not a parameter the weaviate kind can set (it sets %s)", setsList())
 		}
 	}
 	if _, ok := params[ParamAlpha]; ok && len(weights) > 0 {
-		bad("fusion.weights", "give alpha or fusion.weights.bm25/dense, not both")
+		bad(backend.WeightsParam, "give alpha or fusion.weights.bm25/dense, not both")
 	}
 	if _, ok := params[ParamFusionType]; ok && method != "" {
-		bad("fusion.method", "give fusionType or fusion.method, not both")
+		bad(backend.ParamFusionMethod, "give fusionType or fusion.method, not both")
 	}
 	if method == string(fusion.RRF) && normalization != "" {
-		bad("fusion.normalization", "rankedFusion (fusion.method rrf) normalizes nothing; drop it")
+		bad(backend.ParamFusionNormalization, "rankedFusion (fusion.method rrf) normalizes nothing; drop it")
 	}
 	switch method {
 	case string(fusion.RRF):
@@ -191,7 +227,7 @@ func Translate(params map[string]any) (Trial, error) {
 			wd = w
 		}
 		if wb+wd == 0 {
-			bad("fusion.weights", "bm25 and dense are both 0: nothing to fuse")
+			bad(backend.WeightsParam, "bm25 and dense are both 0: nothing to fuse")
 		} else {
 			t.Alpha = wd / (wb + wd)
 		}
@@ -202,29 +238,14 @@ func Translate(params map[string]any) (Trial, error) {
 	return t, nil
 }
 
+// num reads a number (backend.FloatValue) that is not NaN.
 func num(v any) (float64, bool) {
-	switch x := v.(type) {
-	case float64:
-		return x, !math.IsNaN(x)
-	case int:
-		return float64(x), true
-	case int64:
-		return float64(x), true
-	}
-	return 0, false
+	x, msg := backend.FloatValue(v)
+	return x, msg == "" && !math.IsNaN(x)
 }
 
+// strs reads a list of strings (backend.StringsValue); nil if v is none.
 func strs(v any) []string {
-	switch x := v.(type) {
-	case []string:
-		return x
-	case []any:
-		out := make([]string, 0, len(x))
-		for _, e := range x {
-			s, _ := e.(string)
-			out = append(out, s)
-		}
-		return out
-	}
-	return nil
+	list, _ := backend.StringsValue(v)
+	return list
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/backend/weaviate"
 )
 
@@ -86,5 +87,36 @@ func TestUUIDStable(t *testing.T) {
 	a, b := weaviate.UUID("4983"), weaviate.UUID("4983")
 	if a != b || a == weaviate.UUID("4984") || len(a) != 36 || a[14] != '5' {
 		t.Fatalf("UUID: %s %s %s", a, b, weaviate.UUID("4984"))
+	}
+}
+
+// TestTranslateNames: Translate takes exactly the names Accepted declares
+// (at some value), refuses every other name of the parameter table as not
+// the kind's, and lists Params in that refusal, word for word.
+func TestTranslateNames(t *testing.T) {
+	const refusal = "not a parameter the weaviate kind can set"
+	accepted := map[string]bool{}
+	for _, n := range weaviate.Accepted() {
+		accepted[n] = true
+	}
+	names := append(backend.ParamNames(), "fusion.weights.bm25", "fusion.weights.dense", "custom.x")
+	for _, n := range names {
+		if n == backend.WeightPattern || n == backend.CustomPattern {
+			continue
+		}
+		_, err := weaviate.Translate(map[string]any{n: nil})
+		if refused := err != nil && strings.Contains(err.Error(), refusal); refused == accepted[n] {
+			t.Errorf("%s: accepted %v, but Translate says %v", n, accepted[n], err)
+		}
+	}
+	for n := range accepted {
+		if _, ok := backend.LookupParam(n); !ok {
+			t.Errorf("%s: accepted, but not in the parameter table", n)
+		}
+	}
+	_, err := weaviate.Translate(map[string]any{"min_score": 0.1})
+	want := "min_score: " + refusal + " (it sets alpha, fusionType, fusion.method, fusion.weights.bm25, fusion.weights.dense, fusion.normalization min_max, fusion.k 59, depth, bm25.k1, bm25.b, dense.model, retrievers)"
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v\nwant %s", err, want)
 	}
 }
