@@ -233,7 +233,7 @@ func TrialRun(run *runs.Run, index int, tag string) (r trec.Run, rankScores bool
 // to tell the user about it ("" for nothing); errors naming a run or
 // trial that is not there are InputErrors.
 func TrialRunBytes(store *runs.Store, ref string) (data []byte, note string, err error) {
-	rec, e, err := ResolveTrial(store, ref)
+	rec, e, err := runs.ResolveTrial(store, ref)
 	if err != nil {
 		return nil, "", err
 	}
@@ -249,20 +249,4 @@ func TrialRunBytes(store *runs.Store, ref string) (data []byte, note string, err
 		return nil, "", err
 	}
 	return b.Bytes(), note, nil
-}
-
-// ResolveTrial finds the trial ref names in store: "RUN" (its best trial)
-// or "RUN:TRIAL" (run ids hold no colon; trial names may: "w=bm25:0.6").
-// A run or trial that is not there is an inputerr.Error.
-func ResolveTrial(store *runs.Store, ref string) (*runs.Run, runs.Entry, error) {
-	runRef, trial, _ := strings.Cut(ref, ":")
-	run, err := store.Resolve(runRef)
-	if err != nil {
-		return nil, runs.Entry{}, inputerr.Wrap(err)
-	}
-	e, err := TrialOf(run, trial)
-	if err != nil {
-		return nil, runs.Entry{}, inputerr.Wrap(err)
-	}
-	return run, e, nil
 }

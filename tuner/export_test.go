@@ -58,17 +58,10 @@ func (c *ReplayCore) ScoreBoth(rq *ReplayQuery, s fusion.Settings) (fast, sorted
 	return fast, append([]float64(nil), v...), fastP, sortedP, fastR, c.rp.Routing()
 }
 
-// ComputedAfter is how many paired tests, category intervals, result keys
-// and judged-only values the steps after the trials computed (not precomputed while they
-// ran), since the process started.
-func ComputedAfter() int64 { return computedAfter.Load() }
 
 // Derivations is how many replayed trials' per-query results were
 // derived since the process started.
 func Derivations() int64 { return replay.Derivations() }
-
-// ResultKey exposes resultKey.
-var ResultKey = resultKey
 
 // ReplayedFacts derives replayed trial t's facts as the precomputed
 // statistics do, in one derivation: its per-query scores, result key and

@@ -9,6 +9,7 @@ import (
 	"github.com/fusiontune/fusiontune/internal/plainnum"
 	"github.com/fusiontune/fusiontune/metrics"
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/analysis"
 	"github.com/fusiontune/fusiontune/tuner/replay"
 )
 
@@ -96,7 +97,7 @@ func ParseGate(s string) (Gate, error) {
 		g.Value = v
 	}
 	switch strings.ToLower(g.Metric) {
-	case PrimaryMetric, RoutingMetric:
+	case analysis.PrimaryMetric, RoutingMetric:
 		g.Metric = strings.ToLower(g.Metric)
 	default:
 		mm, err := metrics.ParseMetric(g.Metric)
@@ -144,7 +145,7 @@ func parseLatencyGate(s string, g Gate, metric, threshold string) (Gate, error) 
 func GateMetrics(gates []Gate) []string {
 	var out []string
 	for _, g := range gates {
-		if g.Metric != PrimaryMetric && g.Metric != RoutingMetric && !isLatencyMetric(g.Metric) {
+		if g.Metric != analysis.PrimaryMetric && g.Metric != RoutingMetric && !isLatencyMetric(g.Metric) {
 			out = append(out, g.Metric)
 		}
 	}
@@ -234,7 +235,7 @@ func checkGates(run *runs.Run, e runs.Entry, gates []Gate, lat *runs.Latency) ([
 				r.Detail = fmt.Sprintf("no query of category %q declares an expected routing", g.Category)
 			}
 		case g.Category == "":
-			if g.Metric == PrimaryMetric {
+			if g.Metric == analysis.PrimaryMetric {
 				r.Value, ok = e.Primary, true
 			} else if r.Value, ok = e.Scorecard[g.Metric]; !ok {
 				r.Detail = fmt.Sprintf("%s was not measured in this run (add it to score.metrics)", g.Metric)

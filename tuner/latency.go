@@ -300,17 +300,3 @@ func (c Config) constrain(run *runs.Run, out *Outcome) error {
 	out.Winner = &e
 	return nil
 }
-
-// constrainedWinner returns the winner latency.json records when the run
-// had score.constraints (ok true); an error when none met them.
-func constrainedWinner(run *runs.Run, lb runs.Leaderboard) (runs.Entry, bool, error) {
-	l, ok, err := run.ReadLatency()
-	if err != nil || !ok || len(l.Constraints) == 0 {
-		return runs.Entry{}, false, err
-	}
-	if l.Winner == "" {
-		return runs.Entry{}, true, fmt.Errorf("run %s: no trial meets score.constraints (%s; see %s)", run.ID(), strings.Join(l.Constraints, "; "), runs.LatencyFile)
-	}
-	e, err := lb.Find(l.Winner)
-	return e, true, err
-}

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fusiontune/fusiontune/runs"
+
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/tuner"
@@ -129,10 +131,10 @@ func TestLatencyGateAndConstraint(t *testing.T) {
 		t.Errorf("latency.json: p95_limit_ms %v, want 100 (the report's threshold line)", lat.P95LimitMS)
 	}
 	// tune apply RUN, tune gate RUN: the run's winner is the constrained one.
-	if e, err := tuner.TrialOf(bound.Run, ""); err != nil || e.Name != "fast" {
+	if e, err := runs.TrialOf(bound.Run, ""); err != nil || e.Name != "fast" {
 		t.Errorf("TrialOf(run, \"\") = %q, %v; want the constrained winner fast", e.Name, err)
 	}
-	if e, err := tuner.TrialOf(free.Run, ""); err != nil || e.Name != "slow-best" {
+	if e, err := runs.TrialOf(free.Run, ""); err != nil || e.Name != "slow-best" {
 		t.Errorf("TrialOf(unconstrained run, \"\") = %q, %v; want slow-best", e.Name, err)
 	}
 	a, errA := os.ReadFile(filepath.Join(free.Run.Dir, "leaderboard.json"))
@@ -156,7 +158,7 @@ func TestLatencyConstraintNoWinner(t *testing.T) {
 	if _, ok := out.Best(); ok {
 		t.Error("a winner although no trial meets the constraints")
 	}
-	if _, err := tuner.TrialOf(out.Run, ""); err == nil || !strings.Contains(err.Error(), "no trial meets score.constraints") {
+	if _, err := runs.TrialOf(out.Run, ""); err == nil || !strings.Contains(err.Error(), "no trial meets score.constraints") {
 		t.Errorf("TrialOf without a winner: %v", err)
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/fusiontune/fusiontune/metrics/stats"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/runs/report"
+	"github.com/fusiontune/fusiontune/tuner/analysis"
 	"github.com/fusiontune/fusiontune/tuner/pass"
 	"github.com/fusiontune/fusiontune/tuner/sampler"
 	"github.com/fusiontune/fusiontune/tuner/scoring"
@@ -75,7 +76,7 @@ type Config struct {
 
 	// Stats configure the significance step; Gates are checked on the
 	// best trial.
-	Stats StatsOptions
+	Stats analysis.StatsOptions
 	Gates []Gate
 	// Latency says which trials' latency is measured again after the
 	// sweep (nil: DefaultLatencyOptions); Constraints (score.constraints,
@@ -104,7 +105,7 @@ type Config struct {
 	Phases *pass.Phases
 
 	// pre precomputes the trials' statistics while they run (set by Run).
-	pre *preStats
+	pre *analysis.Prestats
 }
 
 // SharedConfig is a study shared through a database.
@@ -197,11 +198,11 @@ func Run(ctx context.Context, c Config) (*Outcome, error) {
 	c.Phases.Mark("tuner: open the backend")
 	// The precomputation ends with Run (on any path).
 	preCtx, cancelPre := context.WithCancel(ctx)
-	c.pre = newPreStats(preCtx, run, c.Stats, preStatsWorkers)
-	defer c.pre.wait()
+	c.pre = analysis.NewPrestats(preCtx, run, c.Stats, analysis.PrestatsWorkers)
+	defer c.pre.Wait()
 	defer cancelPre()
 	if len(c.Queries) > 0 && c.Scorer != nil {
-		c.pre.withFacts(scoring.JudgmentsOf(c.Queries), c.Scorer)
+		c.pre.WithFacts(scoring.JudgmentsOf(c.Queries), c.Scorer)
 	}
 	started := time.Now()
 	res, held, runErr, stop, err := c.execute(ctx, run, b, backendDir, snapshotted)
@@ -471,7 +472,7 @@ func (c Config) heldOut(ctx context.Context, run *runs.Run, b backend.Backend) (
 	if err := writeResults(run, heldOutReferenceFile, refResults); err != nil {
 		return nil, err
 	}
-	if err := ConfirmContext(ctx, h, results, refResults, base.Name, best.Primary-base.Primary, c.Stats); err != nil {
+	if err := analysis.ConfirmContext(ctx, h, results, refResults, base.Name, best.Primary-base.Primary, c.Stats); err != nil {
 		return nil, err
 	}
 	fmt.Fprintln(c.Log, h.ConfirmLine())
@@ -508,7 +509,7 @@ func (c Config) finish(ctx context.Context, run *runs.Run, held *runs.HeldOut, b
 	if ctx.Err() != nil {
 		statsCtx = context.WithoutCancel(ctx)
 	}
-	c.pre.wait() // what the last trials left to compute
+	c.pre.Wait() // what the last trials left to compute
 	c.Phases.Mark("tuner: wait for the precomputed statistics")
 	trials, lb, err := c.leaderboard(run)
 	if err != nil {
@@ -600,7 +601,7 @@ func (c Config) leaderboard(run *runs.Run) ([]runs.TrialRecord, runs.Leaderboard
 	if len(c.Queries) > 0 {
 		lb.SetCeiling(scoring.Ceiling(c.Queries, c.Scorer))
 	}
-	same, err := resultKeys(run, trials, c.pre)
+	same, err := analysis.ResultKeys(run, trials, c.pre)
 	if err != nil {
 		return nil, runs.Leaderboard{}, err
 	}
@@ -618,11 +619,11 @@ func (c Config) statistics(statsCtx context.Context, run *runs.Run, lb *runs.Lea
 	for _, t := range trials {
 		records[t.Index] = t
 	}
-	if err := significance(statsCtx, run, lb, c.Stats, c.pre, records); err != nil {
+	if err := analysis.SignificanceFrom(statsCtx, run, lb, c.Stats, c.pre, records); err != nil {
 		return statsCtx.Err() != nil, err
 	}
 	if len(c.Queries) > 0 {
-		if err := setJudgedOnly(statsCtx, run, lb, scoring.JudgmentsOf(c.Queries), c.Scorer, c.pre, records); err != nil {
+		if err := analysis.SetJudgedOnlyFrom(statsCtx, run, lb, scoring.JudgmentsOf(c.Queries), c.Scorer, c.pre, records); err != nil {
 			return statsCtx.Err() != nil, err
 		}
 	}
@@ -799,8 +800,8 @@ func openStudyStore(ctx context.Context, url string) (*studystore.Store, error) 
 // best trial is not significant after the correction, and the family is
 // large enough that one uncorrected test on a held-out half has more
 // power (stats.SplitBreakEven).
-func splitHint(lb runs.Leaderboard, o StatsOptions) string {
-	o = o.withDefaults()
+func splitHint(lb runs.Leaderboard, o analysis.StatsOptions) string {
+	o = o.WithDefaults()
 	best, ok := lb.Best()
 	if lb.HeldOut != nil || !ok || best.Comparison == nil || best.Comparison.Significant || o.Correction == stats.None {
 		return ""

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fusiontune/fusiontune/tuner/analysis"
+
 	"github.com/fusiontune/fusiontune/tuner/pass"
 
 	"github.com/fusiontune/fusiontune/tuner/scoring"
@@ -88,7 +90,7 @@ func runConfig(t *testing.T, trials []experiments.TrialSpec, study *sampler.Opti
 		Store: store, Manifest: runs.Manifest{Tool: "test", Backend: "landscape"},
 		Trials: trials, Study: study, Queries: landscapeQueries(36), Dataset: "landscape",
 		Scorer: sc, Eval: pass.EvalOptions{Concurrency: 2}, Backend: &landscapes{},
-		Stats: tuner.StatsOptions{Seed: 7}, Gates: gs,
+		Stats: analysis.StatsOptions{Seed: 7}, Gates: gs,
 	}
 }
 

@@ -87,7 +87,7 @@ func loop(ctx context.Context, o Options, src source, ev evaluator) (*Result, er
 				ev.resumed(t)
 				res.Trials = append(res.Trials, *t.recorded)
 				res.Skipped++
-				o.pre.add(*t.recorded)
+				o.pre.Add(*t.recorded)
 				continue
 			}
 			if err := ctx.Err(); err != nil {
@@ -126,7 +126,7 @@ func finishLoop(ctx context.Context, o Options, ev evaluator, rec *recorder, res
 			defer close(added)
 			if durable() == nil {
 				for _, t := range trials {
-					o.pre.add(t)
+					o.pre.Add(t)
 				}
 			}
 		}()
@@ -205,7 +205,7 @@ func runOne(ctx context.Context, o Options, src source, ev evaluator, rec *recor
 	rec.then(func() {
 		if !out.batched {
 			// Its statistics start at once, beside the next trial.
-			o.pre.add(record)
+			o.pre.Add(record)
 		}
 		o.Progress.TrialDone(t.index+1, t.total, record, eta)
 	})

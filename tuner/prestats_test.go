@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/tuner/analysis"
+
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 
 	"github.com/fusiontune/fusiontune/experiments"
@@ -30,13 +32,13 @@ func TestRunPrecomputesStatistics(t *testing.T) {
 		t.Run(fmt.Sprint(metrics), func(t *testing.T) {
 			c := runConfig(t, trials, nil)
 			c.Stats.Metrics = metrics
-			before := tuner.ComputedAfter()
+			before := analysis.ComputedAfter()
 			out, err := tuner.Run(context.Background(), c)
 			if err != nil {
 				t.Fatal(err)
 			}
 			checkFinished(t, out, len(trials), 0)
-			if n := tuner.ComputedAfter() - before; n != 0 {
+			if n := analysis.ComputedAfter() - before; n != 0 {
 				t.Errorf("the step after the last trial computed %d tests, intervals, keys and judged-only values, want 0 (all precomputed)", n)
 			}
 			checkSameStatistics(t, out.Leaderboard, statisticsAlone(t, out, c))
@@ -54,10 +56,10 @@ func statisticsAlone(t *testing.T, out *tuner.Outcome, c tuner.Config) runs.Lead
 		t.Fatal(err)
 	}
 	alone := runs.NewLeaderboard("", nil, recs)
-	if err := tuner.Significance(context.Background(), out.Run, &alone, c.Stats); err != nil {
+	if err := analysis.Significance(context.Background(), out.Run, &alone, c.Stats); err != nil {
 		t.Fatal(err)
 	}
-	if err := tuner.SetJudgedOnly(context.Background(), out.Run, &alone, scoring.JudgmentsOf(c.Queries), c.Scorer); err != nil {
+	if err := analysis.SetJudgedOnly(context.Background(), out.Run, &alone, scoring.JudgmentsOf(c.Queries), c.Scorer); err != nil {
 		t.Fatal(err)
 	}
 	return alone

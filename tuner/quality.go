@@ -10,6 +10,7 @@ import (
 	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/metrics/stats"
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/analysis"
 	"github.com/fusiontune/fusiontune/tuner/replay"
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 )
@@ -38,7 +39,7 @@ type Reference struct {
 // ReferenceOf makes the reference of run's best trial (or the trial
 // trial names).
 func ReferenceOf(run *runs.Run, trial string) (*Reference, error) {
-	e, err := TrialOf(run, trial)
+	e, err := runs.TrialOf(run, trial)
 	if err != nil {
 		return nil, err
 	}
@@ -191,8 +192,8 @@ func routingByCategory(results []runs.QueryResult) map[string]float64 {
 // comparison per metric (primary first, then the scorecard's; one family
 // under the statistics' correction), with the reference's and current
 // means, and the per-category deltas of the primary score.
-func against(ctx context.Context, ref *Reference, e runs.Entry, all []runs.QueryResult, shown []string, goldenHash string, o StatsOptions) (*runs.Against, error) {
-	o = o.withDefaults()
+func against(ctx context.Context, ref *Reference, e runs.Entry, all []runs.QueryResult, shown []string, goldenHash string, o analysis.StatsOptions) (*runs.Against, error) {
+	o = o.WithDefaults()
 	base := ref.Baseline.Results()
 	var results []runs.QueryResult // the scored ones: a baseline keeps no others
 	for _, r := range all {
@@ -201,7 +202,7 @@ func against(ctx context.Context, ref *Reference, e runs.Entry, all []runs.Query
 		}
 	}
 	a := &runs.Against{Reference: ref.Name, GoldenHashDiffers: ref.Baseline.GoldenHash != "" && ref.Baseline.GoldenHash != goldenHash}
-	metricNames := []string{PrimaryMetric}
+	metricNames := []string{analysis.PrimaryMetric}
 	for _, m := range shown {
 		_, here := e.Scorecard[m]
 		if _, ok := ref.Baseline.Scorecard[m]; ok && here {
@@ -211,21 +212,21 @@ func against(ctx context.Context, ref *Reference, e runs.Entry, all []runs.Query
 	var paired []stats.Paired
 	var means [][2]float64
 	for _, m := range metricNames {
-		x, y, _, err := pairScores(base, results, m, "reference", e.Name)
+		x, y, _, err := analysis.PairScores(base, results, m, "reference", e.Name)
 		if err != nil {
 			return nil, err
 		}
 		if len(x) == 0 {
 			return nil, fmt.Errorf("--against %s: no query scored on both sides (is it the same golden set?)", ref.Name)
 		}
-		p, err := stats.CompareContext(ctx, y, x, deriveSeed(o.Seed, "against", m), o.Thresholds)
+		p, err := stats.CompareContext(ctx, y, x, analysis.DeriveSeed(o.Seed, "against", m), o.Thresholds)
 		if err != nil {
 			return nil, fmt.Errorf("against: %w", err)
 		}
 		paired = append(paired, p)
 		means = append(means, [2]float64{stats.Mean(x), stats.Mean(y)})
 	}
-	cs, err := decide(paired, "reference", "metrics", o)
+	cs, err := analysis.Decide(paired, "reference", "metrics", o)
 	if err != nil {
 		return nil, err
 	}
@@ -236,10 +237,10 @@ func against(ctx context.Context, ref *Reference, e runs.Entry, all []runs.Query
 		a.Metrics = append(a.Metrics, runs.MetricDelta{Metric: metricNames[i], Reference: runs.Round(means[i][0]), Current: runs.Round(means[i][1]),
 			Paired: *c, Verdict: runs.Verdict(*c)})
 	}
-	if a.Categories, err = categoryDeltas(ctx, base, results, o); err != nil {
+	if a.Categories, err = analysis.CategoryDeltas(ctx, base, results, o); err != nil {
 		return nil, err
 	}
-	if oa, ob := onlyIn(base, results), onlyIn(results, base); oa+ob > 0 {
+	if oa, ob := analysis.OnlyIn(base, results), analysis.OnlyIn(results, base); oa+ob > 0 {
 		a.Warnings = append(a.Warnings, fmt.Sprintf("the reference and this run scored different queries (%d only in the reference, %d only here): compared on those both scored", oa, ob))
 	}
 	for _, cd := range a.Categories {

@@ -286,7 +286,7 @@ func (r *replayEval) finish(ctx context.Context, res *Result, durable func() err
 	o := r.o
 	o.durable = durable
 	err := verify(ctx, o, r.ro, r.verifyGroups(), res)
-	r.o.pre.widen()
+	r.o.pre.Widen()
 	return err
 }
 

@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/tuner/analysis"
+
 	"github.com/fusiontune/fusiontune/tuner/replay"
 
 	"github.com/fusiontune/fusiontune/tuner/pass"
@@ -83,7 +85,7 @@ func TestReplayedFactsInOneDerivation(t *testing.T) {
 			if !reflect.DeepEqual(got, scores) {
 				t.Errorf("trial %s: scores differ from QueryScores'", tr.Name)
 			}
-			if want := tuner.ResultKey(full); key != want {
+			if want := analysis.ResultKey(full); key != want {
 				t.Errorf("trial %s: result key %s, want %s", tr.Name, key, want)
 			}
 			want := scoring.ScoreRecorded(full, judgments, sc, names).JudgedOnly
@@ -144,7 +146,7 @@ func TestRunTakesTheReplaysFacts(t *testing.T) {
 	c := tuner.Config{
 		Store: store, Manifest: runs.Manifest{Tool: "test", Backend: "engine"},
 		Trials: trials, Queries: qs, Dataset: "demo", Scorer: demoScorer(t), Eval: pass.EvalOptions{Concurrency: 2},
-		Backend: engineFactory{b}, Stats: tuner.StatsOptions{Seed: 7},
+		Backend: engineFactory{b}, Stats: analysis.StatsOptions{Seed: 7},
 		Replay: &tuner.ReplayOptions{Mode: tuner.ModeReplay, Resolve: b.Resolve, Verify: 1},
 	}
 	before := tuner.FactsDerived()
@@ -174,7 +176,7 @@ func TestRunTakesTheReplaysFacts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		keys[r.Name] = tuner.ResultKey(res)
+		keys[r.Name] = analysis.ResultKey(res)
 	}
 	if keys["bm25-k10"] != keys["bm25-k20"] || keys["baseline"] != keys["baseline-x2"] {
 		t.Fatal("bm25 alone at k=10 and k=20, or the baseline at twice its weights, rank differently: the test would check fewer repeated results")

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fusiontune/fusiontune/internal/parallel"
+
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/backend/fusion"
 	"github.com/fusiontune/fusiontune/experiments"
@@ -227,7 +229,7 @@ func (p *verifyPass) run(ctx context.Context, o Options, ro ReplayOptions, res *
 	// that agree recorded in one batch.
 	shared := fmt.Sprintf(" (one pass for %d trials)", len(p.trials))
 	checks := make([]settlement, len(p.trials))
-	parallelFor(len(p.trials), func(k int) {
+	parallel.For(len(p.trials), func(k int) {
 		checks[k] = checkVerified(o, ro, p.trials[k], replays[k], batches[k], p.hows[k]+shared)
 	})
 	return settleAll(o, ro, res, recorded, checks, began)

@@ -9,6 +9,7 @@ import (
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/analysis"
 	"github.com/fusiontune/fusiontune/tuner/pass"
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 )
@@ -45,7 +46,7 @@ type Options struct {
 
 	// pre, when set, precomputes the statistics of each recorded trial
 	// while the next ones run (prestats.go).
-	pre *preStats
+	pre *analysis.Prestats
 	// started is the trial's backend, started ahead (ahead.go): its
 	// config is applied, and runTrial restarts it only if the service
 	// died since. searched, when set, is called once the trial's last

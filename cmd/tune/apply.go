@@ -6,7 +6,6 @@ import (
 
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/cli"
 	"github.com/fusiontune/fusiontune/runs"
-	"github.com/fusiontune/fusiontune/tuner"
 	"github.com/fusiontune/fusiontune/tuner/promote"
 )
 
@@ -23,7 +22,7 @@ func runApply(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	entry, err := tuner.TrialOf(run, p.Arg(1))
+	entry, err := runs.TrialOf(run, p.Arg(1))
 	if err != nil {
 		return inputError(err)
 	}

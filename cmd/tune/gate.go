@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 
+	"github.com/fusiontune/fusiontune/runs"
+
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/cli"
 	"github.com/fusiontune/fusiontune/tuner"
 )
@@ -18,7 +20,7 @@ func runGate(ctx context.Context, a *app, args []string) error {
 	if len(s.ParsedGates) == 0 {
 		return inputError(errors.New("gates: no gates in the settings (e.g. gates: [\"NDCG@10 >= 0.5\"])"))
 	}
-	entry, err := tuner.TrialOf(run, fs.Arg(1))
+	entry, err := runs.TrialOf(run, fs.Arg(1))
 	if err != nil {
 		if fs.NArg() < 2 {
 			return failedError(err) // no trial succeeded

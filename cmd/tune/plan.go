@@ -3,19 +3,20 @@ package main
 import (
 	"context"
 
+	"github.com/fusiontune/fusiontune/tuner/analysis"
+
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/cli"
-	"github.com/fusiontune/fusiontune/tuner"
 )
 
 var planSpec = cli.Spec{Name: "plan", Usage: usage("plan"), Args: atMostOneRun, Flags: []cli.Flag{configFlag, runsDirFlag,
-	cli.String("effect", tuner.DefaultPlanEffectText, "the mean gain to detect, 0 < EFFECT <= 1")}}
+	cli.String("effect", analysis.DefaultPlanEffectText, "the mean gain to detect, 0 < EFFECT <= 1")}}
 
 func runPlan(ctx context.Context, a *app, args []string) error {
 	fs, err := a.parse(planSpec, args)
 	if err != nil {
 		return err
 	}
-	e, err := tuner.ParseEffect(fs.Str("effect"))
+	e, err := analysis.ParseEffect(fs.Str("effect"))
 	if err != nil {
 		return err
 	}
@@ -24,13 +25,13 @@ func runPlan(ctx context.Context, a *app, args []string) error {
 		if err != nil {
 			return err
 		}
-		return tuner.PlanBudget(e, nil, "", s.StatsOptions(0)).Write(a.stdout)
+		return analysis.PlanBudget(e, nil, "", s.StatsOptions(0)).Write(a.stdout)
 	}
 	s, _, run, err := a.openRun(fs, fs.Arg(0))
 	if err != nil {
 		return err
 	}
-	b, err := tuner.PlanRun(e, run, s.StatsOptions(0))
+	b, err := analysis.PlanRun(e, run, s.StatsOptions(0))
 	if err != nil {
 		return err
 	}

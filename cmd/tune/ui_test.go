@@ -20,7 +20,6 @@ import (
 
 	"github.com/fusiontune/fusiontune/experiments/labels"
 	"github.com/fusiontune/fusiontune/runs"
-	"github.com/fusiontune/fusiontune/tuner"
 )
 
 var uiShots = flag.String("ui.shots", "", "save the tune ui screenshots in this directory (default: a new temporary directory, kept)")
@@ -82,7 +81,7 @@ func recorded(t *testing.T, dir, trial string) map[string]runs.QueryResult {
 		t.Fatal(err)
 	}
 	replay.EnsureDeriver(run)
-	e, err := tuner.TrialOf(run, trial)
+	e, err := runs.TrialOf(run, trial)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,8 +6,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/fusiontune/fusiontune/tuner/analysis"
+
 	"github.com/fusiontune/fusiontune/runs"
-	"github.com/fusiontune/fusiontune/tuner"
 )
 
 // DefaultGuardTolerance is how far a guarded category's primary score may
@@ -24,7 +25,7 @@ const DefaultGuardTolerance = 0.0
 type Policy struct {
 	Guarded   []string
 	Tolerance float64
-	Stats     tuner.StatsOptions
+	Stats     analysis.StatsOptions
 }
 
 // Decision is the policy's verdict on one trial.
@@ -105,8 +106,8 @@ func CheckContext(ctx context.Context, run *runs.Run, lb runs.Leaderboard, best 
 	if h := lb.HeldOut; h != nil && h.Confirmation != nil && h.Trial == best.Name && h.Confirmation.Against == ref.Name {
 		c, where = h.Confirmation, " on the held-out queries"
 		d.Confirmed = true
-	} else if c == nil || c.Against != ref.Name || c.Metric != tuner.PrimaryMetric {
-		cmp, err := tuner.CompareTrialsContext(ctx, run, lb.Trials, ref, tuner.PrimaryMetric, p.Stats)
+	} else if c == nil || c.Against != ref.Name || c.Metric != analysis.PrimaryMetric {
+		cmp, err := analysis.CompareTrialsContext(ctx, run, lb.Trials, ref, analysis.PrimaryMetric, p.Stats)
 		if err != nil {
 			return d, err
 		}

@@ -11,13 +11,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fusiontune/fusiontune/tuner/analysis"
+
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/metrics/stats"
 	"github.com/fusiontune/fusiontune/runs"
-	"github.com/fusiontune/fusiontune/tuner"
 	"github.com/fusiontune/fusiontune/tuner/promote"
 )
 
@@ -95,7 +96,7 @@ func (f *promoteFixture) config(t *testing.T, trial string, log *bytes.Buffer, v
 	th := stats.DefaultThresholds()
 	return promote.Config{
 		ConfigPath: f.prod, Store: f.store, Run: f.run, Entry: entry, Log: log,
-		Policy: promote.Policy{Stats: tuner.StatsOptions{Thresholds: th, Correction: stats.Holm, Seed: 7}},
+		Policy: promote.Policy{Stats: analysis.StatsOptions{Thresholds: th, Correction: stats.Holm, Seed: 7}},
 		Golden: func() ([]scoring.Query, scoring.Scorer, error) { return nil, nil, nil },
 		NewVerify: func(config, dir string, check func(context.Context, backend.Searcher) error) (func(context.Context) error, error) {
 			return func(context.Context) error {

@@ -6,5 +6,5 @@
 // against the settings file's directory, and one Validate per block that
 // lists every problem at once. Only cmd/tune uses it: the library
 // packages take the plain values it yields (pass.EvalOptions,
-// tuner.StatsOptions, promote.Policy, ...).
+// analysis.StatsOptions, promote.Policy, ...).
 package settings

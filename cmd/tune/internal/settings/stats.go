@@ -3,6 +3,8 @@ package settings
 import (
 	"fmt"
 
+	"github.com/fusiontune/fusiontune/tuner/analysis"
+
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/metrics"
 	"github.com/fusiontune/fusiontune/metrics/stats"
@@ -125,7 +127,7 @@ func (s *Settings) parseGates(add func(field, format string, args ...any)) {
 
 // StatsOptions turns the settings into the tuner's statistics options;
 // seed is the experiment file's seed, used when stats.seed is not set.
-func (s *Settings) StatsOptions(seed int64) tuner.StatsOptions {
+func (s *Settings) StatsOptions(seed int64) analysis.StatsOptions {
 	st := s.Stats
 	if st.Seed != nil {
 		seed = *st.Seed
@@ -134,7 +136,7 @@ func (s *Settings) StatsOptions(seed int64) tuner.StatsOptions {
 	th.Alpha, th.Level = st.Alpha, st.Level
 	th.Resamples, th.Permutations = st.Resamples, st.Permutations
 	th.MinIntervalN, th.MinNonZeroPairs = st.MinCategoryQueries, st.MinNonZeroPairs
-	return tuner.StatsOptions{Thresholds: th, Correction: st.Correction, Metrics: st.Metrics, Seed: seed}
+	return analysis.StatsOptions{Thresholds: th, Correction: st.Correction, Metrics: st.Metrics, Seed: seed}
 }
 
 // Policy is the promotion policy from the settings.

@@ -4,6 +4,8 @@ import (
 	"io"
 	"log/slog"
 
+	"github.com/fusiontune/fusiontune/tuner/analysis"
+
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/ui"
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
@@ -36,7 +38,7 @@ func (s *Settings) UIOptions(store *runs.Store, pool string, r *runs.Redactor, l
 		return o, inputerr.Wrap(err)
 	}
 	o = ui.Options{Store: store, Dataset: ds, Scorer: scorer, K: s.Eval.K, Backend: f, Labels: s.JudgeStoreURL(),
-		Compare: func(seed int64) tuner.CompareOptions { return tuner.CompareOptions{Stats: s.StatsOptions(seed)} },
+		Compare: func(seed int64) analysis.CompareOptions { return analysis.CompareOptions{Stats: s.StatsOptions(seed)} },
 		Log:     slog.New(slog.NewTextHandler(log, nil))}
 	docs, err := ds.JudgeDocs()
 	if err != nil {

@@ -9,10 +9,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/tuner/analysis"
+
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/settings"
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/sweeptest"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
-	"github.com/fusiontune/fusiontune/tuner"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata golden files")
@@ -40,12 +41,12 @@ func TestPlanBudgetPriorAndRun(t *testing.T) {
 	if err := settings.Load(&s, &s, "tune.yaml", nil, nil); err != nil {
 		t.Fatal(err)
 	}
-	effect, err := tuner.ParseEffect("0.02")
+	effect, err := analysis.ParseEffect("0.02")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var prior bytes.Buffer
-	if err := tuner.PlanBudget(effect, nil, "", s.StatsOptions(0)).Write(&prior); err != nil {
+	if err := analysis.PlanBudget(effect, nil, "", s.StatsOptions(0)).Write(&prior); err != nil {
 		t.Fatal(err)
 	}
 	if *update {
@@ -58,7 +59,7 @@ func TestPlanBudgetPriorAndRun(t *testing.T) {
 	}
 
 	for _, bad := range []string{"0", "1.5", "x"} {
-		_, err := tuner.ParseEffect(bad)
+		_, err := analysis.ParseEffect(bad)
 		var ie *inputerr.Error
 		if want := `--effect: must be a number in (0, 1] (got "` + bad + `")`; !errors.As(err, &ie) || err.Error() != want {
 			t.Errorf("effect %q: err = %v, want the input error %q", bad, err, want)
@@ -70,7 +71,7 @@ func TestPlanBudgetPriorAndRun(t *testing.T) {
 	if !strings.Contains(r.Log, "power: minimum detectable effect ") {
 		t.Errorf("sweep log lacks the power line:\n%s", r.Log)
 	}
-	b, err := tuner.PlanRun(0.04, r.Run, s.StatsOptions(0))
+	b, err := analysis.PlanRun(0.04, r.Run, s.StatsOptions(0))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -140,7 +140,7 @@ func TryPromote(tuneYAML string, r *Result, trial string, force bool) (*promote.
 	if err := settings.Load(&s, &s, tuneYAML, nil, nil); err != nil {
 		return nil, "", err
 	}
-	entry, err := tuner.TrialOf(r.Run, trial)
+	entry, err := runs.TrialOf(r.Run, trial)
 	if err != nil {
 		return nil, "", err
 	}

@@ -3,9 +3,10 @@ package ui
 import (
 	"net/http"
 
+	"github.com/fusiontune/fusiontune/tuner/analysis"
+
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/runs"
-	"github.com/fusiontune/fusiontune/tuner"
 )
 
 type compareData struct {
@@ -54,11 +55,11 @@ func (s *Server) compare(r *http.Request, a, b string) (runs.TrialComparison, er
 			return runs.TrialComparison{}, err
 		}
 	}
-	ra, ea, err := tuner.ResolveTrial(s.o.Store, a)
+	ra, ea, err := runs.ResolveTrial(s.o.Store, a)
 	if err != nil {
 		return runs.TrialComparison{}, err
 	}
-	rb, eb, err := tuner.ResolveTrial(s.o.Store, b)
+	rb, eb, err := runs.ResolveTrial(s.o.Store, b)
 	if err != nil {
 		return runs.TrialComparison{}, err
 	}
@@ -66,13 +67,13 @@ func (s *Server) compare(r *http.Request, a, b string) (runs.TrialComparison, er
 	if seed == 0 {
 		seed = experiments.DefaultSeed
 	}
-	o := tuner.CompareOptions{}
+	o := analysis.CompareOptions{}
 	if s.o.Compare != nil {
 		o = s.o.Compare(seed)
 	} else {
 		o.Stats.Seed = seed
 	}
-	return tuner.CompareRunsContext(r.Context(), ra, ea, rb, eb, o)
+	return analysis.CompareRunsContext(r.Context(), ra, ea, rb, eb, o)
 }
 
 // runPart is the run of a RUN:TRIAL reference.

@@ -18,6 +18,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/fusiontune/fusiontune/tuner/analysis"
+
 	"github.com/fusiontune/fusiontune/tuner/replay"
 
 	"github.com/fusiontune/fusiontune/tuner/pass"
@@ -66,7 +68,7 @@ type Options struct {
 	Pool     []judge.Pair
 	PoolFile string
 	// Compare configures the compare page (the run's seed is filled in).
-	Compare func(seed int64) tuner.CompareOptions
+	Compare func(seed int64) analysis.CompareOptions
 	// Log receives what the server says about the backend (nil: discarded).
 	Log *slog.Logger
 	// LoopbackOnly refuses (403) requests whose Host is a name other than

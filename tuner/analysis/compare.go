@@ -1,4 +1,4 @@
-package tuner
+package analysis
 
 import (
 	"context"
@@ -27,27 +27,6 @@ type CompareOptions struct {
 	Changed int
 }
 
-// TrialOf returns the leaderboard entry of run that trial selects (see
-// runs.Leaderboard.Pick): "" the run's winner (the best, or under
-// score.constraints the best trial meeting them, from latency.json), "#N"
-// the rank, a name or a unique prefix of one.
-func TrialOf(run *runs.Run, trial string) (runs.Entry, error) {
-	lb, err := run.ReadLeaderboard()
-	if err != nil {
-		return runs.Entry{}, err
-	}
-	if trial == "" {
-		if e, ok, err := constrainedWinner(run, lb); ok || err != nil {
-			return e, err
-		}
-	}
-	e, err := lb.Pick(trial)
-	if err != nil {
-		return runs.Entry{}, fmt.Errorf("run %s: %w", run.ID(), err)
-	}
-	return e, nil
-}
-
 // CompareRuns compares trial eb of run b against trial ea of run a on the
 // queries both recorded: paired tests on the primary score (and the
 // chosen metrics), per-category deltas, ranking diffs, and the queries
@@ -61,7 +40,7 @@ func CompareRuns(a *runs.Run, ea runs.Entry, b *runs.Run, eb runs.Entry, o Compa
 // randomization tests and intervals may run long with the largest
 // stats.permutations and stats.resamples.
 func CompareRunsContext(ctx context.Context, a *runs.Run, ea runs.Entry, b *runs.Run, eb runs.Entry, o CompareOptions) (runs.TrialComparison, error) {
-	o.Stats = o.Stats.withDefaults()
+	o.Stats = o.Stats.WithDefaults()
 	if o.JaccardK <= 0 {
 		o.JaccardK = DefaultJaccardK
 	}
@@ -94,7 +73,7 @@ func CompareRunsContext(ctx context.Context, a *runs.Run, ea runs.Entry, b *runs
 		}
 		c.Paired = append(c.Paired, *cmp)
 	}
-	if c.Categories, err = categoryDeltas(ctx, ra, rb, o.Stats); err != nil {
+	if c.Categories, err = CategoryDeltas(ctx, ra, rb, o.Stats); err != nil {
 		return c, fmt.Errorf("compare: %w", err)
 	}
 	c.Diff = rankingDiff(ra, rb, o.JaccardK)
@@ -112,17 +91,17 @@ func comparePair(ctx context.Context, a *runs.Run, ea runs.Entry, ra []runs.Quer
 	if lc := leaderboardComparison(a, b, ea, eb, metric); lc != nil {
 		return lc, nil
 	}
-	x, y, _, err := pairScores(rb, ra, metric, eb.Name, ea.Name)
+	x, y, _, err := PairScores(rb, ra, metric, eb.Name, ea.Name)
 	if err != nil {
 		return nil, err
 	}
-	p, err := stats.CompareContext(ctx, x, y, deriveSeed(st.Seed, a.ID(), ea.Name, b.ID(), eb.Name, metric), st.Thresholds)
+	p, err := stats.CompareContext(ctx, x, y, DeriveSeed(st.Seed, a.ID(), ea.Name, b.ID(), eb.Name, metric), st.Thresholds)
 	if err != nil {
 		return nil, fmt.Errorf("compare: %w", err)
 	}
 	one := st
 	one.Correction = stats.None
-	cs, err := decide([]stats.Paired{p}, ea.Name, metric, one)
+	cs, err := Decide([]stats.Paired{p}, ea.Name, metric, one)
 	if err != nil {
 		return nil, err
 	}
@@ -134,7 +113,7 @@ func comparePair(ctx context.Context, a *runs.Run, ea runs.Entry, ra []runs.Quer
 // delta's warning.
 func compareWarnings(ra, rb []runs.QueryResult, cats []runs.CategoryDelta) []string {
 	var ws []string
-	if oa, ob := onlyIn(ra, rb), onlyIn(rb, ra); oa+ob > 0 {
+	if oa, ob := OnlyIn(ra, rb), OnlyIn(rb, ra); oa+ob > 0 {
 		ws = append(ws, fmt.Sprintf("the trials recorded different queries (%d only in A, %d only in B): compared on the %d both recorded",
 			oa, ob, len(rb)-ob))
 	}
@@ -163,8 +142,8 @@ func leaderboardComparison(a, b *runs.Run, ea, eb runs.Entry, metric string) *ru
 	return nil
 }
 
-// onlyIn counts the queries of a missing from b.
-func onlyIn(a, b []runs.QueryResult) int {
+// OnlyIn counts the queries of a missing from b.
+func OnlyIn(a, b []runs.QueryResult) int {
 	in := map[string]bool{}
 	for _, r := range b {
 		in[r.QueryID] = true
@@ -178,7 +157,7 @@ func onlyIn(a, b []runs.QueryResult) int {
 	return n
 }
 
-func categoryDeltas(ctx context.Context, ra, rb []runs.QueryResult, o StatsOptions) ([]runs.CategoryDelta, error) {
+func CategoryDeltas(ctx context.Context, ra, rb []runs.QueryResult, o StatsOptions) ([]runs.CategoryDelta, error) {
 	byID := map[string]runs.QueryResult{}
 	for _, r := range ra {
 		byID[r.QueryID] = r
@@ -199,7 +178,7 @@ func categoryDeltas(ctx context.Context, ra, rb []runs.QueryResult, o StatsOptio
 	var out []runs.CategoryDelta
 	for _, cat := range sortedKeys(by) {
 		x := by[cat]
-		iv, err := stats.MeanIntervalContext(ctx, x.d, "category "+cat, deriveSeed(o.Seed, "compare", cat), o.Thresholds)
+		iv, err := stats.MeanIntervalContext(ctx, x.d, "category "+cat, DeriveSeed(o.Seed, "compare", cat), o.Thresholds)
 		if err != nil {
 			return nil, err
 		}

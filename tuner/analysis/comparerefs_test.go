@@ -1,4 +1,4 @@
-package tuner_test
+package analysis_test
 
 import (
 	"context"
@@ -6,9 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/tuner/analysis"
+
 	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
-	"github.com/fusiontune/fusiontune/tuner"
 )
 
 // TestCompareRefsAndPlanRun: two trials named RUN:TRIAL are compared with
@@ -24,18 +25,18 @@ func TestCompareRefsAndPlanRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	var seed int64
-	stats := func(s int64) tuner.StatsOptions { seed = s; return tuner.StatsOptions{Seed: s} }
-	c, err := tuner.CompareRefs(context.Background(), store, run.Dir+":baseline", run.Dir+":better", stats, tuner.CompareOptions{})
+	stats := func(s int64) analysis.StatsOptions { seed = s; return analysis.StatsOptions{Seed: s} }
+	c, err := analysis.CompareRefs(context.Background(), store, run.Dir+":baseline", run.Dir+":better", stats, analysis.CompareOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if seed != 42 || c.A.Trial != "baseline" || c.B.Trial != "better" {
 		t.Errorf("seed %d, compared %q with %q", seed, c.A.Trial, c.B.Trial)
 	}
-	if _, err := tuner.CompareRefs(context.Background(), store, run.Dir+":nope", run.Dir, stats, tuner.CompareOptions{}); err == nil {
+	if _, err := analysis.CompareRefs(context.Background(), store, run.Dir+":nope", run.Dir, stats, analysis.CompareOptions{}); err == nil {
 		t.Error("an unknown trial: no error")
 	}
-	_, err = tuner.PlanRun(0.02, run, tuner.StatsOptions{})
+	_, err = analysis.PlanRun(0.02, run, analysis.StatsOptions{})
 	var ie *inputerr.Error
 	if !errors.As(err, &ie) || !strings.Contains(err.Error(), "records no power") {
 		t.Errorf("no power: %v", err)

@@ -1,4 +1,4 @@
-package tuner
+package analysis
 
 import (
 	"context"
@@ -17,10 +17,10 @@ func TestPreStatsWiden(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(3))
 	for _, tc := range []struct {
 		name  string
-		widen func(p *preStats)
+		widen func(p *Prestats)
 	}{
-		{"widen", func(p *preStats) { p.widen() }},
-		{"wait", func(p *preStats) { p.wait() }},
+		{"widen", func(p *Prestats) { p.Widen() }},
+		{"wait", func(p *Prestats) { p.Wait() }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			store, err := runs.Open(t.TempDir())
@@ -31,7 +31,7 @@ func TestPreStatsWiden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			p := newPreStats(context.Background(), run, StatsOptions{}, 1)
+			p := NewPrestats(context.Background(), run, StatsOptions{}, 1)
 			var running, most atomic.Int64
 			release := make(chan struct{})
 			for range 3 {
@@ -56,8 +56,8 @@ func TestPreStatsWiden(t *testing.T) {
 				t.Fatalf("after widen: %d computations at once, want 3 (GOMAXPROCS)", got)
 			}
 			close(release)
-			p.wait()
-			p.widen() // twice: nothing more to free
+			p.Wait()
+			p.Widen() // twice: nothing more to free
 		})
 	}
 }

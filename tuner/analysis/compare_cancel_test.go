@@ -1,4 +1,4 @@
-package tuner_test
+package analysis_test
 
 import (
 	"context"
@@ -6,9 +6,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fusiontune/fusiontune/tuner/analysis"
+
 	"github.com/fusiontune/fusiontune/metrics/stats"
 	"github.com/fusiontune/fusiontune/runs"
-	"github.com/fusiontune/fusiontune/tuner"
 	"github.com/fusiontune/fusiontune/tuner/promote"
 )
 
@@ -19,7 +20,7 @@ import (
 // a second of their context being cancelled — as SIGINT or SIGTERM cancel
 // tune's — with an error wrapping context.Canceled.
 func TestCompareAndPolicyCancelled(t *testing.T) {
-	huge := tuner.StatsOptions{Seed: 42, Thresholds: stats.Thresholds{Permutations: 1 << 40}}
+	huge := analysis.StatsOptions{Seed: 42, Thresholds: stats.Thresholds{Permutations: 1 << 40}}
 	run, recs := statsRun(t, map[string]float64{"better": 0.08, "noise": 0.005, "worse": -0.08})
 	other, _ := statsRun(t, map[string]float64{"better": 0.08, "noise": 0.005, "worse": -0.08})
 	lb := runs.NewLeaderboard("primary", nil, recs)
@@ -38,7 +39,7 @@ func TestCompareAndPolicyCancelled(t *testing.T) {
 		call func(ctx context.Context) error
 	}{
 		{"compare", func(ctx context.Context) error {
-			_, err := tuner.CompareRunsContext(ctx, run, base, other, better, tuner.CompareOptions{Stats: huge})
+			_, err := analysis.CompareRunsContext(ctx, run, base, other, better, analysis.CompareOptions{Stats: huge})
 			return err
 		}},
 		{"promotion policy", func(ctx context.Context) error {
@@ -47,7 +48,7 @@ func TestCompareAndPolicyCancelled(t *testing.T) {
 		}},
 		{"held-out confirmation", func(ctx context.Context) error {
 			h := &runs.HeldOut{Trial: better.Name}
-			return tuner.ConfirmContext(ctx, h, chosen, ref, base.Name, 0.08, huge)
+			return analysis.ConfirmContext(ctx, h, chosen, ref, base.Name, 0.08, huge)
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) { wantCancelled(t, 300*time.Millisecond, tc.call) })

@@ -1,4 +1,4 @@
-package tuner
+package analysis
 
 import (
 	"fmt"
@@ -43,7 +43,7 @@ type BudgetRow struct {
 // PlanBudget budgets for effect (and PlanEffects). With power set (a run's
 // record) it uses the run's sd and family; otherwise stats.PriorSD.
 func PlanBudget(effect float64, power *runs.Power, runID string, o StatsOptions) Budget {
-	o = o.withDefaults()
+	o = o.WithDefaults()
 	b := Budget{SD: stats.PriorSD, Alpha: o.Thresholds.Alpha, Correction: o.Correction,
 		Source: fmt.Sprintf("prior: sd %.2f of per-query ΔnDCG@10 between fusion configs (BEIR SciFact: ±0.015 at 300 queries, ±0.047 at 25)", stats.PriorSD)}
 	if power != nil {

@@ -1,9 +1,11 @@
-package tuner
+package analysis
 
 import (
 	"context"
 	"errors"
 	"fmt"
+
+	"github.com/fusiontune/fusiontune/internal/parallel"
 
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner/scoring"
@@ -15,20 +17,20 @@ import (
 // (runs.Leaderboard.UnjudgedWarning).
 // It stops with ctx's error when ctx is done (an interrupted analysis).
 func SetJudgedOnly(ctx context.Context, run *runs.Run, lb *runs.Leaderboard, judgments scoring.Judgments, sc scoring.Scorer) error {
-	return setJudgedOnly(ctx, run, lb, judgments, sc, nil, nil)
+	return SetJudgedOnlyFrom(ctx, run, lb, judgments, sc, nil, nil)
 }
 
-// setJudgedOnly is SetJudgedOnly taking the values of the trials whose
+// SetJudgedOnlyFrom is SetJudgedOnly taking the values of the trials whose
 // records pre computed them for (records: by index; nil: none), the others
 // computed on every core.
-func setJudgedOnly(ctx context.Context, run *runs.Run, lb *runs.Leaderboard, judgments scoring.Judgments, sc scoring.Scorer, pre *preStats, records map[int]runs.TrialRecord) error {
+func SetJudgedOnlyFrom(ctx context.Context, run *runs.Run, lb *runs.Leaderboard, judgments scoring.Judgments, sc scoring.Scorer, pre *Prestats, records map[int]runs.TrialRecord) error {
 	names := scoring.JudgedOnlyMetrics(sc.Metrics())
 	if len(names) == 0 {
 		return nil
 	}
 	got := make([]map[string]float64, len(lb.Trials))
 	errs := make([]error, len(lb.Trials))
-	parallelFor(len(lb.Trials), func(i int) {
+	parallel.For(len(lb.Trials), func(i int) {
 		e := lb.Trials[i]
 		if e.Status != runs.StatusOK {
 			return

@@ -1,14 +1,15 @@
-package tuner
+package analysis
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"hash/fnv"
-	"runtime"
 	"sort"
 	"sync"
 	"sync/atomic"
+
+	"github.com/fusiontune/fusiontune/internal/parallel"
 
 	"github.com/fusiontune/fusiontune/metrics/stats"
 	"github.com/fusiontune/fusiontune/runs"
@@ -30,7 +31,7 @@ type StatsOptions struct {
 	Seed int64
 }
 
-func (o StatsOptions) withDefaults() StatsOptions {
+func (o StatsOptions) WithDefaults() StatsOptions {
 	if o.Correction == "" {
 		o.Correction = stats.Holm
 	}
@@ -103,7 +104,7 @@ func (tr *trialResults) getWith(index int, load func() ([]runs.QueryResult, erro
 func (tr *trialResults) getAll(indexes []int) ([][]runs.QueryResult, error) {
 	out := make([][]runs.QueryResult, len(indexes))
 	errs := make([]error, len(indexes))
-	parallelFor(len(indexes), func(i int) {
+	parallel.For(len(indexes), func(i int) {
 		if indexes[i] >= 0 {
 			out[i], errs[i] = tr.get(indexes[i])
 		}
@@ -126,9 +127,9 @@ func scored(r runs.QueryResult) bool {
 	return !r.Unjudged && (r.Error == "" || r.OnError == scoring.QueryErrorZero)
 }
 
-// pairScores returns the paired values of metric for the queries scored in
+// PairScores returns the paired values of metric for the queries scored in
 // both a and b, in b's query order, with their ids.
-func pairScores(a, b []runs.QueryResult, metric, nameA, nameB string) (x, y []float64, ids []string, err error) {
+func PairScores(a, b []runs.QueryResult, metric, nameA, nameB string) (x, y []float64, ids []string, err error) {
 	byID := make(map[string]runs.QueryResult, len(a))
 	for _, r := range a {
 		byID[r.QueryID] = r
@@ -152,12 +153,12 @@ func pairScores(a, b []runs.QueryResult, metric, nameA, nameB string) (x, y []fl
 	return x, y, ids, nil
 }
 
-// deriveSeed gives each kind of comparison its own reproducible stream.
+// DeriveSeed gives each kind of comparison its own reproducible stream.
 // The trial is deliberately not part of it: every trial compared with the
 // same reference on the same metric resamples the same queries (common
 // random numbers), so identical per-query differences get identical
 // intervals and p-values, and the trials' intervals are directly comparable.
-func deriveSeed(seed int64, parts ...string) int64 {
+func DeriveSeed(seed int64, parts ...string) int64 {
 	h := fnv.New64a()
 	fmt.Fprint(h, seed)
 	for _, p := range parts {
@@ -178,11 +179,11 @@ func CompareTrials(run *runs.Run, entries []runs.Entry, reference runs.Entry, me
 // CompareTrialsContext is CompareTrials that stops, within milliseconds of
 // ctx being cancelled, with an error wrapping ctx's.
 func CompareTrialsContext(ctx context.Context, run *runs.Run, entries []runs.Entry, reference runs.Entry, metric string, o StatsOptions) (map[string]*runs.Comparison, error) {
-	o = o.withDefaults()
+	o = o.WithDefaults()
 	return compareTrials(ctx, newTrialResults(run), entries, reference, metric, o, nil)
 }
 
-func compareTrials(ctx context.Context, tr *trialResults, entries []runs.Entry, reference runs.Entry, metric string, o StatsOptions, pre *preStats) (map[string]*runs.Comparison, error) {
+func compareTrials(ctx context.Context, tr *trialResults, entries []runs.Entry, reference runs.Entry, metric string, o StatsOptions, pre *Prestats) (map[string]*runs.Comparison, error) {
 	ref, err := tr.get(reference.Index)
 	if err != nil {
 		return nil, err
@@ -199,7 +200,7 @@ func compareTrials(ctx context.Context, tr *trialResults, entries []runs.Entry, 
 		if err != nil {
 			return nil, err
 		}
-		x, y, _, err := pairScores(res, ref, metric, e.Name, reference.Name)
+		x, y, _, err := PairScores(res, ref, metric, e.Name, reference.Name)
 		if err != nil {
 			return nil, err
 		}
@@ -209,10 +210,10 @@ func compareTrials(ctx context.Context, tr *trialResults, entries []runs.Entry, 
 	}
 	// The tests are independent and each has its own seed: run them on
 	// every core; results land by position, so the output is the same.
-	seed := deriveSeed(o.Seed, reference.Name, metric)
+	seed := DeriveSeed(o.Seed, reference.Name, metric)
 	results := make([]stats.Paired, len(pairs))
 	errs := make([]error, len(pairs))
-	parallelFor(len(pairs), func(i int) {
+	parallel.For(len(pairs), func(i int) {
 		if p, ok := pre.pairedFor(o, indexes[i], reference.Index, metric, pairs[i][0], pairs[i][1], seed); ok {
 			results[i] = p
 			return
@@ -225,7 +226,7 @@ func compareTrials(ctx context.Context, tr *trialResults, entries []runs.Entry, 
 			return nil, errs[i]
 		}
 	}
-	cs, err := decide(results, reference.Name, metric, o)
+	cs, err := Decide(results, reference.Name, metric, o)
 	if err != nil {
 		return nil, err
 	}
@@ -235,11 +236,11 @@ func compareTrials(ctx context.Context, tr *trialResults, entries []runs.Entry, 
 	return out, nil
 }
 
-// decide applies the one decision rule (stats.Decide: the paired
+// Decide applies the one decision rule (stats.Decide: the paired
 // randomization test, corrected over the family of results by
 // o.Correction, with the interval that inverts it at the adjusted level)
 // and returns one Comparison per result, in order.
-func decide(results []stats.Paired, against, metric string, o StatsOptions) ([]*runs.Comparison, error) {
+func Decide(results []stats.Paired, against, metric string, o StatsOptions) ([]*runs.Comparison, error) {
 	// A comparison with too few non-zero pairs cannot be significant (with
 	// 5 the smallest sign-flip p is 2/32): it is reported but left out of
 	// the family, so it does not cost the others power (Tarone 1990).
@@ -323,7 +324,7 @@ func CategoryIntervals(results []runs.QueryResult, o StatsOptions) map[string]ru
 
 // categoryIntervals is CategoryIntervals that stops with ctx's error.
 func categoryIntervals(ctx context.Context, results []runs.QueryResult, o StatsOptions) (map[string]runs.Interval, error) {
-	return intervalsOf(ctx, categoryValues(results), o.withDefaults())
+	return intervalsOf(ctx, categoryValues(results), o.WithDefaults())
 }
 
 // categoryValues are the primary scores of the scored results by
@@ -346,7 +347,7 @@ func intervalsOf(ctx context.Context, by map[string][]float64, o StatsOptions) (
 	}
 	out := make(map[string]runs.Interval, len(by))
 	for cat, v := range by {
-		iv, err := stats.MeanIntervalContext(ctx, v, "category "+cat, deriveSeed(o.Seed, "category", cat), o.Thresholds)
+		iv, err := stats.MeanIntervalContext(ctx, v, "category "+cat, DeriveSeed(o.Seed, "category", cat), o.Thresholds)
 		if err != nil {
 			return nil, err
 		}
@@ -363,7 +364,7 @@ func intervalsOf(ctx context.Context, by map[string][]float64, o StatsOptions) (
 // are filled. It stops with ctx's error within milliseconds of ctx being
 // cancelled, however large the resampling sizes.
 func Significance(ctx context.Context, run *runs.Run, lb *runs.Leaderboard, o StatsOptions) error {
-	return significance(ctx, run, lb, o, nil, nil)
+	return SignificanceFrom(ctx, run, lb, o, nil, nil)
 }
 
 // computedAfter counts the paired tests, category intervals, result keys
@@ -372,11 +373,17 @@ func Significance(ctx context.Context, run *runs.Run, lb *runs.Leaderboard, o St
 // the tests).
 var computedAfter atomic.Int64
 
-// significance is Significance taking what pre computed while the trials
+// ComputedAfter is how many paired tests, category intervals, result keys
+// and judged-only values the steps after the trials computed themselves
+// (not precomputed while the trials ran) since the process started (tests
+// read it).
+func ComputedAfter() int64 { return computedAfter.Load() }
+
+// SignificanceFrom is Significance taking what pre computed while the trials
 // ran (nil: nothing) where its inputs are the same, and the scores pre
 // read of the trials whose records (by index) are unchanged.
-func significance(ctx context.Context, run *runs.Run, lb *runs.Leaderboard, o StatsOptions, pre *preStats, records map[int]runs.TrialRecord) error {
-	o = o.withDefaults()
+func SignificanceFrom(ctx context.Context, run *runs.Run, lb *runs.Leaderboard, o StatsOptions, pre *Prestats, records map[int]runs.TrialRecord) error {
+	o = o.WithDefaults()
 	tr := newTrialResults(run)
 	pre.seed(tr, records)
 	defer func() { computedAfter.Add(tr.fetched.Load()) }()
@@ -436,9 +443,9 @@ func significance(ctx context.Context, run *runs.Run, lb *runs.Leaderboard, o St
 // (results[i] is lb.Trials[i]'s, nil for a trial that failed): the ones
 // computed while the trials ran when their inputs are the same, the rest
 // on every core.
-func setCategoryIntervals(ctx context.Context, lb *runs.Leaderboard, results [][]runs.QueryResult, o StatsOptions, pre *preStats) error {
+func setCategoryIntervals(ctx context.Context, lb *runs.Leaderboard, results [][]runs.QueryResult, o StatsOptions, pre *Prestats) error {
 	ivErrs := make([]error, len(lb.Trials))
-	parallelFor(len(lb.Trials), func(i int) {
+	parallel.For(len(lb.Trials), func(i int) {
 		if results[i] == nil {
 			return
 		}
@@ -461,7 +468,7 @@ func setCategoryIntervals(ctx context.Context, lb *runs.Leaderboard, results [][
 // compareAll tests every successful trial against the reference base on
 // the primary score (the entries' Comparison, warnings added) and on each
 // of o.Metrics (MetricComparisons).
-func compareAll(ctx context.Context, tr *trialResults, lb *runs.Leaderboard, base runs.Entry, o StatsOptions, pre *preStats, addWarning func(string)) error {
+func compareAll(ctx context.Context, tr *trialResults, lb *runs.Leaderboard, base runs.Entry, o StatsOptions, pre *Prestats, addWarning func(string)) error {
 	for _, metric := range append([]string{PrimaryMetric}, o.Metrics...) {
 		cmp, err := compareTrials(ctx, tr, lb.Trials, base, metric, o, pre)
 		if err != nil {
@@ -502,7 +509,7 @@ func power(tr *trialResults, lb *runs.Leaderboard, base runs.Entry, o StatsOptio
 	if err != nil {
 		return err
 	}
-	x, y, _, err := pairScores(rb, rr, PrimaryMetric, best.Name, base.Name)
+	x, y, _, err := PairScores(rb, rr, PrimaryMetric, best.Name, base.Name)
 	if err != nil {
 		return err
 	}
@@ -530,21 +537,4 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
-}
-
-// parallelFor runs f(0..n-1) on GOMAXPROCS goroutines and waits for all.
-func parallelFor(n int, f func(i int)) {
-	workers := min(runtime.GOMAXPROCS(0), n)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
-				f(i)
-			}
-		}()
-	}
-	wg.Wait()
 }

@@ -1,4 +1,4 @@
-package tuner
+package analysis
 
 import (
 	"context"
@@ -13,11 +13,11 @@ import (
 // in store (CompareRunsContext); stats gives the statistics options for
 // the first run's seed (experiments.DefaultSeed when it recorded none).
 func CompareRefs(ctx context.Context, store *runs.Store, refA, refB string, stats func(seed int64) StatsOptions, o CompareOptions) (runs.TrialComparison, error) {
-	ra, ea, err := ResolveTrial(store, refA)
+	ra, ea, err := runs.ResolveTrial(store, refA)
 	if err != nil {
 		return runs.TrialComparison{}, err
 	}
-	rb, eb, err := ResolveTrial(store, refB)
+	rb, eb, err := runs.ResolveTrial(store, refB)
 	if err != nil {
 		return runs.TrialComparison{}, err
 	}

@@ -1,4 +1,4 @@
-package tuner_test
+package analysis_test
 
 import (
 	"context"
@@ -9,8 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fusiontune/fusiontune/tuner/analysis"
+
 	"github.com/fusiontune/fusiontune/runs"
-	"github.com/fusiontune/fusiontune/tuner"
 )
 
 // simulatedRun records a run of a baseline and m trials over n queries
@@ -65,7 +66,7 @@ func TestLeaderboardSignificanceMatchesInterval(t *testing.T) {
 	for seed := range uint64(12) {
 		run, recs := simulatedRun(t, seed)
 		lb := runs.NewLeaderboard("primary", nil, recs)
-		if err := tuner.Significance(context.Background(), run, &lb, tuner.StatsOptions{Seed: int64(seed)}); err != nil {
+		if err := analysis.Significance(context.Background(), run, &lb, analysis.StatsOptions{Seed: int64(seed)}); err != nil {
 			t.Fatal(err)
 		}
 		for _, e := range lb.Trials {
@@ -102,14 +103,14 @@ func TestLeaderboardSignificanceMatchesInterval(t *testing.T) {
 func TestCompareAgreesWithLeaderboard(t *testing.T) {
 	run, recs := simulatedRun(t, 3)
 	lb := runs.NewLeaderboard("primary", nil, recs)
-	o := tuner.StatsOptions{Seed: 11}
-	if err := tuner.Significance(context.Background(), run, &lb, o); err != nil {
+	o := analysis.StatsOptions{Seed: 11}
+	if err := analysis.Significance(context.Background(), run, &lb, o); err != nil {
 		t.Fatal(err)
 	}
 	if err := run.WriteLeaderboard(lb); err != nil {
 		t.Fatal(err)
 	}
-	base, err := tuner.TrialOf(run, lb.Baseline)
+	base, err := runs.TrialOf(run, lb.Baseline)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +122,7 @@ func TestCompareAgreesWithLeaderboard(t *testing.T) {
 		if e.Name == base.Name || e.Comparison == nil {
 			continue
 		}
-		got, err := tuner.CompareRuns(run, base, run, e, tuner.CompareOptions{Stats: o})
+		got, err := analysis.CompareRuns(run, base, run, e, analysis.CompareOptions{Stats: o})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -134,11 +135,11 @@ func TestCompareAgreesWithLeaderboard(t *testing.T) {
 	// Another run with the same scores: a family of one.
 	other, recs2 := simulatedRun(t, 3)
 	lb2 := runs.NewLeaderboard("primary", nil, recs2)
-	if err := tuner.Significance(context.Background(), other, &lb2, o); err != nil {
+	if err := analysis.Significance(context.Background(), other, &lb2, o); err != nil {
 		t.Fatal(err)
 	}
 	e, _ := lb2.Find(recs2[1].Name)
-	got, err := tuner.CompareRuns(run, base, other, e, tuner.CompareOptions{Stats: o})
+	got, err := analysis.CompareRuns(run, base, other, e, analysis.CompareOptions{Stats: o})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +157,7 @@ func TestCompareAgreesWithLeaderboard(t *testing.T) {
 func TestPowerLine(t *testing.T) {
 	run, recs := statsRun(t, map[string]float64{"better": 0.08, "noise": 0.005, "worse": -0.08})
 	lb := runs.NewLeaderboard("primary", nil, recs)
-	if err := tuner.Significance(context.Background(), run, &lb, tuner.StatsOptions{Seed: 42}); err != nil {
+	if err := analysis.Significance(context.Background(), run, &lb, analysis.StatsOptions{Seed: 42}); err != nil {
 		t.Fatal(err)
 	}
 	p := lb.Power

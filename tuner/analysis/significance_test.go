@@ -1,4 +1,4 @@
-package tuner_test
+package analysis_test
 
 import (
 	"bytes"
@@ -9,9 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fusiontune/fusiontune/tuner/analysis"
+
 	"github.com/fusiontune/fusiontune/metrics/stats"
 	"github.com/fusiontune/fusiontune/runs"
-	"github.com/fusiontune/fusiontune/tuner"
 	"github.com/fusiontune/fusiontune/tuner/promote"
 )
 
@@ -64,8 +65,8 @@ func statsRun(t testing.TB, shifts map[string]float64) (*runs.Run, []runs.TrialR
 func TestSignificance(t *testing.T) {
 	run, recs := statsRun(t, map[string]float64{"better": 0.08, "noise": 0.005, "worse": -0.08})
 	lb := runs.NewLeaderboard("primary", nil, recs)
-	o := tuner.StatsOptions{Seed: 42, Metrics: []string{"NDCG@10"}}
-	if err := tuner.Significance(context.Background(), run, &lb, o); err != nil {
+	o := analysis.StatsOptions{Seed: 42, Metrics: []string{"NDCG@10"}}
+	if err := analysis.Significance(context.Background(), run, &lb, o); err != nil {
 		t.Fatal(err)
 	}
 	get := func(name string) runs.Entry {
@@ -117,7 +118,7 @@ func TestSignificance(t *testing.T) {
 
 	// Same inputs, same bytes.
 	lb2 := runs.NewLeaderboard("primary", nil, recs)
-	if err := tuner.Significance(context.Background(), run, &lb2, o); err != nil {
+	if err := analysis.Significance(context.Background(), run, &lb2, o); err != nil {
 		t.Fatal(err)
 	}
 	a, _ := runs.MarshalJSON(lb)
@@ -145,11 +146,11 @@ func TestCheckPromotion(t *testing.T) {
 		recs[i].Categories = map[string]map[string]float64{"a": {"primary": p}}
 	}
 	lb := runs.NewLeaderboard("primary", nil, recs)
-	if err := tuner.Significance(context.Background(), run, &lb, tuner.StatsOptions{Seed: 42}); err != nil {
+	if err := analysis.Significance(context.Background(), run, &lb, analysis.StatsOptions{Seed: 42}); err != nil {
 		t.Fatal(err)
 	}
 	find := func(n string) runs.Entry { e, _ := lb.Find(n); return e }
-	p := promote.Policy{Stats: tuner.StatsOptions{Seed: 42}}
+	p := promote.Policy{Stats: analysis.StatsOptions{Seed: 42}}
 	for _, tc := range []struct {
 		name, trial string
 		production  []byte
@@ -191,7 +192,7 @@ func BenchmarkSignificance(b *testing.B) {
 	run, recs := statsRun(b, map[string]float64{"better": 0.08, "noise": 0.005, "worse": -0.08})
 	for b.Loop() {
 		lb := runs.NewLeaderboard("primary", nil, recs)
-		if err := tuner.Significance(context.Background(), run, &lb, tuner.StatsOptions{Seed: 42}); err != nil {
+		if err := analysis.Significance(context.Background(), run, &lb, analysis.StatsOptions{Seed: 42}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -232,7 +233,7 @@ func TestSignificanceIdenticalTrialsIdenticalIntervals(t *testing.T) {
 		recs = append(recs, rec)
 	}
 	lb := runs.NewLeaderboard("primary", nil, recs)
-	if err := tuner.Significance(context.Background(), run, &lb, tuner.StatsOptions{Seed: 7}); err != nil {
+	if err := analysis.Significance(context.Background(), run, &lb, analysis.StatsOptions{Seed: 7}); err != nil {
 		t.Fatal(err)
 	}
 	a, _ := lb.Find("twin-a")
@@ -258,8 +259,8 @@ func TestSignificanceIdenticalTrialsIdenticalIntervals(t *testing.T) {
 func TestCheckPromotionSelectThenConfirm(t *testing.T) {
 	run, recs := statsRun(t, map[string]float64{"better": 0.08, "noise": 0.005, "worse": -0.08})
 	lb := runs.NewLeaderboard("primary", nil, recs)
-	o := tuner.StatsOptions{Seed: 42}
-	if err := tuner.Significance(context.Background(), run, &lb, o); err != nil {
+	o := analysis.StatsOptions{Seed: 42}
+	if err := analysis.Significance(context.Background(), run, &lb, o); err != nil {
 		t.Fatal(err)
 	}
 	best, _ := lb.Find("better")
@@ -290,7 +291,7 @@ func TestCheckPromotionSelectThenConfirm(t *testing.T) {
 			if tc.shift != 0 {
 				chosen = held(tc.shift)
 			}
-			if err := tuner.Confirm(h, chosen, ref, base.Name, best.Primary-base.Primary, o); err != nil {
+			if err := analysis.Confirm(h, chosen, ref, base.Name, best.Primary-base.Primary, o); err != nil {
 				t.Fatal(err)
 			}
 			l := lb
@@ -328,7 +329,7 @@ func TestSignificanceCancelled(t *testing.T) {
 			run, recs := statsRun(t, map[string]float64{"better": 0.08, "noise": 0.005, "worse": -0.08})
 			lb := runs.NewLeaderboard("primary", nil, recs)
 			wantCancelled(t, 300*time.Millisecond, func(ctx context.Context) error {
-				return tuner.Significance(ctx, run, &lb, tuner.StatsOptions{Seed: 42, Thresholds: tc.th})
+				return analysis.Significance(ctx, run, &lb, analysis.StatsOptions{Seed: 42, Thresholds: tc.th})
 			})
 		})
 	}

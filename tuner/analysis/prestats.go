@@ -1,4 +1,4 @@
-package tuner
+package analysis
 
 import (
 	"bytes"
@@ -17,7 +17,7 @@ import (
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 )
 
-// preStats computes, while the trials still run, the statistics of each
+// Prestats computes, while the trials still run, the statistics of each
 // recorded trial that do not depend on which trial wins: its per-category
 // bootstrap intervals and its paired test against the baseline on every
 // compared metric (the family correction, the decision and the power
@@ -27,7 +27,7 @@ import (
 // precomputed result only when its inputs (the paired scores, the
 // category values, the seed and thresholds) are those it would compute
 // with, so the leaderboard is the same byte for byte.
-type preStats struct {
+type Prestats struct {
 	ctx context.Context
 	o   StatsOptions
 	tr  *trialResults
@@ -90,14 +90,14 @@ type preIntervals struct {
 	out map[string]runs.Interval
 }
 
-// newPreStats starts precomputing the statistics of run's trials under o
+// NewPrestats starts precomputing the statistics of run's trials under o
 // (workers goroutines at once while the trials run; once the backend
 // has no more live work, widen lets them use every core); ctx ends them.
-func newPreStats(ctx context.Context, run *runs.Run, o StatsOptions, workers int) *preStats {
+func NewPrestats(ctx context.Context, run *runs.Run, o StatsOptions, workers int) *Prestats {
 	workers = max(workers, 1)
 	slots := max(workers, runtime.GOMAXPROCS(0))
-	p := &preStats{
-		ctx: ctx, o: o.withDefaults(), tr: newTrialResults(run), sem: make(chan struct{}, slots),
+	p := &Prestats{
+		ctx: ctx, o: o.WithDefaults(), tr: newTrialResults(run), sem: make(chan struct{}, slots),
 		seen: map[int]bool{}, recs: map[int]runs.TrialRecord{}, intervals: map[int]preIntervals{}, paired: map[pairKey]prePaired{},
 	}
 	for range slots - workers {
@@ -107,10 +107,10 @@ func newPreStats(ctx context.Context, run *runs.Run, o StatsOptions, workers int
 	return p
 }
 
-// widen lets the computations left run on every core: the backend is
+// Widen lets the computations left run on every core: the backend is
 // done with its live passes (nothing with a nil p). The results do not
 // depend on how many run at once.
-func (p *preStats) widen() {
+func (p *Prestats) Widen() {
 	if p == nil {
 		return
 	}
@@ -119,9 +119,9 @@ func (p *preStats) widen() {
 	}
 }
 
-// add starts the statistics of recorded trial t (nothing for a failed or
+// Add starts the statistics of recorded trial t (nothing for a failed or
 // pruned one, or one added before). With a nil p it does nothing.
-func (p *preStats) add(t runs.TrialRecord) {
+func (p *Prestats) Add(t runs.TrialRecord) {
 	if p == nil || t.Status != runs.StatusOK {
 		return
 	}
@@ -149,7 +149,7 @@ func (p *preStats) add(t runs.TrialRecord) {
 	}
 }
 
-func (p *preStats) start(f func()) {
+func (p *Prestats) start(f func()) {
 	p.wg.Add(1)
 	go func() {
 		defer p.wg.Done()
@@ -161,29 +161,29 @@ func (p *preStats) start(f func()) {
 	}()
 }
 
-// withFacts makes p compute each trial's result key and judged-only
+// WithFacts makes p compute each trial's result key and judged-only
 // values under judgments and sc too.
-func (p *preStats) withFacts(judgments scoring.Judgments, sc scoring.Scorer) *preStats {
+func (p *Prestats) WithFacts(judgments scoring.Judgments, sc scoring.Scorer) *Prestats {
 	p.judgments, p.scorer, p.facts = judgments, sc, map[int]resultFacts{}
 	p.judgedOnly, p.offered = scoring.JudgedOnlyMetrics(sc.Metrics()), map[int]offeredFacts{}
 	return p
 }
 
-// factsBuilder returns what makes, in a replayed trial's fusion of col
+// FactsBuilder returns what makes, in a replayed trial's fusion of col
 // under s by rp (replayTrial), the facts results would derive of it: nil
 // when p computes none (nil p, or no judgments).
-func (p *preStats) factsBuilder(col *replay.Collection, rp *replay.Replayer, s fusion.Settings) *replay.FactsBuilder {
+func (p *Prestats) FactsBuilder(col *replay.Collection, rp *replay.Replayer, s fusion.Settings) *replay.FactsBuilder {
 	if p == nil || p.scorer == nil {
 		return nil
 	}
 	return col.NewFacts(rp, s, p.judgments, p.scorer, p.judgedOnly)
 }
 
-// offer gives p the facts of replayed trial rec made in its replay
+// Offer gives p the facts of replayed trial rec made in its replay
 // (factsBuilder), so that its statistics do not fuse its collection
 // again: results takes them for a record that refers to the same
 // collection under the same settings and query-error policy.
-func (p *preStats) offer(rec runs.TrialRecord, f replay.Facts) {
+func (p *Prestats) Offer(rec runs.TrialRecord, f replay.Facts) {
 	p.mu.Lock()
 	p.offered[rec.Index] = offeredFacts{rec: rec, facts: f}
 	p.mu.Unlock()
@@ -192,7 +192,7 @@ func (p *preStats) offer(rec runs.TrialRecord, f replay.Facts) {
 // takeOffered returns, once, the facts offered for replayed trial t when
 // they were made as results would derive them: of the same collection,
 // settings and query-error policy.
-func (p *preStats) takeOffered(t runs.TrialRecord) (replay.Facts, bool) {
+func (p *Prestats) takeOffered(t runs.TrialRecord) (replay.Facts, bool) {
 	p.mu.Lock()
 	o, ok := p.offered[t.Index]
 	delete(p.offered, t.Index)
@@ -208,7 +208,7 @@ func (p *preStats) takeOffered(t runs.TrialRecord) (replay.Facts, bool) {
 // however many computations ask. A replayed trial's result key and
 // judged-only values (with withFacts) are made in the same derivation, or
 // taken with its scores as its replay offered them.
-func (p *preStats) results(t runs.TrialRecord) ([]runs.QueryResult, error) {
+func (p *Prestats) results(t runs.TrialRecord) ([]runs.QueryResult, error) {
 	return p.tr.getWith(t.Index, func() ([]runs.QueryResult, error) {
 		if t.Replay == nil || p.scorer == nil {
 			return p.tr.run.QueryScores(t.Index)
@@ -227,7 +227,7 @@ func (p *preStats) results(t runs.TrialRecord) ([]runs.QueryResult, error) {
 	})
 }
 
-func (p *preStats) computeFacts(t runs.TrialRecord) {
+func (p *Prestats) computeFacts(t runs.TrialRecord) {
 	if t.Replay != nil { // made with its scores
 		_, _ = p.results(t)
 		return
@@ -236,7 +236,7 @@ func (p *preStats) computeFacts(t runs.TrialRecord) {
 	if err != nil {
 		return
 	}
-	f := resultFacts{rec: t, key: resultKey(res)}
+	f := resultFacts{rec: t, key: ResultKey(res)}
 	if names := scoring.JudgedOnlyMetrics(p.scorer.Metrics()); len(names) > 0 {
 		f.judged = scoring.JudgedOnlyOf(res, p.judgments, p.scorer, names)
 	}
@@ -248,7 +248,7 @@ func (p *preStats) computeFacts(t runs.TrialRecord) {
 // factsFor returns the precomputed facts of trial rec when they were made
 // under the same record (a replayed trial verified live since has another,
 // and its results are read again).
-func (p *preStats) factsFor(rec runs.TrialRecord) (resultFacts, bool) {
+func (p *Prestats) factsFor(rec runs.TrialRecord) (resultFacts, bool) {
 	if p == nil || p.facts == nil {
 		return resultFacts{}, false
 	}
@@ -264,7 +264,7 @@ func (p *preStats) factsFor(rec runs.TrialRecord) (resultFacts, bool) {
 // seed gives tr the per-query scores p read of every trial whose record
 // is still the one p read them under (records by index): a replayed
 // trial's are not derived again.
-func (p *preStats) seed(tr *trialResults, records map[int]runs.TrialRecord) {
+func (p *Prestats) seed(tr *trialResults, records map[int]runs.TrialRecord) {
 	if p == nil || p.tr.run != tr.run {
 		return
 	}
@@ -279,16 +279,16 @@ func (p *preStats) seed(tr *trialResults, records map[int]runs.TrialRecord) {
 	}
 }
 
-// wait waits for the computations started, on every core (nothing
+// Wait waits for the computations started, on every core (nothing
 // with a nil p).
-func (p *preStats) wait() {
+func (p *Prestats) Wait() {
 	if p != nil {
-		p.widen()
+		p.Widen()
 		p.wg.Wait()
 	}
 }
 
-func (p *preStats) computeIntervals(t runs.TrialRecord) {
+func (p *Prestats) computeIntervals(t runs.TrialRecord) {
 	res, err := p.results(t)
 	if err != nil {
 		return
@@ -304,7 +304,7 @@ func (p *preStats) computeIntervals(t runs.TrialRecord) {
 	p.mu.Unlock()
 }
 
-func (p *preStats) compare(t, ref runs.TrialRecord) {
+func (p *Prestats) compare(t, ref runs.TrialRecord) {
 	rt, err := p.results(t)
 	if err != nil {
 		return
@@ -314,11 +314,11 @@ func (p *preStats) compare(t, ref runs.TrialRecord) {
 		return
 	}
 	for _, metric := range append([]string{PrimaryMetric}, p.o.Metrics...) {
-		x, y, _, err := pairScores(rt, rr, metric, t.Name, ref.Name)
+		x, y, _, err := PairScores(rt, rr, metric, t.Name, ref.Name)
 		if err != nil {
 			return
 		}
-		seed := deriveSeed(p.o.Seed, ref.Name, metric)
+		seed := DeriveSeed(p.o.Seed, ref.Name, metric)
 		v, err := p.memo.do(memoKey("compare", seed, x, y), func() (any, error) {
 			return stats.CompareContext(p.ctx, x, y, seed, p.o.Thresholds)
 		})
@@ -333,13 +333,13 @@ func (p *preStats) compare(t, ref runs.TrialRecord) {
 }
 
 // sameOptions reports whether o computes as p's options do.
-func (p *preStats) sameOptions(o StatsOptions) bool {
+func (p *Prestats) sameOptions(o StatsOptions) bool {
 	return p != nil && p.o.Seed == o.Seed && p.o.Thresholds == o.Thresholds
 }
 
 // pairedFor returns the precomputed test of trial against ref on metric
 // when it was made from exactly x, y, seed under o.
-func (p *preStats) pairedFor(o StatsOptions, trial, ref int, metric string, x, y []float64, seed int64) (stats.Paired, bool) {
+func (p *Prestats) pairedFor(o StatsOptions, trial, ref int, metric string, x, y []float64, seed int64) (stats.Paired, bool) {
 	if !p.sameOptions(o) {
 		return stats.Paired{}, false
 	}
@@ -354,7 +354,7 @@ func (p *preStats) pairedFor(o StatsOptions, trial, ref int, metric string, x, y
 
 // intervalsFor returns the precomputed category intervals of trial when
 // they were made from exactly by under o.
-func (p *preStats) intervalsFor(o StatsOptions, trial int, by map[string][]float64) (map[string]runs.Interval, bool) {
+func (p *Prestats) intervalsFor(o StatsOptions, trial int, by map[string][]float64) (map[string]runs.Interval, bool) {
 	if !p.sameOptions(o) {
 		return nil, false
 	}
@@ -372,9 +372,9 @@ func (p *preStats) intervalsFor(o StatsOptions, trial int, by map[string][]float
 	return pi.out, true
 }
 
-// preStatsWorkers is how many precomputations run at once while trials
+// PrestatsWorkers is how many precomputations run at once while trials
 // run: one, beside the backend and the trial loop.
-var preStatsWorkers = max(1, runtime.GOMAXPROCS(0)-1)
+var PrestatsWorkers = max(1, runtime.GOMAXPROCS(0)-1)
 
 // sameBits reports whether a and b hold the same float64s bit for bit.
 func sameBits(a, b []float64) bool {
