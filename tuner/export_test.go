@@ -58,7 +58,6 @@ func (c *ReplayCore) ScoreBoth(rq *ReplayQuery, s fusion.Settings) (fast, sorted
 	return fast, append([]float64(nil), v...), fastP, sortedP, fastR, c.rp.Routing()
 }
 
-
 // Derivations is how many replayed trials' per-query results were
 // derived since the process started.
 func Derivations() int64 { return replay.Derivations() }

@@ -16,7 +16,7 @@ type Collection struct {
 	Settings fusion.Settings    // its resolved settings
 	Depth    int                // candidates collected per retriever
 	Queries  []Collected        // in query order
-	Golden       []scoring.Query    // each collected's query, for the summarizer
+	Golden   []scoring.Query    // each collected's query, for the summarizer
 	Scorer   scoring.Scorer     // scores the fused rankings
 	K        int                // hits per query, as requested live
 	// File is the collection's File under trials/ once stored; "" when it
@@ -83,9 +83,9 @@ func (col *Collection) Results(s fusion.Settings, hits bool, policy string) []ru
 // backend searches the rest), and keeps them as answered for the
 // collection's file.
 type collector struct {
-	col *Collection
-	Replayer  *Replayer
-	pos map[string]int // query id -> position
+	col      *Collection
+	Replayer *Replayer
+	pos      map[string]int // query id -> position
 
 	mu      sync.Mutex
 	Raw     []map[string][]fusion.Candidate // by position
