@@ -39,7 +39,7 @@ type DatasetConfig struct {
 	// it (see Resolved.CheckMissing).
 	AllowMissingDocs bool `mapstructure:"allow_missing_docs"`
 	// Labels is a label store's URL (a SQLite file or postgres://) whose
-	// labels a sweep merges into the judgments (tuner.Dataset.MergeLabels).
+	// labels a sweep merges into the judgments (dataset.Dataset.MergeLabels).
 	Labels string `mapstructure:"labels"`
 }
 

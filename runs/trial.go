@@ -200,3 +200,14 @@ type RankedDoc struct {
 	// records stay equal.
 	Text string `json:"text,omitempty"`
 }
+
+// Trial modes recorded in TrialRecord.Mode.
+const (
+	TrialLive     = "live"     // evaluated on the backend
+	TrialReplay   = "replay"   // fused offline from collected candidate lists
+	TrialVerified = "verified" // replayed, then re-run live with equal per-query scores
+	// TrialReused is the mode of a trial whose results are another
+	// trial's (TrialRecord.ReusedFrom): its fingerprint said it builds the
+	// same index and answers alike.
+	TrialReused = "reused"
+)

@@ -122,7 +122,7 @@ func TestReplayPassesUseBatch(t *testing.T) {
 	verified := 0
 	for _, tr := range trials {
 		got, want := batch.recs[tr.Name], perQuery.recs[tr.Name]
-		if got.Mode == tuner.TrialVerified {
+		if got.Mode == runs.TrialVerified {
 			verified++
 		}
 		if got.Status != runs.StatusOK || got.Failed != 1 || got.Mode != want.Mode || got.Primary != want.Primary ||

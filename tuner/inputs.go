@@ -8,10 +8,9 @@ import (
 	"sync"
 
 	"github.com/fusiontune/fusiontune/experiments"
-	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/internal/secrets"
 	"github.com/fusiontune/fusiontune/runs"
-	"github.com/fusiontune/fusiontune/tuner/scoring"
+	"github.com/fusiontune/fusiontune/tuner/dataset"
 )
 
 // ShippedShortlist names the shipped shortlist in messages when no
@@ -49,7 +48,7 @@ func ExperimentName(ef *experiments.ExperimentFile) string {
 // Snapshot writes what makes a run self-contained: the settings (as JSON,
 // every value whose key looks secret redacted), the experiment file, the
 // golden set's hash and a copy.
-func Snapshot(run *runs.Run, settings any, ef *experiments.ExperimentFile, ds *Dataset) error {
+func Snapshot(run *runs.Run, settings any, ef *experiments.ExperimentFile, ds *dataset.Dataset) error {
 	var m map[string]any
 	data, err := runs.MarshalJSON(settings)
 	if err != nil {
@@ -67,53 +66,4 @@ func Snapshot(run *runs.Run, settings any, ef *experiments.ExperimentFile, ds *D
 	wg.Go(func() { errs[2] = ds.Snapshot(run) })
 	wg.Wait()
 	return errors.Join(errs[:]...)
-}
-
-// DefaultSplitMinQueries is the number of judged queries from which a sweep
-// selects on the dev split and confirms on the held-out test split by
-// default (dataset.split unset); see README "Select, then confirm".
-const DefaultSplitMinQueries = 100
-
-// OpenSweepDataset opens a sweep's golden set (see OpenDataset). When
-// splitGiven is false (dataset.split not set) and the set has at least
-// DefaultSplitMinQueries judged queries, it splits it: the sweep tunes on
-// dev, and the winner is confirmed on test; judged is then the number of
-// judged queries (0 when it did not split).
-func OpenSweepDataset(d experiments.DatasetConfig, splitGiven bool, corpusFallback, cacheDir string) (ds *Dataset, judged int, err error) {
-	ds, err = OpenDataset(d, corpusFallback, cacheDir)
-	if err != nil || splitGiven {
-		return ds, 0, err
-	}
-	for _, q := range ds.Queries {
-		if len(q.Judgments) > 0 {
-			judged++
-		}
-	}
-	if judged < DefaultSplitMinQueries {
-		return ds, 0, nil
-	}
-	d.Split = experiments.SplitDev
-	if ds, err = OpenDataset(d, corpusFallback, cacheDir); err != nil {
-		return nil, 0, err
-	}
-	return ds, judged, nil
-}
-
-// HeldOutQueries returns Config.HeldOut for a sweep on the dev split of d: the
-// test split's queries. After the trials, the test split failing to open
-// fails the run (not an input error).
-func HeldOutQueries(d experiments.DatasetConfig, corpusFallback, cacheDir string) func() ([]scoring.Query, error) {
-	return func() ([]scoring.Query, error) {
-		test := d
-		test.Split = experiments.SplitTest
-		ds, err := OpenDataset(test, corpusFallback, cacheDir)
-		var ie *inputerr.Error
-		if errors.As(err, &ie) {
-			err = ie.Err
-		}
-		if err != nil {
-			return nil, err
-		}
-		return ds.Queries, nil
-	}
 }

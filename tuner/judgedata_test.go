@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/tuner/dataset"
+
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/experiments/judge"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
@@ -22,12 +24,12 @@ import (
 // query texts, gold, categories, corpus documents and a pool's pairs, and
 // adapts a qrels-file judge to the judge loop.
 func TestJudgeData(t *testing.T) {
-	ds, err := tuner.OpenDataset(experiments.DatasetConfig{}, "", filepath.Join(t.TempDir(), "cache"))
+	ds, err := dataset.Open(experiments.DatasetConfig{}, "", filepath.Join(t.TempDir(), "cache"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	q := ds.Queries[0]
-	texts, known := tuner.QueryTexts(ds.Queries)
+	texts, known := dataset.QueryTexts(ds.Queries)
 	if texts[q.ID] != q.Text || !known[q.ID] || len(known) != len(ds.Queries) {
 		t.Fatalf("QueryTexts: %q, %v for %s", texts[q.ID], known[q.ID], q.ID)
 	}

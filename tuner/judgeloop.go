@@ -13,6 +13,7 @@ import (
 	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/metrics/stats"
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/dataset"
 	"github.com/fusiontune/fusiontune/tuner/pool"
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 )
@@ -166,7 +167,7 @@ func (l *JudgeLoop) prepare(ctx context.Context, run *runs.Run) (closeStore func
 		l.Log = io.Discard
 	}
 	if l.Dataset == "" {
-		l.Dataset = RunDatasetID(run)
+		l.Dataset = dataset.RunDatasetID(run)
 	}
 	if l.Store != nil || l.StoreURL == "" {
 		return func() {}, nil

@@ -1,11 +1,8 @@
 package tuner
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -13,6 +10,7 @@ import (
 
 	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/dataset"
 	"github.com/fusiontune/fusiontune/tuner/pool"
 	"github.com/fusiontune/fusiontune/tuner/replay"
 )
@@ -58,7 +56,7 @@ func PoolRun(run *runs.Run, o PoolOptions) (*pool.Pool, error) {
 		return nil, inputerr.Wrap(fmt.Errorf("--depth must be in 1..%d (got %d)", pool.MaxDepth, o.Depth))
 	}
 	if o.Dataset == "" {
-		o.Dataset = RunDatasetID(run)
+		o.Dataset = dataset.RunDatasetID(run)
 	}
 	lb := o.Leaderboard
 	if lb == nil {
@@ -244,42 +242,4 @@ func SelectTrials(lb runs.Leaderboard, spec string) ([]runs.Entry, error) {
 		}
 	}
 	return out, errors.Join(errs...)
-}
-
-// goldenInfoFile is the run's record of its golden set (Dataset.Snapshot).
-const goldenInfoFile = "golden.json.sha256.json"
-
-// RunDatasetID is the dataset id of run's golden set, the key of its
-// labels in a label store: the snapshot's dataset_id (the dataset.id
-// setting) when set, else the golden set's file name without its
-// extension ("scifact" for a BEIR folder ../shared/data/scifact).
-func RunDatasetID(run *runs.Run) string {
-	data, err := os.ReadFile(filepath.Join(run.Dir, goldenInfoFile))
-	if err != nil {
-		return ""
-	}
-	var info struct {
-		ID   string `json:"dataset_id"`
-		Path string `json:"path"`
-	}
-	if json.Unmarshal(data, &info) != nil {
-		return ""
-	}
-	if info.ID != "" {
-		return info.ID
-	}
-	if strings.HasPrefix(filepath.Base(filepath.Dir(info.Path)), "demo-") {
-		return "demo" // a run recorded before dataset_id: the extracted demo
-	}
-	return DatasetIDOf(info.Path)
-}
-
-// DatasetIDOf is the dataset id of a golden set at path: its base name
-// without the extension.
-func DatasetIDOf(path string) string {
-	base := filepath.Base(filepath.Clean(path))
-	if base == "." || base == "/" {
-		return ""
-	}
-	return strings.TrimSuffix(base, filepath.Ext(base))
 }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/tuner/dataset"
+
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
 )
@@ -24,7 +26,7 @@ func TestRunDatasetID(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if got := tuner.RunDatasetID(&runs.Run{Dir: dir}); got != tc.want {
+			if got := dataset.RunDatasetID(&runs.Run{Dir: dir}); got != tc.want {
 				t.Errorf("got %q, want %q", got, tc.want)
 			}
 		})

@@ -149,22 +149,6 @@ func (c Config) trialLatency(ctx context.Context, run *runs.Run, b backend.Backe
 	return t, nil
 }
 
-// queryLatency is the latency statistics of the queries that succeeded
-// (nil: none did).
-func queryLatency(results []runs.QueryResult) *runs.LatencyStats {
-	var ms []float64
-	for _, r := range results {
-		if r.Error == "" {
-			ms = append(ms, r.LatencyMS)
-		}
-	}
-	if len(ms) == 0 {
-		return nil
-	}
-	s := runs.StatsOf(ms, nil, 0)
-	return &s
-}
-
 // applyConstraints checks the constraints on every measured trial, marks
 // the excluded ones, and names the winner: the first trial in leaderboard
 // order that meets them all. A trial without a latency measurement fails
@@ -255,16 +239,6 @@ func repeatLatency(ctx context.Context, b backend.Backend, e runs.Entry, queries
 		out = append(out, runs.StatsOf(ms, st, wall))
 	}
 	return out, nil
-}
-
-// needsLatency reports whether a gate reads latency.json.
-func needsLatency(gates []Gate) bool {
-	for _, g := range gates {
-		if isLatencyMetric(g.Metric) {
-			return true
-		}
-	}
-	return false
 }
 
 // logLatency writes the measured trials' effective p95 and the winner.

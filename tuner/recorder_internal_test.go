@@ -33,7 +33,7 @@ func TestRecorderBatchWaitsForCollection(t *testing.T) {
 			ref := &runs.ReplayRef{Collection: "collect-000.jsonl", Settings: []byte(`{}`)}
 			for i := range 3 {
 				out := trialOutcome{TrialRecord: runs.TrialRecord{Index: i, Name: fmt.Sprintf("t%d", i), Status: runs.StatusOK,
-					Mode: TrialReplay, Replay: ref, Summary: runs.Summary{Scorecard: map[string]float64{}}}}
+					Mode: runs.TrialReplay, Replay: ref, Summary: runs.Summary{Scorecard: map[string]float64{}}}}
 				out.batched, out.stored = true, stored
 				if i < 2 {
 					if err := rec.record(&out); err != nil {

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
-	"strings"
 
 	"github.com/fusiontune/fusiontune/runs"
 )
@@ -50,45 +48,4 @@ func ResolveReference(store *runs.Store, ref, base string) (*Reference, error) {
 		return nil, fmt.Errorf("--against %s: %w", ref, err)
 	}
 	return r, nil
-}
-
-// CurrentBranch is flag, else the CI's branch variables (GITHUB_HEAD_REF,
-// GITHUB_REF_NAME, CI_COMMIT_REF_NAME), else git's current branch, else "".
-func CurrentBranch(flag string) string {
-	if flag != "" {
-		return flag
-	}
-	if b := FirstEnv("GITHUB_HEAD_REF", "GITHUB_REF_NAME", "CI_COMMIT_REF_NAME"); b != "" {
-		return b
-	}
-	out, err := exec.Command("git", "rev-parse", "--abbrev-ref", "HEAD").Output()
-	if err != nil {
-		return ""
-	}
-	if b := strings.TrimSpace(string(out)); b != "HEAD" {
-		return b
-	}
-	return ""
-}
-
-// BaseBranch is flag, else the CI's target-branch variables
-// (GITHUB_BASE_REF, CI_MERGE_REQUEST_TARGET_BRANCH_NAME), else current.
-func BaseBranch(flag, current string) string {
-	if flag != "" {
-		return flag
-	}
-	if b := FirstEnv("GITHUB_BASE_REF", "CI_MERGE_REQUEST_TARGET_BRANCH_NAME"); b != "" {
-		return b
-	}
-	return current
-}
-
-// FirstEnv is the first non-empty of the environment variables names.
-func FirstEnv(names ...string) string {
-	for _, n := range names {
-		if v := os.Getenv(n); v != "" {
-			return v
-		}
-	}
-	return ""
 }

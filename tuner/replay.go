@@ -50,13 +50,6 @@ func ParseMode(s string) (Mode, error) {
 	return "", fmt.Errorf("mode %q: want live, replay or auto", s)
 }
 
-// Trial modes recorded in runs.TrialRecord.Mode.
-const (
-	TrialLive     = "live"     // evaluated on the backend
-	TrialReplay   = "replay"   // fused offline from collected candidate lists
-	TrialVerified = "verified" // replayed, then re-run live with equal per-query scores
-)
-
 // Defaults of ReplayOptions.
 const (
 	DefaultVerify    = 3    // replayed trials re-run live through per-request overrides
@@ -218,7 +211,7 @@ func collectAt(ctx context.Context, o Options, ro ReplayOptions, params experime
 func replayTrial(o Options, col *replay.Collection, colErr error, index int, spec experiments.TrialSpec, s fusion.Settings, err error) trialOutcome {
 	rec := trialOutcome{TrialRecord: runs.TrialRecord{
 		Index: index, Name: spec.Name, Params: spec.Params, Group: spec.Params.IndexKey(),
-		Baseline: spec.Baseline, Mode: TrialReplay, Status: runs.StatusOK, Summary: runs.Summary{Scorecard: map[string]float64{}},
+		Baseline: spec.Baseline, Mode: runs.TrialReplay, Status: runs.StatusOK, Summary: runs.Summary{Scorecard: map[string]float64{}},
 	}}
 	if o.Describe != nil {
 		rec.BackendConfig = o.Describe(spec.Params)

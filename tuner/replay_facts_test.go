@@ -163,7 +163,7 @@ func TestRunTakesTheReplaysFacts(t *testing.T) {
 	}
 	replayed := 0
 	for _, r := range recs {
-		if r.Mode == tuner.TrialReplay {
+		if r.Mode == runs.TrialReplay {
 			replayed++
 		}
 	}
@@ -181,7 +181,7 @@ func TestRunTakesTheReplaysFacts(t *testing.T) {
 	if keys["bm25-k10"] != keys["bm25-k20"] || keys["baseline"] != keys["baseline-x2"] {
 		t.Fatal("bm25 alone at k=10 and k=20, or the baseline at twice its weights, rank differently: the test would check fewer repeated results")
 	}
-	if w, err := out.Leaderboard.Find("baseline"); err != nil || w.Mode != tuner.TrialVerified {
+	if w, err := out.Leaderboard.Find("baseline"); err != nil || w.Mode != runs.TrialVerified {
 		t.Fatalf("the baseline is not the verified winner (%v): its replayed twin would not be checked against live results", err)
 	}
 	checkSameStatistics(t, out.Leaderboard, statisticsAlone(t, out, c))

@@ -61,7 +61,7 @@ func TestReplayedTrialsStoreNoQueries(t *testing.T) {
 		queriesFile := filepath.Join(run.Dir, "trials", fmt.Sprintf("%03d.queries.jsonl", tr.Index))
 		_, err := os.Stat(queriesFile)
 		switch tr.Mode {
-		case tuner.TrialReplay:
+		case runs.TrialReplay:
 			replayed++
 			if err == nil {
 				t.Errorf("replayed trial %s has a per-query file", tr.Name)
@@ -69,7 +69,7 @@ func TestReplayedTrialsStoreNoQueries(t *testing.T) {
 			if tr.Replay == nil || tr.Replay.Collection != "collect-000.jsonl" {
 				t.Errorf("replayed trial %s: replay reference %+v", tr.Name, tr.Replay)
 			}
-		case tuner.TrialVerified:
+		case runs.TrialVerified:
 			if err != nil {
 				t.Errorf("verified trial %s has no per-query file: %v", tr.Name, err)
 			}
@@ -97,7 +97,7 @@ func TestReplayedTrialsStoreNoQueries(t *testing.T) {
 			for m, v := range r.Scores {
 				metricSums[m] += v
 			}
-			if tr.Mode == tuner.TrialReplay && len(r.Top) == 0 && r.Routing != "no_results" {
+			if tr.Mode == runs.TrialReplay && len(r.Top) == 0 && r.Routing != "no_results" {
 				t.Errorf("trial %s query %s: derived result without top hits", tr.Name, r.QueryID)
 			}
 			s := scores[i]
@@ -125,7 +125,7 @@ func TestReplayedTrialsStoreNoQueries(t *testing.T) {
 	// The sweep's own run, whose Deriver knew the winner as replayed before
 	// it was verified, now reads its live record.
 	for _, tr := range res.Trials {
-		if tr.Mode != tuner.TrialVerified {
+		if tr.Mode != runs.TrialVerified {
 			continue
 		}
 		got, err := run.QueryScores(tr.Index)
@@ -224,7 +224,7 @@ func TestVerifyOverridesInOnePass(t *testing.T) {
 	}
 	n := 0
 	for name, r := range batched {
-		if r.Mode == tuner.TrialVerified {
+		if r.Mode == runs.TrialVerified {
 			n++
 		}
 		s := single[name]

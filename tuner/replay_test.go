@@ -79,7 +79,7 @@ func TestReplayVerifiesEveryMethod(t *testing.T) {
 	}
 	for _, tr := range trials {
 		r := recs[tr.Name]
-		if r.Status != runs.StatusOK || r.Mode != tuner.TrialVerified || r.Queries == 0 {
+		if r.Status != runs.StatusOK || r.Mode != runs.TrialVerified || r.Queries == 0 {
 			t.Errorf("trial %s: status %s mode %s queries %d", tr.Name, r.Status, r.Mode, r.Queries)
 		}
 		mustExist(t, filepath.Join(run.Dir, "trials", fmt.Sprintf("%03d.queries.jsonl", r.Index)))
@@ -200,7 +200,7 @@ func TestReplayWithoutCandidates(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, r := range res.Trials {
-		if r.Mode != tuner.TrialLive || r.Status != runs.StatusOK {
+		if r.Mode != runs.TrialLive || r.Status != runs.StatusOK {
 			t.Errorf("auto mode without candidates: trial %s mode %s status %s", r.Name, r.Mode, r.Status)
 		}
 	}
@@ -311,7 +311,7 @@ grid:
 	routed := map[int]bool{} // queries routed no_results, by count
 	for _, tr := range trials {
 		r, l := recs[tr.Name], liveRecs[tr.Name]
-		if r.Mode == tuner.TrialLive || l.Mode != tuner.TrialLive || r.Status != runs.StatusOK {
+		if r.Mode == runs.TrialLive || l.Mode != runs.TrialLive || r.Status != runs.StatusOK {
 			t.Errorf("%s: replay mode %q status %s, live mode %q", tr.Name, r.Mode, r.Status, l.Mode)
 		}
 		qr, err := replayRun.QueryResults(r.Index)

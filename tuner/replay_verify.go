@@ -137,7 +137,7 @@ func successful(trials []runs.TrialRecord) (ok, replayed []runs.TrialRecord) {
 			continue
 		}
 		ok = append(ok, t)
-		if t.Mode == TrialReplay {
+		if t.Mode == runs.TrialReplay {
 			replayed = append(replayed, t)
 		}
 	}
@@ -150,7 +150,7 @@ func successful(trials []runs.TrialRecord) (ok, replayed []runs.TrialRecord) {
 // (best first) through its own apply + restart, with its resolved
 // settings; nil when there is none or it ran live.
 func winnerPass(ro ReplayOptions, ok []runs.TrialRecord) (*verifyPass, fusion.Settings, error) {
-	if len(ok) == 0 || ok[0].Mode == TrialLive {
+	if len(ok) == 0 || ok[0].Mode == runs.TrialLive {
 		return nil, fusion.Settings{}, nil
 	}
 	w := ok[0]
@@ -421,7 +421,7 @@ func checkVerified(o Options, ro ReplayOptions, t runs.TrialRecord, replay func(
 	}
 	rec := trialOutcome{TrialRecord: t}
 	rec.fill(o.Queries, batch)
-	rec.Mode = TrialVerified
+	rec.Mode = runs.TrialVerified
 	rec.Replay = nil // the live results are stored: nothing to derive
 	rec.Replayed = t.Replay
 	// Encoded here, beside the other verified trials' checks, not one

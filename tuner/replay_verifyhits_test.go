@@ -59,7 +59,7 @@ func TestVerificationAsksWhatItReads(t *testing.T) {
 	}
 	for _, tr := range trials {
 		l, v := live[tr.Name], verified[tr.Name]
-		if v.rec.Mode != tuner.TrialVerified || len(v.results) != len(qs) || len(l.results) != len(qs) {
+		if v.rec.Mode != runs.TrialVerified || len(v.results) != len(qs) || len(l.results) != len(qs) {
 			t.Fatalf("trial %s: mode %s, %d verified and %d live results for %d queries", tr.Name, v.rec.Mode, len(v.results), len(l.results), len(qs))
 		}
 		for i := range l.results {

@@ -7,11 +7,6 @@ import (
 	"github.com/fusiontune/fusiontune/runs"
 )
 
-// TrialReused is the mode of a trial whose results are another trial's
-// (runs.TrialRecord.ReusedFrom): its fingerprint said it builds the same
-// index and answers every query alike, so it was not run.
-const TrialReused = "reused"
-
 // reuser finds trials an earlier trial of the run already answered: the
 // backend's fingerprint (backend.Fingerprinter, through
 // Options.Fingerprint) hashes what a configuration builds — for the
@@ -72,7 +67,7 @@ func (r *reuser) reuse(o Options, rec *recorder, t *trial) (trialOutcome, bool, 
 	}
 	out := trialOutcome{TrialRecord: prev}
 	out.Index, out.Name, out.Params, out.Baseline = t.index, t.spec.Name, t.spec.Params, t.spec.Baseline
-	out.Group, out.Mode, out.ReusedFrom = t.spec.Params.IndexKey(), TrialReused, prev.Name
+	out.Group, out.Mode, out.ReusedFrom = t.spec.Params.IndexKey(), runs.TrialReused, prev.Name
 	out.Sampler, out.Worker, out.BackendConfig = "", "", ""
 	if o.Describe != nil {
 		out.BackendConfig = o.Describe(t.spec.Params)

@@ -54,7 +54,7 @@ func TestReuseSameChunks(t *testing.T) {
 			for _, tr := range trials {
 				r := recs[tr.Name]
 				from := wantFrom[tr.Name]
-				if r.Status != runs.StatusOK || r.ReusedFrom != from || (from != "") != (r.Mode == tuner.TrialReused) {
+				if r.Status != runs.StatusOK || r.ReusedFrom != from || (from != "") != (r.Mode == runs.TrialReused) {
 					t.Errorf("%s: status %s, mode %s, reused from %q; want from %q", tr.Name, r.Status, r.Mode, r.ReusedFrom, from)
 				}
 				if from == "" {

@@ -131,9 +131,9 @@ func TestSearchReplayEqualsLive(t *testing.T) {
 	board := runs.NewLeaderboard("", nil, replay.res.Trials)
 	for rank, e := range board.Trials {
 		r := recs[e.Name]
-		want := tuner.TrialReplay
+		want := runs.TrialReplay
 		if rank < 3 {
-			want = tuner.TrialVerified
+			want = runs.TrialVerified
 		}
 		if r.Mode != want || e.Mode != want {
 			t.Errorf("rank %d %s: recorded mode %q, leaderboard %q, want %q", rank+1, e.Name, r.Mode, e.Mode, want)
@@ -148,7 +148,7 @@ func TestSearchReplayEqualsLive(t *testing.T) {
 		}
 	}
 	for _, tr := range live.res.Trials {
-		if tr.Mode != tuner.TrialLive {
+		if tr.Mode != runs.TrialLive {
 			t.Errorf("live study: %s mode %q", tr.Name, tr.Mode)
 		}
 	}
@@ -284,7 +284,7 @@ func TestSearchReplayGroups(t *testing.T) {
 			for _, tr := range replay.res.Trials {
 				modes[tr.Mode]++
 			}
-			if modes[tuner.TrialVerified] != 1 || modes[tuner.TrialReplay] != len(replay.res.Trials)-1 {
+			if modes[runs.TrialVerified] != 1 || modes[runs.TrialReplay] != len(replay.res.Trials)-1 {
 				t.Errorf("modes %v: want the winner verified, every other trial replayed", modes)
 			}
 		})
@@ -321,7 +321,7 @@ func TestSearchReplayWithoutCandidates(t *testing.T) {
 		t.Errorf("auto study:\n%s\nlive study:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	for _, r := range auto.res.Trials {
-		if r.Mode != tuner.TrialLive || r.Status != runs.StatusOK {
+		if r.Mode != runs.TrialLive || r.Status != runs.StatusOK {
 			t.Errorf("auto mode without candidates: trial %s mode %s status %s", r.Name, r.Mode, r.Status)
 		}
 	}

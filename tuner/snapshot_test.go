@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fusiontune/fusiontune/tuner/dataset"
+
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
@@ -24,7 +26,7 @@ func TestSnapshotCopiesLoadedBytes(t *testing.T) {
 	if err := os.WriteFile(golden, loaded, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ds, err := tuner.OpenDataset(experiments.DatasetConfig{Path: golden, Format: experiments.FormatNative}.WithDefaults(), "", filepath.Join(dir, "cache"))
+	ds, err := dataset.Open(experiments.DatasetConfig{Path: golden, Format: experiments.FormatNative}.WithDefaults(), "", filepath.Join(dir, "cache"))
 	if err != nil {
 		t.Fatal(err)
 	}

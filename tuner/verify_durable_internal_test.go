@@ -23,7 +23,7 @@ func TestVerificationWaitsForDurable(t *testing.T) {
 			run := newTestRun(t)
 			release := make(chan struct{})
 			o := Options{Run: run, durable: func() error { <-release; return flushErr }}
-			rec := trialOutcome{TrialRecord: runs.TrialRecord{Index: 3, Name: "t3", Status: runs.StatusOK, Mode: TrialVerified,
+			rec := trialOutcome{TrialRecord: runs.TrialRecord{Index: 3, Name: "t3", Status: runs.StatusOK, Mode: runs.TrialVerified,
 				Summary: runs.Summary{Scorecard: map[string]float64{}}}}
 			enc, err := runs.EncodeTrial(rec.TrialRecord, nil)
 			if err != nil {

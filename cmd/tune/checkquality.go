@@ -37,9 +37,9 @@ func runCheckQuality(ctx context.Context, a *app, args []string) error {
 	if c.Store, err = a.openStore(s.RunsDir); err != nil {
 		return err
 	}
-	c.Started, c.Manifest.Args, c.Manifest.Branch = started, args, tuner.CurrentBranch(fs.Str("branch"))
+	c.Started, c.Manifest.Args, c.Manifest.Branch = started, args, currentBranch(fs.Str("branch"))
 	c.Progress = &tuner.TextProgress{W: a.stderr, Terminal: cli.IsTerminal(a.stderr)}
-	if err := c.Against(fs.Str("against"), fs.Str("base-branch")); err != nil {
+	if err := c.Against(fs.Str("against"), baseBranch(fs.Str("base-branch"), c.Manifest.Branch)); err != nil {
 		return err
 	}
 	o := tuner.QualityOutput{Format: fs.Str("format"), Failures: fs.Int("failures"), ExportBaseline: fs.Str("export-baseline")}

@@ -3,16 +3,17 @@ package main
 import (
 	"context"
 
+	"github.com/fusiontune/fusiontune/tuner/dataset"
+
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/cli"
 	"github.com/fusiontune/fusiontune/runs"
-	"github.com/fusiontune/fusiontune/tuner"
 )
 
 // defaultExportDir is tune export's --out.
 const defaultExportDir = "export"
 
 var exportSpec = cli.Spec{Name: "export", Usage: usage("export"), Args: cli.ArgRange(0, 1, "at most one GOLDEN"), Flags: []cli.Flag{configFlag, runsDirFlag, datasetIDFlag,
-	cli.String("format", tuner.ExportTREC, "trec or beir").OneOf(tuner.ExportTREC, tuner.ExportBEIR),
+	cli.String("format", dataset.ExportTREC, "trec or beir").OneOf(dataset.ExportTREC, dataset.ExportBEIR),
 	cli.String("out", defaultExportDir, "directory to write into (created; files in it are replaced)"),
 	cli.String("trial", "", "RUN[:TRIAL]: also write that recorded trial's ranking as DIR/run.trec")}}
 
@@ -26,7 +27,7 @@ func runExport(ctx context.Context, a *app, args []string) error {
 		return err
 	}
 	if fs.NArg() == 1 {
-		s.Dataset = tuner.GoldenArg(fs.Arg(0), s.Dataset.Corpus)
+		s.Dataset = dataset.GoldenArg(fs.Arg(0), s.Dataset.Corpus)
 	}
 	openStore := func() (*runs.Store, error) {
 		store, err := a.openStore(s.RunsDir)
@@ -35,6 +36,6 @@ func runExport(ctx context.Context, a *app, args []string) error {
 		}
 		return store, err
 	}
-	r := tuner.ExportRequest{Format: fs.Str("format"), Dir: fs.Str("out"), Trial: fs.Str("trial"), OpenStore: openStore}
-	return tuner.ExportFiles(s.OpenDataset, r, a.stdout, a.stderr)
+	r := dataset.ExportRequest{Format: fs.Str("format"), Dir: fs.Str("out"), Trial: fs.Str("trial"), OpenStore: openStore}
+	return dataset.ExportFiles(s.OpenDataset, r, a.stdout, a.stderr)
 }

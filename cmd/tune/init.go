@@ -4,8 +4,9 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/fusiontune/fusiontune/tuner/dataset"
+
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/cli"
-	"github.com/fusiontune/fusiontune/tuner"
 )
 
 var initSpec = cli.Spec{Name: "init", Usage: usage("init"), Args: cli.NoArgs, Flags: []cli.Flag{
@@ -18,13 +19,13 @@ func runInit(ctx context.Context, a *app, args []string) error {
 		return err
 	}
 	corpus, dir := fs.Str("corpus"), fs.Str("dir")
-	paths, err := tuner.InitProject(dir, corpus)
+	paths, err := dataset.InitProject(dir, corpus)
 	for _, p := range paths {
 		fmt.Fprintln(a.stdout, p)
 	}
 	if err != nil {
 		return err
 	}
-	fmt.Fprint(a.stderr, tuner.InitNext(dir, corpus))
+	fmt.Fprint(a.stderr, dataset.InitNext(dir, corpus))
 	return nil
 }

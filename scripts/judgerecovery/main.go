@@ -33,6 +33,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fusiontune/fusiontune/tuner/dataset"
+
 	"github.com/fusiontune/fusiontune/tuner/replay"
 
 	"github.com/fusiontune/fusiontune/tuner/scoring"
@@ -202,7 +204,7 @@ func run(args []string, stdout io.Writer) error {
 	res.AllPairs = len(everything.Pairs)
 
 	hiddenFile := filepath.Join(*out, "hidden.qrels")
-	fj, err := judge.NewFile(tuner.RunDatasetID(r), hiddenFile, nil)
+	fj, err := judge.NewFile(dataset.RunDatasetID(r), hiddenFile, nil)
 	if err != nil {
 		return err
 	}

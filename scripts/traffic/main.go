@@ -32,13 +32,14 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fusiontune/fusiontune/tuner/dataset"
+
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/experiments/demo"
 	"github.com/fusiontune/fusiontune/experiments/harvest"
 	"github.com/fusiontune/fusiontune/experiments/judge"
 	"github.com/fusiontune/fusiontune/experiments/labels"
 	"github.com/fusiontune/fusiontune/scripts/tuneserve"
-	"github.com/fusiontune/fusiontune/tuner"
 )
 
 func main() {
@@ -175,7 +176,7 @@ func setup(dir string) ([]goldQuery, error) {
 	if err := os.MkdirAll(filepath.Join(dir, "logs"), 0o755); err != nil {
 		return nil, err
 	}
-	ds, err := tuner.OpenDataset(experiments.DatasetConfig{Path: filepath.Join(dir, "golden.json"), Corpus: filepath.Join(dir, "corpus.jsonl")}.WithDefaults(), "", filepath.Join(dir, "cache"))
+	ds, err := dataset.Open(experiments.DatasetConfig{Path: filepath.Join(dir, "golden.json"), Corpus: filepath.Join(dir, "corpus.jsonl")}.WithDefaults(), "", filepath.Join(dir, "cache"))
 	if err != nil {
 		return nil, err
 	}

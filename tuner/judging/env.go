@@ -3,11 +3,12 @@ package judging
 import (
 	"context"
 
+	"github.com/fusiontune/fusiontune/tuner/dataset"
+
 	"github.com/fusiontune/fusiontune/experiments/judge"
 	"github.com/fusiontune/fusiontune/experiments/judge/llm"
 	"github.com/fusiontune/fusiontune/experiments/labels"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
-	"github.com/fusiontune/fusiontune/tuner"
 )
 
 // Env is what the judge flows share: the dataset, its id in the label
@@ -16,7 +17,7 @@ import (
 type Env struct {
 	// Data is the dataset (golden set, queries, corpus); ID its id in the
 	// label store.
-	Data *tuner.Dataset
+	Data *dataset.Dataset
 	ID   string
 	// OpenStore opens the label store; with create false, a store that
 	// does not exist yet is not created and is nil.
@@ -32,7 +33,7 @@ type Env struct {
 
 // known returns the ids of the dataset's queries.
 func (e *Env) known() map[string]bool {
-	_, known := tuner.QueryTexts(e.Data.Queries)
+	_, known := dataset.QueryTexts(e.Data.Queries)
 	return known
 }
 

@@ -8,10 +8,11 @@ import (
 	"os"
 	"strings"
 
+	"github.com/fusiontune/fusiontune/tuner/dataset"
+
 	"github.com/fusiontune/fusiontune/experiments/harvest"
 	"github.com/fusiontune/fusiontune/internal/atomicfile"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
-	"github.com/fusiontune/fusiontune/tuner"
 )
 
 // HarvestRequest is `tune harvest`: the harvest itself, the label store
@@ -74,7 +75,7 @@ func Harvest(ctx context.Context, r HarvestRequest, stdout, stderr io.Writer) er
 	fmt.Fprint(stdout, res.Summary(r.Config))
 	id := r.Dataset
 	if id == "" {
-		id = tuner.DatasetIDOf(r.Out)
+		id = dataset.DatasetIDOf(r.Out)
 	}
 	if r.Implicit {
 		line, err := res.AppendImplicit(ctx, r.StoreURL, id)

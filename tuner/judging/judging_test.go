@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fusiontune/fusiontune/tuner/dataset"
+
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/experiments/judge"
 	"github.com/fusiontune/fusiontune/experiments/judge/llm"
@@ -18,7 +20,6 @@ import (
 	"github.com/fusiontune/fusiontune/experiments/labels"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
-	"github.com/fusiontune/fusiontune/tuner"
 	"github.com/fusiontune/fusiontune/tuner/judging"
 	"github.com/fusiontune/fusiontune/tuner/pool"
 )
@@ -28,7 +29,7 @@ import (
 // 127.0.0.1 (budget: calls at most).
 func newEnv(t *testing.T, calls int64) (*judging.Env, *llmtest.Server) {
 	t.Helper()
-	ds, err := tuner.OpenDataset(experiments.DatasetConfig{}, "", t.TempDir())
+	ds, err := dataset.Open(experiments.DatasetConfig{}, "", t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/fusiontune/fusiontune/tuner/dataset"
+
 	"github.com/fusiontune/fusiontune/experiments/harvest"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
@@ -18,7 +20,7 @@ import (
 // dataset (no store yet: none).
 func Pool(ctx context.Context, run *runs.Run, storeURL string, o tuner.PoolOptions) (*pool.Pool, error) {
 	var err error
-	if o.Labels, err = tuner.StoreLabels(ctx, storeURL, tuner.RunDatasetID(run)); err != nil {
+	if o.Labels, err = tuner.StoreLabels(ctx, storeURL, dataset.RunDatasetID(run)); err != nil {
 		return nil, err
 	}
 	return tuner.PoolRun(run, o)

@@ -12,6 +12,8 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/fusiontune/fusiontune/tuner/dataset"
+
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/settings"
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
@@ -77,11 +79,11 @@ func (k Kind) Check(path string, o Options) (summary string, warnings []error, e
 	return k.check(path, o)
 }
 
-// checkGolden checks a golden set (tuner.CheckGolden) with the corpus of
+// checkGolden checks a golden set (dataset.CheckGolden) with the corpus of
 // corpusFor.
 func checkGolden(path string, o Options) (string, []error, error) {
 	lo := experiments.LoadOptions{Format: o.Format, Judgments: o.Judgments, Split: o.QrelsSplit}
-	return tuner.CheckGolden(path, lo, o.corpusFor)
+	return dataset.CheckGolden(path, lo, o.corpusFor)
 }
 
 // corpusFor is the corpus a golden set is resolved against — Corpus, else

@@ -7,11 +7,12 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/fusiontune/fusiontune/tuner/dataset"
+
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/internal/suggest"
-	"github.com/fusiontune/fusiontune/tuner"
 )
 
 // EngineCorpusPath returns the corpus path of the embedded engine's
@@ -34,11 +35,11 @@ func CachePath(sub string) string {
 	return filepath.Join(base, "fusiontune", sub)
 }
 
-// OpenDataset opens the settings' dataset (see tuner.OpenDataset), the
+// OpenDataset opens the settings' dataset (see dataset.OpenDataset), the
 // embedded engine's corpus standing in for a missing dataset.corpus, and
 // records the shipped demo's files in the settings when it stood in.
-func (s *Settings) OpenDataset() (*tuner.Dataset, error) {
-	ds, err := tuner.OpenDataset(s.Dataset, s.EngineCorpusPath(), CachePath(""))
+func (s *Settings) OpenDataset() (*dataset.Dataset, error) {
+	ds, err := dataset.Open(s.Dataset, s.EngineCorpusPath(), CachePath(""))
 	if err != nil {
 		return nil, err
 	}
@@ -112,7 +113,7 @@ func (s *Settings) CheckDatasetCategories() error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	ds, _, err := tuner.OpenSweepDataset(s.Dataset, s.SplitGiven, s.EngineCorpusPath(), tmp)
+	ds, _, err := dataset.OpenSweep(s.Dataset, s.SplitGiven, s.EngineCorpusPath(), tmp)
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/fusiontune/fusiontune/tuner/dataset"
+
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 
 	"github.com/fusiontune/fusiontune/experiments/judge"
@@ -47,7 +49,7 @@ func (s *Settings) JudgeLoop(spec string, l tuner.JudgeLoop, queries []scoring.Q
 	if err := l.Validate(); err != nil {
 		return nil, inputerr.Wrap(err)
 	}
-	texts, known := tuner.QueryTexts(queries)
+	texts, known := dataset.QueryTexts(queries)
 	path, isFile, err := judge.ParseSpec(spec)
 	if err != nil {
 		return nil, err

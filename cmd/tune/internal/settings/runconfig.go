@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/fusiontune/fusiontune/tuner/dataset"
+
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
@@ -20,7 +22,7 @@ import (
 // the trials, study, replay and the rest) and the dataset. Notes and
 // warnings go to log; secrets the settings name join r. The user's errors
 // are input errors (inputerr.Error).
-func (s *Settings) RunConfig(ef *experiments.ExperimentFile, tool string, r *runs.Redactor, log io.Writer) (*tuner.Config, *tuner.Dataset, error) {
+func (s *Settings) RunConfig(ef *experiments.ExperimentFile, tool string, r *runs.Redactor, log io.Writer) (*tuner.Config, *dataset.Dataset, error) {
 	ds, err := s.OpenRunDataset(log)
 	if err != nil {
 		return nil, nil, err
@@ -52,17 +54,17 @@ func (s *Settings) RunConfig(ef *experiments.ExperimentFile, tool string, r *run
 	}, ds, nil
 }
 
-// OpenRunDataset opens a run's golden set (tuner.OpenSweepDataset),
+// OpenRunDataset opens a run's golden set (dataset.OpenSweepDataset),
 // noting on log when it split it into dev and test.
-func (s *Settings) OpenRunDataset(log io.Writer) (*tuner.Dataset, error) {
-	ds, judged, err := tuner.OpenSweepDataset(s.Dataset, s.SplitGiven, s.EngineCorpusPath(), CachePath(""))
+func (s *Settings) OpenRunDataset(log io.Writer) (*dataset.Dataset, error) {
+	ds, judged, err := dataset.OpenSweep(s.Dataset, s.SplitGiven, s.EngineCorpusPath(), CachePath(""))
 	if err != nil {
 		return nil, err
 	}
 	s.Dataset = ds.Config
 	if judged > 0 {
 		fmt.Fprintf(log, "select, then confirm: %d judged queries (>= %d): tuning on the dev split (%d queries), confirming the winner against the baseline on the held-out test split (set dataset.split or --split all to tune on every query)\n",
-			judged, tuner.DefaultSplitMinQueries, len(ds.Queries))
+			judged, dataset.DefaultSplitMinQueries, len(ds.Queries))
 	}
 	return ds, nil
 }
@@ -71,7 +73,7 @@ func (s *Settings) OpenRunDataset(log io.Writer) (*tuner.Dataset, error) {
 // dataset.labels set, merges the store's labels into its judgments,
 // noting their provenance on log (the password of a postgres:// URL
 // joins r's secrets).
-func (s *Settings) MergeStoreLabels(ds *tuner.Dataset, r *runs.Redactor, log io.Writer) error {
+func (s *Settings) MergeStoreLabels(ds *dataset.Dataset, r *runs.Redactor, log io.Writer) error {
 	id := ds.DatasetID()
 	ds.Config.ID = id
 	if s.Dataset.Labels == "" {

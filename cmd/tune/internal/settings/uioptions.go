@@ -4,13 +4,14 @@ import (
 	"io"
 	"log/slog"
 
+	"github.com/fusiontune/fusiontune/tuner/dataset"
+
 	"github.com/fusiontune/fusiontune/tuner/analysis"
 
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/ui"
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
-	"github.com/fusiontune/fusiontune/tuner"
 )
 
 // UIOptions opens what `tune ui` serves from the settings: the runs in
@@ -22,7 +23,7 @@ func (s *Settings) UIOptions(store *runs.Store, pool string, r *runs.Redactor, l
 	var o ui.Options
 	d := s.Dataset
 	d.Split = experiments.SplitAll // the microscope and judge pages offer every query
-	ds, err := tuner.OpenDataset(d, s.EngineCorpusPath(), CachePath(""))
+	ds, err := dataset.Open(d, s.EngineCorpusPath(), CachePath(""))
 	if err != nil {
 		return o, err
 	}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/tuner/dataset"
+
 	"github.com/fusiontune/fusiontune/tuner/replay"
 
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/settings"
@@ -157,8 +159,8 @@ func TestSweepJudgeFileAndLabels(t *testing.T) {
 		t.Errorf("no provenance line in the log:\n%s", third.Log)
 	}
 	var info struct {
-		ID     string           `json:"dataset_id"`
-		Labels tuner.LabelsInfo `json:"labels"`
+		ID     string             `json:"dataset_id"`
+		Labels dataset.LabelsInfo `json:"labels"`
 	}
 	data, err := os.ReadFile(filepath.Join(third.Run.Dir, "golden.json.sha256.json"))
 	if err != nil {

@@ -1,6 +1,8 @@
 package ui
 
-import "github.com/fusiontune/fusiontune/experiments/judge"
+import (
+	"github.com/fusiontune/fusiontune/experiments/judge"
+)
 
 // Doc is a corpus document as the pages show it.
 type Doc struct {
@@ -8,7 +10,7 @@ type Doc struct {
 }
 
 // DocsOf is the lookup of Options.Docs over the corpus's documents as a
-// judge reads them (tuner.Dataset.JudgeDocs): each document's title and
+// judge reads them (dataset.Dataset.JudgeDocs): each document's title and
 // text for the judge pages and the microscope.
 func DocsOf(docs map[string]judge.Doc) func(id string) (Doc, bool) {
 	return func(id string) (Doc, bool) {

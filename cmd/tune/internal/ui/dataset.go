@@ -5,10 +5,11 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/fusiontune/fusiontune/tuner/dataset"
+
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 
 	"github.com/fusiontune/fusiontune/runs"
-	"github.com/fusiontune/fusiontune/tuner"
 )
 
 // datasetRow is one query on the dataset page.
@@ -120,7 +121,7 @@ func newDatasetRow(q scoring.Query) datasetRow {
 func (s *Server) latestBest(id string) (*runs.Run, runs.Entry, bool) {
 	list, _ := s.o.Store.List()
 	for i := len(list) - 1; i >= 0; i-- {
-		if tuner.RunDatasetID(list[i]) != id {
+		if dataset.RunDatasetID(list[i]) != id {
 			continue
 		}
 		lb, err := list[i].ReadLeaderboard()

@@ -7,13 +7,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/tuner/dataset"
+
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/ui"
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/metrics"
 	"github.com/fusiontune/fusiontune/runs"
-	"github.com/fusiontune/fusiontune/tuner"
 )
 
 var (
@@ -37,7 +38,7 @@ func TestMicroscopeDocsFindTyped(t *testing.T) {
 		t.Fatal(err)
 	}
 	run := recordRun(t, store, 2)
-	ds, err := tuner.OpenDataset(experiments.DatasetConfig{}, "", dir) // the demo
+	ds, err := dataset.Open(experiments.DatasetConfig{}, "", dir) // the demo
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,9 +12,10 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/fusiontune/fusiontune/tuner/dataset"
+
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/runs/report"
-	"github.com/fusiontune/fusiontune/tuner"
 )
 
 // runRow is one run on the runs page.
@@ -44,7 +45,7 @@ func (s *Server) runsPage(w http.ResponseWriter, r *http.Request) {
 	seenD, seenE := map[string]bool{}, map[string]bool{}
 	for i := len(list) - 1; i >= 0; i-- {
 		run := list[i]
-		row := runRow{ListRow: rows[i], Dataset: tuner.RunDatasetID(run), Date: run.Manifest.Started.UTC().Format("2006-01-02 15:04"),
+		row := runRow{ListRow: rows[i], Dataset: dataset.RunDatasetID(run), Date: run.Manifest.Started.UTC().Format("2006-01-02 15:04"),
 			Promoted: promoted[run.ID()]}
 		if !seenD[row.Dataset] {
 			seenD[row.Dataset] = true

@@ -18,6 +18,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/fusiontune/fusiontune/tuner/dataset"
+
 	"github.com/fusiontune/fusiontune/tuner/analysis"
 
 	"github.com/fusiontune/fusiontune/tuner/replay"
@@ -30,7 +32,6 @@ import (
 	"github.com/fusiontune/fusiontune/experiments/judge"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
-	"github.com/fusiontune/fusiontune/tuner"
 )
 
 // MaxBodyBytes bounds every request body (the judge form is a few
@@ -46,7 +47,7 @@ type Options struct {
 	// Dataset is the configured golden set (every query, not a split):
 	// the dataset, microscope and judge pages read it. Nil: those pages
 	// say there is none.
-	Dataset *tuner.Dataset
+	Dataset *dataset.Dataset
 	// Docs returns a document's title and text (the judge pages and the
 	// microscope), nil when unknown.
 	Docs func(id string) (Doc, bool)

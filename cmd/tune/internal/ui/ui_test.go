@@ -16,12 +16,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fusiontune/fusiontune/tuner/dataset"
+
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/ui"
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/experiments/judge"
 	"github.com/fusiontune/fusiontune/experiments/labels"
 	"github.com/fusiontune/fusiontune/runs"
-	"github.com/fusiontune/fusiontune/tuner"
 	"github.com/fusiontune/fusiontune/tuner/pool"
 )
 
@@ -180,7 +181,7 @@ func TestJudgePost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ds, err := tuner.OpenDataset(experiments.DatasetConfig{}, "", dir) // the demo
+	ds, err := dataset.Open(experiments.DatasetConfig{}, "", dir) // the demo
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,14 +246,14 @@ func TestJudgePost(t *testing.T) {
 // judgeSetup is a server over the demo dataset with a label store and the
 // pool file a test writes: the first two queries' first two unjudged
 // documents (by id).
-func judgeSetup(t *testing.T) (s *ui.Server, ds *tuner.Dataset, db, csrf string, pairs []judge.Pair) {
+func judgeSetup(t *testing.T) (s *ui.Server, ds *dataset.Dataset, db, csrf string, pairs []judge.Pair) {
 	t.Helper()
 	dir := t.TempDir()
 	store, err := runs.Open(filepath.Join(dir, "runs"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ds, err = tuner.OpenDataset(experiments.DatasetConfig{}, "", dir); err != nil { // the demo
+	if ds, err = dataset.Open(experiments.DatasetConfig{}, "", dir); err != nil { // the demo
 		t.Fatal(err)
 	}
 	docs, err := ds.JudgeDocs()

@@ -1,4 +1,4 @@
-package tuner_test
+package dataset_test
 
 import (
 	"errors"
@@ -7,16 +7,17 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/tuner/dataset"
+
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
-	"github.com/fusiontune/fusiontune/tuner"
 )
 
 // TestInitProject: the starter files are written into a new directory;
 // a second init there refuses (an input error) and writes nothing.
 func TestInitProject(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "new")
-	paths, err := tuner.InitProject(dir, "")
+	paths, err := dataset.InitProject(dir, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +33,7 @@ func TestInitProject(t *testing.T) {
 	if err := os.Remove(paths[0]); err != nil {
 		t.Fatal(err)
 	}
-	_, err = tuner.InitProject(dir, "")
+	_, err = dataset.InitProject(dir, "")
 	var ie *inputerr.Error
 	if !errors.As(err, &ie) || !strings.Contains(err.Error(), "not overwriting") {
 		t.Fatalf("second init: %v, want an input error refusing to overwrite", err)

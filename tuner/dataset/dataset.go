@@ -1,4 +1,4 @@
-package tuner
+package dataset
 
 import (
 	"errors"
@@ -35,7 +35,7 @@ type Dataset struct {
 	Labels *LabelsInfo
 }
 
-// OpenDataset loads the golden set d names (the shipped demo, extracted
+// Open loads the golden set d names (the shipped demo, extracted
 // under cacheDir, when d has no path), applies its split and resolves every
 // judgment against the corpus: d.Corpus, else corpusFallback (the embedded
 // engine's corpus), else none. Problems with the user's files are
@@ -43,7 +43,7 @@ type Dataset struct {
 //
 // It lives here rather than in experiments because resolving needs the
 // engine's corpus reader, and experiments sits below backend.
-func OpenDataset(d experiments.DatasetConfig, corpusFallback, cacheDir string) (*Dataset, error) {
+func Open(d experiments.DatasetConfig, corpusFallback, cacheDir string) (*Dataset, error) {
 	demoPath := d.Path == ""
 	if demoPath {
 		var err error
@@ -202,7 +202,7 @@ func (ds *Dataset) Snapshot(run *runs.Run) error {
 	}
 	var infoErr error
 	var wg sync.WaitGroup
-	wg.Go(func() { infoErr = run.WriteJSON("golden.json.sha256.json", info) })
+	wg.Go(func() { infoErr = run.WriteJSON(goldenInfoFile, info) })
 	err := ds.snapshotGolden(run, path)
 	wg.Wait()
 	return errors.Join(infoErr, err)

@@ -1,4 +1,4 @@
-package tuner_test
+package dataset_test
 
 import (
 	"errors"
@@ -8,17 +8,18 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fusiontune/fusiontune/tuner/dataset"
+
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
-	"github.com/fusiontune/fusiontune/tuner"
 )
 
 // TestOpenDatasetDemo: with no path the shipped demo is extracted into
 // the cache directory, and its passage judgments resolve to documents.
 func TestOpenDatasetDemo(t *testing.T) {
 	cache := filepath.Join(t.TempDir(), "cache")
-	ds, err := tuner.OpenDataset(experiments.DatasetConfig{}, "", cache)
+	ds, err := dataset.Open(experiments.DatasetConfig{}, "", cache)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,11 +75,11 @@ func TestOpenDatasetInputErrors(t *testing.T) {
 		want string
 	}{
 		{name: "missing golden set", d: experiments.DatasetConfig{Path: missing}, want: "dataset.path: "},
-		{name: "missing corpus", d: experiments.DatasetConfig{Path: "../experiments/testdata/golden/basic.good.json", Corpus: missing}, want: "dataset.corpus: "},
+		{name: "missing corpus", d: experiments.DatasetConfig{Path: "../../experiments/testdata/golden/basic.good.json", Corpus: missing}, want: "dataset.corpus: "},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := tuner.OpenDataset(tt.d.WithDefaults(), "", t.TempDir())
+			_, err := dataset.Open(tt.d.WithDefaults(), "", t.TempDir())
 			var ie *inputerr.Error
 			if !errors.As(err, &ie) || !strings.HasPrefix(err.Error(), tt.want) {
 				t.Fatalf("err = %v, want an inputerr.Error starting %q", err, tt.want)

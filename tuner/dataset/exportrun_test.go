@@ -1,4 +1,4 @@
-package tuner_test
+package dataset_test
 
 import (
 	"os"
@@ -6,8 +6,9 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/tuner/dataset"
+
 	"github.com/fusiontune/fusiontune/experiments"
-	"github.com/fusiontune/fusiontune/tuner"
 )
 
 // TestExportWithRun: the demo exported as TREC with a trial's run file
@@ -15,17 +16,17 @@ import (
 // byte; a golden-set file argument takes the settings' corpus, a folder
 // its own; a split export is noted.
 func TestExportWithRun(t *testing.T) {
-	ds, err := tuner.OpenDataset(experiments.DatasetConfig{}, "", filepath.Join(t.TempDir(), "cache"))
+	ds, err := dataset.Open(experiments.DatasetConfig{}, "", filepath.Join(t.TempDir(), "cache"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
 	run := []byte("q001 Q0 d1 1 1.0 t\n")
-	paths, err := tuner.ExportWithRun(ds, tuner.ExportTREC, dir, run)
+	paths, err := dataset.ExportWithRun(ds, dataset.ExportTREC, dir, run)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(paths) != 3 || paths[2] != filepath.Join(dir, tuner.TrialRunFile) {
+	if len(paths) != 3 || paths[2] != filepath.Join(dir, dataset.TrialRunFile) {
 		t.Fatalf("paths %q", paths)
 	}
 	if got, _ := os.ReadFile(paths[2]); string(got) != string(run) {
@@ -43,10 +44,10 @@ func TestExportWithRun(t *testing.T) {
 	if err := os.WriteFile(file, []byte("{}"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if d := tuner.GoldenArg(file, "corpus.jsonl"); d.Path != file || d.Corpus != "corpus.jsonl" {
+	if d := dataset.GoldenArg(file, "corpus.jsonl"); d.Path != file || d.Corpus != "corpus.jsonl" {
 		t.Errorf("file: %+v", d)
 	}
-	if d := tuner.GoldenArg(dir, "corpus.jsonl"); d.Path != dir || d.Corpus != "" {
+	if d := dataset.GoldenArg(dir, "corpus.jsonl"); d.Path != dir || d.Corpus != "" {
 		t.Errorf("folder: %+v", d)
 	}
 }

@@ -1,13 +1,14 @@
-package tuner_test
+package dataset_test
 
 import (
 	"reflect"
 	"testing"
 	"time"
 
+	"github.com/fusiontune/fusiontune/tuner/dataset"
+
 	"github.com/fusiontune/fusiontune/internal/trec"
 	"github.com/fusiontune/fusiontune/runs"
-	"github.com/fusiontune/fusiontune/tuner"
 )
 
 // TestTrialRun: a recorded ranking in the tie rule's order is exported with
@@ -44,7 +45,7 @@ func TestTrialRun(t *testing.T) {
 			if err := run.RecordTrial(runs.TrialRecord{Index: 0, Name: "t", Status: "ok"}, queries); err != nil {
 				t.Fatal(err)
 			}
-			got, rankScores, err := tuner.TrialRun(run, 0, "tag")
+			got, rankScores, err := dataset.TrialRun(run, 0, "tag")
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,11 +1,16 @@
-package tuner
+package dataset
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/fusiontune/fusiontune/experiments/labels"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
+	"github.com/fusiontune/fusiontune/runs"
 )
 
 // LabelsInfo records the label store a dataset's judgments were merged
@@ -79,3 +84,41 @@ func (ds *Dataset) applyLabels(ls []labels.Label) labels.Provenance {
 	}
 	return prov
 }
+
+// RunDatasetID is the dataset id of run's golden set, the key of its
+// labels in a label store: the snapshot's dataset_id (the dataset.id
+// setting) when set, else the golden set's file name without its
+// extension ("scifact" for a BEIR folder ../shared/data/scifact).
+func RunDatasetID(run *runs.Run) string {
+	data, err := os.ReadFile(filepath.Join(run.Dir, goldenInfoFile))
+	if err != nil {
+		return ""
+	}
+	var info struct {
+		ID   string `json:"dataset_id"`
+		Path string `json:"path"`
+	}
+	if json.Unmarshal(data, &info) != nil {
+		return ""
+	}
+	if info.ID != "" {
+		return info.ID
+	}
+	if strings.HasPrefix(filepath.Base(filepath.Dir(info.Path)), "demo-") {
+		return "demo" // a run recorded before dataset_id: the extracted demo
+	}
+	return DatasetIDOf(info.Path)
+}
+
+// DatasetIDOf is the dataset id of a golden set at path: its base name
+// without the extension.
+func DatasetIDOf(path string) string {
+	base := filepath.Base(filepath.Clean(path))
+	if base == "." || base == "/" {
+		return ""
+	}
+	return strings.TrimSuffix(base, filepath.Ext(base))
+}
+
+// goldenInfoFile is the run's record of its golden set (Dataset.Snapshot).
+const goldenInfoFile = "golden.json.sha256.json"
