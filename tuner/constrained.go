@@ -5,6 +5,7 @@ import (
 
 	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/verdict"
 )
 
 // objective is the study's objective for run: ConstrainedObjective under
@@ -13,7 +14,7 @@ func (c Config) objective(run *runs.Run) func(runs.TrialRecord, []runs.QueryResu
 	if !c.ConstrainSampler || len(c.Constraints) == 0 {
 		return nil
 	}
-	return ConstrainedObjective(run, c.Constraints)
+	return verdict.ConstrainedObjective(run, c.Constraints)
 }
 
 // checkConstrainSampler refuses, before any work, a constrained sampler
@@ -26,7 +27,7 @@ func (c Config) checkConstrainSampler() error {
 	if len(c.Constraints) == 0 {
 		return inputerr.Wrap(fmt.Errorf("score.constrain_sampler: set score.constraints for the sampler to search under"))
 	}
-	if needsLatency(c.Constraints) && c.Replay != nil && c.Replay.Mode != ModeLive {
+	if verdict.NeedsLatency(c.Constraints) && c.Replay != nil && c.Replay.Mode != ModeLive {
 		return inputerr.Wrap(fmt.Errorf("score.constrain_sampler: a latency constraint needs every trial measured live, and --mode %s replays query-time trials (which send no query of their own): run with --mode live", c.Replay.Mode))
 	}
 	return nil

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fusiontune/fusiontune/tuner/verdict"
+
 	"github.com/fusiontune/fusiontune/tuner/pass"
 
 	"github.com/fusiontune/fusiontune/backend"
@@ -86,7 +88,7 @@ func TestConstrainSamplerSearchesWhereConstraintsHold(t *testing.T) {
 // the higher; a failed trial its primary.
 func TestConstrainedObjective(t *testing.T) {
 	run := newRun(t, t.TempDir())
-	obj := tuner.ConstrainedObjective(run, parseGates(t, "NDCG@10 >= 0.5", "Recall@100 >= 0.8"))
+	obj := verdict.ConstrainedObjective(run, parseGates(t, "NDCG@10 >= 0.5", "Recall@100 >= 0.8"))
 	rec := func(ndcg, recall float64, status string) runs.TrialRecord {
 		return runs.TrialRecord{Name: "t", Status: status, Primary: ndcg, Mode: "replay",
 			Summary: runs.Summary{Scorecard: map[string]float64{"NDCG@10": ndcg, "Recall@100": recall}}}

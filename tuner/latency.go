@@ -11,6 +11,7 @@ import (
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner/pass"
 	"github.com/fusiontune/fusiontune/tuner/scoring"
+	"github.com/fusiontune/fusiontune/tuner/verdict"
 )
 
 // Defaults and ranges of LatencyOptions (the latency settings block).
@@ -87,7 +88,7 @@ func (c Config) measureLatency(ctx context.Context, run *runs.Run, b backend.Bac
 	l := runs.Latency{Note: latencyNote, Concurrency: eo.Concurrency, Finalists: lo.Finalists, Repeats: lo.Repeats}
 	for _, g := range c.Constraints {
 		l.Constraints = append(l.Constraints, g.Text)
-		if g.Metric == LatencyP95 && (g.Op == "<=" || g.Op == "<") && (l.P95LimitMS == nil || g.Value < *l.P95LimitMS) {
+		if g.Metric == verdict.LatencyP95 && (g.Op == "<=" || g.Op == "<") && (l.P95LimitMS == nil || g.Value < *l.P95LimitMS) {
 			l.P95LimitMS = &g.Value
 		}
 	}
@@ -135,7 +136,7 @@ func (c Config) trialLatency(ctx context.Context, run *runs.Run, b backend.Backe
 		// A shared study's trials imported from other workers have no
 		// per-query file here: no sweep measurement.
 		results, _ := run.QueryResults(e.Index)
-		t.Sweep = queryLatency(results)
+		t.Sweep = verdict.QueryLatency(results)
 	}
 	if !final {
 		return t, nil
@@ -163,12 +164,12 @@ func (c Config) applyConstraints(run *runs.Run, lb runs.Leaderboard, l *runs.Lat
 		if err != nil {
 			return err
 		}
-		rs, err := checkGates(run, e, c.Constraints, l)
+		rs, err := verdict.CheckGatesWith(run, e, c.Constraints, l)
 		if err != nil {
 			return err
 		}
 		for _, r := range rs {
-			t.Constraints = append(t.Constraints, r.check())
+			t.Constraints = append(t.Constraints, r.GateCheck())
 			t.Excluded = t.Excluded || !r.Pass
 		}
 	}
@@ -180,13 +181,13 @@ func (c Config) applyConstraints(run *runs.Run, lb runs.Leaderboard, l *runs.Lat
 			l.Winner = e.Name
 			break
 		}
-		if _, ok := l.Find(e.Name); !ok && !needsLatency(c.Constraints) {
+		if _, ok := l.Find(e.Name); !ok && !verdict.NeedsLatency(c.Constraints) {
 			// Quality-only constraints on an unmeasured trial.
-			rs, err := checkGates(run, e, c.Constraints, l)
+			rs, err := verdict.CheckGatesWith(run, e, c.Constraints, l)
 			if err != nil {
 				return err
 			}
-			if len(FailedGates(rs)) == 0 {
+			if len(verdict.FailedGates(rs)) == 0 {
 				l.Winner = e.Name
 				break
 			}

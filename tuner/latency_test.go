@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fusiontune/fusiontune/tuner/verdict"
+
 	"github.com/fusiontune/fusiontune/runs"
 
 	"github.com/fusiontune/fusiontune/backend"
@@ -56,11 +58,11 @@ func latencyTrials() []experiments.TrialSpec {
 	}
 }
 
-func parseGates(t *testing.T, texts ...string) []tuner.Gate {
+func parseGates(t *testing.T, texts ...string) []verdict.Gate {
 	t.Helper()
-	var out []tuner.Gate
+	var out []verdict.Gate
 	for _, s := range texts {
-		g, err := tuner.ParseGate(s)
+		g, err := verdict.ParseGate(s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -94,7 +96,7 @@ func TestLatencyGateAndConstraint(t *testing.T) {
 	if best, _ := free.Best(); best.Name != "slow-best" {
 		t.Errorf("winner without constraints %q, want slow-best", best.Name)
 	}
-	if f := tuner.FailedGates(free.Gates); len(f) != 1 || !f[0].Measured || f[0].Value < 100 {
+	if f := verdict.FailedGates(free.Gates); len(f) != 1 || !f[0].Measured || f[0].Value < 100 {
 		t.Errorf("gates on slow-best %+v: want latency.p95 <= 100ms measured and failed", free.Gates)
 	}
 	lat, ok, err := free.Run.ReadLatency()
@@ -120,7 +122,7 @@ func TestLatencyGateAndConstraint(t *testing.T) {
 	if !ok || best.Name != "fast" {
 		t.Fatalf("winner under the constraint %q (%v), want fast", best.Name, ok)
 	}
-	if len(tuner.FailedGates(bound.Gates)) != 0 {
+	if len(verdict.FailedGates(bound.Gates)) != 0 {
 		t.Errorf("gates on the constrained winner %+v, want them passed", bound.Gates)
 	}
 	lat, _, _ = bound.Run.ReadLatency()
@@ -170,10 +172,10 @@ func TestParseLatencyGate(t *testing.T) {
 		value   float64
 		wantErr string
 	}{
-		{"latency.p95 <= 40ms", tuner.LatencyP95, 40, ""},
-		{"latency.p99 < 0.25s", tuner.LatencyP99, 250, ""},
-		{"Latency.P50 <= 12", tuner.LatencyP50, 12, ""},
-		{"latency.qps >= 100", tuner.LatencyQPS, 100, ""},
+		{"latency.p95 <= 40ms", verdict.LatencyP95, 40, ""},
+		{"latency.p99 < 0.25s", verdict.LatencyP99, 250, ""},
+		{"Latency.P50 <= 12", verdict.LatencyP50, 12, ""},
+		{"latency.qps >= 100", verdict.LatencyQPS, 100, ""},
 		{"latency.p90 <= 40ms", "", 0, "unknown latency metric"},
 		{"latency.p95[a] <= 40ms", "", 0, "no [category]"},
 		{"latency.p95 <= fast", "", 0, "milliseconds"},
@@ -182,7 +184,7 @@ func TestParseLatencyGate(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
-			g, err := tuner.ParseGate(tt.in)
+			g, err := verdict.ParseGate(tt.in)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("err %v, want %q", err, tt.wantErr)
@@ -192,7 +194,7 @@ func TestParseLatencyGate(t *testing.T) {
 			if err != nil || g.Metric != tt.metric || g.Value != tt.value {
 				t.Fatalf("ParseGate = %+v, %v; want %s %v", g, err, tt.metric, tt.value)
 			}
-			if m := tuner.GateMetrics([]tuner.Gate{g}); len(m) != 0 {
+			if m := verdict.GateMetrics([]verdict.Gate{g}); len(m) != 0 {
 				t.Errorf("GateMetrics %v: a latency gate needs no scorecard metric", m)
 			}
 		})

@@ -24,6 +24,7 @@ import (
 	"github.com/fusiontune/fusiontune/tuner/sampler"
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 	"github.com/fusiontune/fusiontune/tuner/studystore"
+	"github.com/fusiontune/fusiontune/tuner/verdict"
 )
 
 // Config is one tuning run as plain values: what to try, on which
@@ -77,13 +78,13 @@ type Config struct {
 	// Stats configure the significance step; Gates are checked on the
 	// best trial.
 	Stats analysis.StatsOptions
-	Gates []Gate
+	Gates []verdict.Gate
 	// Latency says which trials' latency is measured again after the
 	// sweep (nil: DefaultLatencyOptions); Constraints (score.constraints,
 	// gate syntax) exclude the trials that fail one from winning: the
 	// winner is the best trial that meets them all (see latency.json).
 	Latency     *LatencyOptions
-	Constraints []Gate
+	Constraints []verdict.Gate
 	// ConstrainSampler tells a study's sampler the trials that miss a
 	// constraint as worse than any that meets them all
 	// (ConstrainedObjective), so that it searches where they hold; a
@@ -136,7 +137,7 @@ type Outcome struct {
 	Timings  runs.Timings
 	// Gates are the gates checked on the best trial (none without gates
 	// or without a successful trial).
-	Gates []GateResult
+	Gates []verdict.GateResult
 	// Constrained is true when score.constraints chose the winner: Winner
 	// is then the best trial meeting them (nil: none does).
 	Constrained bool
@@ -676,14 +677,14 @@ func writeLeaderboard(run *runs.Run, files *runs.LeaderboardFiles) (written func
 // gates checks and records the settings' gates on the outcome's best
 // trial, the constrained winner under score.constraints (none without
 // gates or a best trial).
-func (c Config) gates(run *runs.Run, out *Outcome) ([]GateResult, error) {
+func (c Config) gates(run *runs.Run, out *Outcome) ([]verdict.GateResult, error) {
 	best, ok := out.Best()
 	if !ok || len(c.Gates) == 0 {
 		return nil, nil
 	}
-	gates, err := CheckGates(run, best, c.Gates)
+	gates, err := verdict.CheckGates(run, best, c.Gates)
 	if err == nil {
-		err = RecordGates(run, best, gates)
+		err = verdict.RecordGates(run, best, gates)
 	}
 	return gates, err
 }

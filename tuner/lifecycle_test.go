@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fusiontune/fusiontune/tuner/verdict"
+
 	"github.com/fusiontune/fusiontune/tuner/analysis"
 
 	"github.com/fusiontune/fusiontune/tuner/pass"
@@ -78,9 +80,9 @@ func runConfig(t *testing.T, trials []experiments.TrialSpec, study *sampler.Opti
 	if err != nil {
 		t.Fatal(err)
 	}
-	var gs []tuner.Gate
+	var gs []verdict.Gate
 	for _, g := range gates {
-		p, err := tuner.ParseGate(g)
+		p, err := verdict.ParseGate(g)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -145,7 +147,7 @@ func TestRunSweep(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkFinished(t, out, 3, 2)
-	if failed := tuner.FailedGates(out.Gates); len(failed) != 1 || failed[0].Text != "primary[b] > 2" {
+	if failed := verdict.FailedGates(out.Gates); len(failed) != 1 || failed[0].Text != "primary[b] > 2" {
 		t.Errorf("failed gates %+v, want the impossible one", failed)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner/replay"
+	"github.com/fusiontune/fusiontune/tuner/verdict"
 )
 
 // AsIsTrial is the name of the one trial a quality check runs: the
@@ -31,7 +32,7 @@ func AsIsExperiments() (*experiments.ExperimentFile, error) {
 type QualityConfig struct {
 	Config
 	Golden    *experiments.GoldenSet
-	Reference *Reference
+	Reference *verdict.Reference
 	// FailuresShown bounds the failures in the summary (default
 	// DefaultFailuresShown; every failure is in quality.json).
 	FailuresShown int
@@ -68,14 +69,14 @@ func CheckQuality(ctx context.Context, c QualityConfig) (*runs.Quality, *Outcome
 	q := &runs.Quality{
 		Run: out.Run.ID(), Trial: best.Name, Backend: out.Run.Manifest.Backend, GoldenHash: out.Run.Manifest.GoldenHash,
 		Summary: best.Summary, Primary: best.Primary, Metrics: c.Scorer.Metrics(), GatesPass: true,
-		RoutingByCategory: routingByCategory(results),
+		RoutingByCategory: verdict.RoutingByCategory(results),
 	}
 	for _, g := range out.Gates {
-		q.Gates = append(q.Gates, g.check())
+		q.Gates = append(q.Gates, g.GateCheck())
 		q.GatesPass = q.GatesPass && g.Pass
 	}
 	if c.Reference != nil {
-		if q.Against, err = against(ctx, c.Reference, best, results, q.Metrics, q.GoldenHash, c.Stats); err != nil {
+		if q.Against, err = verdict.Against(ctx, c.Reference, best, results, q.Metrics, q.GoldenHash, c.Stats); err != nil {
 			return nil, out, errors.Join(runErr, err)
 		}
 	}
@@ -99,7 +100,7 @@ func (c *QualityConfig) asIs() error {
 	}
 	c.Trials, c.Study, c.Replay, c.Shared, c.HeldOut = trials, nil, nil, nil, nil
 	if c.Reference != nil {
-		if c.Gates, err = ResolveGates(c.Gates, c.Reference.Baseline.Value); err != nil {
+		if c.Gates, err = verdict.ResolveGates(c.Gates, c.Reference.Baseline.Value); err != nil {
 			return inputerr.Wrap(fmt.Errorf("--against %s: %w", c.Reference.Name, err))
 		}
 		return nil
@@ -116,9 +117,9 @@ func (c *QualityConfig) asIs() error {
 // failures; quality.json keeps them all) and writes quality.json and the
 // run's baseline.json.
 func (c QualityConfig) writeQuality(run *runs.Run, q *runs.Quality, best runs.Entry, results []runs.QueryResult) error {
-	all := failures(c.Queries, c.Golden, results)
+	all := verdict.Failures(c.Queries, c.Golden, results)
 	if c.Corpus != "" && len(all) > 0 {
-		if err := fillText(all, c.Corpus); err != nil {
+		if err := verdict.FillText(all, c.Corpus); err != nil {
 			fmt.Fprintf(c.Log, "warning: failure report: the corpus's text: %v\n", err)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/fusiontune/fusiontune/tuner/verdict"
 	"io"
 )
 
@@ -46,10 +47,10 @@ func CheckAndReport(ctx context.Context, c QualityConfig, o QualityOutput, w, lo
 		return runErr
 	}
 	if o.ExportBaseline != "" {
-		if err := ExportBaseline(out.Run, o.ExportBaseline); err != nil {
+		if err := verdict.ExportBaseline(out.Run, o.ExportBaseline); err != nil {
 			return err
 		}
 		fmt.Fprintf(log, "baseline written to %s\n", o.ExportBaseline)
 	}
-	return GatesFailed(q)
+	return verdict.GatesFailed(q)
 }

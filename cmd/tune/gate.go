@@ -4,10 +4,11 @@ import (
 	"context"
 	"errors"
 
+	"github.com/fusiontune/fusiontune/tuner/verdict"
+
 	"github.com/fusiontune/fusiontune/runs"
 
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/cli"
-	"github.com/fusiontune/fusiontune/tuner"
 )
 
 var gateSpec = cli.Spec{Name: "gate", Usage: usage("gate") + pickUsage, Args: runAndTrial, Flags: []cli.Flag{configFlag, runsDirFlag}}
@@ -27,5 +28,5 @@ func runGate(ctx context.Context, a *app, args []string) error {
 		}
 		return inputError(err)
 	}
-	return tuner.GateTrial(run, entry, s.ParsedGates, a.stdout)
+	return verdict.GateTrial(run, entry, s.ParsedGates, a.stdout)
 }

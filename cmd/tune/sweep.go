@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/fusiontune/fusiontune/tuner/verdict"
+
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/cli"
 	tunesettings "github.com/fusiontune/fusiontune/cmd/tune/internal/settings"
 	"github.com/fusiontune/fusiontune/runs"
@@ -115,9 +117,9 @@ func (a *app) runAndFinish(ctx context.Context, c *tuner.Config, s *settings, ap
 		return c.StoppedEarly(out, runErr)
 	}
 	best, _ := out.Best()
-	if err := tuner.WriteGates(a.stderr, out.Run, best, out.Gates); err != nil {
+	if err := verdict.WriteGates(a.stderr, out.Run, best, out.Gates); err != nil {
 		if applyBest {
-			return failedError(errors.New(tuner.NotPromoted(out.Gates)))
+			return failedError(errors.New(verdict.NotPromoted(out.Gates)))
 		}
 		return err
 	}
@@ -126,7 +128,7 @@ func (a *app) runAndFinish(ctx context.Context, c *tuner.Config, s *settings, ap
 			return err
 		}
 	}
-	if err := tuner.FailedTrials(out.Trials); err != nil {
+	if err := verdict.FailedTrials(out.Trials); err != nil {
 		return partialError(err)
 	}
 	return nil

@@ -50,7 +50,7 @@ type Options struct {
 	Logger goptuna.Logger
 	// Objective is the value the sampler is told for a completed trial
 	// (nil: its primary score): a search under constraints tells it less
-	// for a trial that misses them (tuner.ConstrainedObjective).
+	// for a trial that misses them (verdict.ConstrainedObjective).
 	// results are the trial's per-query results when the caller holds
 	// them (nil: read from the run).
 	Objective func(rec runs.TrialRecord, results []runs.QueryResult) (float64, error)

@@ -3,6 +3,8 @@ package settings
 import (
 	"fmt"
 
+	"github.com/fusiontune/fusiontune/tuner/verdict"
+
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/tuner"
 )
@@ -44,14 +46,14 @@ func (l Latency) Validate() experiments.Problems {
 func (s *Settings) parseConstraints(add func(field, format string, args ...any)) {
 	s.ParsedConstraints = nil
 	for i, text := range s.Score.Constraints {
-		g, err := tuner.ParseGate(text)
+		g, err := verdict.ParseGate(text)
 		if err != nil {
 			add(fmt.Sprintf("score.constraints[%d]", i), "%v", err)
 			continue
 		}
 		s.ParsedConstraints = append(s.ParsedConstraints, g)
 	}
-	for _, m := range tuner.GateMetrics(s.ParsedConstraints) {
+	for _, m := range verdict.GateMetrics(s.ParsedConstraints) {
 		if !contains(s.Score.Metrics, m) {
 			s.Score.Metrics = append(s.Score.Metrics, m)
 		}

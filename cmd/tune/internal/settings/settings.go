@@ -8,12 +8,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fusiontune/fusiontune/tuner/verdict"
+
 	"github.com/fusiontune/fusiontune/tuner/pass"
 
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 
 	"github.com/fusiontune/fusiontune/experiments"
-	"github.com/fusiontune/fusiontune/tuner"
 )
 
 // Settings is tune's configuration, merged in the documented order:
@@ -37,11 +38,11 @@ type Settings struct {
 	// (judge.go).
 	// Latency: which trials' latency is measured again (latency.go);
 	// ParsedConstraints holds Score.Constraints parsed.
-	Latency           Latency      `mapstructure:"latency"`
-	ParsedConstraints []tuner.Gate `mapstructure:"-" json:"-"`
-	Judge             Judge        `mapstructure:"judge"`
-	Labels            string       `mapstructure:"labels"`
-	ParsedGates       []tuner.Gate `mapstructure:"-" json:"-"`
+	Latency           Latency        `mapstructure:"latency"`
+	ParsedConstraints []verdict.Gate `mapstructure:"-" json:"-"`
+	Judge             Judge          `mapstructure:"judge"`
+	Labels            string         `mapstructure:"labels"`
+	ParsedGates       []verdict.Gate `mapstructure:"-" json:"-"`
 	// File is the settings file that was read, "" for none.
 	File string `mapstructure:"-"`
 	// Src is where each setting came from; Written holds the relative

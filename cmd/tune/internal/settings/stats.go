@@ -3,12 +3,13 @@ package settings
 import (
 	"fmt"
 
+	"github.com/fusiontune/fusiontune/tuner/verdict"
+
 	"github.com/fusiontune/fusiontune/tuner/analysis"
 
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/metrics"
 	"github.com/fusiontune/fusiontune/metrics/stats"
-	"github.com/fusiontune/fusiontune/tuner"
 	"github.com/fusiontune/fusiontune/tuner/promote"
 )
 
@@ -105,14 +106,14 @@ func (s *Settings) parseGates(add func(field, format string, args ...any)) {
 	}
 	s.ParsedGates = nil
 	for i, text := range s.Gates {
-		g, err := tuner.ParseGate(text)
+		g, err := verdict.ParseGate(text)
 		if err != nil {
 			add(fmt.Sprintf("gates[%d]", i), "%v", err)
 			continue
 		}
 		s.ParsedGates = append(s.ParsedGates, g)
 	}
-	extra = append(extra, tuner.GateMetrics(s.ParsedGates)...)
+	extra = append(extra, verdict.GateMetrics(s.ParsedGates)...)
 	seen := map[string]bool{}
 	for _, m := range s.Score.Metrics {
 		seen[m] = true

@@ -1,12 +1,13 @@
-package tuner_test
+package verdict_test
 
 import (
 	"bytes"
 	"testing"
 	"time"
 
+	"github.com/fusiontune/fusiontune/tuner/verdict"
+
 	"github.com/fusiontune/fusiontune/runs"
-	"github.com/fusiontune/fusiontune/tuner"
 )
 
 // TestGateTrial: a trial's gates are checked, recorded in the run and
@@ -25,12 +26,12 @@ func TestGateTrial(t *testing.T) {
 		gate string
 		pass bool
 	}{{"MRR@10 >= 0.5", true}, {"MRR@10 >= 0.9", false}} {
-		g, err := tuner.ParseGate(tc.gate)
+		g, err := verdict.ParseGate(tc.gate)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var w bytes.Buffer
-		err = tuner.GateTrial(run, e, []tuner.Gate{g}, &w)
+		err = verdict.GateTrial(run, e, []verdict.Gate{g}, &w)
 		if (err == nil) != tc.pass || w.Len() == 0 {
 			t.Errorf("%s: err %v, output %q", tc.gate, err, w.String())
 		}

@@ -1,4 +1,4 @@
-package tuner
+package verdict
 
 import (
 	"fmt"
@@ -7,9 +7,9 @@ import (
 	"github.com/fusiontune/fusiontune/runs"
 )
 
-// queryLatency is the latency statistics of the queries that succeeded
+// QueryLatency is the latency statistics of the queries that succeeded
 // (nil: none did).
-func queryLatency(results []runs.QueryResult) *runs.LatencyStats {
+func QueryLatency(results []runs.QueryResult) *runs.LatencyStats {
 	var ms []float64
 	for _, r := range results {
 		if r.Error == "" {
@@ -23,8 +23,8 @@ func queryLatency(results []runs.QueryResult) *runs.LatencyStats {
 	return &s
 }
 
-// needsLatency reports whether a gate reads latency.json.
-func needsLatency(gates []Gate) bool {
+// NeedsLatency reports whether a gate reads latency.json.
+func NeedsLatency(gates []Gate) bool {
 	for _, g := range gates {
 		if isLatencyMetric(g.Metric) {
 			return true
@@ -54,14 +54,14 @@ func ConstrainedObjective(run *runs.Run, constraints []Gate) func(runs.TrialReco
 		lb := runs.NewLeaderboard("", nil, []runs.TrialRecord{rec})
 		e := lb.Trials[0]
 		var lat *runs.Latency
-		if needsLatency(constraints) {
+		if NeedsLatency(constraints) {
 			l, err := sweepLatency(run, e, results)
 			if err != nil {
 				return 0, err
 			}
 			lat = l
 		}
-		rs, err := checkGates(run, e, constraints, lat)
+		rs, err := CheckGatesWith(run, e, constraints, lat)
 		if err != nil {
 			return 0, fmt.Errorf("trial %q: constraints: %w", rec.Name, err)
 		}
@@ -91,7 +91,7 @@ func sweepLatency(run *runs.Run, e runs.Entry, results []runs.QueryResult) (*run
 			return nil, fmt.Errorf("trial %q: latency: %w", e.Name, err)
 		}
 	}
-	st := queryLatency(results)
+	st := QueryLatency(results)
 	if st == nil {
 		return nil, nil
 	}

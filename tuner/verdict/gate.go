@@ -1,4 +1,4 @@
-package tuner
+package verdict
 
 import (
 	"fmt"
@@ -190,7 +190,7 @@ func (g Gate) holds(v float64) bool {
 // a latency gate).
 func CheckGates(run *runs.Run, e runs.Entry, gates []Gate) ([]GateResult, error) {
 	var lat *runs.Latency
-	if needsLatency(gates) {
+	if NeedsLatency(gates) {
 		l, ok, err := run.ReadLatency()
 		if err != nil {
 			return nil, err
@@ -199,11 +199,11 @@ func CheckGates(run *runs.Run, e runs.Entry, gates []Gate) ([]GateResult, error)
 			lat = &l
 		}
 	}
-	return checkGates(run, e, gates, lat)
+	return CheckGatesWith(run, e, gates, lat)
 }
 
-// checkGates is CheckGates with the latency measurements given (nil: none).
-func checkGates(run *runs.Run, e runs.Entry, gates []Gate, lat *runs.Latency) ([]GateResult, error) {
+// CheckGatesWith is CheckGates with the latency measurements given (nil: none).
+func CheckGatesWith(run *runs.Run, e runs.Entry, gates []Gate, lat *runs.Latency) ([]GateResult, error) {
 	var results []runs.QueryResult
 	out := make([]GateResult, 0, len(gates))
 	for _, g := range gates {
@@ -341,9 +341,9 @@ func FailedGates(rs []GateResult) []GateResult {
 }
 
 // String renders a result as "PASS Recall@3 >= 0.80 (0.8512)".
-func (r GateResult) String() string { return r.check().String() }
+func (r GateResult) String() string { return r.GateCheck().String() }
 
-func (r GateResult) check() runs.GateCheck {
+func (r GateResult) GateCheck() runs.GateCheck {
 	return runs.GateCheck{Gate: r.Text, Value: r.Value, Measured: r.Measured, Pass: r.Pass, Detail: r.Detail}
 }
 
@@ -353,7 +353,7 @@ func (r GateResult) check() runs.GateCheck {
 func RecordGates(run *runs.Run, e runs.Entry, results []GateResult) error {
 	g := runs.Gates{Trial: e.Name, Index: e.Index, Pass: true, Results: make([]runs.GateCheck, len(results))}
 	for i, r := range results {
-		g.Results[i] = r.check()
+		g.Results[i] = r.GateCheck()
 		g.Pass = g.Pass && r.Pass
 	}
 	return run.WriteGates(g)

@@ -1,11 +1,12 @@
-package tuner_test
+package verdict_test
 
 import (
 	"strings"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/tuner/verdict"
+
 	"github.com/fusiontune/fusiontune/runs"
-	"github.com/fusiontune/fusiontune/tuner"
 )
 
 func TestParseGate(t *testing.T) {
@@ -38,7 +39,7 @@ func TestParseGate(t *testing.T) {
 		{in: "", err: "want METRIC"},
 	} {
 		t.Run(tc.in, func(t *testing.T) {
-			g, err := tuner.ParseGate(tc.in)
+			g, err := verdict.ParseGate(tc.in)
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
 					t.Fatalf("error %v, want %q", err, tc.err)
@@ -60,15 +61,15 @@ func TestCheckGatesOnEntry(t *testing.T) {
 	e := runs.Entry{Name: "t", Status: runs.StatusOK, Primary: 0.5, Summary: runs.Summary{Routing: &routing,
 		Scorecard:  map[string]float64{"MRR@10": 0.7},
 		Categories: map[string]map[string]float64{"direct": {"primary": 0.6, "MRR@10": 0.8}}}}
-	var gates []tuner.Gate
+	var gates []verdict.Gate
 	for _, s := range []string{"MRR@10 >= 0.70", "MRR@10 > 0.7", "routing == 0.9", "MRR@10[direct] >= 0.8", "primary[direct] < 0.5", "NDCG@10 >= 0"} {
-		g, err := tuner.ParseGate(s)
+		g, err := verdict.ParseGate(s)
 		if err != nil {
 			t.Fatal(err)
 		}
 		gates = append(gates, g)
 	}
-	res, err := tuner.CheckGates(nil, e, gates)
+	res, err := verdict.CheckGates(nil, e, gates)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +79,7 @@ func TestCheckGatesOnEntry(t *testing.T) {
 			t.Errorf("%s: pass %v, want %v (%s)", r.Text, r.Pass, want[i], r)
 		}
 	}
-	if got := len(tuner.FailedGates(res)); got != 3 {
+	if got := len(verdict.FailedGates(res)); got != 3 {
 		t.Errorf("%d failed, want 3", got)
 	}
 	if !strings.Contains(res[5].String(), "NDCG@10 was not measured") {
@@ -94,7 +95,7 @@ func FuzzParseGate(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		g, err := tuner.ParseGate(s)
+		g, err := verdict.ParseGate(s)
 		if err != nil {
 			if !strings.Contains(err.Error(), "gate ") {
 				t.Errorf("error without context: %v", err)
@@ -104,10 +105,10 @@ func FuzzParseGate(f *testing.F) {
 		if g.Text != strings.TrimSpace(s) || g.Metric == "" || g.Op == "" {
 			t.Errorf("parsed %q into %+v", s, g)
 		}
-		if g.Metric == tuner.RoutingMetric && g.Category != "" {
+		if g.Metric == verdict.RoutingMetric && g.Category != "" {
 			return // reads the run's query results
 		}
-		res, err := tuner.CheckGates(nil, runs.Entry{Status: runs.StatusOK, Summary: runs.Summary{Scorecard: map[string]float64{}}}, []tuner.Gate{g})
+		res, err := verdict.CheckGates(nil, runs.Entry{Status: runs.StatusOK, Summary: runs.Summary{Scorecard: map[string]float64{}}}, []verdict.Gate{g})
 		if err != nil || len(res) != 1 {
 			t.Fatalf("%v %v", res, err)
 		}
@@ -119,9 +120,9 @@ func FuzzParseGate(f *testing.F) {
 // reference without the metric is an error naming the gate. Unresolved,
 // a relative gate fails with a detail saying it needs a reference.
 func TestResolveGates(t *testing.T) {
-	var gates []tuner.Gate
+	var gates []verdict.Gate
 	for _, s := range []string{"NDCG@10 >= ref - 0.01", "NDCG@10[howto] >= ref", "Recall@3 >= 0.8"} {
-		g, err := tuner.ParseGate(s)
+		g, err := verdict.ParseGate(s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -129,7 +130,7 @@ func TestResolveGates(t *testing.T) {
 	}
 	ref := map[string]float64{"NDCG@10/": 0.65, "NDCG@10/howto": 0.5}
 	value := func(m, c string) (float64, bool) { v, ok := ref[m+"/"+c]; return v, ok }
-	got, err := tuner.ResolveGates(gates, value)
+	got, err := verdict.ResolveGates(gates, value)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,11 +143,11 @@ func TestResolveGates(t *testing.T) {
 	if got[2] != gates[2] {
 		t.Errorf("an absolute gate changed: %+v", got[2])
 	}
-	missing, _ := tuner.ParseGate("MRR@10 >= ref")
-	if _, err := tuner.ResolveGates([]tuner.Gate{missing}, value); err == nil || !strings.Contains(err.Error(), `gate "MRR@10 >= ref": the reference has no MRR@10`) {
+	missing, _ := verdict.ParseGate("MRR@10 >= ref")
+	if _, err := verdict.ResolveGates([]verdict.Gate{missing}, value); err == nil || !strings.Contains(err.Error(), `gate "MRR@10 >= ref": the reference has no MRR@10`) {
 		t.Errorf("err = %v", err)
 	}
-	rs, err := tuner.CheckGates(nil, runs.Entry{Name: "t", Status: runs.StatusOK, Summary: runs.Summary{Scorecard: map[string]float64{"NDCG@10": 0.9}}}, gates[:1])
+	rs, err := verdict.CheckGates(nil, runs.Entry{Name: "t", Status: runs.StatusOK, Summary: runs.Summary{Scorecard: map[string]float64{"NDCG@10": 0.9}}}, gates[:1])
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,11 +1,14 @@
-package tuner
+package verdict
 
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/fusiontune/fusiontune/internal/atomicfile"
 	"github.com/fusiontune/fusiontune/metrics/stats"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner/analysis"
@@ -39,9 +42,9 @@ func ReferenceOf(run *runs.Run, trial string) (*Reference, error) {
 	return &Reference{Name: "run " + run.ID() + " trial " + e.Name, Baseline: runs.NewBaseline(run.ID(), e, run.Manifest.GoldenHash, results)}, nil
 }
 
-// routingByCategory is the routing accuracy of each category with an
+// RoutingByCategory is the routing accuracy of each category with an
 // expected routing.
-func routingByCategory(results []runs.QueryResult) map[string]float64 {
+func RoutingByCategory(results []runs.QueryResult) map[string]float64 {
 	cats := map[string]bool{}
 	for _, r := range results {
 		if r.Expected != "" && r.Category != "" {
@@ -58,11 +61,11 @@ func routingByCategory(results []runs.QueryResult) map[string]float64 {
 	return out
 }
 
-// against compares the check's results with the reference: a paired
+// Against compares the check's results with the reference: a paired
 // comparison per metric (primary first, then the scorecard's; one family
 // under the statistics' correction), with the reference's and current
 // means, and the per-category deltas of the primary score.
-func against(ctx context.Context, ref *Reference, e runs.Entry, all []runs.QueryResult, shown []string, goldenHash string, o analysis.StatsOptions) (*runs.Against, error) {
+func Against(ctx context.Context, ref *Reference, e runs.Entry, all []runs.QueryResult, shown []string, goldenHash string, o analysis.StatsOptions) (*runs.Against, error) {
 	o = o.WithDefaults()
 	base := ref.Baseline.Results()
 	var results []runs.QueryResult // the scored ones: a baseline keeps no others
@@ -121,10 +124,10 @@ func against(ctx context.Context, ref *Reference, e runs.Entry, all []runs.Query
 	return a, nil
 }
 
-// failures lists the failing queries, in golden-set order: a judged query
+// Failures lists the failing queries, in golden-set order: a judged query
 // none of whose highest-graded documents is in the top 3, or a query whose
 // routing is not the expected one.
-func failures(queries []scoring.Query, gs *experiments.GoldenSet, results []runs.QueryResult) []runs.Failure {
+func Failures(queries []scoring.Query, gs *experiments.GoldenSet, results []runs.QueryResult) []runs.Failure {
 	byID := map[string]runs.QueryResult{}
 	for _, r := range results {
 		byID[r.QueryID] = r
@@ -180,9 +183,9 @@ func failures(queries []scoring.Query, gs *experiments.GoldenSet, results []runs
 	return out
 }
 
-// fillText gives the failures' top results without text the start of
+// FillText gives the failures' top results without text the start of
 // their document's text in corpus.
-func fillText(fs []runs.Failure, corpus string) error {
+func FillText(fs []runs.Failure, corpus string) error {
 	docs, err := dataset.CorpusDocuments(corpus)
 	if err != nil {
 		return err
@@ -199,4 +202,33 @@ func fillText(fs []runs.Failure, corpus string) error {
 		}
 	}
 	return nil
+}
+
+// ExportBaseline copies the check's baseline (scorecard and per-query
+// scores, runs.BaselineFile) from run to path, to commit beside the
+// golden set.
+func ExportBaseline(run *runs.Run, path string) error {
+	data, err := os.ReadFile(filepath.Join(run.Dir, runs.BaselineFile))
+	if err == nil {
+		err = atomicfile.Write(path, data, 0o644)
+	}
+	if err != nil {
+		return fmt.Errorf("--export-baseline: %w", err)
+	}
+	return nil
+}
+
+// GatesFailed is the error of a check whose gates did not all pass,
+// naming the failed ones; nil when they passed.
+func GatesFailed(q *runs.Quality) error {
+	if q.GatesPass {
+		return nil
+	}
+	var failed []string
+	for _, g := range q.Gates {
+		if !g.Pass {
+			failed = append(failed, g.Gate)
+		}
+	}
+	return fmt.Errorf("%d of %d gates failed: %s", len(failed), len(q.Gates), strings.Join(failed, ", "))
 }

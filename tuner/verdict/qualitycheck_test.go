@@ -1,4 +1,4 @@
-package tuner_test
+package verdict_test
 
 import (
 	"os"
@@ -7,18 +7,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fusiontune/fusiontune/tuner/verdict"
+
 	"github.com/fusiontune/fusiontune/runs"
-	"github.com/fusiontune/fusiontune/tuner"
 )
 
 // TestGatesFailed: a check whose gates passed is no error; one with
 // failed gates names them and counts them.
 func TestGatesFailed(t *testing.T) {
-	if err := tuner.GatesFailed(&runs.Quality{GatesPass: true, Gates: []runs.GateCheck{{Gate: "a", Pass: true}}}); err != nil {
+	if err := verdict.GatesFailed(&runs.Quality{GatesPass: true, Gates: []runs.GateCheck{{Gate: "a", Pass: true}}}); err != nil {
 		t.Errorf("passed: %v", err)
 	}
 	q := &runs.Quality{Gates: []runs.GateCheck{{Gate: "NDCG@10 >= 0.5", Pass: false}, {Gate: "b", Pass: true}, {Gate: "c", Pass: false}}}
-	if err := tuner.GatesFailed(q); err == nil || err.Error() != "2 of 3 gates failed: NDCG@10 >= 0.5, c" {
+	if err := verdict.GatesFailed(q); err == nil || err.Error() != "2 of 3 gates failed: NDCG@10 >= 0.5, c" {
 		t.Errorf("failed: %v", err)
 	}
 }
@@ -35,7 +36,7 @@ func TestExportBaseline(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "baseline.json")
-	if err := tuner.ExportBaseline(run, out); err == nil || !strings.HasPrefix(err.Error(), "--export-baseline: ") {
+	if err := verdict.ExportBaseline(run, out); err == nil || !strings.HasPrefix(err.Error(), "--export-baseline: ") {
 		t.Errorf("no baseline: %v", err)
 	}
 	if _, err := os.Stat(out); err == nil {
@@ -45,7 +46,7 @@ func TestExportBaseline(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(run.Dir, runs.BaselineFile), want, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := tuner.ExportBaseline(run, out); err != nil {
+	if err := verdict.ExportBaseline(run, out); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := os.ReadFile(out); string(got) != string(want) {

@@ -1,4 +1,4 @@
-package tuner
+package verdict
 
 import (
 	"errors"

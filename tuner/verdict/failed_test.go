@@ -1,10 +1,11 @@
-package tuner_test
+package verdict_test
 
 import (
 	"testing"
 
+	"github.com/fusiontune/fusiontune/tuner/verdict"
+
 	"github.com/fusiontune/fusiontune/runs"
-	"github.com/fusiontune/fusiontune/tuner"
 )
 
 // TestFailedTrials: failed trials are counted with the first one's
@@ -14,10 +15,10 @@ func TestFailedTrials(t *testing.T) {
 	pruned := runs.TrialRecord{Name: "p", Status: runs.StatusPruned}
 	bad := runs.TrialRecord{Name: "b", Status: runs.StatusFailed, Error: "timeout"}
 	bad2 := runs.TrialRecord{Name: "c", Status: runs.StatusFailed, Error: "refused"}
-	if err := tuner.FailedTrials([]runs.TrialRecord{ok, pruned}); err != nil {
+	if err := verdict.FailedTrials([]runs.TrialRecord{ok, pruned}); err != nil {
 		t.Fatalf("no failures: %v", err)
 	}
-	err := tuner.FailedTrials([]runs.TrialRecord{ok, bad, pruned, bad2})
+	err := verdict.FailedTrials([]runs.TrialRecord{ok, bad, pruned, bad2})
 	want := "2 of 4 trials failed and are recorded with their reasons (first: b: timeout)"
 	if err == nil || err.Error() != want {
 		t.Fatalf("err = %v, want %q", err, want)
