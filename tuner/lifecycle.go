@@ -20,6 +20,7 @@ import (
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/runs/report"
 	"github.com/fusiontune/fusiontune/tuner/analysis"
+	"github.com/fusiontune/fusiontune/tuner/judging"
 	"github.com/fusiontune/fusiontune/tuner/pass"
 	"github.com/fusiontune/fusiontune/tuner/sampler"
 	"github.com/fusiontune/fusiontune/tuner/scoring"
@@ -92,7 +93,7 @@ type Config struct {
 	ConstrainSampler bool
 	// Judge, when set, judges the leading trials' unjudged hits after the
 	// sweep and scores every trial again (the leaderboard's rescored).
-	Judge *JudgeLoop
+	Judge *judging.JudgeLoop
 
 	// Progress receives trial progress (nil: none); Log, the run's
 	// messages (nil: discarded).

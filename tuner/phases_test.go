@@ -9,9 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fusiontune/fusiontune/tuner/pass"
-
 	"github.com/fusiontune/fusiontune/tuner"
+	"github.com/fusiontune/fusiontune/tuner/pass"
 )
 
 // TestRunPhases: with Config.Phases, Run marks its steps and every backend

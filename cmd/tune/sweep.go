@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/fusiontune/fusiontune/tuner/judging"
+
 	"github.com/fusiontune/fusiontune/tuner/verdict"
 
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/cli"
@@ -41,8 +43,8 @@ func sweepSpec(cmd string) cli.Spec {
 var judgeFlagSpecs = []cli.Flag{
 	cli.String("judge", "", "after the sweep, judge the leading trials' unjudged hits and rescore: llm (settings judge.*) or file:PATH (a qrels file)"),
 	cli.Int("judge-budget", 0, "with --judge: the most (query, document) pairs to judge, >= 1"),
-	cli.Float("judge-target", tuner.DefaultJudgeTarget, "with --judge: stop once the leading trials' Judged@10 reaches this, in (0, 1]"),
-	cli.Int("judge-leading", tuner.DefaultJudgeLeading, "with --judge: how many of the best trials to pool and measure, >= 1"),
+	cli.Float("judge-target", judging.DefaultJudgeTarget, "with --judge: stop once the leading trials' Judged@10 reaches this, in (0, 1]"),
+	cli.Int("judge-leading", judging.DefaultJudgeLeading, "with --judge: how many of the best trials to pool and measure, >= 1"),
 }
 
 // sweepRequestOf is the sweep (or, with cmd "worker", the worker) the

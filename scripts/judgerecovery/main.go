@@ -33,6 +33,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fusiontune/fusiontune/tuner/judging"
+
 	"github.com/fusiontune/fusiontune/tuner/dataset"
 
 	"github.com/fusiontune/fusiontune/tuner/replay"
@@ -42,7 +44,6 @@ import (
 	"github.com/fusiontune/fusiontune/experiments/judge"
 	"github.com/fusiontune/fusiontune/experiments/labels"
 	"github.com/fusiontune/fusiontune/runs"
-	"github.com/fusiontune/fusiontune/tuner"
 	"github.com/fusiontune/fusiontune/tuner/pool"
 )
 
@@ -103,8 +104,8 @@ func run(args []string, stdout io.Writer) error {
 	engine := fs.String("engine", "", "extra YAML lines of backend.engine (e.g. \"dense: {model: lsa-256}\")")
 	seed := fs.Uint64("seed", 1, "seed of the hidden half")
 	rounds := fs.Int("rounds", 2, "pooling rounds")
-	leading := fs.Int("leading", tuner.DefaultJudgeLeading, "trials pooled each round")
-	depth := fs.Int("depth", tuner.DefaultJudgeK, "pool depth")
+	leading := fs.Int("leading", judging.DefaultJudgeLeading, "trials pooled each round")
+	depth := fs.Int("depth", judging.DefaultJudgeK, "pool depth")
 	perRound := fs.Int("round-budget", 0, "most pairs judged per round (0: the whole pool)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -183,7 +184,7 @@ func run(args []string, stdout io.Writer) error {
 	truth := order(scoring.Judgments(full))
 	res.TrueBest = truth[0]
 	stage := func(name string, o []string) Stage {
-		return Stage{Name: name, Tau: runs.Round(tuner.OrderTau(truth, o)), Best: o[0], Top5: overlap(truth, o, 5)}
+		return Stage{Name: name, Tau: runs.Round(judging.OrderTau(truth, o)), Best: o[0], Top5: overlap(truth, o, 5)}
 	}
 	res.Stages = append(res.Stages, stage("(a) half hidden", order(scoring.Judgments(visible))))
 	// What judging every trial's unjudged top-depth hits would cost.
@@ -209,7 +210,7 @@ func run(args []string, stdout io.Writer) error {
 		return err
 	}
 	var orders [][]string
-	loop := &tuner.JudgeLoop{
+	loop := &judging.JudgeLoop{
 		Name: fj.Name(), Budget: 1 << 30, RoundBudget: *perRound, Target: 1, Leading: *leading, K: *depth, MaxRounds: *rounds, Log: os.Stderr,
 		Judge: func(ctx context.Context, pairs []pool.Pair) ([]labels.Label, error) {
 			in := make([]judge.Pair, len(pairs))

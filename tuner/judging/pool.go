@@ -11,30 +11,30 @@ import (
 	"github.com/fusiontune/fusiontune/experiments/harvest"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
-	"github.com/fusiontune/fusiontune/tuner"
+
 	"github.com/fusiontune/fusiontune/tuner/pool"
 )
 
-// Pool pools the unjudged pairs of run's chosen trials (tuner.PoolRun),
+// Pool pools the unjudged pairs of run's chosen trials (PoolRun),
 // leaving out the pairs the label store at storeURL judges for the run's
 // dataset (no store yet: none).
-func Pool(ctx context.Context, run *runs.Run, storeURL string, o tuner.PoolOptions) (*pool.Pool, error) {
+func Pool(ctx context.Context, run *runs.Run, storeURL string, o PoolOptions) (*pool.Pool, error) {
 	var err error
-	if o.Labels, err = tuner.StoreLabels(ctx, storeURL, dataset.RunDatasetID(run)); err != nil {
+	if o.Labels, err = StoreLabels(ctx, storeURL, dataset.RunDatasetID(run)); err != nil {
 		return nil, err
 	}
-	return tuner.PoolRun(run, o)
+	return PoolRun(run, o)
 }
 
 // HarvestPool pools the logged answers to the queries a harvest added
-// (tuner.HarvestPool) for dataset, leaving out the pairs the label store
+// (HarvestPool) for dataset, leaving out the pairs the label store
 // at storeURL judges other than by implicit feedback.
 func HarvestPool(ctx context.Context, r *harvest.Result, storeURL, dataset string, depth int) (*pool.Pool, error) {
-	judged, err := tuner.JudgedExceptImplicit(ctx, storeURL, dataset)
+	judged, err := JudgedExceptImplicit(ctx, storeURL, dataset)
 	if err != nil {
 		return nil, err
 	}
-	return tuner.HarvestPool(r, dataset, depth, judged)
+	return PoolHarvested(r, dataset, depth, judged)
 }
 
 // HarvestNext says where a harvest's pool of added queries went and how

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/fusiontune/fusiontune/tuner/judging"
+
 	"github.com/fusiontune/fusiontune/tuner/dataset"
 
 	"github.com/fusiontune/fusiontune/tuner/scoring"
@@ -14,7 +16,6 @@ import (
 	"github.com/fusiontune/fusiontune/experiments/labels"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
-	"github.com/fusiontune/fusiontune/tuner"
 )
 
 // LLMJudge builds the LLM judge of the settings' judge section for
@@ -43,7 +44,7 @@ func (s *Settings) LLMJudge(dataset string, maxGrade int, st *labels.Store, r *r
 // stays open; file:PATH: a qrels file) over the golden set's queries.
 // The store URL's password joins r's secrets. A bad spec wraps
 // judge.ErrSpec; the user's errors are input errors (inputerr.Error).
-func (s *Settings) JudgeLoop(spec string, l tuner.JudgeLoop, queries []scoring.Query, r *runs.Redactor) (*tuner.JudgeLoop, error) {
+func (s *Settings) JudgeLoop(spec string, l judging.JudgeLoop, queries []scoring.Query, r *runs.Redactor) (*judging.JudgeLoop, error) {
 	l.StoreURL = s.JudgeStoreURL()
 	r.AddURLPassword(l.StoreURL)
 	if err := l.Validate(); err != nil {
@@ -62,13 +63,13 @@ func (s *Settings) JudgeLoop(spec string, l tuner.JudgeLoop, queries []scoring.Q
 		return nil, inputerr.Wrap(err)
 	}
 	l.Name = f.Name()
-	l.Judge = tuner.JudgeWith(f, texts, nil)
+	l.Judge = judging.JudgeWith(f, texts, nil)
 	return &l, nil
 }
 
 // llmJudgeLoop sets l's judge to the LLM judge of the settings (its
 // answers cached in the loop's store), showing it the corpus documents.
-func (s *Settings) llmJudgeLoop(l *tuner.JudgeLoop, texts map[string]string, r *runs.Redactor) (*tuner.JudgeLoop, error) {
+func (s *Settings) llmJudgeLoop(l *judging.JudgeLoop, texts map[string]string, r *runs.Redactor) (*judging.JudgeLoop, error) {
 	ds, err := s.OpenDataset() // the judge settings were checked with the rest
 	if err != nil {
 		return nil, err
@@ -87,6 +88,6 @@ func (s *Settings) llmJudgeLoop(l *tuner.JudgeLoop, texts map[string]string, r *
 		st.Close()
 		return nil, err
 	}
-	l.Store, l.Name, l.Judge = st, lj.Name(), tuner.JudgeWith(lj, texts, docs)
+	l.Store, l.Name, l.Judge = st, lj.Name(), judging.JudgeWith(lj, texts, docs)
 	return l, nil
 }

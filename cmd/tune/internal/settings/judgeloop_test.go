@@ -4,11 +4,12 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/tuner/judging"
+
 	"github.com/fusiontune/fusiontune/experiments/judge"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
 
 	"github.com/fusiontune/fusiontune/runs"
-	"github.com/fusiontune/fusiontune/tuner"
 )
 
 // TestJudgeLoopRefuses: a loop without a budget is the user's error and
@@ -21,10 +22,10 @@ func TestJudgeLoopRefuses(t *testing.T) {
 		t.Fatal(err)
 	}
 	var ie *inputerr.Error
-	if _, err := s.JudgeLoop("llm", tuner.JudgeLoop{Target: 0.9, Leading: 5}, nil, runs.NewRedactor()); !errors.As(err, &ie) {
+	if _, err := s.JudgeLoop("llm", judging.JudgeLoop{Target: 0.9, Leading: 5}, nil, runs.NewRedactor()); !errors.As(err, &ie) {
 		t.Errorf("no budget: err = %v, want an input error", err)
 	}
-	if _, err := s.JudgeLoop("gpt", tuner.JudgeLoop{Budget: 10, Target: 0.9, Leading: 5}, nil, runs.NewRedactor()); !errors.Is(err, judge.ErrSpec) {
+	if _, err := s.JudgeLoop("gpt", judging.JudgeLoop{Budget: 10, Target: 0.9, Leading: 5}, nil, runs.NewRedactor()); !errors.Is(err, judge.ErrSpec) {
 		t.Errorf("bad spec: err = %v, want judge.ErrSpec", err)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/fusiontune/fusiontune/tuner/judging"
+
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 
 	"github.com/fusiontune/fusiontune/experiments/judge"
@@ -59,7 +61,7 @@ func (s *Settings) PrepareSweep(r tuner.SweepRequest, shared bool, j SweepJudge,
 
 // sweepJudge checks j and returns the judge loop it asks for (nil
 // without a Spec), over the golden set's queries, logging to log.
-func (s *Settings) sweepJudge(j SweepJudge, shared bool, queries []scoring.Query, red *runs.Redactor, log io.Writer) (*tuner.JudgeLoop, error) {
+func (s *Settings) sweepJudge(j SweepJudge, shared bool, queries []scoring.Query, red *runs.Redactor, log io.Writer) (*judging.JudgeLoop, error) {
 	if j.Spec == "" {
 		if len(j.Given) > 0 {
 			return nil, inputerr.Wrap(fmt.Errorf("--%s: only with --judge", j.Given[0]))
@@ -69,7 +71,7 @@ func (s *Settings) sweepJudge(j SweepJudge, shared bool, queries []scoring.Query
 	if !(j.Target > 0 && j.Target <= 1) {
 		return nil, inputerr.Wrap(fmt.Errorf("--judge-target must be in (0, 1] (got %g)", j.Target))
 	}
-	l, err := s.JudgeLoop(j.Spec, tuner.JudgeLoop{Budget: j.Budget, Target: j.Target, Leading: j.Leading}, queries, red)
+	l, err := s.JudgeLoop(j.Spec, judging.JudgeLoop{Budget: j.Budget, Target: j.Target, Leading: j.Leading}, queries, red)
 	if errors.Is(err, judge.ErrSpec) {
 		return nil, inputerr.Wrap(fmt.Errorf("--judge: %w", err))
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/tuner/judging"
+
 	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
@@ -31,7 +33,7 @@ func TestPrepareSweepJudgeRefuses(t *testing.T) {
 	}
 	req := tuner.SweepRequest{Mode: string(tuner.ModeReplay), Verify: tuner.DefaultVerify}
 	judge := func(spec string, budget int, target float64, given ...string) SweepJudge {
-		return SweepJudge{Spec: spec, Budget: budget, Target: target, Leading: tuner.DefaultJudgeLeading, Given: given}
+		return SweepJudge{Spec: spec, Budget: budget, Target: target, Leading: judging.DefaultJudgeLeading, Given: given}
 	}
 	for _, tc := range []struct {
 		name   string
@@ -39,12 +41,12 @@ func TestPrepareSweepJudgeRefuses(t *testing.T) {
 		shared bool
 		want   string
 	}{
-		{"no budget", judge("file:x.qrels", 0, tuner.DefaultJudgeTarget), false, "--judge-budget must be >= 1 (got 0)"},
-		{"bad spec", judge("llm-ish", 5, tuner.DefaultJudgeTarget, "judge-budget"), false, `--judge: want llm or file:PATH (got "llm-ish")`},
+		{"no budget", judge("file:x.qrels", 0, judging.DefaultJudgeTarget), false, "--judge-budget must be >= 1 (got 0)"},
+		{"bad spec", judge("llm-ish", 5, judging.DefaultJudgeTarget, "judge-budget"), false, `--judge: want llm or file:PATH (got "llm-ish")`},
 		{"target", judge("file:x", 5, 0, "judge-budget", "judge-target"), false, "--judge-target must be in (0, 1] (got 0)"},
-		{"bounds without --judge", judge("", 5, tuner.DefaultJudgeTarget, "judge-budget"), false, "--judge-budget: only with --judge"},
-		{"qrels of another dataset", judge("file:other.qrels", 5, tuner.DefaultJudgeTarget, "judge-budget"), false, "query ids are not in the golden set of dataset"},
-		{"shared study", judge("file:good.qrels", 5, tuner.DefaultJudgeTarget), true, "--judge: not for a study shared through --storage or --parallel"},
+		{"bounds without --judge", judge("", 5, judging.DefaultJudgeTarget, "judge-budget"), false, "--judge-budget: only with --judge"},
+		{"qrels of another dataset", judge("file:other.qrels", 5, judging.DefaultJudgeTarget, "judge-budget"), false, "query ids are not in the golden set of dataset"},
+		{"shared study", judge("file:good.qrels", 5, judging.DefaultJudgeTarget), true, "--judge: not for a study shared through --storage or --parallel"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := s.PrepareSweep(req, tc.shared, tc.j, runs.NewRedactor(), &bytes.Buffer{})

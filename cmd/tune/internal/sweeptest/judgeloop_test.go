@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/tuner/judging"
+
 	"github.com/fusiontune/fusiontune/tuner/dataset"
 
 	"github.com/fusiontune/fusiontune/tuner/replay"
@@ -19,7 +21,6 @@ import (
 	"github.com/fusiontune/fusiontune/experiments/judge/llm/llmtest"
 	"github.com/fusiontune/fusiontune/experiments/labels"
 	"github.com/fusiontune/fusiontune/runs"
-	"github.com/fusiontune/fusiontune/tuner"
 )
 
 // judgeGrid is a small replayed RRF grid on the demo.
@@ -40,7 +41,7 @@ func judgeSweep(t *testing.T, j settings.SweepJudge) *sweeptest.Result {
 func poolOf(t *testing.T, run *runs.Run) []string {
 	t.Helper()
 	run.Derive = replay.NewDeriver()
-	p, err := tuner.PoolRun(run, tuner.PoolOptions{Trials: "all"})
+	p, err := judging.PoolRun(run, judging.PoolOptions{Trials: "all"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +119,7 @@ func TestSweepJudgeFileAndLabels(t *testing.T) {
 	writeFiles(t, map[string]string{"hidden.qrels": qrels.String()})
 
 	const budget = 40
-	second := judgeSweep(t, settings.SweepJudge{Spec: "file:hidden.qrels", Budget: budget, Target: 1, Leading: tuner.DefaultJudgeLeading})
+	second := judgeSweep(t, settings.SweepJudge{Spec: "file:hidden.qrels", Budget: budget, Target: 1, Leading: judging.DefaultJudgeLeading})
 	var stdout bytes.Buffer
 	if err := second.Leaderboard.Render(&stdout, "text"); err != nil {
 		t.Fatal(err)
@@ -198,7 +199,7 @@ func TestSweepJudgeLLM(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
 	writeFiles(t, map[string]string{"grid.json": judgeGrid, "tune.yaml": fmt.Sprintf("runs_dir: runs\nlabels: labels.db\ndataset:\n  split: all\njudge:\n  url: %s\n  model: rule-1\n  api_key_env: FT_TEST_JUDGE_KEY\n  retries: 1\n  timeout: 5s\n", srv.URL)})
-	res := judgeSweep(t, settings.SweepJudge{Spec: "llm", Budget: 30, Target: tuner.DefaultJudgeTarget, Leading: 2})
+	res := judgeSweep(t, settings.SweepJudge{Spec: "llm", Budget: 30, Target: judging.DefaultJudgeTarget, Leading: 2})
 	r := readRescored(t, res.Run).Rescored
 	if r == nil || !strings.HasPrefix(r.Judge, "llm:rule-1@") || len(r.Rounds) != 1 || r.Rounds[0].Asked != 30 || r.Rounds[0].Labels != 30 || r.Stopped != "budget" {
 		t.Fatalf("rescored %+v\nlog:\n%s", r, res.Log)

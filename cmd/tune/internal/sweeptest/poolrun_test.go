@@ -18,7 +18,6 @@ import (
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/sweeptest"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
-	"github.com/fusiontune/fusiontune/tuner"
 	"github.com/fusiontune/fusiontune/tuner/judging"
 	"github.com/fusiontune/fusiontune/tuner/pool"
 )
@@ -79,7 +78,7 @@ func TestPoolOfRecordedSweep(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	poolOf := func(o tuner.PoolOptions) *pool.Pool {
+	poolOf := func(o judging.PoolOptions) *pool.Pool {
 		t.Helper()
 		o.Depth = pool.DefaultDepth
 		p, err := judging.Pool(ctx, run, s.JudgeStoreURL(), o)
@@ -96,7 +95,7 @@ func TestPoolOfRecordedSweep(t *testing.T) {
 		}
 		return stdout.String(), stderr.String()
 	}
-	stdout, _ := write(poolOf(tuner.PoolOptions{Trials: "top:3"}), "pool.jsonl")
+	stdout, _ := write(poolOf(judging.PoolOptions{Trials: "top:3"}), "pool.jsonl")
 	m := poolStats.FindStringSubmatch(stdout)
 	if m == nil {
 		t.Fatalf("statistics:\n%s", stdout)
@@ -115,11 +114,11 @@ func TestPoolOfRecordedSweep(t *testing.T) {
 	}
 	// Without a file the pool goes to stdout, the statistics to stderr;
 	// the same run gives the same bytes.
-	again, stats := write(poolOf(tuner.PoolOptions{Trials: "top:3"}), "")
+	again, stats := write(poolOf(judging.PoolOptions{Trials: "top:3"}), "")
 	if data, _ := os.ReadFile("pool.jsonl"); again != string(data) || !poolStats.MatchString(stats) {
 		t.Errorf("stdout pool differs from the file's, or stats not on stderr:\n%s", stats)
 	}
-	if wide, _ := write(poolOf(tuner.PoolOptions{Trials: "top:3", Retrievers: true}), ""); strings.Count(wide, "\n") <= len(pairs) {
+	if wide, _ := write(poolOf(judging.PoolOptions{Trials: "top:3", Retrievers: true}), ""); strings.Count(wide, "\n") <= len(pairs) {
 		t.Errorf("with the retrievers: %d pairs, without %d", strings.Count(wide, "\n"), len(pairs))
 	}
 
@@ -139,7 +138,7 @@ func TestPoolOfRecordedSweep(t *testing.T) {
 	if _, err := judging.Run(ctx, e, judging.RunRequest{Pool: "pool.jsonl", Judge: "file:some.qrels", Log: &bytes.Buffer{}}); err != nil {
 		t.Fatalf("judge run: %v", err)
 	}
-	after, _ := write(poolOf(tuner.PoolOptions{Trials: "top:3"}), "")
+	after, _ := write(poolOf(judging.PoolOptions{Trials: "top:3"}), "")
 	if n := strings.Count(after, "\n"); n != len(pairs)-10 {
 		t.Errorf("after labelling 10 pairs: %d pairs, want %d", n, len(pairs)-10)
 	}
@@ -151,7 +150,7 @@ func TestPoolOfRecordedSweep(t *testing.T) {
 		{"top:0", `--trials "top:0": want top:N with N >= 1`},
 		{"nosuch,baseline", `--trials: no trial "nosuch" in the run`},
 	} {
-		_, err := judging.Pool(ctx, run, s.JudgeStoreURL(), tuner.PoolOptions{Depth: pool.DefaultDepth, Trials: tc.trials})
+		_, err := judging.Pool(ctx, run, s.JudgeStoreURL(), judging.PoolOptions{Depth: pool.DefaultDepth, Trials: tc.trials})
 		var ie *inputerr.Error
 		if !errors.As(err, &ie) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("--trials %s: err = %v; want an input error containing %q", tc.trials, err, tc.want)

@@ -1,4 +1,4 @@
-package tuner_test
+package judging_test
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 	"github.com/fusiontune/fusiontune/experiments/labels"
 	"github.com/fusiontune/fusiontune/metrics"
 	"github.com/fusiontune/fusiontune/runs"
-	"github.com/fusiontune/fusiontune/tuner"
+	"github.com/fusiontune/fusiontune/tuner/judging"
 	"github.com/fusiontune/fusiontune/tuner/pool"
 )
 
@@ -87,7 +87,7 @@ func TestJudgeLoop(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			loop := &tuner.JudgeLoop{
+			loop := &judging.JudgeLoop{
 				Name: "truth", Store: store, Dataset: "ds", Budget: tc.budget, Target: tc.target, Leading: 2, K: 3,
 				Judge: func(_ context.Context, pairs []pool.Pair) ([]labels.Label, error) {
 					var out []labels.Label
@@ -141,12 +141,12 @@ func TestJudgeLoop(t *testing.T) {
 func TestJudgeLoopValidate(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		loop tuner.JudgeLoop
+		loop judging.JudgeLoop
 		want string
 	}{
-		{"budget", tuner.JudgeLoop{Budget: 0}, "--judge-budget must be >= 1 (got 0)"},
-		{"target", tuner.JudgeLoop{Budget: 1, Target: 1.5}, "--judge-target must be in (0, 1] (got 1.5)"},
-		{"depth", tuner.JudgeLoop{Budget: 1, K: 21}, "judge depth must be in 1..20 (got 21)"},
+		{"budget", judging.JudgeLoop{Budget: 0}, "--judge-budget must be >= 1 (got 0)"},
+		{"target", judging.JudgeLoop{Budget: 1, Target: 1.5}, "--judge-target must be in (0, 1] (got 1.5)"},
+		{"depth", judging.JudgeLoop{Budget: 1, K: 21}, "judge depth must be in 1..20 (got 21)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := tc.loop.Validate()

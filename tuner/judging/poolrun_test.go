@@ -1,4 +1,4 @@
-package tuner_test
+package judging_test
 
 import (
 	"os"
@@ -8,7 +8,7 @@ import (
 	"github.com/fusiontune/fusiontune/tuner/dataset"
 
 	"github.com/fusiontune/fusiontune/runs"
-	"github.com/fusiontune/fusiontune/tuner"
+	"github.com/fusiontune/fusiontune/tuner/judging"
 )
 
 func TestRunDatasetID(t *testing.T) {
@@ -48,7 +48,7 @@ func TestSelectTrials(t *testing.T) {
 		{"top:x", "", `--trials "top:x": want top:N with N >= 1, all, or trial names separated by commas`},
 		{"f,zz", "", "--trials: trial \"f\" did not succeed (failed)\n--trials: no trial \"zz\" in the run"},
 	} {
-		got, err := tuner.SelectTrials(lb, tc.spec)
+		got, err := judging.SelectTrials(lb, tc.spec)
 		names := ""
 		for i, e := range got {
 			if i > 0 {

@@ -1,4 +1,4 @@
-package tuner
+package judging
 
 import (
 	"path/filepath"
@@ -54,7 +54,7 @@ func TestHarvestPool(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := HarvestPool(&harvest.Result{Log: log, Sampled: added}, "h", 10, judged)
+	p, err := PoolHarvested(&harvest.Result{Log: log, Sampled: added}, "h", 10, judged)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +64,7 @@ func TestHarvestPool(t *testing.T) {
 		p.Pairs[0].Query != qid || p.Pairs[0].Dataset != "h" || p.Stats.Sources != 2 {
 		t.Errorf("pool %+v", p)
 	}
-	if _, err := HarvestPool(&harvest.Result{Log: &querylog.Log{}, Sampled: added}, "h", 10, judged); err == nil {
+	if _, err := PoolHarvested(&harvest.Result{Log: &querylog.Log{}, Sampled: added}, "h", 10, judged); err == nil {
 		t.Error("a search missing from the log was not reported")
 	}
 }

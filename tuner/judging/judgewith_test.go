@@ -1,4 +1,4 @@
-package tuner_test
+package judging_test
 
 import (
 	"context"
@@ -16,7 +16,7 @@ import (
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/experiments/judge"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
-	"github.com/fusiontune/fusiontune/tuner"
+	"github.com/fusiontune/fusiontune/tuner/judging"
 	"github.com/fusiontune/fusiontune/tuner/pool"
 )
 
@@ -72,7 +72,7 @@ func TestJudgeData(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ls, err := tuner.JudgeWith(f, texts, nil)(context.Background(), []pool.Pair{{Dataset: "demo", Query: q.ID, Doc: doc}, {Dataset: "demo", Query: q.ID, Doc: "unjudged"}})
+	ls, err := judging.JudgeWith(f, texts, nil)(context.Background(), []pool.Pair{{Dataset: "demo", Query: q.ID, Doc: doc}, {Dataset: "demo", Query: q.ID, Doc: "unjudged"}})
 	if err != nil || len(ls) != 1 || ls[0].Dataset != "demo" || ls[0].Grade != 1 || ls[0].Doc != doc {
 		t.Fatalf("JudgeWith(file judge) = %+v, %v", ls, err)
 	}

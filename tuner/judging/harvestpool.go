@@ -1,4 +1,4 @@
-package tuner
+package judging
 
 import (
 	"context"
@@ -9,14 +9,14 @@ import (
 	"github.com/fusiontune/fusiontune/tuner/pool"
 )
 
-// HarvestPool pools the answers production served to the queries a
+// PoolHarvested pools the answers production served to the queries a
 // harvest added (r.Sampled): each logged search of such a query is one
 // ranking (source "log:REQUEST_ID", its results in logged order), so a
 // document shown by many searches, or high, comes first (package pool's
 // priority). Pairs judged[q][d] holds are left out. The result is a
 // judging pool like `tune judge pool`'s, for `tune judge run`, `tune judge
 // export` or `tune ui --pool`: judging a harvested set needs no run.
-func HarvestPool(r *harvest.Result, dataset string, depth int, judged map[string]map[string]bool) (*pool.Pool, error) {
+func PoolHarvested(r *harvest.Result, dataset string, depth int, judged map[string]map[string]bool) (*pool.Pool, error) {
 	byRequest := make(map[string]int, len(r.Log.Searches))
 	for i, s := range r.Log.Searches {
 		byRequest[s.RequestID] = i
