@@ -40,7 +40,7 @@ func adaptArms() []experiments.TrialSpec {
 // (floors and a shallower depth among them); each is written as a file,
 // the engine is started behind real HTTP with fusion.policy naming it,
 // and every query searched live (no per-request override, so the policy
-// chooses) must score exactly as tuner.PolicyResults replays it.
+// chooses) must score exactly as adapt.PolicyResults replays it.
 func TestPolicyServedEqualsReplay(t *testing.T) {
 	qs, corpus := demoQueries(t)
 	b := newEngineBackend(t, corpus)
@@ -48,8 +48,8 @@ func TestPolicyServedEqualsReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := tuner.AdaptOptions{Options: adapt.Options{Folds: 3, Seed: 7, Levels: 2, MinLeaf: 3}}
-	reports, err := tuner.Adapt(context.Background(), run, o)
+	o := adapt.RunOptions{Options: adapt.Options{Folds: 3, Seed: 7, Levels: 2, MinLeaf: 3}}
+	reports, err := adapt.Run(context.Background(), run, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func TestPolicyServedEqualsReplay(t *testing.T) {
 		p    *fusion.Policy
 	}{{"learned", r.Learned}, {"hand", hand}} {
 		t.Run(tc.name, func(t *testing.T) {
-			want, err := tuner.PolicyResults(run, r.Collection, tc.p)
+			want, err := adapt.PolicyResults(run, r.Collection, tc.p)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -200,17 +200,17 @@ func TestAdaptInputErrors(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name string
-		o    tuner.AdaptOptions
+		o    adapt.RunOptions
 		want string
 	}{
-		{"one fold", tuner.AdaptOptions{Options: adapt.Options{Folds: 1, Levels: 1, MinLeaf: 1}}, "folds: must be in [2, 20] (got 1)"},
-		{"levels", tuner.AdaptOptions{Options: adapt.Options{Folds: 2, Levels: 9, MinLeaf: 1}}, "levels: must be in [0, 8] (got 9)"},
-		{"min leaf", tuner.AdaptOptions{Options: adapt.Options{Folds: 2, Levels: 1, MinLeaf: 0}}, "min-leaf: must be >= 1 (got 0)"},
-		{"metric", tuner.AdaptOptions{Options: adapt.DefaultOptions(), Metric: "NDCG@7"}, `metric "NDCG@7": not in the run's scorecard`},
-		{"collection", tuner.AdaptOptions{Options: adapt.DefaultOptions(), Collection: "collect-999.jsonl"}, `no replayed trials with two distinct settings or more in collection "collect-999.jsonl"`},
+		{"one fold", adapt.RunOptions{Options: adapt.Options{Folds: 1, Levels: 1, MinLeaf: 1}}, "folds: must be in [2, 20] (got 1)"},
+		{"levels", adapt.RunOptions{Options: adapt.Options{Folds: 2, Levels: 9, MinLeaf: 1}}, "levels: must be in [0, 8] (got 9)"},
+		{"min leaf", adapt.RunOptions{Options: adapt.Options{Folds: 2, Levels: 1, MinLeaf: 0}}, "min-leaf: must be >= 1 (got 0)"},
+		{"metric", adapt.RunOptions{Options: adapt.DefaultOptions(), Metric: "NDCG@7"}, `metric "NDCG@7": not in the run's scorecard`},
+		{"collection", adapt.RunOptions{Options: adapt.DefaultOptions(), Collection: "collect-999.jsonl"}, `no replayed trials with two distinct settings or more in collection "collect-999.jsonl"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := tuner.Adapt(context.Background(), run, tc.o)
+			_, err := adapt.Run(context.Background(), run, tc.o)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("error %v, want one containing %q", err, tc.want)
 			}

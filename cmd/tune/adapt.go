@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/cli"
-	"github.com/fusiontune/fusiontune/tuner"
 	"github.com/fusiontune/fusiontune/tuner/adapt"
 	"github.com/fusiontune/fusiontune/tuner/promote"
 )
@@ -16,7 +15,7 @@ var adaptSpec = cli.Spec{Name: "adapt", Usage: usage("adapt") + pickUsage, Args:
 	cli.Int64("seed", adapt.DefaultSeed, "seed of the fold assignment and the paired test"),
 	cli.Int("levels", adapt.DefaultLevels, "most splits on a path of the tree (0..8; 0: one global setting)"),
 	cli.Int("min-leaf", adapt.DefaultMinLeaf, "fewest training queries on each side of a split (>= 1)"),
-	cli.String("metric", tuner.DefaultAdaptMetric, "per-query metric of the run's scorecard, or primary"),
+	cli.String("metric", adapt.DefaultMetric, "per-query metric of the run's scorecard, or primary"),
 	cli.String("collection", "", "replay group by its collection file (default: every group)"),
 	cli.String("out", "", "write the learned policy (JSON) here"),
 	cli.Bool("apply", false, "promote the learned policy: set fusion.policy in the production config (backend.config), with backup, restart, smoke check and rollback; refused unless promotable")}}
@@ -26,7 +25,7 @@ func runAdapt(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	o := tuner.AdaptOptions{Options: adapt.DefaultOptions()}
+	o := adapt.RunOptions{Options: adapt.DefaultOptions()}
 	o.Folds, o.Seed, o.Levels, o.MinLeaf = fs.Int("folds"), fs.Int64("seed"), fs.Int("levels"), fs.Int("min-leaf")
 	o.Metric, o.Collection = fs.Str("metric"), fs.Str("collection")
 	if err := o.Options.Validate(1 << 30); err != nil {
@@ -37,15 +36,15 @@ func runAdapt(ctx context.Context, a *app, args []string) error {
 		return err
 	}
 	o.Thresholds = s.StatsOptions(o.Seed).Thresholds
-	reports, err := tuner.Adapt(ctx, run, o)
+	reports, err := adapt.Run(ctx, run, o)
 	if err != nil {
 		return err
 	}
-	chosen, err := tuner.AdaptOutput(reports, fs.Str("out"), fs.Bool("apply"))
+	chosen, err := adapt.Output(reports, fs.Str("out"), fs.Bool("apply"))
 	if err != nil {
 		return err
 	}
-	if err := tuner.RenderAdapt(a.stdout, reports, fs.Str("format")); err != nil || !fs.Bool("apply") {
+	if err := adapt.Render(a.stdout, reports, fs.Str("format")); err != nil || !fs.Bool("apply") {
 		return err
 	}
 	if s.Backend.Config == "" {

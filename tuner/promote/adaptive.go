@@ -18,7 +18,7 @@ import (
 	"github.com/fusiontune/fusiontune/internal/atomicfile"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
-	"github.com/fusiontune/fusiontune/tuner"
+	"github.com/fusiontune/fusiontune/tuner/adapt"
 )
 
 // ErrPolicyNotPromotable refuses a fusion policy whose cross-validated
@@ -74,11 +74,11 @@ func PolicyInstall(ctx context.Context, c PolicyConfig) (Promotion, error) {
 	if err != nil {
 		return Promotion{}, &inputerr.Error{Err: fmt.Errorf("%s: %w", c.ConfigPath, err)}
 	}
-	want, err := tuner.PolicyResults(c.Run, c.Collection, p)
+	want, err := adapt.PolicyResults(c.Run, c.Collection, p)
 	if err != nil {
 		return Promotion{}, err
 	}
-	texts, err := tuner.CollectionTexts(c.Run, c.Collection)
+	texts, err := adapt.CollectionTexts(c.Run, c.Collection)
 	if err != nil {
 		return Promotion{}, err
 	}

@@ -1,4 +1,4 @@
-package tuner_test
+package adapt_test
 
 import (
 	"bytes"
@@ -10,7 +10,7 @@ import (
 
 	"github.com/fusiontune/fusiontune/backend/fusion"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
-	"github.com/fusiontune/fusiontune/tuner"
+	"github.com/fusiontune/fusiontune/tuner/adapt"
 )
 
 // TestAdaptOutput: --out writes the one group's learned policy as
@@ -18,17 +18,17 @@ import (
 // error; neither asks for nothing.
 func TestAdaptOutput(t *testing.T) {
 	p := &fusion.Policy{Version: fusion.PolicyVersion}
-	one := []*tuner.AdaptReport{{Collection: "collect-001.jsonl", Learned: p}}
-	two := append(one, &tuner.AdaptReport{Collection: "collect-002.jsonl", Learned: p})
-	if r, err := tuner.AdaptOutput(two, "", false); r != nil || err != nil {
+	one := []*adapt.Report{{Collection: "collect-001.jsonl", Learned: p}}
+	two := append(one, &adapt.Report{Collection: "collect-002.jsonl", Learned: p})
+	if r, err := adapt.Output(two, "", false); r != nil || err != nil {
 		t.Errorf("neither: %v, %v", r, err)
 	}
 	var ie *inputerr.Error
-	if _, err := tuner.AdaptOutput(two, "", true); !errors.As(err, &ie) || !strings.Contains(err.Error(), "the run has 2 replay groups") {
+	if _, err := adapt.Output(two, "", true); !errors.As(err, &ie) || !strings.Contains(err.Error(), "the run has 2 replay groups") {
 		t.Errorf("two groups: %v", err)
 	}
 	out := filepath.Join(t.TempDir(), "policy.json")
-	r, err := tuner.AdaptOutput(one, out, false)
+	r, err := adapt.Output(one, out, false)
 	if err != nil || r != one[0] {
 		t.Fatalf("one group: %v, %v", r, err)
 	}

@@ -1,4 +1,4 @@
-package tuner
+package adapt
 
 import (
 	"bytes"
@@ -13,17 +13,17 @@ import (
 	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/metrics/stats"
 	"github.com/fusiontune/fusiontune/runs"
-	"github.com/fusiontune/fusiontune/tuner/adapt"
+
 	"github.com/fusiontune/fusiontune/tuner/replay"
 )
 
-// DefaultAdaptMetric is the per-query metric `tune adapt` learns and
+// DefaultMetric is the per-query metric `tune adapt` learns and
 // evaluates policies on.
-const DefaultAdaptMetric = "NDCG@10"
+const DefaultMetric = "NDCG@10"
 
-// AdaptOptions configure Adapt.
-type AdaptOptions struct {
-	adapt.Options
+// RunOptions configure Adapt.
+type RunOptions struct {
+	Options
 	// Metric is the per-query metric (a scorecard metric of the run, or
 	// "primary"); "" is DefaultAdaptMetric.
 	Metric string
@@ -36,9 +36,9 @@ type AdaptOptions struct {
 	Thresholds stats.Thresholds
 }
 
-// AdaptReport is the outcome of learning a policy on one replay group of a
+// Report is the outcome of learning a policy on one replay group of a
 // run and evaluating it by cross-validation.
-type AdaptReport struct {
+type Report struct {
 	Run        string   `json:"run"`
 	Collection string   `json:"collection"`
 	Group      string   `json:"group"`
@@ -81,17 +81,17 @@ type FeatureResult struct {
 	HeldOut float64 `json:"held_out"`
 }
 
-// Adapt learns a query-adaptive fusion policy from each replay group of
+// Run learns a query-adaptive fusion policy from each replay group of
 // run (the replayed trials sharing one collection of candidate lists):
 // the trial × query matrix of o.Metric, the features of every query
 // (fusion.QueryFeatures on the collected lists), then k-fold
-// cross-validation over queries (adapt.Matrix.CrossValidate) and the
+// cross-validation over queries (Matrix.CrossValidate) and the
 // paired test of policy against global on the held-out scores. A group
 // needs two distinct settings or more; a run without one is an input
 // error.
-func Adapt(ctx context.Context, run *runs.Run, o AdaptOptions) ([]*AdaptReport, error) {
+func Run(ctx context.Context, run *runs.Run, o RunOptions) ([]*Report, error) {
 	if o.Metric == "" {
-		o.Metric = DefaultAdaptMetric
+		o.Metric = DefaultMetric
 	}
 	if o.Alpha == 0 {
 		o.Alpha = stats.DefaultAlpha
@@ -116,7 +116,7 @@ func Adapt(ctx context.Context, run *runs.Run, o AdaptOptions) ([]*AdaptReport, 
 		byCol[ref.Collection] = append(byCol[ref.Collection], t)
 	}
 	sort.Strings(cols)
-	var out []*AdaptReport
+	var out []*Report
 	for _, name := range cols {
 		r, err := adaptGroup(ctx, run, name, byCol[name], o)
 		if err != nil {
@@ -138,7 +138,7 @@ func Adapt(ctx context.Context, run *runs.Run, o AdaptOptions) ([]*AdaptReport, 
 
 // adaptGroup learns and evaluates a policy on one collection; nil when it
 // holds fewer than two distinct settings.
-func adaptGroup(ctx context.Context, run *runs.Run, name string, trials []runs.TrialRecord, o AdaptOptions) (*AdaptReport, error) {
+func adaptGroup(ctx context.Context, run *runs.Run, name string, trials []runs.TrialRecord, o RunOptions) (*Report, error) {
 	col, raw, err := loadCollectionRaw(run, name)
 	if err != nil {
 		return nil, err
@@ -147,7 +147,7 @@ func adaptGroup(ctx context.Context, run *runs.Run, name string, trials []runs.T
 	if err != nil || len(m.Arms) < 2 {
 		return nil, err
 	}
-	r := &AdaptReport{Run: run.ID(), Collection: name, Group: trials[0].Group, Metric: o.Metric, Arms: m.Names}
+	r := &Report{Run: run.ID(), Collection: name, Group: trials[0].Group, Metric: o.Metric, Arms: m.Names}
 	if r.Skipped, err = fillMatrix(m, col, raw, o.Metric); err != nil {
 		return nil, err
 	}
@@ -177,8 +177,8 @@ func adaptGroup(ctx context.Context, run *runs.Run, name string, trials []runs.T
 // adaptArms is the matrix's arms: the distinct fusion settings of the
 // group's trials that use the engine's own formula, named by their first
 // trial.
-func adaptArms(trials []runs.TrialRecord) (*adapt.Matrix, error) {
-	m := &adapt.Matrix{}
+func adaptArms(trials []runs.TrialRecord) (*Matrix, error) {
+	m := &Matrix{}
 	seen := map[string]bool{}
 	for _, t := range trials {
 		var s fusion.Settings
@@ -200,7 +200,7 @@ func adaptArms(trials []runs.TrialRecord) (*adapt.Matrix, error) {
 // fillMatrix replays every arm on every collected query (metric, or the
 // primary score) and records each query's features; it returns the
 // number of queries skipped (failed or without lists).
-func fillMatrix(m *adapt.Matrix, col *replay.Collection, raw []map[string][]fusion.Candidate, metric string) (int, error) {
+func fillMatrix(m *Matrix, col *replay.Collection, raw []map[string][]fusion.Candidate, metric string) (int, error) {
 	rp := replay.NewReplayer(col.Scorer, col.K)
 	mi := -1
 	for i, n := range rp.Names {
@@ -237,9 +237,9 @@ func fillMatrix(m *adapt.Matrix, col *replay.Collection, raw []map[string][]fusi
 // crossValidate scores the global best, the policy and the oracle on
 // held-out folds, tests the policy against the global best and decides;
 // then each feature alone.
-func (r *AdaptReport) crossValidate(ctx context.Context, m *adapt.Matrix, o AdaptOptions) error {
+func (r *Report) crossValidate(ctx context.Context, m *Matrix, o RunOptions) error {
 	h := m.CrossValidate(o.Options)
-	r.Global, r.Policy, r.Oracle = adapt.Mean(h.Global), adapt.Mean(h.Policy), adapt.Mean(h.Oracle)
+	r.Global, r.Policy, r.Oracle = Mean(h.Global), Mean(h.Policy), Mean(h.Oracle)
 	p, err := stats.CompareContext(ctx, h.Policy, h.Global, o.Seed, o.Thresholds)
 	if err != nil {
 		return err
@@ -262,19 +262,19 @@ func (r *AdaptReport) crossValidate(ctx context.Context, m *adapt.Matrix, o Adap
 	for _, f := range r.Features {
 		one := o.Options
 		one.Features = []string{f}
-		r.PerFeature = append(r.PerFeature, FeatureResult{Feature: f, HeldOut: adapt.Mean(m.CrossValidate(one).Policy)})
+		r.PerFeature = append(r.PerFeature, FeatureResult{Feature: f, HeldOut: Mean(m.CrossValidate(one).Policy)})
 	}
 	return nil
 }
 
 // learn fits the policy on every query and records it with its rules and
 // the held-out evaluation.
-func (r *AdaptReport) learn(m *adapt.Matrix, o AdaptOptions, depth int) error {
+func (r *Report) learn(m *Matrix, o RunOptions, depth int) error {
 	all := make([]int, len(m.Queries))
 	for i := range all {
 		all[i] = i
 	}
-	r.GlobalBest = m.Names[m.Learn(all, adapt.Options{MinLeaf: 1}).Arm]
+	r.GlobalBest = m.Names[m.Learn(all, Options{MinLeaf: 1}).Arm]
 	pol := &fusion.Policy{Version: fusion.PolicyVersion, Metric: o.Metric, Depth: depth, Arms: m.Arms, Tree: m.Learn(all, o.Options)}
 	pruneArms(pol)
 	pol.Evaluation = &fusion.PolicyEvaluation{Folds: o.Folds, Seed: o.Seed, Queries: r.Queries, Global: r.Global, Policy: r.Policy,
@@ -288,7 +288,7 @@ func (r *AdaptReport) learn(m *adapt.Matrix, o AdaptOptions, depth int) error {
 }
 
 // describeArm names an arm by its trial.
-func describeArm(m *adapt.Matrix, s fusion.Settings) string {
+func describeArm(m *Matrix, s fusion.Settings) string {
 	want, _ := json.Marshal(s)
 	for i, a := range m.Arms {
 		got, _ := json.Marshal(a)
@@ -375,9 +375,9 @@ func PolicyResults(run *runs.Run, name string, p *fusion.Policy) ([]runs.QueryRe
 	return out, nil
 }
 
-// RenderAdapt writes reports as text (the held-out comparison, the
+// Render writes reports as text (the held-out comparison, the
 // decision, the rules, the one-feature diagnostics) or JSON.
-func RenderAdapt(w io.Writer, reports []*AdaptReport, format string) error {
+func Render(w io.Writer, reports []*Report, format string) error {
 	if format == "json" {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")

@@ -1,4 +1,4 @@
-package tuner
+package adapt
 
 import (
 	"fmt"
@@ -7,11 +7,11 @@ import (
 	"github.com/fusiontune/fusiontune/internal/inputerr"
 )
 
-// AdaptOutput checks what `tune adapt` does with its reports: --out and
+// Output checks what `tune adapt` does with its reports: --out and
 // --apply (apply) need the run's one replay group, whose learned policy is
 // written to out ("" none). It returns that group's report (nil when
 // neither is asked for); a run with several groups is an inputerr.Error.
-func AdaptOutput(reports []*AdaptReport, out string, apply bool) (*AdaptReport, error) {
+func Output(reports []*Report, out string, apply bool) (*Report, error) {
 	if out == "" && !apply {
 		return nil, nil
 	}
