@@ -2,8 +2,11 @@ package tuner
 
 import (
 	"context"
-	"github.com/fusiontune/fusiontune/tuner/pass"
+	"reflect"
 	"runtime"
+
+	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/tuner/pass"
 )
 
 // Starting the next trial's backend ahead. A live trial ends with its
@@ -15,6 +18,98 @@ import (
 // as soon as the last search returns, beside that work: the restart takes
 // milliseconds, the work a fraction of one. The trial then finds its
 // backend started (or why it could not be); nothing else changes.
+
+// aheadBackend is a live sweep's backend that can start a configuration
+// ahead of the trial that will apply it (start): that trial's Apply takes
+// the start made ahead — its error included — and its NeedsRestart asks
+// for a restart again only if the service died since. Any other call
+// waits for a start under way first.
+type aheadBackend struct {
+	backend.Backend
+	next *startAhead
+	// took says the last Apply took a start made ahead.
+	took bool
+	// restarts counts the restarts made ahead (taken or not).
+	restarts int
+}
+
+// startAhead is a configuration started ahead: applied and, when that
+// needed one, a restart until ready.
+type startAhead struct {
+	params    map[string]any
+	done      chan struct{}
+	restarted bool
+	err       error // why it failed: the trial that takes it fails with it
+}
+
+// start begins params' configuration in the background: apply it and,
+// when the backend needs it, restart and wait until ready.
+func (b *aheadBackend) start(ctx context.Context, params map[string]any) {
+	b.settle()
+	a := &startAhead{params: params, done: make(chan struct{})}
+	b.next = a
+	go func() {
+		defer close(a.done)
+		a.restarted, a.err = pass.Start(ctx, b.Backend, params, false)
+	}()
+	// Run it now, up to its first wait (the old service stopping): with
+	// the other core busy, a new goroutine would otherwise wait for this
+	// one to block, at the next trial, and start nothing ahead.
+	runtime.Gosched()
+}
+
+// take waits for the start under way, if any, counts its restart and
+// returns it (nil without one).
+func (b *aheadBackend) take() *startAhead {
+	a := b.next
+	if a == nil {
+		return nil
+	}
+	b.next = nil
+	<-a.done
+	if a.restarted {
+		b.restarts++
+	}
+	return a
+}
+
+// settle waits for a start no trial took and returns the restarts made
+// ahead so far.
+func (b *aheadBackend) settle() int {
+	b.take()
+	return b.restarts
+}
+
+// Apply implements backend.Backend: params' start made ahead is taken
+// (its error returned); any other start under way is waited for, then
+// params applied.
+func (b *aheadBackend) Apply(ctx context.Context, params map[string]any) error {
+	b.took = false
+	if a := b.take(); a != nil && reflect.DeepEqual(a.params, params) {
+		b.took = a.err == nil
+		return a.err
+	}
+	return b.Backend.Apply(ctx, params)
+}
+
+// NeedsRestart implements backend.Restarter: after a start made ahead,
+// only when the service died since (a backend that cannot tell is not
+// restarted again); otherwise as the wrapped backend says (always when it
+// cannot tell).
+func (b *aheadBackend) NeedsRestart() bool {
+	r, ok := b.Backend.(backend.Restarter)
+	if b.took {
+		b.took = false
+		return ok && r.NeedsRestart()
+	}
+	return !ok || r.NeedsRestart()
+}
+
+// Restart implements backend.Backend once any start under way is done.
+func (b *aheadBackend) Restart(ctx context.Context) error {
+	b.take()
+	return b.Backend.Restart(ctx)
+}
 
 // peeker is a source that can tell its next trial without taking it.
 type peeker interface {
@@ -35,18 +130,9 @@ type aheadStarter interface {
 	// evalThen evaluates t as eval does, then, once t's searches are
 	// done, starts next's backend in the background.
 	evalThen(ctx context.Context, t, next *trial) (trialOutcome, int, error)
-	// settle waits for a start no trial took (the loop ended before it)
-	// and returns the restarts it made.
+	// settle waits for a start no trial took and returns the restarts
+	// made ahead.
 	settle() int
-}
-
-// startAhead is a trial's backend started ahead: its config applied and,
-// when that needed one, a restart until ready.
-type startAhead struct {
-	index     int // the trial it is for
-	done      chan struct{}
-	restarted bool
-	err       error // why it failed: the trial fails with it
 }
 
 // nextToStart returns the trial after t whose backend may be started
@@ -81,42 +167,10 @@ func evalTrial(ctx context.Context, src source, ev evaluator, reuse *reuser, t *
 	return ev.eval(ctx, t)
 }
 
-// start begins next's backend in the background: apply its config and,
-// when the backend needs it, restart and wait until ready.
-func (e *liveEval) start(ctx context.Context, next *trial) {
-	a := &startAhead{index: next.index, done: make(chan struct{})}
-	e.ahead = a
-	go func() {
-		defer close(a.done)
-		a.restarted, a.err = pass.Start(ctx, e.o.Backend, next.spec.Params, false)
-	}()
-	// Run it now, up to its first wait (the old service stopping): with
-	// the other core busy, a new goroutine would otherwise wait for this
-	// one to block, at the next trial, and start nothing ahead.
-	runtime.Gosched()
-}
-
-// take waits for the start under way, if any, and returns it (nil
-// without one).
-func (e *liveEval) take() *startAhead {
-	a := e.ahead
-	if a == nil {
-		return nil
-	}
-	e.ahead = nil
-	<-a.done
-	return a
-}
-
 // settle implements aheadStarter.
-func (e *liveEval) settle() int {
-	if a := e.take(); a != nil && a.restarted {
-		return 1
-	}
-	return 0
-}
+func (e *liveEval) settle() int { return e.ahead.settle() }
 
 // evalThen implements aheadStarter.
 func (e *liveEval) evalThen(ctx context.Context, t, next *trial) (trialOutcome, int, error) {
-	return e.evalWith(ctx, t, func() { e.start(ctx, next) })
+	return e.evalWith(ctx, t, func() { e.ahead.start(ctx, next.spec.Params) })
 }

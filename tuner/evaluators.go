@@ -14,7 +14,7 @@ import (
 // ahead lists a fixed plan's trials in the order they will come, so that
 // the replay scores a collection's trials together, on every core.
 func newEvaluator(o Options, study *sampler.Study, subsets [][]int, known []experiments.TrialSpec, ahead []*trial) (evaluator, error) {
-	live := &liveEval{o: o, study: study, subsets: subsets}
+	live := newLiveEval(o, study, subsets)
 	if !replaying(o.Replay) {
 		return live, nil
 	}
@@ -33,7 +33,13 @@ type liveEval struct {
 	o       Options
 	study   *sampler.Study
 	subsets [][]int
-	ahead   *startAhead // the next trial's backend, started ahead (ahead.go)
+	ahead   *aheadBackend // the backend, with the next trial started ahead (ahead.go)
+}
+
+// newLiveEval returns the live evaluator of o's trials (study and subsets:
+// rung by rung with pruning).
+func newLiveEval(o Options, study *sampler.Study, subsets [][]int) *liveEval {
+	return &liveEval{o: o, study: study, subsets: subsets, ahead: &aheadBackend{Backend: o.Backend}}
 }
 
 func (e *liveEval) eval(ctx context.Context, t *trial) (trialOutcome, int, error) {
@@ -41,20 +47,11 @@ func (e *liveEval) eval(ctx context.Context, t *trial) (trialOutcome, int, error
 }
 
 // evalWith is eval; searched, when set, is called once t's last search is
-// done (see Options.searched).
+// done (the next trial's backend then starts ahead).
 func (e *liveEval) evalWith(ctx context.Context, t *trial, searched func()) (trialOutcome, int, error) {
 	o := e.o
-	o.searched = searched
-	extra := 0
-	if a := e.take(); a != nil {
-		if a.index == t.index {
-			o.started = a
-		} else if a.restarted {
-			extra = 1 // started for another trial: counted, and t applies its own
-		}
-	}
-	out, restarts, err := runStaged(ctx, o, t.index, t.spec, e.study, t.p, e.subsets, t.sampled)
-	restarts += extra
+	o.Backend = e.ahead
+	out, restarts, err := runStaged(ctx, o, t.index, t.spec, e.study, t.p, e.subsets, t.sampled, searched)
 	var se *studyError
 	switch {
 	case errors.As(err, &se):

@@ -303,7 +303,7 @@ func (c Config) execute(ctx context.Context, run *runs.Run, b *pass.TimedBackend
 	c.Phases.Mark("tuner: wait for the run's snapshot (written while the backend started)")
 	opts := c.options(run, b, func(p map[string]any) string { return desc.get(p) }, fps)
 	opts.Replay = c.Replay
-	opts.pre = c.pre
+	opts.Stats = c.pre
 	if c.Study != nil {
 		so := *c.Study
 		so.Objective = c.objective(run)

@@ -49,10 +49,10 @@ func rungSubsets(queries []scoring.Query, seed int64, p experiments.Pruning) [][
 // reports the partial primary score and stops when the study prunes the
 // trial (unless mayPrune is false: the experiment file's own trials always
 // run to the end but still report, so they set the bar). Without subsets it
-// is runTrial.
-func runStaged(ctx context.Context, o Options, index int, spec experiments.TrialSpec, study *sampler.Study, p sampler.Proposal, subsets [][]int, mayPrune bool) (trialOutcome, int, error) {
+// is runTrial, which calls searched (when set) once its searches are done.
+func runStaged(ctx context.Context, o Options, index int, spec experiments.TrialSpec, study *sampler.Study, p sampler.Proposal, subsets [][]int, mayPrune bool, searched func()) (trialOutcome, int, error) {
 	if len(subsets) == 0 {
-		rec, restarted, err := runTrial(ctx, o, index, spec)
+		rec, restarted, err := runTrial(ctx, o, index, spec, searched)
 		return rec, b2i(restarted), err
 	}
 	all := make([]int, len(o.Queries))
@@ -66,17 +66,15 @@ func runStaged(ctx context.Context, o Options, index int, spec experiments.Trial
 	for r, subset := range append(subsets, all) {
 		todo := notRun(subset, ran)
 		part := o
-		if r > 0 {
-			part.started = nil // the first rung's backend is the trial's
-		}
-		if r < len(subsets) {
-			part.searched = nil // a later rung searches on this backend
+		var done func()
+		if r == len(subsets) {
+			done = searched // an earlier rung is followed by another on this backend
 		}
 		part.Queries = make([]scoring.Query, len(todo))
 		for j, i := range todo {
 			part.Queries[j] = o.Queries[i]
 		}
-		rec, restarted, err := runTrial(ctx, part, index, spec)
+		rec, restarted, err := runTrial(ctx, part, index, spec, done)
 		restarts += b2i(restarted)
 		if err != nil || rec.Status != runs.StatusOK {
 			rec.Rungs = rungs

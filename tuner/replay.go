@@ -247,7 +247,7 @@ func replayTrial(o Options, col *replay.Collection, colErr error, index int, spe
 		rec.Replay = &runs.ReplayRef{Collection: col.File, Settings: settings}
 		rec.stored = col.Stored
 		rp := replay.NewReplayer(col.Scorer, col.K)
-		fb = o.pre.FactsBuilder(col, rp, s)
+		fb = o.Stats.FactsBuilder(col, rp, s)
 		rec.summarizeReplay(col, s, o.Eval.OnQueryError, rp, fb)
 	}
 	if rec.Failed > 0 {
@@ -261,7 +261,7 @@ func replayTrial(o Options, col *replay.Collection, colErr error, index int, spe
 		rec.queryErrorsFail(o.Eval.OnQueryError, len(o.Queries), first)
 	}
 	if fb != nil && rec.Status == runs.StatusOK {
-		o.pre.Offer(rec.TrialRecord, fb.Done(rec.OnQueryError))
+		o.Stats.Offer(rec.TrialRecord, fb.Done(rec.OnQueryError))
 	}
 	return rec
 }

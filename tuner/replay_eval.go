@@ -283,10 +283,8 @@ func (r *replayEval) touch(sg *studyGroup) {
 // durable says the trials before are; the statistics of the others,
 // computed meanwhile beside the backend, then take every core.
 func (r *replayEval) finish(ctx context.Context, res *Result, durable func() error) error {
-	o := r.o
-	o.durable = durable
-	err := verify(ctx, o, r.ro, r.verifyGroups(), res)
-	r.o.pre.Widen()
+	err := verify(ctx, verifyOptions{Options: r.o, durable: durable}, r.ro, r.verifyGroups(), res)
+	r.o.Stats.Widen()
 	return err
 }
 

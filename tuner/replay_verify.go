@@ -21,6 +21,15 @@ import (
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 )
 
+// verifyOptions are a sweep's options as verification reads them, with
+// durable, which waits until every trial recorded before verification is
+// durable (nil: they are): verification records nothing, and reads no
+// replayed trial back, before it returns nil.
+type verifyOptions struct {
+	Options
+	durable func() error
+}
+
 // verify re-runs the best ro.Verify replayed trials live and confirms the
 // best trial through a real apply + restart. The winner's pass is one
 // pass of the queries on its own configuration, applied and restarted:
@@ -35,7 +44,7 @@ import (
 // verified trial is re-recorded with its live results and mode
 // "verified"; any per-query difference above ro.Tolerance fails the run
 // with ErrReplayMismatch, naming the trial and the query.
-func verify(ctx context.Context, o Options, ro ReplayOptions, groups []*replayGroup, res *Result) error {
+func verify(ctx context.Context, o verifyOptions, ro ReplayOptions, groups []*replayGroup, res *Result) error {
 	passes, err := planVerification(ro, groups, res.Trials)
 	if err != nil {
 		return err
@@ -206,7 +215,7 @@ func (p *verifyPass) add(t runs.TrialRecord, f fusion.Params, how string) {
 // run verifies the pass's trials: one pass of the queries with the first
 // trial's fusion and the others as fusion variants of the same requests;
 // a backend that answers no variants gets a pass per other trial instead.
-func (p *verifyPass) run(ctx context.Context, o Options, ro ReplayOptions, res *Result, recorded *replay.Results) error {
+func (p *verifyPass) run(ctx context.Context, o verifyOptions, ro ReplayOptions, res *Result, recorded *replay.Results) error {
 	if len(p.trials) == 1 {
 		return p.verifyOne(ctx, o, ro, res, recorded, 0, p.force)
 	}
@@ -240,7 +249,7 @@ func (p *verifyPass) run(ctx context.Context, o Options, ro ReplayOptions, res *
 // variant answers collected into answered and scored into scored (in
 // query order; scored as each answer arrives, beside the searches still
 // running).
-func (p *verifyPass) evalOptions(o Options) (pass.EvalOptions, [][]backend.Variant, [][]runs.QueryResult) {
+func (p *verifyPass) evalOptions(o verifyOptions) (pass.EvalOptions, [][]backend.Variant, [][]runs.QueryResult) {
 	pos := make(map[string]int, len(o.Queries))
 	for i, q := range o.Queries {
 		pos[q.ID] = i
@@ -270,7 +279,7 @@ func (p *verifyPass) evalOptions(o Options) (pass.EvalOptions, [][]backend.Varia
 // passPerTrial settles the pass's first trial on main and verifies every
 // other trial in a live pass of its own: the backend answered no fusion
 // variants.
-func (p *verifyPass) passPerTrial(ctx context.Context, o Options, ro ReplayOptions, res *Result, recorded *replay.Results, main pass.Batch, replay func() ([]runs.QueryResult, error), began time.Time) error {
+func (p *verifyPass) passPerTrial(ctx context.Context, o verifyOptions, ro ReplayOptions, res *Result, recorded *replay.Results, main pass.Batch, replay func() ([]runs.QueryResult, error), began time.Time) error {
 	fmt.Fprintf(ro.Log, "verify: the backend answers no fusion variants: one pass per trial\n")
 	if err := settleVerified(o, ro, res, recorded, p.trials[0], replay, main, p.hows[0], began); err != nil {
 		return err
@@ -287,7 +296,7 @@ func (p *verifyPass) passPerTrial(ctx context.Context, o Options, ro ReplayOptio
 // each query of the pass whose requests' own results are main, scored as
 // they arrived (scored), with each request's id and latency: a query that
 // failed fails in every variant.
-func variantBatches(o Options, main pass.Batch, scored [][]runs.QueryResult, n int) []pass.Batch {
+func variantBatches(o verifyOptions, main pass.Batch, scored [][]runs.QueryResult, n int) []pass.Batch {
 	out := make([]pass.Batch, n)
 	for v := range out {
 		b := pass.Batch{Results: make([]runs.QueryResult, len(o.Queries)), Failed: main.Failed}
@@ -318,7 +327,7 @@ func sameMinScore(a, b *float64) bool {
 // every query with the trial's fusion override (nil: none), compares the
 // live per-query results with the trial's recorded replay and re-records
 // the trial as verified.
-func (p *verifyPass) verifyOne(ctx context.Context, o Options, ro ReplayOptions, res *Result, recorded *replay.Results, k int, force bool) error {
+func (p *verifyPass) verifyOne(ctx context.Context, o verifyOptions, ro ReplayOptions, res *Result, recorded *replay.Results, k int, force bool) error {
 	t := p.trials[k]
 	o.Progress.TrialStarted(t.Index+1, len(o.Trials), "verify "+t.Name)
 	began := time.Now()
@@ -336,7 +345,7 @@ func (p *verifyPass) verifyOne(ctx context.Context, o Options, ro ReplayOptions,
 // livePass applies the pass's configuration (restarting when it changed,
 // always when force; a restart counted in res) and runs every query under
 // eo, its requests named after trial t; an error names t.
-func (p *verifyPass) livePass(ctx context.Context, o Options, ro ReplayOptions, res *Result, t runs.TrialRecord, eo pass.EvalOptions, force bool) (pass.Batch, error) {
+func (p *verifyPass) livePass(ctx context.Context, o verifyOptions, ro ReplayOptions, res *Result, t runs.TrialRecord, eo pass.EvalOptions, force bool) (pass.Batch, error) {
 	ps := pass.Pass{Queries: o.Queries, Scorer: o.Scorer, Eval: eo, Prefix: fmt.Sprintf("%s/verify-%03d", o.Run.ID(), t.Index),
 		Batch: true, Log: ro.Log, Progress: func(n int) { o.Progress.QueryDone(n, len(o.Queries)) }}
 	batch, restarted, err := ps.Run(ctx, o.Backend, p.apply, force)
@@ -356,7 +365,7 @@ func (p *verifyPass) livePass(ctx context.Context, o Options, ro ReplayOptions, 
 // not a live trial's k, whose further hits nothing reads; otherwise k:
 // chunks collapse into fewer documents, Weaviate's legs (so its fusion)
 // go as deep as the request's limit, and a policy's arms may differ.
-func verifyHits(o Options, s fusion.Settings) int {
+func verifyHits(o verifyOptions, s fusion.Settings) int {
 	k := o.Eval.WithDefaults().K
 	if s.Passage || s.Formula != fusion.FormulaOwn || s.Fusion.Policy != "" {
 		return k
@@ -367,7 +376,7 @@ func verifyHits(o Options, s fusion.Settings) int {
 // settleVerified compares trial t's live results (batch, through how)
 // with its replay (replay gives them) and, when they agree, records it as
 // verified.
-func settleVerified(o Options, ro ReplayOptions, res *Result, recorded *replay.Results, t runs.TrialRecord, replay func() ([]runs.QueryResult, error), batch pass.Batch, how string, began time.Time) error {
+func settleVerified(o verifyOptions, ro ReplayOptions, res *Result, recorded *replay.Results, t runs.TrialRecord, replay func() ([]runs.QueryResult, error), batch pass.Batch, how string, began time.Time) error {
 	return settleAll(o, ro, res, recorded, []settlement{checkVerified(o, ro, t, replay, batch, how)}, began)
 }
 
@@ -375,7 +384,7 @@ func settleVerified(o Options, ro ReplayOptions, res *Result, recorded *replay.R
 // from its collection) on another goroutine, beside the backend's restart
 // for their live pass, and returns a function per trial giving them once
 // read.
-func replaysOf(o Options, trials []runs.TrialRecord) []func() ([]runs.QueryResult, error) {
+func replaysOf(o verifyOptions, trials []runs.TrialRecord) []func() ([]runs.QueryResult, error) {
 	out := make([]func() ([]runs.QueryResult, error), len(trials))
 	for k, t := range trials {
 		out[k] = sync.OnceValues(func() ([]runs.QueryResult, error) {
@@ -409,7 +418,7 @@ type settlement struct {
 
 // checkVerified compares trial t's live results (batch) with its replay
 // (replay gives them).
-func checkVerified(o Options, ro ReplayOptions, t runs.TrialRecord, replay func() ([]runs.QueryResult, error), batch pass.Batch, how string) settlement {
+func checkVerified(o verifyOptions, ro ReplayOptions, t runs.TrialRecord, replay func() ([]runs.QueryResult, error), batch pass.Batch, how string) settlement {
 	want, err := replay()
 	if err != nil {
 		return settlement{err: fmt.Errorf("verify trial %q: %w", t.Name, err)}
@@ -433,7 +442,7 @@ func checkVerified(o Options, ro ReplayOptions, t runs.TrialRecord, replay func(
 // settleAll records the settled trials up to the first that failed its
 // check, in one batch (one flush to disk), as verified, and returns that
 // failure: the same records and error as settling them one at a time.
-func settleAll(o Options, ro ReplayOptions, res *Result, recorded *replay.Results, checks []settlement, began time.Time) error {
+func settleAll(o verifyOptions, ro ReplayOptions, res *Result, recorded *replay.Results, checks []settlement, began time.Time) error {
 	if o.durable != nil {
 		// The replayed records a verified one replaces are durable first.
 		if err := o.durable(); err != nil {

@@ -59,7 +59,7 @@ func (r *reuser) done(t *trial, rec runs.TrialRecord) {
 // refers to the same collection and settings (its results derive alike);
 // any other's carries the per-query results read back from the run (rec
 // is flushed first, so that they are on disk).
-func (r *reuser) reuse(o Options, rec *recorder, t *trial) (trialOutcome, bool, error) {
+func (r *reuser) reuse(o Options, rec *runs.Recorder, t *trial) (trialOutcome, bool, error) {
 	k := r.key(t)
 	prev, ok := r.first[k]
 	if k == "" || !ok {
@@ -76,7 +76,7 @@ func (r *reuser) reuse(o Options, rec *recorder, t *trial) (trialOutcome, bool, 
 		out.batched = true
 		return out, true, nil
 	}
-	if err := rec.flush(); err != nil {
+	if err := rec.Flush(); err != nil {
 		return trialOutcome{}, false, err
 	}
 	results, err := o.Run.QueryResults(prev.Index)

@@ -171,7 +171,7 @@ func runReplica(ctx context.Context, o Options, so sampler.Options, sh Shared, s
 		}
 		subsets = rungSubsets(o.Queries, src.study.Options().Seed, src.study.Options().Pruning)
 	}
-	return loop(ctx, o, src, &liveEval{o: o, study: src.study, subsets: subsets})
+	return loop(ctx, o, src, newLiveEval(o, src.study, subsets))
 }
 
 // ReplicaSeed derives the sampler seed of one worker replica from the

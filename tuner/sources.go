@@ -70,8 +70,8 @@ func (s *planSource) pending() []*trial {
 	return out
 }
 
-func (s *planSource) commit(_ context.Context, _ *trial, out *trialOutcome, rec *recorder) (bool, error) {
-	return false, rec.record(out)
+func (s *planSource) commit(_ context.Context, _ *trial, out *trialOutcome, rec *runs.Recorder) (bool, error) {
+	return false, record(rec, out)
 }
 
 func (s *planSource) abandon(*trial, string) {}
@@ -145,17 +145,17 @@ func (s *studySource) next(context.Context) (*trial, error) {
 	return t, nil
 }
 
-func (s *studySource) commit(_ context.Context, t *trial, out *trialOutcome, rec *recorder) (bool, error) {
+func (s *studySource) commit(_ context.Context, t *trial, out *trialOutcome, rec *runs.Recorder) (bool, error) {
 	if t.sampled {
 		out.Sampler = s.sampler
 	}
 	// The study is told once the record is durable: an objective may
 	// read the trial's per-query results back from the run (a latency
 	// constraint does).
-	if err := rec.record(out); err != nil {
+	if err := record(rec, out); err != nil {
 		return false, err
 	}
-	if err := rec.wait(); err != nil {
+	if err := rec.Wait(); err != nil {
 		return false, err
 	}
 	return false, s.study.Tell(t.p, out.TrialRecord)
@@ -247,7 +247,7 @@ func (s *sharedSource) propose(c studystore.Claim) (*trial, error) {
 // per-query results, so that every worker can compare the study's
 // trials: see importStudy), then records the trial in this worker's run,
 // only once the study accepted it.
-func (s *sharedSource) commit(ctx context.Context, t *trial, out *trialOutcome, rec *recorder) (bool, error) {
+func (s *sharedSource) commit(ctx context.Context, t *trial, out *trialOutcome, rec *runs.Recorder) (bool, error) {
 	claim := s.claims[t]
 	delete(s.claims, t)
 	beatErr := t.done()
@@ -283,7 +283,7 @@ func (s *sharedSource) commit(ctx context.Context, t *trial, out *trialOutcome, 
 	if err != nil {
 		return false, err
 	}
-	return false, rec.record(out)
+	return false, record(rec, out)
 }
 
 // abandon gives the trial back rather than wait for the timeout.

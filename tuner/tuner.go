@@ -44,18 +44,12 @@ type Options struct {
 	// records replace the failed ones); otherwise they count as done.
 	RetryFailed bool
 
-	// pre, when set, precomputes the statistics of each recorded trial
-	// while the next ones run (prestats.go).
-	pre *analysis.Prestats
-	// started is the trial's backend, started ahead (ahead.go): its
-	// config is applied, and runTrial restarts it only if the service
-	// died since. searched, when set, is called once the trial's last
-	// search is done (the next trial's backend then starts ahead).
-	started  *startAhead
-	searched func()
-	// durable, when set, waits until the trials recorded so far are
-	// durable: verification records nothing before it returns nil.
-	durable func() error
+	// Stats, when set, computes the statistics of each recorded trial in
+	// the background while the next ones run: the loop tells it of every
+	// trial once its record is durable (a resumed run's recorded trials
+	// too), a replay offers it the facts made in each trial's fusion, and
+	// verification widens it to every core once no live work is left.
+	Stats *analysis.Prestats
 }
 
 // Result is the outcome of a sweep.
@@ -120,7 +114,7 @@ type trialOutcome struct {
 // runTrial applies, restarts if needed, evaluates and scores one trial. A
 // backend failure gives a failed record, not an error; the error is
 // returned only alongside the record so that interruption can be told apart.
-func runTrial(ctx context.Context, o Options, index int, spec experiments.TrialSpec) (trialOutcome, bool, error) {
+func runTrial(ctx context.Context, o Options, index int, spec experiments.TrialSpec, searched func()) (trialOutcome, bool, error) {
 	rec := trialOutcome{TrialRecord: runs.TrialRecord{
 		Index: index, Name: spec.Name, Params: spec.Params, Group: spec.Params.IndexKey(),
 		Baseline: spec.Baseline, Mode: "live", Status: runs.StatusOK, Summary: runs.Summary{Scorecard: map[string]float64{}},
@@ -133,7 +127,7 @@ func runTrial(ctx context.Context, o Options, index int, spec experiments.TrialS
 		rec.Error = err.Error()
 		return rec, false, err
 	}
-	restarted, err := startBackend(ctx, o, spec)
+	restarted, err := pass.Start(ctx, o.Backend, spec.Params, false)
 	if err != nil {
 		out, _, e := fail(err)
 		return out, restarted, e
@@ -142,8 +136,8 @@ func runTrial(ctx context.Context, o Options, index int, spec experiments.TrialS
 	ps := pass.Pass{Searcher: o.Backend, Queries: o.Queries, Scorer: o.Scorer, Eval: o.Eval, Prefix: prefix,
 		Progress: func(n int) { o.Progress.QueryDone(n, len(o.Queries)) }}
 	batch, err := ps.Search(ctx)
-	if o.searched != nil && ctx.Err() == nil {
-		o.searched() // the next trial's backend starts beside what follows
+	if searched != nil && ctx.Err() == nil {
+		searched() // the next trial's backend starts beside what follows
 	}
 	if errors.Is(err, backend.ErrServiceExited) {
 		// The dead service fails the trial at once, with its exit status;
@@ -165,27 +159,6 @@ func runTrial(ctx context.Context, o Options, index int, spec experiments.TrialS
 	return rec, restarted, nil
 }
 
-// startBackend applies spec's config and, when the backend needs it,
-// restarts it and waits until it is ready (Start) — or takes the
-// start made ahead (o.started: its config applied, the backend restarted
-// if that needed it), restarting again only if the service died since.
-// restarted reports a restart (attempted).
-func startBackend(ctx context.Context, o Options, spec experiments.TrialSpec) (restarted bool, err error) {
-	a := o.started
-	if a == nil {
-		return pass.Start(ctx, o.Backend, spec.Params, false)
-	}
-	if a.err != nil {
-		return a.restarted, a.err
-	}
-	if r, ok := o.Backend.(backend.Restarter); ok && r.NeedsRestart() {
-		if err := o.Backend.Restart(ctx); err != nil {
-			return true, err
-		}
-		return true, o.Backend.Ready(ctx)
-	}
-	return a.restarted, nil
-}
 
 func firstError(rs []runs.QueryResult) string {
 	for _, r := range rs {

@@ -13,7 +13,7 @@ import (
 )
 
 // TestVerificationWaitsForDurable: a verified trial is recorded only once
-// the records before it are durable (Options.durable returns nil), and
+// the records before it are durable (verifyOptions.durable returns nil), and
 // not at all when they could not be made so: settleAll waits, then
 // writes; or returns that error with nothing written. replaysOf reads a
 // replayed trial back only then too.
@@ -22,7 +22,7 @@ func TestVerificationWaitsForDurable(t *testing.T) {
 		t.Run(errString(flushErr), func(t *testing.T) {
 			run := newTestRun(t)
 			release := make(chan struct{})
-			o := Options{Run: run, durable: func() error { <-release; return flushErr }}
+			o := verifyOptions{Options: Options{Run: run}, durable: func() error { <-release; return flushErr }}
 			rec := trialOutcome{TrialRecord: runs.TrialRecord{Index: 3, Name: "t3", Status: runs.StatusOK, Mode: runs.TrialVerified,
 				Summary: runs.Summary{Scorecard: map[string]float64{}}}}
 			enc, err := runs.EncodeTrial(rec.TrialRecord, nil)

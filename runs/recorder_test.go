@@ -1,4 +1,4 @@
-package tuner
+package runs_test
 
 import (
 	"errors"
@@ -10,17 +10,24 @@ import (
 	"github.com/fusiontune/fusiontune/runs"
 )
 
-// TestRecorderBatchWaitsForCollection checks the recorder's batch of
+// TestRecorderBatchWaitsForCollection checks the Recorder's batch of
 // replayed trials: no record is written, and no trial reported, before
-// the collection the records refer to is durable (trialOutcome.stored);
+// the collection the records refer to is durable (BatchEntry.Stored);
 // the batch is flushed once, from its last trial on, in the background
-// (the barrier, wait, waits for it), into one file; and a collection that
+// (the barrier, Wait, waits for it), into one file; and a collection that
 // could not be stored fails the flush, with no record written and nothing
 // reported.
 func TestRecorderBatchWaitsForCollection(t *testing.T) {
 	for _, storeErr := range []error{nil, errors.New("disk full")} {
 		t.Run(fmt.Sprint(storeErr), func(t *testing.T) {
-			run := newTestRun(t)
+			store, err := runs.Open(t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			run, err := store.Create(runs.Manifest{Tool: "test"}, time.Unix(0, 0))
+			if err != nil {
+				t.Fatal(err)
+			}
 			release := make(chan struct{})
 			storedCalls := 0
 			stored := func() error {
@@ -28,29 +35,27 @@ func TestRecorderBatchWaitsForCollection(t *testing.T) {
 				<-release
 				return storeErr
 			}
-			rec := &recorder{run: run}
+			rec := runs.NewRecorder(run)
 			reported := 0
 			ref := &runs.ReplayRef{Collection: "collect-000.jsonl", Settings: []byte(`{}`)}
 			for i := range 3 {
-				out := trialOutcome{TrialRecord: runs.TrialRecord{Index: i, Name: fmt.Sprintf("t%d", i), Status: runs.StatusOK,
-					Mode: runs.TrialReplay, Replay: ref, Summary: runs.Summary{Scorecard: map[string]float64{}}}}
-				out.batched, out.stored = true, stored
+				tr := runs.TrialRecord{Index: i, Name: fmt.Sprintf("t%d", i), Status: runs.StatusOK,
+					Mode: runs.TrialReplay, Replay: ref, Summary: runs.Summary{Scorecard: map[string]float64{}}}
 				if i < 2 {
-					if err := rec.record(&out); err != nil {
+					if err := rec.Batch(tr, nil, runs.BatchEntry{Stored: stored}); err != nil {
 						t.Fatal(err)
 					}
-					rec.then(func() { reported++ })
+					rec.Then(func() { reported++ })
 					continue
 				}
 				// The last trial's record starts the batch's flush behind
 				// the loop, which goes on; the barrier (wait) waits for it.
-				out.last = true
-				if err := rec.record(&out); err != nil {
+				if err := rec.Batch(tr, nil, runs.BatchEntry{Stored: stored, Last: true}); err != nil {
 					t.Fatal(err)
 				}
-				rec.then(func() { reported++ })
+				rec.Then(func() { reported++ })
 				done := make(chan error, 1)
-				go func() { done <- rec.wait() }()
+				go func() { done <- rec.Wait() }()
 				select {
 				case err := <-done:
 					t.Fatalf("the barrier returned (%v) before the collection was stored", err)
@@ -83,18 +88,4 @@ func TestRecorderBatchWaitsForCollection(t *testing.T) {
 			}
 		})
 	}
-}
-
-// newTestRun creates a run in a fresh store under t's temporary directory.
-func newTestRun(t *testing.T) *runs.Run {
-	t.Helper()
-	store, err := runs.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	run, err := store.Create(runs.Manifest{Tool: "test"}, time.Unix(0, 0))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return run
 }
