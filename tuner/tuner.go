@@ -159,7 +159,6 @@ func runTrial(ctx context.Context, o Options, index int, spec experiments.TrialS
 	return rec, restarted, nil
 }
 
-
 func firstError(rs []runs.QueryResult) string {
 	for _, r := range rs {
 		if r.Error != "" {
