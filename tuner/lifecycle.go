@@ -161,12 +161,13 @@ func (o *Outcome) Best() (runs.Entry, bool) {
 const heldOutFile = "heldout.queries.jsonl"
 
 // Run runs the whole lifecycle: create (or resume) the run and snapshot its
-// inputs, open the backend, execute every trial (a sweep, a sampled study
-// or a shared study's share), score the held-out split, finish the run's
-// manifest, build the leaderboard with significance, write the report and
-// the timings, and check the gates. It returns the outcome whenever a
-// leaderboard was written, with the run's error, if any, beside it.
-// Promotion is the caller's, from the outcome's best trial.
+// inputs, open its backends, execute every trial (a sweep, a sampled study
+// or a shared study's share: see runSource), score the held-out split,
+// measure latency, finish the run's manifest, build the leaderboard with
+// significance, write the report and the timings, and check the gates. It
+// returns the outcome whenever a leaderboard was written, with the run's
+// error, if any, beside it. Promotion is the caller's, from the outcome's
+// best trial.
 func Run(ctx context.Context, c Config) (*Outcome, error) {
 	if c.Started.IsZero() {
 		c.Started = time.Now()
@@ -177,11 +178,13 @@ func Run(ctx context.Context, c Config) (*Outcome, error) {
 	if err := c.checkConstrainSampler(); err != nil {
 		return nil, err
 	}
-	if c.Shared != nil {
-		return runShared(ctx, c)
+	src, err := c.source()
+	if err != nil {
+		return nil, err
 	}
 	c.Phases.Mark("tuner: before the run")
-	run, snapshotted, err := openRun(c)
+	run, snapshotted, err := src.open(ctx, c)
+	defer src.close()
 	if err != nil {
 		return nil, err
 	}
@@ -190,13 +193,12 @@ func Run(ctx context.Context, c Config) (*Outcome, error) {
 	if run.Manifest.Status == RunAnalysing {
 		return c.resumeAnalysis(ctx, run)
 	}
-	c.announce(run)
-	backendDir := filepath.Join(run.Dir, "backend")
-	ob, err := c.Backend.Open(backendDir, c.Log)
+	src.announce(c, run)
+	dirs, factories := src.backends(c, run)
+	bs, err := c.openBackends(dirs, factories)
 	if err != nil {
 		return nil, finishRun(ctx, run, nil, fmt.Errorf("open backend: %w", err), "")
 	}
-	b := pass.NewTimedBackend(ob).WithPhases(c.Phases)
 	c.Phases.Mark("tuner: open the backend")
 	// The precomputation ends with Run (on any path).
 	preCtx, cancelPre := context.WithCancel(ctx)
@@ -207,28 +209,70 @@ func Run(ctx context.Context, c Config) (*Outcome, error) {
 		c.pre.WithFacts(scoring.JudgmentsOf(c.Queries), c.Scorer)
 	}
 	started := time.Now()
-	res, held, runErr, stop, err := c.execute(ctx, run, b, backendDir, snapshotted)
+	res, held, runErr, stop, err := c.execute(ctx, run, src, bs, dirs, factories, snapshotted)
 	if stop {
 		return nil, err
 	}
-	return c.conclude(ctx, run, b, res, held, runErr, started)
+	return c.conclude(ctx, run, src, bs, res, held, runErr, started)
 }
 
-// conclude ends a run whose trials ran on b from started: the latency
-// step, then the run's record, statistics, leaderboard, report and
-// timings, made while the backend stops (its stop is the backend's time,
-// the analysis the tuner's); it returns once the backend has stopped.
-func (c Config) conclude(ctx context.Context, run *runs.Run, b *pass.TimedBackend, res *Result, held *runs.HeldOut, runErr error, started time.Time) (*Outcome, error) {
+// openBackends opens a backend in each of dirs with its factory, timed;
+// the one backend of a run that has one marks c.Phases. On an error the
+// backends opened are closed.
+func (c Config) openBackends(dirs []string, factories []backend.Factory) ([]*pass.TimedBackend, error) {
+	var bs []*pass.TimedBackend
+	for i, dir := range dirs {
+		b, err := factories[i].Open(dir, c.Log)
+		if err != nil {
+			closeAll(bs)
+			return nil, err
+		}
+		tb := pass.NewTimedBackend(b)
+		if len(dirs) == 1 {
+			tb.WithPhases(c.Phases)
+		}
+		bs = append(bs, tb)
+	}
+	return bs, nil
+}
+
+// closeAll closes every backend of bs and returns their errors.
+func closeAll(bs []*pass.TimedBackend) error {
+	var err error
+	for _, b := range bs {
+		err = errors.Join(err, b.Close())
+	}
+	return err
+}
+
+// conclude ends a run whose trials ran on bs from started: the latency
+// step (on the first backend), then the run's record, statistics,
+// leaderboard, report and timings, made while the backends stop (their
+// stop is the backend's time, the analysis the tuner's); it returns once
+// the backends have stopped.
+func (c Config) conclude(ctx context.Context, run *runs.Run, src runSource, bs []*pass.TimedBackend, res *Result, held *runs.HeldOut, runErr error, started time.Time) (*Outcome, error) {
 	if runErr == nil {
-		runErr = c.measureLatency(ctx, run, b)
+		runErr = c.measureLatency(ctx, run, bs[0])
 	}
 	c.Phases.Mark("tuner: after the trials (held-out, latency)")
-	stopped := b.Stop()
-	defer stopped() // its error is closeErr, below
-	hint := ""
-	if c.ResumeHint != nil {
-		hint = c.ResumeHint(run.ID())
+	stops := make([]func() (time.Time, error), len(bs))
+	for i, b := range bs {
+		stops[i] = b.Stop()
 	}
+	stopped := func() (time.Time, error) {
+		var at time.Time
+		var err error
+		for _, s := range stops {
+			t, e := s()
+			if t.After(at) {
+				at = t
+			}
+			err = errors.Join(err, e)
+		}
+		return at, err
+	}
+	defer stopped() // its error is closeErr, below
+	hint := src.hint(c, run)
 	runErr = finishRun(ctx, run, res, runErr, hint)
 	c.Phases.Mark("tuner: record how the trials ended")
 	if res == nil {
@@ -236,7 +280,7 @@ func (c Config) conclude(ctx context.Context, run *runs.Run, b *pass.TimedBacken
 	}
 	// Elapsed (the trials to the stop's end) is known once the analysis,
 	// which waits for the stop before summing the timings, is done.
-	out, err := c.finish(ctx, run, held, []*pass.TimedBackend{b}, res, 0, hint)
+	out, err := c.finish(ctx, run, held, bs, res, 0, hint)
 	stoppedAt, closeErr := stopped()
 	elapsed := stoppedAt.Sub(started)
 	if out != nil {
@@ -245,8 +289,7 @@ func (c Config) conclude(ctx context.Context, run *runs.Run, b *pass.TimedBacken
 	if err != nil {
 		return out, err
 	}
-	fmt.Fprintf(c.Log, "%d trials (%d resumed), %d backend restarts, %s; run directory %s\n",
-		len(out.Trials), res.Skipped, res.Restarts, elapsed.Round(time.Millisecond), run.Dir)
+	fmt.Fprintln(c.Log, src.summary(out, res, elapsed))
 	c.logTimings(out.Timings)
 	c.Phases.Write(c.Log)
 	return out, c.verdict(out, runErr, closeErr)
@@ -265,19 +308,23 @@ func (c Config) announce(run *runs.Run) {
 	}
 }
 
-// execute runs the trials on b (after the pre-flight, which counts as a
-// restart, and once snapshotted says the run's inputs are written) and,
-// when they succeed, the held-out scoring. stop reports a failed
-// pre-flight or snapshot: b is closed and the run ended with err.
-func (c Config) execute(ctx context.Context, run *runs.Run, b *pass.TimedBackend, backendDir string, snapshotted func() error) (res *Result, held *runs.HeldOut, runErr error, stop bool, err error) {
+// execute runs the trials on bs, each backend with its directory and
+// factory (after the pre-flight on the first, which counts as a restart,
+// and once snapshotted says the run's inputs are written) and, when they
+// succeed, the held-out scoring on the first. stop reports a failed
+// pre-flight or snapshot: bs are closed and the run ended with err.
+func (c Config) execute(ctx context.Context, run *runs.Run, src runSource, bs []*pass.TimedBackend, dirs []string, factories []backend.Factory, snapshotted func() error) (res *Result, held *runs.HeldOut, runErr error, stop bool, err error) {
 	pre := false
 	plan := Flatten(Plan(c.Trials))
 	pctx, stopPrefetch := context.WithCancel(ctx)
 	// The trials' configs, which their records keep, and their
 	// fingerprints are computed while the backend starts.
-	desc := newDescribed(c.Backend.Describe)
-	waits := []func(){desc.prefetch(pctx, plan)}
-	fps := newFingerprints(c.Backend)
+	descs := make([]*described, len(factories))
+	for i, f := range factories {
+		descs[i] = newDescribed(f.Describe)
+	}
+	waits := []func(){descs[0].prefetch(pctx, plan)}
+	fps := newFingerprints(c.Backend) // one memo for every replica
 	if fps != nil {
 		waits = append(waits, fps.prefetch(pctx, plan))
 	}
@@ -288,35 +335,32 @@ func (c Config) execute(ctx context.Context, run *runs.Run, b *pass.TimedBackend
 		}
 	}()
 	if spec, ok := preflightSpec(c.Trials); ok {
-		if pre, err = preflight(ctx, b, spec); err != nil {
-			_ = b.Close()
+		if pre, err = preflight(ctx, bs[0], spec); err != nil {
+			_ = closeAll(bs)
 			if serr := snapshotted(); serr != nil {
 				err = errors.Join(err, serr)
 			}
-			return nil, nil, nil, true, c.failPreflight(ctx, run, err, backendDir)
+			return nil, nil, nil, true, c.failPreflight(ctx, run, err, dirs[0])
 		}
 	}
 	if err := snapshotted(); err != nil {
-		_ = b.Close()
+		_ = closeAll(bs)
 		return nil, nil, nil, true, c.failSnapshot(run, err)
 	}
 	c.Phases.Mark("tuner: wait for the run's snapshot (written while the backend started)")
-	opts := c.options(run, b, func(p map[string]any) string { return desc.get(p) }, fps)
-	opts.Replay = c.Replay
-	opts.Stats = c.pre
-	if c.Study != nil {
-		so := *c.Study
-		so.Objective = c.objective(run)
-		res, runErr = Search(ctx, opts, so)
-	} else {
-		res, runErr = Sweep(ctx, opts)
+	opts := make([]Options, len(bs))
+	for i, b := range bs {
+		d := descs[i]
+		opts[i] = c.options(run, b, func(p map[string]any) string { return d.get(p) }, fps)
+		opts[i].Stats = c.pre
 	}
+	res, runErr = src.trials(ctx, c, run, opts)
 	c.Phases.Mark("tuner: after the last trial's searches (its record made durable)")
 	if res != nil && pre {
 		res.Restarts++
 	}
 	if runErr == nil {
-		held, runErr = c.heldOut(ctx, run, b)
+		held, runErr = c.heldOut(ctx, run, bs[0])
 	}
 	return res, held, runErr, false, nil
 }
