@@ -5,5 +5,8 @@
 // take the arm with the best total score of their training queries, split
 // only where each side keeps a minimum number of queries — and it is judged
 // by k-fold cross-validation over queries against the best global setting
-// and the per-query oracle.
+// and the per-query oracle. Run is `tune adapt`: it builds the matrix of
+// every replay group of a recorded run from its collection (tuner/replay),
+// learns and cross-validates a policy per group, and Render and Output
+// report and write it.
 package adapt

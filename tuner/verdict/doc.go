@@ -1,0 +1,10 @@
+// Package verdict decides whether a result passes: quality gates
+// ("Recall@3 >= 0.80", latency percentiles, per-category routing) checked
+// on a recorded trial and recorded in its run, score.constraints and the
+// objective a constrained study is told, the quality check's comparison
+// with a reference run or baseline file (Against) and its failing
+// queries, and how many trials failed.
+//
+// It reads runs and scores with tuner/scoring and tuner/analysis; it runs
+// nothing on a backend and imports nothing of tuner.
+package verdict
