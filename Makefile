@@ -23,7 +23,7 @@ faults: ## the fault matrix: one line per fault scenario tune must survive (exit
 check-leaderboards: build ## the demo shortlist (live, replay) and sampled study must write the recorded leaderboard.json bytes
 	./scripts/check-leaderboards.sh
 
-codesize: ## non-test lines of cmd/tune, the longest functions of cmd/tune and tuner, and all over 60 lines
+codesize: ## per package: non-test files, lines and exported names, the face (cmd) as one figure; the longest functions and all over 60 lines
 	./scripts/codesize.sh
 
 demo: build ## run the main job on the embedded engine and the demo dataset

@@ -235,3 +235,68 @@ func TestEveryPackageHasADocGo(t *testing.T) {
 		t.Errorf("packages without a doc.go whose comment starts %q:\n  %s", "Package <name> ", strings.Join(missing, "\n  "))
 	}
 }
+
+// Size limits of a package's non-test code.
+const (
+	maxFiles         = 40
+	maxLines         = 6000
+	maxTunerExported = 80
+)
+
+// TestPackageSizes: no package holds over maxFiles non-test files or
+// maxLines non-test lines, and tuner, the run lifecycle, exports at most
+// maxTunerExported package-level names (make codesize prints them all).
+func TestPackageSizes(t *testing.T) {
+	for _, p := range listPackages(t) {
+		lines, exported := 0, 0
+		for _, name := range p.GoFiles {
+			path := filepath.Join(p.Dir, name)
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines += bytes.Count(data, []byte("\n"))
+			f, err := parser.ParseFile(token.NewFileSet(), path, data, parser.SkipObjectResolution)
+			if err != nil {
+				t.Fatal(err)
+			}
+			exported += exportedNames(f)
+		}
+		if len(p.GoFiles) > maxFiles || lines > maxLines {
+			t.Errorf("%s: %d non-test files, %d lines: over %d files or %d lines (split it by concept)", p.rel(), len(p.GoFiles), lines, maxFiles, maxLines)
+		}
+		if p.rel() == "tuner" && exported > maxTunerExported {
+			t.Errorf("tuner exports %d names: over %d (what does not run the lifecycle belongs in a subpackage)", exported, maxTunerExported)
+		}
+	}
+}
+
+// exportedNames counts f's exported package-level funcs, types, vars and
+// consts (methods aside), as scripts/pkgsize does.
+func exportedNames(f *ast.File) int {
+	n := 0
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			if d.Recv == nil && d.Name.IsExported() {
+				n++
+			}
+		case *ast.GenDecl:
+			for _, sp := range d.Specs {
+				switch sp := sp.(type) {
+				case *ast.TypeSpec:
+					if sp.Name.IsExported() {
+						n++
+					}
+				case *ast.ValueSpec:
+					for _, id := range sp.Names {
+						if id.IsExported() {
+							n++
+						}
+					}
+				}
+			}
+		}
+	}
+	return n
+}
