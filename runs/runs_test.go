@@ -147,7 +147,13 @@ func checkRender(t *testing.T, lb runs.Leaderboard, name string) {
 // testdata/NAME.golden.FORMAT (rewritten with -update).
 func checkGolden(t *testing.T, name string, render func(io.Writer, string) error) {
 	t.Helper()
-	for _, f := range []string{"text", "json", "md", "csv"} {
+	checkGoldenFormats(t, name, []string{"text", "json", "md", "csv"}, render)
+}
+
+// checkGoldenFormats is checkGolden for the formats given.
+func checkGoldenFormats(t *testing.T, name string, formats []string, render func(io.Writer, string) error) {
+	t.Helper()
+	for _, f := range formats {
 		t.Run(f, func(t *testing.T) {
 			var b bytes.Buffer
 			if err := render(&b, f); err != nil {
