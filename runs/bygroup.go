@@ -1,15 +1,13 @@
 package runs
 
 import (
-	"encoding/csv"
 	"fmt"
 	"io"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 
-	"github.com/olekukonko/tablewriter"
+	"github.com/fusiontune/fusiontune/internal/table"
 )
 
 // Groupings accepted by RenderBy: the query attribute whose per-group
@@ -70,76 +68,39 @@ func (lb Leaderboard) RenderBy(w io.Writer, by, format string) error {
 	if err != nil {
 		return err
 	}
-	switch format {
-	case "json":
-		data, err := MarshalJSON(t)
-		if err != nil {
-			return err
-		}
-		_, err = w.Write(data)
-		return err
-	case "csv":
-		return t.renderCSV(w)
-	case "text", "table", "":
-		tw := tablewriter.NewWriter(w)
-		tw.SetHeader(t.header())
-		tw.SetAutoFormatHeaders(false)
-		tw.SetAutoWrapText(false)
-		for _, e := range t.Trials {
-			tw.Append(t.row(e, f4))
-		}
-		tw.Render()
-		_, err := fmt.Fprintf(w, "primary per %s: %s\n", by, t.Primary)
-		return err
-	case "md", "markdown":
-		var b strings.Builder
-		fmt.Fprintf(&b, "Primary score per %s: %s\n\n", by, t.Primary)
-		rows := make([][]string, len(t.Trials))
-		for i, e := range t.Trials {
-			rows[i] = t.row(e, f4)
-		}
-		MarkdownTable(&b, t.header(), rows)
-		_, err := io.WriteString(w, b.String())
-		return err
-	}
-	return fmt.Errorf("runs: unknown format %q (want one of %s)", format, strings.Join(Formats, ", "))
+	tb := t.table()
+	return render(w, format, table.All, table.Output{Table: tb, JSON: jsonOf(t),
+		Text: func(w io.Writer) error {
+			tb.Notes = []string{fmt.Sprintf("primary per %s: %s", by, t.Primary)}
+			return tb.Render(w, table.Text)
+		},
+		Markdown: func(w io.Writer) error {
+			tb.Title = fmt.Sprintf("Primary score per %s: %s", by, t.Primary)
+			return tb.Render(w, table.Markdown)
+		}})
 }
 
-func (t ByGroup) header() []string {
-	return append([]string{"#", "trial", "status", "primary"}, t.Groups...)
-}
-
-// row renders e's cells with format; a group the trial did not score is
-// "—".
-func (t ByGroup) row(e GroupEntry, format func(float64) string) []string {
-	row := []string{strconv.Itoa(e.Rank), e.Name, e.Status, format(e.Primary)}
+// table is the pivot as a table: rank, trial, status, the primary score
+// and a column per group; a score shows with four decimals in text and
+// Markdown (in full in CSV), a group the trial did not score as "—"
+// (empty in CSV).
+func (t ByGroup) table() *table.Table {
+	score := func(v any) string { return f4(v.(float64)) }
+	cols := []table.Column{{Header: "#", Key: "rank"}, {Header: "trial"}, {Header: "status"}, {Header: "primary", Display: score}}
 	for _, g := range t.Groups {
-		if v, ok := e.Groups[g]; ok {
-			row = append(row, format(v))
-		} else {
-			row = append(row, "—")
-		}
+		cols = append(cols, table.Column{Header: g, Display: score})
 	}
-	return row
-}
-
-func (t ByGroup) renderCSV(w io.Writer) error {
-	cw := csv.NewWriter(w)
-	head := append([]string{"rank", "trial", "status", "primary"}, t.Groups...)
-	if err := cw.Write(head); err != nil {
-		return err
-	}
+	tb := &table.Table{Columns: cols, Missing: "—"}
 	for _, e := range t.Trials {
-		row := t.row(e, num)
-		for i := 4; i < len(row); i++ {
-			if row[i] == "—" {
-				row[i] = ""
+		row := []any{e.Rank, e.Name, e.Status, e.Primary}
+		for _, g := range t.Groups {
+			if v, ok := e.Groups[g]; ok {
+				row = append(row, v)
+			} else {
+				row = append(row, nil)
 			}
 		}
-		if err := cw.Write(row); err != nil {
-			return err
-		}
+		tb.Append(row...)
 	}
-	cw.Flush()
-	return cw.Error()
+	return tb
 }

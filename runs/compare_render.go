@@ -6,29 +6,20 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/fusiontune/fusiontune/internal/table"
 )
 
-// CompareFormats are the formats TrialComparison.Render accepts.
-var CompareFormats = []string{"text", "json", "md"}
+// compareFormats are the formats TrialComparison.Render accepts.
+var compareFormats = table.Formats{table.Text, table.JSON, table.Markdown}
+
+// CompareFormats are the names of the formats TrialComparison.Render
+// accepts.
+var CompareFormats = compareFormats.Names()
 
 // Render writes the comparison as text, json or md (Markdown).
 func (c TrialComparison) Render(w io.Writer, format string) error {
-	switch format {
-	case "json":
-		data, err := MarshalJSON(c)
-		if err != nil {
-			return err
-		}
-		_, err = w.Write(data)
-		return err
-	case "text", "":
-		_, err := io.WriteString(w, c.render(false))
-		return err
-	case "md", "markdown":
-		_, err := io.WriteString(w, c.render(true))
-		return err
-	}
-	return fmt.Errorf("runs: unknown format %q (want one of %s)", format, strings.Join(CompareFormats, ", "))
+	return render(w, format, compareFormats, table.Output{Text: doc(c.render, false), Markdown: doc(c.render, true), JSON: jsonOf(c)})
 }
 
 // render draws text (aligned columns) or Markdown (pipe tables) from the
@@ -106,9 +97,9 @@ func pairedRows(paired []Comparison) [][]string {
 	return rows
 }
 
-// textDoc writes headings and tables as text (aligned columns, textTable)
-// or, with md, as Markdown (pipe tables; headings at level 2, or sub's
-// level 3 for a section inside another document).
+// textDoc writes headings and tables as text (table.Indented columns) or,
+// with md, as Markdown (pipe tables; headings at level 2, or sub's level
+// 3 for a section inside another document).
 type textDoc struct {
 	b   strings.Builder
 	md  bool
@@ -127,13 +118,17 @@ func (w *textDoc) heading(s string) {
 	}
 }
 
-// table writes head and rows: a pipe table, or textTable's columns.
+// table writes head and rows: a pipe table, or indented columns.
 func (w *textDoc) table(head []string, rows [][]string) {
-	if w.md {
-		MarkdownTable(&w.b, head, rows)
-	} else {
-		textTable(&w.b, head, rows)
+	t := &table.Table{Columns: table.Headers(head...), Style: table.Indented}
+	for _, r := range rows {
+		t.AppendStrings(r...)
 	}
+	f := table.Text
+	if w.md {
+		f = table.Markdown
+	}
+	t.Render(&w.b, f)
 }
 
 // para ends a Markdown table before a line of text.

@@ -1,17 +1,15 @@
 package runs
 
 import (
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
-	"strconv"
-	"strings"
-	"text/tabwriter"
+
+	"github.com/fusiontune/fusiontune/internal/table"
 )
 
 // ListFormats are the formats WriteList writes.
-var ListFormats = []string{"text", "json", "md", "csv"}
+var ListFormats = table.All.Names()
 
 // ListRows sums up each run of list (a Store's List) as a line of tune
 // runs: status, trials, experiment, gates, best trial.
@@ -33,15 +31,18 @@ func ListRows(list []*Run) []ListRow {
 	return rows
 }
 
-// WriteList writes rows in format, one of ListFormats.
+// WriteList writes rows in format, one of ListFormats: a table (JSON:
+// the rows as ListRow encodes them).
 func WriteList(w io.Writer, format string, rows []ListRow) error {
-	write, ok := map[string]func(io.Writer, []ListRow) error{
-		"text": writeListText, "json": writeListJSON, "md": writeListMarkdown, "csv": writeListCSV,
-	}[format]
-	if !ok {
+	f, err := table.All.Parse(format)
+	if err != nil {
 		return fmt.Errorf("list: unknown format %q", format)
 	}
-	return write(w, rows)
+	return table.Output{Table: listTable(rows), JSON: func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rows)
+	}}.Write(w, f)
 }
 
 // ListRow is one line of tune runs.
@@ -55,64 +56,28 @@ type ListRow struct {
 	BestTrial  string   `json:"best_trial,omitempty"`
 }
 
-var runsHeader = []string{"RUN", "STATUS", "TRIALS", "EXPERIMENT", "GATES", "BEST", "BEST TRIAL"}
-
-func (r ListRow) cells(none string) []string {
-	best := none
-	if r.Best != nil {
-		best = fmt.Sprintf("%.4f", *r.Best)
-	}
-	or := func(s string) string {
-		if s == "" {
-			return none
-		}
-		return s
-	}
-	return []string{r.Run, r.Status, strconv.Itoa(r.Trials), or(r.Experiment), or(r.Gates), best, or(r.BestTrial)}
-}
-
-func writeListText(w io.Writer, rows []ListRow) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, strings.Join(runsHeader, "\t"))
+// listTable is rows as a table: columns two spaces apart in text, a
+// missing value "—" (empty in CSV).
+func listTable(rows []ListRow) *table.Table {
+	t := &table.Table{Style: table.Plain, Missing: "—", Columns: []table.Column{{Header: "RUN", Key: "run"},
+		{Header: "STATUS", Key: "status"}, {Header: "TRIALS", Key: "trials"}, {Header: "EXPERIMENT", Key: "experiment"},
+		{Header: "GATES", Key: "gates"}, {Header: "BEST", Key: "best"}, {Header: "BEST TRIAL", Key: "best_trial"}}}
 	for _, r := range rows {
-		fmt.Fprintln(tw, strings.Join(r.cells("—"), "\t"))
-	}
-	return tw.Flush()
-}
-
-func writeListMarkdown(w io.Writer, rows []ListRow) error {
-	cells := make([][]string, len(rows))
-	for i, r := range rows {
-		cells[i] = r.cells("—")
-	}
-	var b strings.Builder
-	MarkdownTable(&b, runsHeader, cells)
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-func writeListCSV(w io.Writer, rows []ListRow) error {
-	cw := csv.NewWriter(w)
-	header := make([]string, len(runsHeader))
-	for i, h := range runsHeader {
-		header[i] = strings.ToLower(strings.ReplaceAll(h, " ", "_"))
-	}
-	if err := cw.Write(header); err != nil {
-		return err
-	}
-	for _, r := range rows {
-		if err := cw.Write(r.cells("")); err != nil {
-			return err
+		var best any
+		if r.Best != nil {
+			best = fmt.Sprintf("%.4f", *r.Best)
 		}
+		t.Append(r.Run, r.Status, r.Trials, orNil(r.Experiment), orNil(r.Gates), best, orNil(r.BestTrial))
 	}
-	cw.Flush()
-	return cw.Error()
+	return t
 }
 
-func writeListJSON(w io.Writer, rows []ListRow) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(rows)
+// orNil is s, or nil (a missing cell) for "".
+func orNil(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
 }
 
 // gateStatus sums up a run's gates.json: "pass", "FAIL 2/5", "unreadable",

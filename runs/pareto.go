@@ -1,13 +1,12 @@
 package runs
 
 import (
-	"encoding/csv"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
 
-	"github.com/olekukonko/tablewriter"
+	"github.com/fusiontune/fusiontune/internal/table"
 )
 
 // ParetoView is the leaderboard joined with latency.json (tune leaderboard
@@ -65,50 +64,26 @@ func (lb Leaderboard) Pareto(l Latency) ParetoView {
 
 // Render writes the view in format: text, json, md or csv.
 func (v ParetoView) Render(w io.Writer, format string) error {
-	switch format {
-	case "json":
-		data, err := MarshalJSON(v)
-		if err != nil {
-			return err
-		}
-		_, err = w.Write(data)
-		return err
-	case "csv":
-		cw := csv.NewWriter(w)
-		_ = cw.Write([]string{"rank", "trial", "primary", "p50_ms", "p95_ms", "p99_ms", "qps", "p95_min_ms", "p95_max_ms", "source", "front", "excluded"})
-		for _, r := range v.Trials {
-			lo, hi := "", ""
-			if r.Spread != nil {
-				lo, hi = num(r.Spread.P95MinMS), num(r.Spread.P95MaxMS)
-			}
-			_ = cw.Write([]string{strconv.Itoa(r.Rank), r.Name, num(r.Primary), num(r.Latency.P50MS), num(r.Latency.P95MS),
-				num(r.Latency.P99MS), num(r.Latency.QPS), lo, hi, r.Source, strconv.FormatBool(r.Front), strconv.FormatBool(r.Excluded)})
-		}
-		cw.Flush()
-		return cw.Error()
-	case "text", "table", "":
-		tw := tablewriter.NewWriter(w)
-		tw.SetHeader(paretoHeader)
-		tw.SetAutoFormatHeaders(false)
-		tw.SetAutoWrapText(false)
-		for _, r := range v.Trials {
-			tw.Append(r.Cells())
-		}
-		tw.Render()
-		_, err := io.WriteString(w, v.footer())
-		return err
-	case "md", "markdown":
-		var b strings.Builder
-		rows := make([][]string, len(v.Trials))
-		for i, r := range v.Trials {
-			rows[i] = r.Cells()
-		}
-		MarkdownTable(&b, paretoHeader, rows)
-		b.WriteString("\n" + v.footer())
-		_, err := io.WriteString(w, b.String())
-		return err
+	shown := &table.Table{Columns: table.Headers(paretoHeader...), Notes: []string{v.footer()}}
+	for _, r := range v.Trials {
+		shown.AppendStrings(r.Cells()...)
 	}
-	return fmt.Errorf("runs: unknown format %q (want one of %s)", format, strings.Join(Formats, ", "))
+	return render(w, format, table.All, table.Output{Table: shown, CSV: v.renderCSV, JSON: jsonOf(v)})
+}
+
+// renderCSV writes a row per trial with its figures in full, the p95
+// range's ends ("" without repeats), the source and the marks.
+func (v ParetoView) renderCSV(w io.Writer) error {
+	t := &table.Table{Columns: table.Headers("rank", "trial", "primary", "p50_ms", "p95_ms", "p99_ms", "qps", "p95_min_ms", "p95_max_ms", "source", "front", "excluded")}
+	for _, r := range v.Trials {
+		lo, hi := "", ""
+		if r.Spread != nil {
+			lo, hi = num(r.Spread.P95MinMS), num(r.Spread.P95MaxMS)
+		}
+		t.AppendStrings(strconv.Itoa(r.Rank), r.Name, num(r.Primary), num(r.Latency.P50MS), num(r.Latency.P95MS),
+			num(r.Latency.P99MS), num(r.Latency.QPS), lo, hi, r.Source, strconv.FormatBool(r.Front), strconv.FormatBool(r.Excluded))
+	}
+	return t.Render(w, table.CSV)
 }
 
 var paretoHeader = []string{"#", "trial", "primary", "p50 ms", "p95 ms", "p99 ms", "qps", "p95 range ms", "from", "front"}
@@ -137,20 +112,21 @@ func (r ParetoRow) Cells() []string {
 	return []string{strconv.Itoa(r.Rank), r.Name, f4(r.Primary), ms(r.Latency.P50MS), ms(r.Latency.P95MS), ms(r.Latency.P99MS), qps, rng, src, strings.TrimSpace(front)}
 }
 
+// footer is the note below the table: what the figures are, the front
+// and the constraints' winner, a line each (one paragraph in Markdown).
 func (v ParetoView) footer() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "primary: %s; latency: client-side, concurrency %d, from %s (measured, noisy: not in leaderboard.json)\n", v.Primary, v.Concurrency, LatencyFile)
 	var names []string
 	for _, p := range v.Front {
 		names = append(names, p.Name)
 	}
-	fmt.Fprintf(&b, "Pareto front (primary × p95, *): %s\n", strings.Join(names, ", "))
+	lines := []string{fmt.Sprintf("primary: %s; latency: client-side, concurrency %d, from %s (measured, noisy: not in leaderboard.json)", v.Primary, v.Concurrency, LatencyFile),
+		fmt.Sprintf("Pareto front (primary × p95, *): %s", strings.Join(names, ", "))}
 	if len(v.Constraints) > 0 {
 		winner := v.Winner
 		if winner == "" {
 			winner = "none meets them"
 		}
-		fmt.Fprintf(&b, "constraints: %s; winner: %s\n", strings.Join(v.Constraints, "; "), winner)
+		lines = append(lines, fmt.Sprintf("constraints: %s; winner: %s", strings.Join(v.Constraints, "; "), winner))
 	}
-	return b.String()
+	return strings.Join(lines, "\n")
 }

@@ -5,46 +5,27 @@ import (
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/fusiontune/fusiontune/internal/table"
 )
 
-// QualityFormats are the formats Quality.Render accepts.
-var QualityFormats = []string{"text", "md", "json"}
+// qualityFormats are the formats Quality.Render accepts.
+var qualityFormats = table.Formats{table.Text, table.Markdown, table.JSON}
+
+// QualityFormats are the names of the formats Quality.Render accepts.
+var QualityFormats = qualityFormats.Names()
 
 // Render writes the quality check as text (the terminal summary), md
 // (Markdown, for a pull-request comment) or json.
 func (q Quality) Render(w io.Writer, format string) error {
-	switch format {
-	case "json":
-		data, err := MarshalJSON(q)
-		if err != nil {
-			return err
-		}
-		_, err = w.Write(data)
-		return err
-	case "text", "":
-		_, err := io.WriteString(w, q.render(false))
-		return err
-	case "md", "markdown":
-		_, err := io.WriteString(w, q.render(true))
-		return err
-	}
-	return fmt.Errorf("runs: unknown format %q (want one of %s)", format, strings.Join(QualityFormats, ", "))
+	return render(w, format, qualityFormats, table.Output{Text: doc(q.render, false), Markdown: doc(q.render, true), JSON: jsonOf(q)})
 }
 
-// textTable draws rows as aligned columns.
-func textTable(b *strings.Builder, head []string, rows [][]string) {
-	width := make([]int, len(head))
-	for _, r := range append([][]string{head}, rows...) {
-		for i, cell := range r {
-			width[i] = max(width[i], len([]rune(cell)))
-		}
-	}
-	for _, r := range append([][]string{head}, rows...) {
-		cells := make([]string, len(r))
-		for i, cell := range r {
-			cells[i] = cell + strings.Repeat(" ", width[i]-len([]rune(cell)))
-		}
-		b.WriteString("  " + strings.TrimRight(strings.Join(cells, "  "), " ") + "\n")
+// doc writes the text (md false) or Markdown document draw makes.
+func doc(draw func(md bool) string, md bool) func(io.Writer) error {
+	return func(w io.Writer) error {
+		_, err := io.WriteString(w, draw(md))
+		return err
 	}
 }
 

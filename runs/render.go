@@ -1,7 +1,6 @@
 package runs
 
 import (
-	"encoding/csv"
 	"fmt"
 	"io"
 	"maps"
@@ -9,11 +8,11 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/olekukonko/tablewriter"
+	"github.com/fusiontune/fusiontune/internal/table"
 )
 
 // Formats accepted by Render.
-var Formats = []string{"text", "json", "md", "csv"}
+var Formats = table.All.Names()
 
 // tableMetrics is how many scorecard metrics the text and Markdown tables
 // show; JSON and CSV carry all of them.
@@ -22,22 +21,30 @@ const tableMetrics = 4
 // Render writes the leaderboard in format: text (a terminal table), json,
 // md (Markdown) or csv.
 func (lb Leaderboard) Render(w io.Writer, format string) error {
-	switch format {
-	case "text", "table", "":
-		return lb.renderText(w)
-	case "json":
-		data, err := MarshalJSON(lb)
+	return render(w, format, table.All, table.Output{Text: lb.renderText, Markdown: lb.renderMarkdown,
+		CSV: lb.renderCSV, JSON: jsonOf(lb)})
+}
+
+// render writes o to w in format, one of offered; another is an error
+// that lists them. It is every renderer's format switch.
+func render(w io.Writer, format string, offered table.Formats, o table.Output) error {
+	f, err := offered.Parse(format)
+	if err != nil {
+		return fmt.Errorf("runs: %w", err)
+	}
+	return o.Write(w, f)
+}
+
+// jsonOf writes v in JSON as runs writes its files (MarshalJSON).
+func jsonOf(v any) func(io.Writer) error {
+	return func(w io.Writer) error {
+		data, err := MarshalJSON(v)
 		if err != nil {
 			return err
 		}
 		_, err = w.Write(data)
 		return err
-	case "md", "markdown":
-		return lb.renderMarkdown(w)
-	case "csv":
-		return lb.renderCSV(w)
 	}
-	return fmt.Errorf("runs: unknown format %q (want one of %s)", format, strings.Join(Formats, ", "))
 }
 
 func (lb Leaderboard) shownMetrics() []string {
@@ -150,32 +157,33 @@ func (lb Leaderboard) PrimaryLine() string {
 		lb.Primary, f4(lb.Ceiling.Primary))
 }
 
-func (lb Leaderboard) renderText(w io.Writer) error {
+// shownTable is the leaderboard as the text and Markdown tables show it:
+// a row per trial but those with the same results as a better one.
+func (lb Leaderboard) shownTable() *table.Table {
 	metrics := lb.shownMetrics()
-	t := tablewriter.NewWriter(w)
-	t.SetHeader(lb.header(metrics))
-	t.SetAutoFormatHeaders(false)
-	t.SetAutoWrapText(false)
-	t.SetBorder(true)
+	t := &table.Table{Columns: table.Headers(lb.header(metrics)...)}
 	for _, e := range lb.Trials {
 		if e.SameAs == "" {
-			t.Append(lb.row(e, metrics))
+			t.AppendStrings(lb.row(e, metrics)...)
 		}
 	}
-	t.Render()
-	fmt.Fprintf(w, "primary: %s\n", lb.PrimaryLine())
-	for _, line := range lb.notes() {
-		fmt.Fprintln(w, line)
-	}
+	return t
+}
+
+// renderText writes the terminal table, then the primary score, the
+// notes, the trials' errors and the warnings.
+func (lb Leaderboard) renderText(w io.Writer) error {
+	t := lb.shownTable()
+	t.Notes = append([]string{"primary: " + lb.PrimaryLine()}, lb.notes()...)
 	for _, e := range lb.Trials {
 		if e.Error != "" {
-			fmt.Fprintf(w, "%s: %s\n", e.Name, e.Error)
+			t.Notes = append(t.Notes, e.Name+": "+e.Error)
 		}
 	}
 	for _, warn := range lb.Warnings {
-		fmt.Fprintf(w, "warning: %s\n", warn)
+		t.Notes = append(t.Notes, "warning: "+warn)
 	}
-	return nil
+	return t.Render(w, table.Text)
 }
 
 // notes explain the statistics columns and give the held-out estimate.
@@ -252,40 +260,15 @@ func (lb Leaderboard) compared() int {
 	return n
 }
 
-// MarkdownTable writes header and rows as a Markdown table to b, "|" in
-// a cell escaped. Every Markdown listing of tune uses it.
-func MarkdownTable(b *strings.Builder, header []string, rows [][]string) {
-	b.WriteString("| " + strings.Join(header, " | ") + " |\n")
-	b.WriteString("|" + strings.Repeat(" --- |", len(header)) + "\n")
-	for _, r := range rows {
-		cells := make([]string, len(r))
-		for i, c := range r {
-			cells[i] = strings.ReplaceAll(c, "|", `\|`)
-		}
-		b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
-	}
-}
-
+// renderMarkdown writes the primary score and the notes as paragraphs,
+// the table, then the warnings as quotes.
 func (lb Leaderboard) renderMarkdown(w io.Writer) error {
-	metrics := lb.shownMetrics()
-	h := lb.header(metrics)
-	var b strings.Builder
-	fmt.Fprintf(&b, "Primary score: %s\n\n", lb.PrimaryLine())
-	for _, line := range lb.notes() {
-		fmt.Fprintf(&b, "%s\n\n", line)
-	}
-	var rows [][]string
-	for _, e := range lb.Trials {
-		if e.SameAs == "" {
-			rows = append(rows, lb.row(e, metrics))
-		}
-	}
-	MarkdownTable(&b, h, rows)
+	t := lb.shownTable()
+	t.Title = strings.Join(append([]string{"Primary score: " + lb.PrimaryLine()}, lb.notes()...), "\n\n")
 	for _, warn := range lb.Warnings {
-		fmt.Fprintf(&b, "\n> %s\n", warn)
+		t.Notes = append(t.Notes, "> "+warn)
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return t.Render(w, table.Markdown)
 }
 
 // renderCSV writes the leaderboard as CSV: a row per trial with its
@@ -293,7 +276,6 @@ func (lb Leaderboard) renderMarkdown(w io.Writer) error {
 // metric and judged-only column, and every parameter any trial sets
 // (sorted), "" for what a trial lacks.
 func (lb Leaderboard) renderCSV(w io.Writer) error {
-	cw := csv.NewWriter(w)
 	paramKeys := map[string]bool{}
 	for _, e := range lb.Trials {
 		for k := range e.Params {
@@ -309,9 +291,7 @@ func (lb Leaderboard) renderCSV(w io.Writer) error {
 	head = append(head, lb.Metrics...)
 	head = append(head, lb.judgedOnlyColumns()...)
 	head = append(head, keys...)
-	if err := cw.Write(head); err != nil {
-		return err
-	}
+	t := &table.Table{Columns: table.Headers(head...)}
 	for _, e := range lb.Trials {
 		row := csvStats(e)
 		if lb.Ceiling != nil {
@@ -335,12 +315,9 @@ func (lb Leaderboard) renderCSV(w io.Writer) error {
 				row = append(row, "")
 			}
 		}
-		if err := cw.Write(row); err != nil {
-			return err
-		}
+		t.AppendStrings(row...)
 	}
-	cw.Flush()
-	return cw.Error()
+	return t.Render(w, table.CSV)
 }
 
 // csvStats are the first 16 CSV columns of trial e: rank, name, status,
