@@ -26,8 +26,5 @@ func ShadowRequest(ctx context.Context, r Request, format string, w, log io.Writ
 	if err != nil {
 		return inputerr.Wrap(err)
 	}
-	if format == "json" {
-		return res.WriteJSON(w)
-	}
-	return res.WriteText(w, DefaultWorst)
+	return res.Render(w, format)
 }

@@ -7,8 +7,22 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/olekukonko/tablewriter"
+	"github.com/fusiontune/fusiontune/internal/table"
 )
+
+// formats are the formats Render writes.
+var formats = table.Formats{table.Text, table.JSON}
+
+// Render writes the report in format: text (WriteText, with the
+// DefaultWorst most-changed queries) or json (WriteJSON).
+func (r *Report) Render(w io.Writer, format string) error {
+	f, err := formats.Parse(format)
+	if err != nil {
+		return fmt.Errorf("shadow: %w", err)
+	}
+	text := func(w io.Writer) error { return r.WriteText(w, DefaultWorst) }
+	return table.Output{Text: text, JSON: r.WriteJSON}.Write(w, f)
+}
 
 // WriteText writes the report for a terminal: the diff classes, the
 // ranking agreement, latency, the judged metric with the sequential
@@ -16,12 +30,12 @@ import (
 // that changed most.
 func (r *Report) WriteText(w io.Writer, worst int) error {
 	n := len(r.Queries)
-	fmt.Fprintf(w, "shadow: control %s -> treatment %s on %d logged queries (top %d)\n", r.Control, r.Treatment, n, r.K)
-	t := tablewriter.NewWriter(w)
-	t.SetHeader([]string{"identical", "minor (order)", "major (set)", "Kendall tau (mean)", fmt.Sprintf("Jaccard@%d (mean)", r.K), "top-1 changed"})
-	t.SetAutoFormatHeaders(false)
-	t.Append([]string{share(r.Counts[Identical], n), share(r.Counts[Minor], n), share(r.Counts[Major], n), num(r.MeanTau), num(r.MeanJaccard), fmt.Sprintf("%.1f%%", 100*r.Top1Changed)})
-	t.Render()
+	t := &table.Table{Title: fmt.Sprintf("shadow: control %s -> treatment %s on %d logged queries (top %d)", r.Control, r.Treatment, n, r.K),
+		Columns: table.Headers("identical", "minor (order)", "major (set)", "Kendall tau (mean)", fmt.Sprintf("Jaccard@%d (mean)", r.K), "top-1 changed")}
+	t.AppendStrings(share(r.Counts[Identical], n), share(r.Counts[Minor], n), share(r.Counts[Major], n), num(r.MeanTau), num(r.MeanJaccard), fmt.Sprintf("%.1f%%", 100*r.Top1Changed))
+	if err := t.Render(w, table.Text); err != nil {
+		return err
+	}
 	if r.ControlLatency != nil || r.TreatmentLatency != nil {
 		fmt.Fprintf(w, "latency (ms, one client): control %s; treatment %s\n", lat(r.ControlLatency), lat(r.TreatmentLatency))
 		if r.Control == "log" {

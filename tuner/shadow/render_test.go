@@ -43,13 +43,7 @@ func TestReportRender(t *testing.T) {
 		for _, format := range []string{"text", "json"} {
 			t.Run(tc.name+"/"+format, func(t *testing.T) {
 				var b bytes.Buffer
-				var err error
-				if format == "json" {
-					err = tc.r.WriteJSON(&b)
-				} else {
-					err = tc.r.WriteText(&b, shadow.DefaultWorst)
-				}
-				if err != nil {
+				if err := tc.r.Render(&b, format); err != nil {
 					t.Fatal(err)
 				}
 				golden := filepath.Join("testdata", tc.name+".golden."+format)
@@ -67,5 +61,8 @@ func TestReportRender(t *testing.T) {
 				}
 			})
 		}
+	}
+	if err := full.Render(&bytes.Buffer{}, "md"); err == nil || err.Error() != `shadow: unknown format "md" (want one of text, json)` {
+		t.Errorf("format md: %v", err)
 	}
 }
