@@ -19,7 +19,7 @@ var CompareFormats = compareFormats.Names()
 
 // Render writes the comparison as text, json or md (Markdown).
 func (c TrialComparison) Render(w io.Writer, format string) error {
-	return render(w, format, compareFormats, table.Output{Text: doc(c.render, false), Markdown: doc(c.render, true), JSON: jsonOf(c)})
+	return render(w, format, compareFormats, document(c.render, c))
 }
 
 // render draws text (aligned columns) or Markdown (pipe tables) from the

@@ -18,15 +18,7 @@ var QualityFormats = qualityFormats.Names()
 // Render writes the quality check as text (the terminal summary), md
 // (Markdown, for a pull-request comment) or json.
 func (q Quality) Render(w io.Writer, format string) error {
-	return render(w, format, qualityFormats, table.Output{Text: doc(q.render, false), Markdown: doc(q.render, true), JSON: jsonOf(q)})
-}
-
-// doc writes the text (md false) or Markdown document draw makes.
-func doc(draw func(md bool) string, md bool) func(io.Writer) error {
-	return func(w io.Writer) error {
-		_, err := io.WriteString(w, draw(md))
-		return err
-	}
+	return render(w, format, qualityFormats, document(q.render, q))
 }
 
 func (q Quality) render(md bool) string {

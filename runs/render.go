@@ -35,6 +35,18 @@ func render(w io.Writer, format string, offered table.Formats, o table.Output) e
 	return o.Write(w, f)
 }
 
+// document is the output of a result drawn as a text or Markdown
+// document (draw(md)), with v's JSON.
+func document(draw func(md bool) string, v any) table.Output {
+	write := func(md bool) func(io.Writer) error {
+		return func(w io.Writer) error {
+			_, err := io.WriteString(w, draw(md))
+			return err
+		}
+	}
+	return table.Output{Text: write(false), Markdown: write(true), JSON: jsonOf(v)}
+}
+
 // jsonOf writes v in JSON as runs writes its files (MarshalJSON).
 func jsonOf(v any) func(io.Writer) error {
 	return func(w io.Writer) error {

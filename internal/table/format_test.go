@@ -11,39 +11,10 @@ import (
 )
 
 // TestParseFormat reads every spelling tune's --format flags accept and
-// refuses the others with the list of formats.
+// refuses the others with the list of formats; a renderer's set accepts
+// only its formats (each under every spelling) and lists them, in its
+// order, when refusing another.
 func TestParseFormat(t *testing.T) {
-	for _, tc := range []struct {
-		name, in string
-		want     table.Format
-		err      string
-	}{
-		{"text", "text", table.Text, ""},
-		{"table", "table", table.Text, ""},
-		{"empty", "", table.Text, ""},
-		{"md", "md", table.Markdown, ""},
-		{"markdown", "markdown", table.Markdown, ""},
-		{"csv", "csv", table.CSV, ""},
-		{"json", "json", table.JSON, ""},
-		{"unknown", "xml", 0, `unknown format "xml" (want one of text, json, md, csv)`},
-		{"case matters", "JSON", 0, `unknown format "JSON" (want one of text, json, md, csv)`},
-		{"no trimming", " md", 0, `unknown format " md" (want one of text, json, md, csv)`},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			got, err := table.ParseFormat(tc.in)
-			switch {
-			case tc.err != "" && (err == nil || err.Error() != tc.err):
-				t.Errorf("ParseFormat(%q) error = %v, want %q", tc.in, err, tc.err)
-			case tc.err == "" && (err != nil || got != tc.want):
-				t.Errorf("ParseFormat(%q) = %v, %v, want %v", tc.in, got, err, tc.want)
-			}
-		})
-	}
-}
-
-// TestFormatsParse: a renderer's set accepts only its formats (each under
-// every spelling) and lists them, in its order, when refusing another.
-func TestFormatsParse(t *testing.T) {
 	offered := table.Formats{table.Text, table.Markdown, table.JSON}
 	if got, want := offered.Names(), []string{"text", "md", "json"}; !slices.Equal(got, want) {
 		t.Errorf("Names = %q, want %q", got, want)
@@ -52,23 +23,39 @@ func TestFormatsParse(t *testing.T) {
 		t.Errorf("All.Names = %q, want %q", got, want)
 	}
 	for _, tc := range []struct {
-		name, in string
-		want     table.Format
-		err      string
+		name    string
+		offered table.Formats // nil: ParseFormat
+		in      string
+		want    table.Format
+		err     string
 	}{
-		{"table", "table", table.Text, ""},
-		{"markdown", "markdown", table.Markdown, ""},
-		{"json", "json", table.JSON, ""},
-		{"not offered", "csv", 0, `unknown format "csv" (want one of text, md, json)`},
-		{"unknown", "yaml", 0, `unknown format "yaml" (want one of text, md, json)`},
+		{"text", nil, "text", table.Text, ""},
+		{"table", nil, "table", table.Text, ""},
+		{"empty", nil, "", table.Text, ""},
+		{"md", nil, "md", table.Markdown, ""},
+		{"markdown", nil, "markdown", table.Markdown, ""},
+		{"csv", nil, "csv", table.CSV, ""},
+		{"json", nil, "json", table.JSON, ""},
+		{"unknown", nil, "xml", 0, `unknown format "xml" (want one of text, json, md, csv)`},
+		{"case matters", nil, "JSON", 0, `unknown format "JSON" (want one of text, json, md, csv)`},
+		{"no trimming", nil, " md", 0, `unknown format " md" (want one of text, json, md, csv)`},
+		{"offered table", offered, "table", table.Text, ""},
+		{"offered markdown", offered, "markdown", table.Markdown, ""},
+		{"offered json", offered, "json", table.JSON, ""},
+		{"not offered", offered, "csv", 0, `unknown format "csv" (want one of text, md, json)`},
+		{"unknown to a set", offered, "yaml", 0, `unknown format "yaml" (want one of text, md, json)`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := offered.Parse(tc.in)
+			parse := table.ParseFormat
+			if tc.offered != nil {
+				parse = tc.offered.Parse
+			}
+			got, err := parse(tc.in)
 			switch {
 			case tc.err != "" && (err == nil || err.Error() != tc.err):
-				t.Errorf("Parse(%q) error = %v, want %q", tc.in, err, tc.err)
+				t.Errorf("parse %q: error %v, want %q", tc.in, err, tc.err)
 			case tc.err == "" && (err != nil || got != tc.want):
-				t.Errorf("Parse(%q) = %v, %v, want %v", tc.in, got, err, tc.want)
+				t.Errorf("parse %q = %v, %v, want %v", tc.in, got, err, tc.want)
 			}
 		})
 	}
