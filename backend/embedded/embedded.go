@@ -57,6 +57,9 @@ type Options struct {
 	// Redact wraps the service log so that no secret reaches it (nil: as
 	// is).
 	Redact func(io.Writer) io.Writer
+	// Environ is the environment `tune serve` starts from
+	// (process.Options.Environ).
+	Environ []string
 }
 
 // Factory is the embedded kind, ready to check, describe and open trials.
@@ -367,6 +370,7 @@ func (f *Factory) Open(dir string, _ io.Writer) (backend.Backend, error) {
 		StopTimeout:  f.o.StopTimeout,
 		Settle:       f.o.Settle,
 		Log:          f.redact(log),
+		Environ:      f.o.Environ,
 	})
 }
 
@@ -404,6 +408,7 @@ func Verify(o Options, config, scratch string, log io.Writer, check func(context
 		StartTimeout: o.StartTimeout,
 		StopTimeout:  o.StopTimeout,
 		Log:          log,
+		Environ:      o.Environ,
 	}, check)
 }
 

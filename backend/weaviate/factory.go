@@ -52,6 +52,9 @@ type Options struct {
 	K int
 	// StartTimeout bounds a (re)start (default 2 minutes).
 	StartTimeout time.Duration
+	// Environ is the environment a server of Bin starts from
+	// (ServerOptions.Environ).
+	Environ []string
 	// Settle is how long to wait after loading a class into a server
 	// given by URL, which the kind cannot restart to flush the import
 	// (see Backend.settle): the server's
@@ -165,7 +168,7 @@ func (f *Factory) Open(dir string, log io.Writer) (backend.Backend, error) {
 		}
 		start := time.Now()
 		s, err := StartServer(ctx, ServerOptions{Bin: f.o.Bin, DataDir: filepath.Join(dir, "weaviate-data"),
-			MaxResults: b.depth, Log: slog, StartTimeout: f.o.StartTimeout})
+			MaxResults: b.depth, Log: slog, StartTimeout: f.o.StartTimeout, Environ: f.o.Environ})
 		if err != nil {
 			_ = slog.Close()
 			return nil, err
