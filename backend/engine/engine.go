@@ -32,8 +32,8 @@ type Options struct {
 	// Logger receives progress (loading, indexing, cache hits); nil
 	// discards it.
 	Logger *slog.Logger
-	// Getenv reads the API key variable of openai embedders; nil means
-	// os.Getenv.
+	// Getenv reads the API key variable of openai embedders (the command
+	// layer passes os.Getenv); nil reads none: the key is empty.
 	Getenv func(string) string
 }
 
@@ -101,11 +101,7 @@ func New(cfg Config, opts Options) (*Engine, error) {
 		e.policy = p
 	}
 	if cfg.Has(Dense) {
-		getenv := opts.Getenv
-		if getenv == nil {
-			getenv = os.Getenv
-		}
-		emb, err := newEmbedder(cfg.Dense, getenv)
+		emb, err := newEmbedder(cfg.Dense, opts.Getenv)
 		if err != nil {
 			return nil, fmt.Errorf("dense.model %q: %w", cfg.Dense.Model, err)
 		}
