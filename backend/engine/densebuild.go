@@ -5,10 +5,11 @@ import (
 	"encoding"
 	"errors"
 	"fmt"
-	"github.com/fusiontune/fusiontune/internal/atomicfile"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/fusiontune/fusiontune/internal/atomicfile"
 
 	"github.com/fusiontune/fusiontune/backend/embed"
 )
