@@ -279,7 +279,7 @@ func response[H HitShape, C CandidateShape, V VariantShape[H], T TimingsShape](d
 			out.Candidates = candidates[C](d)
 		case "variants":
 			d.once(seen, 8)
-			out.Variants = variants[H, V](d)
+			out.Variants = variants[H, V](d, true, hits[H])
 		default: // timings and any other field: json.Unmarshal's
 			d.fail()
 		}
@@ -373,8 +373,11 @@ func candidateLists[C CandidateShape](d *scanner, nullLists bool, one func(pos i
 	return out
 }
 
-func variants[H HitShape, V VariantShape[H]](d *scanner) []V {
-	if d.null() {
+// variants reads the variants of a response, each variant's hits by
+// hits. Lax (a /search body, as json.Unmarshal reads it), null reads as
+// nil and a null routing as ""; else (a batch answer) null fails.
+func variants[H HitShape, V VariantShape[H]](d *scanner, lax bool, hits func(*scanner) []H) []V {
+	if lax && d.null() {
 		return nil
 	}
 	out := []V{}
@@ -384,10 +387,10 @@ func variants[H HitShape, V VariantShape[H]](d *scanner) []V {
 			switch key {
 			case "hits":
 				d.once(seen, 1)
-				v.Hits = hits[H](d)
+				v.Hits = hits(d)
 			case "routing":
 				d.once(seen, 2)
-				if !d.null() {
+				if !lax || !d.null() {
 					v.Routing = d.str()
 				}
 			default:
@@ -426,7 +429,7 @@ func DecodeAnswer[R ResponseShape[H, C, V, T], H HitShape, C CandidateShape, V V
 			resp.Candidates = candidateTuples[C](&d)
 		case "variants":
 			d.once(seen, 32)
-			resp.Variants = variantTuples[H, V](&d)
+			resp.Variants = variants[H, V](&d, false, hitTuples[H])
 		case "timings":
 			d.once(seen, 64)
 			resp.Timings = timings[T](&d)
@@ -498,27 +501,6 @@ func candidateTuples[C CandidateShape](d *scanner) map[string][]C {
 		d.expect(']')
 		return C(c)
 	})
-}
-
-func variantTuples[H HitShape, V VariantShape[H]](d *scanner) []V {
-	out := []V{}
-	d.array(func() {
-		var v variantShape[H]
-		d.object(func(key string, seen *uint32) {
-			switch key {
-			case "hits":
-				d.once(seen, 1)
-				v.Hits = hitTuples[H](d)
-			case "routing":
-				d.once(seen, 2)
-				v.Routing = d.str()
-			default:
-				d.fail()
-			}
-		})
-		out = append(out, V(v))
-	})
-	return out
 }
 
 func timings[T TimingsShape](d *scanner) *T {

@@ -25,28 +25,9 @@ func AppendResponse[R ResponseShape[H, C, V, T], H HitShape, C CandidateShape, V
 	if !ok {
 		return dst[:start], false
 	}
-	if resp.Routing != "" {
-		dst = append(dst, `,"routing":`...)
-		dst = appendString(dst, resp.Routing)
-	}
-	if len(resp.Variants) > 0 {
-		dst = append(dst, `,"variants":[`...)
-		for i := range resp.Variants {
-			v := variantShape[H](resp.Variants[i])
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = append(dst, `{"hits":`...)
-			if dst, ok = appendHits(dst, v.Hits); !ok {
-				return dst[:start], false
-			}
-			if v.Routing != "" {
-				dst = append(dst, `,"routing":`...)
-				dst = appendString(dst, v.Routing)
-			}
-			dst = append(dst, '}')
-		}
-		dst = append(dst, ']')
+	dst = appendRouting(dst, resp.Routing)
+	if dst, ok = appendVariants(dst, resp.Variants, appendHits[H]); !ok {
+		return dst[:start], false
 	}
 	if resp.Timings != nil {
 		if dst, ok = appendTimings(dst, Timings(*resp.Timings)); !ok {
@@ -54,6 +35,39 @@ func AppendResponse[R ResponseShape[H, C, V, T], H HitShape, C CandidateShape, V
 		}
 	}
 	return append(dst, '}'), true
+}
+
+// appendRouting appends the "routing" member, nothing when routing is
+// empty.
+func appendRouting(dst []byte, routing string) []byte {
+	if routing == "" {
+		return dst
+	}
+	dst = append(dst, `,"routing":`...)
+	return appendString(dst, routing)
+}
+
+// appendVariants appends the "variants" member, nothing when there are
+// none; each variant's hits are written by hits.
+func appendVariants[H HitShape, V VariantShape[H]](dst []byte, variants []V, hits func([]byte, []H) ([]byte, bool)) ([]byte, bool) {
+	if len(variants) == 0 {
+		return dst, true
+	}
+	dst = append(dst, `,"variants":[`...)
+	for i := range variants {
+		v := variantShape[H](variants[i])
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, `{"hits":`...)
+		var ok bool
+		if dst, ok = hits(dst, v.Hits); !ok {
+			return dst, false
+		}
+		dst = appendRouting(dst, v.Routing)
+		dst = append(dst, '}')
+	}
+	return append(dst, ']'), true
 }
 
 // appendTimings appends the "timings" member.
@@ -129,33 +143,14 @@ func AppendAnswer[R ResponseShape[H, C, V, T], H HitShape, C CandidateShape, V V
 	if !ok {
 		return dst[:start], false
 	}
-	if resp.Routing != "" {
-		dst = append(dst, `,"routing":`...)
-		dst = appendString(dst, resp.Routing)
-	}
+	dst = appendRouting(dst, resp.Routing)
 	if resp.Candidates != nil {
 		if dst, ok = appendCandidateLists(dst, resp.Candidates); !ok {
 			return dst[:start], false
 		}
 	}
-	if len(resp.Variants) > 0 {
-		dst = append(dst, `,"variants":[`...)
-		for j := range resp.Variants {
-			v := variantShape[H](resp.Variants[j])
-			if j > 0 {
-				dst = append(dst, ',')
-			}
-			dst = append(dst, `{"hits":`...)
-			if dst, ok = appendHitTuples(dst, v.Hits); !ok {
-				return dst[:start], false
-			}
-			if v.Routing != "" {
-				dst = append(dst, `,"routing":`...)
-				dst = appendString(dst, v.Routing)
-			}
-			dst = append(dst, '}')
-		}
-		dst = append(dst, ']')
+	if dst, ok = appendVariants(dst, resp.Variants, appendHitTuples[H]); !ok {
+		return dst[:start], false
 	}
 	if resp.Timings != nil {
 		if dst, ok = appendTimings(dst, Timings(*resp.Timings)); !ok {
