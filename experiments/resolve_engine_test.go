@@ -5,7 +5,7 @@ import (
 	"maps"
 	"testing"
 
-	"github.com/fusiontune/fusiontune/backend/engine"
+	"github.com/fusiontune/fusiontune/backend/corpus"
 	"github.com/fusiontune/fusiontune/experiments"
 )
 
@@ -14,11 +14,11 @@ import (
 
 func engineChunks(t *testing.T, docs []experiments.Document, size, overlap int) experiments.ChunkIndex {
 	t.Helper()
-	eds := make([]engine.Document, len(docs))
+	eds := make([]corpus.Document, len(docs))
 	for i, d := range docs {
-		eds[i] = engine.Document{ID: d.ID, Text: d.Text}
+		eds[i] = corpus.Document{ID: d.ID, Text: d.Text}
 	}
-	ecs, err := engine.ChunkDocuments(eds, size, overlap)
+	ecs, err := corpus.ChunkDocuments(eds, size, overlap)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func TestDemoGoldenSetAcrossChunkSizes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := engine.LoadCorpus(engine.CorpusConfig{Path: "demo/corpus.jsonl"})
+	c, err := corpus.Load(corpus.Config{Path: "demo/corpus.jsonl"})
 	if err != nil {
 		t.Fatal(err)
 	}

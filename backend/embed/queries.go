@@ -12,7 +12,7 @@ import (
 // document embedded by the returned embedder (EmbedQuery, EmbedDocuments)
 // compare by cosine like they do inside the engine. Embedders that learn
 // nothing ignore texts. texts must be the indexed texts in index order
-// (engine.IndexTexts gives them for a corpus and chunk setting).
+// (corpus.IndexTexts gives them for a corpus and chunk setting).
 func ForQueries(ctx context.Context, spec string, opts Options, texts []string) (Embedder, error) {
 	e, err := New(spec, opts)
 	if err != nil {

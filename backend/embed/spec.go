@@ -38,12 +38,12 @@ type Options struct {
 	APIKey string
 	// BatchSize is the number of texts per request (openai).
 	BatchSize int
-	// MaxRetries is how many times a request is retried after a 429, a 5xx
-	// or a network error (openai); negative means never.
+	// MaxRetries is how many times a request is retried after a 429, a
+	// 408, a 5xx or a network error (openai); negative means never.
 	MaxRetries int
 	// RetryBackoff is the wait before the first retry, doubling per retry
-	// up to MaxBackoff; a Retry-After header (seconds) takes precedence,
-	// capped at MaxBackoff (openai).
+	// up to MaxBackoff; a Retry-After header (seconds or a date) takes
+	// precedence, capped at MaxBackoff (openai).
 	RetryBackoff time.Duration
 	// MaxBackoff caps one wait between retries (openai).
 	MaxBackoff time.Duration

@@ -20,6 +20,7 @@ import (
 
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/backend/client"
+	"github.com/fusiontune/fusiontune/backend/corpus"
 	"github.com/fusiontune/fusiontune/backend/embed"
 	"github.com/fusiontune/fusiontune/backend/engine"
 	"github.com/fusiontune/fusiontune/backend/fusion"
@@ -58,6 +59,9 @@ type Options struct {
 	// Redact wraps the service log so that no secret reaches it (nil: as
 	// is).
 	Redact func(io.Writer) io.Writer
+	// Environ is the environment `tune serve` starts from
+	// (process.Options.Environ).
+	Environ []string
 }
 
 // Factory is the embedded kind, ready to check, describe and open trials.
@@ -70,8 +74,8 @@ type Factory struct {
 	cfg engine.Config
 
 	chunksMu sync.Mutex
-	corpus   *engine.Corpus                // read by the first Fingerprint not kept in the cache
-	chunks   map[engine.ChunkConfig]string // chunk fingerprint per chunk settings
+	corpus   *corpus.Corpus                // read by the first Fingerprint not kept in the cache
+	chunks   map[corpus.ChunkConfig]string // chunk fingerprint per chunk settings
 }
 
 var (
@@ -333,6 +337,7 @@ func (f *Factory) Open(dir string, _ io.Writer) (backend.Backend, error) {
 		StopTimeout:  f.o.StopTimeout,
 		Settle:       f.o.Settle,
 		Log:          f.redact(log),
+		Environ:      f.o.Environ,
 	})
 }
 
@@ -370,6 +375,7 @@ func Verify(o Options, config, scratch string, log io.Writer, check func(context
 		StartTimeout: o.StartTimeout,
 		StopTimeout:  o.StopTimeout,
 		Log:          log,
+		Environ:      o.Environ,
 	}, check)
 }
 
@@ -391,26 +397,26 @@ func (f *Factory) Fingerprint(params map[string]any) (string, error) {
 	if !ok {
 		// Kept in the engine's cache: the corpus is read only when no
 		// sweep has fingerprinted its content under these chunk settings.
-		load := func() (*engine.Corpus, error) {
+		load := func() (*corpus.Corpus, error) {
 			if f.corpus == nil {
-				corpus, err := engine.LoadCorpus(cfg.Corpus)
+				loaded, err := corpus.Load(cfg.Corpus)
 				if err != nil {
 					return nil, err
 				}
-				f.corpus = corpus
+				f.corpus = loaded
 			}
 			return f.corpus, nil
 		}
-		if chunks, err = engine.CachedChunksFingerprint(cfg.Corpus, cfg.Chunk, cfg.CacheDir, load); err != nil {
+		if chunks, err = corpus.CachedChunksFingerprint(cfg.Corpus, cfg.Chunk, cfg.CacheDir, load); err != nil {
 			return "", fmt.Errorf("fingerprint: %w", err)
 		}
 		if f.chunks == nil {
-			f.chunks = map[engine.ChunkConfig]string{}
+			f.chunks = map[corpus.ChunkConfig]string{}
 		}
 		f.chunks[cfg.Chunk] = chunks
 	}
 	// Where the service keeps its files and listens changes no result.
-	cfg.Chunk, cfg.CacheDir, cfg.Listen = engine.ChunkConfig{}, "", ""
+	cfg.Chunk, cfg.CacheDir, cfg.Listen = corpus.ChunkConfig{}, "", ""
 	rest, err := json.Marshal(cfg)
 	if err != nil {
 		return "", fmt.Errorf("fingerprint: %w", err)

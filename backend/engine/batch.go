@@ -8,8 +8,6 @@ import (
 	"io"
 	"net/http"
 	"runtime"
-	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -17,6 +15,7 @@ import (
 
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/backend/fusion"
+	"github.com/fusiontune/fusiontune/internal/searchwire"
 )
 
 // Limits of POST /search/batch.
@@ -35,7 +34,7 @@ const (
 // searches it (Engine.Search: the same retrievers, fusion and checks) on
 // the server's cores, answered as one line of compact JSON per request,
 // written as each completes (any order; "i" is the request's 0-based
-// position among the requests):
+// position among the requests; searchwire.AppendAnswer writes them):
 //
 //	{"i":0,"ms":0.41,"hits":[["doc",0.0323],["doc","chunk",0.0318]],"routing":"search",
 //	 "candidates":{"bm25":[["id",12.7],["chunk","doc",11.2]],"dense":[...]},
@@ -224,20 +223,16 @@ func (p *batchProblems) err() error {
 	return fmt.Errorf("%w: batch: %s%s", ErrInvalidRequest, strings.Join(p.list, "; "), more)
 }
 
-// appendBatchAnswer appends the answer line of request i to b: the
-// response, or the error with the status /search would answer.
+// appendBatchAnswer appends the answer line of request i to b
+// (searchwire.AppendAnswer): the response, or the error with the status
+// /search would answer.
 func appendBatchAnswer(b []byte, i int, resp backend.SearchResponse, err error, elapsed time.Duration) []byte {
-	start := len(b)
-	b = append(b, `{"i":`...)
-	b = strconv.AppendInt(b, int64(i), 10)
 	if err == nil {
-		var ok bool
-		if b, ok = appendBatchResponse(b, resp, elapsed); ok {
-			return append(b, "}\n"...)
+		out, ok := searchwire.AppendAnswer(b, i, &resp, elapsed)
+		if ok {
+			return out
 		}
-		b = b[:start]
-		b = append(b, `{"i":`...)
-		b = strconv.AppendInt(b, int64(i), 10)
+		b = out
 		err = errors.New("encode response: a score is not a finite number")
 	}
 	status := http.StatusInternalServerError
@@ -247,143 +242,5 @@ func appendBatchAnswer(b []byte, i int, resp backend.SearchResponse, err error, 
 	case errors.Is(err, ErrNotReady):
 		status = http.StatusServiceUnavailable
 	}
-	b = append(b, `,"status":`...)
-	b = strconv.AppendInt(b, int64(status), 10)
-	b = append(b, `,"error":`...)
-	b = appendJSONString(b, err.Error())
-	return append(b, "}\n"...)
-}
-
-// appendBatchCandidates appends the "candidates" member of an answer:
-// the lists by retriever name, in name order.
-func appendBatchCandidates(b []byte, lists map[string][]fusion.Candidate) ([]byte, bool) {
-	ok := true
-	b = append(b, `,"candidates":{`...)
-	names := make([]string, 0, len(lists))
-	for name := range lists {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for j, name := range names {
-		if j > 0 {
-			b = append(b, ',')
-		}
-		b = appendJSONString(b, name)
-		b = append(b, ':')
-		if b, ok = appendCandidates(b, lists[name]); !ok {
-			return b, false
-		}
-	}
-	return append(b, '}'), true
-}
-
-// appendBatchResponse appends the members of resp after "i"; false when a
-// number is not finite (as json.Marshal refuses it).
-func appendBatchResponse(b []byte, resp backend.SearchResponse, elapsed time.Duration) ([]byte, bool) {
-	ok := true
-	b = append(b, `,"ms":`...)
-	b = strconv.AppendFloat(b, backend.Millis(elapsed), 'f', -1, 64)
-	b = append(b, `,"hits":`...)
-	if b, ok = appendBatchHits(b, resp.Hits); !ok {
-		return b, false
-	}
-	if resp.Routing != "" {
-		b = append(b, `,"routing":`...)
-		b = appendJSONString(b, resp.Routing)
-	}
-	if resp.Candidates != nil {
-		if b, ok = appendBatchCandidates(b, resp.Candidates); !ok {
-			return b, false
-		}
-	}
-	if len(resp.Variants) > 0 {
-		b = append(b, `,"variants":[`...)
-		for j, v := range resp.Variants {
-			if j > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, `{"hits":`...)
-			if b, ok = appendBatchHits(b, v.Hits); !ok {
-				return b, false
-			}
-			if v.Routing != "" {
-				b = append(b, `,"routing":`...)
-				b = appendJSONString(b, v.Routing)
-			}
-			b = append(b, '}')
-		}
-		b = append(b, ']')
-	}
-	if t := resp.Timings; t != nil {
-		for _, m := range []struct {
-			name string
-			v    float64
-		}{{`,"timings":{"lexical_ms":`, t.LexicalMS}, {`,"dense_ms":`, t.DenseMS}, {`,"fusion_ms":`, t.FusionMS}} {
-			b = append(b, m.name...)
-			if b, ok = appendJSONFloat(b, m.v); !ok {
-				return b, false
-			}
-		}
-		b = append(b, '}')
-	}
-	return b, true
-}
-
-// appendBatchHits appends hits as [doc_id, score] or [doc_id, chunk_id, score]
-// (null for nil, as /search writes it).
-func appendBatchHits(b []byte, hits []backend.Hit) ([]byte, bool) {
-	if hits == nil {
-		return append(b, "null"...), true
-	}
-	b = append(b, '[')
-	for j, h := range hits {
-		if j > 0 {
-			b = append(b, ',')
-		}
-		var ok bool
-		if b, ok = appendTupleHead(b, h.DocID, h.ChunkID, h.ChunkID != h.DocID, h.Score); !ok {
-			return b, false
-		}
-		b = append(b, ']')
-	}
-	return append(b, ']'), true
-}
-
-// appendTupleHead appends a hit's or a candidate's tuple up to its score,
-// not closed: [first, score or, with both, [first, second, score.
-func appendTupleHead(b []byte, first, second string, both bool, score float64) ([]byte, bool) {
-	b = append(b, '[')
-	b = appendJSONString(b, first)
-	b = append(b, ',')
-	if both {
-		b = appendJSONString(b, second)
-		b = append(b, ',')
-	}
-	return appendJSONFloat(b, score)
-}
-
-// appendCandidates appends a candidate list, each candidate in its
-// shortest exact form: [id, score], [id, doc_id, score] or [id, doc_id,
-// score, rank].
-func appendCandidates(b []byte, list []fusion.Candidate) ([]byte, bool) {
-	if list == nil {
-		return append(b, "null"...), true
-	}
-	b = append(b, '[')
-	for j, c := range list {
-		if j > 0 {
-			b = append(b, ',')
-		}
-		byPos := c.Rank == j+1
-		var ok bool
-		if b, ok = appendTupleHead(b, c.ID, c.DocID, c.DocID != c.ID || !byPos, c.Score); !ok {
-			return b, false
-		}
-		if !byPos {
-			b = append(b, ',')
-			b = strconv.AppendInt(b, int64(c.Rank), 10)
-		}
-		b = append(b, ']')
-	}
-	return append(b, ']'), true
+	return searchwire.AppendAnswerError(b, i, status, err.Error())
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/backend/client"
+	"github.com/fusiontune/fusiontune/backend/corpus"
 	"github.com/fusiontune/fusiontune/backend/engine"
 	"github.com/fusiontune/fusiontune/backend/engine/enginetest"
 	"github.com/fusiontune/fusiontune/backend/fusion"
@@ -82,10 +83,10 @@ func TestSearchBatchEqualsSearch(t *testing.T) {
 	}{
 		{"tiny documents", func(t *testing.T) engine.Config { return tinyConfig(t, nil) }, func(*testing.T) []string { return tiny }},
 		{"tiny chunks", func(t *testing.T) engine.Config {
-			return tinyConfig(t, func(c *engine.Config) { c.Chunk = engine.ChunkConfig{Size: 8, Overlap: 2} })
+			return tinyConfig(t, func(c *engine.Config) { c.Chunk = corpus.ChunkConfig{Size: 8, Overlap: 2} })
 		}, func(*testing.T) []string { return tiny }},
 		{"tiny passages", func(t *testing.T) engine.Config {
-			return tinyConfig(t, func(c *engine.Config) { c.Chunk = engine.ChunkConfig{Size: 8, Overlap: 2}; c.Passage = true })
+			return tinyConfig(t, func(c *engine.Config) { c.Chunk = corpus.ChunkConfig{Size: 8, Overlap: 2}; c.Passage = true })
 		}, func(*testing.T) []string { return tiny }},
 		{"scifact bm25 + lsa-64", func(t *testing.T) engine.Config {
 			c := scifactConfig(t, t.TempDir())
@@ -328,8 +329,8 @@ func FuzzSearchBatch(f *testing.F) {
 func TestSearchIDsIsSearchWithoutText(t *testing.T) {
 	edits := map[string]func(*engine.Config){
 		"documents": nil,
-		"chunks":    func(c *engine.Config) { c.Chunk = engine.ChunkConfig{Size: 8, Overlap: 2} },
-		"passages":  func(c *engine.Config) { c.Chunk = engine.ChunkConfig{Size: 8, Overlap: 2}; c.Passage = true },
+		"chunks":    func(c *engine.Config) { c.Chunk = corpus.ChunkConfig{Size: 8, Overlap: 2} },
+		"passages":  func(c *engine.Config) { c.Chunk = corpus.ChunkConfig{Size: 8, Overlap: 2}; c.Passage = true },
 	}
 	queries := []string{"telescope mirror distant galaxies", "why does bread rise with yeast", "garbage collector heap in Go"}
 	for name, edit := range edits {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/backend/corpus"
 	"github.com/fusiontune/fusiontune/backend/engine"
 )
 
@@ -32,10 +33,10 @@ func TestDemoCacheFilesUnchanged(t *testing.T) {
 	}
 	for _, tt := range []struct {
 		name  string
-		chunk engine.ChunkConfig
-	}{{"whole", engine.ChunkConfig{}}, {"chunks", engine.ChunkConfig{Size: 64, Overlap: 16}}} {
+		chunk corpus.ChunkConfig
+	}{{"whole", corpus.ChunkConfig{}}, {"chunks", corpus.ChunkConfig{Size: 64, Overlap: 16}}} {
 		c := engine.DefaultConfig()
-		c.Corpus = engine.CorpusConfig{Path: "../../experiments/demo/corpus.jsonl", Format: engine.FormatBEIR}
+		c.Corpus = corpus.Config{Path: "../../experiments/demo/corpus.jsonl", Format: corpus.FormatBEIR}
 		c.Retrievers = []string{engine.BM25, engine.Dense}
 		c.Dense.Model = "lsa-128"
 		c.Chunk = tt.chunk

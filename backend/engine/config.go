@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/fusiontune/fusiontune/internal/atomicfile"
-	"github.com/fusiontune/fusiontune/internal/yamldoc"
 	"net"
 	"os"
 	"path/filepath"
@@ -13,6 +11,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fusiontune/fusiontune/internal/atomicfile"
+	"github.com/fusiontune/fusiontune/internal/yamldoc"
+
+	"github.com/fusiontune/fusiontune/backend/corpus"
 	"github.com/fusiontune/fusiontune/backend/fusion"
 	"gopkg.in/yaml.v3"
 )
@@ -40,11 +42,11 @@ const (
 // trial with WriteFile. Paths are absolute after LoadConfig: relative paths
 // in a file resolve against the file's directory.
 type Config struct {
-	Corpus     CorpusConfig `yaml:"corpus" json:"corpus"`
-	Chunk      ChunkConfig  `yaml:"chunk" json:"chunk"`
-	Retrievers []string     `yaml:"retrievers,flow" json:"retrievers"`
-	BM25       BM25Config   `yaml:"bm25" json:"bm25"`
-	Dense      DenseConfig  `yaml:"dense" json:"dense"`
+	Corpus     corpus.Config      `yaml:"corpus" json:"corpus"`
+	Chunk      corpus.ChunkConfig `yaml:"chunk" json:"chunk"`
+	Retrievers []string           `yaml:"retrievers,flow" json:"retrievers"`
+	BM25       BM25Config         `yaml:"bm25" json:"bm25"`
+	Dense      DenseConfig        `yaml:"dense" json:"dense"`
 	// Fusion holds the query-time fusion settings; a search request may
 	// override them for itself.
 	Fusion fusion.Params `yaml:"fusion" json:"fusion"`
@@ -67,42 +69,6 @@ type Config struct {
 	// after answering them, logging its answer and diff (see
 	// ShadowConfig); nil: off. Needs Log.
 	Shadow *ShadowConfig `yaml:"shadow,omitempty" json:"shadow,omitempty"`
-}
-
-// CorpusConfig says where the corpus is and how to read it.
-type CorpusConfig struct {
-	Path       string `yaml:"path" json:"path"`
-	Format     string `yaml:"format,omitempty" json:"format"`           // beir, jsonl or dir; inferred from Path when empty
-	IDField    string `yaml:"id_field,omitempty" json:"id_field"`       // jsonl: member holding the id (default "_id")
-	TitleField string `yaml:"title_field,omitempty" json:"title_field"` // jsonl: member holding the title (default "title"; optional in each line)
-	TextField  string `yaml:"text_field,omitempty" json:"text_field"`   // jsonl: member holding the text (default "text")
-}
-
-// jsonLines reports whether c's corpus is one file of JSON lines (beir,
-// jsonl, or a format left to infer), not a folder.
-func (c CorpusConfig) jsonLines() bool {
-	return c.Format == FormatBEIR || c.Format == FormatJSONL || c.Format == ""
-}
-
-func (c CorpusConfig) fields() [3]string {
-	if c.Format == FormatBEIR {
-		return [3]string{"_id", "title", "text"}
-	}
-	f := [3]string{c.IDField, c.TitleField, c.TextField}
-	def := [3]string{"_id", "title", "text"}
-	for i := range f {
-		if f[i] == "" {
-			f[i] = def[i]
-		}
-	}
-	return f
-}
-
-// ChunkConfig sets the token windows: Size tokens each, Overlap shared
-// between neighbours; Size 0 indexes whole documents.
-type ChunkConfig struct {
-	Size    int `yaml:"size" json:"size"`
-	Overlap int `yaml:"overlap" json:"overlap"`
 }
 
 // BM25Config holds the BM25 parameters. k1 and b apply when the index is
@@ -138,7 +104,7 @@ const MaxEmbedRetries = 10
 // depth 100, listening on 127.0.0.1:8099.
 func DefaultConfig() Config {
 	return Config{
-		Corpus:     CorpusConfig{IDField: "_id", TitleField: "title", TextField: "text"},
+		Corpus:     corpus.Config{IDField: "_id", TitleField: "title", TextField: "text"},
 		Retrievers: []string{BM25, Dense},
 		BM25:       BM25Config{K1: DefaultK1, B: DefaultB},
 		Dense:      DenseConfig{Model: DefaultModel, APIKeyEnv: DefaultAPIKeyEnv},
@@ -258,7 +224,7 @@ func (c Config) Validate() error {
 		add("corpus.path", "required")
 	}
 	switch c.Corpus.Format {
-	case "", FormatBEIR, FormatJSONL, FormatDir:
+	case "", corpus.FormatBEIR, corpus.FormatJSONL, corpus.FormatDir:
 	default:
 		add("corpus.format", "unknown format %q (want beir, jsonl or dir)", c.Corpus.Format)
 	}
@@ -399,9 +365,9 @@ func ParseConfig(data []byte, file, baseDir string) (Config, error) {
 	}
 	c.resolvePaths(baseDir)
 	if c.Corpus.Format == "" {
-		c.Corpus.Format = FormatJSONL
+		c.Corpus.Format = corpus.FormatJSONL
 		if st, err := os.Stat(c.Corpus.Path); err == nil && st.IsDir() {
-			c.Corpus.Format = FormatDir
+			c.Corpus.Format = corpus.FormatDir
 		}
 	}
 	if err := c.Validate(); err != nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/backend/corpus"
 	"github.com/fusiontune/fusiontune/backend/engine"
 	"github.com/fusiontune/fusiontune/backend/fusion"
 )
@@ -19,8 +20,8 @@ func TestLoadConfigFull(t *testing.T) {
 	abs, _ := filepath.Abs("testdata/tiny/corpus.jsonl")
 	min := func(f float64) *float64 { return &f }
 	want := engine.Config{
-		Corpus:     engine.CorpusConfig{Path: abs, Format: "jsonl", IDField: "_id", TitleField: "title", TextField: "text"},
-		Chunk:      engine.ChunkConfig{Size: 120, Overlap: 20},
+		Corpus:     corpus.Config{Path: abs, Format: "jsonl", IDField: "_id", TitleField: "title", TextField: "text"},
+		Chunk:      corpus.ChunkConfig{Size: 120, Overlap: 20},
 		Retrievers: []string{"bm25", "dense"},
 		BM25:       engine.BM25Config{K1: 1.2, B: 0.75, MinScore: min(0.5)},
 		Dense:      engine.DenseConfig{Model: "openai:text-embedding-3-small", BaseURL: "http://127.0.0.1:11434", APIKeyEnv: "EMBED_KEY", MinScore: min(0.2)},

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/fusiontune/fusiontune/backend/corpus"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas32"
 )
@@ -87,7 +88,7 @@ func normalize(x []float32) {
 // prefilter (dense_prefilter.go) it computes the exact similarity of only
 // the rows that can reach the top depth; the ranking and the scores are
 // the full scan's either way.
-func (v *vectors) search(q []float32, depth int, chunks []Chunk) ([]scored, error) {
+func (v *vectors) search(q []float32, depth int, chunks []corpus.Chunk) ([]scored, error) {
 	if len(q) != v.dim {
 		return nil, fmt.Errorf("dense search: query vector has %d dimensions, want %d", len(q), v.dim)
 	}
@@ -199,7 +200,7 @@ func splitParts(n, dim, parts, cores int, others bool) int {
 // Its operations are container/heap's (Push, Fix at the root, Pop), step
 // for step, on a typed slice instead of through an interface.
 type topHeap struct {
-	chunks []Chunk
+	chunks []corpus.Chunk
 	items  []scored
 }
 

@@ -6,12 +6,14 @@ import (
 	"slices"
 	"strconv"
 	"testing"
+
+	"github.com/fusiontune/fusiontune/backend/corpus"
 )
 
-func testChunks(n int) []Chunk {
-	cs := make([]Chunk, n)
+func testChunks(n int) []corpus.Chunk {
+	cs := make([]corpus.Chunk, n)
 	for i := range cs {
-		cs[i] = Chunk{ID: "c" + strconv.Itoa(i)}
+		cs[i] = corpus.Chunk{ID: "c" + strconv.Itoa(i)}
 	}
 	return cs
 }

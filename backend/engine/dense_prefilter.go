@@ -3,6 +3,8 @@ package engine
 import (
 	"math"
 	"unsafe"
+
+	"github.com/fusiontune/fusiontune/backend/corpus"
 )
 
 // The dense prefilter: a search reads an int8 copy of the index (a
@@ -172,7 +174,7 @@ func quantizeQuery(q []float32, qi []int16) (queryQuant, bool) {
 // prefiltered is vectors.search's scan through the prefilter: the same
 // top depth of the rows, scores bit for bit; false when it does not apply
 // to this query (the caller scans every row).
-func (v *vectors) prefiltered(buf *searchBuf, qn []float32, depth int, chunks []Chunk) ([]scored, bool) {
+func (v *vectors) prefiltered(buf *searchBuf, qn []float32, depth int, chunks []corpus.Chunk) ([]scored, bool) {
 	p, dim := v.pre, v.dim
 	n := len(p.scale)
 	if depth*4 > n || uintptr(unsafe.Pointer(&qn[0]))%16 != 0 {

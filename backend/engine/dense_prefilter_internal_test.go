@@ -5,11 +5,13 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/fusiontune/fusiontune/backend/corpus"
 )
 
 // prefilterRan reports whether a search of v for q at depth takes the
 // prefilter (and does not fall back to the full scan).
-func prefilterRan(t *testing.T, v *vectors, q []float32, depth int, chunks []Chunk) bool {
+func prefilterRan(t *testing.T, v *vectors, q []float32, depth int, chunks []corpus.Chunk) bool {
 	t.Helper()
 	if v.pre == nil {
 		return false

@@ -5,10 +5,11 @@ import (
 	"encoding"
 	"errors"
 	"fmt"
-	"github.com/fusiontune/fusiontune/internal/atomicfile"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/fusiontune/fusiontune/internal/atomicfile"
 
 	"github.com/fusiontune/fusiontune/backend/embed"
 )
@@ -16,7 +17,8 @@ import (
 // embedBatch is the number of chunks per EmbedDocuments call.
 const embedBatch = 256
 
-// newEmbedder builds the embedder named by c.Model.
+// newEmbedder builds the embedder named by c.Model, an openai one with the
+// key getenv (nil: none) reads from c.APIKeyEnv.
 func newEmbedder(c DenseConfig, getenv func(string) string) (embed.Embedder, error) {
 	opts := embed.Options{BaseURL: c.BaseURL}
 	if r := c.MaxRetries; r != nil {
@@ -25,7 +27,7 @@ func newEmbedder(c DenseConfig, getenv func(string) string) (embed.Embedder, err
 			opts.MaxRetries = -1 // embed.Options: negative is none, 0 the default
 		}
 	}
-	if strings.HasPrefix(c.Model, "openai:") && c.APIKeyEnv != "" {
+	if strings.HasPrefix(c.Model, "openai:") && c.APIKeyEnv != "" && getenv != nil {
 		opts.APIKey = getenv(c.APIKeyEnv)
 	}
 	return embed.New(c.Model, opts)

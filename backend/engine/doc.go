@@ -1,6 +1,7 @@
 // Package engine is the embedded hybrid search engine behind `tune serve`:
 // it loads a corpus (BEIR corpus.jsonl, plain JSONL or a folder of .md/.txt
-// files), cuts documents into token windows, indexes them in its own
+// files) and cuts documents into token windows with backend/corpus, indexes
+// them in its own
 // inverted index (BM25 as bleve v2.5.7 scores it, bleve's English analyzer)
 // and with an embedder from backend/embed (exact cosine
 // search), and fuses the retrievers' candidate lists with backend/fusion, the

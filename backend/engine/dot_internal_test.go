@@ -18,6 +18,7 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas32"
 
+	"github.com/fusiontune/fusiontune/backend/corpus"
 	"github.com/fusiontune/fusiontune/experiments/shareddata"
 )
 
@@ -33,7 +34,7 @@ func gonumDots(v *vectors, q []float32) []float32 {
 
 // refSearch is vectors.search as it was before the AVX kernel and the
 // typed heap: gonum's similarities, container/heap over an interface.
-func refSearch(v *vectors, q []float32, depth int, chunks []Chunk) []scored {
+func refSearch(v *vectors, q []float32, depth int, chunks []corpus.Chunk) []scored {
 	qn := slices.Clone(q)
 	normalize(qn)
 	sims := gonumDots(v, qn)
@@ -58,7 +59,7 @@ func refSearch(v *vectors, q []float32, depth int, chunks []Chunk) []scored {
 }
 
 type refHeap struct {
-	chunks []Chunk
+	chunks []corpus.Chunk
 	items  []scored
 }
 
@@ -74,7 +75,7 @@ func (h *refHeap) Pop() any {
 
 // sameSearch fails unless v.search ranks as refSearch does, scores bit
 // for bit.
-func sameSearch(t *testing.T, v *vectors, q []float32, depth int, chunks []Chunk) {
+func sameSearch(t *testing.T, v *vectors, q []float32, depth int, chunks []corpus.Chunk) {
 	t.Helper()
 	want := refSearch(v, q, depth, chunks)
 	got, err := v.search(q, depth, chunks)
@@ -190,7 +191,7 @@ func TestDotRowsSciFact(t *testing.T) {
 	for _, model := range []string{"lsa-256", "lsa-128"} {
 		t.Run(model, func(t *testing.T) {
 			c := DefaultConfig()
-			c.Corpus = CorpusConfig{Path: filepath.Join(dir, "corpus.jsonl"), Format: FormatBEIR}
+			c.Corpus = corpus.Config{Path: filepath.Join(dir, "corpus.jsonl"), Format: corpus.FormatBEIR}
 			c.Retrievers = []string{Dense}
 			c.Dense.Model = model
 			c.CacheDir = t.TempDir()

@@ -2,8 +2,6 @@ package engine
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -15,6 +13,7 @@ import (
 	"time"
 
 	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/backend/corpus"
 	"github.com/fusiontune/fusiontune/backend/embed"
 	"github.com/fusiontune/fusiontune/backend/fusion"
 )
@@ -32,8 +31,8 @@ type Options struct {
 	// Logger receives progress (loading, indexing, cache hits); nil
 	// discards it.
 	Logger *slog.Logger
-	// Getenv reads the API key variable of openai embedders; nil means
-	// os.Getenv.
+	// Getenv reads the API key variable of openai embedders (the command
+	// layer passes os.Getenv); nil reads none: the key is empty.
 	Getenv func(string) string
 }
 
@@ -55,8 +54,8 @@ type Engine struct {
 	closeOnce sync.Once
 	closeErr  error
 
-	docs    []Document
-	chunks  []Chunk
+	docs    []corpus.Document
+	chunks  []corpus.Chunk
 	titles  []string       // per chunk: its document's title
 	chunkOf map[string]int // chunk id -> index in chunks
 	hash    string
@@ -101,11 +100,7 @@ func New(cfg Config, opts Options) (*Engine, error) {
 		e.policy = p
 	}
 	if cfg.Has(Dense) {
-		getenv := opts.Getenv
-		if getenv == nil {
-			getenv = os.Getenv
-		}
-		emb, err := newEmbedder(cfg.Dense, getenv)
+		emb, err := newEmbedder(cfg.Dense, opts.Getenv)
 		if err != nil {
 			return nil, fmt.Errorf("dense.model %q: %w", cfg.Dense.Model, err)
 		}
@@ -126,11 +121,11 @@ func (e *Engine) Build(ctx context.Context) (err error) {
 		e.mu.Unlock()
 	}()
 	start := time.Now()
-	corpus, err := LoadCorpus(e.cfg.Corpus)
+	loaded, err := corpus.Load(e.cfg.Corpus)
 	if err != nil {
 		return err
 	}
-	chunks, err := ChunkDocuments(corpus.Docs, e.cfg.Chunk.Size, e.cfg.Chunk.Overlap)
+	chunks, err := corpus.ChunkDocuments(loaded.Docs, e.cfg.Chunk.Size, e.cfg.Chunk.Overlap)
 	if err != nil {
 		return err
 	}
@@ -139,17 +134,17 @@ func (e *Engine) Build(ctx context.Context) (err error) {
 	di := 0
 	for i, c := range chunks {
 		if _, dup := chunkOf[c.ID]; dup {
-			return fmt.Errorf("chunk id %q is not unique: a document id collides with a chunk id (ids of the form doc%sN are reserved when chunking)", c.ID, ChunkSeparator)
+			return fmt.Errorf("chunk id %q is not unique: a document id collides with a chunk id (ids of the form doc%sN are reserved when chunking)", c.ID, corpus.ChunkSeparator)
 		}
 		chunkOf[c.ID] = i
-		for corpus.Docs[di].ID != c.DocID {
+		for loaded.Docs[di].ID != c.DocID {
 			di++
 		}
-		titles[i] = corpus.Docs[di].Title
+		titles[i] = loaded.Docs[di].Title
 	}
-	e.docs, e.chunks, e.titles, e.chunkOf, e.hash = corpus.Docs, chunks, titles, chunkOf, corpus.Hash
-	e.stats = BuildStats{Docs: len(corpus.Docs), Chunks: len(chunks), Load: time.Since(start)}
-	e.log.Info("corpus loaded", "docs", len(corpus.Docs), "chunks", len(chunks), "elapsed", e.stats.Load.Round(time.Millisecond))
+	e.docs, e.chunks, e.titles, e.chunkOf, e.hash = loaded.Docs, chunks, titles, chunkOf, loaded.Hash
+	e.stats = BuildStats{Docs: len(loaded.Docs), Chunks: len(chunks), Load: time.Since(start)}
+	e.log.Info("corpus loaded", "docs", len(loaded.Docs), "chunks", len(chunks), "elapsed", e.stats.Load.Round(time.Millisecond))
 
 	// The retrievers build side by side: the bm25 index analyzes on up to
 	// two workers while the dense side fits and embeds.
@@ -212,18 +207,7 @@ func (e *Engine) buildBM25(ctx context.Context, texts chunkTexts) (err error) {
 // cacheKey hashes the corpus content, the chunking and parts into a short
 // hex key for a cache directory.
 func (e *Engine) cacheKey(parts ...string) string {
-	return cacheKey(e.hash, e.cfg.Chunk, parts...)
-}
-
-// cacheKey hashes a corpus content hash, chunk settings and parts into a
-// short hex key for a cache entry.
-func cacheKey(corpusHash string, chunk ChunkConfig, parts ...string) string {
-	h := sha256.New()
-	fmt.Fprintf(h, "fusiontune-engine-cache-v1\x00%s\x00size=%d\x00overlap=%d\x00title+text", corpusHash, chunk.Size, chunk.Overlap)
-	for _, p := range parts {
-		fmt.Fprintf(h, "\x00%s", p)
-	}
-	return hex.EncodeToString(h.Sum(nil))[:20]
+	return corpus.CacheKey(e.hash, e.cfg.Chunk, parts...)
 }
 
 // Stats returns what the last Build did.
@@ -246,11 +230,11 @@ func (e *Engine) Ready(context.Context) error {
 
 // Documents returns the corpus documents (nil before Build); callers must
 // not modify them. Golden-set resolvers use them to locate passages.
-func (e *Engine) Documents() []Document { return e.docs }
+func (e *Engine) Documents() []corpus.Document { return e.docs }
 
 // Chunks returns the chunks the retrievers rank, in corpus order (nil
 // before Build); callers must not modify them.
-func (e *Engine) Chunks() []Chunk { return e.chunks }
+func (e *Engine) Chunks() []corpus.Chunk { return e.chunks }
 
 // Close releases the index. Calling it again does nothing.
 func (e *Engine) Close() error {

@@ -17,6 +17,7 @@ import (
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/backend/backendtest"
 	"github.com/fusiontune/fusiontune/backend/client"
+	"github.com/fusiontune/fusiontune/backend/corpus"
 	"github.com/fusiontune/fusiontune/backend/engine"
 	"github.com/fusiontune/fusiontune/backend/fusion"
 )
@@ -28,7 +29,7 @@ func TestContractInProcess(t *testing.T) {
 func TestContractInProcessPassage(t *testing.T) {
 	backendtest.RunWith(t, func(t *testing.T) backend.Searcher {
 		return build(t, tinyConfig(t, func(c *engine.Config) {
-			c.Chunk = engine.ChunkConfig{Size: 12, Overlap: 4}
+			c.Chunk = corpus.ChunkConfig{Size: 12, Overlap: 4}
 			c.Passage = true
 		}))
 	}, backendtest.Options{Passage: true})
@@ -131,7 +132,7 @@ func TestSearchThresholds(t *testing.T) {
 
 func TestSearchPassageOffsets(t *testing.T) {
 	e := build(t, tinyConfig(t, func(c *engine.Config) {
-		c.Chunk = engine.ChunkConfig{Size: 15, Overlap: 5}
+		c.Chunk = corpus.ChunkConfig{Size: 15, Overlap: 5}
 		c.Passage = true
 		c.Retrievers = []string{engine.BM25}
 	}))
@@ -142,7 +143,7 @@ func TestSearchPassageOffsets(t *testing.T) {
 	if len(r.Hits) == 0 || r.Hits[0].ChunkID != "long-1#4" {
 		t.Fatalf("hits %+v, want long-1#4 first", r.Hits)
 	}
-	var doc engine.Document
+	var doc corpus.Document
 	for _, d := range e.Documents() {
 		if d.ID == "long-1" {
 			doc = d

@@ -3,12 +3,12 @@ package engine_test
 import (
 	"fmt"
 
-	"github.com/fusiontune/fusiontune/backend/engine"
+	"github.com/fusiontune/fusiontune/backend/corpus"
 )
 
 func ExampleChunkDocuments() {
-	docs := []engine.Document{{ID: "d", Text: "one two three four five"}}
-	chunks, err := engine.ChunkDocuments(docs, 3, 1)
+	docs := []corpus.Document{{ID: "d", Text: "one two three four five"}}
+	chunks, err := corpus.ChunkDocuments(docs, 3, 1)
 	if err != nil {
 		panic(err)
 	}

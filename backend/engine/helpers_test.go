@@ -12,6 +12,7 @@ import (
 
 	"github.com/fusiontune/fusiontune/experiments/shareddata"
 
+	"github.com/fusiontune/fusiontune/backend/corpus"
 	"github.com/fusiontune/fusiontune/backend/engine"
 )
 
@@ -75,7 +76,7 @@ func build(tb testing.TB, c engine.Config) *engine.Engine {
 // scifactConfig is SciFact, whole documents, BM25 only, cached in dir.
 func scifactConfig(tb testing.TB, dir string) engine.Config {
 	c := engine.DefaultConfig()
-	c.Corpus = engine.CorpusConfig{Path: filepath.Join(sharedData(tb, "scifact"), "corpus.jsonl"), Format: engine.FormatBEIR}
+	c.Corpus = corpus.Config{Path: filepath.Join(sharedData(tb, "scifact"), "corpus.jsonl"), Format: corpus.FormatBEIR}
 	c.Retrievers = []string{engine.BM25}
 	c.CacheDir = dir
 	return c

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/backend/corpus"
 	"github.com/fusiontune/fusiontune/backend/embed"
 	"github.com/fusiontune/fusiontune/backend/engine"
 )
@@ -21,11 +22,11 @@ func TestIndexTextsQueryVectorsMatchEngine(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		model string
-		chunk engine.ChunkConfig
+		chunk corpus.ChunkConfig
 	}{
-		{"lsa whole documents", "lsa-8", engine.ChunkConfig{}},
-		{"lsa chunks", "lsa-8", engine.ChunkConfig{Size: 6, Overlap: 2}},
-		{"hash chunks", "hash-64", engine.ChunkConfig{Size: 5, Overlap: 1}},
+		{"lsa whole documents", "lsa-8", corpus.ChunkConfig{}},
+		{"lsa chunks", "lsa-8", corpus.ChunkConfig{Size: 6, Overlap: 2}},
+		{"hash chunks", "hash-64", corpus.ChunkConfig{Size: 5, Overlap: 1}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := context.Background()
@@ -36,11 +37,11 @@ func TestIndexTextsQueryVectorsMatchEngine(t *testing.T) {
 				c.Passage = true
 			})
 			e := build(t, c)
-			corpus, err := engine.LoadCorpus(c.Corpus)
+			loaded, err := corpus.Load(c.Corpus)
 			if err != nil {
 				t.Fatal(err)
 			}
-			chunks, texts, err := engine.IndexTexts(corpus.Docs, tc.chunk)
+			chunks, texts, err := corpus.IndexTexts(loaded.Docs, tc.chunk)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -98,17 +99,17 @@ func TestIndexTextsQueryVectorsMatchEngine(t *testing.T) {
 // corpus on the first call (and every later one).
 func TestQueryVectors(t *testing.T) {
 	ctx := context.Background()
-	corpusCfg := engine.CorpusConfig{Path: filepath.Join("testdata", "tiny", "corpus.jsonl")}
-	chunk := engine.ChunkConfig{Size: 6, Overlap: 2}
+	corpusCfg := corpus.Config{Path: filepath.Join("testdata", "tiny", "corpus.jsonl")}
+	chunk := corpus.ChunkConfig{Size: 6, Overlap: 2}
 	f, err := engine.QueryVectors(corpusCfg, chunk, "lsa-8", embed.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	corpus, err := engine.LoadCorpus(corpusCfg)
+	loaded, err := corpus.Load(corpusCfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, texts, err := engine.IndexTexts(corpus.Docs, chunk)
+	_, texts, err := corpus.IndexTexts(loaded.Docs, chunk)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +130,7 @@ func TestQueryVectors(t *testing.T) {
 	if _, err := engine.QueryVectors(corpusCfg, chunk, "lsa-x", embed.Options{}); err == nil || !strings.Contains(err.Error(), "dimension must be an integer") {
 		t.Errorf("bad model: %v", err)
 	}
-	missing, err := engine.QueryVectors(engine.CorpusConfig{Path: "testdata/nope.jsonl"}, chunk, "lsa-8", embed.Options{})
+	missing, err := engine.QueryVectors(corpus.Config{Path: "testdata/nope.jsonl"}, chunk, "lsa-8", embed.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

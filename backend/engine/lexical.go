@@ -22,6 +22,7 @@ import (
 	"github.com/blevesearch/bleve/v2/registry"
 	"github.com/blevesearch/segment"
 
+	"github.com/fusiontune/fusiontune/backend/corpus"
 	"github.com/fusiontune/fusiontune/backend/fusion"
 )
 
@@ -510,10 +511,10 @@ func (l *lexical) prepare(bm BM25Config) {
 	}
 }
 
-// chunkTexts gives what both retrievers index of each chunk (indexText)
+// chunkTexts gives what both retrievers index of each chunk (corpus.IndexText)
 // on demand, so a build holds no copy of them all.
 type chunkTexts struct {
-	chunks []Chunk
+	chunks []corpus.Chunk
 	titles []string // per chunk: its document's title
 }
 
@@ -528,25 +529,7 @@ func (t chunkTexts) appendText(dst []byte, i int) []byte {
 }
 
 // all returns every chunk's indexed text.
-func (t chunkTexts) all() []string { return textsOf(t.chunks, t.titles) }
-
-// textsOf returns what both retrievers index of each chunk (indexText).
-func textsOf(chunks []Chunk, titles []string) []string {
-	texts := make([]string, len(chunks))
-	for i, c := range chunks {
-		texts[i] = indexText(titles[i], c.Text)
-	}
-	return texts
-}
-
-// indexText is a chunk's indexed text: its document's title, a blank line
-// and its text; the text alone without a title.
-func indexText(title, text string) string {
-	if title == "" {
-		return text
-	}
-	return title + "\n\n" + text
-}
+func (t chunkTexts) all() []string { return corpus.Texts(t.chunks, t.titles) }
 
 // queryTerm is one analyzed token of a query.
 type queryTerm struct {
@@ -560,7 +543,7 @@ type queryTerm struct {
 // query: every query token (repeats included) is a term clause; a chunk
 // scores the sum of its clauses' BM25 scores, each times the clause's
 // query weight, the sum times the share of clauses it matched (coord).
-func (l *lexical) search(ctx context.Context, query string, depth int, chunks []Chunk) ([]scored, error) {
+func (l *lexical) search(ctx context.Context, query string, depth int, chunks []corpus.Chunk) ([]scored, error) {
 	if depth <= 0 {
 		return []scored{}, nil
 	}
@@ -650,7 +633,7 @@ func (l *lexical) match(ctx context.Context, query string, acc *accumulator) (cl
 
 // topScored returns the depth best of hits (reordered in place), best
 // first by rankedBefore, in a new slice.
-func topScored(hits []scored, depth int, chunks []Chunk) []scored {
+func topScored(hits []scored, depth int, chunks []corpus.Chunk) []scored {
 	before := func(a, b scored) int {
 		if rankedBefore(chunks, a, b) {
 			return -1
@@ -722,7 +705,7 @@ type scored struct {
 // by chunk id descending. That is the fusion tie rule (fusion.TieRule,
 // trec_eval's order of tied scores), so a run file of one retriever's
 // scores evaluates in the order fusion ranked it.
-func rankedBefore(chunks []Chunk, a, b scored) bool {
+func rankedBefore(chunks []corpus.Chunk, a, b scored) bool {
 	if a.score != b.score {
 		return a.score > b.score
 	}
@@ -735,7 +718,7 @@ func rankedBefore(chunks []Chunk, a, b scored) bool {
 
 // candidates turns a retriever's scored chunks into the fusion candidate
 // list, ranking from 1 (the floors apply at fusion: fusion.Settings).
-func candidates(list []scored, chunks []Chunk) []fusion.Candidate {
+func candidates(list []scored, chunks []corpus.Chunk) []fusion.Candidate {
 	out := make([]fusion.Candidate, 0, len(list))
 	for _, s := range list {
 		c := chunks[s.idx]

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/fusiontune/fusiontune/backend/corpus"
 )
 
 // TestTermAnalyzerMatchesAnalyze: a build worker's memoized analysis
@@ -29,10 +30,10 @@ func TestTermAnalyzerMatchesAnalyze(t *testing.T) {
 		"repeat repeat repeat Repeat REPEAT repeated repeating",
 	}
 	texts = append(texts, strings.Split(string(demo), "\n")...)
-	chunks := make([]Chunk, len(texts))
+	chunks := make([]corpus.Chunk, len(texts))
 	titles := make([]string, len(texts))
 	for i, s := range texts {
-		chunks[i] = Chunk{Text: s}
+		chunks[i] = corpus.Chunk{Text: s}
 		if i%3 == 0 {
 			titles[i] = "Title's " + strings.ToUpper(texts[(i+1)%len(texts)])
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/search"
 	index "github.com/blevesearch/bleve_index_api"
+	"github.com/fusiontune/fusiontune/backend/corpus"
 )
 
 // The bleve v2.5.7 scorch index the engine used before its own inverted
@@ -39,7 +40,7 @@ func bleveMapping() *mapping.IndexMappingImpl {
 
 // buildBleve indexes chunks as the engine did: bleve's offline builder,
 // batches of 1000, closed into one segment, opened read-only.
-func buildBleve(tb testing.TB, chunks []Chunk, titles []string) bleve.Index {
+func buildBleve(tb testing.TB, chunks []corpus.Chunk, titles []string) bleve.Index {
 	tb.Helper()
 	dir := filepath.Join(tb.TempDir(), "bleve")
 	b, err := bleve.NewBuilder(dir, bleveMapping(), map[string]any{"batchSize": 1000, "buildPathPrefix": tb.TempDir()})
@@ -47,7 +48,7 @@ func buildBleve(tb testing.TB, chunks []Chunk, titles []string) bleve.Index {
 		tb.Fatal(err)
 	}
 	for i, c := range chunks {
-		if err := b.Index(c.ID, map[string]any{bleveBody: indexText(titles[i], c.Text)}); err != nil {
+		if err := b.Index(c.ID, map[string]any{bleveBody: corpus.IndexText(titles[i], c.Text)}); err != nil {
 			tb.Fatal(err)
 		}
 	}
@@ -65,7 +66,7 @@ func buildBleve(tb testing.TB, chunks []Chunk, titles []string) bleve.Index {
 // bleveSearch is the engine's former bm25 search: bleve's match query for
 // depth+10 hits by raw score, rounded, re-sorted by rankedBefore, cut at
 // depth. raw holds the hits' unrounded scores by chunk index.
-func bleveSearch(tb testing.TB, idx bleve.Index, bm BM25Config, query string, depth int, chunks []Chunk, chunkOf map[string]int) (out []scored, raw map[int]float64) {
+func bleveSearch(tb testing.TB, idx bleve.Index, bm BM25Config, query string, depth int, chunks []corpus.Chunk, chunkOf map[string]int) (out []scored, raw map[int]float64) {
 	tb.Helper()
 	search.BM25_k1, search.BM25_b = bm.K1, bm.B
 	q := bleve.NewMatchQuery(query)
@@ -88,7 +89,7 @@ func bleveSearch(tb testing.TB, idx bleve.Index, bm BM25Config, query string, de
 // compareWithBleve builds both indexes over chunks and compares every
 // query's ranked ids and rounded scores at depth; it returns the largest
 // absolute difference of unrounded scores of the chunks both ranked.
-func compareWithBleve(t *testing.T, chunks []Chunk, titles []string, queries []string, bms []BM25Config, depth int) float64 {
+func compareWithBleve(t *testing.T, chunks []corpus.Chunk, titles []string, queries []string, bms []BM25Config, depth int) float64 {
 	t.Helper()
 	chunkOf := make(map[string]int, len(chunks))
 	for i, c := range chunks {
@@ -147,7 +148,7 @@ func abs(x float64) float64 {
 	return x
 }
 
-func diffScored(want, got []scored, chunks []Chunk) string {
+func diffScored(want, got []scored, chunks []corpus.Chunk) string {
 	if len(want) != len(got) {
 		return fmt.Sprintf("%d hits, bleve %d", len(got), len(want))
 	}
@@ -163,23 +164,23 @@ func diffScored(want, got []scored, chunks []Chunk) string {
 // classic 1.2/0.75, and the extremes of b.
 var equalityParams = []BM25Config{{K1: DefaultK1, B: DefaultB}, {K1: 1.2, B: 0.75}, {K1: 2, B: 0}, {K1: 0.5, B: 1}}
 
-func chunksOf(t testing.TB, c CorpusConfig, size, overlap int) ([]Chunk, []string) {
+func chunksOf(t testing.TB, c corpus.Config, size, overlap int) ([]corpus.Chunk, []string) {
 	t.Helper()
-	corpus, err := LoadCorpus(c)
+	loaded, err := corpus.Load(c)
 	if err != nil {
 		t.Fatal(err)
 	}
-	chunks, err := ChunkDocuments(corpus.Docs, size, overlap)
+	chunks, err := corpus.ChunkDocuments(loaded.Docs, size, overlap)
 	if err != nil {
 		t.Fatal(err)
 	}
 	titles := make([]string, len(chunks))
 	di := 0
 	for i, ch := range chunks {
-		for corpus.Docs[di].ID != ch.DocID {
+		for loaded.Docs[di].ID != ch.DocID {
 			di++
 		}
-		titles[i] = corpus.Docs[di].Title
+		titles[i] = loaded.Docs[di].Title
 	}
 	return chunks, titles
 }

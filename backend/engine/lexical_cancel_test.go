@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/fusiontune/fusiontune/backend/corpus"
 )
 
 // TestBuildLexicalCancelledEarly: a bm25 build cancelled before its first
@@ -14,7 +16,7 @@ import (
 // bleve's builder, closed with no segment, used to panic here.
 func TestBuildLexicalCancelledEarly(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "cache", "bm25-x")
-	chunks := []Chunk{{ID: "d1", Text: "a refracting telescope"}, {ID: "d2", Text: "the moon's phases"}}
+	chunks := []corpus.Chunk{{ID: "d1", Text: "a refracting telescope"}, {ID: "d2", Text: "the moon's phases"}}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	_, err := buildLexical(ctx, dir, chunkTexts{chunks: chunks, titles: []string{"", ""}}, DefaultConfig().BM25)

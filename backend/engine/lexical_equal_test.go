@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/backend/corpus"
 	"github.com/fusiontune/fusiontune/experiments/shareddata"
 )
 
@@ -32,7 +33,7 @@ func TestLexicalMatchesBleve(t *testing.T) {
 	for _, q := range golden.Queries {
 		queries = append(queries, q.Query)
 	}
-	c := CorpusConfig{Path: "../../experiments/demo/corpus.jsonl", Format: FormatBEIR}
+	c := corpus.Config{Path: "../../experiments/demo/corpus.jsonl", Format: corpus.FormatBEIR}
 	for _, ch := range []struct{ size, overlap int }{{0, 0}, {64, 16}} {
 		chunks, titles := chunksOf(t, c, ch.size, ch.overlap)
 		d := compareWithBleve(t, chunks, titles, queries, equalityParams, 1000)
@@ -60,7 +61,7 @@ func TestLexicalMatchesBleveSciFact(t *testing.T) {
 		}
 		queries = append(queries, q.Text)
 	}
-	chunks, titles := chunksOf(t, CorpusConfig{Path: filepath.Join(dir, "corpus.jsonl"), Format: FormatBEIR}, 0, 0)
+	chunks, titles := chunksOf(t, corpus.Config{Path: filepath.Join(dir, "corpus.jsonl"), Format: corpus.FormatBEIR}, 0, 0)
 	params := equalityParams[:2]
 	if testing.Short() {
 		params = params[:1]
@@ -88,7 +89,7 @@ func BenchmarkLexicalSearch(b *testing.B) {
 		queries = append(queries, q.Text)
 	}
 	f.Close()
-	chunks, titles := chunksOf(b, CorpusConfig{Path: filepath.Join(dir, "corpus.jsonl"), Format: FormatBEIR}, 0, 0)
+	chunks, titles := chunksOf(b, corpus.Config{Path: filepath.Join(dir, "corpus.jsonl"), Format: corpus.FormatBEIR}, 0, 0)
 	chunkOf := make(map[string]int, len(chunks))
 	for i, c := range chunks {
 		chunkOf[c.ID] = i

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fusiontune/fusiontune/backend/corpus"
 )
 
 // TestLexicalFile: two builds of one corpus write the same bytes (the
@@ -15,7 +17,7 @@ import (
 // the built one, and a damaged or foreign file is refused with an error
 // naming it rather than read.
 func TestLexicalFile(t *testing.T) {
-	chunks, titles := chunksOf(t, CorpusConfig{Path: "../../experiments/demo/corpus.jsonl", Format: FormatBEIR}, 64, 16)
+	chunks, titles := chunksOf(t, corpus.Config{Path: "../../experiments/demo/corpus.jsonl", Format: corpus.FormatBEIR}, 64, 16)
 	ctx := context.Background()
 	bm := DefaultConfig().BM25
 	root := t.TempDir()

@@ -9,6 +9,7 @@ import (
 
 	"github.com/fusiontune/fusiontune/internal/atomicfile"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
+	"github.com/fusiontune/fusiontune/internal/querylog"
 )
 
 // ServeConfig is what `tune serve` asks for: an engine config file served
@@ -33,6 +34,13 @@ type ServeConfig struct {
 	// ready file is written (tune serve restores its collector target:
 	// BuildGC).
 	OnReady func()
+	// Getenv reads the API key variables of the engine's and the shadow
+	// engine's embedders (Options.Getenv); tune serve passes os.Getenv.
+	Getenv func(string) string
+	// ShadowDiff compares a served list with the shadow engine's
+	// (Shadow.Diff); tune serve passes metrics/stats' comparison. Without
+	// it no search is shadowed.
+	ShadowDiff func(served, shadow []string, k int) querylog.Diff
 }
 
 // ListenAndServe loads the engine config, builds the engine and serves it
@@ -56,14 +64,14 @@ func ListenAndServe(ctx context.Context, sc ServeConfig) error {
 		level = slog.LevelDebug
 	}
 	log := slog.New(slog.NewTextHandler(sc.Log, &slog.HandlerOptions{Level: level}))
-	e, err := New(cfg, Options{Logger: log})
+	e, err := New(cfg, Options{Logger: log, Getenv: sc.Getenv})
 	if err != nil {
 		return inputerr.Wrap(fmt.Errorf("%s: %w", sc.ConfigPath, err))
 	}
 	defer e.Close()
 	opts := ServerOptions{MaxQueryTerms: sc.MaxQueryTerms, Logger: log}
 	if !sc.NoQueryLog {
-		closeTraffic, err := openTraffic(ctx, cfg, sc.ConfigPath, log, &opts)
+		closeTraffic, err := sc.openTraffic(ctx, cfg, log, &opts)
 		if err != nil {
 			return err
 		}
@@ -115,10 +123,11 @@ func (sc ServeConfig) announceReady(log *slog.Logger, e *Engine, addr string) er
 	return nil
 }
 
-// openTraffic opens the query log and the shadow engine cfg asks for
-// into opts (the shadow engine builds in the background); the returned
-// function closes them.
-func openTraffic(ctx context.Context, cfg Config, configPath string, log *slog.Logger, opts *ServerOptions) (func(), error) {
+// openTraffic opens the query log and the shadow engine cfg (read from
+// sc.ConfigPath) asks for into opts (the shadow engine builds in the
+// background); the returned function closes them.
+func (sc ServeConfig) openTraffic(ctx context.Context, cfg Config, log *slog.Logger, opts *ServerOptions) (func(), error) {
+	configPath := sc.ConfigPath
 	var err error
 	if opts.QueryLog, err = OpenQueryLog(cfg); err != nil {
 		return nil, inputerr.Wrap(fmt.Errorf("%s: log: %w", configPath, err))
@@ -127,7 +136,7 @@ func openTraffic(ctx context.Context, cfg Config, configPath string, log *slog.L
 		return func() {}, nil
 	}
 	log.Info("query log on", "path", cfg.Log.Path)
-	if opts.Shadow, err = LoadShadow(cfg, Options{Logger: log}); err != nil {
+	if opts.Shadow, err = LoadShadow(cfg, Options{Logger: log, Getenv: sc.Getenv}); err != nil {
 		opts.QueryLog.Close()
 		return nil, inputerr.Wrap(fmt.Errorf("%s: %w", configPath, err))
 	}
@@ -135,6 +144,7 @@ func openTraffic(ctx context.Context, cfg Config, configPath string, log *slog.L
 	if sh == nil {
 		return func() { opts.QueryLog.Close() }, nil
 	}
+	sh.Diff = sc.ShadowDiff
 	go func() {
 		if err := sh.Engine.Build(ctx); err != nil {
 			log.Error("shadow engine not built: searches are not shadowed", "err", err)

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/backend/corpus"
 	"github.com/fusiontune/fusiontune/backend/engine"
 	"github.com/fusiontune/fusiontune/backend/fusion"
 	"github.com/fusiontune/fusiontune/backend/render"
@@ -287,7 +288,7 @@ func TestWithParams(t *testing.T) {
 			}},
 		{"index-time", map[string]any{"chunk.size": 0.0, "chunk.overlap": 0.0, "dense.model": "lsa-128", "bm25.k1": 0.9, "bm25.b": 0.4},
 			func(c *engine.Config) {
-				c.Chunk, c.Dense.Model, c.BM25.K1, c.BM25.B = engine.ChunkConfig{}, "lsa-128", 0.9, 0.4
+				c.Chunk, c.Dense.Model, c.BM25.K1, c.BM25.B = corpus.ChunkConfig{}, "lsa-128", 0.9, 0.4
 			}},
 		{"retrievers as experiment files give them", map[string]any{"retrievers": []string{"bm25", "dense"}},
 			func(*engine.Config) {}},

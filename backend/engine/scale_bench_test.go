@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/backend/corpus"
 	"github.com/fusiontune/fusiontune/backend/engine"
 )
 
@@ -52,7 +53,7 @@ func scaleConfig(b *testing.B) engine.Config {
 		n = v
 	}
 	c := engine.DefaultConfig()
-	c.Corpus = engine.CorpusConfig{Path: replicatedCorpus(b, n), Format: engine.FormatBEIR}
+	c.Corpus = corpus.Config{Path: replicatedCorpus(b, n), Format: corpus.FormatBEIR}
 	c.Retrievers = []string{engine.BM25, engine.Dense}
 	c.Dense.Model = "lsa-128"
 	return c

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/backend/corpus"
 	"github.com/fusiontune/fusiontune/backend/fusion"
 )
 
@@ -191,7 +192,7 @@ func (e *Engine) fuseUnder(f *fuser, lists map[string][]fusion.Candidate, pl *fu
 		h := backend.Hit{DocID: docIDs[r.Unit], ChunkID: chunk, Score: r.Score}
 		if f.text {
 			if i, ok := e.chunkIndex(chunk); ok {
-				h.Text = excerpt(e.chunks[i].Text, excerptRunes)
+				h.Text = corpus.Excerpt(e.chunks[i].Text, excerptRunes)
 			}
 		}
 		hits = append(hits, h)

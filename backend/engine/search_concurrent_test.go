@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/backend/corpus"
 	"github.com/fusiontune/fusiontune/backend/engine"
 )
 
@@ -14,7 +15,7 @@ import (
 // (their dense retrieval after BM25 instead of beside it) answer exactly
 // as the same searches one at a time.
 func TestConcurrentSearchesAnswerAlike(t *testing.T) {
-	e := build(t, tinyConfig(t, func(c *engine.Config) { c.Chunk = engine.ChunkConfig{Size: 8, Overlap: 2} }))
+	e := build(t, tinyConfig(t, func(c *engine.Config) { c.Chunk = corpus.ChunkConfig{Size: 8, Overlap: 2} }))
 	var queries []string
 	for _, q := range readQueries(t, "testdata/tiny/queries.jsonl") {
 		queries = append(queries, q.Text)

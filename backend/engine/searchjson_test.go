@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/backend/corpus"
 	"github.com/fusiontune/fusiontune/backend/engine"
 	"github.com/fusiontune/fusiontune/backend/fusion"
 )
@@ -38,7 +39,7 @@ func TestSearchResponseBytes(t *testing.T) {
 		{"tiny documents", func(t *testing.T) engine.Config { return tinyConfig(t, nil) }, tinyQueries},
 		{"tiny passages", func(t *testing.T) engine.Config {
 			return tinyConfig(t, func(c *engine.Config) {
-				c.Chunk = engine.ChunkConfig{Size: 8, Overlap: 2}
+				c.Chunk = corpus.ChunkConfig{Size: 8, Overlap: 2}
 				c.MinScore = f(0.01)
 			})
 		}, tinyQueries},

@@ -3,13 +3,11 @@ package engine
 import (
 	"context"
 	"fmt"
-	"math"
 	"sync/atomic"
 	"time"
 
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/internal/querylog"
-	"github.com/fusiontune/fusiontune/metrics/stats"
 )
 
 // ShadowConfig is the `shadow` block of an engine config: `tune serve`
@@ -49,8 +47,13 @@ func (c *ShadowConfig) problems(logged bool) []*FieldError {
 type Shadow struct {
 	Engine  *Engine
 	Percent float64
-	hash    string
-	busy    atomic.Bool
+	// Diff compares the served list with the shadow's, both cut at depth
+	// k, for the shadow event's diff (the command layer passes
+	// metrics/stats' comparison: the engine computes no statistics); nil
+	// shadows no search.
+	Diff func(served, shadow []string, k int) querylog.Diff
+	hash string
+	busy atomic.Bool
 	// Skipped counts sampled searches not shadowed because the previous
 	// shadow search was still running: the shadow never queues work.
 	Skipped atomic.Int64
@@ -82,7 +85,7 @@ func LoadShadow(c Config, o Options) (*Shadow, error) {
 // runs; it never waits.
 func (s *Server) maybeShadow(id string, req backend.SearchRequest, served []string) {
 	sh := s.opts.Shadow
-	if sh == nil || !querylog.Sampled(id+"#shadow", sh.Percent/100) {
+	if sh == nil || sh.Diff == nil || !querylog.Sampled(id+"#shadow", sh.Percent/100) {
 		return
 	}
 	if sh.Engine.Ready(context.Background()) != nil {
@@ -124,11 +127,8 @@ func (s *Server) shadowSearch(id string, req backend.SearchRequest, served []str
 	}
 	k := len(served)
 	top := ids[:min(k, len(ids))]
-	ld := stats.DiffLists(served, top, max(k, 1))
-	e.Diff = &querylog.Diff{Class: ld.Class, Jaccard: ld.Jaccard, Top1Changed: ld.Top1Changed}
-	if !math.IsNaN(ld.Tau) {
-		e.Diff.KendallTau = &ld.Tau
-	}
+	d := sh.Diff(served, top, max(k, 1))
+	e.Diff = &d
 	if err := s.opts.QueryLog.Write(e); err != nil {
 		s.opts.Logger.Error("query log", "err", err)
 	}

@@ -44,6 +44,10 @@ type Options struct {
 	StartTimeout, StopTimeout, Settle time.Duration
 	// Search is the request/response half (header values already read).
 	Search httpbackend.SearchOptions
+	// Environ is the environment the service command or the restart
+	// command starts from (process.Options.Environ,
+	// httpbackend.Options.Environ).
+	Environ []string
 }
 
 // Factory is a process or http kind, ready to check, describe and open.
@@ -162,7 +166,7 @@ func (t *Factory) Open(dir string, log io.Writer) (backend.Backend, error) {
 		return process.New(process.Options{
 			Command: o.Command, ConfigPath: filepath.Join(dir, t.renderedName()), Render: t.render,
 			Dial:         func(string) (backend.Searcher, error) { return t.searcher, nil },
-			StartTimeout: o.StartTimeout, StopTimeout: o.StopTimeout, Settle: o.Settle, Log: slog,
+			StartTimeout: o.StartTimeout, StopTimeout: o.StopTimeout, Settle: o.Settle, Log: slog, Environ: o.Environ,
 		})
 	}
 	rlog, err := os.OpenFile(filepath.Join(dir, "restart.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
@@ -173,7 +177,7 @@ func (t *Factory) Open(dir string, log io.Writer) (backend.Backend, error) {
 	fmt.Fprintf(log, "http backend: %s is backed up to %s and restored when the sweep ends\n", t.config, backup)
 	hb, err := httpbackend.New(httpbackend.Options{
 		ConfigPath: t.config, Render: t.render, BackupPath: backup, Restart: o.Restart,
-		RestartTimeout: o.StartTimeout, ReadyTimeout: o.StartTimeout, Settle: o.Settle, Search: t.searcher, Log: rlog,
+		RestartTimeout: o.StartTimeout, ReadyTimeout: o.StartTimeout, Settle: o.Settle, Search: t.searcher, Log: rlog, Environ: o.Environ,
 	})
 	if err != nil {
 		return nil, err
@@ -212,12 +216,12 @@ func (t *Factory) Verify(config, _ string, log io.Writer, check func(context.Con
 		return process.Verifier(process.Options{
 			Command: o.Command, ConfigPath: config, Render: unused,
 			Dial:         func(string) (backend.Searcher, error) { return t.searcher, nil },
-			StartTimeout: o.StartTimeout, StopTimeout: o.StopTimeout, Settle: o.Settle, Log: log,
+			StartTimeout: o.StartTimeout, StopTimeout: o.StopTimeout, Settle: o.Settle, Log: log, Environ: o.Environ,
 		}, check)
 	}
 	hb, err := httpbackend.New(httpbackend.Options{
 		ConfigPath: config, Render: unused, Restart: o.Restart, Search: t.searcher,
-		RestartTimeout: o.StartTimeout, ReadyTimeout: o.StartTimeout, Settle: o.Settle, Log: log,
+		RestartTimeout: o.StartTimeout, ReadyTimeout: o.StartTimeout, Settle: o.Settle, Log: log, Environ: o.Environ,
 	})
 	if err != nil {
 		return nil, err

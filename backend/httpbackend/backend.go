@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -37,10 +38,13 @@ type Options struct {
 	// before the first Apply, so they survive even a killed tuner.
 	BackupPath string
 	// Restart is the argv of the user's restart command; "{config}" in an
-	// argument (or in Env) is replaced by ConfigPath. It runs in Dir with Env added to
-	// the tuner's environment, in its own process group, and must exit 0.
+	// argument (or in Env) is replaced by ConfigPath. It runs in Dir with
+	// Env added to Environ (the command layer passes tune's environment,
+	// os.Environ(); with neither, the command inherits it, os/exec's rule
+	// for no environment), in its own process group, and must exit 0.
 	Restart []string
 	Dir     string
+	Environ []string
 	Env     []string
 	// RestartTimeout bounds the restart command; ReadyTimeout bounds the
 	// health polling after it; Settle is slept once the service is ready.
@@ -189,7 +193,7 @@ func (b *Backend) runRestart(ctx context.Context) error {
 	}
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = b.o.Dir
-	cmd.Env = os.Environ()
+	cmd.Env = slices.Clip(b.o.Environ)
 	for _, e := range b.o.Env {
 		cmd.Env = append(cmd.Env, strings.ReplaceAll(e, "{config}", b.o.ConfigPath))
 	}

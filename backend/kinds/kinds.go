@@ -8,8 +8,8 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/backend/command"
@@ -51,11 +51,42 @@ type Options struct {
 	// Secret, when set, receives every secret value a kind reads from the
 	// environment (an embedding API key), for redaction.
 	Secret func(...string)
+	// Environ is tune's environment as NAME=value entries (the command
+	// layer passes os.Environ()): the services the kinds start begin from
+	// it unless their own options set one, and the variable the embedded
+	// kind's config names for its key (dense.api_key_env) is read from it.
+	Environ []string
+}
+
+// withEnviron is o with Environ in each kind's options that sets none.
+func (o Options) withEnviron() Options {
+	if o.Embedded.Environ == nil {
+		o.Embedded.Environ = o.Environ
+	}
+	if o.External.Environ == nil {
+		o.External.Environ = o.Environ
+	}
+	if o.Weaviate.Environ == nil {
+		o.Weaviate.Environ = o.Environ
+	}
+	return o
+}
+
+// getenv is the value of the variable name in environ ("" when unset);
+// a name set twice has its last value, as a child process sees it.
+func getenv(environ []string, name string) string {
+	for i := len(environ) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(environ[i], name+"="); ok {
+			return v
+		}
+	}
+	return ""
 }
 
 // New builds the factory of o.Kind. Its errors are the user's (a bad
 // config, a missing file).
 func New(o Options) (backend.Factory, error) {
+	o = o.withEnviron()
 	switch o.Kind {
 	case Process, HTTP:
 		e := o.External
@@ -93,7 +124,7 @@ func newEmbedded(o Options) (backend.Factory, error) {
 		return nil, err
 	}
 	if env := f.SecretEnv(); env != "" && o.Secret != nil {
-		o.Secret(os.Getenv(env)) // the variable a setting (dense.api_key_env) names
+		o.Secret(getenv(o.Environ, env)) // the variable a setting (dense.api_key_env) names
 	}
 	return f, nil
 }
@@ -105,6 +136,7 @@ func newEmbedded(o Options) (backend.Factory, error) {
 // database or server (weaviate with bin: a server of its own, stopped
 // again). The embedded kind needs only its executable and timeouts.
 func Verify(o Options, config, dir string, log io.Writer, check func(context.Context, backend.Searcher) error) (func(context.Context) error, error) {
+	o = o.withEnviron()
 	if o.Kind == Embedded {
 		e := o.Embedded
 		e.Redact = nil // the promotion's own output is already redacted

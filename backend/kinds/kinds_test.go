@@ -1,6 +1,7 @@
 package kinds_test
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -24,7 +25,7 @@ func TestNew(t *testing.T) {
 		{name: "embedded", o: kinds.Options{Kind: kinds.Embedded, Embedded: embedded.Options{
 			Engine: map[string]any{"dense": map[string]any{"model": "openai:m", "base_url": "http://127.0.0.1:1/v1", "api_key_env": "KINDS_TEST_KEY"}},
 			Corpus: "corpus.jsonl", CacheDir: t.TempDir(), Exe: "tune",
-		}, Secret: func(v ...string) { secrets = append(secrets, v...) }}, want: &embedded.Factory{}},
+		}, Secret: func(v ...string) { secrets = append(secrets, v...) }, Environ: os.Environ()}, want: &embedded.Factory{}},
 		{name: "process without template", o: kinds.Options{Kind: kinds.Process, External: external.Options{Command: []string{"./server"}}}, wantErr: "template"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

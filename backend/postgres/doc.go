@@ -11,7 +11,7 @@
 // and overlap, embedding model, text-search configuration) it creates a
 // table of chunks with a generated tsvector column (GIN index) and a
 // vector column (HNSW index, vector_ip_ops), loads it with the tuner's
-// own embeddings (embed.ForQueries over engine.IndexTexts, the texts and
+// own embeddings (embed.ForQueries over corpus.IndexTexts, the texts and
 // vectors the embedded engine indexes) and drops it when the sweep ends.
 //
 // Queries are SQL texts with named parameters (@query, @vector, @k,

@@ -8,8 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fusiontune/fusiontune/backend/corpus"
 	"github.com/fusiontune/fusiontune/backend/embed"
-	"github.com/fusiontune/fusiontune/backend/engine"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
@@ -21,7 +21,7 @@ type queryVectors struct {
 	err  error
 	emb  embed.Embedder
 	// chunks and texts are the group's indexed units.
-	chunks []engine.Chunk
+	chunks []corpus.Chunk
 	texts  []string
 }
 
@@ -29,12 +29,12 @@ func newQueryVectors(c Config) *queryVectors { return &queryVectors{c: c} }
 
 func (q *queryVectors) load(ctx context.Context) error {
 	q.once.Do(func() {
-		corpus, err := engine.LoadCorpus(engine.CorpusConfig{Path: q.c.Corpus})
+		loaded, err := corpus.Load(corpus.Config{Path: q.c.Corpus})
 		if err != nil {
 			q.err = fmt.Errorf("postgres: %w", err)
 			return
 		}
-		q.chunks, q.texts, err = engine.IndexTexts(corpus.Docs, engine.ChunkConfig{Size: q.c.Chunk.Size, Overlap: q.c.Chunk.Overlap})
+		q.chunks, q.texts, err = corpus.IndexTexts(loaded.Docs, corpus.ChunkConfig{Size: q.c.Chunk.Size, Overlap: q.c.Chunk.Overlap})
 		if err != nil {
 			q.err = fmt.Errorf("postgres: %w", err)
 			return

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -36,10 +37,13 @@ type Options struct {
 	// {ready_file} are replaced, as whole arguments or inside one, by the
 	// config path and the ready-file path; nothing else is interpreted.
 	Command []string
-	// Dir is the working directory of the service; Env is added to the
-	// tuner's environment.
-	Dir string
-	Env []string
+	// Dir is the working directory of the service. Environ is the
+	// environment it starts from (the command layer passes tune's own,
+	// os.Environ()) and Env is added to it; with neither, the service
+	// inherits tune's environment (os/exec's rule for no environment).
+	Dir     string
+	Environ []string
+	Env     []string
 	// ConfigPath is where Apply writes the rendered config.
 	ConfigPath string
 	Render     render.Func
@@ -212,7 +216,7 @@ func (b *Backend) Restart(ctx context.Context) error {
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = b.opts.Dir
-	cmd.Env = append(os.Environ(), b.opts.Env...)
+	cmd.Env = append(slices.Clip(b.opts.Environ), b.opts.Env...)
 	cmd.Stdout = b.opts.Log
 	cmd.Stderr = b.opts.Log
 	// The service dies with the tuner, even when the tuner is SIGKILLed.

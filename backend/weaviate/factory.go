@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/backend/corpus"
 	"github.com/fusiontune/fusiontune/backend/embed"
-	"github.com/fusiontune/fusiontune/backend/engine"
 	"github.com/fusiontune/fusiontune/backend/fusion"
 )
 
@@ -36,7 +36,7 @@ type Options struct {
 	// MaxResults is the running server's depth (URL only; 0: 100).
 	MaxResults int
 	// Corpus is the corpus file (BEIR corpus.jsonl or JSON lines).
-	Corpus engine.CorpusConfig
+	Corpus corpus.Config
 	// Model is the embedder of documents and queries unless a trial sets
 	// dense.model ("lsa-256", "hash-<dim>", "openai:<model>", "file:").
 	Model string
@@ -52,6 +52,9 @@ type Options struct {
 	K int
 	// StartTimeout bounds a (re)start (default 2 minutes).
 	StartTimeout time.Duration
+	// Environ is the environment a server of Bin starts from
+	// (ServerOptions.Environ).
+	Environ []string
 	// Settle is how long to wait after loading a class into a server
 	// given by URL, which the kind cannot restart to flush the import
 	// (see Backend.settle): the server's
@@ -165,7 +168,7 @@ func (f *Factory) Open(dir string, log io.Writer) (backend.Backend, error) {
 		}
 		start := time.Now()
 		s, err := StartServer(ctx, ServerOptions{Bin: f.o.Bin, DataDir: filepath.Join(dir, "weaviate-data"),
-			MaxResults: b.depth, Log: slog, StartTimeout: f.o.StartTimeout})
+			MaxResults: b.depth, Log: slog, StartTimeout: f.o.StartTimeout, Environ: f.o.Environ})
 		if err != nil {
 			_ = slog.Close()
 			return nil, err
@@ -200,7 +203,7 @@ type Backend struct {
 
 	mu      sync.Mutex
 	classes map[string]*class // by model
-	corpus  *engine.Corpus
+	corpus  *corpus.Corpus
 	trial   Trial
 	cur     *class
 	depth   int // the running server's QUERY_HYBRID_MAXIMUM_RESULTS
@@ -240,7 +243,7 @@ func (b *Backend) Apply(ctx context.Context, params map[string]any) error {
 // t.Model's embedder fitted on them.
 func (b *Backend) embedder(ctx context.Context, t Trial) ([]string, []string, embed.Embedder, error) {
 	if b.corpus == nil {
-		c, err := engine.LoadCorpus(b.f.o.Corpus)
+		c, err := corpus.Load(b.f.o.Corpus)
 		if err != nil {
 			return nil, nil, nil, err
 		}
@@ -248,7 +251,7 @@ func (b *Backend) embedder(ctx context.Context, t Trial) ([]string, []string, em
 	}
 	// The embedded engine's index texts (title, blank line, text) and its
 	// embedder fitted on them: the same vectors tune serve would search.
-	chunks, texts, err := engine.IndexTexts(b.corpus.Docs, engine.ChunkConfig{})
+	chunks, texts, err := corpus.IndexTexts(b.corpus.Docs, corpus.ChunkConfig{})
 	if err != nil {
 		return nil, nil, nil, err
 	}

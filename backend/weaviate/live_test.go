@@ -12,8 +12,8 @@ import (
 	"testing"
 
 	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/backend/corpus"
 	"github.com/fusiontune/fusiontune/backend/embed"
-	"github.com/fusiontune/fusiontune/backend/engine"
 	"github.com/fusiontune/fusiontune/backend/fusion"
 	"github.com/fusiontune/fusiontune/backend/weaviate"
 	"github.com/fusiontune/fusiontune/backend/weaviate/weaviatetest"
@@ -106,16 +106,16 @@ func TestKindSettlesAfterLoad(t *testing.T) {
 	}
 	docs, queries := synthetic(400, 60)
 	dir := t.TempDir()
-	var corpus strings.Builder
+	var lines strings.Builder
 	for _, d := range docs {
 		b, _ := json.Marshal(map[string]string{"_id": d.DocID, "text": d.Text})
-		corpus.Write(append(b, '\n'))
+		lines.Write(append(b, '\n'))
 	}
 	path := filepath.Join(dir, "corpus.jsonl")
-	if err := os.WriteFile(path, []byte(corpus.String()), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte(lines.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	f, err := weaviate.New(weaviate.Options{Bin: bin, Model: "hash-64", Corpus: engine.CorpusConfig{Path: path}})
+	f, err := weaviate.New(weaviate.Options{Bin: bin, Model: "hash-64", Corpus: corpus.Config{Path: path}})
 	if err != nil {
 		t.Fatal(err)
 	}

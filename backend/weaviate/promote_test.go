@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/fusiontune/fusiontune/backend"
-	"github.com/fusiontune/fusiontune/backend/engine"
+	"github.com/fusiontune/fusiontune/backend/corpus"
 	"github.com/fusiontune/fusiontune/backend/weaviate"
 	"github.com/fusiontune/fusiontune/backend/weaviate/weaviatetest"
 )
@@ -17,7 +17,7 @@ import (
 // a trial's recorded config: the production class (not the sweep's), the
 // trial's settings and the corpus, which ReadProduction reads back.
 func TestProductionFile(t *testing.T) {
-	f, err := weaviate.New(weaviate.Options{URL: "http://127.0.0.1:1", Model: "hash-64", Corpus: engine.CorpusConfig{Path: "/data/corpus.jsonl"}})
+	f, err := weaviate.New(weaviate.Options{URL: "http://127.0.0.1:1", Model: "hash-64", Corpus: corpus.Config{Path: "/data/corpus.jsonl"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,11 +104,11 @@ func TestVerifyOnOwnServer(t *testing.T) {
 		}
 		t.Skip(err)
 	}
-	corpus, err := filepath.Abs("../../experiments/demo/corpus.jsonl")
+	demo, err := filepath.Abs("../../experiments/demo/corpus.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := weaviate.New(weaviate.Options{Bin: bin, Model: "hash-64", Corpus: engine.CorpusConfig{Path: corpus}})
+	f, err := weaviate.New(weaviate.Options{Bin: bin, Model: "hash-64", Corpus: corpus.Config{Path: demo}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fusiontune/fusiontune/backend/engine"
+	"github.com/fusiontune/fusiontune/backend/corpus"
 	"github.com/fusiontune/fusiontune/backend/fusion"
 	"github.com/fusiontune/fusiontune/backend/weaviate"
 )
@@ -54,7 +54,7 @@ func TestTrialOf(t *testing.T) {
 // Weaviate's formula, the trial's alpha exactly, fusionType as the
 // method, the depth; untranslatable params are refused.
 func TestFactoryFusion(t *testing.T) {
-	f, err := weaviate.New(weaviate.Options{URL: "http://127.0.0.1:1", Model: "hash-16", Corpus: engine.CorpusConfig{Path: "corpus.jsonl"}})
+	f, err := weaviate.New(weaviate.Options{URL: "http://127.0.0.1:1", Model: "hash-16", Corpus: corpus.Config{Path: "corpus.jsonl"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/fusiontune/fusiontune/backend"
-	"github.com/fusiontune/fusiontune/backend/engine"
+	"github.com/fusiontune/fusiontune/backend/corpus"
 	"github.com/fusiontune/fusiontune/backend/fusion"
 	"github.com/fusiontune/fusiontune/backend/weaviate"
 	"github.com/fusiontune/fusiontune/backend/weaviate/weaviatetest"
@@ -45,7 +45,7 @@ func TestSciFactGrid(t *testing.T) {
 		t.Fatal(err)
 	}
 	f, err := weaviate.New(weaviate.Options{Bin: bin, Model: "lsa-256",
-		Corpus: engine.CorpusConfig{Path: experiments.BEIRCorpusPath(dir), Format: engine.FormatBEIR}})
+		Corpus: corpus.Config{Path: experiments.BEIRCorpusPath(dir), Format: corpus.FormatBEIR}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"syscall"
 	"time"
@@ -30,6 +30,9 @@ type ServerOptions struct {
 	Log io.Writer
 	// StartTimeout bounds the wait for readiness (0: 2 minutes).
 	StartTimeout time.Duration
+	// Environ is the environment the server starts from (the command
+	// layer passes tune's own, os.Environ()); the kind's settings follow.
+	Environ []string
 	// Env adds NAME=value settings to the server's environment after the
 	// kind's own (e.g. PERSISTENCE_MEMTABLES_FLUSH_DIRTY_AFTER_SECONDS).
 	Env []string
@@ -74,7 +77,7 @@ func startOnce(ctx context.Context, o ServerOptions) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	env := append(os.Environ(),
+	env := append(slices.Clip(o.Environ),
 		"PERSISTENCE_DATA_PATH="+o.DataDir,
 		"DEFAULT_VECTORIZER_MODULE=none",
 		"ENABLE_MODULES=",

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"math"
 	"net/http"
 	"os"
 	"os/exec"
@@ -17,7 +18,9 @@ import (
 	"github.com/fusiontune/fusiontune/backend/backendtest"
 	"github.com/fusiontune/fusiontune/backend/client"
 	"github.com/fusiontune/fusiontune/backend/engine"
+	"github.com/fusiontune/fusiontune/internal/querylog"
 	"github.com/fusiontune/fusiontune/internal/trec"
+	"github.com/fusiontune/fusiontune/metrics/stats"
 )
 
 // engineConfig writes an engine config over the engine's fixture corpus to
@@ -207,5 +210,64 @@ func TestSearchCommand(t *testing.T) {
 	_, stderr, code := runTune(t, t.TempDir(), "search", "--config", cfg, "--queries", writeTemp(t, "bad.tsv", "q1 no tab\n"))
 	if code != 2 || !strings.Contains(stderr, "bad.tsv:1:1: expected `id<TAB>text`") {
 		t.Errorf("bad queries: exit %d %s", code, stderr)
+	}
+}
+
+// TestServeShadowLog: tune serve with a query log and a shadow config logs
+// the shadow engine's answer to each sampled search with its diff against
+// the served list: metrics/stats' comparison of the two, which the command
+// hands the engine.
+func TestServeShadowLog(t *testing.T) {
+	dir := t.TempDir()
+	logPath := filepath.Join(dir, "queries.jsonl")
+	shadow := engineConfig(t, "fusion: {method: rrf, k: 1}\n")
+	cfg := engineConfig(t, "log: {path: "+logPath+"}\nshadow: {config: "+shadow+", percent: 100}\n")
+	addr, stop := startServe(t, cfg, dir)
+	queries := []string{"telescope mirror", "moon phases", "light pollution in cities", "exoplanet orbit", "star colour temperature"}
+	// The shadow engine builds in the background, and a search finding it
+	// busy is not shadowed: search a while, slowly.
+	for round := 0; round < 20; round++ {
+		for _, q := range queries {
+			resp, err := http.Post("http://"+addr+"/search", "application/json", strings.NewReader(`{"query": "`+q+`", "k": 5}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	stop()
+	log, err := querylog.Read([]string{logPath}, querylog.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(log.Shadows) == 0 {
+		t.Fatalf("no shadow event among %d searches", len(log.Searches))
+	}
+	served := map[string][]string{}
+	for _, e := range log.Searches {
+		for _, r := range e.Results {
+			served[e.RequestID] = append(served[e.RequestID], r.ID)
+		}
+	}
+	differ := 0
+	for _, e := range log.Shadows {
+		a := served[e.RequestID]
+		var b []string
+		for _, r := range e.Results[:min(len(a), len(e.Results))] {
+			b = append(b, r.ID)
+		}
+		want := stats.DiffLists(a, b, max(len(a), 1))
+		d := e.Diff
+		if d.Class != want.Class || d.Jaccard != want.Jaccard || d.Top1Changed != want.Top1Changed ||
+			(d.KendallTau == nil) != math.IsNaN(want.Tau) || d.KendallTau != nil && *d.KendallTau != want.Tau {
+			t.Errorf("request %s: diff %+v, want %+v", e.RequestID, *d, want)
+		}
+		if d.Class != stats.DiffIdentical {
+			differ++
+		}
+	}
+	if differ == 0 {
+		t.Errorf("all %d shadow answers identical under rrf k 1: the test proves little", len(log.Shadows))
 	}
 }

@@ -16,12 +16,11 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/fusiontune/fusiontune/tuner/scoring"
-
+	"github.com/fusiontune/fusiontune/backend/corpus"
 	"github.com/fusiontune/fusiontune/backend/embed"
-	"github.com/fusiontune/fusiontune/backend/engine"
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/scoring"
 )
 
 var (
@@ -83,11 +82,11 @@ func TestQueryVectorsEndToEnd(t *testing.T) {
 	bin := vecService(t)
 	demo := absPath(t, "../../experiments/demo")
 	ctx := context.Background()
-	corpus, err := engine.LoadCorpus(engine.CorpusConfig{Path: filepath.Join(demo, "corpus.jsonl")})
+	loaded, err := corpus.Load(corpus.Config{Path: filepath.Join(demo, "corpus.jsonl")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	chunks, texts, err := engine.IndexTexts(corpus.Docs, engine.ChunkConfig{})
+	chunks, texts, err := corpus.IndexTexts(loaded.Docs, corpus.ChunkConfig{})
 	if err != nil {
 		t.Fatal(err)
 	}

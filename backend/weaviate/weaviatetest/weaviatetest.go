@@ -54,8 +54,9 @@ func Start(tb testing.TB, maxResults int) *weaviate.Server {
 	return StartWith(tb, weaviate.ServerOptions{MaxResults: maxResults})
 }
 
-// StartWith is Start with more of the server's options (MaxResults, Env);
-// Bin, DataDir and Log are its own.
+// StartWith is Start with more of the server's options (MaxResults, Env,
+// Environ: this process's environment when nil); Bin, DataDir and Log are
+// its own.
 func StartWith(tb testing.TB, o weaviate.ServerOptions) *weaviate.Server {
 	tb.Helper()
 	bin, err := Bin()
@@ -71,6 +72,9 @@ func StartWith(tb testing.TB, o weaviate.ServerOptions) *weaviate.Server {
 		tb.Fatal(err)
 	}
 	o.Bin, o.DataDir, o.Log = bin, filepath.Join(dir, "data"), log
+	if o.Environ == nil {
+		o.Environ = os.Environ()
+	}
 	s, err := weaviate.StartServer(context.Background(), o)
 	if err != nil {
 		_ = log.Close()

@@ -1,48 +1,15 @@
 package llm
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"math/rand/v2"
-	"net"
-	"net/http"
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/fusiontune/fusiontune/internal/openai"
 )
-
-// chatRequest is the body of POST /v1/chat/completions.
-type chatRequest struct {
-	Model       string        `json:"model"`
-	Messages    []chatMessage `json:"messages"`
-	Temperature float64       `json:"temperature"`
-	MaxTokens   int           `json:"max_tokens"`
-	Seed        *int64        `json:"seed,omitempty"`
-}
-
-type chatMessage struct {
-	Role    string `json:"role"`
-	Content string `json:"content"`
-}
-
-// chatResponse is the part of a chat completion the judge reads.
-type chatResponse struct {
-	Choices []struct {
-		Message struct {
-			Content *string `json:"content"`
-		} `json:"message"`
-		FinishReason string `json:"finish_reason"`
-	} `json:"choices"`
-	Usage *struct {
-		PromptTokens     int64 `json:"prompt_tokens"`
-		CompletionTokens int64 `json:"completion_tokens"`
-		TotalTokens      int64 `json:"total_tokens"`
-	} `json:"usage"`
-}
 
 // completion is one successful call's answer.
 type completion struct {
@@ -55,71 +22,36 @@ type completion struct {
 // one).
 var ErrHTTP = errors.New("chat completions request failed")
 
-// retryable marks an attempt's error as worth another attempt, with the
-// server's Retry-After when it sent one.
-type retryable struct {
-	err        error
-	retryAfter time.Duration
-	timedOut   bool // no answer within the timeout: the call may have been billed
-}
-
-func (r *retryable) Error() string { return r.err.Error() }
-func (r *retryable) Unwrap() error { return r.err }
-
-// post makes one attempt: it sends req and returns the completion, a
-// *retryable error for what another attempt may cure (429, 5xx, 408, a
-// timeout or a broken connection, a truncated body), or a final error.
-func (j *Judge) post(parent context.Context, body []byte) (completion, error) {
-	ctx, cancel := context.WithTimeout(parent, j.cfg.Timeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, j.endpoint, bytes.NewReader(body))
+// post makes one attempt (openai.Client.Post) and reads its completion.
+// Its error is the client's *openai.Error for a failed request (retryable
+// for what another attempt may cure: 429, 5xx, 408, a timeout or a broken
+// connection, a truncated body), or one of completionOf's.
+func (j *Judge) post(ctx context.Context, req openai.ChatRequest) (completion, error) {
+	data, err := j.client.Post(ctx, openai.ChatPath, req)
 	if err != nil {
-		return completion{}, fmt.Errorf("%w: %v", ErrHTTP, err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json")
-	if j.cfg.APIKey != "" {
-		req.Header.Set("Authorization", "Bearer "+j.cfg.APIKey)
-	}
-	resp, err := j.client.Do(req)
-	if err != nil {
-		return completion{}, j.sendErr(parent, ctx, err)
-	}
-	defer resp.Body.Close()
-	data, readErr := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		msg := fmt.Errorf("%w: HTTP %d from %s: %s", ErrHTTP, resp.StatusCode, j.endpoint, excerpt(j.redact(string(data))))
-		if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusRequestTimeout || resp.StatusCode >= 500 {
-			return completion{}, &retryable{err: msg, retryAfter: retryAfter(resp.Header.Get("Retry-After"), time.Now())}
-		}
-		return completion{}, msg
-	}
-	if readErr != nil {
-		if parent.Err() != nil {
-			return completion{}, fmt.Errorf("%w: %w", ErrHTTP, context.Cause(parent))
-		}
-		return completion{}, &retryable{err: fmt.Errorf("%w: reading the response: %v", ErrHTTP, j.redact(readErr.Error())),
-			timedOut: errors.Is(ctx.Err(), context.DeadlineExceeded)}
+		return completion{}, err
 	}
 	return j.completionOf(data)
 }
 
-// sendErr is the error of a request that got no response (err), sent
-// under ctx within parent: parent's end is final; a timeout (the call may
-// have been billed), a network or connection failure is retryable; the
-// rest is final.
-func (j *Judge) sendErr(parent, ctx context.Context, err error) error {
-	if parent.Err() != nil {
+// describe words a failed attempt's error as the judge reports it:
+// ErrHTTP with what went wrong, secrets redacted; any other error as is.
+func (j *Judge) describe(parent context.Context, err error) error {
+	var e *openai.Error
+	if !errors.As(err, &e) {
+		return err
+	}
+	switch {
+	case e.StatusCode != 0:
+		return fmt.Errorf("%w: HTTP %d from %s: %s", ErrHTTP, e.StatusCode, e.URL, excerpt(e.Body))
+	case e.Canceled:
 		return fmt.Errorf("%w: %w", ErrHTTP, context.Cause(parent))
+	case e.Reading:
+		return fmt.Errorf("%w: reading the response: %v", ErrHTTP, j.redact(e.Err.Error()))
+	case e.Timeout > 0:
+		return fmt.Errorf("%w: no answer within %s from %s", ErrHTTP, e.Timeout, e.URL)
 	}
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return &retryable{err: fmt.Errorf("%w: no answer within %s from %s", ErrHTTP, j.cfg.Timeout, j.endpoint), timedOut: true}
-	}
-	var ne net.Error
-	if errors.As(err, &ne) || isConnErr(err) {
-		return &retryable{err: fmt.Errorf("%w: %v", ErrHTTP, j.redact(err.Error()))}
-	}
-	return fmt.Errorf("%w: %v", ErrHTTP, j.redact(err.Error()))
+	return fmt.Errorf("%w: %v", ErrHTTP, j.redact(e.Err.Error()))
 }
 
 // completionOf reads a chat completion's body: its first choice's content
@@ -127,9 +59,9 @@ func (j *Judge) sendErr(parent, ctx context.Context, err error) error {
 // is retryable (cut short: another attempt may get it whole); one without
 // content is final; an answer cut off at max_tokens is ErrBadAnswer.
 func (j *Judge) completionOf(data []byte) (completion, error) {
-	var cr chatResponse
+	var cr openai.ChatResponse
 	if err := json.Unmarshal(data, &cr); err != nil {
-		return completion{}, &retryable{err: fmt.Errorf("%w: the response is not a chat completion's JSON (%v): %s", ErrHTTP, err, excerpt(j.redact(string(data))))}
+		return completion{}, openai.Temporary(fmt.Errorf("%w: the response is not a chat completion's JSON (%v): %s", ErrHTTP, err, excerpt(j.redact(string(data)))))
 	}
 	if len(cr.Choices) == 0 || cr.Choices[0].Message.Content == nil {
 		return completion{}, fmt.Errorf("%w: the response has no choices[0].message.content: %s", ErrHTTP, excerpt(j.redact(string(data))))
@@ -150,28 +82,6 @@ func (j *Judge) completionOf(data []byte) (completion, error) {
 // maxResponseBytes bounds a response body read into memory.
 const maxResponseBytes = 16 << 20
 
-func isConnErr(err error) bool {
-	msg := err.Error()
-	return errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) ||
-		strings.Contains(msg, "connection reset") || strings.Contains(msg, "connection refused") || strings.Contains(msg, "broken pipe")
-}
-
-// retryAfter parses a Retry-After header: seconds or an HTTP date; 0 when
-// absent or unreadable.
-func retryAfter(h string, now time.Time) time.Duration {
-	h = strings.TrimSpace(h)
-	if h == "" {
-		return 0
-	}
-	if s, err := strconv.Atoi(h); err == nil && s >= 0 {
-		return time.Duration(s) * time.Second
-	}
-	if t, err := http.ParseTime(h); err == nil && t.After(now) {
-		return t.Sub(now)
-	}
-	return 0
-}
-
 // excerpt shortens text for a message.
 func excerpt(s string) string {
 	s = strings.TrimSpace(s)
@@ -188,63 +98,46 @@ func excerpt(s string) string {
 
 func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
 
-// call sends one request with retries: every attempt is admitted by the
-// budget first (bound tokens) and charged after. It returns the last
-// attempt's error when all fail.
-func (j *Judge) call(ctx context.Context, req chatRequest, bound int64) (completion, error) {
-	body, err := json.Marshal(req)
-	if err != nil {
-		return completion{}, fmt.Errorf("encode request: %w", err)
-	}
-	var last error
-	for attempt := 0; attempt <= j.cfg.Retries; attempt++ {
-		if attempt > 0 {
-			wait := j.backoff(attempt)
-			var r *retryable
-			if errors.As(last, &r) && r.retryAfter > 0 {
-				wait = min(r.retryAfter, MaxRetryAfter)
-			}
-			select {
-			case <-ctx.Done():
-				return completion{}, errors.Join(last, context.Cause(ctx))
-			case <-time.After(wait):
-			}
-		}
+// call sends one request under the judge's retry policy (openai.Retry):
+// every attempt is admitted by the budget first (bound tokens) and
+// charged after. It returns the last attempt's error when all fail.
+func (j *Judge) call(ctx context.Context, req openai.ChatRequest, bound int64) (completion, error) {
+	var c completion
+	var last error // the last failed attempt's error, described
+	n, err := j.retry.Do(ctx, func(ctx context.Context) error {
 		if err := j.meter.reserve(bound); err != nil {
 			if last != nil {
-				return completion{}, fmt.Errorf("%w (after: %v)", err, last)
+				return fmt.Errorf("%w (after: %v)", err, last)
 			}
-			return completion{}, err
+			return err
 		}
-		c, err := j.post(ctx, body)
-		var r *retryable
+		var err error
+		c, err = j.post(ctx, req)
+		var e *openai.Error
 		switch {
 		case err == nil:
 			j.meter.settle(bound, c.tokens)
-			return c, nil
-		case errors.As(err, &r) && r.timedOut:
+			return nil
+		case errors.As(err, &e) && e.Timeout > 0:
 			j.meter.settle(bound, -1) // a call that timed out may have been billed
 		default:
 			j.meter.settle(bound, max(c.tokens, 0))
 		}
-		if ctx.Err() != nil {
-			return completion{}, errors.Join(err, context.Cause(ctx))
-		}
-		if !errors.As(err, &r) {
-			return c, err
-		}
-		last = err
+		last = j.describe(ctx, err)
+		return err
+	})
+	switch again, _ := openai.Retryable(err); {
+	case err == nil:
+		return c, nil
+	case errors.Is(err, ErrBudget):
+		return completion{}, err
+	case ctx.Err() != nil:
+		return completion{}, errors.Join(last, context.Cause(ctx))
+	case again:
+		return completion{}, fmt.Errorf("%w (gave up after %d attempts)", last, n)
 	}
-	return completion{}, fmt.Errorf("%w (gave up after %d attempts)", last, j.cfg.Retries+1)
+	return c, last
 }
 
 // MaxRetryAfter caps how long a server's Retry-After makes the judge wait.
 const MaxRetryAfter = 2 * time.Minute
-
-// backoff is the wait before attempt (1-based retry number): Backoff
-// doubled each retry, capped at 30 times Backoff, with ±20% jitter.
-func (j *Judge) backoff(attempt int) time.Duration {
-	d := j.cfg.Backoff << min(attempt-1, 5)
-	jitter := 0.8 + 0.4*rand.Float64()
-	return time.Duration(float64(d) * jitter)
-}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/fusiontune/fusiontune/experiments/judge"
 	"github.com/fusiontune/fusiontune/experiments/labels"
+	"github.com/fusiontune/fusiontune/internal/openai"
 	"github.com/fusiontune/fusiontune/runs"
 )
 
@@ -115,13 +116,13 @@ func (c Config) Validate() error {
 // Judge is the LLM judge. Use New; one Judge may run once or many times
 // (its budget spans all runs).
 type Judge struct {
-	cfg      Config
-	endpoint string
-	hash     string
-	client   *http.Client
-	meter    *meter
-	hits     int
-	mu       sync.Mutex
+	cfg    Config
+	hash   string
+	client *openai.Client
+	retry  openai.Retry
+	meter  *meter
+	hits   int
+	mu     sync.Mutex
 }
 
 var _ judge.Judge = (*Judge)(nil)
@@ -137,13 +138,14 @@ func New(cfg Config) (*Judge, error) {
 	if cfg.APIKey != "" {
 		cfg.Redactor.AddHeader("Bearer " + cfg.APIKey)
 	}
-	client := cfg.HTTPClient
-	if client == nil {
-		client = &http.Client{}
-	}
 	base := strings.TrimSuffix(strings.TrimSuffix(cfg.URL, "/"), "/v1")
-	return &Judge{cfg: cfg, endpoint: base + "/v1/chat/completions", hash: cfg.Prompt.Hash(), client: client,
-		meter: newMeter(cfg.Budget)}, nil
+	client := &openai.Client{BaseURL: base, APIKey: cfg.APIKey, HTTP: cfg.HTTPClient, Timeout: cfg.Timeout,
+		MaxResponseBytes: maxResponseBytes, Redact: cfg.Redactor.String}
+	// Backoff doubles each retry up to 32 times itself, ±20%; a server's
+	// Retry-After replaces it, up to MaxRetryAfter.
+	retry := openai.Retry{Retries: cfg.Retries, Backoff: cfg.Backoff, MaxBackoff: cfg.Backoff << 5,
+		MaxRetryAfter: MaxRetryAfter, Jitter: 0.2}
+	return &Judge{cfg: cfg, hash: cfg.Prompt.Hash(), client: client, retry: retry, meter: newMeter(cfg.Budget)}, nil
 }
 
 // Name returns "llm:<model>@<first 8 of the prompt hash>".
@@ -192,7 +194,7 @@ func (j *Judge) plan(pairs []judge.Pair, cached map[int]bool) []batch {
 // request builds the call for b: the documents in a seeded random order,
 // with short ids D1..Dn. It returns the request, the pair index behind
 // each short id, and the call's token bound.
-func (j *Judge) request(pairs []judge.Pair, b batch) (chatRequest, map[string]int, int64, error) {
+func (j *Judge) request(pairs []judge.Pair, b batch) (openai.ChatRequest, map[string]int, int64, error) {
 	order := append([]int(nil), b.idx...)
 	h := fnv.New64a()
 	h.Write([]byte(pairs[order[0]].Query))
@@ -212,10 +214,10 @@ func (j *Judge) request(pairs []judge.Pair, b batch) (chatRequest, map[string]in
 	}
 	user, err := j.cfg.Prompt.Render(data)
 	if err != nil {
-		return chatRequest{}, nil, 0, err
+		return openai.ChatRequest{}, nil, 0, err
 	}
 	maxTokens := answerTokens(len(order))
-	req := chatRequest{Model: j.cfg.Model, Temperature: 0, MaxTokens: maxTokens, Messages: []chatMessage{
+	req := openai.ChatRequest{Model: j.cfg.Model, Temperature: 0, MaxTokens: maxTokens, Messages: []openai.ChatMessage{
 		{Role: "system", Content: j.cfg.Prompt.System}, {Role: "user", Content: user}}}
 	return req, ids, tokenBound(req), nil
 }
@@ -227,7 +229,7 @@ func answerTokens(n int) int { return 32 + 64*n }
 // tokenBound is the most tokens a call can cost: one per byte of the
 // messages (a byte-level tokenizer never uses more), a few per message for
 // the chat format, and the answer's max_tokens.
-func tokenBound(req chatRequest) int64 {
+func tokenBound(req openai.ChatRequest) int64 {
 	n := int64(req.MaxTokens) + 16
 	for _, m := range req.Messages {
 		n += int64(len(m.Content)) + 8
@@ -237,7 +239,7 @@ func tokenBound(req chatRequest) int64 {
 
 // tokenGuess is a typical call's tokens: about 4 bytes a token for the
 // prompt, half the answer's room.
-func tokenGuess(req chatRequest) int64 {
+func tokenGuess(req openai.ChatRequest) int64 {
 	n := int64(req.MaxTokens)/2 + 16
 	for _, m := range req.Messages {
 		n += int64(len(m.Content))/4 + 8

@@ -24,13 +24,16 @@ type Host struct {
 	// the environment: an embedding API key, a header value (whose
 	// credential is redacted too).
 	Secret, Header func(...string)
+	// Environ is this process's environment (os.Environ()): the services
+	// the backend starts inherit it (kinds.Options.Environ).
+	Environ []string
 }
 
 // Options turns the backend block into the options of its kind; corpus is
 // the embedded engine's default corpus. Header values are read from the
 // environment variables backend.search.headers_env names.
 func (b Backend) Options(corpus string, h Host) (kinds.Options, error) {
-	o := kinds.Options{Kind: b.Kind, Secret: h.Secret}
+	o := kinds.Options{Kind: b.Kind, Secret: h.Secret, Environ: h.Environ}
 	switch b.Kind {
 	case KindPostgres:
 		p, err := b.postgresOptions(corpus, h.Secret)

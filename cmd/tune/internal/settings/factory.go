@@ -17,7 +17,7 @@ func NewHost(r *runs.Redactor) (Host, error) {
 	if err != nil {
 		return Host{}, fmt.Errorf("embedded backend: find the tune executable: %w", err)
 	}
-	return Host{Exe: exe, CacheDir: CachePath("engine"), Redact: r.Writer, Secret: r.Add, Header: r.AddHeader}, nil
+	return Host{Exe: exe, CacheDir: CachePath("engine"), Redact: r.Writer, Secret: r.Add, Header: r.AddHeader, Environ: os.Environ()}, nil
 }
 
 // Factory builds the backend kind the settings name (backend/kinds) on

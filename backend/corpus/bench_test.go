@@ -1,11 +1,11 @@
-package engine_test
+package corpus_test
 
 import (
 	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/fusiontune/fusiontune/backend/engine"
+	"github.com/fusiontune/fusiontune/backend/corpus"
 )
 
 // BenchmarkLoadCorpus reads the shared SciFact corpus (5,183 abstracts,
@@ -15,8 +15,8 @@ func BenchmarkLoadCorpus(b *testing.B) {
 	if _, err := os.Stat(path); err != nil {
 		b.Skip("no ../shared/data/scifact")
 	}
-	cfg := engine.CorpusConfig{Path: path, Format: engine.FormatBEIR}
-	for name, load := range map[string]func(engine.CorpusConfig) (*engine.Corpus, error){"whole": engine.LoadCorpus, "ids": engine.LoadCorpusIDs} {
+	cfg := corpus.Config{Path: path, Format: corpus.FormatBEIR}
+	for name, load := range map[string]func(corpus.Config) (*corpus.Corpus, error){"whole": corpus.Load, "ids": corpus.LoadIDs} {
 		b.Run(name, func(b *testing.B) {
 			for b.Loop() {
 				if _, err := load(cfg); err != nil {

@@ -1,15 +1,15 @@
-package engine_test
+package corpus_test
 
 import (
 	"fmt"
 	"strings"
 	"testing"
 
-	"github.com/fusiontune/fusiontune/backend/engine"
+	"github.com/fusiontune/fusiontune/backend/corpus"
 )
 
 func TestChunkDocuments(t *testing.T) {
-	doc := engine.Document{ID: "d", Text: "  one two\tthree\nfour five six seven "}
+	doc := corpus.Document{ID: "d", Text: "  one two\tthree\nfour five six seven "}
 	tests := []struct {
 		name          string
 		size, overlap int
@@ -23,7 +23,7 @@ func TestChunkDocuments(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			chunks, err := engine.ChunkDocuments([]engine.Document{doc}, tt.size, tt.overlap)
+			chunks, err := corpus.ChunkDocuments([]corpus.Document{doc}, tt.size, tt.overlap)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -42,7 +42,7 @@ func TestChunkDocuments(t *testing.T) {
 }
 
 func TestChunkDocumentsEmptyAndUnicode(t *testing.T) {
-	chunks, err := engine.ChunkDocuments([]engine.Document{{ID: "e", Text: ""}, {ID: "u", Text: "é\u00a0ü ß"}}, 2, 0)
+	chunks, err := corpus.ChunkDocuments([]corpus.Document{{ID: "e", Text: ""}, {ID: "u", Text: "é\u00a0ü ß"}}, 2, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestChunkDocumentsEmptyAndUnicode(t *testing.T) {
 
 func TestChunkDocumentsBadParams(t *testing.T) {
 	for _, p := range [][2]int{{-1, 0}, {3, 3}, {3, -1}} {
-		if _, err := engine.ChunkDocuments(nil, p[0], p[1]); err == nil {
+		if _, err := corpus.ChunkDocuments(nil, p[0], p[1]); err == nil {
 			t.Errorf("size %d overlap %d: want an error", p[0], p[1])
 		}
 	}
@@ -64,13 +64,13 @@ func TestChunkDocumentsBadParams(t *testing.T) {
 
 func BenchmarkChunkDocuments(b *testing.B) {
 	text := strings.Repeat("lorem ipsum dolor sit amet ", 400)
-	docs := make([]engine.Document, 100)
+	docs := make([]corpus.Document, 100)
 	for i := range docs {
-		docs[i] = engine.Document{ID: fmt.Sprint(i), Text: text}
+		docs[i] = corpus.Document{ID: fmt.Sprint(i), Text: text}
 	}
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := engine.ChunkDocuments(docs, 200, 50); err != nil {
+		if _, err := corpus.ChunkDocuments(docs, 200, 50); err != nil {
 			b.Fatal(err)
 		}
 	}

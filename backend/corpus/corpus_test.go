@@ -1,4 +1,4 @@
-package engine_test
+package corpus_test
 
 import (
 	"os"
@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fusiontune/fusiontune/backend/engine"
+	"github.com/fusiontune/fusiontune/backend/corpus"
 )
 
 func TestLoadCorpus(t *testing.T) {
@@ -20,18 +20,18 @@ func TestLoadCorpus(t *testing.T) {
 
 	tests := []struct {
 		name string
-		cfg  engine.CorpusConfig
-		want []engine.Document
+		cfg  corpus.Config
+		want []corpus.Document
 	}{
-		{"beir", engine.CorpusConfig{Path: "testdata/broken/../tiny/corpus.jsonl", Format: engine.FormatBEIR}, nil},
-		{"jsonl fields", engine.CorpusConfig{Path: jsonl, Format: engine.FormatJSONL, IDField: "id", TitleField: "name", TextField: "body"},
-			[]engine.Document{{ID: "7", Title: "Seven", Text: "seven text"}, {ID: "x", Text: "no title"}}},
-		{"dir", engine.CorpusConfig{Path: filepath.Join(dir, "notes"), Format: engine.FormatDir},
-			[]engine.Document{{ID: "b.md", Text: "# B\nbee text"}, {ID: "sub/a.txt", Text: "a text"}}},
+		{"beir", corpus.Config{Path: "testdata/broken/../tiny/corpus.jsonl", Format: corpus.FormatBEIR}, nil},
+		{"jsonl fields", corpus.Config{Path: jsonl, Format: corpus.FormatJSONL, IDField: "id", TitleField: "name", TextField: "body"},
+			[]corpus.Document{{ID: "7", Title: "Seven", Text: "seven text"}, {ID: "x", Text: "no title"}}},
+		{"dir", corpus.Config{Path: filepath.Join(dir, "notes"), Format: corpus.FormatDir},
+			[]corpus.Document{{ID: "b.md", Text: "# B\nbee text"}, {ID: "sub/a.txt", Text: "a text"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := engine.LoadCorpus(tt.cfg)
+			c, err := corpus.Load(tt.cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -61,7 +61,7 @@ func TestLoadCorpusHashChanges(t *testing.T) {
 	p := filepath.Join(dir, "c.jsonl")
 	hash := func(content string) string {
 		os.WriteFile(p, []byte(content), 0o644)
-		c, err := engine.LoadCorpus(engine.CorpusConfig{Path: p, Format: engine.FormatBEIR})
+		c, err := corpus.Load(corpus.Config{Path: p, Format: corpus.FormatBEIR})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -95,7 +95,7 @@ func TestReadJSONLErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := engine.ReadJSONL(strings.NewReader(tt.input), "corpus.jsonl", "_id", "title", "text")
+			_, err := corpus.ReadJSONL(strings.NewReader(tt.input), "corpus.jsonl", "_id", "title", "text")
 			if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
 				t.Errorf("error %v, want prefix %q", err, tt.want)
 			}
@@ -106,7 +106,7 @@ func TestReadJSONLErrors(t *testing.T) {
 // TestReadJSONLByteOrderMark reads a corpus that starts with a UTF-8
 // byte-order mark as if it were not there.
 func TestReadJSONLByteOrderMark(t *testing.T) {
-	c, err := engine.ReadJSONL(strings.NewReader("\ufeff{\"_id\": \"a\", \"text\": \"x\"}\n"), "corpus.jsonl", "_id", "title", "text")
+	c, err := corpus.ReadJSONL(strings.NewReader("\ufeff{\"_id\": \"a\", \"text\": \"x\"}\n"), "corpus.jsonl", "_id", "title", "text")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func TestReadJSONLByteOrderMark(t *testing.T) {
 }
 
 func TestLoadCorpusBrokenFile(t *testing.T) {
-	_, err := engine.LoadCorpus(engine.CorpusConfig{Path: "testdata/broken/corpus.jsonl", Format: engine.FormatBEIR})
+	_, err := corpus.Load(corpus.Config{Path: "testdata/broken/corpus.jsonl", Format: corpus.FormatBEIR})
 	if err == nil || !strings.HasPrefix(err.Error(), "testdata/broken/corpus.jsonl:2: ") {
 		t.Errorf("error %v, want it to name testdata/broken/corpus.jsonl:2", err)
 	}
@@ -126,7 +126,7 @@ func FuzzReadJSONL(f *testing.F) {
 	f.Add([]byte(`{"_id": "a", "title": "t", "text": "x"}`))
 	f.Add([]byte("{\"_id\": 1, \"text\": \"x\"}\n{\"_id\": \"a\"}"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		c, err := engine.ReadJSONL(strings.NewReader(string(data)), "f", "_id", "title", "text")
+		c, err := corpus.ReadJSONL(strings.NewReader(string(data)), "f", "_id", "title", "text")
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "f:") {
 				t.Fatalf("error without file name: %v", err)

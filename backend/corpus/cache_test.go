@@ -1,4 +1,4 @@
-package engine_test
+package corpus_test
 
 import (
 	"errors"
@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fusiontune/fusiontune/backend/engine"
+	"github.com/fusiontune/fusiontune/backend/corpus"
 )
 
 // TestCorpusHashIsLoadCorpusHash checks that hashing a corpus's bytes gives
@@ -28,29 +28,29 @@ func TestCorpusHashIsLoadCorpusHash(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name string
-		c    engine.CorpusConfig
+		c    corpus.Config
 	}{
-		{"beir", engine.CorpusConfig{Path: "testdata/tiny/corpus.jsonl", Format: engine.FormatBEIR}},
-		{"default format", engine.CorpusConfig{Path: "testdata/tiny/corpus.jsonl"}},
-		{"jsonl fields", engine.CorpusConfig{Path: jsonl, Format: engine.FormatJSONL, IDField: "key", TextField: "body"}},
-		{"folder", engine.CorpusConfig{Path: folder, Format: engine.FormatDir}},
+		{"beir", corpus.Config{Path: "testdata/tiny/corpus.jsonl", Format: corpus.FormatBEIR}},
+		{"default format", corpus.Config{Path: "testdata/tiny/corpus.jsonl"}},
+		{"jsonl fields", corpus.Config{Path: jsonl, Format: corpus.FormatJSONL, IDField: "key", TextField: "body"}},
+		{"folder", corpus.Config{Path: folder, Format: corpus.FormatDir}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			corpus, err := engine.LoadCorpus(tc.c)
+			loaded, err := corpus.Load(tc.c)
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := engine.CorpusHash(tc.c)
+			got, err := corpus.Hash(tc.c)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got != corpus.Hash {
-				t.Errorf("CorpusHash = %s, LoadCorpus's Hash = %s", got, corpus.Hash)
+			if got != loaded.Hash {
+				t.Errorf("Hash = %s, Load's Hash = %s", got, loaded.Hash)
 			}
 		})
 	}
-	if _, err := engine.CorpusHash(engine.CorpusConfig{Path: filepath.Join(dir, "absent.jsonl")}); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("CorpusHash of a missing file: %v, want a not-exist error", err)
+	if _, err := corpus.Hash(corpus.Config{Path: filepath.Join(dir, "absent.jsonl")}); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("Hash of a missing file: %v, want a not-exist error", err)
 	}
 }
 
@@ -60,28 +60,28 @@ func TestCorpusHashIsLoadCorpusHash(t *testing.T) {
 // computed again.
 func TestCachedChunksFingerprint(t *testing.T) {
 	dir, path, data := tinyCorpusCopy(t)
-	c := engine.CorpusConfig{Path: path, Format: engine.FormatBEIR}
+	c := corpus.Config{Path: path, Format: corpus.FormatBEIR}
 	cache := filepath.Join(dir, "cache")
 	loads := 0
-	load := func() (*engine.Corpus, error) {
+	load := func() (*corpus.Corpus, error) {
 		loads++
-		return engine.LoadCorpus(c)
+		return corpus.Load(c)
 	}
-	want := func(chunk engine.ChunkConfig) string {
+	want := func(chunk corpus.ChunkConfig) string {
 		t.Helper()
-		corpus, err := engine.LoadCorpus(c)
+		loaded, err := corpus.Load(c)
 		if err != nil {
 			t.Fatal(err)
 		}
-		fp, err := engine.ChunksFingerprint(corpus.Docs, chunk)
+		fp, err := corpus.ChunksFingerprint(loaded.Docs, chunk)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return fp
 	}
-	check := func(what string, chunk engine.ChunkConfig, wantLoads int) {
+	check := func(what string, chunk corpus.ChunkConfig, wantLoads int) {
 		t.Helper()
-		got, err := engine.CachedChunksFingerprint(c, chunk, cache, load)
+		got, err := corpus.CachedChunksFingerprint(c, chunk, cache, load)
 		if err != nil {
 			t.Fatalf("%s: %v", what, err)
 		}
@@ -92,7 +92,7 @@ func TestCachedChunksFingerprint(t *testing.T) {
 			t.Errorf("%s: the corpus was read %d times, want %d", what, loads, wantLoads)
 		}
 	}
-	whole, small := engine.ChunkConfig{}, engine.ChunkConfig{Size: 8, Overlap: 2}
+	whole, small := corpus.ChunkConfig{}, corpus.ChunkConfig{Size: 8, Overlap: 2}
 	check("first", whole, 1)
 	check("kept", whole, 1)
 	check("other chunk settings", small, 2)
@@ -116,23 +116,23 @@ func TestCachedChunksFingerprint(t *testing.T) {
 	check("changed corpus", whole, 4)
 	check("changed corpus, kept", whole, 4)
 
-	got, err := engine.CachedChunksFingerprint(c, whole, "", load)
+	got, err := corpus.CachedChunksFingerprint(c, whole, "", load)
 	if err != nil || got != want(whole) || loads != 5 {
 		t.Errorf("without a cache dir: %s, %v, %d reads; want %s, nil, 5", got, err, loads, want(whole))
 	}
 }
 
-// TestCachedCorpusIDs checks that the kept ids are LoadCorpusIDs',
+// TestCachedCorpusIDs checks that the kept ids are LoadIDs',
 // computed and then read back (a kept list stands for the corpus: what it
 // holds is what is returned); that a damaged entry and a changed corpus
 // are read again; and that a corpus that does not load keeps nothing.
 func TestCachedCorpusIDs(t *testing.T) {
 	dir, path, data := tinyCorpusCopy(t)
-	c := engine.CorpusConfig{Path: path}
+	c := corpus.Config{Path: path}
 	cache := filepath.Join(dir, "cache")
-	ids := func(corpus *engine.Corpus) []string {
+	ids := func(loaded *corpus.Corpus) []string {
 		var out []string
-		for _, d := range corpus.Docs {
+		for _, d := range loaded.Docs {
 			if d.Title != "" || d.Text != "" {
 				t.Fatalf("document %s has text: ids only", d.ID)
 			}
@@ -142,12 +142,12 @@ func TestCachedCorpusIDs(t *testing.T) {
 	}
 	check := func(what string) {
 		t.Helper()
-		want, err := engine.LoadCorpusIDs(c)
+		want, err := corpus.LoadIDs(c)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for range 2 { // computed, then kept
-			got, err := engine.CachedCorpusIDs(c, cache)
+			got, err := corpus.CachedIDs(c, cache)
 			if err != nil {
 				t.Fatalf("%s: %v", what, err)
 			}
@@ -164,7 +164,7 @@ func TestCachedCorpusIDs(t *testing.T) {
 	if err := os.WriteFile(kept[0], []byte(`["stands-for-it"]`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := engine.CachedCorpusIDs(c, cache); err != nil || !slices.Equal(ids(got), []string{"stands-for-it"}) {
+	if got, err := corpus.CachedIDs(c, cache); err != nil || !slices.Equal(ids(got), []string{"stands-for-it"}) {
 		t.Fatalf("with a kept list: %v (%v), want the list kept", got, err)
 	}
 	if err := os.WriteFile(kept[0], []byte("[]"), 0o644); err != nil {
@@ -179,8 +179,8 @@ func TestCachedCorpusIDs(t *testing.T) {
 		t.Fatal(err)
 	}
 	before, _ := filepath.Glob(filepath.Join(cache, "ids-*"))
-	if _, err := engine.CachedCorpusIDs(c, cache); err == nil || !strings.Contains(err.Error(), "duplicate document id") {
-		t.Errorf("a corpus with a duplicate id: %v, want LoadCorpusIDs' error", err)
+	if _, err := corpus.CachedIDs(c, cache); err == nil || !strings.Contains(err.Error(), "duplicate document id") {
+		t.Errorf("a corpus with a duplicate id: %v, want LoadIDs' error", err)
 	}
 	if after, _ := filepath.Glob(filepath.Join(cache, "ids-*")); len(after) != len(before) {
 		t.Errorf("a corpus that does not load kept ids: %v", after)

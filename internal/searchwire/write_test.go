@@ -1,21 +1,20 @@
-package engine
+package searchwire_test
 
 import (
 	"encoding/json"
 	"math"
 	"testing"
 
-	"github.com/fusiontune/fusiontune/backend"
-	"github.com/fusiontune/fusiontune/backend/fusion"
+	"github.com/fusiontune/fusiontune/internal/searchwire"
 )
 
 // sameJSON fails unless appendSearchResponse writes json.Marshal's bytes
 // for resp, or declines (false) exactly where json.Marshal fails or
 // candidates are present.
-func sameJSON(t *testing.T, resp backend.SearchResponse) {
+func sameJSON(t *testing.T, resp searchwire.Response) {
 	t.Helper()
 	want, err := json.Marshal(resp)
-	got, ok := appendSearchResponse([]byte("prefix"), &resp)
+	got, ok := searchwire.AppendResponse([]byte("prefix"), &resp)
 	if string(got[:6]) != "prefix" {
 		t.Fatalf("dst overwritten: %q", got)
 	}
@@ -43,44 +42,44 @@ func TestAppendSearchResponse(t *testing.T) {
 		5e-324, 1e20, 1e21, 123456789.125, -2.5e-9, math.MaxFloat64, 60}
 	tests := []struct {
 		name string
-		resp backend.SearchResponse
+		resp searchwire.Response
 	}{
-		{"zero", backend.SearchResponse{}},
-		{"empty hits", backend.SearchResponse{Hits: []backend.Hit{}, Routing: RoutingNoResults}},
-		{"variants", backend.SearchResponse{Hits: []backend.Hit{{DocID: "d", Score: 1}}, Variants: []backend.Variant{{}, {Hits: []backend.Hit{}}, {Hits: []backend.Hit{{DocID: "e", ChunkID: "e#1", Score: 0.25, Text: "t"}}, Routing: "search"}}}},
-		{"timings", backend.SearchResponse{Hits: []backend.Hit{}, Timings: &backend.StageTimings{LexicalMS: 0.123, DenseMS: 0, FusionMS: 1e-7}}},
-		{"explain", backend.SearchResponse{Hits: []backend.Hit{}, Candidates: nil}},
+		{"zero", searchwire.Response{}},
+		{"empty hits", searchwire.Response{Hits: []searchwire.Hit{}, Routing: "no_results"}},
+		{"variants", searchwire.Response{Hits: []searchwire.Hit{{DocID: "d", Score: 1}}, Variants: []searchwire.Variant{{}, {Hits: []searchwire.Hit{}}, {Hits: []searchwire.Hit{{DocID: "e", ChunkID: "e#1", Score: 0.25, Text: "t"}}, Routing: "search"}}}},
+		{"timings", searchwire.Response{Hits: []searchwire.Hit{}, Timings: &searchwire.Timings{LexicalMS: 0.123, DenseMS: 0, FusionMS: 1e-7}}},
+		{"explain", searchwire.Response{Hits: []searchwire.Hit{}, Candidates: nil}},
 	}
 	for _, s := range strs {
 		tests = append(tests, struct {
 			name string
-			resp backend.SearchResponse
-		}{"string " + s, backend.SearchResponse{Hits: []backend.Hit{{DocID: s, ChunkID: s, Score: 0.5, Text: s}}, Routing: s}})
+			resp searchwire.Response
+		}{"string " + s, searchwire.Response{Hits: []searchwire.Hit{{DocID: s, ChunkID: s, Score: 0.5, Text: s}}, Routing: s}})
 	}
 	for _, x := range floats {
 		tests = append(tests, struct {
 			name string
-			resp backend.SearchResponse
-		}{"float", backend.SearchResponse{Hits: []backend.Hit{{DocID: "d", Score: x}, {DocID: "e", Score: -x}}, Timings: &backend.StageTimings{LexicalMS: x, DenseMS: -x, FusionMS: x / 7}}})
+			resp searchwire.Response
+		}{"float", searchwire.Response{Hits: []searchwire.Hit{{DocID: "d", Score: x}, {DocID: "e", Score: -x}}, Timings: &searchwire.Timings{LexicalMS: x, DenseMS: -x, FusionMS: x / 7}}})
 	}
 	for _, x := range []float64{math.Inf(1), math.Inf(-1), math.NaN()} {
 		tests = append(tests, struct {
 			name string
-			resp backend.SearchResponse
-		}{"not finite", backend.SearchResponse{Hits: []backend.Hit{{DocID: "d", Score: x}}}},
+			resp searchwire.Response
+		}{"not finite", searchwire.Response{Hits: []searchwire.Hit{{DocID: "d", Score: x}}}},
 			struct {
 				name string
-				resp backend.SearchResponse
-			}{"not finite timing", backend.SearchResponse{Timings: &backend.StageTimings{FusionMS: x}}},
+				resp searchwire.Response
+			}{"not finite timing", searchwire.Response{Timings: &searchwire.Timings{FusionMS: x}}},
 			struct {
 				name string
-				resp backend.SearchResponse
-			}{"not finite variant", backend.SearchResponse{Variants: []backend.Variant{{Hits: []backend.Hit{{Score: x}}}}}})
+				resp searchwire.Response
+			}{"not finite variant", searchwire.Response{Variants: []searchwire.Variant{{Hits: []searchwire.Hit{{Score: x}}}}}})
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { sameJSON(t, tt.resp) })
 	}
-	if _, ok := appendSearchResponse(nil, &backend.SearchResponse{Candidates: map[string][]fusion.Candidate{"bm25": {}}}); ok {
+	if _, ok := searchwire.AppendResponse(nil, &searchwire.Response{Candidates: map[string][]searchwire.Candidate{"bm25": {}}}); ok {
 		t.Error("candidates: the encoder did not leave them to encoding/json")
 	}
 }
@@ -92,9 +91,9 @@ func FuzzSearchResponseJSON(f *testing.F) {
 	f.Add("", "", "\xff\xfe", "", math.Inf(1), 1e21)
 	f.Add("ü", "\x00", "a\\b", "no_results", 1e-7, -0.0)
 	f.Fuzz(func(t *testing.T, doc, chunk, text, routing string, score, ms float64) {
-		hits := []backend.Hit{{DocID: doc, ChunkID: chunk, Score: score, Text: text}, {DocID: text, Score: ms}}
-		sameJSON(t, backend.SearchResponse{Hits: hits, Routing: routing,
-			Variants: []backend.Variant{{Hits: hits[1:], Routing: doc}},
-			Timings:  &backend.StageTimings{LexicalMS: ms, DenseMS: score, FusionMS: 0}})
+		hits := []searchwire.Hit{{DocID: doc, ChunkID: chunk, Score: score, Text: text}, {DocID: text, Score: ms}}
+		sameJSON(t, searchwire.Response{Hits: hits, Routing: routing,
+			Variants: []searchwire.Variant{{Hits: hits[1:], Routing: doc}},
+			Timings:  &searchwire.Timings{LexicalMS: ms, DenseMS: score, FusionMS: 0}})
 	})
 }

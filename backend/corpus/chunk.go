@@ -1,4 +1,4 @@
-package engine
+package corpus
 
 import (
 	"crypto/sha256"
@@ -104,7 +104,7 @@ func tokenSpans(s string, dst [][2]int) [][2]int {
 // ChunkFingerprint hashes what the retrievers index of chunks: each
 // chunk's id, document, title (titles[i], the title of chunk i's
 // document) and text, in order. Two chunkings with equal fingerprints
-// build the same indexes and rank alike (see Config.IndexFingerprint).
+// build the same indexes and rank alike (see engine.Config.IndexFingerprint).
 func ChunkFingerprint(chunks []Chunk, titles []string) string {
 	h := sha256.New()
 	io.WriteString(h, "fusiontune-chunks-v1")
@@ -129,7 +129,7 @@ func chunkTitles(docs []Document, chunks []Chunk) []string {
 	return titles
 }
 
-// ChunksFingerprint chunks docs under c as Build does and returns the
+// ChunksFingerprint chunks docs under c as the engine's Build does and returns the
 // ChunkFingerprint of the chunks: equal for two chunk settings that cut
 // the corpus alike (a chunk size above every document's length, say).
 func ChunksFingerprint(docs []Document, c ChunkConfig) (string, error) {

@@ -1,4 +1,4 @@
-package engine_test
+package corpus_test
 
 import (
 	"os"
@@ -7,12 +7,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fusiontune/fusiontune/backend/engine"
+	"github.com/fusiontune/fusiontune/backend/corpus"
 )
 
 // TestLoadCorpusIDsEqualsLoadCorpus: reading a corpus's ids only accepts
-// the lines LoadCorpus accepts, with the same ids in the same order, and
-// refuses the others with LoadCorpus's error: escaped titles and texts
+// the lines Load accepts, with the same ids in the same order, and
+// refuses the others with Load's error: escaped titles and texts
 // (left undecoded, on the fast path), lines only the general path reads
 // (non-string members, null titles), malformed lines of every kind, and
 // a folder corpus (read whole).
@@ -39,20 +39,20 @@ func TestLoadCorpusIDsEqualsLoadCorpus(t *testing.T) {
 		"byte-order mark": "\ufeff{\"_id\": \"a\", \"text\": \"x\"}\n",
 		"control in text": "{\"_id\": \"a\", \"text\": \"x\x01y\"}",
 	}
-	configs := map[string]engine.CorpusConfig{"dir": {Path: notes, Format: engine.FormatDir}}
+	configs := map[string]corpus.Config{"dir": {Path: notes, Format: corpus.FormatDir}}
 	for name, in := range inputs {
 		path := filepath.Join(dir, name+".jsonl")
 		if err := os.WriteFile(path, []byte(in), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		configs[name] = engine.CorpusConfig{Path: path, Format: engine.FormatBEIR}
+		configs[name] = corpus.Config{Path: path, Format: corpus.FormatBEIR}
 	}
 	for name, cfg := range configs {
 		t.Run(name, func(t *testing.T) {
-			full, ferr := engine.LoadCorpus(cfg)
-			ids, ierr := engine.LoadCorpusIDs(cfg)
+			full, ferr := corpus.Load(cfg)
+			ids, ierr := corpus.LoadIDs(cfg)
 			if (ferr == nil) != (ierr == nil) || ferr != nil && ferr.Error() != ierr.Error() {
-				t.Fatalf("ids only: error %v, LoadCorpus %v", ierr, ferr)
+				t.Fatalf("ids only: error %v, Load %v", ierr, ferr)
 			}
 			if ferr != nil {
 				return
@@ -64,12 +64,12 @@ func TestLoadCorpusIDsEqualsLoadCorpus(t *testing.T) {
 			got := make([]string, len(ids.Docs))
 			for i, d := range ids.Docs {
 				got[i] = d.ID
-				if cfg.Format != engine.FormatDir && (d.Text != "" || d.Title != "") {
+				if cfg.Format != corpus.FormatDir && (d.Text != "" || d.Title != "") {
 					t.Errorf("document %q: ids only kept its title or text", d.ID)
 				}
 			}
 			if !slices.Equal(got, want) {
-				t.Errorf("ids %q, LoadCorpus %q", got, want)
+				t.Errorf("ids %q, Load %q", got, want)
 			}
 		})
 	}
@@ -81,7 +81,7 @@ func TestLoadCorpusIDsEqualsLoadCorpus(t *testing.T) {
 func TestReadJSONLLongLines(t *testing.T) {
 	long := strings.Repeat("abc ", 700_000) // 2.8 MB
 	in := `{"_id": "a", "text": "short"}` + "\n" + `{"_id": "b", "text": "` + long + `"}` + "\n" + `{"_id": "c", "text": "` + long + `x"}`
-	c, err := engine.ReadJSONL(strings.NewReader(in), "corpus.jsonl", "_id", "title", "text")
+	c, err := corpus.ReadJSONL(strings.NewReader(in), "corpus.jsonl", "_id", "title", "text")
 	if err != nil {
 		t.Fatal(err)
 	}
