@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"log/slog"
+	"os"
 
 	"github.com/fusiontune/fusiontune/tuner/pass"
 
@@ -26,7 +27,7 @@ func runSearch(ctx context.Context, a *app, args []string) error {
 	}
 	run, err := pass.SearchFile(ctx, pass.SearchFileOptions{
 		Config: fs.Str("config"), Queries: fs.Str("queries"), K: fs.Int("k"), Tag: fs.Str("tag"), Retriever: fs.Str("retriever"),
-		Log: slog.New(slog.NewTextHandler(a.stderr, nil)),
+		Log: slog.New(slog.NewTextHandler(a.stderr, nil)), Getenv: os.Getenv,
 	})
 	if err != nil {
 		return err

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/cli"
 	"github.com/fusiontune/fusiontune/runs"
@@ -33,7 +34,8 @@ func runShadow(ctx context.Context, a *app, args []string) error {
 	}
 	r := shadow.Request{Logs: fs.Str("log"), SkipBad: fs.Bool("skip-bad-lines"), Control: fs.Str("control"), Treatment: fs.Str("treatment"),
 		K: fs.Int("k"), Metric: fs.Str("metric"), Qrels: fs.Str("qrels"), Dataset: fs.Str("dataset"),
-		SPRT: stats.SPRTOptions{Alpha: fs.Float("alpha"), Beta: fs.Float("beta"), Effect: fs.Float("effect"), BurnIn: fs.Int("burn-in")}}
+		SPRT:   stats.SPRTOptions{Alpha: fs.Float("alpha"), Beta: fs.Float("beta"), Effect: fs.Float("effect"), BurnIn: fs.Int("burn-in")},
+		Getenv: os.Getenv}
 	if err := r.Check(); err != nil {
 		return err
 	}

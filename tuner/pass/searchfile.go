@@ -24,6 +24,9 @@ type SearchFileOptions struct {
 	K               int
 	Tag, Retriever  string
 	Log             *slog.Logger
+	// Getenv reads the API keys the engine config's embedders name (nil:
+	// none); the command passes os.Getenv.
+	Getenv func(string) string
 }
 
 // SearchFile builds the embedded engine of o.Config and searches every
@@ -45,7 +48,7 @@ func SearchFile(ctx context.Context, o SearchFileOptions) (trec.Run, error) {
 	if err != nil {
 		return trec.Run{}, inputerr.Wrap(err)
 	}
-	e, err := engine.New(cfg, engine.Options{Logger: o.Log})
+	e, err := engine.New(cfg, engine.Options{Logger: o.Log, Getenv: o.Getenv})
 	if err != nil {
 		return trec.Run{}, inputerr.Wrap(fmt.Errorf("%s: %w", o.Config, err))
 	}

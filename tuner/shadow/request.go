@@ -31,6 +31,9 @@ type Request struct {
 	Seed int64
 	// OpenStore opens the runs directory a run:RUN side names.
 	OpenStore func() (*runs.Store, error)
+	// Getenv reads the API keys an engine config's embedders name (nil:
+	// none); the command passes os.Getenv.
+	Getenv func(string) string
 }
 
 // Check checks the request's values that need no file; its errors are
@@ -59,6 +62,7 @@ func (r Request) Config(ctx context.Context) (Config, error) {
 	if c.Log, err = ReadLogs(r.Logs, r.SkipBad); err != nil {
 		return c, err
 	}
+	c.Getenv = r.Getenv
 	c.Options = Options{K: r.K, Metric: m, Grades: metrics.DefaultOptions(), SPRT: r.SPRT, Seed: r.Seed}
 	if c.Control, err = ResolveSide(r.Control, r.OpenStore); err != nil {
 		return c, err

@@ -33,6 +33,9 @@ type Config struct {
 	Judgments map[string]map[string]int
 	Options   Options
 	Logger    *slog.Logger
+	// Getenv reads the API keys a config side's embedders name (nil:
+	// none).
+	Getenv func(string) string
 }
 
 // Shadow answers every distinct logged query with both sides and compares
@@ -98,7 +101,7 @@ func (c Config) answers(ctx context.Context, s Side, logged []Logged, texts []st
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	e, err := Engine(ctx, s.Config, s.File, s.BaseDir, log)
+	e, err := Engine(ctx, s.Config, s.File, s.BaseDir, log, c.Getenv)
 	if err != nil {
 		return nil, fmt.Errorf("shadow: %s: %w", s.Name, err)
 	}

@@ -99,7 +99,7 @@ func TestRunEngines(t *testing.T) {
 	ctx := context.Background()
 	lists := map[int][]List{}
 	for _, k := range []int{60, 1} {
-		e, err := Engine(ctx, cfg(k), filepath.Join(dir, "engine.yaml"), dir, nil)
+		e, err := Engine(ctx, cfg(k), filepath.Join(dir, "engine.yaml"), dir, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -90,13 +90,14 @@ func Run(ctx context.Context, s backend.Searcher, texts []string, k int) ([]List
 }
 
 // Engine builds the embedded engine of an engine config (YAML, with
-// relative paths resolved against baseDir); the caller closes it.
-func Engine(ctx context.Context, config []byte, file, baseDir string, log *slog.Logger) (*engine.Engine, error) {
+// relative paths resolved against baseDir), its embedders' API keys read
+// with getenv (nil: none); the caller closes it.
+func Engine(ctx context.Context, config []byte, file, baseDir string, log *slog.Logger, getenv func(string) string) (*engine.Engine, error) {
 	cfg, err := engine.ParseConfig(config, file, baseDir)
 	if err != nil {
 		return nil, err
 	}
-	e, err := engine.New(cfg, engine.Options{Logger: log})
+	e, err := engine.New(cfg, engine.Options{Logger: log, Getenv: getenv})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
