@@ -14,6 +14,7 @@ import (
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 
 	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/backend/corpus"
 	"github.com/fusiontune/fusiontune/backend/engine"
 	"github.com/fusiontune/fusiontune/backend/fusion"
 	"github.com/fusiontune/fusiontune/experiments"
@@ -307,13 +308,13 @@ func scifactData(t *testing.T) (engine.Config, []scoring.Query) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := engineConfig(t, filepath.Join(dir, "corpus.jsonl"), engine.FormatBEIR, "lsa-256")
+	cfg := engineConfig(t, filepath.Join(dir, "corpus.jsonl"), corpus.FormatBEIR, "lsa-256")
 	return cfg, resolveQueries(t, gs, cfg.Corpus)
 }
 
-func engineConfig(t *testing.T, corpus, format, model string) engine.Config {
+func engineConfig(t *testing.T, path, format, model string) engine.Config {
 	cfg := engine.DefaultConfig()
-	cfg.Corpus = engine.CorpusConfig{Path: corpus, Format: format}
+	cfg.Corpus = corpus.Config{Path: path, Format: format}
 	cfg.Retrievers = []string{engine.BM25, engine.Dense}
 	cfg.Dense.Model = model
 	cfg.Depth = effDepth
@@ -321,14 +322,14 @@ func engineConfig(t *testing.T, corpus, format, model string) engine.Config {
 	return cfg
 }
 
-func resolveQueries(t *testing.T, gs *experiments.GoldenSet, c engine.CorpusConfig) []scoring.Query {
+func resolveQueries(t *testing.T, gs *experiments.GoldenSet, c corpus.Config) []scoring.Query {
 	t.Helper()
-	corpus, err := engine.LoadCorpus(c)
+	cp, err := corpus.Load(c)
 	if err != nil {
 		t.Fatal(err)
 	}
-	docs := make([]experiments.Document, len(corpus.Docs))
-	for i, d := range corpus.Docs {
+	docs := make([]experiments.Document, len(cp.Docs))
+	for i, d := range cp.Docs {
 		docs[i] = experiments.Document{ID: d.ID, Text: d.Text}
 	}
 	res, err := gs.Resolve(docs)

@@ -13,6 +13,7 @@ import (
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 
 	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/backend/corpus"
 	"github.com/fusiontune/fusiontune/backend/engine"
 	"github.com/fusiontune/fusiontune/backend/fusion"
 	"github.com/fusiontune/fusiontune/experiments"
@@ -39,9 +40,9 @@ func benchGrid() []fusion.Settings {
 // demoLists runs every demo query once on the in-process engine with
 // explain and prepares the candidate lists (2 x 100 per query).
 func demoLists(b testing.TB) ([]scoring.Query, []*fusion.Prepared) {
-	qs, corpus := demoQueries(b)
+	qs, path := demoQueries(b)
 	cfg := engine.DefaultConfig()
-	cfg.Corpus.Path, cfg.Corpus.Format = corpus, engine.FormatBEIR
+	cfg.Corpus.Path, cfg.Corpus.Format = path, corpus.FormatBEIR
 	cfg.Dense.Model = "hash-384"
 	cfg.CacheDir = filepath.Join(b.TempDir(), "cache")
 	e, err := engine.New(cfg, engine.Options{})

@@ -7,6 +7,7 @@ import (
 
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 
+	"github.com/fusiontune/fusiontune/backend/corpus"
 	"github.com/fusiontune/fusiontune/backend/engine"
 	"github.com/fusiontune/fusiontune/backend/engine/enginetest"
 	"github.com/fusiontune/fusiontune/experiments"
@@ -22,12 +23,12 @@ func demoQueries(tb testing.TB) ([]scoring.Query, string) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	corpus := filepath.Join(dir, "corpus.jsonl")
+	path := filepath.Join(dir, "corpus.jsonl")
 	gs, err := experiments.LoadGoldenSet(filepath.Join(dir, "golden.json"), experiments.LoadOptions{Format: experiments.FormatNative})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	c, err := engine.LoadCorpus(engine.CorpusConfig{Path: corpus})
+	c, err := corpus.Load(corpus.Config{Path: path})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -47,17 +48,17 @@ func demoQueries(tb testing.TB) ([]scoring.Query, string) {
 		}
 		qs = append(qs, tq)
 	}
-	return qs, corpus
+	return qs, path
 }
 
 // engineBackend is the embedded engine behind a real HTTP server on
 // 127.0.0.1 (enginetest.Backend).
 type engineBackend = enginetest.Backend
 
-func newEngineBackend(t *testing.T, corpus string) *engineBackend {
+func newEngineBackend(t *testing.T, path string) *engineBackend {
 	cfg := engine.DefaultConfig()
-	cfg.Corpus.Path = corpus
-	cfg.Corpus.Format = engine.FormatBEIR
+	cfg.Corpus.Path = path
+	cfg.Corpus.Format = corpus.FormatBEIR
 	cfg.Dense.Model = "hash-384"
 	cfg.CacheDir = filepath.Join(t.TempDir(), "cache")
 	cfg.Listen = "127.0.0.1:0"

@@ -49,7 +49,7 @@ type Config struct {
 	Fusion fusion.Params `yaml:"fusion"`
 }
 
-// ChunkConfig cuts documents into windows (engine.ChunkConfig); size 0
+// ChunkConfig cuts documents into windows (corpus.ChunkConfig); size 0
 // keeps whole documents.
 type ChunkConfig struct {
 	Size    int `yaml:"size"`

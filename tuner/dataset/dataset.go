@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"sync"
 
-	"github.com/fusiontune/fusiontune/backend/engine"
+	"github.com/fusiontune/fusiontune/backend/corpus"
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/experiments/demo"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
@@ -152,14 +152,14 @@ func judgesByID(d experiments.DatasetConfig) bool {
 }
 
 // corpusIDs is CorpusDocuments with the documents' ids only (the same
-// lines accepted, the same errors; engine.LoadCorpusIDs), kept under
+// lines accepted, the same errors; corpus.LoadIDs), kept under
 // cacheDir's corpus folder by the corpus's content hash
-// (engine.CachedCorpusIDs; nothing kept when cacheDir is "").
+// (corpus.CachedIDs; nothing kept when cacheDir is "").
 func corpusIDs(path, cacheDir string) ([]experiments.Document, error) {
 	if cacheDir != "" {
 		cacheDir = filepath.Join(cacheDir, "corpus")
 	}
-	c, err := engine.CachedCorpusIDs(engine.CorpusConfig{Path: path}, cacheDir)
+	c, err := corpus.CachedIDs(corpus.Config{Path: path}, cacheDir)
 	if err != nil {
 		return nil, err
 	}
@@ -173,7 +173,7 @@ func corpusIDs(path, cacheDir string) ([]experiments.Document, error) {
 // CorpusDocuments reads the corpus at path (BEIR corpus.jsonl, JSONL or a
 // folder) as the documents judgments resolve against.
 func CorpusDocuments(path string) ([]experiments.Document, error) {
-	c, err := engine.LoadCorpus(engine.CorpusConfig{Path: path})
+	c, err := corpus.Load(corpus.Config{Path: path})
 	if err != nil {
 		return nil, err
 	}

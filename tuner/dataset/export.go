@@ -10,7 +10,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/fusiontune/fusiontune/backend/engine"
+	"github.com/fusiontune/fusiontune/backend/corpus"
 	"github.com/fusiontune/fusiontune/internal/atomicfile"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/internal/trec"
@@ -147,7 +147,7 @@ func beirQrels(qrels trec.Qrels) ([]byte, error) {
 // beirCorpus renders the corpus at path as BEIR corpus.jsonl lines
 // {_id, title, text}, as the engine reads it.
 func beirCorpus(path string) ([]byte, error) {
-	c, err := engine.LoadCorpus(engine.CorpusConfig{Path: path})
+	c, err := corpus.Load(corpus.Config{Path: path})
 	if err != nil {
 		return nil, inputerr.Wrap(fmt.Errorf("dataset.corpus: %w", err))
 	}

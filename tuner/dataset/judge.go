@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/fusiontune/fusiontune/backend/engine"
+	"github.com/fusiontune/fusiontune/backend/corpus"
 	"github.com/fusiontune/fusiontune/experiments/judge"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/tuner/scoring"
@@ -47,7 +47,7 @@ func (ds *Dataset) JudgeDocs() (map[string]judge.Doc, error) {
 	if ds.Corpus == "" {
 		return nil, nil
 	}
-	c, err := engine.LoadCorpus(engine.CorpusConfig{Path: ds.Corpus})
+	c, err := corpus.Load(corpus.Config{Path: ds.Corpus})
 	if err != nil {
 		return nil, inputerr.Wrap(fmt.Errorf("dataset.corpus: %w", err))
 	}

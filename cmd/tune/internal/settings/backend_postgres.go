@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/fusiontune/fusiontune/backend/corpus"
 	"github.com/fusiontune/fusiontune/backend/embed"
 	"github.com/fusiontune/fusiontune/backend/engine"
 	"github.com/fusiontune/fusiontune/backend/httpbackend"
@@ -112,27 +113,27 @@ func (b Backend) postgresOptions(corpus string, secret func(...string)) (postgre
 	return postgres.Options{URL: p.URL, Password: password, Base: base, EFSearch: p.EFSearch, Prefix: p.Prefix, Function: p.Function}, nil
 }
 
-// queryVectors fills search.QueryVector from backend.vectors; corpus is the
+// queryVectors fills search.QueryVector from backend.vectors; corpusPath is the
 // dataset's corpus, used when backend.vectors.corpus is unset.
-func (v Vectors) queryVectors(corpus string, secret func(...string), search *httpbackend.SearchOptions) error {
+func (v Vectors) queryVectors(corpusPath string, secret func(...string), search *httpbackend.SearchOptions) error {
 	if v.Model == "" {
 		return nil
 	}
 	if v.Corpus != "" {
-		corpus = v.Corpus
+		corpusPath = v.Corpus
 	}
-	if corpus == "" && strings.HasPrefix(v.Model, "lsa-") {
-		return fmt.Errorf("backend.vectors.corpus: required for %s (the model is fitted on the corpus the documents came from)", v.Model)
+	if corpusPath == "" && strings.HasPrefix(v.Model, "lsa-") {
+		return fmt.Errorf("backend.vectors.corpusPath: required for %s (the model is fitted on the corpusPath the documents came from)", v.Model)
 	}
-	if corpus != "" {
-		abs, err := filepath.Abs(corpus)
+	if corpusPath != "" {
+		abs, err := filepath.Abs(corpusPath)
 		if err != nil {
-			return fmt.Errorf("backend.vectors.corpus: %w", err)
+			return fmt.Errorf("backend.vectors.corpusPath: %w", err)
 		}
-		corpus = abs
+		corpusPath = abs
 	}
 	opts := embedOptions(v.Model, v.BaseURL, v.APIKeyEnv, secret)
-	f, err := engine.QueryVectors(engine.CorpusConfig{Path: corpus}, engine.ChunkConfig{Size: v.ChunkSize, Overlap: v.ChunkOverlap}, v.Model, opts)
+	f, err := engine.QueryVectors(corpus.Config{Path: corpusPath}, corpus.ChunkConfig{Size: v.ChunkSize, Overlap: v.ChunkOverlap}, v.Model, opts)
 	if err != nil {
 		return fmt.Errorf("backend.vectors.model: %w", err)
 	}

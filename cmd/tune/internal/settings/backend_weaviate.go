@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/fusiontune/fusiontune/backend/engine"
+	"github.com/fusiontune/fusiontune/backend/corpus"
 	"github.com/fusiontune/fusiontune/backend/weaviate"
 )
 
@@ -62,26 +62,26 @@ func (b Backend) weaviateProblems(add func(field, format string, args ...any)) {
 	}
 }
 
-// weaviateOptions builds the weaviate kind's options; corpus is the
+// weaviateOptions builds the weaviate kind's options; corpusPath is the
 // dataset's corpus, used when backend.weaviate.corpus is unset ("" for
 // promote and rollback, which read it from the production config). An
 // embedding API key is read from the environment and handed to secret.
-func (b Backend) weaviateOptions(corpus string, secret func(...string)) (weaviate.Options, error) {
+func (b Backend) weaviateOptions(corpusPath string, secret func(...string)) (weaviate.Options, error) {
 	w := b.Weaviate
 	if w.Corpus != "" {
-		corpus = w.Corpus
+		corpusPath = w.Corpus
 	}
-	abs := "-" // promote and rollback read the corpus from the production config
-	if corpus != "" {
+	abs := "-" // promote and rollback read the corpusPath from the production config
+	if corpusPath != "" {
 		var err error
-		if abs, err = filepath.Abs(corpus); err != nil {
-			return weaviate.Options{}, fmt.Errorf("backend.weaviate.corpus: %w", err)
+		if abs, err = filepath.Abs(corpusPath); err != nil {
+			return weaviate.Options{}, fmt.Errorf("backend.weaviate.corpusPath: %w", err)
 		}
 	}
 	opts := embedOptions(w.Model, w.BaseURL, w.APIKeyEnv, secret)
 	return weaviate.Options{
 		Bin: w.Bin, URL: w.URL, MaxResults: w.MaxResults, Model: w.Model, Embed: opts,
-		Corpus: engine.CorpusConfig{Path: abs}, IndexType: w.IndexType, ClassPrefix: w.ClassPrefix,
+		Corpus: corpus.Config{Path: abs}, IndexType: w.IndexType, ClassPrefix: w.ClassPrefix,
 		StartTimeout: b.StartTimeout, Settle: b.Settle,
 	}, nil
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/backend/corpus"
 	"github.com/fusiontune/fusiontune/backend/engine"
 	"github.com/fusiontune/fusiontune/backend/engine/enginetest"
 	"github.com/fusiontune/fusiontune/backend/fusion"
@@ -23,11 +24,11 @@ var (
 	_ backend.FusionResolver = (*engineFactory)(nil)
 )
 
-// newEngineFactory is the engine on corpus (BEIR) with the hashed dense
+// newEngineFactory is the engine on the corpus at path (BEIR) with the hashed dense
 // model, its index cache in a temporary directory.
-func newEngineFactory(t *testing.T, corpus string) *engineFactory {
+func newEngineFactory(t *testing.T, path string) *engineFactory {
 	cfg := engine.DefaultConfig()
-	cfg.Corpus.Path, cfg.Corpus.Format = corpus, engine.FormatBEIR
+	cfg.Corpus.Path, cfg.Corpus.Format = path, corpus.FormatBEIR
 	cfg.Dense.Model = "hash-384"
 	cfg.CacheDir = filepath.Join(t.TempDir(), "cache")
 	cfg.Listen = "127.0.0.1:0"
