@@ -6,10 +6,10 @@ import (
 
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/cli"
 	"github.com/fusiontune/fusiontune/experiments"
-	"github.com/fusiontune/fusiontune/experiments/harvest"
 	"github.com/fusiontune/fusiontune/internal/querylog"
 	"github.com/fusiontune/fusiontune/tuner/judging"
-	"github.com/fusiontune/fusiontune/tuner/pool"
+	"github.com/fusiontune/fusiontune/tuner/judging/harvest"
+	"github.com/fusiontune/fusiontune/tuner/judging/pool"
 )
 
 var harvestSpec = cli.Spec{Name: "harvest", Usage: usage("harvest"), Flags: []cli.Flag{configFlag, labelsFlag,

@@ -5,8 +5,8 @@ import (
 	"fmt"
 
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/cli"
-	"github.com/fusiontune/fusiontune/experiments/judge"
 	"github.com/fusiontune/fusiontune/tuner/judging"
+	"github.com/fusiontune/fusiontune/tuner/judging/judge"
 )
 
 // judgeCommands is the dispatch table of `tune judge`, in help order.

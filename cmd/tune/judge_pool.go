@@ -5,7 +5,7 @@ import (
 
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/cli"
 	"github.com/fusiontune/fusiontune/tuner/judging"
-	"github.com/fusiontune/fusiontune/tuner/pool"
+	"github.com/fusiontune/fusiontune/tuner/judging/pool"
 )
 
 var judgePoolSpec = cli.Spec{Name: "judge pool", Usage: usage("judge-pool"), Args: cli.ArgRange(1, 1, "one RUN"), Flags: []cli.Flag{configFlag, runsDirFlag,

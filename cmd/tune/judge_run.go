@@ -7,9 +7,9 @@ import (
 
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/cli"
 	tunesettings "github.com/fusiontune/fusiontune/cmd/tune/internal/settings"
-	"github.com/fusiontune/fusiontune/experiments/judge"
-	"github.com/fusiontune/fusiontune/experiments/judge/llm"
 	"github.com/fusiontune/fusiontune/tuner/judging"
+	"github.com/fusiontune/fusiontune/tuner/judging/judge"
+	"github.com/fusiontune/fusiontune/tuner/judging/judge/llm"
 )
 
 var judgeRunSpec = judgeSpec("run", cli.NoArgs,

@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/cli"
-	"github.com/fusiontune/fusiontune/experiments/labels"
 	"github.com/fusiontune/fusiontune/internal/atomicfile"
 	"github.com/fusiontune/fusiontune/tuner/judging"
+	"github.com/fusiontune/fusiontune/tuner/judging/labels"
 )
 
 var judgeImportSpec = judgeSpec("import", cli.ArgRange(1, 1, "one FILE"),

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fusiontune/fusiontune/experiments/judge/llm/llmtest"
+	"github.com/fusiontune/fusiontune/tuner/judging/judge/llm/llmtest"
 )
 
 // judgeKey is the API key the tests' judge server requires; it must never

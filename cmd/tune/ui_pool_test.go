@@ -9,7 +9,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/fusiontune/fusiontune/experiments/labels"
+	"github.com/fusiontune/fusiontune/tuner/judging/labels"
 )
 
 // uiPool drives the pool page of the app at base (started with --pool,

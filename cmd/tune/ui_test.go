@@ -18,8 +18,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/fusiontune/fusiontune/experiments/labels"
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/judging/labels"
 )
 
 var uiShots = flag.String("ui.shots", "", "save the tune ui screenshots in this directory (default: a new temporary directory, kept)")

@@ -41,10 +41,10 @@ import (
 
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 
-	"github.com/fusiontune/fusiontune/experiments/judge"
-	"github.com/fusiontune/fusiontune/experiments/labels"
 	"github.com/fusiontune/fusiontune/runs"
-	"github.com/fusiontune/fusiontune/tuner/pool"
+	"github.com/fusiontune/fusiontune/tuner/judging/judge"
+	"github.com/fusiontune/fusiontune/tuner/judging/labels"
+	"github.com/fusiontune/fusiontune/tuner/judging/pool"
 )
 
 // grid is the sweep: RRF over k and the bm25 weight, and min-max linear

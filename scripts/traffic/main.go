@@ -36,10 +36,10 @@ import (
 
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/experiments/demo"
-	"github.com/fusiontune/fusiontune/experiments/harvest"
-	"github.com/fusiontune/fusiontune/experiments/judge"
-	"github.com/fusiontune/fusiontune/experiments/labels"
 	"github.com/fusiontune/fusiontune/scripts/tuneserve"
+	"github.com/fusiontune/fusiontune/tuner/judging/harvest"
+	"github.com/fusiontune/fusiontune/tuner/judging/judge"
+	"github.com/fusiontune/fusiontune/tuner/judging/labels"
 )
 
 func main() {

@@ -5,8 +5,8 @@ import (
 	"os"
 
 	"github.com/fusiontune/fusiontune/backend/corpus"
-	"github.com/fusiontune/fusiontune/experiments/judge"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
+	"github.com/fusiontune/fusiontune/tuner/judging/judge"
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 )
 

@@ -1,4 +1,12 @@
-// Package judging holds the flows of the `tune judge` commands over a
+// Package judging is the root of the judging subtree: judges
+// (tuner/judging/judge: people, a qrels file; judge/llm: an
+// OpenAI-compatible LLM), the label store (tuner/judging/labels), pools
+// (tuner/judging/pool), implicit judgments from query logs
+// (tuner/judging/harvest), and here the flows over them. JudgeLoop judges
+// a run's leading trials' unjudged hits as it tunes and scores every trial
+// again; PoolRun pools a recorded run's trials for judging.
+//
+// It also holds the flows of the `tune judge` commands over a
 // dataset and its label store, as plain Go calls: an Env (the dataset, its
 // id in the store, how to open the store and build the LLM judge); Run
 // judges a pool's pairs with the LLM judge or a qrels file (or, dry, says

@@ -5,10 +5,10 @@ import (
 
 	"github.com/fusiontune/fusiontune/tuner/dataset"
 
-	"github.com/fusiontune/fusiontune/experiments/judge"
-	"github.com/fusiontune/fusiontune/experiments/judge/llm"
-	"github.com/fusiontune/fusiontune/experiments/labels"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
+	"github.com/fusiontune/fusiontune/tuner/judging/judge"
+	"github.com/fusiontune/fusiontune/tuner/judging/judge/llm"
+	"github.com/fusiontune/fusiontune/tuner/judging/labels"
 )
 
 // Env is what the judge flows share: the dataset, its id in the label

@@ -10,9 +10,9 @@ import (
 
 	"github.com/fusiontune/fusiontune/tuner/dataset"
 
-	"github.com/fusiontune/fusiontune/experiments/harvest"
 	"github.com/fusiontune/fusiontune/internal/atomicfile"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
+	"github.com/fusiontune/fusiontune/tuner/judging/harvest"
 )
 
 // HarvestRequest is `tune harvest`: the harvest itself, the label store

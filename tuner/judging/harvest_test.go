@@ -10,11 +10,11 @@ import (
 	"testing"
 
 	"github.com/fusiontune/fusiontune/experiments"
-	"github.com/fusiontune/fusiontune/experiments/harvest"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/internal/querylog"
 	"github.com/fusiontune/fusiontune/tuner/judging"
-	"github.com/fusiontune/fusiontune/tuner/pool"
+	"github.com/fusiontune/fusiontune/tuner/judging/harvest"
+	"github.com/fusiontune/fusiontune/tuner/judging/pool"
 )
 
 // TestHarvestWritesPool: with Judge the harvest pools the added queries'

@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/fusiontune/fusiontune/experiments/harvest"
-	"github.com/fusiontune/fusiontune/experiments/labels"
-	"github.com/fusiontune/fusiontune/tuner/pool"
+	"github.com/fusiontune/fusiontune/tuner/judging/harvest"
+	"github.com/fusiontune/fusiontune/tuner/judging/labels"
+	"github.com/fusiontune/fusiontune/tuner/judging/pool"
 )
 
 // PoolHarvested pools the answers production served to the queries a

@@ -5,9 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fusiontune/fusiontune/experiments/harvest"
-	"github.com/fusiontune/fusiontune/experiments/labels"
 	"github.com/fusiontune/fusiontune/internal/querylog"
+	"github.com/fusiontune/fusiontune/tuner/judging/harvest"
+	"github.com/fusiontune/fusiontune/tuner/judging/labels"
 )
 
 // TestHarvestPool: each logged search of an added query is a ranking;

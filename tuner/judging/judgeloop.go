@@ -9,12 +9,12 @@ import (
 	"math"
 	"slices"
 
-	"github.com/fusiontune/fusiontune/experiments/labels"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/metrics/stats"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner/dataset"
-	"github.com/fusiontune/fusiontune/tuner/pool"
+	"github.com/fusiontune/fusiontune/tuner/judging/labels"
+	"github.com/fusiontune/fusiontune/tuner/judging/pool"
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 )
 

@@ -9,11 +9,11 @@ import (
 
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 
-	"github.com/fusiontune/fusiontune/experiments/labels"
 	"github.com/fusiontune/fusiontune/metrics"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner/judging"
-	"github.com/fusiontune/fusiontune/tuner/pool"
+	"github.com/fusiontune/fusiontune/tuner/judging/labels"
+	"github.com/fusiontune/fusiontune/tuner/judging/pool"
 )
 
 // judgeLoopRun records two trials on one query: A ranks u, a, b (a and b

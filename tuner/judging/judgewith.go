@@ -3,9 +3,9 @@ package judging
 import (
 	"context"
 
-	"github.com/fusiontune/fusiontune/experiments/judge"
-	"github.com/fusiontune/fusiontune/experiments/labels"
-	"github.com/fusiontune/fusiontune/tuner/pool"
+	"github.com/fusiontune/fusiontune/tuner/judging/judge"
+	"github.com/fusiontune/fusiontune/tuner/judging/labels"
+	"github.com/fusiontune/fusiontune/tuner/judging/pool"
 )
 
 // JudgeWith adapts a judge to the judge loop: pairs carry the query texts

@@ -14,10 +14,10 @@ import (
 	"github.com/fusiontune/fusiontune/tuner/dataset"
 
 	"github.com/fusiontune/fusiontune/experiments"
-	"github.com/fusiontune/fusiontune/experiments/judge"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/tuner/judging"
-	"github.com/fusiontune/fusiontune/tuner/pool"
+	"github.com/fusiontune/fusiontune/tuner/judging/judge"
+	"github.com/fusiontune/fusiontune/tuner/judging/pool"
 )
 
 // TestJudgeData reads what the judge commands need from the shipped demo:

@@ -8,11 +8,11 @@ import (
 
 	"github.com/fusiontune/fusiontune/tuner/dataset"
 
-	"github.com/fusiontune/fusiontune/experiments/harvest"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/judging/harvest"
 
-	"github.com/fusiontune/fusiontune/tuner/pool"
+	"github.com/fusiontune/fusiontune/tuner/judging/pool"
 )
 
 // Pool pools the unjudged pairs of run's chosen trials (PoolRun),

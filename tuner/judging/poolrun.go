@@ -11,7 +11,7 @@ import (
 	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner/dataset"
-	"github.com/fusiontune/fusiontune/tuner/pool"
+	"github.com/fusiontune/fusiontune/tuner/judging/pool"
 	"github.com/fusiontune/fusiontune/tuner/replay"
 )
 

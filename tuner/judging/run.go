@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/fusiontune/fusiontune/experiments/judge"
-	"github.com/fusiontune/fusiontune/experiments/judge/llm"
+	"github.com/fusiontune/fusiontune/tuner/judging/judge"
+	"github.com/fusiontune/fusiontune/tuner/judging/judge/llm"
 )
 
 // RunRequest asks Run to judge a pool's pairs.

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fusiontune/fusiontune/experiments/judge"
-	"github.com/fusiontune/fusiontune/experiments/labels"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
+	"github.com/fusiontune/fusiontune/tuner/judging/judge"
+	"github.com/fusiontune/fusiontune/tuner/judging/labels"
 )
 
 // Export renders the pool's pairs for people to label (judge.ExportPairs

@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/fusiontune/fusiontune/experiments/labels"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
+	"github.com/fusiontune/fusiontune/tuner/judging/labels"
 )
 
 // StoreLabels returns the labels of dataset (query -> doc -> grade, any

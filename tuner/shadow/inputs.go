@@ -7,11 +7,11 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/fusiontune/fusiontune/experiments/labels"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/internal/querylog"
 	"github.com/fusiontune/fusiontune/internal/trec"
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/judging/labels"
 )
 
 // ReadLogs reads the comma-separated query logs of list, each with its

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"log/slog"
 
-	"github.com/fusiontune/fusiontune/experiments/harvest"
 	"github.com/fusiontune/fusiontune/internal/querylog"
 	"github.com/fusiontune/fusiontune/metrics"
+	"github.com/fusiontune/fusiontune/tuner/judging/harvest"
 )
 
 // Side is one configuration of a shadow comparison: the logged results

@@ -8,8 +8,8 @@ import (
 
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/backend/engine"
-	"github.com/fusiontune/fusiontune/experiments/harvest"
 	"github.com/fusiontune/fusiontune/internal/querylog"
+	"github.com/fusiontune/fusiontune/tuner/judging/harvest"
 )
 
 // Logged is one distinct logged query: its harvested identity and the

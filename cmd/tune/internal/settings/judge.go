@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/fusiontune/fusiontune/experiments"
-	"github.com/fusiontune/fusiontune/experiments/judge/llm"
-	"github.com/fusiontune/fusiontune/experiments/labels"
+	"github.com/fusiontune/fusiontune/tuner/judging/judge/llm"
+	"github.com/fusiontune/fusiontune/tuner/judging/labels"
 )
 
 // Judge is the settings' judge block: the LLM judge's endpoint, prompt and

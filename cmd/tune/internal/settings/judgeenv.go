@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/fusiontune/fusiontune/experiments/judge/llm"
-	"github.com/fusiontune/fusiontune/experiments/labels"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner/judging"
+	"github.com/fusiontune/fusiontune/tuner/judging/judge/llm"
+	"github.com/fusiontune/fusiontune/tuner/judging/labels"
 )
 
 // JudgeEnv opens the settings' dataset (its warnings go to log) and

@@ -11,11 +11,11 @@ import (
 
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 
-	"github.com/fusiontune/fusiontune/experiments/judge"
-	"github.com/fusiontune/fusiontune/experiments/judge/llm"
-	"github.com/fusiontune/fusiontune/experiments/labels"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/judging/judge"
+	"github.com/fusiontune/fusiontune/tuner/judging/judge/llm"
+	"github.com/fusiontune/fusiontune/tuner/judging/labels"
 )
 
 // LLMJudge builds the LLM judge of the settings' judge section for

@@ -6,8 +6,8 @@ import (
 
 	"github.com/fusiontune/fusiontune/tuner/judging"
 
-	"github.com/fusiontune/fusiontune/experiments/judge"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
+	"github.com/fusiontune/fusiontune/tuner/judging/judge"
 
 	"github.com/fusiontune/fusiontune/runs"
 )

@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/fusiontune/fusiontune/experiments/judge/llm"
-	"github.com/fusiontune/fusiontune/experiments/labels"
+	"github.com/fusiontune/fusiontune/tuner/judging/judge/llm"
+	"github.com/fusiontune/fusiontune/tuner/judging/labels"
 )
 
 // Defaults of the judge commands.

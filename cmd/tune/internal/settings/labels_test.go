@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fusiontune/fusiontune/experiments/judge/llm"
+	"github.com/fusiontune/fusiontune/tuner/judging/judge/llm"
 )
 
 // TestLabelStoreURLs: the label store URLs resolve relative SQLite paths

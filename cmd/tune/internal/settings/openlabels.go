@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/fusiontune/fusiontune/experiments/labels"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/judging/labels"
 )
 
 // OpenLabels opens the judge commands' label store (LabelsURL); the

@@ -9,10 +9,10 @@ import (
 
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 
-	"github.com/fusiontune/fusiontune/experiments/judge"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
+	"github.com/fusiontune/fusiontune/tuner/judging/judge"
 )
 
 // SweepJudge is a sweep's judge-as-you-tune request (tune sweep --judge

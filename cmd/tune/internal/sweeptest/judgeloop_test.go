@@ -18,9 +18,9 @@ import (
 
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/settings"
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/sweeptest"
-	"github.com/fusiontune/fusiontune/experiments/judge/llm/llmtest"
-	"github.com/fusiontune/fusiontune/experiments/labels"
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/judging/judge/llm/llmtest"
+	"github.com/fusiontune/fusiontune/tuner/judging/labels"
 )
 
 // judgeGrid is a small replayed RRF grid on the demo.

@@ -1,7 +1,7 @@
 package ui
 
 import (
-	"github.com/fusiontune/fusiontune/experiments/judge"
+	"github.com/fusiontune/fusiontune/tuner/judging/judge"
 )
 
 // Doc is a corpus document as the pages show it.

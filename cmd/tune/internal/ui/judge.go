@@ -14,8 +14,8 @@ import (
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 
 	"github.com/fusiontune/fusiontune/experiments"
-	"github.com/fusiontune/fusiontune/experiments/labels"
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/judging/labels"
 )
 
 // judgeCookie remembers the person's name between labels.

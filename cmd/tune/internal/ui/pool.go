@@ -8,7 +8,7 @@ import (
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 
 	"github.com/fusiontune/fusiontune/experiments"
-	"github.com/fusiontune/fusiontune/experiments/labels"
+	"github.com/fusiontune/fusiontune/tuner/judging/labels"
 )
 
 // poolQuery is one query of the pool with its coverage.

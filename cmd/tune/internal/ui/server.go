@@ -29,9 +29,9 @@ import (
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 
 	"github.com/fusiontune/fusiontune/backend"
-	"github.com/fusiontune/fusiontune/experiments/judge"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/judging/judge"
 )
 
 // MaxBodyBytes bounds every request body (the judge form is a few

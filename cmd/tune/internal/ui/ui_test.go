@@ -20,10 +20,10 @@ import (
 
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/ui"
 	"github.com/fusiontune/fusiontune/experiments"
-	"github.com/fusiontune/fusiontune/experiments/judge"
-	"github.com/fusiontune/fusiontune/experiments/labels"
 	"github.com/fusiontune/fusiontune/runs"
-	"github.com/fusiontune/fusiontune/tuner/pool"
+	"github.com/fusiontune/fusiontune/tuner/judging/judge"
+	"github.com/fusiontune/fusiontune/tuner/judging/labels"
+	"github.com/fusiontune/fusiontune/tuner/judging/pool"
 )
 
 // recordRun records a run of n trials (trial i: fusion.k i+1, primary

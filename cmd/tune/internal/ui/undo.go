@@ -8,7 +8,7 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/fusiontune/fusiontune/experiments/labels"
+	"github.com/fusiontune/fusiontune/tuner/judging/labels"
 )
 
 // undoEntry is a label this server stored, with what the dataset's

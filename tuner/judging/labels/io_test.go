@@ -1,0 +1,94 @@
+package labels_test
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fusiontune/fusiontune/internal/trec"
+	"github.com/fusiontune/fusiontune/tuner/judging/labels"
+)
+
+func TestJSONLRoundTrip(t *testing.T) {
+	in := []labels.Label{
+		lbl("q1", "d1", "alice", labels.SourceHuman, 2, 0),
+		{Dataset: "demo", Query: "q 2", Doc: "d\"x", Grade: 0, Judge: "llm:m@abcdef12", Source: labels.SourceLLM,
+			Time: t0.Add(time.Nanosecond), Rationale: "not <about> it", Confidence: 0.5},
+	}
+	var buf bytes.Buffer
+	if err := labels.WriteJSONL(&buf, in); err != nil {
+		t.Fatal(err)
+	}
+	want := `{"dataset":"demo","query":"q1","doc":"d1","grade":2,"judge":"alice","source":"human","time":"2026-11-24T10:00:00Z"}
+{"dataset":"demo","query":"q 2","doc":"d\"x","grade":0,"judge":"llm:m@abcdef12","source":"llm","time":"2026-11-24T10:00:00.000000001Z","rationale":"not <about> it","confidence":0.5}
+`
+	if buf.String() != want {
+		t.Fatalf("WriteJSONL:\n%s\nwant:\n%s", buf.String(), want)
+	}
+	out, err := labels.ReadJSONL(&buf, "l.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(render(out), "\n") != strings.Join(render(in), "\n") {
+		t.Fatalf("round trip:\n%v\nwant\n%v", render(out), render(in))
+	}
+}
+
+func TestReadJSONLErrors(t *testing.T) {
+	in := `{"dataset":"demo","query":"q1","doc":"d1","grade":2,"judge":"alice","source":"human"}
+
+{"dataset":"demo","query":"q1","doc":"d1","grade":2,"judge":"alice"}
+{"dataset":"demo","query":"q1","doc":"d1","grade":200,"judge":"alice","source":"human"}
+{"dataset":"demo","query":"q1","doc":"d1","grade":2,"judge":"alice","source":"human","extra":1}
+{"dataset":"demo","query":"q1","doc":"d1","grade":2,"judge":"alice","source":"human","time":"yesterday"}
+{"dataset":"demo","query":"q1","doc":"d1","gra`
+	_, err := labels.ReadJSONL(strings.NewReader(in), "l.jsonl")
+	for _, want := range []string{
+		"l.jsonl:3: missing source",
+		"l.jsonl:4: query \"q1\" doc \"d1\" judge \"alice\": invalid label: grade 200 out of range 0..100",
+		`l.jsonl:5: not a label object: json: unknown field "extra"`,
+		`l.jsonl:6: time "yesterday": want RFC 3339`,
+		"l.jsonl:7: not a label object: unexpected EOF",
+	} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ReadJSONL error %v\nlacks %q", err, want)
+		}
+	}
+}
+
+func TestQrels(t *testing.T) {
+	q := trec.Qrels{"q2": {"d1": -1}, "q1": {"d2": 1, "d1": 3}}
+	ls := labels.FromQrels(q, labels.Label{Dataset: "demo", Judge: "file:qrels.txt", Source: labels.SourceFile, Time: t0})
+	want := []string{
+		"q1 d1 file:qrels.txt file 3 2026-11-24T10:00:00Z  0",
+		"q1 d2 file:qrels.txt file 1 2026-11-24T10:00:00Z  0",
+		"q2 d1 file:qrels.txt file 0 2026-11-24T10:00:00Z  0",
+	}
+	if strings.Join(render(ls), "\n") != strings.Join(want, "\n") {
+		t.Fatalf("FromQrels:\n%s", strings.Join(render(ls), "\n"))
+	}
+	var buf bytes.Buffer
+	if err := trec.WriteQrels(&buf, labels.ToQrels(ls)); err != nil {
+		t.Fatal(err)
+	}
+	if buf.String() != "q1 0 d1 3\nq1 0 d2 1\nq2 0 d1 0\n" {
+		t.Fatalf("ToQrels: %q", buf.String())
+	}
+}
+
+func TestCheckKnown(t *testing.T) {
+	ls := []labels.Label{lbl("q1", "d1", "a", labels.SourceHuman, 1, 0), lbl("q9", "d1", "a", labels.SourceHuman, 1, 0)}
+	ls = append(ls, labels.Label{Dataset: "scifact", Query: "q1", Doc: "d2"})
+	err := labels.CheckKnown(ls, "demo", map[string]bool{"q1": true})
+	if err == nil || !errors.Is(err, labels.ErrInvalid) ||
+		!strings.Contains(err.Error(), `2 labels do not belong to dataset "demo"`) ||
+		!strings.Contains(err.Error(), `query "q9" doc "d1": query "q9" is not in the golden set`) ||
+		!strings.Contains(err.Error(), `dataset "scifact" is not "demo"`) {
+		t.Fatalf("CheckKnown: %v", err)
+	}
+	if err := labels.CheckKnown(ls[:1], "demo", map[string]bool{"q1": true}); err != nil {
+		t.Fatal(err)
+	}
+}
