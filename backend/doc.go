@@ -7,4 +7,6 @@
 // the typed accessors (FloatValue, IntValue, ...) through which every layer
 // reads a parameter's value. Experiment files derive their parameters from
 // it; each adapter declares the names it takes, all of them the table's.
+//
+// Imports of ours: backend/fusion.
 package backend

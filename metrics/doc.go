@@ -42,4 +42,6 @@
 // binary measure at that relevance level, so trec_eval at -l strong gives
 // the same numbers. DefaultCompositeFor builds the default primary score
 // for a scale.
+//
+// Imports of ours: internal/plainnum.
 package metrics

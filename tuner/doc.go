@@ -23,4 +23,10 @@
 // constraints, references), tuner/dataset (the golden set), tuner/judging
 // (judges, pools, labels), tuner/sampler, tuner/studystore, tuner/adapt,
 // tuner/promote and tuner/shadow.
+//
+// Imports of ours: backend, backend/fusion, backend/kinds, experiments,
+// internal/inputerr, internal/parallel, internal/secrets, metrics,
+// metrics/stats, runs, runs/report, tuner/analysis, tuner/dataset,
+// tuner/judging, tuner/pass, tuner/replay, tuner/sampler, tuner/scoring,
+// tuner/studystore, tuner/verdict.
 package tuner

@@ -6,4 +6,6 @@
 //	func TestContract(t *testing.T) {
 //		backendtest.Run(t, func(t *testing.T) backend.Searcher { return newMySearcher(t) })
 //	}
+//
+// Imports of ours: backend, backend/fusion.
 package backendtest

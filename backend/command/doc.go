@@ -7,4 +7,6 @@
 // (the http kind's response mapping). The kind is read-only: it has no
 // config to write and nothing to restart, so it serves evaluation
 // (tune check-quality) and trials whose parameters are argv placeholders.
+//
+// Imports of ours: backend, backend/httpbackend.
 package command

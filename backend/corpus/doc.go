@@ -9,4 +9,6 @@
 // The embedded engine builds its indexes from it, and the adapters of
 // other engines (postgres, weaviate) load the same units with it, so every
 // engine searches the same chunks.
+//
+// Imports of ours: internal/atomicfile.
 package corpus

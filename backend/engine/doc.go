@@ -18,4 +18,8 @@
 // Server serves an Engine over HTTP: GET /healthz, POST /search, POST
 // /search/batch (many searches in one request, answered as each completes;
 // see batch.go), GET /config.
+//
+// Imports of ours: backend, backend/corpus, backend/embed, backend/fusion,
+// internal/atomicfile, internal/inputerr, internal/querylog,
+// internal/searchwire, internal/yamldoc.
 package engine

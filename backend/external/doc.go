@@ -3,4 +3,7 @@
 // on a config file rendered per trial from the user's template) and "http"
 // (the service runs elsewhere; each trial rewrites its config file and runs
 // its restart command). Both search through a request template.
+//
+// Imports of ours: backend, backend/httpbackend, backend/process,
+// backend/render.
 package external

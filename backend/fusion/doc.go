@@ -25,4 +25,6 @@
 // down to the first score below min_score, and Routing labels an empty
 // answer "no_results" (see Settings for the whole routing rule). The
 // engine answers requests and the replay scores trials through it.
+//
+// Imports of ours: none.
 package fusion

@@ -11,4 +11,7 @@
 //
 // Searcher, the request and response half, is also what the process
 // backend kind talks to.
+//
+// Imports of ours: backend, backend/fusion, backend/render,
+// internal/atomicfile.
 package httpbackend

@@ -1,7 +1,3 @@
-// Package kinds builds a backend kind's Factory from plain options: the
-// one place that knows every kind (embedded, process, http), so a new kind
-// plugs in here and in the settings model (cmd/tune/internal/settings), not in the
-// command.
 package kinds
 
 import (

@@ -28,4 +28,6 @@
 // hybrid_search(query text, query_vec vector, k int) whose parameter
 // defaults are those settings, over a table it keeps. Rolling back
 // restores the file and recreates the function from it.
+//
+// Imports of ours: backend, backend/corpus, backend/embed, backend/fusion.
 package postgres

@@ -6,4 +6,6 @@
 //
 // The embedded engine (`tune serve`) is driven through this package too: see
 // Embedded.
+//
+// Imports of ours: backend, backend/render, internal/atomicfile.
 package process

@@ -18,4 +18,6 @@
 // {{ abs "corpus.jsonl" }} is a path made absolute against the tuner's
 // working directory (and escaped like any value), for a config rendered
 // into another directory.
+//
+// Imports of ours: none.
 package render

@@ -22,4 +22,6 @@
 // fusionType, model), with the class's BM25 k1 and b set on the server and
 // its depth checked; the production class is one of its own
 // (ProductionClass), which sweeps leave alone.
+//
+// Imports of ours: backend, backend/corpus, backend/embed, backend/fusion.
 package weaviate

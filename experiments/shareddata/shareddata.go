@@ -1,6 +1,3 @@
-// Package shareddata locates the evaluation data kept outside the
-// repository, in ../shared/data beside the repository root, for tests and
-// benchmarks that skip when it is absent.
 package shareddata
 
 import (

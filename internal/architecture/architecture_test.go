@@ -118,10 +118,10 @@ var rules = []rule{
 		allow: func(to string) bool { return under(to, "internal") || under(to, "metrics") },
 	},
 	{
-		name: "backend imports neither the workflows above it (tuner, runs, experiments) nor the command",
+		name: "backend imports neither the workflows above it (tuner, runs, experiments), the scoring (metrics) nor the command",
 		from: func(p pkg) bool { return under(p.rel(), "backend") && !testSupport(p) },
 		allow: func(to string) bool {
-			return !under(to, "tuner") && !under(to, "runs") && !under(to, "experiments") && !under(to, "cmd")
+			return !under(to, "tuner") && !under(to, "runs") && !under(to, "experiments") && !under(to, "metrics") && !under(to, "cmd")
 		},
 	},
 	{
@@ -299,4 +299,35 @@ func exportedNames(f *ast.File) int {
 		}
 	}
 	return n
+}
+
+// TestDocSaysItsImports: every package's doc comment ends with the rooms
+// it imports ("Imports of ours: backend, runs." or "none."), equal to what
+// it imports, so that a new arrow between rooms is a decision written
+// down, never an accident.
+func TestDocSaysItsImports(t *testing.T) {
+	for _, p := range listPackages(t) {
+		if p.Name == "main" {
+			continue
+		}
+		path := filepath.Join(p.Dir, "doc.go")
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.PackageClauseOnly|parser.ParseComments)
+		if err != nil || f.Doc == nil {
+			continue // TestEveryPackageHasADocGo says so
+		}
+		text := strings.Join(strings.Fields(f.Doc.Text()), " ")
+		at := strings.LastIndex(text, "Imports of ours: ")
+		if at < 0 {
+			t.Errorf("%s: its doc comment does not end with \"Imports of ours: …\"", path)
+			continue
+		}
+		said := strings.TrimSuffix(text[at+len("Imports of ours: "):], ".")
+		want := strings.Join(p.ours(), ", ")
+		if want == "" {
+			want = "none"
+		}
+		if said != want {
+			t.Errorf("%s: says \"Imports of ours: %s.\", imports %s (update the doc comment: a new arrow between rooms is a decision)", path, said, want)
+		}
+	}
 }

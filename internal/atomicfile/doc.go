@@ -5,4 +5,6 @@
 // It is a leaf: it imports nothing else of fusiontune, so that runs and the
 // backends that write config files (backend/process, backend/httpbackend)
 // share it.
+//
+// Imports of ours: none.
 package atomicfile

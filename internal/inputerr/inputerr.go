@@ -1,8 +1,3 @@
-// Package inputerr marks errors caused by the user's input (a bad flag, a
-// file that does not parse, a run to resume made from another experiment
-// file): the command exits 2 for them, 1 for every other failure. The
-// library returns them as they are; the command layer reads the mark
-// through the error chain (ExitCode).
 package inputerr
 
 // Error marks Err as caused by the user's input.

@@ -10,4 +10,6 @@
 // A failed attempt is an *Error whose fields say what happened, so each
 // caller words it as it always has. It is a leaf: it imports nothing else
 // of fusiontune.
+//
+// Imports of ours: none.
 package openai

@@ -1,4 +1,3 @@
-// Package parallel runs independent pieces of work on every core.
 package parallel
 
 import (

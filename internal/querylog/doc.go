@@ -30,4 +30,6 @@
 //
 // Fields not listed here are ignored, so a system may log more; request
 // headers are never part of the format.
+//
+// Imports of ours: internal/hashmix.
 package querylog

@@ -15,4 +15,6 @@
 // backend.Hit, fusion.Candidate, ...), which must have the fields and JSON
 // tags of this package's Response, Hit, Candidate, Variant and Timings;
 // the type parameters are inferred from the response.
+//
+// Imports of ours: none.
 package searchwire

@@ -1,5 +1,3 @@
-// Package suggest offers "did you mean" corrections: the candidate closest
-// to a mistyped word by edit distance.
 package suggest
 
 import "strings"

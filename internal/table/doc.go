@@ -10,4 +10,6 @@
 // A table stays data until it is rendered, so that a renderer (or a later
 // option) can cut rows or hide columns before drawing it. The package
 // imports nothing of tune's.
+//
+// Imports of ours: none.
 package table

@@ -8,4 +8,6 @@
 // It is a leaf: it imports nothing else of fusiontune, so that experiments
 // (golden sets from qrels) and metrics/treceval (trec_eval scoring) can both
 // read the formats without metrics importing upward.
+//
+// Imports of ours: internal/plainnum.
 package trec

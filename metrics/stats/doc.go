@@ -11,4 +11,6 @@
 // caveats ("too few non-zero pairs") are returned as data in Warning
 // fields, never printed. Sample-size thresholds live in one struct,
 // Thresholds, with DefaultThresholds.
+//
+// Imports of ours: none.
 package stats

@@ -14,4 +14,6 @@
 // followed by a dot and parameters ("P.5,10", "ndcg_cut.10",
 // "iprec_at_recall..25,.5"), or one of the sets "official" and "all_trec"
 // (the implemented part of them).
+//
+// Imports of ours: internal/plainnum, internal/trec.
 package treceval

@@ -6,4 +6,6 @@
 // Charts are inline SVG drawn with gonum.org/v1/plot; the page has no
 // JavaScript and no external resources. The same run gives the same bytes:
 // the only times on the page are the ones the run's manifest recorded.
+//
+// Imports of ours: runs.
 package report

@@ -9,4 +9,7 @@
 // every replay group of a recorded run from its collection (tuner/replay),
 // learns and cross-validates a policy per group, and Render and Output
 // report and write it.
+//
+// Imports of ours: backend/fusion, internal/atomicfile, internal/inputerr,
+// metrics/stats, runs, tuner/replay.
 package adapt

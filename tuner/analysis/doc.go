@@ -6,7 +6,7 @@
 // trials (CompareRuns, CompareRefs), the held-out confirmation (Confirm),
 // and `tune plan`'s power budget (PlanBudget, PlanRun).
 //
-// It reads trials through runs (a replayed trial's results derived by
-// tuner/replay), scores with tuner/scoring and tests with metrics/stats;
-// it runs nothing on a backend and imports nothing of tuner.
+// Imports of ours: backend/fusion, experiments, internal/inputerr,
+// internal/parallel, internal/plainnum, metrics/stats, runs, tuner/replay,
+// tuner/scoring.
 package analysis

@@ -6,6 +6,7 @@
 // check`'s reading of a golden set, Export writes it as TREC or BEIR (with
 // a recorded trial's run), and InitProject writes a starter project.
 //
-// It imports experiments (the file formats), the engine's corpus reader,
-// runs, the label store and tuner/scoring; nothing of tuner.
+// Imports of ours: backend/corpus, experiments, experiments/demo,
+// internal/atomicfile, internal/inputerr, internal/trec, runs,
+// tuner/judging/judge, tuner/judging/labels, tuner/replay, tuner/scoring.
 package dataset

@@ -18,4 +18,9 @@
 //
 // Errors that are the user's are *inputerr.Error; a judge spec that is
 // neither llm nor file:PATH wraps judge.ErrSpec.
+//
+// Imports of ours: internal/atomicfile, internal/inputerr, metrics/stats,
+// runs, tuner/dataset, tuner/judging/harvest, tuner/judging/judge,
+// tuner/judging/judge/llm, tuner/judging/labels, tuner/judging/pool,
+// tuner/replay, tuner/scoring.
 package judging

@@ -8,6 +8,6 @@
 // where a run's time goes, and Phases, its optional finer marks, and
 // SearchAll/SearchFile, a pass that writes a TREC run (`tune search`).
 //
-// It imports backend and its engine (SearchFile reads an engine config),
-// runs and tuner/scoring; nothing of tuner.
+// Imports of ours: backend, backend/engine, backend/fusion, experiments,
+// internal/inputerr, internal/trec, runs, tuner/scoring.
 package pass

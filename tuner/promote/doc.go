@@ -4,4 +4,8 @@
 // regressing), an atomic write with a backup, a restart, a health check and
 // a smoke evaluation, automatic rollback on failure, and a journal of every
 // promotion (promotions.jsonl) that Rollback undoes.
+//
+// Imports of ours: backend, backend/fusion, internal/atomicfile,
+// internal/inputerr, runs, tuner/adapt, tuner/analysis, tuner/pass,
+// tuner/replay, tuner/scoring.
 package promote

@@ -8,6 +8,8 @@
 // summary. ReplayLists is the microscope's replay of one query.
 //
 // The replay evaluator, the collection passes and verification are the
-// run lifecycle's (package tuner). It imports backend/fusion, metrics,
-// runs, tuner/scoring and tuner/pass (the defaults of a pass).
+// run lifecycle's (package tuner).
+//
+// Imports of ours: backend, backend/fusion, experiments, metrics, runs,
+// tuner/pass, tuner/scoring.
 package replay

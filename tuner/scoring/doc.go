@@ -4,9 +4,8 @@
 // scorecard and the composite primary score), the recorded top hits and
 // their label sequence, a trial's Summary by category and difficulty, the
 // golden set's Ceiling, judged-only (condensed-list) values, and the
-// policies for queries whose search failed.
+// policies for queries whose search failed. It owns no I/O and no
+// process.
 //
-// It owns no I/O and no process. It imports metrics, runs (the record
-// types it fills), backend (hits) and experiments (open judgment
-// patterns); nothing of tuner.
+// Imports of ours: backend, backend/fusion, experiments, metrics, runs.
 package scoring

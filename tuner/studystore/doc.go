@@ -10,4 +10,6 @@
 //	sqlite:///relative/path.db   sqlite:////absolute/path.db
 //	postgres://user:pass@host:5432/db?sslmode=disable  (or postgresql://)
 //	mysql://user:pass@host:3306/db
+//
+// Imports of ours: internal/sqldb.
 package studystore

@@ -5,6 +5,7 @@
 // with a reference run or baseline file (Against) and its failing
 // queries, and how many trials failed.
 //
-// It reads runs and scores with tuner/scoring and tuner/analysis; it runs
-// nothing on a backend and imports nothing of tuner.
+// Imports of ours: experiments, internal/atomicfile, internal/plainnum,
+// metrics, metrics/stats, runs, tuner/analysis, tuner/dataset, tuner/replay,
+// tuner/scoring.
 package verdict

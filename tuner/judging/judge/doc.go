@@ -5,4 +5,6 @@
 // judges (Agreement: confusion matrix and weighted Cohen's kappa). The LLM
 // judge is the subpackage llm. Labels go to the store of
 // experiments/labels.
+//
+// Imports of ours: internal/trec, tuner/judging/labels.
 package judge

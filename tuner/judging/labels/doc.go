@@ -19,4 +19,6 @@
 //
 // Labels travel as TREC qrels (grade only) or as the native JSONL, one
 // Label per line (ReadJSONL, WriteJSONL).
+//
+// Imports of ours: internal/sqldb, internal/trec.
 package labels

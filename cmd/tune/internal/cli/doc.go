@@ -7,4 +7,6 @@
 //
 // It knows nothing of tune's settings or library: cmd/tune declares its
 // commands and flags and hands the parsed values to the library.
+//
+// Imports of ours: internal/plainnum, internal/suggest.
 package cli

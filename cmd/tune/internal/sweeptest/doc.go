@@ -8,4 +8,6 @@
 // (exit codes, signals): cmd/tune keeps the end-to-end tests through the
 // built binary. It also reads the README's settings blocks marked for
 // tests.
+//
+// Imports of ours: cmd/tune/internal/settings, runs, tuner, tuner/promote.
 package sweeptest

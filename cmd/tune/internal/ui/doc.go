@@ -16,4 +16,9 @@
 // stylesheet are embedded, so the app needs no build step and no network.
 // Every POST carries the server's CSRF token and every request body is
 // limited to MaxBodyBytes.
+//
+// Imports of ours: backend, backend/fusion, experiments,
+// internal/atomicfile, internal/inputerr, runs, runs/report, tuner,
+// tuner/analysis, tuner/dataset, tuner/judging/judge, tuner/judging/labels,
+// tuner/pass, tuner/replay, tuner/scoring.
 package ui

@@ -18,4 +18,7 @@
 // reported usage is charged. Answers are cached in the label store by
 // (query text, document text hash, model, prompt hash), so a re-run costs
 // nothing. The API key is sent as a bearer token and written nowhere.
+//
+// Imports of ours: internal/openai, runs, tuner/judging/judge,
+// tuner/judging/labels.
 package llm
