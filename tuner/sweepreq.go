@@ -22,7 +22,7 @@ import (
 // plain values: the settings build the rest of the Config
 // (Settings.SweepConfig), Check and the Config methods below apply the
 // rules that tie the request's parts together. The user's errors are
-// InputErrors.
+// input errors (inputerr.Error).
 type SweepRequest struct {
 	// Experiments is the experiment file ("" the shipped shortlist).
 	Experiments string

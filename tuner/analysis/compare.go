@@ -157,6 +157,9 @@ func OnlyIn(a, b []runs.QueryResult) int {
 	return n
 }
 
+// CategoryDeltas compares two trials' per-query results category by
+// category on the primary score: the queries both answered, each
+// category's mean delta and its bootstrap interval under o.
 func CategoryDeltas(ctx context.Context, ra, rb []runs.QueryResult, o StatsOptions) ([]runs.CategoryDelta, error) {
 	byID := map[string]runs.QueryResult{}
 	for _, r := range ra {

@@ -180,7 +180,7 @@ func (p *Prestats) FactsBuilder(col *replay.Collection, rp *replay.Replayer, s f
 }
 
 // Offer gives p the facts of replayed trial rec made in its replay
-// (factsBuilder), so that its statistics do not fuse its collection
+// (FactsBuilder), so that its statistics do not fuse its collection
 // again: results takes them for a record that refers to the same
 // collection under the same settings and query-error policy.
 func (p *Prestats) Offer(rec runs.TrialRecord, f replay.Facts) {

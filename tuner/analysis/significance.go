@@ -31,6 +31,7 @@ type StatsOptions struct {
 	Seed int64
 }
 
+// WithDefaults returns o with every unset value at its default.
 func (o StatsOptions) WithDefaults() StatsOptions {
 	if o.Correction == "" {
 		o.Correction = stats.Holm
@@ -369,7 +370,7 @@ func Significance(ctx context.Context, run *runs.Run, lb *runs.Leaderboard, o St
 
 // computedAfter counts the paired tests, category intervals, result keys
 // and judged-only values the step after the last trial computed itself,
-// and the trials' scores it read again, not taken from a preStats (for
+// and the trials' scores it read again, not taken from a Prestats (for
 // the tests).
 var computedAfter atomic.Int64
 

@@ -231,7 +231,7 @@ func TrialRun(run *runs.Run, index int, tag string) (r trec.Run, rankScores bool
 // TrialRunBytes is the run file (TrialRun, tag "fusiontune") of the trial
 // ref names in store: "RUN" (its best trial) or "RUN:TRIAL". note is what
 // to tell the user about it ("" for nothing); errors naming a run or
-// trial that is not there are InputErrors.
+// trial that is not there are input errors (inputerr.Error).
 func TrialRunBytes(store *runs.Store, ref string) (data []byte, note string, err error) {
 	rec, e, err := runs.ResolveTrial(store, ref)
 	if err != nil {

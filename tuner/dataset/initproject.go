@@ -15,7 +15,7 @@ import (
 // experiments.Scaffold's files, whose golden-set skeleton judges documents
 // of corpus when it is not "". It never overwrites a file: when one
 // exists, nothing is written. It returns the paths written; errors the
-// user can fix are InputErrors.
+// user can fix are input errors (inputerr.Error).
 func InitProject(dir, corpus string) ([]string, error) {
 	absDir, err := filepath.Abs(dir)
 	if err != nil {

@@ -14,7 +14,7 @@ import (
 // evaluateBatch is evaluate for the replay's passes (its collections and
 // verification passes), which measure no latency: when s is a
 // backend.BatchSearcher the queries go in one batch, each answer scored
-// (and handed to o.onResponse) as it arrives, and only the queries the
+// (and handed to o.OnResponse) as it arrives, and only the queries the
 // batch did not answer — a failed search, or a batch cut short — are run
 // again one by one through evaluate, with its retries, timeouts and
 // error records; a backend without batch search is searched per query

@@ -43,6 +43,8 @@ type EvalOptions struct {
 	OnResponse func(q scoring.Query, resp backend.SearchResponse)
 }
 
+// WithDefaults returns o with every unset value at its default (see the
+// Default constants).
 func (o EvalOptions) WithDefaults() EvalOptions {
 	if o.Concurrency <= 0 {
 		o.Concurrency = DefaultConcurrency

@@ -31,7 +31,7 @@ type SearchFileOptions struct {
 
 // SearchFile builds the embedded engine of o.Config and searches every
 // query of o.Queries, returning the run in trec_eval's order (checked).
-// Errors the user can fix are InputErrors.
+// Errors the user can fix are input errors (inputerr.Error).
 func SearchFile(ctx context.Context, o SearchFileOptions) (trec.Run, error) {
 	cfg, err := engine.LoadConfig(o.Config)
 	if err != nil {

@@ -49,7 +49,7 @@ type Collected struct {
 // trial records them; without hits, the top hits and labels are left
 // out (the scores are the same).
 //
-// Failed queries are marked under policy (see markQueryErrors).
+// Failed queries are marked under policy (see scoring.MarkQueryErrors).
 func (col *Collection) Results(s fusion.Settings, hits bool, policy string) []runs.QueryResult {
 	rp := NewReplayer(col.Scorer, col.K)
 	out := make([]runs.QueryResult, len(col.Queries))
@@ -78,11 +78,11 @@ func (col *Collection) Results(s fusion.Settings, hits bool, policy string) []ru
 	return out
 }
 
-// collector prepares each query's candidate lists for fusion into a
+// Collector prepares each query's candidate lists for fusion into a
 // collection as its answer arrives (a batch streams them in while the
 // backend searches the rest), and keeps them as answered for the
 // collection's file.
-type collector struct {
+type Collector struct {
 	col      *Collection
 	Replayer *Replayer
 	pos      map[string]int // query id -> position
@@ -92,8 +92,10 @@ type collector struct {
 	Missing int                             // answers without candidate lists
 }
 
-func NewCollector(col *Collection, qs []scoring.Query, sc scoring.Scorer) *collector {
-	cr := &collector{col: col, Replayer: NewReplayer(sc, 0), pos: make(map[string]int, len(qs)),
+// NewCollector returns the collector of col, whose queries are qs in
+// order, scored with sc.
+func NewCollector(col *Collection, qs []scoring.Query, sc scoring.Scorer) *Collector {
+	cr := &Collector{col: col, Replayer: NewReplayer(sc, 0), pos: make(map[string]int, len(qs)),
 		Raw: make([]map[string][]fusion.Candidate, len(qs))}
 	for i, q := range qs {
 		cr.pos[q.ID] = i
@@ -101,8 +103,8 @@ func NewCollector(col *Collection, qs []scoring.Query, sc scoring.Scorer) *colle
 	return cr
 }
 
-// Answered takes q's answer (EvalOptions.onResponse).
-func (cr *collector) Answered(q scoring.Query, resp backend.SearchResponse) {
+// Answered takes q's answer (pass.EvalOptions.OnResponse).
+func (cr *Collector) Answered(q scoring.Query, resp backend.SearchResponse) {
 	var pl *fusion.Prepared
 	if resp.Candidates != nil {
 		pl = fusion.Prepare(resp.Candidates)

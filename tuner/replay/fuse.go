@@ -51,6 +51,8 @@ type Replayer struct {
 	vals   []float64
 }
 
+// NewReplayer returns a replayer scoring with sc the rankings of a live
+// request for k hits (0: scoring only).
 func NewReplayer(sc scoring.Scorer, k int) *Replayer {
 	rp := &Replayer{sc: sc, Names: sc.Metrics(), k: k, depth: -1}
 	if rp.fast, _ = sc.(*scoring.MetricsScorer); rp.fast != nil {
@@ -277,7 +279,7 @@ func (col *Collection) facts(s fusion.Settings, policy string, judgments scoring
 type FactsBuilder struct {
 	col       *Collection
 	rp        *Replayer
-	s         fusion.Settings // legDepth applied
+	s         fusion.Settings // LegDepth applied
 	judgments scoring.Judgments
 	jf        *judgedFacts
 	out       []runs.QueryResult
@@ -319,7 +321,7 @@ func (fb *FactsBuilder) Query(i int) ([]float64, float64) {
 		docIDs = c.Lists.DocIDs(fb.s.Passage)
 	}
 	// A failed query's key line is the same before and after
-	// markQueryErrors: no routing, no top, primary 0.
+	// scoring.MarkQueryErrors: no routing, no top, primary 0.
 	fb.line = appendKeyLine(fb.line[:0], q.ID, r.Routing, r.Error, r.Primary)
 	for _, x := range ranked {
 		fb.line = append(fb.line, ' ')
@@ -330,14 +332,14 @@ func (fb *FactsBuilder) Query(i int) ([]float64, float64) {
 	return vals, r.Primary
 }
 
-// Done marks the failed queries under policy (markQueryErrors) and
+// Done marks the failed queries under policy (scoring.MarkQueryErrors) and
 // returns the facts of every query made.
 func (fb *FactsBuilder) Done(policy string) Facts {
 	scoring.MarkQueryErrors(fb.out, policy)
 	return Facts{Results: fb.out, Key: hex.EncodeToString(fb.h.Sum(nil)), Judged: fb.jf.values(fb.out, fb.judgments)}
 }
 
-// rankTop ranks one query of a replayed trial under s (legDepth applied)
+// rankTop ranks one query of a replayed trial under s (LegDepth applied)
 // for facts: it returns the recorded top hits (the first TopRecorded of
 // the ranking record gives), the metric values and the primary score as
 // scoreRanked gives them over that whole ranking, and sets rp.routing().
@@ -439,7 +441,7 @@ func (jf *judgedFacts) query(i int, rq *Query, j map[string]int, ranked []fusion
 }
 
 // values sums and averages the condensed values as scoreRecorded does,
-// over results as marked (markQueryErrors); nil without judged-only
+// over results as marked (scoring.MarkQueryErrors); nil without judged-only
 // metrics.
 func (jf *judgedFacts) values(results []runs.QueryResult, judgments scoring.Judgments) map[string]float64 {
 	if jf == nil {

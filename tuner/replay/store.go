@@ -230,7 +230,7 @@ func Load(run *runs.Run, name string) (*Collection, error) {
 	return col, err
 }
 
-// LoadLists is loadCollection that, with raw, also returns each
+// LoadLists is Load that, with raw, also returns each
 // query's candidate lists as collected (in retrieval order), in the same
 // single read of the file.
 func LoadLists(run *runs.Run, name string, raw bool) (*Collection, []map[string][]fusion.Candidate, error) {

@@ -46,6 +46,7 @@ type Summarizer struct {
 	sm      *metrics.Summarizer
 }
 
+// NewSummarizer returns a summarizer of the metrics names over queries.
 func NewSummarizer(queries []Query, names []string) *Summarizer {
 	return &Summarizer{queries: queries, sm: metrics.NewSummarizer(names)}
 }
@@ -57,4 +58,5 @@ func (s *Summarizer) Add(i int, vals []float64, has []bool, primary float64, rou
 		Judged: len(q.Judgments) > 0, Routed: q.ExpectedRouting != ""}, vals, has, primary, routedOK)
 }
 
+// Summary returns the means of the queries added so far.
 func (s *Summarizer) Summary() metrics.Summary { return s.sm.Summary() }

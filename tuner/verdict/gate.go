@@ -343,6 +343,7 @@ func FailedGates(rs []GateResult) []GateResult {
 // String renders a result as "PASS Recall@3 >= 0.80 (0.8512)".
 func (r GateResult) String() string { return r.GateCheck().String() }
 
+// GateCheck is r as the run records it.
 func (r GateResult) GateCheck() runs.GateCheck {
 	return runs.GateCheck{Gate: r.Text, Value: r.Value, Measured: r.Measured, Pass: r.Pass, Detail: r.Detail}
 }
