@@ -125,6 +125,18 @@ func (gs *GoldenSet) NumJudgments() int {
 	return n
 }
 
+// HighestGrade is the highest grade any judgment of gs gives on its scale
+// (0 when none does).
+func (gs *GoldenSet) HighestGrade() int {
+	top := 0
+	for _, q := range gs.Queries {
+		for _, j := range q.Judgments {
+			top = max(top, j.Grade)
+		}
+	}
+	return top
+}
+
 // Query returns the query with the given id, or nil.
 func (gs *GoldenSet) Query(id string) *Query {
 	for i := range gs.Queries {

@@ -10,9 +10,13 @@ import (
 // Grade scales. Judgments are integers; the scale says how high they go and
 // which grades the graded measures count:
 //
-//   - Max, the top grade: dataset.grades.max, else the highest grade in the
-//     data but at least DefaultMaxGrade (3), so every set valid on the 0-3
-//     scale scores exactly as before and a 0-4 set needs no setting.
+//   - Max, the top grade: dataset.grades.max, else detected from the data
+//     (DetectScale): 1 for binary judgments (every grade 0 or 1, no native
+//     labels, as most BEIR and TREC collections), else the highest grade
+//     but at least DefaultMaxGrade (3), so every set valid on the 0-3 scale
+//     scores exactly as before and a 0-4 set needs no setting. A lone grade
+//     above a gap (one 7 among 0-3 judgments) does not make a new scale: it
+//     is warned about, naming its place, and read as the top grade.
 //   - Relevant (trec_eval's -l, the binary measures' threshold): default 1.
 //   - Strong (Strong_Precision, Strong_Success, MRR_Strong, Recall_Strong):
 //     default ceil(2*Max/3), at least Relevant: 2 on 0-3, 3 on 0-4.
@@ -67,9 +71,17 @@ func DefaultScale() Scale {
 	return s
 }
 
-// String describes s, e.g. "0-4 (relevant >= 1, strong >= 3, exact >= 4)".
+// Binary reports whether s is the binary scale: judged relevant (1) or
+// not (0).
+func (s Scale) Binary() bool { return s.Max == 1 }
+
+// String describes s, e.g. "0-4 (relevant >= 1, strong >= 3, exact >= 4)",
+// or "binary (0-1: relevant = 1)".
 func (s Scale) String() string {
 	out := fmt.Sprintf("0-%d (relevant >= %d, strong >= %d, exact >= %d)", s.Max, s.Relevant, s.Strong, s.Exact)
+	if s.Binary() {
+		out = "binary (0-1: relevant = 1)"
+	}
 	if len(s.Map) > 0 {
 		out += ", mapped " + mapString(s.Map)
 	}
@@ -137,10 +149,11 @@ func (g GradeScale) Validate() error {
 	return l.err()
 }
 
-// resolve fills the unset fields of g for data whose highest grade (after
-// the map) is dataMax.
-func (g GradeScale) resolve(dataMax int) (Scale, error) {
-	s := Scale{Max: max(dataMax, DefaultMaxGrade)}
+// resolve fills the unset fields of g for data whose detected top grade
+// (after the map) is top: 1 for a binary set, else at least
+// DefaultMaxGrade.
+func (g GradeScale) resolve(top int) (Scale, error) {
+	s := Scale{Max: top}
 	if g.Max != nil {
 		s.Max = *g.Max
 	}
@@ -203,7 +216,13 @@ func applyScale(gs *GoldenSet, g GradeScale, l *problemList) {
 	if len(l.errs) > before {
 		return
 	}
-	s, err := g.resolve(dataMax)
+	top := max(dataMax, DefaultMaxGrade)
+	if g.Max != nil {
+		top = *g.Max
+	} else {
+		top = detectTop(gs, l)
+	}
+	s, err := g.resolve(top)
 	if err != nil {
 		l.errorf(gs.Source, "", "%v", err)
 		return
@@ -230,4 +249,118 @@ func (s Scale) labelGrade(label string) int {
 		return s.Relevant
 	}
 	return GradeIrrelevant
+}
+
+// Lone grades: a grade above a gap in the scale carried by at most
+// loneMax judgments (and at most 1% of them) is read as a typo, not as a
+// new scale, in a set of at least loneMinJudged judgments.
+const (
+	loneMax       = 10
+	loneMinJudged = 10
+)
+
+// detectTop is the top grade of gs's data (grades mapped, not yet
+// labelled): 1 for a binary set (grades 0 and 1, at least one judgment,
+// no native labels), else
+// the highest grade, at least DefaultMaxGrade. Lone grades above a gap
+// (see loneMax) are warned about on l, each naming its place, and read as
+// the top grade of the others.
+func detectTop(gs *GoldenSet, l *problemList) int {
+	count := map[int]int{}
+	total, labels := 0, false
+	for _, q := range gs.Queries {
+		for _, j := range q.Judgments {
+			if j.label != "" {
+				labels = true
+				continue
+			}
+			count[j.Grade]++
+			total++
+		}
+	}
+	top := 0
+	for g := range count {
+		top = max(top, g)
+	}
+	if lone := loneFrom(count, total); lone > 0 {
+		top = 0
+		for g := range count {
+			if g < lone {
+				top = max(top, g)
+			}
+		}
+		if top > 1 || labels {
+			top = max(top, DefaultMaxGrade)
+		}
+		top = max(top, 1)
+		warnLone(gs, lone, top, total, l)
+		return top
+	}
+	if top <= 1 && !labels && total > 0 {
+		return 1
+	}
+	return max(top, DefaultMaxGrade)
+}
+
+// loneFrom is the lowest lone grade of a set whose judgments count by
+// grade (0: none): a grade g >= 2 such that at most loneMax judgments, and
+// at most 1% of them, are g or above, and g sits above a gap — g-1 is no
+// judgment's grade, or the grades below g are only 0 and 1 (a binary set).
+func loneFrom(count map[int]int, total int) int {
+	if total < loneMinJudged {
+		return 0
+	}
+	limit := min(loneMax, max(2, total/100))
+	var grades []int
+	for g := range count {
+		if g >= 1 {
+			grades = append(grades, g)
+		}
+	}
+	slices.Sort(grades)
+	for i, g := range grades {
+		if g < 2 {
+			continue
+		}
+		above := 0
+		for _, h := range grades[i:] {
+			above += count[h]
+		}
+		if above > limit {
+			continue
+		}
+		binaryBelow := true
+		for _, h := range grades[:i] {
+			binaryBelow = binaryBelow && h == 1
+		}
+		if count[g-1] == 0 || binaryBelow {
+			return g
+		}
+	}
+	return 0
+}
+
+// warnLone warns, on l, about every judgment of gs graded lone or above
+// and reads it as top.
+func warnLone(gs *GoldenSet, lone, top, total int, l *problemList) {
+	others := "0-" + strconv.Itoa(top)
+	if top == 1 {
+		others = "binary: 0 or 1"
+	}
+	for qi := range gs.Queries {
+		js := gs.Queries[qi].Judgments
+		for ji := range js {
+			j := &js[ji]
+			if j.label != "" || j.Grade < lone {
+				continue
+			}
+			pos, field := j.gradePos, j.gradeField
+			if pos == "" {
+				pos = j.Pos
+			}
+			l.warnf(pos, field, "grade %d is above the scale the other judgments use (%s, %d judgments): read as %d; set dataset.grades.max: %d if the scale goes that high",
+				j.Grade, others, total, top, j.Grade)
+			j.Grade = top
+		}
+	}
 }

@@ -1,6 +1,7 @@
 package experiments_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -39,8 +40,8 @@ func TestGradeScales(t *testing.T) {
 	}{
 		{name: "0-3 as before", qrels: "q1 0 a 3\nq1 0 b 2\nq2 0 c 1\n",
 			want: map[string]int{"q1/a": 3, "q1/b": 2, "q2/c": 1}, scale: "0-3 (relevant >= 1, strong >= 2, exact >= 3)"},
-		{name: "a binary set keeps the 0-3 scale", qrels: "q1 0 a 1\nq2 0 c 0\n",
-			want: map[string]int{"q1/a": 1, "q2/c": 0}, scale: "0-3 (relevant >= 1, strong >= 2, exact >= 3)"},
+		{name: "a binary set is the binary scale", qrels: "q1 0 a 1\nq2 0 c 0\n",
+			want: map[string]int{"q1/a": 1, "q2/c": 0}, scale: "binary (0-1: relevant = 1)"},
 		{name: "0-4 from the data", qrels: "q1 0 a 4\nq1 0 b 3\nq2 0 c 2\nq2 0 d -1\n",
 			want: map[string]int{"q1/a": 4, "q1/b": 3, "q2/c": 2, "q2/d": 0}, scale: "0-4 (relevant >= 1, strong >= 3, exact >= 4)"},
 		{name: "0-6 from the data", qrels: "q1 0 a 6\nq2 0 c 1\n",
@@ -48,7 +49,7 @@ func TestGradeScales(t *testing.T) {
 		{name: "max set above the data", qrels: "q1 0 a 3\nq2 0 c 1\n", grades: experiments.GradeScale{Max: intp(4)},
 			want: map[string]int{"q1/a": 3, "q2/c": 1}, scale: "0-4 (relevant >= 1, strong >= 3, exact >= 4)"},
 		{name: "binary with max 1", qrels: "q1 0 a 1\nq2 0 c 0\n", grades: experiments.GradeScale{Max: intp(1)},
-			want: map[string]int{"q1/a": 1, "q2/c": 0}, scale: "0-1 (relevant >= 1, strong >= 1, exact >= 1)"},
+			want: map[string]int{"q1/a": 1, "q2/c": 0}, scale: "binary (0-1: relevant = 1)"},
 		{name: "thresholds set", qrels: "q1 0 a 4\nq2 0 c 2\n",
 			grades: experiments.GradeScale{Relevant: intp(2), Strong: intp(2), Exact: intp(3)},
 			want:   map[string]int{"q1/a": 4, "q2/c": 2}, scale: "0-4 (relevant >= 2, strong >= 2, exact >= 3)"},
@@ -152,6 +153,69 @@ func TestGradeScaleValidate(t *testing.T) {
 			d := experiments.DatasetConfig{Path: "g.json", Grades: tc.g}
 			if err := d.Validate(); (err != nil) != (tc.want != "") {
 				t.Errorf("DatasetConfig.Validate: %v, want an error %v", err, tc.want != "")
+			}
+		})
+	}
+}
+
+// TestLoneGrades: a lone grade above a gap in the scale (one 7 among 0-3
+// judgments, one 2 among binary ones) does not make a new scale: it is a
+// warning naming its line, read as the top grade of the others; many
+// judgments above a gap, or a grade next to the others, do make the scale.
+func TestLoneGrades(t *testing.T) {
+	// set writes n judgments cycling through grades, then the extra lines.
+	set := func(n int, grades []int, extra string) string {
+		var b strings.Builder
+		for i := range n {
+			fmt.Fprintf(&b, "q%d 0 d%d %d\n", i%2+1, i, grades[i%len(grades)])
+		}
+		return b.String() + extra
+	}
+	tests := []struct {
+		name   string
+		qrels  string
+		scale  string
+		warn   string // "" none
+		doc    string // the lone judgment's document
+		readAs int
+	}{
+		{name: "one 7 among 0-3", qrels: set(40, []int{0, 1, 2, 3}, "q1 0 odd 7\n"), scale: "0-3 (relevant >= 1, strong >= 2, exact >= 3)",
+			warn: "qrels.txt:41: rel: grade 7 is above the scale the other judgments use (0-3, 41 judgments): read as 3; set dataset.grades.max: 7 if the scale goes that high", doc: "odd", readAs: 3},
+		{name: "one 2 among binary", qrels: set(30, []int{0, 1}, "q2 0 odd 2\n"), scale: "binary (0-1: relevant = 1)",
+			warn: "qrels.txt:31: rel: grade 2 is above the scale the other judgments use (binary: 0 or 1, 31 judgments): read as 1; set dataset.grades.max: 2 if the scale goes that high", doc: "odd", readAs: 1},
+		{name: "many 5s above a gap make the scale", qrels: set(40, []int{0, 1, 2, 3, 5}, ""), scale: "0-5 (relevant >= 1, strong >= 4, exact >= 5)"},
+		{name: "a rare top grade next to the others", qrels: set(200, []int{0, 1, 2, 3}, "q1 0 top 4\n"), scale: "0-4 (relevant >= 1, strong >= 3, exact >= 4)", doc: "top", readAs: 4},
+		{name: "too few judgments to call one lone", qrels: set(5, []int{0, 1}, "q1 0 odd 7\n"), scale: "0-7 (relevant >= 1, strong >= 5, exact >= 7)", doc: "odd", readAs: 7},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			topics, qrels := writeSet(t, tc.qrels)
+			gs, err := experiments.LoadGoldenSet(topics, experiments.LoadOptions{Judgments: qrels})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := gs.Scale.String(); got != tc.scale {
+				t.Errorf("scale %q, want %q", got, tc.scale)
+			}
+			var warns []string
+			for _, w := range gs.Warnings {
+				warns = append(warns, w.Error())
+			}
+			switch {
+			case tc.warn == "" && len(warns) > 0:
+				t.Errorf("warnings %q, want none", warns)
+			case tc.warn != "" && (len(warns) != 1 || !strings.HasSuffix(warns[0], tc.warn)):
+				t.Errorf("warnings %q, want one ending %q", warns, tc.warn)
+			}
+			if tc.doc == "" {
+				return
+			}
+			for _, q := range gs.Queries {
+				for _, j := range q.Judgments {
+					if j.DocID == tc.doc && j.Grade != tc.readAs {
+						t.Errorf("%s graded %d, want %d", tc.doc, j.Grade, tc.readAs)
+					}
+				}
 			}
 		})
 	}

@@ -45,6 +45,20 @@ func DefaultCompositeFor(maxGrade int) Composite {
 		"Useful_Precision@50", "Avg_Grade@10/"+strconv.Itoa(maxGrade), "Gain_Recall@20")
 }
 
+// DefaultPrimaryFor is the default primary score for a grade scale whose
+// top grade is maxGrade: on binary judgments (maxGrade 1) NDCG@10 — the
+// measure BEIR and TREC report for binary collections, which rewards
+// every relevant document by how early it comes and which the graded
+// composite's terms reduce to or cannot move (a strong or exact grade is
+// just "relevant", the mean grade is a precision); on a graded scale
+// DefaultCompositeFor(maxGrade).
+func DefaultPrimaryFor(maxGrade int) Composite {
+	if maxGrade == 1 {
+		return Composite{Terms: []Term{{Metric: MustParseMetric("NDCG@10"), Weight: 1}}}
+	}
+	return DefaultCompositeFor(maxGrade)
+}
+
 func equalWeights(names ...string) Composite {
 	c := Composite{}
 	for _, n := range names {

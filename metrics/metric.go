@@ -210,3 +210,22 @@ func (m Metric) depth() int {
 	}
 	return m.K
 }
+
+// MinGrade is the lowest grade m counts as a hit under o: the exact or
+// strong threshold for those measures, the relevant threshold for the
+// other binary ones, 1 for the graded ones (any positive grade adds gain),
+// 0 for Judged (which counts judged documents of any grade). A set whose
+// highest grade is below it leaves m at 0 for every ranking.
+func (m Metric) MinGrade(o Options) int {
+	switch m.Kind {
+	case Judged:
+		return 0
+	case ExactPrecision, ExactSuccess, MRRExact, RecallExact:
+		return o.ExactGrade()
+	case StrongPrecision, StrongSuccess, MRRStrong, RecallStrong:
+		return o.StrongGrade()
+	case NDCG, NDCGExp, ERR, AvgGrade, GainRecall, UsefulPrecision:
+		return 1
+	}
+	return max(o.Threshold, 1)
+}

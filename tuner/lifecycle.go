@@ -300,11 +300,24 @@ func (c Config) conclude(ctx context.Context, run *runs.Run, src runSource, bs [
 func (c Config) announce(run *runs.Run) {
 	fmt.Fprintf(c.Log, "run %s: %d trials in %d index groups, %d queries (%s)\n",
 		run.ID(), len(c.Trials), len(Plan(c.Trials)), len(c.Queries), c.Dataset)
+	c.announceScore()
 	if c.Study != nil {
 		fmt.Fprintf(c.Log, "then %s\n", c.Study.Describe())
 		if replaying(c.Replay) && c.Study.Pruning.Enabled {
 			fmt.Fprintln(c.Log, "note: replayed trials run every query and are not pruned; pruning applies to trials run live")
 		}
+	}
+}
+
+// announceScore logs the primary score and warns about the measures it
+// configures that no ranking can move on this golden set.
+func (c Config) announceScore() {
+	if c.Scorer == nil {
+		return
+	}
+	fmt.Fprintf(c.Log, "primary: %s\n", c.Scorer.Describe())
+	for _, w := range c.Scorer.Unvarying(scoring.HighestGrade(c.Queries)) {
+		fmt.Fprintf(c.Log, "warning: %s\n", w)
 	}
 }
 

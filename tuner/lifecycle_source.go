@@ -121,6 +121,7 @@ func (s *sharedRun) announce(c Config, run *runs.Run) {
 	}
 	fmt.Fprintf(c.Log, "run %s: worker %s on study %q in %s with %d backend replica(s): %d trials of the file, then %s\n",
 		run.ID(), s.sh.Worker, s.so.StudyName, s.db.Location.Redacted, s.sh.Parallel, len(c.Trials), then)
+	c.announceScore()
 }
 
 // backends are one replica per sh.Parallel, each with its files (caches

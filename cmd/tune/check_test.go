@@ -23,6 +23,10 @@ func TestCheck(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// graded is what `tune check` says of a 0-3 golden set under the
+	// default settings: its grade scale and primary score.
+	graded := "  grades: 0-3 (relevant >= 1, strong >= 2, exact >= 3)\n" +
+		"  primary: default composite: mean of NDCG@20, NDCG@50, ERR@10, Strong_Precision@10, Strong_Precision@20, Useful_Precision@50, Avg_Grade@10/3, Gain_Recall@20\n"
 	tests := []struct {
 		name   string
 		args   []string
@@ -33,25 +37,26 @@ func TestCheck(t *testing.T) {
 		{
 			name:   "good files",
 			args:   []string{goldenDir + "basic.good.json", goldenDir + "basic.good.yaml", goldenDir + "beir.good"},
-			stdout: "ok " + goldenDir + "basic.good.json (3 queries, 4 judgments)\nok " + goldenDir + "basic.good.yaml (3 queries, 4 judgments)\nok " + goldenDir + "beir.good (2 queries, 3 judgments)\n",
+			stdout: "ok " + goldenDir + "basic.good.json (3 queries, 4 judgments)\n" + graded + "ok " + goldenDir + "basic.good.yaml (3 queries, 4 judgments)\n" + graded +
+				"ok " + goldenDir + "beir.good (2 queries, 3 judgments)\n" + graded,
 		},
 		{
 			name:   "warnings do not fail",
 			args:   []string{goldenDir + "list.good.yaml"},
-			stdout: "ok " + goldenDir + "list.good.yaml (2 queries, 3 judgments)\n",
+			stdout: "ok " + goldenDir + "list.good.yaml (2 queries, 3 judgments)\n" + graded,
 			stderr: "warning: " + goldenDir + "list.good.yaml:6:26: queries[0].expected_passages[0].passage_substring: excerpt has 2 words; 10-40 keep it unambiguous and robust to re-chunking\n",
 		},
 		{
 			name:   "a bad file among good ones",
 			args:   []string{goldenDir + "basic.good.json", goldenDir + "dupid.bad.json"},
 			code:   2,
-			stdout: "ok " + goldenDir + "basic.good.json (3 queries, 4 judgments)\n",
+			stdout: "ok " + goldenDir + "basic.good.json (3 queries, 4 judgments)\n" + graded,
 			stderr: strings.ReplaceAll(string(badErr), "testdata/golden/", goldenDir) + "tune: check: 1 of 2 files have problems\n",
 		},
 		{
 			name:   "separate judgments",
 			args:   []string{"--judgments", goldenDir + "topics.good.tsv.qrels", goldenDir + "topics.good.tsv"},
-			stdout: "ok " + goldenDir + "topics.good.tsv (2 queries, 4 judgments)\n",
+			stdout: "ok " + goldenDir + "topics.good.tsv (2 queries, 4 judgments)\n" + graded,
 			stderr: "warning: " + goldenDir + "topics.good.tsv: topics without judgments skipped (1): 3\n",
 		},
 		{

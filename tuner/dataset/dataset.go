@@ -186,7 +186,7 @@ func CorpusDocuments(path string) ([]experiments.Document, error) {
 
 // Describe names the dataset for the log.
 func (ds *Dataset) Describe() string {
-	return fmt.Sprintf("golden set %s, split %s", ds.Config.Path, ds.Config.Split)
+	return fmt.Sprintf("golden set %s, split %s, grades %s", ds.Config.Path, ds.Config.Split, ds.Golden.Scale)
 }
 
 // Snapshot copies the golden set into run with its hash.

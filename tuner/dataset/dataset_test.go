@@ -42,7 +42,7 @@ func TestOpenDatasetDemo(t *testing.T) {
 			t.Errorf("q001: judgment %q is not a document id", doc)
 		}
 	}
-	if got, want := ds.Describe(), "golden set "+ds.Config.Path+", split all"; got != want {
+	if got, want := ds.Describe(), "golden set "+ds.Config.Path+", split all, grades "+ds.Golden.Scale.String(); got != want {
 		t.Errorf("Describe() = %q, want %q", got, want)
 	}
 

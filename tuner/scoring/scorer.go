@@ -62,12 +62,17 @@ func NewScorerFromSpec(sp ScorerSpec) (*MetricsScorer, error) {
 var _ Scorer = (*MetricsScorer)(nil)
 
 // NewScorer builds a scorer. primary is "default" (or "") for the default
-// composite of o's scale (metrics.DefaultCompositeFor(o.MaxGrade)), else a metric name or a weighted sum such as
-// "0.5*NDCG@10+0.5*Recall@20". The scorecard holds the reported metrics
-// (DefaultReported plus extra) and the composite's terms.
+// primary of o's scale (metrics.DefaultPrimaryFor(o.MaxGrade): NDCG@10 on
+// binary judgments, the graded composite otherwise), else a metric name or
+// a weighted sum such as "0.5*NDCG@10+0.5*Recall@20". The scorecard holds
+// the reported metrics (DefaultReported plus extra) and the composite's
+// terms.
 func NewScorer(primary string, extra []string, o metrics.Options) (*MetricsScorer, error) {
-	comp := metrics.DefaultCompositeFor(o.MaxGrade)
+	comp := metrics.DefaultPrimaryFor(o.MaxGrade)
 	desc := "default composite: mean of " + strings.Join(names(comp.Metrics()), ", ")
+	if o.MaxGrade == 1 {
+		desc = "default for binary judgments: NDCG@10"
+	}
 	if primary != "" && primary != "default" {
 		c, err := metrics.ParseComposite(primary)
 		if err != nil {
@@ -81,8 +86,13 @@ func NewScorer(primary string, extra []string, o metrics.Options) (*MetricsScore
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}
-	if o.Threshold != metrics.DefaultThreshold || o.MaxGrade != metrics.DefaultMaxGrade ||
-		o.StrongGrade() != metrics.DefaultStrong(metrics.DefaultMaxGrade) || o.ExactGrade() != metrics.DefaultMaxGrade {
+	switch {
+	case o.MaxGrade == 1:
+		if primary != "" && primary != "default" {
+			desc += " (binary grades)"
+		}
+	case o.Threshold != metrics.DefaultThreshold || o.MaxGrade != metrics.DefaultMaxGrade ||
+		o.StrongGrade() != metrics.DefaultStrong(metrics.DefaultMaxGrade) || o.ExactGrade() != metrics.DefaultMaxGrade:
 		desc += fmt.Sprintf(" (grades 0-%d: relevant >= %d, strong >= %d, exact >= %d)", o.MaxGrade, o.Threshold, o.StrongGrade(), o.ExactGrade())
 	}
 	var list []string
@@ -158,3 +168,43 @@ func (s *MetricsScorer) Card() *metrics.Scorecard { return &s.card }
 
 // Options returns the scoring options s was built with.
 func (s *MetricsScorer) Options() metrics.Options { return s.opts }
+
+// Unvarying says which of the measures configured for s — the primary
+// score's terms and the extra reported metrics — no ranking can move on a
+// golden set whose highest grade is highest: each counts grades above it
+// and is 0 for every trial.
+func (s *MetricsScorer) Unvarying(highest int) []string {
+	var out []string
+	seen := map[string]bool{}
+	check := func(m metrics.Metric) {
+		name := m.String()
+		if seen[name] {
+			return
+		}
+		seen[name] = true
+		if g := m.MinGrade(s.opts); g > highest {
+			out = append(out, fmt.Sprintf("%s counts grades >= %d and no judgment reaches %d: it is 0 for every trial", name, g, g))
+		}
+	}
+	for _, t := range s.primary.Terms {
+		check(t.Metric)
+	}
+	for _, n := range s.spec.Metrics {
+		if m, err := metrics.ParseMetric(n); err == nil {
+			check(m)
+		}
+	}
+	return out
+}
+
+// HighestGrade is the highest grade any of qs' judgments gives (0 when
+// none does).
+func HighestGrade(qs []Query) int {
+	top := 0
+	for _, q := range qs {
+		for _, g := range q.Judgments {
+			top = max(top, g)
+		}
+	}
+	return top
+}

@@ -3,6 +3,7 @@ package checkfiles
 import (
 	"fmt"
 	"io"
+	"strings"
 )
 
 // CheckAll is `tune check`: it checks every file as kind (For; "auto"
@@ -32,7 +33,15 @@ func CheckAll(files []string, kind string, o Options, stdout, stderr io.Writer) 
 			fmt.Fprintln(stderr, err)
 			continue
 		}
-		fmt.Fprintf(stdout, "ok %s (%s)\n", path, summary)
+		// A summary's first line goes in parentheses, any further lines
+		// (a golden set's grade scale and primary score) below it.
+		first, rest, _ := strings.Cut(summary, "\n")
+		fmt.Fprintf(stdout, "ok %s (%s)\n", path, first)
+		for _, line := range strings.Split(rest, "\n") {
+			if line != "" {
+				fmt.Fprintf(stdout, "  %s\n", line)
+			}
+		}
 	}
 	if bad > 0 {
 		return fmt.Errorf("check: %d of %d files have problems", bad, len(files))

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/fusiontune/fusiontune/tuner/dataset"
+	"github.com/fusiontune/fusiontune/tuner/scoring"
 
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/settings"
 	"github.com/fusiontune/fusiontune/experiments"
@@ -79,7 +80,7 @@ func (k Kind) Check(path string, o Options) (summary string, warnings []error, e
 // corpusFor.
 func checkGolden(path string, o Options) (string, []error, error) {
 	lo := experiments.LoadOptions{Format: o.Format, Judgments: o.Judgments, Split: o.QrelsSplit}
-	return dataset.CheckGolden(path, lo, o.corpusFor)
+	return dataset.CheckGolden(path, lo, o.corpusFor, o.scorer)
 }
 
 // corpusFor is the corpus a golden set is resolved against — Corpus, else
@@ -104,6 +105,22 @@ func (o Options) corpusFor() (string, bool, error) {
 		corpus = s.EngineCorpusPath()
 	}
 	return corpus, s.Dataset.AllowMissingDocs, nil
+}
+
+// scorer is the settings' scorer on a golden set's scale (score.primary,
+// score.metrics), or the default one without settings.
+func (o Options) scorer(scale experiments.Scale) (*scoring.MetricsScorer, error) {
+	var s *settings.Settings
+	if o.Settings != nil {
+		var err error
+		if s, err = o.Settings(); err != nil {
+			return nil, err
+		}
+	}
+	if s == nil {
+		return scoring.NewScorer("default", nil, scoring.ScaleOptions(scale))
+	}
+	return s.Score.Scorer(scale)
 }
 
 // ReadSettings reads the settings file a golden set's corpus comes from:

@@ -62,7 +62,8 @@ func TestCheckMissingDocs(t *testing.T) {
 	}{
 		{"corpus", corpus, "", "", "", missing},
 		{"the settings' corpus", "", strict, "", "", missing},
-		{"allowed", "", allow, "2 queries, 3 judgments; 2 judged documents found in a corpus of 3",
+		{"allowed", "", allow, "2 queries, 3 judgments; 2 judged documents found in a corpus of 3\ngrades: 0-3 (relevant >= 1, strong >= 2, exact >= 3)\n" +
+			"primary: default composite: mean of NDCG@20, NDCG@50, ERR@10, Strong_Precision@10, Strong_Precision@20, Useful_Precision@50, Avg_Grade@10/3, Gain_Recall@20",
 			"judged documents not in the corpus: 1 (1 distinct ids: doc_12), kept since dataset.allow_missing_docs is true: they count as relevant but can never be retrieved; judged documents found: 2", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
