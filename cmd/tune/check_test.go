@@ -35,8 +35,8 @@ func TestCheck(t *testing.T) {
 		stderr string // exact
 	}{
 		{
-			name:   "good files",
-			args:   []string{goldenDir + "basic.good.json", goldenDir + "basic.good.yaml", goldenDir + "beir.good"},
+			name: "good files",
+			args: []string{goldenDir + "basic.good.json", goldenDir + "basic.good.yaml", goldenDir + "beir.good"},
 			stdout: "ok " + goldenDir + "basic.good.json (3 queries, 4 judgments)\n" + graded + "ok " + goldenDir + "basic.good.yaml (3 queries, 4 judgments)\n" + graded +
 				"ok " + goldenDir + "beir.good (2 queries, 3 judgments)\n" + graded,
 		},
