@@ -86,6 +86,8 @@ type TrialComparison struct {
 	// Changed lists the queries whose primary score changed most.
 	Changed  []QueryChange `json:"changed_most"`
 	Warnings []string      `json:"warnings,omitempty"`
+	// Verdict says which side to run, and how sure the comparison is.
+	Verdict *Verdict `json:"verdict,omitempty"`
 }
 
 // TrialRef names one side of a comparison.

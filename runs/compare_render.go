@@ -77,6 +77,13 @@ func (c TrialComparison) render(md bool) string {
 			fmt.Fprintf(&w.b, "warning: %s\n", warning)
 		}
 	}
+	if c.Verdict != nil {
+		if md {
+			fmt.Fprintf(&w.b, "\n**Verdict:** %s\n", c.Verdict.Line)
+		} else {
+			fmt.Fprintf(&w.b, "verdict: %s\n", c.Verdict.Line)
+		}
+	}
 	return w.b.String()
 }
 

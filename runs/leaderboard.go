@@ -36,6 +36,8 @@ type Leaderboard struct {
 	Ceiling *Ceiling `json:"ceiling,omitempty"`
 	// Rescored is the judge-as-you-tune loop's record (see judged.go).
 	Rescored *Rescored `json:"rescored,omitempty"`
+	// Verdict says what to ship and how sure the run is of it.
+	Verdict *Verdict `json:"verdict,omitempty"`
 	// ShowJudgedOnly adds the judged-only columns to the text, Markdown
 	// and CSV tables (tune leaderboard --judged-only).
 	ShowJudgedOnly bool `json:"-"`

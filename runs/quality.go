@@ -70,9 +70,9 @@ type MetricDelta struct {
 	Verdict string `json:"verdict"`
 }
 
-// Verdict is a comparison's verdict: better or worse when significant,
+// ComparisonVerdict is a comparison's verdict: better or worse when significant,
 // same otherwise.
-func Verdict(c Comparison) string {
+func ComparisonVerdict(c Comparison) string {
 	switch {
 	case c.Significant && c.Delta > 0:
 		return "better"

@@ -206,7 +206,9 @@ func (lb Leaderboard) notes() []string {
 			"sig: %s: + better, - worse, n.s. not significant, ? too few non-zero pairs to test; %s; seed %d",
 			st.Against, lb.rule(), lb.levels(), st.Seed))
 	}
-	if lb.Power != nil {
+	if lb.Power != nil && (lb.Verdict == nil || lb.Verdict.Kind == VerdictKeep) {
+		// The power line tells why a gain went undetected; beside a
+		// verdict that ships, it would only seem to contradict it.
 		out = append(out, lb.Power.Line())
 	}
 	for _, e := range lb.Trials {
@@ -223,6 +225,9 @@ func (lb Leaderboard) notes() []string {
 		if h.Confirmation != nil {
 			out = append(out, h.ConfirmLine())
 		}
+	}
+	if lb.Verdict != nil {
+		out = append(out, "verdict: "+lb.Verdict.Line)
 	}
 	return out
 }

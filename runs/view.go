@@ -14,6 +14,9 @@ type View struct {
 	By         string
 	JudgedOnly bool
 	Pareto     bool
+	// Decide, when set, gives the verdict of a leaderboard recorded
+	// without one (an older run).
+	Decide func(Leaderboard) Verdict
 }
 
 // ErrNoLatency is the error of a Pareto view of a run that measured no
@@ -46,5 +49,9 @@ func RenderView(w io.Writer, run *Run, v View, format string) error {
 		return lb.RenderBy(w, v.By, format)
 	}
 	lb.ShowJudgedOnly = v.JudgedOnly
+	if lb.Verdict == nil && v.Decide != nil {
+		verdict := v.Decide(lb)
+		lb.Verdict = &verdict
+	}
 	return lb.Render(w, format)
 }

@@ -690,14 +690,17 @@ func (c Config) statistics(statsCtx context.Context, run *runs.Run, lb *runs.Lea
 }
 
 // heldOutAndPower records the held-out scores on lb (their power is the
-// decision's: select, then confirm) and logs the power line and the
-// split hint.
+// decision's: select, then confirm) and the run's verdict, and logs the
+// power line when the verdict keeps the baseline (it says why a gain went
+// undetected), and the split hint.
 func (c Config) heldOutAndPower(lb *runs.Leaderboard, held *runs.HeldOut) {
 	lb.HeldOut = held
 	if held != nil && held.Power != nil {
 		lb.Power = held.Power
 	}
-	if lb.Power != nil {
+	v := verdict.Decide(*lb)
+	lb.Verdict = &v
+	if lb.Power != nil && v.Kind == runs.VerdictKeep {
 		fmt.Fprintln(c.Log, lb.Power.Line())
 	}
 	if hint := splitHint(*lb, c.Stats); hint != "" {

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/fusiontune/fusiontune/tuner/analysis"
+	"github.com/fusiontune/fusiontune/tuner/verdict"
 
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/cli"
 	"github.com/fusiontune/fusiontune/runs"
@@ -27,5 +28,7 @@ func runCompare(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
+	v := verdict.ForComparison(c)
+	c.Verdict = &v
 	return c.Render(a.stdout, fs.Str("format"))
 }

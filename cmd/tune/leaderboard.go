@@ -6,6 +6,7 @@ import (
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/cli"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
+	"github.com/fusiontune/fusiontune/tuner/verdict"
 )
 
 var leaderboardSpec = cli.Spec{Name: "leaderboard", Usage: "[RUN] [--runs-dir DIR] [--format text|json|md|csv] [--by category|difficulty] [--judged-only] [--pareto]\n       --storage URL [--study NAME] [--format ...]\n\n" + pickUsage + " RUN defaults to latest.",
@@ -33,13 +34,15 @@ func runLeaderboard(ctx context.Context, a *app, args []string) error {
 		if err != nil {
 			return err
 		}
+		v := verdict.Decide(lb)
+		lb.Verdict = &v
 		return lb.Render(a.stdout, format)
 	}
 	_, _, run, err := a.openRun(fs, fs.Arg(0))
 	if err != nil {
 		return err
 	}
-	return runs.RenderView(a.stdout, run, runs.View{By: by, JudgedOnly: fs.Bool("judged-only"), Pareto: fs.Bool("pareto")}, format)
+	return runs.RenderView(a.stdout, run, runs.View{By: by, JudgedOnly: fs.Bool("judged-only"), Pareto: fs.Bool("pareto"), Decide: verdict.Decide}, format)
 }
 
 // parseRun parses args with spec and opens the run its first argument

@@ -19,6 +19,8 @@ type page struct {
 	Primary  string
 	Baseline string
 	Best     string
+	// Verdict is the run's verdict line: what to ship and how sure.
+	Verdict string
 	Notes    []string // statistical and data caveats, shown at the top
 	Stats    string   // how the comparisons were computed, when they were
 	HeldOut  *heldOutView
@@ -145,7 +147,10 @@ func newPage(run *runs.Run, lb runs.Leaderboard, notes []string) (*page, bool) {
 		p.Pruned = p.Pruned || e.Status == runs.StatusPruned
 	}
 	p.Stats = statsText(lb.Stats)
-	if lb.Power != nil {
+	if lb.Verdict != nil {
+		p.Verdict = lb.Verdict.Line
+	}
+	if lb.Power != nil && (lb.Verdict == nil || lb.Verdict.Kind == runs.VerdictKeep) {
 		p.Notes = append(p.Notes, lb.Power.Line()+".")
 	}
 	if h := lb.HeldOut; h != nil && h.Confirmation != nil {

@@ -108,7 +108,7 @@ func Against(ctx context.Context, ref *Reference, e runs.Entry, all []runs.Query
 		// One family of metrics, not of trials.
 		c.Rule = strings.Replace(c.Rule, " trials", " metrics", 1)
 		a.Metrics = append(a.Metrics, runs.MetricDelta{Metric: metricNames[i], Reference: runs.Round(means[i][0]), Current: runs.Round(means[i][1]),
-			Paired: *c, Verdict: runs.Verdict(*c)})
+			Paired: *c, Verdict: runs.ComparisonVerdict(*c)})
 	}
 	if a.Categories, err = analysis.CategoryDeltas(ctx, base, results, o); err != nil {
 		return nil, err

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner/analysis"
 
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/settings"
@@ -68,8 +69,14 @@ func TestPlanBudgetPriorAndRun(t *testing.T) {
 
 	// From a run: its sd, its family (two trials, one compared).
 	r := sweeptest.Sweep(t, "tune.yaml", exp, sweeptest.Options{})
-	if !strings.Contains(r.Log, "power: minimum detectable effect ") {
-		t.Errorf("sweep log lacks the power line:\n%s", r.Log)
+	// The hybrid is significantly better: the verdict ships it, and the
+	// power line, which beside it would only seem to contradict it, is
+	// not printed; the run records its power for tune plan all the same.
+	if strings.Contains(r.Log, "power: minimum detectable effect ") || r.Leaderboard.Power == nil {
+		t.Errorf("sweep log prints the power line beside a verdict that ships, or the leaderboard lacks its power:\n%s", r.Log)
+	}
+	if v := r.Leaderboard.Verdict; v == nil || v.Kind != runs.VerdictShip || v.Trial != "hybrid" {
+		t.Errorf("verdict %+v, want to ship hybrid", v)
 	}
 	b, err := analysis.PlanRun(0.04, r.Run, s.StatsOptions(0))
 	if err != nil {
