@@ -21,10 +21,10 @@ type page struct {
 	Best     string
 	// Verdict is the run's verdict line: what to ship and how sure.
 	Verdict string
-	Notes    []string // statistical and data caveats, shown at the top
-	Stats    string   // how the comparisons were computed, when they were
-	HeldOut  *heldOutView
-	Gates    *gatesView // the gates last checked on the run (gates.json)
+	Notes   []string // statistical and data caveats, shown at the top
+	Stats   string   // how the comparisons were computed, when they were
+	HeldOut *heldOutView
+	Gates   *gatesView // the gates last checked on the run (gates.json)
 	// Latency is the measured latency and Pareto front (latency.json).
 	Latency *latencyView
 

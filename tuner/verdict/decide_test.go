@@ -95,9 +95,9 @@ func TestDecide(t *testing.T) {
 			contains: []string{`the best trial "k=20" is NDCG@10 +0.0010 [-0.0100, +0.0120] on the held-out queries, not significant`, "one pre-planned comparison on the held-out queries"},
 		},
 		{
-			name: "no baseline",
-			lb:   runs.Leaderboard{Primary: "NDCG@10", Trials: []runs.Entry{entry("k=20", 0.73, hybrid, nil)}},
-			kind: runs.VerdictNone,
+			name:     "no baseline",
+			lb:       runs.Leaderboard{Primary: "NDCG@10", Trials: []runs.Entry{entry("k=20", 0.73, hybrid, nil)}},
+			kind:     runs.VerdictNone,
 			contains: []string{`no verdict: the run has no baseline to compare with; the best trial is "k=20" (NDCG@10 0.7300)`},
 		},
 		{

@@ -5,7 +5,7 @@
 // with a reference run or baseline file (Against) and its failing
 // queries, and how many trials failed.
 //
-// Imports of ours: experiments, internal/atomicfile, internal/plainnum,
-// metrics, metrics/stats, runs, tuner/analysis, tuner/dataset, tuner/replay,
-// tuner/scoring.
+// Imports of ours: backend, experiments, internal/atomicfile,
+// internal/plainnum, metrics, metrics/stats, runs, tuner/analysis,
+// tuner/dataset, tuner/replay, tuner/scoring.
 package verdict

@@ -4,5 +4,5 @@
 // file:line:col and starts nothing.
 //
 // Imports of ours: cmd/tune/internal/settings, experiments,
-// internal/inputerr, runs, tuner, tuner/dataset.
+// internal/inputerr, runs, tuner, tuner/dataset, tuner/scoring.
 package checkfiles
