@@ -195,6 +195,9 @@ func (lb Leaderboard) renderText(w io.Writer) error {
 	for _, warn := range lb.Warnings {
 		t.Notes = append(t.Notes, "warning: "+warn)
 	}
+	if v := lb.verdictLine(); v != "" {
+		t.Notes = append(t.Notes, v) // last: the decision
+	}
 	return t.Render(w, table.Text)
 }
 
@@ -226,10 +229,16 @@ func (lb Leaderboard) notes() []string {
 			out = append(out, h.ConfirmLine())
 		}
 	}
-	if lb.Verdict != nil {
-		out = append(out, "verdict: "+lb.Verdict.Line)
-	}
 	return out
+}
+
+// verdictLine is the leaderboard's verdict as its text prints it last
+// ("" without one).
+func (lb Leaderboard) verdictLine() string {
+	if lb.Verdict == nil {
+		return ""
+	}
+	return "verdict: " + lb.Verdict.Line
 }
 
 // rule is the decision rule the comparisons state (one for the whole
@@ -284,6 +293,9 @@ func (lb Leaderboard) renderMarkdown(w io.Writer) error {
 	t.Title = strings.Join(append([]string{"Primary score: " + lb.PrimaryLine()}, lb.notes()...), "\n\n")
 	for _, warn := range lb.Warnings {
 		t.Notes = append(t.Notes, "> "+warn)
+	}
+	if lb.Verdict != nil {
+		t.Notes = append(t.Notes, "**Verdict:** "+lb.Verdict.Line)
 	}
 	return t.Render(w, table.Markdown)
 }
