@@ -62,8 +62,9 @@ type Query struct {
 	Difficulty      string
 	ExpectedRouting string // "search", "no_results" or any label a backend reports
 	Notes           string
-	// Meta is the query's free metadata (native "meta"): kept as decoded,
-	// never interpreted.
+	// Meta is the query's free metadata (native "meta", and any field of
+	// the query the format does not define): kept as decoded, never
+	// interpreted.
 	Meta      map[string]any
 	Judgments []Judgment
 	Pos       string // where the query is defined: file:line:col
@@ -72,8 +73,9 @@ type Query struct {
 	// unscored until it has some.
 	Awaiting bool
 
-	path   string // field path for problems, e.g. queries[3]
-	broken bool   // decoding it reported errors
+	path   string   // field path for problems, e.g. queries[3]
+	broken bool     // decoding it reported errors
+	extra  []string // fields kept in Meta that the format does not define
 }
 
 // Judgment grades one document or passage for a query. Exactly one of DocID,
@@ -87,6 +89,10 @@ type Judgment struct {
 	// Source is where the judgment came from (native "judgment_source",
 	// one of JudgmentSources); "" when the file does not say (manual).
 	Source string
+	// Scope, when set, limits a passage_substring or doc_id_pattern
+	// judgment to the documents carrying its fields (native book_slug and
+	// chapter_number, of the query or the passage).
+	Scope Scope
 
 	label      string // the relevance label it was given, "" for an integer
 	gradePos   string // where its grade is written, for problems ("": Pos)

@@ -13,6 +13,15 @@ package experiments
 //	      {"doc_id_pattern": "faq-returns(-.*)?", "relevance": 1}],
 //	    "expected_routing": "search"}]}           // search, no_results or any backend label
 //
+// A query or a passage may carry book_slug and chapter_number (the
+// book-and-chapter format): they scope its passage_substring and
+// doc_id_pattern judgments to the corpus documents whose fields hold the
+// same values (see Scope), so that an excerpt several books share is
+// found in the one named. Any other field of a query that is not a
+// likely typo of a known one (those stay errors, with a did-you-mean) is
+// kept in its meta, uninterpreted, with one warning per file listing such
+// fields (retrieval_intent, say).
+//
 // relevance is high, partial, weak, irrelevant or an integer grade. On the
 // default 0-3 scale the labels are 3, 2, 1 and 0; on another scale (see
 // GradeScale) high is its exact threshold, partial its strong, weak its
@@ -29,9 +38,11 @@ package experiments
 
 import (
 	"bytes"
+	"fmt"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/fusiontune/fusiontune/internal/plainnum"
@@ -50,8 +61,8 @@ const (
 
 var (
 	nativeTopFields   = []string{"categories", "queries"}
-	nativeQueryFields = []string{"id", "query", "language", "category", "difficulty", "expected_passages", "expected_routing", "notes", "meta", "awaiting_judgments"}
-	passageFields     = []string{"doc_id", "passage_substring", "doc_id_pattern", "relevance", "judgment_source"}
+	nativeQueryFields = []string{"id", "query", "language", "category", "difficulty", "expected_passages", "expected_routing", "notes", "meta", "awaiting_judgments", ScopeBook, ScopeChapter}
+	passageFields     = []string{"doc_id", "passage_substring", "doc_id_pattern", "relevance", "judgment_source", ScopeBook, ScopeChapter}
 )
 
 // relevanceLabels maps the words accepted for a relevance to grades.
@@ -152,17 +163,58 @@ func decodeNative(file string, data []byte, l *problemList) *GoldenSet {
 	default:
 		w.errorf(w.pos(root), "", "expected a list of queries or a mapping with \"queries\" (got %s)", yamldoc.Describe(root))
 	}
+	extra := map[string]int{}
 	for i, n := range queries {
-		gs.Queries = append(gs.Queries, w.query(n, index("queries", i)))
+		q := w.query(n, index("queries", i))
+		for _, k := range q.extra {
+			extra[k]++
+		}
+		gs.Queries = append(gs.Queries, q)
+	}
+	if len(extra) > 0 {
+		w.warnf(file, "", "query fields kept as metadata, not interpreted: %s", countedFields(extra))
 	}
 	return gs
+}
+
+// extraNote is " (fields the format does not define, kept as metadata:
+// text)" for a query missing its text while having such fields (extra,
+// key and value nodes in turn), else "".
+func extraNote(extra []*yaml.Node) string {
+	if len(extra) == 0 {
+		return ""
+	}
+	var names []string
+	for i := 0; i < len(extra); i += 2 {
+		names = append(names, strconv.Quote(extra[i].Value))
+	}
+	return " (the query's fields the format does not define, kept as metadata: " + strings.Join(names, ", ") + ")"
+}
+
+// countedFields lists field names with the number of queries having each:
+// "retrieval_intent (12 queries), source (1 query)", by name.
+func countedFields(n map[string]int) string {
+	keys := make([]string, 0, len(n))
+	for k := range n {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		unit := "queries"
+		if n[k] == 1 {
+			unit = "query"
+		}
+		parts[i] = fmt.Sprintf("%s (%d %s)", k, n[k], unit)
+	}
+	return strings.Join(parts, ", ")
 }
 
 func (w *nodeWalker) query(n *yaml.Node, path string) (q Query) {
 	q = Query{Pos: w.pos(deref(n)), path: path}
 	before := len(w.errs)
 	defer func() { q.broken = len(w.errs) > before }()
-	f, ok := w.mapping(n, path, nativeQueryFields...)
+	f, extra, ok := w.openMapping(n, path, nativeQueryFields...)
 	if !ok {
 		return q
 	}
@@ -172,7 +224,7 @@ func (w *nodeWalker) query(n *yaml.Node, path string) (q Query) {
 	}
 	q.Text = w.str(f["query"], join(path, "query"))
 	if strings.TrimSpace(q.Text) == "" && isScalar(f["query"]) {
-		w.errorf(w.pos(valueOr(f["query"], n)), join(path, "query"), "required: a non-empty query text")
+		w.errorf(w.pos(valueOr(f["query"], n)), join(path, "query"), "required: a non-empty query text%s", extraNote(extra))
 	}
 	q.Language = w.str(f["language"], join(path, "language"))
 	q.Category = w.str(f["category"], join(path, "category"))
@@ -182,6 +234,8 @@ func (w *nodeWalker) query(n *yaml.Node, path string) (q Query) {
 	if m := f["meta"]; m != nil {
 		q.Meta = w.meta(m, join(path, "meta"))
 	}
+	w.keepExtra(&q, extra, path)
+	scope := w.scope(f, path)
 	if n := f["awaiting_judgments"]; n != nil {
 		if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!bool" {
 			w.errorf(w.pos(n), join(path, "awaiting_judgments"), "expected true or false (got %s)", yamldoc.Describe(n))
@@ -196,6 +250,7 @@ func (w *nodeWalker) query(n *yaml.Node, path string) (q Query) {
 			continue
 		}
 		j, ok := w.judgment(pf, deref(pn), fp, "relevance")
+		j.Scope = scope.with(w.scope(pf, fp))
 		if v := pf["judgment_source"]; v != nil {
 			sp := join(fp, "judgment_source")
 			j.Source = w.str(v, sp)
@@ -297,6 +352,51 @@ func (w *nodeWalker) grade(v, parent *yaml.Node, path string) (int, string, bool
 		return 0, "", false
 	}
 	return g, "", true
+}
+
+// scope reads the scope fields (ScopeFields) of mapping f: each a
+// non-empty string or number. Nil when it has none.
+func (w *nodeWalker) scope(f map[string]*yaml.Node, path string) Scope {
+	var s Scope
+	for _, k := range ScopeFields {
+		v := f[k]
+		if v == nil {
+			continue
+		}
+		fp := join(path, k)
+		if v.Kind != yaml.ScalarNode || v.ShortTag() == "!!null" || v.ShortTag() == "!!bool" || strings.TrimSpace(v.Value) == "" {
+			w.errorf(w.pos(v), fp, "expected a non-empty string or number (got %s)", yamldoc.Describe(v))
+			continue
+		}
+		if s == nil {
+			s = Scope{}
+		}
+		s[k] = strings.TrimSpace(v.Value)
+	}
+	return s
+}
+
+// keepExtra keeps a query's fields that are not the format's (extra,
+// from openMapping) in its Meta, noting their names in q.extra; a field
+// meta already holds is an error.
+func (w *nodeWalker) keepExtra(q *Query, extra []*yaml.Node, path string) {
+	for i := 0; i+1 < len(extra); i += 2 {
+		k, v := extra[i], extra[i+1]
+		if _, dup := q.Meta[k.Value]; dup {
+			w.errorf(w.pos(k), join(path, k.Value), "also given in meta: keep one")
+			continue
+		}
+		var val any
+		if err := v.Decode(&val); err != nil {
+			w.errorf(w.pos(v), join(path, k.Value), "unreadable value: %v", err)
+			continue
+		}
+		if q.Meta == nil {
+			q.Meta = map[string]any{}
+		}
+		q.Meta[k.Value] = val
+		q.extra = append(q.extra, k.Value)
+	}
 }
 
 // meta decodes free metadata: any JSON/YAML value, kept as decoded.

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/fusiontune/fusiontune/internal/suggest"
 	"github.com/fusiontune/fusiontune/internal/yamldoc"
 
 	"gopkg.in/yaml.v3"
@@ -357,6 +358,36 @@ func (w *nodeWalker) mapping(n *yaml.Node, path string, allowed ...string) (fiel
 		}
 	}
 	return fields, true
+}
+
+// openMapping is mapping, but a key not allowed that is no likely typo of
+// an allowed one (suggest.Closest) is returned in extra, key and value
+// nodes in turn, for the caller to keep; a likely typo is an error with
+// its did-you-mean.
+func (w *nodeWalker) openMapping(n *yaml.Node, path string, allowed ...string) (fields map[string]*yaml.Node, extra []*yaml.Node, ok bool) {
+	n = deref(n)
+	if n.Kind != yaml.MappingNode {
+		w.errorf(w.pos(n), path, "expected a mapping (got %s)", yamldoc.Describe(n))
+		return nil, nil, false
+	}
+	fields = map[string]*yaml.Node{}
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], deref(n.Content[i+1])
+		fp := join(path, k.Value)
+		switch {
+		case seen[k.Value]:
+			w.errorf(w.pos(k), fp, "field given twice")
+		case contains(allowed, k.Value):
+			fields[k.Value] = v
+		case suggest.Closest(k.Value, allowed) != "":
+			w.errorf(w.pos(k), fp, "unknown field %q (did you mean %q?)", k.Value, suggest.Closest(k.Value, allowed))
+		default:
+			extra = append(extra, k, v)
+		}
+		seen[k.Value] = true
+	}
+	return fields, extra, true
 }
 
 // str reads a scalar as a string; null reads as "". Numbers are accepted

@@ -34,9 +34,10 @@ func validateSet(gs *GoldenSet, l *problemList) {
 			}
 		}
 		placeholders(q, l)
-		seen := map[Judgment]string{}
+		type target struct{ doc, substring, pattern, scope string }
+		seen := map[target]string{}
 		for _, j := range q.Judgments {
-			key := Judgment{DocID: j.DocID, Substring: j.Substring, Pattern: j.Pattern}
+			key := target{j.DocID, j.Substring, j.Pattern, j.Scope.String()}
 			if at, dup := seen[key]; dup {
 				l.warnf(j.Pos, q.path, "query %q judges the same target twice (first at %s); the highest grade wins", q.ID, at)
 				continue

@@ -9,11 +9,13 @@ import (
 	"github.com/fusiontune/fusiontune/metrics"
 )
 
-// Document is a corpus document as resolution sees it: an id and the text
-// passage_substring excerpts are matched against.
+// Document is a corpus document as resolution sees it: an id, the text
+// passage_substring excerpts are matched against and the fields scoped
+// judgments compare (see Scope; nil when it has none).
 type Document struct {
-	ID   string
-	Text string
+	ID     string
+	Text   string
+	Fields map[string]string
 }
 
 // Span is where a passage_substring judgment matched: bytes [Start, End) of
@@ -95,6 +97,10 @@ func (r *Resolved) Query(id string) *ResolvedQuery {
 //     excerpt found nowhere is an error naming the query and the excerpt,
 //     one found in several documents judges all of them and adds a warning.
 //
+// A judgment with a Scope (a book, a chapter) looks for its excerpt or
+// pattern only in the documents carrying the scope's fields: found only
+// outside it is an error saying where it was found.
+//
 // When several judgments hit one document, the highest grade wins. Every
 // error is reported at once, as Problems.
 func (gs *GoldenSet) Resolve(docs []Document) (*Resolved, error) {
@@ -104,6 +110,13 @@ func (gs *GoldenSet) Resolve(docs []Document) (*Resolved, error) {
 		ids[d.ID] = true
 	}
 	var cx *corpusIndex
+	var sf *scopeFilter
+	scoped := func() *scopeFilter {
+		if sf == nil {
+			sf = newScopeFilter(docs)
+		}
+		return sf
+	}
 	res := &Resolved{Queries: make([]ResolvedQuery, len(gs.Queries)), byID: map[string]int{}, source: gs.Source}
 	for qi := range gs.Queries {
 		q := &gs.Queries[qi]
@@ -116,12 +129,12 @@ func (gs *GoldenSet) Resolve(docs []Document) (*Resolved, error) {
 				}
 				raise(rq.docGrades, j.DocID, j.Grade)
 			case j.Pattern != "":
-				resolvePattern(l, &rq, j, docs)
+				resolvePattern(l, &rq, j, docs, scoped)
 			case j.Substring != "":
 				if cx == nil {
 					cx = newCorpusIndex(docs, substrings(gs))
 				}
-				resolveSubstring(l, &rq, j, cx)
+				resolveSubstring(l, &rq, j, cx, scoped)
 			}
 		}
 		for id, g := range rq.docGrades {
@@ -157,7 +170,7 @@ func substrings(gs *GoldenSet) []string {
 // matches judgment j's doc_id_pattern (whole id); without a corpus (docs
 // nil) the pattern becomes an OpenPattern, matched on the ids a backend
 // returns. An invalid pattern, or one matching no document, is an error.
-func resolvePattern(l *problemList, rq *ResolvedQuery, j Judgment, docs []Document) {
+func resolvePattern(l *problemList, rq *ResolvedQuery, j Judgment, docs []Document, scoped func() *scopeFilter) {
 	re, err := regexp.Compile(`^(?:` + j.Pattern + `)$`)
 	if err != nil {
 		l.errorf(j.Pos, "doc_id_pattern", "query %q: invalid regular expression %q: %v", rq.ID, j.Pattern, err)
@@ -169,13 +182,22 @@ func resolvePattern(l *problemList, rq *ResolvedQuery, j Judgment, docs []Docume
 		return
 	}
 	n := 0
+	var outside []string
 	for _, d := range docs {
-		if re.MatchString(d.ID) {
-			raise(rq.docGrades, d.ID, j.Grade)
-			n++
+		if !re.MatchString(d.ID) {
+			continue
 		}
+		if j.Scope != nil && !j.Scope.Matches(d) {
+			outside = append(outside, d.ID)
+			continue
+		}
+		raise(rq.docGrades, d.ID, j.Grade)
+		n++
 	}
-	if n == 0 {
+	switch {
+	case n == 0 && j.Scope != nil:
+		l.errorf(j.Pos, "doc_id_pattern", "query %q: pattern %q matches no document id with %s: %s", rq.ID, j.Pattern, j.Scope, scoped().why(j.Scope, outside))
+	case n == 0:
 		l.errorf(j.Pos, "doc_id_pattern", "query %q: pattern %q matches no document id", rq.ID, j.Pattern)
 	}
 }
@@ -183,9 +205,15 @@ func resolvePattern(l *problemList, rq *ResolvedQuery, j Judgment, docs []Docume
 // resolveSubstring judges, for query rq, every passage of the corpus (cx)
 // holding judgment j's passage_substring: found nowhere is an error, in
 // several documents a warning (all are judged).
-func resolveSubstring(l *problemList, rq *ResolvedQuery, j Judgment, cx *corpusIndex) {
+func resolveSubstring(l *problemList, rq *ResolvedQuery, j Judgment, cx *corpusIndex, scoped func() *scopeFilter) {
 	spans := cx.find(j.Substring, j.Grade)
+	var all []Span
+	if j.Scope != nil {
+		all, spans = spans, scoped().spans(spans, j.Scope)
+	}
 	switch hit := distinctDocs(spans); {
+	case len(hit) == 0 && j.Scope != nil:
+		l.errorf(j.Pos, "passage_substring", "query %q: excerpt %q not found in any document with %s: %s", rq.ID, j.Substring, j.Scope, scoped().why(j.Scope, distinctDocs(all)))
 	case len(hit) == 0:
 		l.errorf(j.Pos, "passage_substring", "query %q: excerpt %q not found in any document", rq.ID, j.Substring)
 	case len(hit) > 1:

@@ -8,6 +8,11 @@ type Config struct {
 	IDField    string `yaml:"id_field,omitempty" json:"id_field"`       // jsonl: member holding the id (default "_id")
 	TitleField string `yaml:"title_field,omitempty" json:"title_field"` // jsonl: member holding the title (default "title"; optional in each line)
 	TextField  string `yaml:"text_field,omitempty" json:"text_field"`   // jsonl: member holding the text (default "text")
+	// Fields names further members each document keeps in its Fields
+	// (jsonl and beir; a member of a line's "metadata" object counts when
+	// the line has none of that name): what judgments scoped to a book or
+	// a chapter compare. Not part of an engine config.
+	Fields []string `yaml:"-" json:"-"`
 }
 
 // jsonLines reports whether c's corpus is one file of JSON lines (beir,

@@ -32,6 +32,9 @@ type Document struct {
 	ID    string `json:"id"`
 	Title string `json:"title,omitempty"`
 	Text  string `json:"text"`
+	// Fields holds the members Config.Fields names that the document's
+	// line has (nil when none): see DocFields.
+	Fields map[string]string `json:"fields,omitempty"`
 }
 
 // Corpus is a loaded document collection in file order (sorted by path for
@@ -57,7 +60,7 @@ func Load(c Config) (*Corpus, error) {
 		}
 		defer f.Close()
 		fields := c.fields()
-		return ReadJSONL(f, c.Path, fields[0], fields[1], fields[2])
+		return readJSONL(f, c.Path, fields[0], fields[1], fields[2], c.Fields, false, true)
 	default:
 		return nil, fmt.Errorf("load corpus: unknown format %q (want beir, jsonl or dir)", c.Format)
 	}
@@ -69,7 +72,7 @@ func Load(c Config) (*Corpus, error) {
 // Blank lines are skipped; ids must be unique and non-empty; ids are strings
 // or numbers. The file must be UTF-8 (a leading byte-order mark is skipped).
 func ReadJSONL(r io.Reader, file, idField, titleField, textField string) (*Corpus, error) {
-	return readJSONL(r, file, idField, titleField, textField, false, true)
+	return readJSONL(r, file, idField, titleField, textField, nil, false, true)
 }
 
 // LoadIDs reads the document ids of the corpus described by c, in
@@ -91,7 +94,7 @@ func loadIDs(c Config, hashed bool) (*Corpus, error) {
 	}
 	defer f.Close()
 	fields := c.fields()
-	return readJSONL(f, c.Path, fields[0], fields[1], fields[2], true, hashed)
+	return readJSONL(f, c.Path, fields[0], fields[1], fields[2], nil, true, hashed)
 }
 
 // jsonlHash starts the content hash of a JSON-lines corpus read with
@@ -102,9 +105,10 @@ func jsonlHash(idField, titleField, textField string) hash.Hash {
 	return h
 }
 
-// readJSONL is ReadJSONL; with idsOnly, LoadIDs' (hashed: with the
-// content's Hash all the same).
-func readJSONL(r io.Reader, file, idField, titleField, textField string, idsOnly, hashed bool) (*Corpus, error) {
+// readJSONL is ReadJSONL, each document keeping the members extra names
+// (DocFields); with idsOnly, LoadIDs' (hashed: with the content's Hash
+// all the same).
+func readJSONL(r io.Reader, file, idField, titleField, textField string, extra []string, idsOnly, hashed bool) (*Corpus, error) {
 	var h hash.Hash
 	if !idsOnly || hashed {
 		h = jsonlHash(idField, titleField, textField)
@@ -131,6 +135,11 @@ func readJSONL(r io.Reader, file, idField, titleField, textField string, idsOnly
 			} else if ok {
 				if prev, dup := seen[d.ID]; dup {
 					return nil, fmt.Errorf("%s:%d: duplicate document id %q (first on line %d)", file, line, d.ID, prev)
+				}
+				if len(extra) > 0 {
+					if d.Fields, perr = DocFields(b, extra); perr != nil {
+						return nil, fmt.Errorf("%s:%d: %w", file, line, perr)
+					}
 				}
 				seen[d.ID] = line
 				docs = append(docs, d)

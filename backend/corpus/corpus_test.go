@@ -3,6 +3,7 @@ package corpus_test
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -48,7 +49,7 @@ func TestLoadCorpus(t *testing.T) {
 				t.Fatalf("got %d docs %+v, want %+v", len(c.Docs), c.Docs, tt.want)
 			}
 			for i := range tt.want {
-				if c.Docs[i] != tt.want[i] {
+				if !reflect.DeepEqual(c.Docs[i], tt.want[i]) {
 					t.Errorf("doc %d = %+v, want %+v", i, c.Docs[i], tt.want[i])
 				}
 			}

@@ -171,15 +171,16 @@ func corpusIDs(path, cacheDir string) ([]experiments.Document, error) {
 }
 
 // CorpusDocuments reads the corpus at path (BEIR corpus.jsonl, JSONL or a
-// folder) as the documents judgments resolve against.
+// folder) as the documents judgments resolve against, each with the
+// scope fields (experiments.ScopeFields) its line carries.
 func CorpusDocuments(path string) ([]experiments.Document, error) {
-	c, err := corpus.Load(corpus.Config{Path: path})
+	c, err := corpus.Load(corpus.Config{Path: path, Fields: experiments.ScopeFields})
 	if err != nil {
 		return nil, err
 	}
 	docs := make([]experiments.Document, len(c.Docs))
 	for i, doc := range c.Docs {
-		docs[i] = experiments.Document{ID: doc.ID, Text: doc.Text}
+		docs[i] = experiments.Document{ID: doc.ID, Text: doc.Text, Fields: doc.Fields}
 	}
 	return docs, nil
 }
