@@ -254,7 +254,7 @@ func parseParams(ps *problems, n *yaml.Node, field, prefix string, out Params) {
 		}
 		spec, known := LookupParam(name)
 		if !known {
-			ps.at(k, f, "unknown parameter %q (known: %s)", name, strings.Join(ParamNames(), ", "))
+			ps.at(k, f, "%s", unknownParam(name))
 			return
 		}
 		norm, msg := spec.Parse(val)

@@ -32,7 +32,7 @@ func parseGrid(ps *problems, n *yaml.Node, field string) []GridAxis {
 		}
 		spec, known := LookupParam(key)
 		if !known && !strings.HasPrefix(key, CustomPrefix) {
-			ps.at(k, f, "unknown parameter %q (known: %s)", key, strings.Join(ParamNames(), ", "))
+			ps.at(k, f, "%s", unknownParam(key))
 			return
 		}
 		for i, item := range v.Content {
@@ -78,7 +78,7 @@ func parseSpace(ps *problems, n *yaml.Node, field string) []SpaceParam {
 		f := joinField(field, key)
 		spec, known := LookupParam(key)
 		if !known {
-			ps.at(k, f, "unknown parameter %q (known: %s)", key, strings.Join(ParamNames(), ", "))
+			ps.at(k, f, "%s", unknownParam(key))
 			return
 		}
 		if v.Kind != yaml.MappingNode {

@@ -1,10 +1,12 @@
 package experiments
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 
 	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/internal/suggest"
 )
 
 // Params are a trial's parameters, keyed by flattened dotted names such as
@@ -98,6 +100,23 @@ func ParamNames() []string {
 		}
 	}
 	return names
+}
+
+// unknownParam is the problem of a parameter name experiment files do
+// not accept: the known names, after a did-you-mean when one is close
+// ("chunk_size": "chunk.size").
+func unknownParam(name string) string {
+	names := ParamNames()
+	var plain []string
+	for _, n := range names {
+		if !strings.Contains(n, "<") {
+			plain = append(plain, n)
+		}
+	}
+	if m := suggest.Closest(name, plain); m != "" {
+		return fmt.Sprintf("unknown parameter %q (did you mean %q? known: %s)", name, m, strings.Join(names, ", "))
+	}
+	return fmt.Sprintf("unknown parameter %q (known: %s)", name, strings.Join(names, ", "))
 }
 
 // IsIndexTime reports whether changing name requires re-indexing.

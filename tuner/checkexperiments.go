@@ -1,11 +1,13 @@
 package tuner
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/tuner/sampler"
 	"gopkg.in/yaml.v3"
 )
@@ -57,15 +59,23 @@ func CheckExperiments(path string) (string, []error, error) {
 	for _, w := range warns {
 		warnings = append(warnings, fmt.Errorf("%s", w))
 	}
-	summary := fmt.Sprintf("experiments: %s in %s", plural(len(trials), "trial"), plural(len(Plan(trials)), "index group"))
+	var study *sampler.Options
 	if len(ef.Space) > 0 {
-		name := ef.Sampler
-		if name == "" {
-			name = sampler.Default
-		}
-		summary += fmt.Sprintf(", then %d sampled (%s over %d parameters, seed %d)", ef.Trials, name, len(ef.Space), ef.Seed)
+		so := sampler.OptionsFor(ef)
+		study = &so
 	}
-	return summary, warnings, nil
+	return "experiments: " + DescribeTrials(trials, study), warnings, nil
+}
+
+// DescribeTrials is what `tune check` says of a sweep's trials and the
+// study after them (nil: none): "12 trials in 1 index group, then 30
+// sampled (tpe over 2 parameters, seed 42)".
+func DescribeTrials(trials []experiments.TrialSpec, study *sampler.Options) string {
+	s := fmt.Sprintf("%s in %s", plural(len(trials), "trial"), plural(len(Plan(trials)), "index group"))
+	if study != nil {
+		s += fmt.Sprintf(", then %d sampled (%s over %d parameters, seed %d)", study.Trials, cmp.Or(study.Sampler, sampler.Default), len(study.Space), study.Seed)
+	}
+	return s
 }
 
 // plural renders "1 trial", "2 trials".

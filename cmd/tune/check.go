@@ -25,6 +25,6 @@ func runCheck(ctx context.Context, a *app, args []string) error {
 		return err
 	}
 	opts := checkfiles.Options{Format: fs.Str("format"), Judgments: fs.Str("judgments"), QrelsSplit: fs.Str("qrels-split"), Corpus: fs.Str("corpus"),
-		Settings: sync.OnceValues(func() (*tunesettings.Settings, error) { return checkfiles.ReadSettings(fs.Str("config")) })}
+		Settings: sync.OnceValues(func() (*tunesettings.Settings, error) { return checkfiles.ReadSettings(fs.Str("config")) }), Log: a.stderr}
 	return inputError(checkfiles.CheckAll(fs.Args(), fs.Str("kind"), opts, a.stdout, a.stderr))
 }

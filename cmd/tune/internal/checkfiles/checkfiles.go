@@ -1,8 +1,10 @@
 package checkfiles
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -35,23 +37,56 @@ type Options struct {
 	QrelsSplit string // BEIR qrels split
 	Corpus     string // corpus to resolve golden-set judgments against
 	// Settings are the settings (tune.yaml or --config) read once when a
-	// golden set needs them: their corpus when Corpus is "" and
-	// dataset.allow_missing_docs (nil without a settings file).
+	// file needs them (nil without a settings file): with them, an
+	// experiment file is checked as a sweep of it starts (CheckSweep), a
+	// golden set on their corpus, grade scale and score.
 	Settings func() (*settings.Settings, error)
+	// Log receives what a sweep's own checks write (its notes and
+	// warnings) when a file is checked as a sweep starts (nil: discarded).
+	Log io.Writer
+}
+
+// settings are o's settings, nil without a settings file.
+func (o Options) settings() (*settings.Settings, error) {
+	if o.Settings == nil {
+		return nil, nil
+	}
+	return o.Settings()
+}
+
+// log is o.Log, io.Discard when nil.
+func (o Options) log() io.Writer {
+	if o.Log == nil {
+		return io.Discard
+	}
+	return o.Log
 }
 
 // Kinds are the kinds of file known, tried in order; the golden set,
 // matching anything, comes last.
 func Kinds() []Kind {
 	return []Kind{
-		{Name: "experiments", match: tuner.IsExperimentFile, check: func(path string, _ Options) (string, []error, error) {
-			return tuner.CheckExperiments(path)
-		}},
-		{Name: "settings", match: IsSettingsFile, check: func(path string, _ Options) (string, []error, error) {
-			return CheckSettings(path)
+		{Name: "experiments", match: tuner.IsExperimentFile, check: checkExperiments},
+		{Name: "settings", match: IsSettingsFile, check: func(path string, o Options) (string, []error, error) {
+			return CheckSettings(path, o.log())
 		}},
 		{Name: "golden", match: func(string) bool { return true }, check: checkGolden},
 	}
+}
+
+// checkExperiments checks an experiment file: as a sweep of it starts
+// with the settings when there are some (CheckSweep), else on its own
+// (tuner.CheckExperiments: no golden set, no backend to check the trials
+// with).
+func checkExperiments(path string, o Options) (string, []error, error) {
+	s, err := o.settings()
+	if err != nil {
+		return "", nil, err
+	}
+	if s == nil {
+		return tuner.CheckExperiments(path)
+	}
+	return CheckSweep(s, path, o.log())
 }
 
 // ErrUnknownKind is the error of For for a kind name that is none of
@@ -77,25 +112,46 @@ func (k Kind) Check(path string, o Options) (summary string, warnings []error, e
 }
 
 // checkGolden checks a golden set (dataset.CheckGolden) with the corpus of
-// corpusFor.
+// corpusFor, on the settings' grade scale (dataset.grades) when there are
+// settings; the settings' dataset itself is read as they say (format,
+// judgments, qrels split) where the flags do not.
 func checkGolden(path string, o Options) (string, []error, error) {
 	lo := experiments.LoadOptions{Format: o.Format, Judgments: o.Judgments, Split: o.QrelsSplit}
+	s, err := o.settings()
+	if err != nil {
+		return "", nil, err
+	}
+	if s != nil {
+		lo.Grades = s.Dataset.Grades
+		if samePath(path, s.Dataset.Path) {
+			d := s.Dataset.LoadOptions()
+			lo.Format = cmp.Or(lo.Format, d.Format)
+			lo.Judgments = cmp.Or(lo.Judgments, d.Judgments)
+			if o.QrelsSplit == "" || o.QrelsSplit == experiments.DefaultBEIRSplit {
+				lo.Split = cmp.Or(d.Split, lo.Split)
+			}
+		}
+	}
 	return dataset.CheckGolden(path, lo, o.corpusFor, o.scorer)
+}
+
+// samePath reports whether a and b name the same file (b "" never).
+func samePath(a, b string) bool {
+	if b == "" {
+		return false
+	}
+	x, err1 := filepath.Abs(a)
+	y, err2 := filepath.Abs(b)
+	return err1 == nil && err2 == nil && x == y
 }
 
 // corpusFor is the corpus a golden set is resolved against — Corpus, else
 // the settings' dataset.corpus or embedded engine corpus, else none — and
 // whether the settings allow judged documents missing from it.
 func (o Options) corpusFor() (string, bool, error) {
-	var s *settings.Settings
-	if o.Settings != nil {
-		var err error
-		if s, err = o.Settings(); err != nil {
-			return "", false, err
-		}
-	}
-	if s == nil {
-		return o.Corpus, false, nil
+	s, err := o.settings()
+	if err != nil || s == nil {
+		return o.Corpus, false, err
 	}
 	corpus := o.Corpus
 	if corpus == "" {
@@ -110,12 +166,9 @@ func (o Options) corpusFor() (string, bool, error) {
 // scorer is the settings' scorer on a golden set's scale (score.primary,
 // score.metrics), or the default one without settings.
 func (o Options) scorer(scale experiments.Scale) (*scoring.MetricsScorer, error) {
-	var s *settings.Settings
-	if o.Settings != nil {
-		var err error
-		if s, err = o.Settings(); err != nil {
-			return nil, err
-		}
+	s, err := o.settings()
+	if err != nil {
+		return nil, err
 	}
 	if s == nil {
 		return scoring.NewScorer("default", nil, scoring.ScaleOptions(scale))
@@ -150,11 +203,14 @@ func IsSettingsFile(path string) bool {
 	return settings.IsFile(path, reflect.TypeFor[settings.Settings]())
 }
 
-// CheckSettings validates a settings file as a sweep would read it (the
-// FUSIONTUNE_* environment applies): every key and value with its
-// file:line:col, the input files it names, the primary score and the
-// backend's config, without starting anything.
-func CheckSettings(path string) (string, []error, error) {
+// CheckSettings validates a settings file as a sweep reads it before its
+// first trial (the FUSIONTUNE_* environment applies): every key and value
+// with its file:line:col, the input files it names, then what every run
+// opens (settings.OpenRun: the golden set resolved against its corpus,
+// the label store, the categories the gates and guards name, the primary
+// score on the set's grade scale, the backend's config), starting
+// nothing. Notes and warnings go to log.
+func CheckSettings(path string, log io.Writer) (string, []error, error) {
 	s, err := load(path)
 	if err != nil {
 		return "", nil, err
@@ -162,30 +218,75 @@ func CheckSettings(path string) (string, []error, error) {
 	if err := s.CheckInputs(); err != nil {
 		return "", nil, inputerr.Wrap(err)
 	}
-	var problems []string
-	if _, err := s.Score.Scorer(experiments.DefaultScale()); err != nil { // the formula only: the scale comes with the golden set
-		problems = append(problems, fmt.Sprintf("%s: score.primary: %v", s.Src.Where("score.primary"), err))
+	done, err := throwawayCache(s)
+	if err != nil {
+		return "", nil, err
 	}
-	corpus := s.Dataset.Corpus
-	if corpus == "" {
-		corpus = s.EngineCorpusPath()
-	}
-	if corpus == "" {
-		// The shipped demo stands in; it is extracted only by a run.
-		corpus = settings.CachePath(filepath.Join("demo", "corpus.jsonl"))
-	}
-	if _, err := s.Factory(corpus, runs.NewRedactor()); err != nil {
-		problems = append(problems, err.Error())
-	}
-	if err := s.CheckDatasetCategories(); err != nil {
-		problems = append(problems, err.Error())
-	}
-	if len(problems) > 0 {
-		return "", nil, fmt.Errorf("%s", strings.Join(problems, "\n"))
+	defer done()
+	o, err := s.OpenRun(runs.NewRedactor(), log)
+	if err != nil {
+		return "", nil, err
 	}
 	dataset := "the shipped demo"
-	if s.Dataset.Path != "" {
+	if !o.Dataset.Demo {
 		dataset = s.Dataset.Path
 	}
-	return fmt.Sprintf("settings: backend %s, dataset %s, %d gates", s.Backend.Kind, dataset, len(s.ParsedGates)), nil, nil
+	summary := fmt.Sprintf("settings: backend %s, dataset %s (%d queries), %d gates", s.Backend.Kind, dataset, len(o.Dataset.Queries), len(s.ParsedGates))
+	return summary + scoreLines(o.Dataset.Golden.Scale.String(), o.Scorer), unvarying(o.Scorer, o.Dataset.Queries), nil
+}
+
+// CheckSweep checks the experiment file at path exactly as a sweep of it
+// with the settings s checks it before its first trial — through the
+// sweep's own code, settings.PrepareSweep: the file, the golden set and
+// its corpus, the scorer, every trial's config against the backend kind,
+// the search space, the replay — with no backend started and no run
+// directory made. The sweep's notes and warnings go to log.
+func CheckSweep(s *settings.Settings, path string, log io.Writer) (string, []error, error) {
+	cp := *s // the sweep's preparation settles the settings' dataset
+	s = &cp
+	done, err := throwawayCache(s)
+	if err != nil {
+		return "", nil, err
+	}
+	defer done()
+	r := tuner.SweepRequest{Experiments: path, Mode: string(tuner.ModeAuto), Verify: tuner.DefaultVerify}
+	c, err := s.PrepareSweep(r, false, settings.SweepJudge{}, runs.NewRedactor(), log)
+	if err != nil {
+		return "", nil, err
+	}
+	summary := fmt.Sprintf("experiments: %s", tuner.DescribeTrials(c.Trials, c.Study))
+	summary += fmt.Sprintf("\nchecked as a sweep with %s starts: %d queries (%s), backend %s", s.File, len(c.Queries), c.Dataset, s.Backend.Kind)
+	return summary + scoreLines("", c.Scorer), unvarying(c.Scorer, c.Queries), nil
+}
+
+// throwawayCache points s's cache at a new temporary directory, which
+// done removes: checking writes nothing (the shipped demo standing in for
+// a missing dataset is extracted there).
+func throwawayCache(s *settings.Settings) (done func(), err error) {
+	dir, err := os.MkdirTemp("", "fusiontune-check-")
+	if err != nil {
+		return nil, err
+	}
+	s.CacheDir = dir
+	return func() { os.RemoveAll(dir) }, nil
+}
+
+// scoreLines are the lines `tune check` prints below a summary: the grade
+// scale (when scale is not "") and the primary score.
+func scoreLines(scale string, sc *scoring.MetricsScorer) string {
+	out := ""
+	if scale != "" {
+		out += "\ngrades: " + scale
+	}
+	return out + "\nprimary: " + sc.Describe()
+}
+
+// unvarying are the warnings about the measures sc configures that no
+// ranking can move on queries (MetricsScorer.Unvarying).
+func unvarying(sc *scoring.MetricsScorer, queries []scoring.Query) []error {
+	var out []error
+	for _, w := range sc.Unvarying(scoring.HighestGrade(queries)) {
+		out = append(out, errors.New(w))
+	}
+	return out
 }

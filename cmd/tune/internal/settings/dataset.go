@@ -35,11 +35,20 @@ func CachePath(sub string) string {
 	return filepath.Join(base, "fusiontune", sub)
 }
 
+// cache is the directory a run's golden set is read with: CacheDir when
+// set, else CachePath("").
+func (s *Settings) cache() string {
+	if s.CacheDir != "" {
+		return s.CacheDir
+	}
+	return CachePath("")
+}
+
 // OpenDataset opens the settings' dataset (see dataset.OpenDataset), the
 // embedded engine's corpus standing in for a missing dataset.corpus, and
 // records the shipped demo's files in the settings when it stood in.
 func (s *Settings) OpenDataset() (*dataset.Dataset, error) {
-	ds, err := dataset.Open(s.Dataset, s.EngineCorpusPath(), CachePath(""))
+	ds, err := dataset.Open(s.Dataset, s.EngineCorpusPath(), s.cache())
 	if err != nil {
 		return nil, err
 	}
@@ -96,26 +105,4 @@ func (s *Settings) CheckCategories(queries []scoring.Query) error {
 		return problems
 	}
 	return nil
-}
-
-// CheckDatasetCategories is tune check's side of CheckCategories: when the
-// settings gate or guard a category, it opens the dataset the settings
-// name (the split a sweep would evaluate, the shipped demo extracted into
-// a throwaway directory, so that nothing is written) and refuses a
-// category no evaluated query has, as a sweep would before its first
-// trial.
-func (s *Settings) CheckDatasetCategories() error {
-	if len(s.Gates) == 0 && len(s.Promotion.Guarded) == 0 {
-		return nil
-	}
-	tmp, err := os.MkdirTemp("", "fusiontune-check-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(tmp)
-	ds, _, err := dataset.OpenSweep(s.Dataset, s.SplitGiven, s.EngineCorpusPath(), tmp)
-	if err != nil {
-		return err
-	}
-	return s.CheckCategories(ds.Queries)
 }

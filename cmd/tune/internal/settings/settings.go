@@ -54,6 +54,11 @@ type Settings struct {
 	// SplitGiven is true when dataset.split was set (settings, environment,
 	// flag or the datasets entry), so no default split applies.
 	SplitGiven bool `mapstructure:"-" json:"-"`
+	// CacheDir, when set, stands for the cache directory (CachePath) where
+	// a run's golden set is read: the shipped demo is extracted and a
+	// corpus's ids kept there. tune check sets a throwaway one, so that
+	// checking writes nothing.
+	CacheDir string `mapstructure:"-" json:"-"`
 }
 
 // Score chooses the primary score and the reported metrics.

@@ -47,7 +47,7 @@ func (s *Settings) SweepConfig(r tuner.SweepRequest, expFile string, red *runs.R
 	c.Trials, c.Latency, c.Constraints, c.ConstrainSampler = trials, s.Latency.Options(), s.ParsedConstraints, s.Score.ConstrainSampler
 	c.Log, c.Manifest.Args = log, r.Args
 	if s.Dataset.Split == experiments.SplitDev {
-		c.HeldOut = dataset.HeldOutQueries(s.Dataset, s.EngineCorpusPath(), CachePath(""))
+		c.HeldOut = dataset.HeldOutQueries(s.Dataset, s.EngineCorpusPath(), s.cache())
 	}
 	return c, nil
 }
