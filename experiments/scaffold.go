@@ -33,34 +33,77 @@ type File struct {
 	Data []byte
 }
 
+// Project is what `tune init` writes a starter project about
+// (Scaffold).
+type Project struct {
+	// Corpus is the corpus as tune.yaml names it ("" for a placeholder);
+	// Docs are its documents, which a skeleton golden set judges.
+	Corpus string
+	Docs   []Document
+	// Dataset, when set, is the user's golden set: tune.yaml points at it
+	// and no skeleton is written.
+	Dataset *ProjectDataset
+}
+
+// ProjectDataset is a golden set tune.yaml points at: its paths as
+// tune.yaml names them, and what it held when tune init read it, for
+// tune.yaml's comments.
+type ProjectDataset struct {
+	// Kind says what it is ("a BEIR folder"); Path, Judgments (TREC
+	// topics' qrels, or "") and QrelsSplit (a BEIR split other than
+	// DefaultBEIRSplit, or "") are written as settings.
+	Kind, Path, Judgments, QrelsSplit string
+	NumQueries, NumJudgments          int
+	// Scale is its grade scale (Scale.String) and Primary what the default
+	// primary score is on it (the scorer's description): written as
+	// comments, since both follow the judgments when they change.
+	Scale, Primary string
+}
+
 // Scaffold returns the starter files of `tune init`, in order: a commented
 // tune.yaml (every settings section with its defaults and ranges, paths
-// relative to its directory), an experiment file (a small grid over RRF k
-// and the retriever weights) and a golden-set skeleton. corpus is the
-// corpus as tune.yaml names it ("" for a placeholder) and docs its
-// documents: the skeleton judges InitQueries of them, spread over the
-// corpus, under queries whose text is a Placeholder to write. Without docs
-// the judged document ids are placeholders too. A golden set holding a
-// placeholder fails `tune check` (and every sweep), naming each one.
-func Scaffold(corpus string, docs []Document) ([]File, error) {
+// relative to its directory, lsa-256 vectors), an experiment file (the
+// baseline, each retriever alone under ReferenceName, and a grid over RRF
+// k and the retriever weights) and, without p.Dataset, a golden-set
+// skeleton: it judges InitQueries of p.Docs, spread over the corpus,
+// under queries whose text is a Placeholder to write (without docs the
+// judged ids are placeholders too). A golden set holding a placeholder
+// fails `tune check` (and every sweep), naming each one.
+func Scaffold(p Project) ([]File, error) {
 	var settings bytes.Buffer
 	t := template.Must(template.New(InitSettingsFile).Parse(settingsTemplate))
 	data := struct {
 		Golden, Corpus string
 		HasCorpus      bool
-	}{InitGoldenFile, yamlScalar(corpus), corpus != ""}
-	if corpus == "" {
+		Dataset        *ProjectDataset
+	}{InitGoldenFile, yamlScalar(p.Corpus), p.Corpus != "", nil}
+	if p.Corpus == "" {
 		data.Corpus = "corpus.jsonl"
+	}
+	if d := p.Dataset; d != nil {
+		q := *d
+		q.Path, q.Judgments, q.QrelsSplit = yamlScalar(d.Path), yamlOptional(d.Judgments), yamlOptional(d.QrelsSplit)
+		data.Dataset = &q
 	}
 	if err := t.Execute(&settings, data); err != nil {
 		return nil, fmt.Errorf("init: %w", err)
 	}
-	golden := goldenSkeleton(docs)
-	return []File{
+	files := []File{
 		{InitSettingsFile, settings.Bytes()},
 		{InitExperimentFile, initExperiment},
-		{InitGoldenFile, golden},
-	}, nil
+	}
+	if p.Dataset == nil {
+		files = append(files, File{InitGoldenFile, goldenSkeleton(p.Docs)})
+	}
+	return files, nil
+}
+
+// yamlOptional is yamlScalar(s), "" for "".
+func yamlOptional(s string) string {
+	if s == "" {
+		return ""
+	}
+	return yamlScalar(s)
 }
 
 // yamlScalar quotes s as a YAML string (JSON strings are YAML).

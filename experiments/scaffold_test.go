@@ -8,7 +8,8 @@ import (
 )
 
 // TestScaffold: the experiment file tune init writes expands to the
-// baseline and a 3 x 3 grid; the golden skeleton parses, but every
+// baseline, the two references and a 3 x 3 grid; the golden skeleton
+// parses, but every
 // placeholder is a problem at its line until it is written; with corpus
 // documents the skeleton judges real ids spread over the corpus.
 func TestScaffold(t *testing.T) {
@@ -26,7 +27,7 @@ func TestScaffold(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			files, err := experiments.Scaffold(tt.corpus, tt.docs)
+			files, err := experiments.Scaffold(experiments.Project{Corpus: tt.corpus, Docs: tt.docs})
 			if err != nil || len(files) != 3 {
 				t.Fatalf("%v %d files", err, len(files))
 			}
@@ -37,8 +38,8 @@ func TestScaffold(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if trials, _, err := ef.Expand(); err != nil || len(trials) != 10 {
-				t.Errorf("experiment: %d trials, %v", len(trials), err)
+			if trials, warnings, err := ef.Expand(); err != nil || len(trials) != 12 || len(warnings) > 0 {
+				t.Errorf("experiment: %d trials, %v, warnings %q", len(trials), err, warnings)
 			}
 			_, err = experiments.ParseGoldenSet(files[2].Name, files[2].Data)
 			if err == nil || strings.Count(err.Error(), "golden.yaml:") != tt.errs || !strings.Contains(err.Error(), "golden.yaml:9:5: queries[0].query:") {
@@ -58,5 +59,69 @@ func TestScaffold(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestScaffoldDataset: given the user's golden set, tune.yaml points at it
+// (its judgments and a qrels split other than test too), says its grade
+// scale and what the default primary is on it as comments, keeps
+// primary: default as the setting, names lsa-256 vectors, and no skeleton
+// is written.
+func TestScaffoldDataset(t *testing.T) {
+	d := &experiments.ProjectDataset{Kind: "a BEIR folder", Path: "../med", QrelsSplit: "dev", NumQueries: 30, NumJudgments: 696,
+		Scale: "binary (0-1: relevant = 1)", Primary: "NDCG@10 (the default for binary judgments)"}
+	files, err := experiments.Scaffold(experiments.Project{Corpus: "../med/corpus.jsonl", Dataset: d})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != 2 || files[0].Name != "tune.yaml" || files[1].Name != "experiment.yaml" {
+		t.Fatalf("files %v, want tune.yaml and experiment.yaml only", files)
+	}
+	settings := string(files[0].Data)
+	for _, want := range []string{
+		"  # a BEIR folder: 30 judged queries, 696 judgments\n  path: \"../med\"\n  qrels_split: \"dev\"\n  corpus: \"../med/corpus.jsonl\"\n",
+		"  #   binary (0-1: relevant = 1)\n",
+		"  primary: default ",
+		"  # On this set, at init, default is: NDCG@10 (the default for binary judgments)\n",
+		"      model: lsa-256 ",
+		"# gates: [\"Exact_Success@3 >= 0.8\"]",
+	} {
+		if !strings.Contains(settings, want) {
+			t.Errorf("tune.yaml lacks %q:\n%s", want, settings)
+		}
+	}
+	if strings.Contains(settings, "hash-384") || strings.Contains(settings, "golden.yaml") || strings.Contains(settings, "judgments: ") {
+		t.Errorf("tune.yaml names hash-384, the skeleton or an empty judgments file:\n%s", settings)
+	}
+}
+
+// TestScaffoldReferences: the starter experiment's references are named
+// ReferenceName and run their retriever alone (SingleRetriever), which is
+// how later code recognizes them; the other trials fuse both.
+func TestScaffoldReferences(t *testing.T) {
+	files, err := experiments.Scaffold(experiments.Project{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ef, err := experiments.ParseExperimentFile(files[1].Name, files[1].Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	trials, _, err := ef.Expand()
+	if err != nil {
+		t.Fatal(err)
+	}
+	refs := map[string]string{}
+	for _, tr := range trials {
+		if r, ok := experiments.SingleRetriever(tr.Params); ok {
+			refs[tr.Name] = r
+		}
+	}
+	want := map[string]string{experiments.ReferenceName("bm25"): "bm25", experiments.ReferenceName("dense"): "dense"}
+	if len(refs) != 2 || refs["bm25 only"] != want["bm25 only"] || refs["dense only"] != want["dense only"] {
+		t.Errorf("references %v, want %v", refs, want)
+	}
+	if _, ok := experiments.SingleRetriever(experiments.Params{"retrievers": []any{"bm25", "dense"}}); ok {
+		t.Error("two retrievers: a reference")
 	}
 }

@@ -152,7 +152,7 @@ func TestNewcomerFirstHour(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &lb); err != nil {
 		t.Fatalf("leaderboard json: %v\n%s", err, stdout)
 	}
-	if len(lb.Trials) != 10 || lb.Ceiling == nil || lb.Ceiling.Primary <= 0 {
+	if len(lb.Trials) != 12 || lb.Ceiling == nil || lb.Ceiling.Primary <= 0 {
 		t.Fatalf("leaderboard: %d trials, ceiling %v", len(lb.Trials), lb.Ceiling)
 	}
 	modes := map[string]bool{}
