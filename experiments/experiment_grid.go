@@ -315,13 +315,21 @@ func (ef *ExperimentFile) gridTrials(base Params) []TrialSpec {
 }
 
 // dedupTrials keeps the first of the trials (of the file at path) with the
-// same params, warning about each later one, and reports a name used twice
-// and a combination of params that cannot run.
+// same params, warning about each later one — but a grid's point at the
+// baseline's values, which a grid around the baseline holds by design, is
+// the baseline, silently — and reports a name used twice and a
+// combination of params that cannot run.
 func dedupTrials(path string, out []TrialSpec) ([]TrialSpec, []string, Problems) {
 	var ps Problems
 	var warnings []string
 	names := map[string]string{}
 	seen := map[string]string{}
+	baseline := ""
+	for _, t := range out {
+		if t.Baseline {
+			baseline = t.Params.String()
+		}
+	}
 	kept := out[:0]
 	for _, t := range out {
 		if prev, dup := names[t.Name]; dup {
@@ -334,7 +342,9 @@ func dedupTrials(path string, out []TrialSpec) ([]TrialSpec, []string, Problems)
 		}
 		key := t.Params.String()
 		if prev, dup := seen[key]; dup {
-			warnings = append(warnings, fmt.Sprintf("%s: trial %q has the same parameters as %q: skipped", path, t.Name, prev))
+			if t.Origin != "grid" || key != baseline {
+				warnings = append(warnings, fmt.Sprintf("%s: trial %q has the same parameters as %q: skipped", path, t.Name, prev))
+			}
 			continue
 		}
 		seen[key] = t.Name
