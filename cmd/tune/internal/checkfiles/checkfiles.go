@@ -74,6 +74,10 @@ func Kinds() []Kind {
 	}
 }
 
+// alone is what `tune check` says below an experiment file checked
+// without settings.
+const alone = "checked alone: with settings (a tune.yaml here, or --config) it is checked as a sweep starts, its trials against the backend"
+
 // checkExperiments checks an experiment file: as a sweep of it starts
 // with the settings when there are some (CheckSweep), else on its own
 // (tuner.CheckExperiments: no golden set, no backend to check the trials
@@ -84,7 +88,8 @@ func checkExperiments(path string, o Options) (string, []error, error) {
 		return "", nil, err
 	}
 	if s == nil {
-		return tuner.CheckExperiments(path)
+		summary, warnings, err := tuner.CheckExperiments(path)
+		return summary + "\n" + alone, warnings, err
 	}
 	return CheckSweep(s, path, o.log())
 }
