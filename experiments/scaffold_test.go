@@ -1,6 +1,8 @@
 package experiments_test
 
 import (
+	"fmt"
+	"maps"
 	"strings"
 	"testing"
 
@@ -96,8 +98,8 @@ func TestScaffoldDataset(t *testing.T) {
 }
 
 // TestScaffoldReferences: the starter experiment's references are named
-// ReferenceName and run their retriever alone (SingleRetriever), which is
-// how later code recognizes them; the other trials fuse both.
+// ReferenceName and run their retriever alone (retrievers lists only it),
+// which is how later code recognizes them; every other trial fuses both.
 func TestScaffoldReferences(t *testing.T) {
 	files, err := experiments.Scaffold(experiments.Project{})
 	if err != nil {
@@ -113,15 +115,12 @@ func TestScaffoldReferences(t *testing.T) {
 	}
 	refs := map[string]string{}
 	for _, tr := range trials {
-		if r, ok := experiments.SingleRetriever(tr.Params); ok {
-			refs[tr.Name] = r
+		if rs, ok := tr.Params["retrievers"]; ok {
+			refs[tr.Name] = fmt.Sprint(rs)
 		}
 	}
-	want := map[string]string{experiments.ReferenceName("bm25"): "bm25", experiments.ReferenceName("dense"): "dense"}
-	if len(refs) != 2 || refs["bm25 only"] != want["bm25 only"] || refs["dense only"] != want["dense only"] {
-		t.Errorf("references %v, want %v", refs, want)
-	}
-	if _, ok := experiments.SingleRetriever(experiments.Params{"retrievers": []any{"bm25", "dense"}}); ok {
-		t.Error("two retrievers: a reference")
+	want := map[string]string{experiments.ReferenceName("bm25"): "[bm25]", experiments.ReferenceName("dense"): "[dense]"}
+	if !maps.Equal(refs, want) {
+		t.Errorf("trials setting retrievers: %v, want %v", refs, want)
 	}
 }
