@@ -1,6 +1,7 @@
 package main_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -61,4 +62,46 @@ func TestFirstHourBinaryBEIR(t *testing.T) {
 		t.Errorf("the starter sweep warns:\n%s", stderr)
 	}
 	mustContain(t, "the leaderboard", stdout, "| bm25 only ", "| dense only ", "| baseline", "primary: default for binary judgments: NDCG@10 (ceiling 1.0000")
+
+	// The verdict names what the rule and the numbers say, worked out
+	// here by hand from the leaderboard's JSON: the best NDCG@10 among the
+	// trials significantly better than the baseline (a single retriever
+	// when that trial is a reference), else the baseline.
+	stdout, _ = n.must(0, proj, "leaderboard", "--format", "json")
+	var lb struct {
+		Baseline string `json:"baseline"`
+		Trials   []struct {
+			Name      string             `json:"name"`
+			Status    string             `json:"status"`
+			Scorecard map[string]float64 `json:"scorecard"`
+			Params    map[string]any     `json:"params"`
+			Vs        *struct {
+				Delta       float64 `json:"delta"`
+				Significant bool    `json:"significant"`
+			} `json:"vs_baseline"`
+		} `json:"trials"`
+		Verdict struct {
+			Kind, Trial, Line string
+		} `json:"verdict"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &lb); err != nil {
+		t.Fatal(err)
+	}
+	want, wantKind, best := lb.Baseline, "keep", -1.0
+	for _, tr := range lb.Trials {
+		if tr.Status != "ok" || tr.Vs == nil || !tr.Vs.Significant || tr.Vs.Delta <= 0 {
+			continue
+		}
+		if v := tr.Scorecard["NDCG@10"]; v > best {
+			best, want, wantKind = v, tr.Name, "ship"
+			if rs, ok := tr.Params["retrievers"].([]any); ok && len(rs) == 1 {
+				wantKind = "single-retriever"
+			}
+		}
+	}
+	if lb.Verdict.Trial != want || lb.Verdict.Kind != wantKind {
+		t.Errorf("verdict %s %q, want %s %q: %s", lb.Verdict.Kind, lb.Verdict.Trial, wantKind, want, lb.Verdict.Line)
+	}
+	stdout, _ = n.must(0, proj, "leaderboard")
+	mustContain(t, "the text leaderboard", stdout, "verdict: "+lb.Verdict.Line+"\n")
 }
