@@ -45,7 +45,9 @@ var evalSpec = cli.Spec{Name: "eval", Usage: "--qrels FILE --run FILE [-m MEASUR
 
 // parseEvalFlags reads tune eval's flags, in its own order or trec_eval's.
 func parseEvalFlags(a *app, args []string) (*evalFlags, error) {
-	fs := evalSpec.FlagSet(a.stderr)
+	spec := evalSpec
+	spec.Examples = examples(spec.Name)
+	fs := spec.FlagSet(a.stderr)
 	var positional []string
 	rest := treceval.SplitGluedArgs(args)
 	for {

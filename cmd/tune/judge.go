@@ -27,7 +27,7 @@ func runJudge(ctx context.Context, a *app, args []string) error {
 	for _, c := range judgeCommands() {
 		cmds = append(cmds, cli.Command{Name: c.name, Summary: c.summary, Run: func(ctx context.Context, args []string) error { return c.run(ctx, a, args) }})
 	}
-	return cli.Sub(ctx, "judge", usage("judge"), cmds, args, a.stdout, a.stderr)
+	return cli.Sub(ctx, "judge", usage("judge"), examples("judge"), cmds, args, a.stdout, a.stderr)
 }
 
 // judgeSpec is a judge subcommand's spec (its usage help/judge-NAME.txt,

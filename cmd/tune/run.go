@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/cli"
 	"github.com/fusiontune/fusiontune/runs"
@@ -78,7 +79,7 @@ Exit codes: 0 ok, 1 run or gate failed, 2 usage or input error, 3 sweep finished
 // table is tune's commands bound to a; with no command the sweep runs
 // (`tune --experiments FILE`).
 func (a *app) table() cli.Table {
-	t := cli.Table{Default: "sweep", Help: usageHead, Footer: usageFoot,
+	t := cli.Table{Default: "sweep", Help: usageHead, Footer: usageFoot + "\nExamples:\n  " + strings.ReplaceAll(examples("tune"), "\n", "\n  ") + "\n",
 		BoolFlags: map[string]bool{"apply-best": true, "force": true, "h": true, "help": true, "c": true, "q": true, "v": true}}
 	for _, c := range commands() {
 		t.Commands = append(t.Commands, cli.Command{Name: c.name, Summary: c.summary,
@@ -100,7 +101,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return cli.Code(err)
 }
 
-// parse parses a command's arguments with its spec (cli.Spec.Parse).
+// parse parses a command's arguments with its spec (cli.Spec.Parse), its
+// help ending with the command's examples (help/examples).
 func (a *app) parse(spec cli.Spec, args []string) (*cli.Parsed, error) {
+	spec.Examples = examples(spec.Name)
 	return spec.Parse(a.stderr, args)
 }

@@ -136,9 +136,9 @@ func (t Table) PrintUsage(w io.Writer) {
 
 // Sub dispatches a command's subcommands (`tune judge run ...`): args[0]
 // names one of cmds; none or help prints the help (to stderr with a usage
-// error when none is named). name is the parent command, usage its usage
-// line.
-func Sub(ctx context.Context, name, usage string, cmds []Command, args []string, stdout, stderr io.Writer) error {
+// error when none is named), ending with examples. name is the parent
+// command, usage its usage line.
+func Sub(ctx context.Context, name, usage, examples string, cmds []Command, args []string, stdout, stderr io.Writer) error {
 	var names []string
 	for _, c := range cmds {
 		names = append(names, c.Name)
@@ -149,6 +149,7 @@ func Sub(ctx context.Context, name, usage string, cmds []Command, args []string,
 			fmt.Fprintf(w, "  %-8s %s\n", c.Name, c.Summary)
 		}
 		fmt.Fprintf(w, "\nRun 'tune %s SUBCOMMAND --help' for its flags.\n", name)
+		PrintExamples(w, examples)
 	}
 	if len(args) == 0 {
 		printHelp(stderr)

@@ -80,18 +80,34 @@ func (f Flag) define(fs *flag.FlagSet) {
 
 // Spec is one command's (or subcommand's) command line: its name as typed
 // after tune ("apply", "judge run"), its usage (after the name), its
-// flags and, when not nil, the bounds of its positional arguments.
+// flags, when not nil the bounds of its positional arguments and, when
+// not empty, the examples that end its help (one command line each).
 type Spec struct {
-	Name  string
-	Usage string
-	Flags []Flag
-	Args  *Args
+	Name     string
+	Usage    string
+	Flags    []Flag
+	Args     *Args
+	Examples string
 }
 
 // With returns a copy of s with more flags.
 func (s Spec) With(flags ...Flag) Spec {
 	s.Flags = append(append([]Flag{}, s.Flags...), flags...)
 	return s
+}
+
+// PrintExamples prints examples (one command line each, an optional
+// "# comment" after it) under an "Examples:" heading, indented; nothing
+// when there are none.
+func PrintExamples(w io.Writer, examples string) {
+	examples = strings.TrimSpace(examples)
+	if examples == "" {
+		return
+	}
+	fmt.Fprint(w, "\nExamples:\n")
+	for _, line := range strings.Split(examples, "\n") {
+		fmt.Fprintf(w, "  %s\n", line)
+	}
 }
 
 // Parsed is a parsed command line: the flag set (its positional
@@ -111,6 +127,7 @@ func (s Spec) FlagSet(stderr io.Writer) *Parsed {
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: tune %s %s\n\n", s.Name, s.Usage)
 		fs.PrintDefaults()
+		PrintExamples(stderr, s.Examples)
 	}
 	s.Args.mustValid(s.Name)
 	p := &Parsed{FlagSet: fs, keys: map[string]string{}, flags: s.Flags, args: s.Args}
