@@ -3,13 +3,22 @@ GO      ?= go
 BIN     ?= bin/tune
 FUZZTIME ?= 30s
 
-.PHONY: help build test check-leaderboards faults codesize demo bench bench-eval bench-samplers bench-workers bench-load bench-scale bench-query bench-replay bench-overhead bench-postgres bench-study-replay judge-recovery traffic lint fuzz clean
+.PHONY: help build install docs test check-leaderboards faults codesize demo bench bench-eval bench-samplers bench-workers bench-load bench-scale bench-query bench-replay bench-overhead bench-postgres bench-study-replay judge-recovery traffic lint fuzz clean
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "  %-12s %s\n", $$1, $$2}'
 
-build: ## build bin/tune
+build: ## build bin/tune (the first build downloads the Go modules and compiles them: a few minutes)
+	@[ -x $(BIN) ] || echo "building $(BIN) for the first time: go downloads about 100 MB of modules and compiles them (1-5 minutes on 2 cores; later builds take seconds)" >&2
 	$(GO) build -o $(BIN) ./cmd/tune
+
+install: build ## copy bin/tune to $(go env GOBIN), else $(go env GOPATH)/bin (usually ~/go/bin), and say whether that is on PATH
+	@dir=$$($(GO) env GOBIN); [ -n "$$dir" ] || dir=$$($(GO) env GOPATH)/bin; \
+	mkdir -p "$$dir" && install -m 0755 $(BIN) "$$dir/tune" && echo "installed $$dir/tune"; \
+	case ":$$PATH:" in *":$$dir:"*) ;; *) echo "$$dir is not on PATH: add  export PATH=\"\$$PATH:$$dir\"  to your shell profile" ;; esac
+
+docs: ## regenerate docs/reference from the code's tables (go test ./cmd/tune/internal/refdoc checks they are current)
+	$(GO) run ./cmd/tune/internal/refdoc/gendocs
 
 test: ## run every test (tests needing ../shared/data skip without it)
 	$(GO) vet ./...

@@ -6,8 +6,8 @@
 // promotion policy, and the postgres and weaviate kinds' sweeps and
 // promotions against real servers. They need no process-level behaviour
 // (exit codes, signals): cmd/tune keeps the end-to-end tests through the
-// built binary. It also reads the README's settings blocks marked for
-// tests.
+// built binary. It also reads the manual's settings blocks marked for
+// tests (README.md and docs/).
 //
 // Imports of ours: cmd/tune/internal/settings, runs, tuner, tuner/promote.
 package sweeptest

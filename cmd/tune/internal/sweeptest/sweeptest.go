@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -179,8 +180,8 @@ func load(t testing.TB, tuneYAML string) *settings.Settings {
 	return &s
 }
 
-// README returns the README.md block marked `<!-- readme-test: name -->`
-// with r's replacements.
+// README returns the manual's block marked `<!-- readme-test: name -->`
+// (in README.md or a page under docs/) with r's replacements.
 func README(t testing.TB, name string, r *strings.Replacer) string {
 	t.Helper()
 	dir, err := os.Getwd()
@@ -197,15 +198,31 @@ func README(t testing.TB, name string, r *strings.Replacer) string {
 		}
 		dir = parent
 	}
-	data, err := os.ReadFile(filepath.Join(dir, "README.md"))
+	pages := []string{filepath.Join(dir, "README.md")}
+	err = filepath.WalkDir(filepath.Join(dir, "docs"), func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".md") {
+			pages = append(pages, path)
+		}
+		return err
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := regexp.MustCompile("(?s)<!-- readme-test: " + regexp.QuoteMeta(name) + " -->\n```[a-z]*\n(.*?)```\n").FindSubmatch(data)
-	if m == nil {
-		t.Fatalf("README.md has no block marked readme-test: %s", name)
+	re := regexp.MustCompile("(?s)<!-- readme-test: " + regexp.QuoteMeta(name) + " -->\n```[a-z]*\n(.*?)```\n")
+	var found []string
+	for _, page := range pages {
+		data, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range re.FindAllSubmatch(data, -1) {
+			found = append(found, string(m[1]))
+		}
 	}
-	return r.Replace(string(m[1]))
+	if len(found) != 1 {
+		t.Fatalf("the manual has %d blocks marked readme-test: %s, want one", len(found), name)
+	}
+	return r.Replace(found[0])
 }
 
 // syncBuffer is a bytes.Buffer safe for concurrent writers.
