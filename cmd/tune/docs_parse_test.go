@@ -58,6 +58,7 @@ type docPage struct {
 	rel    string // path relative to the repository root
 	blocks []docBlock
 	spans  []docSpan
+	links  []docSpan // relative and absolute link targets of the prose
 	setup  []string // doc-setup arguments, DEST=SRC or SRC
 	errs   []string // problems found while parsing
 }
@@ -74,6 +75,7 @@ var (
 	markerRe = regexp.MustCompile(`^<!-- ([a-z-]+)(?::\s*(.*?))?\s*-->$`)
 	fenceRe  = regexp.MustCompile("^(\\s*)```(.*)$")
 	spanRe   = regexp.MustCompile("`([^`\n]+)`")
+	linkRe   = regexp.MustCompile(`\]\(([^)\s]+)\)`)
 )
 
 // parseDoc reads one page.
@@ -129,6 +131,9 @@ func parseDoc(rel, text string) *docPage {
 		}
 		for _, m := range spanRe.FindAllStringSubmatch(line, -1) {
 			p.spans = append(p.spans, docSpan{line: i + 1, text: m[1]})
+		}
+		for _, m := range linkRe.FindAllStringSubmatch(spanRe.ReplaceAllString(line, ""), -1) {
+			p.links = append(p.links, docSpan{line: i + 1, text: m[1]})
 		}
 	}
 	for _, b := range p.blocks {

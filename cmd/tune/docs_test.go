@@ -94,7 +94,48 @@ func (c *docChecker) page(p *docPage) []string {
 	for _, s := range p.spans {
 		add(s.line, c.synopsis(s.text))
 	}
+	for _, l := range p.links {
+		add(l.line, c.link(p.rel, l.text))
+	}
 	return problems
+}
+
+// link checks a relative link: its file exists and, with an anchor, has
+// a heading of that slug (GitHub's: lower case, punctuation dropped,
+// spaces as hyphens).
+func (c *docChecker) link(page, target string) []string {
+	if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+		return nil
+	}
+	path, anchor, _ := strings.Cut(target, "#")
+	file := filepath.Join(c.root, filepath.Dir(page), path)
+	if path == "" {
+		file = filepath.Join(c.root, page)
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		if info, serr := os.Stat(file); serr == nil && info.IsDir() && anchor == "" {
+			return nil
+		}
+		return []string{fmt.Sprintf("link %s: %v", target, err)}
+	}
+	if anchor == "" {
+		return nil
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if h, ok := strings.CutPrefix(line, "#"); ok && slug(strings.TrimLeft(h, "#")) == anchor {
+			return nil
+		}
+	}
+	return []string{fmt.Sprintf("link %s: no heading %q in %s", target, anchor, path)}
+}
+
+var slugDrop = regexp.MustCompile(`[^\p{L}\p{N} _-]`)
+
+// slug is GitHub's anchor of a heading.
+func slug(heading string) string {
+	s := slugDrop.ReplaceAllString(strings.ToLower(strings.TrimSpace(heading)), "")
+	return strings.ReplaceAll(s, " ", "-")
 }
 
 // testNames is every quoted string of the repository's test files that a
@@ -221,6 +262,8 @@ func TestDocCheckerFinds(t *testing.T) {
 		{"unused file block", "```yaml\na: 1\n```\n", "a yaml block the test does not use"},
 		{"block without language", "```\ntune runs\n```\n", "without a language"},
 		{"unknown marker", "<!-- doc-run -->\n```sh\ntune runs\n```\n", `unknown marker "doc-run"`},
+		{"missing page", "See [it](docs/nothing.md).\n", "link docs/nothing.md:"},
+		{"missing anchor", "See [it](README.md#no-such-heading).\n", `no heading "no-such-heading"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -233,7 +276,7 @@ func TestDocCheckerFinds(t *testing.T) {
 	}
 	// And nothing to report on correct lines.
 	ok := "```sh\ntune --config t.yaml gate latest --runs-dir x 2>&1 | head\nmake demo\n```\n" +
-		"```text\ntune eval --qrels Q --run R [-m MEASURE]... [-q] [-c] [-l N]\n```\n`tune eval -l2 -mP.10 q r` and `--apply-best`.\n"
+		"```text\ntune eval --qrels Q --run R [-m MEASURE]... [-q] [-c] [-l N]\n```\n`tune eval -l2 -mP.10 q r` and `--apply-best`, [the demo](README.md#the-demo).\n"
 	p := parseDoc("ok.md", ok)
 	if got := append(p.errs, c.page(p)...); len(got) > 0 {
 		t.Errorf("problems on correct lines: %q", got)

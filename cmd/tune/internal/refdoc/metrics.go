@@ -107,7 +107,7 @@ gates and constraints (see [settings](settings.md)).
 		for i, a := range k.aliases {
 			aliases[i] = code(a)
 		}
-		t.row(code(k.kind.String()), strings.Join(aliases, ", "), strings.TrimPrefix(k.doc, k.ident+" "))
+		t.row(code(k.kind.String()), strings.Join(aliases, ", "), strings.TrimPrefix(strings.TrimPrefix(k.doc, k.ident+" "), "is "))
 	}
 	b.WriteString(t.String())
 	fmt.Fprintf(&b, `
