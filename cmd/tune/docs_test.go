@@ -62,9 +62,6 @@ func TestDocs(t *testing.T) {
 					t.Errorf("%s:%d: readme-test %q: no test reads it (sweeptest.README(t, %q, ...))", rel, b.line, name, name)
 				}
 			}
-			if t.Failed() {
-				return
-			}
 			runPage(t, root, p, binDir, cache)
 		})
 	}
