@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -222,13 +223,18 @@ func runPage(t *testing.T, root string, p *docPage, binDir, cache string) {
 }
 
 // runShell runs script with bash (errexit, pipefail) in dir and returns its
-// combined output and exit code.
+// combined output and exit code. The background jobs it leaves (a tune
+// serve a failed block never killed) are killed when it exits, and the
+// block runs in a process group of its own, killed whole on a timeout.
 func runShell(t *testing.T, dir string, env []string, script string) (string, int) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "bash", "-c", "set -eo pipefail\n"+script)
+	cmd := exec.CommandContext(ctx, "bash", "-c", "set -eo pipefail\ntrap 'kill $(jobs -p) 2>/dev/null || true' EXIT\n"+script)
 	cmd.Dir, cmd.Env = dir, env
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 10 * time.Second
 	out, err := cmd.CombinedOutput()
 	if ee, ok := err.(*exec.ExitError); ok {
 		return string(out), ee.ExitCode()
