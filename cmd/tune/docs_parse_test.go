@@ -27,6 +27,9 @@ import (
 //	                                  appear in order within one line)
 //	<!-- doc-skip: REASON -->         do not run the block (its commands
 //	                                  are still checked)
+//	<!-- doc-mistyped -->             the sh block shows a mistyped command
+//	                                  or flag: it is not checked, and must
+//	                                  exit 2
 //	<!-- readme-test: NAME -->        a block other tests read by NAME
 //	                                  (sweeptest.README)
 //
@@ -64,7 +67,7 @@ type docPage struct {
 }
 
 // blockMarkers are the marker names a block may carry.
-var blockMarkers = []string{"doc-file", "doc-check", "doc-exit", "doc-output", "doc-skip", "readme-test"}
+var blockMarkers = []string{"doc-file", "doc-check", "doc-exit", "doc-output", "doc-skip", "doc-mistyped", "readme-test"}
 
 // fileLangs are the fence languages of files: each such block must be
 // written (doc-file), checked (doc-check), read by a test (readme-test) or
@@ -143,6 +146,9 @@ func parseDoc(rel, text string) *docPage {
 		}
 		if b.has("doc-skip") && b.markers["doc-skip"] == "" {
 			p.errs = append(p.errs, fmt.Sprintf("%s:%d: doc-skip needs a reason", rel, b.line))
+		}
+		if b.has("doc-mistyped") && (b.lang != "sh" || b.markers["doc-exit"] != "2") {
+			p.errs = append(p.errs, fmt.Sprintf("%s:%d: doc-mistyped marks an sh block that exits 2 (doc-exit: 2)", rel, b.line))
 		}
 		if b.has("doc-output") && b.lang != "text" {
 			p.errs = append(p.errs, fmt.Sprintf("%s:%d: doc-output marks a text block (got %q)", rel, b.line, b.lang))

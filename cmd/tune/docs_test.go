@@ -77,10 +77,12 @@ func (c *docChecker) page(p *docPage) []string {
 		}
 	}
 	for _, b := range p.blocks {
-		switch b.lang {
-		case "sh":
+		switch {
+		case b.has("doc-mistyped"):
+			// shows a mistake on purpose; it must exit 2 (runPage)
+		case b.lang == "sh":
 			add(b.line, c.script(b.text))
-		case "text":
+		case b.lang == "text":
 			for i, l := range strings.Split(b.text, "\n") {
 				l = strings.TrimPrefix(strings.TrimSpace(l), "$ ")
 				if strings.HasPrefix(l, "tune ") || strings.HasPrefix(l, "make ") {
@@ -265,6 +267,7 @@ func TestDocCheckerFinds(t *testing.T) {
 		{"unused file block", "```yaml\na: 1\n```\n", "a yaml block the test does not use"},
 		{"block without language", "```\ntune runs\n```\n", "without a language"},
 		{"unknown marker", "<!-- doc-run -->\n```sh\ntune runs\n```\n", `unknown marker "doc-run"`},
+		{"mistyped without exit 2", "<!-- doc-mistyped -->\n```sh\ntune leaderbord\n```\n", "doc-mistyped marks an sh block that exits 2"},
 		{"missing page", "See [it](docs/nothing.md).\n", "link docs/nothing.md:"},
 		{"missing anchor", "See [it](README.md#no-such-heading).\n", `no heading "no-such-heading"`},
 	}
