@@ -8,9 +8,8 @@
 #
 # Prints wall time, CPU time and peak RSS for the default measures, for -q,
 # and for -m all_trec. Targets on 2 cores: < 2 s wall, < 200 MB RSS (the C
-# trec_eval takes about 6 s and 400 MB on this input). Measured 2026-11-22 on
-# the shared 2-core box: about 1.0 s wall and 50 MB (tune eval streams the
-# run query by query).
+# trec_eval takes about 6 s and 400 MB on this input); docs/benchmarks.md
+# has the latest figures (tune eval streams the run query by query).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${BIN:-bin/tune}

@@ -11,7 +11,7 @@
 #   BASE=/tmp/tune-old RUNS=7 make bench-overhead         # before/after
 #
 # Prints each build's overhead share (%) and seconds, sorted, with their
-# medians, and its wall times. Target (issue 25): <= 2% of the wall time.
+# medians, and its wall times. Target: <= 2% of the wall time.
 # Nothing passes or fails on a timing: exit 1 only when a sweep fails.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)

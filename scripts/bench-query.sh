@@ -9,7 +9,7 @@
 #   make bench-query
 #   CLIENTS=1,4,16 REQUESTS=5000 make bench-query
 #
-# Targets (issue 25): one client p50 <= 1 ms and p99 <= 5 ms, 4 clients
+# Targets: one client p50 <= 1 ms and p99 <= 5 ms, 4 clients
 # >= 1,500 searches/s. Nothing passes or fails on a timing.
 set -euo pipefail
 cd "$(dirname "$0")/.."

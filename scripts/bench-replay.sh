@@ -7,7 +7,7 @@
 #
 #   make bench-replay          # builds bin/tune, then runs this
 #   QUERIES=809 make bench-replay   # the test queries repeated to 809
-#                                   # (scifact-bench.sh): the size
+#                                   # (scifact-bench.sh): the target's size
 #
 # Prints, from end-to-end wall times of real `tune` runs:
 #   - replay mode (one collection, 55 configs fused offline, then one

@@ -11,7 +11,7 @@
 # index and fit + embed) wall time until the ready file appears and its
 # peak RSS and CPU time (/usr/bin/time -v, after 50 searches), then a warm restart on
 # the same cache: wall time, its share of the cold start, and peak RSS.
-# Targets (issue 25): 100k documents cold <= 30 s and <= 1 GB peak on 2
+# Targets: 100k documents cold <= 30 s and <= 1 GB peak on 2
 # cores, warm <= 10% of cold. Nothing here passes or fails on a timing;
 # exit 1 only when tune serve fails or a search is refused.
 set -euo pipefail

@@ -4,10 +4,9 @@
 # through the real binary (or the real server). Exit 1 when any fails or
 # skips.
 #
-# The scenarios are issue 22's seven faults, then the ones the first
-# hardening round already covered. Each row: package, test names (a
-# regular-expression alternation), scenario. The tests of one package run
-# in one `go test -count=1 -v` so that it is built once.
+# Each row: package, test names (a regular-expression alternation),
+# scenario. The tests of one package run in one `go test -count=1 -v` so
+# that it is built once.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

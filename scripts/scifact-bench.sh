@@ -23,8 +23,8 @@ cd "$work"
 # QUERIES (default: the 300 test queries as they are) sets the size of the
 # golden set: the test queries repeated in order under new ids
 # ("<id>-r<copy>", each with its judgments), cut at QUERIES. QUERIES=809
-# is the size of SciFact's train split, which issue 25's replay target
-# names and ../shared/data does not hold; a repeated query costs a search
+# is the size of SciFact's train split, which the replay target names
+# and ../shared/data does not hold; a repeated query costs a search
 # what the original does (the engine caches no results).
 if [ -n "${QUERIES:-}" ]; then
 	case $QUERIES in *[!0-9]* | 0) echo "$bench: QUERIES must be a positive integer (got '$QUERIES')" >&2; exit 2 ;; esac
