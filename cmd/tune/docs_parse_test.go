@@ -62,8 +62,8 @@ type docPage struct {
 	blocks []docBlock
 	spans  []docSpan
 	links  []docSpan // relative and absolute link targets of the prose
-	setup  []string // doc-setup arguments, DEST=SRC or SRC
-	errs   []string // problems found while parsing
+	setup  []string  // doc-setup arguments, DEST=SRC or SRC
+	errs   []string  // problems found while parsing
 }
 
 // blockMarkers are the marker names a block may carry.

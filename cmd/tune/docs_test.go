@@ -84,9 +84,11 @@ func (c *docChecker) page(p *docPage) []string {
 			add(b.line, c.script(b.text))
 		case b.lang == "text":
 			for i, l := range strings.Split(b.text, "\n") {
-				l = strings.TrimPrefix(strings.TrimSpace(l), "$ ")
-				if strings.HasPrefix(l, "tune ") || strings.HasPrefix(l, "make ") {
-					add(b.line+1+i, c.synopsis(l))
+				for _, part := range shellJoin.Split(l, -1) {
+					part = strings.TrimPrefix(strings.TrimSpace(part), "$ ")
+					if strings.HasPrefix(part, "tune ") || strings.HasPrefix(part, "make ") {
+						add(b.line+1+i, c.synopsis(part))
+					}
 				}
 			}
 		}
@@ -99,6 +101,10 @@ func (c *docChecker) page(p *docPage) []string {
 	}
 	return problems
 }
+
+// shellJoin separates the commands of a usage line: && || ; and a pipe
+// between spaces (a | without spaces is a synopsis's alternative).
+var shellJoin = regexp.MustCompile(`\s(?:&&|\|\||;|\|)\s`)
 
 // link checks a relative link: its file exists and, with an anchor, has
 // a heading of that slug (GitHub's: lower case, punctuation dropped,

@@ -9,7 +9,7 @@ import (
 )
 
 // The calibration tests check the decision rule itself on simulated golden
-// sets (seeded, so the figures are fixed; README "Statistics" quotes them).
+// sets (seeded, so the figures are fixed; docs/results.md "Statistics" quotes them).
 // Per-query differences are normal with sd 0.1, roughly the spread of
 // per-query ΔnDCG between fusion configs; the promotion rule is "the best
 // trial's comparison is significant and its Δ > 0".

@@ -10,7 +10,7 @@ import (
 
 // DefaultSplitMinQueries is the number of judged queries from which a sweep
 // selects on the dev split and confirms on the held-out test split by
-// default (dataset.split unset); see README "Select, then confirm".
+// default (dataset.split unset); see docs/results.md "Select, then confirm".
 const DefaultSplitMinQueries = 100
 
 // OpenSweep opens a sweep's golden set (see OpenDataset). When

@@ -7,7 +7,8 @@ import (
 )
 
 // Exit codes. They are the tool's contract with scripts and CI; add one only
-// with a reason and document it in the README.
+// with a reason and document it in cmd/tune/internal/refdoc (the exit
+// codes page).
 const (
 	ExitOK     = 0 // success
 	ExitFailed = 1 // a run failed or a gate failed

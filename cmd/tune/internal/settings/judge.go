@@ -11,7 +11,7 @@ import (
 )
 
 // Judge is the settings' judge block: the LLM judge's endpoint, prompt and
-// limits (README "Judging" lists them with their ranges). Numbers are
+// limits (docs/reference/settings.md lists them with their ranges). Numbers are
 // pointers: not set is not zero.
 type Judge struct {
 	// URL is the OpenAI-compatible server's base URL.

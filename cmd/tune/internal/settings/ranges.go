@@ -8,9 +8,9 @@ import (
 )
 
 // The ranges of tune's numeric settings, checked by Validate before any
-// work starts (README "Settings" lists them). The upper bounds keep a
-// typing slip (1e12) from taking the process down: each is far above any
-// useful value.
+// work starts (docs/reference/settings.md lists them; refdoc's test checks
+// each at both ends). The upper bounds keep a typing slip (1e12) from
+// taking the process down: each is far above any useful value.
 const (
 	maxConcurrency  = 256
 	maxRetries      = 10
