@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/backend/embedded"
 	"github.com/fusiontune/fusiontune/backend/render"
 	"github.com/fusiontune/fusiontune/experiments"
@@ -182,5 +183,33 @@ func TestFingerprint(t *testing.T) {
 	r := f.Replica(t.TempDir()).(*embedded.Factory)
 	if k, err := r.Fingerprint(nil); err != nil || k != fp(nil) {
 		t.Errorf("replica: %q, %v; want %q", k, err, fp(nil))
+	}
+}
+
+// TestEffective: a parameter a trial leaves unset takes the engine
+// config's value (the settings' own, else the engine's default); a set
+// one is the trial's; a setting without a value has none.
+func TestEffective(t *testing.T) {
+	f := newFactory(t, embedded.Options{ConfigFile: "testdata/engine.yaml"})
+	for _, tc := range []struct {
+		params map[string]any
+		name   string
+		want   any
+		ok     bool
+	}{
+		{nil, "fusion.k", 60.0, true},
+		{map[string]any{"fusion.k": 20.0}, "fusion.k", 20.0, true},
+		{nil, "chunk.size", 0.0, true},
+		{nil, "dense.model", "hash-64", true},
+		{nil, "fusion.weights.bm25", 1.0, true},
+		{nil, "retrievers", []string{"bm25", "dense"}, true},
+		{map[string]any{"retrievers": []string{"bm25"}}, "fusion.weights.dense", nil, false},
+		{nil, "min_score", nil, false},
+		{map[string]any{"depth": -1.0}, "fusion.k", nil, false},
+	} {
+		got, ok := backend.EffectiveParam(f, tc.params, tc.name)
+		if ok != tc.ok || !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%v: %s = %#v, %v, want %#v, %v", tc.params, tc.name, got, ok, tc.want, tc.ok)
+		}
 	}
 }

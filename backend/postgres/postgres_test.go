@@ -245,3 +245,30 @@ func TestParams(t *testing.T) {
 		t.Errorf("a URL with a password: %v", err)
 	}
 }
+
+// TestEffectiveQueryTime: without a config of its own to read, a
+// parameter the trial leaves unset takes the value the hybrid SQL fuses
+// with (its fusion settings, defaults applied).
+func TestEffectiveQueryTime(t *testing.T) {
+	f, err := postgres.New(postgres.Options{URL: "postgres://u@127.0.0.1:1/db", Base: postgres.DefaultConfig("/c.jsonl")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		params map[string]any
+		name   string
+		want   any
+		ok     bool
+	}{
+		{nil, "fusion.k", 60.0, true},
+		{map[string]any{"fusion.k": 10.0}, "fusion.k", 10.0, true},
+		{nil, "fusion.method", "rrf", true},
+		{map[string]any{"fusion.k": 10.0}, "fusion.weights.dense", 1.0, true},
+		{nil, "chunk.size", nil, false},
+		{map[string]any{"fusion.method": "combmnz"}, "fusion.k", nil, false},
+	} {
+		if got, ok := backend.EffectiveParam(f, tc.params, tc.name); ok != tc.ok || got != tc.want {
+			t.Errorf("%v: %s = %#v, %v, want %#v, %v", tc.params, tc.name, got, ok, tc.want, tc.ok)
+		}
+	}
+}
