@@ -35,6 +35,12 @@ const (
 	dropRouting  = 4
 )
 
+// The range of a text leaderboard's Width (tune leaderboard --columns).
+const (
+	MinWidth = 40
+	MaxWidth = 10000
+)
+
 // minLabel is the fewest characters a cut trial label keeps.
 const minLabel = 16
 
