@@ -219,6 +219,8 @@ func (lb Leaderboard) shownTable() *table.Table {
 	for i := range t.Columns {
 		c := &t.Columns[i]
 		switch h := c.Header; {
+		case h == "Δ baseline":
+			c.Align = table.Left // signed deltas line up; tablewriter would right-align only the negative ones
 		case h == "trial":
 			c.Shrink, c.MinWidth = true, minLabel
 		case h == "routing":
@@ -279,7 +281,31 @@ func (lb Leaderboard) renderText(w io.Writer) error {
 	if v := lb.verdictLine(); v != "" {
 		t.Notes = append(t.Notes, v) // last: the decision
 	}
+	t.Notes = lb.labelled(t.Notes)
 	return t.Render(w, table.Text)
+}
+
+// labelled is lines with every trial name that has a label of its own
+// (a generated name, Labels) written as that label, as the table shows
+// the trial: the longest names first, so that no name is replaced inside
+// a longer one.
+func (lb Leaderboard) labelled(lines []string) []string {
+	labels := lb.Labels()
+	var pairs []string
+	for _, name := range slices.SortedFunc(maps.Keys(labels), func(a, b string) int { return len(b) - len(a) }) {
+		if l := labels[name]; l != name {
+			pairs = append(pairs, name, l)
+		}
+	}
+	if len(pairs) == 0 {
+		return lines
+	}
+	r := strings.NewReplacer(pairs...)
+	out := make([]string, len(lines))
+	for i, line := range lines {
+		out[i] = r.Replace(line)
+	}
+	return out
 }
 
 // notes explain the statistics columns and give the held-out estimate.
@@ -371,13 +397,14 @@ func (lb Leaderboard) compared() int {
 // the table, then the warnings as quotes.
 func (lb Leaderboard) renderMarkdown(w io.Writer) error {
 	t := lb.shownTable()
-	t.Title = strings.Join(append([]string{"Primary score: " + lb.PrimaryLine()}, lb.notes()...), "\n\n")
+	t.Title = strings.Join(lb.labelled(append([]string{"Primary score: " + lb.PrimaryLine()}, lb.notes()...)), "\n\n")
 	for _, warn := range lb.Warnings {
 		t.Notes = append(t.Notes, "> "+warn)
 	}
 	if lb.Verdict != nil {
 		t.Notes = append(t.Notes, "**Verdict:** "+lb.Verdict.Line)
 	}
+	t.Notes = lb.labelled(t.Notes)
 	return t.Render(w, table.Markdown)
 }
 
