@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/backend/backendtest"
 	"github.com/fusiontune/fusiontune/backend/embedded"
 	"github.com/fusiontune/fusiontune/backend/render"
 	"github.com/fusiontune/fusiontune/experiments"
@@ -191,25 +191,15 @@ func TestFingerprint(t *testing.T) {
 // one is the trial's; a setting without a value has none.
 func TestEffective(t *testing.T) {
 	f := newFactory(t, embedded.Options{ConfigFile: "testdata/engine.yaml"})
-	for _, tc := range []struct {
-		params map[string]any
-		name   string
-		want   any
-		ok     bool
-	}{
-		{nil, "fusion.k", 60.0, true},
-		{map[string]any{"fusion.k": 20.0}, "fusion.k", 20.0, true},
-		{nil, "chunk.size", 0.0, true},
-		{nil, "dense.model", "hash-64", true},
-		{nil, "fusion.weights.bm25", 1.0, true},
-		{nil, "retrievers", []string{"bm25", "dense"}, true},
-		{map[string]any{"retrievers": []string{"bm25"}}, "fusion.weights.dense", nil, false},
-		{nil, "min_score", nil, false},
-		{map[string]any{"depth": -1.0}, "fusion.k", nil, false},
-	} {
-		got, ok := backend.EffectiveParam(f, tc.params, tc.name)
-		if ok != tc.ok || !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("%v: %s = %#v, %v, want %#v, %v", tc.params, tc.name, got, ok, tc.want, tc.ok)
-		}
-	}
+	backendtest.CheckEffective(t, f, []backendtest.Effective{
+		{Name: "fusion.k", Want: 60.0, OK: true},
+		{Params: map[string]any{"fusion.k": 20.0}, Name: "fusion.k", Want: 20.0, OK: true},
+		{Name: "chunk.size", Want: 0.0, OK: true},
+		{Name: "dense.model", Want: "hash-64", OK: true},
+		{Name: "fusion.weights.bm25", Want: 1.0, OK: true},
+		{Name: "retrievers", Want: []string{"bm25", "dense"}, OK: true},
+		{Params: map[string]any{"retrievers": []string{"bm25"}}, Name: "fusion.weights.dense"},
+		{Name: "min_score"},
+		{Params: map[string]any{"depth": -1.0}, Name: "fusion.k"},
+	})
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/backend/backendtest"
 	"github.com/fusiontune/fusiontune/backend/fusion"
 	"github.com/fusiontune/fusiontune/backend/postgres"
 	"github.com/jackc/pgx/v5"
@@ -254,21 +255,12 @@ func TestEffectiveQueryTime(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct {
-		params map[string]any
-		name   string
-		want   any
-		ok     bool
-	}{
-		{nil, "fusion.k", 60.0, true},
-		{map[string]any{"fusion.k": 10.0}, "fusion.k", 10.0, true},
-		{nil, "fusion.method", "rrf", true},
-		{map[string]any{"fusion.k": 10.0}, "fusion.weights.dense", 1.0, true},
-		{nil, "chunk.size", nil, false},
-		{map[string]any{"fusion.method": "combmnz"}, "fusion.k", nil, false},
-	} {
-		if got, ok := backend.EffectiveParam(f, tc.params, tc.name); ok != tc.ok || got != tc.want {
-			t.Errorf("%v: %s = %#v, %v, want %#v, %v", tc.params, tc.name, got, ok, tc.want, tc.ok)
-		}
-	}
+	backendtest.CheckEffective(t, f, []backendtest.Effective{
+		{Name: "fusion.k", Want: 60.0, OK: true},
+		{Params: map[string]any{"fusion.k": 10.0}, Name: "fusion.k", Want: 10.0, OK: true},
+		{Name: "fusion.method", Want: "rrf", OK: true},
+		{Params: map[string]any{"fusion.k": 10.0}, Name: "fusion.weights.dense", Want: 1.0, OK: true},
+		{Name: "chunk.size"},
+		{Params: map[string]any{"fusion.method": "combmnz"}, Name: "fusion.k"},
+	})
 }
