@@ -243,7 +243,8 @@ func gridSegments(name string, params map[string]any) ([]segment, bool) {
 
 // Measure names the measure of the primary score in a few words, as
 // listings head a column of it: "default composite", "NDCG@10" (a
-// primary of one metric), another composite's formula; "(dev split)"
+// primary of one metric, the default's or a configured one), another
+// composite's formula; "(dev split)"
 // follows when the run tuned on a dev split and scored its held-out split
 // apart, whose primary scores are then the dev split's.
 func (lb Leaderboard) Measure() string {
@@ -251,8 +252,11 @@ func (lb Leaderboard) Measure() string {
 	if i := strings.Index(m, " ("); i > 0 {
 		m = m[:i]
 	}
-	if i := strings.Index(m, ": "); i > 0 {
-		m = m[:i]
+	if head, rest, ok := strings.Cut(m, ": "); ok {
+		m = head // "default composite: mean of ..."
+		if !strings.ContainsAny(rest, " ,") {
+			m = rest // "default for binary judgments: NDCG@10"
+		}
 	}
 	if one, ok := strings.CutPrefix(m, "1*"); ok && !strings.ContainsAny(one, "+*") {
 		m = one

@@ -140,6 +140,8 @@ func TestMeasure(t *testing.T) {
 		{"default composite: mean of NDCG@20, NDCG@50", false, "default composite"},
 		{"default composite: mean of NDCG@20 (grades 0-1: relevant >= 1, strong >= 1, exact >= 1)", false, "default composite"},
 		{"1*NDCG@10", false, "NDCG@10"},
+		{"default for binary judgments: NDCG@10", false, "NDCG@10"},
+		{"default for binary judgments: NDCG@10 (binary grades)", true, "NDCG@10 (dev split)"},
 		{"1*NDCG@10", true, "NDCG@10 (dev split)"},
 		{"0.5*NDCG@10+0.5*Recall@20", false, "0.5*NDCG@10+0.5*Recall@20"},
 		{"1*NDCG@10+1*MRR@10", false, "1*NDCG@10+1*MRR@10"},
