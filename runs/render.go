@@ -285,15 +285,15 @@ func (lb Leaderboard) renderText(w io.Writer) error {
 	return t.Render(w, table.Text)
 }
 
-// labelled is lines with every trial name that has a label of its own
-// (a generated name, Labels) written as that label, as the table shows
-// the trial: the longest names first, so that no name is replaced inside
-// a longer one.
+// labelled is lines with every generated trial name written as its label
+// (Labels), as the table shows the trial (a sampled trial keeps its short
+// name): the longest names first, so that no name is replaced inside a
+// longer one.
 func (lb Leaderboard) labelled(lines []string) []string {
 	labels := lb.Labels()
 	var pairs []string
 	for _, name := range slices.SortedFunc(maps.Keys(labels), func(a, b string) int { return len(b) - len(a) }) {
-		if l := labels[name]; l != name {
+		if l := labels[name]; !strings.HasPrefix(l, name) { // a sampled trial's name is short already
 			pairs = append(pairs, name, l)
 		}
 	}
