@@ -5,7 +5,8 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"strings"
+
+	"github.com/fusiontune/fusiontune/internal/paramtext"
 )
 
 // The typed accessors below read a parameter value of one kind, as
@@ -116,19 +117,5 @@ func Describe(v any) string {
 }
 
 // FormatValue renders a parameter value compactly: 60 not 60.000000,
-// lists joined by "+".
-func FormatValue(v any) string {
-	switch x := v.(type) {
-	case float64:
-		return strconv.FormatFloat(x, 'g', -1, 64)
-	case []string:
-		return strings.Join(x, "+")
-	case []any:
-		s := make([]string, len(x))
-		for i, e := range x {
-			s[i] = FormatValue(e)
-		}
-		return strings.Join(s, "+")
-	}
-	return fmt.Sprint(v)
-}
+// lists joined by "+" (paramtext.Exact).
+func FormatValue(v any) string { return paramtext.Exact(v) }

@@ -3,6 +3,6 @@
 // with errors that name the file, line and field.
 //
 // Imports of ours: backend, backend/fusion, internal/hashmix,
-// internal/plainnum, internal/suggest, internal/trec, internal/yamldoc,
-// metrics.
+// internal/paramtext, internal/plainnum, internal/suggest, internal/trec,
+// internal/yamldoc, metrics.
 package experiments

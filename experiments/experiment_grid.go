@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/internal/paramtext"
 	"gopkg.in/yaml.v3"
 )
 
@@ -297,7 +298,7 @@ func (ef *ExperimentFile) gridTrials(base Params) []TrialSpec {
 				continue
 			}
 			p[axis.Param] = val
-			name = append(name, shortName(axis.Param)+"="+FormatValue(val))
+			name = append(name, paramtext.Short(axis.Param)+"="+FormatValue(val))
 		}
 		out = append(out, TrialSpec{Name: strings.Join(name, ","), Params: p, Origin: "grid", Pos: ef.gridPos})
 		a := len(idx) - 1
@@ -398,18 +399,6 @@ func checkCombination(p Params) string {
 		return fmt.Sprintf("every fused retriever's weight is 0 (%s): every fused score would be 0 and the ranking a tie; give one a weight > 0", strings.Join(fused, ", "))
 	}
 	return ""
-}
-
-// shortName abbreviates a parameter for trial names: "fusion.weights.bm25"
-// becomes "w.bm25", "fusion.k" becomes "k".
-func shortName(param string) string {
-	switch {
-	case strings.HasPrefix(param, WeightPrefix):
-		return "w." + strings.TrimPrefix(param, WeightPrefix)
-	case strings.HasPrefix(param, "fusion."):
-		return strings.TrimPrefix(param, "fusion.")
-	}
-	return param
 }
 
 // parseWeightsAxis reads a grid axis over whole weight vectors:

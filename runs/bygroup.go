@@ -69,14 +69,18 @@ func (lb Leaderboard) RenderBy(w io.Writer, by, format string) error {
 		return err
 	}
 	tb := t.table()
+	// Text and Markdown show each trial under its label, as the
+	// leaderboard does; CSV and JSON keep the names.
+	shown := *tb
+	shown.Rows = relabel(tb.Rows, 1, lb.Labels())
 	return render(w, format, table.All, table.Output{Table: tb, JSON: jsonOf(t),
 		Text: func(w io.Writer) error {
-			tb.Notes = []string{fmt.Sprintf("primary per %s: %s", by, t.Primary)}
-			return tb.Render(w, table.Text)
+			shown.Notes = []string{fmt.Sprintf("primary per %s: %s", by, t.Primary)}
+			return shown.Render(w, table.Text)
 		},
 		Markdown: func(w io.Writer) error {
-			tb.Title = fmt.Sprintf("Primary score per %s: %s", by, t.Primary)
-			return tb.Render(w, table.Markdown)
+			shown.Title = fmt.Sprintf("Primary score per %s: %s", by, t.Primary)
+			return shown.Render(w, table.Markdown)
 		}})
 }
 
@@ -103,4 +107,17 @@ func (t ByGroup) table() *table.Table {
 		tb.Append(row...)
 	}
 	return tb
+}
+
+// relabel is rows with the trial name in column col replaced by its
+// label (labels, from Leaderboard.Labels).
+func relabel(rows [][]any, col int, labels map[string]string) [][]any {
+	out := make([][]any, len(rows))
+	for i, r := range rows {
+		out[i] = slices.Clone(r)
+		if name, ok := r[col].(string); ok && labels[name] != "" {
+			out[i][col] = labels[name]
+		}
+	}
+	return out
 }

@@ -2,5 +2,5 @@
 // snapshots, per-trial records, leaderboards and reports.
 //
 // Imports of ours: internal/atomicfile, internal/inputerr,
-// internal/plainnum, internal/secrets, internal/table.
+// internal/paramtext, internal/plainnum, internal/secrets, internal/table.
 package runs

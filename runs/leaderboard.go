@@ -41,6 +41,11 @@ type Leaderboard struct {
 	// ShowJudgedOnly adds the judged-only columns to the text, Markdown
 	// and CSV tables (tune leaderboard --judged-only).
 	ShowJudgedOnly bool `json:"-"`
+	// Width is the widest line of the text table (0: DefaultWidth; < 0:
+	// no limit, tune leaderboard --wide), Top how many trials the text
+	// and Markdown tables show, the baseline aside (0: all).
+	Width int `json:"-"`
+	Top   int `json:"-"`
 }
 
 // Ceiling is the best any trial can score on a golden set: per query, the
@@ -128,13 +133,17 @@ type HeldOut struct {
 
 // Entry is one trial's row.
 type Entry struct {
-	Rank    int            `json:"rank"`
-	Name    string         `json:"name"`
-	Params  map[string]any `json:"params"`
-	Status  string         `json:"status"`
-	Mode    string         `json:"mode"`
-	Error   string         `json:"error,omitempty"`
-	Primary float64        `json:"primary"`
+	Rank   int            `json:"rank"`
+	Name   string         `json:"name"`
+	Params map[string]any `json:"params"`
+	// Defaults holds, for the parameters other trials set and this one
+	// leaves unset, the values its configuration gives them (the backend
+	// kind's defaults, see SetDefaults): where charts place the trial.
+	Defaults map[string]any `json:"defaults,omitempty"`
+	Status   string         `json:"status"`
+	Mode     string         `json:"mode"`
+	Error    string         `json:"error,omitempty"`
+	Primary  float64        `json:"primary"`
 	// OfCeiling is Primary over the leaderboard's Ceiling.Primary (1: the
 	// ideal ranking's score), when the ceiling is known.
 	OfCeiling *float64 `json:"of_ceiling,omitempty"`
@@ -276,10 +285,12 @@ var ErrAmbiguousTrial = errors.New("ambiguous trial")
 
 // Pick returns the trial ref selects, the way every command that takes a
 // trial reads it: "" is the best successful trial; "#N" the trial ranked
-// N on the leaderboard; otherwise a trial's exact name, else a unique
-// prefix of one (an ambiguous prefix lists the candidates). A bare number
-// that is no trial's name is refused with a hint, since it might mean a
-// rank or a trial index.
+// N on the leaderboard; otherwise a trial's exact name or label (the
+// name the tables show, see Labels), else a unique prefix of one (an
+// ambiguous prefix lists the candidates). A label the text table cut
+// short ("tpe-014 k=37,…") is read as the prefix before its "…". A bare
+// number that is no trial's name is refused with a hint, since it might
+// mean a rank or a trial index.
 func (lb Leaderboard) Pick(ref string) (Entry, error) {
 	if ref == "" {
 		e, ok := lb.Best()
@@ -298,12 +309,14 @@ func (lb Leaderboard) Pick(ref string) (Entry, error) {
 		}
 		return lb.Trials[rank-1], nil
 	}
+	labels := lb.Labels()
+	prefix, cut := strings.CutSuffix(ref, "…")
 	var match []Entry
 	for _, e := range lb.Trials {
-		if e.Name == ref {
+		if !cut && (e.Name == ref || labels[e.Name] == ref) {
 			return e, nil
 		}
-		if strings.HasPrefix(e.Name, ref) {
+		if strings.HasPrefix(e.Name, prefix) || strings.HasPrefix(labels[e.Name], prefix) {
 			match = append(match, e)
 		}
 	}
@@ -312,22 +325,22 @@ func (lb Leaderboard) Pick(ref string) (Entry, error) {
 	}
 	switch len(match) {
 	case 0:
-		return Entry{}, fmt.Errorf("runs: no trial %q in the leaderboard (trials: %s)", ref, trialNames(lb.Trials, 10))
+		return Entry{}, fmt.Errorf("runs: no trial %q in the leaderboard (trials: %s)", ref, trialNames(lb.Trials, labels, 10))
 	case 1:
 		return match[0], nil
 	}
-	return Entry{}, fmt.Errorf("runs: trial %q: %w: %d trials start with it: %s", ref, ErrAmbiguousTrial, len(match), trialNames(match, 10))
+	return Entry{}, fmt.Errorf("runs: trial %q: %w: %d trials start with it: %s", ref, ErrAmbiguousTrial, len(match), trialNames(match, labels, 10))
 }
 
-// trialNames lists up to max trial names with their ranks.
-func trialNames(es []Entry, max int) string {
+// trialNames lists up to max trials by rank and label.
+func trialNames(es []Entry, labels map[string]string, max int) string {
 	var names []string
 	for i, e := range es {
 		if i == max {
 			names = append(names, fmt.Sprintf("... %d more", len(es)-max))
 			break
 		}
-		names = append(names, fmt.Sprintf("#%d %s", e.Rank, e.Name))
+		names = append(names, fmt.Sprintf("#%d %s", e.Rank, labels[e.Name]))
 	}
 	return strings.Join(names, ", ")
 }

@@ -12,7 +12,8 @@ import (
 var ListFormats = table.All.Names()
 
 // ListRows sums up each run of list (a Store's List) as a line of tune
-// runs: status, trials, experiment, gates, best trial.
+// runs: status, trials, experiment, gates, the best trial and its score
+// with the measure of that score (Leaderboard.Measure).
 func ListRows(list []*Run) []ListRow {
 	rows := make([]ListRow, 0, len(list))
 	for _, r := range list {
@@ -22,7 +23,7 @@ func ListRows(list []*Run) []ListRow {
 			if lb, err := r.ReadLeaderboard(); err == nil {
 				if e, ok := lb.Best(); ok {
 					p := e.Primary
-					row.Best, row.BestTrial = &p, e.Name
+					row.Best, row.Measure, row.BestTrial = &p, lb.Measure(), e.Name
 				}
 			}
 		}
@@ -53,7 +54,10 @@ type ListRow struct {
 	Experiment string   `json:"experiment,omitempty"`
 	Gates      string   `json:"gates,omitempty"` // pass, FAIL n/m, unreadable; "" none checked
 	Best       *float64 `json:"best,omitempty"`
-	BestTrial  string   `json:"best_trial,omitempty"`
+	// Measure names what Best measures: "default composite", "NDCG@10",
+	// a formula; "(dev split)" when the run tuned on a dev split.
+	Measure   string `json:"measure,omitempty"`
+	BestTrial string `json:"best_trial,omitempty"`
 }
 
 // listTable is rows as a table: columns two spaces apart in text, a
@@ -61,13 +65,13 @@ type ListRow struct {
 func listTable(rows []ListRow) *table.Table {
 	t := &table.Table{Style: table.Plain, Missing: "—", Columns: []table.Column{{Header: "RUN", Key: "run"},
 		{Header: "STATUS", Key: "status"}, {Header: "TRIALS", Key: "trials"}, {Header: "EXPERIMENT", Key: "experiment"},
-		{Header: "GATES", Key: "gates"}, {Header: "BEST", Key: "best"}, {Header: "BEST TRIAL", Key: "best_trial"}}}
+		{Header: "GATES", Key: "gates"}, {Header: "BEST", Key: "best"}, {Header: "MEASURE", Key: "measure"}, {Header: "BEST TRIAL", Key: "best_trial"}}}
 	for _, r := range rows {
 		var best any
 		if r.Best != nil {
 			best = fmt.Sprintf("%.4f", *r.Best)
 		}
-		t.Append(r.Run, r.Status, r.Trials, orNil(r.Experiment), orNil(r.Gates), best, orNil(r.BestTrial))
+		t.Append(r.Run, r.Status, r.Trials, orNil(r.Experiment), orNil(r.Gates), best, orNil(r.Measure), orNil(r.BestTrial))
 	}
 	return t
 }

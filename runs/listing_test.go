@@ -12,16 +12,16 @@ import (
 func TestWriteList(t *testing.T) {
 	best := 0.51234
 	rows := []runs.ListRow{
-		{Run: "20261124-a", Status: "done", Trials: 3, Experiment: "shortlist", Gates: "pass", Best: &best, BestTrial: "rrf k=60"},
+		{Run: "20261124-a", Status: "done", Trials: 3, Experiment: "shortlist", Gates: "pass", Best: &best, Measure: "NDCG@10", BestTrial: "rrf k=60"},
 		{Run: "20261124-b", Status: "running", Trials: 1},
 	}
 	for _, tc := range []struct{ format, want string }{
-		{"text", "RUN         STATUS   TRIALS  EXPERIMENT  GATES  BEST    BEST TRIAL\n" +
-			"20261124-a  done     3       shortlist   pass   0.5123  rrf k=60\n" +
-			"20261124-b  running  1       —           —      —       —\n"},
-		{"md", "| RUN | STATUS | TRIALS | EXPERIMENT | GATES | BEST | BEST TRIAL |\n"},
-		{"csv", "run,status,trials,experiment,gates,best,best_trial\n20261124-a,done,3,shortlist,pass,0.5123,rrf k=60\n20261124-b,running,1,,,,\n"},
-		{"json", "[\n  {\n    \"run\": \"20261124-a\",\n    \"status\": \"done\",\n    \"trials\": 3,\n    \"experiment\": \"shortlist\",\n    \"gates\": \"pass\",\n    \"best\": 0.51234,\n    \"best_trial\": \"rrf k=60\"\n  },\n  {\n    \"run\": \"20261124-b\",\n    \"status\": \"running\",\n    \"trials\": 1\n  }\n]\n"},
+		{"text", "RUN         STATUS   TRIALS  EXPERIMENT  GATES  BEST    MEASURE  BEST TRIAL\n" +
+			"20261124-a  done     3       shortlist   pass   0.5123  NDCG@10  rrf k=60\n" +
+			"20261124-b  running  1       —           —      —       —        —\n"},
+		{"md", "| RUN | STATUS | TRIALS | EXPERIMENT | GATES | BEST | MEASURE | BEST TRIAL |\n"},
+		{"csv", "run,status,trials,experiment,gates,best,measure,best_trial\n20261124-a,done,3,shortlist,pass,0.5123,NDCG@10,rrf k=60\n20261124-b,running,1,,,,,\n"},
+		{"json", "[\n  {\n    \"run\": \"20261124-a\",\n    \"status\": \"done\",\n    \"trials\": 3,\n    \"experiment\": \"shortlist\",\n    \"gates\": \"pass\",\n    \"best\": 0.51234,\n    \"measure\": \"NDCG@10\",\n    \"best_trial\": \"rrf k=60\"\n  },\n  {\n    \"run\": \"20261124-b\",\n    \"status\": \"running\",\n    \"trials\": 1\n  }\n]\n"},
 	} {
 		t.Run(tc.format, func(t *testing.T) {
 			var b strings.Builder

@@ -21,6 +21,9 @@ type ParetoView struct {
 	Front       []ParetoPoint `json:"front"`
 	Constraints []string      `json:"constraints,omitempty"`
 	Winner      string        `json:"winner,omitempty"`
+	// labels are the trials' labels (Leaderboard.Labels), which the text
+	// and Markdown tables show them under.
+	labels map[string]string
 }
 
 // ParetoRow is one measured trial: its leaderboard rank and primary
@@ -43,7 +46,7 @@ type ParetoRow struct {
 // measured trials in leaderboard order.
 func (lb Leaderboard) Pareto(l Latency) ParetoView {
 	v := ParetoView{Primary: lb.Primary, Concurrency: l.Concurrency, Note: l.Note, Front: l.Pareto,
-		Constraints: l.Constraints, Winner: l.Winner, Trials: []ParetoRow{}}
+		Constraints: l.Constraints, Winner: l.Winner, Trials: []ParetoRow{}, labels: lb.Labels()}
 	if v.Front == nil {
 		v.Front = []ParetoPoint{}
 	}
@@ -68,6 +71,7 @@ func (v ParetoView) Render(w io.Writer, format string) error {
 	for _, r := range v.Trials {
 		shown.AppendStrings(r.Cells()...)
 	}
+	shown.Rows = relabel(shown.Rows, 1, v.labels)
 	return render(w, format, table.All, table.Output{Table: shown, CSV: v.renderCSV, JSON: jsonOf(v)})
 }
 

@@ -30,9 +30,11 @@ func TestLeaderboardPick(t *testing.T) {
 		{"exact name", "k=40", "k=40", ""},
 		{"exact name that prefixes none other", "baseline", "baseline", ""},
 		{"unique prefix", "tpe", "tpe-001", ""},
+		{"label", "tpe-001 k=12", "tpe-001", ""},
+		{"label cut short by the text table", "tpe-001 k…", "tpe-001", ""},
 		{"unique prefix, one letter", "a", "a-tie", ""},
 		{"ambiguous prefix lists the candidates", "k=", "", `runs: trial "k=": ambiguous trial: 2 trials start with it: #2 k=40, #5 k=80`},
-		{"unknown lists the trials", "zz", "", `runs: no trial "zz" in the leaderboard (trials: #1 a-tie, #2 k=40, #3 baseline, #4 tpe-001, #5 k=80)`},
+		{"unknown lists the trials", "zz", "", `runs: no trial "zz" in the leaderboard (trials: #1 a-tie, #2 k=40, #3 baseline, #4 tpe-001 k=12, #5 k=80)`},
 		{"a bare number is not a rank", "2", "", `write #2 for the trial ranked 2`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -18,6 +18,32 @@ var Formats = table.All.Names()
 // show; JSON and CSV carry all of them.
 const tableMetrics = 4
 
+// DefaultWidth is the widest line of a text leaderboard when its Width is
+// 0: the table leaves out columns and cuts trial labels to fit, the notes
+// wrap.
+const DefaultWidth = 120
+
+// The text table's columns in the order they are left out to fit its
+// width (the highest first; the rightmost of equal ones first): routing,
+// the share of the ceiling, the metrics from the right, then the
+// intervals of the decision. The trial, its primary score, Δ, sig and
+// status stay; then the trial's label is cut.
+const (
+	dropInterval = 1
+	dropMetric   = 2
+	dropCeiling  = 3
+	dropRouting  = 4
+)
+
+// The range of a text leaderboard's Width (tune leaderboard --columns).
+const (
+	MinWidth = 40
+	MaxWidth = 10000
+)
+
+// minLabel is the fewest characters a cut trial label keeps.
+const minLabel = 16
+
 // Render writes the leaderboard in format: text (a terminal table), json,
 // md (Markdown) or csv.
 func (lb Leaderboard) Render(w io.Writer, format string) error {
@@ -66,10 +92,14 @@ func (lb Leaderboard) shownMetrics() []string {
 	return append(slices.Clip(lb.Metrics[:tableMetrics]), lb.judgedOnlyColumns()...)
 }
 
+// decisionCI heads the column of each comparison's interval, which the
+// text table leaves out to fit its width after the metrics.
+const decisionCI = "decision CI"
+
 func (lb Leaderboard) header(metrics []string) []string {
 	h := []string{"#", "trial", "primary", "Δ baseline", "sig"}
 	if lb.Stats != nil {
-		h[3] = "Δ baseline [decision CI]"
+		h = slices.Insert(h, 4, decisionCI)
 	}
 	if lb.Ceiling != nil {
 		h = slices.Insert(h, 3, "% ceil")
@@ -78,18 +108,18 @@ func (lb Leaderboard) header(metrics []string) []string {
 	return append(h, "routing", "status")
 }
 
-// deltaCells renders the delta against the baseline with its interval, and
+// deltaCells renders the delta against the baseline, its interval, and
 // the significance mark: + (significantly better), - (significantly
 // worse), n.s. (not significant), ? (not testable: too few pairs).
-func deltaCells(e Entry) (string, string) {
+func deltaCells(e Entry) (delta, interval, sig string) {
 	c := e.Comparison
 	if c == nil {
 		if e.Delta != nil {
-			return FormatDelta(*e.Delta), "—"
+			return FormatDelta(*e.Delta), "—", "—"
 		}
-		return "—", "—"
+		return "—", "—", "—"
 	}
-	return fmt.Sprintf("%s [%s, %s]", FormatDelta(c.Delta), FormatBound(c.Low), FormatBound(c.High)), significance(*c)
+	return FormatDelta(c.Delta), fmt.Sprintf("[%s, %s]", FormatBound(c.Low), FormatBound(c.High)), significance(*c)
 }
 
 // FormatDelta renders a difference with its sign and four decimals, as
@@ -113,12 +143,11 @@ func FormatBound(v float64) string {
 	return FormatDelta(v)
 }
 
-func (lb Leaderboard) row(e Entry, metrics []string) []string {
-	r := []string{strconv.Itoa(e.Rank), e.Name, f4(e.Primary), "—", "—"}
+func (lb Leaderboard) row(e Entry, labels map[string]string, metrics []string) []string {
+	r := []string{strconv.Itoa(e.Rank), labels[e.Name], f4(e.Primary)}
 	if same := lb.Same(e.Name); len(same) > 0 {
 		r[1] += fmt.Sprintf(" (+%d same)", len(same))
 	}
-	r[3], r[4] = deltaCells(e)
 	if e.Status != StatusOK && e.Status != StatusPruned {
 		r[2] = "—"
 	}
@@ -127,8 +156,14 @@ func (lb Leaderboard) row(e Entry, metrics []string) []string {
 		if e.OfCeiling != nil {
 			c = FormatShare(*e.OfCeiling)
 		}
-		r = slices.Insert(r, 3, c)
+		r = append(r, c)
 	}
+	delta, interval, sig := deltaCells(e)
+	r = append(r, delta)
+	if lb.Stats != nil {
+		r = append(r, interval)
+	}
+	r = append(r, sig)
 	for _, m := range metrics {
 		if v, ok := e.metric(m); ok {
 			r = append(r, f4(v))
@@ -170,16 +205,64 @@ func (lb Leaderboard) PrimaryLine() string {
 }
 
 // shownTable is the leaderboard as the text and Markdown tables show it:
-// a row per trial but those with the same results as a better one.
+// a row per trial but those with the same results as a better one, each
+// under its label (Labels), a value it lacks missing ("—"), columns
+// without a value hidden, the first Top rows and the baseline's, and in
+// text at most Width characters wide.
 func (lb Leaderboard) shownTable() *table.Table {
 	metrics := lb.shownMetrics()
-	t := &table.Table{Columns: table.Headers(lb.header(metrics)...)}
-	for _, e := range lb.Trials {
-		if e.SameAs == "" {
-			t.AppendStrings(lb.row(e, metrics)...)
+	t := &table.Table{Columns: table.Headers(lb.header(metrics)...), Missing: "—", HideEmpty: true, Top: lb.Top,
+		MaxWidth: lb.Width, CutNote: cutNote}
+	if t.MaxWidth == 0 {
+		t.MaxWidth = DefaultWidth
+	}
+	for i := range t.Columns {
+		c := &t.Columns[i]
+		switch h := c.Header; {
+		case h == "Δ baseline":
+			c.Align = table.Left // signed deltas line up; tablewriter would right-align only the negative ones
+		case h == "trial":
+			c.Shrink, c.MinWidth = true, minLabel
+		case h == "routing":
+			c.Drop = dropRouting
+		case h == "% ceil":
+			c.Drop = dropCeiling
+		case h == decisionCI:
+			c.Drop = dropInterval
+		case slices.Contains(metrics, h):
+			c.Drop = dropMetric
 		}
 	}
+	labels := lb.Labels()
+	for _, e := range lb.Trials {
+		if e.SameAs != "" {
+			continue
+		}
+		if e.Name == lb.Baseline {
+			t.Keep = append(t.Keep, len(t.Rows))
+		}
+		row := lb.row(e, labels, metrics)
+		cells := make([]any, len(row))
+		for i, c := range row {
+			if c != "—" {
+				cells[i] = c
+			}
+		}
+		t.Append(cells...)
+	}
 	return t
+}
+
+// cutNote says what the text or Markdown table left out and how to see it.
+func cutNote(rows int, columns []string, width int) string {
+	var parts []string
+	if rows > 0 {
+		parts = append(parts, fmt.Sprintf("%d more trials: --top 0 shows all", rows))
+	}
+	if len(columns) > 0 {
+		parts = append(parts, fmt.Sprintf("left out to fit %d characters: %s; tune leaderboard --wide or --columns N shows them", width, strings.Join(columns, ", ")))
+	}
+	return "(" + strings.Join(parts, "; ") + ")"
 }
 
 // renderText writes the terminal table, then the primary score, the
@@ -198,7 +281,31 @@ func (lb Leaderboard) renderText(w io.Writer) error {
 	if v := lb.verdictLine(); v != "" {
 		t.Notes = append(t.Notes, v) // last: the decision
 	}
+	t.Notes = lb.labelled(t.Notes)
 	return t.Render(w, table.Text)
+}
+
+// labelled is lines with every generated trial name written as its label
+// (Labels), as the table shows the trial (a sampled trial keeps its short
+// name): the longest names first, so that no name is replaced inside a
+// longer one.
+func (lb Leaderboard) labelled(lines []string) []string {
+	labels := lb.Labels()
+	var pairs []string
+	for _, name := range slices.SortedFunc(maps.Keys(labels), func(a, b string) int { return len(b) - len(a) }) {
+		if l := labels[name]; !strings.HasPrefix(l, name) { // a sampled trial's name is short already
+			pairs = append(pairs, name, l)
+		}
+	}
+	if len(pairs) == 0 {
+		return lines
+	}
+	r := strings.NewReplacer(pairs...)
+	out := make([]string, len(lines))
+	for i, line := range lines {
+		out[i] = r.Replace(line)
+	}
+	return out
 }
 
 // notes explain the statistics columns and give the held-out estimate.
@@ -290,13 +397,14 @@ func (lb Leaderboard) compared() int {
 // the table, then the warnings as quotes.
 func (lb Leaderboard) renderMarkdown(w io.Writer) error {
 	t := lb.shownTable()
-	t.Title = strings.Join(append([]string{"Primary score: " + lb.PrimaryLine()}, lb.notes()...), "\n\n")
+	t.Title = strings.Join(lb.labelled(append([]string{"Primary score: " + lb.PrimaryLine()}, lb.notes()...)), "\n\n")
 	for _, warn := range lb.Warnings {
 		t.Notes = append(t.Notes, "> "+warn)
 	}
 	if lb.Verdict != nil {
 		t.Notes = append(t.Notes, "**Verdict:** "+lb.Verdict.Line)
 	}
+	t.Notes = lb.labelled(t.Notes)
 	return t.Render(w, table.Markdown)
 }
 

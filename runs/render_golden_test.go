@@ -32,9 +32,9 @@ func TestParetoRender(t *testing.T) {
 func TestWriteListRender(t *testing.T) {
 	best := 0.51234
 	rows := []runs.ListRow{
-		{Run: "20261124-a", Status: "done", Trials: 3, Experiment: `short "list", v2`, Gates: "FAIL 1/2", Best: &best, BestTrial: "w=bm25:0.6|rrf"},
+		{Run: "20261124-a", Status: "done", Trials: 3, Experiment: `short "list", v2`, Gates: "FAIL 1/2", Best: &best, Measure: "default composite (dev split)", BestTrial: "w=bm25:0.6|rrf"},
 		{Run: "20261124-b", Status: "running", Trials: 1},
-		{Run: "20261124-c", Status: "failed", Trials: 12, Experiment: "a<b>&c", Gates: "pass", Best: &best, BestTrial: "k=60"},
+		{Run: "20261124-c", Status: "failed", Trials: 12, Experiment: "a<b>&c", Gates: "pass", Best: &best, Measure: "NDCG@10", BestTrial: "k=60"},
 	}
 	checkGolden(t, "TestWriteListRender", func(w io.Writer, f string) error { return runs.WriteList(w, f, rows) })
 	checkGolden(t, "TestWriteListRenderEmpty", func(w io.Writer, f string) error { return runs.WriteList(w, f, []runs.ListRow{}) })

@@ -7,16 +7,19 @@ import (
 )
 
 // View is how `tune leaderboard` shows a recorded run: the leaderboard
-// (with the judged-only columns when JudgedOnly), each trial's primary
-// score per group (By: category or difficulty), or the Pareto view of
-// quality against latency (Pareto, from latency.json).
+// (with the judged-only columns when JudgedOnly; its text table Width
+// characters wide at most and its text and Markdown tables showing the
+// Top trials, see Leaderboard.Width and Top), each trial's primary score
+// per group (By: category or difficulty), or the Pareto view of quality
+// against latency (Pareto, from latency.json).
 type View struct {
 	By         string
 	JudgedOnly bool
 	Pareto     bool
 	// Decide, when set, gives the verdict of a leaderboard recorded
 	// without one (an older run).
-	Decide func(Leaderboard) Verdict
+	Decide     func(Leaderboard) Verdict
+	Width, Top int
 }
 
 // ErrNoLatency is the error of a Pareto view of a run that measured no
@@ -48,7 +51,7 @@ func RenderView(w io.Writer, run *Run, v View, format string) error {
 	case v.By != "":
 		return lb.RenderBy(w, v.By, format)
 	}
-	lb.ShowJudgedOnly = v.JudgedOnly
+	lb.ShowJudgedOnly, lb.Width, lb.Top = v.JudgedOnly, v.Width, v.Top
 	if lb.Verdict == nil && v.Decide != nil {
 		verdict := v.Decide(lb)
 		lb.Verdict = &verdict

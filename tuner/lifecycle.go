@@ -649,7 +649,8 @@ func (c Config) saveTimings(run *runs.Run, out *Outcome, bs []*pass.TimedBackend
 }
 
 // leaderboard is the run's recorded trials and their leaderboard, with
-// the golden set's ceiling and trials repeating another's results marked
+// the values the backend gives the parameters a trial leaves unset, the
+// golden set's ceiling and trials repeating another's results marked
 // (one row).
 func (c Config) leaderboard(run *runs.Run) ([]runs.TrialRecord, runs.Leaderboard, error) {
 	trials, err := run.Trials()
@@ -657,6 +658,11 @@ func (c Config) leaderboard(run *runs.Run) ([]runs.TrialRecord, runs.Leaderboard
 		return nil, runs.Leaderboard{}, err
 	}
 	lb := runs.NewLeaderboard(c.Scorer.Describe(), c.Scorer.Metrics(), trials)
+	if c.Backend != nil {
+		lb.SetDefaults(func(params map[string]any, name string) (any, bool) {
+			return backend.EffectiveParam(c.Backend, params, name)
+		})
+	}
 	if len(c.Queries) > 0 {
 		lb.SetCeiling(scoring.Ceiling(c.Queries, c.Scorer))
 	}

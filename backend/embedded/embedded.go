@@ -85,6 +85,7 @@ var (
 
 	_ backend.FusionResolver = (*Factory)(nil)
 	_ backend.Fingerprinter  = (*Factory)(nil)
+	_ backend.Defaulter      = (*Factory)(nil)
 )
 
 // New builds the base engine config and checks it the way `tune serve`
@@ -166,6 +167,17 @@ func (f *Factory) Fusion(params map[string]any) (fusion.Settings, error) {
 		return fusion.Settings{}, err
 	}
 	return cfg.FusionSettings(), nil
+}
+
+// Effective is the value parameter name takes in the engine config params
+// run on (engine.Config.Param): the engine's default when params leave it
+// unset.
+func (f *Factory) Effective(params map[string]any, name string) (any, bool) {
+	cfg, err := f.Config(params)
+	if err != nil {
+		return nil, false
+	}
+	return cfg.Param(name)
 }
 
 // SecretEnv is the environment variable the engine reads its embedding

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/backend/backendtest"
 	"github.com/fusiontune/fusiontune/backend/embedded"
 	"github.com/fusiontune/fusiontune/backend/render"
 	"github.com/fusiontune/fusiontune/experiments"
@@ -183,4 +184,22 @@ func TestFingerprint(t *testing.T) {
 	if k, err := r.Fingerprint(nil); err != nil || k != fp(nil) {
 		t.Errorf("replica: %q, %v; want %q", k, err, fp(nil))
 	}
+}
+
+// TestEffective: a parameter a trial leaves unset takes the engine
+// config's value (the settings' own, else the engine's default); a set
+// one is the trial's; a setting without a value has none.
+func TestEffective(t *testing.T) {
+	f := newFactory(t, embedded.Options{ConfigFile: "testdata/engine.yaml"})
+	backendtest.CheckEffective(t, f, []backendtest.Effective{
+		{Name: "fusion.k", Want: 60.0, OK: true},
+		{Params: map[string]any{"fusion.k": 20.0}, Name: "fusion.k", Want: 20.0, OK: true},
+		{Name: "chunk.size", Want: 0.0, OK: true},
+		{Name: "dense.model", Want: "hash-64", OK: true},
+		{Name: "fusion.weights.bm25", Want: 1.0, OK: true},
+		{Name: "retrievers", Want: []string{"bm25", "dense"}, OK: true},
+		{Params: map[string]any{"retrievers": []string{"bm25"}}, Name: "fusion.weights.dense"},
+		{Name: "min_score"},
+		{Params: map[string]any{"depth": -1.0}, Name: "fusion.k"},
+	})
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/backend/backendtest"
 	"github.com/fusiontune/fusiontune/backend/fusion"
 	"github.com/fusiontune/fusiontune/backend/postgres"
 	"github.com/jackc/pgx/v5"
@@ -244,4 +245,22 @@ func TestParams(t *testing.T) {
 		strings.Contains(err.Error(), "hunter2") || !strings.Contains(err.Error(), "password") {
 		t.Errorf("a URL with a password: %v", err)
 	}
+}
+
+// TestEffectiveQueryTime: without a config of its own to read, a
+// parameter the trial leaves unset takes the value the hybrid SQL fuses
+// with (its fusion settings, defaults applied).
+func TestEffectiveQueryTime(t *testing.T) {
+	f, err := postgres.New(postgres.Options{URL: "postgres://u@127.0.0.1:1/db", Base: postgres.DefaultConfig("/c.jsonl")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	backendtest.CheckEffective(t, f, []backendtest.Effective{
+		{Name: "fusion.k", Want: 60.0, OK: true},
+		{Params: map[string]any{"fusion.k": 10.0}, Name: "fusion.k", Want: 10.0, OK: true},
+		{Name: "fusion.method", Want: "rrf", OK: true},
+		{Params: map[string]any{"fusion.k": 10.0}, Name: "fusion.weights.dense", Want: 1.0, OK: true},
+		{Name: "chunk.size"},
+		{Params: map[string]any{"fusion.method": "combmnz"}, Name: "fusion.k"},
+	})
 }

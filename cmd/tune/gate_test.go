@@ -89,13 +89,14 @@ func TestGates(t *testing.T) {
 		t.Error("--apply-best promoted past a failing gate")
 	}
 
-	// tune runs lists each run's experiment and gate status.
+	// tune runs lists each run's experiment and gate status, and names the
+	// measure of its best score.
 	stdout, _, code = e.run("runs")
 	if code != 0 {
 		t.Fatalf("tune runs: exit %d", code)
 	}
 	lines := strings.Split(strings.TrimSpace(stdout), "\n")
-	if len(lines) != 3 || strings.Join(strings.Fields(lines[0]), " ") != "RUN STATUS TRIALS EXPERIMENT GATES BEST BEST TRIAL" {
+	if len(lines) != 3 || strings.Join(strings.Fields(lines[0]), " ") != "RUN STATUS TRIALS EXPERIMENT GATES BEST MEASURE BEST TRIAL" {
 		t.Fatalf("tune runs:\n%s", stdout)
 	}
 	// The first run's last check was tune gate RUN baseline.
@@ -108,20 +109,20 @@ func TestGates(t *testing.T) {
 	// same columns.
 	stdout, _, code = e.run("runs", "--format", "json")
 	var rows []struct {
-		Experiment, Gates string
-		BestTrial         string `json:"best_trial"`
-		Best              *float64
+		Experiment, Gates, Measure string
+		BestTrial                  string `json:"best_trial"`
+		Best                       *float64
 	}
 	if err := json.Unmarshal([]byte(stdout), &rows); code != 0 || err != nil || len(rows) != 2 ||
-		rows[0].Gates != "FAIL 2/2" || rows[1].Experiment != "significant" || rows[1].Best == nil || rows[1].BestTrial == "" {
+		rows[0].Gates != "FAIL 2/2" || rows[1].Experiment != "significant" || rows[1].Best == nil || rows[1].BestTrial == "" || rows[1].Measure == "" {
 		t.Errorf("tune runs --format json: exit %d, %v\n%s", code, err, stdout)
 	}
 	stdout, _, _ = e.run("runs", "--format", "csv")
-	if !strings.HasPrefix(stdout, "run,status,trials,experiment,gates,best,best_trial\n") || strings.Count(stdout, "\n") != 3 {
+	if !strings.HasPrefix(stdout, "run,status,trials,experiment,gates,best,measure,best_trial\n") || strings.Count(stdout, "\n") != 3 {
 		t.Errorf("tune runs --format csv:\n%s", stdout)
 	}
 	stdout, _, _ = e.run("runs", "--format", "md")
-	if !strings.HasPrefix(stdout, "| RUN | STATUS | TRIALS | EXPERIMENT | GATES | BEST | BEST TRIAL |\n| --- |") {
+	if !strings.HasPrefix(stdout, "| RUN | STATUS | TRIALS | EXPERIMENT | GATES | BEST | MEASURE | BEST TRIAL |\n| --- |") {
 		t.Errorf("tune runs --format md:\n%s", stdout)
 	}
 	if _, stderr, code := e.run("runs", "--format", "yaml"); code != 2 || !strings.Contains(stderr, "runs: --format: want text, json, md or csv (got \"yaml\")") {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/cli"
 	"github.com/fusiontune/fusiontune/runs"
@@ -9,13 +10,16 @@ import (
 	"github.com/fusiontune/fusiontune/tuner/verdict"
 )
 
-var leaderboardSpec = cli.Spec{Name: "leaderboard", Usage: "[RUN] [--runs-dir DIR] [--format text|json|md|csv] [--by category|difficulty] [--judged-only] [--pareto]\n       --storage URL [--study NAME] [--format ...]\n\n" + pickUsage + " RUN defaults to latest.",
+var leaderboardSpec = cli.Spec{Name: "leaderboard", Usage: "[RUN] [--runs-dir DIR] [--format text|json|md|csv] [--top N] [--columns N | --wide] [--by category|difficulty] [--judged-only] [--pareto]\n       --storage URL [--study NAME] [--format ...]\n\n" + pickUsage + " RUN defaults to latest.",
 	Args: atMostOneRun, Flags: []cli.Flag{configFlag, runsDirFlag, cli.String("format", "text", "text, json, md or csv").OneOf(runs.Formats...).AlsoAccepts("markdown"),
 		cli.String("storage", "", "print the combined leaderboard of a shared study in this database instead of a run's"),
 		cli.String("study", "", "the shared study's name (with --storage)"),
 		cli.String("by", "", "category or difficulty: each trial's primary score per group, one column per group").OneOf(runs.Groupings...).AlsoAccepts(""),
 		cli.Bool("judged-only", false, "add the judged-only (condensed-list, trec_eval -J) columns NDCG@10_J, ..."),
-		cli.Bool("pareto", false, "quality × p95 latency of the measured trials and their Pareto front (from latency.json)")}}
+		cli.Bool("pareto", false, "quality × p95 latency of the measured trials and their Pareto front (from latency.json)"),
+		cli.Int("top", 0, "show the N best trials (and the baseline) in the text and Markdown tables; 0: all").Min(0),
+		cli.Int("columns", runs.DefaultWidth, fmt.Sprintf("widest line of the text table, %d to %d: columns are left out, then trial labels cut, to fit", runs.MinWidth, runs.MaxWidth)).Range(runs.MinWidth, runs.MaxWidth),
+		cli.Bool("wide", false, "no width limit on the text table: every column, whole labels")}}
 
 func runLeaderboard(ctx context.Context, a *app, args []string) error {
 	fs, err := a.parse(leaderboardSpec, args)
@@ -23,6 +27,10 @@ func runLeaderboard(ctx context.Context, a *app, args []string) error {
 		return err
 	}
 	format, storage, study, by := fs.Str("format"), fs.Str("storage"), fs.Str("study"), fs.Str("by")
+	width, top, err := tableLayout(fs, format, by != "" || fs.Bool("pareto"))
+	if err != nil {
+		return err
+	}
 	if storage != "" || study != "" {
 		if by != "" {
 			return usageErrorf("--by: not for a shared study's leaderboard")
@@ -36,13 +44,45 @@ func runLeaderboard(ctx context.Context, a *app, args []string) error {
 		}
 		v := verdict.Decide(lb)
 		lb.Verdict = &v
+		lb.Width, lb.Top = width, top
 		return lb.Render(a.stdout, format)
 	}
 	_, _, run, err := a.openRun(fs, fs.Arg(0))
 	if err != nil {
 		return err
 	}
-	return runs.RenderView(a.stdout, run, runs.View{By: by, JudgedOnly: fs.Bool("judged-only"), Pareto: fs.Bool("pareto"), Decide: verdict.Decide}, format)
+	return runs.RenderView(a.stdout, run, runs.View{By: by, JudgedOnly: fs.Bool("judged-only"), Pareto: fs.Bool("pareto"), Decide: verdict.Decide, Width: width, Top: top}, format)
+}
+
+// tableLayout reads --top, --columns and --wide: the leaderboard's width
+// (-1 for --wide) and top. They shape the leaderboard's text table (--top
+// its Markdown table too), so another format, a grouping or the Pareto
+// view (other tables) refuses them, as does --wide with --columns.
+func tableLayout(fs *cli.Parsed, format string, otherView bool) (width, top int, err error) {
+	width, top = fs.Int("columns"), fs.Int("top")
+	given := func(names ...string) string {
+		for _, n := range names {
+			if fs.Given(n) {
+				return "--" + n
+			}
+		}
+		return ""
+	}
+	text := format == "text" || format == "table" || format == ""
+	switch {
+	case fs.Bool("wide") && fs.Given("columns"):
+		return 0, 0, usageErrorf("--wide and --columns: give one (--wide: no limit)")
+	case otherView && given("top", "columns", "wide") != "":
+		return 0, 0, usageErrorf("%s: for the leaderboard itself, not with --by or --pareto", given("top", "columns", "wide"))
+	case !text && given("columns", "wide") != "":
+		return 0, 0, usageErrorf("%s: only for --format text (got %q)", given("columns", "wide"), format)
+	case !text && format != "md" && format != "markdown" && fs.Given("top"):
+		return 0, 0, usageErrorf("--top: only for --format text or md (got %q): json and csv carry every trial", format)
+	}
+	if fs.Bool("wide") {
+		width = -1
+	}
+	return width, top, nil
 }
 
 // parseRun parses args with spec and opens the run its first argument

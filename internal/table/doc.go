@@ -7,9 +7,12 @@
 // spellings) and hands Output a writer per format, a Table's Render for a
 // listing or the encoding of its own struct for JSON.
 //
-// A table stays data until it is rendered, so that a renderer (or a later
-// option) can cut rows or hide columns before drawing it. The package
-// imports nothing of tune's.
+// A table stays data until it is rendered, so that what text and Markdown
+// show can be shaped then (fit.go): the first Top rows, columns without
+// a value hidden (HideEmpty), and a text table made to fit MaxWidth
+// characters by leaving out columns and cutting long cells, with a note
+// saying what was left out. CSV and JSON always carry everything. The
+// package imports nothing of tune's.
 //
 // Imports of ours: none.
 package table

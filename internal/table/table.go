@@ -24,6 +24,27 @@ type Table struct {
 	Missing string
 	// Style is how Text draws the table.
 	Style Style
+
+	// What text and Markdown show of the data (CSV and JSON always carry
+	// all of it): see fit.go.
+
+	// MaxWidth is the widest a Text line may be, in characters (0: no
+	// limit). Columns are left out, the first to go first (Column.Drop),
+	// until the table fits, then the cells of a Shrink column are cut;
+	// the title and notes are wrapped at spaces.
+	MaxWidth int
+	// Top is how many rows text and Markdown show (0: all), besides the
+	// rows Keep names.
+	Top int
+	// Keep lists rows (indexes into Rows) shown whatever Top says.
+	Keep []int
+	// HideEmpty leaves out of text and Markdown every column whose cells
+	// are all missing (nil, or Missing when that is set).
+	HideEmpty bool
+	// CutNote words the note under a text or Markdown table that left
+	// out rows (Top) or columns (MaxWidth); nil words it as DefaultCutNote
+	// does. It is not called when nothing was left out.
+	CutNote func(rows int, columns []string, width int) string
 }
 
 // Column is one column of a Table.
@@ -36,6 +57,15 @@ type Column struct {
 	// Display shows a cell's value in text and Markdown (f4 for a score);
 	// nil shows it as CSV does, with fmt.Sprint.
 	Display func(v any) string
+	// Drop is the column's turn to be left out of a text table wider than
+	// MaxWidth: 0 never; otherwise the highest Drop goes first, the
+	// rightmost of equal ones first.
+	Drop int
+	// Shrink lets a text table wider than MaxWidth, once no column is
+	// left to drop, cut this column's cells to as few as MinWidth
+	// characters (at least the header's), ending them with "…".
+	Shrink   bool
+	MinWidth int
 }
 
 // Align is a column's alignment.
@@ -145,30 +175,39 @@ func (t *Table) shown() [][]string {
 	return rows
 }
 
+// renderText writes the title, the table as its Style draws it and the
+// notes, shaped (see shaped).
 func (t *Table) renderText(w io.Writer) error {
+	v := t.shaped(true)
 	var b strings.Builder
-	if t.Title != "" {
-		b.WriteString(t.Title + "\n")
+	if v.Title != "" {
+		b.WriteString(v.Title + "\n")
 	}
-	switch t.Style {
-	case Boxed:
-		t.boxed(&b)
-	case Plain:
-		t.columns(&b, "", false)
-	default:
-		t.columns(&b, "  ", true)
-	}
-	for _, n := range t.Notes {
+	v.draw(&b)
+	for _, n := range v.Notes {
 		b.WriteString(n + "\n")
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
+// draw writes the table's lines as its Style draws them.
+func (t *Table) draw(b *strings.Builder) {
+	switch t.Style {
+	case Boxed:
+		t.boxed(b)
+	case Plain:
+		t.columns(b, "", false)
+	default:
+		t.columns(b, "  ", true)
+	}
+}
+
 // renderMarkdown writes a pipe table, "|" escaped in the cells (the
 // headers are written as they are), with the title as a paragraph above
 // and each note after a blank line below.
 func (t *Table) renderMarkdown(w io.Writer) error {
+	t = t.shaped(false)
 	var b strings.Builder
 	if t.Title != "" {
 		b.WriteString(t.Title + "\n\n")

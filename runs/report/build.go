@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/runs/chart"
 )
 
 // page is everything the template renders. Every slice is in a fixed
@@ -30,7 +31,7 @@ type page struct {
 
 	Leaderboard leaderboardView
 	Categories  categoryView
-	Params      []paramChart
+	Params      []chart.Param
 	Pruned      bool // some trial was pruned (drawn at its partial score)
 	Parity      parityView
 	Coverage    coverageView
@@ -82,16 +83,16 @@ func build(run *runs.Run, o Options, given *runs.Leaderboard) (*page, error) {
 	if p.Gates, err = newGatesView(run); err != nil {
 		return nil, err
 	}
-	varying := varyingParams(lb.Trials)
+	varying := lb.Varying()
 	// The charts are drawn beside the rest of the page.
 	var (
-		lat        *latencyView
-		perr, lerr error
-		charts     sync.WaitGroup
-		params     []paramChart
+		lat    *latencyView
+		lerr   error
+		charts sync.WaitGroup
+		params []chart.Param
 	)
 	defer charts.Wait()
-	charts.Go(func() { params, perr = paramCharts(lb.Trials, varying, p.Best, lb.Baseline) })
+	charts.Go(func() { params = chart.Params(lb) })
 	charts.Go(func() { lat, lerr = newLatencyView(run, lb) })
 	p.Leaderboard = newLeaderboardView(lb, varying, stats)
 
@@ -103,9 +104,7 @@ func build(run *runs.Run, o Options, given *runs.Leaderboard) (*page, error) {
 		}
 	}
 	charts.Wait()
-	if p.Params = params; perr != nil {
-		return nil, perr
-	}
+	p.Params = params
 	if terr != nil {
 		return nil, fmt.Errorf("report: %w", terr)
 	}

@@ -3,6 +3,8 @@ package report
 import (
 	"reflect"
 	"testing"
+
+	"github.com/fusiontune/fusiontune/runs"
 )
 
 func TestParseLabels(t *testing.T) {
@@ -44,14 +46,18 @@ func TestSigned(t *testing.T) {
 	}
 }
 
-func TestParamText(t *testing.T) {
-	params := map[string]any{"k": 60.0, "w": 0.35, "m": "rrf", "r": []any{"bm25"}, "b": true}
+// TestParamCell: a value the trial sets, rounded for reading; one it
+// leaves unset at the backend's recorded default; "—" when none was
+// recorded.
+func TestParamCell(t *testing.T) {
+	e := runs.Entry{Params: map[string]any{"k": 60.0, "w": 0.9738285182219153, "m": "rrf", "r": []any{"bm25"}, "b": true},
+		Defaults: map[string]any{"d": 100.0}}
 	tests := []struct{ key, want string }{
-		{"k", "60"}, {"w", "0.35"}, {"m", "rrf"}, {"r", `["bm25"]`}, {"b", "true"}, {"absent", unset},
+		{"k", "60"}, {"w", "0.974"}, {"m", "rrf"}, {"r", "bm25"}, {"b", "true"}, {"d", "100 (default)"}, {"absent", "—"},
 	}
 	for _, tc := range tests {
-		if got := paramText(params, tc.key); got != tc.want {
-			t.Errorf("paramText(%q) = %q, want %q", tc.key, got, tc.want)
+		if got := paramCell(e, tc.key); got != tc.want {
+			t.Errorf("paramCell(%q) = %q, want %q", tc.key, got, tc.want)
 		}
 	}
 }

@@ -1,13 +1,11 @@
 package report
 
 import (
-	"encoding/json"
 	"fmt"
 	"html/template"
-	"sort"
-	"strconv"
 	"strings"
 
+	"github.com/fusiontune/fusiontune/internal/paramtext"
 	"github.com/fusiontune/fusiontune/runs"
 )
 
@@ -116,11 +114,7 @@ func newRowView(e runs.Entry, first bool, baseline string, varying, metrics []st
 		r.Partial = pct(e.Fraction) + " of queries"
 	}
 	for _, k := range varying {
-		if _, set := e.Params[k]; set {
-			r.Params = append(r.Params, paramShort(e.Params, k))
-		} else {
-			r.Params = append(r.Params, "—")
-		}
+		r.Params = append(r.Params, paramCell(e, k))
 	}
 	if e.Delta != nil {
 		r.Delta = signed(*e.Delta)
@@ -172,66 +166,15 @@ func breakable(name string) template.HTML {
 	return template.HTML(strings.Join(parts, ".<wbr>"))
 }
 
-// varyingParams lists, sorted, the parameters whose value (or presence)
-// differs between trials: the ones the run tuned.
-func varyingParams(trials []runs.Entry) []string {
-	values := map[string]map[string]bool{}
-	for _, e := range trials {
-		for k := range e.Params {
-			values[k] = map[string]bool{}
-		}
+// paramCell is trial e's value of parameter k as the table shows it,
+// rounded for reading: its own, else the backend's default it runs on
+// (recorded in the leaderboard) marked "(default)", else "—".
+func paramCell(e runs.Entry, k string) string {
+	if v, ok := e.Params[k]; ok {
+		return paramtext.Rounded(v)
 	}
-	for _, e := range trials {
-		for k := range values {
-			values[k][paramText(e.Params, k)] = true
-		}
+	if v, ok := e.Value(k); ok {
+		return paramtext.Rounded(v) + " (default)"
 	}
-	var out []string
-	for k, vs := range values {
-		if len(vs) > 1 {
-			out = append(out, k)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-
-// unset is how a parameter a trial does not set is shown.
-const unset = "(unset)"
-
-// paramText formats a parameter value: numbers in their shortest form,
-// strings as they are, anything else as compact JSON.
-func paramText(params map[string]any, key string) string {
-	v, ok := params[key]
-	if !ok || v == nil {
-		return unset
-	}
-	switch x := v.(type) {
-	case string:
-		return x
-	case float64:
-		return strconv.FormatFloat(x, 'g', -1, 64)
-	case bool:
-		return strconv.FormatBool(x)
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprint(v)
-	}
-	return string(b)
-}
-
-// paramShort is paramText with numbers to four significant digits, for
-// tables (sampled float parameters carry full precision).
-func paramShort(params map[string]any, key string) string {
-	if x, ok := paramNumber(params, key); ok {
-		return strconv.FormatFloat(x, 'g', 4, 64)
-	}
-	return paramText(params, key)
-}
-
-// paramNumber returns a parameter's numeric value.
-func paramNumber(params map[string]any, key string) (float64, bool) {
-	x, ok := params[key].(float64)
-	return x, ok
+	return "—"
 }

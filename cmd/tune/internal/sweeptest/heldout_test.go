@@ -30,11 +30,14 @@ func significantFile(t *testing.T) string {
 // does by default (tuner.DefaultVerify), so their trials' per-query
 // records are on disk.
 
-// leaderboardText is the sweep's leaderboard as tune prints it.
+// leaderboardText is the sweep's leaderboard as tune leaderboard --wide
+// prints it: its notes on whole lines, so that no phrase is broken.
 func leaderboardText(t *testing.T, r *sweeptest.Result) string {
 	t.Helper()
 	var b bytes.Buffer
-	if err := r.Leaderboard.Render(&b, "text"); err != nil {
+	lb := r.Leaderboard
+	lb.Width = -1
+	if err := lb.Render(&b, "text"); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()

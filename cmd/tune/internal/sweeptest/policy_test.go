@@ -57,7 +57,7 @@ func TestPromotionPolicyOnDemo(t *testing.T) {
 	if err := noise.Leaderboard.Render(&board, "text"); err != nil {
 		t.Fatal(err)
 	}
-	mustContain(t, "leaderboard", board.String(), "n.s.", "Δ baseline [decision CI]")
+	mustContain(t, "leaderboard", board.String(), "n.s.", "Δ baseline", "decision CI")
 	unchanged("a refused promotion")
 	if _, err := os.Stat(journal); err == nil {
 		t.Error("a refused promotion was journaled")

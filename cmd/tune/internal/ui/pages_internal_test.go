@@ -49,13 +49,14 @@ func TestUnjudgedAround(t *testing.T) {
 // TestSortColumns: the sorted column is marked and its link reverses the
 // order; another column's link sorts ascending for rank and name,
 // descending for scores; every link keeps the filter and the category
-// columns.
+// columns; the primary score's header names its measure.
 func TestSortColumns(t *testing.T) {
-	cols := sortColumns("r1", []string{"rank", "name", "primary", "ndcg@10"}, "primary", true, "k 60", true)
+	cols := sortColumns("r1", []string{"rank", "name", "primary", "delta", "ndcg@10"}, "primary", true, "k 60", true, "default composite")
 	want := []column{
 		{Key: "rank", Label: "#", Link: "/run/r1?sort=rank&desc=0&filter=k+60&cats=1"},
-		{Key: "name", Label: "name", Link: "/run/r1?sort=name&desc=0&filter=k+60&cats=1"},
-		{Key: "primary", Label: "primary", Sorted: "▼", Link: "/run/r1?sort=primary&desc=0&filter=k+60&cats=1"},
+		{Key: "name", Label: "trial", Link: "/run/r1?sort=name&desc=0&filter=k+60&cats=1"},
+		{Key: "primary", Label: "primary (default composite)", Sorted: "▼", Link: "/run/r1?sort=primary&desc=0&filter=k+60&cats=1"},
+		{Key: "delta", Label: "Δ primary vs baseline", Link: "/run/r1?sort=delta&desc=1&filter=k+60&cats=1"},
 		{Key: "ndcg@10", Label: "ndcg@10", Link: "/run/r1?sort=ndcg@10&desc=1&filter=k+60&cats=1"},
 	}
 	if len(cols) != len(want) {
@@ -66,7 +67,7 @@ func TestSortColumns(t *testing.T) {
 			t.Errorf("column %d = %+v, want %+v", i, cols[i], want[i])
 		}
 	}
-	if c := sortColumns("r1", []string{"rank"}, "rank", false, "", false)[0]; c.Sorted != "▲" || c.Link != "/run/r1?sort=rank&desc=1&filter=&cats=0" {
+	if c := sortColumns("r1", []string{"rank"}, "rank", false, "", false, "NDCG@10")[0]; c.Sorted != "▲" || c.Link != "/run/r1?sort=rank&desc=1&filter=&cats=0" {
 		t.Errorf("rank sorted ascending: %+v", c)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"os"
@@ -12,9 +13,11 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/fusiontune/fusiontune/internal/paramtext"
 	"github.com/fusiontune/fusiontune/tuner/dataset"
 
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/runs/chart"
 	"github.com/fusiontune/fusiontune/runs/report"
 )
 
@@ -116,8 +119,10 @@ type column struct {
 // lbRow is one leaderboard entry as the run page shows it, formatted
 // (the template only places strings: a 200-trial page stays cheap).
 type lbRow struct {
-	Rank                   int
-	Name, ParamText        string
+	Rank int
+	// Name is the trial's (links and data-trial use it), Label the name it
+	// is shown under (runs.Leaderboard.Labels).
+	Name, Label, ParamText string
 	Primary, Delta, Sig    string
 	Status                 string
 	Cells                  []string // one per metric column
@@ -138,9 +143,10 @@ type runData struct {
 	Gates    *runs.Gates
 	Promos   []promotion
 	Best     string
-	Chart    chart
-	// ParamCharts are the varied parameters' charts: primary by value.
-	ParamCharts []paramChart
+	Chart    barChart
+	// ParamCharts are the varied parameters' charts: primary by value
+	// (the static report's, runs/chart).
+	ParamCharts []chart.Param
 }
 
 // runPage shows one run: its leaderboard sorted and filtered as asked,
@@ -174,18 +180,21 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) {
 		key, desc = "rank", false
 	}
 	d.CatCols = categoryColumns(lb.Trials)
-	entries := filterEntries(lb.Trials, d.Filter)
+	labels := lb.Labels()
+	entries := filterEntries(lb.Trials, labels, d.Filter)
 	sortEntries(entries, key, desc)
-	d.Columns = sortColumns(run.ID(), keys, key, desc, d.Filter, d.ShowCats)
+	d.Columns = sortColumns(run.ID(), keys, key, desc, d.Filter, d.ShowCats, lb.Measure())
 	against := lb.Baseline
 	if against == "" {
 		against = d.Best
 	}
 	for _, e := range entries {
-		d.Rows = append(d.Rows, newLBRow(run.ID(), against, e, lb.Metrics, d.CatCols, d.ShowCats))
+		row := newLBRow(run.ID(), against, e, lb.Metrics, d.CatCols, d.ShowCats)
+		row.Label = labels[e.Name]
+		d.Rows = append(d.Rows, row)
 	}
 	d.Chart = primaryChart(lb.Trials)
-	d.ParamCharts = paramCharts(lb.Trials)
+	d.ParamCharts = chart.Params(lb)
 	s.render(w, "run", "Run "+run.ID(), d)
 }
 
@@ -206,19 +215,23 @@ func categoryColumns(trials []runs.Entry) []string {
 }
 
 // sortColumns are the leaderboard's sortable column headers for the run
-// sorted by key (desc: descending): each links to the page sorted by it,
-// keeping the filter and the category columns; a click on the sorted
-// column reverses it, others sort ascending for rank and name, descending
-// otherwise.
-func sortColumns(runID string, keys []string, key string, desc bool, filter string, showCats bool) []column {
+// sorted by key (desc: descending), the primary score's named by its
+// measure: each links to the page sorted by it, keeping the filter and
+// the category columns; a click on the sorted column reverses it, others
+// sort ascending for rank and name, descending otherwise.
+func sortColumns(runID string, keys []string, key string, desc bool, filter string, showCats bool, measure string) []column {
 	var cols []column
 	for _, k := range keys {
 		label := k
 		switch k {
 		case "rank":
 			label = "#"
+		case "name":
+			label = "trial"
+		case "primary":
+			label = "primary (" + measure + ")"
 		case "delta":
-			label = "Δ vs baseline"
+			label = "Δ primary vs baseline"
 		}
 		c := column{Key: k, Label: label}
 		nextDesc := k != "rank" && k != "name"
@@ -237,7 +250,7 @@ func sortColumns(runID string, keys []string, key string, desc bool, filter stri
 // succeeded, links comparing it with against and opening it in the
 // microscope.
 func newLBRow(runID, against string, e runs.Entry, metrics, cats []string, showCats bool) lbRow {
-	row := lbRow{Rank: e.Rank, Name: e.Name, ParamText: paramText(e.Params), Primary: fmt.Sprintf("%.4f", e.Primary),
+	row := lbRow{Rank: e.Rank, Name: e.Name, Label: e.Name, ParamText: paramText(e), Primary: fmt.Sprintf("%.4f", e.Primary),
 		Delta: "—", Status: e.Status}
 	if e.Delta != nil {
 		row.Delta = fmt.Sprintf("%+.4f", *e.Delta)
@@ -286,17 +299,18 @@ func (s *Server) reportPage(w http.ResponseWriter, r *http.Request) {
 
 // filterEntries keeps the entries whose parameters match filter:
 // space-separated terms, each "name=value" (a parameter of the trial
-// equal to value) or else a substring of the trial's name or parameters.
-func filterEntries(es []runs.Entry, filter string) []runs.Entry {
+// equal to value, written exactly or rounded as the page shows it) or
+// else a substring of the trial's name, label or parameters.
+func filterEntries(es []runs.Entry, labels map[string]string, filter string) []runs.Entry {
 	out := make([]runs.Entry, 0, len(es))
 	terms := strings.Fields(filter)
 next:
 	for _, e := range es {
-		text := e.Name + " " + paramText(e.Params)
+		text := e.Name + " " + labels[e.Name] + " " + paramText(e)
 		for _, t := range terms {
 			if k, v, ok := strings.Cut(t, "="); ok {
-				if pv, has := e.Params[k]; has {
-					if fmt.Sprint(pv) != v {
+				if pv, has := e.Value(k); has {
+					if paramtext.Exact(pv) != v && paramtext.Rounded(pv) != v && fmt.Sprint(pv) != v {
 						continue next
 					}
 					continue
@@ -346,16 +360,16 @@ func sortEntries(es []runs.Entry, key string, desc bool) {
 	})
 }
 
-// paramText is a trial's parameters as "k=v k=v", sorted by name.
-func paramText(p map[string]any) string {
-	keys := make([]string, 0, len(p))
-	for k := range p {
-		keys = append(keys, k)
+// paramText is a trial's parameters as "k=v k=v", sorted by name, values
+// rounded for reading (a sampled weight 0.974), then those it leaves
+// unset at the backend's default it runs on ("fusion.k=60 (default)").
+func paramText(e runs.Entry) string {
+	parts := make([]string, 0, len(e.Params)+len(e.Defaults))
+	for _, k := range slices.Sorted(maps.Keys(e.Params)) {
+		parts = append(parts, k+"="+paramtext.Rounded(e.Params[k]))
 	}
-	sort.Strings(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = k + "=" + fmt.Sprint(p[k])
+	for _, k := range slices.Sorted(maps.Keys(e.Defaults)) {
+		parts = append(parts, k+"="+paramtext.Rounded(e.Defaults[k])+" (default)")
 	}
 	return strings.Join(parts, " ")
 }

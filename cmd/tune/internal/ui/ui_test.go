@@ -31,6 +31,17 @@ import (
 // leaderboard, as a sweep leaves it.
 func recordRun(tb testing.TB, store *runs.Store, n int) *runs.Run {
 	tb.Helper()
+	ks := make([]int, n)
+	for i := range ks {
+		ks[i] = i + 1
+	}
+	return recordRunK(tb, store, ks)
+}
+
+// recordRunK is recordRun with trial i at fusion.k ks[i].
+func recordRunK(tb testing.TB, store *runs.Store, ks []int) *runs.Run {
+	tb.Helper()
+	n := len(ks)
 	run, err := store.Create(runs.Manifest{Experiments: "x", ExperimentName: "grid.json", Backend: "embedded", Seed: 1, Tool: "tune"}, time.Unix(1700000000, 0))
 	if err != nil {
 		tb.Fatal(err)
@@ -38,7 +49,7 @@ func recordRun(tb testing.TB, store *runs.Store, n int) *runs.Run {
 	var trials []runs.TrialRecord
 	for i := range n {
 		p := 0.3 + 0.1*float64((i*7)%n)/float64(n)
-		tr := runs.TrialRecord{Index: i, Name: fmt.Sprintf("k=%d", i+1), Params: map[string]any{"fusion.k": i + 1, "fusion.method": "rrf"},
+		tr := runs.TrialRecord{Index: i, Name: fmt.Sprintf("k=%d", ks[i]), Params: map[string]any{"fusion.k": ks[i], "fusion.method": "rrf"},
 			Status: runs.StatusOK, Mode: "live", Primary: p, Baseline: i == 0,
 			Summary: runs.Summary{Scorecard: map[string]float64{"NDCG@10": p + 0.2, "Judged@10": 0.5}, Queries: 3,
 				Categories: map[string]map[string]float64{"direct": {"primary": p}}}}
@@ -150,7 +161,7 @@ func TestPagesAnswer(t *testing.T) {
 	}{
 		{"/", 200, run.ID()},
 		{"/run/" + run.ID(), 200, "Promotion history"},
-		{"/run/" + run.ID() + "?cats=1", 200, `<th class="num">direct</th>`},
+		{"/run/" + run.ID() + "?cats=1", 200, `<th class="num">direct <span class="muted">(primary)</span></th>`},
 		{"/run/" + run.ID() + "/report", 200, "<svg"},
 		{"/compare", 200, run.ID() + ":k=1"},
 		{"/compare?a=" + run.ID() + ":k=1&b=" + run.ID() + ":k=2", 200, "Kendall τ"},
@@ -167,6 +178,61 @@ func TestPagesAnswer(t *testing.T) {
 		if code != tc.code || !strings.Contains(body, tc.want) {
 			t.Errorf("GET %s: %d, want %d with %q:\n%.600s", tc.target, code, tc.code, tc.want, body)
 		}
+	}
+}
+
+// TestRunPageReadable: the run page shows a sampled trial under its
+// label with its parameters rounded for reading, the baseline's defaults
+// at their values, the filter takes a rounded value, the score columns
+// name their measure, and the runs page names the measure of each run's
+// best score.
+func TestRunPageReadable(t *testing.T) {
+	store, err := runs.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := store.Create(runs.Manifest{Experiments: "x", ExperimentName: "study.yaml", Backend: "embedded", Seed: 1, Tool: "tune"}, time.Unix(1700000000, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	trials := []runs.TrialRecord{
+		{Index: 0, Name: "baseline", Baseline: true, Params: map[string]any{"fusion.method": "rrf"}, Status: runs.StatusOK, Mode: "replay", Primary: 0.40},
+		{Index: 1, Name: "tpe-001", Sampler: "tpe", Params: map[string]any{"fusion.method": "rrf", "fusion.weights.bm25": 0.9738285182219153, "fusion.k": 37.0},
+			Status: runs.StatusOK, Mode: "replay", Primary: 0.45},
+		{Index: 2, Name: "tpe-002", Sampler: "tpe", Params: map[string]any{"fusion.method": "rrf", "fusion.weights.bm25": 0.25, "fusion.k": 12.0},
+			Status: runs.StatusOK, Mode: "replay", Primary: 0.42},
+	}
+	for _, tr := range trials {
+		if err := run.RecordTrial(tr, []runs.QueryResult{{QueryID: "q1", Labels: "1:L?", Scores: map[string]float64{}, Primary: tr.Primary}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lb := runs.NewLeaderboard("1*NDCG@10", []string{"NDCG@10"}, trials)
+	lb.SetDefaults(func(_ map[string]any, name string) (any, bool) {
+		return map[string]any{"fusion.k": 60.0, "fusion.weights.bm25": 1.0}[name], name == "fusion.k" || name == "fusion.weights.bm25"
+	})
+	if err := run.WriteLeaderboard(lb); err != nil {
+		t.Fatal(err)
+	}
+	s := newServer(t, ui.Options{Store: store})
+	_, body := get(t, s, "/run/"+run.ID())
+	for _, want := range []string{
+		`<td title="tpe-001">tpe-001 k=37,w.bm25=0.974</td>`, "fusion.weights.bm25=0.974", "fusion.k=60 (default)",
+		`data-col="primary">primary (NDCG@10)`, "Δ primary vs baseline", "primary (NDCG@10)</text>",
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("run page lacks %q", want)
+		}
+	}
+	if strings.Contains(body, "0.9738285182219153") {
+		t.Error("run page shows a weight to 16 digits")
+	}
+	_, body = get(t, s, "/run/"+run.ID()+"?filter=fusion.weights.bm25%3D0.974")
+	if rows := rowRE.FindAllStringSubmatch(body, -1); len(rows) != 1 || rows[0][1] != "tpe-001" {
+		t.Errorf("filter on the rounded weight: rows %v", rows)
+	}
+	if _, body = get(t, s, "/"); !strings.Contains(body, "<td>NDCG@10</td>") {
+		t.Errorf("runs page does not name the measure:\n%s", body)
 	}
 }
 
@@ -410,34 +476,43 @@ func TestPoolPageOff(t *testing.T) {
 }
 
 var (
-	chartRE  = regexp.MustCompile(`(?s)<figure class="pchart" data-param="([^"]+)">(.*?)</figure>`)
-	circleRE = regexp.MustCompile(`<circle class="pt( best)?"`)
+	chartRE  = regexp.MustCompile(`(?s)<figure class="pchart" data-param="([^"]+)" data-scale="([^"]+)">(.*?)</figure>`)
+	circleRE = regexp.MustCompile(`<circle class="pt( best| baseline)?"`)
 	tickRE   = regexp.MustCompile(`<text class="tick"[^>]*>([^<]*)</text>`)
 	polyRE   = regexp.MustCompile(`<polyline class="envelope" points="([^"]*)"`)
 )
 
-// TestRunPageParamCharts: the run page draws, for each varied parameter
-// only, every successful trial's primary at its value (the best trial
-// marked) and the best-per-value line: side by side for a few values, on a
-// linear axis for many, on a log axis for many spanning more than 50x.
+// TestRunPageParamCharts: the run page shows, for each varied parameter
+// only, the chart runs/chart draws (the static report's): every
+// successful trial's primary at its value (the best and the baseline
+// marked), on a linear axis labelled at each value when there are few, at
+// round numbers when there are many, on a log axis when the values are
+// geometric; the best-per-value line when there are at most 12 values.
 func TestRunPageParamCharts(t *testing.T) {
+	seq := func(n int) []int {
+		out := make([]int, n)
+		for i := range out {
+			out[i] = i + 1
+		}
+		return out
+	}
 	for _, tc := range []struct {
-		name   string
-		trials int
-		scale  string
-		ticks  string
-		line   int // points on the best-per-value line
+		name  string
+		ks    []int
+		scale string
+		ticks string
+		line  int // points on the best-per-value line, 0 none
 	}{
-		{"few-values", 5, "", "1 2 3 4 5", 5},
-		{"many-values", 30, "(linear axis)", "1 16 30", 30},
-		{"values-over-50x", 60, "(log axis)", "1 31 60", 60},
+		{"few-values", seq(5), "linear", "1 2 3 4 5", 5},
+		{"many-values", seq(30), "linear", "5 10 15 20 25 30", 0},
+		{"geometric", []int{1, 2, 4, 8, 16, 32, 64, 128, 256, 512}, "log", "1 10 100", 10},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			store, err := runs.Open(t.TempDir())
 			if err != nil {
 				t.Fatal(err)
 			}
-			run := recordRun(t, store, tc.trials)
+			run := recordRunK(t, store, tc.ks)
 			s := newServer(t, ui.Options{Store: store})
 			code, body := get(t, s, "/run/"+run.ID())
 			if code != 200 {
@@ -447,22 +522,24 @@ func TestRunPageParamCharts(t *testing.T) {
 			if len(charts) != 1 || charts[0][1] != "fusion.k" { // fusion.method is rrf throughout
 				t.Fatalf("%d charts (%v), want one, of fusion.k:\n%s", len(charts), charts, body)
 			}
-			c := charts[0][2]
+			c := charts[0][3]
 			circles := circleRE.FindAllStringSubmatch(c, -1)
-			best := 0
+			marked := map[string]int{}
 			for _, m := range circles {
-				if m[1] != "" {
-					best++
-				}
+				marked[m[1]]++
 			}
 			var ticks []string
 			for _, m := range tickRE.FindAllStringSubmatch(c, -1) {
 				ticks = append(ticks, m[1])
 			}
-			poly := polyRE.FindStringSubmatch(c)
-			if len(circles) != tc.trials || best != 1 || strings.Join(ticks, " ") != tc.ticks || poly == nil || len(strings.Fields(poly[1])) != tc.line ||
-				tc.scale != "" && !strings.Contains(c, tc.scale) {
-				t.Errorf("chart: %d points (%d best), ticks %q, line %v, want %d (1 best), %q, %d points %s:\n%s", len(circles), best, ticks, poly, tc.trials, tc.ticks, tc.line, tc.scale, c)
+			line := 0
+			if poly := polyRE.FindStringSubmatch(c); poly != nil {
+				line = len(strings.Fields(poly[1]))
+			}
+			if len(circles) != len(tc.ks) || marked[" best"] != 1 || marked[" baseline"] != 1 || strings.Join(ticks, " ") != tc.ticks ||
+				line != tc.line || charts[0][2] != tc.scale {
+				t.Errorf("chart: %d points (%v), ticks %q, line of %d, scale %s; want %d (1 best, 1 baseline), %q, %d, %s:\n%s",
+					len(circles), marked, ticks, line, charts[0][2], len(tc.ks), tc.ticks, tc.line, tc.scale, c)
 			}
 		})
 	}

@@ -1,0 +1,30 @@
+package engine
+
+import (
+	"slices"
+
+	"github.com/fusiontune/fusiontune/backend"
+)
+
+// Param returns the value parameter name takes in c, defaults applied, as
+// WithParams takes values (numbers float64, lists []string): the
+// query-time settings as FusionSettings has them (backend.FusionValue),
+// the others from their fields. False for a name WithParams does not
+// know, and for a setting without a value (no min_score).
+func (c Config) Param(name string) (any, bool) {
+	if get, ok := paramValues[name]; ok {
+		return get(c), true
+	}
+	return backend.FusionValue(c.FusionSettings(), name)
+}
+
+// paramValues read the parameters that are no fusion setting.
+var paramValues = map[string]func(c Config) any{
+	backend.ParamPassage:      func(c Config) any { return c.Passage },
+	backend.ParamRetrievers:   func(c Config) any { return slices.Clone(c.Retrievers) },
+	backend.ParamChunkSize:    func(c Config) any { return float64(c.Chunk.Size) },
+	backend.ParamChunkOverlap: func(c Config) any { return float64(c.Chunk.Overlap) },
+	backend.ParamDenseModel:   func(c Config) any { return c.Dense.Model },
+	backend.ParamBM25K1:       func(c Config) any { return c.BM25.K1 },
+	backend.ParamBM25B:        func(c Config) any { return c.BM25.B },
+}

@@ -1,0 +1,15 @@
+// Package chart draws a run's primary score against each parameter the
+// run varied, as SVG: the one drawing of those charts that the static
+// report (runs/report) and the web UI both embed, so that they cannot
+// disagree.
+//
+// A numeric parameter is always on a numeric axis, on a log scale when
+// its values are geometric (5, 10, 20, 40: evenly spread in log space);
+// a trial that leaves the parameter unset stands at its effective value
+// (the backend's default, runs.Entry.Defaults), or, in a run recorded
+// without one, at a slot marked "default" beside the axis. Tick labels
+// are the values themselves when there are few, round numbers otherwise,
+// never overlapping. Strings are categories, side by side.
+//
+// Imports of ours: internal/paramtext, runs.
+package chart
