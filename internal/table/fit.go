@@ -106,24 +106,70 @@ func (v *Table) keepCells(kept []int) {
 
 // fit drops columns (Drop) and cuts Shrink columns until the drawn table
 // is at most width characters wide, as far as they allow, and returns
-// the headers of the dropped columns in the order they were dropped.
+// the headers of the dropped columns in the order they were dropped. A
+// column dropped early that fits once later ones are gone (a narrow
+// metric beside a wide interval) is put back, the most important first.
 func (v *Table) fit(width int) []string {
-	var dropped []string
+	cols := slices.Clone(v.Columns)
+	rows := make([][]any, len(v.Rows))
+	for j, r := range v.Rows {
+		rows[j] = slices.Clone(r)
+	}
+	keep := make([]bool, len(cols))
+	for i := range keep {
+		keep[i] = true
+	}
+	show := func() { v.Columns, v.Rows = project(cols, rows, keep) }
+	var dropped []int
 	for v.width() > width {
-		i := v.nextDrop()
+		i := nextDrop(cols, keep)
 		if i < 0 {
-			v.shrink(v.width() - width)
 			break
 		}
-		dropped = append(dropped, v.Columns[i].Header)
-		v.Columns = slices.Delete(v.Columns, i, i+1)
-		for j, r := range v.Rows {
-			if i < len(r) {
-				v.Rows[j] = slices.Delete(r, i, i+1)
-			}
+		keep[i] = false
+		dropped = append(dropped, i)
+		show()
+	}
+	for k := len(dropped) - 1; k >= 0; k-- {
+		i := dropped[k]
+		keep[i] = true
+		show()
+		if v.width() > width {
+			keep[i] = false
+			show()
 		}
 	}
-	return dropped
+	if v.width() > width {
+		v.shrink(v.width() - width)
+	}
+	var names []string
+	for _, i := range dropped {
+		if !keep[i] {
+			names = append(names, cols[i].Header)
+		}
+	}
+	return names
+}
+
+// project is the columns and the rows' cells of cols kept (keep).
+func project(cols []Column, rows [][]any, keep []bool) ([]Column, [][]any) {
+	var out []Column
+	for i, c := range cols {
+		if keep[i] {
+			out = append(out, c)
+		}
+	}
+	cells := make([][]any, len(rows))
+	for j, r := range rows {
+		row := make([]any, 0, len(out))
+		for i, cell := range r {
+			if i < len(keep) && keep[i] {
+				row = append(row, cell)
+			}
+		}
+		cells[j] = row
+	}
+	return out, cells
 }
 
 // width is the widest line of the drawn table, title and notes aside.
@@ -137,12 +183,12 @@ func (v *Table) width() int {
 	return w
 }
 
-// nextDrop is the index of the column to drop next: the highest Drop,
-// the rightmost of equal ones; -1 when none may be dropped.
-func (v *Table) nextDrop() int {
+// nextDrop is the index in cols of the kept column to drop next: the
+// highest Drop, the rightmost of equal ones; -1 when none may be dropped.
+func nextDrop(cols []Column, keep []bool) int {
 	best := -1
-	for i, c := range v.Columns {
-		if c.Drop > 0 && (best < 0 || c.Drop >= v.Columns[best].Drop) {
+	for i, c := range cols {
+		if keep[i] && c.Drop > 0 && (best < 0 || c.Drop >= cols[best].Drop) {
 			best = i
 		}
 	}
