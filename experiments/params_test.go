@@ -7,9 +7,9 @@ import (
 	"github.com/fusiontune/fusiontune/experiments"
 )
 
-// replayableAt028d5ed is the tuner's replayable() as of commit 028d5ed,
+// replayableByName is the replayable rule by name alone,
 // which Replayable replaces; it must answer alike for every name.
-func replayableAt028d5ed(param string) bool {
+func replayableByName(param string) bool {
 	switch param {
 	case "fusion.method", "fusion.k", "fusion.normalization", "depth", "min_score":
 		return true
@@ -17,19 +17,18 @@ func replayableAt028d5ed(param string) bool {
 	return strings.HasPrefix(param, experiments.WeightPrefix)
 }
 
-// replayableSince16 are the parameters issue 16 made replayable (the
-// per-retriever floors, fused offline since the engine applies them at
+// replayableFloors are the per-retriever floors (replayable: fused offline since the engine applies them at
 // fusion): the only names on which Replayable and the old rule differ.
-var replayableSince16 = map[string]bool{"bm25.min_score": true, "dense.min_score": true}
+var replayableFloors = map[string]bool{"bm25.min_score": true, "dense.min_score": true}
 
-// replayableSince20 are the parameters issue 20 made replayable:
-// Weaviate's own alpha and fusionType, fused offline by Weaviate's formula
+// replayableWeaviate are Weaviate's own alpha and fusionType, fused offline by Weaviate's formula
 // (fusion.FormulaWeaviate) from legs the weaviate kind collects alone.
-var replayableSince20 = map[string]bool{"alpha": true, "fusionType": true}
+var replayableWeaviate = map[string]bool{"alpha": true, "fusionType": true}
 
-// replayableRule is the old rule with issue 16's and issue 20's additions.
+// replayableRule is the rule by name, with the floors and Weaviate's own
+// parameters added.
 func replayableRule(param string) bool {
-	return replayableSince16[param] || replayableSince20[param] || replayableAt028d5ed(param)
+	return replayableFloors[param] || replayableWeaviate[param] || replayableByName(param)
 }
 
 func TestReplayable(t *testing.T) {

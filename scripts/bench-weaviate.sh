@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench-weaviate.sh — the Weaviate show of issue 20: SciFact (../shared/data/
+# bench-weaviate.sh — the weaviate kind on SciFact (../shared/data/
 # scifact: corpus, 300 test queries) loaded into a real weaviate-server
 # through the weaviate kind with lsa-256 vectors (documents and queries),
 # then an alpha (11) x fusionType (2) x BM25 (k1, b) (2) grid of 44 (or 55, GRID=55)

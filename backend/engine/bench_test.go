@@ -182,7 +182,7 @@ var backendtestQueries = []string{"telescope mirror", "bread yeast", "garbage co
 
 // BenchmarkTrialSettings resolves one trial's engine config and fusion
 // settings per op, cycling through the shipped trials valid on the demo
-// base: as `tune` does at 028d5ed (render the YAML, parse it), parsing
+// base: by rendering the YAML and parsing it back, parsing
 // already rendered bytes (a hit of cmd/tune's render memo), and with the
 // typed overlay (WithParams + FusionSettings).
 func BenchmarkTrialSettings(b *testing.B) {

@@ -66,7 +66,7 @@ func renderParse(base map[string]any, params map[string]any) (engine.Config, err
 	return engine.ParseConfig(data, "trial config", "/")
 }
 
-// renderParseSettings is what cmd/tune's fusionSettings (at 028d5ed)
+// renderParseSettings is what a render-then-parse reading
 // resolves for a trial: the rendered config's effective fusion with an
 // explicit weight for every enabled retriever, MinScore and Passage.
 func renderParseSettings(base map[string]any, params map[string]any) (fusion.Settings, error) {
@@ -84,7 +84,7 @@ func renderParseSettings(base map[string]any, params map[string]any) (fusion.Set
 	}
 	p.Weights = w
 	s := fusion.Settings{Fusion: p, MinScore: cfg.MinScore, Passage: cfg.Passage}
-	// The floors of the enabled retrievers (query-time since issue 16).
+	// The floors of the enabled retrievers (query-time parameters).
 	for r, floor := range map[string]*float64{"bm25": cfg.BM25.MinScore, "dense": cfg.Dense.MinScore} {
 		if floor != nil && cfg.Has(r) {
 			if s.Floors == nil {

@@ -12,7 +12,7 @@ import (
 	"time"
 )
 
-// TestFaultPromotionKilled is fault 1 of issue 22 through the real binary:
+// TestFaultPromotionKilled is a killed promotion through the real binary:
 // tune apply is SIGKILLed while it verifies the promoted config (the
 // process-kind service starts slowly). The journal holds the promotion's
 // intent, so a later command says exactly what state the production

@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// TestFaultStatsInterrupted is fault 5 of issue 22 through the real binary:
+// TestFaultStatsInterrupted is a fault of the statistics step through the real binary:
 // a sweep whose statistics are as large as the settings allow stops
 // within a second of SIGINT once the analysis has begun, the run is
 // marked interrupted with no leaderboard, and --resume redoes the

@@ -69,7 +69,7 @@ func TestGates(t *testing.T) {
 	}
 
 	// A sweep whose gate names a category no query has is refused before
-	// it starts (issue 22): that gate could only fail after the run.
+	// it starts: that gate could only fail after the run.
 	e.write("nosuch.yaml", sweepSettings+`gates: ["MRR@10 >= 0.70", "P@1[nosuch] > 0"]`+"\n")
 	_, stderr, code = e.run("--experiments", exp, "--config", "nosuch.yaml")
 	mustContain(t, "stderr", stderr, `nosuch.yaml:4:27: gates[1]: gate "P@1[nosuch] > 0": no evaluated query has category "nosuch" (categories: direct, misspelled, multi_intent, off_topic, paraphrase)`)

@@ -46,7 +46,7 @@ func (n newcomer) must(code int, dir string, args ...string) (string, string) {
 }
 
 // TestNewcomerFirstHour plays a search engineer's first hour with their own
-// data (issue 16): a 12-document help-centre corpus with long guides and a
+// data: a 12-document help-centre corpus with long guides and a
 // golden set graded 1 (best) to 4 (least), written for this test. tune
 // init scaffolds a project; the settings, edited as a newcomer would (a
 // 1-is-best grade map, paths relative to the settings file), are checked

@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// TestTempFilesBesideDestination is fault 3 of issue 22 through the real
+// TestTempFilesBesideDestination is an interrupted write through the real
 // binary: every temporary (the BM25 index, cached vectors and embedder,
 // the engine's config, the promotion's scratch directory) is built beside
 // its destination and renamed there, never in os.TempDir, so a cache on

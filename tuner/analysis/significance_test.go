@@ -313,8 +313,8 @@ func TestCheckPromotionSelectThenConfirm(t *testing.T) {
 	}
 }
 
-// TestSignificanceCancelled: statistics far too large to finish (Fault 5
-// of issue 22: permutations and resamples in the billions) stop within a
+// TestSignificanceCancelled: statistics far too large to finish
+// (permutations and resamples in the billions) stop within a
 // second of the context being cancelled, with the context's error.
 func TestSignificanceCancelled(t *testing.T) {
 	cases := []struct {
