@@ -119,6 +119,11 @@ func deltaCells(e Entry) (delta, interval, sig string) {
 		}
 		return "—", "—", "—"
 	}
+	if c.PAdjusted == nil {
+		// Too few differing queries to test: no decision, so no interval
+		// of one.
+		return FormatDelta(c.Delta), "—", significance(*c)
+	}
 	return FormatDelta(c.Delta), fmt.Sprintf("[%s, %s]", FormatBound(c.Low), FormatBound(c.High)), significance(*c)
 }
 
