@@ -95,3 +95,44 @@ func TestExportThenEval(t *testing.T) {
 		t.Errorf("--format csv: exit %d\n%s", code, stderr)
 	}
 }
+
+// TestExportDevSplitThenEval: after a sweep on the dev split, tune export
+// --trial exports the dev queries the trial was scored on (saying so), so
+// that tune eval -c on the export gives the leaderboard's NDCG@10, not a
+// mean over the whole golden set with the held-out queries at 0.
+func TestExportDevSplitThenEval(t *testing.T) {
+	e := newSweepEnv(t, sweepSettings+"backend:\n  engine:\n    dense:\n      model: hash-384\n")
+	run, _, _ := e.newRun(t, "--experiments", policyFile(t, "significant.json"), "--split", "dev")
+	var lb struct {
+		Trials []struct {
+			Name      string             `json:"name"`
+			Scorecard map[string]float64 `json:"scorecard"`
+		} `json:"trials"`
+	}
+	data, _ := os.ReadFile(filepath.Join(run, "leaderboard.json"))
+	if err := json.Unmarshal(data, &lb); err != nil {
+		t.Fatal(err)
+	}
+	best := lb.Trials[0]
+	out := filepath.Join(e.dir, "dev-export")
+	_, stderr, code := e.run("export", "--out", out, "--trial", filepath.Base(run)+":"+best.Name)
+	if code != 0 {
+		t.Fatalf("export: exit %d\n%s", code, stderr)
+	}
+	if !strings.Contains(stderr, "judged queries trial "+filepath.Base(run)+":"+best.Name+" was scored on") {
+		t.Errorf("export does not say it exports the trial's queries:\n%s", stderr)
+	}
+	stdout, stderr, code := e.run("eval", "--qrels", filepath.Join(out, "qrels.txt"), "--run", filepath.Join(out, "run.trec"), "-m", "ndcg_cut.10", "-c", "--format", "json")
+	if code != 0 {
+		t.Fatalf("eval: exit %d\n%s", code, stderr)
+	}
+	var res struct {
+		All map[string]float64 `json:"all"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	if got, want := res.All["ndcg_cut_10"], best.Scorecard["NDCG@10"]; want == 0 || math.Abs(got-want) > 1e-9 {
+		t.Errorf("tune eval -c on the dev export: ndcg_cut_10 = %v, leaderboard NDCG@10 = %v", got, want)
+	}
+}

@@ -233,20 +233,37 @@ func TrialRun(run *runs.Run, index int, tag string) (r trec.Run, rankScores bool
 // to tell the user about it ("" for nothing); errors naming a run or
 // trial that is not there are input errors (inputerr.Error).
 func TrialRunBytes(store *runs.Store, ref string) (data []byte, note string, err error) {
+	data, _, note, err = trialRunAndQueries(store, ref)
+	return data, note, err
+}
+
+// trialRunAndQueries is TrialRunBytes with the ids of the judged queries
+// the trial was scored on (a dev-split run's: the dev queries).
+func trialRunAndQueries(store *runs.Store, ref string) (data []byte, queries map[string]bool, note string, err error) {
 	rec, e, err := runs.ResolveTrial(store, ref)
 	if err != nil {
-		return nil, "", err
+		return nil, nil, "", err
+	}
+	results, err := rec.QueryResults(e.Index)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	queries = map[string]bool{}
+	for _, q := range results {
+		if !q.Unjudged {
+			queries[q.QueryID] = true
+		}
 	}
 	r, rankScores, err := TrialRun(rec, e.Index, "fusiontune")
 	if err != nil {
-		return nil, "", err
+		return nil, nil, "", err
 	}
 	if rankScores {
 		note = fmt.Sprintf("note: %s: the recorded ranking is not in score-then-id order (its backend orders ties or scores otherwise), so run.trec scores are rank values n..1 that keep the order the sweep scored", e.Name)
 	}
 	var b bytes.Buffer
 	if err := trec.WriteRun(&b, r); err != nil {
-		return nil, "", err
+		return nil, nil, "", err
 	}
-	return b.Bytes(), note, nil
+	return b.Bytes(), queries, note, nil
 }
