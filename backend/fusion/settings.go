@@ -47,8 +47,9 @@ type Settings struct {
 	// Passage ranks chunks instead of documents.
 	Passage bool `json:"Passage"`
 	// Formula is whose fusion formula ranks: FormulaOwn (the project's
-	// engine, Fuse) or FormulaWeaviate (WeaviateHybrid, float32 and
-	// Weaviate's tie rule); anything else panics.
+	// engine, Fuse), FormulaWeaviate (WeaviateHybrid, float32 and
+	// Weaviate's tie rule) or FormulaLanceDB (LanceDBRRF, float32 and
+	// LanceDB's tie rule); anything else panics.
 	Formula string `json:"Formula,omitempty"`
 }
 
@@ -104,7 +105,7 @@ func (s Settings) Floor(retriever string, list []Candidate) int {
 // Their routing is Routing(len(hits)).
 func (f *Fuser) HitsInto(dst []Ranked, pl *Prepared, s Settings, n int) []Ranked {
 	if s.formula() {
-		dst = f.weaviateInto(dst, pl, s)
+		dst = f.engineInto(dst, pl, s)
 		if n >= 0 && n < len(dst) {
 			dst = dst[:n]
 		}
@@ -116,11 +117,12 @@ func (f *Fuser) HitsInto(dst []Ranked, pl *Prepared, s Settings, n int) []Ranked
 // ScoreSettingsInto is ScoreInto under s: every fused unit with its score,
 // each list cut at its retriever's floor first, in unit order (no
 // MinScore cut: Settings.Below tells which units it would drop). Under
-// FormulaWeaviate the scores are Weaviate's, but Ranked.Before does not
-// order them as Weaviate does (its tie rule differs): rank with HitsInto.
+// FormulaWeaviate or FormulaLanceDB the scores are the engine's, but
+// Ranked.Before does not order them as the engine does (its tie rule
+// differs): rank with HitsInto.
 func (f *Fuser) ScoreSettingsInto(dst []Ranked, pl *Prepared, s Settings) []Ranked {
 	if s.formula() {
-		dst = f.weaviateInto(dst, pl, s)
+		dst = f.engineInto(dst, pl, s)
 		sort.Slice(dst, func(i, j int) bool { return dst[i].Unit < dst[j].Unit })
 		return dst
 	}
@@ -128,13 +130,22 @@ func (f *Fuser) ScoreSettingsInto(dst []Ranked, pl *Prepared, s Settings) []Rank
 }
 
 // formula reports whether s names another engine's formula than the
-// project's own (FormulaWeaviate; panics on an unknown one).
+// project's own (FormulaWeaviate, FormulaLanceDB; panics on an unknown
+// one).
 func (s Settings) formula() bool {
 	switch s.Formula {
 	case FormulaOwn:
 		return false
-	case FormulaWeaviate:
+	case FormulaWeaviate, FormulaLanceDB:
 		return true
 	}
 	panic("fusion: unknown formula " + s.Formula)
+}
+
+// engineInto ranks pl under another engine's formula (s.formula()).
+func (f *Fuser) engineInto(dst []Ranked, pl *Prepared, s Settings) []Ranked {
+	if s.Formula == FormulaLanceDB {
+		return f.lancedbInto(dst, pl, s)
+	}
+	return f.weaviateInto(dst, pl, s)
 }

@@ -18,6 +18,13 @@ const (
 	// accepts none of them). Weaviate's legs go max(depth, hits asked)
 	// deep: a caller fusing for k hits sets Fusion.Depth to at least k.
 	FormulaWeaviate = "weaviate"
+	// FormulaLanceDB is LanceDB's hybrid query with its RRF reranker
+	// (LanceDBRRF) over the lists "dense" (the vector leg) and "bm25" (the
+	// full-text leg), Candidate.ID the row id: Fusion.K is the reranker's
+	// k and Fusion.Depth the query's limit (both legs go that deep and the
+	// answer is cut there). Method, Weights, Floors, MinScore and Passage
+	// are not read (LanceDBExpresses tells which settings it expresses).
+	FormulaLanceDB = "lancedb"
 )
 
 // WeaviateAlpha returns the alpha of a Weaviate hybrid query fused under
