@@ -28,6 +28,9 @@ const (
 	// weaviate kind; other kinds refuse them).
 	ParamAlpha      = "alpha"
 	ParamFusionType = "fusionType"
+	// ParamLimit is LanceDB's own name (the lancedb kind): a hybrid
+	// query's limit.
+	ParamLimit = "limit"
 	// ParamFusionDepth and ParamPassage are engine config keys that the
 	// adapters take in a trial's parameters but experiment files do not
 	// (Param.ConfigKey): fusion.depth is the engine's own spelling of
@@ -134,6 +137,7 @@ var params = []Param{
 	{Name: ParamAlpha, Kind: KindFloat, Replayable: true, Check: unitInterval, Doc: "Weaviate hybrid alpha: the vector leg's weight, 0 to 1 (weaviate kind)", Engine: "weaviate"},
 	{Name: ParamFusionType, Kind: KindString, Replayable: true, Values: []string{fusion.WeaviateRankedFusion, fusion.WeaviateRelativeScoreFusion}, Doc: "Weaviate hybrid fusion (weaviate kind)", Engine: "weaviate"},
 	// Engine config keys the adapters take beside the parameters.
+	{Name: ParamLimit, Kind: KindInt, Check: positive, Doc: "LanceDB hybrid query limit: each leg's depth and the answer's length, 1 to 10000 (lancedb kind; each limit is collected apart)", Engine: "lancedb"},
 	{Name: ParamFusionDepth, Kind: KindInt, Replayable: true, Check: positive, Doc: "the engine config's spelling of depth (engine config key)", ConfigKey: true},
 	{Name: ParamPassage, Kind: KindBool, Doc: "rank chunks instead of documents (engine config key)", ConfigKey: true},
 }
