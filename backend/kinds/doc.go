@@ -4,5 +4,5 @@
 // command.
 //
 // Imports of ours: backend, backend/command, backend/embedded,
-// backend/external, backend/postgres, backend/weaviate.
+// backend/external, backend/lancedb, backend/postgres, backend/weaviate.
 package kinds

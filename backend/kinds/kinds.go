@@ -11,6 +11,7 @@ import (
 	"github.com/fusiontune/fusiontune/backend/command"
 	"github.com/fusiontune/fusiontune/backend/embedded"
 	"github.com/fusiontune/fusiontune/backend/external"
+	"github.com/fusiontune/fusiontune/backend/lancedb"
 	"github.com/fusiontune/fusiontune/backend/postgres"
 	"github.com/fusiontune/fusiontune/backend/weaviate"
 )
@@ -23,10 +24,11 @@ const (
 	Postgres = postgres.Kind
 	Weaviate = weaviate.Kind
 	Command  = command.Kind
+	LanceDB  = lancedb.Kind
 )
 
 // Names are the kinds New builds, in the order messages list them.
-var Names = []string{Embedded, Process, HTTP, Postgres, Weaviate, Command}
+var Names = []string{Embedded, Process, HTTP, Postgres, Weaviate, Command, LanceDB}
 
 // Options choose a kind and configure it with plain values.
 type Options struct {
@@ -44,6 +46,8 @@ type Options struct {
 	Weaviate weaviate.Options
 	// Command configures the command kind.
 	Command command.Options
+	// LanceDB configures the lancedb kind.
+	LanceDB lancedb.Options
 	// Secret, when set, receives every secret value a kind reads from the
 	// environment (an embedding API key), for redaction.
 	Secret func(...string)
@@ -64,6 +68,9 @@ func (o Options) withEnviron() Options {
 	}
 	if o.Weaviate.Environ == nil {
 		o.Weaviate.Environ = o.Environ
+	}
+	if o.LanceDB.Environ == nil {
+		o.LanceDB.Environ = o.Environ
 	}
 	return o
 }
@@ -100,6 +107,12 @@ func New(o Options) (backend.Factory, error) {
 			return nil, fmt.Errorf("backend.%w", err)
 		}
 		return f, nil
+	case LanceDB:
+		f, err := lancedb.New(o.LanceDB)
+		if err != nil {
+			return nil, fmt.Errorf("backend.%w", err)
+		}
+		return f, nil
 	}
 	return nil, fmt.Errorf("backend.kind: unknown kind %q", o.Kind)
 }
@@ -130,7 +143,7 @@ func newEmbedded(o Options) (backend.Factory, error) {
 // check it and stop it again; http restarts the user's service, which
 // stays up; postgres and weaviate install the config in the user's
 // database or server (weaviate with bin: a server of its own, stopped
-// again). The embedded kind needs only its executable and timeouts.
+// again); lancedb checks the query parameters on a sidecar of its own. The embedded kind needs only its executable and timeouts.
 func Verify(o Options, config, dir string, log io.Writer, check func(context.Context, backend.Searcher) error) (func(context.Context) error, error) {
 	o = o.withEnviron()
 	if o.Kind == Embedded {

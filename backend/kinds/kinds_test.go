@@ -26,6 +26,7 @@ func TestNew(t *testing.T) {
 			Engine: map[string]any{"dense": map[string]any{"model": "openai:m", "base_url": "http://127.0.0.1:1/v1", "api_key_env": "KINDS_TEST_KEY"}},
 			Corpus: "corpus.jsonl", CacheDir: t.TempDir(), Exe: "tune",
 		}, Secret: func(v ...string) { secrets = append(secrets, v...) }, Environ: os.Environ()}, want: &embedded.Factory{}},
+		{name: "lancedb without sidecar", o: kinds.Options{Kind: kinds.LanceDB}, wantErr: "backend.lancedb: sidecar: required"},
 		{name: "process without template", o: kinds.Options{Kind: kinds.Process, External: external.Options{Command: []string{"./server"}}}, wantErr: "template"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -62,11 +62,14 @@ type Query struct {
 }
 
 // Answer is a search's answer: the hybrid query's hits, and each leg's
-// when asked.
+// when asked. Empty names a leg that found nothing when LanceDB failed the
+// hybrid query for it ("vector" or "fts"; Hits is then nil and both legs
+// are set).
 type Answer struct {
-	Hits   []Hit `json:"hits"`
-	Vector []Hit `json:"vector"`
-	FTS    []Hit `json:"fts"`
+	Hits   []Hit  `json:"hits"`
+	Vector []Hit  `json:"vector"`
+	FTS    []Hit  `json:"fts"`
+	Empty  string `json:"empty"`
 }
 
 // Ready returns nil when the sidecar answers its health check.

@@ -10,8 +10,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/fusiontune/fusiontune/backend"
@@ -129,14 +131,7 @@ func New(o Options) (*Factory, error) {
 	return &Factory{o: o}, nil
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
+func contains(list []string, s string) bool { return slices.Contains(list, s) }
 
 // trial translates params and checks them against the mode.
 func (f *Factory) trial(params map[string]any) (Trial, error) {
@@ -267,6 +262,8 @@ type Backend struct {
 	sidecarLog *os.File
 	client     *Client
 	uri        string // the database: the run's sandbox or the attached one
+
+	warnEmpty atomic.Bool // the empty-leg fallback was logged
 
 	mu     sync.Mutex
 	tables map[string]*table // by model
@@ -411,6 +408,12 @@ func (b *Backend) Search(ctx context.Context, req backend.SearchRequest) (backen
 		}
 		return backend.SearchResponse{}, err
 	}
+	if a.Empty != "" {
+		a.Hits = emptyLeg(a, t)
+		if b.warnEmpty.CompareAndSwap(false, true) {
+			fmt.Fprintf(b.log, "lancedb: LanceDB fails a hybrid query whose %s leg finds nothing (first: %q): such a query is answered by the other leg fused alone (fusion.LanceDBRRF), as the replay ranks it\n", a.Empty, req.Query)
+		}
+	}
 	if req.Explain && !q.Legs {
 		q.Hybrid, q.Legs, q.Limit = false, true, legs
 		l, err := b.client.Search(ctx, q)
@@ -428,6 +431,18 @@ func (b *Backend) Search(ctx context.Context, req backend.SearchRequest) (backen
 		resp.Candidates = map[string][]fusion.Candidate{"dense": Candidates(a.Vector), "bm25": Candidates(a.FTS)}
 	}
 	return resp, nil
+}
+
+// emptyLeg is the answer to a query LanceDB fails because a leg found
+// nothing: the legs fused by fusion.LanceDBRRF under t (the other leg
+// alone), which is what the replay ranks.
+func emptyLeg(a Answer, t Trial) []Hit {
+	r := fusion.LanceDBRRF(Candidates(a.Vector), Candidates(a.FTS), float32(t.K), t.Limit)
+	out := make([]Hit, len(r))
+	for i, x := range r {
+		out[i] = Hit{Row: x.ID, ID: x.DocID, Score: x.Score}
+	}
+	return out
 }
 
 // Close stops the sidecar. Sandbox tables live in the run's directory;

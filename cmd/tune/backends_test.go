@@ -318,7 +318,7 @@ func TestBackendSettingsErrors(t *testing.T) {
 	exp := e.write("exp.json", threeTrials)
 	const search = "  health_url: http://127.0.0.1:1/healthz\n  search: {url: \"http://127.0.0.1:1/search\", hits: hits, id: doc_id}\n"
 	for _, tc := range []struct{ name, settings, want string }{
-		{"unknown kind", "backend: {kind: grpc}\n", `backend.kind: must be embedded, process, http, postgres, weaviate or command (got "grpc")`},
+		{"unknown kind", "backend: {kind: grpc}\n", `backend.kind: must be embedded, process, http, postgres, weaviate, command or lancedb (got "grpc")`},
 		{"process without command", "backend:\n  kind: process\n  template: t.yaml.tmpl\n" + search, "backend.command: required"},
 		{"http without restart", "backend:\n  kind: http\n  config: svc.yaml\n  template: t.yaml.tmpl\n" + search, "backend.restart: required"},
 		{"http without config", "backend:\n  kind: http\n  restart: [/bin/true]\n  template: t.yaml.tmpl\n" + search, "backend.config: required"},

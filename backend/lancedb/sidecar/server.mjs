@@ -18,7 +18,11 @@
 //                          (nearestTo + fullTextSearch, reranked by
 //                          RRFReranker k, limit) as "hits" when hybrid, and
 //                          each leg alone at limit as "vector" and "fts"
-//                          when legs; each hit is {row,id,score}.
+//                          when legs; each hit is {row,id,score}. When
+//                          LanceDB fails the hybrid query because a leg is
+//                          empty, "empty" names that leg ("vector" or
+//                          "fts"), "hits" is absent and both legs are
+//                          returned.
 import http from "node:http";
 import { readFileSync } from "node:fs";
 import * as lancedb from "@lancedb/lancedb";
@@ -109,20 +113,7 @@ async function search(body) {
   const cols = [body.id];
   const vectorQuery = () =>
     t.query().nearestTo(Float32Array.from(body.embedding)).column(body.vector).distanceType(distance);
-  const out = {};
-  if (body.hybrid) {
-    const k = body.k ?? 60;
-    if (!rerankers.has(k)) rerankers.set(k, await lancedb.rerankers.RRFReranker.create(k));
-    const rows = await vectorQuery()
-      .fullTextSearch(body.query, { columns: [body.text] })
-      .rerank(rerankers.get(k))
-      .select(cols)
-      .withRowId()
-      .limit(limit)
-      .toArray();
-    out.hits = hits(rows, body.id, "_relevance_score", false);
-  }
-  if (body.legs) {
+  const legs = async () => {
     const vrows = await vectorQuery().select(cols).withRowId().limit(limit).toArray();
     const frows = await t
       .query()
@@ -131,8 +122,35 @@ async function search(body) {
       .withRowId()
       .limit(limit)
       .toArray();
-    out.vector = hits(vrows, body.id, "_distance", true); // best first: the score is -distance
-    out.fts = hits(frows, body.id, "_score", false);
+    return {
+      vector: hits(vrows, body.id, "_distance", true), // best first: the score is -distance
+      fts: hits(frows, body.id, "_score", false),
+    };
+  };
+  let out = {};
+  if (body.legs) out = await legs();
+  if (body.hybrid) {
+    const k = body.k ?? 60;
+    if (!rerankers.has(k)) rerankers.set(k, await lancedb.rerankers.RRFReranker.create(k));
+    try {
+      const rows = await vectorQuery()
+        .fullTextSearch(body.query, { columns: [body.text] })
+        .rerank(rerankers.get(k))
+        .select(cols)
+        .withRowId()
+        .limit(limit)
+        .toArray();
+      out.hits = hits(rows, body.id, "_relevance_score", false);
+    } catch (e) {
+      // LanceDB fails a hybrid query one of whose legs finds nothing (a
+      // zero query vector under cosine, no term of the query indexed):
+      // say which leg is empty, and the caller fuses the other.
+      const l = body.legs ? out : await legs();
+      if (l.vector.length && l.fts.length) throw e;
+      out.empty = l.vector.length ? "fts" : "vector";
+      out.vector = l.vector;
+      out.fts = l.fts;
+    }
   }
   return out;
 }

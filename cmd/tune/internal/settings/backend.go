@@ -48,6 +48,8 @@ type Backend struct {
 	Postgres Postgres `mapstructure:"postgres"`
 	// Weaviate configures the weaviate kind (backend_weaviate.go).
 	Weaviate Weaviate `mapstructure:"weaviate"`
+	// LanceDB configures the lancedb kind (backend_lancedb.go).
+	LanceDB LanceDB `mapstructure:"lancedb"`
 	// CommandOptions configure the command kind (backend_command.go).
 	CommandOptions CommandOptions `mapstructure:"command_options"`
 }
@@ -105,6 +107,9 @@ func (b Backend) kindProblems(add func(field, format string, args ...any)) {
 	case KindCommand:
 		b.commandProblems(add)
 		return
+	case KindLanceDB:
+		b.lancedbProblems(add)
+		return
 	case KindEmbedded:
 		only("command", KindProcess, len(b.Command) > 0)
 		only("restart", KindHTTP, len(b.Restart) > 0)
@@ -136,7 +141,7 @@ func (b Backend) kindProblems(add func(field, format string, args ...any)) {
 			add("config", "%v", err)
 		}
 	default:
-		add("kind", "must be embedded, process, http, postgres, weaviate or command (got %q)", b.Kind)
+		add("kind", "must be embedded, process, http, postgres, weaviate, command or lancedb (got %q)", b.Kind)
 		return
 	}
 	if b.Template == "" {

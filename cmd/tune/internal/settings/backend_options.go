@@ -46,6 +46,10 @@ func (b Backend) Options(corpus string, h Host) (kinds.Options, error) {
 	case KindCommand:
 		o.Command = b.commandOptions()
 		return o, nil
+	case KindLanceDB:
+		l, err := b.lancedbOptions(corpus, h.Secret)
+		o.LanceDB = l
+		return o, err
 	case KindProcess, KindHTTP:
 		search, err := b.searchOptions(h.Header)
 		if err != nil {

@@ -35,6 +35,10 @@ func (s *Settings) pathSettings() []pathSetting {
 		pathSetting{key: "backend.vectors.corpus", ptr: &b.Vectors.Corpus},
 		pathSetting{key: "backend.weaviate.corpus", ptr: &b.Weaviate.Corpus},
 		pathSetting{key: "backend.weaviate.bin", ptr: &b.Weaviate.Bin, command: true},
+		pathSetting{key: "backend.lancedb.sidecar", ptr: &b.LanceDB.Sidecar},
+		pathSetting{key: "backend.lancedb.uri", ptr: &b.LanceDB.URI},
+		pathSetting{key: "backend.lancedb.corpus", ptr: &b.LanceDB.Corpus},
+		pathSetting{key: "backend.lancedb.node", ptr: &b.LanceDB.Node, command: true},
 	)
 	if len(b.Command) > 0 {
 		out = append(out, pathSetting{key: "backend.command[0]", ptr: &b.Command[0], command: true})

@@ -38,7 +38,7 @@ func TestBlockValidate(t *testing.T) {
 			b := def.Backend
 			b.Kind, b.Settle = "grpc", -time.Second
 			return b.Validate()
-		}, []string{`kind: must be embedded, process, http, postgres, weaviate or command (got "grpc")`, "settle: must be >= 0"}},
+		}, []string{`kind: must be embedded, process, http, postgres, weaviate, command or lancedb (got "grpc")`, "settle: must be >= 0"}},
 		{"backend process", func() experiments.Problems {
 			b := def.Backend
 			b.Kind = KindProcess
