@@ -114,16 +114,7 @@ func LanceDBExpresses(s Settings) error {
 // place; later rows of it are dropped.
 func (f *Fuser) lancedbInto(dst []Ranked, pl *Prepared, s Settings) []Ranked {
 	p := s.Fusion.WithDefaults()
-	legs := map[string][]Candidate{}
-	v := &pl.passage
-	for r, name := range pl.names {
-		es := v.lists[r][:v.cut(r, p.Depth)]
-		list := make([]Candidate, len(es))
-		for i, e := range es {
-			list[i] = Candidate{ID: v.ids[e.unit], DocID: v.docIDs[e.unit], Score: e.score}
-		}
-		legs[name] = list
-	}
+	legs := pl.legs(p.Depth)
 	docs := pl.document.docIDs
 	seen := make(map[int32]bool)
 	dst = dst[:0]

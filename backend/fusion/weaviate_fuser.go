@@ -62,19 +62,7 @@ func (f *Fuser) weaviateInto(dst []Ranked, pl *Prepared, s Settings) []Ranked {
 	if err != nil {
 		panic(err.Error())
 	}
-	legs := map[string][]Candidate{}
-	v := &pl.passage
-	for r, name := range pl.names {
-		if name != "dense" && name != "bm25" {
-			continue
-		}
-		es := v.lists[r][:v.cut(r, p.Depth)]
-		list := make([]Candidate, len(es))
-		for i, e := range es {
-			list[i] = Candidate{ID: v.ids[e.unit], DocID: v.docIDs[e.unit], Score: e.score}
-		}
-		legs[name] = list
-	}
+	legs := pl.legs(p.Depth)
 	docs := pl.document.docIDs
 	dst = dst[:0]
 	for _, r := range WeaviateHybrid(ft, WeaviateAlpha(p), legs["dense"], legs["bm25"]) {
@@ -82,4 +70,24 @@ func (f *Fuser) weaviateInto(dst []Ranked, pl *Prepared, s Settings) []Ranked {
 		dst = append(dst, Ranked{Score: r.Score, Unit: int32(u)})
 	}
 	return dst
+}
+
+// legs returns the lists "dense" and "bm25" of the passage view (ID the
+// candidate id, the engine's object or row id), each cut at depth: the
+// legs an external engine's formula fuses.
+func (pl *Prepared) legs(depth int) map[string][]Candidate {
+	legs := map[string][]Candidate{}
+	v := &pl.passage
+	for r, name := range pl.names {
+		if name != "dense" && name != "bm25" {
+			continue
+		}
+		es := v.lists[r][:v.cut(r, depth)]
+		list := make([]Candidate, len(es))
+		for i, e := range es {
+			list[i] = Candidate{ID: v.ids[e.unit], DocID: v.docIDs[e.unit], Score: e.score}
+		}
+		legs[name] = list
+	}
+	return legs
 }

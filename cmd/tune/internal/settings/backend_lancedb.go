@@ -40,17 +40,7 @@ type LanceDB struct {
 
 // lancedbProblems lists what is wrong with a lancedb backend block.
 func (b Backend) lancedbProblems(add func(field, format string, args ...any)) {
-	for _, f := range []struct {
-		field string
-		set   bool
-	}{
-		{"engine", len(b.Engine) > 0}, {"command", len(b.Command) > 0}, {"restart", len(b.Restart) > 0},
-		{"template", b.Template != ""}, {"health_url", b.HealthURL != ""}, {"search", b.Search.URL != ""},
-	} {
-		if f.set {
-			add(f.field, "not for backend.kind lancedb (it queries LanceDB through its sidecar)")
-		}
-	}
+	b.refuseServiceKeys(add, "not for backend.kind lancedb (it queries LanceDB through its sidecar)")
 	l := b.LanceDB
 	if l.Sidecar == "" {
 		add("lancedb.sidecar", "required: the kind's sidecar directory (backend/lancedb/sidecar, after npm ci)")

@@ -36,17 +36,7 @@ type Weaviate struct {
 
 // weaviateProblems lists what is wrong with a weaviate backend block.
 func (b Backend) weaviateProblems(add func(field, format string, args ...any)) {
-	for _, f := range []struct {
-		field string
-		set   bool
-	}{
-		{"engine", len(b.Engine) > 0}, {"command", len(b.Command) > 0}, {"restart", len(b.Restart) > 0},
-		{"template", b.Template != ""}, {"health_url", b.HealthURL != ""}, {"search", b.Search.URL != ""},
-	} {
-		if f.set {
-			add(f.field, "not for backend.kind weaviate (it queries Weaviate's GraphQL API itself)")
-		}
-	}
+	b.refuseServiceKeys(add, "not for backend.kind weaviate (it queries Weaviate's GraphQL API itself)")
 	w := b.Weaviate
 	if (w.Bin == "") == (w.URL == "") {
 		add("weaviate", "give exactly one of bin (a weaviate-server the kind starts) and url (a running server)")
@@ -84,4 +74,21 @@ func (b Backend) weaviateOptions(corpusPath string, secret func(...string)) (wea
 		Corpus: corpus.Config{Path: abs}, IndexType: w.IndexType, ClassPrefix: w.ClassPrefix,
 		StartTimeout: b.StartTimeout, Settle: b.Settle,
 	}, nil
+}
+
+// refuseServiceKeys adds why for each key of the embedded, process and
+// http kinds that is set (engine, command, restart, template, health_url,
+// search): a kind that queries its engine itself takes none of them.
+func (b Backend) refuseServiceKeys(add func(field, format string, args ...any), why string) {
+	for _, f := range []struct {
+		field string
+		set   bool
+	}{
+		{"engine", len(b.Engine) > 0}, {"command", len(b.Command) > 0}, {"restart", len(b.Restart) > 0},
+		{"template", b.Template != ""}, {"health_url", b.HealthURL != ""}, {"search", b.Search.URL != ""},
+	} {
+		if f.set {
+			add(f.field, "%s", why)
+		}
+	}
 }
