@@ -90,6 +90,12 @@ func (s *Settings) ResolvePaths() error {
 			}
 		}
 	}
+	// A file:<path> embedder of the lancedb kind (precomputed query
+	// vectors) is a path too.
+	if v, ok := strings.CutPrefix(s.Backend.LanceDB.Model, "file:"); ok && v != "" && !filepath.IsAbs(v) && s.Src.InFile("backend.lancedb.model") {
+		s.Written["backend.lancedb.model"] = s.Backend.LanceDB.Model
+		s.Backend.LanceDB.Model = "file:" + filepath.Join(fileDir, v)
+	}
 	absDir, err := filepath.Abs(fileDir)
 	if err != nil {
 		return fmt.Errorf("settings %s: %w", s.File, err)

@@ -1,6 +1,10 @@
 package sweeptest_test
 
 import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -9,6 +13,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/backend/corpus"
+	"github.com/fusiontune/fusiontune/backend/embed"
 	"github.com/fusiontune/fusiontune/backend/lancedb"
 	"github.com/fusiontune/fusiontune/backend/lancedb/lancedbtest"
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/sweeptest"
@@ -116,4 +122,142 @@ func TestLanceDBSweepReplay(t *testing.T) {
 	if _, err := os.Stat(prod); !os.IsNotExist(err) {
 		t.Errorf("after rolling back the first promotion the production config is still there (%v)", err)
 	}
+}
+
+// TestLanceDBAttachSweep builds a LanceDB table the way a user would
+// (their own hash-48 vectors, read from a file, column names of their own,
+// an FTS index), attaches the kind to it, sweeps k and limit in replay
+// mode with every trial verified live, promotes the best trial and rolls
+// it back; the table's files are unchanged throughout.
+func TestLanceDBAttachSweep(t *testing.T) {
+	sidecar := lancedbtest.SidecarDir(t)
+	ctx := context.Background()
+	dir := t.TempDir()
+
+	// The user's table and vectors.
+	c, err := corpus.Load(corpus.Config{Path: "../../../../experiments/demo/corpus.jsonl"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunks, texts, err := corpus.IndexTexts(c.Docs, corpus.ChunkConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	emb, err := embed.New("hash-48", embed.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var vf strings.Builder
+	rows := make([]lancedb.Row, len(chunks))
+	for i, ch := range chunks {
+		v, err := emb.EmbedQuery(ctx, texts[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows[i] = lancedb.Row{ID: ch.DocID, Text: texts[i], Vector: v}
+	}
+	golden, err := os.ReadFile("../../../../experiments/demo/golden.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g struct {
+		Queries []struct {
+			Query string `json:"query"`
+		} `json:"queries"`
+	}
+	if err := json.Unmarshal(golden, &g); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range g.Queries {
+		v, err := emb.EmbedQuery(ctx, q.Query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		line, _ := json.Marshal(map[string]any{"query": q.Query, "vector": v})
+		vf.Write(append(line, '\n'))
+	}
+	writeFile(t, dir, "query-vectors.jsonl", vf.String())
+	db := filepath.Join(dir, "userdb")
+	s, err := lancedb.StartSidecar(ctx, lancedb.SidecarOptions{Dir: sidecar})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = lancedb.NewClient(s.URL).Create(ctx, lancedb.Table{URI: db, Name: "kb", ID: "doc_id", Text: "body", Vector: "embedding"}, rows)
+	if stopErr := s.Stop(); err == nil {
+		err = stopErr
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := treeOf(t, db)
+
+	if err := os.Mkdir(filepath.Join(dir, "deploy"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg := writeFile(t, dir, "tune.yaml", `runs_dir: runs
+backend:
+  kind: lancedb
+  config: deploy/lancedb.json
+  lancedb:
+    sidecar: `+sidecar+`
+    uri: userdb
+    table: kb
+    id_column: doc_id
+    text_column: body
+    vector_column: embedding
+    distance: cosine
+    model: file:query-vectors.jsonl
+`)
+	exp := writeFile(t, dir, "grid.yaml", lancedbGrid)
+	rep := sweeptest.Sweep(t, cfg, exp, sweeptest.Options{Mode: "replay", Verify: 100})
+	if !strings.Contains(rep.Log, "lancedb: attached to table kb") {
+		t.Errorf("log lacks the attachment:\n%s", rep.Log)
+	}
+	trials := rep.Trials(t)
+	if len(trials) != 7 {
+		t.Fatalf("%d trials, want 7:\n%s", len(trials), rep.Log)
+	}
+	for name, tr := range trials {
+		if tr.Status != "ok" || tr.Mode != "verified" {
+			t.Errorf("trial %s: status %s mode %s, want ok, verified", name, tr.Status, tr.Mode)
+		}
+	}
+	sweeptest.Promote(t, cfg, rep, true)
+	prod := filepath.Join(dir, "deploy", "lancedb.json")
+	pc, err := lancedb.ReadConfig(prod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pc.Mode != "attach" || pc.Table != "kb" || pc.URI != db || pc.VectorColumn != "embedding" || pc.Distance != "cosine" {
+		t.Errorf("production config %+v", pc)
+	}
+	sweeptest.Rollback(t, cfg)
+	if _, err := os.Stat(prod); !os.IsNotExist(err) {
+		t.Errorf("after rolling back the first promotion the production config is still there (%v)", err)
+	}
+	if after := treeOf(t, db); after != before {
+		t.Errorf("the attached table's files changed:\nbefore %s\nafter  %s", before, after)
+	}
+}
+
+// treeOf lists the files under dir with their sizes and modification
+// times.
+func treeOf(t *testing.T, dir string) string {
+	t.Helper()
+	var b strings.Builder
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(&b, "%s %d %d\n", path, info.Size(), info.ModTime().UnixNano())
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
 }
