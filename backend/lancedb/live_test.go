@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,7 +11,6 @@ import (
 
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/backend/corpus"
-	"github.com/fusiontune/fusiontune/backend/embed"
 	"github.com/fusiontune/fusiontune/backend/fusion"
 	"github.com/fusiontune/fusiontune/backend/lancedb"
 	"github.com/fusiontune/fusiontune/backend/lancedb/lancedbtest"
@@ -175,56 +172,11 @@ func TestAttach(t *testing.T) {
 	work := t.TempDir()
 	queries := demoQueries(t)[:20]
 
-	// The user's vectors: a file of document and query vectors.
-	c, err := corpus.Load(corpus.Config{Path: demoCorpus})
-	if err != nil {
-		t.Fatal(err)
-	}
-	chunks, texts, err := corpus.IndexTexts(c.Docs, corpus.ChunkConfig{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	emb, err := embed.New("hash-48", embed.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var vf bytes.Buffer
-	rows := make([]lancedb.Row, len(chunks))
-	for i, ch := range chunks {
-		v, err := emb.EmbedQuery(ctx, texts[i])
-		if err != nil {
-			t.Fatal(err)
-		}
-		rows[i] = lancedb.Row{ID: ch.DocID, Text: texts[i], Vector: v}
-		line, _ := json.Marshal(map[string]any{"id": ch.DocID, "vector": v})
-		vf.Write(append(line, '\n'))
-	}
-	for _, q := range queries {
-		v, err := emb.EmbedQuery(ctx, q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		line, _ := json.Marshal(map[string]any{"query": q, "vector": v})
-		vf.Write(append(line, '\n'))
-	}
+	// The user's table and vectors: a file of document and query vectors.
 	vectors := filepath.Join(work, "vectors.jsonl")
-	if err := os.WriteFile(vectors, vf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	db := filepath.Join(work, "userdb")
-	user := lancedb.Table{URI: db, Name: "kb", ID: "doc", Text: "body", Vector: "emb"}
-	s, err := lancedb.StartSidecar(ctx, lancedb.SidecarOptions{Dir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = lancedb.NewClient(s.URL).Create(ctx, user, rows)
-	if stopErr := s.Stop(); err == nil {
-		err = stopErr
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	before := tree(t, db)
+	lancedbtest.UserTable(t, dir, demoCorpus, lancedb.Table{URI: db, Name: "kb", ID: "doc", Text: "body", Vector: "emb"}, queries, vectors)
+	before := lancedbtest.Tree(t, db)
 
 	o := lancedb.Options{Sidecar: dir, URI: db, Table: "kb", IDColumn: "doc", TextColumn: "body", VectorColumn: "emb",
 		Distance: "cosine", Model: "file:" + vectors}
@@ -268,28 +220,7 @@ func TestAttach(t *testing.T) {
 	if checked != 40 {
 		t.Errorf("the promoted config answered %d hits, want its limit 40", checked)
 	}
-	if after := tree(t, db); after != before {
+	if after := lancedbtest.Tree(t, db); after != before {
 		t.Errorf("the attached dataset changed:\nbefore %s\nafter  %s", before, after)
 	}
-}
-
-// tree lists the files under dir with their sizes and modification times.
-func tree(t *testing.T, dir string) string {
-	t.Helper()
-	var b strings.Builder
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(&b, "%s %d %d\n", path, info.Size(), info.ModTime().UnixNano())
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b.String()
 }

@@ -3,5 +3,5 @@
 // and node on PATH. Tests skip with a clear message when either is
 // missing, and fail instead under CI=true (.ci/run installs both).
 //
-// Imports of ours: backend/lancedb.
+// Imports of ours: backend/corpus, backend/embed, backend/lancedb.
 package lancedbtest

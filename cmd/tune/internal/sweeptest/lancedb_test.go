@@ -1,10 +1,7 @@
 package sweeptest_test
 
 import (
-	"context"
 	"encoding/json"
-	"fmt"
-	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -13,8 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fusiontune/fusiontune/backend/corpus"
-	"github.com/fusiontune/fusiontune/backend/embed"
 	"github.com/fusiontune/fusiontune/backend/lancedb"
 	"github.com/fusiontune/fusiontune/backend/lancedb/lancedbtest"
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/sweeptest"
@@ -131,31 +126,9 @@ func TestLanceDBSweepReplay(t *testing.T) {
 // it back; the table's files are unchanged throughout.
 func TestLanceDBAttachSweep(t *testing.T) {
 	sidecar := lancedbtest.SidecarDir(t)
-	ctx := context.Background()
 	dir := t.TempDir()
 
-	// The user's table and vectors.
-	c, err := corpus.Load(corpus.Config{Path: "../../../../experiments/demo/corpus.jsonl"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	chunks, texts, err := corpus.IndexTexts(c.Docs, corpus.ChunkConfig{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	emb, err := embed.New("hash-48", embed.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var vf strings.Builder
-	rows := make([]lancedb.Row, len(chunks))
-	for i, ch := range chunks {
-		v, err := emb.EmbedQuery(ctx, texts[i])
-		if err != nil {
-			t.Fatal(err)
-		}
-		rows[i] = lancedb.Row{ID: ch.DocID, Text: texts[i], Vector: v}
-	}
+	// The user's table and their query vectors.
 	golden, err := os.ReadFile("../../../../experiments/demo/golden.json")
 	if err != nil {
 		t.Fatal(err)
@@ -168,28 +141,14 @@ func TestLanceDBAttachSweep(t *testing.T) {
 	if err := json.Unmarshal(golden, &g); err != nil {
 		t.Fatal(err)
 	}
+	var queries []string
 	for _, q := range g.Queries {
-		v, err := emb.EmbedQuery(ctx, q.Query)
-		if err != nil {
-			t.Fatal(err)
-		}
-		line, _ := json.Marshal(map[string]any{"query": q.Query, "vector": v})
-		vf.Write(append(line, '\n'))
+		queries = append(queries, q.Query)
 	}
-	writeFile(t, dir, "query-vectors.jsonl", vf.String())
 	db := filepath.Join(dir, "userdb")
-	s, err := lancedb.StartSidecar(ctx, lancedb.SidecarOptions{Dir: sidecar})
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = lancedb.NewClient(s.URL).Create(ctx, lancedb.Table{URI: db, Name: "kb", ID: "doc_id", Text: "body", Vector: "embedding"}, rows)
-	if stopErr := s.Stop(); err == nil {
-		err = stopErr
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	before := treeOf(t, db)
+	lancedbtest.UserTable(t, sidecar, "../../../../experiments/demo/corpus.jsonl", lancedb.Table{URI: db, Name: "kb", ID: "doc_id", Text: "body", Vector: "embedding"},
+		queries, filepath.Join(dir, "query-vectors.jsonl"))
+	before := lancedbtest.Tree(t, db)
 
 	if err := os.Mkdir(filepath.Join(dir, "deploy"), 0o755); err != nil {
 		t.Fatal(err)
@@ -235,29 +194,7 @@ backend:
 	if _, err := os.Stat(prod); !os.IsNotExist(err) {
 		t.Errorf("after rolling back the first promotion the production config is still there (%v)", err)
 	}
-	if after := treeOf(t, db); after != before {
+	if after := lancedbtest.Tree(t, db); after != before {
 		t.Errorf("the attached table's files changed:\nbefore %s\nafter  %s", before, after)
 	}
-}
-
-// treeOf lists the files under dir with their sizes and modification
-// times.
-func treeOf(t *testing.T, dir string) string {
-	t.Helper()
-	var b strings.Builder
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(&b, "%s %d %d\n", path, info.Size(), info.ModTime().UnixNano())
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b.String()
 }
