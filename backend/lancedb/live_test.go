@@ -3,7 +3,6 @@ package lancedb_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -21,22 +20,7 @@ const demoCorpus = "../../experiments/demo/corpus.jsonl"
 // demoQueries returns the demo golden set's query texts.
 func demoQueries(t *testing.T) []string {
 	t.Helper()
-	b, err := os.ReadFile("../../experiments/demo/golden.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var g struct {
-		Queries []struct {
-			Query string `json:"query"`
-		} `json:"queries"`
-	}
-	if err := json.Unmarshal(b, &g); err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, q := range g.Queries {
-		out = append(out, q.Query)
-	}
+	out := lancedbtest.Queries(t, "../../experiments/demo/golden.json")
 	if len(out) < 20 {
 		t.Fatalf("demo golden set: %d queries, want at least 20", len(out))
 	}

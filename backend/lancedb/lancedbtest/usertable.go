@@ -96,3 +96,25 @@ func Tree(tb testing.TB, dir string) string {
 	}
 	return b.String()
 }
+
+// Queries returns the query texts of a golden set file (native JSON).
+func Queries(tb testing.TB, golden string) []string {
+	tb.Helper()
+	b, err := os.ReadFile(golden)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var g struct {
+		Queries []struct {
+			Query string `json:"query"`
+		} `json:"queries"`
+	}
+	if err := json.Unmarshal(b, &g); err != nil {
+		tb.Fatal(err)
+	}
+	out := make([]string, len(g.Queries))
+	for i, q := range g.Queries {
+		out[i] = q.Query
+	}
+	return out
+}

@@ -1,7 +1,6 @@
 package sweeptest_test
 
 import (
-	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
@@ -129,22 +128,7 @@ func TestLanceDBAttachSweep(t *testing.T) {
 	dir := t.TempDir()
 
 	// The user's table and their query vectors.
-	golden, err := os.ReadFile("../../../../experiments/demo/golden.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var g struct {
-		Queries []struct {
-			Query string `json:"query"`
-		} `json:"queries"`
-	}
-	if err := json.Unmarshal(golden, &g); err != nil {
-		t.Fatal(err)
-	}
-	var queries []string
-	for _, q := range g.Queries {
-		queries = append(queries, q.Query)
-	}
+	queries := lancedbtest.Queries(t, "../../../../experiments/demo/golden.json")
 	db := filepath.Join(dir, "userdb")
 	lancedbtest.UserTable(t, sidecar, "../../../../experiments/demo/corpus.jsonl", lancedb.Table{URI: db, Name: "kb", ID: "doc_id", Text: "body", Vector: "embedding"},
 		queries, filepath.Join(dir, "query-vectors.jsonl"))
