@@ -39,6 +39,19 @@ func TestBlockValidate(t *testing.T) {
 			b.Kind, b.Settle = "grpc", -time.Second
 			return b.Validate()
 		}, []string{`kind: must be embedded, process, http, postgres, weaviate, command or lancedb (got "grpc")`, "settle: must be >= 0"}},
+		{"backend lancedb", func() experiments.Problems {
+			b := def.Backend
+			b.Kind, b.Template = KindLanceDB, "t.tmpl"
+			b.LanceDB = LanceDB{URI: "db", Distance: "hamming", IDColumn: "doc"}
+			return b.Validate()
+		}, []string{"template: not for backend.kind lancedb", "lancedb.sidecar: required", "lancedb.model: required",
+			"lancedb: give uri and table together", "lancedb: id_column, text_column and vector_column", `lancedb.distance: want l2, cosine, dot (got "hamming")`}},
+		{"backend lancedb attach", func() experiments.Problems {
+			b := def.Backend
+			b.Kind = KindLanceDB
+			b.LanceDB = LanceDB{Sidecar: "sidecar", Model: "file:q.jsonl", URI: "db", Table: "kb", Distance: "cosine"}
+			return b.Validate()
+		}, nil},
 		{"backend process", func() experiments.Problems {
 			b := def.Backend
 			b.Kind = KindProcess
