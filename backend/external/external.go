@@ -227,6 +227,12 @@ func (t *Factory) Verify(config, _ string, log io.Writer, check func(context.Con
 		return nil, err
 	}
 	return func(ctx context.Context) error {
+		if _, err := os.Stat(config); errors.Is(err, os.ErrNotExist) {
+			if log != nil {
+				fmt.Fprintf(log, "http backend: %s does not exist (a rollback past the first promotion): the service is not restarted\n", config)
+			}
+			return nil
+		}
 		if err := hb.Restart(ctx); err != nil {
 			return err
 		}

@@ -436,13 +436,17 @@ func (b *Backend) Pid() int {
 
 // Verifier returns a promotion check that starts the service of o as a
 // child on its config, waits until it is ready, runs check against it and
-// stops it again.
+// stops it again. A config file that does not exist (a rollback past the
+// first promotion) has no service to start: the check does nothing.
 func Verifier(o Options, check func(context.Context, backend.Searcher) error) (func(context.Context) error, error) {
 	pb, err := New(o)
 	if err != nil {
 		return nil, err
 	}
 	return func(ctx context.Context) error {
+		if _, err := os.Stat(o.ConfigPath); errors.Is(err, os.ErrNotExist) {
+			return nil
+		}
 		defer pb.Close()
 		if err := pb.Restart(ctx); err != nil {
 			return err

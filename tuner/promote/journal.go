@@ -103,6 +103,12 @@ func (pr *Promoter) Recover(ctx context.Context, u Promotion) (Promotion, error)
 			return u, fmt.Errorf("%w: %s; removing it failed: %v", ErrUnfinished, state, err)
 		}
 		out.Removed = true
+		if restore := pr.restoreFunc(); restore != nil {
+			if err := restore(ctx); err != nil {
+				out.Error += fmt.Sprintf("; undoing what it installed failed: %v", err)
+				return out, errors.Join(fmt.Errorf("removed the config an interrupted %s created, but undoing what it installed failed: %w", u.Action, err), pr.journal(out))
+			}
+		}
 		return out, pr.journal(out)
 	}
 	old, err := os.ReadFile(u.Backup)
@@ -117,11 +123,7 @@ func (pr *Promoter) Recover(ctx context.Context, u Promotion) (Promotion, error)
 			return u, fmt.Errorf("%w: %s; restoring it failed: %v", ErrUnfinished, state, err)
 		}
 	}
-	restore := pr.Restore
-	if restore == nil {
-		restore = pr.Verify
-	}
-	rerr := restore(ctx)
+	rerr := pr.restoreFunc()(ctx)
 	if rerr != nil {
 		out.Error += fmt.Sprintf("; the restored config did not come back up: %v", rerr)
 	}
@@ -132,4 +134,13 @@ func (pr *Promoter) Recover(ctx context.Context, u Promotion) (Promotion, error)
 		return out, fmt.Errorf("previous config restored after an interrupted %s, but it did not come back up: %w", u.Action, rerr)
 	}
 	return out, nil
+}
+
+// restoreFunc is Restore, else Verify: what brings the service back on the
+// config now on disk (or, with none, undoes what a promotion installed).
+func (pr *Promoter) restoreFunc() func(context.Context) error {
+	if pr.Restore != nil {
+		return pr.Restore
+	}
+	return pr.Verify
 }

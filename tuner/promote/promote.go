@@ -153,14 +153,12 @@ func (pr *Promoter) restore(p Promotion, old []byte, mode os.FileMode, verr erro
 	} else {
 		rerr = os.Remove(pr.ConfigPath)
 	}
-	if rerr == nil && p.Existed {
+	if rerr == nil {
 		// A fresh context: the restore must run even when ctx was cancelled.
+		// With no previous config the kind's Restore undoes what the
+		// promotion installed besides the file (removeCreated).
 		rctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-		restore := pr.Restore
-		if restore == nil {
-			restore = pr.Verify
-		}
-		rerr = restore(rctx)
+		rerr = pr.restoreFunc()(rctx)
 		cancel()
 		if rerr != nil {
 			rerr = fmt.Errorf("the restored config did not come back up: %w", rerr)
@@ -210,7 +208,7 @@ func (pr *Promoter) Rollback(ctx context.Context) (Promotion, error) {
 	}
 	last := stack[len(stack)-1]
 	if !last.Existed {
-		return pr.removeCreated(last)
+		return pr.removeCreated(ctx, last)
 	}
 	data, err := os.ReadFile(last.Backup)
 	if err != nil {
@@ -221,9 +219,11 @@ func (pr *Promoter) Rollback(ctx context.Context) (Promotion, error) {
 
 // removeCreated undoes the promotion that created the production config:
 // what was there before was no file, so the rollback removes it (the
-// promoted bytes stay in the run that recorded them). There is no config
-// left to verify a service on.
-func (pr *Promoter) removeCreated(last Promotion) (Promotion, error) {
+// promoted bytes stay in the run that recorded them), then runs the kind's
+// Restore (Verify when nil) on the missing file: a kind whose promotion
+// installs more than the file (postgres: the function the application
+// calls) removes it there; the others have nothing to start.
+func (pr *Promoter) removeCreated(ctx context.Context, last Promotion) (Promotion, error) {
 	now := time.Now
 	if pr.Now != nil {
 		now = pr.Now
@@ -232,7 +232,16 @@ func (pr *Promoter) removeCreated(last Promotion) (Promotion, error) {
 	if err := os.Remove(pr.ConfigPath); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return p, fmt.Errorf("rollback: remove the production config the promotion of %s created: %w", last.Trial, err)
 	}
-	p.Status = "ok"
+	if restore := pr.restoreFunc(); restore != nil {
+		if err := restore(ctx); err != nil {
+			p.Status, p.Error = StatusRolledBack, err.Error()
+			if jerr := pr.journal(p); jerr != nil {
+				err = errors.Join(err, jerr)
+			}
+			return p, fmt.Errorf("rollback: removed the production config the promotion of %s created, but undoing what it installed failed: %w", last.Trial, err)
+		}
+	}
+	p.Status = StatusOK
 	return p, pr.journal(p)
 }
 

@@ -14,6 +14,9 @@ import (
 
 // newPromoter returns a promoter whose Verify reads the config back, the
 // way a restarted service would, and refuses any config containing "bad".
+// Like the postgres kind, it installs something beside the file (a
+// function, here the file's bytes in installed.txt) and removes it when
+// the config does not exist (a rollback past the first promotion).
 func newPromoter(t *testing.T) (*promote.Promoter, *[]string) {
 	dir := t.TempDir()
 	var seen []string
@@ -22,9 +25,16 @@ func newPromoter(t *testing.T) (*promote.Promoter, *[]string) {
 		BackupDir:  filepath.Join(dir, "backups"),
 		Journal:    filepath.Join(dir, "promotions.jsonl"),
 	}
+	installed := filepath.Join(dir, "installed.txt")
 	pr.Verify = func(context.Context) error {
 		data, err := os.ReadFile(pr.ConfigPath)
+		if errors.Is(err, os.ErrNotExist) {
+			return os.RemoveAll(installed)
+		}
 		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(installed, data, 0o644); err != nil {
 			return err
 		}
 		seen = append(seen, string(data))
@@ -134,6 +144,9 @@ func TestFirstPromotionThenRollback(t *testing.T) {
 	if _, err := os.Stat(pr.ConfigPath); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("the created config is still there: %v", err)
 	}
+	if _, err := os.Stat(installedPath(pr)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the rollback of the first promotion left what it installed beside the file: %v", err)
+	}
 	if _, err := pr.Rollback(context.Background()); !errors.Is(err, promote.ErrNothingToRollBack) {
 		t.Errorf("third rollback: %v, want ErrNothingToRollBack", err)
 	}
@@ -149,7 +162,11 @@ func TestFirstPromotionThenRollback(t *testing.T) {
 func killedPromotion(t *testing.T, pr *promote.Promoter, config string) {
 	t.Helper()
 	verify := pr.Verify
-	pr.Verify = func(context.Context) error { runtime.Goexit(); return nil }
+	pr.Verify = func(context.Context) error {
+		os.WriteFile(installedPath(pr), []byte(config), 0o644) // installed, then killed
+		runtime.Goexit()
+		return nil
+	}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -213,6 +230,9 @@ func TestInterruptedPromotion(t *testing.T) {
 				if !os.IsNotExist(err) {
 					t.Errorf("created config not removed: %q, %v", now, err)
 				}
+				if _, err := os.Stat(installedPath(pr)); !errors.Is(err, os.ErrNotExist) {
+					t.Errorf("what the interrupted promotion installed beside the file is still there: %v", err)
+				}
 			} else if string(now) != tc.before {
 				t.Errorf("config after rollback %q, want %q", now, tc.before)
 			}
@@ -224,4 +244,10 @@ func TestInterruptedPromotion(t *testing.T) {
 			}
 		})
 	}
+}
+
+// installedPath is where newPromoter's Verify installs the config beside
+// the file.
+func installedPath(pr *promote.Promoter) string {
+	return filepath.Join(filepath.Dir(pr.BackupDir), "installed.txt")
 }
