@@ -165,6 +165,11 @@ func TestCheckPromotion(t *testing.T) {
 		{"best is the baseline", "baseline", nil, p, false, "baseline", "is the baseline itself"},
 		{"production is the best", "better", []byte("fusion: {k: 40}\n"), p, false, "better", "is the production config itself"},
 		{"better vs production noise", "better", []byte("fusion: {k: 50}"), p, true, "noise", ""},
+		{"production laid out otherwise is the best", "better", []byte("fusion:\n  k: 40.0\n"), p, false, "better", "is the production config itself"},
+		{"production as indented JSON, noise is worse", "noise", []byte("{\n  \"fusion\": {\n    \"k\": 40\n  }\n}\n"), p, false, "better", "is not significantly better than the production config"},
+		{"production as installed", "better", []byte("installed:\n  fusion: {k: 50}\n"), promote.Policy{Stats: p.Stats, Install: func(c []byte) ([]byte, error) {
+			return append([]byte("installed:\n  "), c...), nil
+		}}, true, "noise", ""},
 		{"guarded regression", "worse", nil, promote.Policy{Guarded: []string{"a"}, Stats: p.Stats}, false, "baseline", `guarded category "a" regresses by 0.1000`},
 		{"guarded unknown", "better", nil, promote.Policy{Guarded: []string{"zzz"}, Stats: p.Stats}, false, "baseline", `guarded category "zzz" is not in the run`},
 		{"guarded within tolerance", "better", nil, promote.Policy{Guarded: []string{"a"}, Tolerance: 0.2, Stats: p.Stats}, true, "baseline", ""},

@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"reflect"
 	"strings"
+
+	"gopkg.in/yaml.v3"
 
 	"github.com/fusiontune/fusiontune/tuner/analysis"
 
@@ -26,6 +29,11 @@ type Policy struct {
 	Guarded   []string
 	Tolerance float64
 	Stats     analysis.StatsOptions
+	// Install turns a trial's recorded backend config into the production
+	// config its promotion writes (nil: as recorded; see Config.Install),
+	// so that the trial whose config is production is found whatever the
+	// kind rewrites (paths, class names, indentation).
+	Install func(config []byte) ([]byte, error)
 }
 
 // Decision is the policy's verdict on one trial.
@@ -79,7 +87,7 @@ func CheckContext(ctx context.Context, run *runs.Run, lb runs.Leaderboard, best 
 	if err != nil {
 		return d, err
 	}
-	d.Against, d.Reference = productionTrial(trials, production)
+	d.Against, d.Reference = productionTrial(trials, production, p.Install)
 	if d.Against == "" && lb.Baseline != "" {
 		d.Against, d.Reference = lb.Baseline, "the baseline"
 	}
@@ -127,18 +135,75 @@ func CheckContext(ctx context.Context, run *runs.Run, lb runs.Leaderboard, best 
 	return d, nil
 }
 
-// productionTrial is the name of the successful trial whose config is
-// production ("" none), and "the production config" as the reference.
-func productionTrial(trials []runs.TrialRecord, production []byte) (name, reference string) {
+// productionTrial is the name of the first successful trial whose config,
+// as install writes it, means the same as production (SameConfig), ""
+// when none does, and "the production config" as the reference.
+func productionTrial(trials []runs.TrialRecord, production []byte, install func([]byte) ([]byte, error)) (name, reference string) {
 	if production == nil {
 		return "", ""
 	}
 	for _, t := range trials {
-		if t.Status == runs.StatusOK && t.BackendConfig != "" && bytes.Equal(bytes.TrimSpace([]byte(t.BackendConfig)), bytes.TrimSpace(production)) {
+		if t.Status != runs.StatusOK || t.BackendConfig == "" {
+			continue
+		}
+		config := []byte(t.BackendConfig)
+		if install != nil {
+			c, err := install(config)
+			if err != nil {
+				continue
+			}
+			config = c
+		}
+		if SameConfig(config, production) {
 			return t.Name, "the production config"
 		}
 	}
 	return "", ""
+}
+
+// SameConfig reports whether two configs say the same: both parsed (YAML,
+// of which JSON is a part) to the same keys and values, numbers compared
+// by value (60 and 60.0 are equal), whatever the layout, key order or
+// quoting. Text that does not parse is compared byte for byte, less the
+// surrounding space.
+func SameConfig(a, b []byte) bool {
+	var va, vb any
+	if yaml.Unmarshal(a, &va) != nil || yaml.Unmarshal(b, &vb) != nil {
+		return bytes.Equal(bytes.TrimSpace(a), bytes.TrimSpace(b))
+	}
+	return reflect.DeepEqual(canonical(va), canonical(vb))
+}
+
+// canonical is v with every number a float64 and every map keyed by
+// strings, so that equal documents are DeepEqual.
+func canonical(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, x := range v {
+			out[k] = canonical(x)
+		}
+		return out
+	case map[any]any:
+		out := make(map[string]any, len(v))
+		for k, x := range v {
+			out[fmt.Sprint(k)] = canonical(x)
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = canonical(x)
+		}
+		return out
+	case int:
+		return float64(v)
+	case int64:
+		return float64(v)
+	case uint64:
+		return float64(v)
+	}
+	return v
 }
 
 // guard adds a reason for every guarded category of p that best regresses

@@ -166,7 +166,11 @@ func (c Config) checkPolicy(ctx context.Context) (forced bool, reason string, er
 		return false, "", fmt.Errorf("promotion policy: read production config: %w", err)
 	}
 	entry := c.Entry
-	d, err := CheckContext(ctx, c.Run, lb, entry, production, c.Policy)
+	policy := c.Policy
+	if policy.Install == nil {
+		policy.Install = c.Install
+	}
+	d, err := CheckContext(ctx, c.Run, lb, entry, production, policy)
 	if err != nil {
 		return false, "", fmt.Errorf("promotion policy: %w", err)
 	}
