@@ -174,6 +174,9 @@ func (c Config) checkPolicy(ctx context.Context) (forced bool, reason string, er
 	if err != nil {
 		return false, "", fmt.Errorf("promotion policy: %w", err)
 	}
+	if r := unfinishedRun(c.Run); r != "" {
+		d.Reasons, d.Allowed = append([]string{r}, d.Reasons...), false
+	}
 	if d.Allowed {
 		fmt.Fprintf(c.Log, "promotion policy: %q is significantly better than %s %q: %s\n", entry.Name, d.Reference, d.Against, d.Summary())
 		return false, "", nil
@@ -301,4 +304,19 @@ func WarnUnfinished(w io.Writer, configPath string, store *runs.Store) {
 	case state != "":
 		fmt.Fprintf(w, "warning: %s; 'tune rollback' restores the previous config and brings the service back up\n", state)
 	}
+}
+
+// unfinishedRun says why run is not promotable as it stands, "" when it
+// finished (its manifest says done): a run that failed, was interrupted
+// or is still running ranks trials that may be unverified or missing.
+func unfinishedRun(run *runs.Run) string {
+	m := run.Manifest
+	if m.Status == "done" {
+		return ""
+	}
+	why := fmt.Sprintf("run %s did not finish (status %s", run.ID(), m.Status)
+	if m.Error != "" {
+		why += ": " + m.Error
+	}
+	return why + "): its ranking may rest on trials that were never verified or never ran"
 }

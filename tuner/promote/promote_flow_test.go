@@ -78,6 +78,9 @@ func newPromoteFixture(t *testing.T) *promoteFixture {
 	if err := run.WriteLeaderboard(lb); err != nil {
 		t.Fatal(err)
 	}
+	if err := run.Finish("done", nil, time.Date(2026, 1, 1, 0, 1, 0, 0, time.UTC)); err != nil {
+		t.Fatal(err)
+	}
 	prod := filepath.Join(dir, "prod.yaml")
 	if err := os.WriteFile(prod, []byte("config: production\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -192,6 +195,55 @@ func TestPromoteTrialPolicy(t *testing.T) {
 			t.Errorf("journal: %+v, %v", hist, err)
 		}
 	})
+}
+
+// TestPromoteUnfinishedRun: the best trial of a run that failed, was
+// interrupted or is still running is not promoted without --force, which
+// journals why.
+func TestPromoteUnfinishedRun(t *testing.T) {
+	ok := func(string) error { return nil }
+	for _, status := range []string{"failed", "interrupted", "running", "analysing"} {
+		t.Run(status, func(t *testing.T) {
+			f := newPromoteFixture(t)
+			f.run.Manifest.Status, f.run.Manifest.Error = status, ""
+			if status == "failed" {
+				f.run.Manifest.Error = `replay and live results differ on query "475"`
+			}
+			var log bytes.Buffer
+			c := f.config(t, "better", &log, ok)
+			_, err := promote.Trial(context.Background(), c)
+			want := "run " + f.run.ID() + " did not finish (status " + status
+			if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "(--force promotes anyway") {
+				t.Fatalf("err = %v, want a refusal saying %q", err, want)
+			}
+			if status == "failed" && !strings.Contains(err.Error(), "replay and live results differ") {
+				t.Errorf("the refusal does not say why the run failed: %v", err)
+			}
+			if got := f.production(t); got != "config: production\n" {
+				t.Errorf("a refused promotion wrote the production config: %q", got)
+			}
+			c.Force = true
+			p, err := promote.Trial(context.Background(), c)
+			if err != nil || !p.Forced || !strings.Contains(p.Reason, "did not finish") {
+				t.Fatalf("forced: %+v, %v", p, err)
+			}
+		})
+	}
+}
+
+// TestPromoteRecognisesProduction: a production file that says what a
+// trial's config says, laid out otherwise (indented JSON for the trial's
+// YAML), is that trial's: promoting it again is refused (nothing to gain).
+func TestPromoteRecognisesProduction(t *testing.T) {
+	f := newPromoteFixture(t)
+	if err := os.WriteFile(f.prod, []byte("{\n  \"config\": \"better\"\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var log bytes.Buffer
+	_, err := promote.Trial(context.Background(), f.config(t, "better", &log, func(string) error { return nil }))
+	if want := `the best trial "better" is the production config itself`; err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("err = %v, want %q", err, want)
+	}
 }
 
 func TestPromoteTrialFailures(t *testing.T) {
