@@ -120,7 +120,15 @@ func Trial(ctx context.Context, c Config) (*Promoted, error) {
 	if n <= 0 {
 		n = DefaultSmokeQueries
 	}
-	sample = sampleQueries(queries, n)
+	// Only the queries the trial was scored on (a dev-split run's dev
+	// queries) have a recorded score to reproduce.
+	scored := queries[:0:0]
+	for _, q := range queries {
+		if _, ok := recorded[q.ID]; ok {
+			scored = append(scored, q)
+		}
+	}
+	sample = sampleQueries(scored, n)
 	config := []byte(rec.BackendConfig)
 	if c.Install != nil {
 		if config, err = c.Install(config); err != nil {

@@ -3,10 +3,12 @@ package settings
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 
+	"github.com/fusiontune/fusiontune/tuner/dataset"
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 
 	"github.com/fusiontune/fusiontune/backend"
@@ -120,7 +122,7 @@ func (s *Settings) PromoteConfig(run *runs.Run, r *runs.Redactor, log io.Writer)
 		ConfigPath: s.Backend.Config, Run: run, Policy: s.Policy(run.Manifest.Seed), Eval: s.Eval.Options(),
 		NewVerify: s.ProductionVerifier(r, log), Log: log, Install: s.ProductionConfig(CachePath("engine")),
 		Golden: func() ([]scoring.Query, scoring.Scorer, error) {
-			ds, err := s.OpenDataset()
+			ds, err := s.runDataset(run, log)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -131,4 +133,39 @@ func (s *Settings) PromoteConfig(run *runs.Run, r *runs.Redactor, log io.Writer)
 			return ds.Queries, scorer, nil
 		},
 	}
+}
+
+// runDataset opens the golden set run was scored with, for the smoke
+// evaluation of its promotion: the settings' (dataset.path) when its
+// digest is the run's, else the copy the run keeps of it (golden.EXT in
+// the run directory, read as dataset.path's format, split and corpus).
+// With neither, it is an input error naming both digests.
+func (s *Settings) runDataset(run *runs.Run, log io.Writer) (*dataset.Dataset, error) {
+	ds, err := s.OpenDataset()
+	want := run.Manifest.GoldenHash
+	if err == nil && (want == "" || ds.Golden.Hash == want) {
+		return ds, nil
+	}
+	d := s.Dataset
+	if ds != nil {
+		d = ds.Config
+	}
+	snapshot := filepath.Join(run.Dir, "golden"+filepath.Ext(d.Path))
+	if st, serr := os.Stat(snapshot); serr != nil || st.IsDir() {
+		if err != nil {
+			return nil, err
+		}
+		return nil, &inputerr.Error{Err: fmt.Errorf("dataset.path: the golden set %s (sha256 %s) is not the one run %s was scored with (sha256 %s), and the run keeps no copy of it: point dataset.path at that golden set",
+			d.Path, ds.Golden.Hash, run.ID(), want)}
+	}
+	d.Path = snapshot
+	rds, rerr := dataset.Open(d, s.EngineCorpusPath(), s.cache())
+	if rerr != nil {
+		return nil, fmt.Errorf("the golden set run %s was scored with (%s): %w", run.ID(), snapshot, rerr)
+	}
+	if rds.Golden.Hash != want {
+		return nil, fmt.Errorf("the golden set run %s keeps (%s) has sha256 %s, not the %s it recorded", run.ID(), snapshot, rds.Golden.Hash, want)
+	}
+	fmt.Fprintf(log, "note: the smoke evaluation uses the golden set run %s was scored with (%s): dataset.path's has changed since\n", run.ID(), snapshot)
+	return rds, nil
 }
