@@ -62,8 +62,9 @@ func (q *queryVectors) embed(ctx context.Context, text string) (string, error) {
 // TableName is the table of c's group.
 func TableName(prefix string, c Config) string { return prefix + "_" + c.Group() }
 
-// ensureTable creates and loads the table of c's group unless it exists;
-// made reports whether it was created now. The table, its rows and its
+// ensureTable creates and loads the table of c's group unless it exists
+// (a table a sweep kept from another version of the corpus file is loaded
+// again); made reports whether it was created now. The table, its rows and its
 // indexes are made in one transaction: the table exists whole or not at
 // all.
 func ensureTable(ctx context.Context, pool *pgxpool.Pool, prefix string, c Config, q *queryVectors, log io.Writer) (table string, made bool, err error) {
@@ -73,7 +74,17 @@ func ensureTable(ctx context.Context, pool *pgxpool.Pool, prefix string, c Confi
 		return "", false, fmt.Errorf("postgres: %w", err)
 	}
 	if exists {
-		return table, false, nil
+		old, err := stale(ctx, pool, table, c)
+		if err != nil {
+			return "", false, err
+		}
+		if !old {
+			return table, false, nil
+		}
+		if _, err := pool.Exec(ctx, "DROP TABLE "+table); err != nil {
+			return "", false, fmt.Errorf("postgres: drop %s: %w", table, err)
+		}
+		fmt.Fprintf(log, "postgres: %s was kept from another version of %s: loading it again\n", table, c.Corpus)
 	}
 	began := time.Now()
 	if err := q.load(ctx); err != nil {

@@ -193,7 +193,7 @@ func (f *Factory) Open(_ string, log io.Writer) (backend.Backend, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Backend{f: f, pool: pool, log: log, created: map[string]bool{}, cfg: f.o.Base}, nil
+	return &Backend{f: f, pool: pool, log: log, created: map[string]Config{}, cfg: f.o.Base}, nil
 }
 
 // Backend is an open postgres kind: a pool, the applied config, the
@@ -207,7 +207,7 @@ type Backend struct {
 	cfg     Config          // applied
 	table   string          // the table searches read ("" before the first Restart)
 	running Config          // the config the table was built for
-	created map[string]bool // tables this backend created, dropped by Close
+	created map[string]Config // tables this backend created (and their configs), kept by Close
 	vectors map[string]*queryVectors
 }
 
@@ -243,7 +243,7 @@ func (b *Backend) Restart(ctx context.Context) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if made {
-		b.created[table] = true
+		b.created[table] = c
 	}
 	b.table, b.running = table, c
 	return nil
@@ -379,21 +379,23 @@ func place[T any](s []T, n int, v T) []T {
 	return s
 }
 
-// Close drops the tables this backend created and closes the pool.
+// Close keeps the tables this backend created for a promotion (see keep:
+// the next promotion drops those its function does not read) and closes
+// the pool.
 func (b *Backend) Close() error {
 	b.mu.Lock()
-	tables := make([]string, 0, len(b.created))
-	for t := range b.created {
-		tables = append(tables, t)
+	tables := make(map[string]Config, len(b.created))
+	for t, c := range b.created {
+		tables[t] = c
 	}
-	b.created = map[string]bool{}
+	b.created = map[string]Config{}
 	b.mu.Unlock()
 	var errs []error
-	for _, t := range tables {
-		if _, err := b.pool.Exec(context.Background(), "DROP TABLE IF EXISTS "+t); err != nil {
-			errs = append(errs, fmt.Errorf("postgres: drop %s: %w", t, err))
+	for t, c := range tables {
+		if err := keep(context.Background(), b.pool, t, c); err != nil {
+			errs = append(errs, err)
 		} else {
-			fmt.Fprintf(b.log, "postgres: dropped %s\n", t)
+			fmt.Fprintf(b.log, "postgres: kept %s for a promotion (the next promotion drops the tables it does not read)\n", t)
 		}
 	}
 	b.pool.Close()

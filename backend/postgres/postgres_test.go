@@ -154,9 +154,13 @@ func mustConfig(t *testing.T, f *postgres.Factory, params map[string]any) postgr
 	return c
 }
 
-// TestCloseDropsTables: the tables a sweep loads are dropped at Close,
-// one per index-time group.
-func TestCloseDropsTables(t *testing.T) {
+// TestTablesKeptForPromotion: the tables a sweep loads (one per
+// index-time group) are kept at Close for a promotion; the promotion reads
+// the kept table of its group (no reload: the very HNSW index the sweep
+// verified) and drops the others; a kept table built from another version
+// of the corpus file is loaded again; rolling back past the first
+// promotion drops the function and the table it read.
+func TestTablesKeptForPromotion(t *testing.T) {
 	url := database(t)
 	corpus, queries := syntheticCorpus(t, 60, 1)
 	f := factory(t, url, corpus)
@@ -170,14 +174,19 @@ func TestCloseDropsTables(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close(ctx)
-	tables := func() int {
-		var n int
-		if err := conn.QueryRow(ctx, "SELECT count(*) FROM pg_tables WHERE tablename LIKE 'fusiontune\\_%'").Scan(&n); err != nil {
+	tables := func() []string {
+		rows, err := conn.Query(ctx, "SELECT tablename FROM pg_tables WHERE tablename LIKE 'fusiontune\\_%' ORDER BY 1")
+		if err != nil {
 			t.Fatal(err)
 		}
-		return n
+		names, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return names
 	}
-	for i, p := range []map[string]any{{}, {"fusion.k": 10}, {"chunk.size": 6, "chunk.overlap": 2}, {"custom.text_config": "simple"}} {
+	groups := []map[string]any{{}, {"fusion.k": 10}, {"chunk.size": 6, "chunk.overlap": 2}, {"custom.text_config": "simple"}}
+	for i, p := range groups {
 		if err := b.Apply(ctx, p); err != nil {
 			t.Fatal(err)
 		}
@@ -191,14 +200,87 @@ func TestCloseDropsTables(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if n := tables(); n != 3 {
+	if n := len(tables()); n != 3 {
 		t.Errorf("%d tables after 3 index-time groups", n)
 	}
 	if err := b.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if n := tables(); n != 0 {
-		t.Errorf("%d tables left after Close", n)
+	if n := len(tables()); n != 3 {
+		t.Fatalf("%d tables kept after Close, want 3", n)
+	}
+
+	prod := filepath.Join(t.TempDir(), "hybrid_search.yaml")
+	if err := os.WriteFile(prod, []byte(f.Describe(groups[2])), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var log strings.Builder
+	install, err := f.Verify(prod, t.TempDir(), &log, func(context.Context, backend.Searcher) error { return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := install(ctx); err != nil {
+		t.Fatal(err)
+	}
+	want := postgres.TableName(postgres.DefaultPrefix, mustConfig(t, f, groups[2]))
+	if got := tables(); len(got) != 1 || got[0] != want {
+		t.Errorf("tables after the promotion %v, want only %s", got, want)
+	}
+	if strings.Contains(log.String(), "postgres: loaded") {
+		t.Errorf("the promotion loaded a table again instead of the one the sweep kept:\n%s", log.String())
+	}
+
+	// Another version of the corpus file: a kept table of it is stale.
+	b2, err := f.Open(t.TempDir(), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b2.Apply(ctx, groups[0]); err != nil {
+		t.Fatal(err)
+	}
+	if err := b2.Restart(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := b2.Close(); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(corpus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(corpus, append(data, []byte(`{"_id": "new", "title": "comet", "text": "a comet and a telescope"}`+"\n")...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var reload strings.Builder
+	b3, err := f.Open(t.TempDir(), &reload)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b3.Close()
+	if err := b3.Apply(ctx, groups[0]); err != nil {
+		t.Fatal(err)
+	}
+	if err := b3.Restart(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(reload.String(), "was kept from another version of") || !strings.Contains(reload.String(), "61 chunks") {
+		t.Errorf("a table kept from another corpus was not loaded again:\n%s", reload.String())
+	}
+
+	// The rollback past the first promotion.
+	if err := os.Remove(prod); err != nil {
+		t.Fatal(err)
+	}
+	if err := install(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if def, err := postgres.FunctionDef(ctx, conn, postgres.DefaultFunction); err != nil || def != "" {
+		t.Errorf("the function is still there after the rollback past the first promotion: %v\n%s", err, def)
+	}
+	for _, tb := range tables() {
+		if tb == want {
+			t.Errorf("the table the first promotion's function read, %s, is still there", tb)
+		}
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/backend/fusion"
@@ -60,9 +61,10 @@ func FunctionDef(ctx context.Context, conn interface {
 }
 
 // Verify installs the production config for a promotion or a rollback:
-// it makes sure the config's table exists (loading it, kept after the
-// run), (re)creates the function hybrid_search with the config's settings
-// as its defaults, then runs check against a searcher calling the
+// it makes sure the config's table exists (the one the sweep kept, whose
+// HNSW index answered the trial's queries; loaded when there is none),
+// (re)creates the function hybrid_search with the config's settings as its
+// defaults, drops the other tables sweeps kept, then runs check against a searcher calling the
 // function as an application would. A config file that does not exist
 // (a rollback past the first promotion) drops the function.
 func (f *Factory) Verify(config, _ string, log io.Writer, check func(context.Context, backend.Searcher) error) (func(context.Context) error, error) {
@@ -76,11 +78,7 @@ func (f *Factory) Verify(config, _ string, log io.Writer, check func(context.Con
 		}
 		defer pool.Close()
 		if _, err := os.Stat(config); errors.Is(err, os.ErrNotExist) {
-			if _, err := pool.Exec(ctx, "DROP FUNCTION IF EXISTS "+f.o.Function+"(text, vector, int, int, float8, float8, float8, float8, float8)"); err != nil {
-				return fmt.Errorf("postgres: drop %s: %w", f.o.Function, err)
-			}
-			fmt.Fprintf(log, "postgres: %s does not exist: dropped the function %s\n", config, f.o.Function)
-			return nil
+			return f.retire(ctx, pool, config, log)
 		}
 		c, err := ReadConfig(config)
 		if err == nil {
@@ -96,6 +94,13 @@ func (f *Factory) Verify(config, _ string, log io.Writer, check func(context.Con
 		}
 		if _, err := pool.Exec(ctx, FunctionSQL(f.o.Function, table, f.o.EFSearch, c)); err != nil {
 			return fmt.Errorf("postgres: create function %s: %w", f.o.Function, err)
+		}
+		dropped, err := adopt(ctx, pool, f.o.Prefix, table)
+		for _, t := range dropped {
+			fmt.Fprintf(log, "postgres: dropped %s, kept by a sweep\n", t)
+		}
+		if err != nil {
+			return err
 		}
 		fmt.Fprintf(log, "postgres: function %s(query, query_vec, k) now ranks by %s over %s\n", f.o.Function, c.Fusion.Method, table)
 		return check(ctx, functionSearcher{pool: pool, name: f.o.Function, q: q})
@@ -138,4 +143,30 @@ func (s functionSearcher) Search(ctx context.Context, req backend.SearchRequest)
 	}
 	out.Routing = fusion.Routing(len(out.Hits))
 	return out, nil
+}
+
+// retire undoes the first promotion once its config file is gone (a
+// rollback past it): it drops the function and the kind's tables the
+// function read, leaving the database as it was before.
+func (f *Factory) retire(ctx context.Context, pool *pgxpool.Pool, config string, log io.Writer) error {
+	def, err := FunctionDef(ctx, pool, f.o.Function)
+	if err != nil {
+		return fmt.Errorf("postgres: %s: %w", f.o.Function, err)
+	}
+	if _, err := pool.Exec(ctx, "DROP FUNCTION IF EXISTS "+f.o.Function+"(text, vector, int, int, float8, float8, float8, float8, float8)"); err != nil {
+		return fmt.Errorf("postgres: drop %s: %w", f.o.Function, err)
+	}
+	fmt.Fprintf(log, "postgres: %s does not exist: dropped the function %s\n", config, f.o.Function)
+	seen := map[string]bool{}
+	for _, t := range regexp.MustCompile(`\b`+regexp.QuoteMeta(f.o.Prefix)+`_[0-9a-f]{16}\b`).FindAllString(def, -1) {
+		if seen[t] {
+			continue
+		}
+		seen[t] = true
+		if _, err := pool.Exec(ctx, "DROP TABLE IF EXISTS "+t); err != nil {
+			return fmt.Errorf("postgres: drop %s: %w", t, err)
+		}
+		fmt.Fprintf(log, "postgres: dropped %s, which the function read\n", t)
+	}
+	return nil
 }
