@@ -204,9 +204,9 @@ type Backend struct {
 	log  io.Writer
 
 	mu      sync.Mutex
-	cfg     Config          // applied
-	table   string          // the table searches read ("" before the first Restart)
-	running Config          // the config the table was built for
+	cfg     Config            // applied
+	table   string            // the table searches read ("" before the first Restart)
+	running Config            // the config the table was built for
 	created map[string]Config // tables this backend created (and their configs), kept by Close
 	vectors map[string]*queryVectors
 }
