@@ -165,7 +165,14 @@ func TestQueryVectorsEndToEnd(t *testing.T) {
 			}
 			e.write("tune.yaml", settings)
 			exp := e.write("exp.json", `{"baseline": {"params": {"custom.floor": -1}}, "experiments": [{"name": "floor", "params": {"custom.floor": 0.3}}]}`)
-			run, stdout, stderr := e.newRun(t, "--experiments", exp, "--mode", "live")
+			args := []string{"--experiments", exp, "--mode", "live"}
+			if kind == "http" {
+				args = args[:2] // auto: live, and it says so
+			}
+			run, stdout, stderr := e.newRun(t, args...)
+			if want := "note: --mode auto: backend.kind http does not replay: every trial runs live"; kind == "http" && !strings.Contains(stderr, want) {
+				t.Errorf("stderr lacks %q:\n%s", want, stderr)
+			}
 
 			// The vectors arrive: each request as the service received it.
 			f, err := os.Open(filepath.Join(e.dir, "requests.jsonl"))
@@ -219,7 +226,35 @@ func TestQueryVectorsEndToEnd(t *testing.T) {
 			if t.Failed() {
 				t.Logf("stdout:\n%s\nstderr:\n%s", stdout, stderr)
 			}
+			if kind == "http" {
+				promotionContract(t, e, "service.json", "floor", `"floor": 0.3`)
+			}
 		})
+	}
+}
+
+// promotionContract promotes trial of the latest run into production
+// (holding want once promoted) and rolls it back, twice: each apply and
+// each rollback succeeds, the rollback restores the production config's
+// bytes, and the settings the sweep defaulted (such as the corpus
+// backend.vectors is fitted on) serve the promotion as they served the
+// sweep.
+func promotionContract(t *testing.T, e *sweepEnv, production, trial, want string) {
+	t.Helper()
+	before, _ := os.ReadFile(filepath.Join(e.dir, production))
+	for round := 1; round <= 2; round++ {
+		e.mustRun(0, "apply", "latest", trial, "--force")
+		if got, _ := os.ReadFile(filepath.Join(e.dir, production)); !strings.Contains(string(got), want) {
+			t.Errorf("round %d: the production config after apply lacks %q:\n%s", round, want, got)
+		}
+		if _, stderr, code := e.run("rollback"); code != 0 {
+			log, _ := os.ReadFile(filepath.Join(e.dir, "vec.log"))
+			cfg, _ := os.ReadFile(filepath.Join(e.dir, production))
+			t.Fatalf("round %d: rollback: exit %d\n%s\nservice log:\n%s\nconfig:\n%s", round, code, stderr, log, cfg)
+		}
+		if got, _ := os.ReadFile(filepath.Join(e.dir, production)); !bytes.Equal(got, before) {
+			t.Errorf("round %d: the production config after rollback:\n%s\nwant:\n%s", round, got, before)
+		}
 	}
 }
 

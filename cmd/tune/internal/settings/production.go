@@ -97,7 +97,7 @@ func (s *Settings) ProductionVerifier(r *runs.Redactor, log io.Writer) promote.V
 		if err != nil {
 			return nil, err
 		}
-		o, err := s.Backend.Options("", h)
+		o, err := s.Backend.Options(s.vectorsCorpus(), h)
 		if err != nil {
 			return nil, err
 		}
@@ -168,4 +168,23 @@ func (s *Settings) runDataset(run *runs.Run, log io.Writer) (*dataset.Dataset, e
 	}
 	fmt.Fprintf(log, "note: the smoke evaluation uses the golden set run %s was scored with (%s): dataset.path's has changed since\n", run.ID(), snapshot)
 	return rds, nil
+}
+
+// vectorsCorpus is the corpus a promotion of the http or process kind fits
+// its query vectors on when backend.vectors names a model and no
+// backend.vectors.corpus: the dataset's, as the sweep did ("" for other
+// kinds, which read theirs from the production config, or when the
+// dataset cannot be opened: the kind then says what it lacks).
+func (s *Settings) vectorsCorpus() string {
+	if (s.Backend.Kind != KindHTTP && s.Backend.Kind != KindProcess) || s.Backend.Vectors.Model == "" || s.Backend.Vectors.Corpus != "" {
+		return ""
+	}
+	if s.Dataset.Corpus != "" {
+		return s.Dataset.Corpus
+	}
+	ds, err := s.OpenDataset()
+	if err != nil {
+		return ""
+	}
+	return ds.Corpus
 }

@@ -1,6 +1,7 @@
 package settings
 
 import (
+	"fmt"
 	"io"
 
 	"github.com/fusiontune/fusiontune/tuner/dataset"
@@ -43,6 +44,8 @@ func (s *Settings) SweepConfig(r tuner.SweepRequest, expFile string, red *runs.R
 	}
 	if c.Replay != nil {
 		c.Replay.Log = log
+	} else if m, _ := tuner.ParseMode(r.Mode); m == tuner.ModeAuto && (s.Backend.Kind == KindHTTP || s.Backend.Kind == KindProcess) {
+		fmt.Fprintf(log, "note: --mode auto: backend.kind %s does not replay: every trial runs live, its config written to %s and the service restarted on it\n", s.Backend.Kind, s.Backend.Config)
 	}
 	c.Trials, c.Latency, c.Constraints, c.ConstrainSampler = trials, s.Latency.Options(), s.ParsedConstraints, s.Score.ConstrainSampler
 	c.Log, c.Manifest.Args = log, r.Args
