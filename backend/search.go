@@ -13,11 +13,12 @@ type SearchRequest struct {
 	K       int            `json:"k,omitempty"`       // hits to return; 0 means the backend's default
 	Explain bool           `json:"explain,omitempty"` // also return each retriever's candidate list
 	Fusion  *fusion.Params `json:"fusion,omitempty"`  // per-request override of query-time fusion settings
-	// Variants asks a backend that supports them (the embedded engine) to
-	// fuse the same candidate lists again under each of these fusion
-	// overrides, answered in SearchResponse.Variants in order: one
+	// Variants asks a backend that supports them (the embedded engine, the
+	// postgres kind) to fuse the same query again under each of these
+	// fusion overrides, answered in SearchResponse.Variants in order: one
 	// retrieval, several fusions. Each variant's depth must equal the
-	// request's. A backend without support ignores them.
+	// request's (the postgres kind takes any). A backend without support
+	// ignores them.
 	Variants []fusion.Params `json:"variants,omitempty"`
 	// Timings asks a backend that measures them (the embedded engine) for
 	// its per-stage timings in SearchResponse.Timings (measured, so they

@@ -300,11 +300,40 @@ func (b *Backend) Search(ctx context.Context, req backend.SearchRequest) (backen
 	if k <= 0 {
 		k = 10
 	}
+	variants, err := b.variants(c, req.Variants)
+	if err != nil {
+		return backend.SearchResponse{}, err
+	}
 	vec, err := b.vectorsFor(c).embed(ctx, req.Query)
 	if err != nil {
 		return backend.SearchResponse{}, err
 	}
-	return search(ctx, b.pool, table, c, req.Query, vec, k, b.f.o.EFSearch, req.Explain)
+	return search(ctx, b.pool, table, c, req.Query, vec, k, b.f.o.EFSearch, req.Explain, variants)
+}
+
+// MaxVariants bounds the fusion variants of one request.
+const MaxVariants = 64
+
+// variants are the configs of a request's fusion variants, each over c:
+// the hybrid SQL takes every fusion setting per call (method, RRF k,
+// weights, depth), so a variant may change any of them.
+func (b *Backend) variants(c Config, vs []fusion.Params) ([]Config, error) {
+	if len(vs) > MaxVariants {
+		return nil, fmt.Errorf("postgres: variants: at most %d (got %d)", MaxVariants, len(vs))
+	}
+	out := make([]Config, len(vs))
+	for i := range vs {
+		v := c
+		v.Fusion = c.Fusion.Override(&vs[i])
+		if err := v.Validate(); err != nil {
+			return nil, fmt.Errorf("postgres: variants[%d]: %w", i, err)
+		}
+		if err := b.f.checkDepth(v); err != nil {
+			return nil, fmt.Errorf("variants[%d]: %w", i, err)
+		}
+		out[i] = v
+	}
+	return out, nil
 }
 
 // args are the named arguments of c's SQL for one query.
@@ -320,53 +349,80 @@ func args(c Config, query, vec string, k int) pgx.NamedArgs {
 	return a
 }
 
-// search runs c's hybrid SQL (and with explain its candidate SQL) in one
-// transaction with hnsw.ef_search set to ef (pgvector's default, 40, would
-// cut LIMIT 100 to 40 rows).
-func search(ctx context.Context, pool *pgxpool.Pool, table string, c Config, query, vec string, k, ef int, explain bool) (backend.SearchResponse, error) {
+// search runs c's hybrid SQL (and with explain its candidate SQL), then
+// the hybrid SQL of each variant config, in one transaction with
+// hnsw.ef_search set to ef (pgvector's default, 40, would cut LIMIT 100 to
+// 40 rows).
+func search(ctx context.Context, pool *pgxpool.Pool, table string, c Config, query, vec string, k, ef int, explain bool, variants []Config) (backend.SearchResponse, error) {
 	var out backend.SearchResponse
 	err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, "SELECT set_config('hnsw.ef_search', $1, true)", strconv.Itoa(ef)); err != nil {
 			return err
 		}
-		a := args(c, query, vec, k)
-		out.Hits = []backend.Hit{}
+		var err error
 		if !explain {
-			rows, err := tx.Query(ctx, named(HybridSQL(c.Fusion.Method), table, c.BM25.TextConfig), a)
+			out.Hits, err = hybrid(ctx, tx, table, c, query, vec, k)
+		} else {
+			err = explainSearch(ctx, tx, table, c, query, vec, k, &out)
+		}
+		if err != nil || len(variants) == 0 {
+			return err
+		}
+		out.Variants = make([]backend.Variant, len(variants))
+		for i, v := range variants {
+			hits, err := hybrid(ctx, tx, table, v, query, vec, k)
 			if err != nil {
-				return err
+				return fmt.Errorf("variants[%d]: %w", i, err)
 			}
-			var hit backend.Hit
-			_, err = pgx.ForEachRow(rows, []any{&hit.DocID, &hit.Score}, func() error {
-				out.Hits = append(out.Hits, hit)
-				return nil
-			})
-			return err
+			out.Variants[i] = backend.Variant{Hits: hits, Routing: fusion.Routing(len(hits))}
 		}
-		rows, err := tx.Query(ctx, named(ExplainSQL(c.Fusion.Method), table, c.BM25.TextConfig), a)
-		if err != nil {
-			return err
-		}
-		out.Candidates = map[string][]fusion.Candidate{BM25: {}, Dense: {}}
-		var list string
-		var cand fusion.Candidate
-		var n int64
-		_, err = pgx.ForEachRow(rows, []any{&list, &cand.ID, &cand.DocID, &cand.Score, &n}, func() error {
-			cand.Rank = int(n)
-			if list == "" {
-				out.Hits = place(out.Hits, int(n), backend.Hit{DocID: cand.DocID, Score: cand.Score})
-			} else {
-				out.Candidates[list] = place(out.Candidates[list], int(n), cand)
-			}
-			return nil
-		})
-		return err
+		return nil
 	})
 	if err != nil {
 		return backend.SearchResponse{}, fmt.Errorf("postgres: search: %w", err)
 	}
 	out.Routing = fusion.Routing(len(out.Hits))
 	return out, nil
+}
+
+// hybrid runs c's hybrid SQL for one query: the fused hits, best first.
+func hybrid(ctx context.Context, tx pgx.Tx, table string, c Config, query, vec string, k int) ([]backend.Hit, error) {
+	hits := []backend.Hit{}
+	rows, err := tx.Query(ctx, named(HybridSQL(c.Fusion.Method), table, c.BM25.TextConfig), args(c, query, vec, k))
+	if err != nil {
+		return nil, err
+	}
+	var hit backend.Hit
+	_, err = pgx.ForEachRow(rows, []any{&hit.DocID, &hit.Score}, func() error {
+		hits = append(hits, hit)
+		return nil
+	})
+	return hits, err
+}
+
+// explainSearch runs c's candidate SQL for one query: the fused hits and
+// each retriever's candidate list, into out.
+func explainSearch(ctx context.Context, tx pgx.Tx, table string, c Config, query, vec string, k int, out *backend.SearchResponse) error {
+	a := args(c, query, vec, k)
+	out.Hits = []backend.Hit{}
+	rows, err := tx.Query(ctx, named(ExplainSQL(c.Fusion.Method), table, c.BM25.TextConfig), a)
+	if err != nil {
+		return err
+	}
+	out.Candidates = map[string][]fusion.Candidate{BM25: {}, Dense: {}}
+	var list string
+	var cand fusion.Candidate
+	var n int64
+	_, err = pgx.ForEachRow(rows, []any{&list, &cand.ID, &cand.DocID, &cand.Score, &n}, func() error {
+		cand.Rank = int(n)
+		if list == "" {
+			out.Hits = place(out.Hits, int(n), backend.Hit{DocID: cand.DocID, Score: cand.Score})
+		} else {
+			out.Candidates[list] = place(out.Candidates[list], int(n), cand)
+		}
+		return nil
+	})
+	return err
 }
 
 // place puts v at the 1-based position n of s, growing it.

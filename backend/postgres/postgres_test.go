@@ -346,3 +346,49 @@ func TestEffectiveQueryTime(t *testing.T) {
 		{Params: map[string]any{"fusion.method": "combmnz"}, Name: "fusion.k"},
 	})
 }
+
+// TestVariantsAreSeparateSearches: a request's fusion variants (any
+// method, RRF k, weights or depth: the hybrid SQL takes them per call)
+// answer exactly what a search with each as its override answers.
+func TestVariantsAreSeparateSearches(t *testing.T) {
+	url := database(t)
+	corpus, queries := syntheticCorpus(t, 200, 20)
+	f := factory(t, url, corpus)
+	ctx := context.Background()
+	b, err := f.Open(t.TempDir(), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if err := b.Apply(ctx, map[string]any{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Restart(ctx); err != nil {
+		t.Fatal(err)
+	}
+	variants := []fusion.Params{
+		{K: 5}, {Weights: map[string]float64{postgres.BM25: 0.2, postgres.Dense: 1.8}},
+		{Method: fusion.Method("linear"), Depth: 30}, {K: 100, Depth: 120},
+	}
+	for _, q := range queries {
+		resp, err := b.Search(ctx, backend.SearchRequest{Query: q, K: 20, Variants: variants})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(resp.Variants) != len(variants) {
+			t.Fatalf("query %q: %d variants answered, want %d", q, len(resp.Variants), len(variants))
+		}
+		for i := range variants {
+			one, err := b.Search(ctx, backend.SearchRequest{Query: q, K: 20, Fusion: &variants[i]})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(resp.Variants[i].Hits, one.Hits) {
+				t.Errorf("query %q variant %d: %v, want %v", q, i, resp.Variants[i].Hits, one.Hits)
+			}
+		}
+	}
+	if _, err := b.Search(ctx, backend.SearchRequest{Query: queries[0], Variants: []fusion.Params{{Depth: 100000}}}); err == nil || !strings.Contains(err.Error(), "variants[0]") {
+		t.Errorf("a variant deeper than ef_search: %v, want an error naming variants[0]", err)
+	}
+}

@@ -55,6 +55,11 @@ func TestPostgresApplyBestRollback(t *testing.T) {
 	if !strings.Contains(r.Log, "replay") {
 		t.Errorf("the sweep did not replay:\n%s", r.Log)
 	}
+	// The hybrid SQL takes every fusion setting per call: the verified
+	// trials share one live pass.
+	if strings.Contains(r.Log, "one pass per trial") || !strings.Contains(r.Log, "(one pass for 2 trials)") {
+		t.Errorf("the verification did not run in one live pass:\n%s", r.Log)
+	}
 	sweeptest.Promote(t, cfg, r, true)
 	file1, def1 := state()
 	if !strings.Contains(def1, "hybrid_search(query text, query_vec vector, k integer DEFAULT 10") {
