@@ -15,11 +15,16 @@ import "fmt"
 //
 // Floors (s.Floors) drop the candidates scoring below them before either.
 // Terms are added bm25 first, then dense, each to 0, in float8, so the
-// SQL and this function agree bit for bit; ties are broken by document id
-// descending in byte order (COLLATE "C"). That is Fuse's rule for these two
-// methods, which Postgres calls after checking that s is one the SQL can
-// express: method rrf, or linear with min_max normalization, no MinScore,
-// no passage mode.
+// SQL and this function agree bit for bit.
+//
+// Tie rules, two of them: inside each leg, equal scores rank by chunk id
+// ascending in byte order (the SQL's ORDER BY score DESC, id COLLATE "C":
+// the positions, hence the RRF ranks, the candidate lists carry); in the
+// fused list, equal scores rank by document id descending in byte order
+// (COLLATE "C" DESC), which is Fuse's rule for these two methods. Postgres
+// takes the leg positions as the lists give them and calls Fuse after
+// checking that s is one the SQL can express: method rrf, or linear with
+// min_max normalization, no MinScore, no passage mode.
 func Postgres(lists map[string][]Candidate, s Settings) ([]Result, error) {
 	if err := PostgresExpresses(s); err != nil {
 		return nil, err
