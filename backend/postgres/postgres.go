@@ -13,6 +13,7 @@ import (
 	"github.com/fusiontune/fusiontune/backend/fusion"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"gopkg.in/yaml.v3"
 )
 
 // Kind is the setting backend.kind of this kind.
@@ -48,11 +49,15 @@ type Options struct {
 	// promoted function (DefaultFunction when empty). Both: lowercase
 	// letters, digits and _.
 	Prefix, Function string
+	// Attach, when set, tunes the query-time parameters of the user's own
+	// table or SQL instead of tables the kind loads (see Attach).
+	Attach *Attach
 }
 
 // Factory is the postgres kind, ready to check, describe and open.
 type Factory struct {
-	o Options
+	o    Options
+	legs legs // the candidate SQL: the kind's own tables', or Attach's
 }
 
 var (
@@ -96,10 +101,26 @@ func New(o Options) (*Factory, error) {
 	if !textConfigName(o.Function) {
 		return nil, fmt.Errorf("backend.postgres.function: lowercase letters, digits and _ (got %q)", o.Function)
 	}
+	l := ownLegs
+	if a := o.Attach; a != nil {
+		if err := a.check(); err != nil {
+			return nil, err
+		}
+		// The index is the user's: its "config" is a marker, the query
+		// vectors' embedder and the text configuration of the query.
+		o.Base.Corpus, o.Base.Chunk, o.Base.Dense.Model = "attach:"+a.name(), ChunkConfig{}, a.QueryVectors
+		if o.Base.BM25.TextConfig = a.TextConfig; a.TextConfig == "" {
+			o.Base.BM25.TextConfig = DefaultTextConfig
+		}
+		if a.Function != "" {
+			o.Function = a.Function
+		}
+		l = a.legs()
+	}
 	if err := o.Base.Validate(); err != nil {
 		return nil, fmt.Errorf("backend.postgres: %w", err)
 	}
-	return &Factory{o: o}, nil
+	return &Factory{o: o, legs: l}, nil
 }
 
 func redactURL(s string) string {
@@ -124,6 +145,9 @@ func (f *Factory) config(params map[string]any) (Config, error) {
 	if err == nil {
 		err = f.checkDepth(c)
 	}
+	if err == nil && f.o.Attach != nil && c.Group() != f.o.Base.Group() {
+		err = fmt.Errorf("postgres: attached to %s, the kind tunes query-time parameters only (fusion.*, depth, bm25.min_score, dense.min_score): chunk.*, dense.model and bm25.text_config belong to your index", f.o.Attach.name())
+	}
 	return c, err
 }
 
@@ -141,7 +165,12 @@ func (f *Factory) Describe(params map[string]any) string {
 	if err != nil {
 		return "render error: " + err.Error()
 	}
-	b, err := c.Marshal()
+	var b []byte
+	if f.o.Attach != nil {
+		b, err = yaml.Marshal(QueryParamsOf(c))
+	} else {
+		b, err = c.Marshal()
+	}
 	if err != nil {
 		return "render error: " + err.Error()
 	}
@@ -177,6 +206,15 @@ func (f *Factory) connect(ctx context.Context) (*pgxpool.Pool, error) {
 	if err != nil {
 		return nil, fmt.Errorf("postgres: connect: %w", err)
 	}
+	if f.o.Attach != nil {
+		// Read-only credentials: the extension is the user's, not created.
+		var has bool
+		if err := pool.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'vector')").Scan(&has); err != nil || !has {
+			pool.Close()
+			return nil, fmt.Errorf("postgres: attach: the database has no vector extension (pgvector): %v", err)
+		}
+		return pool, nil
+	}
 	if _, err := pool.Exec(ctx, "CREATE EXTENSION IF NOT EXISTS vector"); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("postgres: CREATE EXTENSION vector (is pgvector installed? see scripts/install-pgvector.sh): %w", err)
@@ -208,7 +246,12 @@ type Backend struct {
 	table   string            // the table searches read ("" before the first Restart)
 	running Config            // the config the table was built for
 	created map[string]Config // tables this backend created (and their configs), kept by Close
-	vectors map[string]*queryVectors
+	vectors map[string]queryEmbedder
+}
+
+// queryEmbedder gives a query its vector literal.
+type queryEmbedder interface {
+	embed(ctx context.Context, text string) (string, error)
 }
 
 // Apply keeps params' config; Restart builds its table when needed.
@@ -236,7 +279,14 @@ func (b *Backend) Restart(ctx context.Context) error {
 	b.mu.Lock()
 	c := b.cfg
 	b.mu.Unlock()
-	table, made, err := ensureTable(ctx, b.pool, b.f.o.Prefix, c, b.vectorsFor(c), b.log)
+	if a := b.f.o.Attach; a != nil {
+		// The user's table: nothing to load, nothing to drop.
+		b.mu.Lock()
+		b.table, b.running = a.name(), c
+		b.mu.Unlock()
+		return nil
+	}
+	table, made, err := ensureTable(ctx, b.pool, b.f.o.Prefix, c, b.vectorsFor(c).(*queryVectors), b.log)
 	if err != nil {
 		return err
 	}
@@ -250,17 +300,26 @@ func (b *Backend) Restart(ctx context.Context) error {
 }
 
 // vectorsFor returns the (lazily fitted) query embedder of c's group.
-func (b *Backend) vectorsFor(c Config) *queryVectors {
+func (b *Backend) vectorsFor(c Config) queryEmbedder {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.vectors == nil {
-		b.vectors = map[string]*queryVectors{}
+		b.vectors = map[string]queryEmbedder{}
 	}
 	g := c.Group()
 	if b.vectors[g] == nil {
-		b.vectors[g] = newQueryVectors(c)
+		b.vectors[g] = b.f.queryEmbedder(c)
 	}
 	return b.vectors[g]
+}
+
+// queryEmbedder is c's query embedder: the group's, fitted on its texts,
+// or the attached index's QueryVectors.
+func (f *Factory) queryEmbedder(c Config) queryEmbedder {
+	if f.o.Attach != nil {
+		return &attachedVectors{a: *f.o.Attach}
+	}
+	return newQueryVectors(c)
 }
 
 // Ready pings the database.
@@ -308,7 +367,7 @@ func (b *Backend) Search(ctx context.Context, req backend.SearchRequest) (backen
 	if err != nil {
 		return backend.SearchResponse{}, err
 	}
-	return search(ctx, b.pool, table, c, req.Query, vec, k, b.f.o.EFSearch, req.Explain, variants)
+	return search(ctx, b.pool, b.f.legs, table, c, req.Query, vec, k, b.f.o.EFSearch, req.Explain, variants)
 }
 
 // MaxVariants bounds the fusion variants of one request.
@@ -353,7 +412,7 @@ func args(c Config, query, vec string, k int) pgx.NamedArgs {
 // the hybrid SQL of each variant config, in one transaction with
 // hnsw.ef_search set to ef (pgvector's default, 40, would cut LIMIT 100 to
 // 40 rows).
-func search(ctx context.Context, pool *pgxpool.Pool, table string, c Config, query, vec string, k, ef int, explain bool, variants []Config) (backend.SearchResponse, error) {
+func search(ctx context.Context, pool *pgxpool.Pool, l legs, table string, c Config, query, vec string, k, ef int, explain bool, variants []Config) (backend.SearchResponse, error) {
 	var out backend.SearchResponse
 	err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, "SELECT set_config('hnsw.ef_search', $1, true)", strconv.Itoa(ef)); err != nil {
@@ -361,16 +420,16 @@ func search(ctx context.Context, pool *pgxpool.Pool, table string, c Config, que
 		}
 		var err error
 		if !explain {
-			out.Hits, err = hybrid(ctx, tx, table, c, query, vec, k)
+			out.Hits, err = hybrid(ctx, tx, l, table, c, query, vec, k)
 		} else {
-			err = explainSearch(ctx, tx, table, c, query, vec, k, &out)
+			err = explainSearch(ctx, tx, l, table, c, query, vec, k, &out)
 		}
 		if err != nil || len(variants) == 0 {
 			return err
 		}
 		out.Variants = make([]backend.Variant, len(variants))
 		for i, v := range variants {
-			hits, err := hybrid(ctx, tx, table, v, query, vec, k)
+			hits, err := hybrid(ctx, tx, l, table, v, query, vec, k)
 			if err != nil {
 				return fmt.Errorf("variants[%d]: %w", i, err)
 			}
@@ -386,9 +445,9 @@ func search(ctx context.Context, pool *pgxpool.Pool, table string, c Config, que
 }
 
 // hybrid runs c's hybrid SQL for one query: the fused hits, best first.
-func hybrid(ctx context.Context, tx pgx.Tx, table string, c Config, query, vec string, k int) ([]backend.Hit, error) {
+func hybrid(ctx context.Context, tx pgx.Tx, l legs, table string, c Config, query, vec string, k int) ([]backend.Hit, error) {
 	hits := []backend.Hit{}
-	rows, err := tx.Query(ctx, named(HybridSQL(c.Fusion.Method), table, c.BM25.TextConfig), args(c, query, vec, k))
+	rows, err := tx.Query(ctx, named(l.hybrid(c.Fusion.Method), table, c.BM25.TextConfig), args(c, query, vec, k))
 	if err != nil {
 		return nil, err
 	}
@@ -402,10 +461,10 @@ func hybrid(ctx context.Context, tx pgx.Tx, table string, c Config, query, vec s
 
 // explainSearch runs c's candidate SQL for one query: the fused hits and
 // each retriever's candidate list, into out.
-func explainSearch(ctx context.Context, tx pgx.Tx, table string, c Config, query, vec string, k int, out *backend.SearchResponse) error {
+func explainSearch(ctx context.Context, tx pgx.Tx, l legs, table string, c Config, query, vec string, k int, out *backend.SearchResponse) error {
 	a := args(c, query, vec, k)
 	out.Hits = []backend.Hit{}
-	rows, err := tx.Query(ctx, named(ExplainSQL(c.Fusion.Method), table, c.BM25.TextConfig), a)
+	rows, err := tx.Query(ctx, named(l.explain(c.Fusion.Method), table, c.BM25.TextConfig), a)
 	if err != nil {
 		return err
 	}

@@ -20,13 +20,18 @@ import (
 // c's value. It sets hnsw.ef_search for the rest of the caller's
 // transaction.
 func FunctionSQL(name, table string, ef int, c Config) string {
+	return functionSQL(name, table, ef, c, ownLegs)
+}
+
+// functionSQL is FunctionSQL over the candidate SQL l.
+func functionSQL(name, table string, ef int, c Config, l legs) string {
 	lit := func(f *float64) string {
 		if f == nil {
 			return "NULL"
 		}
 		return fmt.Sprintf("%v", *f)
 	}
-	body := bind(HybridSQL(c.Fusion.Method), table, c.BM25.TextConfig, func(p, typ string) string {
+	body := bind(l.hybrid(c.Fusion.Method), table, c.BM25.TextConfig, func(p, typ string) string {
 		if p == "vector" {
 			return name + ".query_vec"
 		}
@@ -80,6 +85,9 @@ func (f *Factory) Verify(config, _ string, log io.Writer, check func(context.Con
 		if _, err := os.Stat(config); errors.Is(err, os.ErrNotExist) {
 			return f.retire(ctx, pool, config, log)
 		}
+		if f.o.Attach != nil {
+			return f.verifyAttached(ctx, pool, config, log, check)
+		}
 		c, err := ReadConfig(config)
 		if err == nil {
 			err = f.checkDepth(c)
@@ -111,7 +119,7 @@ func (f *Factory) Verify(config, _ string, log io.Writer, check func(context.Con
 type functionSearcher struct {
 	pool *pgxpool.Pool
 	name string
-	q    *queryVectors
+	q    queryEmbedder
 }
 
 func (s functionSearcher) Ready(ctx context.Context) error { return s.pool.Ping(ctx) }
@@ -149,6 +157,10 @@ func (s functionSearcher) Search(ctx context.Context, req backend.SearchRequest)
 // rollback past it): it drops the function and the kind's tables the
 // function read, leaving the database as it was before.
 func (f *Factory) retire(ctx context.Context, pool *pgxpool.Pool, config string, log io.Writer) error {
+	if f.o.Attach != nil && f.o.Attach.Function == "" {
+		fmt.Fprintf(log, "postgres: %s does not exist: nothing else to undo (no function)\n", config)
+		return nil
+	}
 	def, err := FunctionDef(ctx, pool, f.o.Function)
 	if err != nil {
 		return fmt.Errorf("postgres: %s: %w", f.o.Function, err)
@@ -157,6 +169,9 @@ func (f *Factory) retire(ctx context.Context, pool *pgxpool.Pool, config string,
 		return fmt.Errorf("postgres: drop %s: %w", f.o.Function, err)
 	}
 	fmt.Fprintf(log, "postgres: %s does not exist: dropped the function %s\n", config, f.o.Function)
+	if f.o.Attach != nil {
+		return nil // the table is the user's
+	}
 	seen := map[string]bool{}
 	for _, t := range regexp.MustCompile(`\b`+regexp.QuoteMeta(f.o.Prefix)+`_[0-9a-f]{16}\b`).FindAllString(def, -1) {
 		if seen[t] {
@@ -169,4 +184,53 @@ func (f *Factory) retire(ctx context.Context, pool *pgxpool.Pool, config string,
 		fmt.Fprintf(log, "postgres: dropped %s, which the function read\n", t)
 	}
 	return nil
+}
+
+// verifyAttached installs an attach-mode parameters file: with
+// Attach.Function it (re)creates that function over the user's table or
+// SQL, the file's parameters its defaults; then it runs check against a
+// searcher running the hybrid SQL as the application would (through the
+// function when there is one).
+func (f *Factory) verifyAttached(ctx context.Context, pool *pgxpool.Pool, config string, log io.Writer, check func(context.Context, backend.Searcher) error) error {
+	c, err := readParams(config, f.o.Base)
+	if err == nil {
+		err = f.checkDepth(c)
+	}
+	if err != nil {
+		return err
+	}
+	a := f.o.Attach
+	q := f.queryEmbedder(c)
+	if a.Function == "" {
+		fmt.Fprintf(log, "postgres: %s holds the query parameters for %s (no function: your application passes them to its SQL)\n", config, a.name())
+		return check(ctx, attachedSearcher{pool: pool, f: f, c: c, q: q})
+	}
+	if _, err := pool.Exec(ctx, functionSQL(a.Function, a.Table, f.o.EFSearch, c, f.legs)); err != nil {
+		return fmt.Errorf("postgres: create function %s: %w", a.Function, err)
+	}
+	fmt.Fprintf(log, "postgres: function %s(query, query_vec, k) now ranks %s by %s\n", a.Function, a.name(), c.Fusion.Method)
+	return check(ctx, functionSearcher{pool: pool, name: a.Function, q: q})
+}
+
+// attachedSearcher runs the hybrid SQL over the attached index with the
+// parameters file's settings.
+type attachedSearcher struct {
+	pool *pgxpool.Pool
+	f    *Factory
+	c    Config
+	q    queryEmbedder
+}
+
+func (s attachedSearcher) Ready(ctx context.Context) error { return s.pool.Ping(ctx) }
+
+func (s attachedSearcher) Search(ctx context.Context, req backend.SearchRequest) (backend.SearchResponse, error) {
+	vec, err := s.q.embed(ctx, req.Query)
+	if err != nil {
+		return backend.SearchResponse{}, err
+	}
+	k := req.K
+	if k <= 0 {
+		k = 10
+	}
+	return search(ctx, s.pool, s.f.legs, s.f.o.Attach.name(), s.c, req.Query, vec, k, s.f.o.EFSearch, false, nil)
 }

@@ -57,32 +57,45 @@ const (
   ON b.doc_id = d.doc_id`
 )
 
+// legs are the SQL of the two candidate lists: each returns (id, doc_id,
+// score, pos), the first {depth} best first with their 1-based positions.
+// The kind's own tables use bm25LegSQL and denseLegSQL; an attached table
+// the user's (Attach.legs).
+type legs struct{ bm25, dense string }
+
+// ownLegs are the legs over the kind's own tables.
+var ownLegs = legs{bm25: bm25LegSQL, dense: denseLegSQL}
+
 // with is the common part of the hybrid and explain queries: the legs bl
 // and dl (the candidate lists), their collapsed documents b and d, the
 // fused documents f.
-func with(method fusion.Method) string {
+func (l legs) with(method fusion.Method) string {
 	b := strings.NewReplacer("{leg}", "bl", "{w}", "{w_bm25}", "{floor}", "{floor_bm25}").Replace(collapsedSQL)
 	d := strings.NewReplacer("{leg}", "dl", "{w}", "{w_dense}", "{floor}", "{floor_dense}").Replace(collapsedSQL)
 	fuse := fuseRRF
 	if method == fusion.Linear {
 		fuse = fuseLinear
 	}
-	return "WITH bl AS (" + bm25LegSQL + "),\ndl AS (" + denseLegSQL + "),\nb AS (" + b + "),\nd AS (" + d + "),\nf AS (" + fuse + ")\n"
+	return "WITH bl AS (" + l.bm25 + "),\ndl AS (" + l.dense + "),\nb AS (" + b + "),\nd AS (" + d + "),\nf AS (" + fuse + ")\n"
 }
 
 // HybridSQL is the hybrid query of method (rrf or linear with min-max)
 // with its parameters in {name} form: it returns doc_id and score, best
 // first (ties by document id descending, byte order), at most {k} rows.
-func HybridSQL(method fusion.Method) string {
-	return with(method) + `SELECT doc_id, score FROM f ORDER BY score DESC, doc_id COLLATE "C" DESC LIMIT {k}`
+func HybridSQL(method fusion.Method) string { return ownLegs.hybrid(method) }
+
+func (l legs) hybrid(method fusion.Method) string {
+	return l.with(method) + `SELECT doc_id, score FROM f ORDER BY score DESC, doc_id COLLATE "C" DESC LIMIT {k}`
 }
 
 // ExplainSQL is HybridSQL plus each retriever's candidate list (its leg
 // before the collapse and the floors: what replay fuses), from one
 // evaluation of the legs: rows (list, id, doc_id, score, n), list "" for
 // the n-th hit, else the retriever whose n-th candidate the row is.
-func ExplainSQL(method fusion.Method) string {
-	return with(method) + `SELECT '' AS list, doc_id AS id, doc_id, score, n FROM (
+func ExplainSQL(method fusion.Method) string { return ownLegs.explain(method) }
+
+func (l legs) explain(method fusion.Method) string {
+	return l.with(method) + `SELECT '' AS list, doc_id AS id, doc_id, score, n FROM (
     SELECT doc_id, score, row_number() OVER (ORDER BY score DESC, doc_id COLLATE "C" DESC) AS n FROM f) h WHERE n <= {k}
 UNION ALL SELECT 'bm25', id, doc_id, score, pos FROM bl
 UNION ALL SELECT 'dense', id, doc_id, score, pos FROM dl`
