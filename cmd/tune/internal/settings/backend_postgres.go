@@ -38,6 +38,45 @@ type Postgres struct {
 	// Prefix names the tables, Function the promoted SQL function.
 	Prefix   string `mapstructure:"prefix"`
 	Function string `mapstructure:"function"`
+	// Attach (backend.postgres.attach) points the kind at the user's own
+	// table or SQL instead of tables it loads (postgres.Attach).
+	Attach PostgresAttach `mapstructure:"attach"`
+}
+
+// PostgresAttach (backend.postgres.attach) is the user's table or SQL the
+// postgres kind tunes in place: query-time parameters only.
+type PostgresAttach struct {
+	Table        string `mapstructure:"table"`
+	ID           string `mapstructure:"id"`
+	Text         string `mapstructure:"text"`
+	TSVector     string `mapstructure:"tsvector"`
+	Vector       string `mapstructure:"vector"`
+	TextConfig   string `mapstructure:"text_config"`
+	BM25SQL      string `mapstructure:"bm25_sql"`
+	DenseSQL     string `mapstructure:"dense_sql"`
+	QueryVectors string `mapstructure:"query_vectors"`
+	BaseURL      string `mapstructure:"base_url"`
+	APIKeyEnv    string `mapstructure:"api_key_env"`
+	Function     string `mapstructure:"function"`
+}
+
+// set reports whether the attach block names an index.
+func (a PostgresAttach) set() bool { return a.Table != "" || a.BM25SQL != "" || a.DenseSQL != "" }
+
+// options is the kind's Attach; a file:<path> of query vectors is made
+// absolute, an openai:<model>'s key read from the environment.
+func (a PostgresAttach) options(secret func(...string)) (*postgres.Attach, error) {
+	qv := a.QueryVectors
+	if path, ok := strings.CutPrefix(qv, "file:"); ok && path != "" {
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			return nil, fmt.Errorf("backend.postgres.attach.query_vectors: %w", err)
+		}
+		qv = "file:" + abs
+	}
+	return &postgres.Attach{Table: a.Table, ID: a.ID, Text: a.Text, TSVector: a.TSVector, Vector: a.Vector, TextConfig: a.TextConfig,
+		BM25SQL: a.BM25SQL, DenseSQL: a.DenseSQL, QueryVectors: qv, Function: a.Function,
+		VectorOptions: embedOptions(qv, a.BaseURL, a.APIKeyEnv, secret)}, nil
 }
 
 // Vectors (backend.vectors) name the embedder that gives the process and
@@ -110,7 +149,15 @@ func (b Backend) postgresOptions(corpus string, secret func(...string)) (postgre
 		// promote and rollback read the corpus from the production config.
 		base.Corpus = "-"
 	}
-	return postgres.Options{URL: p.URL, Password: password, Base: base, EFSearch: p.EFSearch, Prefix: p.Prefix, Function: p.Function}, nil
+	o := postgres.Options{URL: p.URL, Password: password, Base: base, EFSearch: p.EFSearch, Prefix: p.Prefix, Function: p.Function}
+	if p.Attach.set() {
+		a, err := p.Attach.options(secret)
+		if err != nil {
+			return o, err
+		}
+		o.Attach = a
+	}
+	return o, nil
 }
 
 // queryVectors fills search.QueryVector from backend.vectors; corpusPath is the
