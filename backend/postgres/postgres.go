@@ -419,9 +419,12 @@ func search(ctx context.Context, pool *pgxpool.Pool, l legs, table string, c Con
 			return err
 		}
 		var err error
-		if !explain {
+		switch {
+		case !explain && len(variants) > 0:
+			return multiSearch(ctx, tx, l, table, append([]Config{c}, variants...), query, vec, k, &out)
+		case !explain:
 			out.Hits, err = hybrid(ctx, tx, l, table, c, query, vec, k)
-		} else {
+		default:
 			err = explainSearch(ctx, tx, l, table, c, query, vec, k, &out)
 		}
 		if err != nil || len(variants) == 0 {
@@ -442,6 +445,44 @@ func search(ctx context.Context, pool *pgxpool.Pool, l legs, table string, c Con
 	}
 	out.Routing = fusion.Routing(len(out.Hits))
 	return out, nil
+}
+
+// multiSearch ranks one query under cs, a request's config and its
+// variants, in one statement (legs.multi): the request's hits and each
+// variant's, into out.
+func multiSearch(ctx context.Context, tx pgx.Tx, l legs, table string, cs []Config, query, vec string, k int, out *backend.SearchResponse) error {
+	deepest := cs[0]
+	for _, c := range cs[1:] {
+		if c.Fusion.Depth > deepest.Fusion.Depth {
+			deepest.Fusion.Depth = c.Fusion.Depth
+		}
+	}
+	text, own := l.multi(cs)
+	a := args(deepest, query, vec, k)
+	for name, v := range own {
+		a[name] = v
+	}
+	rows, err := tx.Query(ctx, named(text, table, deepest.BM25.TextConfig), a)
+	if err != nil {
+		return err
+	}
+	ranked := make([][]backend.Hit, len(cs))
+	var v, n int64
+	var hit backend.Hit
+	_, err = pgx.ForEachRow(rows, []any{&v, &hit.DocID, &hit.Score, &n}, func() error {
+		ranked[v] = place(ranked[v], int(n), hit)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	out.Hits = append([]backend.Hit{}, ranked[0]...)
+	out.Variants = make([]backend.Variant, len(cs)-1)
+	for i, hits := range ranked[1:] {
+		hits = append([]backend.Hit{}, hits...)
+		out.Variants[i] = backend.Variant{Hits: hits, Routing: fusion.Routing(len(hits))}
+	}
+	return nil
 }
 
 // hybrid runs c's hybrid SQL for one query: the fused hits, best first.

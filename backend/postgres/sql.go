@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/fusiontune/fusiontune/backend/fusion"
+	"github.com/jackc/pgx/v5"
 )
 
 // The SQL texts below name their parameters {query}, {vector}, {k},
@@ -120,4 +121,40 @@ func bind(text, table, tsconfig string, arg func(name, typ string) string) strin
 // named binds text for pgx.NamedArgs: @name cast to its type.
 func named(text, table, tsconfig string) string {
 	return bind(text, table, tsconfig, func(name, typ string) string { return fmt.Sprintf("(@%s::%s)", name, typ) })
+}
+
+// multi is one statement ranking a query under several configs cs (a
+// request and its fusion variants): the legs are evaluated once, as deep
+// as the deepest config ({depth}), and each config fuses its first
+// depth_i positions with its own method, RRF k and weights (floors are
+// the request's: variants do not set them). Rows are (v, doc_id, score,
+// n): the n-th hit of config v, at most {k} per config.
+func (l legs) multi(cs []Config) (string, pgx.NamedArgs) {
+	var b strings.Builder
+	b.WriteString("WITH bl AS (" + l.bm25 + "),\ndl AS (" + l.dense + ")")
+	a := pgx.NamedArgs{}
+	for i, c := range cs {
+		v := func(name string) string { return fmt.Sprintf("%s_%d", name, i) }
+		a[v("depth")], a[v("rrf_k")], a[v("w_bm25")], a[v("w_dense")] = c.Fusion.Depth, c.Fusion.K, c.Fusion.Weight(BM25), c.Fusion.Weight(Dense)
+		cut := func(leg string) string {
+			return fmt.Sprintf("(SELECT * FROM %s WHERE pos <= (@%s::int))", leg, v("depth"))
+		}
+		own := strings.NewReplacer("{w_bm25}", "(@"+v("w_bm25")+"::float8)", "{w_dense}", "(@"+v("w_dense")+"::float8)", "{rrf_k}", "(@"+v("rrf_k")+"::float8)")
+		bc := strings.NewReplacer("{leg}", cut("bl"), "{w}", "{w_bm25}", "{floor}", "{floor_bm25}").Replace(collapsedSQL)
+		dc := strings.NewReplacer("{leg}", cut("dl"), "{w}", "{w_dense}", "{floor}", "{floor_dense}").Replace(collapsedSQL)
+		fuse := fuseRRF
+		if c.Fusion.Method == fusion.Linear {
+			fuse = fuseLinear
+		}
+		fmt.Fprintf(&b, ",\nf%d AS (WITH b AS (%s),\nd AS (%s)\n%s)", i, own.Replace(bc), own.Replace(dc), own.Replace(fuse))
+	}
+	b.WriteString("\n")
+	for i := range cs {
+		if i > 0 {
+			b.WriteString("\nUNION ALL ")
+		}
+		fmt.Fprintf(&b, `SELECT %d AS v, doc_id, score, n FROM (
+    SELECT doc_id, score, row_number() OVER (ORDER BY score DESC, doc_id COLLATE "C" DESC) AS n FROM f%d) h%d WHERE n <= {k}`, i, i, i)
+	}
+	return b.String(), a
 }
