@@ -1,14 +1,17 @@
 package postgres_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/backend/postgres"
 	"github.com/fusiontune/fusiontune/internal/pgtest"
 )
@@ -70,4 +73,23 @@ func factory(t testing.TB, url, corpus string) *postgres.Factory {
 		t.Fatal(err)
 	}
 	return f
+}
+
+// opened opens f's backend on its base config, its table loaded; it is
+// closed when t ends.
+func opened(t *testing.T, f *postgres.Factory) backend.Backend {
+	t.Helper()
+	ctx := context.Background()
+	b, err := f.Open(t.TempDir(), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	if err := b.Apply(ctx, map[string]any{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Restart(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

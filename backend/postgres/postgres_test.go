@@ -27,17 +27,7 @@ func TestHybridSQLIsFusionPostgres(t *testing.T) {
 	corpus, queries := syntheticCorpus(t, 300, 60)
 	f := factory(t, url, corpus)
 	ctx := context.Background()
-	b, err := f.Open(t.TempDir(), io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	if err := b.Apply(ctx, map[string]any{}); err != nil {
-		t.Fatal(err)
-	}
-	if err := b.Restart(ctx); err != nil {
-		t.Fatal(err)
-	}
+	b := opened(t, f)
 	for _, tc := range []struct {
 		name   string
 		params map[string]any
@@ -355,17 +345,7 @@ func TestVariantsAreSeparateSearches(t *testing.T) {
 	corpus, queries := syntheticCorpus(t, 200, 20)
 	f := factory(t, url, corpus)
 	ctx := context.Background()
-	b, err := f.Open(t.TempDir(), io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	if err := b.Apply(ctx, map[string]any{}); err != nil {
-		t.Fatal(err)
-	}
-	if err := b.Restart(ctx); err != nil {
-		t.Fatal(err)
-	}
+	b := opened(t, f)
 	variants := []fusion.Params{
 		{K: 5}, {Weights: map[string]float64{postgres.BM25: 0.2, postgres.Dense: 1.8}},
 		{Method: fusion.Method("linear"), Depth: 30}, {K: 100, Depth: 120},

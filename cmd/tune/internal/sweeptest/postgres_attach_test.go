@@ -12,8 +12,6 @@ import (
 
 	"github.com/fusiontune/fusiontune/backend/postgres"
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/sweeptest"
-	"github.com/fusiontune/fusiontune/internal/pgtest"
-	"github.com/jackc/pgx/v5"
 )
 
 // TestPostgresAttachSweep attaches the postgres kind to a table the user
@@ -24,13 +22,8 @@ import (
 // rolls back (the function gone); the table is untouched and the kind
 // created no table of its own.
 func TestPostgresAttachSweep(t *testing.T) {
-	url := pgtest.VectorDatabase(t)
+	url, conn := vectorDatabase(t)
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close(ctx) })
 	fixtures, err := filepath.Abs("../../../../backend/postgres/testdata/attach")
 	if err != nil {
 		t.Fatal(err)

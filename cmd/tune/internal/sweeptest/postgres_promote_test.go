@@ -19,13 +19,8 @@ import (
 // calls, hybrid_search, are byte for byte what they were; the sweep's
 // tables are gone, the promoted one kept.
 func TestPostgresApplyBestRollback(t *testing.T) {
-	url := pgtest.VectorDatabase(t)
+	url, conn := vectorDatabase(t)
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close(ctx) })
 	corpus, err := filepath.Abs("../../../../experiments/demo/corpus.jsonl")
 	if err != nil {
 		t.Fatal(err)
@@ -91,4 +86,17 @@ func TestPostgresApplyBestRollback(t *testing.T) {
 	if len(tables) != 1 || !strings.Contains(def3, tables[0]) {
 		t.Errorf("tables left %v: want only the promoted one (the function reads it)", tables)
 	}
+}
+
+// vectorDatabase is a fresh database with pgvector (pgtest.VectorDatabase)
+// and a connection to it, closed when t ends.
+func vectorDatabase(t *testing.T) (string, *pgx.Conn) {
+	t.Helper()
+	url := pgtest.VectorDatabase(t)
+	conn, err := pgx.Connect(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	return url, conn
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/fusiontune/fusiontune/backend/postgres"
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/sweeptest"
-	"github.com/fusiontune/fusiontune/internal/pgtest"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -40,12 +39,7 @@ func TestPromotionContract(t *testing.T) {
 			return "backend:\n  config: deploy/engine.yaml\n  engine:\n    dense:\n      model: hash-384\n"
 		}, installed: func(*testing.T) string { return "" }},
 		{name: "postgres", settings: func(t *testing.T) string {
-			url := pgtest.VectorDatabase(t)
-			c, err := pgx.Connect(context.Background(), url)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { c.Close(context.Background()) })
+			url, c := vectorDatabase(t)
 			conn = c
 			return "backend:\n  kind: postgres\n  config: deploy/hybrid_search.yaml\n  postgres:\n    url: " + url + "\n    corpus: " + corpus + "\n    model: lsa-32\n"
 		}, installed: func(t *testing.T) string {
