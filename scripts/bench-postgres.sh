@@ -117,6 +117,9 @@ replay=$(sweep replay replay --apply-best --force)
 state promoted
 echo "replay sweep, $n configs (1 collection, $n fused offline, the top 3 verified live, the winner applied and promoted): $(awk -v r="$replay" 'BEGIN { printf "%.1f", r / 1000 }') s"
 grep -E '^replay: |^verified' replay.log | sed 's/^/  /'
+verified=$(grep -c '^verified' replay.log || true)
+shared=$(grep -c '(one pass for' replay.log || true)
+echo "live verification passes: $((verified - shared + (shared > 0 ? 1 : 0))) for $verified trials"
 echo "hybrid_search after --apply-best: ($(psql -c "SELECT pg_get_function_arguments('hybrid_search'::regproc)"))"
 "$BIN" rollback >/dev/null 2>rollback.log || { tail -20 rollback.log >&2; exit 1; }
 state after
