@@ -40,6 +40,7 @@ func commands() []command {
 		{name: "check", summary: "validate settings files, golden sets and experiment files, listing every problem with file:line:col", run: runCheck},
 		{name: "check-quality", summary: "evaluate the configured backend as it runs (no apply, no restart): scorecard, gates, --against a reference", run: runCheckQuality},
 		{name: "compare", summary: "paired comparison of two recorded trials (tests, categories, result diffs)", run: runCompare},
+		{name: "embed", summary: "serve the built-in embedders as an OpenAI-compatible /v1/embeddings, or write document and query vectors", run: runEmbed},
 		{name: "eval", summary: "score a TREC run file against qrels, as trec_eval does", run: runEval},
 		{name: "export", summary: "write a golden set as TREC topics + qrels or a BEIR folder (judgments resolved to document ids)", run: runExport},
 		{name: "gate", summary: "check the settings' quality gates on a recorded trial (exit 1 when one fails)", run: runGate},
