@@ -21,6 +21,9 @@ type Client struct {
 	// URL is the server's root, e.g. "http://127.0.0.1:8080".
 	URL  string
 	HTTP *http.Client
+	// IDProperty is the property queries read as a hit's document id
+	// ("": doc_id, the property of the classes the kind creates).
+	IDProperty string
 }
 
 // NewClient returns a client of the server at url.
@@ -301,9 +304,25 @@ type HybridQuery struct {
 // Hybrid runs a hybrid query (GraphQL Get with hybrid: query, vector,
 // alpha, fusionType).
 func (c *Client) Hybrid(ctx context.Context, q HybridQuery) ([]Hit, error) {
-	args := fmt.Sprintf("hybrid: {query: %s, vector: %s, alpha: %s, fusionType: %s}, limit: %d",
-		gqlString(q.Query), embed.FormatVector(q.Vector), strconv.FormatFloat(q.Alpha, 'g', -1, 64), q.FusionType, q.Limit)
-	return c.get(ctx, q.Class, args, "score")
+	return c.get(ctx, q.Class, HybridArgs(q), "score")
+}
+
+// HybridArgs are the GraphQL arguments of q's hybrid query: query,
+// vector (left out when nil: the class's vectorizer embeds the query),
+// alpha, fusionType and limit.
+func HybridArgs(q HybridQuery) string {
+	vector := ""
+	if q.Vector != nil {
+		vector = ", vector: " + embed.FormatVector(q.Vector)
+	}
+	return fmt.Sprintf("hybrid: {query: %s%s, alpha: %s, fusionType: %s}, limit: %d",
+		gqlString(q.Query), vector, strconv.FormatFloat(q.Alpha, 'g', -1, 64), q.FusionType, q.Limit)
+}
+
+// NearText runs the vector leg of a class with a vectorizer alone: a
+// nearText query of depth limit (Hit.Score 1 - distance).
+func (c *Client) NearText(ctx context.Context, class, query string, limit int) ([]Hit, error) {
+	return c.get(ctx, class, fmt.Sprintf("nearText: {concepts: [%s]}, limit: %d", gqlString(query), limit), "distance")
 }
 
 // BM25 runs the keyword leg alone: a bm25 query of depth limit.
@@ -321,7 +340,11 @@ func (c *Client) NearVector(ctx context.Context, class string, vector []float32,
 // get runs a GraphQL Get on class with args and reads doc_id, the object
 // id and the additional field (score or distance).
 func (c *Client) get(ctx context.Context, class, args, field string) ([]Hit, error) {
-	query := fmt.Sprintf("{ Get { %s(%s) { doc_id _additional { id %s } } } }", class, args, field)
+	idProp := c.IDProperty
+	if idProp == "" {
+		idProp = "doc_id"
+	}
+	query := fmt.Sprintf("{ Get { %s(%s) { %s _additional { id %s } } } }", class, args, idProp, field)
 	var out struct {
 		Data   map[string]map[string][]map[string]json.RawMessage `json:"data"`
 		Errors []struct {
@@ -338,8 +361,8 @@ func (c *Client) get(ctx context.Context, class, args, field string) ([]Hit, err
 	hits := make([]Hit, 0, len(rows))
 	for _, row := range rows {
 		var h Hit
-		if err := json.Unmarshal(row["doc_id"], &h.DocID); err != nil {
-			return nil, fmt.Errorf("weaviate: graphql: doc_id: %w", err)
+		if err := json.Unmarshal(row[idProp], &h.DocID); err != nil {
+			return nil, fmt.Errorf("weaviate: graphql: %s: %w", idProp, err)
 		}
 		var add map[string]json.RawMessage
 		if err := json.Unmarshal(row["_additional"], &add); err != nil {

@@ -55,6 +55,19 @@ type Options struct {
 	// Environ is the environment a server of Bin starts from
 	// (ServerOptions.Environ).
 	Environ []string
+	// Class, when set, attaches the kind to this existing class of the
+	// server at URL (attach.go): it is read and queried, never created,
+	// changed or dropped; only query-time parameters are tuned. Corpus and
+	// Model are then not needed.
+	Class string
+	// IDProperty is the attached class's property holding the document id
+	// the golden set judges (default "doc_id").
+	IDProperty string
+	// QueryVectors makes the attached class's query vectors: an embedder
+	// spec (openai:<model> through Embed's base URL, file:<path> of
+	// {"query", "vector"} lines, lsa-/hash-<dim> fitted on Corpus), or ""
+	// for the class's own vectorizer (hybrid with the query text alone).
+	QueryVectors string
 	// Settle is how long to wait after loading a class into a server
 	// given by URL, which the kind cannot restart to flush the import
 	// (see Backend.settle): the server's
@@ -74,6 +87,9 @@ var (
 
 // New checks o and returns the kind's factory.
 func New(o Options) (*Factory, error) {
+	if o.Class != "" {
+		return newAttached(o)
+	}
 	var probs []string
 	if (o.Bin == "") == (o.URL == "") {
 		probs = append(probs, "give exactly one of bin (a weaviate-server the kind starts) and url (a running server)")
@@ -111,6 +127,10 @@ func New(o Options) (*Factory, error) {
 // Check returns nil when Translate accepts params and, on a server the
 // kind does not start, the depth is the server's.
 func (f *Factory) Check(params map[string]any) error {
+	if f.o.Class != "" {
+		_, err := f.attachedTrial(params)
+		return err
+	}
 	t, err := Translate(params)
 	if err != nil {
 		return err
@@ -124,6 +144,9 @@ func (f *Factory) Check(params map[string]any) error {
 // Describe returns the trial as Weaviate runs it (JSON of Trial, the
 // class and the corpus loaded into it), or why it cannot.
 func (f *Factory) Describe(params map[string]any) string {
+	if f.o.Class != "" {
+		return f.describeAttached(params)
+	}
 	t, err := Translate(params)
 	if err != nil {
 		return "translate error: " + err.Error()
@@ -181,6 +204,11 @@ func (f *Factory) Open(dir string, log io.Writer) (backend.Backend, error) {
 		if err := b.client.Ready(ctx); err != nil {
 			return nil, err
 		}
+		if f.o.Class != "" {
+			if err := b.attach(ctx); err != nil {
+				return nil, err
+			}
+		}
 	}
 	return b, nil
 }
@@ -213,6 +241,9 @@ type Backend struct {
 // (the tuner's embedder on every document), sets its BM25 k1 and b, and
 // records the depth for Restart.
 func (b *Backend) Apply(ctx context.Context, params map[string]any) error {
+	if b.f.o.Class != "" {
+		return b.applyAttached(params)
+	}
 	t, err := Translate(params)
 	if err != nil {
 		return err
@@ -396,9 +427,11 @@ func (b *Backend) Search(ctx context.Context, req backend.SearchRequest) (backen
 	} else if t, err = TrialOf(t, req.Fusion); err != nil {
 		return backend.SearchResponse{}, err
 	}
-	vec, err := cl.emb.EmbedQuery(ctx, req.Query)
-	if err != nil {
-		return backend.SearchResponse{}, fmt.Errorf("weaviate: embed query: %w", err)
+	var vec []float32 // nil: the class's vectorizer embeds the query text
+	if cl.emb != nil {
+		if vec, err = cl.emb.EmbedQuery(ctx, req.Query); err != nil {
+			return backend.SearchResponse{}, fmt.Errorf("weaviate: embed query: %w", err)
+		}
 	}
 	hits, err := c.Hybrid(ctx, HybridQuery{Class: cl.name, Query: req.Query, Vector: vec, Alpha: t.Alpha, FusionType: t.FusionType, Limit: k})
 	if err != nil {
@@ -417,7 +450,12 @@ func (b *Backend) Search(ctx context.Context, req backend.SearchRequest) (backen
 		if err != nil {
 			return backend.SearchResponse{}, err
 		}
-		nv, err := c.NearVector(ctx, cl.name, vec, d)
+		var nv []Hit
+		if vec != nil {
+			nv, err = c.NearVector(ctx, cl.name, vec, d)
+		} else {
+			nv, err = c.NearText(ctx, cl.name, req.Query, d)
+		}
 		if err != nil {
 			return backend.SearchResponse{}, err
 		}

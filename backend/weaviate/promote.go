@@ -59,6 +59,9 @@ func productionClass(prefix, model string) string {
 // production class (ProductionClass under classPrefix, "" for the
 // default), indented, one field a line.
 func ProductionFile(recorded []byte, classPrefix string) ([]byte, error) {
+	if out, ok, err := attachedFile(recorded); ok {
+		return out, err
+	}
 	var d described
 	dec := json.NewDecoder(bytes.NewReader(recorded))
 	dec.DisallowUnknownFields()
@@ -137,6 +140,14 @@ func (f *Factory) Verify(config, scratch string, log io.Writer, check func(conte
 		if _, err := os.Stat(config); errors.Is(err, os.ErrNotExist) {
 			fmt.Fprintf(log, "weaviate: %s does not exist: nothing to install\n", config)
 			return nil
+		}
+		if f.o.Class != "" {
+			ob, err := f.Open(scratch, log)
+			if err != nil {
+				return err
+			}
+			defer ob.Close()
+			return f.verifyAttached(ctx, config, ob.(*Backend), check)
 		}
 		p, err := ReadProduction(config)
 		if err != nil {

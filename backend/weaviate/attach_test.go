@@ -1,0 +1,257 @@
+package weaviate_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/backend/corpus"
+	"github.com/fusiontune/fusiontune/backend/embed"
+	"github.com/fusiontune/fusiontune/backend/weaviate"
+	"github.com/fusiontune/fusiontune/backend/weaviate/weaviatetest"
+)
+
+// rest sends a JSON request to a Weaviate server and returns the answer.
+func rest(t *testing.T, method, url string, body any) []byte {
+	t.Helper()
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequest(method, url, rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	out, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode/100 != 2 {
+		t.Fatalf("%s %s: %d %s", method, url, resp.StatusCode, out)
+	}
+	return out
+}
+
+// userClass builds, as a user would, the class Papers (paper_id, body,
+// vectorizer none) on a server under Weaviate's default inverted index
+// (BlockMax WAND), loaded with testdata/attach's documents and their
+// precomputed vectors, and returns the server.
+func userClass(t *testing.T, depth int) *weaviate.Server {
+	t.Helper()
+	s := weaviatetest.StartWith(t, weaviate.ServerOptions{MaxResults: depth, Env: []string{"USE_INVERTED_SEARCHABLE=true"}})
+	rest(t, http.MethodPost, s.URL+"/v1/schema", map[string]any{
+		"class": "Papers", "vectorizer": "none", "vectorIndexConfig": map[string]any{"distance": "cosine"},
+		"properties": []map[string]any{
+			{"name": "paper_id", "dataType": []string{"text"}, "tokenization": "field", "indexSearchable": false},
+			{"name": "body", "dataType": []string{"text"}, "tokenization": "word"},
+		},
+	})
+	c, err := corpus.Load(corpus.Config{Path: "testdata/attach/corpus.jsonl"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vecs, err := embed.LoadFile("testdata/attach/vectors.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var objs []map[string]any
+	for _, d := range c.Docs {
+		v, err := vecs.EmbedDocuments(context.Background(), []string{d.ID}, []string{""})
+		if err != nil {
+			t.Fatal(err)
+		}
+		objs = append(objs, map[string]any{"class": "Papers", "properties": map[string]any{"paper_id": d.ID, "body": d.Text}, "vector": v[0]})
+	}
+	rest(t, http.MethodPost, s.URL+"/v1/batch/objects", map[string]any{"objects": objs})
+	if err := s.Restart(context.Background(), depth); err != nil { // flush, as a server that has run a while
+		t.Fatal(err)
+	}
+	return s
+}
+
+// queryTexts reads testdata/attach/queries.tsv.
+func queryTexts(t *testing.T) []string {
+	t.Helper()
+	f, err := os.Open("testdata/attach/queries.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		_, text, _ := strings.Cut(sc.Text(), "\t")
+		out = append(out, text)
+	}
+	return out
+}
+
+// TestAttach is attach mode against a real server: a class the user
+// built with vectors the kind did not compute, attached read-only with
+// query vectors from an OpenAI-compatible endpoint (tune embed's handler
+// on loopback) and from a file of precomputed query vectors; a sweep of
+// alpha x fusionType where, for 20 queries, Weaviate's own hybrid answer
+// equals the replay of the legs collected at the server's depth; the
+// promotion's file, verified on the server, and its rollback; and the
+// class left exactly as it was.
+func TestAttach(t *testing.T) {
+	const depth = 50
+	s := userClass(t, depth)
+	schemaBefore := rest(t, http.MethodGet, s.URL+"/v1/schema/Papers", nil)
+	queries := queryTexts(t)
+	ctx := context.Background()
+
+	hash, err := embed.New("hash-32", embed.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	openai := httptest.NewServer(embed.Handler(map[string]embed.Embedder{"hash-32": hash}))
+	defer openai.Close()
+	abs, err := filepath.Abs("testdata/attach/query-vectors.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, qv := range []struct {
+		name string
+		spec string
+		opts embed.Options
+	}{
+		{"openai endpoint", "openai:hash-32", embed.Options{BaseURL: openai.URL}},
+		{"query vector file", "file:" + abs, embed.Options{}},
+	} {
+		t.Run(qv.name, func(t *testing.T) {
+			f, err := weaviate.New(weaviate.Options{URL: s.URL, MaxResults: depth, Class: "Papers", IDProperty: "paper_id", QueryVectors: qv.spec, Embed: qv.opts})
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := f.Open(t.TempDir(), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, alpha := range []float64{0, 0.25, 0.5, 0.8, 1} {
+				for _, ft := range []string{"rankedFusion", "relativeScoreFusion"} {
+					params := map[string]any{"alpha": alpha, "fusionType": ft}
+					if err := f.Check(params); err != nil {
+						t.Fatal(err)
+					}
+					if err := b.Apply(ctx, params); err != nil {
+						t.Fatal(err)
+					}
+					tr, _ := weaviate.Translate(params)
+					for _, q := range queries {
+						resp, err := b.Search(ctx, backend.SearchRequest{Query: q, K: 10, Explain: true})
+						if err != nil {
+							t.Fatal(err)
+						}
+						if n := len(resp.Candidates["bm25"]); n > depth {
+							t.Fatalf("BM25 leg of %d hits at depth %d", n, depth)
+						}
+						replay := weaviate.Replay(resp.Candidates, tr, 10)
+						if len(replay) != len(resp.Hits) {
+							t.Fatalf("alpha %v %s %q: %d live hits, %d replayed", alpha, ft, q, len(resp.Hits), len(replay))
+						}
+						for i, h := range resp.Hits {
+							if h.DocID != replay[i].DocID || h.Score != replay[i].Score {
+								t.Fatalf("alpha %v %s %q hit %d: live %s %.9g, replayed %s %.9g", alpha, ft, q, i, h.DocID, h.Score, replay[i].DocID, replay[i].Score)
+							}
+						}
+					}
+				}
+			}
+			for _, bad := range []struct {
+				params map[string]any
+				want   string
+			}{
+				{map[string]any{"bm25.k1": 1.5}, "bm25.k1: the class's BM25 k1 is the user's schema setting"},
+				{map[string]any{"depth": 80}, "QUERY_HYBRID_MAXIMUM_RESULTS=50"},
+				{map[string]any{"dense.model": "lsa-64"}, "query_vectors"},
+			} {
+				if err := f.Check(bad.params); err == nil || !strings.Contains(err.Error(), bad.want) {
+					t.Errorf("Check(%v) = %v, want %q", bad.params, err, bad.want)
+				}
+			}
+			if err := b.Close(); err != nil {
+				t.Fatal(err)
+			}
+
+			// Promotion: the recorded trial's production file, checked on the
+			// server as the application queries; rollback past the first
+			// promotion installs nothing.
+			params := map[string]any{"alpha": 0.25, "fusionType": "rankedFusion"}
+			prod, err := weaviate.ProductionFile([]byte(f.Describe(params)), "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var a weaviate.Attached
+			if err := json.Unmarshal(prod, &a); err != nil {
+				t.Fatal(err)
+			}
+			wantQL := `{ Get { Papers(hybrid: {query: $query, vector: $vector, alpha: 0.25, fusionType: rankedFusion}, limit: 10) { paper_id _additional { score } } } }`
+			if a.Class != "Papers" || a.Alpha != 0.25 || a.FusionType != "rankedFusion" || a.MaxResults != depth || a.QueryVectors != qv.spec || a.GraphQL != wantQL {
+				t.Fatalf("production file:\n%s", prod)
+			}
+			config := filepath.Join(t.TempDir(), "weaviate.json")
+			if err := os.WriteFile(config, prod, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			checked := 0
+			install, err := f.Verify(config, t.TempDir(), nil, func(ctx context.Context, sr backend.Searcher) error {
+				resp, err := sr.Search(ctx, backend.SearchRequest{Query: queries[0], K: 5})
+				if err != nil {
+					return err
+				}
+				vec, err := hash.EmbedQuery(ctx, queries[0])
+				if err != nil {
+					return err
+				}
+				c := weaviate.NewClient(s.URL)
+				c.IDProperty = "paper_id"
+				want, err := c.Hybrid(ctx, weaviate.HybridQuery{Class: "Papers", Query: queries[0], Vector: vec, Alpha: 0.25, FusionType: "rankedFusion", Limit: 5})
+				if err != nil {
+					return err
+				}
+				for i := range want {
+					if resp.Hits[i].DocID != want[i].DocID {
+						t.Errorf("promoted hit %d: %s, the application's query gives %s", i, resp.Hits[i].DocID, want[i].DocID)
+					}
+				}
+				checked++
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := install(ctx); err != nil || checked != 1 {
+				t.Fatalf("promotion: %v (%d checks)", err, checked)
+			}
+			if err := os.Remove(config); err != nil { // rollback of a first promotion
+				t.Fatal(err)
+			}
+			if err := install(ctx); err != nil {
+				t.Fatalf("rollback: %v", err)
+			}
+		})
+	}
+	if after := rest(t, http.MethodGet, s.URL+"/v1/schema/Papers", nil); !bytes.Equal(after, schemaBefore) {
+		t.Errorf("the attached class changed:\nbefore %s\nafter  %s", schemaBefore, after)
+	}
+	if n, err := weaviate.NewClient(s.URL).Count(ctx, "Papers"); err != nil || n != 300 {
+		t.Errorf("the attached class holds %d objects (%v), want 300", n, err)
+	}
+}
