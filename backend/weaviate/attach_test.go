@@ -1,12 +1,9 @@
 package weaviate_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -14,90 +11,27 @@ import (
 	"testing"
 
 	"github.com/fusiontune/fusiontune/backend"
-	"github.com/fusiontune/fusiontune/backend/corpus"
 	"github.com/fusiontune/fusiontune/backend/embed"
 	"github.com/fusiontune/fusiontune/backend/weaviate"
 	"github.com/fusiontune/fusiontune/backend/weaviate/weaviatetest"
 )
 
-// rest sends a JSON request to a Weaviate server and returns the answer.
-func rest(t *testing.T, method, url string, body any) []byte {
-	t.Helper()
-	var rd io.Reader
-	if body != nil {
-		b, err := json.Marshal(body)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rd = bytes.NewReader(b)
-	}
-	req, err := http.NewRequest(method, url, rd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	out, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode/100 != 2 {
-		t.Fatalf("%s %s: %d %s", method, url, resp.StatusCode, out)
-	}
-	return out
-}
-
-// userClass builds, as a user would, the class Papers (paper_id, body,
-// vectorizer none) on a server under Weaviate's default inverted index
-// (BlockMax WAND), loaded with testdata/attach's documents and their
-// precomputed vectors, and returns the server.
-func userClass(t *testing.T, depth int) *weaviate.Server {
-	t.Helper()
-	s := weaviatetest.StartWith(t, weaviate.ServerOptions{MaxResults: depth, Env: []string{"USE_INVERTED_SEARCHABLE=true"}})
-	rest(t, http.MethodPost, s.URL+"/v1/schema", map[string]any{
-		"class": "Papers", "vectorizer": "none", "vectorIndexConfig": map[string]any{"distance": "cosine"},
-		"properties": []map[string]any{
-			{"name": "paper_id", "dataType": []string{"text"}, "tokenization": "field", "indexSearchable": false},
-			{"name": "body", "dataType": []string{"text"}, "tokenization": "word"},
-		},
-	})
-	c, err := corpus.Load(corpus.Config{Path: "testdata/attach/corpus.jsonl"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	vecs, err := embed.LoadFile("testdata/attach/vectors.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var objs []map[string]any
-	for _, d := range c.Docs {
-		v, err := vecs.EmbedDocuments(context.Background(), []string{d.ID}, []string{""})
-		if err != nil {
-			t.Fatal(err)
-		}
-		objs = append(objs, map[string]any{"class": "Papers", "properties": map[string]any{"paper_id": d.ID, "body": d.Text}, "vector": v[0]})
-	}
-	rest(t, http.MethodPost, s.URL+"/v1/batch/objects", map[string]any{"objects": objs})
-	if err := s.Restart(context.Background(), depth); err != nil { // flush, as a server that has run a while
-		t.Fatal(err)
-	}
-	return s
-}
-
-// queryTexts reads testdata/attach/queries.tsv.
+// queryTexts reads testdata/attach/queries.jsonl.
 func queryTexts(t *testing.T) []string {
 	t.Helper()
-	f, err := os.Open("testdata/attach/queries.tsv")
+	data, err := os.ReadFile("testdata/attach/queries.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
 	var out []string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		_, text, _ := strings.Cut(sc.Text(), "\t")
-		out = append(out, text)
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var q struct {
+			Text string `json:"text"`
+		}
+		if err := json.Unmarshal([]byte(line), &q); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, q.Text)
 	}
 	return out
 }
@@ -112,8 +46,9 @@ func queryTexts(t *testing.T) []string {
 // class left exactly as it was.
 func TestAttach(t *testing.T) {
 	const depth = 50
-	s := userClass(t, depth)
-	schemaBefore := rest(t, http.MethodGet, s.URL+"/v1/schema/Papers", nil)
+	s := weaviatetest.StartWith(t, weaviate.ServerOptions{MaxResults: depth, Env: []string{"USE_INVERTED_SEARCHABLE=true"}})
+	weaviatetest.LoadUserClass(t, s, "testdata/attach", depth)
+	schemaBefore := weaviatetest.Get(t, s.URL+"/v1/schema/Papers")
 	queries := queryTexts(t)
 	ctx := context.Background()
 
@@ -248,7 +183,7 @@ func TestAttach(t *testing.T) {
 			}
 		})
 	}
-	if after := rest(t, http.MethodGet, s.URL+"/v1/schema/Papers", nil); !bytes.Equal(after, schemaBefore) {
+	if after := weaviatetest.Get(t, s.URL+"/v1/schema/Papers"); !bytes.Equal(after, schemaBefore) {
 		t.Errorf("the attached class changed:\nbefore %s\nafter  %s", schemaBefore, after)
 	}
 	if n, err := weaviate.NewClient(s.URL).Count(ctx, "Papers"); err != nil || n != 300 {

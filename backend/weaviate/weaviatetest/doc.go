@@ -7,5 +7,5 @@
 // message when it is absent, and fail instead under CI=true (.ci/run
 // builds it).
 //
-// Imports of ours: backend/weaviate.
+// Imports of ours: backend/corpus, backend/embed, backend/weaviate.
 package weaviatetest

@@ -29,6 +29,13 @@ type Weaviate struct {
 	IndexType string `mapstructure:"index_type"`
 	// ClassPrefix starts the classes' names (default Fusiontune).
 	ClassPrefix string `mapstructure:"class_prefix"`
+	// Class attaches the kind to an existing class of URL, read-only;
+	// IDProperty is its document-id property (default doc_id) and
+	// QueryVectors the embedder of its query vectors ("" for the class's
+	// vectorizer).
+	Class        string `mapstructure:"class"`
+	IDProperty   string `mapstructure:"id_property"`
+	QueryVectors string `mapstructure:"query_vectors"`
 	// BaseURL and APIKeyEnv serve openai:<model>.
 	BaseURL   string `mapstructure:"base_url"`
 	APIKeyEnv string `mapstructure:"api_key_env"`
@@ -41,8 +48,15 @@ func (b Backend) weaviateProblems(add func(field, format string, args ...any)) {
 	if (w.Bin == "") == (w.URL == "") {
 		add("weaviate", "give exactly one of bin (a weaviate-server the kind starts) and url (a running server)")
 	}
-	if w.Model == "" {
-		add("weaviate.model", "required: the embedder of documents and queries, e.g. lsa-256")
+	switch {
+	case w.Class != "" && w.URL == "":
+		add("weaviate.class", "attach mode needs url (the server holding the class), not bin")
+	case w.Class != "" && w.Model != "":
+		add("weaviate.model", "not with class: the class holds its own vectors (query_vectors makes the query vectors)")
+	case w.Class == "" && w.Model == "":
+		add("weaviate.model", "required: the embedder of documents and queries, e.g. lsa-256 (or class: attach to an existing class)")
+	case w.Class == "" && (w.IDProperty != "" || w.QueryVectors != ""):
+		add("weaviate.class", "id_property and query_vectors are for attach mode: set class")
 	}
 	if w.MaxResults < 0 || w.MaxResults > weaviate.MaxMaxResults {
 		add("weaviate.max_results", "want 0 to %d (got %d)", weaviate.MaxMaxResults, w.MaxResults)
@@ -68,11 +82,16 @@ func (b Backend) weaviateOptions(corpusPath string, secret func(...string)) (wea
 			return weaviate.Options{}, fmt.Errorf("backend.weaviate.corpusPath: %w", err)
 		}
 	}
-	opts := embedOptions(w.Model, w.BaseURL, w.APIKeyEnv, secret)
+	spec := w.Model
+	if w.Class != "" {
+		spec = w.QueryVectors // attach mode embeds queries only
+	}
+	opts := embedOptions(spec, w.BaseURL, w.APIKeyEnv, secret)
 	return weaviate.Options{
 		Bin: w.Bin, URL: w.URL, MaxResults: w.MaxResults, Model: w.Model, Embed: opts,
 		Corpus: corpus.Config{Path: abs}, IndexType: w.IndexType, ClassPrefix: w.ClassPrefix,
 		StartTimeout: b.StartTimeout, Settle: b.Settle,
+		Class: w.Class, IDProperty: w.IDProperty, QueryVectors: w.QueryVectors,
 	}, nil
 }
 
