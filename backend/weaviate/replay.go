@@ -66,7 +66,11 @@ func TrialOf(base Trial, o *fusion.Params) (Trial, error) {
 // ranks the legs Search's Explain collects (bm25 and nearVector issued
 // alone) exactly as Weaviate's hybrid query does, scores included.
 func (f *Factory) Fusion(params map[string]any) (fusion.Settings, error) {
-	t, err := Translate(params)
+	translate := Translate
+	if f.o.Class != "" {
+		translate = f.attachedTrial // the depth is the server's
+	}
+	t, err := translate(params)
 	if err != nil {
 		return fusion.Settings{}, err
 	}
