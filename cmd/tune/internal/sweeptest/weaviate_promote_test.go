@@ -132,3 +132,45 @@ experiments:
 		t.Errorf("classes left on the server %v: want only the production class", classes)
 	}
 }
+
+// TestWeaviateBinSweepPromotesIntoServer sweeps on a server the kind
+// starts (bin), whose classes go when the run ends, and promotes the
+// winner with settings naming the user's server (url) instead: the
+// promotion loads the production class there, where it stays and answers
+// the production file's query.
+func TestWeaviateBinSweepPromotesIntoServer(t *testing.T) {
+	cfg := kindSettings(t)
+	dir := filepath.Dir(cfg)
+	exp := writeFile(t, dir, "exp.yaml", "baseline:\n  params: {alpha: 0.75}\nexperiments:\n  - name: ranked-half\n    params: {alpha: 0.5, fusionType: rankedFusion}\n")
+	r := sweeptest.Sweep(t, cfg, exp, sweeptest.Options{})
+	srv := weaviatetest.Start(t, 0)
+	data, err := os.ReadFile(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin, _ := weaviatetest.Bin()
+	prod := writeFile(t, dir, "prod.yaml", strings.Replace(string(data), "bin: "+bin, "url: "+srv.URL, 1))
+	if err := os.MkdirAll(filepath.Join(dir, "deploy"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sweeptest.Promote(t, prod, r, true)
+	p, err := weaviate.ReadProduction(filepath.Join(dir, "deploy", "weaviate.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	c := weaviate.NewClient(srv.URL)
+	classes, err := c.Classes(ctx)
+	if err != nil || len(classes) != 1 || classes[0] != p.Class {
+		t.Fatalf("classes on the user's server %v (%v), want [%s]", classes, err, p.Class)
+	}
+	emb, err := embed.ForQueries(ctx, p.Model, embed.Options{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vec, _ := emb.EmbedQuery(ctx, "solar power")
+	hits, err := c.Hybrid(ctx, weaviate.HybridQuery{Class: p.Class, Query: "solar power", Vector: vec, Alpha: p.Alpha, FusionType: p.FusionType, Limit: 5})
+	if err != nil || len(hits) == 0 {
+		t.Fatalf("the promoted class answers %v (%v)", hits, err)
+	}
+}
