@@ -212,6 +212,7 @@ func ReadAttached(path string) (Attached, error) {
 func (b *Backend) attach(ctx context.Context) error {
 	o := b.f.o
 	var schema struct {
+		Vectorizer string `json:"vectorizer"`
 		Properties []struct {
 			Name string `json:"name"`
 		} `json:"properties"`
@@ -226,6 +227,9 @@ func (b *Backend) attach(ctx context.Context) error {
 	if !slices.Contains(names, o.IDProperty) {
 		return fmt.Errorf("weaviate: class %s has no property %q holding the document id (its properties: %s; set backend.weaviate.id_property)",
 			o.Class, o.IDProperty, strings.Join(names, ", "))
+	}
+	if o.QueryVectors == "" && (schema.Vectorizer == "" || schema.Vectorizer == "none") {
+		return fmt.Errorf("weaviate: class %s has no vectorizer to embed query texts: set backend.weaviate.query_vectors (openai:<model>, file:<path>, ...) to the embedder of its vectors", o.Class)
 	}
 	b.client.IDProperty = o.IDProperty
 	cl := &class{name: o.Class}

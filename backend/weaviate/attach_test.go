@@ -183,10 +183,78 @@ func TestAttach(t *testing.T) {
 			}
 		})
 	}
+	for _, bad := range []struct {
+		o    weaviate.Options
+		want string
+	}{
+		{weaviate.Options{URL: s.URL, Class: "Papers", IDProperty: "paper_id"}, "class Papers has no vectorizer to embed query texts: set backend.weaviate.query_vectors"},
+		{weaviate.Options{URL: s.URL, Class: "Papers", QueryVectors: "hash-32"}, `class Papers has no property "doc_id" holding the document id (its properties: paper_id, body; set backend.weaviate.id_property)`},
+		{weaviate.Options{URL: s.URL, Class: "Missing", QueryVectors: "hash-32"}, "class Missing on " + s.URL},
+	} {
+		f, err := weaviate.New(bad.o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.Open(t.TempDir(), nil); err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("Open(%+v) = %v, want %q", bad.o, err, bad.want)
+		}
+	}
 	if after := weaviatetest.Get(t, s.URL+"/v1/schema/Papers"); !bytes.Equal(after, schemaBefore) {
 		t.Errorf("the attached class changed:\nbefore %s\nafter  %s", schemaBefore, after)
 	}
 	if n, err := weaviate.NewClient(s.URL).Count(ctx, "Papers"); err != nil || n != 300 {
 		t.Errorf("the attached class holds %d objects (%v), want 300", n, err)
+	}
+}
+
+// TestAttachOptions checks attach mode's options and trials without a
+// server: every problem named at once, index-time settings refused.
+func TestAttachOptions(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		o    weaviate.Options
+		want []string
+	}{
+		{"bin", weaviate.Options{Bin: "/bin/weaviate-server", Class: "Papers"}, []string{"class: attach mode needs url"}},
+		{"name", weaviate.Options{URL: "http://x", Class: "papers", Model: "lsa-64"}, []string{`class: want a GraphQL class name, capitalized (got "papers")`, "model: not with class"}},
+		{"query vectors", weaviate.Options{URL: "http://x", Class: "Papers", QueryVectors: "word2vec"}, []string{`query_vectors: want openai:<model>, file:<path>, lsa-<dim> or hash-<dim> (got "word2vec")`}},
+		{"lsa without corpus", weaviate.Options{URL: "http://x", Class: "Papers", QueryVectors: "lsa-64"}, []string{"query_vectors: lsa-64 is fitted on the corpus the class was embedded from: set corpus"}},
+		{"depth", weaviate.Options{URL: "http://x", Class: "Papers", MaxResults: -1}, []string{"max_results: want 0 to 10000 (got -1)"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := weaviate.New(c.o)
+			if err == nil {
+				t.Fatal("accepted")
+			}
+			for _, w := range c.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q lacks %q", err, w)
+				}
+			}
+		})
+	}
+	f, err := weaviate.New(weaviate.Options{URL: "http://x", Class: "Papers", QueryVectors: "hash-32", MaxResults: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		params map[string]any
+		want   string // "" accepted
+	}{
+		{map[string]any{"alpha": 0.3, "fusionType": "rankedFusion"}, ""},
+		{map[string]any{"depth": 50}, ""},
+		{map[string]any{"fusion.method": "rrf", "fusion.weights.dense": 2}, ""},
+		{map[string]any{"depth": 100}, "depth: the server at http://x runs with QUERY_HYBRID_MAXIMUM_RESULTS=50"},
+		{map[string]any{"bm25.b": 0.5, "chunk.size": 0}, "bm25.b: the class's BM25 b is the user's schema setting, which attach mode never changes; chunk.size: the class's objects are the user's"},
+		{map[string]any{"alpha": 2}, "alpha: want a number from 0 to 1 (got 2)"},
+	} {
+		err := f.Check(c.params)
+		if (c.want == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Check(%v) = %v, want %q", c.params, err, c.want)
+		}
+	}
+	fs, err := f.Fusion(map[string]any{"alpha": 0.3})
+	if err != nil || fs.Fusion.Depth != 50 {
+		t.Errorf("Fusion: depth %d (%v), want the server's 50", fs.Fusion.Depth, err)
 	}
 }

@@ -11,6 +11,16 @@
 // Weaviate's own formulas computed in float32 as the engine does, so that
 // the offline ranking and scores equal the live hybrid answer.
 //
+// Servers it starts keep BM25 on Weaviate's exact inverted index
+// (ExactBM25Env): under BlockMax WAND, the default, a leg's top k depends
+// on the limit.
+//
+// Attach mode (Options.Class) tunes an existing class of the user's
+// server instead, read-only: query vectors from an OpenAI-compatible
+// endpoint, a file or the class's vectorizer, query-time parameters only,
+// legs collected at the server's depth, and a promotion that writes the
+// query parameters and the GraphQL query (Attached).
+//
 // Translate maps an experiment's parameters, named either as Weaviate
 // names them (alpha, fusionType) or as the common fusion settings
 // (fusion.method, fusion.weights.*, fusion.k), to a hybrid query, and

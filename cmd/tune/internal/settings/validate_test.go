@@ -52,6 +52,26 @@ func TestBlockValidate(t *testing.T) {
 			b.LanceDB = LanceDB{Sidecar: "sidecar", Model: "file:q.jsonl", URI: "db", Table: "kb", Distance: "cosine"}
 			return b.Validate()
 		}, nil},
+		{"backend weaviate attach without url", func() experiments.Problems {
+			b := def.Backend
+			b.Kind, b.Weaviate = KindWeaviate, Weaviate{Bin: "weaviate-server", Class: "Papers", Model: "lsa-64"}
+			return b.Validate()
+		}, []string{"weaviate.class: attach mode needs url"}},
+		{"backend weaviate attach with a model", func() experiments.Problems {
+			b := def.Backend
+			b.Kind, b.Weaviate = KindWeaviate, Weaviate{URL: "http://127.0.0.1:8080", Class: "Papers", Model: "lsa-64"}
+			return b.Validate()
+		}, []string{"weaviate.model: not with class"}},
+		{"backend weaviate attach settings without class", func() experiments.Problems {
+			b := def.Backend
+			b.Kind, b.Weaviate = KindWeaviate, Weaviate{URL: "http://127.0.0.1:8080", Model: "lsa-64", QueryVectors: "openai:x"}
+			return b.Validate()
+		}, []string{"weaviate.class: id_property and query_vectors are for attach mode"}},
+		{"backend weaviate attach", func() experiments.Problems {
+			b := def.Backend
+			b.Kind, b.Weaviate = KindWeaviate, Weaviate{URL: "http://127.0.0.1:8080", Class: "Papers", QueryVectors: "openai:x"}
+			return b.Validate()
+		}, nil},
 		{"backend process", func() experiments.Problems {
 			b := def.Backend
 			b.Kind = KindProcess
