@@ -4,10 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"net"
-	"net/http"
 	"os"
 	"strings"
 	"time"
@@ -17,6 +15,7 @@ import (
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/cli"
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/internal/atomicfile"
+	"github.com/fusiontune/fusiontune/internal/httpserve"
 )
 
 var embedSpec = cli.Spec{Name: "embed", Usage: "--model lsa-256|hash-<dim> --corpus FILE [--docs OUT] [--queries FILE] [--listen ADDR [--ready-file PATH]]", Args: cli.NoArgs, Flags: []cli.Flag{
@@ -110,26 +109,7 @@ func serveEmbeddings(ctx context.Context, a *app, listen, readyFile string, mode
 	if err != nil {
 		return cli.UsageErrorf("--listen: %v", err)
 	}
-	srv := &http.Server{Handler: embed.Handler(models), ReadHeaderTimeout: 10 * time.Second}
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
-	addr := ln.Addr().String()
-	if readyFile != "" {
-		if err := atomicfile.Write(readyFile, []byte(addr+"\n"), 0o644); err != nil {
-			_ = srv.Close()
-			return fmt.Errorf("--ready-file: %w", err)
-		}
-	}
-	fmt.Fprintf(a.stderr, "tune embed: serving POST http://%s/v1/embeddings\n", addr)
-	select {
-	case err := <-done:
-		return err
-	case <-ctx.Done():
-		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			return err
-		}
-		return nil
-	}
+	return httpserve.Serve(ctx, embed.Handler(models), ln, readyFile, func(addr string) {
+		fmt.Fprintf(a.stderr, "tune embed: serving POST http://%s/v1/embeddings\n", addr)
+	})
 }

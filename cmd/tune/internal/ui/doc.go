@@ -18,7 +18,7 @@
 // limited to MaxBodyBytes.
 //
 // Imports of ours: backend, backend/fusion, experiments,
-// internal/atomicfile, internal/inputerr, internal/paramtext, runs,
+// internal/httpserve, internal/inputerr, internal/paramtext, runs,
 // runs/chart, runs/report, tuner, tuner/analysis, tuner/dataset,
 // tuner/judging/judge, tuner/judging/labels, tuner/pass, tuner/replay,
 // tuner/scoring.

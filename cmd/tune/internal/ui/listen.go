@@ -2,16 +2,14 @@ package ui
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"os"
 	"path/filepath"
-	"time"
 
-	"github.com/fusiontune/fusiontune/internal/atomicfile"
+	"github.com/fusiontune/fusiontune/internal/httpserve"
 )
 
 // ListenAndServe serves the web app for o on addr until ctx ends. The
@@ -49,26 +47,5 @@ func ListenAndServe(ctx context.Context, o Options, addr, readyFile string, stde
 
 // serve serves h on ln until ctx ends, announcing the bound address.
 func serve(ctx context.Context, h http.Handler, ln net.Listener, readyFile string, stderr io.Writer) error {
-	bound := ln.Addr().String()
-	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
-	done := make(chan error, 1)
-	go func() { done <- hs.Serve(ln) }()
-	fmt.Fprintf(stderr, "tune ui: listening on http://%s\n", bound)
-	if readyFile != "" {
-		if err := atomicfile.Replace(readyFile, []byte(bound+"\n"), 0o600); err != nil {
-			hs.Close()
-			return fmt.Errorf("ready file: %w", err)
-		}
-	}
-	select {
-	case err := <-done:
-		return err
-	case <-ctx.Done():
-	}
-	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := hs.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
+	return httpserve.Serve(ctx, h, ln, readyFile, func(addr string) { fmt.Fprintf(stderr, "tune ui: listening on http://%s\n", addr) })
 }
