@@ -7,11 +7,13 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/backend/embed"
+	"github.com/fusiontune/fusiontune/backend/fusion"
 	"github.com/fusiontune/fusiontune/backend/weaviate"
 	"github.com/fusiontune/fusiontune/backend/weaviate/weaviatetest"
 )
@@ -107,6 +109,23 @@ func TestAttach(t *testing.T) {
 							}
 						}
 					}
+				}
+			}
+			// Variants: alpha and fusionType per request, each answered as
+			// its own hybrid query would be.
+			variants := []fusion.Params{{Method: fusion.RRF, Weights: map[string]float64{"bm25": 0.5, "dense": 0.5}}, {Method: fusion.Linear, Weights: map[string]float64{"bm25": 0.9, "dense": 0.1}}}
+			resp, err := b.Search(ctx, backend.SearchRequest{Query: queries[1], K: 10, Variants: variants})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, v := range variants {
+				tr, _ := weaviate.TrialOf(weaviate.Trial{MaxResults: depth}, &v)
+				alone, err := b.Search(ctx, backend.SearchRequest{Query: queries[1], K: 10, Fusion: &fusion.Params{Method: v.Method, Weights: v.Weights}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(resp.Variants) != 2 || !reflect.DeepEqual(resp.Variants[i].Hits, alone.Hits) {
+					t.Errorf("variant %d (alpha %v, %s): %v, alone %v", i, tr.Alpha, tr.FusionType, resp.Variants, alone.Hits)
 				}
 			}
 			for _, bad := range []struct {

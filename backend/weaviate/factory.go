@@ -402,13 +402,15 @@ func (b *Backend) Ready(ctx context.Context) error {
 }
 
 // Search runs the applied trial's hybrid query, its alpha and fusionType
-// overridden by req.Fusion (TrialOf); with Explain it also
+// overridden by req.Fusion (TrialOf), and one more for each of
+// req.Variants (SearchResponse.Variants); with Explain it also
 // issues each leg alone at the depth and returns them as the candidates
 // "bm25" (BM25 scores) and "dense" (1 - distance), Candidate.ID the
 // object's UUID, the lists fusion.WeaviateHybrid fuses offline.
 func (b *Backend) Search(ctx context.Context, req backend.SearchRequest) (backend.SearchResponse, error) {
 	b.mu.Lock()
 	t, cl, c, depth := b.trial, b.cur, b.client, b.depth
+	applied := t
 	s := b.server
 	b.mu.Unlock()
 	var err error
@@ -440,9 +442,20 @@ func (b *Backend) Search(ctx context.Context, req backend.SearchRequest) (backen
 		}
 		return backend.SearchResponse{}, err
 	}
-	resp := backend.SearchResponse{Hits: make([]backend.Hit, len(hits)), Routing: fusion.Routing(len(hits))}
-	for i, h := range hits {
-		resp.Hits[i] = backend.Hit{DocID: h.DocID, Score: h.Score}
+	resp := backend.SearchResponse{Hits: toHits(hits), Routing: fusion.Routing(len(hits))}
+	// Weaviate takes alpha and fusionType per request: each variant is
+	// one more hybrid query on the same class (a verification pass of
+	// several trials).
+	for i := range req.Variants {
+		vt, err := TrialOf(applied, &req.Variants[i])
+		if err != nil {
+			return backend.SearchResponse{}, fmt.Errorf("variant %d: %w", i+1, err)
+		}
+		vh, err := c.Hybrid(ctx, HybridQuery{Class: cl.name, Query: req.Query, Vector: vec, Alpha: vt.Alpha, FusionType: vt.FusionType, Limit: k})
+		if err != nil {
+			return backend.SearchResponse{}, err
+		}
+		resp.Variants = append(resp.Variants, backend.Variant{Hits: toHits(vh), Routing: fusion.Routing(len(vh))})
 	}
 	if req.Explain {
 		d := max(collect, k) // Weaviate's leg depth: max(QUERY_HYBRID_MAXIMUM_RESULTS, limit)
@@ -462,6 +475,15 @@ func (b *Backend) Search(ctx context.Context, req backend.SearchRequest) (backen
 		resp.Candidates = map[string][]fusion.Candidate{"bm25": Candidates(kw), "dense": Candidates(nv)}
 	}
 	return resp, nil
+}
+
+// toHits are a query's hits as the backend returns them.
+func toHits(hits []Hit) []backend.Hit {
+	out := make([]backend.Hit, len(hits))
+	for i, h := range hits {
+		out[i] = backend.Hit{DocID: h.DocID, Score: h.Score}
+	}
+	return out
 }
 
 // Candidates turns a leg's hits into fusion candidates for
