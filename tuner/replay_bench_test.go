@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fusiontune/fusiontune/tuner/pass"
+	"github.com/fusiontune/fusiontune/tuner/replay"
 
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 
@@ -127,6 +128,34 @@ func BenchmarkReplayTrial(b *testing.B) {
 			b.Fatal(err)
 		}
 		batch.Abort()
+		i++
+	}
+}
+
+// BenchmarkReplayFacts is the per-config work of a replayed trial in a
+// sweep: every demo query fused once under a config of the bench grid,
+// scored, and its statistics' facts made (per-query scores, the result
+// key over the recorded top, judged-only values). One op is one config.
+//
+//	go test -run '^$' -bench ReplayFacts -count 10 ./tuner
+func BenchmarkReplayFacts(b *testing.B) {
+	qs, pls := demoLists(b)
+	sc, grid := demoScorer(b), benchGrid()
+	rp := replay.NewReplayer(sc, pass.DefaultDepth)
+	col := &replay.Collection{Queries: make([]replay.Collected, len(qs)), Golden: qs, Scorer: sc, K: pass.DefaultDepth}
+	for i, q := range qs {
+		col.Queries[i].Query = rp.Prepare(q, pls[i])
+	}
+	judgments := scoring.JudgmentsOf(qs)
+	names := scoring.JudgedOnlyMetrics(sc.Metrics())
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		fb := col.NewFacts(rp, grid[i%len(grid)], judgments, sc, names)
+		for q := range col.Queries {
+			fb.Query(q)
+		}
+		fb.Done(scoring.QueryErrorFail)
 		i++
 	}
 }

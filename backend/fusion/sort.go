@@ -84,7 +84,9 @@ func b2i(b bool) int {
 // sortTop is SortTop. It ranks keyed copies of the entries (f's scratch)
 // with a quickselect that skips the partitions lying wholly past n —
 // partitioning without branches, falling back to slices.SortFunc when it
-// degenerates — and then moves the entries into that order.
+// degenerates — and then moves the best n entries to the front
+// (placeTop: a search's k or a recorded top), or every entry into that
+// order.
 func (f *Fuser) sortTop(rs []Ranked, n int) {
 	if n < 0 || n > len(rs) {
 		n = len(rs)
@@ -102,9 +104,43 @@ func (f *Fuser) sortTop(rs []Ranked, n int) {
 	}
 	f.keys = ks
 	selectTop(ks, n)
+	if n <= 64 {
+		f.placeTop(rs, ks[:n])
+		return
+	}
 	f.moved = append(f.moved[:0], rs...)
 	for i, k := range ks {
 		rs[i] = f.moved[k.at]
+	}
+}
+
+// placeTop moves the entries of rs that top names (at most 64, in
+// order) to its first len(top) places, in O(len(top)): the entries they
+// displace move into the places the kept ones left, the rest of rs stays
+// where it is, and rs stays a permutation of itself.
+func (f *Fuser) placeTop(rs []Ranked, top []keyed) {
+	n := len(top)
+	old := append(f.moved[:0], rs[:n]...)
+	f.moved = old
+	var front uint64 // bit i: old[i] is among the top
+	for k, t := range top {
+		if int(t.at) < n {
+			front |= 1 << t.at
+			rs[k] = old[t.at]
+		} else {
+			rs[k] = rs[t.at]
+		}
+	}
+	free := 0 // the next top entry that came from past the first n
+	for i := range n {
+		if front&(1<<i) != 0 {
+			continue
+		}
+		for int(top[free].at) < n {
+			free++
+		}
+		rs[top[free].at] = old[i]
+		free++
 	}
 }
 

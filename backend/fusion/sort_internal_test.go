@@ -37,7 +37,7 @@ func TestSortTop(t *testing.T) {
 	var f Fuser
 	for _, sh := range shapes {
 		for _, size := range []int{0, 1, 2, 5, 16, 17, 40, 130, 500, 3000} {
-			for _, n := range []int{-1, 0, 1, 10, 50, size} {
+			for _, n := range []int{-1, 0, 1, 10, 20, 50, 64, 65, size} {
 				t.Run(fmt.Sprintf("%s/size=%d/n=%d", sh.name, size, n), func(t *testing.T) {
 					rs := make([]Ranked, size)
 					for i, u := range rng.Perm(size) {
@@ -119,5 +119,36 @@ func TestOrderKey(t *testing.T) {
 				t.Errorf("%v vs %v: key says ahead %v, before %v", a, b, got, want)
 			}
 		}
+	}
+}
+
+// BenchmarkSortTop ranks the best n of the units RRF fuses from two
+// lists of 100 that share 30 documents (as a hybrid search fuses), in
+// unit order: a search's k, the recorded top and a deep cut.
+//
+//	go test -run '^$' -bench SortTop -count 10 ./backend/fusion
+func BenchmarkSortTop(b *testing.B) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	const depth, shared = 100, 30
+	units := 2*depth - shared
+	score := make([]float64, units)
+	for list, first := range []int{0, depth - shared} { // the second list's first 30 units are the first's last
+		for rank, u := range rng.Perm(depth) {
+			score[first+u] += (0.3 + 0.4*float64(list)) / (60 + float64(rank+1))
+		}
+	}
+	in := make([]Ranked, units)
+	for i, u := range rng.Perm(units) { // units are numbered in id order, not by list
+		in[i] = Ranked{Score: score[u], Unit: int32(i)}
+	}
+	for _, n := range []int{10, 20, 100} {
+		b.Run(fmt.Sprintf("units=%d/n=%d", len(in), n), func(b *testing.B) {
+			var f Fuser
+			rs := slices.Clone(in)
+			for b.Loop() {
+				copy(rs, in)
+				f.sortTop(rs, n)
+			}
+		})
 	}
 }

@@ -135,7 +135,7 @@ func (rp *Replayer) ScoreRanked(rq *Query, passage bool, ranked []fusion.Ranked)
 func (rp *Replayer) Score(rq *Query, s fusion.Settings) ([]float64, float64) {
 	s = LegDepth(s, rp.k)
 	if rp.fast != nil && !s.Passage && s.Formula == fusion.FormulaOwn { // another engine's tie rule: sort
-		if vals, primary, ok := rp.scoreByRank(rq, s); ok {
+		if vals, primary, ok := rp.scoreByRank(rq, s, 0); ok {
 			return vals, primary
 		}
 	}
@@ -154,7 +154,11 @@ const maxRankedJudged = 16
 // the same length. The values are those of scoreRanked over the sorted
 // ranking. ok is false (sort instead) with a NaN score or many judged
 // documents in the lists.
-func (rp *Replayer) scoreByRank(rq *Query, s fusion.Settings) (vals []float64, primary float64, ok bool) {
+//
+// With top > 0 the best top units are ranked first (fusion.Fuser.SortTop,
+// at most the units kept), and a judged unit among them takes its place
+// there; only the judged units past them are placed by counting.
+func (rp *Replayer) scoreByRank(rq *Query, s fusion.Settings, top int) (vals []float64, primary float64, ok bool) {
 	fs := s
 	rp.all = rp.f.ScoreSettingsInto(rp.all, rq.Lists, s) // s.Passage is false
 	kept, judged := 0, 0                                 // units at or above min_score; judged among them
@@ -176,7 +180,22 @@ func (rp *Replayer) scoreByRank(rq *Query, s fusion.Settings) (vals []float64, p
 	rp.grades, rp.judged = slices.Grow(rp.grades[:0], n)[:n], slices.Grow(rp.judged[:0], n)[:n]
 	clear(rp.grades)
 	clear(rp.judged)
-	for _, u := range rp.all {
+	rest := rp.all
+	if top > 0 {
+		// The best kept units are the ones at or above min_score.
+		top = min(top, kept)
+		rp.f.SortTop(rp.all, top)
+		for rank, u := range rp.all[:min(top, n)] {
+			if rq.isJudg[u.Unit] {
+				rp.grades[rank], rp.judged[rank] = rq.grade[u.Unit], true
+			}
+		}
+		rest = rp.all[top:]
+		if top >= n { // every unit past them ranks at n or below
+			rest = nil
+		}
+	}
+	for _, u := range rest {
 		if !rq.isJudg[u.Unit] || fs.Below(u.Score) {
 			continue
 		}
@@ -349,13 +368,12 @@ func (fb *FactsBuilder) Done(policy string) Facts {
 // call.
 func (rp *Replayer) rankTop(rq *Query, s fusion.Settings) ([]fusion.Ranked, []float64, float64) {
 	if rp.fast != nil && !s.Passage && s.Formula == fusion.FormulaOwn {
-		if vals, primary, ok := rp.scoreByRank(rq, s); ok {
-			// rp.all holds every unit scored (no NaN): the best
-			// TopRecorded of them, cut at min_score, are the first
-			// TopRecorded of the ranking HitsInto gives, since the
-			// order is total. rp.count is already every kept unit.
-			n := min(rp.Cut(false, scoring.TopRecorded), scoring.TopRecorded)
-			rp.f.SortTop(rp.all, n)
+		n := min(rp.Cut(false, scoring.TopRecorded), scoring.TopRecorded)
+		if vals, primary, ok := rp.scoreByRank(rq, s, n); ok {
+			// rp.all holds every unit scored (no NaN), its best n
+			// first: cut at min_score, they are the first n of the
+			// ranking HitsInto gives, since the order is total.
+			// rp.count is already every kept unit.
 			return s.Cut(rp.all[:min(n, len(rp.all))]), vals, primary
 		}
 	}
