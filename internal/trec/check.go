@@ -37,13 +37,60 @@ func parseDecimal(b []byte) (float64, bool) {
 	if len(b) == 0 {
 		return 0, false
 	}
+	if v, ok := shortDecimal(b); ok {
+		return v, true
+	}
 	for _, c := range b {
 		if !(c >= '0' && c <= '9' || c == '.' || c == '+' || c == '-' || c == 'e' || c == 'E') {
 			return 0, false
 		}
 	}
-	v, err := strconv.ParseFloat(string(b), 64)
+	v, err := strconv.ParseFloat(unsafeString(b), 64) // b is not kept
 	return v, err == nil
+}
+
+// pow10 are the powers of ten a float64 holds exactly.
+var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// shortDecimal parses the common score `-?digits[.digits]` of at most 15
+// significant digits and 22 decimals without strconv: the digits as an integer and a power of ten
+// are both exact in a float64, so their quotient is the correctly
+// rounded value strconv.ParseFloat gives. ok is false for anything else
+// (an exponent, a sign '+', more digits), which parseDecimal hands to
+// strconv.
+func shortDecimal(b []byte) (v float64, ok bool) {
+	neg := b[0] == '-'
+	if neg {
+		b = b[1:]
+	}
+	var mant uint64
+	digits, sig, frac, dot := 0, 0, 0, false // sig: digits from the first non-zero one
+	for _, c := range b {
+		switch {
+		case c >= '0' && c <= '9':
+			mant = mant*10 + uint64(c-'0')
+			digits++
+			if mant != 0 {
+				sig++
+			}
+			if dot {
+				frac++
+			}
+		case c == '.' && !dot:
+			dot = true
+		default:
+			return 0, false
+		}
+	}
+	if digits == 0 || sig > 15 || frac >= len(pow10) {
+		return 0, false
+	}
+	v = float64(mant) / pow10[frac]
+	if neg {
+		v = -v
+	}
+	return v, true
 }
 
 // trimBOM drops a byte-order mark from the start of the first line.
