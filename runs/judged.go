@@ -136,7 +136,7 @@ type Rescored struct {
 	// and the pool drawn from.
 	Leading int `json:"leading"`
 	// Stopped says why the loop ended: "target", "budget", "rounds",
-	// "pool empty" or "no trials".
+	// "pool empty", "decision settled" or "no trials".
 	Stopped string          `json:"stopped"`
 	Rounds  []RescoredRound `json:"rounds"`
 	// Before and After are the trials' orders (best first) and primary

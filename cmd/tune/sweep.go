@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fusiontune/fusiontune/tuner/judging"
+	"github.com/fusiontune/fusiontune/tuner/judging/decision"
 
 	"github.com/fusiontune/fusiontune/tuner/verdict"
 
@@ -45,6 +46,7 @@ var judgeFlagSpecs = []cli.Flag{
 	cli.Int("judge-budget", 0, "with --judge: the most (query, document) pairs to judge, >= 1"),
 	cli.Float("judge-target", judging.DefaultJudgeTarget, "with --judge: stop once the leading trials' Judged@10 reaches this, in (0, 1]"),
 	cli.Int("judge-leading", judging.DefaultJudgeLeading, "with --judge: how many of the best trials to pool and measure, >= 1"),
+	cli.String("judge-strategy", decision.StrategyDepth, "with --judge: each round's pairs: depth (the leading trials' top 10) or decision (those whose label can change the promotion decision; stops once it is settled)").OneOf(decision.Strategies...),
 }
 
 // sweepRequestOf is the sweep (or, with cmd "worker", the worker) the
@@ -57,8 +59,8 @@ func sweepRequestOf(fs *cli.Parsed, cmd string, args []string) tuner.SweepReques
 
 // sweepJudgeOf is the judge-as-you-tune request the flags make.
 func sweepJudgeOf(fs *cli.Parsed) tunesettings.SweepJudge {
-	j := tunesettings.SweepJudge{Spec: fs.Str("judge"), Budget: fs.Int("judge-budget"), Target: fs.Float("judge-target"), Leading: fs.Int("judge-leading")}
-	for _, name := range []string{"judge-budget", "judge-target", "judge-leading"} {
+	j := tunesettings.SweepJudge{Spec: fs.Str("judge"), Budget: fs.Int("judge-budget"), Target: fs.Float("judge-target"), Leading: fs.Int("judge-leading"), Strategy: fs.Str("judge-strategy")}
+	for _, name := range []string{"judge-budget", "judge-target", "judge-leading", "judge-strategy"} {
 		if fs.Given(name) {
 			j.Given = append(j.Given, name)
 		}

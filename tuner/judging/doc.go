@@ -13,14 +13,15 @@
 // what that would cost); Export writes the pairs for people to label;
 // Import appends labelled files; Labels writes the store's labels; Agree
 // compares judges with the reference; Pool and HarvestPool build judging
-// pools. Results carry their own wording (WriteText and friends), so a
+// pools, DecisionPool the pool of the pairs that can change a run's
+// promotion decision. Results carry their own wording (WriteText and friends), so a
 // command only maps settings to a request, calls, and prints.
 //
 // Errors that are the user's are *inputerr.Error; a judge spec that is
 // neither llm nor file:PATH wraps judge.ErrSpec.
 //
 // Imports of ours: internal/atomicfile, internal/inputerr, metrics/stats,
-// runs, tuner/dataset, tuner/judging/harvest, tuner/judging/judge,
-// tuner/judging/judge/llm, tuner/judging/labels, tuner/judging/pool,
-// tuner/replay, tuner/scoring.
+// runs, tuner/dataset, tuner/judging/decision, tuner/judging/harvest,
+// tuner/judging/judge, tuner/judging/judge/llm, tuner/judging/labels,
+// tuner/judging/pool, tuner/replay, tuner/scoring.
 package judging

@@ -8,11 +8,13 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/metrics/stats"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner/dataset"
+	"github.com/fusiontune/fusiontune/tuner/judging/decision"
 	"github.com/fusiontune/fusiontune/tuner/judging/labels"
 	"github.com/fusiontune/fusiontune/tuner/judging/pool"
 	"github.com/fusiontune/fusiontune/tuner/scoring"
@@ -67,6 +69,17 @@ type JudgeLoop struct {
 	// MaxRounds stops the loop after this many rounds (MaxJudgeRounds
 	// when 0).
 	MaxRounds int
+	// Strategy chooses each round's pairs: decision.StrategyDepth (""
+	// too) pools the leading trials' top K by priority;
+	// decision.StrategyDecision the pairs whose label can change the
+	// promotion decision (decision.Analyze over every trial, Baseline the
+	// trial to beat: the leaderboard's when ""), and the loop stops once
+	// it is settled.
+	Strategy string
+	Baseline string
+	// MaxGrade is the scale's top grade, the decision strategy's best
+	// label; when 0, the highest grade of the judgments (at least 1).
+	MaxGrade int
 	// Log receives one line per round.
 	Log io.Writer
 	// OnRound, when set, is called after each round with the trials'
@@ -104,6 +117,12 @@ func (l *JudgeLoop) Validate() error {
 	if l.MaxRounds < 1 || l.MaxRounds > MaxJudgeRounds {
 		errs = append(errs, fmt.Errorf("judge rounds must be in 1..%d (got %d)", MaxJudgeRounds, l.MaxRounds))
 	}
+	switch l.Strategy {
+	case "", decision.StrategyDepth:
+	case decision.StrategyDecision:
+	default:
+		errs = append(errs, fmt.Errorf("--judge-strategy must be one of %s (got %q)", strings.Join(decision.Strategies, ", "), l.Strategy))
+	}
 	return errors.Join(errs...)
 }
 
@@ -125,6 +144,12 @@ func (l *JudgeLoop) Run(ctx context.Context, run *runs.Run, lb runs.Leaderboard,
 	}
 	defer closeStore()
 	j := copyJudgments(judgments)
+	if l.Baseline == "" {
+		l.Baseline = lb.Baseline
+	}
+	if l.MaxGrade == 0 {
+		l.MaxGrade = highestGrade(j)
+	}
 	trials, err := leaderboardTrials(run, lb)
 	if err != nil {
 		return nil, nil, err
@@ -141,7 +166,15 @@ func (l *JudgeLoop) Run(ctx context.Context, run *runs.Run, lb runs.Leaderboard,
 		if rec.Stopped = l.stopReason(r, round); rec.Stopped != "" {
 			break
 		}
-		rd, err := l.round(ctx, r, round, sc)
+		p, err := l.nextPool(r, sc)
+		if err != nil {
+			return nil, nil, err
+		}
+		if p.settled {
+			rec.Stopped = "decision settled"
+			break
+		}
+		rd, err := l.round(ctx, r, round, p, sc)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -178,6 +211,17 @@ func (l *JudgeLoop) prepare(ctx context.Context, run *runs.Run) (closeStore func
 	}
 	l.Store = st
 	return func() { st.Close(); l.Store = nil }, nil
+}
+
+// highestGrade is the highest grade of j, at least 1.
+func highestGrade(j scoring.Judgments) int {
+	h := 1
+	for _, docs := range j {
+		for _, g := range docs {
+			h = max(h, g)
+		}
+	}
+	return h
 }
 
 // copyJudgments returns a deep copy of judgments, which the loop adds
@@ -230,7 +274,7 @@ func (l *JudgeLoop) lead(r *judgeRounds) []*rescoredTrial {
 // target coverage reached, the budget spent or the rounds done.
 func (l *JudgeLoop) stopReason(r *judgeRounds, round int) string {
 	switch {
-	case meanCoverage(l.lead(r)) >= l.Target:
+	case l.Strategy != decision.StrategyDecision && meanCoverage(l.lead(r)) >= l.Target:
 		return "target"
 	case r.spent >= l.Budget:
 		return "budget"
@@ -240,22 +284,48 @@ func (l *JudgeLoop) stopReason(r *judgeRounds, round int) string {
 	return ""
 }
 
-// round pools the leading trials' unjudged pairs, judges as many as the
-// budget allows, stores and merges the labels and rescores; nil when the
-// pool is empty.
-func (l *JudgeLoop) round(ctx context.Context, r *judgeRounds, round int, sc scoring.Scorer) (*runs.RescoredRound, error) {
-	p, err := l.pool(l.lead(r), r.j, r.asked)
-	if err != nil {
-		return nil, err
+// roundPool is a round's pairs, best first; with the decision strategy,
+// where the decision stands.
+type roundPool struct {
+	pairs    []pool.Pair
+	analysis *decision.Analysis
+	settled  bool
+}
+
+// nextPool pools the next round's pairs by the loop's strategy.
+func (l *JudgeLoop) nextPool(r *judgeRounds, sc scoring.Scorer) (roundPool, error) {
+	if l.Strategy != decision.StrategyDecision {
+		p, err := l.pool(l.lead(r), r.j, r.asked)
+		if err != nil {
+			return roundPool{}, err
+		}
+		return roundPool{pairs: p.Pairs}, nil
 	}
-	if len(p.Pairs) == 0 {
+	ts := make([]decision.Trial, len(r.trials))
+	for i, t := range r.trials {
+		ts[i] = decision.Trial{Name: t.name, Results: t.results}
+	}
+	a, err := decision.Analyze(decision.Input{Trials: ts, Baseline: l.Baseline, Judgments: r.j, Skip: r.asked.has, Scorer: sc, MaxGrade: l.MaxGrade, Dataset: l.Dataset})
+	if err != nil {
+		return roundPool{}, fmt.Errorf("judge: %w", err)
+	}
+	return roundPool{pairs: a.Pairs, analysis: a, settled: a.Settled}, nil
+}
+
+// round judges as many of the pool's pairs as the budget allows, stores
+// and merges the labels and rescores; nil when the pool is empty.
+func (l *JudgeLoop) round(ctx context.Context, r *judgeRounds, round int, p roundPool, sc scoring.Scorer) (*runs.RescoredRound, error) {
+	if len(p.pairs) == 0 {
 		return nil, nil
 	}
 	n := l.Budget - r.spent
 	if l.RoundBudget > 0 {
 		n = min(n, l.RoundBudget)
 	}
-	take := p.Take(n)
+	take := p.pairs
+	if n < len(take) {
+		take = take[:n]
+	}
 	for _, pr := range take {
 		r.asked.set(pr.Query, pr.Doc)
 	}
@@ -271,13 +341,28 @@ func (l *JudgeLoop) round(ctx context.Context, r *judgeRounds, round int, sc sco
 	}
 	added := r.merge(ls)
 	l.score(r.trials, r.j, sc)
-	rd := runs.RescoredRound{Round: round, Pooled: len(p.Pairs), Asked: len(take), Labels: added, Coverage: runs.Round(meanCoverage(l.lead(r))), Best: r.trials[0].name}
+	rd := runs.RescoredRound{Round: round, Pooled: len(p.pairs), Asked: len(take), Labels: added, Coverage: runs.Round(meanCoverage(l.lead(r))), Best: r.trials[0].name}
 	if l.OnRound != nil {
 		l.OnRound(round, trialNames(snapshotOrder(r.trials)))
 	}
-	fmt.Fprintf(l.Log, "judge %s: round %d: pooled %d pairs, asked %d, %d labels; Judged@%d of the top %d %.4f; best %s\n",
-		l.Name, round, len(p.Pairs), len(take), added, l.K, l.Leading, rd.Coverage, rd.Best)
+	fmt.Fprintf(l.Log, "judge %s: round %d: pooled %d pairs, asked %d, %d labels; Judged@%d of the top %d %.4f; best %s%s\n",
+		l.Name, round, len(p.pairs), len(take), added, l.K, l.Leading, rd.Coverage, rd.Best, boundsNote(p.analysis))
 	return &rd, nil
+}
+
+// boundsNote is where the decision stood before a round: each open
+// comparison's bounds ("" without an analysis).
+func boundsNote(a *decision.Analysis) string {
+	if a == nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, c := range a.Comparisons {
+		if !c.Holds {
+			fmt.Fprintf(&b, "; vs the %s %s [%+.4f, %+.4f] before", c.Role, c.Other, c.Low, c.High)
+		}
+	}
+	return b.String()
 }
 
 // merge adds the labels of pairs this loop asked about to the judgments

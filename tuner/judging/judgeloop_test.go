@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/fusiontune/fusiontune/metrics"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner/judging"
+	"github.com/fusiontune/fusiontune/tuner/judging/decision"
 	"github.com/fusiontune/fusiontune/tuner/judging/labels"
 	"github.com/fusiontune/fusiontune/tuner/judging/pool"
 )
@@ -154,5 +156,51 @@ func TestJudgeLoopValidate(t *testing.T) {
 				t.Errorf("got %v, want %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestJudgeLoopDecision judges the pairs that can change who leads: B
+// leads on z alone, and A's hidden a and b, once judged, put A ahead.
+// Round 1 leaves out x: B ranks it second after z, so B's NDCG is 1
+// whatever its grade. With A ahead, x can lower B again: round 2 asks it,
+// and then nothing unjudged is left to move the lead.
+func TestJudgeLoopDecision(t *testing.T) {
+	run, lb := judgeLoopRun(t)
+	sc, err := scoring.NewScorer("NDCG@10", nil, metrics.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	truth := map[string]int{"a": 1, "b": 1}
+	var asked []string
+	var log strings.Builder
+	loop := &judging.JudgeLoop{
+		Name: "truth", Dataset: "ds", Budget: 10, Leading: 2, K: 3, Strategy: decision.StrategyDecision, Log: &log,
+		Judge: func(_ context.Context, pairs []pool.Pair) ([]labels.Label, error) {
+			var out []labels.Label
+			for _, p := range pairs {
+				asked = append(asked, p.Doc)
+				if g, ok := truth[p.Doc]; ok {
+					out = append(out, labels.Label{Dataset: p.Dataset, Query: p.Query, Doc: p.Doc, Grade: g, Judge: "truth", Source: labels.SourceFile})
+				}
+			}
+			return out, nil
+		},
+	}
+	rec, j, err := loop.Run(context.Background(), run, lb, scoring.Judgments{"q1": {"z": 1}}, sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Stopped != "decision settled" || len(rec.Rounds) != 2 || rec.Rounds[0].Asked != 4 {
+		t.Errorf("stopped %q after %d rounds, want decision settled after 2 (4 pairs, then x)\n%s", rec.Stopped, len(rec.Rounds), log.String())
+	}
+	slices.Sort(asked)
+	if want := []string{"a", "b", "u", "x", "y"}; !slices.Equal(asked, want) {
+		t.Errorf("asked %v, want %v", asked, want)
+	}
+	if rec.After[0].Name != "A" || len(j["q1"]) != 3 {
+		t.Errorf("after %v, judgments %v; want A first and a, b judged", rec.After, j["q1"])
+	}
+	if !strings.Contains(log.String(), "vs the runner-up A [") {
+		t.Errorf("the round's log line lacks the open bounds: %q", log.String())
 	}
 }

@@ -49,17 +49,8 @@ func HarvestNext(added, depth int, file, dataset string) string {
 // to stdout when out is "", and its statistics as format "text" or
 // "json": to stdout with out, to stderr without.
 func WritePool(p *pool.Pool, out, format string, stdout, stderr io.Writer) error {
-	var pairs bytes.Buffer
-	if err := pool.WriteJSONL(&pairs, p.Pairs); err != nil {
-		return err
-	}
-	statsTo := stderr
-	if out != "" {
-		if err := runs.WriteFileAtomic(out, pairs.Bytes(), 0o644); err != nil {
-			return inputerr.Wrap(fmt.Errorf("--out: %w", err))
-		}
-		statsTo = stdout
-	} else if _, err := stdout.Write(pairs.Bytes()); err != nil {
+	statsTo, err := writePairs(p.Pairs, out, stdout, stderr)
+	if err != nil {
 		return err
 	}
 	if format == "json" {
@@ -71,4 +62,23 @@ func WritePool(p *pool.Pool, out, format string, stdout, stderr io.Writer) error
 		return err
 	}
 	return pool.WriteStats(statsTo, p.Stats)
+}
+
+// writePairs writes pairs as JSON lines to the file out (atomically; a
+// file that cannot be written is a *inputerr.Error), or to stdout when
+// out is "", and returns where the pool's statistics go: stdout with out,
+// stderr without.
+func writePairs(ps []pool.Pair, out string, stdout, stderr io.Writer) (io.Writer, error) {
+	var pairs bytes.Buffer
+	if err := pool.WriteJSONL(&pairs, ps); err != nil {
+		return nil, err
+	}
+	if out == "" {
+		_, err := stdout.Write(pairs.Bytes())
+		return stderr, err
+	}
+	if err := runs.WriteFileAtomic(out, pairs.Bytes(), 0o644); err != nil {
+		return nil, inputerr.Wrap(fmt.Errorf("--out: %w", err))
+	}
+	return stdout, nil
 }

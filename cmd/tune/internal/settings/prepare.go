@@ -17,13 +17,15 @@ import (
 
 // SweepJudge is a sweep's judge-as-you-tune request (tune sweep --judge
 // SPEC and its bounds). Given names the bounding flags the user set
-// (judge-budget, judge-target, judge-leading): they need Spec.
+// (judge-budget, judge-target, judge-leading, judge-strategy): they need Spec.
 type SweepJudge struct {
 	Spec    string
 	Budget  int
 	Target  float64
 	Leading int
-	Given   []string
+	// Strategy is how each round chooses its pairs (judging.JudgeLoop).
+	Strategy string
+	Given    []string
 }
 
 // PrepareSweep reads and checks everything the sweep r (shared: on a
@@ -71,7 +73,7 @@ func (s *Settings) sweepJudge(j SweepJudge, shared bool, queries []scoring.Query
 	if !(j.Target > 0 && j.Target <= 1) {
 		return nil, inputerr.Wrap(fmt.Errorf("--judge-target must be in (0, 1] (got %g)", j.Target))
 	}
-	l, err := s.JudgeLoop(j.Spec, judging.JudgeLoop{Budget: j.Budget, Target: j.Target, Leading: j.Leading}, queries, red)
+	l, err := s.JudgeLoop(j.Spec, judging.JudgeLoop{Budget: j.Budget, Target: j.Target, Leading: j.Leading, Strategy: j.Strategy}, queries, red)
 	if errors.Is(err, judge.ErrSpec) {
 		return nil, inputerr.Wrap(fmt.Errorf("--judge: %w", err))
 	}
