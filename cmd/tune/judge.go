@@ -18,6 +18,7 @@ func judgeCommands() []command {
 		{name: "import", summary: "append labelled pairs (a filled export, native labels JSONL or qrels) to the store", run: runJudgeImport},
 		{name: "labels", summary: "write the store's labels of the dataset (qrels or native JSONL)", run: runJudgeLabels},
 		{name: "agree", summary: "confusion matrix and weighted kappa of llm labels against gold and people, per category", run: runJudgeAgree},
+		{name: "robust", summary: "does a run's winner lead under each judge's labels and under label resamples by confidence", run: runJudgeRobust},
 	}
 }
 

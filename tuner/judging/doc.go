@@ -14,7 +14,8 @@
 // Import appends labelled files; Labels writes the store's labels; Agree
 // compares judges with the reference; Pool and HarvestPool build judging
 // pools, DecisionPool the pool of the pairs that can change a run's
-// promotion decision. Results carry their own wording (WriteText and friends), so a
+// promotion decision; Robust checks that a run's winner does not
+// depend on the judge. Results carry their own wording (WriteText and friends), so a
 // command only maps settings to a request, calls, and prints.
 //
 // Errors that are the user's are *inputerr.Error; a judge spec that is
@@ -23,5 +24,5 @@
 // Imports of ours: internal/atomicfile, internal/inputerr, metrics/stats,
 // runs, tuner/dataset, tuner/judging/decision, tuner/judging/harvest,
 // tuner/judging/judge, tuner/judging/judge/llm, tuner/judging/labels,
-// tuner/judging/pool, tuner/replay, tuner/scoring.
+// tuner/judging/pool, tuner/judging/robust, tuner/replay, tuner/scoring.
 package judging

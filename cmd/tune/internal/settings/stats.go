@@ -37,6 +37,9 @@ type Promotion struct {
 	// score) for a promotion to go ahead.
 	Guarded   []string `mapstructure:"guarded"`
 	Tolerance float64  `mapstructure:"tolerance"`
+	// RequireRobustWinner refuses a winner that does not lead under
+	// every judge of the label store (tune judge robust).
+	RequireRobustWinner bool `mapstructure:"require_robust_winner"`
 }
 
 func statsDefaults() map[string]any {
