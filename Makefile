@@ -68,7 +68,7 @@ bench-overhead: build ## the tuner's overhead on live demo sweeps, from their ti
 traffic: build ## query log -> harvest -> implicit judgments -> shadow + SPRT, end to end on the demo (REQUESTS=2000 SEED=1)
 	@work=$$(mktemp -d) && go run ./scripts/traffic -tune $(BIN) -out $$work/traffic -requests $${REQUESTS:-2000} -seed $${SEED:-1}; rc=$$?; rm -rf $$work; exit $$rc
 
-judge-recovery: build ## judge-as-you-tune recovery: hide half the judgments of the demo and SciFact, pool + file judge, Kendall tau per round
+judge-recovery: build ## judge-as-you-tune recovery: hide half the judgments of the demo and SciFact (Kendall tau per round); hide 80% of the demo's and NFCorpus's (pairs until the decision is the full one, depth vs decision pooling)
 	./scripts/judge-recovery.sh
 
 bench-postgres: build ## the postgres kind on ../shared/data/scifact: live vs replay, promotion + rollback (skips without it)

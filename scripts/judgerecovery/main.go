@@ -12,7 +12,14 @@
 // each trial keeps) with the run's own scorer, so the orders differ only
 // in the judgments.
 //
+// With -strategies it asks another question instead: with -hide of each
+// query's judgments hidden, for each of -seeds, how many pairs the file
+// judge is asked (-round-budget a round) until the promotion decision is
+// the one the full judgments give, by depth and by decision pooling
+// (strategies.go).
+//
 //	judgerecovery -tune bin/tune -data DIR -out DIR [-engine YAML] [-seed 1] [-rounds 2]
+//	judgerecovery -tune bin/tune -data DIR -out DIR -strategies -hide 0.8 -seeds 1,2,3 -round-budget 10
 package main
 
 import (
@@ -107,6 +114,9 @@ func run(args []string, stdout io.Writer) error {
 	leading := fs.Int("leading", judging.DefaultJudgeLeading, "trials pooled each round")
 	depth := fs.Int("depth", judging.DefaultJudgeK, "pool depth")
 	perRound := fs.Int("round-budget", 0, "most pairs judged per round (0: the whole pool)")
+	strategies := fs.Bool("strategies", false, "compare depth and decision pooling: pairs until the decision is the one full judgments give")
+	hide := fs.Float64("hide", 0.5, "with -strategies: the share of each query's judgments hidden, in (0, 1)")
+	seeds := fs.String("seeds", "1,2,3", "with -strategies: the seeds of the hidden judgments")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -124,11 +134,25 @@ func run(args []string, stdout io.Writer) error {
 		return a
 	}
 	*data, *out, *tune = abs(*data), abs(*out), abs(*tune)
+	if *strategies {
+		if !(*hide > 0 && *hide < 1) || *perRound < 1 {
+			return errors.New("-strategies: want -hide in (0, 1) and -round-budget >= 1")
+		}
+		var ss []uint64
+		for _, f := range strings.Split(*seeds, ",") {
+			v, err := strconv.ParseUint(strings.TrimSpace(f), 10, 64)
+			if err != nil {
+				return fmt.Errorf("-seeds %q: %w", *seeds, err)
+			}
+			ss = append(ss, v)
+		}
+		return compareStrategies(stdout, benchSetup{tune: *tune, data: *data, out: *out, engine: *engine, name: *name}, *hide, ss, *perRound)
+	}
 	full, err := readBEIRQrels(filepath.Join(*data, "qrels", "test.tsv"))
 	if err != nil {
 		return err
 	}
-	visible, hidden := hideHalf(full, *seed)
+	visible, hidden := hideShare(full, *seed, 0.5)
 	res := Result{Dataset: *name, Queries: len(full), Seed: *seed, Leading: *leading, Depth: *depth, RoundBudget: *perRound}
 	for q := range full {
 		res.Judgments += len(full[q])
@@ -301,11 +325,12 @@ func readBEIRQrels(path string) (map[string]map[string]int, error) {
 	return out, sc.Err()
 }
 
-// hideHalf hides half of each query's judgments: its judged documents
+// hideShare hides share of each query's judgments: its judged documents
 // (sorted) are shuffled by a generator seeded with seed and the query id,
-// and the first n/2 hidden, one more with probability 1/2 when n is odd
-// (so a query with one judgment loses it half of the time).
-func hideHalf(full map[string]map[string]int, seed uint64) (visible, hidden map[string]map[string]int) {
+// and the first share·n hidden, one more with the probability of the
+// fraction left (a half: one coin flip, so that share 0.5 hides n/2, and
+// one more with probability 1/2 when n is odd).
+func hideShare(full map[string]map[string]int, seed uint64, share float64) (visible, hidden map[string]map[string]int) {
 	visible, hidden = map[string]map[string]int{}, map[string]map[string]int{}
 	for q, docs := range full {
 		h := fnv.New64a()
@@ -317,8 +342,14 @@ func hideHalf(full map[string]map[string]int, seed uint64) (visible, hidden map[
 		}
 		slices.Sort(ids)
 		rng.Shuffle(len(ids), func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
-		n := len(ids) / 2
-		if len(ids)%2 == 1 && rng.IntN(2) == 1 {
+		x := share * float64(len(ids))
+		n := int(x)
+		switch rest := x - float64(n); {
+		case rest == 0.5:
+			if rng.IntN(2) == 1 {
+				n++
+			}
+		case rest > 0 && rng.Float64() < rest:
 			n++
 		}
 		for i, d := range ids {
