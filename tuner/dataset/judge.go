@@ -3,6 +3,7 @@ package dataset
 import (
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/fusiontune/fusiontune/backend/corpus"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
@@ -87,4 +88,39 @@ func (ds *Dataset) PoolPairsWith(path, dataset string, docs map[string]judge.Doc
 		return nil, inputerr.Wrap(err)
 	}
 	return pairs, nil
+}
+
+// JudgeContexts returns what a judge may be shown about each query of ds
+// beyond its text (judge.QueryContext): category and notes from the
+// golden set, the rubric rubrics gives its category, and its reference
+// passages: the judgments at the scale's top grade, in the golden set's
+// order, a passage as its excerpt, a document as its title and text from
+// docs (left out without them).
+func (ds *Dataset) JudgeContexts(docs map[string]judge.Doc, rubrics map[string]string) map[string]judge.QueryContext {
+	golden := map[string]int{}
+	for i, q := range ds.Golden.Queries {
+		golden[q.ID] = i
+	}
+	out := make(map[string]judge.QueryContext, len(ds.Queries))
+	for _, sq := range ds.Queries {
+		i, ok := golden[sq.ID]
+		if !ok {
+			continue
+		}
+		q := ds.Golden.Queries[i]
+		c := judge.QueryContext{Category: q.Category, Notes: q.Notes, Rubric: rubrics[q.Category]}
+		for _, j := range q.Judgments {
+			if j.Grade != ds.Golden.Scale.Max {
+				continue
+			}
+			switch d, ok := docs[j.DocID]; {
+			case j.Substring != "":
+				c.References = append(c.References, j.Substring)
+			case j.DocID != "" && ok:
+				c.References = append(c.References, strings.TrimSpace(d.Title+"\n"+d.Text))
+			}
+		}
+		out[sq.ID] = c
+	}
+	return out
 }

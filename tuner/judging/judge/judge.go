@@ -16,6 +16,15 @@ type Pair struct {
 	Query, QueryText, Doc, DocTitle, DocText string
 }
 
+// QueryContext is what a judge may be shown about a query beyond its
+// text: its category and notes from the golden set, the text of its
+// reference passages (the top-graded judgments, resolved: a passage's
+// excerpt, a document's text) and the rubric of its category.
+type QueryContext struct {
+	Category, Notes, Rubric string
+	References              []string
+}
+
 // Judge gives labels to pairs.
 type Judge interface {
 	// Name is the judge recorded on its labels ("llm:<model>@<hash8>",

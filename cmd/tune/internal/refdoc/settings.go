@@ -176,6 +176,7 @@ var settingsTable = []setting{
 	{key: "judge.model", doc: "the model name sent with each call"},
 	{key: "judge.api_key_env", doc: "the variable holding the API key (none: no key sent)"},
 	{key: "judge.prompt", def: settings.DefaultJudgePrompt, values: "`graded`, `hpn`, or a template file", doc: "the prompt"},
+	{key: "judge.rubrics", values: "a map of category to text", doc: "the rubric a template file shows for a query of that category (`{{.Rubric}}`, [judging](../judging.md#context-for-the-judge))"},
 	{key: "judge.max_grade", def: strconv.Itoa(settings.DefaultJudgeMaxGrade), rng: closed("1", "100"), ctx: "judge: {prompt: prompt.tmpl, max_grade: %s}", doc: "a template file's top grade"},
 	{key: "judge.batch", def: strconv.Itoa(llm.DefaultBatch), rng: closed("1", strconv.Itoa(llm.MaxBatch)), doc: "documents graded per call"},
 	{key: "judge.concurrency", def: strconv.Itoa(llm.DefaultConcurrency), rng: closed("1", strconv.Itoa(llm.MaxConcurrency)), doc: "calls at once (`--concurrency`)"},

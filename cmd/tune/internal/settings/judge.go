@@ -32,6 +32,9 @@ type Judge struct {
 	MaxDocChars *int           `mapstructure:"max_doc_chars"`
 	Seed        *int64         `mapstructure:"seed"`
 	Budget      JudgeBudget    `mapstructure:"budget"`
+	// Rubrics maps a query category to the rubric a prompt template
+	// shows for its queries ({{.Rubric}}).
+	Rubrics map[string]string `mapstructure:"rubrics"`
 }
 
 // JudgeBudget is judge.budget: the most calls and tokens one `tune judge

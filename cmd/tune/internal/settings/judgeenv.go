@@ -32,7 +32,7 @@ func (s *Settings) JudgeEnv(r *runs.Redactor, log io.Writer) (*judging.Env, erro
 			return s.OpenLabels(ctx, r, create)
 		},
 		LLM: func(st *labels.Store) (*llm.Judge, error) {
-			return s.LLMJudge(id, ds.Golden.Scale.Max, st, r)
+			return s.LLMJudge(ds, st, r)
 		},
 		Batch:  Or(s.Judge.Batch, llm.DefaultBatch),
 		Budget: llm.Budget{Calls: Or(s.Judge.Budget.Calls, 0), Tokens: Or(s.Judge.Budget.Tokens, 0)},

@@ -18,14 +18,22 @@ import (
 	"github.com/fusiontune/fusiontune/tuner/judging/labels"
 )
 
-// LLMJudge builds the LLM judge of the settings' judge section for
-// dataset (grades up to maxGrade; the key from the environment), caching
-// its answers in st; the API key joins r's secrets. Errors are the
-// user's (inputerr.Error).
-func (s *Settings) LLMJudge(dataset string, maxGrade int, st *labels.Store, r *runs.Redactor) (*llm.Judge, error) {
-	cfg, err := s.LLMConfig(dataset, maxGrade, os.Getenv)
+// LLMJudge builds the LLM judge of the settings' judge section for ds
+// (grades up to its scale's top; the key from the environment; the
+// queries' contexts, with judge.rubrics, when the prompt shows them),
+// caching its answers in st; the API key joins r's secrets. Errors are
+// the user's (inputerr.Error).
+func (s *Settings) LLMJudge(ds *dataset.Dataset, st *labels.Store, r *runs.Redactor) (*llm.Judge, error) {
+	cfg, err := s.LLMConfig(ds.DatasetID(), ds.Golden.Scale.Max, os.Getenv)
 	if err != nil {
 		return nil, inputerr.Wrap(err)
+	}
+	if cfg.Prompt.UsesContext() {
+		docs, err := ds.JudgeDocs()
+		if err != nil {
+			return nil, err
+		}
+		cfg.Contexts = ds.JudgeContexts(docs, s.Judge.Rubrics)
 	}
 	if cfg.APIKey != "" {
 		r.AddHeader("Bearer " + cfg.APIKey)
@@ -78,7 +86,7 @@ func (s *Settings) llmJudgeLoop(l *judging.JudgeLoop, texts map[string]string, r
 	if err != nil {
 		return nil, inputerr.Wrap(fmt.Errorf("labels: %w", err))
 	}
-	lj, err := s.LLMJudge(ds.DatasetID(), ds.Golden.Scale.Max, st, r)
+	lj, err := s.LLMJudge(ds, st, r)
 	if err != nil {
 		st.Close()
 		return nil, err

@@ -68,6 +68,9 @@ type Config struct {
 	Budget Budget
 	// Seed orders the documents of each call.
 	Seed uint64
+	// Contexts are the queries' contexts by query id, shown to templates
+	// that use them (TemplateData); nil: none.
+	Contexts map[string]judge.QueryContext
 	// Store, when set, caches answers so a re-run costs nothing.
 	Store *labels.Store
 	// Redactor scrubs secrets from error messages (the API key is added).
@@ -205,6 +208,12 @@ func (j *Judge) request(pairs []judge.Pair, b batch) (openai.ChatRequest, map[st
 	rng := rand.New(rand.NewPCG(j.cfg.Seed, h.Sum64()))
 	rng.Shuffle(len(order), func(a, c int) { order[a], order[c] = order[c], order[a] })
 	data := TemplateData{Query: pairs[order[0]].QueryText, MaxGrade: j.cfg.Prompt.MaxGrade}
+	if c, ok := j.cfg.Contexts[pairs[order[0]].Query]; ok {
+		data.Category, data.Notes, data.Rubric = c.Category, c.Notes, c.Rubric
+		for _, r := range c.References[:min(len(c.References), MaxReferences)] {
+			data.References = append(data.References, truncate(r, j.cfg.MaxDocChars))
+		}
+	}
 	ids := map[string]int{}
 	for n, i := range order {
 		id := fmt.Sprintf("D%d", n+1)
@@ -260,7 +269,12 @@ func truncate(s string, n int) string {
 func (j *Judge) cacheKeys(pairs []judge.Pair) []string {
 	keys := make([]string, len(pairs))
 	for i, p := range pairs {
-		keys[i] = labels.CacheKey(p.QueryText, truncate(p.DocTitle, j.cfg.MaxDocChars)+"\x00"+truncate(p.DocText, j.cfg.MaxDocChars), j.cfg.Model, j.hash)
+		q := p.QueryText
+		if c, ok := j.cfg.Contexts[p.Query]; ok && j.cfg.Prompt.UsesContext() {
+			// The same query text with another context is another prompt.
+			q += "\x00" + c.Category + "\x00" + c.Notes + "\x00" + c.Rubric + "\x00" + strings.Join(c.References, "\x00")
+		}
+		keys[i] = labels.CacheKey(q, truncate(p.DocTitle, j.cfg.MaxDocChars)+"\x00"+truncate(p.DocText, j.cfg.MaxDocChars), j.cfg.Model, j.hash)
 	}
 	return keys
 }

@@ -454,3 +454,32 @@ func TestBudgetVerdict(t *testing.T) {
 		}
 	}
 }
+
+// TestPromptContext renders a query's context into a template that shows
+// it, at most MaxReferences references.
+func TestPromptContext(t *testing.T) {
+	text := "Query: {{.Query}}\n{{.Category}}|{{.Notes}}|{{.Rubric}}\n{{range .References}}> {{.}}\n{{end}}{{range .Docs}}[{{.ID}}] {{.Text}}\n{{end}}\nAnswer with JSON.\n"
+	p, err := llm.NewPrompt("ctx.tmpl", "", text, 3, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !p.UsesContext() {
+		t.Fatal("the template shows the context")
+	}
+	if b, _ := llm.Builtin(llm.PromptGraded); b.UsesContext() {
+		t.Fatal("the shipped graded prompt shows no context")
+	}
+	srv := llmtest.Start(t)
+	refs := []string{"one", "two", "three", "four"}
+	j := newJudge(t, config(t, srv, func(c *llm.Config) {
+		c.Prompt = p
+		c.Contexts = map[string]judge.QueryContext{"q2": {Category: "adversarial", Notes: "a trap", Rubric: "be strict", References: refs}}
+	}))
+	if _, err := j.Judge(context.Background(), pairs[3:5]); err != nil {
+		t.Fatal(err)
+	}
+	got := srv.Prompts()[0]
+	if want := "Query: vector index\nadversarial|a trap|be strict\n> one\n> two\n> three\n[D"; !strings.HasPrefix(got, want) {
+		t.Fatalf("rendered prompt:\n%s\nwant the prefix\n%s", got, want)
+	}
+}

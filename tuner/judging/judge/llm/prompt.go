@@ -36,6 +36,31 @@ type TemplateData struct {
 	Docs []TemplateDoc
 	// MaxGrade is the prompt's top grade.
 	MaxGrade int
+	// Category and Notes are the query's, from the golden set; Rubric is
+	// its category's rubric (judge.rubrics); References are the texts of
+	// its top-graded judgments (a passage's excerpt, a document's text,
+	// at most MaxReferences, each truncated as documents are). Each is
+	// empty when unknown.
+	Category, Notes, Rubric string
+	References              []string
+}
+
+// MaxReferences is the most reference passages a prompt is shown.
+const MaxReferences = 3
+
+// contextFields are the template fields that carry a query's context:
+// a template using any of them makes the context part of the answer
+// cache's key.
+var contextFields = []string{".Category", ".Notes", ".Rubric", ".References"}
+
+// UsesContext reports whether the template shows the query's context.
+func (p *Prompt) UsesContext() bool {
+	for _, f := range contextFields {
+		if strings.Contains(p.Text, f) {
+			return true
+		}
+	}
+	return false
 }
 
 // TemplateDoc is one document as the prompt shows it: ID is the short id
@@ -119,7 +144,8 @@ func NewPrompt(name, system, text string, maxGrade int, names map[string]int) (*
 	p := &Prompt{Name: name, System: system, Text: text, MaxGrade: maxGrade, Names: names, tmpl: t}
 	// A template that fails on sample data (a field TemplateData lacks)
 	// fails here, before any call.
-	if _, err := p.Render(TemplateData{Query: "q", Docs: []TemplateDoc{{ID: "D1", Title: "t", Text: "x"}}, MaxGrade: maxGrade}); err != nil {
+	if _, err := p.Render(TemplateData{Query: "q", Docs: []TemplateDoc{{ID: "D1", Title: "t", Text: "x"}}, MaxGrade: maxGrade,
+		Category: "c", Notes: "n", Rubric: "r", References: []string{"p"}}); err != nil {
 		return nil, err
 	}
 	return p, nil
