@@ -28,6 +28,9 @@ var Strategies = []string{StrategyDepth, StrategyDecision}
 const (
 	RoleBaseline = "baseline"
 	RoleRunnerUp = "runner-up"
+	// RoleChallenger is any other trial that some labelling of the
+	// unjudged pairs could still put ahead of the leader.
+	RoleChallenger = "challenger"
 )
 
 // Trial is one trial's recorded per-query results.
@@ -137,6 +140,11 @@ func Analyze(in Input) (*Analysis, error) {
 	}
 	if a.RunnerUp != "" && a.RunnerUp != a.Baseline {
 		others = append(others, Comparison{Role: RoleRunnerUp, Other: a.RunnerUp})
+	}
+	for _, name := range order[1:] {
+		if name != a.RunnerUp && name != a.Baseline && mayOvertake(a.Leader, name, qs, in) {
+			others = append(others, Comparison{Role: RoleChallenger, Other: name})
+		}
 	}
 	swing := map[pairKey]*pairAcc{}
 	a.Settled = true
@@ -284,6 +292,45 @@ func compare(c *Comparison, leader string, qs []query, in Input) map[pairKey]eff
 	return effects
 }
 
+// mayOvertake is a quick look at whether some labelling could put other
+// ahead of leader: each unjudged document the two rank is graded the top
+// grade where other ranks it higher (or only other ranks it) and 0
+// elsewhere, and other must still trail. A trial that trails even then is
+// not weighed document by document.
+func mayOvertake(leader, other string, qs []query, in Input) bool {
+	var sum float64
+	n := 0
+	for _, q := range qs {
+		rl, okL := q.rankings[leader]
+		ro, okO := q.rankings[other]
+		if !okL || !okO {
+			continue
+		}
+		n++
+		j := cloneGrades(in.Judgments[q.id])
+		var top, zero []string
+		for _, c := range candidates(rl, ro, j, q.id, in.Skip) {
+			if rankOf(ro, c.doc) < rankOf(rl, c.doc) {
+				top = append(top, c.doc)
+			} else {
+				zero = append(zero, c.doc)
+			}
+		}
+		sum += labelled(in, rl, ro, j, top, zero)
+	}
+	return n > 0 && sum <= 0
+}
+
+// rankOf is d's 0-based rank in r, len(r) when absent.
+func rankOf(r []string, d string) int {
+	for i, x := range r {
+		if x == d {
+			return i
+		}
+	}
+	return len(r)
+}
+
 // labelled is the leader's lead in one query with top grades on top and
 // zeros on zero (j is restored).
 func labelled(in Input, rl, ro []string, j map[string]int, top, zero []string) float64 {
@@ -389,13 +436,21 @@ func (a *Analysis) WriteText(w io.Writer) error {
 	default:
 		p("decision: %q leads (primary %.4f); the run has no baseline\n", a.Leader, a.Primary[a.Leader])
 	}
+	open := 0
 	for _, c := range a.Comparisons {
 		state := "open"
 		if c.Holds {
 			state = "holds"
+		} else if c.Role == RoleChallenger {
+			open++
 		}
-		p("  vs the %s %q: %s now, [%s, %s] under the worst and best labelling of %d unjudged pairs: %s\n",
-			c.Role, c.Other, signed(c.Delta), signed(c.Low), signed(c.High), c.Unjudged, state)
+		if c.Role != RoleChallenger {
+			p("  vs the %s %q: %s now, [%s, %s] under the worst and best labelling of %d unjudged pairs: %s\n",
+				c.Role, c.Other, signed(c.Delta), signed(c.Low), signed(c.High), c.Unjudged, state)
+		}
+	}
+	if open > 0 {
+		p("  vs %d other trials some labelling could still put ahead: open\n", open)
 	}
 	if a.Settled {
 		p("settled: no unjudged pair can change the decision\n")

@@ -91,6 +91,19 @@ func TestAnalyze(t *testing.T) {
 			"  vs the runner-up \"next\": +0.5000 now, [+0.0000, +0.5000] under the worst and best labelling of 1 unjudged pairs: open\n" +
 			"open: 1 unjudged pairs can change the decision\n",
 		pairs: []string{"q1/e 0.5"},
+	}, {
+		// far trails with nothing judged in its top 2; graded relevant,
+		// f and g would tie it with the leader.
+		name: "a challenger beyond the runner-up",
+		trials: []decision.Trial{trial("base", []string{"z", "w"}), trial("cand", []string{"x", "y"}),
+			trial("next", []string{"x", "w"}), trial("far", []string{"f", "g"})},
+		judgments: scoring.Judgments{"q1": {"x": 1, "y": 1, "z": 0, "w": 0}},
+		want: "decision: ship \"cand\" (primary 1.0000) over the baseline \"base\" (0.0000)\n" +
+			"  vs the baseline \"base\": +1.0000 now, [+1.0000, +1.0000] under the worst and best labelling of 0 unjudged pairs: holds\n" +
+			"  vs the runner-up \"next\": +0.5000 now, [+0.5000, +0.5000] under the worst and best labelling of 0 unjudged pairs: holds\n" +
+			"  vs 1 other trials some labelling could still put ahead: open\n" +
+			"open: 2 unjudged pairs can change the decision\n",
+		pairs: []string{"q1/f 0.5", "q1/g 0.5"},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -5,9 +5,12 @@
 // the baseline and against the runner-up, the mean difference of primary
 // scores under the worst and the best labelling of the pairs still
 // unjudged, and orders those pairs by how far their label alone can move
-// a comparison that is still open. The decision is settled when every
-// comparison keeps the leader ahead even under the labelling worst for
-// it.
+// a comparison that is still open. Every other trial that a quick
+// labelling by rank (each unjudged document graded the top grade where it
+// ranks higher than in the leader's list, 0 elsewhere) would put ahead is
+// weighed the same way, as a challenger. The decision is settled when
+// every comparison keeps the leader ahead even under the labelling worst
+// for it.
 //
 // The worst labelling is built document by document: an unjudged
 // document is graded the scale's top grade when that grade alone lowers
