@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/cli"
+	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner/judging"
 	"github.com/fusiontune/fusiontune/tuner/judging/judge"
 )
@@ -18,6 +19,7 @@ func judgeCommands() []command {
 		{name: "import", summary: "append labelled pairs (a filled export, native labels JSONL or qrels) to the store", run: runJudgeImport},
 		{name: "labels", summary: "write the store's labels of the dataset (qrels or native JSONL)", run: runJudgeLabels},
 		{name: "agree", summary: "confusion matrix and weighted kappa of llm labels against gold and people, per category", run: runJudgeAgree},
+		{name: "audit", summary: "ask the llm judge again about a seeded sample: self-agreement and agreement with the golden set per grade", run: runJudgeAudit},
 		{name: "robust", summary: "does a run's winner lead under each judge's labels and under label resamples by confidence", run: runJudgeRobust},
 	}
 }
@@ -92,4 +94,32 @@ func runJudgeAgree(ctx context.Context, a *app, args []string) error {
 		return c.WriteJSON(a.stdout, e.ID)
 	}
 	return c.WriteText(a.stdout)
+}
+
+var judgeAuditSpec = judgeSpec("audit", cli.NoArgs,
+	cli.Int("sample", judging.DefaultAuditSample, "pairs of each kind asked again (1..10000)").Range(1, judging.MaxAuditSample),
+	cli.Int64("seed", 1, "seed of the samples"),
+	textJSONFlag)
+
+func runJudgeAudit(ctx context.Context, a *app, args []string) error {
+	fs, e, err := a.parseJudge(judgeAuditSpec, args)
+	if err != nil {
+		return err
+	}
+	if fs.Int64("seed") < 0 {
+		return usageErrorf("--seed: want an integer >= 0 (got %d)", fs.Int64("seed"))
+	}
+	r, err := judging.Audit(ctx, e, judging.AuditRequest{Sample: fs.Int("sample"), Seed: uint64(fs.Int64("seed"))})
+	if err != nil {
+		return err
+	}
+	if fs.Str("format") == "json" {
+		data, err := runs.MarshalJSON(r)
+		if err != nil {
+			return err
+		}
+		_, err = a.stdout.Write(data)
+		return err
+	}
+	return r.WriteText(a.stdout)
 }

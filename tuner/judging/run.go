@@ -18,6 +18,11 @@ type RunRequest struct {
 	// DryRun says what judging would cost: nothing is called, no store
 	// is created, nothing is written.
 	DryRun bool
+	// Refresh judges every pair of the pool again, those the judge has
+	// labelled included, asking the LLM judge's server anew (its answer
+	// cache is neither read nor written); the new labels are newer, so
+	// they win.
+	Refresh bool
 	// Log receives the plan: the pool's pairs, how many the judge has
 	// labelled, how many are left.
 	Log io.Writer
@@ -71,8 +76,12 @@ func Run(ctx context.Context, e *Env, r RunRequest) (*RunResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	todo, err := judge.Todo(ctx, st, e.ID, pairs, j)
-	if err != nil {
+	todo := pairs
+	if r.Refresh {
+		if lj != nil {
+			lj.SetFresh(true)
+		}
+	} else if todo, err = judge.Todo(ctx, st, e.ID, pairs, j); err != nil {
 		return nil, err
 	}
 	fmt.Fprintf(r.Log, "pool %s: %d pairs, %d already labelled by %s, %d to judge\n", r.Pool, len(pairs), len(pairs)-len(todo), j.Name(), len(todo))

@@ -71,6 +71,9 @@ type Config struct {
 	// Contexts are the queries' contexts by query id, shown to templates
 	// that use them (TemplateData); nil: none.
 	Contexts map[string]judge.QueryContext
+	// Fresh asks the server every time: answers are neither read from nor
+	// written to the cache (re-judging, audits).
+	Fresh bool
 	// Store, when set, caches answers so a re-run costs nothing.
 	Store *labels.Store
 	// Redactor scrubs secrets from error messages (the API key is added).
@@ -153,6 +156,10 @@ func New(cfg Config) (*Judge, error) {
 
 // Name returns "llm:<model>@<first 8 of the prompt hash>".
 func (j *Judge) Name() string { return "llm:" + j.cfg.Model + "@" + j.hash[:8] }
+
+// SetFresh makes the judge ask the server every time, bypassing the
+// answer cache (Config.Fresh); call it before judging.
+func (j *Judge) SetFresh(fresh bool) { j.cfg.Fresh = fresh }
 
 // Usage returns what the judge spent so far.
 func (j *Judge) Usage() Usage {
@@ -283,7 +290,7 @@ func (j *Judge) cacheKeys(pairs []judge.Pair) []string {
 func (j *Judge) lookup(ctx context.Context, pairs []judge.Pair) (map[int]labels.CacheEntry, []string, error) {
 	keys := j.cacheKeys(pairs)
 	out := map[int]labels.CacheEntry{}
-	if j.cfg.Store == nil {
+	if j.cfg.Store == nil || j.cfg.Fresh {
 		return out, keys, nil
 	}
 	got, err := j.cfg.Store.CacheLookup(ctx, keys)
@@ -472,7 +479,7 @@ func (j *Judge) judgeBatch(ctx context.Context, pairs []judge.Pair, keys []strin
 		entries = append(entries, labels.CacheEntry{Key: keys[i], Model: j.cfg.Model, PromptHash: j.hash,
 			Grade: g.Grade, Rationale: g.Reason, Confidence: g.Confidence, Time: now})
 	}
-	if j.cfg.Store != nil {
+	if j.cfg.Store != nil && !j.cfg.Fresh {
 		if err := j.cfg.Store.CachePut(ctx, entries); err != nil {
 			return nil, fmt.Errorf("llm judge: %w", err)
 		}

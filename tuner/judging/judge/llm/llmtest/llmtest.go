@@ -3,6 +3,7 @@ package llmtest
 import (
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"regexp"
@@ -22,6 +23,12 @@ type Server struct {
 	// Fault, when set, is asked first for every request (n counts requests
 	// from 1); it returns true when it wrote the response itself.
 	Fault func(n int64, w http.ResponseWriter, r *http.Request) bool
+	// Noise, when > 0, is the chance that each grade of an answer on the
+	// 0..3 scale is replaced by one of the other three, chosen at random
+	// (seeded by NoiseSeed): a judge with known noise. Set both before
+	// the first request.
+	Noise     float64
+	NoiseSeed uint64
 
 	requests  atomic.Int64
 	inFlight  atomic.Int64
@@ -29,6 +36,7 @@ type Server struct {
 	srv       *http.Server
 	mu        sync.Mutex
 	prompts   []string
+	rng       *rand.Rand
 }
 
 // maxKept bounds the user messages a server keeps for Prompts.
@@ -111,7 +119,39 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Unlock()
 	content := Answer(user)
+	if s.Noise > 0 {
+		content = s.noisy(content)
+	}
 	WriteCompletion(w, content, int64(prompt/4), int64(len(content)/4))
+}
+
+// noisy replaces each numeric grade of answer with another of 0..3 with
+// chance Noise.
+func (s *Server) noisy(answer string) string {
+	var a struct {
+		Judgments []map[string]any `json:"judgments"`
+	}
+	if err := json.Unmarshal([]byte(answer), &a); err != nil {
+		return answer
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.rng == nil {
+		s.rng = rand.New(rand.NewPCG(s.NoiseSeed, 0x6e6f697365))
+	}
+	for _, j := range a.Judgments {
+		g, ok := j["grade"].(float64)
+		if !ok || s.rng.Float64() >= s.Noise {
+			continue
+		}
+		other := float64(s.rng.IntN(3))
+		if other >= g {
+			other++
+		}
+		j["grade"] = other
+	}
+	b, _ := json.Marshal(a)
+	return string(b)
 }
 
 // WriteCompletion writes a chat completion answering content, with usage.
