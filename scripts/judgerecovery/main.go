@@ -44,8 +44,6 @@ import (
 
 	"github.com/fusiontune/fusiontune/tuner/dataset"
 
-	"github.com/fusiontune/fusiontune/tuner/replay"
-
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 
 	"github.com/fusiontune/fusiontune/runs"
@@ -162,31 +160,15 @@ func run(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	r, err := runs.Load(runDir)
-	if err != nil {
-		return err
-	}
-	replay.EnsureDeriver(r)
-	lb, err := r.ReadLeaderboard()
-	if err != nil {
-		return err
-	}
-	sc, err := runScorer(r)
+	r, lb, sc, trials, err := loadSweep(runDir)
 	if err != nil {
 		return err
 	}
 	results := map[string][]runs.QueryResult{}
 	var names []string
-	for _, e := range lb.Trials {
-		if e.Status != runs.StatusOK || e.SameAs != "" {
-			continue
-		}
-		qr, err := r.QueryResults(e.Index)
-		if err != nil {
-			return err
-		}
-		results[e.Name] = qr
-		names = append(names, e.Name)
+	for _, t := range trials {
+		results[t.Name] = t.Results
+		names = append(names, t.Name)
 	}
 	res.Trials = len(names)
 	order := func(j scoring.Judgments) []string {

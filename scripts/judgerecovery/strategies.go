@@ -53,29 +53,9 @@ func compareStrategies(w io.Writer, b benchSetup, share float64, seeds []uint64,
 		if err != nil {
 			return err
 		}
-		r, err := runs.Load(runDir)
+		r, lb, sc, trials, err := loadSweep(runDir)
 		if err != nil {
 			return err
-		}
-		replay.EnsureDeriver(r)
-		lb, err := r.ReadLeaderboard()
-		if err != nil {
-			return err
-		}
-		sc, err := runScorer(r)
-		if err != nil {
-			return err
-		}
-		var trials []decision.Trial
-		for _, e := range lb.Trials {
-			if e.Status != runs.StatusOK || e.SameAs != "" {
-				continue
-			}
-			qr, err := r.QueryResults(e.Index)
-			if err != nil {
-				return err
-			}
-			trials = append(trials, decision.Trial{Name: e.Name, Results: qr})
 		}
 		maxGrade := 1
 		for _, docs := range full {
@@ -115,6 +95,37 @@ func compareStrategies(w io.Writer, b benchSetup, share float64, seeds []uint64,
 	}
 	fmt.Fprintln(w)
 	return nil
+}
+
+// loadSweep reads a sweep's run: its leaderboard, its scorer and its
+// successful trials' recorded results (trials the same as another left
+// out), in leaderboard order.
+func loadSweep(runDir string) (*runs.Run, runs.Leaderboard, *scoring.MetricsScorer, []decision.Trial, error) {
+	r, err := runs.Load(runDir)
+	if err != nil {
+		return nil, runs.Leaderboard{}, nil, nil, err
+	}
+	replay.EnsureDeriver(r)
+	lb, err := r.ReadLeaderboard()
+	if err != nil {
+		return nil, lb, nil, nil, err
+	}
+	sc, err := runScorer(r)
+	if err != nil {
+		return nil, lb, nil, nil, err
+	}
+	var trials []decision.Trial
+	for _, e := range lb.Trials {
+		if e.Status != runs.StatusOK || e.SameAs != "" {
+			continue
+		}
+		qr, err := r.QueryResults(e.Index)
+		if err != nil {
+			return nil, lb, nil, nil, err
+		}
+		trials = append(trials, decision.Trial{Name: e.Name, Results: qr})
+	}
+	return r, lb, sc, trials, nil
 }
 
 func (s strategyResult) cell() string {

@@ -37,26 +37,36 @@ func DecisionPool(run *runs.Run, o DecisionPoolOptions) (*decision.Analysis, err
 	if o.MaxGrade == 0 {
 		o.MaxGrade = highestGrade(o.Judgments)
 	}
-	lb := o.Leaderboard
+	lb, ts, err := runTrials(run, o.Leaderboard)
+	if err != nil {
+		return nil, err
+	}
+	return decision.Analyze(decision.Input{Trials: ts, Baseline: lb.Baseline, Judgments: o.Judgments, Scorer: o.Scorer, MaxGrade: o.MaxGrade, Dataset: o.Dataset})
+}
+
+// runTrials is lb (the run's leaderboard.json when nil) and its
+// successful trials' recorded results (leaderboardTrials); a run without
+// any is the user's error.
+func runTrials(run *runs.Run, lb *runs.Leaderboard) (*runs.Leaderboard, []decision.Trial, error) {
 	if lb == nil {
 		l, err := run.ReadLeaderboard()
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		lb = &l
 	}
 	trials, err := leaderboardTrials(run, *lb)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(trials) == 0 {
-		return nil, inputerr.Wrap(fmt.Errorf("judge pool: run %s has no successful trial to weigh", run.ID()))
+		return nil, nil, inputerr.Wrap(fmt.Errorf("judge: run %s has no successful trial to weigh", run.ID()))
 	}
 	ts := make([]decision.Trial, len(trials))
 	for i, t := range trials {
 		ts[i] = decision.Trial{Name: t.name, Results: t.results}
 	}
-	return decision.Analyze(decision.Input{Trials: ts, Baseline: lb.Baseline, Judgments: o.Judgments, Scorer: o.Scorer, MaxGrade: o.MaxGrade, Dataset: o.Dataset})
+	return lb, ts, nil
 }
 
 // WriteDecisionPool writes the analysis's pairs as JSON lines to the file

@@ -54,6 +54,21 @@ func judgeLoopRun(t *testing.T) (*runs.Run, runs.Leaderboard) {
 	return run, runs.NewLeaderboard("NDCG@10", nil, recs)
 }
 
+// truthJudge labels the documents truth grades, recording every document
+// it is asked about in asked.
+func truthJudge(truth map[string]int, asked *[]string) judging.JudgeFunc {
+	return func(_ context.Context, pairs []pool.Pair) ([]labels.Label, error) {
+		var out []labels.Label
+		for _, p := range pairs {
+			*asked = append(*asked, p.Doc)
+			if g, ok := truth[p.Doc]; ok {
+				out = append(out, labels.Label{Dataset: p.Dataset, Query: p.Query, Doc: p.Doc, Grade: g, Judge: "truth", Source: labels.SourceFile})
+			}
+		}
+		return out, nil
+	}
+}
+
 func TestJudgeLoop(t *testing.T) {
 	truth := map[string]int{"a": 1, "b": 1}
 	tests := []struct {
@@ -91,16 +106,7 @@ func TestJudgeLoop(t *testing.T) {
 			}
 			loop := &judging.JudgeLoop{
 				Name: "truth", Store: store, Dataset: "ds", Budget: tc.budget, Target: tc.target, Leading: 2, K: 3,
-				Judge: func(_ context.Context, pairs []pool.Pair) ([]labels.Label, error) {
-					var out []labels.Label
-					for _, p := range pairs {
-						asked = append(asked, p.Doc)
-						if g, ok := truth[p.Doc]; ok {
-							out = append(out, labels.Label{Dataset: p.Dataset, Query: p.Query, Doc: p.Doc, Grade: g, Judge: "truth", Source: labels.SourceFile})
-						}
-					}
-					return out, nil
-				},
+				Judge:   truthJudge(truth, &asked),
 				OnRound: func(_ int, order []string) { orders = append(orders, order) },
 			}
 			rec, j, err := loop.Run(context.Background(), run, lb, scoring.Judgments{"q1": {"z": 1}}, sc)
@@ -175,16 +181,7 @@ func TestJudgeLoopDecision(t *testing.T) {
 	var log strings.Builder
 	loop := &judging.JudgeLoop{
 		Name: "truth", Dataset: "ds", Budget: 10, Leading: 2, K: 3, Strategy: decision.StrategyDecision, Log: &log,
-		Judge: func(_ context.Context, pairs []pool.Pair) ([]labels.Label, error) {
-			var out []labels.Label
-			for _, p := range pairs {
-				asked = append(asked, p.Doc)
-				if g, ok := truth[p.Doc]; ok {
-					out = append(out, labels.Label{Dataset: p.Dataset, Query: p.Query, Doc: p.Doc, Grade: g, Judge: "truth", Source: labels.SourceFile})
-				}
-			}
-			return out, nil
-		},
+		Judge: truthJudge(truth, &asked),
 	}
 	rec, j, err := loop.Run(context.Background(), run, lb, scoring.Judgments{"q1": {"z": 1}}, sc)
 	if err != nil {

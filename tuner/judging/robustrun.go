@@ -2,12 +2,10 @@ package judging
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner/dataset"
-	"github.com/fusiontune/fusiontune/tuner/judging/decision"
 	"github.com/fusiontune/fusiontune/tuner/judging/robust"
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 )
@@ -38,20 +36,9 @@ func Robust(ctx context.Context, run *runs.Run, storeURL string, o RobustOptions
 			kept = append(kept, l)
 		}
 	}
-	lb, err := run.ReadLeaderboard()
+	_, ts, err := runTrials(run, nil)
 	if err != nil {
 		return nil, err
-	}
-	trials, err := leaderboardTrials(run, lb)
-	if err != nil {
-		return nil, err
-	}
-	if len(trials) == 0 {
-		return nil, inputerr.Wrap(fmt.Errorf("judge robust: run %s has no successful trial", run.ID()))
-	}
-	ts := make([]decision.Trial, len(trials))
-	for i, t := range trials {
-		ts[i] = decision.Trial{Name: t.name, Results: t.results}
 	}
 	r, err := robust.Analyze(robust.Input{Trials: ts, Gold: o.Gold, Labels: kept, Scorer: o.Scorer, MaxGrade: o.MaxGrade, Top: o.Top, Resamples: o.Resamples, Seed: o.Seed})
 	if err != nil {
