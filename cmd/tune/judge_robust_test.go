@@ -22,9 +22,15 @@ const robustGrid = `{"baseline": {"params": {"fusion.method": "rrf", "fusion.k":
 // leader's relevant and the runner-up's not, y the reverse). Under x the leader leads, under y
 // (newer, so also the merged reference) the runner-up does: with
 // promotion.require_robust_winner the verdict to ship becomes a verdict
-// to keep the baseline saying why, and tune judge robust exits 1.
+// to keep the baseline saying why, tune judge robust exits 1, and tune
+// apply refuses the best trial.
 func TestJudgeRobustSwap(t *testing.T) {
-	e := newSweepEnv(t, sweepSettings+"labels: labels.db\npromotion: {require_robust_winner: true}\n")
+	corpus, err := filepath.Abs("../../experiments/demo/corpus.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newSweepEnv(t, sweepSettings+"labels: labels.db\npromotion: {require_robust_winner: true}\nbackend:\n  config: prod.yaml\n")
+	e.write("prod.yaml", "corpus:\n  path: "+corpus+"\nfusion:\n  method: rrf\n  k: 60\n")
 	exp := e.write("grid.json", robustGrid)
 	dir, _, _ := e.newRun(t, "--experiments", exp, "--mode", "replay", "--split", "all")
 	id := filepath.Base(dir)
@@ -70,6 +76,11 @@ func TestJudgeRobustSwap(t *testing.T) {
 	}
 	if !strings.Contains(stderr, "the winner depends on the judge (promotion.require_robust_winner)") {
 		t.Errorf("stderr: %s", stderr)
+	}
+	// The promotion itself refuses the best trial, saying why.
+	_, stderr, code := e.run("apply", id)
+	if code != 1 || !strings.Contains(stderr, "the winner depends on the judge (under file:x.qrels") {
+		t.Errorf("tune apply: exit %d, want 1 naming the judge\n%s", code, stderr)
 	}
 }
 

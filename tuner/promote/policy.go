@@ -34,6 +34,11 @@ type Policy struct {
 	// so that the trial whose config is production is found whatever the
 	// kind rewrites (paths, class names, indentation).
 	Install func(config []byte) ([]byte, error)
+	// JudgeDependence, when set (promotion.require_robust_winner), says
+	// how the run's winner depends on the judge ("" when it does not); a
+	// trial that depends on it, or that is not the winner every judge's
+	// labels agree on, is refused.
+	JudgeDependence func(ctx context.Context, run *runs.Run) (winner, why string, err error)
 }
 
 // Decision is the policy's verdict on one trial.
@@ -131,6 +136,18 @@ func CheckContext(ctx context.Context, run *runs.Run, lb runs.Leaderboard, best 
 		d.Reasons = append(d.Reasons, fmt.Sprintf("%q is not significantly better than %s %q%s: %s", best.Name, d.Reference, ref.Name, where, d.Summary()))
 	}
 	d.guard(best, ref, p)
+	if p.JudgeDependence != nil {
+		winner, why, err := p.JudgeDependence(ctx, run)
+		if err != nil {
+			return d, err
+		}
+		switch {
+		case why != "":
+			d.Reasons = append(d.Reasons, fmt.Sprintf("the winner depends on the judge (%s); promotion.require_robust_winner requires a winner every judge agrees on", why))
+		case winner != best.Name:
+			d.Reasons = append(d.Reasons, fmt.Sprintf("under the label store's labels %q leads, not %q (promotion.require_robust_winner)", winner, best.Name))
+		}
+	}
 	d.Allowed = len(d.Reasons) == 0
 	return d, nil
 }

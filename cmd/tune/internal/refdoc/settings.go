@@ -168,7 +168,7 @@ var settingsTable = []setting{
 	{key: "gates", doc: "`METRIC[CATEGORY] OP NUMBER` or `... OP ref - D`, checked on the winner; a failing gate exits 1 and stops a promotion ([gates](../promotion.md#gates))"},
 	{key: "promotion.guarded", doc: "categories whose primary score must not drop by more than the tolerance"},
 	{key: "promotion.tolerance", rng: closed("0", "1"), doc: "the drop a guarded category may take"},
-	{key: "promotion.require_robust_winner", def: "false", values: "`true`, `false`", doc: "`true` refuses a winner that another judge's labels would not rank first, or that leads in under 90% of label resamples ([judging](../judging.md#a-winner-every-judge-agrees-on))"},
+	{key: "promotion.require_robust_winner", def: "false", values: "`true`, `false`", doc: "`true`: tune apply and --apply-best refuse a winner that another judge's labels would not rank first, or that leads in under 90% of label resamples ([judging](../judging.md#a-winner-every-judge-agrees-on))"},
 	{key: "latency.finalists", rng: closed("0", "1000"), doc: "the best trials measured again after the sweep (0: none)"},
 	{key: "latency.repeats", rng: closed("1", "20"), doc: "passes over the queries per finalist"},
 	// judge

@@ -18,6 +18,7 @@ import (
 	"github.com/fusiontune/fusiontune/backend/weaviate"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/judging"
 	"github.com/fusiontune/fusiontune/tuner/promote"
 )
 
@@ -113,13 +114,41 @@ func (s *Settings) ProductionVerifier(r *runs.Redactor, log io.Writer) promote.V
 	}
 }
 
+// promotionPolicy is Policy with, under promotion.require_robust_winner,
+// the check that the winner does not depend on the judge (tune judge
+// robust's analysis with its defaults).
+func (s *Settings) promotionPolicy(seed int64, r *runs.Redactor, log io.Writer) promote.Policy {
+	p := s.Policy(seed)
+	if !s.Promotion.RequireRobustWinner {
+		return p
+	}
+	p.JudgeDependence = func(ctx context.Context, run *runs.Run) (string, string, error) {
+		ds, err := s.runDataset(run, log)
+		if err != nil {
+			return "", "", err
+		}
+		sc, err := s.Score.Scorer(ds.Golden.Scale)
+		if err != nil {
+			return "", "", &inputerr.Error{Err: err}
+		}
+		url := s.JudgeStoreURL()
+		r.AddURLPassword(url)
+		rep, err := judging.Robust(ctx, run, url, judging.RobustOptions{Gold: scoring.JudgmentsOf(ds.Queries), Scorer: sc, MaxGrade: ds.Golden.Scale.Max, Seed: 1})
+		if err != nil {
+			return "", "", err
+		}
+		return rep.Winner, rep.DependsOn(), nil
+	}
+	return p
+}
+
 // PromoteConfig is the settings' part of a promotion of a trial of run
 // (promote.Config: the production config, the policy seeded by the run,
 // the smoke evaluation on the settings' golden set, the verifier and the
 // install): the caller adds the store, the entry and Force.
 func (s *Settings) PromoteConfig(run *runs.Run, r *runs.Redactor, log io.Writer) promote.Config {
 	return promote.Config{
-		ConfigPath: s.Backend.Config, Run: run, Policy: s.Policy(run.Manifest.Seed), Eval: s.Eval.Options(),
+		ConfigPath: s.Backend.Config, Run: run, Policy: s.promotionPolicy(run.Manifest.Seed, r, log), Eval: s.Eval.Options(),
 		NewVerify: s.ProductionVerifier(r, log), Log: log, Install: s.ProductionConfig(CachePath("engine")),
 		Golden: func() ([]scoring.Query, scoring.Scorer, error) {
 			ds, err := s.runDataset(run, log)
