@@ -9,27 +9,49 @@ import (
 	"testing"
 )
 
-// goldPool is a pool of the demo golden set's document judgments (n at
-// most), for the llm judge to label.
-func goldPool(t *testing.T, n int) string {
+// goldPairs are the demo golden set's judged (query, document id) pairs,
+// "QUERY DOC".
+func goldPairs(t *testing.T) map[string]bool {
+	t.Helper()
+	out := map[string]bool{}
+	for _, q := range demoGolden(t).Queries {
+		for _, e := range q.Expected {
+			if e.Doc != "" {
+				out[q.ID+" "+e.Doc] = true
+			}
+		}
+	}
+	return out
+}
+
+type demoGoldenFile struct {
+	Queries []struct {
+		ID       string `json:"id"`
+		Expected []struct {
+			Doc string `json:"doc_id"`
+		} `json:"expected_passages"`
+	} `json:"queries"`
+}
+
+func demoGolden(t *testing.T) demoGoldenFile {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("..", "..", "experiments", "demo", "golden.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var g struct {
-		Queries []struct {
-			ID       string `json:"id"`
-			Expected []struct {
-				Doc string `json:"doc_id"`
-			} `json:"expected_passages"`
-		} `json:"queries"`
-	}
+	var g demoGoldenFile
 	if err := json.Unmarshal(data, &g); err != nil {
 		t.Fatal(err)
 	}
+	return g
+}
+
+// goldPool is a pool of the demo golden set's document judgments (n at
+// most), for the llm judge to label.
+func goldPool(t *testing.T, n int) string {
+	t.Helper()
 	var b strings.Builder
-	for _, q := range g.Queries {
+	for _, q := range demoGolden(t).Queries {
 		for _, e := range q.Expected {
 			if e.Doc != "" && n > 0 {
 				fmt.Fprintf(&b, `{"dataset":"demo","query":%q,"doc":%q,"priority":1,"trials":1,"best_rank":1}`+"\n", q.ID, e.Doc)

@@ -13,6 +13,7 @@ import (
 	"github.com/fusiontune/fusiontune/tuner/dataset"
 	"github.com/fusiontune/fusiontune/tuner/judging/pool"
 	"github.com/fusiontune/fusiontune/tuner/replay"
+	"github.com/fusiontune/fusiontune/tuner/scoring"
 )
 
 // DefaultPoolTrials is the trials a pool takes by default: the leaderboard's
@@ -23,7 +24,9 @@ const DefaultPoolTrials = "top:5"
 type PoolOptions struct {
 	// Depth is the ranks of each ranking taken, 1..pool.MaxDepth
 	// (pool.DefaultDepth when 0). The runs record each trial's top
-	// TopRecorded.
+	// TopRecorded; deeper, a replayed trial's candidate lists are fused
+	// again to Depth (replay.Results.Ranked), a live trial gives its
+	// recorded top.
 	Depth int
 	// Trials chooses the trials: "top:N" (the leaderboard's best N
 	// successful trials with results of their own), "all", or trial names
@@ -75,7 +78,7 @@ func PoolRun(run *runs.Run, o PoolOptions) (*pool.Pool, error) {
 	judged.add(o.Labels)
 	var rankings []pool.Ranking
 	for _, e := range chosen {
-		rs, err := trialRankings(run, e, judged)
+		rs, err := trialRankings(run, e, judged, o.Depth)
 		if err != nil {
 			return nil, err
 		}
@@ -98,11 +101,27 @@ func PoolRun(run *runs.Run, o PoolOptions) (*pool.Pool, error) {
 }
 
 // trialRankings is trial e's recorded top results, one ranking per query
-// that succeeded; the documents they grade join judged.
-func trialRankings(run *runs.Run, e runs.Entry, judged judgedPairs) ([]pool.Ranking, error) {
+// that succeeded (to depth, fused again from the candidate lists of a
+// replayed trial when depth is beyond the recorded top); the documents
+// they grade join judged.
+func trialRankings(run *runs.Run, e runs.Entry, judged judgedPairs, depth int) ([]pool.Ranking, error) {
 	results, err := run.QueryResults(e.Index)
 	if err != nil {
 		return nil, fmt.Errorf("pool: trial %q: %w", e.Name, err)
+	}
+	var deeper map[string][]string
+	if depth > scoring.TopRecorded {
+		t, err := run.Trial(e.Index)
+		if err != nil {
+			return nil, fmt.Errorf("pool: trial %q: %w", e.Name, err)
+		}
+		if t.Replay != nil || t.Replayed != nil {
+			var gold map[string]map[string]int
+			if deeper, gold, err = replay.Of(run).Ranked(t, depth); err != nil {
+				return nil, fmt.Errorf("pool: trial %q: %w", e.Name, err)
+			}
+			judged.add(gold)
+		}
 	}
 	var out []pool.Ranking
 	for _, r := range results {
@@ -115,6 +134,9 @@ func trialRankings(run *runs.Run, e runs.Entry, judged judgedPairs) ([]pool.Rank
 			if d.Grade >= 0 {
 				judged.set(r.QueryID, d.DocID)
 			}
+		}
+		if d, ok := deeper[r.QueryID]; ok {
+			docs = d
 		}
 		out = append(out, pool.Ranking{Source: e.Name, Query: r.QueryID, Docs: docs})
 	}
