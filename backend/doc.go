@@ -8,5 +8,5 @@
 // reads a parameter's value. Experiment files derive their parameters from
 // it; each adapter declares the names it takes, all of them the table's.
 //
-// Imports of ours: backend/fusion, internal/paramtext.
+// Imports of ours: backend/fusion, backend/rerank, internal/paramtext.
 package backend

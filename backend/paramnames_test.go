@@ -29,14 +29,18 @@ var paramLike = regexp.MustCompile(`^((fusion|chunk|bm25|dense|rerank)\.[A-Za-z0
 // engine config keys no trial sets, files and features. Each is spelled
 // somewhere in the code or the README on purpose.
 var notParams = map[string]string{
-	"dense.base_url":    "engine config key: the openai: server, not a trial parameter",
-	"dense.api_key_env": "engine config key: the variable holding the openai: key",
-	"dense.max_retries": "engine config key: retries of a failed openai: request",
-	"fusion.policy":     "engine config key: a query-adaptive fusion policy's file",
-	"bm25.text_config":  "postgres config field; trials set it as postgres.ParamTextConfig",
-	"bm25.idx":          "the engine's lexical index directory",
-	"bm25.matches":      "a fusion policy feature (BM25 candidates within the depth)",
-	"dense.top":         "a fusion policy feature (the dense list's top score)",
+	"dense.base_url":     "engine config key: the openai: server, not a trial parameter",
+	"dense.api_key_env":  "engine config key: the variable holding the openai: key",
+	"dense.max_retries":  "engine config key: retries of a failed openai: request",
+	"fusion.policy":      "engine config key: a query-adaptive fusion policy's file",
+	"bm25.text_config":   "postgres config field; trials set it as postgres.ParamTextConfig",
+	"bm25.idx":           "the engine's lexical index directory",
+	"bm25.matches":       "a fusion policy feature (BM25 candidates within the depth)",
+	"dense.top":          "a fusion policy feature (the dense list's top score)",
+	"rerank.url":         "engine config key: the reranker's endpoint",
+	"rerank.model":       "engine config key: the reranker's model name",
+	"rerank.format":      "engine config key: the reranker endpoint's shape",
+	"rerank.api_key_env": "engine config key: the variable holding the reranker's key",
 }
 
 // checkName returns what is wrong with name, a parameter name a layer

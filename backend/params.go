@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fusiontune/fusiontune/backend/fusion"
+	"github.com/fusiontune/fusiontune/backend/rerank"
 )
 
 // The parameter names: the flattened dotted keys of a trial's parameters,
@@ -24,6 +25,11 @@ const (
 	ParamDenseModel          = "dense.model"
 	ParamBM25K1              = "bm25.k1"
 	ParamBM25B               = "bm25.b"
+	// The rerank stage (see backend/rerank): on/off, how many of the
+	// fused hits the reranker reorders, its share of the blend.
+	ParamRerankEnabled = "rerank.enabled"
+	ParamRerankWindow  = "rerank.window"
+	ParamRerankWeight  = "rerank.weight"
 	// ParamAlpha and ParamFusionType are Weaviate's own names (the
 	// weaviate kind; other kinds refuse them).
 	ParamAlpha      = "alpha"
@@ -130,6 +136,11 @@ var params = []Param{
 	{Name: ParamDenseModel, Kind: KindString, IndexTime: true, Check: nonEmpty, Doc: "embedder spec, e.g. lsa-256"},
 	{Name: ParamBM25K1, Kind: KindFloat, IndexTime: true, Check: nonNegative, Doc: "BM25 term-frequency saturation"},
 	{Name: ParamBM25B, Kind: KindFloat, IndexTime: true, Check: unitInterval, Doc: "BM25 length normalization"},
+	// The rerank stage, query-time: the engine applies it to its top
+	// fused hits (the reranker's own settings live in the engine config).
+	{Name: ParamRerankEnabled, Kind: KindBool, Doc: "rerank the top fused hits with the engine config's reranker (true or false)"},
+	{Name: ParamRerankWindow, Kind: KindInt, Check: between(1, rerank.MaxWindow), Doc: "fused hits the reranker reorders (1 to 1000)"},
+	{Name: ParamRerankWeight, Kind: KindFloat, Check: unitInterval, Doc: "reranker's share of the blend with the fused score, each min-max normalized over the window (0 to 1)"},
 	// Weaviate's own names (the weaviate kind; other kinds reject them).
 	// Replayable: the weaviate kind collects each leg alone and the
 	// tuner fuses them in-process by Weaviate's formula
@@ -262,6 +273,16 @@ func weight(v any) string {
 		return fmt.Sprintf("must be >= 0 and at most %s (got %v)", FormatValue(fusion.MaxWeight), FormatValue(f))
 	}
 	return ""
+}
+
+// between checks lo <= v <= hi.
+func between(lo, hi float64) func(any) string {
+	return func(v any) string {
+		if f := v.(float64); f < lo || f > hi {
+			return fmt.Sprintf("must be between %s and %s (got %v)", FormatValue(lo), FormatValue(hi), FormatValue(f))
+		}
+		return ""
+	}
 }
 
 func nonNegative(v any) string {

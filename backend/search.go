@@ -56,13 +56,15 @@ type SearchResponse struct {
 
 // StageTimings are a backend's per-stage wall times for one query, in
 // milliseconds: the lexical retriever, the dense one (embedding the query
-// and the scan) and fusion (every fused ranking of the request). The two
+// and the scan), fusion (every fused ranking of the request) and the
+// rerank stage (the reranker's scores, cached or fetched, and the blend). The two
 // retrievers run side by side in the embedded engine, so their sum can
 // exceed the search's time. A stage the backend did not run is 0.
 type StageTimings struct {
 	LexicalMS float64 `json:"lexical_ms"`
 	DenseMS   float64 `json:"dense_ms"`
 	FusionMS  float64 `json:"fusion_ms"`
+	RerankMS  float64 `json:"rerank_ms,omitempty"`
 }
 
 // Stage names of StageTimings, as the tuner's latency records use them.
@@ -70,11 +72,17 @@ const (
 	StageLexical = "lexical"
 	StageDense   = "dense"
 	StageFusion  = "fusion"
+	StageRerank  = "rerank"
 )
 
-// Map returns the timings by stage name.
+// Map returns the timings by stage name, the rerank stage only when it
+// took time.
 func (t StageTimings) Map() map[string]float64 {
-	return map[string]float64{StageLexical: t.LexicalMS, StageDense: t.DenseMS, StageFusion: t.FusionMS}
+	m := map[string]float64{StageLexical: t.LexicalMS, StageDense: t.DenseMS, StageFusion: t.FusionMS}
+	if t.RerankMS != 0 {
+		m[StageRerank] = t.RerankMS
+	}
+	return m
 }
 
 // Millis converts d to milliseconds with microsecond resolution.

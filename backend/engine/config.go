@@ -16,6 +16,7 @@ import (
 
 	"github.com/fusiontune/fusiontune/backend/corpus"
 	"github.com/fusiontune/fusiontune/backend/fusion"
+	"github.com/fusiontune/fusiontune/backend/rerank"
 	"gopkg.in/yaml.v3"
 )
 
@@ -65,6 +66,8 @@ type Config struct {
 	// Log turns on `tune serve`'s query log (see LogConfig); nil: off.
 	// The tuner's trials never log: it is dropped from their configs.
 	Log *LogConfig `yaml:"log,omitempty" json:"log,omitempty"`
+	// Rerank is the rerank stage (see RerankConfig); nil: off.
+	Rerank *RerankConfig `yaml:"rerank,omitempty" json:"rerank,omitempty"`
 	// Shadow runs a second engine config on a sample of live searches
 	// after answering them, logging its answer and diff (see
 	// ShadowConfig); nil: off. Needs Log.
@@ -94,6 +97,54 @@ type DenseConfig struct {
 	// 0..MaxEmbedRetries; nil: embed.DefaultMaxRetries (4, about 7.5 s of
 	// waiting before a dead embedding server fails the start).
 	MaxRetries *int `yaml:"max_retries,omitempty" json:"max_retries,omitempty"`
+}
+
+// RerankConfig is the rerank stage: a reranker behind an HTTP /rerank
+// endpoint (package rerank) reorders the first Window fused hits by a
+// blend of its scores and the fused ones. Its scores are cached on disk in
+// the config's cache_dir per (model, query, document text), so a search
+// sends the reranker only pairs it has not scored before. A hit's text
+// for the reranker is its chunk's (the whole document without chunking),
+// after its document's title and a blank line when there is one.
+type RerankConfig struct {
+	// URL is the reranker's endpoint ("http://127.0.0.1:8787/rerank").
+	URL string `yaml:"url" json:"url"`
+	// Model is sent with each request (Cohere-shaped) and keys the cache.
+	Model string `yaml:"model,omitempty" json:"model,omitempty"`
+	// Format is the endpoint's shape: cohere (Cohere, Jina, vLLM,
+	// Infinity; the default) or tei (text-embeddings-inference).
+	Format string `yaml:"format,omitempty" json:"format,omitempty"`
+	// APIKeyEnv names the environment variable holding the reranker's
+	// API key, sent as a bearer token ("": none).
+	APIKeyEnv string `yaml:"api_key_env,omitempty" json:"api_key_env,omitempty"`
+	// Enabled turns the stage on (nil: on when URL is set);
+	// rerank.enabled.
+	Enabled *bool `yaml:"enabled,omitempty" json:"enabled,omitempty"`
+	// Window is how many fused hits are reranked, 1..rerank.MaxWindow
+	// (0: rerank.DefaultWindow); rerank.window.
+	Window int `yaml:"window,omitempty" json:"window,omitempty"`
+	// Weight is the reranker's share of the blend, 0..1 (nil:
+	// rerank.DefaultWeight, the reranker's order); rerank.weight.
+	Weight *float64 `yaml:"weight,omitempty" json:"weight,omitempty"`
+}
+
+// On reports whether the stage runs: a url set and not turned off.
+func (r *RerankConfig) On() bool { return r != nil && r.URL != "" && (r.Enabled == nil || *r.Enabled) }
+
+// EffectiveWindow is Window with its default applied.
+func (r *RerankConfig) EffectiveWindow() int {
+	if r.Window == 0 {
+		return rerank.DefaultWindow
+	}
+	return r.Window
+}
+
+// EffectiveWeight is Weight with its default applied.
+func (r *RerankConfig) EffectiveWeight() float64 {
+	if r.Weight == nil {
+		return rerank.DefaultWeight
+	}
+	return *r.Weight
 }
 
 // MaxEmbedRetries bounds dense.max_retries.
@@ -258,6 +309,20 @@ func (c Config) Validate() error {
 	}
 	if r := c.Dense.MaxRetries; r != nil && (*r < 0 || *r > MaxEmbedRetries) {
 		add("dense.max_retries", "must be in [0, %d] (got %d)", MaxEmbedRetries, *r)
+	}
+	if r := c.Rerank; r != nil {
+		if r.Enabled != nil && *r.Enabled && r.URL == "" {
+			add("rerank.url", "required when rerank is enabled (the reranker's /rerank endpoint)")
+		}
+		if r.Format != "" && r.Format != string(rerank.FormatCohere) && r.Format != string(rerank.FormatTEI) {
+			add("rerank.format", "must be one of %s (got %q)", strings.Join(rerank.Formats, ", "), r.Format)
+		}
+		if r.Window < 0 || r.Window > rerank.MaxWindow {
+			add("rerank.window", "must be between 1 and %d (got %d)", rerank.MaxWindow, r.Window)
+		}
+		if w := r.Weight; w != nil && !(*w >= 0 && *w <= 1) {
+			add("rerank.weight", "must be between 0 and 1 (got %v)", *w)
+		}
 	}
 	if c.Has(Dense) && c.Dense.Model == "" {
 		add("dense.model", "required when retrievers include %q", Dense)

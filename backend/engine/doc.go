@@ -20,6 +20,6 @@
 // see batch.go), GET /config.
 //
 // Imports of ours: backend, backend/corpus, backend/embed, backend/fusion,
-// internal/atomicfile, internal/inputerr, internal/querylog,
+// backend/rerank, internal/atomicfile, internal/inputerr, internal/querylog,
 // internal/searchwire, internal/yamldoc.
 package engine

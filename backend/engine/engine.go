@@ -16,6 +16,7 @@ import (
 	"github.com/fusiontune/fusiontune/backend/corpus"
 	"github.com/fusiontune/fusiontune/backend/embed"
 	"github.com/fusiontune/fusiontune/backend/fusion"
+	"github.com/fusiontune/fusiontune/backend/rerank"
 )
 
 // ErrNotReady is returned by Ready and Search while the engine is still
@@ -47,6 +48,9 @@ type Engine struct {
 	policy *fusion.Policy
 	log    *slog.Logger
 	emb    embed.Embedder // nil without the dense retriever
+	// rr scores the rerank stage's hits through its cache; nil when the
+	// stage is off.
+	rr *rerank.Scorer
 
 	mu        sync.RWMutex
 	ready     bool
@@ -105,6 +109,13 @@ func New(cfg Config, opts Options) (*Engine, error) {
 			return nil, fmt.Errorf("dense.model %q: %w", cfg.Dense.Model, err)
 		}
 		e.emb = emb
+	}
+	if cfg.Rerank.On() {
+		rr, err := newReranker(cfg, opts.Getenv)
+		if err != nil {
+			return nil, err
+		}
+		e.rr = rr
 	}
 	return e, nil
 }
@@ -243,6 +254,9 @@ func (e *Engine) Close() error {
 		defer e.mu.Unlock()
 		if e.lex != nil {
 			e.closeErr = e.lex.close()
+		}
+		if e.rr != nil && e.rr.Cache != nil {
+			e.closeErr = errors.Join(e.closeErr, e.rr.Cache.Close())
 		}
 		e.ready = false
 		if e.buildErr == nil {

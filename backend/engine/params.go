@@ -108,6 +108,22 @@ var paramSetters = map[string]paramSetter{
 	backend.ParamBM25K1:              floatParam(func(c *Config) *float64 { return &c.BM25.K1 }),
 	backend.ParamBM25B:               floatParam(func(c *Config) *float64 { return &c.BM25.B }),
 	backend.ParamBM25MinScore:        optionalFloatParam(func(c *Config) **float64 { return &c.BM25.MinScore }),
+	backend.ParamRerankEnabled:       setter(backend.BoolValue, func(c *Config, b bool) { c.rerankCopy().Enabled = &b }),
+	backend.ParamRerankWindow:        setter(backend.IntValue, func(c *Config, n int) { c.rerankCopy().Window = n }),
+	backend.ParamRerankWeight:        setter(backend.FloatValue, func(c *Config, w float64) { c.rerankCopy().Weight = &w }),
+}
+
+// rerankCopy makes c's rerank settings its own (a copy, so that the
+// Config WithParams started from keeps its own) and returns them; a
+// Config without them gets empty ones, which Validate asks a url of when
+// enabled.
+func (c *Config) rerankCopy() *RerankConfig {
+	r := RerankConfig{}
+	if c.Rerank != nil {
+		r = *c.Rerank
+	}
+	c.Rerank = &r
+	return c.Rerank
 }
 
 // setter returns a paramSetter that reads a value with get (one of

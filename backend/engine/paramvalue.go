@@ -10,10 +10,25 @@ import (
 // WithParams takes values (numbers float64, lists []string): the
 // query-time settings as FusionSettings has them (backend.FusionValue),
 // the others from their fields. False for a name WithParams does not
-// know, and for a setting without a value (no min_score).
+// know, and for a setting without a value (no min_score; the rerank
+// window and weight with the stage off).
 func (c Config) Param(name string) (any, bool) {
 	if get, ok := paramValues[name]; ok {
 		return get(c), true
+	}
+	switch name {
+	case backend.ParamRerankEnabled:
+		return c.Rerank.On(), true
+	case backend.ParamRerankWindow:
+		if c.Rerank.On() {
+			return float64(c.Rerank.EffectiveWindow()), true
+		}
+		return nil, false
+	case backend.ParamRerankWeight:
+		if c.Rerank.On() {
+			return c.Rerank.EffectiveWeight(), true
+		}
+		return nil, false
 	}
 	return backend.FusionValue(c.FusionSettings(), name)
 }

@@ -18,6 +18,7 @@ func TestConfigParam(t *testing.T) {
 		"min_score": 0.25, "bm25.min_score": 1.5, "dense.min_score": 0.2, "passage": true, "retrievers": []string{"bm25", "dense"},
 		"chunk.size": 128.0, "chunk.overlap": 16.0, "dense.model": "lsa-64", "bm25.k1": 1.2, "bm25.b": 0.75,
 		"fusion.weights.bm25": 0.3, "fusion.weights.dense": 0.7,
+		"rerank.enabled": true, "rerank.window": 7.0, "rerank.weight": 0.25,
 	}
 	for _, name := range engine.ParamNames() {
 		if name == backend.WeightPattern {
@@ -29,7 +30,13 @@ func TestConfigParam(t *testing.T) {
 	}
 	base := engine.DefaultConfig()
 	base.Corpus.Path = "/tmp/corpus.jsonl"
+	reranking := base
+	reranking.Rerank = &engine.RerankConfig{URL: "http://127.0.0.1:1/rerank"}
 	for name, v := range set {
+		base := base
+		if strings.HasPrefix(name, "rerank.") {
+			base = reranking
+		}
 		params := map[string]any{name: v}
 		if name == "chunk.overlap" {
 			params["chunk.size"] = 128.0
@@ -45,14 +52,14 @@ func TestConfigParam(t *testing.T) {
 	defaults := map[string]any{
 		"fusion.method": "rrf", "fusion.k": 60.0, "fusion.normalization": "min_max", "depth": 100.0, "passage": false,
 		"retrievers": []string{"bm25", "dense"}, "chunk.size": 0.0, "chunk.overlap": 0.0, "dense.model": "lsa-256",
-		"bm25.k1": 0.9, "bm25.b": 0.4, "fusion.weights.bm25": 1.0, "fusion.weights.dense": 1.0,
+		"bm25.k1": 0.9, "bm25.b": 0.4, "fusion.weights.bm25": 1.0, "fusion.weights.dense": 1.0, "rerank.enabled": false,
 	}
 	for name, want := range defaults {
 		if got, ok := base.Param(name); !ok || !reflect.DeepEqual(got, want) {
 			t.Errorf("default Param(%s) = %#v, %v, want %#v", name, got, ok, want)
 		}
 	}
-	for _, name := range []string{"min_score", "bm25.min_score", "dense.min_score", "fusion.weights.colbert", "nope", "custom.boost"} {
+	for _, name := range []string{"min_score", "bm25.min_score", "dense.min_score", "fusion.weights.colbert", "nope", "custom.boost", "rerank.window", "rerank.weight"} {
 		if got, ok := base.Param(name); ok {
 			t.Errorf("default Param(%s) = %#v, want none", name, got)
 		}

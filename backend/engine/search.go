@@ -119,25 +119,43 @@ func (e *Engine) search(ctx context.Context, req backend.SearchRequest, text boo
 	f.text = text
 	defer fusers.Put(f)
 	var resp backend.SearchResponse
+	// The rerank stage reorders the first rerank.window fused hits, so
+	// fusion ranks at least that many; its time is its own stage's.
+	n := e.rerankDepth(k)
+	var rerankTime time.Duration
+	rerankStage := func(hits []backend.Hit) ([]backend.Hit, error) {
+		t0 := time.Now()
+		defer func() { rerankTime += time.Since(t0) }()
+		return e.rerankHits(ctx, req.Query, hits, k)
+	}
 	if usePolicy {
 		s := e.policy.Settings(fusion.QueryFeatures(req.Query, lists, e.policy.Depth))
 		s.Passage = e.settings.Passage
-		resp.Hits, resp.Routing = e.fuseUnder(f, lists, pl, s, k)
+		resp.Hits, resp.Routing = e.fuseUnder(f, lists, pl, s, n)
 	} else {
-		resp.Hits, resp.Routing = e.fuse(f, lists, pl, p, k)
+		resp.Hits, resp.Routing = e.fuse(f, lists, pl, p, n)
 	}
 	if err := finiteScores(resp.Hits, "fusion"); err != nil {
 		return backend.SearchResponse{}, err
 	}
+	if resp.Hits, err = rerankStage(resp.Hits); err != nil {
+		return backend.SearchResponse{}, err
+	}
 	for i, vp := range variants {
 		var v backend.Variant
-		v.Hits, v.Routing = e.fuse(f, lists, pl, vp, k)
+		v.Hits, v.Routing = e.fuse(f, lists, pl, vp, n)
 		if err := finiteScores(v.Hits, fmt.Sprintf("variants[%d]", i)); err != nil {
+			return backend.SearchResponse{}, err
+		}
+		if v.Hits, err = rerankStage(v.Hits); err != nil {
 			return backend.SearchResponse{}, err
 		}
 		resp.Variants = append(resp.Variants, v)
 	}
-	st.FusionMS = backend.Millis(time.Since(fuseStart))
+	st.FusionMS = backend.Millis(time.Since(fuseStart) - rerankTime)
+	if e.rr != nil {
+		st.RerankMS = backend.Millis(rerankTime)
+	}
 	if req.Explain {
 		resp.Candidates = lists
 	}

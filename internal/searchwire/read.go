@@ -516,6 +516,9 @@ func timings[T TimingsShape](d *scanner) *T {
 		case "fusion_ms":
 			d.once(seen, 4)
 			t.FusionMS = d.float()
+		case "rerank_ms":
+			d.once(seen, 8)
+			t.RerankMS = d.float()
 		default:
 			d.fail()
 		}

@@ -21,6 +21,7 @@ type (
 		LexicalMS float64 `json:"lexical_ms"`
 		DenseMS   float64 `json:"dense_ms"`
 		FusionMS  float64 `json:"fusion_ms"`
+		RerankMS  float64 `json:"rerank_ms,omitempty"`
 	}
 	variantShape[H HitShape] = struct {
 		Hits    []H    `json:"hits"`
@@ -65,7 +66,7 @@ type Hit hitShape
 type Candidate candidateShape
 
 // Timings are a search's per-stage times in milliseconds: {"lexical_ms",
-// "dense_ms", "fusion_ms"}.
+// "dense_ms", "fusion_ms"} and "rerank_ms" when the rerank stage ran.
 type Timings timingsShape
 
 // Variant is the answer to one fusion variant of a request: {"hits",

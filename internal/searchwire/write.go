@@ -79,6 +79,12 @@ func appendTimings(dst []byte, t Timings) ([]byte, bool) {
 			return dst, false
 		}
 	}
+	if t.RerankMS != 0 {
+		dst = append(dst, `,"rerank_ms":`...)
+		if dst, ok = appendFloat(dst, t.RerankMS); !ok {
+			return dst, false
+		}
+	}
 	return append(dst, '}'), true
 }
 
