@@ -2,6 +2,7 @@ package backend
 
 import (
 	"context"
+	"errors"
 	"io"
 
 	"github.com/fusiontune/fusiontune/backend/fusion"
@@ -41,10 +42,17 @@ type Verifier interface {
 
 // FusionResolver is a Factory whose trials can be replayed: it tells a
 // trial's query-time settings exactly as the backend will apply them, so
-// that the tuner fuses its candidate lists offline the same way.
+// that the tuner fuses its candidate lists offline the same way. Fusion
+// returns an error wrapping ErrNotReplayable for a trial whose ranking
+// fusion settings do not tell (a rerank stage after fusion): the tuner
+// runs it live.
 type FusionResolver interface {
 	Fusion(params map[string]any) (fusion.Settings, error)
 }
+
+// ErrNotReplayable marks a trial whose configuration ranks by more than
+// its fusion settings (FusionResolver), so that it must run live.
+var ErrNotReplayable = errors.New("not replayable")
 
 // Fingerprinter is a Factory that can tell trials which build the same
 // index and answer every query alike: the tuner runs the first of them and

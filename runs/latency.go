@@ -75,8 +75,8 @@ type LatencyStats struct {
 	P95MS   float64 `json:"p95_ms"`
 	P99MS   float64 `json:"p99_ms"`
 	QPS     float64 `json:"qps,omitempty"`
-	// Stages are the backend's per-stage timings (lexical, dense, fusion)
-	// when it reports them.
+	// Stages are the backend's per-stage timings (lexical, dense, fusion,
+	// rerank) when it reports them.
 	Stages map[string]StageLatency `json:"stages,omitempty"`
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/backend/fusion"
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/tuner/replay"
@@ -120,6 +121,9 @@ func (r *replayEval) eval(ctx context.Context, t *trial) (trialOutcome, int, err
 		return out, 0, nil
 	}
 	sg, s, serr := r.join(t.spec)
+	if errors.Is(serr, backend.ErrNotReplayable) {
+		return r.live.eval(ctx, t)
+	}
 	if serr != nil {
 		return r.encoded(replayTrial(r.o, nil, nil, t.index, t.spec, s, serr), true), 0, nil
 	}

@@ -166,6 +166,9 @@ func (f *Factory) Fusion(params map[string]any) (fusion.Settings, error) {
 	if err != nil {
 		return fusion.Settings{}, err
 	}
+	if cfg.Rerank.On() {
+		return fusion.Settings{}, fmt.Errorf("the rerank stage is on: %w (it runs live)", backend.ErrNotReplayable)
+	}
 	return cfg.FusionSettings(), nil
 }
 
