@@ -86,8 +86,42 @@ type TrialComparison struct {
 	// Changed lists the queries whose primary score changed most.
 	Changed  []QueryChange `json:"changed_most"`
 	Warnings []string      `json:"warnings,omitempty"`
+	// Superiority holds, per paired metric in Paired's order, the
+	// Bayesian probability that B's mean is above A's.
+	Superiority []Superiority `json:"superiority,omitempty"`
+	// Binary holds McNemar's test for the paired metrics of success type
+	// (every per-query value 0 or 1 on both sides, as Success@k).
+	Binary []BinaryComparison `json:"binary,omitempty"`
 	// Verdict says which side to run, and how sure the comparison is.
 	Verdict *Verdict `json:"verdict,omitempty"`
+}
+
+// Superiority is the posterior probability that B's mean on Metric is
+// above A's under the Bayesian bootstrap of the paired differences
+// (stats.BayesSuperiority: Dirichlet(1, …, 1) weights on the queries, the
+// posterior of Rubin's non-informative prior), from Draws seeded draws.
+type Superiority struct {
+	Metric string  `json:"metric"`
+	P      float64 `json:"p_b_superior"`
+	Draws  int     `json:"draws"`
+	Seed   int64   `json:"seed"`
+}
+
+// BinaryComparison is McNemar's test of a success-type metric: the
+// queries B passes and A fails (BWins), the reverse (AWins), the others
+// (Ties); the exact two-sided p-value (the sign test of the discordant
+// queries), the chi-square statistic with the continuity correction and
+// its p-value; and PSuperior, P(θ > 1/2) for θ the share of discordant
+// queries B wins under a uniform Beta(1, 1) prior.
+type BinaryComparison struct {
+	Metric     string  `json:"metric"`
+	BWins      int     `json:"b_wins"`
+	AWins      int     `json:"a_wins"`
+	Ties       int     `json:"ties"`
+	PExact     float64 `json:"p_mcnemar_exact"`
+	ChiSquare  float64 `json:"mcnemar_chi_square"`
+	PChiSquare float64 `json:"p_mcnemar_chi_square"`
+	PSuperior  float64 `json:"p_b_superior"`
 }
 
 // TrialRef names one side of a comparison.

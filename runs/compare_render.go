@@ -44,6 +44,18 @@ func (c TrialComparison) render(md bool) string {
 		}
 		fmt.Fprintf(&w.b, "%s: sig: %s; %d non-zero pairs of %d, seed %d\n", p.Metric, p.Rule, p.NonZero, p.N, p.Seed)
 	}
+	for _, s := range c.Superiority {
+		fmt.Fprintf(&w.b, "%s: P(B > A) = %.4f (Bayesian bootstrap of the mean difference: Dirichlet(1, …, 1) weights on the paired queries, %d draws, seed %d)\n", s.Metric, s.P, s.Draws, s.Seed)
+	}
+	if len(c.Binary) > 0 {
+		w.heading("Success-type metrics (McNemar, B vs A)")
+		var rows [][]string
+		for _, b := range c.Binary {
+			rows = append(rows, []string{b.Metric, fmt.Sprint(b.BWins), fmt.Sprint(b.AWins), fmt.Sprint(b.Ties),
+				fmt.Sprintf("%.4g", b.PExact), fmt.Sprintf("%.4g", b.ChiSquare), fmt.Sprintf("%.4g", b.PChiSquare), fmt.Sprintf("%.4f", b.PSuperior)})
+		}
+		w.table([]string{"metric", "B only", "A only", "same", "p exact (sign test)", "χ² (corrected)", "p χ²", "P(B > A), Beta(1,1) prior"}, rows)
+	}
 
 	if len(c.Categories) > 0 {
 		w.heading("Per category (primary)")

@@ -72,6 +72,14 @@ func CompareRunsContext(ctx context.Context, a *runs.Run, ea runs.Entry, b *runs
 			return c, err
 		}
 		c.Paired = append(c.Paired, *cmp)
+		x, y, _, err := PairScores(rb, ra, metric, eb.Name, ea.Name)
+		if err != nil {
+			return c, err
+		}
+		c.Superiority = append(c.Superiority, superiority(x, y, metric, o.Stats.Seed, a.ID(), ea.Name, b.ID(), eb.Name))
+		if bc, ok := binaryComparison(x, y, metric); ok {
+			c.Binary = append(c.Binary, bc)
+		}
 	}
 	if c.Categories, err = CategoryDeltas(ctx, ra, rb, o.Stats); err != nil {
 		return c, fmt.Errorf("compare: %w", err)
@@ -106,6 +114,39 @@ func comparePair(ctx context.Context, a *runs.Run, ea runs.Entry, ra []runs.Quer
 		return nil, err
 	}
 	return cs[0], nil
+}
+
+// superiority is the Bayesian P(B > A) on metric from B's per-query
+// values x and A's y, seeded by seed and the comparison.
+func superiority(x, y []float64, metric string, seed int64, ids ...string) runs.Superiority {
+	d := make([]float64, len(x))
+	for i := range x {
+		d[i] = x[i] - y[i]
+	}
+	s := DeriveSeed(seed, append(append([]string{"bayes"}, ids...), metric)...)
+	return runs.Superiority{Metric: metric, P: runs.Round(stats.BayesSuperiority(d, s, stats.DefaultBayesDraws)), Draws: stats.DefaultBayesDraws, Seed: s}
+}
+
+// binaryComparison is McNemar's test of metric from B's per-query values
+// x and A's y when the metric is of success type (every value 0 or 1);
+// false otherwise.
+func binaryComparison(x, y []float64, metric string) (runs.BinaryComparison, bool) {
+	if len(x) == 0 {
+		return runs.BinaryComparison{}, false
+	}
+	bx, by := make([]bool, len(x)), make([]bool, len(y))
+	for i := range x {
+		if (x[i] != 0 && x[i] != 1) || (y[i] != 0 && y[i] != 1) {
+			return runs.BinaryComparison{}, false
+		}
+		bx[i], by[i] = x[i] == 1, y[i] == 1
+	}
+	b, err := stats.CompareBinary(by, bx)
+	if err != nil {
+		return runs.BinaryComparison{}, false
+	}
+	return runs.BinaryComparison{Metric: metric, BWins: b.Wins, AWins: b.Losses, Ties: b.Ties, PExact: runs.Round(b.ExactP),
+		ChiSquare: runs.Round(b.ChiSquare), PChiSquare: runs.Round(b.ChiSquareP), PSuperior: runs.Round(b.PSuperior)}, true
 }
 
 // compareWarnings are a comparison's caveats: queries only one trial

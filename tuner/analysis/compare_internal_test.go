@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/fusiontune/fusiontune/runs"
@@ -44,5 +45,33 @@ func TestCompareWarnings(t *testing.T) {
 				t.Errorf("compareWarnings = %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestBinaryComparison: a metric whose per-query values are all 0 or 1
+// gets McNemar's test (B's values first: B passes 3 queries A fails, A
+// passes 1 that B fails), any other none.
+func TestBinaryComparison(t *testing.T) {
+	b := []float64{1, 1, 1, 0, 1, 0}
+	a := []float64{0, 0, 0, 1, 1, 0}
+	got, ok := binaryComparison(b, a, "Success@10")
+	if !ok {
+		t.Fatal("0/1 values: no McNemar test")
+	}
+	want := runs.BinaryComparison{Metric: "Success@10", BWins: 3, AWins: 1, Ties: 2, PExact: 0.625, ChiSquare: 0.25,
+		PChiSquare: runs.Round(0.6170750774519738), PSuperior: 0.8125}
+	if got != want {
+		t.Errorf("binaryComparison = %+v, want %+v", got, want)
+	}
+	if _, ok := binaryComparison([]float64{1, 0.5}, []float64{0, 1}, "NDCG@10"); ok {
+		t.Error("a 0.5 value: want no McNemar test")
+	}
+	var out strings.Builder
+	c := runs.TrialComparison{Binary: []runs.BinaryComparison{got}}
+	if err := c.Render(&out, "text"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "Success-type metrics (McNemar, B vs A)") || !strings.Contains(out.String(), "Success@10  3       1       2     0.625") {
+		t.Errorf("render:\n%s", out.String())
 	}
 }
