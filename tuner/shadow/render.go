@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/fusiontune/fusiontune/internal/table"
+	"github.com/fusiontune/fusiontune/metrics/stats"
 )
 
 // formats are the formats Render writes.
@@ -46,6 +47,7 @@ func (r *Report) WriteText(w io.Writer, worst int) error {
 		b := m.Bootstrap
 		fmt.Fprintf(w, "%s on %d judged queries: control %.4f, treatment %.4f, delta %+.4f, %.0f%% bootstrap interval [%+.4f, %+.4f] (fixed sample, all %d)\n",
 			m.Name, m.N, m.Control, m.Treated, b.Mean, 100*b.Level, b.Low, b.High, m.N)
+		fmt.Fprintf(w, "P(treatment > control) = %.4f (Bayesian bootstrap of the mean delta: Dirichlet(1, …, 1) weights on the judged queries, %d draws)\n", m.PSuperior, stats.DefaultBayesDraws)
 		s := m.Sequential
 		fmt.Fprintf(w, "sequential test (SPRT, boundaries %.3f / %.3f): %s after %d of %d queries\n", s.Upper, s.Lower, s.Decision, s.N, m.N)
 		writePath(w, s.Better, s.Worse)
@@ -129,6 +131,7 @@ type jsonMetric struct {
 	Treatment float64      `json:"treatment"`
 	Bootstrap jsonInterval `json:"bootstrap"`
 	SPRT      jsonSPRT     `json:"sprt"`
+	PSuperior float64      `json:"p_treatment_superior"`
 }
 
 type jsonInterval struct {
@@ -175,7 +178,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	if m := r.Metric; m != nil {
 		s := m.Sequential
 		j.Metric = &jsonMetric{Name: m.Name, N: m.N, Control: m.Control, Treatment: m.Treated, Bootstrap: jsonInterval{m.Bootstrap.Mean, m.Bootstrap.Low, m.Bootstrap.High, m.Bootstrap.Level},
-			SPRT: jsonSPRT{Decision: s.Decision, N: s.N, Upper: s.Upper, Lower: s.Lower, Better: s.Better, Worse: s.Worse}}
+			SPRT: jsonSPRT{Decision: s.Decision, N: s.N, Upper: s.Upper, Lower: s.Lower, Better: s.Better, Worse: s.Worse}, PSuperior: m.PSuperior}
 	}
 	for _, d := range r.Queries {
 		j.Queries = append(j.Queries, jsonQuery{ID: d.ID, Query: d.Text, Class: d.Class, Tau: finite(d.Tau), Jaccard: d.Jaccard,

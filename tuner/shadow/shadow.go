@@ -96,6 +96,10 @@ type MetricDiff struct {
 	Bootstrap stats.Interval
 	// Sequential is the SPRT over the deltas in log order.
 	Sequential stats.SPRTResult
+	// PSuperior is the posterior probability that the treatment's mean is
+	// above the control's (stats.BayesSuperiority: the Bayesian bootstrap
+	// of the deltas, stats.DefaultBayesDraws draws seeded by the seed).
+	PSuperior float64
 }
 
 // Compare diffs every query's two lists and tests the judged ones.
@@ -153,7 +157,8 @@ func Compare(qs []Query, opt Options) (*Report, error) {
 			return nil, fmt.Errorf("shadow: %w", err)
 		}
 		r.Metric = &MetricDiff{Name: opt.Metric.String(), N: len(deltas), Control: stats.Mean(cs), Treated: stats.Mean(ts),
-			Bootstrap: stats.PairedBootstrap(deltas, opt.Seed, opt.Stats.WithDefaults()), Sequential: seq}
+			Bootstrap: stats.PairedBootstrap(deltas, opt.Seed, opt.Stats.WithDefaults()), Sequential: seq,
+			PSuperior: stats.BayesSuperiority(deltas, opt.Seed, stats.DefaultBayesDraws)}
 	}
 	return r, nil
 }
