@@ -27,13 +27,27 @@ func TestCheck(t *testing.T) {
 	// default settings: its grade scale and primary score.
 	graded := "  grades: 0-3 (relevant >= 1, strong >= 2, exact >= 3)\n" +
 		"  primary: default composite: mean of NDCG@20, NDCG@50, ERR@10, Strong_Precision@10, Strong_Precision@20, Useful_Precision@50, Avg_Grade@10/3, Gain_Recall@20\n"
+	// nolint turns the golden-set lints off, for the cases about
+	// something else: the fixtures are tiny sets the lints would warn of.
+	nolint := []string{"--min-judgments", "0", "--min-relevant", "0", "--min-category", "0", "--max-imbalance", "0"}
 	tests := []struct {
 		name   string
 		args   []string
 		code   int
 		stdout string
 		stderr string // exact
+		lint   bool   // keep the lints on (defaults)
 	}{
+		{
+			name: "lints warn with their counts and never fail",
+			args: []string{"--min-category", "0", "--against", goldenDir + "basic.good.yaml", goldenDir + "list.good.yaml"},
+			lint: true,
+			stdout: "ok " + goldenDir + "list.good.yaml (2 queries, 3 judgments)\n" + graded,
+			stderr: "warning: " + goldenDir + "list.good.yaml:6:26: queries[0].expected_passages[0].passage_substring: excerpt has 2 words; 10-40 keep it unambiguous and robust to re-chunking\n" +
+				"warning: lint: 1 of 2 queries have fewer than 2 judgments: \"a2\" at " + goldenDir + "list.good.yaml:10:3 (1)\n" +
+				"warning: lint: 2 of 2 queries have fewer than 2 relevant judgments (grade >= 1): \"a1\" at " + goldenDir + "list.good.yaml:2:3 (1), \"a2\" at " + goldenDir + "list.good.yaml:10:3 (1)\n" +
+				"warning: lint: 3 query ids of " + goldenDir + "basic.good.yaml are gone: \"q1\" (" + goldenDir + "basic.good.yaml:4:5), \"q2\" (" + goldenDir + "basic.good.yaml:20:5), \"q3\" (" + goldenDir + "basic.good.yaml:27:5)\n",
+		},
 		{
 			name: "good files",
 			args: []string{goldenDir + "basic.good.json", goldenDir + "basic.good.yaml", goldenDir + "beir.good"},
@@ -124,7 +138,11 @@ func TestCheck(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			code := run(context.Background(), append([]string{"check"}, tc.args...), &stdout, &stderr)
+			args := append([]string{"check"}, tc.args...)
+			if !tc.lint {
+				args = append(append([]string{"check"}, nolint...), tc.args...)
+			}
+			code := run(context.Background(), args, &stdout, &stderr)
 			if code != tc.code {
 				t.Errorf("exit %d, want %d\nstderr:\n%s", code, tc.code, stderr.String())
 			}

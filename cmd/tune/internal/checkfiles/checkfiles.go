@@ -41,6 +41,11 @@ type Options struct {
 	// experiment file is checked as a sweep of it starts (CheckSweep), a
 	// golden set on their corpus, grade scale and score.
 	Settings func() (*settings.Settings, error)
+	// Lint are the golden-set lints' thresholds (dataset.Lint); Against,
+	// when set, an earlier version of the golden set whose query ids are
+	// checked for removal and reuse (dataset.LintAgainst).
+	Lint    dataset.LintOptions
+	Against string
 	// Log receives what a sweep's own checks write (its notes and
 	// warnings) when a file is checked as a sweep starts (nil: discarded).
 	Log io.Writer
@@ -137,7 +142,12 @@ func checkGolden(path string, o Options) (string, []error, error) {
 			}
 		}
 	}
-	return dataset.CheckGolden(path, lo, o.corpusFor, o.scorer)
+	summary, warnings, err := dataset.CheckGolden(path, lo, o.corpusFor, o.scorer)
+	if err != nil {
+		return summary, warnings, err
+	}
+	lints, err := dataset.LintGolden(path, lo, o.Lint, o.Against)
+	return summary, append(warnings, lints...), err
 }
 
 // samePath reports whether a and b name the same file (b "" never).
