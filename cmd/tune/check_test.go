@@ -39,9 +39,9 @@ func TestCheck(t *testing.T) {
 		lint   bool   // keep the lints on (defaults)
 	}{
 		{
-			name: "lints warn with their counts and never fail",
-			args: []string{"--min-category", "0", "--against", goldenDir + "basic.good.yaml", goldenDir + "list.good.yaml"},
-			lint: true,
+			name:   "lints warn with their counts and never fail",
+			args:   []string{"--min-category", "0", "--against", goldenDir + "basic.good.yaml", goldenDir + "list.good.yaml"},
+			lint:   true,
 			stdout: "ok " + goldenDir + "list.good.yaml (2 queries, 3 judgments)\n" + graded,
 			stderr: "warning: " + goldenDir + "list.good.yaml:6:26: queries[0].expected_passages[0].passage_substring: excerpt has 2 words; 10-40 keep it unambiguous and robust to re-chunking\n" +
 				"warning: lint: 1 of 2 queries have fewer than 2 judgments: \"a2\" at " + goldenDir + "list.good.yaml:10:3 (1)\n" +
