@@ -14,6 +14,8 @@
 #   BASELINE  reference for --against: a baseline file, a run or
 #             latest-on-branch (default scripts/ci-example/golden.baseline.json)
 #   SUMMARY   where the Markdown summary goes (default $WORK/summary.md)
+#   ARTIFACTS a directory to copy the run's quality.json and baseline.json
+#             to, for the CI to keep (the next run's BASELINE); none when unset
 set -eu
 
 WORK=${WORK:-$(mktemp -d)}
@@ -50,7 +52,17 @@ status=0
 "$TUNE" check-quality --config "$CONFIG" --runs-dir "$WORK/runs" \
 	--against "$BASELINE" --format md >"$SUMMARY" || status=$?
 
-# 4. Post the summary: the job summary on GitHub Actions, a comment on the
+# 4. Keep the run's quality.json and baseline.json for the CI to upload:
+#    the next run passes that baseline.json as BASELINE.
+if [ -n "${ARTIFACTS:-}" ]; then
+	mkdir -p "$ARTIFACTS"
+	for run in "$WORK"/runs/*/; do :; done
+	for f in quality.json baseline.json; do
+		if [ -f "$run$f" ]; then cp "$run$f" "$ARTIFACTS/"; fi
+	done
+fi
+
+# 5. Post the summary: the job summary on GitHub Actions, a comment on the
 #    pull request when gh and a PR number are there (PR_NUMBER).
 if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
 	cat "$SUMMARY" >>"$GITHUB_STEP_SUMMARY"
@@ -60,5 +72,5 @@ if [ -n "${PR_NUMBER:-}" ] && command -v gh >/dev/null 2>&1; then
 fi
 cat "$SUMMARY"
 
-# 5. Fail the job when a gate failed (exit 1) or the check could not run.
+# 6. Fail the job when a gate failed (exit 1) or the check could not run.
 exit "$status"
