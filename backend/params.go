@@ -138,9 +138,12 @@ var params = []Param{
 	{Name: ParamBM25B, Kind: KindFloat, IndexTime: true, Check: unitInterval, Doc: "BM25 length normalization"},
 	// The rerank stage, query-time: the engine applies it to its top
 	// fused hits (the reranker's own settings live in the engine config).
+	// The window and weight replay from the reranker's scores of every
+	// candidate, collected beside the lists; turning the stage on or off
+	// changes what is collected.
 	{Name: ParamRerankEnabled, Kind: KindBool, Doc: "rerank the top fused hits with the engine config's reranker (true or false)"},
-	{Name: ParamRerankWindow, Kind: KindInt, Check: between(1, rerank.MaxWindow), Doc: "fused hits the reranker reorders (1 to 1000)"},
-	{Name: ParamRerankWeight, Kind: KindFloat, Check: unitInterval, Doc: "reranker's share of the blend with the fused score, each min-max normalized over the window (0 to 1)"},
+	{Name: ParamRerankWindow, Kind: KindInt, Replayable: true, Check: between(1, rerank.MaxWindow), Doc: "fused hits the reranker reorders (1 to 1000)"},
+	{Name: ParamRerankWeight, Kind: KindFloat, Replayable: true, Check: unitInterval, Doc: "reranker's share of the blend with the fused score, each min-max normalized over the window (0 to 1)"},
 	// Weaviate's own names (the weaviate kind; other kinds reject them).
 	// Replayable: the weaviate kind collects each leg alone and the
 	// tuner fuses them in-process by Weaviate's formula

@@ -52,6 +52,10 @@ type SearchResponse struct {
 	// Timings, with SearchRequest.Timings, are the backend's own
 	// per-stage times for the query; nil when it does not report them.
 	Timings *StageTimings `json:"timings,omitempty"`
+	// Rerank, with Explain and a rerank stage, is the reranker's score of
+	// every candidate by candidate id (a chunk id, or the document's with
+	// whole documents), read by the tuner's replay of the stage.
+	Rerank map[string]float64 `json:"rerank,omitempty"`
 }
 
 // StageTimings are a backend's per-stage wall times for one query, in

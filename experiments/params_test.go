@@ -25,10 +25,16 @@ var replayableFloors = map[string]bool{"bm25.min_score": true, "dense.min_score"
 // (fusion.FormulaWeaviate) from legs the weaviate kind collects alone.
 var replayableWeaviate = map[string]bool{"alpha": true, "fusionType": true}
 
-// replayableRule is the rule by name, with the floors and Weaviate's own
-// parameters added.
+// replayableRerank are the rerank stage's window and weight, reranked
+// offline from the reranker's scores of every candidate, collected beside
+// the lists; turning the stage on or off (rerank.enabled) changes what is
+// collected.
+var replayableRerank = map[string]bool{"rerank.window": true, "rerank.weight": true}
+
+// replayableRule is the rule by name, with the floors, Weaviate's own
+// parameters and the rerank stage's added.
 func replayableRule(param string) bool {
-	return replayableFloors[param] || replayableWeaviate[param] || replayableByName(param)
+	return replayableFloors[param] || replayableWeaviate[param] || replayableRerank[param] || replayableByName(param)
 }
 
 func TestReplayable(t *testing.T) {
@@ -47,9 +53,12 @@ func TestReplayable(t *testing.T) {
 		{"fusionType", true},
 		{"fusion.weights.bm25", true},
 		{"fusion.weights.dense", true},
-		{"fusion.weights.splade", true},    // any retriever's weight
-		{"fusion.weights.", true},          // by prefix, as the tuner's rule
-		{"fusion.weights.a.b", true},       // by prefix, though LookupParam refuses it
+		{"fusion.weights.splade", true}, // any retriever's weight
+		{"fusion.weights.", true},       // by prefix, as the tuner's rule
+		{"fusion.weights.a.b", true},    // by prefix, though LookupParam refuses it
+		{"rerank.window", true},         // reranked from collected scores
+		{"rerank.weight", true},
+		{"rerank.enabled", false},          // changes what is collected
 		{"retrievers", false},              // query-time, but changes the lists
 		{"chunk.size", false},              // index-time
 		{"chunk.overlap", false},           // index-time

@@ -230,6 +230,9 @@ func replayTrial(o Options, col *replay.Collection, colErr error, index int, spe
 	if s.Fusion.Depth > col.Depth {
 		return fail(fmt.Errorf("replay: depth %d exceeds the collected depth %d", s.Fusion.Depth, col.Depth))
 	}
+	if s.Rerank != nil && !col.HasRerank() {
+		return fail(errors.New("replay: the rerank stage is on but the backend answered without the reranker's scores of the candidates"))
+	}
 	var fb *replay.FactsBuilder // the statistics' facts, made in the replay's fusion
 	if col.File == "" {
 		batch := pass.Batch{Results: col.Results(s, true, o.Eval.OnQueryError)}

@@ -115,6 +115,10 @@ func addToPass(ro ReplayOptions, passes []*verifyPass, t runs.TrialRecord, s fus
 		// Not expressible as an override: run the trial's own config.
 		return append(passes, ownPass(t, s, "apply + restart (min_score differs from the collection config, fused or per retriever)")), nil
 	}
+	if !sameRerank(base.Rerank, s.Rerank) {
+		// A request's fusion override does not set the rerank stage.
+		return append(passes, ownPass(t, s, "apply + restart (the rerank stage differs from the collection config's)")), nil
+	}
 	if s.Formula != base.Formula || s.Formula != fusion.FormulaOwn && s.Fusion.Depth != base.Fusion.Depth {
 		// An external engine's depth is its own setting (Weaviate's
 		// QUERY_HYBRID_MAXIMUM_RESULTS), not a per-request one.
@@ -176,13 +180,19 @@ func winnerPass(ro ReplayOptions, ok []runs.TrialRecord) (*verifyPass, fusion.Se
 // configuration (resolved to won): t is of w's replay group (the same
 // retrieval), and its settings differ from w's only in what a request's
 // fusion override sets — not in min_score, the floors, passage mode,
-// the fusion formula or the depth (a request's variants share its
+// the fusion formula, the rerank stage or the depth (a request's variants share its
 // retrieval). A winner ranked by a fusion policy takes no variants: the
 // engine ranks a request with variants without its policy.
 func ridesOn(w runs.TrialRecord, won fusion.Settings, t runs.TrialRecord, s fusion.Settings) bool {
 	return replayKey(t.Params) == replayKey(w.Params) && won.Fusion.Policy == "" && s.Fusion.Policy == "" &&
 		sameMinScore(won.MinScore, s.MinScore) && maps.Equal(won.Floors, s.Floors) && won.Passage == s.Passage &&
-		won.Formula == s.Formula && won.Fusion.Depth == s.Fusion.Depth
+		won.Formula == s.Formula && won.Fusion.Depth == s.Fusion.Depth && sameRerank(won.Rerank, s.Rerank)
+}
+
+// sameRerank reports whether two rerank stages are the same (both off,
+// or the same window and weight).
+func sameRerank(a, b *fusion.RerankSettings) bool {
+	return a == nil && b == nil || a != nil && b != nil && *a == *b
 }
 
 // verifyPass is a set of replayed trials verified live on one applied

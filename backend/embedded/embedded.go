@@ -166,8 +166,10 @@ func (f *Factory) Fusion(params map[string]any) (fusion.Settings, error) {
 	if err != nil {
 		return fusion.Settings{}, err
 	}
-	if cfg.Rerank.On() {
-		return fusion.Settings{}, fmt.Errorf("the rerank stage is on: %w (it runs live)", backend.ErrNotReplayable)
+	if cfg.Rerank.On() && !cfg.Passage && cfg.Chunk.Size > 0 {
+		// A document's hit reads its best chunk under the trial's own
+		// floors: the candidates' scores do not tell which.
+		return fusion.Settings{}, fmt.Errorf("the rerank stage reads each document's best chunk: %w (it runs live; whole documents or passage mode replay)", backend.ErrNotReplayable)
 	}
 	return cfg.FusionSettings(), nil
 }

@@ -193,8 +193,8 @@ func (c Config) FusionParams() fusion.Params {
 // FusionParams with an explicit weight for every enabled retriever (so that
 // a per-request override built from them inherits no weight from a running
 // configuration), the floors bm25.min_score and dense.min_score of the
-// enabled retrievers that set one, MinScore and Passage. The tuner's replay
-// fuses a trial under them.
+// enabled retrievers that set one, MinScore, Passage and the rerank stage
+// when on. The tuner's replay fuses a trial under them.
 func (c Config) FusionSettings() fusion.Settings {
 	p := c.FusionParams()
 	w := make(map[string]float64, len(c.Retrievers))
@@ -214,6 +214,9 @@ func (c Config) FusionSettings() fusion.Settings {
 	if c.MinScore != nil {
 		m := *c.MinScore
 		s.MinScore = &m
+	}
+	if c.Rerank.On() {
+		s.Rerank = &fusion.RerankSettings{Window: c.Rerank.EffectiveWindow(), Weight: c.Rerank.EffectiveWeight()}
 	}
 	return s
 }

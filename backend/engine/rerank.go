@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"sort"
 
 	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/backend/fusion"
 	"github.com/fusiontune/fusiontune/backend/rerank"
 )
 
@@ -67,6 +69,40 @@ func (e *Engine) rerankHits(ctx context.Context, query string, hits []backend.Hi
 	for i := range out {
 		out[i] = hits[order[i]]
 		out[i].Score = scores[i]
+	}
+	return out, nil
+}
+
+// rerankCandidates returns the reranker's score of every candidate of
+// lists by candidate id: what rerankHits would read for a hit standing
+// for that candidate, whatever fusion ranks it, so that a replay of any
+// fusion and window reranks as the stage does. One request for the pairs
+// the cache lacks.
+func (e *Engine) rerankCandidates(ctx context.Context, query string, lists map[string][]fusion.Candidate) (map[string]float64, error) {
+	names := make([]string, 0, len(lists))
+	for name := range lists {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	var ids, docs []string
+	seen := map[string]bool{}
+	for _, name := range names {
+		for _, c := range lists[name] {
+			if seen[c.ID] {
+				continue
+			}
+			seen[c.ID] = true
+			ids = append(ids, c.ID)
+			docs = append(docs, e.rerankText(backend.Hit{DocID: c.DocID, ChunkID: c.ID}))
+		}
+	}
+	scores, err := e.rr.Scores(ctx, query, docs)
+	if err != nil {
+		return nil, fmt.Errorf("rerank stage: %w", err)
+	}
+	out := make(map[string]float64, len(ids))
+	for i, id := range ids {
+		out[id] = scores[i]
 	}
 	return out, nil
 }

@@ -107,6 +107,24 @@ func TestRerankStage(t *testing.T) {
 	if total, _ := srv.Scored(); total != window || e2.RerankSent() != 0 {
 		t.Errorf("cached pairs went to the reranker again: %d pairs scored, second engine sent %d", total, e2.RerankSent())
 	}
+	// With explain, the reranker's score of every candidate, each what the
+	// stage reads for a hit on it.
+	ex, err := e2.Search(ctx, backend.SearchRequest{Query: query, K: 6, Explain: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, list := range ex.Candidates {
+		for _, c := range list {
+			n++
+			if got, ok := ex.Rerank[c.ID]; !ok || got != reranktest.Score(query, texts[c.ID]) {
+				t.Errorf("rerank[%s] = %v, %v, want %v", c.ID, got, ok, reranktest.Score(query, texts[c.ID]))
+			}
+		}
+	}
+	if n == 0 || len(ex.Rerank) > n {
+		t.Errorf("%d candidates, %d rerank scores", n, len(ex.Rerank))
+	}
 	// weight 0: the fused order.
 	if !slices.Equal(ids(got0.Hits), ids(fused.Hits)[:6]) {
 		t.Errorf("weight 0 = %v, want the fused %v", ids(got0.Hits), ids(fused.Hits)[:6])

@@ -33,7 +33,10 @@ const MaxVariants = 64
 // min_score are dropped and the first k are returned. With Explain the
 // response carries the candidate lists as retrieved, before the floors:
 // the tuner's replay applies a trial's floors to them as the engine does.
-// With Timings the response carries the per-stage timings.
+// With Timings the response carries the per-stage timings. With the
+// rerank stage on, hits are reranked (rerankHits), and with Explain the
+// response carries the reranker's score of every candidate
+// (rerankCandidates): the tuner's replay reranks from them.
 func (e *Engine) Search(ctx context.Context, req backend.SearchRequest) (backend.SearchResponse, error) {
 	return e.search(ctx, req, true)
 }
@@ -158,6 +161,13 @@ func (e *Engine) search(ctx context.Context, req backend.SearchRequest, text boo
 	}
 	if req.Explain {
 		resp.Candidates = lists
+		if e.rr != nil {
+			t0 := time.Now()
+			if resp.Rerank, err = e.rerankCandidates(ctx, req.Query, lists); err != nil {
+				return backend.SearchResponse{}, err
+			}
+			st.RerankMS += backend.Millis(time.Since(t0))
+		}
 	}
 	if req.Timings {
 		resp.Timings = &st // measured: not with Explain alone, whose answers are deterministic

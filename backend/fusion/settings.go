@@ -51,6 +51,18 @@ type Settings struct {
 	// Weaviate's tie rule) or FormulaLanceDB (LanceDBRRF, float32 and
 	// LanceDB's tie rule); anything else panics.
 	Formula string `json:"Formula,omitempty"`
+	// Rerank, when set, is a rerank stage after fusion: a reranker's
+	// scores reorder the first Window fused hits (backend/rerank's blend);
+	// nil: none. Ranking with it takes the reranker's scores beside the
+	// candidate lists.
+	Rerank *RerankSettings `json:"Rerank,omitempty"`
+}
+
+// RerankSettings are a rerank stage's window (fused hits reranked) and
+// weight (the reranker's share of the blend, 0 to 1).
+type RerankSettings struct {
+	Window int     `json:"window"`
+	Weight float64 `json:"weight"`
 }
 
 // Below reports whether a fused score falls below s.MinScore: never

@@ -433,6 +433,11 @@ func DecodeAnswer[R ResponseShape[H, C, V, T], H HitShape, C CandidateShape, V V
 		case "timings":
 			d.once(seen, 64)
 			resp.Timings = timings[T](&d)
+		case "rerank":
+			d.once(seen, 512)
+			m := map[string]float64{}
+			d.object(func(id string, _ *uint32) { m[id] = d.float() })
+			resp.Rerank = m
 		case "status":
 			d.once(seen, 128)
 			a.Status = d.int()

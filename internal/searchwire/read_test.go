@@ -107,6 +107,8 @@ func TestAnswerRoundTrip(t *testing.T) {
 		{"nil hits", searchwire.Response{}},
 		{"chunks", searchwire.Response{Hits: []searchwire.Hit{{DocID: "d", ChunkID: "d#3", Score: -0.5}, {DocID: "e", ChunkID: "e", Score: 1e-9}}}},
 		{"escapes", searchwire.Response{Hits: []searchwire.Hit{{DocID: "a\"<b>\u2028", ChunkID: "a\"<b>\u2028", Score: 2}}, Routing: "ünï"}},
+		{"rerank scores", searchwire.Response{Hits: []searchwire.Hit{{DocID: "d", ChunkID: "d", Score: 1}}, Timings: &searchwire.Timings{RerankMS: 0.25},
+			Rerank: map[string]float64{"d": 0.91, "e#2": -1.5e-9, "q\"x": 0}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			line, ok := searchwire.AppendAnswer([]byte("x"), 3, &tc.resp, 1500*time.Microsecond)

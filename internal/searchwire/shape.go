@@ -28,11 +28,12 @@ type (
 		Routing string `json:"routing,omitempty"`
 	}
 	responseShape[H HitShape, C CandidateShape, V VariantShape[H], T TimingsShape] = struct {
-		Hits       []H            `json:"hits"`
-		Routing    string         `json:"routing,omitempty"`
-		Candidates map[string][]C `json:"candidates,omitempty"`
-		Variants   []V            `json:"variants,omitempty"`
-		Timings    *T             `json:"timings,omitempty"`
+		Hits       []H                `json:"hits"`
+		Routing    string             `json:"routing,omitempty"`
+		Candidates map[string][]C     `json:"candidates,omitempty"`
+		Variants   []V                `json:"variants,omitempty"`
+		Timings    *T                 `json:"timings,omitempty"`
+		Rerank     map[string]float64 `json:"rerank,omitempty"`
 	}
 )
 
@@ -74,7 +75,8 @@ type Timings timingsShape
 type Variant variantShape[Hit]
 
 // Response is the body of POST /search: {"hits", "routing", "candidates"
-// (by retriever), "variants", "timings"}.
+// (by retriever), "variants", "timings", "rerank" (a reranker's score by
+// candidate id)}.
 type Response responseShape[Hit, Candidate, Variant, Timings]
 
 // Answer is one line of a /search/batch body: the response to request

@@ -16,7 +16,7 @@ import (
 // candidate lists, or a number JSON cannot hold (Marshal's error).
 func AppendResponse[R ResponseShape[H, C, V, T], H HitShape, C CandidateShape, V VariantShape[H], T TimingsShape](dst []byte, r *R) ([]byte, bool) {
 	resp := responseShape[H, C, V, T](*r)
-	if len(resp.Candidates) > 0 {
+	if len(resp.Candidates) > 0 || len(resp.Rerank) > 0 {
 		return dst, false
 	}
 	start := len(dst)
@@ -127,13 +127,14 @@ func appendHits[H HitShape](dst []byte, hits []H) ([]byte, bool) {
 //
 //	{"i":0,"ms":0.41,"hits":[["doc",0.0323],["doc","chunk",0.0318]],"routing":"search",
 //	 "candidates":{"bm25":[["id",12.7],["chunk","doc",11.2]],"dense":[...]},
-//	 "variants":[{"hits":[...],"routing":"search"}],"timings":{"lexical_ms":0.2,"dense_ms":0.3,"fusion_ms":0.05}}
+//	 "variants":[{"hits":[...],"routing":"search"}],"timings":{"lexical_ms":0.2,"dense_ms":0.3,"fusion_ms":0.05},
+//	 "rerank":{"doc":0.91,"chunk":0.12}}
 //
 // and a newline. A hit is [doc_id, score], or [doc_id, chunk_id, score]
 // when its chunk is not the document; hits carry no text. A candidate is
 // [id, score] (its document is id and its rank its 1-based position), [id,
 // doc_id, score] or [id, doc_id, score, rank], the lists in name order.
-// "routing", "candidates", "variants" and "timings" are left out when
+// "routing", "candidates", "variants", "timings" and "rerank" are left out when
 // /search leaves them out. Scores are written exactly (they parse to the
 // same float64s). It returns false, and dst as it was, when a number is
 // not finite (as json.Marshal refuses it).
@@ -163,7 +164,34 @@ func AppendAnswer[R ResponseShape[H, C, V, T], H HitShape, C CandidateShape, V V
 			return dst[:start], false
 		}
 	}
+	if resp.Rerank != nil {
+		if dst, ok = appendRerank(dst, resp.Rerank); !ok {
+			return dst[:start], false
+		}
+	}
 	return append(dst, "}\n"...), true
+}
+
+// appendRerank appends the "rerank" member: the scores by id, in id order.
+func appendRerank(dst []byte, scores map[string]float64) ([]byte, bool) {
+	ids := make([]string, 0, len(scores))
+	for id := range scores {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	dst = append(dst, `,"rerank":{`...)
+	var ok bool
+	for i, id := range ids {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendString(dst, id)
+		dst = append(dst, ':')
+		if dst, ok = appendFloat(dst, scores[id]); !ok {
+			return dst, false
+		}
+	}
+	return append(dst, '}'), true
 }
 
 // AppendAnswerError appends the answer line of request i that failed

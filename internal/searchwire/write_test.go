@@ -49,6 +49,7 @@ func TestAppendSearchResponse(t *testing.T) {
 		{"variants", searchwire.Response{Hits: []searchwire.Hit{{DocID: "d", Score: 1}}, Variants: []searchwire.Variant{{}, {Hits: []searchwire.Hit{}}, {Hits: []searchwire.Hit{{DocID: "e", ChunkID: "e#1", Score: 0.25, Text: "t"}}, Routing: "search"}}}},
 		{"timings", searchwire.Response{Hits: []searchwire.Hit{}, Timings: &searchwire.Timings{LexicalMS: 0.123, DenseMS: 0, FusionMS: 1e-7}}},
 		{"explain", searchwire.Response{Hits: []searchwire.Hit{}, Candidates: nil}},
+		{"rerank timing", searchwire.Response{Hits: []searchwire.Hit{}, Timings: &searchwire.Timings{LexicalMS: 1, RerankMS: 0.5}}},
 	}
 	for _, s := range strs {
 		tests = append(tests, struct {

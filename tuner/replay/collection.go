@@ -37,6 +37,18 @@ func (col *Collection) StartWrite() {
 	}
 }
 
+// HasRerank reports whether every answered query of col came with the
+// reranker's scores of its candidates, which replaying a rerank stage
+// needs.
+func (col *Collection) HasRerank() bool {
+	for i := range col.Queries {
+		if c := &col.Queries[i]; c.Err == "" && c.Lists != nil && c.Rerank == nil {
+			return false
+		}
+	}
+	return true
+}
+
 // Collected is one query's candidate lists, prepared for fusion, or why
 // they are missing.
 type Collected struct {
@@ -110,6 +122,7 @@ func (cr *Collector) Answered(q scoring.Query, resp backend.SearchResponse) {
 		pl = fusion.Prepare(resp.Candidates)
 	}
 	rq := cr.Replayer.Prepare(q, pl)
+	rq.Rerank = resp.Rerank
 	cr.mu.Lock()
 	defer cr.mu.Unlock()
 	if pl == nil {

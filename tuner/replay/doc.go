@@ -10,6 +10,6 @@
 // The replay evaluator, the collection passes and verification are the
 // run lifecycle's (package tuner).
 //
-// Imports of ours: backend, backend/fusion, experiments, metrics, runs,
-// tuner/pass, tuner/scoring.
+// Imports of ours: backend, backend/fusion, backend/rerank, experiments,
+// metrics, runs, tuner/pass, tuner/scoring.
 package replay

@@ -11,6 +11,7 @@ import (
 
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/backend/fusion"
+	"github.com/fusiontune/fusiontune/backend/rerank"
 	"github.com/fusiontune/fusiontune/metrics"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner/scoring"
@@ -20,8 +21,11 @@ import (
 // and, for the fast path, its judgments prepared once and the grade of
 // every document the lists hold.
 type Query struct {
-	Q      scoring.Query
-	Lists  *fusion.Prepared
+	Q     scoring.Query
+	Lists *fusion.Prepared
+	// Rerank is the reranker's score of every candidate by id, collected
+	// with a rerank stage (backend.SearchResponse.Rerank); nil without.
+	Rerank map[string]float64
 	judged *metrics.Query // nil without the fast path
 	grade  []int          // per document unit of lists: the grade (0 when unjudged)
 	isJudg []bool         // per document unit: judged
@@ -134,12 +138,45 @@ func (rp *Replayer) ScoreRanked(rq *Query, passage bool, ranked []fusion.Ranked)
 // Score fuses and scores one query under s: the replay's hot path.
 func (rp *Replayer) Score(rq *Query, s fusion.Settings) ([]float64, float64) {
 	s = LegDepth(s, rp.k)
+	if s.Rerank != nil {
+		return rp.ScoreRanked(rq, s.Passage, rp.rankReranked(rq, s, rp.Cut(s.Passage, 0)))
+	}
 	if rp.fast != nil && !s.Passage && s.Formula == fusion.FormulaOwn { // another engine's tie rule: sort
 		if vals, primary, ok := rp.scoreByRank(rq, s, 0); ok {
 			return vals, primary
 		}
 	}
 	return rp.ScoreRanked(rq, s.Passage, rp.Rank(rq.Lists, s, rp.Cut(s.Passage, 0)))
+}
+
+// rankReranked returns the first n hits of rq under s with its rerank
+// stage, as the engine answers them: the fused ranking (Rank) at least
+// s.Rerank.Window deep, its first Window units reordered by the blend of
+// the reranker's collected scores (rerank.Rerank), the rest after them,
+// cut at n. Scores are the blended ones; rp.Routing() is the fused
+// ranking's. A unit without a collected score scores 0.
+func (rp *Replayer) rankReranked(rq *Query, s fusion.Settings, n int) []fusion.Ranked {
+	ranked := rp.Rank(rq.Lists, s, max(n, s.Rerank.Window))
+	w := min(s.Rerank.Window, len(ranked))
+	ids := rq.Lists.IDs(s.Passage)
+	fused := make([]float64, len(ranked))
+	rr := make([]float64, w)
+	for i, r := range ranked {
+		fused[i] = r.Score
+		if i < w {
+			rr[i] = rq.Rerank[ids[r.Unit]]
+		}
+	}
+	order, scores, err := rerank.Rerank(fused, rr, s.Rerank.Weight)
+	if err != nil {
+		panic(err) // w <= len(ranked), and the weight was checked when resolved
+	}
+	out := make([]fusion.Ranked, min(n, len(ranked)))
+	for i := range out {
+		out[i] = ranked[order[i]]
+		out[i].Score = scores[i]
+	}
+	return out
 }
 
 // maxRankedJudged bounds the judged documents scoreByRank places by
@@ -218,7 +255,12 @@ func (rp *Replayer) scoreByRank(rq *Query, s fusion.Settings, top int) (vals []f
 // the recorded top hits and labels, as runQuery records a live one.
 func (rp *Replayer) Record(r *runs.QueryResult, rq *Query, s fusion.Settings) {
 	s = LegDepth(s, rp.k)
-	ranked := rp.Rank(rq.Lists, s, rp.Cut(s.Passage, scoring.TopRecorded))
+	var ranked []fusion.Ranked
+	if s.Rerank != nil {
+		ranked = rp.rankReranked(rq, s, rp.Cut(s.Passage, scoring.TopRecorded))
+	} else {
+		ranked = rp.Rank(rq.Lists, s, rp.Cut(s.Passage, scoring.TopRecorded))
+	}
 	n := min(len(ranked), scoring.TopRecorded)
 	hits := make([]backend.Hit, n)
 	docIDs := rq.Lists.DocIDs(s.Passage)
@@ -367,6 +409,11 @@ func (fb *FactsBuilder) Done(policy string) Facts {
 // instead of ranking the whole cut. The slices are valid until the next
 // call.
 func (rp *Replayer) rankTop(rq *Query, s fusion.Settings) ([]fusion.Ranked, []float64, float64) {
+	if s.Rerank != nil {
+		ranked := rp.rankReranked(rq, s, rp.Cut(s.Passage, scoring.TopRecorded))
+		vals, primary := rp.ScoreRanked(rq, s.Passage, ranked)
+		return ranked[:min(len(ranked), scoring.TopRecorded)], vals, primary
+	}
 	if rp.fast != nil && !s.Passage && s.Formula == fusion.FormulaOwn {
 		n := min(rp.Cut(false, scoring.TopRecorded), scoring.TopRecorded)
 		if vals, primary, ok := rp.scoreByRank(rq, s, n); ok {

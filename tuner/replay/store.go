@@ -50,6 +50,7 @@ type Line struct {
 	Judgments       map[string]int                `json:"judgments,omitempty"`
 	RequestID       string                        `json:"request_id,omitempty"`
 	Error           string                        `json:"error,omitempty"`
+	Rerank          map[string]float64            `json:"rerank,omitempty"` // before the candidates, which encodeCollectionLine writes last
 	Candidates      map[string][]fusion.Candidate `json:"candidates,omitempty"`
 }
 
@@ -95,7 +96,7 @@ func writeCollection(run *runs.Run, name string, col *Collection, spec scoring.S
 		c := &col.Queries[i]
 		q := c.Q
 		err = encodeCollectionLine(enc, &buf, Line{ID: q.ID, Text: q.Text, Category: q.Category, Difficulty: q.Difficulty,
-			ExpectedRouting: q.ExpectedRouting, Judgments: q.Judgments, RequestID: c.RequestID, Error: c.Err, Candidates: raw[i]})
+			ExpectedRouting: q.ExpectedRouting, Judgments: q.Judgments, RequestID: c.RequestID, Error: c.Err, Rerank: c.Rerank, Candidates: raw[i]})
 	}
 	if err != nil {
 		return fmt.Errorf("replay: encode the collection: %w", err)
@@ -116,6 +117,9 @@ func collectionSize(col *Collection, raw []map[string][]fusion.Candidate) int {
 	for i, lists := range raw {
 		q := col.Queries[i].Q
 		n += 512 + 2*len(q.Text) + 64*len(q.Judgments)
+		for id := range col.Queries[i].Rerank {
+			n += 32 + 2*len(id)
+		}
 		for name, l := range lists {
 			n += 8 + len(name)
 			for _, c := range l {
@@ -251,7 +255,9 @@ func LoadLists(run *runs.Run, name string, raw bool) (*Collection, []map[string]
 		if l.Candidates != nil {
 			pl = fusion.Prepare(l.Candidates)
 		}
-		col.Queries = append(col.Queries, Collected{Query: rp.Prepare(q, pl), Err: l.Error, RequestID: l.RequestID})
+		rq := rp.Prepare(q, pl)
+		rq.Rerank = l.Rerank
+		col.Queries = append(col.Queries, Collected{Query: rq, Err: l.Error, RequestID: l.RequestID})
 		col.Golden = append(col.Golden, q)
 		if raw {
 			lists = append(lists, l.Candidates)
