@@ -174,20 +174,28 @@ func AppendAnswer[R ResponseShape[H, C, V, T], H HitShape, C CandidateShape, V V
 
 // appendRerank appends the "rerank" member: the scores by id, in id order.
 func appendRerank(dst []byte, scores map[string]float64) ([]byte, bool) {
-	ids := make([]string, 0, len(scores))
-	for id := range scores {
-		ids = append(ids, id)
+	return appendObject(dst, "rerank", scores, appendFloat)
+}
+
+// appendObject appends the member named member: m's entries in key
+// order, each value written by value.
+func appendObject[V any](dst []byte, member string, m map[string]V, value func([]byte, V) ([]byte, bool)) ([]byte, bool) {
+	ok := true
+	dst = append(dst, `,"`...)
+	dst = append(dst, member...)
+	dst = append(dst, `":{`...)
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
 	}
-	sort.Strings(ids)
-	dst = append(dst, `,"rerank":{`...)
-	var ok bool
-	for i, id := range ids {
-		if i > 0 {
+	sort.Strings(keys)
+	for j, k := range keys {
+		if j > 0 {
 			dst = append(dst, ',')
 		}
-		dst = appendString(dst, id)
+		dst = appendString(dst, k)
 		dst = append(dst, ':')
-		if dst, ok = appendFloat(dst, scores[id]); !ok {
+		if dst, ok = value(dst, m[k]); !ok {
 			return dst, false
 		}
 	}
@@ -211,24 +219,7 @@ func AppendAnswerError(dst []byte, i, status int, msg string) []byte {
 // appendCandidateLists appends the "candidates" member of an answer: the
 // lists by retriever name, in name order.
 func appendCandidateLists[C CandidateShape](dst []byte, lists map[string][]C) ([]byte, bool) {
-	ok := true
-	dst = append(dst, `,"candidates":{`...)
-	names := make([]string, 0, len(lists))
-	for name := range lists {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for j, name := range names {
-		if j > 0 {
-			dst = append(dst, ',')
-		}
-		dst = appendString(dst, name)
-		dst = append(dst, ':')
-		if dst, ok = appendCandidateTuples(dst, lists[name]); !ok {
-			return dst, false
-		}
-	}
-	return append(dst, '}'), true
+	return appendObject(dst, "candidates", lists, appendCandidateTuples[C])
 }
 
 // appendHitTuples appends hits as [doc_id, score] or [doc_id, chunk_id,
