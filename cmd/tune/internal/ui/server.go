@@ -230,14 +230,16 @@ func userErr(err error) int {
 }
 
 var funcs = template.FuncMap{
-	"f4":    func(v float64) string { return fmt.Sprintf("%.4f", v) },
-	"f3":    func(v float64) string { return fmt.Sprintf("%.3f", v) },
-	"pct":   func(v float64) string { return fmt.Sprintf("%.0f%%", 100*v) },
-	"join":  strings.Join,
-	"grade": gradeLabel,
-	"add":   func(a, b int) int { return a + b },
-	"list":  func(xs ...string) []string { return xs },
-	"deref": func(p *float64) float64 { return *p },
+	"f4":      func(v float64) string { return fmt.Sprintf("%.4f", v) },
+	"f3":      func(v float64) string { return fmt.Sprintf("%.3f", v) },
+	"pct":     func(v float64) string { return fmt.Sprintf("%.0f%%", 100*v) },
+	"join":    strings.Join,
+	"urlq":    urlq,
+	"urlpath": urlPath,
+	"grade":   gradeLabel,
+	"add":     func(a, b int) int { return a + b },
+	"list":    func(xs ...string) []string { return xs },
+	"deref":   func(p *float64) float64 { return *p },
 	"ptr": func(p *float64) string {
 		if p == nil {
 			return "—"

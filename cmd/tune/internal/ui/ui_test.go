@@ -82,7 +82,7 @@ func get(t *testing.T, h http.Handler, target string) (int, string) {
 	return w.Code, w.Body.String()
 }
 
-var rowRE = regexp.MustCompile(`data-trial="([^"]+)"`)
+var rowRE = regexp.MustCompile(`<tr[^>]* data-trial="([^"]+)"`)
 
 // TestLoopbackOnly: on loopback the app answers only requests naming this
 // machine, so a rebound DNS name cannot read it.
@@ -161,7 +161,7 @@ func TestPagesAnswer(t *testing.T) {
 	}{
 		{"/", 200, run.ID()},
 		{"/run/" + run.ID(), 200, "Promotion history"},
-		{"/run/" + run.ID() + "?cats=1", 200, `<th class="num">direct <span class="muted">(primary)</span></th>`},
+		{"/run/" + run.ID() + "?cats=1", 200, `title="primary on category direct"><a href="/run/` + run.ID() + `?sort=cat%3Adirect&amp;desc=1&amp;filter=&amp;cats=1&amp;m=NDCG%4010`},
 		{"/run/" + run.ID() + "/report", 200, "<svg"},
 		{"/compare", 200, run.ID() + ":k=1"},
 		{"/compare?a=" + run.ID() + ":k=1&b=" + run.ID() + ":k=2", 200, "Kendall τ"},
@@ -181,11 +181,12 @@ func TestPagesAnswer(t *testing.T) {
 	}
 }
 
-// TestRunPageReadable: the run page shows a sampled trial under its
-// label with its parameters rounded for reading, the baseline's defaults
-// at their values, the filter takes a rounded value, the score columns
-// name their measure, and the runs page names the measure of each run's
-// best score.
+// TestRunPageReadable: the run page shows a sampled trial by its name
+// (its label on hover), a column per varying parameter with values
+// rounded for reading, the baseline's defaults at their values marked *,
+// the constant parameter stated once; the filter takes a rounded value,
+// the score columns name their measure, and the runs page names the
+// measure of each run's best score.
 func TestRunPageReadable(t *testing.T) {
 	store, err := runs.Open(t.TempDir())
 	if err != nil {
@@ -217,8 +218,9 @@ func TestRunPageReadable(t *testing.T) {
 	s := newServer(t, ui.Options{Store: store})
 	_, body := get(t, s, "/run/"+run.ID())
 	for _, want := range []string{
-		`<td title="tpe-001">tpe-001 k=37,w.bm25=0.974</td>`, "fusion.weights.bm25=0.974", "fusion.k=60 (default)",
-		`data-col="primary">primary (NDCG@10)`, "Δ primary vs baseline", "primary (NDCG@10)</text>",
+		`title="tpe-001 k=37,w.bm25=0.974">tpe-001</a>`, `<td class="num">0.974</td>`, `<td class="num">60*</td>`,
+		`<code>fusion.method = rrf</code>`, `title="primary (NDCG@10)"`, `title="Δ primary vs baseline"`, "primary (NDCG@10)</text>",
+		`<code>fusion.weights.bm25 = 0.974</code>`, "tune apply " + run.ID() + " tpe-001",
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("run page lacks %q", want)
