@@ -121,10 +121,15 @@ func categoryAxis(vals []value, unknown bool, x0, x1 float64) xAxis {
 // geometric reports whether xs (distinct, sorted) are spread evenly on a
 // log scale rather than a linear one: three or more positive values over
 // at least a factor 4 whose gaps vary less in log space (5, 10, 20, 40)
-// than in linear space (40, 60, 80).
+// than in linear space (40, 60, 80). Sampled values (more than
+// maxLineValues) have gaps as random as the sampler: they go on a log
+// scale only when they span two decades or more.
 func geometric(xs []float64) bool {
 	if len(xs) < 3 || xs[0] <= 0 || xs[len(xs)-1]/xs[0] < 4 {
 		return false
+	}
+	if len(xs) > maxLineValues {
+		return xs[len(xs)-1]/xs[0] >= 100
 	}
 	lin := make([]float64, len(xs)-1)
 	lg := make([]float64, len(xs)-1)
