@@ -150,7 +150,7 @@ func TestUIInChromium(t *testing.T) {
 	t.Logf("screenshots in %s", shots)
 
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(bin), chromedp.NoSandbox,
-		chromedp.WindowSize(1280, 900), chromedp.UserDataDir(t.TempDir()), chromedp.Flag("disable-quic", true))
+		chromedp.WindowSize(1280, 800), chromedp.UserDataDir(t.TempDir()), chromedp.Flag("disable-quic", true))
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	defer cancelA()
 	ctx, cancel := chromedp.NewContext(actx)
@@ -163,9 +163,17 @@ func TestUIInChromium(t *testing.T) {
 			t.Fatalf("%s: %v", what, err)
 		}
 	}
+	// shot saves the whole page and glance the first screen (1280×800).
 	shot := func(name string) {
 		t.Helper()
 		png := browserGet(t, ctx, "screenshot "+name, chromedp.FullScreenshot(100))
+		if err := os.WriteFile(filepath.Join(shots, name+".png"), png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	glance := func(name string) {
+		t.Helper()
+		png := browserGet(t, ctx, "screenshot "+name, chromedp.CaptureScreenshot())
 		if err := os.WriteFile(filepath.Join(shots, name+".png"), png, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -195,12 +203,12 @@ func TestUIInChromium(t *testing.T) {
 	// Run page: sort the leaderboard by primary, descending then ascending.
 	follow(`a[href="/run/` + id + `"]`)
 	do("run page", chromedp.WaitVisible(chromedp.CSS("#leaderboard")))
-	if d := text("#decision"); !strings.Contains(d, "baseline") {
+	if d := browserGet(t, ctx, "decision lines", chromedp.Evaluate[string](`document.querySelector('#decision').textContent`)); !strings.Contains(d, "baseline") {
 		t.Errorf("no decision line on the run page: %q", d)
 	}
 	primaries := func() []float64 {
 		var out []float64
-		for _, s := range texts("#leaderboard tr[data-trial] td:nth-child(4)") {
+		for _, s := range texts("#leaderboard tr[data-trial] td.primary") {
 			v, err := strconv.ParseFloat(s, 64)
 			if err != nil {
 				t.Fatalf("primary cell %q: %v", s, err)
@@ -337,4 +345,5 @@ func TestUIInChromium(t *testing.T) {
 		t.Errorf("dataset page's categories: %s", cats)
 	}
 	shot("9-dataset")
+	uiStudyRun(t, ctx, e, base, glance)
 }

@@ -63,7 +63,7 @@ func TestSortColumns(t *testing.T) {
 		{Key: "name", Label: "trial", AriaSort: "none", Link: "/run/r1?sort=name&desc=0" + keep},
 		{Key: "fusion.k", Label: "k", Title: "fusion.k", Num: true, AriaSort: "none", Link: "/run/r1?sort=fusion.k&desc=0" + keep},
 		{Key: "primary", Label: "primary", Title: "primary (default composite)", Num: true, Sorted: "▼", AriaSort: "descending", Link: "/run/r1?sort=primary&desc=0" + keep},
-		{Key: "delta", Label: "Δ", Title: "Δ primary vs baseline", Num: true, AriaSort: "none", Link: "/run/r1?sort=delta&desc=1" + keep},
+		{Key: "delta", Label: "Δ · sig", Title: "Δ primary vs baseline, and whether it is significant", Num: true, AriaSort: "none", Link: "/run/r1?sort=delta&desc=1" + keep},
 		{Key: "ndcg@10", Label: "ndcg@10", Num: true, AriaSort: "none", Link: "/run/r1?sort=ndcg%4010&desc=1" + keep},
 	}
 	if len(cols) != len(want) {

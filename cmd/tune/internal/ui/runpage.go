@@ -15,8 +15,16 @@ import (
 )
 
 // DefaultMetricColumns is how many of the scorecard's metrics the run
-// page's leaderboard shows when the metric picker chose none.
+// page's leaderboard shows when the metric picker chose none and the run
+// varied few parameters; each parameter beyond the fifth takes one's
+// place, down to one, so that the table fits a 1280-pixel screen.
 const DefaultMetricColumns = 3
+
+// metricColumns is how many metric columns the leaderboard shows by
+// default beside varying parameter columns.
+func metricColumns(varying int) int {
+	return max(1, min(DefaultMetricColumns, DefaultMetricColumns-(varying-5)))
+}
 
 // column is one sortable leaderboard column.
 type column struct {
@@ -117,7 +125,7 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) {
 	d.Constants = constants(lb, varying)
 	shown := r.Form["m"]
 	if len(shown) == 0 {
-		shown = lb.Metrics[:min(DefaultMetricColumns, len(lb.Metrics))]
+		shown = lb.Metrics[:min(metricColumns(len(varying)), len(lb.Metrics))]
 	}
 	var metrics []string
 	for _, m := range lb.Metrics {
@@ -285,7 +293,7 @@ func sortColumns(runID string, keys []string, key string, desc bool, keep, measu
 		case k == "primary":
 			c.Label, c.Title = "primary", "primary ("+measure+")"
 		case k == "delta":
-			c.Label, c.Title = "Δ", "Δ primary vs baseline"
+			c.Label, c.Title = "Δ · sig", "Δ primary vs baseline, and whether it is significant"
 		case strings.HasPrefix(k, "cat:"):
 			c.Label, c.Title = strings.TrimPrefix(k, "cat:"), "primary on category "+strings.TrimPrefix(k, "cat:")
 		case strings.Contains(k, "."): // a parameter

@@ -219,7 +219,7 @@ func TestRunPageReadable(t *testing.T) {
 	_, body := get(t, s, "/run/"+run.ID())
 	for _, want := range []string{
 		`title="tpe-001 k=37,w.bm25=0.974">tpe-001</a>`, `<td class="num">0.974</td>`, `<td class="num">60*</td>`,
-		`<code>fusion.method = rrf</code>`, `title="primary (NDCG@10)"`, `title="Δ primary vs baseline"`, "primary (NDCG@10)</text>",
+		`<code>fusion.method = rrf</code>`, `title="primary (NDCG@10)"`, `title="Δ primary vs baseline, and whether it is significant"`, "primary (NDCG@10)</text>",
 		`<code>fusion.weights.bm25 = 0.974</code>`, "tune apply " + run.ID() + " tpe-001",
 	} {
 		if !strings.Contains(body, want) {
