@@ -133,6 +133,7 @@ func New(o Options) (*Server, error) {
 	m.HandleFunc("GET /{$}", s.runsPage)
 	m.HandleFunc("GET /run/{id}", s.runPage)
 	m.HandleFunc("GET /run/{id}/report", s.reportPage)
+	m.HandleFunc("GET /run/{id}/trial/{trial}", s.trialPage)
 	m.HandleFunc("GET /compare", s.comparePage)
 	m.HandleFunc("GET /microscope", s.microscopePage)
 	m.HandleFunc("GET /judge", s.judgePage)
