@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"maps"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -243,7 +244,27 @@ func TestUIInChromium(t *testing.T) {
 	if h := text("#compare-head"); !strings.Contains(h, "k=1,w.bm25=1") {
 		t.Errorf("comparison head: %q", h)
 	}
+	// Side by side: the parameter diff, every metric paired, the
+	// per-query chart, and both top-10 lists of the queries changed most.
+	if p := text("#paramdiff"); !strings.Contains(p, "fusion.k 60 → 1") {
+		t.Errorf("parameter diff: %q", p)
+	}
+	if n := len(texts("#paired tbody tr")); n < 5 {
+		t.Errorf("%d rows in the paired table, want the primary and every metric", n)
+	}
+	if l := browserGet(t, ctx, "per-query chart", chromedp.Evaluate[string](`document.querySelector('#deltas svg').getAttribute('aria-label')`)); !strings.Contains(l, "better") {
+		t.Errorf("per-query chart: %q", l)
+	}
+	if n := browserGet(t, ctx, "side-by-side lists", chromedp.Evaluate[int](`Math.min(...Array.from(document.querySelectorAll('section.side')).map(s => s.querySelectorAll('ol.list').length))`)); n != 2 {
+		t.Errorf("side-by-side sections with %d lists, want 2 each", n)
+	}
 	shot("3-compare")
+	// The trial page of the compared trial.
+	do("trial page", chromedp.Navigate(base+"/run/"+id+"/trial/"+url.PathEscape("k=1,w.bm25=1")), chromedp.WaitVisible(chromedp.CSS("#scorecard")))
+	if n := len(texts("#worst tbody tr")); n != 10 {
+		t.Errorf("the trial page lists %d worst queries, want 10", n)
+	}
+	glance("3-trial")
 
 	// Microscope: a query whose recorded ranking differs between the
 	// baseline (k 60) and k=1; changing k to 1 must give replay's list.

@@ -141,6 +141,7 @@ func New(o Options) (*Server, error) {
 	m.HandleFunc("POST /judge/undo", s.judgeUndo)
 	m.HandleFunc("GET /judge/pool", s.poolPage)
 	m.HandleFunc("GET /dataset", s.datasetPage)
+	m.HandleFunc("/", s.notFoundPage)
 	s.mux = m
 	return s, nil
 }
@@ -205,6 +206,13 @@ type page struct {
 // render executes template name into a buffer first, so that a failing
 // template answers 500 and not half a page.
 func (s *Server) render(w http.ResponseWriter, name, title string, data any) {
+	s.renderCode(w, http.StatusOK, name, title, data)
+}
+
+// renderCode is render answering with HTTP status code: a page that
+// shows a refused input keeps its controls and says what went wrong, with
+// the status saying so too.
+func (s *Server) renderCode(w http.ResponseWriter, code int, name, title string, data any) {
 	var buf bytes.Buffer
 	if err := s.tmpl.ExecuteTemplate(&buf, name, page{Title: title, Nav: name, CSRF: s.csrf, Pool: s.o.Pool != nil, Data: data}); err != nil {
 		s.o.Log.Error("render", "page", name, "err", err)
@@ -212,22 +220,47 @@ func (s *Server) render(w http.ResponseWriter, name, title string, data any) {
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(code)
 	w.Write(buf.Bytes())
 }
 
 // fail answers an error page with code.
 func (s *Server) fail(w http.ResponseWriter, code int, err error) {
-	w.WriteHeader(code)
-	s.render(w, "error", http.StatusText(code), err.Error())
+	s.renderCode(w, code, "error", http.StatusText(code), err.Error())
 }
 
-// userErr tells a user error (400: a bad reference or form) from ours.
+// userErr is the HTTP status of a page whose request failed with err:
+// 404 for a run or trial that does not exist, 502 when the backend
+// failed, 200 for what the app was started without (off: the page says
+// so), 400 for any other refused input (a bad reference or form).
 func userErr(err error) int {
 	var ie *inputerr.Error
-	if errors.As(err, &ie) {
+	var o offError
+	var b backendError
+	switch {
+	case err == nil, errors.As(err, &o):
+		return http.StatusOK
+	case errors.Is(err, runs.ErrNotFound), errors.Is(err, runs.ErrNoRuns), errors.As(err, &ie):
 		return http.StatusNotFound
+	case errors.As(err, &b):
+		return http.StatusBadGateway
 	}
 	return http.StatusBadRequest
+}
+
+// offError is what a page cannot show because the app was started
+// without it (no dataset, no backend): the page answers 200 and says so.
+type offError struct{ error }
+
+// backendError is a failure of the backend, not of the request.
+type backendError struct{ error }
+
+func (e offError) Unwrap() error     { return e.error }
+func (e backendError) Unwrap() error { return e.error }
+
+// notFoundPage answers an unknown path: 404 with the app's pages.
+func (s *Server) notFoundPage(w http.ResponseWriter, r *http.Request) {
+	s.fail(w, http.StatusNotFound, fmt.Errorf("no page %q: the app has the runs (/), a run (/run/RUN), compare (/compare), the microscope (/microscope), judging (/judge) and the dataset (/dataset)", r.URL.Path))
 }
 
 var funcs = template.FuncMap{
@@ -240,6 +273,7 @@ var funcs = template.FuncMap{
 	"grade":   gradeLabel,
 	"add":     func(a, b int) int { return a + b },
 	"list":    func(xs ...string) []string { return xs },
+	"list2":   func(a, b any) []any { return []any{a, b} },
 	"deref":   func(p *float64) float64 { return *p },
 	"ptr": func(p *float64) string {
 		if p == nil {

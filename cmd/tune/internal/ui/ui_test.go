@@ -168,7 +168,9 @@ func TestPagesAnswer(t *testing.T) {
 		{"/run/" + run.ID() + "/trial/nope", 404, "nope"},
 		{"/compare", 200, run.ID() + ":k=1"},
 		{"/compare?a=" + run.ID() + ":k=1&b=" + run.ID() + ":k=2", 200, "Kendall τ"},
-		{"/compare?a=../x:k=1&b=" + run.ID() + ":k=2", 200, "give a run id"},
+		{"/compare?a=../x:k=1&b=" + run.ID() + ":k=2", 400, "give a run id"},
+		{"/compare?a=nope:k=1&b=" + run.ID() + ":k=2", 404, `name="a" value="nope:k=1"`},
+		{"/no/such/page", 404, "back to the runs"},
 		{"/microscope?run=" + run.ID(), 200, "no dataset configured"},
 		{"/microscope?run=" + run.ID() + "&text=boiler", 200, "no backend configured"},
 		{"/judge", 200, "no label store configured"},
@@ -179,7 +181,7 @@ func TestPagesAnswer(t *testing.T) {
 	} {
 		code, body := get(t, s, tc.target)
 		if code != tc.code || !strings.Contains(body, tc.want) {
-			t.Errorf("GET %s: %d, want %d with %q:\n%.600s", tc.target, code, tc.code, tc.want, body)
+			t.Errorf("GET %s: %d, want %d with %q:\n%.3000s", tc.target, code, tc.code, tc.want, body)
 		}
 	}
 }
