@@ -358,6 +358,7 @@ func TestUIInChromium(t *testing.T) {
 		t.Errorf("after a reload: grades %q %q; first document %q", g0.Value, g1.Value, first)
 	}
 	shot("7-judge-after")
+	uiSameLabel(t, ctx, e, base, id, query, docs[0])
 	uiPool(t, ctx, base, e.dir, shot)
 
 	// Dataset page.

@@ -61,8 +61,16 @@ type Options struct {
 	Backend    backend.Factory
 	BackendDir string
 	// Labels is the label store URL the judge page writes to ("": judging
-	// off).
+	// off). Its labels are merged into the dataset's judgments when the
+	// server starts, by the documented precedence: the golden set's own
+	// judgment wins, then human > file > llm > implicit, then the newest
+	// (labels.Effective); the judge page, the microscope and the trial and
+	// compare pages all show the one grade it gives.
 	Labels string
+	// Gold is the golden set's own judgments (query -> document ->
+	// grade), before any label store was merged into Dataset; nil: the
+	// Dataset's judgments are the golden set's.
+	Gold map[string]map[string]int
 	// Pool is the judging pool's pairs (tune judge pool's file, with the
 	// query and document texts) the pool page offers, PoolFile its name;
 	// nil: no pool page.
@@ -127,6 +135,9 @@ func New(o Options) (*Server, error) {
 		return nil, fmt.Errorf("ui: templates: %w", err)
 	}
 	s := &Server{o: o, tmpl: t, csrf: hex.EncodeToString(tok), lists: map[string]collected{}, session: map[string][]undoEntry{}}
+	if err := s.mergeStore(); err != nil {
+		return nil, err
+	}
 	assets, _ := fs.Sub(assetFS, "assets")
 	m := http.NewServeMux()
 	m.Handle("GET /assets/", http.StripPrefix("/assets/", http.FileServerFS(assets)))
