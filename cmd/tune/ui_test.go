@@ -288,7 +288,11 @@ func TestUIInChromium(t *testing.T) {
 	if !slices.Equal(before, topIDs(baseline[query])) || labelsBefore != baseline[query].Labels {
 		t.Errorf("microscope on the baseline, %s:\n%v %s\nreplay recorded:\n%v %s", query, before, labelsBefore, topIDs(baseline[query]), baseline[query].Labels)
 	}
-	shot("4-microscope-k60")
+	// Three columns: fused, bm25 and dense side by side at 1280 px.
+	if tops := browserGet(t, ctx, "column tops", chromedp.Evaluate[[]float64](`Array.from(document.querySelectorAll('#lists > div')).map(d => d.getBoundingClientRect().top)`)); len(tops) != 3 || tops[0] != tops[1] || tops[1] != tops[2] {
+		t.Errorf("the microscope's lists start at %v px: want three side by side", tops)
+	}
+	glance("4-microscope-k60")
 	// The old page is marked, so that waiting for the re-fused page cannot
 	// pass on it.
 	do("set k to 1", chromedp.SetValue(chromedp.CSS("#rrfk"), "1"),
