@@ -165,12 +165,14 @@ func TestUIInChromium(t *testing.T) {
 		}
 	}
 	// shot saves the whole page and glance the first screen (1280×800).
+	// Each page shot is checked by axe-core too.
 	shot := func(name string) {
 		t.Helper()
 		png := browserGet(t, ctx, "screenshot "+name, chromedp.FullScreenshot(100))
 		if err := os.WriteFile(filepath.Join(shots, name+".png"), png, 0o644); err != nil {
 			t.Fatal(err)
 		}
+		axeCheck(t, ctx, name)
 	}
 	glance := func(name string) {
 		t.Helper()
@@ -178,6 +180,7 @@ func TestUIInChromium(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(shots, name+".png"), png, 0o644); err != nil {
 			t.Fatal(err)
 		}
+		axeCheck(t, ctx, name)
 	}
 	texts := func(sel string) []string {
 		t.Helper()
