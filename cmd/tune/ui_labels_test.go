@@ -19,13 +19,11 @@ func uiSameLabel(t *testing.T, ctx context.Context, e *sweepEnv, base, id, query
 	t.Helper()
 	do := func(what string, steps ...chromedp.Action[chromedp.Void]) {
 		t.Helper()
-		if err := chromedp.Do(ctx, steps...); err != nil {
-			t.Fatalf("same label: %s: %v", what, err)
-		}
+		browserDo(t, ctx, "same label: "+what, steps...)
 	}
 	eval := func(what, js string) string {
 		t.Helper()
-		return browserGet(t, ctx, what, chromedp.Evaluate[string](js))
+		return browserText(t, ctx, what, js)
 	}
 	judgeURL := "/judge?run=" + id + "&trial=baseline&q=" + query
 	do("open judge", chromedp.Navigate(base+judgeURL), chromedp.WaitVisible(chromedp.CSS("#judgeform")))

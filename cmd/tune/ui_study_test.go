@@ -40,13 +40,11 @@ func uiStudyRun(t *testing.T, ctx context.Context, e *sweepEnv, base string, gla
 	id := filepath.Base(dir)
 	do := func(what string, steps ...chromedp.Action[chromedp.Void]) {
 		t.Helper()
-		if err := chromedp.Do(ctx, steps...); err != nil {
-			t.Fatalf("study: %s: %v", what, err)
-		}
+		browserDo(t, ctx, "study: "+what, steps...)
 	}
 	eval := func(what, js string) string {
 		t.Helper()
-		return browserGet(t, ctx, what, chromedp.Evaluate[string](js))
+		return browserText(t, ctx, what, js)
 	}
 	open := func(query string) {
 		t.Helper()

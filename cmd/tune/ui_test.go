@@ -107,6 +107,20 @@ func browserGet[T any](t *testing.T, ctx context.Context, what string, a chromed
 	return v
 }
 
+// browserDo runs browser steps, failing the test with what on an error.
+func browserDo(t *testing.T, ctx context.Context, what string, steps ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	if err := chromedp.Do(ctx, steps...); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+}
+
+// browserText evaluates js, a string expression, in the page.
+func browserText(t *testing.T, ctx context.Context, what, js string) string {
+	t.Helper()
+	return browserGet(t, ctx, what, chromedp.Evaluate[string](js))
+}
+
 func reversed(xs []float64) []float64 {
 	out := slices.Clone(xs)
 	slices.Reverse(out)

@@ -97,14 +97,8 @@ type runData struct {
 // filtered and with the metric columns as asked, the optimization
 // history, the gates, promotions and the parameter charts.
 func (s *Server) runPage(w http.ResponseWriter, r *http.Request) {
-	run, err := s.o.Store.Resolve(r.PathValue("id"))
-	if err != nil {
-		s.fail(w, http.StatusNotFound, err)
-		return
-	}
-	lb, err := run.ReadLeaderboard()
-	if err != nil {
-		s.fail(w, http.StatusNotFound, fmt.Errorf("run %s has no leaderboard yet: %w", run.ID(), err))
+	run, lb, ok := s.runBoard(w, r)
+	if !ok {
 		return
 	}
 	d := runData{ID: run.ID(), Manifest: run.Manifest, LB: lb, Filter: r.FormValue("filter"), ShowCats: r.FormValue("cats") == "1", Notes: lb.Notes()}
@@ -170,6 +164,22 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) {
 	d.History = chart.History(lb)
 	d.ParamCharts = chart.Params(lb)
 	s.render(w, "run", "Run "+run.ID(), d)
+}
+
+// runBoard is the run the request's path names and its leaderboard;
+// false, with a 404 page answered, when either is missing.
+func (s *Server) runBoard(w http.ResponseWriter, r *http.Request) (*runs.Run, runs.Leaderboard, bool) {
+	run, err := s.o.Store.Resolve(r.PathValue("id"))
+	if err != nil {
+		s.fail(w, http.StatusNotFound, err)
+		return nil, runs.Leaderboard{}, false
+	}
+	lb, err := run.ReadLeaderboard()
+	if err != nil {
+		s.fail(w, http.StatusNotFound, fmt.Errorf("run %s has no leaderboard yet: %w", run.ID(), err))
+		return nil, runs.Leaderboard{}, false
+	}
+	return run, lb, true
 }
 
 // newSummary is the summary card of run runID: the verdict, the trial it

@@ -67,14 +67,8 @@ type docRow struct {
 // worst queries, and links to compare, the microscope, judging and the
 // apply command.
 func (s *Server) trialPage(w http.ResponseWriter, r *http.Request) {
-	run, err := s.o.Store.Resolve(r.PathValue("id"))
-	if err != nil {
-		s.fail(w, http.StatusNotFound, err)
-		return
-	}
-	lb, err := run.ReadLeaderboard()
-	if err != nil {
-		s.fail(w, http.StatusNotFound, fmt.Errorf("run %s has no leaderboard yet: %w", run.ID(), err))
+	run, lb, ok := s.runBoard(w, r)
+	if !ok {
 		return
 	}
 	e, err := lb.Pick(r.PathValue("trial"))
