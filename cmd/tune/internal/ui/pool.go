@@ -29,6 +29,9 @@ type poolData struct {
 	Labelled, Total         int
 	QueryLabelled           int
 	Undo                    *undoEntry
+	// Unfinished lists only the queries with pairs left to label (and
+	// the current one) in the sidebar.
+	Unfinished bool
 }
 
 // scale is the golden set's grade scale (the default 0..3 without one).
@@ -43,7 +46,7 @@ func (s *Server) scale() experiments.Scale {
 // documents with the query terms highlighted and grade buttons, every
 // query's coverage (labelled of pooled) and the pool's.
 func (s *Server) poolPage(w http.ResponseWriter, r *http.Request) {
-	d := poolData{File: s.o.PoolFile, Saved: r.FormValue("saved"), Judge: s.judgeName(r)}
+	d := poolData{File: s.o.PoolFile, Saved: r.FormValue("saved"), Judge: s.judgeName(r), Unfinished: r.FormValue("unfinished") == "1"}
 	switch {
 	case s.o.Pool == nil:
 		d.Err = "no pool: start the app with tune ui --pool FILE (a file tune judge pool wrote)"

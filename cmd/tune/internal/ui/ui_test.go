@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"html/template"
 	"maps"
 	"net/http"
 	"net/http/httptest"
@@ -409,6 +410,9 @@ func TestPoolPageAndUndo(t *testing.T) {
 	if cov != "0/4" || !strings.Contains(body, `data-doc="`+first.Doc+`"`) || !strings.Contains(body, "<mark>") || !strings.Contains(body, ">0/2<") {
 		t.Fatalf("fresh pool page: coverage %s, want 0/4 with %s's documents, marks and 0/2 per query:\n%s", cov, first.Query, body)
 	}
+	if !strings.Contains(body, `<div class="qtext">`+template.HTMLEscapeString(first.QueryText)+`</div>`) || !strings.Contains(body, `id="unfinished"`) {
+		t.Errorf("the pool's sidebar lacks %s's text or the unfinished-only link", first.Query)
+	}
 	label := func(doc string, grade int) {
 		t.Helper()
 		w := post(t, s, "/judge", url.Values{"csrf": {csrf}, "judge": {"Ada"}, "q": {first.Query}, "pool": {"1"}, "pick": {fmt.Sprintf("%s|%d", doc, grade)}})
@@ -467,6 +471,22 @@ func TestPoolPageAndUndo(t *testing.T) {
 		if g, ok := q.Judgments[first.Doc]; q.ID == first.Query && ok {
 			t.Errorf("the dataset still grades %s %s %d after the undos", q.ID, first.Doc, g)
 		}
+	}
+	// Both of the first query's pairs labelled: "unfinished only" hides it
+	// from another query's sidebar.
+	other := ""
+	for _, p := range pairs {
+		if p.Query == first.Query {
+			label(p.Doc, 2)
+		} else {
+			other = p.Query
+		}
+	}
+	if _, body = coverage("/judge/pool?q=" + other + "&unfinished=1"); strings.Contains(body, `data-q="`+first.Query+`"`) || !strings.Contains(body, `data-q="`+other+`"`) {
+		t.Errorf("unfinished only: the sidebar should list %s and not the finished %s", other, first.Query)
+	}
+	if _, body = coverage("/judge/pool?q=" + other); !strings.Contains(body, `data-q="`+first.Query+`"`) {
+		t.Errorf("the full sidebar lacks the finished %s", first.Query)
 	}
 }
 
