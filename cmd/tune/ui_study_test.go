@@ -26,6 +26,11 @@ const uiStudy = `{
   "pruning": {"fraction": 0.25, "reduction_factor": 2}
 }`
 
+// widestJS names the elements whose right edge is the page's: what makes
+// it scroll sideways.
+const widestJS = `(() => { const w = document.documentElement.scrollWidth; return Array.from(document.querySelectorAll("body *")).filter(e => Math.abs(e.getBoundingClientRect().right - w) < 2)
+	.slice(0, 6).map(e => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") + (e.className && typeof e.className === "string" ? "." + e.className.split(" ").join(".") : "") + " in " + e.parentElement.tagName.toLowerCase() + "." + e.parentElement.className).join(", ") })()`
+
 // uiStudyRun records uiStudy live and checks its run page at 1280×800:
 // the summary card with the verdict and the apply command is on the
 // first screen; the page never scrolls sideways; whatever column the
@@ -55,7 +60,7 @@ func uiStudyRun(t *testing.T, ctx context.Context, e *sweepEnv, base string, gla
 			iw, _ := strconv.Atoi(f[1])
 			return sw > iw
 		}() {
-			t.Errorf("run page %s scrolls sideways at 1280 px: scroll width, window width %s", query, w)
+			t.Errorf("run page %s scrolls sideways at 1280 px: scroll width, window width %s; widest: %s", query, w, eval("the widestJS elements", widestJS))
 		}
 		// Statuses top to bottom: every complete trial before any pruned one.
 		statuses := strings.Fields(eval("statuses", `Array.from(document.querySelectorAll('#leaderboard tr[data-trial]')).map(r => r.dataset.status).join(" ")`))
@@ -108,5 +113,21 @@ func uiStudyRun(t *testing.T, ctx context.Context, e *sweepEnv, base string, gla
 		if len(vals) < 3 || !slices.IsSorted(vals) || !slices.IsSorted(xs) {
 			t.Errorf("%s: ticks %v: want three or more numbers increasing left to right", sel, ticks)
 		}
+	}
+	// A 390-pixel phone: the runs page and this run page do not scroll
+	// sideways either (the nav wraps, tables scroll inside themselves).
+	do("390 px", chromedp.EmulateViewport(390, 844))
+	defer chromedp.Do(ctx, chromedp.EmulateReset())
+	for _, p := range []struct{ path, name string }{{"/", "11-runs-390"}, {"/run/" + id, "12-study-run-390"}} {
+		do("open "+p.path+" at 390 px", chromedp.Navigate(base+p.path), chromedp.WaitVisible(chromedp.CSS("main")))
+		if w := eval("page width", `String(document.documentElement.scrollWidth) + " " + String(window.innerWidth)`); func() bool {
+			f := strings.Fields(w)
+			sw, _ := strconv.Atoi(f[0])
+			iw, _ := strconv.Atoi(f[1])
+			return sw > iw
+		}() {
+			t.Errorf("%s scrolls sideways at 390 px: scroll width, window width %s; widest: %s", p.path, w, eval("the widestJS elements", widestJS))
+		}
+		glance(p.name)
 	}
 }
