@@ -321,11 +321,11 @@ func (lb Leaderboard) Pick(ref string) (Entry, error) {
 		}
 	}
 	if _, err := strconv.Atoi(ref); err == nil && len(match) == 0 {
-		return Entry{}, fmt.Errorf("runs: no trial named %q: write #%s for the trial ranked %s", ref, ref, ref)
+		return Entry{}, notFound{fmt.Errorf("runs: no trial named %q: write #%s for the trial ranked %s", ref, ref, ref)}
 	}
 	switch len(match) {
 	case 0:
-		return Entry{}, fmt.Errorf("runs: no trial %q in the leaderboard (trials: %s)", ref, trialNames(lb.Trials, labels, 10))
+		return Entry{}, notFound{fmt.Errorf("runs: no trial %q in the leaderboard (trials: %s)", ref, trialNames(lb.Trials, labels, 10))}
 	case 1:
 		return match[0], nil
 	}

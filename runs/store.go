@@ -16,6 +16,16 @@ import (
 // ErrNoRuns is returned when a runs directory holds no run.
 var ErrNoRuns = errors.New("no runs recorded")
 
+// ErrNotFound is matched (errors.Is) by the errors saying that a run or
+// a trial does not exist; their messages are their own.
+var ErrNotFound = errors.New("not found")
+
+// notFound marks err as ErrNotFound, its message unchanged.
+type notFound struct{ error }
+
+func (e notFound) Is(target error) bool { return target == ErrNotFound }
+func (e notFound) Unwrap() error        { return e.error }
+
 // File names inside a run directory.
 const (
 	ManifestFile        = "manifest.json"
@@ -144,7 +154,7 @@ func (s *Store) resolve(ref string) (*Run, error) {
 		if len(ids) == 0 {
 			return nil, fmt.Errorf("runs: no run %q: %s: %w", ref, s.Dir, ErrNoRuns)
 		}
-		return nil, fmt.Errorf("runs: no run %q in %s", ref, s.Dir)
+		return nil, notFound{fmt.Errorf("runs: no run %q in %s", ref, s.Dir)}
 	case 1:
 		return Load(filepath.Join(s.Dir, match[0]))
 	default:

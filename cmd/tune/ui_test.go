@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"maps"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -106,6 +107,20 @@ func browserGet[T any](t *testing.T, ctx context.Context, what string, a chromed
 	return v
 }
 
+// browserDo runs browser steps, failing the test with what on an error.
+func browserDo(t *testing.T, ctx context.Context, what string, steps ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	if err := chromedp.Do(ctx, steps...); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+}
+
+// browserText evaluates js, a string expression, in the page.
+func browserText(t *testing.T, ctx context.Context, what, js string) string {
+	t.Helper()
+	return browserGet(t, ctx, what, chromedp.Evaluate[string](js))
+}
+
 func reversed(xs []float64) []float64 {
 	out := slices.Clone(xs)
 	slices.Reverse(out)
@@ -150,7 +165,7 @@ func TestUIInChromium(t *testing.T) {
 	t.Logf("screenshots in %s", shots)
 
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(bin), chromedp.NoSandbox,
-		chromedp.WindowSize(1280, 900), chromedp.UserDataDir(t.TempDir()), chromedp.Flag("disable-quic", true))
+		chromedp.WindowSize(1280, 800), chromedp.UserDataDir(t.TempDir()), chromedp.Flag("disable-quic", true))
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	defer cancelA()
 	ctx, cancel := chromedp.NewContext(actx)
@@ -163,12 +178,23 @@ func TestUIInChromium(t *testing.T) {
 			t.Fatalf("%s: %v", what, err)
 		}
 	}
+	// shot saves the whole page and glance the first screen (1280×800).
+	// Each page shot is checked by axe-core too.
 	shot := func(name string) {
 		t.Helper()
 		png := browserGet(t, ctx, "screenshot "+name, chromedp.FullScreenshot(100))
 		if err := os.WriteFile(filepath.Join(shots, name+".png"), png, 0o644); err != nil {
 			t.Fatal(err)
 		}
+		axeCheck(t, ctx, name)
+	}
+	glance := func(name string) {
+		t.Helper()
+		png := browserGet(t, ctx, "screenshot "+name, chromedp.CaptureScreenshot())
+		if err := os.WriteFile(filepath.Join(shots, name+".png"), png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		axeCheck(t, ctx, name)
 	}
 	texts := func(sel string) []string {
 		t.Helper()
@@ -195,12 +221,12 @@ func TestUIInChromium(t *testing.T) {
 	// Run page: sort the leaderboard by primary, descending then ascending.
 	follow(`a[href="/run/` + id + `"]`)
 	do("run page", chromedp.WaitVisible(chromedp.CSS("#leaderboard")))
-	if d := text("#decision"); !strings.Contains(d, "baseline") {
+	if d := browserGet(t, ctx, "decision lines", chromedp.Evaluate[string](`document.querySelector('#decision').textContent`)); !strings.Contains(d, "baseline") {
 		t.Errorf("no decision line on the run page: %q", d)
 	}
 	primaries := func() []float64 {
 		var out []float64
-		for _, s := range texts("#leaderboard tr[data-trial] td:nth-child(4)") {
+		for _, s := range texts("#leaderboard tr[data-trial] td.primary") {
 			v, err := strconv.ParseFloat(s, 64)
 			if err != nil {
 				t.Fatalf("primary cell %q: %v", s, err)
@@ -235,7 +261,27 @@ func TestUIInChromium(t *testing.T) {
 	if h := text("#compare-head"); !strings.Contains(h, "k=1,w.bm25=1") {
 		t.Errorf("comparison head: %q", h)
 	}
+	// Side by side: the parameter diff, every metric paired, the
+	// per-query chart, and both top-10 lists of the queries changed most.
+	if p := text("#paramdiff"); !strings.Contains(p, "fusion.k 60 → 1") {
+		t.Errorf("parameter diff: %q", p)
+	}
+	if n := len(texts("#paired tbody tr")); n < 5 {
+		t.Errorf("%d rows in the paired table, want the primary and every metric", n)
+	}
+	if l := browserGet(t, ctx, "per-query chart", chromedp.Evaluate[string](`document.querySelector('#deltas svg').getAttribute('aria-label')`)); !strings.Contains(l, "better") {
+		t.Errorf("per-query chart: %q", l)
+	}
+	if n := browserGet(t, ctx, "side-by-side lists", chromedp.Evaluate[int](`Math.min(...Array.from(document.querySelectorAll('section.side')).map(s => s.querySelectorAll('ol.list').length))`)); n != 2 {
+		t.Errorf("side-by-side sections with %d lists, want 2 each", n)
+	}
 	shot("3-compare")
+	// The trial page of the compared trial.
+	do("trial page", chromedp.Navigate(base+"/run/"+id+"/trial/"+url.PathEscape("k=1,w.bm25=1")), chromedp.WaitVisible(chromedp.CSS("#scorecard")))
+	if n := len(texts("#worst tbody tr")); n != 10 {
+		t.Errorf("the trial page lists %d worst queries, want 10", n)
+	}
+	glance("3-trial")
 
 	// Microscope: a query whose recorded ranking differs between the
 	// baseline (k 60) and k=1; changing k to 1 must give replay's list.
@@ -259,7 +305,11 @@ func TestUIInChromium(t *testing.T) {
 	if !slices.Equal(before, topIDs(baseline[query])) || labelsBefore != baseline[query].Labels {
 		t.Errorf("microscope on the baseline, %s:\n%v %s\nreplay recorded:\n%v %s", query, before, labelsBefore, topIDs(baseline[query]), baseline[query].Labels)
 	}
-	shot("4-microscope-k60")
+	// Three columns: fused, bm25 and dense side by side at 1280 px.
+	if tops := browserGet(t, ctx, "column tops", chromedp.Evaluate[[]float64](`Array.from(document.querySelectorAll('#lists > div')).map(d => d.getBoundingClientRect().top)`)); len(tops) != 3 || tops[0] != tops[1] || tops[1] != tops[2] {
+		t.Errorf("the microscope's lists start at %v px: want three side by side", tops)
+	}
+	glance("4-microscope-k60")
 	// The old page is marked, so that waiting for the re-fused page cannot
 	// pass on it.
 	do("set k to 1", chromedp.SetValue(chromedp.CSS("#rrfk"), "1"),
@@ -329,6 +379,7 @@ func TestUIInChromium(t *testing.T) {
 		t.Errorf("after a reload: grades %q %q; first document %q", g0.Value, g1.Value, first)
 	}
 	shot("7-judge-after")
+	uiSameLabel(t, ctx, e, base, id, query, docs[0])
 	uiPool(t, ctx, base, e.dir, shot)
 
 	// Dataset page.
@@ -337,4 +388,5 @@ func TestUIInChromium(t *testing.T) {
 		t.Errorf("dataset page's categories: %s", cats)
 	}
 	shot("9-dataset")
+	uiStudyRun(t, ctx, e, base, glance)
 }

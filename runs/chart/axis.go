@@ -121,10 +121,20 @@ func categoryAxis(vals []value, unknown bool, x0, x1 float64) xAxis {
 // geometric reports whether xs (distinct, sorted) are spread evenly on a
 // log scale rather than a linear one: three or more positive values over
 // at least a factor 4 whose gaps vary less in log space (5, 10, 20, 40)
-// than in linear space (40, 60, 80).
+// than in linear space (40, 60, 80). Sampled values (more than
+// maxLineValues) have gaps as random as the sampler: they go on a log
+// scale only when they span two decades or more and fill it more evenly
+// in log space than in linear space (a log-uniform search), so that
+// weights crowding near 1 stay linear.
 func geometric(xs []float64) bool {
 	if len(xs) < 3 || xs[0] <= 0 || xs[len(xs)-1]/xs[0] < 4 {
 		return false
+	}
+	if len(xs) > maxLineValues {
+		lo, hi := xs[0], xs[len(xs)-1]
+		return hi/lo >= 100 &&
+			unevenness(xs, func(x float64) float64 { return math.Log(x/lo) / math.Log(hi/lo) }) <
+				unevenness(xs, func(x float64) float64 { return (x - lo) / (hi - lo) })
 	}
 	lin := make([]float64, len(xs)-1)
 	lg := make([]float64, len(xs)-1)
@@ -133,6 +143,18 @@ func geometric(xs []float64) bool {
 		lg[i] = math.Log(xs[i+1] / xs[i])
 	}
 	return spread(lg) < spread(lin)
+}
+
+// unevenness is how far xs (sorted) are from filling their range evenly
+// on the scale pos maps to [0, 1]: the largest gap between the share of
+// values up to x and pos(x) (a Kolmogorov–Smirnov distance).
+func unevenness(xs []float64, pos func(float64) float64) float64 {
+	d := 0.0
+	for i, x := range xs {
+		p := pos(x)
+		d = max(d, math.Abs(float64(i+1)/float64(len(xs))-p), math.Abs(float64(i)/float64(len(xs))-p))
+	}
+	return d
 }
 
 // spread is the coefficient of variation of gaps: their standard

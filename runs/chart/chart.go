@@ -148,7 +148,7 @@ func draw(name string, drawn []runs.Entry, best, baseline, measure string) (Para
 		p.title = fmt.Sprintf("%s: %s = %s, primary %.4f", e.Name, name, shown, e.Primary)
 		pts[i] = p
 	}
-	c.Line = len(distinct) <= maxLineValues
+	c.Line = len(distinct) <= maxLineValues && c.Scale != Categories // no line through categories
 	c.SVG = svg(c, ax, pts, []float64{lo, (lo + hi) / 2, hi}, y, measure)
 	return c, true
 }

@@ -138,9 +138,15 @@ func TestNumericAxisOrder(t *testing.T) {
 // TestAxes: which axis a parameter gets, and its labels.
 func TestAxes(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	var sampled []map[string]any
+	var sampled, clustered, decades, nearOne []map[string]any
 	for range 30 {
 		sampled = append(sampled, map[string]any{"fusion.weights.bm25": rng.Float64(), "fusion.k": 5 + float64(rng.IntN(116))})
+		// a sampler that found its optimum near k 20 (gaps small there,
+		// wide towards 100), and one that spans three decades
+		clustered = append(clustered, map[string]any{"fusion.k": math.Round(5 + 95*math.Pow(rng.Float64(), 3))})
+		decades = append(decades, map[string]any{"fusion.k": math.Round(math.Pow(10, 3*rng.Float64()))})
+		// weights crowding near 1, a few down to 0.001
+		nearOne = append(nearOne, map[string]any{"fusion.weights.bm25": 1 - 0.999*math.Pow(rng.Float64(), 6)})
 	}
 	for _, tc := range []struct {
 		name, param string
@@ -154,6 +160,10 @@ func TestAxes(t *testing.T) {
 		{"unset without a recorded default", "fusion.k", []map[string]any{{}, {"fusion.k": 100.0}, {"fusion.k": 20.0}, {"fusion.k": 5.0}}, "", false, chart.Log, "default 5 20 100"},
 		{"sampled floats", "fusion.weights.bm25", sampled, "tpe", true, chart.Linear, ""},
 		{"sampled ints", "fusion.k", sampled, "tpe", true, chart.Linear, ""},
+		{"sampled ints, clustered", "fusion.k", clustered, "tpe", true, chart.Linear, ""},
+		{"sampled ints over decades", "fusion.k", decades, "tpe", true, chart.Log, ""},
+		{"sampled weights near 1", "fusion.weights.bm25", append(nearOne, map[string]any{"fusion.weights.bm25": 0.001}), "tpe", true, chart.Linear, ""},
+		{"categories, no line", "fusion.method", []map[string]any{{"fusion.method": "rrf"}, {"fusion.method": "linear"}}, "", true, chart.Categories, "linear rrf"},
 		{"strings", "fusion.method", []map[string]any{{}, {"fusion.method": "linear"}, {"fusion.method": "combsum"}}, "", true, chart.Categories, "combsum linear rrf"},
 		{"chunk sizes with the default", "chunk.size", []map[string]any{{}, {"chunk.size": 64.0}, {"chunk.size": 128.0}, {"chunk.size": 192.0}, {"chunk.size": 256.0}}, "", true, chart.Linear, "0 64 128 192 256"},
 	} {
@@ -167,6 +177,9 @@ func TestAxes(t *testing.T) {
 				t.Errorf("ticks %q, want %q", strings.Join(labels, " "), tc.ticks)
 			}
 			if tc.scale == chart.Categories {
+				if c.Line {
+					t.Error("a line joins categories")
+				}
 				return
 			}
 			var nums []float64

@@ -1,7 +1,8 @@
 // Package chart draws a run's primary score against each parameter the
-// run varied, as SVG: the one drawing of those charts that the static
-// report (runs/report) and the web UI both embed, so that they cannot
-// disagree.
+// run varied, and its optimization history (primary by trial number, the
+// best so far as a step line, the baseline, pruned trials apart), as SVG:
+// the one drawing of those charts that the static report (runs/report)
+// and the web UI both embed, so that they cannot disagree.
 //
 // A numeric parameter is always on a numeric axis, on a log scale when
 // its values are geometric (5, 10, 20, 40: evenly spread in log space);

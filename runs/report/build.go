@@ -32,10 +32,12 @@ type page struct {
 	Leaderboard leaderboardView
 	Categories  categoryView
 	Params      []chart.Param
-	Pruned      bool // some trial was pruned (drawn at its partial score)
-	Parity      parityView
-	Coverage    coverageView
-	Failures    failureView
+	// History is the optimization history (runs/chart, as tune ui draws it).
+	History  template.HTML
+	Pruned   bool // some trial was pruned (drawn at its partial score)
+	Parity   parityView
+	Coverage coverageView
+	Failures failureView
 }
 
 type manifestView struct {
@@ -86,13 +88,15 @@ func build(run *runs.Run, o Options, given *runs.Leaderboard) (*page, error) {
 	varying := lb.Varying()
 	// The charts are drawn beside the rest of the page.
 	var (
-		lat    *latencyView
-		lerr   error
-		charts sync.WaitGroup
-		params []chart.Param
+		lat     *latencyView
+		lerr    error
+		charts  sync.WaitGroup
+		params  []chart.Param
+		history template.HTML
 	)
 	defer charts.Wait()
 	charts.Go(func() { params = chart.Params(lb) })
+	charts.Go(func() { history = chart.History(lb) })
 	charts.Go(func() { lat, lerr = newLatencyView(run, lb) })
 	p.Leaderboard = newLeaderboardView(lb, varying, stats)
 
@@ -104,7 +108,7 @@ func build(run *runs.Run, o Options, given *runs.Leaderboard) (*page, error) {
 		}
 	}
 	charts.Wait()
-	p.Params = params
+	p.Params, p.History = params, history
 	if terr != nil {
 		return nil, fmt.Errorf("report: %w", terr)
 	}

@@ -27,5 +27,5 @@ func ExampleRender() {
 	fmt.Println(strings.Count(page, "<svg"), "charts,", strings.Count(page, "<script"), "scripts")
 	// Output:
 	// <!DOCTYPE html>
-	// 6 charts, 0 scripts
+	// 7 charts, 0 scripts
 }

@@ -70,6 +70,11 @@ func Effective(gold map[string]map[string]int, ls []Label) (map[string]map[strin
 	return out, prov
 }
 
+// Better reports whether label a wins over b for the same pair, by the
+// precedence Effective applies: the more trusted source, then the later
+// time, then the judge name that sorts first.
+func Better(a, b Label) bool { return better(a, b) }
+
 // better reports whether label a wins over b for the same pair.
 func better(a, b Label) bool {
 	if c := cmp.Compare(rank(a.Source), rank(b.Source)); c != 0 {

@@ -27,6 +27,12 @@ func (s *Settings) UIOptions(store *runs.Store, pool string, r *runs.Redactor, l
 	if err != nil {
 		return o, err
 	}
+	gold := map[string]map[string]int{} // before any label store is merged
+	for _, q := range ds.Queries {
+		if len(q.Judgments) > 0 {
+			gold[q.ID] = q.Judgments
+		}
+	}
 	if err := s.MergeStoreLabels(ds, r, log); err != nil {
 		return o, err
 	}
@@ -38,7 +44,7 @@ func (s *Settings) UIOptions(store *runs.Store, pool string, r *runs.Redactor, l
 	if err != nil {
 		return o, inputerr.Wrap(err)
 	}
-	o = ui.Options{Store: store, Dataset: ds, Scorer: scorer, K: s.Eval.K, Backend: f, Labels: s.JudgeStoreURL(),
+	o = ui.Options{Store: store, Dataset: ds, Gold: gold, Scorer: scorer, K: s.Eval.K, Backend: f, Labels: s.JudgeStoreURL(),
 		Compare: func(seed int64) analysis.CompareOptions { return analysis.CompareOptions{Stats: s.StatsOptions(seed)} },
 		Log:     slog.New(slog.NewTextHandler(log, nil))}
 	docs, err := ds.JudgeDocs()

@@ -18,8 +18,12 @@ import (
 	"github.com/fusiontune/fusiontune/tuner/judging/labels"
 )
 
-// judgeCookie remembers the person's name between labels.
-const judgeCookie = "tune_ui_judge"
+// judgeCookie remembers the person's name between labels, for
+// judgeCookieAge seconds (a year).
+const (
+	judgeCookie    = "tune_ui_judge"
+	judgeCookieAge = 365 * 24 * 3600
+)
 
 // maxJudgeName bounds a judge's name.
 const maxJudgeName = 100
@@ -36,6 +40,7 @@ type judgeHit struct {
 	Doc      string
 	Grade    int       // current grade: the store's latest label, else the golden set's; -1 none
 	By       string    // who gave it: a judge's name or "golden set"
+	Gold     bool      // the golden set's grade: it wins over any label
 	Title    []segment // the document's title, query terms marked
 	Segments []segment
 }
@@ -46,6 +51,7 @@ type judgeData struct {
 	Prev, Next        string // neighbouring query ids with unjudged hits
 	Hits              []judgeHit
 	Grades            []int
+	Rubric            []string // what each grade means (rubric), by grade
 	QueryJudged       int
 	PoolJudged, Pool  int
 	Err               string
@@ -75,8 +81,9 @@ func (s *Server) judgeContext(ctx context.Context, runRef, trial string) (*runs.
 	return run, e, stored, err
 }
 
-// storedLabels is the label store's latest label of every pair of the
-// dataset (query -> doc -> label); none when the store does not exist yet.
+// storedLabels is the winning label of every pair of the dataset in the
+// label store (query -> doc -> label; each judge's latest, the best by
+// labels.Better); none when the store does not exist yet.
 func (s *Server) storedLabels(ctx context.Context) (map[string]map[string]labels.Label, error) {
 	out := map[string]map[string]labels.Label{}
 	if s.o.Labels == "" || labels.Absent(s.o.Labels) {
@@ -95,7 +102,9 @@ func (s *Server) storedLabels(ctx context.Context) (map[string]map[string]labels
 		if out[l.Query] == nil {
 			out[l.Query] = map[string]labels.Label{}
 		}
-		out[l.Query][l.Doc] = l
+		if have, ok := out[l.Query][l.Doc]; !ok || labels.Better(l, have) {
+			out[l.Query][l.Doc] = l
+		}
 	}
 	return out, nil
 }
@@ -139,8 +148,9 @@ func (s *Server) fillJudge(r *http.Request, d *judgeData) (string, error) {
 	}
 	for g := 0; g <= scale.Max; g++ {
 		d.Grades = append(d.Grades, g)
+		d.Rubric = append(d.Rubric, rubric(scale, g))
 	}
-	gr := grades{stored: stored}
+	gr := grades{s: s, stored: stored}
 	order, unjudged := s.judgePool(d, results, gr)
 	want := r.FormValue("q")
 	if want == "" {
@@ -164,18 +174,14 @@ func (s *Server) fillJudge(r *http.Request, d *judgeData) (string, error) {
 // grades are a query's documents' current grades: the labels stored so
 // far, else the golden set's.
 type grades struct {
+	s      *Server
 	stored map[string]map[string]labels.Label
 }
 
-// of is doc's grade for q and who gave it; -1 when it is unjudged.
+// of is doc's grade for q and who gave it (Server.gradeOf); -1 when it is
+// unjudged.
 func (gr grades) of(q scoring.Query, doc string) (int, string) {
-	if l, ok := gr.stored[q.ID][doc]; ok {
-		return l.Grade, l.Judge
-	}
-	if g, ok := q.Judgments[doc]; ok {
-		return g, "golden set"
-	}
-	return -1, ""
+	return gr.s.gradeOf(q, doc, gr.stored)
 }
 
 // judgePool counts the pool, every query's top 10 in the trial (results),
@@ -247,7 +253,7 @@ func (s *Server) judgeHits(d *judgeData, want string, results []runs.QueryResult
 			if s.o.Docs != nil {
 				doc, _ = s.o.Docs(h.DocID)
 			}
-			d.Hits = append(d.Hits, judgeHit{Rank: i + 1, Doc: h.DocID, Grade: g, By: by, Title: highlight(doc.Title, terms), Segments: highlight(doc.Text, terms)})
+			d.Hits = append(d.Hits, judgeHit{Rank: i + 1, Doc: h.DocID, Grade: g, By: by, Gold: by == goldBy, Title: highlight(doc.Title, terms), Segments: highlight(doc.Text, terms)})
 		}
 	}
 }
@@ -300,7 +306,7 @@ func (s *Server) judgePost(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, http.StatusInternalServerError, err)
 		return
 	}
-	http.SetCookie(w, &http.Cookie{Name: judgeCookie, Value: url.QueryEscape(judge), Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+	http.SetCookie(w, &http.Cookie{Name: judgeCookie, Value: url.QueryEscape(judge), Path: "/", MaxAge: judgeCookieAge, HttpOnly: true, SameSite: http.SameSiteStrictMode})
 	if r.PostForm.Get("pool") != "" {
 		http.Redirect(w, r, poolURL(qid, doc), http.StatusSeeOther)
 		return
@@ -324,7 +330,10 @@ func (s *Server) appendLabel(ctx context.Context, l labels.Label) error {
 	}
 	s.jmu.Lock()
 	defer s.jmu.Unlock()
-	prev, had := s.setJudgment(l.Query, l.Doc, l.Grade, true)
+	prev, had := s.o.Gold[l.Query][l.Doc], true
+	if !s.isGold(l.Query, l.Doc) { // the golden set's grade wins: the judgments keep it
+		prev, had = s.setJudgment(l.Query, l.Doc, l.Grade, true)
+	}
 	s.session[l.Judge] = append(s.session[l.Judge], undoEntry{Label: l, prev: prev, hadPrev: had})
 	return nil
 }

@@ -202,10 +202,11 @@ func (s *Server) microscopePage(w http.ResponseWriter, r *http.Request) {
 	d.All = len(d.Queries)
 	d.Queries = findQueries(d.Queries, d.Find)
 	d.Matches = len(d.Queries)
-	if err := s.fillMicroscope(r, &d); err != nil {
+	err := s.fillMicroscope(r, &d)
+	if err != nil {
 		d.Err = err.Error()
 	}
-	s.render(w, "microscope", "Query microscope", d)
+	s.renderCode(w, userErr(err), "microscope", "Query microscope", d)
 }
 
 // fillMicroscope fills d for the run, trial and query the form names (the
@@ -238,7 +239,7 @@ func (s *Server) fillMicroscope(r *http.Request, d *microData) error {
 	}
 	d.Text = q.Text
 	if s.o.Backend == nil {
-		return errors.New("no backend configured: the microscope runs queries live (the backend setting)")
+		return offError{errors.New("no backend configured: the microscope runs queries live (the backend setting)")}
 	}
 	return s.microscope(r, d, q, entry)
 }
@@ -258,7 +259,9 @@ func (s *Server) pickQuery(d *microData) (scoring.Query, error) {
 	case !ok && len(d.Queries) > 0 && d.QueryID == "":
 		return d.Queries[0], nil
 	case !ok && s.o.Dataset == nil:
-		return q, errors.New("no dataset configured: type a query")
+		return q, offError{errors.New("no dataset configured: type a query")}
+	case !ok && d.QueryID == "": // none listed: the find matched nothing
+		return q, offError{errors.New("no query listed: find another or type one")}
 	case !ok:
 		return q, fmt.Errorf("no query %q in the dataset", d.QueryID)
 	}
@@ -377,19 +380,24 @@ func overlay(base map[string]any, r *http.Request) (map[string]any, error) {
 func (s *Server) microscope(r *http.Request, d *microData, q scoring.Query, entry runs.Entry) error {
 	res, ok := s.o.Backend.(backend.FusionResolver)
 	if s.o.Backend == nil || !ok {
-		return errors.New("the configured backend cannot return candidate lists to re-fuse (the embedded, postgres and weaviate kinds can)")
+		return offError{errors.New("the configured backend cannot return candidate lists to re-fuse (the embedded, postgres and weaviate kinds can)")}
 	}
 	trialSettings, err := res.Fusion(entry.Params)
 	if err != nil {
 		return fmt.Errorf("trial %s: %w", entry.Name, err)
 	}
-	params, err := overlay(entry.Params, r)
-	if err != nil {
-		return err
+	// A refused control keeps the page: the trial's own settings are shown,
+	// with the controls, and the refusal.
+	params, refused := overlay(entry.Params, r)
+	settings := trialSettings
+	if refused == nil {
+		if settings, refused = res.Fusion(params); refused != nil {
+			refused = fmt.Errorf("fusion controls: %w", refused)
+		}
 	}
-	settings, err := res.Fusion(params)
-	if err != nil {
-		return fmt.Errorf("fusion controls: %w", err)
+	if refused != nil {
+		params, settings = entry.Params, trialSettings
+		refused = fmt.Errorf("%w (showing the trial's own settings)", refused)
 	}
 	sj, _ := json.Marshal(settings)
 	d.Settings = string(sj)
@@ -397,7 +405,7 @@ func (s *Server) microscope(r *http.Request, d *microData, q scoring.Query, entr
 	d.CollectedAtDepth = depth
 	col, err := s.collect(r.Context(), entry.Params, q.Text, depth)
 	if err != nil {
-		return err
+		return backendError{err}
 	}
 	result := replay.ReplayLists(q, col.lists, settings, s.o.Scorer, s.o.K)
 	d.Result = result
@@ -429,7 +437,7 @@ func (s *Server) microscope(r *http.Request, d *microData, q scoring.Query, entr
 		}
 	}
 	slices.SortStableFunc(d.Missed, func(a, b missedRow) int { return b.Grade - a.Grade })
-	return nil
+	return refused
 }
 
 // rankTable is each retriever's rank of a document: its first

@@ -1,6 +1,7 @@
 package ui_test
 
 import (
+	"net/http"
 	"net/url"
 	"path/filepath"
 	"regexp"
@@ -124,5 +125,18 @@ func TestMicroscopeDocsFindTyped(t *testing.T) {
 				t.Errorf("%d retriever lists whose first row shows the document's title and snippet, want bm25's and dense's", len(lists))
 			}
 		})
+	} // A refused control answers 400 and keeps the page: the controls, the
+	// lists under the trial's own settings, and the refusal.
+	code, body := get(t, s, base+"&q="+ds.Queries[0].ID+"&k=-5")
+	if code != http.StatusBadRequest {
+		t.Errorf("k -5: status %d, want 400", code)
+	}
+	for _, w := range []string{`id="error"`, "fusion controls", "showing the trial&#39;s own settings", `id="rrfk"`, `id="fused"`, `id="labelseq"`} {
+		if !strings.Contains(body, w) {
+			t.Errorf("k -5: page lacks %q", w)
+		}
+	}
+	if code, _ := get(t, s, "/microscope?run=nope"); code != http.StatusNotFound {
+		t.Errorf("an unknown run: status %d, want 404", code)
 	}
 }

@@ -24,10 +24,14 @@ type poolData struct {
 	Prev, Next              string // neighbouring queries, unlabelled pairs first
 	Hits                    []judgeHit
 	Grades                  []int
+	Rubric                  []string // what each grade means (rubric), by grade
 	Queries                 []poolQuery
 	Labelled, Total         int
 	QueryLabelled           int
 	Undo                    *undoEntry
+	// Unfinished lists only the queries with pairs left to label (and
+	// the current one) in the sidebar.
+	Unfinished bool
 }
 
 // scale is the golden set's grade scale (the default 0..3 without one).
@@ -38,26 +42,11 @@ func (s *Server) scale() experiments.Scale {
 	return experiments.DefaultScale()
 }
 
-// gradeOf is a pair's current grade and who gave it: the store's latest
-// label, else the dataset's judgment; -1 when none.
-func (s *Server) gradeOf(stored map[string]map[string]labels.Label, q scoring.Query, doc string) (int, string) {
-	if l, ok := stored[q.ID][doc]; ok {
-		return l.Grade, l.Judge
-	}
-	s.jmu.RLock()
-	g, ok := q.Judgments[doc]
-	s.jmu.RUnlock()
-	if ok {
-		return g, "golden set"
-	}
-	return -1, ""
-}
-
 // poolPage shows one query of the pool (`tune ui --pool FILE`): its pairs'
 // documents with the query terms highlighted and grade buttons, every
 // query's coverage (labelled of pooled) and the pool's.
 func (s *Server) poolPage(w http.ResponseWriter, r *http.Request) {
-	d := poolData{File: s.o.PoolFile, Saved: r.FormValue("saved"), Judge: s.judgeName(r)}
+	d := poolData{File: s.o.PoolFile, Saved: r.FormValue("saved"), Judge: s.judgeName(r), Unfinished: r.FormValue("unfinished") == "1"}
 	switch {
 	case s.o.Pool == nil:
 		d.Err = "no pool: start the app with tune ui --pool FILE (a file tune judge pool wrote)"
@@ -76,6 +65,7 @@ func (s *Server) poolPage(w http.ResponseWriter, r *http.Request) {
 	}
 	for g := 0; g <= s.scale().Max; g++ {
 		d.Grades = append(d.Grades, g)
+		d.Rubric = append(d.Rubric, rubric(s.scale(), g))
 	}
 	s.poolCoverage(&d, stored, r.FormValue("q"))
 	if d.Query.ID == "" {
@@ -88,7 +78,7 @@ func (s *Server) poolPage(w http.ResponseWriter, r *http.Request) {
 		if p.Query != d.Query.ID {
 			continue
 		}
-		g, by := s.gradeOf(stored, d.Query, p.Doc)
+		g, by := s.gradeOf(d.Query, p.Doc, stored)
 		h := judgeHit{Rank: len(d.Hits) + 1, Doc: p.Doc, Grade: g, By: by, Title: highlight(p.DocTitle, terms), Segments: highlight(p.DocText, terms)}
 		d.Hits = append(d.Hits, h)
 	}
@@ -111,7 +101,7 @@ func (s *Server) poolCoverage(d *poolData, stored map[string]map[string]labels.L
 		pq := &d.Queries[i]
 		pq.Total++
 		q, _ := s.query(p.Query)
-		if g, _ := s.gradeOf(stored, q, p.Doc); g >= 0 {
+		if g, _ := s.gradeOf(q, p.Doc, stored); g >= 0 {
 			pq.Labelled++
 		}
 	}

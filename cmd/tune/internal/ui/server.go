@@ -61,8 +61,16 @@ type Options struct {
 	Backend    backend.Factory
 	BackendDir string
 	// Labels is the label store URL the judge page writes to ("": judging
-	// off).
+	// off). Its labels are merged into the dataset's judgments when the
+	// server starts, by the documented precedence: the golden set's own
+	// judgment wins, then human > file > llm > implicit, then the newest
+	// (labels.Effective); the judge page, the microscope and the trial and
+	// compare pages all show the one grade it gives.
 	Labels string
+	// Gold is the golden set's own judgments (query -> document ->
+	// grade), before any label store was merged into Dataset; nil: the
+	// Dataset's judgments are the golden set's.
+	Gold map[string]map[string]int
 	// Pool is the judging pool's pairs (tune judge pool's file, with the
 	// query and document texts) the pool page offers, PoolFile its name;
 	// nil: no pool page.
@@ -127,12 +135,16 @@ func New(o Options) (*Server, error) {
 		return nil, fmt.Errorf("ui: templates: %w", err)
 	}
 	s := &Server{o: o, tmpl: t, csrf: hex.EncodeToString(tok), lists: map[string]collected{}, session: map[string][]undoEntry{}}
+	if err := s.mergeStore(); err != nil {
+		return nil, err
+	}
 	assets, _ := fs.Sub(assetFS, "assets")
 	m := http.NewServeMux()
 	m.Handle("GET /assets/", http.StripPrefix("/assets/", http.FileServerFS(assets)))
 	m.HandleFunc("GET /{$}", s.runsPage)
 	m.HandleFunc("GET /run/{id}", s.runPage)
 	m.HandleFunc("GET /run/{id}/report", s.reportPage)
+	m.HandleFunc("GET /run/{id}/trial/{trial}", s.trialPage)
 	m.HandleFunc("GET /compare", s.comparePage)
 	m.HandleFunc("GET /microscope", s.microscopePage)
 	m.HandleFunc("GET /judge", s.judgePage)
@@ -140,6 +152,7 @@ func New(o Options) (*Server, error) {
 	m.HandleFunc("POST /judge/undo", s.judgeUndo)
 	m.HandleFunc("GET /judge/pool", s.poolPage)
 	m.HandleFunc("GET /dataset", s.datasetPage)
+	m.HandleFunc("/", s.notFoundPage)
 	s.mux = m
 	return s, nil
 }
@@ -204,6 +217,13 @@ type page struct {
 // render executes template name into a buffer first, so that a failing
 // template answers 500 and not half a page.
 func (s *Server) render(w http.ResponseWriter, name, title string, data any) {
+	s.renderCode(w, http.StatusOK, name, title, data)
+}
+
+// renderCode is render answering with HTTP status code: a page that
+// shows a refused input keeps its controls and says what went wrong, with
+// the status saying so too.
+func (s *Server) renderCode(w http.ResponseWriter, code int, name, title string, data any) {
 	var buf bytes.Buffer
 	if err := s.tmpl.ExecuteTemplate(&buf, name, page{Title: title, Nav: name, CSRF: s.csrf, Pool: s.o.Pool != nil, Data: data}); err != nil {
 		s.o.Log.Error("render", "page", name, "err", err)
@@ -211,33 +231,61 @@ func (s *Server) render(w http.ResponseWriter, name, title string, data any) {
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(code)
 	w.Write(buf.Bytes())
 }
 
 // fail answers an error page with code.
 func (s *Server) fail(w http.ResponseWriter, code int, err error) {
-	w.WriteHeader(code)
-	s.render(w, "error", http.StatusText(code), err.Error())
+	s.renderCode(w, code, "error", http.StatusText(code), err.Error())
 }
 
-// userErr tells a user error (400: a bad reference or form) from ours.
+// userErr is the HTTP status of a page whose request failed with err:
+// 404 for a run or trial that does not exist, 502 when the backend
+// failed, 200 for what the app was started without (off: the page says
+// so), 400 for any other refused input (a bad reference or form).
 func userErr(err error) int {
 	var ie *inputerr.Error
-	if errors.As(err, &ie) {
+	var o offError
+	var b backendError
+	switch {
+	case err == nil, errors.As(err, &o):
+		return http.StatusOK
+	case errors.Is(err, runs.ErrNotFound), errors.Is(err, runs.ErrNoRuns), errors.As(err, &ie):
 		return http.StatusNotFound
+	case errors.As(err, &b):
+		return http.StatusBadGateway
 	}
 	return http.StatusBadRequest
 }
 
+// offError is what a page cannot show because the app was started
+// without it (no dataset, no backend): the page answers 200 and says so.
+type offError struct{ error }
+
+// backendError is a failure of the backend, not of the request.
+type backendError struct{ error }
+
+func (e offError) Unwrap() error     { return e.error }
+func (e backendError) Unwrap() error { return e.error }
+
+// notFoundPage answers an unknown path: 404 with the app's pages.
+func (s *Server) notFoundPage(w http.ResponseWriter, r *http.Request) {
+	s.fail(w, http.StatusNotFound, fmt.Errorf("no page %q: the app has the runs (/), a run (/run/RUN), compare (/compare), the microscope (/microscope), judging (/judge) and the dataset (/dataset)", r.URL.Path))
+}
+
 var funcs = template.FuncMap{
-	"f4":    func(v float64) string { return fmt.Sprintf("%.4f", v) },
-	"f3":    func(v float64) string { return fmt.Sprintf("%.3f", v) },
-	"pct":   func(v float64) string { return fmt.Sprintf("%.0f%%", 100*v) },
-	"join":  strings.Join,
-	"grade": gradeLabel,
-	"add":   func(a, b int) int { return a + b },
-	"list":  func(xs ...string) []string { return xs },
-	"deref": func(p *float64) float64 { return *p },
+	"f4":      func(v float64) string { return fmt.Sprintf("%.4f", v) },
+	"f3":      func(v float64) string { return fmt.Sprintf("%.3f", v) },
+	"pct":     func(v float64) string { return fmt.Sprintf("%.0f%%", 100*v) },
+	"join":    strings.Join,
+	"urlq":    urlq,
+	"urlpath": urlPath,
+	"grade":   gradeLabel,
+	"add":     func(a, b int) int { return a + b },
+	"list":    func(xs ...string) []string { return xs },
+	"list2":   func(a, b any) []any { return []any{a, b} },
+	"deref":   func(p *float64) float64 { return *p },
 	"ptr": func(p *float64) string {
 		if p == nil {
 			return "—"

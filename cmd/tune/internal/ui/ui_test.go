@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"html/template"
 	"maps"
 	"net/http"
 	"net/http/httptest"
@@ -82,7 +83,7 @@ func get(t *testing.T, h http.Handler, target string) (int, string) {
 	return w.Code, w.Body.String()
 }
 
-var rowRE = regexp.MustCompile(`data-trial="([^"]+)"`)
+var rowRE = regexp.MustCompile(`<tr[^>]* data-trial="([^"]+)"`)
 
 // TestLoopbackOnly: on loopback the app answers only requests naming this
 // machine, so a rebound DNS name cannot read it.
@@ -161,11 +162,16 @@ func TestPagesAnswer(t *testing.T) {
 	}{
 		{"/", 200, run.ID()},
 		{"/run/" + run.ID(), 200, "Promotion history"},
-		{"/run/" + run.ID() + "?cats=1", 200, `<th class="num">direct <span class="muted">(primary)</span></th>`},
+		{"/run/" + run.ID() + "?cats=1", 200, `title="primary on category direct"><a href="/run/` + run.ID() + `?sort=cat%3Adirect&amp;desc=1&amp;filter=&amp;cats=1&amp;m=NDCG%4010`},
 		{"/run/" + run.ID() + "/report", 200, "<svg"},
+		{"/run/" + run.ID() + "/trial/k=2", 200, `<h1 id="trial-name" data-trial="k=2">`},
+		{"/run/" + run.ID() + "/trial/k=2", 200, `class="deltas-chart"`},
+		{"/run/" + run.ID() + "/trial/nope", 404, "nope"},
 		{"/compare", 200, run.ID() + ":k=1"},
 		{"/compare?a=" + run.ID() + ":k=1&b=" + run.ID() + ":k=2", 200, "Kendall τ"},
-		{"/compare?a=../x:k=1&b=" + run.ID() + ":k=2", 200, "give a run id"},
+		{"/compare?a=../x:k=1&b=" + run.ID() + ":k=2", 400, "give a run id"},
+		{"/compare?a=nope:k=1&b=" + run.ID() + ":k=2", 404, `name="a" value="nope:k=1"`},
+		{"/no/such/page", 404, "back to the runs"},
 		{"/microscope?run=" + run.ID(), 200, "no dataset configured"},
 		{"/microscope?run=" + run.ID() + "&text=boiler", 200, "no backend configured"},
 		{"/judge", 200, "no label store configured"},
@@ -176,16 +182,17 @@ func TestPagesAnswer(t *testing.T) {
 	} {
 		code, body := get(t, s, tc.target)
 		if code != tc.code || !strings.Contains(body, tc.want) {
-			t.Errorf("GET %s: %d, want %d with %q:\n%.600s", tc.target, code, tc.code, tc.want, body)
+			t.Errorf("GET %s: %d, want %d with %q:\n%.3000s", tc.target, code, tc.code, tc.want, body)
 		}
 	}
 }
 
-// TestRunPageReadable: the run page shows a sampled trial under its
-// label with its parameters rounded for reading, the baseline's defaults
-// at their values, the filter takes a rounded value, the score columns
-// name their measure, and the runs page names the measure of each run's
-// best score.
+// TestRunPageReadable: the run page shows a sampled trial by its name
+// (its label on hover), a column per varying parameter with values
+// rounded for reading, the baseline's defaults at their values marked *,
+// the constant parameter stated once; the filter takes a rounded value,
+// the score columns name their measure, and the runs page names the
+// measure of each run's best score.
 func TestRunPageReadable(t *testing.T) {
 	store, err := runs.Open(t.TempDir())
 	if err != nil {
@@ -217,8 +224,9 @@ func TestRunPageReadable(t *testing.T) {
 	s := newServer(t, ui.Options{Store: store})
 	_, body := get(t, s, "/run/"+run.ID())
 	for _, want := range []string{
-		`<td title="tpe-001">tpe-001 k=37,w.bm25=0.974</td>`, "fusion.weights.bm25=0.974", "fusion.k=60 (default)",
-		`data-col="primary">primary (NDCG@10)`, "Δ primary vs baseline", "primary (NDCG@10)</text>",
+		`title="tpe-001 k=37,w.bm25=0.974">tpe-001</a>`, `<td class="num">0.974</td>`, `<td class="num">60*</td>`,
+		`<code>fusion.method = rrf</code>`, `title="primary (NDCG@10)"`, `title="Δ primary vs baseline, and whether it is significant"`, "primary (NDCG@10)</text>",
+		`<code>fusion.weights.bm25 = 0.974</code>`, "tune apply " + run.ID() + " tpe-001",
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("run page lacks %q", want)
@@ -402,6 +410,9 @@ func TestPoolPageAndUndo(t *testing.T) {
 	if cov != "0/4" || !strings.Contains(body, `data-doc="`+first.Doc+`"`) || !strings.Contains(body, "<mark>") || !strings.Contains(body, ">0/2<") {
 		t.Fatalf("fresh pool page: coverage %s, want 0/4 with %s's documents, marks and 0/2 per query:\n%s", cov, first.Query, body)
 	}
+	if !strings.Contains(body, `<div class="qtext">`+template.HTMLEscapeString(first.QueryText)+`</div>`) || !strings.Contains(body, `id="unfinished"`) {
+		t.Errorf("the pool's sidebar lacks %s's text or the unfinished-only link", first.Query)
+	}
 	label := func(doc string, grade int) {
 		t.Helper()
 		w := post(t, s, "/judge", url.Values{"csrf": {csrf}, "judge": {"Ada"}, "q": {first.Query}, "pool": {"1"}, "pick": {fmt.Sprintf("%s|%d", doc, grade)}})
@@ -460,6 +471,22 @@ func TestPoolPageAndUndo(t *testing.T) {
 		if g, ok := q.Judgments[first.Doc]; q.ID == first.Query && ok {
 			t.Errorf("the dataset still grades %s %s %d after the undos", q.ID, first.Doc, g)
 		}
+	}
+	// Both of the first query's pairs labelled: "unfinished only" hides it
+	// from another query's sidebar.
+	other := ""
+	for _, p := range pairs {
+		if p.Query == first.Query {
+			label(p.Doc, 2)
+		} else {
+			other = p.Query
+		}
+	}
+	if _, body = coverage("/judge/pool?q=" + other + "&unfinished=1"); strings.Contains(body, `data-q="`+first.Query+`"`) || !strings.Contains(body, `data-q="`+other+`"`) {
+		t.Errorf("unfinished only: the sidebar should list %s and not the finished %s", other, first.Query)
+	}
+	if _, body = coverage("/judge/pool?q=" + other); !strings.Contains(body, `data-q="`+first.Query+`"`) {
+		t.Errorf("the full sidebar lacks the finished %s", first.Query)
 	}
 }
 
