@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"net"
+	"net/url"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -304,11 +307,24 @@ func (c Config) Validate() error {
 		}
 		seen[r] = true
 	}
-	if c.BM25.K1 < 0 || c.BM25.K1 > 10 {
+	if !(c.BM25.K1 >= 0 && c.BM25.K1 <= 10) {
 		add("bm25.k1", "must be in [0, 10] (got %v)", c.BM25.K1)
 	}
-	if c.BM25.B < 0 || c.BM25.B > 1 {
+	if !(c.BM25.B >= 0 && c.BM25.B <= 1) {
 		add("bm25.b", "must be in [0, 1] (got %v)", c.BM25.B)
+	}
+	for _, f := range []struct {
+		field string
+		v     *float64
+	}{{"min_score", c.MinScore}, {"bm25.min_score", c.BM25.MinScore}, {"dense.min_score", c.Dense.MinScore}} {
+		if f.v != nil && (math.IsNaN(*f.v) || math.IsInf(*f.v, 0)) {
+			add(f.field, "must be a finite number (got %v)", *f.v)
+		}
+	}
+	if u, err := url.Parse(c.Dense.BaseURL); err == nil && u.User != nil {
+		// No credential in a URL (user:password@ or a token as the user):
+		// the URL is printed in errors and logs.
+		add("dense.base_url", "a URL with credentials (user:password@): secrets are read only from environment variables (name one with api_key_env)")
 	}
 	if r := c.Dense.MaxRetries; r != nil && (*r < 0 || *r > MaxEmbedRetries) {
 		add("dense.max_retries", "must be in [0, %d] (got %d)", MaxEmbedRetries, *r)
@@ -338,6 +354,17 @@ func (c Config) Validate() error {
 			}
 		} else {
 			add("fusion", "%v", err)
+		}
+	}
+	if len(c.Retrievers) > 0 && c.Fusion.Validate() == nil {
+		allZero := true
+		for _, r := range c.Retrievers {
+			if c.Fusion.Weight(r) != 0 {
+				allZero = false
+			}
+		}
+		if allZero {
+			add("fusion.weights", "every fused retriever's weight is 0 (%s): every fused score would be 0 and the ranking a tie; give one a weight > 0", strings.Join(c.Retrievers, ", "))
 		}
 	}
 	// A weight for a known retriever that is not enabled is kept and
@@ -424,6 +451,11 @@ func ParseConfig(data []byte, file, baseDir string) (Config, error) {
 	if line := yamldoc.Extra(data); line > 0 {
 		return c, &ConfigError{File: file, Problems: []*FieldError{{Field: "yaml", Line: line, Column: 1, Problem: "a second YAML document: the file must hold one (remove the \"---\" and what follows it, or merge it into the first)"}}}
 	}
+	if len(root.Content) > 0 {
+		if probs := schemaProblems(root.Content[0]); len(probs) > 0 {
+			return c, &ConfigError{File: file, Problems: probs}
+		}
+	}
 	if len(bytes.TrimSpace(data)) > 0 {
 		dec := yaml.NewDecoder(bytes.NewReader(data))
 		dec.KnownFields(true)
@@ -447,6 +479,23 @@ func ParseConfig(data []byte, file, baseDir string) (Config, error) {
 		return c, ce
 	}
 	return c, nil
+}
+
+// schemaProblems checks a config document's keys and value types before
+// it is decoded (yamldoc.Schema, the check settings apply to the same keys
+// under backend.engine): an integer setting refuses 2.5 (which yaml.v3
+// would truncate) and 1e999, a number refuses .nan and .inf, and a key
+// that looks secret is refused.
+func schemaProblems(doc *yaml.Node) []*FieldError {
+	var probs []*FieldError
+	for _, p := range (yamldoc.Schema{Tag: "yaml"}).Check(doc, reflect.TypeFor[Config](), "") {
+		field := p.Field
+		if field == "" {
+			field = "config"
+		}
+		probs = append(probs, &FieldError{Field: field, Problem: p.Msg, Line: p.Node.Line, Column: p.Node.Column})
+	}
+	return probs
 }
 
 // yamlProblems turns a yaml.v3 error into positioned problems.

@@ -70,8 +70,8 @@ func TestLoadConfigErrors(t *testing.T) {
 		want []string
 	}{
 		{"unknown.bad.yaml", []string{
-			"testdata/config/unknown.bad.yaml:3:1: fromat: unknown key",
-			"testdata/config/unknown.bad.yaml:6:1: overlapp: unknown key",
+			`testdata/config/unknown.bad.yaml:3:3: corpus.fromat: unknown key "fromat" (did you mean "format"?)`,
+			`testdata/config/unknown.bad.yaml:6:3: chunk.overlapp: unknown key "overlapp" (did you mean "overlap"?)`,
 		}},
 		{"invalid.bad.yaml", []string{
 			"invalid.bad.yaml:1:1: corpus.path: required",

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"maps"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -57,7 +58,7 @@ func (c Config) WithParams(params map[string]any) (Config, error) {
 			msg = set(&out, params[name])
 		} else if r, ok := strings.CutPrefix(name, WeightPrefix); ok && r != "" && !strings.Contains(r, ".") {
 			var w float64
-			if w, msg = backend.FloatValue(params[name]); msg == "" {
+			if w, msg = finiteValue(params[name]); msg == "" {
 				if out.Fusion.Weights == nil {
 					out.Fusion.Weights = map[string]float64{}
 				}
@@ -139,11 +140,29 @@ func setter[T any](get func(any) (T, string), set func(c *Config, v T)) paramSet
 }
 
 func floatParam(field func(*Config) *float64) paramSetter {
-	return setter(backend.FloatValue, func(c *Config, f float64) { *field(c) = f })
+	return setter(finiteValue, func(c *Config, f float64) { *field(c) = f })
 }
 
 func optionalFloatParam(field func(*Config) **float64) paramSetter {
-	return setter(backend.FloatValue, func(c *Config, f float64) { *field(c) = &f })
+	return setter(finiteValue, func(c *Config, f float64) { *field(c) = &f })
+}
+
+// finiteValue is backend.FloatValue refusing NaN and ±Inf as a config
+// file's value is refused (yamldoc.Schema), spelled as YAML spells them.
+func finiteValue(v any) (float64, string) {
+	f, msg := backend.FloatValue(v)
+	if msg != "" {
+		return f, msg
+	}
+	switch {
+	case math.IsNaN(f):
+		return f, `want a finite number (got ".nan")`
+	case math.IsInf(f, 1):
+		return f, `want a finite number (got ".inf")`
+	case math.IsInf(f, -1):
+		return f, `want a finite number (got "-.inf")`
+	}
+	return f, ""
 }
 
 func intParam(field func(*Config) *int) paramSetter {

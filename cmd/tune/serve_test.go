@@ -136,6 +136,18 @@ func TestServeErrors(t *testing.T) {
 		{"listen in the config with a named port", func(t *testing.T) []string {
 			return []string{"serve", "--config", writeTemp(t, "e.yaml", "corpus: {path: c.jsonl}\nretrievers: [bm25]\nlisten: 127.0.0.1:http\n")}
 		}, 2, `e.yaml:3:1: listen: port must be a number from 0 to 65535 (got "http" in "127.0.0.1:http")`},
+		// The engine config tune serve reads goes through the checks the
+		// same keys get under the settings' backend.engine.
+		{"fractional depth", strictServe("depth: 2.5"), 2, `e.yaml:3:8: depth: want an integer (got "2.5")`},
+		{"fractional chunk size", strictServe("chunk: {size: 100.5}"), 2, `e.yaml:3:15: chunk.size: want an integer (got "100.5")`},
+		{"fractional fusion depth", strictServe("fusion: {depth: 3.5}"), 2, `e.yaml:3:17: fusion.depth: want an integer (got "3.5")`},
+		{"fractional max_retries", strictServe("dense: {model: hash-64, max_retries: 1.5}"), 2, `e.yaml:3:38: dense.max_retries: want an integer (got "1.5")`},
+		{"NaN k1", strictServe("bm25: {k1: .nan}"), 2, `e.yaml:3:12: bm25.k1: want a finite number (got ".nan")`},
+		{"NaN dense floor", strictServe("dense: {model: hash-64, min_score: .nan}"), 2, `e.yaml:3:36: dense.min_score: want a finite number (got ".nan")`},
+		{"infinite min_score", strictServe("min_score: -.inf"), 2, `e.yaml:3:12: min_score: want a finite number (got "-.inf")`},
+		{"all weights zero", strictServe("fusion: {weights: {bm25: 0, dense: 0}}"), 2, `e.yaml:3:10: fusion.weights: every fused retriever's weight is 0 (bm25, dense)`},
+		{"rotate_bytes overflowing", strictServe("log: {path: q.log, rotate_bytes: 1e999}"), 2, `e.yaml:3:34: log.rotate_bytes: want an integer (got "1e999")`},
+		{"base_url with a password", strictServe(`dense: {model: "openai:x", base_url: "http://user:pw99@127.0.0.1:1"}`), 2, `e.yaml:3:28: dense.base_url: a URL with credentials (user:password@)`},
 		{"broken corpus", func(t *testing.T) []string {
 			corpus, _ := filepath.Abs("../../backend/engine/testdata/broken/corpus.jsonl")
 			return []string{"serve", "--config", writeTemp(t, "e.yaml", "corpus: {path: "+corpus+"}\nretrievers: [bm25]\nlisten: 127.0.0.1:0\n")}
@@ -147,7 +159,19 @@ func TestServeErrors(t *testing.T) {
 			if code != tt.wantCode || !strings.Contains(stderr, tt.want) {
 				t.Errorf("exit %d stderr:\n%s\nwant exit %d and %q", code, stderr, tt.wantCode, tt.want)
 			}
+			if strings.Contains(stderr, "pw99") {
+				t.Errorf("stderr shows the URL's password:\n%s", stderr)
+			}
 		})
+	}
+}
+
+// strictServe returns the arguments of tune serve on an engine config
+// (e.yaml) of a corpus, a free port and line 3, extra.
+func strictServe(extra string) func(t *testing.T) []string {
+	return func(t *testing.T) []string {
+		corpus, _ := filepath.Abs("../../backend/engine/testdata/tiny/corpus.jsonl")
+		return []string{"serve", "--config", writeTemp(t, "e.yaml", "corpus: {path: "+corpus+"}\nlisten: 127.0.0.1:0\n"+extra+"\n")}
 	}
 }
 

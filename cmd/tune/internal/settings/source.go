@@ -5,18 +5,12 @@ import (
 	"fmt"
 	"os"
 	"reflect"
-	"sort"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/fusiontune/fusiontune/internal/yamldoc"
 
 	"github.com/fusiontune/fusiontune/backend/engine"
 	"github.com/fusiontune/fusiontune/experiments"
-	"github.com/fusiontune/fusiontune/internal/plainnum"
-	"github.com/fusiontune/fusiontune/internal/secrets"
-	"github.com/fusiontune/fusiontune/internal/suggest"
 	"gopkg.in/yaml.v3"
 )
 
@@ -132,185 +126,50 @@ func yamlSyntax(file string, err error) experiments.Problem {
 	return p
 }
 
-// schemaCheck walks a settings document against the settings types.
+// schemaCheck walks a settings document against the settings types
+// (yamldoc.Schema), recording every node's position in src.
 type schemaCheck struct {
 	src      *Source
 	problems experiments.Problems
 	// env is set when the value checked is an environment variable's
-	// text: a boolean may then be any strconv.ParseBool spelling (1, t,
-	// TRUE...), as environment variables conventionally are; in a file
-	// it must be a YAML boolean (true or false), never a number.
+	// text (yamldoc.Schema.Env).
 	env bool
 }
 
-func (c *schemaCheck) add(n *yaml.Node, field, format string, args ...any) {
-	pos := c.src.file
-	if n != nil && n.Line > 0 {
-		pos = fmt.Sprintf("%s:%d:%d", c.src.file, n.Line, n.Column)
+// engineKeys checks the embedded engine's own keys (backend.engine) by
+// name and type against its config (their values' ranges are checked
+// when the engine config is built).
+func engineKeys(field, tag string) (reflect.Type, string, bool) {
+	if field == "backend.engine" && tag == "mapstructure" {
+		return reflect.TypeFor[engine.Config](), "yaml", true
 	}
-	c.problems = append(c.problems, experiments.Problem{Pos: pos, Field: field, Msg: fmt.Sprintf(format, args...)})
+	return nil, "", false
 }
-
-var durationType = reflect.TypeFor[time.Duration]()
 
 // walk checks node n against type t at field (a key path); tag is the
 // struct tag naming keys (mapstructure for tune's settings, yaml inside
 // backend.engine).
 func (c *schemaCheck) walk(n *yaml.Node, t reflect.Type, field, tag string) {
-	c.src.nodes[strings.ToLower(field)] = n
-	if n.Kind == yaml.AliasNode {
-		return // an alias (possibly recursive) is left to the decoder
-	}
-	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
-		return // "key:" with no value leaves the setting unset
-	}
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if field == "backend.engine" && tag == "mapstructure" {
-		// The embedded engine's own keys: checked by name against its
-		// config (its values are checked when the engine config is built).
-		c.walk(n, reflect.TypeFor[engine.Config](), field, "yaml")
-		return
-	}
-	if t == durationType {
-		c.scalar(n, field, "a duration such as \"30s\" or \"2m\"", func(v string) bool {
-			_, err := time.ParseDuration(v)
-			return err == nil || v == "0"
-		})
-		return
-	}
-	if tag == "yaml" && reflect.PointerTo(t).Implements(reflect.TypeFor[yaml.Unmarshaler]()) {
-		return // decodes itself
-	}
-	switch t.Kind() {
-	case reflect.Struct:
-		c.mapping(n, t, field, tag)
-	case reflect.Map:
-		if n.Kind != yaml.MappingNode {
-			c.add(n, field, "want a mapping of keys to values (got %s)", yamldoc.Describe(n))
-			return
+	seen := func(field string, value, key *yaml.Node) {
+		c.src.nodes[strings.ToLower(field)] = value
+		if key != nil {
+			c.src.keys[strings.ToLower(field)] = key
 		}
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k, v := n.Content[i], n.Content[i+1]
-			key := joinKey(field, k.Value)
-			c.src.keys[strings.ToLower(key)] = k
-			if t.Elem().Kind() == reflect.Interface {
-				c.src.nodes[strings.ToLower(key)] = v
-				continue
-			}
-			c.walk(v, t.Elem(), key, tag)
-		}
-	case reflect.Slice:
-		if n.Kind == yaml.ScalarNode && t.Elem().Kind() == reflect.String {
-			return // one value for a list of one, as viper reads it
-		}
-		if n.Kind != yaml.SequenceNode {
-			c.add(n, field, "want a list (got %s)", yamldoc.Describe(n))
-			return
-		}
-		for i, e := range n.Content {
-			c.walk(e, t.Elem(), fmt.Sprintf("%s[%d]", field, i), tag)
-		}
-	case reflect.String:
-		c.scalar(n, field, "a string", func(string) bool { return true })
-	case reflect.Int, reflect.Int64, reflect.Int32:
-		c.scalar(n, field, "an integer", func(v string) bool { _, ok := plainnum.Int(v); return ok })
-	case reflect.Float64, reflect.Float32:
-		c.scalar(n, field, "a finite number", func(v string) bool {
-			_, ok := plainnum.Float(v)
-			return ok
-		})
-	case reflect.Bool:
-		if c.env {
-			c.scalar(n, field, "a boolean (true, false, 1 or 0)", func(v string) bool { _, err := strconv.ParseBool(v); return err == nil })
-			return
-		}
-		c.scalar(n, field, "true or false", func(string) bool { return n.Tag == "!!bool" })
 	}
-}
-
-// scalar checks that n is a scalar that ok accepts.
-func (c *schemaCheck) scalar(n *yaml.Node, field, want string, ok func(string) bool) {
-	if n.Kind != yaml.ScalarNode || !ok(n.Value) {
-		c.add(n, field, "want %s (got %s)", want, yamldoc.Describe(n))
-	}
-}
-
-// mapping checks a mapping against struct t: every key known, every value
-// of the right type.
-func (c *schemaCheck) mapping(n *yaml.Node, t reflect.Type, field, tag string) {
-	if n.Kind != yaml.MappingNode {
-		c.add(n, field, "want a mapping of keys to values (got %s)", yamldoc.Describe(n))
-		return
-	}
-	fields := structKeys(t, tag)
-	names := make([]string, 0, len(fields))
-	for name := range fields {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		if k.Value == "<<" && k.Tag == "!!merge" {
-			continue // a merge of an anchored mapping, left to the decoder
+	s := yamldoc.Schema{Tag: tag, Env: c.env, Sub: engineKeys, Seen: seen}
+	for _, p := range s.Check(n, t, field) {
+		pos := c.src.file
+		if p.Node != nil && p.Node.Line > 0 {
+			pos = fmt.Sprintf("%s:%d:%d", c.src.file, p.Node.Line, p.Node.Column)
 		}
-		key := joinKey(field, k.Value)
-		ft, ok := fields[strings.ToLower(k.Value)]
-		if !ok && tag == "yaml" && secrets.IsKey(k.Value) {
-			c.add(k, key, "secrets are read only from environment variables: name the variable with %s_env (e.g. api_key_env: OPENAI_API_KEY)", k.Value)
-			continue
-		}
-		if !ok {
-			c.add(k, key, "%s", unknownKey(k.Value, names))
-			continue
-		}
-		c.src.keys[strings.ToLower(key)] = k
-		c.walk(v, ft, key, tag)
+		c.problems = append(c.problems, experiments.Problem{Pos: pos, Field: p.Field, Msg: p.Msg})
 	}
-}
-
-// unknownKey explains an unknown key: the likely intended one, or every
-// valid one.
-func unknownKey(key string, valid []string) string {
-	if s := suggest.Closest(key, valid); s != "" {
-		return fmt.Sprintf("unknown key %q (did you mean %q?)", key, s)
-	}
-	return fmt.Sprintf("unknown key %q (expected one of: %s)", key, strings.Join(valid, ", "))
 }
 
 // structKeys maps the keys of struct t (by tag, lowercased) to their
-// types; inline and squashed fields contribute their own keys.
+// types (yamldoc.StructKeys).
 func structKeys(t reflect.Type, tag string) map[string]reflect.Type {
-	out := map[string]reflect.Type{}
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		if !f.IsExported() {
-			continue
-		}
-		name, opts, _ := strings.Cut(f.Tag.Get(tag), ",")
-		if name == "-" {
-			continue
-		}
-		if strings.Contains(opts, "inline") || strings.Contains(opts, "squash") {
-			for k, v := range structKeys(f.Type, tag) {
-				out[k] = v
-			}
-			continue
-		}
-		if name == "" {
-			name = f.Name
-		}
-		out[strings.ToLower(name)] = f.Type
-	}
-	return out
-}
-
-func joinKey(parent, key string) string {
-	if parent == "" {
-		return key
-	}
-	return parent + "." + key
+	return yamldoc.StructKeys(t, tag)
 }
 
 // checkEnv checks the FUSIONTUNE_* variables that set a setting, each
