@@ -197,7 +197,18 @@ func Run(ctx context.Context, c Config) (*Outcome, error) {
 	dirs, factories := src.backends(c, run)
 	bs, err := c.openBackends(dirs, factories)
 	if err != nil {
-		return nil, finishRun(ctx, run, nil, fmt.Errorf("open backend: %w", err), "")
+		// A backend that cannot even open (a database refusing the
+		// connection) fails as a failed pre-flight does: before any trial,
+		// the new run's directory removed.
+		var dir string
+		if len(dirs) > 0 {
+			dir = dirs[0]
+		}
+		err = fmt.Errorf("%w: open backend: %w", ErrPreflight, err)
+		if serr := snapshotted(); serr != nil {
+			err = errors.Join(err, serr)
+		}
+		return nil, c.failPreflight(ctx, run, err, dir)
 	}
 	c.Phases.Mark("tuner: open the backend")
 	// The precomputation ends with Run (on any path).

@@ -82,18 +82,8 @@ func New(o Options) (*Factory, error) {
 	if o.EFSearch < 40 || o.EFSearch > MaxDepth {
 		return nil, fmt.Errorf("backend.postgres.ef_search: must be from 40 to %d (got %d)", MaxDepth, o.EFSearch)
 	}
-	u, err := url.Parse(o.URL)
-	if err != nil {
-		// Not echoed: the text may hold a password.
-		return nil, errors.New("backend.postgres.url: want postgres://user@host:port/database (the URL does not parse; a password goes in the environment variable backend.postgres.password_env names)")
-	}
-	if u.Scheme != "postgres" && u.Scheme != "postgresql" {
-		return nil, fmt.Errorf("backend.postgres.url: want postgres://user@host:port/database (got %q)", redactURL(o.URL))
-	}
-	if u.User != nil {
-		if _, has := u.User.Password(); has {
-			return nil, errors.New("backend.postgres.url: a URL with a password: the password is read only from the environment variable backend.postgres.password_env names")
-		}
+	if msg := URLProblem(o.URL); msg != "" {
+		return nil, errors.New("backend.postgres.url: " + msg)
 	}
 	if !textConfigName(o.Prefix) {
 		return nil, fmt.Errorf("backend.postgres.prefix: lowercase letters, digits and _ (got %q)", o.Prefix)
@@ -121,6 +111,39 @@ func New(o Options) (*Factory, error) {
 		return nil, fmt.Errorf("backend.postgres: %w", err)
 	}
 	return &Factory{o: o, legs: l}, nil
+}
+
+// URLProblem says what is wrong with the postgres kind's database URL,
+// or "": it must be postgres://user@host:port/database without a password
+// (which comes from the environment), and parse as the driver reads it
+// (a port from 1 to 65535, known parameters). The URL is not echoed when it
+// may hold a password.
+func URLProblem(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		// Not echoed: the text may hold a password.
+		return "want postgres://user@host:port/database (the URL does not parse; a password goes in the environment variable backend.postgres.password_env names)"
+	}
+	if u.Scheme != "postgres" && u.Scheme != "postgresql" {
+		return fmt.Sprintf("want postgres://user@host:port/database (got %q)", redactURL(raw))
+	}
+	if u.User != nil {
+		if _, has := u.User.Password(); has {
+			return "a URL with a password: the password is read only from the environment variable backend.postgres.password_env names"
+		}
+	}
+	if p := u.Port(); p != "" {
+		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+			return fmt.Sprintf("port must be a number from 1 to 65535 (got %q in %q)", p, raw)
+		}
+	}
+	if _, err := pgxpool.ParseConfig(raw); err != nil {
+		if cause := errors.Unwrap(err); cause != nil {
+			err = cause // the driver's error quotes the URL again
+		}
+		return fmt.Sprintf("want postgres://user@host:port/database (got %q: %v)", raw, err)
+	}
+	return ""
 }
 
 func redactURL(s string) string {

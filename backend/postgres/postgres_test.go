@@ -372,3 +372,27 @@ func TestVariantsAreSeparateSearches(t *testing.T) {
 		t.Errorf("a variant deeper than ef_search: %v, want an error naming variants[0]", err)
 	}
 }
+
+// TestURLProblem: the database URL is checked as the driver reads it,
+// before any connection, and a password is never echoed.
+func TestURLProblem(t *testing.T) {
+	tests := []struct{ url, want string }{
+		{"postgres://tuner@127.0.0.1:5432/search", ""},
+		{"postgresql://tuner@db/search?sslmode=disable", ""},
+		{"postgres://tuner@127.0.0.1:99999/search", `port must be a number from 1 to 65535 (got "99999"`},
+		{"postgres://tuner@127.0.0.1:0/search", `port must be a number from 1 to 65535 (got "0"`},
+		{"mysql://tuner@127.0.0.1/search", `want postgres://user@host:port/database (got "mysql://tuner@127.0.0.1/search")`},
+		{"postgres://tuner:pw-secret@127.0.0.1/search", "a URL with a password"},
+		{"postgres://tuner@127.0.0.1/search?sslmode=sometimes", "sslmode is invalid"},
+		{"postgres://tuner:pw-secret@127.0.0.1:5432/%zz", "the URL does not parse"},
+	}
+	for _, tt := range tests {
+		got := postgres.URLProblem(tt.url)
+		if tt.want == "" && got != "" || tt.want != "" && !strings.Contains(got, tt.want) {
+			t.Errorf("URLProblem(%q) = %q, want %q", tt.url, got, tt.want)
+		}
+		if strings.Contains(got, "pw-secret") {
+			t.Errorf("URLProblem(%q) shows the password: %q", tt.url, got)
+		}
+	}
+}

@@ -8,8 +8,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -109,6 +113,19 @@ func New(o Options) (*Factory, error) {
 	if o.MaxResults < 0 || o.MaxResults > MaxMaxResults {
 		probs = append(probs, fmt.Sprintf("max_results: want 0 to %d (got %d)", MaxMaxResults, o.MaxResults))
 	}
+	if o.URL != "" {
+		if msg := URLProblem(o.URL); msg != "" {
+			probs = append(probs, "url: "+msg)
+		}
+	}
+	if o.Bin != "" {
+		if _, err := exec.LookPath(o.Bin); err != nil {
+			probs = append(probs, fmt.Sprintf("bin: %v: %v (install it with go install github.com/weaviate/weaviate/cmd/weaviate-server@v1.35.2, or give url)", ErrNoBinary, err))
+		}
+	}
+	if msg := ClassPrefixProblem(o.ClassPrefix); msg != "" {
+		probs = append(probs, "class_prefix: "+msg)
+	}
 	if len(probs) > 0 {
 		return nil, fmt.Errorf("weaviate: %s", strings.Join(probs, "; "))
 	}
@@ -122,6 +139,43 @@ func New(o Options) (*Factory, error) {
 		o.K = 10
 	}
 	return &Factory{o: o}, nil
+}
+
+// URLProblem says what is wrong with a running server's URL, or "": an
+// http:// or https:// URL with a host and no credentials (the URL is
+// printed in errors and logs).
+func URLProblem(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		if err == nil && u.User != nil {
+			raw = u.Redacted()
+		}
+		return fmt.Sprintf("want an http:// or https:// URL such as http://127.0.0.1:8080 (got %q)", raw)
+	}
+	if u.User != nil {
+		return "a URL with credentials (user:password@): the kind sends none"
+	}
+	if p := u.Port(); p != "" {
+		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+			return fmt.Sprintf("port must be a number from 1 to 65535 (got %q)", p)
+		}
+	}
+	return ""
+}
+
+// classPrefix is what a class name may start with: a GraphQL name with an
+// upper-case first letter (Weaviate capitalizes class names), short enough
+// for the suffixes the kind adds.
+var classPrefix = regexp.MustCompile(`^[A-Z][A-Za-z0-9_]{0,63}$`)
+
+// ClassPrefixProblem says what is wrong with a class prefix, or "" ("" is
+// the default prefix). The prefix is written into GraphQL queries, so it
+// may hold nothing but a name's characters.
+func ClassPrefixProblem(p string) string {
+	if p == "" || classPrefix.MatchString(p) {
+		return ""
+	}
+	return fmt.Sprintf("want an upper-case letter then up to 63 letters, digits or _, e.g. Fusiontune (got %q)", p)
 }
 
 // Check returns nil when Translate accepts params and, on a server the

@@ -18,6 +18,22 @@ func TestSweepPreflight(t *testing.T) {
 	for _, args := range [][]string{nil, {"--parallel", "1"}} {
 		t.Run("fails"+strings.Join(args, ""), func(t *testing.T) { preflightFails(t, args) })
 	}
+	t.Run("backend that cannot open", func(t *testing.T) {
+		// A database refusing connections: the run fails before any
+		// trial, as a failed pre-flight does, and leaves no directory.
+		e := newSweepEnv(t, "runs_dir: runs\nbackend:\n  kind: postgres\n  postgres:\n    url: postgres://tuner@127.0.0.1:1/search\n")
+		exp := e.write("exp.json", `{"baseline": {"params": {"fusion.k": 60}}, "experiments": [{"name": "k=20", "params": {"fusion.k": 20}}]}`)
+		stdout, stderr, code := e.run("--experiments", exp)
+		if code != 2 {
+			t.Fatalf("exit %d, want 2\n%s\n%s", code, stdout, stderr)
+		}
+		if want := "tune: pre-flight: the backend did not become ready on the baseline config: open backend: postgres: "; !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+		if dirs := e.runDirs(); len(dirs) != 0 {
+			t.Errorf("run directories left: %v", dirs)
+		}
+	})
 	t.Run("reused by the baseline", func(t *testing.T) {
 		e := newSweepEnv(t, sweepSettings)
 		exp := e.write("exp.json", `{"baseline": {"params": {"fusion.k": 60}}, "experiments": [{"name": "k=20", "params": {"fusion.k": 20}}]}`)

@@ -102,6 +102,8 @@ type Vectors struct {
 func (b Backend) postgresProblems(add func(field, format string, args ...any)) {
 	if b.Postgres.URL == "" {
 		add("postgres.url", "required: postgres://user@host:port/database (the password comes from backend.postgres.password_env)")
+	} else if msg := postgres.URLProblem(b.Postgres.URL); msg != "" {
+		add("postgres.url", "%s", msg)
 	}
 	for _, f := range []struct {
 		field string

@@ -64,6 +64,14 @@ func (b Backend) weaviateProblems(add func(field, format string, args ...any)) {
 	if w.IndexType != "" && w.IndexType != "hnsw" && w.IndexType != "flat" {
 		add("weaviate.index_type", "want hnsw or flat (got %q)", w.IndexType)
 	}
+	if w.URL != "" {
+		if msg := weaviate.URLProblem(w.URL); msg != "" {
+			add("weaviate.url", "%s", msg)
+		}
+	}
+	if msg := weaviate.ClassPrefixProblem(w.ClassPrefix); msg != "" {
+		add("weaviate.class_prefix", "%s", msg)
+	}
 }
 
 // weaviateOptions builds the weaviate kind's options; corpusPath is the
