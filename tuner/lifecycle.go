@@ -358,7 +358,8 @@ func (c Config) execute(ctx context.Context, run *runs.Run, src runSource, bs []
 			wait()
 		}
 	}()
-	if spec, ok := preflightSpec(c.Trials); ok {
+	spec, hasPre := preflightSpec(c.Trials)
+	if hasPre {
 		if pre, err = preflight(ctx, bs[0], spec); err != nil {
 			_ = closeAll(bs)
 			if serr := snapshotted(); serr != nil {
@@ -370,6 +371,12 @@ func (c Config) execute(ctx context.Context, run *runs.Run, src runSource, bs []
 	if err := snapshotted(); err != nil {
 		_ = closeAll(bs)
 		return nil, nil, nil, true, c.failSnapshot(run, err)
+	}
+	if hasPre {
+		if err := preflightSearch(ctx, bs[0], spec, c.sampleSearch()); err != nil {
+			_ = closeAll(bs)
+			return nil, nil, nil, true, c.failPreflight(ctx, run, err, dirs[0])
+		}
 	}
 	c.Phases.Mark("tuner: wait for the run's snapshot (written while the backend started)")
 	opts := make([]Options, len(bs))
@@ -387,6 +394,15 @@ func (c Config) execute(ctx context.Context, run *runs.Run, src runSource, bs []
 		held, runErr = c.heldOut(ctx, run, bs[0])
 	}
 	return res, held, runErr, false, nil
+}
+
+// sampleSearch is the pre-flight's sample search: the first query, as the
+// trials ask it (nil without queries).
+func (c Config) sampleSearch() *backend.SearchRequest {
+	if len(c.Queries) == 0 {
+		return nil
+	}
+	return &backend.SearchRequest{Query: c.Queries[0].Text, K: c.Eval.K, RequestID: "preflight"}
 }
 
 // failPreflight ends a run whose pre-flight failed with err: a new run's

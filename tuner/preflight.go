@@ -52,6 +52,27 @@ func preflight(ctx context.Context, b backend.Backend, spec experiments.TrialSpe
 	return restarted, nil
 }
 
+// preflightSearch makes one sample search on the service the pre-flight
+// started (spec's config; none when sample is nil): an answer that shows
+// the search itself is set up wrong (backend.ErrSearchSetup: the request
+// refused as malformed, the response not matching the mapping's paths)
+// fails the pre-flight too, since every query of every trial would fail
+// alike. Other errors are left to the trials, which retry.
+func preflightSearch(ctx context.Context, b backend.Backend, spec experiments.TrialSpec, sample *backend.SearchRequest) error {
+	if sample == nil {
+		return nil
+	}
+	if _, err := b.Search(ctx, *sample); errors.Is(err, backend.ErrSearchSetup) {
+		return fmt.Errorf("%w: a sample search on the baseline config (trial %q, query %q) failed: %w", ErrPreflightSearch, spec.Name, sample.Query, err)
+	}
+	return nil
+}
+
+// ErrPreflightSearch is returned (as an input error) when the pre-flight's
+// sample search shows the search request or its response mapping does not
+// fit the service (backend.ErrSearchSetup).
+var ErrPreflightSearch = errors.New("pre-flight: the search settings do not fit the service")
+
 // failedPreflight is the error of a failed pre-flight: err, then each
 // service log of the backend directory dir — its path and last lines. With
 // keep false (a new run whose directory is removed next) the logs are

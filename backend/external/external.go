@@ -77,7 +77,7 @@ func New(o Options) (*Factory, error) {
 	if o.ReadOnly() {
 		s, err := httpbackend.NewSearcher(o.Search)
 		if err != nil {
-			return nil, fmt.Errorf("backend.search: %w", err)
+			return nil, searchError(err)
 		}
 		return &Factory{o: o, searcher: s}, nil
 	}
@@ -109,9 +109,18 @@ func New(o Options) (*Factory, error) {
 		}
 	}
 	if t.searcher, err = httpbackend.NewSearcher(o.Search); err != nil {
-		return nil, fmt.Errorf("backend.search: %w", err)
+		return nil, searchError(err)
 	}
 	return t, nil
+}
+
+// searchError names the setting of a searcher's error: backend.search.body
+// for one about search.body, else backend.search.
+func searchError(err error) error {
+	if strings.HasPrefix(err.Error(), "search.") {
+		return fmt.Errorf("backend.%w", err)
+	}
+	return fmt.Errorf("backend.search: %w", err)
 }
 
 func (t *Factory) render(params map[string]any) ([]byte, error) { return t.tmpl.Execute(params) }

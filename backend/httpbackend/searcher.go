@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -125,7 +126,47 @@ func NewSearcher(o SearchOptions) (*Searcher, error) {
 			return nil, err
 		}
 	}
+	if err := s.sample(); err != nil {
+		return nil, err
+	}
 	return s, nil
+}
+
+// SampleQuery is the query the request templates are rendered with once
+// when a Searcher is made, so that a template that cannot make a request
+// fails before any trial rather than on every query.
+const SampleQuery = `sample "query" with\ escapes`
+
+// sample renders the URL and body templates for SampleQuery (a sample
+// vector when QueryVector is set): the URL must be an http(s) URL with a
+// host, the body JSON (render.JSON checks it). A template reading a
+// trial's parameters (.params, on a read-only backend) without a default
+// cannot be rendered before a trial gives them: it is not refused here.
+func (s *Searcher) sample() error {
+	data := map[string]any{"query": SampleQuery, "k": 10, "request_id": "sample", "explain": true, "fusion": nil}
+	if s.o.QueryVector != nil {
+		data["vector"] = []float32{0.5, -0.5}
+	}
+	u, err := s.url.Execute(data)
+	if err != nil && !needsParams(err) {
+		return fmt.Errorf("search.url: rendered for a sample query: %w", err)
+	}
+	if p, perr := url.Parse(string(u)); err == nil && (perr != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "") {
+		return fmt.Errorf("search.url: rendered for a sample query, %q is not an http:// or https:// URL", u)
+	}
+	if s.body != nil {
+		if _, err := s.body.Execute(data); err != nil && !needsParams(err) {
+			return fmt.Errorf("search.body: rendered for a sample query: %w", err)
+		}
+	}
+	return nil
+}
+
+// needsParams reports whether a template failed only for want of a
+// trial's parameters.
+func needsParams(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, `map has no entry for key "params"`) || strings.Contains(msg, `parameter "params.`)
 }
 
 // Ready polls the health URL until it answers 2xx or ctx ends; the error
@@ -229,11 +270,15 @@ func (s *Searcher) SearchParams(ctx context.Context, req backend.SearchRequest, 
 		return out, fmt.Errorf("search: read response: %w", err)
 	}
 	if resp.StatusCode/100 != 2 {
-		return out, fmt.Errorf("search: status %d: %s", resp.StatusCode, excerpt(raw))
+		err := fmt.Errorf("search: status %d: %s", resp.StatusCode, excerpt(raw))
+		if resp.StatusCode/100 == 4 && resp.StatusCode != http.StatusRequestTimeout && resp.StatusCode != http.StatusTooManyRequests {
+			err = backend.SetupError(err) // the request as configured is refused
+		}
+		return out, err
 	}
 	out, err = s.o.Response.Map(raw)
 	if err != nil {
-		return out, fmt.Errorf("search: %w", err)
+		return out, backend.SetupError(fmt.Errorf("search: %w", err))
 	}
 	return out, nil
 }
@@ -256,10 +301,10 @@ func (r Response) Map(body []byte) (backend.SearchResponse, error) {
 	root := gjson.ParseBytes(body)
 	hits := root.Get(r.Hits)
 	if !hits.Exists() {
-		return out, fmt.Errorf("response has nothing at path %q (hits): %s", r.Hits, excerpt(body))
+		return out, fmt.Errorf("response has nothing at path %q (search.hits): %s", r.Hits, excerpt(body))
 	}
 	if !hits.IsArray() && hits.Type != gjson.Null {
-		return out, fmt.Errorf("response path %q (hits) is not an array", r.Hits)
+		return out, fmt.Errorf("response path %q (search.hits) is not an array", r.Hits)
 	}
 	out.Hits = []backend.Hit{}
 	var ferr error
@@ -304,7 +349,7 @@ func (r Response) Map(body []byte) (backend.SearchResponse, error) {
 			continue // the service sent no list (e.g. explain was not asked for)
 		}
 		if !list.IsArray() {
-			return out, fmt.Errorf("response path %q (candidates of %s) is not an array", path, name)
+			return out, fmt.Errorf("response path %q (search.candidates.%s) is not an array", path, name)
 		}
 		cands := []fusion.Candidate{}
 		list.ForEach(func(_, c gjson.Result) bool {

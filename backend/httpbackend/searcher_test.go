@@ -162,3 +162,74 @@ func TestRequestVector(t *testing.T) {
 		t.Errorf("requests %d (want 1), embedded %q", len(bodies), asked)
 	}
 }
+
+// TestNewSearcherRendersASample: the request templates are rendered once
+// for a sample query when the searcher is made, so a template that cannot
+// make a request is refused before any search, naming the setting; one
+// that reads a trial's parameters is left for the trials.
+func TestNewSearcherRendersASample(t *testing.T) {
+	tests := []struct {
+		name, url, body string
+		wantErr         string
+	}{
+		{"valid", "http://127.0.0.1:9/search", `{"query": {{ .query }}, "k": {{ .k }}}`, ""},
+		{"query in the URL", "http://127.0.0.1:9/search?q={{ .query }}&k={{ .k }}", "", ""},
+		{"trial parameters", "http://127.0.0.1:9/search", `{"query": {{ .query }}, "w": {{ .params.fusion.k }}}`, ""},
+		{"body not JSON", "http://127.0.0.1:9/search", `{"query": {{ .query }}`, "search.body: rendered for a sample query: search body: the rendered json does not parse"},
+		{"body as a form", "http://127.0.0.1:9/search", `query={{ .query }}`, "search.body: rendered for a sample query"},
+		{"misspelt key", "http://127.0.0.1:9/search", `{"query": {{ .qeury }}}`, `map has no entry for key "qeury"`},
+		{"vector without an embedder", "http://127.0.0.1:9/search", `{"v": {{ .vector }}}`, "search.body: rendered for a sample query"},
+		{"URL template not a URL", "{{ .query }}", "", "search.url: rendered for a sample query"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := httpbackend.NewSearcher(httpbackend.SearchOptions{URL: tt.url, Body: tt.body, HealthURL: "http://127.0.0.1:9/healthz",
+				Response: httpbackend.Response{Hits: "hits", ID: "id"}})
+			switch {
+			case tt.wantErr == "" && err != nil:
+				t.Errorf("refused: %v", err)
+			case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
+				t.Errorf("error %v, want %q", err, tt.wantErr)
+			}
+		})
+	}
+}
+
+// TestSearchSetupErrors: a request the service refuses as malformed and
+// an answer that does not fit the mapping are marked backend.ErrSearchSetup
+// (the pre-flight reports them); a busy or failing service is not.
+func TestSearchSetupErrors(t *testing.T) {
+	tests := []struct {
+		status int
+		body   string
+		setup  bool
+	}{
+		{http.StatusOK, `{"hits": [{"id": "d1"}]}`, false},
+		{http.StatusOK, `{"results": []}`, true},
+		{http.StatusOK, `{"hits": {"id": "d1"}}`, true},
+		{http.StatusOK, `not json`, true},
+		{http.StatusBadRequest, `{"error": "unknown field"}`, true},
+		{http.StatusRequestEntityTooLarge, `too large`, true},
+		{http.StatusTooManyRequests, `slow down`, false},
+		{http.StatusInternalServerError, `oops`, false},
+		{http.StatusServiceUnavailable, `busy`, false},
+	}
+	for _, tt := range tests {
+		t.Run(http.StatusText(tt.status)+" "+tt.body, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.WriteHeader(tt.status)
+				io.WriteString(w, tt.body)
+			}))
+			defer srv.Close()
+			s, err := httpbackend.NewSearcher(httpbackend.SearchOptions{URL: srv.URL + "/search", Body: `{"q": {{ .query }}}`, HealthURL: srv.URL,
+				Response: httpbackend.Response{Hits: "hits", ID: "id"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = s.Search(context.Background(), backend.SearchRequest{Query: "q", K: 10})
+			if got := errors.Is(err, backend.ErrSearchSetup); got != tt.setup {
+				t.Errorf("error %v: ErrSearchSetup %v, want %v", err, got, tt.setup)
+			}
+		})
+	}
+}

@@ -167,3 +167,39 @@ dataset: {path: golden.json}
     score: score
 `, top, backend, os.Args[0], addr, addr, start, addr)
 }
+
+// TestPreflightSampleSearch: a response mapping that does not fit the
+// service (search.hits names a path its answers lack) is found by the
+// pre-flight's one sample search, before any trial: exit 2 naming the path
+// and the setting, no run directory, instead of every query of every trial
+// failing.
+func TestPreflightSampleSearch(t *testing.T) {
+	e := newSweepEnv(t, "")
+	addr := freeAddr(t)
+	e.env = append(e.env, "FAULT_SERVICE=1")
+	e.write("svc.yaml.tmpl", "fault: {{ param \"custom.fault\" \"ok\" }}\n")
+	e.write("golden.json", `{"queries": [{"id": "q1", "query": "boiler pressure", "category": "c", "expected_passages": [{"doc_id": "kb-0028", "relevance": 3}]}]}`)
+	e.write("tune.yaml", strings.Replace(faultServiceSettings(addr, "", "", "5s"), "hits: hits", "hits: results", 1))
+	exp := e.write("exp.json", `{"baseline": {"params": {"custom.fault": "ok"}}, "experiments": [{"name": "other", "params": {"custom.fault": "ok", "custom.n": 1}}]}`)
+	start := time.Now()
+	stdout, stderr, code := e.run("--experiments", exp)
+	if code != 2 {
+		t.Fatalf("exit %d, want 2\n%s\n%s", code, stdout, stderr)
+	}
+	want := `tune: pre-flight: the search settings do not fit the service: a sample search on the baseline config (trial "baseline", query "boiler pressure") failed: search: response has nothing at path "results" (search.hits)`
+	if !strings.Contains(stderr, want) {
+		t.Errorf("stderr lacks %q:\n%s", want, stderr)
+	}
+	if strings.Contains(stderr, "trial 1/") {
+		t.Errorf("a trial ran:\n%s", stderr)
+	}
+	if dirs := e.runDirs(); len(dirs) != 0 {
+		t.Errorf("run directories left: %v", dirs)
+	}
+	if d := time.Since(start); d > 30*time.Second {
+		t.Errorf("took %v", d)
+	}
+	if left := processesWith(addr); len(left) > 0 {
+		t.Errorf("services left running: %v", left)
+	}
+}

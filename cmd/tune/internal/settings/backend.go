@@ -198,6 +198,9 @@ func (b Backend) serviceProblems(add func(field, format string, args ...any)) {
 		add("search.id", `required: the JSON path of a hit's document id, e.g. "doc_id"`)
 	}
 	for _, h := range sortedKeys(q.HeadersEnv) {
+		if !headerName.MatchString(h) {
+			add("search.headers_env", "%q is not a header name (letters, digits and !#$%%&'*+-.^_`|~)", h)
+		}
 		// The value is not echoed: it may be a secret pasted by mistake.
 		if !envName.MatchString(q.HeadersEnv[h]) {
 			add("search.headers_env."+h, "want the name of an environment variable holding the header's value, not the value")
@@ -206,6 +209,9 @@ func (b Backend) serviceProblems(add func(field, format string, args ...any)) {
 }
 
 var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// headerName is an HTTP header field name: a token (RFC 9110 5.1).
+var headerName = regexp.MustCompile("^[!#$%&'*+\\-.^_`|~0-9A-Za-z]+$")
 
 func sortedKeys(m map[string]string) []string {
 	names := make([]string, 0, len(m))

@@ -82,6 +82,10 @@ func (b Backend) searchOptions(header func(...string)) (httpbackend.SearchOption
 		if !ok || v == "" {
 			return httpbackend.SearchOptions{}, fmt.Errorf("backend.search.headers_env.%s: environment variable %s is not set", h, env)
 		}
+		if strings.ContainsAny(v, "\r\n\x00") {
+			// Not echoed: the value is a secret.
+			return httpbackend.SearchOptions{}, fmt.Errorf("backend.search.headers_env.%s: environment variable %s holds a line break or NUL, which no header value may", h, env)
+		}
 		headers[h] = v
 		if header != nil {
 			header(v) // a header value (an auth token) is never written, nor its credential
