@@ -24,10 +24,15 @@ import (
 // so one walker reports positions and field paths for both.
 
 // lineIndex turns byte offsets into 1-based line and column (in runes).
+// It is not safe for concurrent use.
 type lineIndex struct {
 	data   []byte
 	starts []int // byte offset of the start of each line
 	base   int   // line number of the first line, minus one
+	// The last position asked: the next one further along the same line
+	// counts runes from there, so that a file of one long line (minified
+	// JSON) is placed in linear time, not quadratic.
+	lastLine, lastOff, lastCol int
 }
 
 func newLineIndex(data []byte, base int) *lineIndex {
@@ -43,7 +48,13 @@ func newLineIndex(data []byte, base int) *lineIndex {
 func (li *lineIndex) pos(off int) (line, col int) {
 	off = min(max(off, 0), len(li.data))
 	i := sort.Search(len(li.starts), func(i int) bool { return li.starts[i] > off }) - 1
-	return li.base + i + 1, utf8.RuneCount(li.data[li.starts[i]:off]) + 1
+	from, col := li.starts[i], 1
+	if li.lastLine == i && li.lastOff >= from && li.lastOff <= off && li.lastCol > 0 {
+		from, col = li.lastOff, li.lastCol
+	}
+	col += utf8.RuneCount(li.data[from:off])
+	li.lastLine, li.lastOff, li.lastCol = i, off, col
+	return li.base + i + 1, col
 }
 
 // parseJSONNode decodes data, which must hold exactly one JSON value, into a
