@@ -25,6 +25,12 @@ func parseGrid(ps *problems, n *yaml.Node, field string) []GridAxis {
 			ps.at(v, f, "expected a non-empty list of values")
 			return
 		}
+		if len(v.Content) > MaxTrials {
+			// Refused before its values are read: such an axis alone
+			// expands past the most trials a sweep may plan.
+			ps.at(v, f, "%d values: a grid axis takes at most %d (the most trials a sweep may plan): split the grid or use a search space", len(v.Content), MaxTrials)
+			return
+		}
 		axis := GridAxis{Param: key}
 		if key == backend.WeightsParam {
 			axis.Values = parseWeightsAxis(ps, v, f)
@@ -36,6 +42,7 @@ func parseGrid(ps *problems, n *yaml.Node, field string) []GridAxis {
 			ps.at(k, f, "%s", unknownParam(key))
 			return
 		}
+		seen := make(map[string]bool, len(v.Content))
 		for i, item := range v.Content {
 			fi := fmt.Sprintf("%s[%d]", f, i)
 			val, ok := decodeValue(ps, item, fi)
@@ -50,11 +57,13 @@ func parseGrid(ps *problems, n *yaml.Node, field string) []GridAxis {
 				}
 				val = norm
 			}
-			for _, prev := range axis.Values {
-				if FormatValue(prev) == FormatValue(val) {
-					ps.at(item, fi, "value %s listed twice", FormatValue(val))
-				}
+			// Values listed twice, found by their printed form in one
+			// pass (an axis of 10,000 values was checked pair by pair).
+			text := FormatValue(val)
+			if seen[text] {
+				ps.at(item, fi, "value %s listed twice", text)
 			}
+			seen[text] = true
 			axis.Values = append(axis.Values, val)
 		}
 		axes = append(axes, axis)
