@@ -22,12 +22,12 @@ func loadBEIR(dir, split string, in *inputs, l *problemList) (*GoldenSet, error)
 		split = DefaultBEIRSplit
 	}
 	qpath := filepath.Join(dir, "queries.jsonl")
-	qdata, err := in.read(qpath)
+	qdata, err := in.readLines(qpath)
 	if err != nil {
 		return nil, err
 	}
 	rpath := filepath.Join(dir, "qrels", split+".tsv")
-	rdata, err := in.read(rpath)
+	rdata, err := in.readLines(rpath)
 	if err != nil {
 		return nil, err
 	}
@@ -102,5 +102,8 @@ func parseBEIRQrels(file string, data []byte, l *problemList) []FileJudgment {
 		seen[key] = lineNo
 		out = append(out, FileJudgment{QueryID: f[0], Judgment: Judgment{DocID: f[1], Grade: g, Pos: pos, gradeField: "score"}})
 	})
+	if len(out) == 0 && len(l.errs) == 0 {
+		l.errorf(file, "", "no judgments: the file holds no qrels line \"query-id corpus-id score\"")
+	}
 	return out
 }

@@ -41,6 +41,11 @@ type DatasetConfig struct {
 	// Labels is a label store's URL (a SQLite file or postgres://) whose
 	// labels a sweep merges into the judgments (dataset.Dataset.MergeLabels).
 	Labels string `mapstructure:"labels"`
+	// MaxBytes, MaxLineBytes and MaxQueries bound the golden set (see
+	// Limits; 0: the default).
+	MaxBytes     int64 `mapstructure:"max_bytes"`
+	MaxLineBytes int   `mapstructure:"max_line_bytes"`
+	MaxQueries   int   `mapstructure:"max_queries"`
 }
 
 // WithDefaults returns c with every unset field given its default. A BEIR
@@ -110,11 +115,25 @@ func (c DatasetConfig) validate(prefix string, l *problemList) {
 		}
 	}
 	c.Grades.validate(field("grades"), l)
+	if c.MaxBytes != 0 && (c.MaxBytes < 1024 || c.MaxBytes > MaxMaxBytes) {
+		l.errorf("", field("max_bytes"), "must be from 1024 to %d (got %d; 0: the default, %d)", int64(MaxMaxBytes), c.MaxBytes, DefaultMaxBytes)
+	}
+	if c.MaxLineBytes != 0 && (c.MaxLineBytes < 1024 || c.MaxLineBytes > MaxMaxLineBytes) {
+		l.errorf("", field("max_line_bytes"), "must be from 1024 to %d (got %d; 0: the default, %d)", MaxMaxLineBytes, c.MaxLineBytes, DefaultMaxLineBytes)
+	}
+	if c.MaxQueries < 0 || c.MaxQueries > MaxMaxQueries {
+		l.errorf("", field("max_queries"), "must be from 1 to %d (got %d; 0: the default, %d)", MaxMaxQueries, c.MaxQueries, DefaultMaxQueries)
+	}
+}
+
+// Limits returns the golden set's limits c sets (zero fields: defaults).
+func (c DatasetConfig) Limits() Limits {
+	return Limits{MaxBytes: c.MaxBytes, MaxLineBytes: c.MaxLineBytes, MaxQueries: c.MaxQueries}.WithDefaults()
 }
 
 // LoadOptions returns the options LoadGoldenSet needs for c.
 func (c DatasetConfig) LoadOptions() LoadOptions {
-	return LoadOptions{Format: c.Format, Judgments: c.Judgments, Split: c.QrelsSplit, Grades: c.Grades}
+	return LoadOptions{Format: c.Format, Judgments: c.Judgments, Split: c.QrelsSplit, Grades: c.Grades, Limits: c.Limits()}
 }
 
 // Load validates c, loads its golden set and returns the configured split.

@@ -4,5 +4,5 @@
 //
 // Imports of ours: backend, backend/fusion, internal/hashmix,
 // internal/paramtext, internal/plainnum, internal/suggest, internal/trec,
-// internal/yamldoc, metrics.
+// internal/userfile, internal/yamldoc, metrics.
 package experiments

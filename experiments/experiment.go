@@ -4,10 +4,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/internal/userfile"
 	"github.com/fusiontune/fusiontune/internal/yamldoc"
 
 	"github.com/fusiontune/fusiontune/internal/plainnum"
@@ -69,7 +69,7 @@ const DefaultSeed = 42
 // Every problem is reported at once, as a ProblemList naming
 // file:line:column and field.
 func LoadExperimentFile(path string) (*ExperimentFile, error) {
-	data, err := os.ReadFile(path)
+	data, err := userfile.Read(path, userfile.Default)
 	if err != nil {
 		return nil, fmt.Errorf("experiments: %w", err)
 	}

@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/fusiontune/fusiontune/internal/userfile"
 )
 
 // Grades of the default 0-3 judgment scale: 0 irrelevant, 1 weak, 2
@@ -170,6 +172,47 @@ type LoadOptions struct {
 	// Grades is the grade scale: its map is applied to every grade as it
 	// is read; unset fields come from the data (see GradeScale).
 	Grades GradeScale
+	// Limits bound what the set may hold (zero fields: the defaults).
+	Limits Limits
+}
+
+// Limits bound a golden set, so that a wrong path (a device, a log file,
+// a corpus) is refused at once, naming the limit, instead of exhausting
+// memory. A zero field takes its default.
+type Limits struct {
+	// MaxBytes bounds each file of the set (DefaultMaxBytes; setting
+	// dataset.max_bytes).
+	MaxBytes int64
+	// MaxLineBytes bounds a line of a line-based file (JSONL, TSV, qrels)
+	// and any query's text (DefaultMaxLineBytes; dataset.max_line_bytes).
+	MaxLineBytes int
+	// MaxQueries bounds the queries of the set (DefaultMaxQueries;
+	// dataset.max_queries).
+	MaxQueries int
+}
+
+// The default limits of a golden set and the ranges the settings take.
+const (
+	DefaultMaxBytes     = 64 << 20 // 64 MiB
+	DefaultMaxLineBytes = 1 << 20  // 1 MiB
+	DefaultMaxQueries   = 100_000
+	MaxMaxBytes         = 4 << 30 // dataset.max_bytes: 1 KiB .. 4 GiB
+	MaxMaxLineBytes     = 64 << 20
+	MaxMaxQueries       = 10_000_000
+)
+
+// WithDefaults returns l with every zero field set to its default.
+func (l Limits) WithDefaults() Limits {
+	if l.MaxBytes == 0 {
+		l.MaxBytes = DefaultMaxBytes
+	}
+	if l.MaxLineBytes == 0 {
+		l.MaxLineBytes = DefaultMaxLineBytes
+	}
+	if l.MaxQueries == 0 {
+		l.MaxQueries = DefaultMaxQueries
+	}
+	return l
 }
 
 // LoadGoldenSet reads and validates the golden set at path. Invalid input
@@ -179,7 +222,7 @@ func LoadGoldenSet(path string, opts LoadOptions) (*GoldenSet, error) {
 	if err != nil {
 		return nil, err
 	}
-	in := &inputs{}
+	in := &inputs{limits: opts.Limits.WithDefaults()}
 	l := &problemList{}
 	var gs *GoldenSet
 	switch format {
@@ -211,6 +254,7 @@ func LoadGoldenSet(path string, opts LoadOptions) (*GoldenSet, error) {
 	if format != FormatBEIR {
 		validateSet(gs, l)
 	}
+	checkSize(gs, path, in.limits, l)
 	if err := l.err(); err != nil {
 		return nil, err
 	}
@@ -254,13 +298,15 @@ func detectFormat(path, format string) (string, error) {
 	return FormatTREC, nil
 }
 
-// inputs reads the files of one load and hashes their bytes in order.
+// inputs reads the files of one load, within its limits, and hashes
+// their bytes in order.
 type inputs struct {
-	data [][]byte
+	data   [][]byte
+	limits Limits
 }
 
 func (in *inputs) read(path string) ([]byte, error) {
-	b, err := os.ReadFile(path)
+	b, err := userfile.Read(path, userfile.Limit{Bytes: in.limits.MaxBytes, Setting: "dataset.max_bytes"})
 	if err != nil {
 		return nil, fmt.Errorf("load golden set: %w", err)
 	}
@@ -269,6 +315,45 @@ func (in *inputs) read(path string) ([]byte, error) {
 		return nil, Problems{{Pos: fmt.Sprintf("%s:%s", path, pos), Msg: fmt.Sprintf("not valid UTF-8 (byte 0x%02x): the file must be UTF-8 text", b[pos.off])}}
 	}
 	return bytes.TrimPrefix(b, utf8BOM), nil
+}
+
+// readLines is read for a line-based file (JSONL, TSV, qrels): a line
+// longer than the limit is refused at its line, before it is parsed.
+func (in *inputs) readLines(path string) ([]byte, error) {
+	b, err := in.read(path)
+	if err != nil {
+		return nil, err
+	}
+	for line, rest := 1, b; len(rest) > 0; line++ {
+		n := bytes.IndexByte(rest, '\n')
+		if n < 0 {
+			n = len(rest)
+		}
+		if n > in.limits.MaxLineBytes {
+			return nil, Problems{{Pos: fmt.Sprintf("%s:%d", path, line), Msg: fmt.Sprintf("a line of %d bytes, more than %d (set dataset.max_line_bytes to raise it)", n, in.limits.MaxLineBytes)}}
+		}
+		rest = rest[min(n+1, len(rest)):]
+	}
+	return b, nil
+}
+
+// checkSize refuses a set (loaded from path) without a query, one of more
+// queries than limits allow, and query texts longer than a line may be.
+func checkSize(gs *GoldenSet, path string, limits Limits, l *problemList) {
+	if gs == nil {
+		return
+	}
+	switch n := len(gs.Queries); {
+	case n == 0 && len(l.errs) == 0:
+		l.errorf(path, "queries", "the golden set holds no query: nothing could be scored")
+	case n > limits.MaxQueries:
+		l.errorf(path, "queries", "%d queries, more than %d (set dataset.max_queries to raise it)", n, limits.MaxQueries)
+	}
+	for _, q := range gs.Queries {
+		if len(q.Text) > limits.MaxLineBytes {
+			l.errorf(q.Pos, join(q.path, "query"), "a query text of %d bytes, more than %d (set dataset.max_line_bytes to raise it)", len(q.Text), limits.MaxLineBytes)
+		}
+	}
 }
 
 // utf8BOM is the UTF-8 byte-order mark. Every input of a golden set (JSON,

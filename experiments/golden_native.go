@@ -403,6 +403,12 @@ func (w *nodeWalker) keepExtra(q *Query, extra []*yaml.Node, path string) {
 func (w *nodeWalker) meta(n *yaml.Node, path string) map[string]any {
 	var m map[string]any
 	if err := n.Decode(&m); err != nil {
+		if n.Kind == yaml.MappingNode {
+			// A mapping that does not decode: aliases expanding past
+			// yaml.v3's bound (an alias bomb), or keys that are no strings.
+			w.errorf(w.pos(n), path, "free metadata that cannot be read: %s", strings.TrimPrefix(err.Error(), "yaml: "))
+			return nil
+		}
 		w.errorf(w.pos(n), path, "expected a mapping of free metadata (got %s)", yamldoc.Describe(n))
 		return nil
 	}

@@ -127,7 +127,7 @@ func forEachLine(data []byte, fn func(lineNo int, line []byte)) {
 // judgment for a query gs lacks is an error. With dropUnjudged (TREC
 // topics), queries left without judgments are removed, with one warning.
 func mergeJudgmentsFile(gs *GoldenSet, path string, dropUnjudged bool, in *inputs, l *problemList) error {
-	data, err := in.read(path)
+	data, err := in.readLines(path)
 	if err != nil {
 		return err
 	}

@@ -104,7 +104,7 @@ func (w *nodeWalker) oneOf(f map[string]*yaml.Node, n *yaml.Node, a, b string) (
 }
 
 func loadTopicsSet(path string, in *inputs, l *problemList) (*GoldenSet, error) {
-	data, err := in.read(path)
+	data, err := in.readLines(path)
 	if err != nil {
 		return nil, err
 	}

@@ -3,11 +3,11 @@ package tuner
 import (
 	"cmp"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/fusiontune/fusiontune/internal/userfile"
 	"github.com/fusiontune/fusiontune/tuner/sampler"
 	"gopkg.in/yaml.v3"
 )
@@ -23,7 +23,7 @@ func IsExperimentFile(path string) bool {
 	default:
 		return false
 	}
-	data, err := os.ReadFile(path)
+	data, err := userfile.Read(path, userfile.Default)
 	if err != nil {
 		return false
 	}

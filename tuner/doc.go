@@ -25,8 +25,8 @@
 // tuner/promote and tuner/shadow.
 //
 // Imports of ours: backend, backend/fusion, backend/kinds, experiments,
-// internal/inputerr, internal/parallel, internal/secrets, metrics,
-// metrics/stats, runs, runs/report, tuner/analysis, tuner/dataset,
+// internal/inputerr, internal/parallel, internal/secrets, internal/userfile,
+// metrics, metrics/stats, runs, runs/report, tuner/analysis, tuner/dataset,
 // tuner/judging, tuner/pass, tuner/replay, tuner/sampler, tuner/scoring,
 // tuner/studystore, tuner/verdict.
 package tuner

@@ -11,6 +11,7 @@ import (
 	"regexp"
 
 	"github.com/fusiontune/fusiontune/internal/atomicfile"
+	"github.com/fusiontune/fusiontune/internal/userfile"
 )
 
 // Hash returns the Hash Load gives the corpus c describes. A
@@ -24,7 +25,7 @@ func Hash(c Config) (string, error) {
 		}
 		return loaded.Hash, nil
 	}
-	f, err := os.Open(c.Path)
+	f, err := userfile.Open(c.Path)
 	if err != nil {
 		return "", fmt.Errorf("load corpus: %w", err)
 	}

@@ -18,6 +18,8 @@ import (
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/fusiontune/fusiontune/internal/userfile"
 )
 
 // Corpus formats accepted by Config.Format.
@@ -54,7 +56,7 @@ func Load(c Config) (*Corpus, error) {
 	case FormatDir:
 		return loadDir(c.Path)
 	case FormatBEIR, FormatJSONL, "":
-		f, err := os.Open(c.Path)
+		f, err := userfile.Open(c.Path)
 		if err != nil {
 			return nil, fmt.Errorf("load corpus: %w", err)
 		}
@@ -88,7 +90,7 @@ func loadIDs(c Config, hashed bool) (*Corpus, error) {
 	if !c.jsonLines() {
 		return Load(c)
 	}
-	f, err := os.Open(c.Path)
+	f, err := userfile.Open(c.Path)
 	if err != nil {
 		return nil, fmt.Errorf("load corpus: %w", err)
 	}

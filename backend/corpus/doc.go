@@ -10,5 +10,5 @@
 // other engines (postgres, weaviate) load the same units with it, so every
 // engine searches the same chunks.
 //
-// Imports of ours: internal/atomicfile.
+// Imports of ours: internal/atomicfile, internal/userfile.
 package corpus

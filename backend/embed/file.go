@@ -7,8 +7,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strings"
+
+	"github.com/fusiontune/fusiontune/internal/userfile"
 )
 
 // File is the file:<path> embedder: precomputed vectors read from a JSONL
@@ -35,7 +36,7 @@ var _ Embedder = (*File)(nil)
 
 // LoadFile reads and checks the vectors file at path.
 func LoadFile(path string) (*File, error) {
-	f, err := os.Open(path)
+	f, err := userfile.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("embed: file: %w", err)
 	}

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/fusiontune/fusiontune/internal/atomicfile"
+	"github.com/fusiontune/fusiontune/internal/userfile"
 	"github.com/fusiontune/fusiontune/internal/yamldoc"
 
 	"github.com/fusiontune/fusiontune/backend/corpus"
@@ -427,7 +428,7 @@ const MaxDepth = 10000
 // validates it. Unknown keys and invalid values are reported together, each
 // as "FILE:LINE:COL: field: problem".
 func LoadConfig(path string) (Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := userfile.Read(path, userfile.Default)
 	if err != nil {
 		return Config{}, fmt.Errorf("load config: %w", err)
 	}

@@ -5,5 +5,5 @@
 // its restart command). Both search through a request template.
 //
 // Imports of ours: backend, backend/httpbackend, backend/process,
-// backend/render.
+// backend/render, internal/userfile.
 package external

@@ -14,6 +14,7 @@ import (
 	"github.com/fusiontune/fusiontune/backend/httpbackend"
 	"github.com/fusiontune/fusiontune/backend/process"
 	"github.com/fusiontune/fusiontune/backend/render"
+	"github.com/fusiontune/fusiontune/internal/userfile"
 )
 
 // The kinds this package builds.
@@ -81,7 +82,7 @@ func New(o Options) (*Factory, error) {
 		}
 		return &Factory{o: o, searcher: s}, nil
 	}
-	text, err := os.ReadFile(o.Template)
+	text, err := userfile.Read(o.Template, userfile.Default)
 	if err != nil {
 		return nil, fmt.Errorf("backend.template: %w", err)
 	}

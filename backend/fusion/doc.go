@@ -26,5 +26,5 @@
 // answer "no_results" (see Settings for the whole routing rule). The
 // engine answers requests and the replay scores trials through it.
 //
-// Imports of ours: none.
+// Imports of ours: internal/userfile.
 package fusion

@@ -6,10 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"sort"
 	"strings"
 	"unicode"
+
+	"github.com/fusiontune/fusiontune/internal/userfile"
 )
 
 // A Policy chooses the fusion settings of each query from cheap features
@@ -220,7 +221,7 @@ func (p *Policy) Rules(describe func(Settings) string) string {
 
 // LoadPolicy reads and checks the policy file path (ParsePolicy).
 func LoadPolicy(path string) (*Policy, error) {
-	data, err := os.ReadFile(path)
+	data, err := userfile.Read(path, userfile.Default)
 	if err != nil {
 		return nil, fmt.Errorf("policy: %w", err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/cli"
 	"github.com/fusiontune/fusiontune/internal/atomicfile"
+	"github.com/fusiontune/fusiontune/internal/userfile"
 	"github.com/fusiontune/fusiontune/tuner/judging"
 	"github.com/fusiontune/fusiontune/tuner/judging/labels"
 )
@@ -23,7 +24,7 @@ func runJudgeImport(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	data, err := os.ReadFile(fs.Arg(0))
+	data, err := userfile.Read(fs.Arg(0), userfile.Default)
 	if err != nil {
 		return inputError(fmt.Errorf("judge import: %w", err))
 	}

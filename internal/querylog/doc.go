@@ -31,5 +31,5 @@
 // Fields not listed here are ignored, so a system may log more; request
 // headers are never part of the format.
 //
-// Imports of ours: internal/hashmix.
+// Imports of ours: internal/hashmix, internal/userfile.
 package querylog

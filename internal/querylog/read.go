@@ -7,10 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"reflect"
 	"time"
 	"unicode/utf8"
+
+	"github.com/fusiontune/fusiontune/internal/userfile"
 )
 
 // LineError is a bad line of a query log: where it is (file:line) and
@@ -62,7 +63,7 @@ func Read(paths []string, opt ReadOptions) (*Log, error) {
 }
 
 func (l *Log) readFile(path string, ids map[string]int, opt ReadOptions) error {
-	f, err := os.Open(path)
+	f, err := userfile.Open(path)
 	if err != nil {
 		return fmt.Errorf("query log: %w", err)
 	}

@@ -9,5 +9,5 @@
 // (golden sets from qrels) and metrics/treceval (trec_eval scoring) can both
 // read the formats without metrics importing upward.
 //
-// Imports of ours: internal/plainnum.
+// Imports of ours: internal/plainnum, internal/userfile.
 package trec

@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"os"
 	"slices"
 
 	"github.com/fusiontune/fusiontune/internal/plainnum"
+	"github.com/fusiontune/fusiontune/internal/userfile"
 )
 
 // Qrels holds graded judgments: query id -> document id -> relevance grade.
@@ -108,7 +108,7 @@ func judgment(f *[5][]byte, n int, beir bool, text []byte) (qid, doc string, rel
 
 // ReadQrelsFile opens path and parses it with ReadQrels.
 func ReadQrelsFile(path string) (Qrels, error) {
-	f, err := os.Open(path)
+	f, err := userfile.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("read qrels: %w", err)
 	}

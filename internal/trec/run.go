@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/fusiontune/fusiontune/internal/plainnum"
+	"github.com/fusiontune/fusiontune/internal/userfile"
 )
 
 // Result is one retrieved document of a run.
@@ -189,7 +190,7 @@ func trimEOL(b []byte) []byte {
 
 // ReadRunFile opens path and parses it with ReadRun.
 func ReadRunFile(path string) (Run, error) {
-	f, err := os.Open(path)
+	f, err := userfile.Open(path)
 	if err != nil {
 		return Run{}, fmt.Errorf("read run: %w", err)
 	}

@@ -15,5 +15,5 @@
 // "iprec_at_recall..25,.5"), or one of the sets "official" and "all_trec"
 // (the implemented part of them).
 //
-// Imports of ours: internal/plainnum, internal/trec.
+// Imports of ours: internal/plainnum, internal/trec, internal/userfile.
 package treceval

@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 
 	"github.com/fusiontune/fusiontune/internal/trec"
+	"github.com/fusiontune/fusiontune/internal/userfile"
 )
 
 // EvaluateFile scores the run file at path while reading it, query by
@@ -14,7 +14,7 @@ import (
 // not contiguous is read again whole and evaluated in one go. Errors name
 // the file; when ctx is cancelled while reading, its error is returned.
 func EvaluateFile(ctx context.Context, qrels trec.Qrels, path string, sel Selection, o Options) (*Result, error) {
-	f, err := os.Open(path)
+	f, err := userfile.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("eval: %w", err)
 	}

@@ -7,6 +7,7 @@
 // a recorded trial's run), and InitProject writes a starter project.
 //
 // Imports of ours: backend/corpus, experiments, experiments/demo,
-// internal/atomicfile, internal/inputerr, internal/trec, runs,
-// tuner/judging/judge, tuner/judging/labels, tuner/replay, tuner/scoring.
+// internal/atomicfile, internal/inputerr, internal/trec, internal/userfile,
+// runs, tuner/judging/judge, tuner/judging/labels, tuner/replay,
+// tuner/scoring.
 package dataset

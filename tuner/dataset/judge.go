@@ -2,11 +2,11 @@ package dataset
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/fusiontune/fusiontune/backend/corpus"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
+	"github.com/fusiontune/fusiontune/internal/userfile"
 	"github.com/fusiontune/fusiontune/tuner/judging/judge"
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 )
@@ -73,7 +73,7 @@ func (ds *Dataset) PoolPairs(path, dataset string) ([]judge.Pair, error) {
 // PoolPairsWith is PoolPairs with the corpus's documents already read
 // (JudgeDocs; nil: no corpus).
 func (ds *Dataset) PoolPairsWith(path, dataset string, docs map[string]judge.Doc) ([]judge.Pair, error) {
-	f, err := os.Open(path)
+	f, err := userfile.Open(path)
 	if err != nil {
 		return nil, inputerr.Wrap(fmt.Errorf("--pool: %w", err))
 	}

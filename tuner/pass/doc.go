@@ -9,5 +9,5 @@
 // SearchAll/SearchFile, a pass that writes a TREC run (`tune search`).
 //
 // Imports of ours: backend, backend/engine, backend/fusion, experiments,
-// internal/inputerr, internal/trec, runs, tuner/scoring.
+// internal/inputerr, internal/trec, internal/userfile, runs, tuner/scoring.
 package pass

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
-	"os"
 	"slices"
 	"time"
 
@@ -13,6 +12,7 @@ import (
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/internal/trec"
+	"github.com/fusiontune/fusiontune/internal/userfile"
 )
 
 // SearchFileOptions are `tune search`'s inputs: the engine config file,
@@ -40,7 +40,7 @@ func SearchFile(ctx context.Context, o SearchFileOptions) (trec.Run, error) {
 	if o.Retriever != "" && !slices.Contains(cfg.Retrievers, o.Retriever) {
 		return trec.Run{}, inputerr.Wrap(fmt.Errorf("search: --retriever %s: %s enables only %q", o.Retriever, o.Config, cfg.Retrievers))
 	}
-	data, err := os.ReadFile(o.Queries)
+	data, err := userfile.Read(o.Queries, userfile.Default)
 	if err != nil {
 		return trec.Run{}, inputerr.Wrap(fmt.Errorf("search: %w", err))
 	}

@@ -8,6 +8,6 @@
 // bootstrap beside it.
 //
 // Imports of ours: backend, backend/engine, internal/inputerr,
-// internal/querylog, internal/table, internal/trec, metrics, metrics/stats,
-// runs, tuner/judging/harvest, tuner/judging/labels.
+// internal/querylog, internal/table, internal/trec, internal/userfile,
+// metrics, metrics/stats, runs, tuner/judging/harvest, tuner/judging/labels.
 package shadow

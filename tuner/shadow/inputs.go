@@ -3,13 +3,13 @@ package shadow
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/internal/querylog"
 	"github.com/fusiontune/fusiontune/internal/trec"
+	"github.com/fusiontune/fusiontune/internal/userfile"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner/judging/labels"
 )
@@ -48,7 +48,7 @@ func ResolveSide(ref string, openStore func() (*runs.Store, error)) (Side, error
 	if rest, ok := strings.CutPrefix(ref, "run:"); ok {
 		return runSide(ref, rest, openStore)
 	}
-	data, err := os.ReadFile(ref)
+	data, err := userfile.Read(ref, userfile.Default)
 	if err != nil {
 		return Side{}, inputerr.Wrap(fmt.Errorf("shadow: %w (want log, an engine config file or run:RUN[:TRIAL])", err))
 	}

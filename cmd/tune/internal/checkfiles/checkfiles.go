@@ -133,6 +133,7 @@ func checkGolden(path string, o Options) (string, []error, error) {
 	}
 	if s != nil {
 		lo.Grades = s.Dataset.Grades
+		lo.Limits = s.Dataset.Limits()
 		if samePath(path, s.Dataset.Path) {
 			d := s.Dataset.LoadOptions()
 			lo.Format = cmp.Or(lo.Format, d.Format)

@@ -1,12 +1,12 @@
 package settings
 
 import (
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 
 	"github.com/fusiontune/fusiontune/internal/suggest"
+	"github.com/fusiontune/fusiontune/internal/userfile"
 	"gopkg.in/yaml.v3"
 )
 
@@ -25,7 +25,7 @@ func IsFile(path string, root reflect.Type) bool {
 	default:
 		return false
 	}
-	data, err := os.ReadFile(path)
+	data, err := userfile.Read(path, userfile.Default)
 	if err != nil {
 		return false
 	}

@@ -2,10 +2,10 @@ package settings
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/fusiontune/fusiontune/internal/userfile"
 	"github.com/fusiontune/fusiontune/tuner/judging/judge/llm"
 	"github.com/fusiontune/fusiontune/tuner/judging/labels"
 )
@@ -66,7 +66,7 @@ func (s *Settings) JudgePrompt() (*llm.Prompt, error) {
 	if s.Src.InFile("judge.prompt") {
 		path = s.BesideSettings(path)
 	}
-	data, err := os.ReadFile(path)
+	data, err := userfile.Read(path, userfile.Default)
 	if err != nil {
 		return nil, fmt.Errorf("%s: judge.prompt: %w (want %s, %s or a template file)",
 			s.Src.Where("judge.prompt"), err, llm.PromptGraded, llm.PromptHPN)

@@ -165,7 +165,8 @@ func Defaults() map[string]any {
 // (dots become underscores: FUSIONTUNE_EVAL_CONCURRENCY).
 var EnvKeys = []string{"dataset.id", "dataset.path", "dataset.format", "dataset.judgments", "dataset.corpus",
 	"dataset.split", "dataset.split_seed", "dataset.dev_fraction", "dataset.allow_missing_docs", "dataset.labels", "dataset.grades.max",
-	"dataset.grades.relevant", "dataset.grades.strong", "dataset.grades.exact", "dataset_id", "backend.kind", "backend.config",
+	"dataset.grades.relevant", "dataset.grades.strong", "dataset.grades.exact", "dataset.max_bytes", "dataset.max_line_bytes",
+	"dataset.max_queries", "dataset_id", "backend.kind", "backend.config",
 	"backend.start_timeout", "backend.stop_timeout", "backend.settle", "backend.template", "backend.health_url",
 	"backend.search.url", "score.primary", "eval.concurrency", "eval.timeout", "eval.retries", "eval.k",
 	"eval.failure_budget", "eval.max_consecutive_failures", "eval.on_query_error", "runs_dir",

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/fusiontune/fusiontune/internal/userfile"
 	"github.com/fusiontune/fusiontune/internal/yamldoc"
 
 	"github.com/fusiontune/fusiontune/backend/engine"
@@ -95,7 +96,7 @@ func readFile(file string, t reflect.Type) (*Source, experiments.Problems) {
 	if file == "" {
 		return src, nil
 	}
-	data, err := os.ReadFile(file)
+	data, err := userfile.Read(file, userfile.Default)
 	if err != nil {
 		return src, experiments.Problems{{Pos: file, Msg: fmt.Sprintf("read settings: %v", err)}}
 	}
