@@ -42,10 +42,10 @@ type DatasetConfig struct {
 	// labels a sweep merges into the judgments (dataset.Dataset.MergeLabels).
 	Labels string `mapstructure:"labels"`
 	// MaxBytes, MaxLineBytes and MaxQueries bound the golden set (see
-	// Limits; 0: the default).
-	MaxBytes     int64 `mapstructure:"max_bytes"`
-	MaxLineBytes int   `mapstructure:"max_line_bytes"`
-	MaxQueries   int   `mapstructure:"max_queries"`
+	// Limits; nil: the default).
+	MaxBytes     *int64 `mapstructure:"max_bytes"`
+	MaxLineBytes *int   `mapstructure:"max_line_bytes"`
+	MaxQueries   *int   `mapstructure:"max_queries"`
 }
 
 // WithDefaults returns c with every unset field given its default. A BEIR
@@ -115,20 +115,30 @@ func (c DatasetConfig) validate(prefix string, l *problemList) {
 		}
 	}
 	c.Grades.validate(field("grades"), l)
-	if c.MaxBytes != 0 && (c.MaxBytes < 1024 || c.MaxBytes > MaxMaxBytes) {
-		l.errorf("", field("max_bytes"), "must be from 1024 to %d (got %d; 0: the default, %d)", int64(MaxMaxBytes), c.MaxBytes, DefaultMaxBytes)
+	if v := c.MaxBytes; v != nil && (*v < MinMaxBytes || *v > MaxMaxBytes) {
+		l.errorf("", field("max_bytes"), "must be from %d to %d (got %d)", MinMaxBytes, int64(MaxMaxBytes), *v)
 	}
-	if c.MaxLineBytes != 0 && (c.MaxLineBytes < 1024 || c.MaxLineBytes > MaxMaxLineBytes) {
-		l.errorf("", field("max_line_bytes"), "must be from 1024 to %d (got %d; 0: the default, %d)", MaxMaxLineBytes, c.MaxLineBytes, DefaultMaxLineBytes)
+	if v := c.MaxLineBytes; v != nil && (*v < MinMaxBytes || *v > MaxMaxLineBytes) {
+		l.errorf("", field("max_line_bytes"), "must be from %d to %d (got %d)", MinMaxBytes, MaxMaxLineBytes, *v)
 	}
-	if c.MaxQueries < 0 || c.MaxQueries > MaxMaxQueries {
-		l.errorf("", field("max_queries"), "must be from 1 to %d (got %d; 0: the default, %d)", MaxMaxQueries, c.MaxQueries, DefaultMaxQueries)
+	if v := c.MaxQueries; v != nil && (*v < 1 || *v > MaxMaxQueries) {
+		l.errorf("", field("max_queries"), "must be from 1 to %d (got %d)", MaxMaxQueries, *v)
 	}
 }
 
 // Limits returns the golden set's limits c sets (zero fields: defaults).
 func (c DatasetConfig) Limits() Limits {
-	return Limits{MaxBytes: c.MaxBytes, MaxLineBytes: c.MaxLineBytes, MaxQueries: c.MaxQueries}.WithDefaults()
+	var l Limits
+	if c.MaxBytes != nil {
+		l.MaxBytes = *c.MaxBytes
+	}
+	if c.MaxLineBytes != nil {
+		l.MaxLineBytes = *c.MaxLineBytes
+	}
+	if c.MaxQueries != nil {
+		l.MaxQueries = *c.MaxQueries
+	}
+	return l.WithDefaults()
 }
 
 // LoadOptions returns the options LoadGoldenSet needs for c.

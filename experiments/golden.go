@@ -196,6 +196,7 @@ const (
 	DefaultMaxBytes     = 64 << 20 // 64 MiB
 	DefaultMaxLineBytes = 1 << 20  // 1 MiB
 	DefaultMaxQueries   = 100_000
+	MinMaxBytes         = 1024    // the least dataset.max_bytes and max_line_bytes
 	MaxMaxBytes         = 4 << 30 // dataset.max_bytes: 1 KiB .. 4 GiB
 	MaxMaxLineBytes     = 64 << 20
 	MaxMaxQueries       = 10_000_000
@@ -218,6 +219,9 @@ func (l Limits) WithDefaults() Limits {
 // LoadGoldenSet reads and validates the golden set at path. Invalid input
 // comes back as Problems listing every defect at once.
 func LoadGoldenSet(path string, opts LoadOptions) (*GoldenSet, error) {
+	if err := userfile.Check(path); err != nil {
+		return nil, fmt.Errorf("load golden set: %w", err)
+	}
 	format, err := detectFormat(path, opts.Format)
 	if err != nil {
 		return nil, err

@@ -11,7 +11,6 @@ import (
 	"hash"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -622,7 +621,7 @@ func loadDir(root string) (*Corpus, error) {
 	io.WriteString(h, "dir\x00")
 	docs := make([]Document, 0, len(paths))
 	for _, p := range paths {
-		b, err := os.ReadFile(p)
+		b, err := userfile.Read(p, userfile.Default)
 		if err != nil {
 			return nil, fmt.Errorf("load corpus: %w", err)
 		}

@@ -5,5 +5,5 @@
 //
 // Imports of ours: backend, backend/client, backend/corpus, backend/embed,
 // backend/engine, backend/fusion, backend/process, backend/render,
-// internal/secrets.
+// internal/secrets, internal/userfile.
 package embedded

@@ -27,6 +27,7 @@ import (
 	"github.com/fusiontune/fusiontune/backend/process"
 	"github.com/fusiontune/fusiontune/backend/render"
 	"github.com/fusiontune/fusiontune/internal/secrets"
+	"github.com/fusiontune/fusiontune/internal/userfile"
 )
 
 // DefaultDenseModel is the dense retriever when the config names none:
@@ -93,7 +94,7 @@ var (
 func New(o Options) (*Factory, error) {
 	base := map[string]any{}
 	if o.ConfigFile != "" {
-		data, err := os.ReadFile(o.ConfigFile)
+		data, err := userfile.Read(o.ConfigFile, userfile.Default)
 		switch {
 		case errors.Is(err, os.ErrNotExist):
 			// Not there yet: the first promotion creates it, and until

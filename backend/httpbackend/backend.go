@@ -17,6 +17,7 @@ import (
 
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/internal/atomicfile"
+	"github.com/fusiontune/fusiontune/internal/userfile"
 )
 
 // Defaults of Options.
@@ -128,7 +129,7 @@ func (b *Backend) backup() error {
 		return nil
 	}
 	b.mode = 0o644
-	data, err := os.ReadFile(b.o.ConfigPath)
+	data, err := userfile.Read(b.o.ConfigPath, userfile.Default)
 	switch {
 	case err == nil:
 		b.existed = true

@@ -13,5 +13,5 @@
 // backend kind talks to.
 //
 // Imports of ours: backend, backend/fusion, backend/render,
-// internal/atomicfile.
+// internal/atomicfile, internal/userfile.
 package httpbackend

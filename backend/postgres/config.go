@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/backend/embed"
 	"github.com/fusiontune/fusiontune/backend/fusion"
+	"github.com/fusiontune/fusiontune/internal/userfile"
 	"gopkg.in/yaml.v3"
 )
 
@@ -257,7 +257,7 @@ func (c Config) Marshal() ([]byte, error) { return yaml.Marshal(c) }
 
 // ReadConfig reads a production config file written by Marshal.
 func ReadConfig(path string) (Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := userfile.Read(path, userfile.Default)
 	if err != nil {
 		return Config{}, err
 	}

@@ -42,5 +42,6 @@
 // restores the file and recreates the function from it; rolling back past
 // the first promotion drops the function and the table it read.
 //
-// Imports of ours: backend, backend/corpus, backend/embed, backend/fusion.
+// Imports of ours: backend, backend/corpus, backend/embed, backend/fusion,
+// internal/userfile.
 package postgres

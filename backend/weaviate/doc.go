@@ -33,5 +33,6 @@
 // its depth checked; the production class is one of its own
 // (ProductionClass), which sweeps leave alone.
 //
-// Imports of ours: backend, backend/corpus, backend/embed, backend/fusion.
+// Imports of ours: backend, backend/corpus, backend/embed, backend/fusion,
+// internal/userfile.
 package weaviate

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/fusiontune/fusiontune/backend"
+	"github.com/fusiontune/fusiontune/internal/userfile"
 )
 
 // Production is the weaviate kind's production config (backend.config),
@@ -81,7 +82,7 @@ func ProductionFile(recorded []byte, classPrefix string) ([]byte, error) {
 // ReadProduction reads and checks a production config: every field
 // present and in its range (those of Translate), naming the file.
 func ReadProduction(path string) (Production, error) {
-	data, err := os.ReadFile(path)
+	data, err := userfile.Read(path, userfile.Default)
 	if err != nil {
 		return Production{}, fmt.Errorf("weaviate: production config: %w", err)
 	}

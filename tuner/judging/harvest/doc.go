@@ -4,5 +4,6 @@
 // sampled (at random, the most frequent, or with probability proportional
 // to frequency), stratified by category when the log knows categories.
 //
-// Imports of ours: internal/querylog, tuner/judging/labels.
+// Imports of ours: internal/querylog, internal/userfile,
+// tuner/judging/labels.
 package harvest

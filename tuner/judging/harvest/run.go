@@ -4,10 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"time"
 
 	"github.com/fusiontune/fusiontune/internal/querylog"
+	"github.com/fusiontune/fusiontune/internal/userfile"
 )
 
 // Config is one harvest: the logs, the sample, the golden set to write.
@@ -93,7 +93,7 @@ func Run(c Config) (*Result, error) {
 // there is none); without update an existing file is an error: a harvest
 // never overwrites one.
 func existingGolden(out string, update bool) ([]byte, error) {
-	data, err := os.ReadFile(out)
+	data, err := userfile.Read(out, userfile.Default)
 	switch {
 	case err == nil && !update:
 		return nil, fmt.Errorf("harvest: %s exists: --update adds the new queries to it, keeping every query it has", out)

@@ -58,6 +58,9 @@ var settingsTable = []setting{
 	{key: "dataset.grades.exact", def: "max", values: "as relevant", doc: "the lowest grade the Exact measures count"},
 	{key: "dataset.allow_missing_docs", def: "false", values: "`true`, `false`", doc: "`true` scores a golden set whose judged ids are missing from the corpus, with a warning, instead of refusing it"},
 	{key: "dataset.labels", doc: "a label store (SQLite file or `postgres://` URL) whose labels are merged into the judgments ([judging](../judging.md))"},
+	{key: "dataset.max_bytes", def: strconv.Itoa(experiments.DefaultMaxBytes), rng: closed(strconv.Itoa(experiments.MinMaxBytes), strconv.Itoa(experiments.MaxMaxBytes)), ctx: "dataset: {path: golden.json, max_bytes: %s}", doc: "the largest file of a golden set read (each file: the set, its judgments, a BEIR folder's files); a larger one is refused before it is read ([limits](../guarantees.md#size-limits))"},
+	{key: "dataset.max_line_bytes", def: strconv.Itoa(experiments.DefaultMaxLineBytes), rng: closed(strconv.Itoa(experiments.MinMaxBytes), strconv.Itoa(experiments.MaxMaxLineBytes)), ctx: "dataset: {path: golden.json, max_line_bytes: %s}", doc: "the longest line of a line-based golden-set file (JSONL, TSV, qrels) and the longest query text"},
+	{key: "dataset.max_queries", def: strconv.Itoa(experiments.DefaultMaxQueries), rng: closed("1", strconv.Itoa(experiments.MaxMaxQueries)), ctx: "dataset: {path: golden.json, max_queries: %s}", doc: "the most queries a golden set may hold"},
 	{key: "datasets", doc: "named golden sets, each with the keys of `dataset` and a unique `id`; `dataset_id` picks one"},
 	{key: "dataset_id", doc: "the `datasets` entry a command evaluates (also `--dataset-id`)"},
 	// backend
