@@ -26,6 +26,7 @@ scenarios=(
 	"./backend/engine|TestServeDrain|tune serve drains in-flight requests on shutdown"
 	"./cmd/tune|TestFaultMatrixProcessKind|a service that never gets ready, hangs, answers 500, answers garbage or dies: each trial fails with its reason"
 	"./cmd/tune|TestFaultPromotionRestartFails|a promotion whose restart fails: the previous config is restored"
+	"./cmd/tune|TestFaultCheckInterrupted|tune check reading a 300,000-query golden set: SIGINT or SIGTERM stops it within a second (exit 1)"
 )
 
 declare -A names logs
