@@ -27,6 +27,7 @@ scenarios=(
 	"./cmd/tune|TestFaultMatrixProcessKind|a service that never gets ready, hangs, answers 500, answers garbage or dies: each trial fails with its reason"
 	"./cmd/tune|TestFaultPromotionRestartFails|a promotion whose restart fails: the previous config is restored"
 	"./cmd/tune|TestFaultCheckInterrupted|tune check reading a 300,000-query golden set: SIGINT or SIGTERM stops it within a second (exit 1)"
+	"./cmd/tune|TestFaultDevZero|/dev/zero as golden set, judgments or settings: refused at once (exit 2) naming the device, no run left"
 )
 
 declare -A names logs

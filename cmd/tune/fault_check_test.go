@@ -88,3 +88,64 @@ func writeHugeTopics(t *testing.T, path string, n int) {
 		fmt.Fprintf(w, "q%d 0 doc-%d 2\n", i, i%1000)
 	})
 }
+
+// TestFaultDevZero: a device given as golden set, judgments or settings
+// (/dev/zero would be read forever) is refused at once, exit 2, naming
+// the path, and a sweep leaves no run behind.
+func TestFaultDevZero(t *testing.T) {
+	shortlist, err := filepath.Abs("../../experiments/shortlist.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name     string
+		settings string
+		args     []string
+	}{
+		{name: "check", args: []string{"check", "/dev/zero"}},
+		{name: "check golden", args: []string{"check", "--kind", "golden", "/dev/zero"}},
+		{name: "check judgments", args: []string{"check", "--kind", "golden", "--judgments", "/dev/zero", "topics.jsonl"}},
+		{name: "settings", args: []string{"--config", "/dev/zero", "--experiments", shortlist}},
+		{name: "sweep", settings: "dataset:\n  path: /dev/zero\n", args: []string{"--experiments", shortlist}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "topics.jsonl"), []byte(`{"id": "q1", "query": "returns"}`+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if tt.settings != "" {
+				if err := os.WriteFile(filepath.Join(dir, "tune.yaml"), []byte(tt.settings), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			cmd := exec.Command(tuneBinary(t), tt.args...)
+			cmd.Dir = dir
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			start := time.Now()
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			select {
+			case err := <-done:
+				if code := exitCodeOf(t, err); code != 2 {
+					t.Errorf("exit %d, want 2\n%s", code, stderr.String())
+				}
+			case <-time.After(10 * time.Second):
+				cmd.Process.Kill()
+				<-done
+				t.Fatalf("still running after 10 s: /dev/zero is being read\n%s", stderr.String())
+			}
+			t.Logf("refused in %s", time.Since(start).Round(time.Millisecond))
+			if !strings.Contains(stderr.String(), "/dev/zero") || !strings.Contains(stderr.String(), "a character device") {
+				t.Errorf("stderr does not name /dev/zero as a device:\n%s", stderr.String())
+			}
+			if _, err := os.Stat(filepath.Join(dir, "tuning_runs")); !os.IsNotExist(err) {
+				t.Errorf("a runs directory was made: %v", err)
+			}
+		})
+	}
+}
