@@ -211,7 +211,7 @@ func run(args []string, stdout io.Writer) error {
 	res.AllPairs = len(everything.Pairs)
 
 	hiddenFile := filepath.Join(*out, "hidden.qrels")
-	fj, err := judge.NewFile(dataset.RunDatasetID(r), hiddenFile, nil)
+	fj, err := judge.NewFile(hiddenFile, labels.Rules{Dataset: dataset.RunDatasetID(r)})
 	if err != nil {
 		return err
 	}

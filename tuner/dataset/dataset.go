@@ -26,6 +26,9 @@ type Dataset struct {
 	Queries []scoring.Query
 	// Corpus is the corpus the judgments were resolved against ("": none).
 	Corpus string
+	// Docs are the corpus's document ids, which every judgment and label
+	// must name (nil: no corpus, or dataset.allow_missing_docs).
+	Docs map[string]bool
 	// Warnings are the golden set's and the resolution's, for the log.
 	Warnings []string
 	// Demo is true for the shipped demo dataset (no dataset.path).
@@ -69,6 +72,12 @@ func Open(d experiments.DatasetConfig, corpusFallback, cacheDir string) (*Datase
 	}
 	for _, w := range res.Warnings {
 		ds.Warnings = append(ds.Warnings, w.Error())
+	}
+	if ds.Corpus != "" && !d.AllowMissingDocs {
+		ds.Docs = make(map[string]bool, len(docs))
+		for _, doc := range docs {
+			ds.Docs[doc.ID] = true
+		}
 	}
 	if ds.Corpus != "" {
 		warn, err := res.CheckMissing(docs, d.AllowMissingDocs)

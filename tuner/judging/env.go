@@ -40,6 +40,13 @@ func (e *Env) known() map[string]bool {
 // maxGrade is the golden set's top grade.
 func (e *Env) maxGrade() int { return e.Data.Golden.Scale.Max }
 
+// Rules are what the labels appended for the dataset must satisfy: its
+// queries, its corpus's documents (when it has a corpus and missing
+// documents are not allowed), its scale, one grade per pair.
+func (e *Env) Rules() labels.Rules {
+	return labels.Rules{Dataset: e.ID, Queries: e.known(), Docs: e.Data.Docs, MaxGrade: e.maxGrade()}
+}
+
 // PoolPairs reads the pool file at path and returns its pairs with query
 // and document texts (documents from the dataset's corpus, when it has
 // one). Problems are *inputerr.Error.
@@ -56,7 +63,7 @@ func (e *Env) Judge(spec string, st *labels.Store) (j judge.Judge, lj *llm.Judge
 	case err != nil:
 		return nil, nil, err
 	case isFile:
-		f, err := judge.NewFile(e.ID, path, e.known())
+		f, err := judge.NewFile(path, e.Rules())
 		if err != nil {
 			return nil, nil, inputerr.Wrap(err)
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/tuner/judging"
 	"github.com/fusiontune/fusiontune/tuner/judging/judge"
+	"github.com/fusiontune/fusiontune/tuner/judging/labels"
 	"github.com/fusiontune/fusiontune/tuner/judging/pool"
 )
 
@@ -68,7 +69,7 @@ func TestJudgeData(t *testing.T) {
 	if err := os.WriteFile(qrels, []byte(q.ID+" 0 "+doc+" 1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	f, err := judge.NewFile("", qrels, known)
+	f, err := judge.NewFile(qrels, labels.Rules{Queries: known})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -52,8 +52,9 @@ type ImportResult struct {
 	Labels, Skipped int
 }
 
-// Import checks every label of the file (the dataset's, a query of the
-// golden set, a grade on its scale) and appends them all to the store, or
+// Import checks every label of the file (Env.Rules: the dataset's, a
+// query of the golden set, a document of its corpus, a grade on its
+// scale, one grade per pair) and appends them all to the store, or
 // on any problem nothing, naming every problem (*inputerr.Error).
 func Import(ctx context.Context, e *Env, r ImportRequest) (*ImportResult, error) {
 	kind := judge.ImportKind(r.Data)
@@ -64,8 +65,7 @@ func Import(ctx context.Context, e *Env, r ImportRequest) (*ImportResult, error)
 		return nil, inputerr.Wrap(fmt.Errorf("judge import: --judge NAME is required for %s (who labelled it)", r.Path))
 	}
 	im, err := judge.Import(r.Data, r.Path, judge.ImportSpec{
-		Dataset: e.ID, Queries: e.known(), MaxGrade: e.maxGrade(),
-		Judge: r.Judge, Source: r.Source, Time: r.Time,
+		Rules: e.Rules(), Judge: r.Judge, Source: r.Source, Time: r.Time,
 	})
 	if err != nil {
 		return nil, inputerr.Wrap(err)

@@ -29,10 +29,13 @@ type File struct {
 
 var _ Judge = (*File)(nil)
 
-// NewFile reads the qrels file at path. With queries (nil: no check) a
-// query id the golden set does not know is an error naming them all: the
-// file is for another golden set.
-func NewFile(dataset, path string, queries map[string]bool) (*File, error) {
+// NewFile reads the qrels file at path for the dataset of r. A query id
+// the golden set does not know (r.Queries; nil: no check) is an error
+// naming them all: the file is for another golden set. So is any grade
+// that breaks r (a document the corpus lacks, a grade above the scale):
+// the file judge appends only what an import of the file would.
+func NewFile(path string, r labels.Rules) (*File, error) {
+	dataset, queries := r.Dataset, r.Queries
 	q, err := trec.ReadQrelsFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("file judge: %w", err)
@@ -53,7 +56,11 @@ func NewFile(dataset, path string, queries map[string]bool) (*File, error) {
 				path, ErrUnknown, n, dataset, strings.Join(unknown, ", "), more)
 		}
 	}
-	return &File{Dataset: dataset, Path: path, qrels: q}, nil
+	f := &File{Dataset: dataset, Path: path, qrels: q}
+	if err := r.Check(labels.FromQrels(q, labels.Label{Dataset: dataset, Judge: f.Name()})); err != nil {
+		return nil, fmt.Errorf("file judge %s: %w", path, err)
+	}
+	return f, nil
 }
 
 // Name returns "file:<basename>".

@@ -48,11 +48,9 @@ func ImportKind(data []byte) string {
 
 // ImportSpec says how to read a file of labelled pairs.
 type ImportSpec struct {
-	// Dataset is the dataset the labels must be of; Queries its query ids.
-	Dataset string
-	Queries map[string]bool
-	// MaxGrade is the golden set's top grade; no label may grade above it.
-	MaxGrade int
+	// Rules are what every label must satisfy (the dataset, its queries,
+	// its corpus's documents, the scale, one grade per pair).
+	Rules labels.Rules
 	// Judge names who labelled a filled export or qrels file, Source the
 	// qrels labels' source (native labels carry both).
 	Judge, Source string
@@ -68,8 +66,8 @@ type Imported struct {
 }
 
 // Import reads the labels of data (file path, of kind ImportKind(data))
-// and checks every one: the spec's dataset, a known query, a grade on the
-// scale. Any problem fails the whole file, naming every problem.
+// and checks every one against the spec's Rules. Any problem fails the
+// whole file, naming every problem.
 func Import(data []byte, path string, s ImportSpec) (Imported, error) {
 	var im Imported
 	switch ImportKind(data) {
@@ -80,7 +78,7 @@ func Import(data []byte, path string, s ImportSpec) (Imported, error) {
 		}
 		im.Labels = ls
 	case KindFilled:
-		f, err := ReadFilled(bytes.NewReader(data), path, s.Judge, s.MaxGrade, s.Time)
+		f, err := ReadFilled(bytes.NewReader(data), path, s.Judge, s.Rules.MaxGrade, s.Time)
 		if err != nil {
 			return im, err
 		}
@@ -90,31 +88,10 @@ func Import(data []byte, path string, s ImportSpec) (Imported, error) {
 		if err != nil {
 			return im, err
 		}
-		im.Labels = labels.FromQrels(q, labels.Label{Dataset: s.Dataset, Judge: s.Judge, Source: s.Source, Time: s.Time})
+		im.Labels = labels.FromQrels(q, labels.Label{Dataset: s.Rules.Dataset, Judge: s.Judge, Source: s.Source, Time: s.Time})
 	}
-	if err := labels.CheckKnown(im.Labels, s.Dataset, s.Queries); err != nil {
+	if err := s.Rules.Check(im.Labels); err != nil {
 		return im, fmt.Errorf("%s: %w", path, err)
 	}
-	if err := checkScale(path, im.Labels, s.MaxGrade); err != nil {
-		return im, err
-	}
 	return im, nil
-}
-
-// checkScale refuses grades above the golden set's top grade.
-func checkScale(path string, ls []labels.Label, max int) error {
-	var bad []string
-	for _, l := range ls {
-		if l.Grade > max {
-			bad = append(bad, fmt.Sprintf("query %q doc %q: grade %d", l.Query, l.Doc, l.Grade))
-		}
-	}
-	if len(bad) == 0 {
-		return nil
-	}
-	n := len(bad)
-	if n > 20 {
-		bad = append(bad[:20], fmt.Sprintf("(and %d more)", n-20))
-	}
-	return fmt.Errorf("%s: %d labels grade above the golden set's scale 0..%d:\n  %s", path, n, max, strings.Join(bad, "\n  "))
 }

@@ -30,7 +30,7 @@ func TestImportKind(t *testing.T) {
 
 func TestImport(t *testing.T) {
 	now := time.Date(2026, 11, 24, 0, 0, 0, 0, time.UTC)
-	spec := judge.ImportSpec{Dataset: "x", Queries: map[string]bool{"q1": true}, MaxGrade: 2, Judge: "ann", Source: labels.SourceHuman, Time: now}
+	spec := judge.ImportSpec{Rules: labels.Rules{Dataset: "x", Queries: map[string]bool{"q1": true}, Docs: map[string]bool{"d1": true, "d2": true}, MaxGrade: 2}, Judge: "ann", Source: labels.SourceHuman, Time: now}
 	tests := []struct {
 		name, data      string
 		labels, skipped int
@@ -38,8 +38,14 @@ func TestImport(t *testing.T) {
 	}{
 		{name: "qrels", data: "q1 0 d1 1\nq1 0 d2 2\n", labels: 2},
 		{name: "filled tsv skips empty grades", data: "dataset\tquery\tdoc\tgrade\trationale\nx\tq1\td1\t1\t\nx\tq1\td2\t\t\n", labels: 1, skipped: 1},
-		{name: "grade above the scale", data: "q1 0 d1 3\n", err: `f.txt: 1 labels grade above the golden set's scale 0..2:
-  query "q1" doc "d1": grade 3`},
+		{name: "grade above the scale", data: "q1 0 d1 3\n", err: `f.txt: invalid label: 1 labels cannot be stored for dataset "x" (nothing appended):
+  query "q1" doc "d1": grade 3 is off the golden set's scale 0..2`},
+		{name: "document not in the corpus", data: "q1 0 d1 1\nq1 0 kb-9999 1\n", err: `f.txt: invalid label: 1 labels cannot be stored for dataset "x" (nothing appended):
+  query "q1" doc "kb-9999": document "kb-9999" is not in the corpus`},
+		{name: "same pair twice in one file", data: `{"dataset":"x","query":"q1","doc":"d1","grade":1,"judge":"m","source":"llm","time":"2026-11-24T00:00:00Z"}` + "\n" +
+			`{"dataset":"x","query":"q1","doc":"d1","grade":2,"judge":"m","source":"llm","time":"2026-11-24T00:00:00Z"}` + "\n",
+			err: `f.txt: invalid label: 1 labels cannot be stored for dataset "x" (nothing appended):
+  query "q1" doc "d1": graded twice by "m": one grade per pair`},
 		{name: "unknown query", data: "q9 0 d1 1\n", err: "f.txt: "},
 		{name: "other dataset", data: `{"dataset":"y","query":"q1","doc":"d1","grade":1,"judge":"m","source":"llm","time":"2026-11-24T00:00:00Z"}` + "\n", err: "f.txt: "},
 	}

@@ -74,7 +74,7 @@ func TestFileJudge(t *testing.T) {
 	dir := t.TempDir()
 	qrels := filepath.Join(dir, "hidden.qrels")
 	os.WriteFile(qrels, []byte("q1 0 d7 2\nq2 0 d7 -1\nq1 0 d9 1\n"), 0o644)
-	f, err := judge.NewFile("demo", qrels, map[string]bool{"q1": true, "q2": true})
+	f, err := judge.NewFile(qrels, labels.Rules{Dataset: "demo", Queries: map[string]bool{"q1": true, "q2": true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,13 +87,24 @@ func TestFileJudge(t *testing.T) {
 	// BEIR tsv reads too.
 	beir := filepath.Join(dir, "test.tsv")
 	os.WriteFile(beir, []byte("query-id\tcorpus-id\tscore\nq1\td8\t1\n"), 0o644)
-	if f, err := judge.NewFile("demo", beir, nil); err != nil || f.Name() != "file:test.tsv" {
+	if f, err := judge.NewFile(beir, labels.Rules{Dataset: "demo"}); err != nil || f.Name() != "file:test.tsv" {
 		t.Fatalf("NewFile(beir): %v", err)
 	}
 	// Unknown query ids: the file is for another golden set.
-	_, err = judge.NewFile("demo", qrels, map[string]bool{"q1": true})
+	_, err = judge.NewFile(qrels, labels.Rules{Dataset: "demo", Queries: map[string]bool{"q1": true}})
 	if !errors.Is(err, judge.ErrUnknown) || !strings.Contains(err.Error(), `1 query ids are not in the golden set of dataset "demo": "q2"`) {
 		t.Fatalf("NewFile, unknown queries: %v", err)
+	}
+	// Grades the golden set's scale or corpus refuse: nothing judged.
+	for _, tc := range []struct{ data, want string }{
+		{"q1 0 d7 9\n", `query "q1" doc "d7": grade 9 is off the golden set's scale 0..3`},
+		{"q1 0 kb-9999 1\n", `query "q1" doc "kb-9999": document "kb-9999" is not in the corpus`},
+	} {
+		os.WriteFile(qrels, []byte(tc.data), 0o644)
+		_, err := judge.NewFile(qrels, labels.Rules{Dataset: "demo", Docs: map[string]bool{"d7": true}, MaxGrade: 3})
+		if !errors.Is(err, labels.ErrInvalid) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("NewFile(%q) = %v, want %q", tc.data, err, tc.want)
+		}
 	}
 }
 

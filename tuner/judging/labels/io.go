@@ -157,21 +157,45 @@ func parseJSONLabel(b []byte) (Label, error) {
 	return l, nil
 }
 
-// CheckKnown reports every label whose query is not in queries (nil: any
-// query) or whose dataset is not dataset, listing them all (at most 20
-// named, with a count of the rest), so that labels for another golden set
-// are never stored under this one.
-func CheckKnown(ls []Label, dataset string, queries map[string]bool) error {
+// Rules are what the labels of one import or one judge's run must
+// satisfy before any is appended, the golden-set reader's rules: the
+// dataset's, a query of its golden set, a document of its corpus, a
+// grade on its scale, and one grade per pair and judge.
+type Rules struct {
+	// Dataset is the dataset every label must be of.
+	Dataset string
+	// Queries are the golden set's query ids (nil: any query).
+	Queries map[string]bool
+	// Docs are the corpus's document ids (nil: no corpus to check).
+	Docs map[string]bool
+	// MaxGrade is the golden set's top grade (0: any grade Validate takes).
+	MaxGrade int
+}
+
+// Check reports every label that breaks r, listing them all (at most 20
+// named, with a count of the rest), wrapping ErrInvalid, so that labels
+// for another golden set, a document the corpus lacks, a grade off the
+// scale or a pair graded twice are never stored.
+func (r Rules) Check(ls []Label) error {
 	var bad []string
 	n := 0
+	seen := make(map[[3]string]bool, len(ls))
 	for _, l := range ls {
 		var why string
+		k := [3]string{l.Query, l.Doc, l.Judge}
 		switch {
-		case l.Dataset != dataset:
-			why = fmt.Sprintf("dataset %q is not %q", l.Dataset, dataset)
-		case queries != nil && !queries[l.Query]:
+		case l.Dataset != r.Dataset:
+			why = fmt.Sprintf("dataset %q is not %q", l.Dataset, r.Dataset)
+		case r.Queries != nil && !r.Queries[l.Query]:
 			why = fmt.Sprintf("query %q is not in the golden set", l.Query)
+		case r.Docs != nil && !r.Docs[l.Doc]:
+			why = fmt.Sprintf("document %q is not in the corpus", l.Doc)
+		case r.MaxGrade > 0 && (l.Grade < 0 || l.Grade > r.MaxGrade):
+			why = fmt.Sprintf("grade %d is off the golden set's scale 0..%d", l.Grade, r.MaxGrade)
+		case seen[k]:
+			why = fmt.Sprintf("graded twice by %q: one grade per pair", l.Judge)
 		default:
+			seen[k] = true
 			continue
 		}
 		n++
@@ -186,7 +210,7 @@ func CheckKnown(ls []Label, dataset string, queries map[string]bool) error {
 	if n > len(bad) {
 		more = fmt.Sprintf("\n  (and %d more)", n-len(bad))
 	}
-	return fmt.Errorf("%w: %d labels do not belong to dataset %q:\n  %s%s", ErrInvalid, n, dataset, strings.Join(bad, "\n  "), more)
+	return fmt.Errorf("%w: %d labels cannot be stored for dataset %q (nothing appended):\n  %s%s", ErrInvalid, n, r.Dataset, strings.Join(bad, "\n  "), more)
 }
 
 // Formats Write writes.

@@ -3,6 +3,7 @@ package labels_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -78,17 +79,55 @@ func TestQrels(t *testing.T) {
 	}
 }
 
-func TestCheckKnown(t *testing.T) {
-	ls := []labels.Label{lbl("q1", "d1", "a", labels.SourceHuman, 1, 0), lbl("q9", "d1", "a", labels.SourceHuman, 1, 0)}
-	ls = append(ls, labels.Label{Dataset: "scifact", Query: "q1", Doc: "d2"})
-	err := labels.CheckKnown(ls, "demo", map[string]bool{"q1": true})
-	if err == nil || !errors.Is(err, labels.ErrInvalid) ||
-		!strings.Contains(err.Error(), `2 labels do not belong to dataset "demo"`) ||
-		!strings.Contains(err.Error(), `query "q9" doc "d1": query "q9" is not in the golden set`) ||
-		!strings.Contains(err.Error(), `dataset "scifact" is not "demo"`) {
-		t.Fatalf("CheckKnown: %v", err)
+// TestRulesCheck: labels for another dataset, an unknown query, a
+// document the corpus lacks, a grade off the scale or a pair graded twice
+// by one judge are refused, every one named.
+func TestRulesCheck(t *testing.T) {
+	rules := labels.Rules{Dataset: "demo", Queries: map[string]bool{"q1": true, "q2": true}, Docs: map[string]bool{"d1": true, "d2": true}, MaxGrade: 3}
+	ok := lbl("q1", "d1", "a", labels.SourceHuman, 3, 0)
+	tests := []struct {
+		name  string
+		rules labels.Rules
+		ls    []labels.Label
+		want  []string
+	}{
+		{name: "all known", rules: rules, ls: []labels.Label{ok, lbl("q2", "d1", "a", labels.SourceHuman, 0, 0), lbl("q1", "d1", "b", labels.SourceHuman, 1, 0)}},
+		{name: "another dataset", rules: rules, ls: []labels.Label{{Dataset: "scifact", Query: "q1", Doc: "d2"}},
+			want: []string{`1 labels cannot be stored for dataset "demo"`, `dataset "scifact" is not "demo"`}},
+		{name: "unknown query", rules: rules, ls: []labels.Label{ok, lbl("q9", "d1", "a", labels.SourceHuman, 1, 0)},
+			want: []string{`query "q9" doc "d1": query "q9" is not in the golden set`}},
+		{name: "document not in the corpus", rules: rules, ls: []labels.Label{lbl("q1", "kb-9999", "a", labels.SourceHuman, 1, 0)},
+			want: []string{`query "q1" doc "kb-9999": document "kb-9999" is not in the corpus`}},
+		{name: "no corpus: any document", rules: labels.Rules{Dataset: "demo"}, ls: []labels.Label{lbl("q1", "kb-9999", "a", labels.SourceHuman, 1, 0)}},
+		{name: "grade above the scale", rules: rules, ls: []labels.Label{lbl("q1", "d2", "a", labels.SourceFile, 9, 0)},
+			want: []string{`grade 9 is off the golden set's scale 0..3`}},
+		{name: "same pair twice", rules: rules, ls: []labels.Label{ok, lbl("q1", "d1", "a", labels.SourceHuman, 2, 0)},
+			want: []string{`query "q1" doc "d1": graded twice by "a": one grade per pair`}},
+		{name: "many", rules: rules, ls: func() []labels.Label {
+			var ls []labels.Label
+			for i := range 25 {
+				ls = append(ls, lbl(fmt.Sprintf("x%d", i), "d1", "a", labels.SourceHuman, 1, 0))
+			}
+			return ls
+		}(), want: []string{"25 labels cannot be stored", "(and 5 more)"}},
 	}
-	if err := labels.CheckKnown(ls[:1], "demo", map[string]bool{"q1": true}); err != nil {
-		t.Fatal(err)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.rules.Check(tt.ls)
+			if len(tt.want) == 0 {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if !errors.Is(err, labels.ErrInvalid) {
+				t.Fatalf("Check = %v, want ErrInvalid", err)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q\nwant it to contain %q", err, w)
+				}
+			}
+		})
 	}
 }

@@ -66,7 +66,7 @@ func (s *Settings) JudgeLoop(spec string, l judging.JudgeLoop, queries []scoring
 	if !isFile {
 		return s.llmJudgeLoop(&l, texts, r)
 	}
-	f, err := judge.NewFile("", path, known)
+	f, err := judge.NewFile(path, labels.Rules{Queries: known})
 	if err != nil {
 		return nil, inputerr.Wrap(err)
 	}
