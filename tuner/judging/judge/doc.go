@@ -6,5 +6,5 @@
 // judge is the subpackage llm. Labels go to the store of
 // experiments/labels.
 //
-// Imports of ours: internal/trec, tuner/judging/labels.
+// Imports of ours: internal/jsonkeys, internal/trec, tuner/judging/labels.
 package judge

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/fusiontune/fusiontune/internal/jsonkeys"
 )
 
 // PoolEntry is one line of a pool file (written by `tune judge pool`):
@@ -23,9 +25,44 @@ type PoolEntry struct {
 	Where string `json:"-"`
 }
 
+// poolLine is a pool line as decoded: the numbers, optional in a pool
+// written by hand, as pointers, so that a zero given is told from none.
+type poolLine struct {
+	Dataset  string   `json:"dataset"`
+	Query    string   `json:"query"`
+	Doc      string   `json:"doc"`
+	Priority *float64 `json:"priority"`
+	Trials   *int     `json:"trials"`
+	BestRank *int     `json:"best_rank"`
+}
+
+// entry is the line's entry, or why its numbers are out of range:
+// priority >= 0, trials >= 1 and best_rank >= 1 when given.
+func (l poolLine) entry() (PoolEntry, string) {
+	e := PoolEntry{Dataset: l.Dataset, Query: l.Query, Doc: l.Doc}
+	var why []string
+	if l.Priority != nil {
+		if e.Priority = *l.Priority; e.Priority < 0 {
+			why = append(why, fmt.Sprintf("priority must be >= 0 (got %v)", e.Priority))
+		}
+	}
+	if l.Trials != nil {
+		if e.Trials = *l.Trials; e.Trials < 1 {
+			why = append(why, fmt.Sprintf("trials must be >= 1 (got %d)", e.Trials))
+		}
+	}
+	if l.BestRank != nil {
+		if e.BestRank = *l.BestRank; e.BestRank < 1 {
+			why = append(why, fmt.Sprintf("best_rank must be >= 1, ranks count from 1 (got %d)", e.BestRank))
+		}
+	}
+	return e, strings.Join(why, "; ")
+}
+
 // ReadPool reads a pool file's JSON lines in order. file names the input
 // in errors, which list every bad line as file:line: problem. A pair listed
-// twice is an error; an empty pool is not.
+// twice, a key given twice on a line, a negative priority and a rank or
+// trial count below 1 are errors; an empty pool is not.
 func ReadPool(r io.Reader, file string) ([]PoolEntry, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64*1024), 1024*1024)
@@ -47,13 +84,22 @@ func ReadPool(r io.Reader, file string) ([]PoolEntry, error) {
 		}
 		dec := json.NewDecoder(bytes.NewReader(b))
 		dec.DisallowUnknownFields()
-		var e PoolEntry
-		if err := dec.Decode(&e); err != nil {
+		var raw poolLine
+		if err := dec.Decode(&raw); err != nil {
 			bad("not a pool pair {\"dataset\",\"query\",\"doc\",...}: %v", err)
 			continue
 		}
 		if dec.More() {
 			bad("more than one JSON value on the line")
+			continue
+		}
+		if k, dup := jsonkeys.Duplicate(b); dup {
+			bad("key %q given twice", k)
+			continue
+		}
+		e, why := raw.entry()
+		if why != "" {
+			bad("%s", why)
 			continue
 		}
 		var missing []string

@@ -20,5 +20,5 @@
 // Labels travel as TREC qrels (grade only) or as the native JSONL, one
 // Label per line (ReadJSONL, WriteJSONL).
 //
-// Imports of ours: internal/sqldb, internal/trec.
+// Imports of ours: internal/jsonkeys, internal/sqldb, internal/trec.
 package labels

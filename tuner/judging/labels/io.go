@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fusiontune/fusiontune/internal/jsonkeys"
 	"github.com/fusiontune/fusiontune/internal/trec"
 )
 
@@ -127,6 +128,9 @@ func parseJSONLabel(b []byte) (Label, error) {
 	}
 	if dec.More() {
 		return Label{}, errors.New("more than one JSON value on the line")
+	}
+	if k, dup := jsonkeys.Duplicate(b); dup {
+		return Label{}, fmt.Errorf("key %q given twice", k)
 	}
 	var missing []string
 	for _, f := range []struct {

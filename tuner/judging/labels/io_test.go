@@ -44,7 +44,8 @@ func TestReadJSONLErrors(t *testing.T) {
 {"dataset":"demo","query":"q1","doc":"d1","grade":200,"judge":"alice","source":"human"}
 {"dataset":"demo","query":"q1","doc":"d1","grade":2,"judge":"alice","source":"human","extra":1}
 {"dataset":"demo","query":"q1","doc":"d1","grade":2,"judge":"alice","source":"human","time":"yesterday"}
-{"dataset":"demo","query":"q1","doc":"d1","gra`
+{"dataset":"demo","query":"q1","doc":"d1","gra
+{"dataset":"demo","query":"q1","doc":"d1","grade":2,"grade":3,"judge":"alice","source":"human"}`
 	_, err := labels.ReadJSONL(strings.NewReader(in), "l.jsonl")
 	for _, want := range []string{
 		"l.jsonl:3: missing source",
@@ -52,6 +53,7 @@ func TestReadJSONLErrors(t *testing.T) {
 		`l.jsonl:5: not a label object: json: unknown field "extra"`,
 		`l.jsonl:6: time "yesterday": want RFC 3339`,
 		"l.jsonl:7: not a label object: unexpected EOF",
+		`l.jsonl:8: key "grade" given twice`,
 	} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("ReadJSONL error %v\nlacks %q", err, want)
