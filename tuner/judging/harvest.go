@@ -69,6 +69,9 @@ func Harvest(ctx context.Context, r HarvestRequest, stdout, stderr io.Writer) er
 	for _, b := range res.Log.Bad {
 		fmt.Fprintln(stderr, "skipped:", b)
 	}
+	if res.Cleaned > 0 {
+		fmt.Fprintf(stderr, "warning: %d searches held control characters (NUL, line feeds, tabs) in their text: each replaced by a space in %s\n", res.Cleaned, r.Out)
+	}
 	if err := atomicfile.Write(r.Out, res.Golden, 0o644); err != nil {
 		return fmt.Errorf("harvest: %w", err)
 	}

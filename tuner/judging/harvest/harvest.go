@@ -53,9 +53,20 @@ type Query struct {
 // hyphen becoming a space, so they are one too.
 func Normalize(text string) string {
 	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
-		return unicode.IsSpace(r) || unicode.IsPunct(r) && r != '\'' && r != '’'
+		return unicode.IsSpace(r) || unicode.IsControl(r) || unicode.IsPunct(r) && r != '\'' && r != '’'
 	})
 	return strings.Join(words, " ")
+}
+
+// Clean returns text as a golden set may hold it: every control
+// character (NUL, line feed, tab, ...) a space, runs of spaces one,
+// the ends trimmed; changed is true when a control character was
+// replaced.
+func Clean(text string) (clean string, changed bool) {
+	if strings.IndexFunc(text, unicode.IsControl) < 0 {
+		return strings.TrimSpace(text), false
+	}
+	return strings.Join(strings.FieldsFunc(text, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }), " "), true
 }
 
 // QueryID is the stable id of a normalised query text.
@@ -97,7 +108,7 @@ func Group(searches []querylog.Event) ([]Query, int) {
 		if s.Time.After(q.Last) {
 			q.Last = s.Time
 		}
-		text := strings.TrimSpace(s.Query)
+		text, _ := Clean(s.Query)
 		if _, ok := a.firstAt[text]; !ok {
 			a.firstAt[text] = i
 		}

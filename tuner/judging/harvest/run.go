@@ -4,11 +4,16 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strings"
 	"time"
 
 	"github.com/fusiontune/fusiontune/internal/querylog"
 	"github.com/fusiontune/fusiontune/internal/userfile"
 )
+
+// ErrNoSearches marks logs without a search to harvest (empty, or only
+// lines skipped or texts that normalise to nothing).
+var ErrNoSearches = errors.New("no search to harvest")
 
 // Config is one harvest: the logs, the sample, the golden set to write.
 type Config struct {
@@ -26,9 +31,12 @@ type Config struct {
 
 // Result is what a harvest found and wrote.
 type Result struct {
-	Log       *querylog.Log
-	Distinct  int // distinct queries in the log
-	Blank     int // searches whose text normalises to nothing
+	Log      *querylog.Log
+	Distinct int // distinct queries in the log
+	Blank    int // searches whose text normalises to nothing
+	// Cleaned counts the searches whose text held control characters
+	// (NUL, line feeds), replaced by spaces in the golden set.
+	Cleaned   int
 	Sampled   []Query
 	Added     int // queries added to Out
 	Golden    []byte
@@ -56,6 +64,15 @@ func Run(c Config) (*Result, error) {
 	r := &Result{Log: log}
 	qs, blank := Group(log.Searches)
 	r.Distinct, r.Blank = len(qs), blank
+	if len(qs) == 0 && existing == nil {
+		return nil, fmt.Errorf("harvest: %w in %s (%d searches with a blank text, %d lines skipped): no golden set written",
+			ErrNoSearches, strings.Join(c.Logs, ", "), blank, len(log.Bad))
+	}
+	for _, s := range log.Searches {
+		if _, changed := Clean(s.Query); changed {
+			r.Cleaned++
+		}
+	}
 	have := map[string]bool{} // the ids the golden set written holds
 	if existing != nil {
 		if have, err = existingIDs(existing); err != nil {
