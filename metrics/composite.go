@@ -132,7 +132,7 @@ func (c Composite) Validate() error {
 		return errors.New("composite: no terms")
 	}
 	seen := map[string]bool{}
-	total := 0.0
+	total, abs := 0.0, 0.0
 	for _, t := range c.Terms {
 		n := t.Metric.String()
 		if seen[n] {
@@ -143,12 +143,22 @@ func (c Composite) Validate() error {
 			return fmt.Errorf("composite: weight of %q must be finite (got %v)", n, t.Weight)
 		}
 		total += t.Weight
+		abs += math.Abs(t.Weight)
 	}
 	if total == 0 {
 		return errors.New("composite: weights sum to zero")
 	}
+	if abs > MaxWeightSum {
+		// Scores, their differences and variances would overflow to
+		// infinity only when a trial is recorded.
+		return fmt.Errorf("composite: the weights' absolute values sum to %g, more than %g: scale them down (only their ratios rank trials)", abs, float64(MaxWeightSum))
+	}
 	return nil
 }
+
+// MaxWeightSum bounds the sum of a composite's absolute weights, so that
+// its value, differences and variances stay finite.
+const MaxWeightSum = 1e6
 
 // String returns the composite in the form ParseComposite reads.
 func (c Composite) String() string {

@@ -94,6 +94,10 @@ func TestParseComposite(t *testing.T) {
 		{"NDCG@10+Foo", "", `term 2: metric "Foo"`},
 		{"NDCG@10+ndcg@10", "", `"NDCG@10" listed twice`},
 		{"1*AP+-1*P@5", "", "weights sum to zero"},
+		{"1e308*NDCG@10+1e308*AP", "", "more than 1e+06: scale them down"},
+		{"1e999*NDCG@10", "", `weight must be a number (got "1e999")`},
+		{"600000*NDCG@10+-500000*AP", "", "sum to 1.1e+06, more than 1e+06"},
+		{"500000*NDCG@10+500000*AP", "500000*NDCG@10+500000*AP", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
