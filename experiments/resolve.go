@@ -199,8 +199,14 @@ func resolvePattern(l *problemList, rq *ResolvedQuery, j Judgment, docs []Docume
 		l.errorf(j.Pos, "doc_id_pattern", "query %q: pattern %q matches no document id with %s: %s", rq.ID, j.Pattern, j.Scope, scoped().why(j.Scope, outside))
 	case n == 0:
 		l.errorf(j.Pos, "doc_id_pattern", "query %q: pattern %q matches no document id", rq.ID, j.Pattern)
+	case n == len(docs) && n >= minWholeCorpus:
+		l.errorf(j.Pos, "doc_id_pattern", "query %q: pattern %q matches every one of the corpus's %d documents: a judgment grading everything tells no ranking apart (narrow the pattern)", rq.ID, j.Pattern, n)
 	}
 }
+
+// minWholeCorpus is the smallest corpus in which a judgment matching every
+// document is refused (in a corpus of one or two it may be meant).
+const minWholeCorpus = 3
 
 // resolveSubstring judges, for query rq, every passage of the corpus (cx)
 // holding judgment j's passage_substring: found nowhere is an error, in
@@ -216,6 +222,8 @@ func resolveSubstring(l *problemList, rq *ResolvedQuery, j Judgment, cx *corpusI
 		l.errorf(j.Pos, "passage_substring", "query %q: excerpt %q not found in any document with %s: %s", rq.ID, j.Substring, j.Scope, scoped().why(j.Scope, distinctDocs(all)))
 	case len(hit) == 0:
 		l.errorf(j.Pos, "passage_substring", "query %q: excerpt %q not found in any document", rq.ID, j.Substring)
+	case len(hit) == len(cx.docs) && len(hit) >= minWholeCorpus:
+		l.errorf(j.Pos, "passage_substring", "query %q: excerpt %q found in every one of the corpus's %d documents: a judgment grading everything tells no ranking apart (quote a longer excerpt)", rq.ID, j.Substring, len(hit))
 	case len(hit) > 1:
 		l.warnf(j.Pos, "passage_substring", "query %q: excerpt %q found in %d documents (%s); all are judged", rq.ID, j.Substring, len(hit), abbreviate(hit, 5))
 	}

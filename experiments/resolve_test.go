@@ -196,3 +196,38 @@ func TestResolveRandomExcerpts(t *testing.T) {
 		}
 	}
 }
+
+// TestResolveWholeCorpus: a doc_id_pattern or passage_substring matching
+// every document of a corpus (of three or more) grades everything alike
+// and is refused; in a smaller corpus, or matching fewer, it is kept.
+func TestResolveWholeCorpus(t *testing.T) {
+	three := []experiments.Document{{ID: "kb-1", Text: "the boiler"}, {ID: "kb-2", Text: "the pipe"}, {ID: "kb-3", Text: "the radiator"}}
+	tests := []struct {
+		name string
+		docs []experiments.Document
+		j    experiments.Judgment
+		want string
+	}{
+		{name: "pattern", docs: three, j: experiments.Judgment{Pattern: ".*", Grade: 1, Pos: "g.json:4:9"},
+			want: `g.json:4:9: doc_id_pattern: query "q1": pattern ".*" matches every one of the corpus's 3 documents`},
+		{name: "substring", docs: three, j: experiments.Judgment{Substring: "the", Grade: 1, Pos: "g.json:5:9"},
+			want: `g.json:5:9: passage_substring: query "q1": excerpt "the" found in every one of the corpus's 3 documents`},
+		{name: "pattern matching fewer", docs: three, j: experiments.Judgment{Pattern: "kb-[12]", Grade: 1}},
+		{name: "small corpus", docs: three[:2], j: experiments.Judgment{Pattern: "kb-.*", Grade: 1}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			gs := &experiments.GoldenSet{Queries: []experiments.Query{judged("q1", tt.j)}}
+			_, err := gs.Resolve(tt.docs)
+			if tt.want == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error %v\nwant %q", err, tt.want)
+			}
+		})
+	}
+}
