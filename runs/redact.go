@@ -2,6 +2,8 @@ package runs
 
 import (
 	"encoding/base64"
+	"encoding/json"
+	htmlpkg "html"
 	"io"
 	"net/url"
 	"regexp"
@@ -48,6 +50,25 @@ func (r *Redactor) AddURLPassword(raw string) {
 	}
 }
 
+// AddURLPasswordsIn adds the password of every URL among the strings of
+// v (maps and lists as decoded from JSON or YAML: a run's settings).
+func (r *Redactor) AddURLPasswordsIn(v any) {
+	switch x := v.(type) {
+	case string:
+		if strings.Contains(x, "://") && strings.Contains(x, "@") {
+			r.AddURLPassword(x)
+		}
+	case map[string]any:
+		for _, e := range x {
+			r.AddURLPasswordsIn(e)
+		}
+	case []any:
+		for _, e := range x {
+			r.AddURLPasswordsIn(e)
+		}
+	}
+}
+
 // AddHeader registers header values (an Authorization header's
 // "<scheme> <credential>"): like Add, but the credential after any scheme
 // word is a part of its own, known scheme or not.
@@ -57,9 +78,14 @@ func (r *Redactor) add(anyScheme bool, secrets []string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, secret := range secrets {
-		for _, s := range secretParts(secret, anyScheme) {
-			if len(s) >= MinSecretLen && !r.has(s) {
-				r.secrets = append(r.secrets, s)
+		for _, part := range secretParts(secret, anyScheme) {
+			if len(part) < MinSecretLen {
+				continue
+			}
+			for _, s := range Echoes(part) {
+				if !r.has(s) {
+					r.secrets = append(r.secrets, s)
+				}
 			}
 		}
 	}
@@ -124,6 +150,57 @@ func secretParts(secret string, anyScheme bool) []string {
 	}
 	return parts
 }
+
+// Echoes returns the forms in which a service or a file may echo secret
+// s: as it is; URL-encoded (query and path escaping, %xx in either case);
+// JSON-escaped (also with "\/" for "/", and with <, >, & as \u00xx);
+// HTML-escaped (also with "&#43;" for "+", as html/template writes it);
+// each of these JSON-escaped once more (an echo inside an error message
+// inside a JSON record); and all of them lower- and upper-cased. Every
+// form is redacted.
+func Echoes(s string) []string {
+	lowerHex := func(v string) string {
+		return percentHex.ReplaceAllStringFunc(v, strings.ToLower)
+	}
+	plain := []string{s}
+	for _, e := range []string{url.QueryEscape(s), url.PathEscape(s)} {
+		plain = append(plain, e, lowerHex(e))
+	}
+	for _, html := range []bool{false, true} {
+		j := jsonEscape(s, html)
+		plain = append(plain, j, strings.ReplaceAll(j, "/", `\/`))
+	}
+	h := htmlpkg.EscapeString(s)
+	plain = append(plain, h, strings.ReplaceAll(h, "+", "&#43;"))
+	for _, v := range plain[:len(plain):len(plain)] {
+		plain = append(plain, jsonEscape(v, false), jsonEscape(v, true))
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, v := range plain {
+		for _, c := range []string{v, strings.ToLower(v), strings.ToUpper(v)} {
+			if !seen[c] {
+				seen[c] = true
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// jsonEscape is s as a JSON string holds it, without the quotes (<, > and
+// & as \u00xx with html).
+func jsonEscape(s string, html bool) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(html)
+	enc.Encode(s) // a string always encodes
+	q := strings.TrimSpace(b.String())
+	return q[1 : len(q)-1]
+}
+
+// percentHex is a %xx escape.
+var percentHex = regexp.MustCompile(`%[0-9A-F]{2}`)
 
 // String returns s with every secret replaced.
 func (r *Redactor) String(s string) string {

@@ -2,6 +2,7 @@ package runs_test
 
 import (
 	"encoding/base64"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -112,4 +113,46 @@ func TestRunFilesRedacted(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// TestRedactorEchoes: a secret echoed URL-encoded, JSON-escaped (once or
+// inside another JSON string), HTML-escaped or case-changed is redacted
+// like the secret itself.
+func TestRedactorEchoes(t *testing.T) {
+	const token = "sk+live/4e1b7c9d<2a6f>08e3"
+	r := runs.NewRedactor("Bearer " + token)
+	for _, echo := range []string{
+		token,
+		url.QueryEscape(token),
+		strings.ToLower(url.QueryEscape(token)),
+		url.PathEscape(token),
+		`sk+live\/4e1b7c9d<2a6f>08e3`,
+		`sk+live/4e1b7c9d\u003c2a6f\u003e08e3`,
+		`sk+live\\/4e1b7c9d<2a6f>08e3`,
+		"sk+live/4e1b7c9d&lt;2a6f&gt;08e3",
+		"sk&#43;live/4e1b7c9d&lt;2a6f&gt;08e3",
+		strings.ToLower(token),
+		strings.ToUpper(token),
+	} {
+		in := `{"error":"invalid key ` + echo + `"}`
+		if got := r.String(in); got != `{"error":"invalid key `+runs.Redacted+`"}` {
+			t.Errorf("echo %q: redacted to %q", echo, got)
+		}
+	}
+	if got := r.String("sk+live and 4e1b7c9d alone"); got != "sk+live and 4e1b7c9d alone" {
+		t.Errorf("parts of no secret redacted: %q", got)
+	}
+}
+
+// TestAddURLPasswordsIn: the password of every URL among settings values
+// is a secret.
+func TestAddURLPasswordsIn(t *testing.T) {
+	r := runs.NewRedactor()
+	r.AddURLPasswordsIn(map[string]any{
+		"dataset": map[string]any{"labels": "postgres://u:secretpw@db/labels"},
+		"judge":   []any{"http://user:pw123456@127.0.0.1:1/v1", "plain"},
+	})
+	if got := r.String("secretpw pw123456 plain"); got != runs.Redacted+" "+runs.Redacted+" plain" {
+		t.Errorf("redacted: %q", got)
+	}
 }

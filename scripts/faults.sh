@@ -15,6 +15,7 @@ scenarios=(
 	"./cmd/tune|TestHTTPSweepsShareNoService|two sweeps (and a worker) on one service's config: the second refuses, naming the holder"
 	"./cmd/tune|TestTempFilesBesideDestination|index cache on another filesystem (unusable TMPDIR): temporaries built beside their destination"
 	"./cmd/tune|TestEchoedCredentialRedacted|a service echoing the bare token of 'Bearer sk-…': redacted in every file and stream"
+	"./cmd/tune|TestEchoedEncodedCredentialRedacted|a service echoing the token URL-encoded, JSON-escaped (\\/) and case-changed: no form of it in any file or stream"
 	"./cmd/tune|TestFaultStatsInterrupted|statistics interrupted by SIGINT: stop within a second, run marked interrupted, --resume redoes them"
 	"./cmd/tune|TestFaultStatsKilled|tune SIGKILLed during the statistics: run left analysing (not done) without a leaderboard; --resume finishes it without running a trial again"
 	"./backend/engine|TestServerQueryLimits|TestServerBodyLimit|TestServerConcurrencyLimit|tune serve: oversized queries, bodies and overflowing weights get 400, concurrency bounded"

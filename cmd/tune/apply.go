@@ -50,7 +50,7 @@ func runRollback(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	s, err := settingsOf(fs)
+	s, err := a.settingsOf(fs)
 	if err != nil {
 		return err
 	}

@@ -26,7 +26,7 @@ func runCheckQuality(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	s, err := settingsOf(fs)
+	s, err := a.settingsOf(fs)
 	if err != nil {
 		return err
 	}

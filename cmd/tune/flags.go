@@ -1,6 +1,11 @@
 package main
 
-import "github.com/fusiontune/fusiontune/cmd/tune/internal/cli"
+import (
+	"encoding/json"
+
+	"github.com/fusiontune/fusiontune/cmd/tune/internal/cli"
+	"github.com/fusiontune/fusiontune/runs"
+)
 
 // The flags many commands share, bound to their settings keys.
 var (
@@ -13,7 +18,22 @@ var (
 )
 
 // settingsOf merges and validates the settings for a parsed command line:
-// --config names the file, the flags bound to keys override them.
-func settingsOf(p *cli.Parsed) (*settings, error) {
-	return loadSettings(p.Str("config"), p.FlagSet, p.Keys())
+// --config names the file, the flags bound to keys override them. The
+// password of every URL they hold (a label store, a judge, a service)
+// joins the secrets redacted from everything the command writes.
+func (a *app) settingsOf(p *cli.Parsed) (*settings, error) {
+	s, err := loadSettings(p.Str("config"), p.FlagSet, p.Keys())
+	if err != nil {
+		return nil, err
+	}
+	data, err := runs.MarshalJSON(s.Settings)
+	if err != nil {
+		return nil, err
+	}
+	var v any
+	if err := json.Unmarshal(data, &v); err != nil {
+		return nil, err
+	}
+	a.secrets.AddURLPasswordsIn(v)
+	return s, nil
 }

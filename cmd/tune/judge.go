@@ -47,7 +47,7 @@ func (a *app) parseJudge(spec cli.Spec, args []string) (*cli.Parsed, *judging.En
 	if err != nil {
 		return nil, nil, err
 	}
-	s, err := settingsOf(fs)
+	s, err := a.settingsOf(fs)
 	if err != nil {
 		return nil, nil, err
 	}

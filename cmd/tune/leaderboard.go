@@ -113,7 +113,7 @@ func (a *app) openRun(p *cli.Parsed, ref string) (*settings, *runs.Store, *runs.
 // openSettingsStore loads the settings and opens their runs directory,
 // warning of an interrupted promotion.
 func (a *app) openSettingsStore(p *cli.Parsed) (*settings, *runs.Store, error) {
-	s, err := settingsOf(p)
+	s, err := a.settingsOf(p)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -21,7 +21,7 @@ func runPlan(ctx context.Context, a *app, args []string) error {
 		return err
 	}
 	if fs.NArg() == 0 {
-		s, err := settingsOf(fs)
+		s, err := a.settingsOf(fs)
 		if err != nil {
 			return err
 		}

@@ -2,6 +2,7 @@ package main_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"hash/fnv"
 	"io"
 	"io/fs"
@@ -177,6 +178,43 @@ func TestRunPaths(t *testing.T) {
 // stdout or stderr, while the redacted error is visibly there.
 func TestEchoedCredentialRedacted(t *testing.T) {
 	const token = "sk-live-4e1b7c9d2a6f08e3"
+	checkEchoRedacted(t, token, func(_ int64, cred string) string { return "invalid credentials: " + cred },
+		[]string{token[3:]}, "invalid credentials: "+runsRedacted)
+}
+
+// TestEchoedEncodedCredentialRedacted: as TestEchoedCredentialRedacted,
+// the service echoing the token URL-encoded (%2B, %2f), JSON-escaped
+// ("\/") and case-changed, in turn: no form of it is written anywhere.
+func TestEchoedEncodedCredentialRedacted(t *testing.T) {
+	const token = "sk+live/4e1b7c9d2a6f08e3Q"
+	forms := []string{
+		url.QueryEscape(token), strings.ToLower(url.QueryEscape(token)), strings.ReplaceAll(token, "/", `\/`),
+		strings.ToLower(token), strings.ToUpper(token), "4e1b7c9d2a6f08e3", "4E1B7C9D2A6F08E3",
+	}
+	echo := func(n int64, cred string) string {
+		switch n % 5 {
+		case 0:
+			return "bad key " + url.QueryEscape(cred)
+		case 1:
+			return "bad key " + strings.ToLower(url.QueryEscape(cred))
+		case 2:
+			return "bad key " + strings.ReplaceAll(cred, "/", `\/`)
+		case 3:
+			return "bad key " + strings.ToLower(cred)
+		}
+		return "bad key " + strings.ToUpper(cred)
+	}
+	checkEchoRedacted(t, token, echo, forms, "bad key "+runsRedacted)
+}
+
+// checkEchoRedacted runs a sweep on an http service authenticated with
+// SEARCH_AUTH='Bearer <token>' (backend.search.headers_env) that answers
+// every fourth request 401 with a JSON error echo(n, credential) (n
+// counts the refusals): none of forms appears in any file of the run
+// directory (trials, per-query records, leaderboard, report, logs) nor
+// on stdout or stderr, while shown (the redacted error) is visibly there.
+func checkEchoRedacted(t *testing.T, token string, echo func(n int64, cred string) string, forms []string, shown string) {
+	t.Helper()
 	e := newSweepEnv(t, "")
 	e.env = append(e.env, "SEARCH_AUTH=Bearer "+token)
 	svc := startForeignService(t, e)
@@ -189,10 +227,12 @@ func TestEchoedCredentialRedacted(t *testing.T) {
 	var requests, refused atomic.Int64
 	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if requests.Add(1)%4 == 0 {
-			refused.Add(1)
+			n := refused.Add(1)
+			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(http.StatusUnauthorized)
 			cred := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
-			json.NewEncoder(w).Encode(map[string]string{"error": "invalid credentials: " + cred})
+			// Written by hand: an escaped "\/" is kept as the service sent it.
+			fmt.Fprintf(w, "{\"error\": \"%s\"}\n", echo(n, cred))
 			return
 		}
 		forward.ServeHTTP(w, r)
@@ -208,11 +248,11 @@ func TestEchoedCredentialRedacted(t *testing.T) {
 	e.write("tune.yaml", strings.Replace(string(settings), "http://"+svc.addr+"/search", proxy.URL+"/search", 1)+"eval: {retries: 0}\n")
 	exp := e.write("exp.json", threeTrials)
 	stdout, stderr, code := e.run("--experiments", exp)
-	if code == 2 || refused.Load() == 0 {
+	if code == 2 || refused.Load() < 5 {
 		t.Fatalf("exit %d, %d requests refused: the test proves nothing\n%s\n%s", code, refused.Load(), stdout, stderr)
 	}
 	svc.checkAsFound(t)
-	shown := false
+	seen := false
 	files := map[string]bool{}
 	filepath.WalkDir(e.dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -225,25 +265,58 @@ func TestEchoedCredentialRedacted(t *testing.T) {
 		}
 		rel, _ := filepath.Rel(e.dir, p)
 		files[filepath.Base(rel)] = true
-		if strings.Contains(string(data), token[3:]) {
-			t.Errorf("the token is written to %s", rel)
+		for _, f := range forms {
+			if i := strings.Index(string(data), f); i >= 0 {
+				t.Errorf("the token is written to %s as %q: …%s…", rel, f, data[max(i-40, 0):min(i+len(f)+20, len(data))])
+			}
 		}
-		shown = shown || strings.Contains(string(data), "invalid credentials: "+runsRedacted)
+		seen = seen || strings.Contains(string(data), shown)
 		return nil
 	})
-	for _, want := range []string{"leaderboard.json", "report.html"} {
+	for _, want := range []string{"leaderboard.json", "report.html", "000.queries.jsonl"} {
 		if !files[want] {
 			t.Errorf("no %s written: the test does not cover it (files: %v)", want, files)
 		}
 	}
-	if !shown && !strings.Contains(stderr, "invalid credentials: "+runsRedacted) {
+	if !seen && !strings.Contains(stderr, shown) {
 		t.Errorf("the redacted error is shown nowhere\n%s", stderr)
 	}
 	for name, out := range map[string]string{"stdout": stdout, "stderr": stderr} {
-		if strings.Contains(out, token[3:]) {
-			t.Errorf("the token is on %s:\n%s", name, out)
+		for _, f := range forms {
+			if strings.Contains(out, f) {
+				t.Errorf("the token is on %s as %q:\n%s", name, f, out)
+			}
 		}
 	}
 }
 
 const runsRedacted = "[redacted]"
+
+// TestSettingsURLPasswordsRedacted: a password in a URL of the settings
+// (here judge.url) is written neither to the run's settings.json, which
+// keeps the URL with the password redacted, nor anywhere else.
+func TestSettingsURLPasswordsRedacted(t *testing.T) {
+	const pw = "pw99-hunter-secret"
+	e := newSweepEnv(t, "runs_dir: runs\njudge:\n  url: http://user:"+pw+"@127.0.0.1:9/v1\n  model: m\n")
+	exp := e.write("exp.json", threeTrials)
+	dir, stdout, stderr := e.newRun(t, "--experiments", exp)
+	settings, err := os.ReadFile(filepath.Join(dir, "settings.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(settings), "http://user:"+runsRedacted+"@127.0.0.1:9/v1") {
+		t.Errorf("settings.json does not keep the URL with its password redacted:\n%s", settings)
+	}
+	filepath.WalkDir(filepath.Join(e.dir, "runs"), func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		if data, _ := os.ReadFile(p); strings.Contains(string(data), pw) {
+			t.Errorf("the password is written to %s", p)
+		}
+		return nil
+	})
+	if strings.Contains(stdout+stderr, pw) {
+		t.Errorf("the password is shown:\n%s\n%s", stdout, stderr)
+	}
+}

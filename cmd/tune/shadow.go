@@ -39,7 +39,7 @@ func runShadow(ctx context.Context, a *app, args []string) error {
 	if err := r.Check(); err != nil {
 		return err
 	}
-	s, err := settingsOf(fs)
+	s, err := a.settingsOf(fs)
 	if err != nil {
 		return err
 	}

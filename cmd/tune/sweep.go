@@ -83,7 +83,7 @@ func (a *app) sweep(ctx context.Context, cmd string, args []string) error {
 	if err != nil {
 		return err
 	}
-	s, err := settingsOf(fs)
+	s, err := a.settingsOf(fs)
 	if err != nil {
 		return err
 	}

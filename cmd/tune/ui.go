@@ -25,7 +25,7 @@ func runUI(ctx context.Context, a *app, args []string) error {
 	if msg := engine.CheckListen(listen); msg != "" {
 		return usageErrorf("ui: --listen: %s", msg)
 	}
-	s, err := settingsOf(fs)
+	s, err := a.settingsOf(fs)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,9 @@
 package secrets
 
-import "strings"
+import (
+	"net/url"
+	"strings"
+)
 
 // IsKey reports whether a setting or environment variable named k holds a
 // secret value (key, token, secret, password, auth). A name ending in _env
@@ -32,10 +35,13 @@ func IsPlace(name string) bool {
 }
 
 // RedactKeys returns v (maps and lists as decoded from JSON or YAML) with
-// every value whose key looks secret (IsKey) replaced by "[redacted]", for
-// a run's snapshot of its settings.
+// every value whose key looks secret (IsKey) replaced by "[redacted]", and
+// the password of every URL (postgres://user:PW@host/db) replaced by
+// "[redacted]" too (RedactURL), for a run's snapshot of its settings.
 func RedactKeys(v any) any {
 	switch x := v.(type) {
+	case string:
+		return RedactURL(x)
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		for k, e := range x {
@@ -54,4 +60,31 @@ func RedactKeys(v any) any {
 		return out
 	}
 	return v
+}
+
+// RedactURL returns s with the password of the URL it is replaced by
+// "[redacted]" (the rest as written); s itself when it is no URL with a
+// password.
+func RedactURL(s string) string {
+	if !strings.Contains(s, "://") || !strings.Contains(s, "@") {
+		return s
+	}
+	u, err := url.Parse(s)
+	if err != nil || u.User == nil {
+		return s
+	}
+	if _, ok := u.User.Password(); !ok {
+		return s
+	}
+	start := strings.Index(s, "://") + len("://")
+	authority := s[start : start+strings.IndexAny(s[start:]+"/", "/?#")]
+	at := strings.LastIndex(authority, "@")
+	if at < 0 {
+		return s
+	}
+	colon := strings.Index(authority[:at], ":")
+	if colon < 0 {
+		return s
+	}
+	return s[:start+colon+1] + "[redacted]" + s[start+at:]
 }
