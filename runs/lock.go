@@ -9,6 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/fusiontune/fusiontune/internal/atomicfile"
 )
 
 // ErrLocked is wrapped by the error Acquire returns when another live
@@ -170,10 +172,20 @@ func (s *Store) Lock(args []string) (*Lock, error) {
 }
 
 // ConfigLockPath is the lock file guarding a production config: a hidden
-// file beside it (the config itself is replaced by rename, so it cannot
-// carry the lock).
+// file beside the file config resolves to (a symbolic link to it, or to
+// its directory, leads to the same lock, as a write through the link
+// reaches the same file: see atomicfile.Target). The config itself is
+// replaced by rename, a new inode each time, so neither it nor its inode
+// can carry the lock.
 func ConfigLockPath(config string) string {
-	return filepath.Join(filepath.Dir(config), "."+filepath.Base(config)+".lock")
+	real := atomicfile.Target(config)
+	if dir, err := filepath.EvalSymlinks(filepath.Dir(real)); err == nil {
+		real = filepath.Join(dir, filepath.Base(real))
+	}
+	if abs, err := filepath.Abs(real); err == nil {
+		real = abs
+	}
+	return filepath.Join(filepath.Dir(real), "."+filepath.Base(real)+".lock")
 }
 
 // LockConfig takes the lock of a backend's config file: one tuner at a

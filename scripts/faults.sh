@@ -13,6 +13,7 @@ cd "$(dirname "$0")/.."
 scenarios=(
 	"./cmd/tune|TestFaultPromotionKilled|SIGKILL during tune apply's verification: tune rollback restores the config (journal written ahead)"
 	"./cmd/tune|TestHTTPSweepsShareNoService|two sweeps (and a worker) on one service's config: the second refuses, naming the holder"
+	"./cmd/tune|TestSweepsShareNoServiceThroughSymlink|a second sweep on the service's config through a symlink: refused (the lock is the file's); the link stays a link"
 	"./cmd/tune|TestTempFilesBesideDestination|index cache on another filesystem (unusable TMPDIR): temporaries built beside their destination"
 	"./cmd/tune|TestEchoedCredentialRedacted|a service echoing the bare token of 'Bearer sk-…': redacted in every file and stream"
 	"./cmd/tune|TestEchoedEncodedCredentialRedacted|a service echoing the token URL-encoded, JSON-escaped (\\/) and case-changed: no form of it in any file or stream"

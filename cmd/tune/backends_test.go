@@ -430,3 +430,55 @@ func TestHTTPSweepsShareNoService(t *testing.T) {
 	}
 	svc.checkAsFound(t)
 }
+
+// TestSweepsShareNoServiceThroughSymlink: a second sweep naming the
+// service's config through a symbolic link is refused while the first
+// runs (the lock is the file's, not the path's); a sweep through the link
+// leaves it a link, the service's config restored byte for byte.
+func TestSweepsShareNoServiceThroughSymlink(t *testing.T) {
+	e := newSweepEnv(t, "")
+	e.env = append(e.env, "SEARCH_AUTH=Bearer secret-value-123")
+	svc := startForeignService(t, e)
+	if err := os.Mkdir(filepath.Join(e.dir, "other"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(e.dir, "other", "live.yaml")
+	if err := os.Symlink("../search.yaml", link); err != nil {
+		t.Fatal(err)
+	}
+	settings, err := os.ReadFile(filepath.Join(e.dir, "tune.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	linked := e.write("linked.yaml", strings.Replace(string(settings), "config: search.yaml", "config: "+link, 1))
+	if linked == "" || !strings.Contains(string(settings), "config: search.yaml") {
+		t.Fatalf("the settings name no config: search.yaml:\n%s", settings)
+	}
+	exp := longExperiment(e)
+	first, _, ferr := e.command("--experiments", exp, "--mode", "live")
+	if err := first.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer first.Process.Kill()
+	for deadline := time.Now().Add(2 * time.Minute); len(e.runDirs()) != 1; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no run of the first sweep\n%s", ferr)
+		}
+	}
+
+	_, stderr, code := e.run("--config", linked, "--experiments", exp, "--mode", "live", "--runs-dir", "other-runs")
+	if code != 1 || !strings.Contains(stderr, "is in use by another tuner (pid "+strconv.Itoa(first.Process.Pid)) {
+		t.Errorf("second sweep through a symlink: exit %d, want 1 naming the first sweep\n%s", code, stderr)
+	}
+	if err := first.Wait(); err != nil {
+		t.Fatalf("first sweep: %v\n%s", err, ferr)
+	}
+	svc.checkAsFound(t)
+	if _, stderr, code := e.run("--config", linked, "--experiments", e.write("exp.json", threeTrials), "--runs-dir", "other-runs"); code != 0 {
+		t.Fatalf("sweep through the link: exit %d\n%s", code, stderr)
+	}
+	if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link is no longer a link after a sweep through it (%v)", err)
+	}
+	svc.checkAsFound(t)
+}

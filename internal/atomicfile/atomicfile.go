@@ -1,14 +1,24 @@
 package atomicfile
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
 )
 
 // Write replaces path with data (file mode perm), atomically and durably:
 // the file and the directory entry are fsynced, so a crash leaves either
 // the old file or the new one.
+//
+// Every write here goes through a symbolic link at path (its target is
+// replaced and the link kept, as editors do), and first removes the
+// temporaries an earlier, killed writer of path left beside its target
+// (Stale).
 func Write(path string, data []byte, perm os.FileMode) error {
 	return write(path, data, perm, true)
 }
@@ -38,7 +48,11 @@ func write(path string, data []byte, perm os.FileMode, durable bool) error {
 }
 
 func writeFile(path string, data []byte, perm os.FileMode, durable, removeFirst bool) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	path = Target(path)
+	for _, stale := range Stale(path) {
+		os.Remove(stale)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), tempPrefix(path)+strconv.Itoa(os.Getpid())+"-*")
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
@@ -79,4 +93,67 @@ func writeFile(path string, data []byte, perm os.FileMode, durable, removeFirst 
 		}
 	}
 	return nil
+}
+
+// Target is the file a write to path replaces: path itself, or the file a
+// symbolic link at path points to (followed to the end; a dangling link's
+// target as written), so that the link stays a link.
+func Target(path string) string {
+	st, err := os.Lstat(path)
+	if err != nil || st.Mode()&os.ModeSymlink == 0 {
+		return path
+	}
+	if t, err := filepath.EvalSymlinks(path); err == nil {
+		return t
+	}
+	link, err := os.Readlink(path)
+	if err != nil {
+		return path
+	}
+	if !filepath.IsAbs(link) {
+		link = filepath.Join(filepath.Dir(path), link)
+	}
+	return link
+}
+
+// tempPrefix starts the name of every temporary a write of path makes
+// beside it; the writer's process id and a random suffix follow.
+func tempPrefix(path string) string { return "." + filepath.Base(path) + ".tmp-" }
+
+// Stale lists the temporaries beside path that a write of path left when
+// its process died before renaming them into place (killed mid-write):
+// those whose writer's process is gone, and those of an unknown writer
+// older than StaleAge. A live writer's temporary is never listed.
+func Stale(path string) []string {
+	prefix := tempPrefix(path)
+	matches, _ := filepath.Glob(filepath.Join(filepath.Dir(path), globEscape(prefix)+"*"))
+	var out []string
+	for _, m := range matches {
+		rest := strings.TrimPrefix(filepath.Base(m), prefix)
+		pidText, _, ok := strings.Cut(rest, "-")
+		if pid, err := strconv.Atoi(pidText); ok && err == nil && pid > 0 {
+			if pid != os.Getpid() && !alive(pid) {
+				out = append(out, m)
+			}
+			continue
+		}
+		if st, err := os.Lstat(m); err == nil && st.Mode().IsRegular() && time.Since(st.ModTime()) > StaleAge {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// StaleAge is the age past which a temporary of unknown writer is stale.
+const StaleAge = time.Hour
+
+// alive reports whether process pid exists (signal 0 is only a check).
+func alive(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+// globEscape escapes the pattern characters of s for filepath.Glob.
+func globEscape(s string) string {
+	return strings.NewReplacer(`\`, `\\`, "*", `\*`, "?", `\?`, "[", `\[`).Replace(s)
 }

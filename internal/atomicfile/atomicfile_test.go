@@ -1,10 +1,13 @@
 package atomicfile_test
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fusiontune/fusiontune/internal/atomicfile"
 )
@@ -50,5 +53,83 @@ func TestWriters(t *testing.T) {
 				t.Errorf("a missing directory: %v, want an error naming %s", err, missing)
 			}
 		})
+	}
+}
+
+// TestWriteThroughSymlink: writing to a symbolic link replaces its
+// target's content and keeps the link a link (a dangling one too).
+func TestWriteThroughSymlink(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "real", "search.yaml")
+	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(target, []byte("old\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "search.yaml")
+	if err := os.Symlink("real/search.yaml", link); err != nil {
+		t.Fatal(err)
+	}
+	dangling := filepath.Join(dir, "next.yaml")
+	if err := os.Symlink("real/next.yaml", dangling); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []struct {
+		name  string
+		write func(string, []byte, os.FileMode) error
+	}{{"Write", atomicfile.Write}, {"Replace", atomicfile.Replace}, {"Renew", atomicfile.Renew}} {
+		for _, p := range []string{link, dangling} {
+			if err := w.write(p, []byte(w.name+"\n"), 0o644); err != nil {
+				t.Fatalf("%s(%s): %v", w.name, p, err)
+			}
+			if st, err := os.Lstat(p); err != nil || st.Mode()&os.ModeSymlink == 0 {
+				t.Errorf("%s(%s): the link is no longer a link (%v)", w.name, p, err)
+			}
+			if got, err := os.ReadFile(p); err != nil || string(got) != w.name+"\n" {
+				t.Errorf("%s(%s): read %q, %v", w.name, p, got, err)
+			}
+		}
+	}
+	if got, _ := os.ReadFile(target); string(got) != "Renew\n" {
+		t.Errorf("target holds %q", got)
+	}
+}
+
+// TestStaleTemporaries: a temporary left by a writer that died is removed
+// by the next write of the same file; a live writer's is kept, as is a
+// recent one of unknown writer.
+func TestStaleTemporaries(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "golden.json")
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]bool{ // name: removed by the next write
+		fmt.Sprintf(".golden.json.tmp-%d-123", dead.Process.Pid): true,
+		fmt.Sprintf(".golden.json.tmp-%d-456", os.Getppid()):     false,
+		".golden.json.tmp-3819238123":                            true, // unknown writer, old
+		".golden.json.tmp-77":                                    false,
+		fmt.Sprintf(".other.json.tmp-%d-1", dead.Process.Pid):    false, // another file's
+	}
+	old := time.Now().Add(-2 * atomicfile.StaleAge)
+	for name := range files {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte("partial"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if name == ".golden.json.tmp-3819238123" {
+			os.Chtimes(p, old, old)
+		}
+	}
+	if err := atomicfile.Write(path, []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, removed := range files {
+		_, err := os.Stat(filepath.Join(dir, name))
+		if removed != os.IsNotExist(err) {
+			t.Errorf("%s: removed %v, want %v", name, os.IsNotExist(err), removed)
+		}
 	}
 }
