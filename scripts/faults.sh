@@ -29,6 +29,7 @@ scenarios=(
 	"./cmd/tune|TestFaultMatrixProcessKind|a service that never gets ready, hangs, answers 500, answers garbage or dies: each trial fails with its reason"
 	"./cmd/tune|TestFaultPromotionRestartFails|a promotion whose restart fails: the previous config is restored"
 	"./cmd/tune|TestFaultCheckInterrupted|tune check reading a 300,000-query golden set: SIGINT or SIGTERM stops it within a second (exit 1)"
+	"./cmd/tune|TestUIServesOnlyRunsDirProcess|TestApplyOnlyFromRunsDir|runs outside runs_dir: tune ui answers 404 (encoded absolute path, a directory where it started); tune apply refuses them without --allow-outside-runs"
 	"./cmd/tune|TestFaultDevZero|/dev/zero as golden set, judgments or settings: refused at once (exit 2) naming the device, no run left"
 )
 

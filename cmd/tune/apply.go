@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/cli"
 	"github.com/fusiontune/fusiontune/runs"
@@ -10,12 +11,16 @@ import (
 )
 
 var applySpec = cli.Spec{Name: "apply", Usage: "RUN [TRIAL] [--config tune.yaml] [--runs-dir DIR]\n\n" + pickUsage + "\n\nWrites TRIAL's exact engine config to the production config (backend.config,\ncreated when missing), after a backup; restarts the service on it, checks health and re-evaluates a\nsample of queries; on any failure the previous config is restored.",
-	Args: runAndTrial, Flags: []cli.Flag{configFlag, runsDirFlag, cli.Bool("force", false, "promote even when the promotion policy refuses (recorded in promotions.jsonl)")}}
+	Args: runAndTrial, Flags: []cli.Flag{configFlag, runsDirFlag, cli.Bool("force", false, "promote even when the promotion policy refuses (recorded in promotions.jsonl)"),
+		cli.Bool("allow-outside-runs", false, "promote from a run directory outside the runs directory (runs_dir)")}}
 
 func runApply(ctx context.Context, a *app, args []string) error {
 	p, s, store, run, err := a.parseRun(applySpec, args)
 	if err != nil {
 		return err
+	}
+	if !store.Contains(run) && !p.Bool("allow-outside-runs") {
+		return inputError(fmt.Errorf("apply: run %s is outside the runs directory %s: promotions come from runs_dir (its lock guards them); move the run there, set --runs-dir, or pass --allow-outside-runs", run.Dir, store.Dir))
 	}
 	unlock, err := store.LockFor(s.Backend.Config, append([]string{"apply"}, args...), a.stderr)
 	defer unlock()

@@ -301,3 +301,40 @@ func TestApplyBestThenRollback(t *testing.T) {
 		t.Errorf("apply latest: exit %d, want the best (%v) promoted\n%s\n%s", code, first[:2], stdout, stderr)
 	}
 }
+
+// TestApplyOnlyFromRunsDir: tune apply promotes only from a run of the
+// runs directory; a run outside it (named by its path) is refused, exit 2
+// and nothing changed, unless --allow-outside-runs says otherwise. Reading
+// it (tune leaderboard PATH) is allowed.
+func TestApplyOnlyFromRunsDir(t *testing.T) {
+	corpus, err := filepath.Abs("../../experiments/demo/corpus.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newSweepEnv(t, "")
+	prod := e.write("prod.yaml", "# production engine config\ncorpus:\n  path: "+corpus+"\nfusion:\n  method: rrf\n  k: 60\n")
+	orig, _ := os.ReadFile(prod)
+	e.write("tune.yaml", sweepSettings+"backend:\n  config: prod.yaml\n  engine:\n    dense:\n      model: hash-384\n")
+	exp := e.write("exp.json", `{"baseline": {"params": {"fusion.k": 60}}, "experiments": [{"name": "bm25-only", "params": {"retrievers": ["bm25"]}}]}`)
+	run, _, _ := e.newRun(t, "--experiments", exp)
+	outside := filepath.Join(e.dir, "elsewhere", filepath.Base(run))
+	if err := os.MkdirAll(filepath.Dir(outside), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(run, outside); err != nil {
+		t.Fatal(err)
+	}
+	if _, stderr, code := e.run("leaderboard", outside); code != 0 {
+		t.Errorf("reading a run outside the runs directory: exit %d\n%s", code, stderr)
+	}
+	_, stderr, code := e.run("apply", outside, "bm25-only", "--force")
+	if code != 2 || !strings.Contains(stderr, "is outside the runs directory") || !strings.Contains(stderr, "--allow-outside-runs") {
+		t.Errorf("apply from outside: exit %d, want 2 naming --allow-outside-runs\n%s", code, stderr)
+	}
+	if now, _ := os.ReadFile(prod); !bytes.Equal(now, orig) {
+		t.Errorf("the refused apply changed the production config")
+	}
+	if stdout, stderr, code := e.run("apply", outside, "bm25-only", "--force", "--allow-outside-runs"); code != 0 || !strings.Contains(stdout, "promoted bm25-only") {
+		t.Errorf("apply --allow-outside-runs: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+}

@@ -3,7 +3,9 @@ package main_test
 import (
 	"context"
 	"flag"
+	"io"
 	"maps"
+	"net/http"
 	"net/url"
 	"os"
 	"os/exec"
@@ -389,4 +391,40 @@ func TestUIInChromium(t *testing.T) {
 	}
 	shot("9-dataset")
 	uiStudyRun(t, ctx, e, base, glance)
+}
+
+// TestUIServesOnlyRunsDirProcess: the real tune ui serves a run of its
+// runs directory, and answers 404 for a run outside it, whether named by
+// a URL-encoded absolute path or by a directory name where it was started.
+func TestUIServesOnlyRunsDirProcess(t *testing.T) {
+	e := newSweepEnv(t, sweepSettings)
+	exp := e.write("exp.json", threeTrials)
+	inside, _, _ := e.newRun(t, "--experiments", exp)
+	moved, _, _ := e.newRun(t, "--experiments", exp)
+	outside := filepath.Join(e.dir, filepath.Base(moved)) // beside runs/, where tune ui starts
+	if err := os.Rename(moved, outside); err != nil {
+		t.Fatal(err)
+	}
+	base := startUI(t, e)
+	for _, tc := range []struct {
+		path string
+		code int
+	}{
+		{"/run/" + filepath.Base(inside), 200},
+		{"/run/" + filepath.Base(inside) + "/report", 200},
+		{"/run/" + url.PathEscape(outside), 404},
+		{"/run/" + url.PathEscape(outside) + "/report", 404},
+		{"/run/" + filepath.Base(outside), 404},
+		{"/run/" + filepath.Base(outside) + "/report", 404},
+	} {
+		resp, err := http.Get(base + tc.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != tc.code {
+			t.Errorf("GET %s: %d, want %d\n%.400s", tc.path, resp.StatusCode, tc.code, body)
+		}
+	}
 }

@@ -269,13 +269,25 @@ func (s *Server) pickQuery(d *microData) (scoring.Query, error) {
 }
 
 // resolve finds a run of the store by id or prefix ("" the latest),
-// refusing paths: the UI serves the runs directory only.
+// refusing paths and any run outside the runs directory (a directory of
+// that name where the UI was started, a link leading elsewhere): the UI
+// serves the runs directory only.
 func (s *Server) resolve(ref string) (*runs.Run, error) {
 	if strings.ContainsAny(ref, `/\`) || strings.HasPrefix(ref, ".") {
-		return nil, fmt.Errorf("run %q: give a run id", ref)
+		return nil, fmt.Errorf("run %q: give a run id: %w", ref, errOutside)
 	}
-	return s.o.Store.Resolve(ref)
+	run, err := s.o.Store.Resolve(ref)
+	if err != nil {
+		return nil, err
+	}
+	if !s.o.Store.Contains(run) {
+		return nil, fmt.Errorf("run %q: %w", ref, errOutside)
+	}
+	return run, nil
 }
+
+// errOutside refuses a run the UI does not serve.
+var errOutside = errors.New("the UI serves only the runs directory's runs")
 
 // query is the dataset's query id, with the judgments added since.
 func (s *Server) query(id string) (scoring.Query, bool) {

@@ -169,7 +169,7 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) {
 // runBoard is the run the request's path names and its leaderboard;
 // false, with a 404 page answered, when either is missing.
 func (s *Server) runBoard(w http.ResponseWriter, r *http.Request) (*runs.Run, runs.Leaderboard, bool) {
-	run, err := s.o.Store.Resolve(r.PathValue("id"))
+	run, err := s.resolve(r.PathValue("id"))
 	if err != nil {
 		s.fail(w, http.StatusNotFound, err)
 		return nil, runs.Leaderboard{}, false

@@ -108,7 +108,7 @@ func (s *Server) promotedTrials() map[string]string {
 
 // reportPage renders the run's static report.
 func (s *Server) reportPage(w http.ResponseWriter, r *http.Request) {
-	run, err := s.o.Store.Resolve(r.PathValue("id"))
+	run, err := s.resolve(r.PathValue("id"))
 	if err != nil {
 		s.fail(w, http.StatusNotFound, err)
 		return

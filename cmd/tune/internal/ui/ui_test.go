@@ -618,3 +618,48 @@ func TestJudgeUndoPerJudge(t *testing.T) {
 		t.Errorf("Bob's undo after Ada's: %d, want his label taken back", w.Code)
 	}
 }
+
+// TestServesOnlyRunsDir: a run outside the runs directory is served by no
+// page, whether named by a URL-encoded absolute path or through a link
+// inside the runs directory; the runs inside are.
+func TestServesOnlyRunsDir(t *testing.T) {
+	store, err := runs.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	inside := recordRun(t, store, 2)
+	other, err := runs.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	outside := recordRun(t, other, 2)
+	if err := os.Symlink(outside.Dir, filepath.Join(store.Dir, "20990101T000000Z-linked")); err != nil {
+		t.Fatal(err)
+	}
+	s := newServer(t, ui.Options{Store: store})
+	enc := url.PathEscape(outside.Dir)
+	for _, tc := range []struct {
+		target string
+		code   int
+		want   string
+	}{
+		{"/run/" + inside.ID(), 200, "Promotion history"},
+		{"/run/" + enc, 404, ""},
+		{"/run/" + enc + "/report", 404, ""},
+		{"/run/20990101T000000Z-linked", 404, ""},
+		{"/run/20990101T000000Z-linked/report", 404, ""},
+		{"/compare?a=" + url.QueryEscape(outside.Dir+":k=1") + "&b=" + inside.ID() + ":k=1", 200, "the UI serves only the runs directory"},
+		{"/compare?a=20990101T000000Z-linked:k=1&b=" + inside.ID() + ":k=1", 200, "no run"},
+		{"/microscope?run=" + url.QueryEscape(outside.Dir), 200, "the UI serves only the runs directory"},
+	} {
+		code, body := get(t, s, tc.target)
+		if code != tc.code || !strings.Contains(body, tc.want) {
+			t.Errorf("GET %s: %d, want %d with %q:\n%.600s", tc.target, code, tc.code, tc.want, body)
+		}
+		if tc.code != 200 || tc.want != "Promotion history" {
+			if strings.Contains(body, "Promotion history") || strings.Contains(body, "<svg") {
+				t.Errorf("GET %s served the outside run", tc.target)
+			}
+		}
+	}
+}
