@@ -257,14 +257,7 @@ func TestSweepInterruptThenResume(t *testing.T) {
 }
 
 func TestApplyBestThenRollback(t *testing.T) {
-	corpus, err := filepath.Abs("../../experiments/demo/corpus.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := newSweepEnv(t, "")
-	prod := e.write("prod.yaml", "# production engine config\ncorpus:\n  path: "+corpus+"\nfusion:\n  method: rrf\n  k: 60\n")
-	orig, _ := os.ReadFile(prod)
-	e.write("tune.yaml", sweepSettings+"backend:\n  config: prod.yaml\n  engine:\n    dense:\n      model: hash-384\n")
+	e, prod, orig := newProductionEnv(t)
 	exp := e.write("exp.json", `{"baseline": {"params": {"fusion.k": 60}}, "experiments": [{"name": "bm25-only", "params": {"retrievers": ["bm25"]}}, {"name": "linear", "params": {"fusion.method": "linear"}}]}`)
 	// The baseline wins here, which the promotion policy refuses
 	// (TestPromotionPolicyOnDemo); --force tests the mechanics.
@@ -307,14 +300,7 @@ func TestApplyBestThenRollback(t *testing.T) {
 // and nothing changed, unless --allow-outside-runs says otherwise. Reading
 // it (tune leaderboard PATH) is allowed.
 func TestApplyOnlyFromRunsDir(t *testing.T) {
-	corpus, err := filepath.Abs("../../experiments/demo/corpus.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := newSweepEnv(t, "")
-	prod := e.write("prod.yaml", "# production engine config\ncorpus:\n  path: "+corpus+"\nfusion:\n  method: rrf\n  k: 60\n")
-	orig, _ := os.ReadFile(prod)
-	e.write("tune.yaml", sweepSettings+"backend:\n  config: prod.yaml\n  engine:\n    dense:\n      model: hash-384\n")
+	e, prod, orig := newProductionEnv(t)
 	exp := e.write("exp.json", `{"baseline": {"params": {"fusion.k": 60}}, "experiments": [{"name": "bm25-only", "params": {"retrievers": ["bm25"]}}]}`)
 	run, _, _ := e.newRun(t, "--experiments", exp)
 	outside := filepath.Join(e.dir, "elsewhere", filepath.Base(run))
@@ -337,4 +323,19 @@ func TestApplyOnlyFromRunsDir(t *testing.T) {
 	if stdout, stderr, code := e.run("apply", outside, "bm25-only", "--force", "--allow-outside-runs"); code != 0 || !strings.Contains(stdout, "promoted bm25-only") {
 		t.Errorf("apply --allow-outside-runs: exit %d\n%s\n%s", code, stdout, stderr)
 	}
+}
+
+// newProductionEnv is a sweep environment whose settings promote into a
+// production engine config, prod.yaml (its path and original bytes).
+func newProductionEnv(t *testing.T) (*sweepEnv, string, []byte) {
+	t.Helper()
+	corpus, err := filepath.Abs("../../experiments/demo/corpus.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newSweepEnv(t, "")
+	prod := e.write("prod.yaml", "# production engine config\ncorpus:\n  path: "+corpus+"\nfusion:\n  method: rrf\n  k: 60\n")
+	orig, _ := os.ReadFile(prod)
+	e.write("tune.yaml", sweepSettings+"backend:\n  config: prod.yaml\n  engine:\n    dense:\n      model: hash-384\n")
+	return e, prod, orig
 }
