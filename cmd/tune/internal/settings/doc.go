@@ -12,9 +12,8 @@
 // backend/embedded, backend/engine, backend/external, backend/httpbackend,
 // backend/kinds, backend/lancedb, backend/postgres, backend/render,
 // backend/weaviate, cmd/tune/internal/ui, experiments, internal/inputerr,
-// internal/plainnum, internal/secrets, internal/suggest, internal/yamldoc,
-// metrics, metrics/stats, runs, tuner, tuner/analysis, tuner/dataset,
-// tuner/judging, tuner/judging/judge, tuner/judging/judge/llm,
-// tuner/judging/labels, tuner/pass, tuner/promote, tuner/scoring,
-// tuner/verdict.
+// internal/suggest, internal/userfile, internal/yamldoc, metrics,
+// metrics/stats, runs, tuner, tuner/analysis, tuner/dataset, tuner/judging,
+// tuner/judging/judge, tuner/judging/judge/llm, tuner/judging/labels,
+// tuner/pass, tuner/promote, tuner/scoring, tuner/verdict.
 package settings
