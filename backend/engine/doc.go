@@ -20,6 +20,7 @@
 // see batch.go), GET /config.
 //
 // Imports of ours: backend, backend/corpus, backend/embed, backend/fusion,
-// backend/rerank, internal/atomicfile, internal/inputerr, internal/querylog,
-// internal/searchwire, internal/yamldoc.
+// backend/rerank, internal/atomicfile, internal/inputerr,
+// internal/querylog, internal/searchwire, internal/userfile,
+// internal/yamldoc.
 package engine

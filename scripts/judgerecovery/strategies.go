@@ -147,7 +147,7 @@ func decisionOf(leader, baseline string) string {
 // runStrategy runs the judge loop with strat from the visible judgments
 // and returns when its decision became want for good.
 func runStrategy(r *runs.Run, lb runs.Leaderboard, visible map[string]map[string]int, hiddenFile string, sc scoring.Scorer, strat string, perRound, maxGrade int, want string, startOK bool) (strategyResult, error) {
-	fj, err := judge.NewFile(dataset.RunDatasetID(r), hiddenFile, nil)
+	fj, err := judge.NewFile(hiddenFile, labels.Rules{Dataset: dataset.RunDatasetID(r)})
 	if err != nil {
 		return strategyResult{}, err
 	}
