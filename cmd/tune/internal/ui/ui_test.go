@@ -648,9 +648,9 @@ func TestServesOnlyRunsDir(t *testing.T) {
 		{"/run/" + enc + "/report", 404, ""},
 		{"/run/20990101T000000Z-linked", 404, ""},
 		{"/run/20990101T000000Z-linked/report", 404, ""},
-		{"/compare?a=" + url.QueryEscape(outside.Dir+":k=1") + "&b=" + inside.ID() + ":k=1", 200, "the UI serves only the runs directory"},
-		{"/compare?a=20990101T000000Z-linked:k=1&b=" + inside.ID() + ":k=1", 200, "no run"},
-		{"/microscope?run=" + url.QueryEscape(outside.Dir), 200, "the UI serves only the runs directory"},
+		{"/compare?a=" + url.QueryEscape(outside.Dir+":k=1") + "&b=" + inside.ID() + ":k=1", 400, "the UI serves only the runs directory"},
+		{"/compare?a=20990101T000000Z-linked:k=1&b=" + inside.ID() + ":k=1", 404, "no run"},
+		{"/microscope?run=" + url.QueryEscape(outside.Dir), 400, "the UI serves only the runs directory"},
 	} {
 		code, body := get(t, s, tc.target)
 		if code != tc.code || !strings.Contains(body, tc.want) {
