@@ -20,6 +20,10 @@ type command struct {
 	name    string // as typed on the command line
 	summary string // one line for the top-level help
 	run     func(ctx context.Context, a *app, args []string) error
+	// readOnly marks a command that only reads, or writes its files
+	// atomically: on SIGINT or SIGTERM it is abandoned and tune exits at
+	// once (untilInterrupted), instead of running to its end.
+	readOnly bool
 }
 
 // app is what one invocation's commands share: the standard streams, which
@@ -39,25 +43,25 @@ func commands() []command {
 		{name: "apply", summary: "promote a recorded trial to the production config (safely, with rollback)", run: runApply},
 		{name: "check", summary: "validate settings files, golden sets and experiment files, listing every problem with file:line:col", run: runCheck},
 		{name: "check-quality", summary: "evaluate the configured backend as it runs (no apply, no restart): scorecard, gates, --against a reference", run: runCheckQuality},
-		{name: "compare", summary: "paired comparison of two recorded trials (tests, categories, result diffs)", run: runCompare},
+		{name: "compare", summary: "paired comparison of two recorded trials (tests, categories, result diffs)", run: runCompare, readOnly: true},
 		{name: "embed", summary: "serve the built-in embedders as an OpenAI-compatible /v1/embeddings, or write document and query vectors", run: runEmbed},
-		{name: "eval", summary: "score a TREC run file against qrels, as trec_eval does", run: runEval},
-		{name: "export", summary: "write a golden set as TREC topics + qrels or a BEIR folder (judgments resolved to document ids)", run: runExport},
-		{name: "gate", summary: "check the settings' quality gates on a recorded trial (exit 1 when one fails)", run: runGate},
+		{name: "eval", summary: "score a TREC run file against qrels, as trec_eval does", run: runEval, readOnly: true},
+		{name: "export", summary: "write a golden set as TREC topics + qrels or a BEIR folder (judgments resolved to document ids)", run: runExport, readOnly: true},
+		{name: "gate", summary: "check the settings' quality gates on a recorded trial (exit 1 when one fails)", run: runGate, readOnly: true},
 		{name: "init", summary: "write a starter tune.yaml, experiment file and golden-set skeleton (never overwrites)", run: runInit},
 		{name: "harvest", summary: "build a golden-set skeleton (and implicit judgments) from query logs", run: runHarvest},
 		{name: "judge", summary: "label unjudged pairs (llm, people, a qrels file) into the label store; agreement", run: runJudge},
-		{name: "leaderboard", summary: "reprint a recorded run's leaderboard", run: runLeaderboard},
-		{name: "plan", summary: "how many judged queries detect a gain of --effect with 80% power (from a run's variance or a prior)", run: runPlan},
-		{name: "report", summary: "write a run's self-contained HTML report (report.html)", run: runReport},
+		{name: "leaderboard", summary: "reprint a recorded run's leaderboard", run: runLeaderboard, readOnly: true},
+		{name: "plan", summary: "how many judged queries detect a gain of --effect with 80% power (from a run's variance or a prior)", run: runPlan, readOnly: true},
+		{name: "report", summary: "write a run's self-contained HTML report (report.html)", run: runReport, readOnly: true},
 		{name: "rollback", summary: "restore the production config the last promotion replaced", run: runRollback},
-		{name: "runs", summary: "list recorded runs with their best scores", run: runRuns},
+		{name: "runs", summary: "list recorded runs with their best scores", run: runRuns, readOnly: true},
 		{name: "search", summary: "run a batch of queries on the embedded engine and write a TREC run", run: runSearch},
 		{name: "shadow", summary: "diff two configs' answers to logged queries, with a sequential test on judged ones", run: runShadow},
 		{name: "serve", summary: "run the embedded hybrid search engine over HTTP", run: runServe},
 		{name: "sweep", summary: "run a sweep (the default: tune --experiments FILE)", run: runSweep},
 		{name: "ui", summary: "serve the evaluation web app (runs, leaderboards, compare, query microscope, judging) on loopback", run: runUI},
-		{name: "version", summary: "print the version of tune", run: runVersion},
+		{name: "version", summary: "print the version of tune", run: runVersion, readOnly: true},
 		{name: "worker", summary: "join a study shared through a database (--storage URL --study NAME)", run: runWorker},
 	}
 }
@@ -83,8 +87,13 @@ func (a *app) table() cli.Table {
 	t := cli.Table{Default: "sweep", Help: usageHead, Footer: usageFoot + "\nExamples:\n  " + strings.ReplaceAll(examples("tune"), "\n", "\n  ") + "\n",
 		BoolFlags: map[string]bool{"apply-best": true, "force": true, "h": true, "help": true, "c": true, "q": true, "v": true}}
 	for _, c := range commands() {
-		t.Commands = append(t.Commands, cli.Command{Name: c.name, Summary: c.summary,
-			Run: func(ctx context.Context, args []string) error { return c.run(ctx, a, args) }})
+		run := func(ctx context.Context, args []string) error { return c.run(ctx, a, args) }
+		if c.readOnly {
+			run = func(ctx context.Context, args []string) error {
+				return untilInterrupted(ctx, func() error { return c.run(ctx, a, args) })
+			}
+		}
+		t.Commands = append(t.Commands, cli.Command{Name: c.name, Summary: c.summary, Run: run})
 	}
 	return t
 }
