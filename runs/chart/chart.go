@@ -48,6 +48,9 @@ type Param struct {
 	Defaults int
 	// SVG is the chart, an <svg> element of Width × Height pixels.
 	SVG template.HTML
+	// Data is the chart's data as a table folded in <details>: each trial
+	// drawn, its value, primary score and status.
+	Data template.HTML
 }
 
 // Params draws a chart for each parameter of lb's trials (Varying) that
@@ -150,6 +153,7 @@ func draw(name string, drawn []runs.Entry, best, baseline, measure string) (Para
 	}
 	c.Line = len(distinct) <= maxLineValues && c.Scale != Categories // no line through categories
 	c.SVG = svg(c, ax, pts, []float64{lo, (lo + hi) / 2, hi}, y, measure)
+	c.Data = paramData(name, drawn, vals, measure)
 	return c, true
 }
 
@@ -237,4 +241,44 @@ func bestLine(pts []point) string {
 		out[i] = fmt.Sprintf("%.1f,%.1f", p.x, p.y)
 	}
 	return strings.Join(out, " ")
+}
+
+// paramData is a parameter chart's data as a table, the trials in the
+// order of their value (numbers by value, texts sorted, unknown first),
+// ties by name.
+func paramData(name string, drawn []runs.Entry, vals []value, measure string) template.HTML {
+	idx := make([]int, len(drawn))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int {
+		va, vb := vals[a], vals[b]
+		switch {
+		case va.known != vb.known:
+			if va.known {
+				return 1
+			}
+			return -1
+		case va.num != vb.num:
+			return cmp.Compare(va.num, vb.num)
+		case va.text != vb.text:
+			return cmp.Compare(va.text, vb.text)
+		}
+		return cmp.Compare(drawn[a].Name, drawn[b].Name)
+	})
+	rows := make([][]string, len(idx))
+	for r, i := range idx {
+		e, v := drawn[i], vals[i].text
+		if !vals[i].known {
+			v = defaultLabel
+		} else if _, set := e.Params[name]; !set {
+			v += " (default)"
+		}
+		status := "ok"
+		if e.Status == runs.StatusPruned {
+			status = fmt.Sprintf("pruned at %.0f%% (partial score)", 100*e.Fraction)
+		}
+		rows[r] = []string{e.Name, v, fmt.Sprintf("%.4f", e.Primary), status}
+	}
+	return dataTable("primary ("+measure+") by "+name, []string{"trial", name, "primary", "status"}, rows)
 }

@@ -53,13 +53,7 @@ func Deltas(ds []Delta, tie float64, what string) template.HTML {
 	if len(ds) == 0 {
 		return ""
 	}
-	ds = slices.Clone(ds)
-	slices.SortStableFunc(ds, func(a, b Delta) int {
-		if c := cmp.Compare(a.Value, b.Value); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.Query, b.Query)
-	})
+	ds = sortedDeltas(ds)
 	span := 0.0
 	for _, d := range ds {
 		span = max(span, math.Abs(d.Value))
@@ -96,4 +90,17 @@ func Deltas(ds []Delta, tie float64, what string) template.HTML {
 	fmt.Fprintf(&b, `<line class="zero" x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" stroke="#666666"/>`, dLeft, DeltasWidth-dRight, mid, mid)
 	fmt.Fprintf(&b, `<text class="xtitle" x="%.1f" y="%d" text-anchor="middle" fill="%s">queries, from the largest loss to the largest gain</text></svg>`, (dLeft+DeltasWidth-dRight)/2, DeltasHeight-6, colorText)
 	return template.HTML(b.String()) // every text inside was escaped above
+}
+
+// sortedDeltas is a copy of ds from the largest loss to the largest gain,
+// ties by query.
+func sortedDeltas(ds []Delta) []Delta {
+	ds = slices.Clone(ds)
+	slices.SortStableFunc(ds, func(a, b Delta) int {
+		if c := cmp.Compare(a.Value, b.Value); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Query, b.Query)
+	})
+	return ds
 }

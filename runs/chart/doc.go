@@ -12,5 +12,11 @@
 // are the values themselves when there are few, round numbers otherwise,
 // never overlapping. Strings are categories, side by side.
 //
+// For a pair of numeric parameters a heatmap colours each cell (a value,
+// or a range of sampled values) by the best primary score in it. For a
+// study, parameter importance is η², the correlation ratio
+// (ImportanceMethod). Every chart comes with its data as a table folded
+// in a <details> element, for screen readers and exact values.
+//
 // Imports of ours: internal/paramtext, runs.
 package chart
