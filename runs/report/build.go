@@ -32,12 +32,18 @@ type page struct {
 	Leaderboard leaderboardView
 	Categories  categoryView
 	Params      []chart.Param
-	// History is the optimization history (runs/chart, as tune ui draws it).
-	History  template.HTML
-	Pruned   bool // some trial was pruned (drawn at its partial score)
-	Parity   parityView
-	Coverage coverageView
-	Failures failureView
+	// History is the optimization history (runs/chart, as tune ui draws it),
+	// HistoryData its table.
+	History, HistoryData template.HTML
+	// Heatmaps are the pairs of numeric parameters'; Importance, for a
+	// study, each parameter's η² (ImportanceMethod says how).
+	Heatmaps         []chart.Heatmap
+	Importance       *chart.Importance
+	ImportanceMethod string
+	Pruned           bool // some trial was pruned (drawn at its partial score)
+	Parity           parityView
+	Coverage         coverageView
+	Failures         failureView
 }
 
 type manifestView struct {
@@ -88,15 +94,24 @@ func build(run *runs.Run, o Options, given *runs.Leaderboard) (*page, error) {
 	varying := lb.Varying()
 	// The charts are drawn beside the rest of the page.
 	var (
-		lat     *latencyView
-		lerr    error
-		charts  sync.WaitGroup
-		params  []chart.Param
-		history template.HTML
+		lat         *latencyView
+		lerr        error
+		charts      sync.WaitGroup
+		params      []chart.Param
+		history     template.HTML
+		historyData template.HTML
+		heatmaps    []chart.Heatmap
+		importance  *chart.Importance
 	)
 	defer charts.Wait()
 	charts.Go(func() { params = chart.Params(lb) })
-	charts.Go(func() { history = chart.History(lb) })
+	charts.Go(func() { history, historyData = chart.History(lb), chart.HistoryData(lb) })
+	charts.Go(func() { heatmaps = chart.Heatmaps(lb) })
+	charts.Go(func() {
+		if imp, ok := chart.Importances(lb); ok {
+			importance = &imp
+		}
+	})
 	charts.Go(func() { lat, lerr = newLatencyView(run, lb) })
 	p.Leaderboard = newLeaderboardView(lb, varying, stats)
 
@@ -108,7 +123,8 @@ func build(run *runs.Run, o Options, given *runs.Leaderboard) (*page, error) {
 		}
 	}
 	charts.Wait()
-	p.Params, p.History = params, history
+	p.Params, p.History, p.HistoryData = params, history, historyData
+	p.Heatmaps, p.Importance, p.ImportanceMethod = heatmaps, importance, chart.ImportanceMethod
 	if terr != nil {
 		return nil, fmt.Errorf("report: %w", terr)
 	}

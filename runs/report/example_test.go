@@ -27,5 +27,5 @@ func ExampleRender() {
 	fmt.Println(strings.Count(page, "<svg"), "charts,", strings.Count(page, "<script"), "scripts")
 	// Output:
 	// <!DOCTYPE html>
-	// 7 charts, 0 scripts
+	// 10 charts, 0 scripts
 }
