@@ -114,6 +114,40 @@ func uiStudyRun(t *testing.T, ctx context.Context, e *sweepEnv, base string, gla
 			t.Errorf("%s: ticks %v: want three or more numbers increasing left to right", sel, ticks)
 		}
 	}
+	// The heatmap of the two numeric parameters: labels read as numbers,
+	// increasing rightwards and upwards; the study's importance names its
+	// method; every chart has its data table.
+	if hm := eval("heatmaps", `Array.from(document.querySelectorAll('#heatmaps figure')).map(f => f.dataset.x + "×" + f.dataset.y).join(" ")`); hm != "fusion.k×fusion.weights.bm25" {
+		t.Errorf("heatmaps %q, want fusion.k×fusion.weights.bm25", hm)
+	}
+	for _, axis := range []struct{ class, pos string }{{"xtick", "x"}, {"ytick", "-y"}} {
+		ticks := strings.Fields(eval("heatmap "+axis.class, `Array.from(document.querySelectorAll('#heatmaps svg text.`+axis.class+`')).map(t => t.dataset.value + "@" + t.getAttribute("`+strings.TrimPrefix(axis.pos, "-")+`")).join(" ")`))
+		var vals, pos []float64
+		for _, tk := range ticks {
+			v, p, _ := strings.Cut(tk, "@")
+			fv, err := strconv.ParseFloat(v, 64)
+			if err != nil {
+				t.Errorf("heatmap %s %q is not a number", axis.class, v)
+			}
+			fp, _ := strconv.ParseFloat(p, 64)
+			if axis.pos == "-y" {
+				fp = -fp
+			}
+			vals, pos = append(vals, fv), append(pos, fp)
+		}
+		if len(vals) < 2 || !slices.IsSorted(vals) || !slices.IsSorted(pos) {
+			t.Errorf("heatmap %s labels %v: want numbers increasing along the axis", axis.class, ticks)
+		}
+	}
+	if cells := eval("heatmap cells", `String(document.querySelectorAll('#heatmaps rect.cell').length)`); cells == "0" {
+		t.Error("the heatmap draws no cell")
+	}
+	if m := eval("importance", `document.querySelector('#importance-method') ? document.querySelector('#importance-method').textContent : ""`); !strings.Contains(m, "η² (correlation ratio)") {
+		t.Errorf("the study's parameter importance does not name its method: %q", m)
+	}
+	if n := eval("charts without data", `String(Array.from(document.querySelectorAll('main svg')).filter(s => !s.parentElement.querySelector('details.chart-data table')).length)`); n != "0" {
+		t.Errorf("%s charts on the run page have no data table", n)
+	}
 	// A 390-pixel phone: the runs page and this run page do not scroll
 	// sideways either (the nav wraps, tables scroll inside themselves).
 	do("390 px", chromedp.EmulateViewport(390, 844))

@@ -248,13 +248,13 @@ func heatmapSVG(h Heatmap, bx, by binning, cells [][]cell, lo, hi float64, best,
 	}
 	for _, t := range thin(xt) {
 		i := int((t.X - mLeft) / cw)
-		fmt.Fprintf(&b, `<text class="xtick" x="%.1f" y="%.1f" text-anchor="middle" fill="%s" data-value="%g">%s</text>`,
+		fmt.Fprintf(&b, `<text class="xtick" x="%.1f" y="%.1f" text-anchor="middle" fill="%s" data-value="%.6g">%s</text>`,
 			t.X, base+14, colorText, bx.mid(i), esc(t.Label))
 	}
 	step := max(1, int(math.Ceil(14/ch))) // labels at least 14 pixels apart
 	for j := 0; j < by.n(); j += step {
 		yt = append(yt, tick{X: mTop + (float64(by.n()-1-j)+0.5)*ch, Label: by.label(j)})
-		fmt.Fprintf(&b, `<text class="ytick" x="%.1f" y="%.1f" text-anchor="end" fill="%s" data-value="%g">%s</text>`,
+		fmt.Fprintf(&b, `<text class="ytick" x="%.1f" y="%.1f" text-anchor="end" fill="%s" data-value="%.6g">%s</text>`,
 			mLeft-4, yt[len(yt)-1].X+4, colorText, by.mid(j), esc(by.label(j)))
 	}
 	fmt.Fprintf(&b, `<text class="xtitle" x="%.1f" y="%d" text-anchor="middle" fill="%s">%s</text>`, mLeft+pw/2, HeatmapHeight-8, colorText, esc(title(h.X, bx)))

@@ -30,16 +30,10 @@ const colorStep = "#b03a2e"
 // over the successful trials, the baseline's score as a dashed line, the
 // best trial ringed. Empty when fewer than two trials were scored.
 func History(lb runs.Leaderboard) template.HTML {
-	var drawn []runs.Entry
-	for _, e := range lb.Trials {
-		if e.Status == runs.StatusOK || e.Status == runs.StatusPruned {
-			drawn = append(drawn, e)
-		}
-	}
+	drawn := scored(lb)
 	if len(drawn) < 2 {
 		return ""
 	}
-	slices.SortFunc(drawn, func(a, b runs.Entry) int { return cmp.Compare(a.Index, b.Index) })
 	best := ""
 	if e, ok := lb.Best(); ok {
 		best = e.Name
@@ -146,5 +140,17 @@ func yLevels(lo, hi float64) []float64 {
 	for t := math.Ceil(lo/step) * step; t <= hi+step*1e-9; t += step {
 		out = append(out, math.Round(t/step)*step)
 	}
+	return out
+}
+
+// scored is lb's successful and pruned trials in trial order.
+func scored(lb runs.Leaderboard) []runs.Entry {
+	var out []runs.Entry
+	for _, e := range lb.Trials {
+		if e.Status == runs.StatusOK || e.Status == runs.StatusPruned {
+			out = append(out, e)
+		}
+	}
+	slices.SortFunc(out, func(a, b runs.Entry) int { return cmp.Compare(a.Index, b.Index) })
 	return out
 }

@@ -1,10 +1,8 @@
 package chart
 
 import (
-	"cmp"
 	"fmt"
 	"html/template"
-	"slices"
 	"strings"
 
 	"github.com/fusiontune/fusiontune/internal/paramtext"
@@ -65,16 +63,10 @@ func isNumber(s string) bool {
 // dataTable): each scored trial in trial order with its status, primary
 // score (partial for a pruned trial) and the best complete score so far.
 func HistoryData(lb runs.Leaderboard) template.HTML {
-	var drawn []runs.Entry
-	for _, e := range lb.Trials {
-		if e.Status == runs.StatusOK || e.Status == runs.StatusPruned {
-			drawn = append(drawn, e)
-		}
-	}
+	drawn := scored(lb)
 	if len(drawn) < 2 {
 		return ""
 	}
-	slices.SortFunc(drawn, func(a, b runs.Entry) int { return cmp.Compare(a.Index, b.Index) })
 	var rows [][]string
 	best, started := 0.0, false
 	for _, e := range drawn {

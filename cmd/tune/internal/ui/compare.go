@@ -26,6 +26,7 @@ type compareData struct {
 	// queries B improves and worsens most, side by side.
 	Params        []paramDiff
 	Deltas        template.HTML
+	DeltasData    template.HTML
 	Gains, Losses []sideBySide
 }
 
@@ -142,6 +143,7 @@ func (s *Server) sideBySide(d *compareData) error {
 		pairs = append(pairs, [2]runs.QueryResult{a, q})
 	}
 	d.Deltas = chart.Deltas(deltas, TieDelta, eb.Name+" vs "+ea.Name)
+	d.DeltasData = chart.DeltasData(deltas, TieDelta, eb.Name+" vs "+ea.Name)
 	slices.SortStableFunc(pairs, func(x, y [2]runs.QueryResult) int {
 		if c := cmp.Compare(y[1].Primary-y[0].Primary, x[1].Primary-x[0].Primary); c != 0 {
 			return c

@@ -89,8 +89,13 @@ type runData struct {
 	Pruned    int
 	// History is the optimization-history chart, ParamCharts the varied
 	// parameters' charts (the static report's, runs/chart).
-	History     template.HTML
-	ParamCharts []chart.Param
+	History, HistoryData template.HTML
+	ParamCharts          []chart.Param
+	// Heatmaps are the pairs of numeric parameters', Importance (for a
+	// study) each parameter's η², ImportanceMethod how it is computed.
+	Heatmaps         []chart.Heatmap
+	Importance       *chart.Importance
+	ImportanceMethod string
 }
 
 // runPage shows one run: the summary card, the leaderboard sorted,
@@ -161,8 +166,12 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) {
 		}
 		d.Rows = append(d.Rows, row)
 	}
-	d.History = chart.History(lb)
+	d.History, d.HistoryData = chart.History(lb), chart.HistoryData(lb)
 	d.ParamCharts = chart.Params(lb)
+	d.Heatmaps = chart.Heatmaps(lb)
+	if imp, ok := chart.Importances(lb); ok {
+		d.Importance, d.ImportanceMethod = &imp, chart.ImportanceMethod
+	}
 	s.render(w, "run", "Run "+run.ID(), d)
 }
 

@@ -31,7 +31,7 @@ type trialData struct {
 	Metrics                  []metricRow
 	MetricCmp                bool // some metric has a comparison
 	Categories               []trialCategory
-	Deltas                   template.HTML
+	Deltas, DeltasData       template.HTML
 	Worst                    []queryRow
 	Err                      string // per-query results could not be read
 }
@@ -153,6 +153,7 @@ func (s *Server) trialQueries(run *runs.Run, lb runs.Leaderboard, e runs.Entry, 
 		}
 	}
 	d.Deltas = chart.Deltas(deltas, TieDelta, e.Name+" vs "+lb.Baseline)
+	d.DeltasData = chart.DeltasData(deltas, TieDelta, e.Name+" vs "+lb.Baseline)
 	slices.SortStableFunc(scored, func(a, b runs.QueryResult) int {
 		if c := cmp.Compare(a.Primary, b.Primary); c != 0 {
 			return c
