@@ -3,6 +3,7 @@ package main_test
 import (
 	"context"
 	"flag"
+	"fmt"
 	"io"
 	"maps"
 	"net/http"
@@ -307,6 +308,20 @@ func TestUIInChromium(t *testing.T) {
 	if !slices.Equal(before, topIDs(baseline[query])) || labelsBefore != baseline[query].Labels {
 		t.Errorf("microscope on the baseline, %s:\n%v %s\nreplay recorded:\n%v %s", query, before, labelsBefore, topIDs(baseline[query]), baseline[query].Labels)
 	}
+	// The metrics table: the trial's recorded scores beside the live ones,
+	// the same under the trial's own settings.
+	metricRows := func() [][]string {
+		return browserGet(t, ctx, "metrics table", chromedp.Evaluate[[][]string](`Array.from(document.querySelectorAll('#metrics tbody tr')).map(r => Array.from(r.cells).map(c => c.textContent))`))
+	}
+	rows := metricRows()
+	if len(rows) < 2 || rows[0][0] != "primary" || rows[0][2] != fmt.Sprintf("%.4f", baseline[query].Primary) {
+		t.Errorf("microscope metrics %q: want the primary first, beside the recorded %.4f", rows, baseline[query].Primary)
+	}
+	for _, r := range rows {
+		if len(r) != 4 || r[1] != r[2] || r[3] != "+0.0000" {
+			t.Errorf("microscope metric %q under the trial's own settings: want now = recorded, Δ +0.0000", r)
+		}
+	}
 	// Three columns: fused, bm25 and dense side by side at 1280 px.
 	if tops := browserGet(t, ctx, "column tops", chromedp.Evaluate[[]float64](`Array.from(document.querySelectorAll('#lists > div')).map(d => d.getBoundingClientRect().top)`)); len(tops) != 3 || tops[0] != tops[1] || tops[1] != tops[2] {
 		t.Errorf("the microscope's lists start at %v px: want three side by side", tops)
@@ -338,6 +353,9 @@ func TestUIInChromium(t *testing.T) {
 	}
 	if primary, want := text("#qprimary"), strconv.FormatFloat(k1[query].Primary, 'f', 4, 64); primary != want {
 		t.Errorf("microscope primary %s, replay recorded %s", primary, want)
+	}
+	if rows := metricRows(); len(rows) == 0 || rows[0][3] != fmt.Sprintf("%+.4f", k1[query].Primary-baseline[query].Primary) {
+		t.Errorf("microscope metrics with k 1 %q: want Δ primary %+.4f against the baseline's record", rows, k1[query].Primary-baseline[query].Primary)
 	}
 	shot("5-microscope-k1")
 

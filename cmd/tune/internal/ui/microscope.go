@@ -161,13 +161,20 @@ type microData struct {
 	Find         string
 	Matches, All int
 	// Typed is a query typed in that is not in the golden set: no grades.
-	Typed            bool
-	Controls         controls
-	Retrievers       []string
-	Lists            []retrieverView
-	Fused            []fusedRow
-	Result           runs.QueryResult
-	Scores           []namedValue
+	Typed      bool
+	Controls   controls
+	Retrievers []string
+	Lists      []retrieverView
+	Fused      []fusedRow
+	Result     runs.QueryResult
+	// Metrics are the query's primary and metrics under the controls,
+	// beside the trial's recorded ones (Recorded) and the difference.
+	Metrics  []metricDelta
+	Recorded bool
+	// RecordedLabels is the trial's recorded label sequence of the query.
+	RecordedLabels string
+	// recorded is the trial's record of the query, when it has one.
+	recorded         *runs.QueryResult
 	Missed           []missedRow
 	Unjudged         int
 	Err              string
@@ -179,6 +186,28 @@ type microData struct {
 	Changed      bool
 	TrialPrimary float64
 	TrialLabels  string
+}
+
+// metricDelta is one row of the microscope's metrics table: a score
+// under the controls, the trial's recorded score and Now − Trial (Up when
+// above, Down when below).
+type metricDelta struct {
+	Name, Now, Trial, Delta string
+	Up, Down                bool
+}
+
+// newMetricDelta compares now with the recorded score, when known.
+func newMetricDelta(name string, now float64, rec *runs.QueryResult, recorded func(*runs.QueryResult) (float64, bool)) metricDelta {
+	m := metricDelta{Name: name, Now: fmt.Sprintf("%.4f", now), Trial: "—", Delta: "—"}
+	if rec == nil {
+		return m
+	}
+	if was, ok := recorded(rec); ok {
+		d := now - was
+		m.Trial, m.Delta = fmt.Sprintf("%.4f", was), fmt.Sprintf("%+.4f", d)
+		m.Up, m.Down = d >= 0.00005, d <= -0.00005
+	}
+	return m
 }
 
 // listRows is how many candidates of each retriever the page lists.
@@ -240,6 +269,16 @@ func (s *Server) fillMicroscope(r *http.Request, d *microData) error {
 	d.Text = q.Text
 	if s.o.Backend == nil {
 		return offError{errors.New("no backend configured: the microscope runs queries live (the backend setting)")}
+	}
+	if !d.Typed {
+		if results, err := run.QueryResults(entry.Index); err == nil {
+			for i := range results {
+				if results[i].QueryID == q.ID {
+					d.recorded, d.Recorded, d.RecordedLabels = &results[i], true, results[i].Labels
+					break
+				}
+			}
+		}
 	}
 	return s.microscope(r, d, q, entry)
 }
@@ -432,9 +471,13 @@ func (s *Server) microscope(r *http.Request, d *microData, q scoring.Query, entr
 	}
 	d.Retrievers = slices.Sorted(maps.Keys(col.lists))
 	d.Controls = controlsOf(settings, d.Retrievers)
+	d.Metrics = append(d.Metrics, newMetricDelta("primary", result.Primary, d.recorded, func(r *runs.QueryResult) (float64, bool) { return r.Primary, true }))
 	for _, m := range s.o.Scorer.Metrics() {
 		if v, ok := result.Scores[m]; ok {
-			d.Scores = append(d.Scores, namedValue{m, fmt.Sprintf("%.4f", v)})
+			d.Metrics = append(d.Metrics, newMetricDelta(m, v, d.recorded, func(r *runs.QueryResult) (float64, bool) {
+				was, ok := r.Scores[m]
+				return was, ok
+			}))
 		}
 	}
 	ranks := newRankTable(col.lists, d.Retrievers)
