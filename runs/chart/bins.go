@@ -76,14 +76,25 @@ func (b binning) label(i int) string {
 	return fmt.Sprintf("%s–%s", paramtext.Number(b.edges[i]), paramtext.Number(b.edges[i+1]))
 }
 
-// mid is a number standing for bin i (its value, or its range's middle
-// on the binning's scale), for ordering checks and data attributes.
-func (b binning) mid(i int) float64 {
+// binTick is a labelled place on a binned axis: at (in bins from the
+// axis's start) a value's bin's middle, or a range's edge.
+type binTick struct {
+	at    float64
+	label string
+	value float64
+}
+
+// ticks label each value at its bin's middle, or each range's edges.
+func (b binning) ticks() []binTick {
+	var ts []binTick
 	if b.values != nil {
-		return b.values[i]
+		for i, v := range b.values {
+			ts = append(ts, binTick{at: float64(i) + 0.5, label: paramtext.Number(v), value: v})
+		}
+		return ts
 	}
-	if b.scale == Log {
-		return math.Sqrt(b.edges[i] * b.edges[i+1])
+	for i, e := range b.edges {
+		ts = append(ts, binTick{at: float64(i), label: paramtext.Number(e), value: e})
 	}
-	return (b.edges[i] + b.edges[i+1]) / 2
+	return ts
 }

@@ -242,20 +242,23 @@ func heatmapSVG(h Heatmap, bx, by binning, cells [][]cell, lo, hi float64, best,
 	}
 	b.WriteString(outline)
 	base := HeatmapHeight - mBottom
-	var xt, yt []tick
-	for i := range bx.n() {
-		xt = append(xt, tick{X: mLeft + (float64(i)+0.5)*cw, Label: bx.label(i)})
+	var xt []tick
+	xval := map[float64]float64{}
+	for _, t := range bx.ticks() {
+		x := mLeft + t.at*cw
+		xt, xval[x] = append(xt, tick{X: x, Label: t.label}), t.value
 	}
 	for _, t := range thin(xt) {
-		i := int((t.X - mLeft) / cw)
 		fmt.Fprintf(&b, `<text class="xtick" x="%.1f" y="%.1f" text-anchor="middle" fill="%s" data-value="%.6g">%s</text>`,
-			t.X, base+14, colorText, bx.mid(i), esc(t.Label))
+			t.X, base+14, colorText, xval[t.X], esc(t.Label))
 	}
 	step := max(1, int(math.Ceil(14/ch))) // labels at least 14 pixels apart
-	for j := 0; j < by.n(); j += step {
-		yt = append(yt, tick{X: mTop + (float64(by.n()-1-j)+0.5)*ch, Label: by.label(j)})
+	for k, t := range by.ticks() {
+		if k%step != 0 {
+			continue
+		}
 		fmt.Fprintf(&b, `<text class="ytick" x="%.1f" y="%.1f" text-anchor="end" fill="%s" data-value="%.6g">%s</text>`,
-			mLeft-4, yt[len(yt)-1].X+4, colorText, by.mid(j), esc(by.label(j)))
+			mLeft-4, mTop+(float64(by.n())-t.at)*ch+4, colorText, t.value, esc(t.label))
 	}
 	fmt.Fprintf(&b, `<text class="xtitle" x="%.1f" y="%d" text-anchor="middle" fill="%s">%s</text>`, mLeft+pw/2, HeatmapHeight-8, colorText, esc(title(h.X, bx)))
 	fmt.Fprintf(&b, `<text class="ytitle" transform="translate(12 %.1f) rotate(-90)" text-anchor="middle" fill="%s">%s</text>`, mTop+ph/2, colorText, esc(title(h.Y, by)))

@@ -269,6 +269,56 @@ func TestChartsGolden(t *testing.T) {
 		t.Fatal("no importance for a sampled run of 15 trials")
 	}
 	b.WriteString(string(imp.SVG) + "\n" + string(imp.Data) + "\n")
+	if p, ok := chart.ParallelCoordinates(lb); ok {
+		b.WriteString(string(p.SVG) + "\n" + string(p.Data) + "\n")
+	}
 	b.WriteString(string(only(t, chart.Params(lb), "fusion.weights.bm25").Data) + "\n")
 	checkGolden(t, b.String())
+}
+
+// TestParallelCoordinates: a study's trials each a line through its
+// values, larger numbers higher on their axis, the best trial drawn last;
+// a grid has none.
+func TestParallelCoordinates(t *testing.T) {
+	lb := leaderboard(grid(), "random", false)
+	p, ok := chart.ParallelCoordinates(lb)
+	if !ok || !slices.Equal(p.Axes, []string{"fusion.k", "fusion.weights.bm25", "primary"}) {
+		t.Fatalf("parallel coordinates %v, %v", p.Axes, ok)
+	}
+	var s struct {
+		Lines []struct {
+			Class  string `xml:"class,attr"`
+			Points string `xml:"points,attr"`
+			Title  string `xml:"title"`
+		} `xml:"polyline"`
+	}
+	if err := xml.Unmarshal([]byte(p.SVG), &s); err != nil {
+		t.Fatalf("not well-formed SVG: %v", err)
+	}
+	if len(s.Lines) != 15 || s.Lines[14].Class != "trial best" {
+		t.Fatalf("%d lines, the last %q; want 15, the best last", len(s.Lines), s.Lines[len(s.Lines)-1].Class)
+	}
+	yOn := map[float64]float64{} // fusion.k → y on its axis
+	for _, l := range s.Lines {
+		f := strings.Fields(l.Points)
+		if len(f) != 3 {
+			t.Fatalf("line %q has %d points", l.Points, len(f))
+		}
+		_, y0, _ := strings.Cut(f[0], ",")
+		y, _ := strconv.ParseFloat(y0, 64)
+		k, _ := lb.Trials[slices.IndexFunc(lb.Trials, func(e runs.Entry) bool { return strings.HasPrefix(l.Title, e.Name+":") })].Value("fusion.k")
+		yOn[k.(float64)] = y
+	}
+	ks := []float64{5, 10, 20, 40, 60}
+	for i := 1; i < len(ks); i++ {
+		if yOn[ks[i]] >= yOn[ks[i-1]] {
+			t.Errorf("fusion.k %v at y %.1f, not above %v at %.1f", ks[i], yOn[ks[i]], ks[i-1], yOn[ks[i-1]])
+		}
+	}
+	if rows := dataRows(t, string(p.Data)); len(rows) != 16 || rows[1][3] != "0.5000" {
+		t.Errorf("data table %q: want the best (0.5000) first of 15", rows)
+	}
+	if _, ok := chart.ParallelCoordinates(leaderboard(grid(), "", false)); ok {
+		t.Error("a grid has parallel coordinates")
+	}
 }

@@ -56,15 +56,8 @@ type Importance struct {
 // it ignores interactions, and rises with the number of bins on few
 // trials. False for a grid or too few trials.
 func Importances(lb runs.Leaderboard) (Importance, bool) {
-	sampled := slices.ContainsFunc(lb.Trials, func(e runs.Entry) bool { return e.Sampler != "" })
-	var ok []runs.Entry
-	for _, e := range lb.Trials {
-		if e.Status == runs.StatusOK {
-			ok = append(ok, e)
-		}
-	}
-	varying := lb.Varying()
-	if !sampled || len(ok) < minImportanceTrials || len(varying) == 0 {
+	ok, varying, isStudy := study(lb)
+	if !isStudy || len(varying) == 0 {
 		return Importance{}, false
 	}
 	var imp Importance
@@ -141,4 +134,17 @@ func importanceSVG(ps []ParamImportance, measure string) template.HTML {
 	}
 	fmt.Fprintf(&b, `<text class="xtitle" x="%.1f" y="%d" fill="%s">η²: share of the primary's variance explained (0–1)</text></svg>`, iLeft, height-6, colorText)
 	return template.HTML(b.String()) // every text inside was escaped above
+}
+
+// study is lb's successful trials and varying parameters, and whether lb
+// is a study with enough of them for importance and parallel coordinates:
+// a sampler proposed some trial, and minImportanceTrials succeeded.
+func study(lb runs.Leaderboard) (ok []runs.Entry, varying []string, isStudy bool) {
+	for _, e := range lb.Trials {
+		if e.Status == runs.StatusOK {
+			ok = append(ok, e)
+		}
+	}
+	sampled := slices.ContainsFunc(lb.Trials, func(e runs.Entry) bool { return e.Sampler != "" })
+	return ok, lb.Varying(), sampled && len(ok) >= minImportanceTrials
 }
