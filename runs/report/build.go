@@ -40,10 +40,12 @@ type page struct {
 	Heatmaps         []chart.Heatmap
 	Importance       *chart.Importance
 	ImportanceMethod string
-	Pruned           bool // some trial was pruned (drawn at its partial score)
-	Parity           parityView
-	Coverage         coverageView
-	Failures         failureView
+	// Parallel is a study's parallel-coordinates chart.
+	Parallel *chart.Parallel
+	Pruned   bool // some trial was pruned (drawn at its partial score)
+	Parity   parityView
+	Coverage coverageView
+	Failures failureView
 }
 
 type manifestView struct {
@@ -102,6 +104,7 @@ func build(run *runs.Run, o Options, given *runs.Leaderboard) (*page, error) {
 		historyData template.HTML
 		heatmaps    []chart.Heatmap
 		importance  *chart.Importance
+		parallel    *chart.Parallel
 	)
 	defer charts.Wait()
 	charts.Go(func() { params = chart.Params(lb) })
@@ -110,6 +113,9 @@ func build(run *runs.Run, o Options, given *runs.Leaderboard) (*page, error) {
 	charts.Go(func() {
 		if imp, ok := chart.Importances(lb); ok {
 			importance = &imp
+		}
+		if pc, ok := chart.ParallelCoordinates(lb); ok {
+			parallel = &pc
 		}
 	})
 	charts.Go(func() { lat, lerr = newLatencyView(run, lb) })
@@ -124,7 +130,7 @@ func build(run *runs.Run, o Options, given *runs.Leaderboard) (*page, error) {
 	}
 	charts.Wait()
 	p.Params, p.History, p.HistoryData = params, history, historyData
-	p.Heatmaps, p.Importance, p.ImportanceMethod = heatmaps, importance, chart.ImportanceMethod
+	p.Heatmaps, p.Importance, p.ImportanceMethod, p.Parallel = heatmaps, importance, chart.ImportanceMethod, parallel
 	if terr != nil {
 		return nil, fmt.Errorf("report: %w", terr)
 	}

@@ -272,7 +272,23 @@ func TestRenderDegrades(t *testing.T) {
 					}
 				})
 			},
-			want: []string{`<tr class="pruned">`, "on 25% of queries", "pruned trials at their partial score"},
+			want:   []string{`<tr class="pruned">`, "on 25% of queries", "pruned trials at their partial score"},
+			absent: []string{"Parameter importance", "Parallel coordinates"}, // a grid
+		},
+		{
+			name: "a study",
+			change: func(t *testing.T, run *runs.Run) {
+				editLeaderboard(t, run, func(lb *runs.Leaderboard) {
+					n := len(lb.Trials)
+					for i := range n {
+						lb.Trials[i].Sampler = "tpe"
+						e := lb.Trials[i]
+						e.Name, e.Index, e.Primary = e.Name+"-again", e.Index+100, e.Primary-0.01
+						lb.Trials = append(lb.Trials, e)
+					}
+				})
+			},
+			want: []string{"<h2>Parameter importance</h2>", "η² (correlation ratio)", `class="importance-chart"`, "<h2>Parallel coordinates</h2>", `class="parallel-chart"`},
 		},
 		{
 			name: "no coverage metric",
