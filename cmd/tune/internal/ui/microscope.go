@@ -171,8 +171,6 @@ type microData struct {
 	// beside the trial's recorded ones (Recorded) and the difference.
 	Metrics  []metricDelta
 	Recorded bool
-	// RecordedLabels is the trial's recorded label sequence of the query.
-	RecordedLabels string
 	// recorded is the trial's record of the query, when it has one.
 	recorded         *runs.QueryResult
 	Missed           []missedRow
@@ -274,7 +272,7 @@ func (s *Server) fillMicroscope(r *http.Request, d *microData) error {
 		if results, err := run.QueryResults(entry.Index); err == nil {
 			for i := range results {
 				if results[i].QueryID == q.ID {
-					d.recorded, d.Recorded, d.RecordedLabels = &results[i], true, results[i].Labels
+					d.recorded, d.Recorded = &results[i], true
 					break
 				}
 			}

@@ -96,6 +96,8 @@ type runData struct {
 	Heatmaps         []chart.Heatmap
 	Importance       *chart.Importance
 	ImportanceMethod string
+	// Parallel is a study's parallel-coordinates chart.
+	Parallel *chart.Parallel
 }
 
 // runPage shows one run: the summary card, the leaderboard sorted,
@@ -171,6 +173,9 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) {
 	d.Heatmaps = chart.Heatmaps(lb)
 	if imp, ok := chart.Importances(lb); ok {
 		d.Importance, d.ImportanceMethod = &imp, chart.ImportanceMethod
+	}
+	if p, ok := chart.ParallelCoordinates(lb); ok {
+		d.Parallel = &p
 	}
 	s.render(w, "run", "Run "+run.ID(), d)
 }
