@@ -49,6 +49,9 @@ func write(path string, data []byte, perm os.FileMode, durable bool) error {
 
 func writeFile(path string, data []byte, perm os.FileMode, durable, removeFirst bool) error {
 	path = Target(path)
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		return writeSpecial(path, data, st.Mode())
+	}
 	for _, stale := range Stale(path) {
 		os.Remove(stale)
 	}
@@ -91,6 +94,34 @@ func writeFile(path string, data []byte, perm os.FileMode, durable, removeFirst 
 			d.Sync() // make the rename durable; best effort
 			d.Close()
 		}
+	}
+	return nil
+}
+
+// writeSpecial writes data to a path that exists and is no regular file:
+// a character device or a named pipe (/dev/null, /dev/stdout, a FIFO) is
+// written in place, as a shell redirection would, since renaming a file
+// over it would replace the device itself (and, run as root, destroy
+// /dev/null for every process of the machine); anything else (a directory,
+// a socket) is refused.
+func writeSpecial(path string, data []byte, mode os.FileMode) error {
+	if mode&(os.ModeCharDevice|os.ModeNamedPipe) == 0 {
+		what := "not a regular file"
+		if mode.IsDir() {
+			what = "a directory"
+		}
+		return fmt.Errorf("write %s: %s: give a file path", path, what)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -131,5 +132,54 @@ func TestStaleTemporaries(t *testing.T) {
 		if removed != os.IsNotExist(err) {
 			t.Errorf("%s: removed %v, want %v", name, os.IsNotExist(err), removed)
 		}
+	}
+}
+
+// TestSpecialFilesKept: a write to a device or a named pipe goes into it,
+// and never renames a file over it (as root that would replace /dev/null
+// for the whole machine); a directory is refused. The device is a null
+// device made in a temporary directory (root only), so a regression
+// replaces that node, never the machine's /dev/null.
+func TestSpecialFilesKept(t *testing.T) {
+	dir := t.TempDir()
+	null := filepath.Join(dir, "null")
+	if err := syscall.Mknod(null, syscall.S_IFCHR|0o666, 1<<8|3); err != nil {
+		t.Logf("no device node (%v): the named pipe stands for it", err)
+		null = ""
+	}
+	writers := map[string]func(string, []byte, os.FileMode) error{"Write": atomicfile.Write, "Replace": atomicfile.Replace, "Renew": atomicfile.Renew}
+	for name, write := range writers {
+		t.Run(name, func(t *testing.T) {
+			fifo := filepath.Join(dir, "fifo-"+name)
+			if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			got := make(chan []byte, 1)
+			go func() {
+				b, _ := os.ReadFile(fifo) // opens the read end, so the write can open
+				got <- b
+			}()
+			if err := write(fifo, []byte("through the pipe"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if st, err := os.Lstat(fifo); err != nil || st.Mode()&os.ModeNamedPipe == 0 {
+				t.Fatalf("the pipe was replaced (err %v)", err)
+			}
+			if b := <-got; string(b) != "through the pipe" {
+				t.Errorf("the pipe's reader got %q", b)
+			}
+			if null != "" {
+				if err := write(null, []byte("discarded\n"), 0o644); err != nil {
+					t.Fatalf("%s(a null device): %v", name, err)
+				}
+				if st, err := os.Lstat(null); err != nil || st.Mode()&os.ModeCharDevice == 0 {
+					t.Fatalf("the device was replaced (err %v)", err)
+				}
+			}
+			err := write(dir, []byte("x"), 0o644)
+			if err == nil || !strings.Contains(err.Error(), "a directory") {
+				t.Errorf("%s(a directory) = %v, want a refusal naming a directory", name, err)
+			}
+		})
 	}
 }
