@@ -6,8 +6,6 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"gonum.org/v1/gonum/blas/blas64"
-	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -107,27 +105,6 @@ func randomizedSVD(ctx context.Context, x *csr, k int, seed uint64) (*rsvd, erro
 	v.Mul(mat.NewDense(m, l, w), scaled)
 	fixSigns(v)
 	return &rsvd{v: v, sigma: sigma}, nil
-}
-
-// orthonormalize overwrites the r × c row-major a (r >= c) with the
-// orthonormal Q of its thin QR factorization (LAPACK dgeqrf + dorgqr) and
-// returns it.
-func orthonormalize(a []float64, r, c int) ([]float64, error) {
-	if r < c {
-		return nil, fmt.Errorf("randomized svd: qr of a wide %d × %d matrix", r, c)
-	}
-	g := blas64.General{Rows: r, Cols: c, Stride: c, Data: a}
-	tau := make([]float64, c)
-	work := []float64{0}
-	lapack64.Geqrf(g, tau, work, -1)
-	work = make([]float64, int(work[0]))
-	lapack64.Geqrf(g, tau, work, len(work))
-	lapack64.Orgqr(g, tau, work[:1], -1)
-	if need := int(work[0]); need > len(work) {
-		work = make([]float64, need)
-	}
-	lapack64.Orgqr(g, tau, work, len(work))
-	return a, nil
 }
 
 // fixSigns flips each column of v so that its largest-magnitude entry is
