@@ -108,19 +108,34 @@ func randomizedSVD(ctx context.Context, x *csr, k int, seed uint64) (*rsvd, erro
 }
 
 // fixSigns flips each column of v so that its largest-magnitude entry is
-// positive (the first one on ties).
+// positive (the first one on ties). It scans v row by row, in its memory
+// order.
 func fixSigns(v *mat.Dense) {
 	rows, cols := v.Dims()
-	for j := 0; j < cols; j++ {
-		best, at := 0.0, 0
-		for i := 0; i < rows; i++ {
-			if a := math.Abs(v.At(i, j)); a > best {
-				best, at = a, i
+	raw := v.RawMatrix()
+	best := make([]float64, cols)
+	at := make([]int, cols)
+	for i := 0; i < rows; i++ {
+		for j, x := range raw.Data[i*raw.Stride : i*raw.Stride+cols] {
+			if a := math.Abs(x); a > best[j] {
+				best[j], at[j] = a, i
 			}
 		}
-		if v.At(at, j) < 0 {
-			for i := 0; i < rows; i++ {
-				v.Set(i, j, -v.At(i, j))
+	}
+	flip := make([]bool, cols)
+	some := false
+	for j := range cols {
+		flip[j] = raw.Data[at[j]*raw.Stride+j] < 0
+		some = some || flip[j]
+	}
+	if !some {
+		return
+	}
+	for i := 0; i < rows; i++ {
+		row := raw.Data[i*raw.Stride : i*raw.Stride+cols]
+		for j := range row {
+			if flip[j] {
+				row[j] = -row[j]
 			}
 		}
 	}
