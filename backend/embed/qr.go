@@ -55,17 +55,23 @@ func geqrf(m, n int, a []float64, lda int, tau, work []float64) {
 			ib := min(k-i, nb)
 			geqr2(m-i, ib, a[i*lda+i:], lda, tau[i:i+ib], work)
 			if i+ib < n {
-				lapackImpl.Dlarft(lapack.Forward, lapack.ColumnWise, m-i, ib,
-					a[i*lda+i:], lda, tau[i:], work, ldwork)
-				lapackImpl.Dlarfb(blas.Left, blas.Trans, lapack.Forward, lapack.ColumnWise,
-					m-i, n-i-ib, ib, a[i*lda+i:], lda, work, ldwork,
-					a[i*lda+i+ib:], lda, work[ib*ldwork:], ldwork)
+				applyBlock(blas.Trans, m-i, n-i-ib, ib, a[i*lda+i:], lda, tau[i:], work, ldwork)
 			}
 		}
 	}
 	if i < k {
 		geqr2(m-i, n-i, a[i*lda+i:], lda, tau[i:], work)
 	}
+}
+
+// applyBlock applies the block reflector H = I - V·T·Vᵀ of the ib
+// reflectors stored in the first ib columns of the m-row a (from the
+// left, Hᵀ for blas.Trans) to the n columns after them, as Dgeqrf and
+// Dorgqr do: Dlarft forms T in work, Dlarfb applies it.
+func applyBlock(trans blas.Transpose, m, n, ib int, a []float64, lda int, tau, work []float64, ldwork int) {
+	lapackImpl.Dlarft(lapack.Forward, lapack.ColumnWise, m, ib, a, lda, tau, work, ldwork)
+	lapackImpl.Dlarfb(blas.Left, trans, lapack.Forward, lapack.ColumnWise,
+		m, n, ib, a, lda, work, ldwork, a[ib:], lda, work[ib*ldwork:], ldwork)
 }
 
 // geqr2 is gonum's Dgeqr2 applying each reflector with larfLeft.
@@ -111,11 +117,7 @@ func orgqr(m, n int, a []float64, lda int, tau, work []float64) {
 		for i := ki; i >= 0; i -= nb {
 			ib := min(nb, k-i)
 			if i+ib < n {
-				lapackImpl.Dlarft(lapack.Forward, lapack.ColumnWise, m-i, ib,
-					a[i*lda+i:], lda, tau[i:], work, ldwork)
-				lapackImpl.Dlarfb(blas.Left, blas.NoTrans, lapack.Forward, lapack.ColumnWise,
-					m-i, n-i-ib, ib, a[i*lda+i:], lda, work, ldwork,
-					a[i*lda+i+ib:], lda, work[ib*ldwork:], ldwork)
+				applyBlock(blas.NoTrans, m-i, n-i-ib, ib, a[i*lda+i:], lda, tau[i:], work, ldwork)
 			}
 			org2r(m-i, ib, ib, a[i*lda+i:], lda, tau[i:i+ib], work)
 			for j := i; j < i+ib; j++ {
