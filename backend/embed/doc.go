@@ -16,5 +16,5 @@
 // Every built-in embedder returns L2-normalized vectors (a text without any
 // feature maps to the zero vector), so the dot product is the cosine.
 //
-// Imports of ours: internal/openai, internal/plainnum, internal/userfile.
+// Imports of ours: internal/openai, internal/parallel, internal/plainnum, internal/userfile.
 package embed

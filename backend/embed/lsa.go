@@ -7,6 +7,8 @@ import (
 	"math"
 	"slices"
 	"strconv"
+
+	"github.com/fusiontune/fusiontune/internal/parallel"
 )
 
 // ErrNotFitted is returned by an lsa embedder used before Fit (or
@@ -143,7 +145,6 @@ func (e *LSA) fit(ctx context.Context, texts []string) (*csr, error) {
 	}
 	// Each table's term ids -> vocabulary index (-1: not in it).
 	global := make([][]int32, len(tk.tables))
-	nnz := 0
 	for p, t := range tk.tables {
 		global[p] = make([]int32, len(t.terms))
 		for id, s := range t.terms {
@@ -154,33 +155,7 @@ func (e *LSA) fit(ctx context.Context, texts []string) (*csr, error) {
 			global[p][id] = g
 		}
 	}
-	for i, d := range tk.docs {
-		g := global[i%len(global)]
-		for _, tc := range d {
-			if g[tc.id] >= 0 {
-				nnz++
-			}
-		}
-	}
-	x := &csr{rows: len(tk.docs), cols: len(vocab), ptr: make([]int, 1, len(tk.docs)+1),
-		col: make([]int32, 0, nnz), val: make([]float64, 0, nnz)}
-	var row []termWeight
-	for i, d := range tk.docs {
-		g := global[i%len(global)]
-		row = row[:0]
-		for _, tc := range d {
-			if t := g[tc.id]; t >= 0 {
-				row = append(row, termWeight{term: t, w: (1 + math.Log(float64(tc.n))) * idf[t]})
-			}
-		}
-		row = normalizeRow(row)
-		for _, tw := range row {
-			x.col = append(x.col, tw.term)
-			x.val = append(x.val, tw.w)
-		}
-		x.ptr = append(x.ptr, len(x.col))
-		tk.docs[i] = nil
-	}
+	x := weighRows(tk, global, idf)
 	tk = nil
 	svd, err := randomizedSVD(ctx, x, e.dim, e.seed)
 	if err != nil {
@@ -196,6 +171,48 @@ func (e *LSA) fit(ctx context.Context, texts []string) (*csr, error) {
 	}
 	e.vocab, e.terms, e.idf, e.v = index, vocab, idf, v
 	return x, nil
+}
+
+// fitRowsBlock is the number of documents weighRows weighs per task.
+const fitRowsBlock = 256
+
+// weighRows returns the document-term matrix X of the tokenized corpus:
+// row i holds document i's L2-normalized sublinear TF-IDF weights (global
+// maps each table's term ids to vocabulary indexes, -1 for none). Blocks
+// of rows are weighed on GOMAXPROCS goroutines, each row by one of them
+// into its own place, so X does not depend on the split. It lets go of
+// each document's term counts once weighed.
+func weighRows(tk *tokenized, global [][]int32, idf []float64) *csr {
+	n := len(tk.docs)
+	ptr := make([]int, n+1)
+	for i, d := range tk.docs {
+		g := global[i%len(global)]
+		k := 0
+		for _, tc := range d {
+			if g[tc.id] >= 0 {
+				k++
+			}
+		}
+		ptr[i+1] = ptr[i] + k
+	}
+	x := &csr{rows: n, cols: len(idf), ptr: ptr, col: make([]int32, ptr[n]), val: make([]float64, ptr[n])}
+	parallel.For((n+fitRowsBlock-1)/fitRowsBlock, func(b int) {
+		var row []termWeight
+		for i := b * fitRowsBlock; i < min((b+1)*fitRowsBlock, n); i++ {
+			g := global[i%len(global)]
+			row = row[:0]
+			for _, tc := range tk.docs[i] {
+				if t := g[tc.id]; t >= 0 {
+					row = append(row, termWeight{term: t, w: (1 + math.Log(float64(tc.n))) * idf[t]})
+				}
+			}
+			for k, tw := range normalizeRow(row) {
+				x.col[ptr[i]+k], x.val[ptr[i]+k] = tw.term, tw.w
+			}
+			tk.docs[i] = nil
+		}
+	})
+	return x
 }
 
 // termWeight is one nonzero of a TF-IDF vector.

@@ -274,3 +274,44 @@ func TestLSAFitEmbed(t *testing.T) {
 		t.Error("FitEmbed fitted another model than Fit")
 	}
 }
+
+// TestLSAFitEmbedSameOnAnyCores: the fitted model and the vectors FitEmbed
+// returns are bit for bit the same on one core and several, for a corpus
+// large enough that every product, the QR and the projection split.
+func TestLSAFitEmbedSameOnAnyCores(t *testing.T) {
+	texts := zipfCorpus(3000, 60, 4000)
+	fit := func(procs, dim int) ([]byte, [][]float32) {
+		prev := runtime.GOMAXPROCS(procs)
+		defer runtime.GOMAXPROCS(prev)
+		e := embed.NewLSA(dim, embed.DefaultSeed)
+		vecs, err := e.FitEmbed(context.Background(), texts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		model, err := e.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return model, vecs
+	}
+	for _, tt := range []struct {
+		name  string
+		dim   int
+		procs int
+	}{
+		{"lsa-32, 2 cores", 32, 2},
+		{"lsa-128, 2 cores", 128, 2},
+		{"lsa-128, 3 cores", 128, 3},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			model1, vecs1 := fit(1, tt.dim)
+			modelN, vecsN := fit(tt.procs, tt.dim)
+			if !bytes.Equal(model1, modelN) {
+				t.Errorf("the model fitted on %d cores differs from the one fitted on 1", tt.procs)
+			}
+			if !slices.EqualFunc(vecs1, vecsN, slices.Equal) {
+				t.Errorf("the vectors embedded on %d cores differ from those on 1", tt.procs)
+			}
+		})
+	}
+}

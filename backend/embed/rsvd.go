@@ -6,8 +6,6 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"gonum.org/v1/gonum/blas/blas64"
-	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -109,41 +107,35 @@ func randomizedSVD(ctx context.Context, x *csr, k int, seed uint64) (*rsvd, erro
 	return &rsvd{v: v, sigma: sigma}, nil
 }
 
-// orthonormalize overwrites the r × c row-major a (r >= c) with the
-// orthonormal Q of its thin QR factorization (LAPACK dgeqrf + dorgqr) and
-// returns it.
-func orthonormalize(a []float64, r, c int) ([]float64, error) {
-	if r < c {
-		return nil, fmt.Errorf("randomized svd: qr of a wide %d × %d matrix", r, c)
-	}
-	g := blas64.General{Rows: r, Cols: c, Stride: c, Data: a}
-	tau := make([]float64, c)
-	work := []float64{0}
-	lapack64.Geqrf(g, tau, work, -1)
-	work = make([]float64, int(work[0]))
-	lapack64.Geqrf(g, tau, work, len(work))
-	lapack64.Orgqr(g, tau, work[:1], -1)
-	if need := int(work[0]); need > len(work) {
-		work = make([]float64, need)
-	}
-	lapack64.Orgqr(g, tau, work, len(work))
-	return a, nil
-}
-
 // fixSigns flips each column of v so that its largest-magnitude entry is
-// positive (the first one on ties).
+// positive (the first one on ties). It scans v row by row, in its memory
+// order.
 func fixSigns(v *mat.Dense) {
 	rows, cols := v.Dims()
-	for j := 0; j < cols; j++ {
-		best, at := 0.0, 0
-		for i := 0; i < rows; i++ {
-			if a := math.Abs(v.At(i, j)); a > best {
-				best, at = a, i
+	raw := v.RawMatrix()
+	best := make([]float64, cols)
+	at := make([]int, cols)
+	for i := 0; i < rows; i++ {
+		for j, x := range raw.Data[i*raw.Stride : i*raw.Stride+cols] {
+			if a := math.Abs(x); a > best[j] {
+				best[j], at[j] = a, i
 			}
 		}
-		if v.At(at, j) < 0 {
-			for i := 0; i < rows; i++ {
-				v.Set(i, j, -v.At(i, j))
+	}
+	flip := make([]bool, cols)
+	some := false
+	for j := range cols {
+		flip[j] = raw.Data[at[j]*raw.Stride+j] < 0
+		some = some || flip[j]
+	}
+	if !some {
+		return
+	}
+	for i := 0; i < rows; i++ {
+		row := raw.Data[i*raw.Stride : i*raw.Stride+cols]
+		for j := range row {
+			if flip[j] {
+				row[j] = -row[j]
 			}
 		}
 	}
