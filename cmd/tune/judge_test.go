@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/fusiontune/fusiontune/tuner/judging/judge/llm/llmtest"
@@ -96,8 +97,8 @@ func TestJudgeLLM(t *testing.T) {
 	})
 }
 
-// TestJudgeLLMFailures: a malformed model answer and a 5xx storm fail the
-// run (exit 1) with a clear error, and nothing is appended.
+// TestJudgeLLMFailures: malformed model answers to every call and a 5xx
+// storm fail the run (exit 1) with a clear error, and nothing is appended.
 func TestJudgeLLMFailures(t *testing.T) {
 	cases := []struct {
 		name  string
@@ -116,7 +117,7 @@ func TestJudgeLLMFailures(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			e, srv := newJudgeEnv(t, "")
+			e, srv := newJudgeEnv(t, "  answer_retries: 0\n")
 			srv.Fault = c.fault
 			_, stderr := e.mustRun(1, "judge", "run", "--pool", "pool.jsonl")
 			if !strings.Contains(stderr, c.want) || !strings.Contains(stderr, "nothing appended to labels.db") {
@@ -126,6 +127,28 @@ func TestJudgeLLMFailures(t *testing.T) {
 				t.Fatalf("%d labels appended by a failed run", n)
 			}
 		})
+	}
+}
+
+// TestJudgeLLMMalformedSkipped: a query whose answers stay malformed
+// after judge.answer_retries more asks is skipped with a warning naming it
+// and its documents, counted in the summary; the other queries' labels
+// are appended (exit 0), and a re-run asks about the skipped pairs again.
+func TestJudgeLLMMalformedSkipped(t *testing.T) {
+	e, srv := newJudgeEnv(t, "  answer_retries: 1\n")
+	var fixed atomic.Bool
+	srv.Malformed = func(q string, attempt int) bool {
+		return !fixed.Load() && (q == "how to top up boiler pressure with the filling loop" || attempt == 0) // q001 stays malformed
+	}
+	stdout, stderr := e.mustRun(0, "judge", "run", "--pool", "pool.jsonl")
+	if !strings.Contains(stdout, "appended 6 labels") || !strings.Contains(stdout, "; 3 pairs skipped: malformed answers)") ||
+		!strings.Contains(stderr, "warning: query \"q001\": documents kb-0001, kb-0028, kb-0172 skipped, the answer still malformed after 2 attempts: ") || srv.Requests() != 6 {
+		t.Fatalf("%d requests\nstdout:\n%s\nstderr:\n%s", srv.Requests(), stdout, stderr)
+	}
+	fixed.Store(true)
+	stdout, _ = e.mustRun(0, "judge", "run", "--pool", "pool.jsonl")
+	if !strings.Contains(stdout, "appended 3 labels") || strings.Contains(stdout, "skipped") {
+		t.Fatalf("re-run:\n%s", stdout)
 	}
 }
 

@@ -40,6 +40,9 @@ type RunResult struct {
 	Appended judge.Appended
 	// Usage is the LLM judge's calls and tokens (nil for a file judge).
 	Usage *llm.Usage
+	// Skipped are the LLM judge's batches left without a label, their
+	// answers still malformed after the judge asked again.
+	Skipped []llm.Skip
 	// DryRun is the dry run's estimate (nil without --dry-run).
 	DryRun *DryRun
 }
@@ -96,7 +99,7 @@ func Run(ctx context.Context, e *Env, r RunRequest) (*RunResult, error) {
 	res.Store = st.Location.Redacted
 	if lj != nil {
 		u := lj.Usage()
-		res.Usage = &u
+		res.Usage, res.Skipped = &u, lj.Skipped()
 	}
 	return res, nil
 }
@@ -118,9 +121,10 @@ func (e *Env) dryRun(ctx context.Context, j judge.Judge, lj *llm.Judge, todo []j
 }
 
 // WriteText writes the outcome: on out, what was appended (with the LLM
-// judge's calls and tokens) or the dry run's cost; on log, a warning when
-// calls reported more tokens than their bound and a note when the budget
-// ran out.
+// judge's calls and tokens, and the pairs skipped) or the dry run's cost;
+// on log, a warning naming each batch skipped for malformed answers, a
+// warning when calls reported more tokens than their bound and a note
+// when the budget ran out.
 func (r *RunResult) WriteText(out, log io.Writer) {
 	if d := r.DryRun; d != nil {
 		d.writeText(out, r.Judge, r.Todo)
@@ -128,7 +132,14 @@ func (r *RunResult) WriteText(out, log io.Writer) {
 	}
 	fmt.Fprintf(out, "appended %d labels of dataset %q by %s to %s", len(r.Appended.Labels), r.Dataset, r.Judge, r.Store)
 	if u := r.Usage; u != nil {
-		fmt.Fprintf(out, " (%d calls, %d tokens, %d from the cache)", u.Calls, u.Tokens, u.CacheHits)
+		fmt.Fprintf(out, " (%d calls, %d tokens, %d from the cache", u.Calls, u.Tokens, u.CacheHits)
+		if n := skippedPairs(r.Skipped); n > 0 {
+			fmt.Fprintf(out, "; %d pairs skipped: malformed answers", n)
+		}
+		fmt.Fprint(out, ")")
+		for _, s := range r.Skipped {
+			fmt.Fprintf(log, "warning: %s\n", s)
+		}
 		if u.OverBound > 0 {
 			fmt.Fprintf(log, "warning: %d calls reported more tokens than their bound (a tokenizer using more tokens than bytes): the budget may be exceeded\n", u.OverBound)
 		}
@@ -149,4 +160,13 @@ func (d *DryRun) writeText(w io.Writer, judge string, todo int) {
 	fmt.Fprintf(w, "dry run: %s: %d pairs, %d answered by the cache; %d calls of up to %d documents; tokens at most %d (what the budget reserves), about %d typically\n",
 		judge, est.Pairs, est.Cached, est.Calls, d.Batch, est.TokensBound, est.TokensGuess)
 	fmt.Fprintln(w, d.Budget.Verdict(*est))
+}
+
+// skippedPairs counts the pairs of skips.
+func skippedPairs(skips []llm.Skip) int {
+	n := 0
+	for _, s := range skips {
+		n += len(s.Docs)
+	}
+	return n
 }

@@ -29,9 +29,12 @@ type Judge struct {
 	Concurrency *int           `mapstructure:"concurrency"`
 	Timeout     *time.Duration `mapstructure:"timeout"`
 	Retries     *int           `mapstructure:"retries"`
-	MaxDocChars *int           `mapstructure:"max_doc_chars"`
-	Seed        *int64         `mapstructure:"seed"`
-	Budget      JudgeBudget    `mapstructure:"budget"`
+	// AnswerRetries is how many more times a malformed answer is asked
+	// again (0..10, default 2).
+	AnswerRetries *int        `mapstructure:"answer_retries"`
+	MaxDocChars   *int        `mapstructure:"max_doc_chars"`
+	Seed          *int64      `mapstructure:"seed"`
+	Budget        JudgeBudget `mapstructure:"budget"`
 	// Rubrics maps a query category to the rubric a prompt template
 	// shows for its queries ({{.Rubric}}).
 	Rubrics map[string]string `mapstructure:"rubrics"`
@@ -70,6 +73,7 @@ func (j Judge) Validate() experiments.Problems {
 	r.ints("batch", Or(j.Batch, llm.DefaultBatch), 1, llm.MaxBatch, "")
 	r.ints("concurrency", Or(j.Concurrency, llm.DefaultConcurrency), 1, llm.MaxConcurrency, "")
 	r.ints("retries", Or(j.Retries, llm.DefaultRetries), 0, llm.MaxRetries, "")
+	r.ints("answer_retries", Or(j.AnswerRetries, llm.DefaultAnswerRetries), 0, llm.MaxAnswerRetries, "")
 	r.ints("max_doc_chars", Or(j.MaxDocChars, llm.DefaultMaxDocChars), llm.MinMaxDocChars, llm.MaxMaxDocChars, "")
 	r.ints("max_grade", Or(j.MaxGrade, DefaultJudgeMaxGrade), 1, 100, "")
 	r.duration("timeout", Or(j.Timeout, llm.DefaultTimeout), llm.MaxTimeout, false)
