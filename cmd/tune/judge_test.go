@@ -312,3 +312,44 @@ func TestJudgeFile(t *testing.T) {
 		t.Fatalf("%d labels, want 2", n)
 	}
 }
+
+// TestJudgeEnsemble: --judge ensemble asks two stand-in LLM servers (each
+// with its own model name) and a qrels file, writes the vote under the
+// ensemble's name with the agreement share as confidence, and prints each
+// member's agreement with the ensemble; a second run judges nothing.
+func TestJudgeEnsemble(t *testing.T) {
+	other := llmtest.Start(t)
+	other.Key = judgeKey
+	other.Noise, other.NoiseSeed = 0.5, 3
+	e, srv := newJudgeEnv(t, fmt.Sprintf("  ensemble:\n    members:\n      - {}\n      - {url: %s, model: rule-2}\n      - {file: hidden.qrels}\n", other.URL))
+	e.write("hidden.qrels", "q001 0 kb-0001 2\nq023 0 kb-0043 2\nq023 0 kb-0099 1\n")
+	stdout, stderr := e.mustRun(0, "judge", "run", "--pool", "pool.jsonl", "--judge", "ensemble")
+	name := "ensemble(llm:rule-1@91d71201,llm:rule-2@91d71201,file:hidden.qrels)"
+	for _, want := range []string{"appended 9 labels of dataset \"demo\" by " + name + " to labels.db (6 calls,",
+		"each member against the ensemble (majority vote):\n  llm:rule-1@91d71201: 9 pairs, exact agreement ",
+		"\n  llm:rule-2@91d71201: 9 pairs, exact agreement ", "\n  file:hidden.qrels: 2 pairs, exact agreement "} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s\nstderr:\n%s", want, stdout, stderr)
+		}
+	}
+	if srv.Requests() != 3 || other.Requests() != 3 {
+		t.Fatalf("%d and %d requests, want 3 each", srv.Requests(), other.Requests())
+	}
+	labels, _ := e.mustRun(0, "judge", "labels", "--format", "jsonl")
+	if n := strings.Count(labels, `"judge":"`+name+`"`); n != 9 || !strings.Contains(labels, `"confidence":0.6666666666666666`) && !strings.Contains(labels, `"confidence":0.3333333333333333`) {
+		t.Fatalf("%d labels by the ensemble:\n%s", n, labels)
+	}
+	stdout, _ = e.mustRun(0, "judge", "run", "--pool", "pool.jsonl", "--judge", "ensemble")
+	if !strings.Contains(stdout, "appended 0 labels") || srv.Requests() != 3 {
+		t.Fatalf("re-run:\n%s", stdout)
+	}
+	settings, err := os.ReadFile(filepath.Join(e.dir, "tune.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.write("tune.yaml", strings.Replace(string(settings), "model: rule-2", "model: rule-1", 1))
+	_, stderr = e.mustRun(2, "judge", "run", "--pool", "pool.jsonl", "--judge", "ensemble")
+	if !strings.Contains(stderr, "judge.ensemble: ensemble members 1 and 2 are the same judge llm:rule-1@91d71201") {
+		t.Fatalf("same judge twice: %s", stderr)
+	}
+}

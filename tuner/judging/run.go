@@ -13,7 +13,8 @@ import (
 type RunRequest struct {
 	// Pool is the pool file (tune judge pool --out FILE).
 	Pool string
-	// Judge is "llm" or "file:PATH" (judge.ParseSpec).
+	// Judge is "llm", "file:PATH" (judge.ParseSpec) or "ensemble"
+	// (EnsembleSpec).
 	Judge string
 	// DryRun says what judging would cost: nothing is called, no store
 	// is created, nothing is written.
@@ -40,9 +41,13 @@ type RunResult struct {
 	Appended judge.Appended
 	// Usage is the LLM judge's calls and tokens (nil for a file judge).
 	Usage *llm.Usage
-	// Skipped are the LLM judge's batches left without a label, their
+	// Skipped are the LLM judges' batches left without a label, their
 	// answers still malformed after the judge asked again.
 	Skipped []llm.Skip
+	// Vote and Members, for an ensemble: how it votes, and each member's
+	// agreement with it over the pairs it labelled.
+	Vote    string
+	Members []judge.Report
 	// DryRun is the dry run's estimate (nil without --dry-run).
 	DryRun *DryRun
 }
@@ -75,13 +80,13 @@ func Run(ctx context.Context, e *Env, r RunRequest) (*RunResult, error) {
 	if st != nil {
 		defer st.Close()
 	}
-	j, lj, err := e.Judge(r.Judge, st)
+	j, ljs, err := e.Judge(r.Judge, st)
 	if err != nil {
 		return nil, err
 	}
 	todo := pairs
 	if r.Refresh {
-		if lj != nil {
+		for _, lj := range ljs {
 			lj.SetFresh(true)
 		}
 	} else if todo, err = judge.Todo(ctx, st, e.ID, pairs, j); err != nil {
@@ -90,34 +95,48 @@ func Run(ctx context.Context, e *Env, r RunRequest) (*RunResult, error) {
 	fmt.Fprintf(r.Log, "pool %s: %d pairs, %d already labelled by %s, %d to judge\n", r.Pool, len(pairs), len(pairs)-len(todo), j.Name(), len(todo))
 	res := &RunResult{Dataset: e.ID, Judge: j.Name(), Todo: len(todo)}
 	if r.DryRun {
-		res.DryRun, err = e.dryRun(ctx, j, lj, todo)
+		res.DryRun, err = e.dryRun(ctx, j, ljs, todo)
 		return res, err
 	}
 	if res.Appended, err = judge.JudgeInto(ctx, j, st, todo); err != nil {
 		return nil, err
 	}
 	res.Store = st.Location.Redacted
-	if lj != nil {
-		u := lj.Usage()
-		res.Usage, res.Skipped = &u, lj.Skipped()
+	if len(ljs) > 0 {
+		u := ljs[0].Usage() // an ensemble's members share one budget
+		u.CacheHits = 0
+		for _, lj := range ljs {
+			u.CacheHits += lj.Usage().CacheHits
+			res.Skipped = append(res.Skipped, lj.Skipped()...)
+		}
+		res.Usage = &u
+	}
+	if en, ok := j.(*judge.Ensemble); ok {
+		res.Vote, res.Members = en.Vote(), en.Agreements()
 	}
 	return res, nil
 }
 
-// dryRun says what judging todo would cost, calling nothing.
-func (e *Env) dryRun(ctx context.Context, j judge.Judge, lj *llm.Judge, todo []judge.Pair) (*DryRun, error) {
-	if lj == nil {
+// dryRun says what judging todo would cost, calling nothing: the LLM
+// judges' estimates summed (an ensemble's members each judge every pair).
+func (e *Env) dryRun(ctx context.Context, j judge.Judge, ljs []*llm.Judge, todo []judge.Pair) (*DryRun, error) {
+	if len(ljs) == 0 {
 		ls, err := j.Judge(ctx, todo) // a file judge reads only its file
 		if err != nil {
 			return nil, err
 		}
 		return &DryRun{Labels: len(ls)}, nil
 	}
-	est, err := lj.Estimate(ctx, todo)
-	if err != nil {
-		return nil, err
+	var sum llm.Estimate
+	for _, lj := range ljs {
+		est, err := lj.Estimate(ctx, todo)
+		if err != nil {
+			return nil, err
+		}
+		sum.Pairs, sum.Cached, sum.Calls = sum.Pairs+est.Pairs, sum.Cached+est.Cached, sum.Calls+est.Calls
+		sum.TokensBound, sum.TokensGuess = sum.TokensBound+est.TokensBound, sum.TokensGuess+est.TokensGuess
 	}
-	return &DryRun{Estimate: &est, Batch: e.Batch, Budget: e.Budget}, nil
+	return &DryRun{Estimate: &sum, Batch: e.Batch, Budget: e.Budget}, nil
 }
 
 // WriteText writes the outcome: on out, what was appended (with the LLM
@@ -145,6 +164,17 @@ func (r *RunResult) WriteText(out, log io.Writer) {
 		}
 	}
 	fmt.Fprintln(out)
+	if len(r.Members) > 0 {
+		fmt.Fprintf(out, "each member against the ensemble (%s vote):\n", r.Vote)
+		for _, m := range r.Members {
+			if a := m.Overall; a.N > 0 {
+				fmt.Fprintf(out, "  %s: %d pairs, exact agreement %.4f, weighted kappa %s (quadratic), %s (linear)\n",
+					m.Judge, a.N, a.Exact, kappaText(a.KappaQuadratic), kappaText(a.KappaLinear))
+			} else {
+				fmt.Fprintf(out, "  %s: no pairs\n", m.Judge)
+			}
+		}
+	}
 	if r.Appended.Spent != nil {
 		fmt.Fprintf(log, "note: %v\nthe %d pairs left stay for another run\n", r.Appended.Spent, r.Todo-len(r.Appended.Labels))
 	}

@@ -190,6 +190,8 @@ var settingsTable = []setting{
 	{key: "judge.seed", def: "1", values: "any integer", doc: "the order documents are shown in"},
 	{key: "judge.budget.calls", def: "0 (no bound)", rng: closed("0", strconv.FormatInt(settings.MaxJudgeBudget, 10)), doc: "most calls per `tune judge run` (`--budget-calls`)"},
 	{key: "judge.budget.tokens", def: "0 (no bound)", rng: closed("0", strconv.FormatInt(settings.MaxJudgeBudget, 10)), doc: "most tokens per `tune judge run` (`--budget-tokens`)"},
+	{key: "judge.ensemble.vote", def: "`" + settings.DefaultEnsembleVote + "`", values: "`majority`, `mean`", doc: "how `--judge ensemble` combines its members' grades: the most given (a tie: the lower grade) or the mean rounded, a half down ([judging](../judging.md#judge-ensembles))"},
+	{key: "judge.ensemble.members", values: "a list of at least two judges", doc: "each `{file: QRELS}` or the LLM judge above with any of `url`, `model`, `api_key_env`, `prompt` replaced; they share `judge.budget`"},
 	{key: "labels", def: settings.DefaultLabelsFile + " beside the settings file", doc: "the label store of the judge commands: a SQLite file or `postgres://` URL"},
 }
 

@@ -174,6 +174,11 @@ func (j *Judge) Name() string { return "llm:" + j.cfg.Model + "@" + j.hash[:8] }
 // answer cache (Config.Fresh); call it before judging.
 func (j *Judge) SetFresh(fresh bool) { j.cfg.Fresh = fresh }
 
+// ShareBudget makes the judge spend from other's budget (an ensemble's
+// members bound together): call it before judging. Usage then reports
+// the shared calls, tokens and labels; CacheHits stay the judge's own.
+func (j *Judge) ShareBudget(other *Judge) { j.meter = other.meter }
+
 // Usage returns what the judge spent so far.
 func (j *Judge) Usage() Usage {
 	u := j.meter.usage()
