@@ -323,8 +323,12 @@ func TestJudgeEnsemble(t *testing.T) {
 	other.Noise, other.NoiseSeed = 0.5, 3
 	e, srv := newJudgeEnv(t, fmt.Sprintf("  ensemble:\n    members:\n      - {}\n      - {url: %s, model: rule-2}\n      - {file: hidden.qrels}\n", other.URL))
 	e.write("hidden.qrels", "q001 0 kb-0001 2\nq023 0 kb-0043 2\nq023 0 kb-0099 1\n")
-	stdout, stderr := e.mustRun(0, "judge", "run", "--pool", "pool.jsonl", "--judge", "ensemble")
 	name := "ensemble(llm:rule-1@91d71201,llm:rule-2@91d71201,file:hidden.qrels)"
+	stdout, _ := e.mustRun(0, "judge", "run", "--pool", "pool.jsonl", "--judge", "ensemble", "--dry-run")
+	if !strings.Contains(stdout, "dry run: "+name+": 18 pairs, 0 answered by the cache; 6 calls of up to 5 documents") || srv.Requests()+other.Requests() != 0 {
+		t.Fatalf("dry run:\n%s", stdout)
+	}
+	stdout, stderr := e.mustRun(0, "judge", "run", "--pool", "pool.jsonl", "--judge", "ensemble")
 	for _, want := range []string{"appended 9 labels of dataset \"demo\" by " + name + " to labels.db (6 calls,",
 		"each member against the ensemble (majority vote):\n  llm:rule-1@91d71201: 9 pairs, exact agreement ",
 		"\n  llm:rule-2@91d71201: 9 pairs, exact agreement ", "\n  file:hidden.qrels: 2 pairs, exact agreement "} {
@@ -351,5 +355,13 @@ func TestJudgeEnsemble(t *testing.T) {
 	_, stderr = e.mustRun(2, "judge", "run", "--pool", "pool.jsonl", "--judge", "ensemble")
 	if !strings.Contains(stderr, "judge.ensemble: ensemble members 1 and 2 are the same judge llm:rule-1@91d71201") {
 		t.Fatalf("same judge twice: %s", stderr)
+	}
+	e.write("tune.yaml", strings.Replace(string(settings), "  ensemble:\n", "  ensemble:\n    vote: median\n", 1)+"      - {file: x.qrels, model: m}\n")
+	_, stderr = e.mustRun(2, "judge", "run", "--pool", "pool.jsonl", "--judge", "ensemble")
+	for _, want := range []string{"tune.yaml:10:11: judge.ensemble.vote: want majority or mean (got \"median\")",
+		"tune.yaml:15:9: judge.ensemble.members[3]: a file member takes no url, model, api_key_env or prompt"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("bad ensemble settings: stderr lacks %q:\n%s", want, stderr)
+		}
 	}
 }
