@@ -122,7 +122,7 @@ func (s *Settings) EnsembleJudge(ds *dataset.Dataset, st *labels.Store, r *runs.
 			if s.Src.InFile(key + ".file") {
 				path = s.BesideSettings(path)
 			}
-			f, err := judge.NewFile(ds.DatasetID(), path, known)
+			f, err := judge.NewFile(path, labels.Rules{Dataset: ds.DatasetID(), Queries: known, Docs: ds.Docs, MaxGrade: ds.Golden.Scale.Max})
 			if err != nil {
 				return nil, nil, inputerr.Wrap(fmt.Errorf("%s: %s.file: %w", s.Src.Where(key+".file"), key, err))
 			}
