@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/fusiontune/fusiontune/tuner/judging/judge/llm/llmtest"
@@ -136,16 +135,15 @@ func TestJudgeLLMFailures(t *testing.T) {
 // are appended (exit 0), and a re-run asks about the skipped pairs again.
 func TestJudgeLLMMalformedSkipped(t *testing.T) {
 	e, srv := newJudgeEnv(t, "  answer_retries: 1\n")
-	var fixed atomic.Bool
-	srv.Malformed = func(q string, attempt int) bool {
-		return !fixed.Load() && (q == "how to top up boiler pressure with the filling loop" || attempt == 0) // q001 stays malformed
-	}
+	srv.SetMalformed(func(q string, attempt int) bool {
+		return q == "how to top up boiler pressure with the filling loop" || attempt == 0 // q001 stays malformed
+	})
 	stdout, stderr := e.mustRun(0, "judge", "run", "--pool", "pool.jsonl")
 	if !strings.Contains(stdout, "appended 6 labels") || !strings.Contains(stdout, "; 3 pairs skipped: malformed answers)") ||
 		!strings.Contains(stderr, "warning: query \"q001\": documents kb-0001, kb-0028, kb-0172 skipped, the answer still malformed after 2 attempts: ") || srv.Requests() != 6 {
 		t.Fatalf("%d requests\nstdout:\n%s\nstderr:\n%s", srv.Requests(), stdout, stderr)
 	}
-	fixed.Store(true)
+	srv.SetMalformed(nil)
 	stdout, _ = e.mustRun(0, "judge", "run", "--pool", "pool.jsonl")
 	if !strings.Contains(stdout, "appended 3 labels") || strings.Contains(stdout, "skipped") {
 		t.Fatalf("re-run:\n%s", stdout)

@@ -263,7 +263,7 @@ func TestMalformedRetries(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			srv := llmtest.Start(t)
-			srv.Malformed = c.bad
+			srv.SetMalformed(c.bad)
 			store := openStore(t)
 			j := newJudge(t, config(t, srv, func(cf *llm.Config) { cf.AnswerRetries, cf.Store, cf.Backoff = c.retries, store, 5*time.Millisecond }))
 			start := time.Now()
@@ -295,7 +295,7 @@ func TestMalformedRetries(t *testing.T) {
 	}
 	// The note asking again says what was wrong and which documents to grade.
 	srv := llmtest.Start(t)
-	srv.Malformed = func(_ string, a int) bool { return a < 1 }
+	srv.SetMalformed(func(_ string, a int) bool { return a < 1 })
 	j := newJudge(t, config(t, srv, func(cf *llm.Config) { cf.Batch, cf.AnswerRetries = 3, 1 }))
 	if _, err := j.Judge(context.Background(), pairs[:3]); err != nil {
 		t.Fatal(err)

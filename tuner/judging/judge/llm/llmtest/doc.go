@@ -8,7 +8,7 @@
 // capped at the prompt's top grade (2 when the prompt offers HIGH /
 // PARTIAL / NOT_RELEVANT, which the answer then uses, else 3). A server
 // may also answer with known noise (Noise) or malformed answers first
-// (Malformed), to test what the judge does with them.
+// (SetMalformed), to test what the judge does with them.
 //
 // Imports of ours: none.
 package llmtest

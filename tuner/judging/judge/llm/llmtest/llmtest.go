@@ -29,12 +29,6 @@ type Server struct {
 	// the first request.
 	Noise     float64
 	NoiseSeed uint64
-	// Malformed, when set, is asked about every request with the query
-	// (the prompt's "Query:" line) and the attempt (0 for a first ask, n
-	// when the request carries n earlier answers, as a judge asking again
-	// sends them); when it returns true the answer is malformed, in turn
-	// prose, a document left out, and a grade off the scale.
-	Malformed func(query string, attempt int) bool
 
 	requests  atomic.Int64
 	inFlight  atomic.Int64
@@ -43,6 +37,7 @@ type Server struct {
 	mu        sync.Mutex
 	prompts   []string
 	notes     []string
+	malformed func(query string, attempt int) bool
 	rng       *rand.Rand
 }
 
@@ -55,6 +50,18 @@ func (s *Server) Prompts() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]string(nil), s.prompts...)
+}
+
+// SetMalformed makes f decide, for every request from now on, whether
+// the answer is malformed: f is asked with the query (the prompt's
+// "Query:" line) and the attempt (0 for a first ask, n when the request
+// carries n earlier answers, as a judge asking again sends them); when it
+// returns true the answer is, in turn, prose, a document left out, and a
+// grade off the scale. nil answers well.
+func (s *Server) SetMalformed(f func(query string, attempt int) bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.malformed = f
 }
 
 // Notes returns the user turns that followed an earlier answer in the
@@ -141,12 +148,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if len(s.notes) < maxKept {
 		s.notes = append(s.notes, notes...)
 	}
+	bad := s.malformed
 	s.mu.Unlock()
 	content := Answer(user)
 	if s.Noise > 0 {
 		content = s.noisy(content)
 	}
-	if q := queryLine.FindStringSubmatch(user); s.Malformed != nil && q != nil && s.Malformed(q[1], attempt) {
+	if q := queryLine.FindStringSubmatch(user); bad != nil && q != nil && bad(q[1], attempt) {
 		content = malformed(content, attempt)
 	}
 	WriteCompletion(w, content, int64(prompt/4), int64(len(content)/4))
