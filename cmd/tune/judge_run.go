@@ -14,7 +14,7 @@ import (
 
 var judgeRunSpec = judgeSpec("run", cli.NoArgs,
 	cli.String("pool", "", "pool file (tune judge pool --out FILE)").Required(),
-	cli.String("judge", "llm", "llm, or file:PATH (a qrels file)"),
+	cli.String("judge", "llm", "llm, file:PATH (a qrels file), or ensemble (the judges of setting judge.ensemble, voting)"),
 	cli.Bool("dry-run", false, "print what judging would cost; call nothing, write nothing"),
 	cli.Bool("refresh", false, "judge every pair of the pool again, those already labelled included, bypassing the llm answer cache"),
 	cli.Int64("budget-calls", 0, "most calls, retries included (0: no bound; setting judge.budget.calls)").Range(0, tunesettings.MaxJudgeBudget).Bind("judge.budget.calls"),

@@ -96,8 +96,8 @@ func TestJudgeLLM(t *testing.T) {
 	})
 }
 
-// TestJudgeLLMFailures: a malformed model answer and a 5xx storm fail the
-// run (exit 1) with a clear error, and nothing is appended.
+// TestJudgeLLMFailures: malformed model answers to every call and a 5xx
+// storm fail the run (exit 1) with a clear error, and nothing is appended.
 func TestJudgeLLMFailures(t *testing.T) {
 	cases := []struct {
 		name  string
@@ -116,7 +116,7 @@ func TestJudgeLLMFailures(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			e, srv := newJudgeEnv(t, "")
+			e, srv := newJudgeEnv(t, "  answer_retries: 0\n")
 			srv.Fault = c.fault
 			_, stderr := e.mustRun(1, "judge", "run", "--pool", "pool.jsonl")
 			if !strings.Contains(stderr, c.want) || !strings.Contains(stderr, "nothing appended to labels.db") {
@@ -126,6 +126,27 @@ func TestJudgeLLMFailures(t *testing.T) {
 				t.Fatalf("%d labels appended by a failed run", n)
 			}
 		})
+	}
+}
+
+// TestJudgeLLMMalformedSkipped: a query whose answers stay malformed
+// after judge.answer_retries more asks is skipped with a warning naming it
+// and its documents, counted in the summary; the other queries' labels
+// are appended (exit 0), and a re-run asks about the skipped pairs again.
+func TestJudgeLLMMalformedSkipped(t *testing.T) {
+	e, srv := newJudgeEnv(t, "  answer_retries: 1\n")
+	srv.SetMalformed(func(q string, attempt int) bool {
+		return q == "how to top up boiler pressure with the filling loop" || attempt == 0 // q001 stays malformed
+	})
+	stdout, stderr := e.mustRun(0, "judge", "run", "--pool", "pool.jsonl")
+	if !strings.Contains(stdout, "appended 6 labels") || !strings.Contains(stdout, "; 3 pairs skipped: malformed answers)") ||
+		!strings.Contains(stderr, "warning: query \"q001\": documents kb-0001, kb-0028, kb-0172 skipped, the answer still malformed after 2 attempts: ") || srv.Requests() != 6 {
+		t.Fatalf("%d requests\nstdout:\n%s\nstderr:\n%s", srv.Requests(), stdout, stderr)
+	}
+	srv.SetMalformed(nil)
+	stdout, _ = e.mustRun(0, "judge", "run", "--pool", "pool.jsonl")
+	if !strings.Contains(stdout, "appended 3 labels") || strings.Contains(stdout, "skipped") {
+		t.Fatalf("re-run:\n%s", stdout)
 	}
 }
 
@@ -287,5 +308,58 @@ func TestJudgeFile(t *testing.T) {
 	}
 	if n := e.labelCount(); n != 2 {
 		t.Fatalf("%d labels, want 2", n)
+	}
+}
+
+// TestJudgeEnsemble: --judge ensemble asks two stand-in LLM servers (each
+// with its own model name) and a qrels file, writes the vote under the
+// ensemble's name with the agreement share as confidence, and prints each
+// member's agreement with the ensemble; a second run judges nothing.
+func TestJudgeEnsemble(t *testing.T) {
+	other := llmtest.Start(t)
+	other.Key = judgeKey
+	other.Noise, other.NoiseSeed = 0.5, 3
+	e, srv := newJudgeEnv(t, fmt.Sprintf("  ensemble:\n    members:\n      - {}\n      - {url: %s, model: rule-2}\n      - {file: hidden.qrels}\n", other.URL))
+	e.write("hidden.qrels", "q001 0 kb-0001 2\nq023 0 kb-0043 2\nq023 0 kb-0099 1\n")
+	name := "ensemble(llm:rule-1@91d71201,llm:rule-2@91d71201,file:hidden.qrels)"
+	stdout, _ := e.mustRun(0, "judge", "run", "--pool", "pool.jsonl", "--judge", "ensemble", "--dry-run")
+	if !strings.Contains(stdout, "dry run: "+name+": 18 pairs, 0 answered by the cache; 6 calls of up to 5 documents") || srv.Requests()+other.Requests() != 0 {
+		t.Fatalf("dry run:\n%s", stdout)
+	}
+	stdout, stderr := e.mustRun(0, "judge", "run", "--pool", "pool.jsonl", "--judge", "ensemble")
+	for _, want := range []string{"appended 9 labels of dataset \"demo\" by " + name + " to labels.db (6 calls,",
+		"each member against the ensemble (majority vote):\n  llm:rule-1@91d71201: 9 pairs, exact agreement ",
+		"\n  llm:rule-2@91d71201: 9 pairs, exact agreement ", "\n  file:hidden.qrels: 2 pairs, exact agreement "} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s\nstderr:\n%s", want, stdout, stderr)
+		}
+	}
+	if srv.Requests() != 3 || other.Requests() != 3 {
+		t.Fatalf("%d and %d requests, want 3 each", srv.Requests(), other.Requests())
+	}
+	labels, _ := e.mustRun(0, "judge", "labels", "--format", "jsonl")
+	if n := strings.Count(labels, `"judge":"`+name+`"`); n != 9 || !strings.Contains(labels, `"confidence":0.6666666666666666`) && !strings.Contains(labels, `"confidence":0.3333333333333333`) {
+		t.Fatalf("%d labels by the ensemble:\n%s", n, labels)
+	}
+	stdout, _ = e.mustRun(0, "judge", "run", "--pool", "pool.jsonl", "--judge", "ensemble")
+	if !strings.Contains(stdout, "appended 0 labels") || srv.Requests() != 3 {
+		t.Fatalf("re-run:\n%s", stdout)
+	}
+	settings, err := os.ReadFile(filepath.Join(e.dir, "tune.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.write("tune.yaml", strings.Replace(string(settings), "model: rule-2", "model: rule-1", 1))
+	_, stderr = e.mustRun(2, "judge", "run", "--pool", "pool.jsonl", "--judge", "ensemble")
+	if !strings.Contains(stderr, "judge.ensemble: ensemble members 1 and 2 are the same judge llm:rule-1@91d71201") {
+		t.Fatalf("same judge twice: %s", stderr)
+	}
+	e.write("tune.yaml", strings.Replace(string(settings), "  ensemble:\n", "  ensemble:\n    vote: median\n", 1)+"      - {file: x.qrels, model: m}\n")
+	_, stderr = e.mustRun(2, "judge", "run", "--pool", "pool.jsonl", "--judge", "ensemble")
+	for _, want := range []string{"tune.yaml:10:11: judge.ensemble.vote: want majority or mean (got \"median\")",
+		"tune.yaml:15:9: judge.ensemble.members[3]: a file member takes no url, model, api_key_env or prompt"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("bad ensemble settings: stderr lacks %q:\n%s", want, stderr)
+		}
 	}
 }

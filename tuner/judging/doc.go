@@ -9,8 +9,8 @@
 // It also holds the flows of the `tune judge` commands over a
 // dataset and its label store, as plain Go calls: an Env (the dataset, its
 // id in the store, how to open the store and build the LLM judge); Run
-// judges a pool's pairs with the LLM judge or a qrels file (or, dry, says
-// what that would cost); Export writes the pairs for people to label;
+// judges a pool's pairs with the LLM judge, a qrels file or an ensemble
+// of judges (or, dry, says what that would cost); Export writes the pairs for people to label;
 // Import appends labelled files; Labels writes the store's labels; Agree
 // compares judges with the reference; Pool and HarvestPool build judging
 // pools, DecisionPool the pool of the pairs that can change a run's

@@ -2,6 +2,7 @@ package judging
 
 import (
 	"context"
+	"errors"
 
 	"github.com/fusiontune/fusiontune/tuner/dataset"
 
@@ -25,6 +26,10 @@ type Env struct {
 	// LLM builds the LLM judge, its answers cached in st (nil in a dry
 	// run without a store).
 	LLM func(st *labels.Store) (*llm.Judge, error)
+	// Ensemble builds the judge ensemble of the settings (judge spec
+	// "ensemble") and its LLM members (sharing one budget), their answers
+	// cached in st; nil when none is set.
+	Ensemble func(st *labels.Store) (*judge.Ensemble, []*llm.Judge, error)
 	// Batch is the LLM judge's documents per call and Budget its bound,
 	// as a dry run reports them.
 	Batch  int
@@ -54,10 +59,17 @@ func (e *Env) PoolPairs(path string) ([]judge.Pair, error) {
 	return e.Data.PoolPairs(path, e.ID)
 }
 
-// Judge returns the judge spec names (judge.ParseSpec): a qrels file
-// judge, or the LLM judge (then lj is the same judge) caching its answers
-// in st.
-func (e *Env) Judge(spec string, st *labels.Store) (j judge.Judge, lj *llm.Judge, err error) {
+// Judge returns the judge spec names: "ensemble" (Env.Ensemble), or as
+// judge.ParseSpec reads it a qrels file judge or the LLM judge, caching
+// its answers in st; ljs are its LLM judges (the judge itself, an
+// ensemble's LLM members, none for a file).
+func (e *Env) Judge(spec string, st *labels.Store) (j judge.Judge, ljs []*llm.Judge, err error) {
+	if spec == EnsembleSpec {
+		if e.Ensemble == nil {
+			return nil, nil, inputerr.Wrap(errors.New("--judge ensemble: no judge.ensemble in the settings"))
+		}
+		return e.Ensemble(st)
+	}
 	path, isFile, err := judge.ParseSpec(spec)
 	switch {
 	case err != nil:
@@ -69,8 +81,12 @@ func (e *Env) Judge(spec string, st *labels.Store) (j judge.Judge, lj *llm.Judge
 		}
 		return f, nil, nil
 	}
-	if lj, err = e.LLM(st); err != nil {
+	lj, err := e.LLM(st)
+	if err != nil {
 		return nil, nil, err
 	}
-	return lj, lj, nil
+	return lj, []*llm.Judge{lj}, nil
 }
+
+// EnsembleSpec is the judge spec of the settings' judge ensemble.
+const EnsembleSpec = "ensemble"

@@ -13,7 +13,8 @@ import (
 type RunRequest struct {
 	// Pool is the pool file (tune judge pool --out FILE).
 	Pool string
-	// Judge is "llm" or "file:PATH" (judge.ParseSpec).
+	// Judge is "llm", "file:PATH" (judge.ParseSpec) or "ensemble"
+	// (EnsembleSpec).
 	Judge string
 	// DryRun says what judging would cost: nothing is called, no store
 	// is created, nothing is written.
@@ -40,6 +41,13 @@ type RunResult struct {
 	Appended judge.Appended
 	// Usage is the LLM judge's calls and tokens (nil for a file judge).
 	Usage *llm.Usage
+	// Skipped are the LLM judges' batches left without a label, their
+	// answers still malformed after the judge asked again.
+	Skipped []llm.Skip
+	// Vote and Members, for an ensemble: how it votes, and each member's
+	// agreement with it over the pairs it labelled.
+	Vote    string
+	Members []judge.Report
 	// DryRun is the dry run's estimate (nil without --dry-run).
 	DryRun *DryRun
 }
@@ -72,13 +80,13 @@ func Run(ctx context.Context, e *Env, r RunRequest) (*RunResult, error) {
 	if st != nil {
 		defer st.Close()
 	}
-	j, lj, err := e.Judge(r.Judge, st)
+	j, ljs, err := e.Judge(r.Judge, st)
 	if err != nil {
 		return nil, err
 	}
 	todo := pairs
 	if r.Refresh {
-		if lj != nil {
+		for _, lj := range ljs {
 			lj.SetFresh(true)
 		}
 	} else if todo, err = judge.Todo(ctx, st, e.ID, pairs, j); err != nil {
@@ -87,40 +95,55 @@ func Run(ctx context.Context, e *Env, r RunRequest) (*RunResult, error) {
 	fmt.Fprintf(r.Log, "pool %s: %d pairs, %d already labelled by %s, %d to judge\n", r.Pool, len(pairs), len(pairs)-len(todo), j.Name(), len(todo))
 	res := &RunResult{Dataset: e.ID, Judge: j.Name(), Todo: len(todo)}
 	if r.DryRun {
-		res.DryRun, err = e.dryRun(ctx, j, lj, todo)
+		res.DryRun, err = e.dryRun(ctx, j, ljs, todo)
 		return res, err
 	}
 	if res.Appended, err = judge.JudgeInto(ctx, j, st, todo); err != nil {
 		return nil, err
 	}
 	res.Store = st.Location.Redacted
-	if lj != nil {
-		u := lj.Usage()
+	if len(ljs) > 0 {
+		u := ljs[0].Usage() // an ensemble's members share one budget
+		u.CacheHits = 0
+		for _, lj := range ljs {
+			u.CacheHits += lj.Usage().CacheHits
+			res.Skipped = append(res.Skipped, lj.Skipped()...)
+		}
 		res.Usage = &u
+	}
+	if en, ok := j.(*judge.Ensemble); ok {
+		res.Vote, res.Members = en.Vote(), en.Agreements()
 	}
 	return res, nil
 }
 
-// dryRun says what judging todo would cost, calling nothing.
-func (e *Env) dryRun(ctx context.Context, j judge.Judge, lj *llm.Judge, todo []judge.Pair) (*DryRun, error) {
-	if lj == nil {
+// dryRun says what judging todo would cost, calling nothing: the LLM
+// judges' estimates summed (an ensemble's members each judge every pair).
+func (e *Env) dryRun(ctx context.Context, j judge.Judge, ljs []*llm.Judge, todo []judge.Pair) (*DryRun, error) {
+	if len(ljs) == 0 {
 		ls, err := j.Judge(ctx, todo) // a file judge reads only its file
 		if err != nil {
 			return nil, err
 		}
 		return &DryRun{Labels: len(ls)}, nil
 	}
-	est, err := lj.Estimate(ctx, todo)
-	if err != nil {
-		return nil, err
+	var sum llm.Estimate
+	for _, lj := range ljs {
+		est, err := lj.Estimate(ctx, todo)
+		if err != nil {
+			return nil, err
+		}
+		sum.Pairs, sum.Cached, sum.Calls = sum.Pairs+est.Pairs, sum.Cached+est.Cached, sum.Calls+est.Calls
+		sum.TokensBound, sum.TokensGuess = sum.TokensBound+est.TokensBound, sum.TokensGuess+est.TokensGuess
 	}
-	return &DryRun{Estimate: &est, Batch: e.Batch, Budget: e.Budget}, nil
+	return &DryRun{Estimate: &sum, Batch: e.Batch, Budget: e.Budget}, nil
 }
 
 // WriteText writes the outcome: on out, what was appended (with the LLM
-// judge's calls and tokens) or the dry run's cost; on log, a warning when
-// calls reported more tokens than their bound and a note when the budget
-// ran out.
+// judge's calls and tokens, and the pairs skipped) or the dry run's cost;
+// on log, a warning naming each batch skipped for malformed answers, a
+// warning when calls reported more tokens than their bound and a note
+// when the budget ran out.
 func (r *RunResult) WriteText(out, log io.Writer) {
 	if d := r.DryRun; d != nil {
 		d.writeText(out, r.Judge, r.Todo)
@@ -128,12 +151,30 @@ func (r *RunResult) WriteText(out, log io.Writer) {
 	}
 	fmt.Fprintf(out, "appended %d labels of dataset %q by %s to %s", len(r.Appended.Labels), r.Dataset, r.Judge, r.Store)
 	if u := r.Usage; u != nil {
-		fmt.Fprintf(out, " (%d calls, %d tokens, %d from the cache)", u.Calls, u.Tokens, u.CacheHits)
+		fmt.Fprintf(out, " (%d calls, %d tokens, %d from the cache", u.Calls, u.Tokens, u.CacheHits)
+		if n := skippedPairs(r.Skipped); n > 0 {
+			fmt.Fprintf(out, "; %d pairs skipped: malformed answers", n)
+		}
+		fmt.Fprint(out, ")")
+		for _, s := range r.Skipped {
+			fmt.Fprintf(log, "warning: %s\n", s)
+		}
 		if u.OverBound > 0 {
 			fmt.Fprintf(log, "warning: %d calls reported more tokens than their bound (a tokenizer using more tokens than bytes): the budget may be exceeded\n", u.OverBound)
 		}
 	}
 	fmt.Fprintln(out)
+	if len(r.Members) > 0 {
+		fmt.Fprintf(out, "each member against the ensemble (%s vote):\n", r.Vote)
+		for _, m := range r.Members {
+			if a := m.Overall; a.N > 0 {
+				fmt.Fprintf(out, "  %s: %d pairs, exact agreement %.4f, weighted kappa %s (quadratic), %s (linear)\n",
+					m.Judge, a.N, a.Exact, kappaText(a.KappaQuadratic), kappaText(a.KappaLinear))
+			} else {
+				fmt.Fprintf(out, "  %s: no pairs\n", m.Judge)
+			}
+		}
+	}
 	if r.Appended.Spent != nil {
 		fmt.Fprintf(log, "note: %v\nthe %d pairs left stay for another run\n", r.Appended.Spent, r.Todo-len(r.Appended.Labels))
 	}
@@ -149,4 +190,13 @@ func (d *DryRun) writeText(w io.Writer, judge string, todo int) {
 	fmt.Fprintf(w, "dry run: %s: %d pairs, %d answered by the cache; %d calls of up to %d documents; tokens at most %d (what the budget reserves), about %d typically\n",
 		judge, est.Pairs, est.Cached, est.Calls, d.Batch, est.TokensBound, est.TokensGuess)
 	fmt.Fprintln(w, d.Budget.Verdict(*est))
+}
+
+// skippedPairs counts the pairs of skips.
+func skippedPairs(skips []llm.Skip) int {
+	n := 0
+	for _, s := range skips {
+		n += len(s.Docs)
+	}
+	return n
 }

@@ -185,10 +185,13 @@ var settingsTable = []setting{
 	{key: "judge.concurrency", def: strconv.Itoa(llm.DefaultConcurrency), rng: closed("1", strconv.Itoa(llm.MaxConcurrency)), doc: "calls at once (`--concurrency`)"},
 	{key: "judge.timeout", def: shortDuration(llm.DefaultTimeout), rng: &bounds{lo: "0s", hi: shortDuration(llm.MaxTimeout), loOpen: true}, doc: "per call"},
 	{key: "judge.retries", def: strconv.Itoa(llm.DefaultRetries), rng: closed("0", strconv.Itoa(llm.MaxRetries)), doc: "more attempts of a call that failed transiently (429, 5xx, timeouts)"},
+	{key: "judge.answer_retries", def: strconv.Itoa(llm.DefaultAnswerRetries), rng: closed("0", strconv.Itoa(llm.MaxAnswerRetries)), doc: "more asks, with backoff and a note saying what was wrong, of an answer that is malformed (prose, a document missing, a grade off the scale); the pairs of one still malformed are skipped with a warning ([judging](../judging.md#an-llm-judge))"},
 	{key: "judge.max_doc_chars", def: strconv.Itoa(llm.DefaultMaxDocChars), rng: closed(strconv.Itoa(llm.MinMaxDocChars), strconv.Itoa(llm.MaxMaxDocChars)), doc: "a document's title and text are cut to this many characters"},
 	{key: "judge.seed", def: "1", values: "any integer", doc: "the order documents are shown in"},
 	{key: "judge.budget.calls", def: "0 (no bound)", rng: closed("0", strconv.FormatInt(settings.MaxJudgeBudget, 10)), doc: "most calls per `tune judge run` (`--budget-calls`)"},
 	{key: "judge.budget.tokens", def: "0 (no bound)", rng: closed("0", strconv.FormatInt(settings.MaxJudgeBudget, 10)), doc: "most tokens per `tune judge run` (`--budget-tokens`)"},
+	{key: "judge.ensemble.vote", def: "`" + settings.DefaultEnsembleVote + "`", values: "`majority`, `mean`", doc: "how `--judge ensemble` combines its members' grades: the most given (a tie: the lower grade) or the mean rounded, a half down ([judging](../judging.md#judge-ensembles))"},
+	{key: "judge.ensemble.members", values: "a list of at least two judges", doc: "each `{file: QRELS}` or the LLM judge above with any of `url`, `model`, `api_key_env`, `prompt` replaced; they share `judge.budget`"},
 	{key: "labels", def: settings.DefaultLabelsFile + " beside the settings file", doc: "the label store of the judge commands: a SQLite file or `postgres://` URL"},
 }
 

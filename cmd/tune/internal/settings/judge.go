@@ -1,11 +1,13 @@
 package settings
 
 import (
+	"fmt"
 	"net/url"
 	"strings"
 	"time"
 
 	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/fusiontune/fusiontune/tuner/judging/judge"
 	"github.com/fusiontune/fusiontune/tuner/judging/judge/llm"
 	"github.com/fusiontune/fusiontune/tuner/judging/labels"
 )
@@ -29,13 +31,39 @@ type Judge struct {
 	Concurrency *int           `mapstructure:"concurrency"`
 	Timeout     *time.Duration `mapstructure:"timeout"`
 	Retries     *int           `mapstructure:"retries"`
-	MaxDocChars *int           `mapstructure:"max_doc_chars"`
-	Seed        *int64         `mapstructure:"seed"`
-	Budget      JudgeBudget    `mapstructure:"budget"`
+	// AnswerRetries is how many more times a malformed answer is asked
+	// again (0..10, default 2).
+	AnswerRetries *int        `mapstructure:"answer_retries"`
+	MaxDocChars   *int        `mapstructure:"max_doc_chars"`
+	Seed          *int64      `mapstructure:"seed"`
+	Budget        JudgeBudget `mapstructure:"budget"`
 	// Rubrics maps a query category to the rubric a prompt template
 	// shows for its queries ({{.Rubric}}).
 	Rubrics map[string]string `mapstructure:"rubrics"`
+	// Ensemble is the judge `tune judge run --judge ensemble` uses.
+	Ensemble JudgeEnsemble `mapstructure:"ensemble"`
 }
+
+// JudgeEnsemble is judge.ensemble: several judges whose vote is the label.
+type JudgeEnsemble struct {
+	// Vote is majority (default) or mean.
+	Vote string `mapstructure:"vote"`
+	// Members are the judges, at least two.
+	Members []EnsembleMember `mapstructure:"members"`
+}
+
+// EnsembleMember is one judge of an ensemble: a qrels file (File), or
+// the judge block's LLM judge with the fields set here replacing its own.
+type EnsembleMember struct {
+	File      string `mapstructure:"file"`
+	URL       string `mapstructure:"url"`
+	Model     string `mapstructure:"model"`
+	APIKeyEnv string `mapstructure:"api_key_env"`
+	Prompt    string `mapstructure:"prompt"`
+}
+
+// DefaultEnsembleVote is judge.ensemble.vote when not set.
+const DefaultEnsembleVote = judge.VoteMajority
 
 // JudgeBudget is judge.budget: the most calls and tokens one `tune judge
 // run` may spend (0 or unset: no bound).
@@ -70,6 +98,7 @@ func (j Judge) Validate() experiments.Problems {
 	r.ints("batch", Or(j.Batch, llm.DefaultBatch), 1, llm.MaxBatch, "")
 	r.ints("concurrency", Or(j.Concurrency, llm.DefaultConcurrency), 1, llm.MaxConcurrency, "")
 	r.ints("retries", Or(j.Retries, llm.DefaultRetries), 0, llm.MaxRetries, "")
+	r.ints("answer_retries", Or(j.AnswerRetries, llm.DefaultAnswerRetries), 0, llm.MaxAnswerRetries, "")
 	r.ints("max_doc_chars", Or(j.MaxDocChars, llm.DefaultMaxDocChars), llm.MinMaxDocChars, llm.MaxMaxDocChars, "")
 	r.ints("max_grade", Or(j.MaxGrade, DefaultJudgeMaxGrade), 1, 100, "")
 	r.duration("timeout", Or(j.Timeout, llm.DefaultTimeout), llm.MaxTimeout, false)
@@ -91,6 +120,17 @@ func (j Judge) Validate() experiments.Problems {
 	}
 	if strings.TrimSpace(j.APIKeyEnv) != j.APIKeyEnv || strings.ContainsAny(j.APIKeyEnv, "=$ ") {
 		r.add("api_key_env", "want the name of an environment variable, such as OPENAI_API_KEY (got %q)", j.APIKeyEnv)
+	}
+	if v := j.Ensemble.Vote; v != "" && v != judge.VoteMajority && v != judge.VoteMean {
+		r.add("ensemble.vote", "want %s or %s (got %q)", judge.VoteMajority, judge.VoteMean, v)
+	}
+	if n := len(j.Ensemble.Members); n == 1 {
+		r.add("ensemble.members", "an ensemble needs at least two members (got 1)")
+	}
+	for i, m := range j.Ensemble.Members {
+		if m.File != "" && (m.URL != "" || m.Model != "" || m.APIKeyEnv != "" || m.Prompt != "") {
+			r.add(fmt.Sprintf("ensemble.members[%d]", i), "a file member takes no url, model, api_key_env or prompt")
+		}
 	}
 	return out
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner/judging"
+	"github.com/fusiontune/fusiontune/tuner/judging/judge"
 	"github.com/fusiontune/fusiontune/tuner/judging/judge/llm"
 	"github.com/fusiontune/fusiontune/tuner/judging/labels"
 )
@@ -33,6 +34,9 @@ func (s *Settings) JudgeEnv(r *runs.Redactor, log io.Writer) (*judging.Env, erro
 		},
 		LLM: func(st *labels.Store) (*llm.Judge, error) {
 			return s.LLMJudge(ds, st, r)
+		},
+		Ensemble: func(st *labels.Store) (*judge.Ensemble, []*llm.Judge, error) {
+			return s.EnsembleJudge(ds, st, r)
 		},
 		Batch:  Or(s.Judge.Batch, llm.DefaultBatch),
 		Budget: llm.Budget{Calls: Or(s.Judge.Budget.Calls, 0), Tokens: Or(s.Judge.Budget.Tokens, 0)},

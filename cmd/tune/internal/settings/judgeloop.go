@@ -1,6 +1,7 @@
 package settings
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -98,4 +99,58 @@ func (s *Settings) llmJudgeLoop(l *judging.JudgeLoop, texts map[string]string, r
 	}
 	l.Store, l.Name, l.Judge = st, lj.Name(), judging.JudgeWith(lj, texts, docs)
 	return l, nil
+}
+
+// EnsembleJudge builds judge.ensemble for ds: each member a qrels file
+// (relative to the settings file when written there) or the judge
+// block's LLM judge with the member's fields in place of its own, the
+// LLM members sharing the first one's budget and caching their answers
+// in st. It returns the ensemble and its LLM members. Errors are the
+// user's (inputerr.Error), naming the member.
+func (s *Settings) EnsembleJudge(ds *dataset.Dataset, st *labels.Store, r *runs.Redactor) (*judge.Ensemble, []*llm.Judge, error) {
+	ens := s.Judge.Ensemble
+	if len(ens.Members) == 0 {
+		return nil, nil, inputerr.Wrap(fmt.Errorf("%s: --judge ensemble: judge.ensemble.members is not set (want at least two judges)", s.Src.Where("judge")))
+	}
+	_, known := dataset.QueryTexts(ds.Queries)
+	var members []judge.Judge
+	var ljs []*llm.Judge
+	for i, m := range ens.Members {
+		key := fmt.Sprintf("judge.ensemble.members[%d]", i)
+		if m.File != "" {
+			path := m.File
+			if s.Src.InFile(key + ".file") {
+				path = s.BesideSettings(path)
+			}
+			f, err := judge.NewFile(path, labels.Rules{Dataset: ds.DatasetID(), Queries: known, Docs: ds.Docs, MaxGrade: ds.Golden.Scale.Max})
+			if err != nil {
+				return nil, nil, inputerr.Wrap(fmt.Errorf("%s: %s.file: %w", s.Src.Where(key+".file"), key, err))
+			}
+			members = append(members, f)
+			continue
+		}
+		one := *s
+		one.Judge.URL = cmp.Or(m.URL, s.Judge.URL)
+		one.Judge.Model = cmp.Or(m.Model, s.Judge.Model)
+		one.Judge.APIKeyEnv = cmp.Or(m.APIKeyEnv, s.Judge.APIKeyEnv)
+		if m.Prompt != "" {
+			one.Judge.Prompt = m.Prompt
+			if m.Prompt != llm.PromptGraded && m.Prompt != llm.PromptHPN && s.Src.InFile(key+".prompt") {
+				one.Judge.Prompt = s.BesideSettings(m.Prompt)
+			}
+		}
+		lj, err := one.LLMJudge(ds, st, r)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s (%s): %w", key, s.Src.Where(key), err)
+		}
+		if len(ljs) > 0 {
+			lj.ShareBudget(ljs[0])
+		}
+		members, ljs = append(members, lj), append(ljs, lj)
+	}
+	e, err := judge.NewEnsemble(ds.DatasetID(), members, cmp.Or(ens.Vote, DefaultEnsembleVote), ds.Golden.Scale.Max)
+	if err != nil {
+		return nil, nil, inputerr.Wrap(fmt.Errorf("%s: judge.ensemble: %w", s.Src.Where("judge.ensemble"), err))
+	}
+	return e, ljs, nil
 }

@@ -120,13 +120,14 @@ func (s *Settings) LLMConfig(dataset string, maxGrade int, getenv func(string) s
 	}
 	return llm.Config{
 		Dataset: dataset, URL: js.URL, Model: js.Model, APIKey: key, Prompt: prompt,
-		Batch:       Or(js.Batch, llm.DefaultBatch),
-		Concurrency: Or(js.Concurrency, llm.DefaultConcurrency),
-		Timeout:     Or(js.Timeout, llm.DefaultTimeout),
-		Retries:     Or(js.Retries, llm.DefaultRetries),
-		Backoff:     llm.DefaultBackoff,
-		MaxDocChars: Or(js.MaxDocChars, llm.DefaultMaxDocChars),
-		Budget:      llm.Budget{Calls: Or(js.Budget.Calls, 0), Tokens: Or(js.Budget.Tokens, 0)},
-		Seed:        uint64(Or(js.Seed, 1)),
+		Batch:         Or(js.Batch, llm.DefaultBatch),
+		Concurrency:   Or(js.Concurrency, llm.DefaultConcurrency),
+		Timeout:       Or(js.Timeout, llm.DefaultTimeout),
+		Retries:       Or(js.Retries, llm.DefaultRetries),
+		AnswerRetries: Or(js.AnswerRetries, llm.DefaultAnswerRetries),
+		Backoff:       llm.DefaultBackoff,
+		MaxDocChars:   Or(js.MaxDocChars, llm.DefaultMaxDocChars),
+		Budget:        llm.Budget{Calls: Or(js.Budget.Calls, 0), Tokens: Or(js.Budget.Tokens, 0)},
+		Seed:          uint64(Or(js.Seed, 1)),
 	}, nil
 }

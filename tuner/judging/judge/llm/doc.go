@@ -8,7 +8,10 @@
 // partial / not relevant as 2 / 1 / 0) and the answer is a JSON object
 // parsed strictly: a missing, unknown or repeated document, a grade off
 // the scale or text that is no JSON is an error that names the query and
-// shows the answer's start.
+// shows the answer's start. Such an answer is asked again, after a
+// backoff, with a short note saying what was wrong (AnswerRetries times);
+// the pairs of an answer still malformed are skipped, never labelled
+// (Skipped lists them), and a run whose every answer was malformed fails.
 //
 // Calls run with bounded concurrency; 429, 5xx, timeouts and truncated
 // responses are retried with exponential backoff (Retry-After honoured).

@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -29,10 +31,13 @@ const (
 	MaxTimeout         = 10 * time.Minute
 	DefaultRetries     = 4
 	MaxRetries         = 10
-	DefaultMaxDocChars = 3000
-	MinMaxDocChars     = 100
-	MaxMaxDocChars     = 100_000
-	DefaultBackoff     = time.Second
+	// DefaultAnswerRetries and MaxAnswerRetries bound AnswerRetries.
+	DefaultAnswerRetries = 2
+	MaxAnswerRetries     = 10
+	DefaultMaxDocChars   = 3000
+	MinMaxDocChars       = 100
+	MaxMaxDocChars       = 100_000
+	DefaultBackoff       = time.Second
 )
 
 // Config configures an LLM judge.
@@ -58,8 +63,14 @@ type Config struct {
 	// Retries is how many more attempts a call that failed transiently
 	// gets (0..MaxRetries).
 	Retries int
+	// AnswerRetries is how many more times a malformed answer (prose, a
+	// document missing, a grade off the scale) is asked again, with a short
+	// note saying what was wrong (0..MaxAnswerRetries). The pairs of an
+	// answer still malformed are skipped (Skipped).
+	AnswerRetries int
 	// Backoff is the first retry's wait, doubled each retry (a server's
-	// Retry-After replaces it).
+	// Retry-After replaces it); asking again after a malformed answer
+	// waits the same way.
 	Backoff time.Duration
 	// MaxDocChars truncates document texts (title and text) to this many
 	// characters (MinMaxDocChars..MaxMaxDocChars).
@@ -106,6 +117,7 @@ func (c Config) Validate() error {
 	ints("batch", c.Batch, 1, MaxBatch)
 	ints("concurrency", c.Concurrency, 1, MaxConcurrency)
 	ints("retries", c.Retries, 0, MaxRetries)
+	ints("answer_retries", c.AnswerRetries, 0, MaxAnswerRetries)
 	ints("max_doc_chars", c.MaxDocChars, MinMaxDocChars, MaxMaxDocChars)
 	if c.Timeout <= 0 || c.Timeout > MaxTimeout {
 		bad("timeout must be > 0 and at most %s (got %s)", MaxTimeout, c.Timeout)
@@ -128,6 +140,7 @@ type Judge struct {
 	retry  openai.Retry
 	meter  *meter
 	hits   int
+	skips  []Skip
 	mu     sync.Mutex
 }
 
@@ -160,6 +173,11 @@ func (j *Judge) Name() string { return "llm:" + j.cfg.Model + "@" + j.hash[:8] }
 // SetFresh makes the judge ask the server every time, bypassing the
 // answer cache (Config.Fresh); call it before judging.
 func (j *Judge) SetFresh(fresh bool) { j.cfg.Fresh = fresh }
+
+// ShareBudget makes the judge spend from other's budget (an ensemble's
+// members bound together): call it before judging. Usage then reports
+// the shared calls, tokens and labels; CacheHits stay the judge's own.
+func (j *Judge) ShareBudget(other *Judge) { j.meter = other.meter }
 
 // Usage returns what the judge spent so far.
 func (j *Judge) Usage() Usage {
@@ -367,7 +385,7 @@ func (j *Judge) Judge(ctx context.Context, pairs []judge.Pair) ([]labels.Label, 
 	j.mu.Unlock()
 
 	batches := j.plan(pairs, isCached)
-	errs := j.runBatches(ctx, pairs, keys, batches, results)
+	errs, skips := j.runBatches(ctx, pairs, keys, batches, results)
 	var out []labels.Label
 	for _, l := range results {
 		if l != nil {
@@ -375,6 +393,7 @@ func (j *Judge) Judge(ctx context.Context, pairs []judge.Pair) ([]labels.Label, 
 		}
 	}
 	j.mu.Lock()
+	j.skips = append(j.skips, skips...)
 	j.meter.mu.Lock()
 	j.meter.used.Labels += len(out)
 	j.meter.mu.Unlock()
@@ -383,6 +402,10 @@ func (j *Judge) Judge(ctx context.Context, pairs []judge.Pair) ([]labels.Label, 
 		if ctx.Err() != nil {
 			return out, fmt.Errorf("llm judge %s: %d of %d pairs judged: %w", j.Name(), len(out), len(pairs), context.Cause(ctx))
 		}
+		if len(out) == 0 && len(skips) > 0 {
+			// Every answer malformed: the prompt and the model do not fit.
+			return nil, fmt.Errorf("llm judge %s: no pair judged: every answer was malformed after %d attempts: %w", j.Name(), j.cfg.AnswerRetries+1, skips[0].Err)
+		}
 		return out, nil
 	}
 	return out, fmt.Errorf("llm judge %s: %d of %d pairs judged: %w", j.Name(), len(out), len(pairs), errors.Join(budgetFirst(errs)...))
@@ -390,14 +413,17 @@ func (j *Judge) Judge(ctx context.Context, pairs []judge.Pair) ([]labels.Label, 
 
 // runBatches judges the batches, at most Concurrency calls at once,
 // storing each label in results at its pair's index, and returns the
-// calls' errors. A failure stops new calls; the calls under way finish
-// (their tokens are spent: their answers are kept). So does ctx's end.
-func (j *Judge) runBatches(ctx context.Context, pairs []judge.Pair, keys []string, batches []batch, results []*labels.Label) []error {
+// calls' errors and the batches skipped for answers still malformed
+// after their retries. A failure stops new calls; the calls under way
+// finish (their tokens are spent: their answers are kept). So does ctx's
+// end. A skipped batch does not stop the others.
+func (j *Judge) runBatches(ctx context.Context, pairs []judge.Pair, keys []string, batches []batch, results []*labels.Label) ([]error, []Skip) {
 	work := make(chan batch)
 	stop := make(chan struct{})
 	var (
 		mu       sync.Mutex
 		errs     []error
+		skips    []Skip
 		wg       sync.WaitGroup
 		stopOnce sync.Once
 	)
@@ -406,8 +432,11 @@ func (j *Judge) runBatches(ctx context.Context, pairs []judge.Pair, keys []strin
 		go func() {
 			defer wg.Done()
 			for b := range work {
-				got, err := j.judgeBatch(ctx, pairs, keys, b)
+				got, skip, err := j.judgeBatch(ctx, pairs, keys, b)
 				mu.Lock()
+				if skip != nil {
+					skips = append(skips, *skip)
+				}
 				if err != nil {
 					errs = append(errs, err)
 					stopOnce.Do(func() { close(stop) })
@@ -431,7 +460,8 @@ feed:
 	}
 	close(work)
 	wg.Wait()
-	return errs
+	slices.SortFunc(skips, func(a, b Skip) int { return cmp.Or(cmp.Compare(a.Query, b.Query), slices.Compare(a.Docs, b.Docs)) })
+	return errs, skips
 }
 
 // budgetFirst is errs with the first budget error (ErrBudget) first, the
@@ -451,24 +481,41 @@ func budgetFirst(errs []error) []error {
 	return other
 }
 
-// judgeBatch makes b's call, parses the answer and caches it.
-func (j *Judge) judgeBatch(ctx context.Context, pairs []judge.Pair, keys []string, b batch) (map[int]*labels.Label, error) {
+// judgeBatch makes b's call, parses the answer and caches it. A
+// malformed answer is asked again up to AnswerRetries times, after a
+// backoff, with a note saying what was wrong; when it is still malformed
+// the batch is skipped (skip says why; no label, nothing cached).
+func (j *Judge) judgeBatch(ctx context.Context, pairs []judge.Pair, keys []string, b batch) (map[int]*labels.Label, *Skip, error) {
 	req, ids, bound, err := j.request(pairs, b)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	q := pairs[b.idx[0]].Query
-	c, err := j.call(ctx, req, bound)
-	if err != nil {
-		return nil, fmt.Errorf("query %q (%d documents): %w", q, len(b.idx), err)
-	}
 	short := make([]string, 0, len(ids))
 	for n := range len(ids) {
 		short = append(short, fmt.Sprintf("D%d", n+1))
 	}
-	grades, err := parseAnswer(c.content, short, j.cfg.Prompt)
-	if err != nil {
-		return nil, fmt.Errorf("query %q (%d documents): %w; the answer began %s", q, len(b.idx), err, excerpt(j.redact(c.content)))
+	var grades map[string]grading
+	for attempt := 0; ; attempt++ {
+		c, err := j.call(ctx, req, bound)
+		if err == nil {
+			if grades, err = parseAnswer(c.content, short, j.cfg.Prompt); err == nil {
+				break
+			}
+			err = fmt.Errorf("%w; the answer began %s", err, excerpt(j.redact(c.content)))
+		}
+		if !errors.Is(err, ErrBadAnswer) {
+			return nil, nil, fmt.Errorf("query %q (%d documents): %w", q, len(b.idx), err)
+		}
+		err = fmt.Errorf("query %q (%d documents): %w", q, len(b.idx), err)
+		if attempt >= j.cfg.AnswerRetries {
+			return nil, j.skip(pairs, b, attempt+1, err), nil
+		}
+		if werr := wait(ctx, min(j.cfg.Backoff<<attempt, j.cfg.Backoff<<5)); werr != nil {
+			return nil, nil, errors.Join(err, werr)
+		}
+		req = corrected(req, c.content, err, short)
+		bound = tokenBound(req)
 	}
 	now := time.Now().UTC()
 	out := map[int]*labels.Label{}
@@ -481,10 +528,10 @@ func (j *Judge) judgeBatch(ctx context.Context, pairs []judge.Pair, keys []strin
 	}
 	if j.cfg.Store != nil && !j.cfg.Fresh {
 		if err := j.cfg.Store.CachePut(ctx, entries); err != nil {
-			return nil, fmt.Errorf("llm judge: %w", err)
+			return nil, nil, fmt.Errorf("llm judge: %w", err)
 		}
 	}
-	return out, nil
+	return out, nil, nil
 }
 
 func (j *Judge) label(p judge.Pair, grade int, reason string, conf float64, t time.Time) *labels.Label {

@@ -186,7 +186,8 @@ func answering(content string) func(int64, http.ResponseWriter, *http.Request) b
 }
 
 // TestBadAnswers: an answer that is not the JSON the prompt asked for is a
-// clear error naming the query, nothing is cached, and no label returned.
+// clear error naming the query, nothing is cached, and no label returned
+// (without answer retries, every pair of the run skipped fails it).
 func TestBadAnswers(t *testing.T) {
 	cases := []struct {
 		name, content, want string
@@ -206,14 +207,14 @@ func TestBadAnswers(t *testing.T) {
 			srv := llmtest.Start(t)
 			srv.Fault = answering(c.content)
 			store := openStore(t)
-			j := newJudge(t, config(t, srv, func(c *llm.Config) { c.Store, c.Concurrency = store, 1 }))
+			j := newJudge(t, config(t, srv, func(c *llm.Config) { c.Store, c.Concurrency, c.AnswerRetries = store, 1, 0 }))
 			ls, err := j.Judge(context.Background(), pairs[:2])
 			if err == nil || !errors.Is(err, llm.ErrBadAnswer) || !strings.Contains(err.Error(), c.want) ||
 				!strings.Contains(err.Error(), `query "q1" (2 documents)`) || !strings.Contains(err.Error(), "the answer began") {
 				t.Fatalf("err = %v\nwant ErrBadAnswer for query q1 with %q", err, c.want)
 			}
 			if len(ls) != 0 || srv.Requests() != 1 {
-				t.Fatalf("%d labels, %d requests; want none and 1 (a bad answer is not retried)", len(ls), srv.Requests())
+				t.Fatalf("%d labels, %d requests; want none and 1 (no answer retries)", len(ls), srv.Requests())
 			}
 			if e, _ := j.Estimate(context.Background(), pairs[:2]); e.Cached != 0 {
 				t.Fatalf("a bad answer was cached")
@@ -230,6 +231,79 @@ func TestBadAnswers(t *testing.T) {
 		if err != nil || len(ls) != 2 {
 			t.Fatalf("%q: %v, %d labels", content, err, len(ls))
 		}
+	}
+}
+
+// TestMalformedRetries: a malformed answer is asked again with a note
+// saying what was wrong, after a backoff, until it is well formed; one
+// still malformed after AnswerRetries more asks skips its pairs (named,
+// never labelled, nothing cached) while the other queries are judged; a
+// run whose every answer is malformed fails.
+func TestMalformedRetries(t *testing.T) {
+	cases := []struct {
+		name     string
+		retries  int
+		bad      func(query string, attempt int) bool
+		requests int64
+		want     string // the labels
+		skipped  string // the skips' queries and documents
+		err      string // "" for success
+	}{
+		{name: "prose then fine", retries: 2, bad: func(_ string, a int) bool { return a < 1 },
+			requests: 6, want: wantGrades},
+		{name: "prose, missing, then fine", retries: 2, bad: func(_ string, a int) bool { return a < 2 },
+			requests: 9, want: wantGrades},
+		{name: "q2 always malformed", retries: 2, bad: func(q string, _ int) bool { return q == "vector index" },
+			requests: 2 + 3, want: "q1/a=3 q1/b=1 q1/c=0 q1/e=1", skipped: "q2:a,d"},
+		{name: "no retries", retries: 0, bad: func(q string, _ int) bool { return q == "vector index" },
+			requests: 3, want: "q1/a=3 q1/b=1 q1/c=0 q1/e=1", skipped: "q2:a,d"},
+		{name: "every answer malformed", retries: 1, bad: func(string, int) bool { return true },
+			requests: 6, skipped: "q1:a,b q1:c,e q2:a,d", err: "no pair judged: every answer was malformed after 2 attempts"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			srv := llmtest.Start(t)
+			srv.SetMalformed(c.bad)
+			store := openStore(t)
+			j := newJudge(t, config(t, srv, func(cf *llm.Config) { cf.AnswerRetries, cf.Store, cf.Backoff = c.retries, store, 5*time.Millisecond }))
+			start := time.Now()
+			ls, err := j.Judge(context.Background(), pairs)
+			if c.err == "" && err != nil || c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err) || !errors.Is(err, llm.ErrBadAnswer)) {
+				t.Fatalf("Judge: %v; want %q", err, c.err)
+			}
+			if grades(ls) != c.want || srv.Requests() != c.requests {
+				t.Fatalf("%s, %d requests; want %s, %d", grades(ls), srv.Requests(), c.want, c.requests)
+			}
+			var skipped []string
+			for _, s := range j.Skipped() {
+				skipped = append(skipped, s.Query+":"+strings.Join(s.Docs, ","))
+				if s.Attempts != c.retries+1 || !errors.Is(s.Err, llm.ErrBadAnswer) || !strings.Contains(s.String(), "the answer still malformed after") {
+					t.Fatalf("skip %s", s)
+				}
+			}
+			if strings.Join(skipped, " ") != c.skipped {
+				t.Fatalf("skipped %q, want %q", skipped, c.skipped)
+			}
+			if c.retries > 0 && c.requests > 3 && time.Since(start) < 5*time.Millisecond {
+				t.Fatalf("asked again after %s, before the backoff", time.Since(start))
+			}
+			// Only well-formed answers are cached.
+			if e, _ := j.Estimate(context.Background(), pairs); e.Cached != len(ls) {
+				t.Fatalf("%d answers cached, want %d", e.Cached, len(ls))
+			}
+		})
+	}
+	// The note asking again says what was wrong and which documents to grade.
+	srv := llmtest.Start(t)
+	srv.SetMalformed(func(_ string, a int) bool { return a < 1 })
+	j := newJudge(t, config(t, srv, func(cf *llm.Config) { cf.Batch, cf.AnswerRetries = 3, 1 }))
+	if _, err := j.Judge(context.Background(), pairs[:3]); err != nil {
+		t.Fatal(err)
+	}
+	notes := srv.Notes()
+	if len(notes) != 1 || !strings.HasPrefix(notes[0], "Your answer could not be read: no JSON in the answer") ||
+		!strings.HasSuffix(notes[0], "grading each of D1, D2, D3 exactly once.") {
+		t.Fatalf("notes %q", notes)
 	}
 }
 

@@ -36,6 +36,8 @@ type Server struct {
 	srv       *http.Server
 	mu        sync.Mutex
 	prompts   []string
+	notes     []string
+	malformed func(query string, attempt int) bool
 	rng       *rand.Rand
 }
 
@@ -48,6 +50,26 @@ func (s *Server) Prompts() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]string(nil), s.prompts...)
+}
+
+// SetMalformed makes f decide, for every request from now on, whether
+// the answer is malformed: f is asked with the query (the prompt's
+// "Query:" line) and the attempt (0 for a first ask, n when the request
+// carries n earlier answers, as a judge asking again sends them); when it
+// returns true the answer is, in turn, prose, a document left out, and a
+// grade off the scale. nil answers well.
+func (s *Server) SetMalformed(f func(query string, attempt int) bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.malformed = f
+}
+
+// Notes returns the user turns that followed an earlier answer in the
+// first requests (at most 1000): the notes of a judge asking again.
+func (s *Server) Notes() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.notes...)
 }
 
 // Start starts a server on 127.0.0.1 and stops it when tb ends.
@@ -106,21 +128,34 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, fmt.Sprintf(`{"error":{"message":%q}}`, err.Error()), http.StatusBadRequest)
 		return
 	}
-	user, prompt := "", 0
+	user, prompt, attempt := "", 0, 0
+	var notes []string
 	for _, m := range req.Messages {
 		prompt += len(m.Content)
-		if m.Role == "user" {
-			user = m.Content
+		switch {
+		case m.Role == "user" && user == "":
+			user = m.Content // the prompt
+		case m.Role == "user":
+			notes = append(notes, m.Content)
+		case m.Role == "assistant":
+			attempt++
 		}
 	}
 	s.mu.Lock()
 	if len(s.prompts) < maxKept {
 		s.prompts = append(s.prompts, user)
 	}
+	if len(s.notes) < maxKept {
+		s.notes = append(s.notes, notes...)
+	}
+	bad := s.malformed
 	s.mu.Unlock()
 	content := Answer(user)
 	if s.Noise > 0 {
 		content = s.noisy(content)
+	}
+	if q := queryLine.FindStringSubmatch(user); bad != nil && q != nil && bad(q[1], attempt) {
+		content = malformed(content, attempt)
 	}
 	WriteCompletion(w, content, int64(prompt/4), int64(len(content)/4))
 }
@@ -149,6 +184,27 @@ func (s *Server) noisy(answer string) string {
 			other++
 		}
 		j["grade"] = other
+	}
+	b, _ := json.Marshal(a)
+	return string(b)
+}
+
+// malformed spoils a well-formed answer, by attempt in turn: prose, the
+// last document left out, the first grade off the 0..3 scale.
+func malformed(answer string, attempt int) string {
+	var a struct {
+		Judgments []map[string]any `json:"judgments"`
+	}
+	if err := json.Unmarshal([]byte(answer), &a); err != nil || len(a.Judgments) == 0 {
+		return "I cannot grade these documents."
+	}
+	switch attempt % 3 {
+	case 0:
+		return "Here is my assessment: the first document looks relevant, the others less so."
+	case 1:
+		a.Judgments = a.Judgments[:len(a.Judgments)-1]
+	default:
+		a.Judgments[0]["grade"] = 7
 	}
 	b, _ := json.Marshal(a)
 	return string(b)
