@@ -1,0 +1,229 @@
+package main_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fusiontune/fusiontune/tuner/judging/harvest"
+)
+
+// shadowJSON is the part of `tune shadow --format json` the tests read.
+type shadowJSON struct {
+	Control, Treatment string
+	Metric             struct {
+		Name      string
+		N         int
+		Control   float64
+		Treatment float64
+		SPRT      struct{ Decision string }
+		McNemar   *struct {
+			TreatmentWins int     `json:"treatment_wins"`
+			ControlWins   int     `json:"control_wins"`
+			PExact        float64 `json:"p_exact"`
+		}
+	}
+	Queries []struct {
+		ID         string
+		Query      string
+		ControlIDs []string `json:"control_ids"`
+		TreatIDs   []string `json:"treatment_ids"`
+	}
+}
+
+// writeTraffic writes, into e, a query log of searches of the demo golden
+// set's queries (in its order, each once) and TREC qrels of their
+// judgments under the harvested query ids (tune export, then each topic's
+// id replaced by harvest.QueryID of its text). It returns the two paths
+// the texts in log order and how many of them are judged.
+func writeTraffic(t *testing.T, e *sweepEnv) (log, qrels string, texts []string, judged int) {
+	t.Helper()
+	e.write("golden.yaml", "dataset:\n  path: "+absPath(t, "../../experiments/demo/golden.json")+"\n  corpus: "+absPath(t, "../../experiments/demo/corpus.jsonl")+"\n")
+	if _, stderr, code := e.run("export", "--config", "golden.yaml", "--out", "exported"); code != 0 {
+		t.Fatalf("tune export: exit %d\n%s", code, stderr)
+	}
+	topics, err := os.ReadFile(filepath.Join(e.dir, "exported", "topics.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]string{} // golden id -> harvested id
+	var b strings.Builder
+	for i, line := range strings.Split(strings.TrimSpace(string(topics)), "\n") {
+		id, text, _ := strings.Cut(line, "\t")
+		ids[id] = harvest.QueryID(harvest.Normalize(text))
+		texts = append(texts, text)
+		ev, _ := json.Marshal(map[string]any{"type": "search", "time": fmt.Sprintf("2026-01-02T10:%02d:%02dZ", i/60, i%60),
+			"request_id": fmt.Sprintf("r%03d", i), "query": text, "k": 10})
+		b.Write(append(ev, '\n'))
+	}
+	log = e.write("traffic.jsonl", b.String())
+	raw, err := os.ReadFile(filepath.Join(e.dir, "exported", "qrels.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var q strings.Builder
+	seen := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+		f := strings.Fields(line)
+		fmt.Fprintf(&q, "%s 0 %s %s\n", ids[f[0]], f[2], f[3])
+		if !seen[f[0]] {
+			seen[f[0]] = true
+			judged++
+		}
+	}
+	return log, e.write("qrels.txt", q.String()), texts, judged
+}
+
+// servedSearch is a search line of the service's own query log.
+type servedSearch struct {
+	Query   string `json:"query"`
+	K       int    `json:"k"`
+	Config  string `json:"config"`
+	Results []struct {
+		ID string `json:"id"`
+	} `json:"results"`
+}
+
+// servedAfter returns the searches the service logged in path after its
+// first skip lines.
+func servedAfter(t *testing.T, path string, skip int) []servedSearch {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []servedSearch
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<22)
+	for n := 0; sc.Scan(); n++ {
+		var s struct {
+			Type string `json:"type"`
+			servedSearch
+		}
+		if err := json.Unmarshal(sc.Bytes(), &s); err != nil {
+			t.Fatal(err)
+		}
+		if n >= skip && s.Type == "search" {
+			out = append(out, s.servedSearch)
+		}
+	}
+	return out
+}
+
+func lineCount(t *testing.T, path string) int {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return 0
+	}
+	return strings.Count(string(data), "\n")
+}
+
+// TestShadowHTTPBackend shadows a service the tuner does not own (tune
+// serve, restarted only by its restart script, the http kind): the control
+// is the service as it runs, the treatment a recorded trial's parameters
+// (the hashing embedder's dense retrieval alone, one candidate deep) applied
+// through the kind's own path (its config rewritten, the service
+// restarted, restored afterwards). The service's own query log shows both
+// sides answered exactly the logged requests, in log order, with the
+// lists the report compares; the sequential test and McNemar's test find
+// the treatment worse on Success@3.
+func TestShadowHTTPBackend(t *testing.T) {
+	e := newSweepEnv(t, "")
+	e.env = append(e.env, "SEARCH_AUTH=Bearer secret-value-123")
+	svc := startForeignService(t, e)
+	served := filepath.Join(e.dir, "served.jsonl")
+	tmpl, err := os.ReadFile(filepath.Join(e.dir, "search.yaml.tmpl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.write("search.yaml.tmpl", string(tmpl)+"{{- if has \"depth\" }}\ndepth: {{ .depth }}\n{{- end }}\nlog: {path: "+served+"}\n")
+	svc.original = append(svc.original, []byte("log: {path: "+served+"}\n")...)
+	e.write("search.yaml", string(svc.original))
+	restart := exec.Command(svc.restart[0], svc.restart[1:]...)
+	restart.Dir = e.dir
+	if out, err := restart.CombinedOutput(); err != nil {
+		t.Fatalf("restart the service: %v\n%s", err, out)
+	}
+	waitHealthy(t, "http://"+svc.addr+"/healthz")
+
+	exp := e.write("exp.json", `{"baseline": {"params": {"fusion.k": 60}}, "experiments": [{"name": "weak", "params": {"retrievers": ["dense"], "depth": 1}}]}`)
+	if stdout, stderr, code := e.run("--experiments", exp); code != 0 {
+		t.Fatalf("sweep: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	run := filepath.Base(e.runDirs()[0])
+	log, qrels, texts, judged := writeTraffic(t, e)
+	before, starts := lineCount(t, served), svc.starts()
+	stdout, stderr, code := e.run("shadow", "--log", log, "--control", "production", "--treatment", "run:"+run+":weak",
+		"--qrels", qrels, "--metric", "Success@3", "--k", "3", "--effect", "0.1", "--format", "json")
+	if code != 0 {
+		t.Fatalf("tune shadow: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	svc.checkAsFound(t)
+	// The control searched the service as it ran; the treatment's config
+	// started it once, and the restored config once more.
+	if n := svc.starts() - starts; n != 2 {
+		t.Errorf("the service started %d times during the shadow test, want 2 (the trial's config, then the restored one)", n)
+	}
+	var r shadowJSON
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	if r.Control != "production (http)" || r.Treatment != run+":weak (http)" {
+		t.Errorf("sides %q, %q", r.Control, r.Treatment)
+	}
+	if len(r.Queries) != len(texts) {
+		t.Fatalf("%d queries compared, want the %d logged", len(r.Queries), len(texts))
+	}
+
+	// The service logged each side's warm-up, then its answers to every
+	// logged request in log order: the control's under the production
+	// config, the treatment's under the trial's.
+	byConfig := map[string][]servedSearch{}
+	var order []string
+	for _, s := range servedAfter(t, served, before) {
+		if _, ok := byConfig[s.Config]; !ok {
+			order = append(order, s.Config)
+		}
+		byConfig[s.Config] = append(byConfig[s.Config], s)
+	}
+	if len(order) != 2 {
+		t.Fatalf("the service answered under %d configs during the shadow test, want 2 (production, then the trial's)", len(order))
+	}
+	for side, cfg := range order {
+		got := byConfig[cfg]
+		if len(got) < len(texts) {
+			t.Fatalf("side %d: the service answered %d searches, want at least the %d logged", side, len(got), len(texts))
+		}
+		got = got[len(got)-len(texts):]
+		for i, s := range got {
+			q := r.Queries[i]
+			want := q.ControlIDs
+			if side == 1 {
+				want = q.TreatIDs
+			}
+			var ids []string
+			for _, res := range s.Results {
+				ids = append(ids, res.ID)
+			}
+			if s.Query != texts[i] || q.Query != texts[i] || s.K != 3 || strings.Join(ids, " ") != strings.Join(want, " ") {
+				t.Errorf("side %d, request %d: the service answered %q (k %d) with %v; the report compares %q with %v; logged %q",
+					side, i, s.Query, s.K, ids, q.Query, want, texts[i])
+			}
+		}
+	}
+
+	m := r.Metric
+	if m.Name != "Success@3" || m.N != judged || m.SPRT.Decision != "worse" || m.Treatment >= m.Control {
+		t.Errorf("metric %+v: want the weak treatment found worse on all %d judged queries", m, judged)
+	}
+	if b := m.McNemar; b == nil || b.ControlWins <= b.TreatmentWins || b.PExact >= 0.05 {
+		t.Errorf("McNemar %+v: want the control winning significantly more discordant queries", b)
+	}
+}
