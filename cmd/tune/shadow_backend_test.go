@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/internal/pgtest"
+	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner/judging/harvest"
 )
 
@@ -225,5 +227,88 @@ func TestShadowHTTPBackend(t *testing.T) {
 	}
 	if b := m.McNemar; b == nil || b.ControlWins <= b.TreatmentWins || b.PExact >= 0.05 {
 		t.Errorf("McNemar %+v: want the control winning significantly more discordant queries", b)
+	}
+}
+
+// TestShadowPostgresBackend shadows the postgres kind (a throwaway
+// cluster with pgvector; under CI=true it runs, never skips): the control
+// is the settings' backend as they configure it, the treatment a recorded
+// trial's parameters (dense retrieval alone, one candidate deep), each
+// searched through the kind's own SQL. Every logged request's two lists
+// are the ones the sweep recorded for the same query text under the
+// baseline (the settings' own configuration) and under the trial, and the
+// sequential and McNemar tests find the treatment worse.
+func TestShadowPostgresBackend(t *testing.T) {
+	url := pgtest.VectorDatabase(t)
+	corpus := absPath(t, "../../experiments/demo/corpus.jsonl")
+	e := newSweepEnv(t, "runs_dir: runs\neval:\n  concurrency: 4\ndataset:\n  path: "+absPath(t, "../../experiments/demo/golden.json")+"\n  corpus: "+corpus+
+		"\nbackend:\n  kind: postgres\n  postgres:\n    url: "+url+"\n    corpus: "+corpus+"\n    model: lsa-32\n")
+	exp := e.write("exp.json", `{"baseline": {"params": {}}, "experiments": [{"name": "weak", "params": {"fusion.weights.bm25": 0, "depth": 1}}]}`)
+	if stdout, stderr, code := e.run("--experiments", exp); code != 0 {
+		t.Fatalf("sweep: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	log, qrels, texts, judged := writeTraffic(t, e)
+	runDir := e.runDirs()[0]
+	stdout, stderr, code := e.run("shadow", "--log", log, "--control", "production", "--treatment", "run:"+filepath.Base(runDir)+":weak",
+		"--qrels", qrels, "--metric", "Success@3", "--k", "3", "--effect", "0.1", "--format", "json")
+	if code != 0 {
+		t.Fatalf("tune shadow: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	var r shadowJSON
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	if r.Control != "production (postgres)" || len(r.Queries) != len(texts) {
+		t.Fatalf("control %q on %d queries, want production (postgres) on the %d logged", r.Control, len(r.Queries), len(texts))
+	}
+
+	run, err := (&runs.Store{Dir: filepath.Join(e.dir, "runs")}).Resolve(filepath.Base(runDir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lb, err := run.ReadLeaderboard()
+	if err != nil {
+		t.Fatal(err)
+	}
+	topics, err := os.ReadFile(filepath.Join(e.dir, "exported", "topics.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden := map[string]string{} // text -> golden id
+	for _, line := range strings.Split(strings.TrimSpace(string(topics)), "\n") {
+		id, text, _ := strings.Cut(line, "\t")
+		golden[text] = id
+	}
+	recorded := func(trial string) map[string]string { // golden id -> its top 3
+		t.Helper()
+		entry, err := lb.Pick(trial)
+		if err != nil {
+			t.Fatal(err)
+		}
+		qs, err := run.QueryResults(entry.Index)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]string{}
+		for _, q := range qs {
+			var ids []string
+			for _, d := range q.Top[:min(3, len(q.Top))] {
+				ids = append(ids, d.DocID)
+			}
+			out[q.QueryID] = strings.Join(ids, " ")
+		}
+		return out
+	}
+	control, treatment := recorded("baseline"), recorded("weak")
+	for i, q := range r.Queries {
+		id := golden[q.Query]
+		if q.Query != texts[i] || strings.Join(q.ControlIDs, " ") != control[id] || strings.Join(q.TreatIDs, " ") != treatment[id] {
+			t.Errorf("request %d %q: compared %v with %v; the sweep recorded %s (baseline) and %s (weak) for %s",
+				i, q.Query, q.ControlIDs, q.TreatIDs, control[id], treatment[id], id)
+		}
+	}
+	m := r.Metric
+	if m.N != judged || m.SPRT.Decision != "worse" || m.McNemar == nil || m.McNemar.ControlWins <= m.McNemar.TreatmentWins || m.McNemar.PExact >= 0.05 {
+		t.Errorf("metric %+v (McNemar %+v): want the weak treatment found worse on all %d judged queries", m, m.McNemar, judged)
 	}
 }
