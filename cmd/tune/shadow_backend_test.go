@@ -221,6 +221,12 @@ func TestShadowHTTPBackend(t *testing.T) {
 		}
 	}
 
+	// A settings file (here the same one) answers as production does.
+	stdout, stderr, code = e.run("shadow", "--log", log, "--control", "production", "--treatment", "settings:tune.yaml", "--k", "3", "--format", "json")
+	var same struct{ Counts map[string]int }
+	if err := json.Unmarshal([]byte(stdout), &same); code != 0 || err != nil || same.Counts["identical"] != len(texts) {
+		t.Errorf("production against settings:tune.yaml: exit %d, %v, counts %v, want all %d identical\n%s", code, err, same.Counts, len(texts), stderr)
+	}
 	m := r.Metric
 	if m.Name != "Success@3" || m.N != judged || m.SPRT.Decision != "worse" || m.Treatment >= m.Control {
 		t.Errorf("metric %+v: want the weak treatment found worse on all %d judged queries", m, judged)
