@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/backend/weaviate/weaviatetest"
 	"github.com/fusiontune/fusiontune/internal/pgtest"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner/judging/harvest"
@@ -237,20 +238,45 @@ func TestShadowHTTPBackend(t *testing.T) {
 }
 
 // TestShadowPostgresBackend shadows the postgres kind (a throwaway
-// cluster with pgvector; under CI=true it runs, never skips): the control
-// is the settings' backend as they configure it, the treatment a recorded
-// trial's parameters (dense retrieval alone, one candidate deep), each
-// searched through the kind's own SQL. Every logged request's two lists
-// are the ones the sweep recorded for the same query text under the
-// baseline (the settings' own configuration) and under the trial, and the
-// sequential and McNemar tests find the treatment worse.
+// cluster with pgvector; under CI=true it runs, never skips) as
+// shadowAgainstSweep describes.
 func TestShadowPostgresBackend(t *testing.T) {
 	url := pgtest.VectorDatabase(t)
 	corpus := absPath(t, "../../experiments/demo/corpus.jsonl")
 	e := newSweepEnv(t, "runs_dir: runs\neval:\n  concurrency: 4\ndataset:\n  path: "+absPath(t, "../../experiments/demo/golden.json")+"\n  corpus: "+corpus+
 		"\nbackend:\n  kind: postgres\n  postgres:\n    url: "+url+"\n    corpus: "+corpus+"\n    model: lsa-32\n")
-	exp := e.write("exp.json", `{"baseline": {"params": {}}, "experiments": [{"name": "weak", "params": {"fusion.weights.bm25": 0, "depth": 1}}]}`)
-	if stdout, stderr, code := e.run("--experiments", exp); code != 0 {
+	shadowAgainstSweep(t, e, "postgres", `{"fusion.weights.bm25": 0, "depth": 1}`)
+}
+
+// TestShadowWeaviateBackend shadows the weaviate kind (a weaviate-server
+// the kind starts; under CI=true it runs, never skips) as
+// shadowAgainstSweep describes.
+func TestShadowWeaviateBackend(t *testing.T) {
+	bin, err := weaviatetest.Bin()
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%v, and CI=true", err)
+		}
+		t.Skip(err)
+	}
+	e := newSweepEnv(t, "runs_dir: runs\ndataset:\n  path: "+absPath(t, "../../experiments/demo/golden.json")+"\n  corpus: "+absPath(t, "../../experiments/demo/corpus.jsonl")+
+		"\nbackend:\n  kind: weaviate\n  weaviate:\n    bin: "+bin+"\n    model: hash-64\n")
+	shadowAgainstSweep(t, e, "weaviate", `{"retrievers": ["dense"], "depth": 1}`)
+}
+
+// shadowAgainstSweep sweeps the settings of e (a backend of kind) over
+// the baseline (no parameter) and a weak trial (params), live (the
+// lists it records are the backend's own answers), then shadows
+// the backend as its settings configure it (the control) against the
+// weak trial's parameters (the treatment), each searched through the
+// kind's own search, on the demo golden set's queries as logged traffic.
+// Every logged request's two lists are the ones the sweep recorded for
+// the same query text under the baseline and under the trial, and the
+// sequential and McNemar tests find the treatment worse.
+func shadowAgainstSweep(t *testing.T, e *sweepEnv, kind, params string) {
+	t.Helper()
+	exp := e.write("exp.json", `{"baseline": {"params": {}}, "experiments": [{"name": "weak", "params": `+params+`}]}`)
+	if stdout, stderr, code := e.run("--experiments", exp, "--mode", "live"); code != 0 {
 		t.Fatalf("sweep: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 	log, qrels, texts, judged := writeTraffic(t, e)
@@ -264,8 +290,8 @@ func TestShadowPostgresBackend(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
 		t.Fatalf("%v\n%s", err, stdout)
 	}
-	if r.Control != "production (postgres)" || len(r.Queries) != len(texts) {
-		t.Fatalf("control %q on %d queries, want production (postgres) on the %d logged", r.Control, len(r.Queries), len(texts))
+	if want := "production (" + kind + ")"; r.Control != want || len(r.Queries) != len(texts) {
+		t.Fatalf("control %q on %d queries, want %s on the %d logged", r.Control, len(r.Queries), want, len(texts))
 	}
 
 	run, err := (&runs.Store{Dir: filepath.Join(e.dir, "runs")}).Resolve(filepath.Base(runDir))
