@@ -250,7 +250,8 @@ func TestShadowPostgresBackend(t *testing.T) {
 
 // TestShadowWeaviateBackend shadows the weaviate kind (a weaviate-server
 // the kind starts; under CI=true it runs, never skips) as
-// shadowAgainstSweep describes.
+// shadowAgainstSweep describes. The index is flat (exact search): an HNSW
+// graph is rebuilt at each bring-up and may answer a near tie otherwise.
 func TestShadowWeaviateBackend(t *testing.T) {
 	bin, err := weaviatetest.Bin()
 	if err != nil {
@@ -260,7 +261,7 @@ func TestShadowWeaviateBackend(t *testing.T) {
 		t.Skip(err)
 	}
 	e := newSweepEnv(t, "runs_dir: runs\ndataset:\n  path: "+absPath(t, "../../experiments/demo/golden.json")+"\n  corpus: "+absPath(t, "../../experiments/demo/corpus.jsonl")+
-		"\nbackend:\n  kind: weaviate\n  weaviate:\n    bin: "+bin+"\n    model: hash-64\n")
+		"\nbackend:\n  kind: weaviate\n  weaviate:\n    bin: "+bin+"\n    model: hash-64\n    index_type: flat\n")
 	shadowAgainstSweep(t, e, "weaviate", `{"retrievers": ["dense"], "depth": 1}`)
 }
 
