@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/cli"
 	"github.com/fusiontune/fusiontune/runs"
 
@@ -14,8 +15,8 @@ import (
 
 var shadowSpec = cli.Spec{Name: "shadow", Usage: usage("shadow"), Args: cli.NoArgs, Flags: []cli.Flag{configFlag, runsDirFlag, labelsFlag,
 	cli.String("log", "", "query logs, comma-separated (rotated files LOG.1, LOG.2 ... are read too)").Required(),
-	cli.String("control", "log", "control: log, an engine config file, or run:RUN[:TRIAL]"),
-	cli.String("treatment", "", "treatment: an engine config file, run:RUN[:TRIAL], or shadow (the live shadow mode's logged answers)").Required(),
+	cli.String("control", "log", "control: log, production (the settings' backend as configured, any kind), settings:FILE, an engine config file, or run:RUN[:TRIAL]"),
+	cli.String("treatment", "", "treatment: run:RUN[:TRIAL] (on the settings' backend kind), settings:FILE, an engine config file, or shadow (the live shadow mode's logged answers)").Required(),
 	cli.Int("k", 10, fmt.Sprintf("depth compared, in [1, %d]", shadow.MaxK)).Range(1, shadow.MaxK),
 	cli.String("metric", "NDCG@10", "metric of the judged comparison"),
 	cli.String("qrels", "", "TREC qrels of the harvested query ids"),
@@ -45,8 +46,35 @@ func runShadow(ctx context.Context, a *app, args []string) error {
 	}
 	r.Seed, r.LabelsURL = s.Stats.SeedValue(), s.LabelsURL()
 	r.OpenStore = func() (*runs.Store, error) { return a.openStore(s.RunsDir) }
+	scratch, err := os.MkdirTemp("", "tune-shadow-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(scratch)
+	r.Kind, r.Backend = s.Backend.Kind, shadowBackend(s, a, scratch)
+	r.Settings = func(file string) (shadow.Opener, error) {
+		other, err := loadSettings(file, nil, nil)
+		if err != nil {
+			return nil, err
+		}
+		return shadowBackend(other, a, scratch)(shadow.ProductionParams(other.Backend.Kind)), nil
+	}
 	if r.Dataset != "" {
 		a.secrets.AddURLPassword(r.LabelsURL)
 	}
 	return shadow.ShadowRequest(ctx, r, fs.Str("format"), a.stdout, a.stderr)
+}
+
+// shadowBackend opens parameters on the backend kind of s (shadow.Applied
+// on its factory, files under scratch, the kind's messages on stderr).
+func shadowBackend(s *settings, a *app, scratch string) func(map[string]any) shadow.Opener {
+	return func(params map[string]any) shadow.Opener {
+		return func(ctx context.Context, use func(context.Context, backend.Searcher) error) error {
+			f, err := s.Factory(s.Dataset.Corpus, a.secrets)
+			if err != nil {
+				return inputError(err)
+			}
+			return shadow.Applied(f, params, scratch, a.stderr)(ctx, use)
+		}
+	}
 }

@@ -79,7 +79,11 @@ func runSide(ref, rest string, openStore func() (*runs.Store, error)) (Side, err
 	if err != nil {
 		return Side{}, err
 	}
-	return Side{Name: run.ID() + ":" + e.Name, Config: []byte(rec.BackendConfig), File: ref + " (its recorded engine config)", BaseDir: run.Dir}, nil
+	params := rec.Params
+	if params == nil {
+		params = map[string]any{}
+	}
+	return Side{Name: run.ID() + ":" + e.Name, Config: []byte(rec.BackendConfig), File: ref + " (its recorded engine config)", BaseDir: run.Dir, Params: params}, nil
 }
 
 // ReadJudgments reads the judgments of the harvested queries: the TREC

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
 	"github.com/fusiontune/fusiontune/runs"
 )
@@ -66,5 +67,45 @@ func TestReadLogsAndJudgments(t *testing.T) {
 	}
 	if j, err := ReadJudgments(context.Background(), "", "", ""); j != nil || err != nil {
 		t.Errorf("no judgments: %v, %v", j, err)
+	}
+}
+
+// TestRequestBackendSides: production and settings:FILE need a backend
+// to open; run sides on a kind other than the embedded engine open the
+// trial's parameters on the settings' backend.
+func TestRequestBackendSides(t *testing.T) {
+	var opened []map[string]any
+	open := func(p map[string]any) Opener {
+		opened = append(opened, p)
+		return func(context.Context, func(context.Context, backend.Searcher) error) error { return nil }
+	}
+	for _, tc := range []struct {
+		name, ref, kind, err string
+		withBackend          bool
+		wantName             string
+		wantParams           map[string]any
+	}{
+		{name: "production without settings", ref: "production", err: "shadow: production: no settings backend to search (give --config)"},
+		{name: "settings without a file", ref: "settings:", withBackend: true, err: `shadow: "settings:": want settings:FILE, a settings file whose backend answers`},
+		{name: "production of http runs as it is", ref: "production", kind: "http", withBackend: true, wantName: "production (http)", wantParams: nil},
+		{name: "production of postgres is brought up", ref: "production", kind: "postgres", withBackend: true, wantName: "production (postgres)", wantParams: map[string]any{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			opened = nil
+			r := Request{Kind: tc.kind}
+			if tc.withBackend {
+				r.Backend = open
+			}
+			s, err := r.side(tc.ref)
+			if tc.err != "" {
+				if err == nil || err.Error() != tc.err {
+					t.Fatalf("err = %v, want %s", err, tc.err)
+				}
+				return
+			}
+			if err != nil || s.Name != tc.wantName || s.Open == nil || len(opened) != 1 || (opened[0] == nil) != (tc.wantParams == nil) {
+				t.Errorf("side %+v, opened %v, err %v", s, opened, err)
+			}
+		})
 	}
 }

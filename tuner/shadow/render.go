@@ -48,6 +48,10 @@ func (r *Report) WriteText(w io.Writer, worst int) error {
 		fmt.Fprintf(w, "%s on %d judged queries: control %.4f, treatment %.4f, delta %+.4f, %.0f%% bootstrap interval [%+.4f, %+.4f] (fixed sample, all %d)\n",
 			m.Name, m.N, m.Control, m.Treated, b.Mean, 100*b.Level, b.Low, b.High, m.N)
 		fmt.Fprintf(w, "P(treatment > control) = %.4f (Bayesian bootstrap of the mean delta: Dirichlet(1, …, 1) weights on the judged queries, %d draws)\n", m.PSuperior, stats.DefaultBayesDraws)
+		if b := m.Binary; b != nil {
+			fmt.Fprintf(w, "McNemar (success-type %s): treatment alone passes %d, control alone %d, both or neither %d; exact p %.4f, chi-square %.3f (p %.4f); P(treatment > control) = %.4f (Beta(1, 1) prior on the discordant share)\n",
+				m.Name, b.Wins, b.Losses, b.Ties, b.ExactP, b.ChiSquare, b.ChiSquareP, b.PSuperior)
+		}
 		s := m.Sequential
 		fmt.Fprintf(w, "sequential test (SPRT, boundaries %.3f / %.3f): %s after %d of %d queries\n", s.Upper, s.Lower, s.Decision, s.N, m.N)
 		writePath(w, s.Better, s.Worse)
@@ -132,6 +136,17 @@ type jsonMetric struct {
 	Bootstrap jsonInterval `json:"bootstrap"`
 	SPRT      jsonSPRT     `json:"sprt"`
 	PSuperior float64      `json:"p_treatment_superior"`
+	McNemar   *jsonBinary  `json:"mcnemar,omitempty"`
+}
+
+type jsonBinary struct {
+	TreatmentWins int     `json:"treatment_wins"`
+	ControlWins   int     `json:"control_wins"`
+	Ties          int     `json:"ties"`
+	PExact        float64 `json:"p_exact"`
+	ChiSquare     float64 `json:"chi_square"`
+	PChiSquare    float64 `json:"p_chi_square"`
+	PSuperior     float64 `json:"p_treatment_superior"`
 }
 
 type jsonInterval struct {
@@ -159,6 +174,16 @@ type jsonQuery struct {
 	Top1Changed bool     `json:"top1_changed"`
 	Control     *float64 `json:"control_metric,omitempty"`
 	Treatment   *float64 `json:"treatment_metric,omitempty"`
+	ControlIDs  []string `json:"control_ids"`
+	TreatIDs    []string `json:"treatment_ids"`
+}
+
+// orEmpty is ids, or an empty list for none (JSON [] rather than null).
+func orEmpty(ids []string) []string {
+	if ids == nil {
+		return []string{}
+	}
+	return ids
 }
 
 func finite(v float64) *float64 {
@@ -179,10 +204,13 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		s := m.Sequential
 		j.Metric = &jsonMetric{Name: m.Name, N: m.N, Control: m.Control, Treatment: m.Treated, Bootstrap: jsonInterval{m.Bootstrap.Mean, m.Bootstrap.Low, m.Bootstrap.High, m.Bootstrap.Level},
 			SPRT: jsonSPRT{Decision: s.Decision, N: s.N, Upper: s.Upper, Lower: s.Lower, Better: s.Better, Worse: s.Worse}, PSuperior: m.PSuperior}
+		if b := m.Binary; b != nil {
+			j.Metric.McNemar = &jsonBinary{TreatmentWins: b.Wins, ControlWins: b.Losses, Ties: b.Ties, PExact: b.ExactP, ChiSquare: b.ChiSquare, PChiSquare: b.ChiSquareP, PSuperior: b.PSuperior}
+		}
 	}
 	for _, d := range r.Queries {
 		j.Queries = append(j.Queries, jsonQuery{ID: d.ID, Query: d.Text, Class: d.Class, Tau: finite(d.Tau), Jaccard: d.Jaccard,
-			Top1Changed: d.Top1Changed, Control: d.Control, Treatment: d.Treatment})
+			Top1Changed: d.Top1Changed, Control: d.Control, Treatment: d.Treatment, ControlIDs: orEmpty(d.ControlIDs), TreatIDs: orEmpty(d.TreatmentIDs)})
 	}
 	data, err := json.MarshalIndent(j, "", "  ")
 	if err != nil {

@@ -6,22 +6,29 @@ import (
 	"fmt"
 	"log/slog"
 
+	"github.com/fusiontune/fusiontune/backend"
 	"github.com/fusiontune/fusiontune/internal/querylog"
 	"github.com/fusiontune/fusiontune/metrics"
 	"github.com/fusiontune/fusiontune/tuner/judging/harvest"
 )
 
 // Side is one configuration of a shadow comparison: the logged results
-// (Log), the live shadow mode's logged answers (Shadow), or an
-// embedded-engine config to build and search.
+// (Log), the live shadow mode's logged answers (Shadow), a backend of any
+// kind to open and search (Open), or an embedded-engine config to build
+// and search.
 type Side struct {
 	Name   string
 	Log    bool
 	Shadow bool
+	// Open, when set, brings up the side's backend (Applied); its answers
+	// are the backend's own Search results.
+	Open Opener
 	// Config is the engine config's YAML; File names it in errors and
 	// BaseDir resolves its relative paths.
 	Config        []byte
 	File, BaseDir string
+	// Params are a recorded trial's parameters (a run:RUN[:TRIAL] side).
+	Params map[string]any
 }
 
 // Config is one shadow comparison.
@@ -96,6 +103,18 @@ func (c Config) answers(ctx context.Context, s Side, logged []Logged, texts []st
 			out[i] = LoggedList(l.Latest)
 		}
 		return out, nil
+	}
+	if s.Open != nil {
+		var lists []List
+		err := s.Open(ctx, func(ctx context.Context, sr backend.Searcher) error {
+			var err error
+			lists, err = Run(ctx, sr, texts, c.Options.K)
+			return err
+		})
+		if err != nil {
+			return nil, fmt.Errorf("shadow: %s: %w", s.Name, err)
+		}
+		return lists, nil
 	}
 	log := c.Logger
 	if log == nil {

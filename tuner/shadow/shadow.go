@@ -45,6 +45,8 @@ type QueryDiff struct {
 	Top1Changed bool    `json:"top1_changed"`
 	// Control and Treatment are the metric's values when judged.
 	Control, Treatment *float64 `json:"-"`
+	// ControlIDs and TreatmentIDs are the two top-k lists compared.
+	ControlIDs, TreatmentIDs []string `json:"-"`
 }
 
 // Options configures Compare.
@@ -100,6 +102,12 @@ type MetricDiff struct {
 	// above the control's (stats.BayesSuperiority: the Bayesian bootstrap
 	// of the deltas, stats.DefaultBayesDraws draws seeded by the seed).
 	PSuperior float64
+	// Binary is McNemar's test of the judged queries' outcomes when the
+	// metric is of success type (every value 0 or 1, as Success@k): the
+	// queries only the treatment passes against those only the control
+	// passes, with stats.BetaSuperiority's P(treatment > control) under a
+	// uniform Beta(1, 1) prior; nil for a graded metric.
+	Binary *stats.Binary
 }
 
 // Compare diffs every query's two lists and tests the judged ones.
@@ -119,7 +127,7 @@ func Compare(qs []Query, opt Options) (*Report, error) {
 		}
 		a, b := top(q.Control.IDs, k), top(q.Treatment.IDs, k)
 		ld := stats.DiffLists(a, b, k)
-		d := QueryDiff{ID: q.ID, Text: q.Text, Class: ld.Class, Tau: ld.Tau, Jaccard: ld.Jaccard, Top1Changed: ld.Top1Changed}
+		d := QueryDiff{ID: q.ID, Text: q.Text, Class: ld.Class, Tau: ld.Tau, Jaccard: ld.Jaccard, Top1Changed: ld.Top1Changed, ControlIDs: a, TreatmentIDs: b}
 		if !math.IsNaN(d.Tau) {
 			tauSum += d.Tau
 			tauN++
@@ -158,9 +166,26 @@ func Compare(qs []Query, opt Options) (*Report, error) {
 		}
 		r.Metric = &MetricDiff{Name: opt.Metric.String(), N: len(deltas), Control: stats.Mean(cs), Treated: stats.Mean(ts),
 			Bootstrap: stats.PairedBootstrap(deltas, opt.Seed, opt.Stats.WithDefaults()), Sequential: seq,
-			PSuperior: stats.BayesSuperiority(deltas, opt.Seed, stats.DefaultBayesDraws)}
+			PSuperior: stats.BayesSuperiority(deltas, opt.Seed, stats.DefaultBayesDraws), Binary: binary(cs, ts)}
 	}
 	return r, nil
+}
+
+// binary is McNemar's test of the paired values c and t when every one
+// is 0 or 1 (a success-type metric), else nil.
+func binary(c, t []float64) *stats.Binary {
+	bc, bt := make([]bool, len(c)), make([]bool, len(t))
+	for i := range c {
+		if (c[i] != 0 && c[i] != 1) || (t[i] != 0 && t[i] != 1) {
+			return nil
+		}
+		bc[i], bt[i] = c[i] == 1, t[i] == 1
+	}
+	b, err := stats.CompareBinary(bc, bt)
+	if err != nil {
+		return nil
+	}
+	return &b
 }
 
 func top(ids []string, k int) []string {

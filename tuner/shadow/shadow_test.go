@@ -197,3 +197,35 @@ func TestShadowComparesAtTheLoggedDepth(t *testing.T) {
 		t.Errorf("compared at the wrong depth: %+v", r.Queries[0])
 	}
 }
+
+// TestCompareMcNemar: with a success-type metric (Success@1) the judged
+// queries' outcomes are tested by McNemar's test: two queries only the
+// control passes, one only the treatment, one both, one neither — the
+// exact p-value of 1 win against 2 losses is 1, the corrected chi-square
+// (|1−2|−1)²/3 = 0, P(Beta(2, 3) > 1/2) = 5/16. A graded metric has none.
+func TestCompareMcNemar(t *testing.T) {
+	j := metrics.Judgments{"r": 3}
+	qs := []Query{
+		{ID: "q1", Control: List{IDs: []string{"r", "x"}}, Treatment: List{IDs: []string{"x", "r"}}, Judgments: j},
+		{ID: "q2", Control: List{IDs: []string{"r", "x"}}, Treatment: List{IDs: []string{"y", "x"}}, Judgments: j},
+		{ID: "q3", Control: List{IDs: []string{"x", "r"}}, Treatment: List{IDs: []string{"r", "x"}}, Judgments: j},
+		{ID: "q4", Control: List{IDs: []string{"r"}}, Treatment: List{IDs: []string{"r"}}, Judgments: j},
+		{ID: "q5", Control: List{IDs: []string{"x"}}, Treatment: List{IDs: []string{"y"}}, Judgments: j},
+	}
+	o := opts()
+	o.Metric = metrics.MustParseMetric("Success@1")
+	r, err := Compare(qs, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := r.Metric.Binary
+	if b == nil {
+		t.Fatal("no McNemar test for Success@1")
+	}
+	if b.Wins != 1 || b.Losses != 2 || b.Ties != 2 || math.Abs(b.ExactP-1) > 1e-12 || b.ChiSquare != 0 || math.Abs(b.PSuperior-5.0/16) > 1e-12 {
+		t.Errorf("McNemar = %+v, want 1 win, 2 losses, 2 ties, exact p 1, chi-square 0, P 0.3125", *b)
+	}
+	if g, _ := Compare(qs, opts()); g.Metric.Binary != nil {
+		t.Errorf("NDCG@3 (graded) got a McNemar test: %+v", *g.Metric.Binary)
+	}
+}
