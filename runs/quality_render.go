@@ -65,6 +65,9 @@ func (q Quality) renderScorecard(w *textDoc) {
 		rows = append(rows, []string{"routing accuracy", f4(*q.Routing)})
 	}
 	w.table([]string{"metric", "value"}, rows)
+	if q.TopLabels != nil {
+		fmt.Fprintln(&w.b, q.TopLabels.Line())
+	}
 	for _, g := range []struct {
 		name   string
 		groups map[string]map[string]float64
