@@ -33,10 +33,17 @@ func (q Quality) render(md bool) string {
 	} else {
 		fmt.Fprintf(&w.b, "%s\nrun %s, backend %s, evaluated as it runs\n", title, q.Run, q.Backend)
 	}
+	if q.Filter != "" {
+		fmt.Fprintf(&w.b, "only the queries with %s: the scores are of this subset, not the whole golden set\n", q.Filter)
+	}
 	if q.Failed > 0 {
 		fmt.Fprintf(&w.b, "%d queries failed to search (eval.on_query_error %s).\n", q.Failed, q.OnQueryError)
 	}
 	q.renderScorecard(w)
+	if q.Segments != nil {
+		w.heading("By " + q.Segments.By)
+		w.table(q.Segments.table(q.Metrics[:min(len(q.Metrics), maxGroupMetrics)]))
+	}
 	q.renderGates(w)
 	if q.Against != nil {
 		q.Against.render(w)
@@ -66,6 +73,7 @@ func (q Quality) renderScorecard(w *textDoc) {
 	}
 	w.table([]string{"metric", "value"}, rows)
 	if q.TopLabels != nil {
+		w.para()
 		fmt.Fprintln(&w.b, q.TopLabels.Line())
 	}
 	for _, g := range []struct {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
@@ -39,6 +40,14 @@ type QualityConfig struct {
 	// Corpus, when set, gives the failure report the text of results
 	// whose backend returned none.
 	Corpus string
+	// Category and Language, when set, evaluate only the golden set's
+	// queries in that category and language ("all": every language).
+	Category, Language string
+	// By, when set, splits the scorecard by a query attribute
+	// (experiments.CheckSegmentation).
+	By string
+	// Verbose, when not nil, gets a line per query (runs.VerboseLine).
+	Verbose io.Writer
 }
 
 // CheckQuality evaluates the backend once as it is (no parameter applied,
@@ -51,6 +60,10 @@ type QualityConfig struct {
 // run's; failed gates are in Quality.GatesPass, not an error.
 func CheckQuality(ctx context.Context, c QualityConfig) (*runs.Quality, *Outcome, error) {
 	if err := c.asIs(); err != nil {
+		return nil, nil, err
+	}
+	filter, err := c.filter()
+	if err != nil {
 		return nil, nil, err
 	}
 	out, runErr := Run(ctx, c.Config)
@@ -69,7 +82,19 @@ func CheckQuality(ctx context.Context, c QualityConfig) (*runs.Quality, *Outcome
 	q := &runs.Quality{
 		Run: out.Run.ID(), Trial: best.Name, Backend: out.Run.Manifest.Backend, GoldenHash: out.Run.Manifest.GoldenHash,
 		Summary: best.Summary, Primary: best.Primary, Metrics: c.Scorer.Metrics(), GatesPass: true,
-		RoutingByCategory: verdict.RoutingByCategory(results),
+		RoutingByCategory: verdict.RoutingByCategory(results), Filter: filter,
+	}
+	if c.By != "" {
+		q.Segments = c.segments(results)
+	}
+	if c.Verbose != nil {
+		for _, r := range results {
+			text := ""
+			if gq := c.Golden.Query(r.QueryID); gq != nil {
+				text = gq.Text
+			}
+			fmt.Fprintln(c.Verbose, runs.VerboseLine(r, text))
+		}
 	}
 	for _, g := range out.Gates {
 		q.Gates = append(q.Gates, g.GateCheck())
@@ -84,6 +109,52 @@ func CheckQuality(ctx context.Context, c QualityConfig) (*runs.Quality, *Outcome
 		return q, out, errors.Join(runErr, err)
 	}
 	return q, out, runErr
+}
+
+// filter keeps the queries of c's Category and Language (an input error
+// when none is left) and names the filter ("" for none).
+func (c *QualityConfig) filter() (string, error) {
+	if c.By != "" {
+		if err := experiments.CheckSegmentation(c.By); err != nil {
+			return "", inputerr.Wrap(fmt.Errorf("--by: %w", err))
+		}
+	}
+	gs, name := c.Golden.Filter(c.Category, c.Language)
+	if name == "" {
+		return "", nil
+	}
+	if len(gs.Queries) == 0 {
+		return "", inputerr.Wrap(fmt.Errorf("--category/--lang: no query of the golden set has %s", name))
+	}
+	keep := make(map[string]bool, len(gs.Queries))
+	for _, q := range gs.Queries {
+		keep[q.ID] = true
+	}
+	kept := c.Queries[:0:0]
+	for _, q := range c.Queries {
+		if keep[q.ID] {
+			kept = append(kept, q)
+		}
+	}
+	c.Golden, c.Queries = gs, kept
+	return name, nil
+}
+
+// segments splits results by c.By, with the delta against the reference
+// when there is one.
+func (c QualityConfig) segments(results []runs.QueryResult) *runs.Segments {
+	of := make(map[string]string, len(c.Golden.Queries))
+	for _, q := range c.Golden.Queries {
+		of[q.ID] = q.Segment(c.By)
+	}
+	var ref map[string]float64
+	if c.Reference != nil {
+		ref = make(map[string]float64, len(c.Reference.Baseline.Queries))
+		for _, q := range c.Reference.Baseline.Queries {
+			ref[q.ID] = q.Primary
+		}
+	}
+	return runs.NewSegments(c.By, of, results, ref)
 }
 
 // asIs makes c one trial of the backend as it runs (no study, replay,
