@@ -1,0 +1,74 @@
+package main_test
+
+import (
+	"encoding/json"
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner"
+)
+
+// TestLeaderboardBySegment replays the demo shortlist and pivots its
+// leaderboard by segments computed from the per-query results (derived
+// again for the replayed trials) and the run's golden-set snapshot: by
+// language (every demo query is English: each trial's "en" is its
+// primary), by difficulty (equal to the pivot of the recorded
+// per-difficulty scorecards) and by a metadata key no query has (one
+// "(none)" segment); an unknown --by is a usage error.
+func TestLeaderboardBySegment(t *testing.T) {
+	e := newSweepEnv(t, sweepSettings)
+	e.mustRun(0, "--experiments", absPath(t, "../../experiments/shortlist.json"), "--mode", "replay")
+
+	stdout, _ := e.mustRun(0, "leaderboard", "--by", "language", "--format", "json")
+	var byLang runs.ByGroup
+	if err := json.Unmarshal([]byte(stdout), &byLang); err != nil {
+		t.Fatalf("--by language --format json: %v\n%s", err, stdout)
+	}
+	if len(byLang.Groups) != 1 || byLang.Groups[0] != "en" || len(byLang.Trials) < 2 {
+		t.Fatalf("--by language: groups %v over %d trials, want [en]", byLang.Groups, len(byLang.Trials))
+	}
+	for _, tr := range byLang.Trials {
+		if tr.Status == runs.StatusOK && math.Abs(tr.Groups["en"]-tr.Primary) > 1e-9 {
+			t.Errorf("trial %s: en %v, primary %v", tr.Name, tr.Groups["en"], tr.Primary)
+		}
+	}
+
+	store, err := runs.Open(filepath.Join(e.dir, "runs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := store.Resolve("latest")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, lb, err := tuner.SegmentBoard(run, "difficulty")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := lb.By("difficulty")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(got.Groups, ",") != strings.Join(want.Groups, ",") || len(got.Groups) != 3 {
+		t.Fatalf("difficulty segments %v, recorded %v", got.Groups, want.Groups)
+	}
+	for i, tr := range got.Trials {
+		for g, v := range want.Trials[i].Groups {
+			if math.Abs(tr.Groups[g]-v) > 1e-9 {
+				t.Errorf("trial %s, %s: %v from the per-query results, %v recorded", tr.Name, g, tr.Groups[g], v)
+			}
+		}
+	}
+
+	stdout, _ = e.mustRun(0, "leaderboard", "--by", "meta.team")
+	if !strings.Contains(stdout, "(none)") || !strings.Contains(stdout, "primary per meta.team") {
+		t.Errorf("--by meta.team:\n%s", stdout)
+	}
+	_, stderr := e.mustRun(2, "leaderboard", "--by", "lang")
+	if !strings.Contains(stderr, `--by: unknown segmentation "lang"`) {
+		t.Errorf("--by lang: stderr\n%s", stderr)
+	}
+}

@@ -1,0 +1,75 @@
+package tuner
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/fusiontune/fusiontune/experiments"
+	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/replay"
+)
+
+// RunGolden reads the golden-set snapshot a run keeps (golden.json or
+// golden.yaml, the native format); a run whose golden set was several
+// files keeps none (an error).
+func RunGolden(run *runs.Run) (*experiments.GoldenSet, error) {
+	for _, name := range []string{"golden.json", "golden.yaml", "golden.yml"} {
+		path := filepath.Join(run.Dir, name)
+		data, err := os.ReadFile(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		return experiments.ParseGoldenSet(path, data)
+	}
+	return nil, fmt.Errorf("run %s keeps no golden-set snapshot of one native file: its queries' attributes are unknown", run.ID())
+}
+
+// SegmentBoard is run's leaderboard pivoted by any query attribute
+// (experiments.CheckSegmentation: language, category, difficulty or
+// meta.KEY): each successful trial's mean primary score per segment over
+// its judged queries that did not fail, from its per-query results
+// (derived again for replayed trials) and the run's golden-set snapshot.
+func SegmentBoard(run *runs.Run, by string) (runs.ByGroup, runs.Leaderboard, error) {
+	if err := experiments.CheckSegmentation(by); err != nil {
+		return runs.ByGroup{}, runs.Leaderboard{}, err
+	}
+	lb, err := run.ReadLeaderboard()
+	if err != nil {
+		return runs.ByGroup{}, lb, err
+	}
+	gs, err := RunGolden(run)
+	if err != nil {
+		return runs.ByGroup{}, lb, fmt.Errorf("--by %s: %w", by, err)
+	}
+	of := make(map[string]string, len(gs.Queries))
+	for _, q := range gs.Queries {
+		of[q.ID] = q.Segment(by)
+	}
+	replay.EnsureDeriver(run)
+	t := runs.ByGroup{Primary: lb.Primary, By: by, Trials: make([]runs.GroupEntry, 0, len(lb.Trials))}
+	seen := map[string]bool{}
+	for _, e := range lb.Trials {
+		g := runs.GroupEntry{Rank: e.Rank, Name: e.Name, Status: e.Status, Primary: e.Primary, Groups: map[string]float64{}}
+		if e.Status == runs.StatusOK {
+			results, err := run.QueryScores(e.Index)
+			if err != nil {
+				return runs.ByGroup{}, lb, err
+			}
+			for _, row := range runs.NewSegments(by, of, results, nil).Rows {
+				g.Groups[row.Segment] = row.Primary
+				seen[row.Segment] = true
+			}
+		}
+		t.Trials = append(t.Trials, g)
+	}
+	t.Groups = slices.Sorted(maps.Keys(seen))
+	return t, lb, nil
+}
