@@ -83,7 +83,7 @@ func (s *Segments) table(metrics []string) (head []string, rows [][]string) {
 	delta := slices.ContainsFunc(s.Rows, func(r Segment) bool { return r.Delta != nil })
 	head = []string{s.By, "queries", "primary"}
 	if delta {
-		head = append(head, "Δ reference")
+		head = append(head, "Δ")
 	}
 	head = append(head, "no relevant@"+strconv.Itoa(LabelDepth))
 	head = append(head, metrics...)

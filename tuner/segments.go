@@ -32,6 +32,23 @@ func RunGolden(run *runs.Run) (*experiments.GoldenSet, error) {
 	return nil, fmt.Errorf("run %s keeps no golden-set snapshot of one native file: its queries' attributes are unknown", run.ID())
 }
 
+// SegmentsOf returns the segment under by of every query of run's
+// golden-set snapshot (RunGolden), by query id.
+func SegmentsOf(run *runs.Run, by string) (map[string]string, error) {
+	if err := experiments.CheckSegmentation(by); err != nil {
+		return nil, err
+	}
+	gs, err := RunGolden(run)
+	if err != nil {
+		return nil, err
+	}
+	of := make(map[string]string, len(gs.Queries))
+	for _, q := range gs.Queries {
+		of[q.ID] = q.Segment(by)
+	}
+	return of, nil
+}
+
 // SegmentBoard is run's leaderboard pivoted by any query attribute
 // (experiments.CheckSegmentation: language, category, difficulty or
 // meta.KEY): each successful trial's mean primary score per segment over
@@ -45,13 +62,9 @@ func SegmentBoard(run *runs.Run, by string) (runs.ByGroup, runs.Leaderboard, err
 	if err != nil {
 		return runs.ByGroup{}, lb, err
 	}
-	gs, err := RunGolden(run)
+	of, err := SegmentsOf(run, by)
 	if err != nil {
 		return runs.ByGroup{}, lb, fmt.Errorf("--by %s: %w", by, err)
-	}
-	of := make(map[string]string, len(gs.Queries))
-	for _, q := range gs.Queries {
-		of[q.ID] = q.Segment(by)
 	}
 	replay.EnsureDeriver(run)
 	t := runs.ByGroup{Primary: lb.Primary, By: by, Trials: make([]runs.GroupEntry, 0, len(lb.Trials))}

@@ -63,6 +63,32 @@ func TestLeaderboardBySegment(t *testing.T) {
 		}
 	}
 
+	// compare --by: the segments' deltas, weighted by their queries, add
+	// up to the paired primary delta over every query.
+	stdout, _ = e.mustRun(0, "compare", "latest:baseline", "latest", "--by", "difficulty", "--format", "json")
+	var c runs.TrialComparison
+	if err := json.Unmarshal([]byte(stdout), &c); err != nil {
+		t.Fatalf("compare --by --format json: %v\n%s", err, stdout)
+	}
+	if c.Segments == nil || len(c.Segments.Rows) != 3 {
+		t.Fatalf("compare --by difficulty: segments %+v", c.Segments)
+	}
+	sum, n := 0.0, 0
+	for _, r := range c.Segments.Rows {
+		if r.Delta == nil {
+			t.Fatalf("segment %s has no delta", r.Segment)
+		}
+		sum += *r.Delta * float64(r.Queries)
+		n += r.Queries
+	}
+	if d := c.Paired[0].Delta; n != c.Paired[0].N || math.Abs(sum/float64(n)-d) > 1e-9 {
+		t.Errorf("segments: mean delta %v over %d queries, paired primary delta %v over %d", sum/float64(n), n, d, c.Paired[0].N)
+	}
+	stdout, _ = e.mustRun(0, "compare", "latest:baseline", "latest", "--by", "language")
+	if !strings.Contains(stdout, "By language (B; Δ: B - A)") {
+		t.Errorf("compare --by language:\n%s", stdout)
+	}
+
 	stdout, _ = e.mustRun(0, "leaderboard", "--by", "meta.team")
 	if !strings.Contains(stdout, "(none)") || !strings.Contains(stdout, "primary per meta.team") {
 		t.Errorf("--by meta.team:\n%s", stdout)
