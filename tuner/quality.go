@@ -88,13 +88,7 @@ func CheckQuality(ctx context.Context, c QualityConfig) (*runs.Quality, *Outcome
 		q.Segments = c.segments(results)
 	}
 	if c.Verbose != nil {
-		for _, r := range results {
-			text := ""
-			if gq := c.Golden.Query(r.QueryID); gq != nil {
-				text = gq.Text
-			}
-			fmt.Fprintln(c.Verbose, runs.VerboseLine(r, text))
-		}
+		queryLines(c.Verbose, best.Name, results, c.Queries)
 	}
 	for _, g := range out.Gates {
 		q.Gates = append(q.Gates, g.GateCheck())

@@ -3,6 +3,7 @@ package tuner
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"maps"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner/replay"
+	"github.com/fusiontune/fusiontune/tuner/scoring"
 )
 
 // RunGolden reads the golden-set snapshot a run keeps (golden.json or
@@ -85,4 +87,30 @@ func SegmentBoard(run *runs.Run, by string) (runs.ByGroup, runs.Leaderboard, err
 	}
 	t.Groups = slices.Sorted(maps.Keys(seen))
 	return t, lb, nil
+}
+
+// WriteQueryLines writes a line per query of trial e of run on w
+// (runs.VerboseLine), the query texts from queries, under a heading
+// naming the trial.
+func WriteQueryLines(w io.Writer, run *runs.Run, e runs.Entry, queries []scoring.Query) error {
+	replay.EnsureDeriver(run)
+	results, err := run.QueryResults(e.Index)
+	if err != nil {
+		return err
+	}
+	queryLines(w, e.Name, results, queries)
+	return nil
+}
+
+// queryLines writes the per-query lines of trial's results (see
+// WriteQueryLines).
+func queryLines(w io.Writer, trial string, results []runs.QueryResult, queries []scoring.Query) {
+	text := make(map[string]string, len(queries))
+	for _, q := range queries {
+		text[q.ID] = q.Text
+	}
+	fmt.Fprintf(w, "per query, trial %s (first relevant: rank of the first result of grade 1 or above; then the grades of the top %d, - unjudged):\n", trial, runs.LabelDepth)
+	for _, r := range results {
+		fmt.Fprintln(w, runs.VerboseLine(r, text[r.QueryID]))
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -11,7 +12,8 @@ import (
 	"github.com/fusiontune/fusiontune/tuner"
 )
 
-// TestLeaderboardBySegment replays the demo shortlist and pivots its
+// TestLeaderboardBySegment replays the demo shortlist (--verbose: a line
+// per query of the best trial on stderr) and pivots its
 // leaderboard by segments computed from the per-query results (derived
 // again for the replayed trials) and the run's golden-set snapshot: by
 // language (every demo query is English: each trial's "en" is its
@@ -20,7 +22,11 @@ import (
 // "(none)" segment); an unknown --by is a usage error.
 func TestLeaderboardBySegment(t *testing.T) {
 	e := newSweepEnv(t, sweepSettings)
-	e.mustRun(0, "--experiments", absPath(t, "../../experiments/shortlist.json"), "--mode", "replay")
+	_, sweepErr := e.mustRun(0, "--experiments", absPath(t, "../../experiments/shortlist.json"), "--mode", "replay", "--verbose")
+	line := regexp.MustCompile(`(?m)^q\d+  ".*"  first relevant (\d+|-)  [0-3-]( [0-3-])*$`)
+	if n := len(line.FindAllString(sweepErr, -1)); n != 90 || !strings.Contains(sweepErr, "per query, trial ") {
+		t.Errorf("sweep --verbose: %d per-query lines, want the 90 of the demo; stderr:\n%s", n, sweepErr)
+	}
 
 	stdout, _ := e.mustRun(0, "leaderboard", "--by", "language", "--format", "json")
 	var byLang runs.ByGroup
