@@ -78,7 +78,7 @@ func (c TrialComparison) render(md bool) string {
 				metrics = append(metrics, p.Metric)
 			}
 		}
-		w.table(c.Segments.table(metrics))
+		w.table(c.Segments.table("Δ", metrics))
 	}
 
 	w.heading("Result diffs")

@@ -42,7 +42,7 @@ func (q Quality) render(md bool) string {
 	q.renderScorecard(w)
 	if q.Segments != nil {
 		w.heading("By " + q.Segments.By)
-		w.table(q.Segments.table(q.Metrics[:min(len(q.Metrics), maxGroupMetrics)]))
+		w.table(q.Segments.table("Δ reference", q.Metrics[:min(len(q.Metrics), maxGroupMetrics)]))
 	}
 	q.renderGates(w)
 	if q.Against != nil {
@@ -61,7 +61,8 @@ func (q Quality) render(md bool) string {
 }
 
 // renderScorecard draws the scorecard overall, per category (with
-// routing) and per difficulty.
+// routing) and per difficulty; a grouping the segment table shows
+// (--by) is left to it, unless it has routing.
 func (q Quality) renderScorecard(w *textDoc) {
 	w.heading("Scorecard")
 	rows := [][]string{{"primary", f4(q.Primary)}}
@@ -81,8 +82,8 @@ func (q Quality) renderScorecard(w *textDoc) {
 		groups map[string]map[string]float64
 		route  bool
 	}{{"category", q.Categories, len(q.RoutingByCategory) > 0}, {"difficulty", q.Difficulties, false}} {
-		if len(g.groups) == 0 {
-			continue
+		if len(g.groups) == 0 || q.Segments != nil && q.Segments.By == g.name && !g.route {
+			continue // the segment table below shows it, with more
 		}
 		w.heading("By " + g.name)
 		shown := q.Metrics[:min(len(q.Metrics), maxGroupMetrics)]

@@ -77,13 +77,14 @@ func NewSegments(by string, segmentOf map[string]string, results []QueryResult, 
 	return s
 }
 
-// table is s as text rows: segment, queries, primary, the delta when any
-// segment has one, the queries with no relevant result, and metrics.
-func (s *Segments) table(metrics []string) (head []string, rows [][]string) {
+// table is s as text rows: segment, queries, primary, the delta (headed
+// deltaHead) when any segment has one, the queries with no relevant
+// result, and metrics.
+func (s *Segments) table(deltaHead string, metrics []string) (head []string, rows [][]string) {
 	delta := slices.ContainsFunc(s.Rows, func(r Segment) bool { return r.Delta != nil })
 	head = []string{s.By, "queries", "primary"}
 	if delta {
-		head = append(head, "Δ")
+		head = append(head, deltaHead)
 	}
 	head = append(head, "no relevant@"+strconv.Itoa(LabelDepth))
 	head = append(head, metrics...)
