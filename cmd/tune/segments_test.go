@@ -95,6 +95,13 @@ func TestLeaderboardBySegment(t *testing.T) {
 		t.Errorf("compare --by language:\n%s", stdout)
 	}
 
+	// report --by: a section with a row per difficulty.
+	page, _ := e.mustRun(0, "report", "--by", "difficulty", "--out", "-")
+	sec := regexp.MustCompile(`(?s)<section id="segments">.*?</section>`).FindString(page)
+	if !strings.Contains(sec, "<h2>Per difficulty (best trial)</h2>") || strings.Count(sec, "<tr><td>") != 3 {
+		t.Errorf("report --by difficulty: segments section\n%s", sec)
+	}
+
 	stdout, _ = e.mustRun(0, "leaderboard", "--by", "meta.team")
 	if !strings.Contains(stdout, "(none)") || !strings.Contains(stdout, "primary per meta.team") {
 		t.Errorf("--by meta.team:\n%s", stdout)
