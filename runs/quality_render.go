@@ -34,7 +34,7 @@ func (q Quality) render(md bool) string {
 		fmt.Fprintf(&w.b, "%s\nrun %s, backend %s, evaluated as it runs\n", title, q.Run, q.Backend)
 	}
 	if q.Filter != "" {
-		fmt.Fprintf(&w.b, "only the queries with %s: the scores are of this subset, not the whole golden set\n", q.Filter)
+		fmt.Fprintln(&w.b, FilterNote(q.Filter))
 	}
 	if q.Failed > 0 {
 		fmt.Fprintf(&w.b, "%d queries failed to search (eval.on_query_error %s).\n", q.Failed, q.OnQueryError)

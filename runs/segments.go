@@ -134,3 +134,9 @@ func VerboseLine(r QueryResult, text string) string {
 	}
 	return r.QueryID + "  " + strconv.Quote(text) + "  first relevant " + first + "  " + strings.Join(labels, " ")
 }
+
+// FilterNote is the note on scores of the queries a filter chose
+// ("category=faq, language=hi"): they are not the whole golden set's.
+func FilterNote(filter string) string {
+	return "only the queries with " + filter + ": the scores are of this subset, not the whole golden set"
+}

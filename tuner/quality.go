@@ -40,9 +40,6 @@ type QualityConfig struct {
 	// Corpus, when set, gives the failure report the text of results
 	// whose backend returned none.
 	Corpus string
-	// Category and Language, when set, evaluate only the golden set's
-	// queries in that category and language ("all": every language).
-	Category, Language string
 	// By, when set, splits the scorecard by a query attribute
 	// (experiments.CheckSegmentation).
 	By string
@@ -62,8 +59,7 @@ func CheckQuality(ctx context.Context, c QualityConfig) (*runs.Quality, *Outcome
 	if err := c.asIs(); err != nil {
 		return nil, nil, err
 	}
-	filter, err := c.filter()
-	if err != nil {
+	if err := c.checkBy(); err != nil {
 		return nil, nil, err
 	}
 	out, runErr := Run(ctx, c.Config)
@@ -82,7 +78,7 @@ func CheckQuality(ctx context.Context, c QualityConfig) (*runs.Quality, *Outcome
 	q := &runs.Quality{
 		Run: out.Run.ID(), Trial: best.Name, Backend: out.Run.Manifest.Backend, GoldenHash: out.Run.Manifest.GoldenHash,
 		Summary: best.Summary, Primary: best.Primary, Metrics: c.Scorer.Metrics(), GatesPass: true,
-		RoutingByCategory: verdict.RoutingByCategory(results), Filter: filter,
+		RoutingByCategory: verdict.RoutingByCategory(results), Filter: c.Filter,
 	}
 	if c.By != "" {
 		q.Segments = c.segments(results)
@@ -105,33 +101,15 @@ func CheckQuality(ctx context.Context, c QualityConfig) (*runs.Quality, *Outcome
 	return q, out, runErr
 }
 
-// filter keeps the queries of c's Category and Language (an input error
-// when none is left) and names the filter ("" for none).
-func (c *QualityConfig) filter() (string, error) {
-	if c.By != "" {
-		if err := experiments.CheckSegmentation(c.By); err != nil {
-			return "", inputerr.Wrap(fmt.Errorf("--by: %w", err))
-		}
+// checkBy refuses an unknown c.By.
+func (c *QualityConfig) checkBy() error {
+	if c.By == "" {
+		return nil
 	}
-	gs, name := c.Golden.Filter(c.Category, c.Language)
-	if name == "" {
-		return "", nil
+	if err := experiments.CheckSegmentation(c.By); err != nil {
+		return inputerr.Wrap(fmt.Errorf("--by: %w", err))
 	}
-	if len(gs.Queries) == 0 {
-		return "", inputerr.Wrap(fmt.Errorf("--category/--lang: no query of the golden set has %s", name))
-	}
-	keep := make(map[string]bool, len(gs.Queries))
-	for _, q := range gs.Queries {
-		keep[q.ID] = true
-	}
-	kept := c.Queries[:0:0]
-	for _, q := range c.Queries {
-		if keep[q.ID] {
-			kept = append(kept, q)
-		}
-	}
-	c.Golden, c.Queries = gs, kept
-	return name, nil
+	return nil
 }
 
 // segments splits results by c.By, with the delta against the reference

@@ -34,6 +34,7 @@ func runCheckQuality(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
+	s.FilterCategory, s.FilterLanguage = fs.Str("category"), fs.Str("lang")
 	c, err := s.QualityConfig(a.secrets, a.stderr)
 	if err != nil {
 		return err
@@ -46,7 +47,7 @@ func runCheckQuality(ctx context.Context, a *app, args []string) error {
 	if err := c.Against(fs.Str("against"), baseBranch(fs.Str("base-branch"), c.Manifest.Branch)); err != nil {
 		return err
 	}
-	c.By, c.Category, c.Language = fs.Str("by"), fs.Str("category"), fs.Str("lang")
+	c.By = fs.Str("by")
 	if fs.Bool("verbose") {
 		c.Verbose = a.stderr
 	}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -109,5 +110,34 @@ func TestLeaderboardBySegment(t *testing.T) {
 	_, stderr := e.mustRun(2, "leaderboard", "--by", "lang")
 	if !strings.Contains(stderr, `--by: unknown segmentation "lang"`) {
 		t.Errorf("--by lang: stderr\n%s", stderr)
+	}
+}
+
+// TestSweepFilter replays the demo shortlist on its paraphrase queries
+// only (--category): every trial scores those 22 queries and the
+// leaderboard, printed and recorded, names the filter; a language no query
+// has is an input error before any run starts.
+func TestSweepFilter(t *testing.T) {
+	e := newSweepEnv(t, sweepSettings)
+	shortlist := absPath(t, "../../experiments/shortlist.json")
+	stdout, _ := e.mustRun(0, "--experiments", shortlist, "--mode", "replay", "--category", "paraphrase", "--lang", "all", "--format", "json")
+	var lb runs.Leaderboard
+	if err := json.Unmarshal([]byte(stdout), &lb); err != nil {
+		t.Fatalf("sweep --format json: %v\n%s", err, stdout)
+	}
+	if !slices.Contains(lb.Warnings, runs.FilterNote("category=paraphrase")) {
+		t.Errorf("leaderboard warnings %q lack the filter's note", lb.Warnings)
+	}
+	for _, tr := range lb.Trials {
+		if tr.Status == runs.StatusOK && (tr.Queries != 22 || len(tr.Categories) != 1 || tr.Categories["paraphrase"] == nil) {
+			t.Errorf("trial %s: %d queries, categories %v; want the 22 paraphrase queries", tr.Name, tr.Queries, tr.Categories)
+		}
+	}
+	_, stderr := e.mustRun(2, "--experiments", shortlist, "--lang", "hi")
+	if !strings.Contains(stderr, "--category/--lang: no query of the golden set has language=hi") {
+		t.Errorf("--lang hi: stderr\n%s", stderr)
+	}
+	if dirs := e.runDirs(); len(dirs) != 1 {
+		t.Errorf("%d run directories, want the one of the filtered sweep", len(dirs))
 	}
 }

@@ -36,6 +36,8 @@ func sweepSpec(cmd string) cli.Spec {
 		cli.Bool("apply-best", false, "promote the best trial to the production config (backend.config) after the sweep"),
 		cli.Bool("force", false, "with --apply-best: promote even when the promotion policy refuses (recorded in promotions.jsonl)"),
 		cli.String("mode", string(tuner.ModeAuto), "auto (the default: replay where the backend returns candidate lists, verify the best live, confirm the winner by apply + restart; live elsewhere), live (apply and evaluate every trial) or replay (like auto, but fail when the backend returns no candidate lists)"),
+		cli.String("category", "", "evaluate only the golden set's queries in this category (named in the leaderboard's warnings)"),
+		cli.String("lang", "", "evaluate only the golden set's queries in this language, or all (named in the leaderboard's warnings)"),
 		cli.Bool("verbose", false, "after the leaderboard, a line per query of the best trial on stderr: id, text, rank of the first relevant result, the grades of the top 10 (- unjudged)"),
 		cli.Int("verify", tuner.DefaultVerify, "replayed trials re-run live through per-request fusion overrides (0: none; the winner is always confirmed by apply + restart); default "+strconv.Itoa(tuner.DefaultVerify)),
 	}, append(sharedFlagSpecs, judgeFlagSpecs...)...)}
@@ -88,6 +90,7 @@ func (a *app) sweep(ctx context.Context, cmd string, args []string) error {
 	if err != nil {
 		return err
 	}
+	s.FilterCategory, s.FilterLanguage = fs.Str("category"), fs.Str("lang")
 	// Everything the user wrote is read and checked before any run
 	// directory exists or any backend starts.
 	c, err := s.PrepareSweep(r, shared, sweepJudgeOf(fs), a.secrets, a.stderr)
