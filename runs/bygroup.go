@@ -68,18 +68,23 @@ func (lb Leaderboard) RenderBy(w io.Writer, by, format string) error {
 	if err != nil {
 		return err
 	}
+	return t.Render(w, format, lb.Labels())
+}
+
+// Render writes t in format (text, json, md or csv). Text and Markdown
+// show each trial under its label (labels, from Leaderboard.Labels), as
+// the leaderboard does; CSV and JSON keep the names.
+func (t ByGroup) Render(w io.Writer, format string, labels map[string]string) error {
 	tb := t.table()
-	// Text and Markdown show each trial under its label, as the
-	// leaderboard does; CSV and JSON keep the names.
 	shown := *tb
-	shown.Rows = relabel(tb.Rows, 1, lb.Labels())
+	shown.Rows = relabel(tb.Rows, 1, labels)
 	return render(w, format, table.All, table.Output{Table: tb, JSON: jsonOf(t),
 		Text: func(w io.Writer) error {
-			shown.Notes = []string{fmt.Sprintf("primary per %s: %s", by, t.Primary)}
+			shown.Notes = []string{fmt.Sprintf("primary per %s: %s", t.By, t.Primary)}
 			return shown.Render(w, table.Text)
 		},
 		Markdown: func(w io.Writer) error {
-			shown.Title = fmt.Sprintf("Primary score per %s: %s", by, t.Primary)
+			shown.Title = fmt.Sprintf("Primary score per %s: %s", t.By, t.Primary)
 			return shown.Render(w, table.Markdown)
 		}})
 }

@@ -94,6 +94,9 @@ type TrialComparison struct {
 	Binary []BinaryComparison `json:"binary,omitempty"`
 	// Verdict says which side to run, and how sure the comparison is.
 	Verdict *Verdict `json:"verdict,omitempty"`
+	// Segments is B's scorecard split by a query attribute (--by), each
+	// segment's Δ against A over the queries both scored.
+	Segments *Segments `json:"segments,omitempty"`
 }
 
 // Superiority is the posterior probability that B's mean on Metric is

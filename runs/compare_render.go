@@ -70,6 +70,17 @@ func (c TrialComparison) render(md bool) string {
 		w.table([]string{"category", "n", "A", "B", "Δ", "95% CI"}, rows)
 	}
 
+	if c.Segments != nil {
+		w.heading(fmt.Sprintf("By %s (B; Δ: B - A)", c.Segments.By))
+		var metrics []string
+		for _, p := range c.Paired {
+			if p.Metric != "primary" && len(metrics) < maxGroupMetrics {
+				metrics = append(metrics, p.Metric)
+			}
+		}
+		w.table(c.Segments.table("Δ", metrics))
+	}
+
 	w.heading("Result diffs")
 	d := c.Diff
 	w.table([]string{"queries", "Kendall tau (mean)", fmt.Sprintf("Jaccard@%d (mean)", d.JaccardK), "top-1 changed"},

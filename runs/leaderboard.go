@@ -376,7 +376,7 @@ func round(v float64) float64 {
 func (s Summary) rounded() Summary {
 	out := Summary{
 		Scorecard: roundMap(s.Scorecard), Categories: roundNested(s.Categories), Difficulties: roundNested(s.Difficulties),
-		Queries: s.Queries, Failed: s.Failed, OnQueryError: s.OnQueryError,
+		Queries: s.Queries, Failed: s.Failed, OnQueryError: s.OnQueryError, TopLabels: s.TopLabels.clone(),
 	}
 	if s.Routing != nil {
 		v := round(*s.Routing)

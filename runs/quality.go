@@ -25,8 +25,13 @@ type Quality struct {
 	Trial      string `json:"trial"`
 	Backend    string `json:"backend"`
 	GoldenHash string `json:"golden_hash"`
+	// Filter names the queries evaluated when a filter chose them
+	// ("category=faq, language=hi"): the scores are of that subset.
+	Filter string `json:"filter,omitempty"`
 	Summary
 	Primary float64 `json:"primary"`
+	// Segments is the scorecard split by a query attribute (--by).
+	Segments *Segments `json:"segments,omitempty"`
 	// Metrics are the scorecard's metrics in display order.
 	Metrics []string `json:"metrics"`
 	// RoutingByCategory is the routing accuracy per category (only the

@@ -33,10 +33,17 @@ func (q Quality) render(md bool) string {
 	} else {
 		fmt.Fprintf(&w.b, "%s\nrun %s, backend %s, evaluated as it runs\n", title, q.Run, q.Backend)
 	}
+	if q.Filter != "" {
+		fmt.Fprintln(&w.b, FilterNote(q.Filter))
+	}
 	if q.Failed > 0 {
 		fmt.Fprintf(&w.b, "%d queries failed to search (eval.on_query_error %s).\n", q.Failed, q.OnQueryError)
 	}
 	q.renderScorecard(w)
+	if q.Segments != nil {
+		w.heading("By " + q.Segments.By)
+		w.table(q.Segments.table("Δ reference", q.Metrics[:min(len(q.Metrics), maxGroupMetrics)]))
+	}
 	q.renderGates(w)
 	if q.Against != nil {
 		q.Against.render(w)
@@ -54,7 +61,8 @@ func (q Quality) render(md bool) string {
 }
 
 // renderScorecard draws the scorecard overall, per category (with
-// routing) and per difficulty.
+// routing) and per difficulty; a grouping the segment table shows
+// (--by) is left to it, unless it has routing.
 func (q Quality) renderScorecard(w *textDoc) {
 	w.heading("Scorecard")
 	rows := [][]string{{"primary", f4(q.Primary)}}
@@ -65,13 +73,17 @@ func (q Quality) renderScorecard(w *textDoc) {
 		rows = append(rows, []string{"routing accuracy", f4(*q.Routing)})
 	}
 	w.table([]string{"metric", "value"}, rows)
+	if q.TopLabels != nil {
+		w.para()
+		fmt.Fprintln(&w.b, q.TopLabels.Line())
+	}
 	for _, g := range []struct {
 		name   string
 		groups map[string]map[string]float64
 		route  bool
 	}{{"category", q.Categories, len(q.RoutingByCategory) > 0}, {"difficulty", q.Difficulties, false}} {
-		if len(g.groups) == 0 {
-			continue
+		if len(g.groups) == 0 || q.Segments != nil && q.Segments.By == g.name && !g.route {
+			continue // the segment table below shows it, with more
 		}
 		w.heading("By " + g.name)
 		shown := q.Metrics[:min(len(q.Metrics), maxGroupMetrics)]

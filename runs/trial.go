@@ -82,6 +82,9 @@ type Summary struct {
 	// the trial's Failed queries were scored under instead of failing it;
 	// "" when none failed or they failed the trial.
 	OnQueryError string `json:"on_query_error,omitempty"`
+	// TopLabels counts the grades of the queries' first results and the
+	// queries with no relevant one among them; nil when not counted.
+	TopLabels *TopLabels `json:"top_labels,omitempty"`
 }
 
 // Clone returns a copy of t that shares no map, slice or pointer with t
@@ -92,6 +95,7 @@ func (t TrialRecord) Clone() TrialRecord {
 	c.Scorecard = maps.Clone(t.Scorecard)
 	c.Categories = cloneNested(t.Categories)
 	c.Difficulties = cloneNested(t.Difficulties)
+	c.TopLabels = t.TopLabels.clone()
 	if t.Routing != nil {
 		r := *t.Routing
 		c.Routing = &r

@@ -60,6 +60,10 @@ type Config struct {
 	// Dataset describes them for the log.
 	Queries []scoring.Query
 	Dataset string
+	// Filter names the filter that chose Queries from the golden set
+	// ("category=faq, language=hi"; "" for none): the leaderboard warns
+	// that its scores are of that subset.
+	Filter string
 	// HeldOut, when set, returns the held-out queries the best trial is
 	// scored on after the sweep (tuned on the dev split, confirmed on the
 	// test split).
@@ -698,6 +702,9 @@ func (c Config) leaderboard(run *runs.Run) ([]runs.TrialRecord, runs.Leaderboard
 		return nil, runs.Leaderboard{}, err
 	}
 	lb.MarkSameResults(same)
+	if c.Filter != "" {
+		lb.Warnings = append(lb.Warnings, runs.FilterNote(c.Filter))
+	}
 	return trials, lb, nil
 }
 

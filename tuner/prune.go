@@ -129,6 +129,7 @@ func scoreRung(rec *trialOutcome, queries []scoring.Query, subset []int, results
 	rec.results = batch.Results
 	rec.Primary, rec.Scorecard = s.Primary, s.Scorecard
 	rec.Categories, rec.Difficulties, rec.Routing = s.Categories, s.Difficulties, s.Routing
+	rec.TopLabels = s.TopLabels
 	rec.Queries, rec.Failed, rec.OnQueryError = s.Scored, 0, ""
 	for _, r := range batch.Results {
 		if r.Error != "" {
@@ -137,7 +138,7 @@ func scoreRung(rec *trialOutcome, queries []scoring.Query, subset []int, results
 		}
 	}
 	rec.Fraction = float64(len(subset)) / float64(len(queries))
-	return s
+	return s.Summary
 }
 
 // studyError marks a failure of the study itself (its storage), which

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 
 	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/internal/inputerr"
@@ -39,6 +40,11 @@ type QualityConfig struct {
 	// Corpus, when set, gives the failure report the text of results
 	// whose backend returned none.
 	Corpus string
+	// By, when set, splits the scorecard by a query attribute
+	// (experiments.CheckSegmentation).
+	By string
+	// Verbose, when not nil, gets a line per query (runs.VerboseLine).
+	Verbose io.Writer
 }
 
 // CheckQuality evaluates the backend once as it is (no parameter applied,
@@ -51,6 +57,9 @@ type QualityConfig struct {
 // run's; failed gates are in Quality.GatesPass, not an error.
 func CheckQuality(ctx context.Context, c QualityConfig) (*runs.Quality, *Outcome, error) {
 	if err := c.asIs(); err != nil {
+		return nil, nil, err
+	}
+	if err := c.checkBy(); err != nil {
 		return nil, nil, err
 	}
 	out, runErr := Run(ctx, c.Config)
@@ -69,7 +78,13 @@ func CheckQuality(ctx context.Context, c QualityConfig) (*runs.Quality, *Outcome
 	q := &runs.Quality{
 		Run: out.Run.ID(), Trial: best.Name, Backend: out.Run.Manifest.Backend, GoldenHash: out.Run.Manifest.GoldenHash,
 		Summary: best.Summary, Primary: best.Primary, Metrics: c.Scorer.Metrics(), GatesPass: true,
-		RoutingByCategory: verdict.RoutingByCategory(results),
+		RoutingByCategory: verdict.RoutingByCategory(results), Filter: c.Filter,
+	}
+	if c.By != "" {
+		q.Segments = c.segments(results)
+	}
+	if c.Verbose != nil {
+		queryLines(c.Verbose, best.Name, results, c.Queries)
 	}
 	for _, g := range out.Gates {
 		q.Gates = append(q.Gates, g.GateCheck())
@@ -84,6 +99,34 @@ func CheckQuality(ctx context.Context, c QualityConfig) (*runs.Quality, *Outcome
 		return q, out, errors.Join(runErr, err)
 	}
 	return q, out, runErr
+}
+
+// checkBy refuses an unknown c.By.
+func (c *QualityConfig) checkBy() error {
+	if c.By == "" {
+		return nil
+	}
+	if err := experiments.CheckSegmentation(c.By); err != nil {
+		return inputerr.Wrap(fmt.Errorf("--by: %w", err))
+	}
+	return nil
+}
+
+// segments splits results by c.By, with the delta against the reference
+// when there is one.
+func (c QualityConfig) segments(results []runs.QueryResult) *runs.Segments {
+	of := make(map[string]string, len(c.Golden.Queries))
+	for _, q := range c.Golden.Queries {
+		of[q.ID] = q.Segment(c.By)
+	}
+	var ref map[string]float64
+	if c.Reference != nil {
+		ref = make(map[string]float64, len(c.Reference.Baseline.Queries))
+		for _, q := range c.Reference.Baseline.Queries {
+			ref[q.ID] = q.Primary
+		}
+	}
+	return runs.NewSegments(c.By, of, results, ref)
 }
 
 // asIs makes c one trial of the backend as it runs (no study, replay,

@@ -304,11 +304,13 @@ func (rec *trialOutcome) summarizeReplay(col *replay.Collection, s fusion.Settin
 			vals, primary = rp.Score(&c.Query, s)
 		}
 		sm.Add(i, vals, nil, primary, rp.Routing() == c.Q.ExpectedRouting)
+		sm.AddTop(i, rp.TopGrades(&c.Query, runs.LabelDepth))
 	}
 	sum := sm.Summary()
 	rec.Primary, rec.Scorecard = sum.Primary, sum.Scorecard
 	rec.Categories, rec.Difficulties, rec.Routing = sum.Categories, sum.Difficulties, sum.Routing
 	rec.Queries, rec.Failed = sum.Scored, failed
+	rec.TopLabels = sm.TopLabels()
 }
 
 // fill sets the per-query results of rec and the scores summarizing them.
@@ -317,6 +319,7 @@ func (rec *trialOutcome) fill(queries []scoring.Query, batch pass.Batch) {
 	s := scoring.Summarize(queries, batch.Results)
 	rec.Primary, rec.Scorecard = s.Primary, s.Scorecard
 	rec.Categories, rec.Difficulties, rec.Routing = s.Categories, s.Difficulties, s.Routing
+	rec.TopLabels = s.TopLabels
 	rec.Queries, rec.Failed = s.Scored, batch.Failed
 }
 

@@ -154,6 +154,7 @@ func runTrial(ctx context.Context, o Options, index int, spec experiments.TrialS
 	s := scoring.Summarize(o.Queries, batch.Results)
 	rec.Primary, rec.Scorecard = s.Primary, s.Scorecard
 	rec.Categories, rec.Difficulties, rec.Routing = s.Categories, s.Difficulties, s.Routing
+	rec.TopLabels = s.TopLabels
 	rec.Queries, rec.Failed = s.Scored, batch.Failed
 	rec.queryErrorsFail(o.Eval.OnQueryError, len(o.Queries), firstError(batch.Results))
 	return rec, restarted, nil

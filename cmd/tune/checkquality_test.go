@@ -236,7 +236,7 @@ func TestCheckQualityAgainst(t *testing.T) {
 	if !strings.Contains(stderr, `gate "NDCG@10 >= ref - 0.01" is relative to a reference: give one with --against`) {
 		t.Errorf("a relative gate without --against: stderr\n%s", stderr)
 	}
-	stdout, _ := e.mustRun(0, "check-quality", "--branch", "feature", "--against", "golden.baseline.json", "--format", "md", "--failures", "1")
+	stdout, _ := e.mustRun(0, "check-quality", "--branch", "feature", "--against", "golden.baseline.json", "--format", "md", "--failures", "1", "--by", "difficulty")
 	got := regexp.MustCompile(`20\d{6}T\d{6}Z-[0-9a-f]{6}`).ReplaceAllString(stdout, "RUN")
 	golden := filepath.Join("testdata", "checkquality", "against.golden.md")
 	if *update {
@@ -265,5 +265,41 @@ func TestCheckQualityAgainst(t *testing.T) {
 	_, stderr = e.mustRun(2, "check-quality", "--against", "broken.json")
 	if !strings.Contains(stderr, "broken.json: 3:") {
 		t.Errorf("a broken baseline: stderr\n%s", stderr)
+	}
+}
+
+// TestCheckQualitySegments evaluates only the demo's misspelled queries
+// (--category), split by language, with a line per query (--verbose): the
+// summary names the filter, counts only those queries, and every query
+// has its line with the grades of its top 10; a filter no query passes
+// and an unknown --by are input errors.
+func TestCheckQualitySegments(t *testing.T) {
+	e := newSweepEnv(t, "")
+	q, stderr := e.checkQuality(0, "--category", "misspelled", "--lang", "en", "--by", "language", "--verbose")
+	if q.Filter != "category=misspelled, language=en" || q.Queries != 16 {
+		t.Errorf("filter %q over %d queries, want category=misspelled, language=en over 16", q.Filter, q.Queries)
+	}
+	if q.Segments == nil || len(q.Segments.Rows) != 1 || q.Segments.Rows[0].Segment != "en" || q.Segments.Rows[0].Queries != 16 ||
+		q.Segments.Rows[0].Primary != runs.Round(q.Primary) {
+		t.Errorf("segments = %+v, want one row en with the 16 queries and the primary %v", q.Segments, q.Primary)
+	}
+	if q.TopLabels == nil || q.TopLabels.Queries != 16 || q.Segments != nil && q.Segments.Rows[0].NoRelevant != q.TopLabels.NoRelevant {
+		t.Errorf("top labels = %+v, segments %+v", q.TopLabels, q.Segments)
+	}
+	line := regexp.MustCompile(`(?m)^q\d+  ".*"  first relevant (\d+|-)  ([0-3-]( [0-3-]){9})$`)
+	if n := len(line.FindAllString(stderr, -1)); n != 16 {
+		t.Errorf("%d per-query lines, want 16; stderr:\n%s", n, stderr)
+	}
+	_, stderr = e.mustRun(2, "check-quality", "--category", "nosuch")
+	if !strings.Contains(stderr, "--category/--lang: no query of the golden set has category=nosuch") {
+		t.Errorf("an empty filter: stderr\n%s", stderr)
+	}
+	_, stderr = e.mustRun(2, "check-quality", "--by", "lang")
+	if !strings.Contains(stderr, `--by: unknown segmentation "lang" (want language, category, difficulty or meta.KEY)`) {
+		t.Errorf("an unknown --by: stderr\n%s", stderr)
+	}
+	stdout, _ := e.mustRun(0, "check-quality", "--lang", "en", "--failures", "0")
+	if !strings.Contains(stdout, "only the queries with language=en: the scores are of this subset") {
+		t.Errorf("the text summary does not name the filter:\n%s", stdout)
 	}
 }

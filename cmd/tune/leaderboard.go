@@ -3,18 +3,20 @@ package main
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/cli"
+	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
 	"github.com/fusiontune/fusiontune/tuner/verdict"
 )
 
-var leaderboardSpec = cli.Spec{Name: "leaderboard", Usage: "[RUN] [--runs-dir DIR] [--format text|json|md|csv] [--top N] [--columns N | --wide] [--by category|difficulty] [--judged-only] [--pareto]\n       --storage URL [--study NAME] [--format ...]\n\n" + pickUsage + " RUN defaults to latest.",
+var leaderboardSpec = cli.Spec{Name: "leaderboard", Usage: "[RUN] [--runs-dir DIR] [--format text|json|md|csv] [--top N] [--columns N | --wide] [--by language|category|difficulty|meta.KEY] [--judged-only] [--pareto]\n       --storage URL [--study NAME] [--format ...]\n\n" + pickUsage + " RUN defaults to latest.",
 	Args: atMostOneRun, Flags: []cli.Flag{configFlag, runsDirFlag, cli.String("format", "text", "text, json, md or csv").OneOf(runs.Formats...).AlsoAccepts("markdown"),
 		cli.String("storage", "", "print the combined leaderboard of a shared study in this database instead of a run's"),
 		cli.String("study", "", "the shared study's name (with --storage)"),
-		cli.String("by", "", "category or difficulty: each trial's primary score per group, one column per group").OneOf(runs.Groupings...).AlsoAccepts(""),
+		cli.String("by", "", "language, category, difficulty or meta.KEY: each trial's primary score per segment, one column per segment (language and meta.KEY from the per-query results and the run's golden-set snapshot)"),
 		cli.Bool("judged-only", false, "add the judged-only (condensed-list, trec_eval -J) columns NDCG@10_J, ..."),
 		cli.Bool("pareto", false, "quality × p95 latency of the measured trials and their Pareto front (from latency.json)"),
 		cli.Int("top", 0, "show the N best trials (and the baseline) in the text and Markdown tables; 0: all").Min(0),
@@ -47,9 +49,21 @@ func runLeaderboard(ctx context.Context, a *app, args []string) error {
 		lb.Width, lb.Top = width, top
 		return lb.Render(a.stdout, format)
 	}
+	if by != "" {
+		if err := experiments.CheckSegmentation(by); err != nil {
+			return usageErrorf("--by: %v", err)
+		}
+	}
 	_, _, run, err := a.openRun(fs, fs.Arg(0))
 	if err != nil {
 		return err
+	}
+	if by != "" && !slices.Contains(runs.Groupings, by) {
+		t, lb, err := tuner.SegmentBoard(run, by)
+		if err != nil {
+			return err
+		}
+		return t.Render(a.stdout, format, lb.Labels())
 	}
 	return runs.RenderView(a.stdout, run, runs.View{By: by, JudgedOnly: fs.Bool("judged-only"), Pareto: fs.Bool("pareto"), Decide: verdict.Decide, Width: width, Top: top}, format)
 }

@@ -36,6 +36,9 @@ func sweepSpec(cmd string) cli.Spec {
 		cli.Bool("apply-best", false, "promote the best trial to the production config (backend.config) after the sweep"),
 		cli.Bool("force", false, "with --apply-best: promote even when the promotion policy refuses (recorded in promotions.jsonl)"),
 		cli.String("mode", string(tuner.ModeAuto), "auto (the default: replay where the backend returns candidate lists, verify the best live, confirm the winner by apply + restart; live elsewhere), live (apply and evaluate every trial) or replay (like auto, but fail when the backend returns no candidate lists)"),
+		cli.String("category", "", "evaluate only the golden set's queries in this category (named in the leaderboard's warnings)"),
+		cli.String("lang", "", "evaluate only the golden set's queries in this language, or all (named in the leaderboard's warnings)"),
+		cli.Bool("verbose", false, "after the leaderboard, a line per query of the best trial on stderr: id, text, rank of the first relevant result, the grades of the top 10 (- unjudged)"),
 		cli.Int("verify", tuner.DefaultVerify, "replayed trials re-run live through per-request fusion overrides (0: none; the winner is always confirmed by apply + restart); default "+strconv.Itoa(tuner.DefaultVerify)),
 	}, append(sharedFlagSpecs, judgeFlagSpecs...)...)}
 }
@@ -87,6 +90,7 @@ func (a *app) sweep(ctx context.Context, cmd string, args []string) error {
 	if err != nil {
 		return err
 	}
+	s.FilterCategory, s.FilterLanguage = fs.Str("category"), fs.Str("lang")
 	// Everything the user wrote is read and checked before any run
 	// directory exists or any backend starts.
 	c, err := s.PrepareSweep(r, shared, sweepJudgeOf(fs), a.secrets, a.stderr)
@@ -103,19 +107,25 @@ func (a *app) sweep(ctx context.Context, cmd string, args []string) error {
 	if err != nil {
 		return err
 	}
-	return a.runAndFinish(ctx, c, s, r.ApplyBest, fs.Str("format"), fs.Bool("force"))
+	return a.runAndFinish(ctx, c, s, r.ApplyBest, fs.Str("format"), fs.Bool("force"), fs.Bool("verbose"))
 }
 
 // runAndFinish runs the sweep, prints its leaderboard in format and gates
 // and, with applyBest, promotes the best trial. A sweep with failed
-// trials exits 3.
-func (a *app) runAndFinish(ctx context.Context, c *tuner.Config, s *settings, applyBest bool, format string, force bool) error {
+// trials exits 3. With verbose, the best trial's per-query lines follow
+// the leaderboard on stderr.
+func (a *app) runAndFinish(ctx context.Context, c *tuner.Config, s *settings, applyBest bool, format string, force, verbose bool) error {
 	out, runErr := tuner.Run(ctx, *c)
 	if out == nil {
 		return runErr
 	}
 	if err := out.Leaderboard.Render(a.stdout, format); err != nil {
 		return err
+	}
+	if best, ok := out.Best(); ok && verbose {
+		if err := tuner.WriteQueryLines(a.stderr, out.Run, best, c.Queries); err != nil {
+			return err
+		}
 	}
 	if runErr != nil {
 		return c.StoppedEarly(out, runErr)

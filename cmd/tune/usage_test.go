@@ -33,7 +33,7 @@ func TestUsageErrors(t *testing.T) {
 		{"adapt unknown run", []string{"adapt", "nosuchrun"}, "nosuchrun"},
 		{"judge pool depth", []string{"judge", "pool", "latest", "--depth", "0"}, "--depth: want an integer in [1, 1000] (got 0)"},
 		{"judge pool format", []string{"judge", "pool", "latest", "--format", "xml"}, `--format: want text or json (got "xml")`},
-		{"leaderboard by", []string{"leaderboard", "--by", "topic"}, `--by: want category or difficulty (got "topic")`},
+		{"leaderboard by", []string{"leaderboard", "--by", "topic"}, `--by: unknown segmentation "topic" (want language, category, difficulty or meta.KEY)`},
 		{"plan effect", []string{"plan", "--effect", "1.5"}, `--effect: must be a number in (0, 1] (got "1.5")`},
 		{"harvest pool depth", []string{"harvest", "--out", "h.json", "--labels", "labels.db", "--judge", "--pool-depth", "0", log}, "--pool-depth: want an integer in [1, 1000] (got 0)"},
 	} {

@@ -5,6 +5,7 @@ import (
 	"html/template"
 	"maps"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 
@@ -26,6 +27,8 @@ type page struct {
 	Stats   string   // how the comparisons were computed, when they were
 	HeldOut *heldOutView
 	Gates   *gatesView // the gates last checked on the run (gates.json)
+	// Segments is the best trial's scores per segment (Options.By).
+	Segments *segmentsView
 	// Latency is the measured latency and Pareto front (latency.json).
 	Latency *latencyView
 
@@ -68,6 +71,47 @@ func bestQueries(run *runs.Run, best runs.Entry, hasBest bool, p *page) []runs.Q
 		return nil
 	}
 	return queries
+}
+
+type segmentsView struct {
+	By   string
+	Rows []segmentRow
+}
+
+type segmentRow struct {
+	Name, Queries, Primary, Delta, NoRelevant string
+}
+
+// newSegmentsView is s as the report shows it ("—" for no delta).
+func newSegmentsView(s *runs.Segments) *segmentsView {
+	v := &segmentsView{By: s.By}
+	for _, r := range s.Rows {
+		row := segmentRow{Name: r.Segment, Queries: strconv.Itoa(r.Queries), Primary: f4(r.Primary), Delta: "—", NoRelevant: strconv.Itoa(r.NoRelevant)}
+		if r.Delta != nil {
+			row.Delta = runs.FormatDelta(*r.Delta)
+		}
+		v.Rows = append(v.Rows, row)
+	}
+	return v
+}
+
+// baselinePrimary is the baseline's primary score by query id, nil when
+// the best trial is the baseline or its results cannot be read.
+func baselinePrimary(run *runs.Run, best runs.Entry, baseline *runs.Entry) map[string]float64 {
+	if baseline == nil || baseline.Name == best.Name {
+		return nil
+	}
+	rs, err := run.QueryScores(baseline.Index)
+	if err != nil {
+		return nil
+	}
+	ref := make(map[string]float64, len(rs))
+	for _, r := range rs {
+		if !r.Unjudged && r.Error == "" {
+			ref[r.QueryID] = r.Primary
+		}
+	}
+	return ref
 }
 
 // build loads what the report needs from the run directory: the golden
@@ -122,6 +166,9 @@ func build(run *runs.Run, o Options, given *runs.Leaderboard) (*page, error) {
 	p.Leaderboard = newLeaderboardView(lb, varying, stats)
 
 	queries := bestQueries(run, best, hasBest, p)
+	if o.By != "" && queries != nil {
+		p.Segments = newSegmentsView(runs.NewSegments(o.By, o.Segments, queries, baselinePrimary(run, best, baseline)))
+	}
 	if hasBest {
 		p.Categories, err = newCategoryView(best, baseline, queries, gold)
 		if err != nil {

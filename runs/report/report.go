@@ -41,6 +41,11 @@ type Options struct {
 	Worst int
 	// TopDocs is the number of results shown per worst query.
 	TopDocs int
+	// By, when set, adds the best trial's scores per segment of the
+	// queries (language, category, difficulty or meta.KEY), each query's
+	// segment in Segments by id.
+	By       string
+	Segments map[string]string
 }
 
 // DefaultOptions returns the options with every default applied.

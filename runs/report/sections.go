@@ -197,6 +197,8 @@ type coverageView struct {
 	Warnings  []string
 	// JudgedOnly is true when the trials record judged-only NDCG@10.
 	JudgedOnly bool
+	// Labels is true when the trials record their top-10 label counts.
+	Labels bool
 }
 
 type coverageRow struct {
@@ -205,6 +207,10 @@ type coverageRow struct {
 	// NDCG and JudgedOnly are the trial's NDCG@10 and its judged-only
 	// (condensed-list, trec_eval -J) NDCG@10, when recorded.
 	NDCG, JudgedOnly string
+	// NoRelevant is "6 of 60", the queries with no relevant result in the
+	// top 10; Labels the count of each grade there and of unjudged
+	// results, "3×99 2×37 1×32 0×12 ?×626".
+	NoRelevant, Labels string
 }
 
 // newCoverageView reports Judged@10: the share of the top 10 results that
@@ -229,6 +235,11 @@ func newCoverageView(lb runs.Leaderboard, best runs.Entry, hasBest bool, queries
 		if jo, ok := e.JudgedOnly[runs.WarnMetric]; ok {
 			v.JudgedOnly = true
 			row.NDCG, row.JudgedOnly = f4(e.Scorecard[runs.WarnMetric]), f4(jo)
+		}
+		if t := e.TopLabels; t != nil {
+			v.Labels = true
+			row.NoRelevant = fmt.Sprintf("%d of %d", t.NoRelevant, t.Queries)
+			row.Labels = t.Counts()
 		}
 		v.Trials = append(v.Trials, row)
 		if x < warn {

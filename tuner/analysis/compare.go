@@ -25,6 +25,10 @@ type CompareOptions struct {
 	JaccardK int
 	// Changed is how many most-changed queries to list (default 5).
 	Changed int
+	// By, when set, splits B's scores by a query attribute, with the
+	// segment of every query of run A from Segment.
+	By      string
+	Segment func(run *runs.Run, by string) (map[string]string, error)
 }
 
 // CompareRuns compares trial eb of run b against trial ea of run a on the
@@ -83,6 +87,19 @@ func CompareRunsContext(ctx context.Context, a *runs.Run, ea runs.Entry, b *runs
 	}
 	if c.Categories, err = CategoryDeltas(ctx, ra, rb, o.Stats); err != nil {
 		return c, fmt.Errorf("compare: %w", err)
+	}
+	if o.By != "" && o.Segment != nil {
+		of, err := o.Segment(a, o.By)
+		if err != nil {
+			return c, fmt.Errorf("compare: --by %s: %w", o.By, err)
+		}
+		ref := make(map[string]float64, len(ra))
+		for _, r := range ra {
+			if !r.Unjudged && r.Error == "" {
+				ref[r.QueryID] = r.Primary
+			}
+		}
+		c.Segments = runs.NewSegments(o.By, of, rb, ref)
 	}
 	c.Diff = rankingDiff(ra, rb, o.JaccardK)
 	c.Changed = changedMost(ra, rb, o.Changed)

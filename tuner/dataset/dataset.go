@@ -234,3 +234,29 @@ func (ds *Dataset) snapshotGolden(run *runs.Run, path string) error {
 	}
 	return run.WriteFile("golden"+filepath.Ext(path), data)
 }
+
+// Filter keeps the queries of ds in category (when not "") and language
+// (when not "" or "all") and returns the filter's name (experiments.
+// GoldenSet.Filter; "" for none); a filter no query passes is an input
+// error.
+func (ds *Dataset) Filter(category, language string) (string, error) {
+	gs, name := ds.Golden.Filter(category, language)
+	if name == "" {
+		return "", nil
+	}
+	if len(gs.Queries) == 0 {
+		return "", inputerr.Wrap(fmt.Errorf("--category/--lang: no query of the golden set has %s", name))
+	}
+	keep := make(map[string]bool, len(gs.Queries))
+	for _, q := range gs.Queries {
+		keep[q.ID] = true
+	}
+	kept := make([]scoring.Query, 0, len(gs.Queries))
+	for _, q := range ds.Queries {
+		if keep[q.ID] {
+			kept = append(kept, q)
+		}
+	}
+	ds.Golden, ds.Queries = gs, kept
+	return name, nil
+}

@@ -53,6 +53,10 @@ type Replayer struct {
 	grades []int
 	judged []bool
 	vals   []float64
+	// byID: the last scoring read the ranking's ids (ids), not grades
+	// (grades, judged).
+	byID bool
+	top  []int // TopGrades' buffer
 }
 
 // NewReplayer returns a replayer scoring with sc the rankings of a live
@@ -113,7 +117,8 @@ func (rp *Replayer) Rank(pl *fusion.Prepared, s fusion.Settings, n int) []fusion
 // does for live hits. It returns the metric values in the scorer's order
 // (valid until the next call) and the primary score.
 func (rp *Replayer) ScoreRanked(rq *Query, passage bool, ranked []fusion.Ranked) ([]float64, float64) {
-	if rp.fast != nil && !passage {
+	rp.byID = rp.fast == nil || passage
+	if !rp.byID {
 		rp.grades, rp.judged = rp.grades[:0], rp.judged[:0]
 		for _, r := range ranked {
 			rp.grades = append(rp.grades, rq.grade[r.Unit])
@@ -246,7 +251,7 @@ func (rp *Replayer) scoreByRank(rq *Query, s fusion.Settings, top int) (vals []f
 			rp.grades[rank], rp.judged[rank] = rq.grade[u.Unit], true
 		}
 	}
-	rp.count = kept
+	rp.count, rp.byID = kept, false
 	rp.vals = rp.fast.Card().ScoreGrades(rp.vals, rp.grades, rp.judged, rq.judged)
 	return rp.vals, rp.fast.PrimaryOf(rp.vals), true
 }
@@ -275,6 +280,31 @@ func (rp *Replayer) Record(r *runs.QueryResult, rq *Query, s fusion.Settings) {
 		r.Scores[name] = vals[i]
 	}
 	scoring.RecordTop(r, rq.Q, hits)
+}
+
+// TopGrades returns the grades of the first n results of the ranking rq
+// was last scored by (Score), in rank order, -1 for an unjudged one, as
+// the recorded top labels them. The slice is valid until the next call.
+func (rp *Replayer) TopGrades(rq *Query, n int) []int {
+	rp.top = rp.top[:0]
+	if rp.byID {
+		for _, id := range rp.ids[:min(n, len(rp.ids))] {
+			g, ok := rq.Q.Judgments[id]
+			if !ok {
+				g = -1
+			}
+			rp.top = append(rp.top, g)
+		}
+		return rp.top
+	}
+	for i := range min(n, len(rp.grades)) {
+		g := rp.grades[i]
+		if !rp.judged[i] {
+			g = -1
+		}
+		rp.top = append(rp.top, g)
+	}
+	return rp.top
 }
 
 // Routing is the Routing of the last ranking, as the engine reports it

@@ -8,10 +8,19 @@ import (
 	"github.com/fusiontune/fusiontune/runs"
 )
 
+// Summary is a metrics.Summary with the label counts of the queries'
+// first results (runs.TopLabels; nil when no judged query returned
+// results).
+type Summary struct {
+	metrics.Summary
+	TopLabels *runs.TopLabels
+}
+
 // Summarize sums up a trial's per-query results (in query order) with a metrics.Summarizer:
 // the means of every metric and of the primary score over the judged
-// queries, per category and per difficulty, and the routing accuracy.
-func Summarize(queries []Query, results []runs.QueryResult) metrics.Summary {
+// queries, per category and per difficulty, the routing accuracy and the
+// label counts of the recorded tops.
+func Summarize(queries []Query, results []runs.QueryResult) Summary {
 	keys := map[string]bool{}
 	for _, r := range results {
 		for k := range r.Scores {
@@ -35,7 +44,7 @@ func Summarize(queries []Query, results []runs.QueryResult) metrics.Summary {
 		}
 		sm.Add(i, vals, has, r.Primary, r.Error == "" && r.Routing == queries[i].ExpectedRouting)
 	}
-	return sm.Summary()
+	return Summary{Summary: sm.Summary(), TopLabels: runs.CountTopLabels(results)}
 }
 
 // Summarizer is a metrics.Summarizer over a list of queries: add takes a
@@ -44,6 +53,7 @@ func Summarize(queries []Query, results []runs.QueryResult) metrics.Summary {
 type Summarizer struct {
 	queries []Query
 	sm      *metrics.Summarizer
+	labels  *runs.TopLabels // nil until AddTop counts a query
 }
 
 // NewSummarizer returns a summarizer of the metrics names over queries.
@@ -60,3 +70,19 @@ func (s *Summarizer) Add(i int, vals []float64, has []bool, primary float64, rou
 
 // Summary returns the means of the queries added so far.
 func (s *Summarizer) Summary() metrics.Summary { return s.sm.Summary() }
+
+// AddTop counts the first results of query i, which returned results, by
+// grade in rank order (grade < 0: unjudged) in the label counts; an
+// unjudged query is not counted.
+func (s *Summarizer) AddTop(i int, grades []int) {
+	if len(s.queries[i].Judgments) == 0 {
+		return
+	}
+	if s.labels == nil {
+		s.labels = runs.NewTopLabels()
+	}
+	s.labels.Add(grades)
+}
+
+// TopLabels returns the label counts AddTop made (nil: none).
+func (s *Summarizer) TopLabels() *runs.TopLabels { return s.labels }

@@ -31,7 +31,7 @@ func (s *Settings) RunConfig(ef *experiments.ExperimentFile, tool string, r *run
 	return &tuner.Config{
 		Manifest: runs.Manifest{Experiments: ef.Hash, ExperimentName: tuner.ExperimentName(ef), GoldenHash: ds.Golden.Hash, Backend: s.Backend.Kind, Seed: ef.Seed, Tool: tool},
 		Snapshot: func(run *runs.Run) error { return tuner.Snapshot(run, s, ef, ds) },
-		Queries:  ds.Queries, Dataset: ds.Describe(),
+		Queries:  ds.Queries, Dataset: ds.Describe(), Filter: s.Filter,
 		Scorer: o.Scorer, Eval: s.Eval.Options(),
 		FailureBudget: s.Eval.FailureBudget, MaxConsecutiveFailures: s.Eval.MaxConsecutiveFailures,
 		Backend: o.Factory, Stats: s.StatsOptions(ef.Seed), Gates: s.ParsedGates,
@@ -59,6 +59,9 @@ func (s *Settings) OpenRun(r *runs.Redactor, log io.Writer) (*Opened, error) {
 		return nil, err
 	}
 	if err := s.MergeStoreLabels(ds, r, log); err != nil {
+		return nil, err
+	}
+	if s.Filter, err = ds.Filter(s.FilterCategory, s.FilterLanguage); err != nil {
 		return nil, err
 	}
 	if err := s.CheckCategories(ds.Queries); err != nil {

@@ -54,6 +54,10 @@ type Settings struct {
 	// SplitGiven is true when dataset.split was set (settings, environment,
 	// flag or the datasets entry), so no default split applies.
 	SplitGiven bool `mapstructure:"-" json:"-"`
+	// FilterCategory and FilterLanguage (--category, --lang) keep only the
+	// golden set's queries in that category and language; Filter names
+	// the filter OpenRun applied ("" for none).
+	FilterCategory, FilterLanguage, Filter string `mapstructure:"-" json:"-"`
 	// CacheDir, when set, stands for the cache directory (CachePath) where
 	// a run's golden set is read: the shipped demo is extracted and a
 	// corpus's ids kept there. tune check sets a throwaway one, so that
