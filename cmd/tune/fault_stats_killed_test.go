@@ -16,7 +16,7 @@ import (
 // precomputed tests it waits for); stderr reads what tune wrote so far.
 func startSweepIntoStats(t *testing.T) (*sweepEnv, *exec.Cmd, func() string) {
 	t.Helper()
-	e := newSweepEnv(t, "runs_dir: runs\nstats:\n  resamples: 100000\n  permutations: 100000\n  metrics: [NDCG@10]\n")
+	e := newSweepEnv(t, "runs_dir: runs\nstats:\n  resamples: 100000\n  permutations: 100000\n  metrics: [NDCG@10, NDCG@20, ERR@10, MAP@100, Recall@20, P@10]\n")
 	errPath := filepath.Join(e.dir, "stderr.txt")
 	errFile, err := os.Create(errPath)
 	if err != nil {
