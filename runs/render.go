@@ -280,7 +280,7 @@ func (lb Leaderboard) renderText(w io.Writer) error {
 			t.Notes = append(t.Notes, e.Name+": "+e.Error)
 		}
 	}
-	for _, warn := range lb.Warnings {
+	for _, warn := range lb.shownWarnings() {
 		t.Notes = append(t.Notes, "warning: "+warn)
 	}
 	if v := lb.verdictLine(); v != "" {
@@ -403,7 +403,7 @@ func (lb Leaderboard) compared() int {
 func (lb Leaderboard) renderMarkdown(w io.Writer) error {
 	t := lb.shownTable()
 	t.Title = strings.Join(lb.labelled(append([]string{"Primary score: " + lb.PrimaryLine()}, lb.notes()...)), "\n\n")
-	for _, warn := range lb.Warnings {
+	for _, warn := range lb.shownWarnings() {
 		t.Notes = append(t.Notes, "> "+warn)
 	}
 	if lb.Verdict != nil {
