@@ -187,6 +187,8 @@ func (ds Datasets) Validate() error {
 		switch first, dup := seen[d.ID]; {
 		case strings.TrimSpace(d.ID) == "":
 			l.errorf("", join(prefix, "id"), "required: a name to select the dataset with dataset_id")
+		case d.ID == "all": // tune check-quality --dataset-id all picks every dataset
+			l.errorf("", join(prefix, "id"), "%q is reserved: dataset_id all picks every dataset", d.ID)
 		case dup:
 			l.errorf("", join(prefix, "id"), "duplicate dataset id %q (first in datasets[%d])", d.ID, first)
 		default:

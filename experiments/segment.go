@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -76,4 +77,19 @@ func (gs *GoldenSet) Filter(category, language string) (*GoldenSet, string) {
 		}
 	}
 	return &out, strings.Join(named, ", ")
+}
+
+// Languages lists the languages queries state, sorted and
+// comma-separated ("en,es"); "" when none states one.
+func Languages(queries []Query) string {
+	seen := map[string]bool{}
+	var out []string
+	for _, q := range queries {
+		if q.Language != "" && !seen[q.Language] {
+			seen[q.Language] = true
+			out = append(out, q.Language)
+		}
+	}
+	slices.Sort(out)
+	return strings.Join(out, ",")
 }

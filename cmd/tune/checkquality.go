@@ -2,10 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/fusiontune/fusiontune/cmd/tune/internal/cli"
+	"github.com/fusiontune/fusiontune/experiments"
 	"github.com/fusiontune/fusiontune/runs"
 	"github.com/fusiontune/fusiontune/tuner"
 )
@@ -30,27 +33,101 @@ func runCheckQuality(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	s, err := a.settingsOf(fs)
+	if fs.Str("dataset-id") == runs.AllDatasets {
+		return a.checkQualityAll(ctx, fs, args, started)
+	}
+	c, err := a.qualityConfig(fs, args, started)
 	if err != nil {
 		return err
+	}
+	if err := c.Against(fs.Str("against"), baseBranch(fs.Str("base-branch"), c.Manifest.Branch)); err != nil {
+		return err
+	}
+	o := tuner.QualityOutput{Format: fs.Str("format"), Failures: fs.Int("failures"), ExportBaseline: fs.Str("export-baseline")}
+	return tuner.CheckAndReport(ctx, *c, o, a.stdout, a.stderr)
+}
+
+// qualityConfig is the check the flags and settings ask for (without its
+// reference).
+func (a *app) qualityConfig(fs *cli.Parsed, args []string, started time.Time) (*tuner.QualityConfig, error) {
+	s, err := a.settingsOf(fs)
+	if err != nil {
+		return nil, err
 	}
 	s.FilterCategory, s.FilterLanguage = fs.Str("category"), fs.Str("lang")
 	c, err := s.QualityConfig(a.secrets, a.stderr)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if c.Store, err = a.openStore(s.RunsDir); err != nil {
-		return err
+		return nil, err
 	}
 	c.Started, c.Manifest.Args, c.Manifest.Branch = started, args, currentBranch(fs.Str("branch"))
 	c.Progress = &tuner.TextProgress{W: a.stderr, Terminal: cli.IsTerminal(a.stderr)}
-	if err := c.Against(fs.Str("against"), baseBranch(fs.Str("base-branch"), c.Manifest.Branch)); err != nil {
-		return err
-	}
 	c.By = fs.Str("by")
 	if fs.Bool("verbose") {
 		c.Verbose = a.stderr
 	}
-	o := tuner.QualityOutput{Format: fs.Str("format"), Failures: fs.Int("failures"), ExportBaseline: fs.Str("export-baseline")}
-	return tuner.CheckAndReport(ctx, *c, o, a.stdout, a.stderr)
+	return c, nil
+}
+
+// checkQualityAll is `tune check-quality --dataset-id all`: the check of
+// each dataset the settings list, one run each, then a row per dataset.
+// Gates apply per dataset; a reference belongs to one dataset, so
+// --against and --export-baseline are refused.
+func (a *app) checkQualityAll(ctx context.Context, fs *cli.Parsed, args []string, started time.Time) error {
+	for _, name := range []string{"against", "export-baseline"} {
+		if fs.Str(name) != "" {
+			return inputError(fmt.Errorf("--dataset-id all: --%s compares one dataset with its reference; check each dataset with --dataset-id ID instead", name))
+		}
+	}
+	if err := fs.FlagSet.Set("dataset-id", ""); err != nil {
+		return err
+	}
+	s, err := a.settingsOf(fs)
+	if err != nil {
+		return err
+	}
+	if len(s.Datasets) == 0 {
+		return inputError(errors.New("--dataset-id all: the settings list no datasets (setting datasets)"))
+	}
+	all := runs.DatasetsQuality{GatesPass: true}
+	for _, d := range s.Datasets {
+		if err := fs.FlagSet.Set("dataset-id", d.ID); err != nil {
+			return err
+		}
+		c, err := a.qualityConfig(fs, args, started)
+		if err != nil {
+			return fmt.Errorf("dataset %q: %w", d.ID, err)
+		}
+		if c.FailuresShown = fs.Int("failures"); c.FailuresShown == 0 {
+			c.FailuresShown = -1
+		}
+		fmt.Fprintf(a.stderr, "dataset %s\n", d.ID)
+		q, _, err := tuner.CheckQuality(ctx, *c)
+		if err != nil {
+			return fmt.Errorf("dataset %q: %w", d.ID, err)
+		}
+		if q == nil {
+			return fmt.Errorf("dataset %q: the check's only trial failed", d.ID)
+		}
+		if all.Backend == "" {
+			all.Backend, all.Metrics = q.Backend, runs.KeyMetrics(q.Metrics)
+		}
+		all.Datasets = append(all.Datasets, runs.DatasetRow(d.ID, experiments.Languages(c.Golden.Queries), q))
+		all.GatesPass = all.GatesPass && q.GatesPass
+	}
+	if err := all.Render(a.stdout, fs.Str("format")); err != nil {
+		return err
+	}
+	if !all.GatesPass {
+		var failed []string
+		for _, r := range all.Datasets {
+			if !r.GatesPass {
+				failed = append(failed, r.ID)
+			}
+		}
+		return fmt.Errorf("gates failed on %d of %d datasets: %s", len(failed), len(all.Datasets), strings.Join(failed, ", "))
+	}
+	return nil
 }
