@@ -42,6 +42,7 @@ func TestDatasetsValidate(t *testing.T) {
 		{Path: "x", Format: "csv", Split: "train", DevFraction: ptr(1.5)},
 		{ID: "t", Path: "topics.tsv", Format: "trec"},
 		{ID: "b", Path: "dir", Format: "beir", Judgments: "q.txt"},
+		{ID: "all", Path: "a.json"},
 	}
 	want := `datasets[1].id: duplicate dataset id "ok" (first in datasets[0])
 datasets[2].id: required: a name to select the dataset with dataset_id
@@ -49,7 +50,8 @@ datasets[2].format: unknown format "csv" (expected native, trec or beir)
 datasets[2].split: unknown split "train" (expected all, dev or test)
 datasets[2].dev_fraction: must be between 0 and 1 (got 1.5)
 datasets[3].judgments: required for format trec: a qrels or JSONL judgments file
-datasets[4].judgments: not allowed for format beir: the folder carries its qrels`
+datasets[4].judgments: not allowed for format beir: the folder carries its qrels
+datasets[5].id: "all" is reserved: dataset_id all picks every dataset`
 	err := ds.Validate()
 	if err == nil || err.Error() != want {
 		t.Errorf("got:\n%v\nwant:\n%s", err, want)

@@ -68,3 +68,18 @@ func TestFilter(t *testing.T) {
 		})
 	}
 }
+
+func TestLanguages(t *testing.T) {
+	for _, c := range []struct {
+		langs []string
+		want  string
+	}{{nil, ""}, {[]string{"", ""}, ""}, {[]string{"es", "en", "es", ""}, "en,es"}, {[]string{"hi"}, "hi"}} {
+		var qs []experiments.Query
+		for _, l := range c.langs {
+			qs = append(qs, experiments.Query{Language: l})
+		}
+		if got := experiments.Languages(qs); got != c.want {
+			t.Errorf("Languages(%q) = %q, want %q", c.langs, got, c.want)
+		}
+	}
+}

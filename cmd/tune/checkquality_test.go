@@ -303,3 +303,53 @@ func TestCheckQualitySegments(t *testing.T) {
 		t.Errorf("the text summary does not name the filter:\n%s", stdout)
 	}
 }
+
+// TestCheckQualityDatasets checks an English and a Spanish golden set in
+// one command (--dataset-id all): a row per dataset, each equal to what
+// --dataset-id ID alone reports, the gates applied per dataset (the
+// Spanish set fails its recall gate: exit 1), and --against refused.
+func TestCheckQualityDatasets(t *testing.T) {
+	corpus := absPath(t, "../../experiments/demo/corpus.jsonl")
+	e := newSweepEnv(t, "runs_dir: runs\ngates: [\"Recall@20 >= 0.5\"]\ndatasets:\n"+
+		"  - {id: en, path: "+absPath(t, "testdata/checkquality/datasets/en.json")+", corpus: "+corpus+"}\n"+
+		"  - {id: es, path: "+absPath(t, "testdata/checkquality/datasets/es.json")+", corpus: "+corpus+"}\n")
+	stdout, stderr := e.mustRun(1, "check-quality", "--dataset-id", "all", "--format", "json")
+	var all runs.DatasetsQuality
+	if err := json.Unmarshal([]byte(stdout), &all); err != nil {
+		t.Fatalf("stdout is not a datasets summary: %v\n%s\nstderr:\n%s", err, stdout, stderr)
+	}
+	if !strings.Contains(stderr, "gates failed on 1 of 2 datasets: es") {
+		t.Errorf("stderr does not name the failing dataset:\n%s", stderr)
+	}
+	if all.GatesPass || len(all.Datasets) != 2 {
+		t.Fatalf("summary = %+v, want two rows and a failed gate", all)
+	}
+	for i, c := range []struct {
+		id, lang string
+		code     int
+	}{{"en", "en", 0}, {"es", "es", 1}} {
+		q, _ := e.checkQuality(c.code, "--dataset-id", c.id)
+		want := runs.DatasetRow(c.id, c.lang, &q)
+		got := all.Datasets[i]
+		if got.Run == "" || got.Run == q.Run {
+			t.Errorf("row %s: run %q, want its own run", c.id, got.Run)
+		}
+		var recorded runs.Quality
+		data, err := os.ReadFile(filepath.Join(e.dir, "runs", got.Run, runs.QualityFile))
+		if err != nil || json.Unmarshal(data, &recorded) != nil || runs.Round(recorded.Primary) != got.Primary {
+			t.Errorf("row %s: the run's %s does not hold its primary %v (%v)", c.id, runs.QualityFile, got.Primary, err)
+		}
+		got.Run, want.Run = "", ""
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("row %s = %+v\n--dataset-id %s alone: %+v", c.id, got, c.id, want)
+		}
+	}
+	text, _ := e.mustRun(1, "check-quality", "--dataset-id", "all")
+	if !regexp.MustCompile(`(?m)^  es +es +5 +0\.\d{4} .* FAIL +\S+$`).MatchString(text) {
+		t.Errorf("the text table has no failing es row:\n%s", text)
+	}
+	_, stderr = e.mustRun(2, "check-quality", "--dataset-id", "all", "--against", "latest")
+	if !strings.Contains(stderr, "--dataset-id all: --against compares one dataset with its reference") {
+		t.Errorf("--against with all: stderr\n%s", stderr)
+	}
+}
