@@ -13,7 +13,8 @@ import (
 	"github.com/fusiontune/fusiontune/tuner"
 )
 
-var checkQualitySpec = cli.Spec{Name: "check-quality", Usage: usage("check-quality"), Args: cli.NoArgs, Flags: []cli.Flag{configFlag, runsDirFlag, datasetIDFlag,
+var checkQualitySpec = cli.Spec{Name: "check-quality", Usage: usage("check-quality"), Args: cli.NoArgs, Flags: []cli.Flag{configFlag, runsDirFlag,
+	cli.String("dataset-id", "", "named dataset from the settings' datasets list (setting dataset_id), or all: each dataset checked in turn, a row per dataset").Bind("dataset_id"),
 	cli.String("split", "", "golden-set split to evaluate: all, dev or test (setting dataset.split; default all)").Bind("dataset.split"),
 	cli.String("format", "text", "summary format on stdout: text, md (a pull-request comment) or json").OneOf(runs.QualityFormats...).AlsoAccepts("markdown"),
 	cli.String("against", "", "compare with a reference: a run (id, prefix, path or latest), latest-on-branch (the newest run on --base-branch), or a baseline FILE (--export-baseline)"),
