@@ -401,14 +401,20 @@ func (in *inputs) hash() string {
 }
 
 func usedCategories(qs []Query) []string {
+	return distinct(qs, func(q Query) string { return q.Category })
+}
+
+// distinct lists the values of attr the queries state, sorted ("" left
+// out).
+func distinct(qs []Query, attr func(Query) string) []string {
 	seen := map[string]bool{}
-	var cats []string
+	var out []string
 	for _, q := range qs {
-		if q.Category != "" && !seen[q.Category] {
-			seen[q.Category] = true
-			cats = append(cats, q.Category)
+		if v := attr(q); v != "" && !seen[v] {
+			seen[v] = true
+			out = append(out, v)
 		}
 	}
-	sort.Strings(cats)
-	return cats
+	sort.Strings(out)
+	return out
 }

@@ -2,7 +2,6 @@ package experiments
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 )
 
@@ -82,14 +81,5 @@ func (gs *GoldenSet) Filter(category, language string) (*GoldenSet, string) {
 // Languages lists the languages queries state, sorted and
 // comma-separated ("en,es"); "" when none states one.
 func Languages(queries []Query) string {
-	seen := map[string]bool{}
-	var out []string
-	for _, q := range queries {
-		if q.Language != "" && !seen[q.Language] {
-			seen[q.Language] = true
-			out = append(out, q.Language)
-		}
-	}
-	slices.Sort(out)
-	return strings.Join(out, ",")
+	return strings.Join(distinct(queries, func(q Query) string { return q.Language }), ",")
 }

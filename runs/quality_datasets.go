@@ -59,11 +59,7 @@ func (d DatasetsQuality) Render(w io.Writer, format string) error {
 
 func (d DatasetsQuality) render(md bool) string {
 	w := &textDoc{md: md, sub: true}
-	status := "PASS"
-	if !d.GatesPass {
-		status = "FAIL"
-	}
-	title := fmt.Sprintf("Search quality: %s (%d datasets)", status, len(d.Datasets))
+	title := fmt.Sprintf("Search quality: %s (%d datasets)", passFail(d.GatesPass), len(d.Datasets))
 	if md {
 		fmt.Fprintf(&w.b, "## %s\n\nBackend %s, evaluated as it runs on each dataset.\n", title, d.Backend)
 	} else {
@@ -74,12 +70,9 @@ func (d DatasetsQuality) render(md bool) string {
 	head = append(head, fmt.Sprintf("no relevant@%d", LabelDepth), "gates", "run")
 	var rows [][]string
 	for _, r := range d.Datasets {
-		noRel, gates := "-", "PASS"
+		noRel := "-"
 		if r.NoRelevant >= 0 {
 			noRel = strconv.Itoa(r.NoRelevant)
-		}
-		if !r.GatesPass {
-			gates = "FAIL"
 		}
 		row := []string{r.ID, cellOr(r.Language), strconv.Itoa(r.Queries), f4(r.Primary)}
 		for _, m := range d.Metrics {
@@ -89,7 +82,7 @@ func (d DatasetsQuality) render(md bool) string {
 			}
 			row = append(row, cell)
 		}
-		rows = append(rows, append(row, noRel, gates, r.Run))
+		rows = append(rows, append(row, noRel, passFail(r.GatesPass), r.Run))
 	}
 	w.table(head, rows)
 	return w.b.String()
@@ -105,3 +98,11 @@ func cellOr(s string) string {
 // KeyMetrics are the first of a scorecard's metrics, those its tables by
 // group or dataset show.
 func KeyMetrics(metrics []string) []string { return metrics[:min(len(metrics), maxGroupMetrics)] }
+
+// passFail is a gate result as the summaries show it.
+func passFail(pass bool) string {
+	if pass {
+		return "PASS"
+	}
+	return "FAIL"
+}

@@ -23,11 +23,7 @@ func (q Quality) Render(w io.Writer, format string) error {
 
 func (q Quality) render(md bool) string {
 	w := &textDoc{md: md, sub: true}
-	status := "PASS"
-	if !q.GatesPass {
-		status = "FAIL"
-	}
-	title := fmt.Sprintf("Search quality: %s (%d queries, primary %.4f)", status, q.Queries, q.Primary)
+	title := fmt.Sprintf("Search quality: %s (%d queries, primary %.4f)", passFail(q.GatesPass), q.Queries, q.Primary)
 	if md {
 		fmt.Fprintf(&w.b, "## %s\n\nRun `%s`, backend %s, evaluated as it runs.\n", title, q.Run, q.Backend)
 	} else {
