@@ -17,7 +17,7 @@ scenarios=(
 	"./cmd/tune|TestTempFilesBesideDestination|index cache on another filesystem (unusable TMPDIR): temporaries built beside their destination"
 	"./cmd/tune|TestEchoedCredentialRedacted|a service echoing the bare token of 'Bearer sk-…': redacted in every file and stream"
 	"./cmd/tune|TestEchoedEncodedCredentialRedacted|a service echoing the token URL-encoded, JSON-escaped (\\/) and case-changed: no form of it in any file or stream"
-	"./cmd/tune|TestFaultStatsInterrupted|statistics interrupted by SIGINT: stop within a second, run marked interrupted, --resume redoes them"
+	"./cmd/tune|TestFaultStatsInterrupted|statistics interrupted by SIGINT: exit 1, run marked interrupted, --resume redoes them"
 	"./cmd/tune|TestFaultStatsKilled|tune SIGKILLed during the statistics: run left analysing (not done) without a leaderboard; --resume finishes it without running a trial again"
 	"./backend/engine|TestServerQueryLimits|TestServerBodyLimit|TestServerConcurrencyLimit|tune serve: oversized queries, bodies and overflowing weights get 400, concurrency bounded"
 	"./cmd/tune|TestFaultServeKilledMidBatch|tune serve child SIGKILLed mid-batch: the trial fails at once with the exit status; --retry-failed reruns it"
@@ -28,7 +28,7 @@ scenarios=(
 	"./backend/engine|TestServeDrain|tune serve drains in-flight requests on shutdown"
 	"./cmd/tune|TestFaultMatrixProcessKind|a service that never gets ready, hangs, answers 500, answers garbage or dies: each trial fails with its reason"
 	"./cmd/tune|TestFaultPromotionRestartFails|a promotion whose restart fails: the previous config is restored"
-	"./cmd/tune|TestFaultCheckInterrupted|tune check reading a 300,000-query golden set: SIGINT or SIGTERM stops it within a second (exit 1)"
+	"./cmd/tune|TestFaultCheckInterrupted|tune check reading a 300,000-query golden set: SIGINT or SIGTERM stops it (exit 1, interrupted; the time it took is logged)"
 	"./cmd/tune|TestUIServesOnlyRunsDirProcess|TestApplyOnlyFromRunsDir|runs outside runs_dir: tune ui answers 404 (encoded absolute path, a directory where it started); tune apply refuses them without --allow-outside-runs"
 	"./cmd/tune|TestFaultDevZero|/dev/zero as golden set, judgments or settings: refused at once (exit 2) naming the device, no run left"
 )
