@@ -77,92 +77,48 @@ func ReadRun(r io.Reader, file string) (Run, error) {
 // without holding it in memory. results is reused after fn returns (the
 // DocNo strings are not). A query whose lines are not contiguous reaches fn
 // once per block. ScanRun returns the run's tag (the sixth field of its
-// first line) and stops at the first error of parsing or of fn.
+// first line) and stops at the first error of parsing or of fn, in input
+// order. The lines are parsed on every core, a chunk of the input at a
+// time; fn is called from the calling goroutine, in input order.
 func ScanRun(r io.Reader, file string, fn func(qid string, results []Result) error) (tag string, err error) {
-	p := runParser{file: file, fn: fn}
-	br := bufio.NewReaderSize(r, 256*1024)
-	for {
-		b, err := br.ReadSlice('\n')
-		if err == bufio.ErrBufferFull {
-			return "", fmt.Errorf("%s:%d: line longer than %d bytes", file, p.line+1, br.Size())
-		}
-		if len(b) > 0 {
-			p.line++
-			if perr := p.parseLine(b); perr != nil {
-				return "", perr
-			}
-		}
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return "", fmt.Errorf("%s:%d: %w", file, p.line+1, err)
-		}
-	}
-	if err := p.flush(); err != nil {
-		return "", err
-	}
-	return p.tag, nil
+	return scanChunks(r, file, fn)
 }
 
-// runParser holds ScanRun's state: the results of the current query
-// collect in pending until the query id changes.
+// runParser parses run lines, line numbering its errors.
 type runParser struct {
-	file    string
-	line    int
-	fn      func(qid string, results []Result) error
-	tag     string
-	f       [7][]byte
-	arena   []byte // document ids are sliced out of shared blocks
-	qid     string
-	pending []Result
+	file  string
+	line  int
+	f     [7][]byte
+	arena []byte // document ids are sliced out of shared blocks
 }
 
-func (p *runParser) parseLine(b []byte) error {
+// parse checks one line and returns its query id, tag and result (a nil
+// qid: a blank line).
+func (p *runParser) parse(b []byte) (qid, tag []byte, r Result, err error) {
 	f := p.f[:6]
 	n := fields(trimBOM(b, p.line), f)
 	if n == 0 {
-		return nil
+		return nil, nil, r, nil
 	}
 	if n < 6 {
-		return fmt.Errorf("%s:%d: expected at least 6 fields \"qid Q0 docno rank score tag\" (got %q)", p.file, p.line, trimEOL(b))
+		return nil, nil, r, fmt.Errorf("%s:%d: expected at least 6 fields \"qid Q0 docno rank score tag\" (got %q)", p.file, p.line, trimEOL(b))
 	}
 	for _, id := range [...]struct {
 		what string
 		b    []byte
 	}{{"query id", f[0]}, {"document id", f[2]}} {
 		if why := checkID(id.b); why != "" {
-			return fmt.Errorf("%s:%d: %s %q %s", p.file, p.line, id.what, id.b, why)
+			return nil, nil, r, fmt.Errorf("%s:%d: %s %q %s", p.file, p.line, id.what, id.b, why)
 		}
 	}
-	if _, ok := plainnum.Uint(string(f[3])); !ok {
-		return fmt.Errorf("%s:%d: rank must be a plain non-negative integer (got %q)", p.file, p.line, f[3])
+	if _, ok := plainnum.Uint(unsafeString(f[3])); !ok {
+		return nil, nil, r, fmt.Errorf("%s:%d: rank must be a plain non-negative integer (got %q)", p.file, p.line, f[3])
 	}
 	score, ok := parseDecimal(f[4])
 	if !ok || math.IsNaN(score) || math.IsInf(score, 0) {
-		return fmt.Errorf("%s:%d: score must be a finite decimal number (got %q)", p.file, p.line, f[4])
+		return nil, nil, r, fmt.Errorf("%s:%d: score must be a finite decimal number (got %q)", p.file, p.line, f[4])
 	}
-	if p.tag == "" {
-		p.tag = string(f[5])
-	}
-	if string(f[0]) != p.qid {
-		if err := p.flush(); err != nil {
-			return err
-		}
-		p.qid = string(f[0])
-	}
-	p.pending = append(p.pending, Result{DocNo: intern(&p.arena, f[2]), Score: score})
-	return nil
-}
-
-// flush hands the pending results of the current query to fn.
-func (p *runParser) flush() error {
-	if len(p.pending) == 0 {
-		return nil
-	}
-	err := p.fn(p.qid, p.pending)
-	p.pending = p.pending[:0]
-	return err
+	return f[0], f[5], Result{DocNo: intern(&p.arena, f[2]), Score: score}, nil
 }
 
 // intern copies b into the shared block *arena and returns it as a string,
