@@ -3,8 +3,9 @@ package lancedb
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/fusiontune/fusiontune/backend"
@@ -70,12 +71,7 @@ func Translate(params map[string]any) (Trial, error) {
 	bad := func(name, format string, a ...any) {
 		probs = append(probs, name+": "+fmt.Sprintf(format, a...))
 	}
-	names := make([]string, 0, len(params))
-	for n := range params {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(params)) {
 		v := params[name]
 		switch {
 		case name == backend.ParamFusionK:

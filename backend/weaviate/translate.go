@@ -3,9 +3,9 @@ package weaviate
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/fusiontune/fusiontune/backend"
@@ -110,14 +110,9 @@ func Translate(params map[string]any) (Trial, error) {
 	bad := func(name, format string, a ...any) {
 		probs = append(probs, name+": "+fmt.Sprintf(format, a...))
 	}
-	names := make([]string, 0, len(params))
-	for n := range params {
-		names = append(names, n)
-	}
-	sort.Strings(names)
 	weights := map[string]float64{}
 	method, normalization := "", ""
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(params)) {
 		v := params[name]
 		switch {
 		case name == ParamAlpha:
