@@ -34,8 +34,5 @@ func runCheck(ctx context.Context, a *app, args []string) error {
 		Settings: sync.OnceValues(func() (*tunesettings.Settings, error) { return checkfiles.ReadSettings(fs.Str("config")) }), Log: a.stderr,
 		Lint:    dataset.LintOptions{MinJudgments: fs.Int("min-judgments"), MinRelevant: fs.Int("min-relevant"), MinCategory: fs.Int("min-category"), MaxImbalance: fs.Float("max-imbalance")},
 		Against: fs.Str("against")}
-	// Reading and checking write nothing: a signal stops them at once.
-	return untilInterrupted(ctx, func() error {
-		return inputError(checkfiles.CheckAll(fs.Args(), fs.Str("kind"), opts, a.stdout, a.stderr))
-	})
+	return inputError(checkfiles.CheckAll(fs.Args(), fs.Str("kind"), opts, a.stdout, a.stderr))
 }

@@ -50,7 +50,7 @@ func TestUntilInterrupted(t *testing.T) {
 // ones that only read or write atomically; the others (sweeps,
 // promotions, servers, judging) must clean up on a signal themselves.
 func TestReadOnlyCommandsAbandonable(t *testing.T) {
-	want := map[string]bool{"compare": true, "eval": true, "export": true, "gate": true, "leaderboard": true,
+	want := map[string]bool{"check": true, "compare": true, "eval": true, "export": true, "gate": true, "leaderboard": true,
 		"plan": true, "report": true, "runs": true, "version": true}
 	for _, c := range commands() {
 		if c.readOnly != want[c.name] {

@@ -41,7 +41,7 @@ func commands() []command {
 	return []command{
 		{name: "adapt", summary: "learn a query-adaptive fusion policy from a replayed run, judged by cross-validation", run: runAdapt},
 		{name: "apply", summary: "promote a recorded trial to the production config (safely, with rollback)", run: runApply},
-		{name: "check", summary: "validate settings files, golden sets and experiment files, listing every problem with file:line:col", run: runCheck},
+		{name: "check", summary: "validate settings files, golden sets and experiment files, listing every problem with file:line:col", run: runCheck, readOnly: true},
 		{name: "check-quality", summary: "evaluate the configured backend as it runs (no apply, no restart): scorecard, gates, --against a reference", run: runCheckQuality},
 		{name: "compare", summary: "paired comparison of two recorded trials (tests, categories, result diffs)", run: runCompare, readOnly: true},
 		{name: "embed", summary: "serve the built-in embedders as an OpenAI-compatible /v1/embeddings, or write document and query vectors", run: runEmbed},
