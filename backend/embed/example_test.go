@@ -37,7 +37,7 @@ func ExampleLSA() {
 		"sugar and flour make a sweet dough",
 	}
 	e := embed.NewLSA(2, embed.DefaultSeed)
-	if err := e.Fit(context.Background(), corpus); err != nil {
+	if err := e.Fit(context.Background(), embed.Strings(corpus)); err != nil {
 		fmt.Println(err)
 		return
 	}

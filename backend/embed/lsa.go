@@ -75,7 +75,7 @@ func (e *LSA) Vocabulary() int { return len(e.terms) }
 
 // Fit learns the vocabulary, the idf and the term projection from texts
 // (every document of the corpus), replacing any earlier model.
-func (e *LSA) Fit(ctx context.Context, texts []string) error {
+func (e *LSA) Fit(ctx context.Context, texts Texts) error {
 	_, err := e.fit(ctx, texts)
 	return err
 }
@@ -85,7 +85,7 @@ func (e *LSA) Fit(ctx context.Context, texts []string) error {
 // fitted TF-IDF rows instead of tokenizing every text a second time. The
 // vectors lie back to back in one array (each one's capacity runs to its
 // end): appending to one overwrites the next.
-func (e *LSA) FitEmbed(ctx context.Context, texts []string) ([][]float32, error) {
+func (e *LSA) FitEmbed(ctx context.Context, texts Texts) ([][]float32, error) {
 	x, err := e.fit(ctx, texts)
 	if err != nil {
 		return nil, err
@@ -111,13 +111,12 @@ func (e *LSA) FitEmbed(ctx context.Context, texts []string) ([][]float32, error)
 
 // fit is Fit; it returns the fitted document-term matrix X (rows: the
 // L2-normalized TF-IDF weights of texts).
-func (e *LSA) fit(ctx context.Context, texts []string) (*csr, error) {
-	if len(texts) == 0 {
+func (e *LSA) fit(ctx context.Context, texts Texts) (*csr, error) {
+	nTexts := texts.Len()
+	if nTexts == 0 {
 		return nil, fmt.Errorf("embed: %s: fit: no texts", e.Name())
 	}
-	tk := tokenizeCorpus(texts)
-	nTexts := len(texts)
-	texts = nil // the fit needs only their terms: let the texts go (the caller may hold none)
+	tk := tokenizeCorpus(texts) // the fit needs only their terms
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("embed: %s: fit: %w", e.Name(), err)
 	}

@@ -17,7 +17,7 @@ import (
 func fitLSA(t testing.TB, dim int, texts []string) *embed.LSA {
 	t.Helper()
 	e := embed.NewLSA(dim, embed.DefaultSeed)
-	if err := e.Fit(context.Background(), texts); err != nil {
+	if err := e.Fit(context.Background(), embed.Strings(texts)); err != nil {
 		t.Fatal(err)
 	}
 	return e
@@ -189,7 +189,7 @@ func TestLSANotFitted(t *testing.T) {
 	if _, err := e.MarshalBinary(); !errors.Is(err, embed.ErrNotFitted) {
 		t.Errorf("MarshalBinary: got %v, want ErrNotFitted", err)
 	}
-	if err := e.Fit(context.Background(), []string{"a the of", "x"}); err == nil {
+	if err := e.Fit(context.Background(), embed.Strings([]string{"a the of", "x"})); err == nil {
 		t.Error("Fit without a usable term succeeded")
 	}
 }
@@ -197,14 +197,14 @@ func TestLSANotFitted(t *testing.T) {
 func TestLSAFitCanceled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := embed.NewLSA(8, 1).Fit(ctx, zipfCorpus(50, 20, 100)); !errors.Is(err, context.Canceled) {
+	if err := embed.NewLSA(8, 1).Fit(ctx, embed.Strings(zipfCorpus(50, 20, 100))); !errors.Is(err, context.Canceled) {
 		t.Errorf("got %v, want context.Canceled", err)
 	}
 }
 
 func FuzzLSAUnmarshal(f *testing.F) {
 	e := embed.NewLSA(2, 1)
-	if err := e.Fit(context.Background(), zipfCorpus(20, 10, 30)); err != nil {
+	if err := e.Fit(context.Background(), embed.Strings(zipfCorpus(20, 10, 30))); err != nil {
 		f.Fatal(err)
 	}
 	good, _ := e.MarshalBinary()
@@ -226,7 +226,7 @@ func FuzzLSAUnmarshal(f *testing.F) {
 func BenchmarkLSAFit(b *testing.B) {
 	texts := zipfCorpus(2000, 80, 5000)
 	for b.Loop() {
-		if err := embed.NewLSA(128, 1).Fit(context.Background(), texts); err != nil {
+		if err := embed.NewLSA(128, 1).Fit(context.Background(), embed.Strings(texts)); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -261,7 +261,7 @@ func TestLSAFitEmbed(t *testing.T) {
 	texts := scaleTexts()
 	a := fitLSA(t, 16, texts)
 	b := embed.NewLSA(16, embed.DefaultSeed)
-	got, err := b.FitEmbed(context.Background(), texts)
+	got, err := b.FitEmbed(context.Background(), embed.Strings(texts))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -284,7 +284,7 @@ func TestLSAFitEmbedSameOnAnyCores(t *testing.T) {
 		prev := runtime.GOMAXPROCS(procs)
 		defer runtime.GOMAXPROCS(prev)
 		e := embed.NewLSA(dim, embed.DefaultSeed)
-		vecs, err := e.FitEmbed(context.Background(), texts)
+		vecs, err := e.FitEmbed(context.Background(), embed.Strings(texts))
 		if err != nil {
 			t.Fatal(err)
 		}

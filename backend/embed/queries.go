@@ -22,7 +22,7 @@ func ForQueries(ctx context.Context, spec string, opts Options, texts []string) 
 		if len(texts) == 0 {
 			return nil, fmt.Errorf("embed: %s learns from the corpus: no document texts to fit it on", spec)
 		}
-		if err := f.Fit(ctx, texts); err != nil {
+		if err := f.Fit(ctx, Strings(texts)); err != nil {
 			return nil, fmt.Errorf("embed: fit %s on %d texts: %w", spec, len(texts), err)
 		}
 	}

@@ -141,7 +141,7 @@ func TestLSASciFact(t *testing.T) {
 	ids, texts := scifactDocs(t)
 	e := embed.NewLSA(256, embed.DefaultSeed)
 	start := time.Now()
-	if err := e.Fit(context.Background(), texts); err != nil {
+	if err := e.Fit(context.Background(), embed.Strings(texts)); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("lsa-256 fit on %d SciFact docs (%d terms): %v", len(texts), e.Vocabulary(), time.Since(start))
@@ -173,7 +173,7 @@ func TestLSASciFact(t *testing.T) {
 func BenchmarkLSAFitSciFact(b *testing.B) {
 	texts := scifactCorpus(b)
 	for b.Loop() {
-		if err := embed.NewLSA(256, embed.DefaultSeed).Fit(context.Background(), texts); err != nil {
+		if err := embed.NewLSA(256, embed.DefaultSeed).Fit(context.Background(), embed.Strings(texts)); err != nil {
 			b.Fatal(err)
 		}
 	}

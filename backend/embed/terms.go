@@ -7,6 +7,7 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // termCount is one term of a text, an id into the termTable that
@@ -109,7 +110,8 @@ func (t *termTable) lookup(w string, ascii bool) int32 {
 	if id, ok := t.word[lw]; ok {
 		return id
 	}
-	return t.intern(lw)
+	// ToLower may return w itself, a view of the caller's text buffer.
+	return t.intern(strings.Clone(lw))
 }
 
 // intern records the lowercased word w and returns its term id (-1 when
@@ -138,10 +140,12 @@ type tokenized struct {
 }
 
 // tokenizeCorpus tokenizes texts on GOMAXPROCS goroutines (texts
-// interleaved), each with its own termTable.
-func tokenizeCorpus(texts []string) *tokenized {
-	parts := max(1, min(runtime.GOMAXPROCS(0), len(texts)))
-	tk := &tokenized{docs: make([][]termCount, len(texts)), tables: make([]*termTable, parts)}
+// interleaved), each with its own termTable. Each goroutine reads one
+// text at a time into its own buffer, so no text outlives its counting.
+func tokenizeCorpus(texts Texts) *tokenized {
+	n := texts.Len()
+	parts := max(1, min(runtime.GOMAXPROCS(0), n))
+	tk := &tokenized{docs: make([][]termCount, n), tables: make([]*termTable, parts)}
 	var wg sync.WaitGroup
 	for p := range parts {
 		tk.tables[p] = newTermTable()
@@ -149,8 +153,12 @@ func tokenizeCorpus(texts []string) *tokenized {
 		go func(p int) {
 			defer wg.Done()
 			t := tk.tables[p]
-			for i := p; i < len(texts); i += parts {
-				tk.docs[i] = t.count(texts[i])
+			var buf []byte
+			for i := p; i < n; i += parts {
+				buf = texts.AppendText(buf[:0], i)
+				// The string views buf, which the next text overwrites:
+				// count keeps no part of it (intern copies what it keeps).
+				tk.docs[i] = t.count(unsafe.String(unsafe.SliceData(buf), len(buf)))
 			}
 		}(p)
 	}

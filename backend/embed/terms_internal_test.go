@@ -38,3 +38,28 @@ func TestTermTableCountsLikeCountTerms(t *testing.T) {
 		t.Errorf("df of %q = %d, want 1", "run", tbl.df[id])
 	}
 }
+
+// TestTokenizeCorpusKeepsNoViewOfItsBuffer: tokenizeCorpus reads every
+// text into one reused buffer per goroutine; the terms it interns (the
+// Unicode ones included, which lowercasing may leave as they are) must be
+// copies, not views the next text overwrites.
+func TestTokenizeCorpusKeepsNoViewOfItsBuffer(t *testing.T) {
+	texts := []string{
+		"école naïve straße",
+		"zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz",
+		"σίσυφος café",
+		"yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy",
+		"école σίσυφος",
+	}
+	tk := tokenizeCorpus(Strings(texts))
+	for i, text := range texts {
+		tbl := tk.tables[i%len(tk.tables)]
+		got := map[string]int{}
+		for _, tc := range tk.docs[i] {
+			got[tbl.terms[tc.id]] = int(tc.n)
+		}
+		if want := countTerms(text, nil); !maps.Equal(got, want) {
+			t.Errorf("text %d %q: tokenizeCorpus counts %v, countTerms %v", i, text, got, want)
+		}
+	}
+}

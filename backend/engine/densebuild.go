@@ -47,10 +47,10 @@ func probeEmbedder(ctx context.Context, emb embed.Embedder, baseURL string) erro
 
 // fitOrLoad restores a corpus-fitted model from the cache, or fits it and
 // caches it. A FitEmbedder fitting returns the texts' vectors too (nil
-// otherwise). The texts are made for the fit alone: no frame keeps them
-// past the embedder's tokenization.
+// otherwise). The fit reads the texts one at a time: they are never held
+// as a whole.
 func (e *Engine) fitOrLoad(ctx context.Context, f embed.Fitter, src chunkTexts, dir string) ([][]float32, error) {
-	file := filepath.Join(dir, "model.bin")
+	file := filepath.Join(dir, modelFile)
 	if u, ok := f.(encoding.BinaryUnmarshaler); ok {
 		if data, err := os.ReadFile(file); err == nil {
 			if err := u.UnmarshalBinary(data); err == nil {
@@ -64,9 +64,9 @@ func (e *Engine) fitOrLoad(ctx context.Context, f embed.Fitter, src chunkTexts, 
 	var rows [][]float32
 	var err error
 	if fe, ok := f.(embed.FitEmbedder); ok {
-		rows, err = fe.FitEmbed(ctx, src.all())
+		rows, err = fe.FitEmbed(ctx, src)
 	} else {
-		err = f.Fit(ctx, src.all())
+		err = f.Fit(ctx, src)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("dense: fit %s: %w", e.emb.Name(), err)
@@ -81,6 +81,26 @@ func (e *Engine) fitOrLoad(ctx context.Context, f embed.Fitter, src chunkTexts, 
 		}
 	}
 	return rows, nil
+}
+
+// modelFile is the name of a fitted embedder's model in its cache
+// directory.
+const modelFile = "model.bin"
+
+// denseDir is the cache directory of the dense index: the embedder's
+// model and the chunk vectors.
+func (e *Engine) denseDir() string {
+	return filepath.Join(e.cfg.CacheDir, "dense-"+e.cacheKey("dense", e.emb.Name(), e.cfg.Dense.BaseURL))
+}
+
+// fitsCorpus reports whether building the dense index fits the embedder
+// on the corpus: it learns from it and no model of it is cached.
+func (e *Engine) fitsCorpus() bool {
+	if _, ok := e.emb.(embed.Fitter); !ok {
+		return false
+	}
+	fi, err := os.Stat(filepath.Join(e.denseDir(), modelFile))
+	return err != nil || !fi.Mode().IsRegular()
 }
 
 // writeFileAtomic writes data to a temporary file beside path (never in
@@ -103,7 +123,7 @@ func (e *Engine) buildDense(ctx context.Context, src chunkTexts) error {
 	if err := probeEmbedder(ctx, e.emb, e.cfg.Dense.BaseURL); err != nil {
 		return err
 	}
-	dir := filepath.Join(e.cfg.CacheDir, "dense-"+e.cacheKey("dense", e.emb.Name(), e.cfg.Dense.BaseURL))
+	dir := e.denseDir()
 	var fitted [][]float32 // the texts' vectors, when fitting gave them
 	if f, ok := e.emb.(embed.Fitter); ok {
 		var err error
@@ -123,13 +143,10 @@ func (e *Engine) buildDense(ctx context.Context, src chunkTexts) error {
 		e.log.Warn("recomputing embeddings", "reason", err)
 	}
 	rows := fitted
-	var texts []string
-	if len(rows) < src.len() {
-		texts = src.all()
-	}
-	for i := len(rows); i < len(texts); i += embedBatch {
-		j := min(i+embedBatch, len(texts))
-		vs, err := e.emb.EmbedDocuments(ctx, ids[i:j], texts[i:j])
+	// Each batch's texts are made for its call alone.
+	for i := len(rows); i < src.Len(); i += embedBatch {
+		j := min(i+embedBatch, src.Len())
+		vs, err := e.emb.EmbedDocuments(ctx, ids[i:j], src.texts(i, j))
 		if err != nil {
 			return fmt.Errorf("dense: embed chunks %d-%d with %s: %w", i, j-1, e.emb.Name(), err)
 		}

@@ -196,7 +196,7 @@ func (ta *termAnalyzer) analyzeBlock(src chunkTexts, lo, hi int) *blockPostings 
 	bp := &blockPostings{lens: make([]uint32, n), nterm: make([]uint32, n)}
 	ta.block++
 	for i := range n {
-		ta.buf = src.appendText(ta.buf[:0], lo+i)
+		ta.buf = src.AppendText(ta.buf[:0], lo+i)
 		ta.order = ta.order[:0]
 		length := uint32(0)
 		seg := segment.NewWordSegmenterDirect(ta.buf)
@@ -238,7 +238,7 @@ func analyzeChunks(ctx context.Context, src chunkTexts) (*lexical, error) {
 		return nil, err
 	}
 	a := newAnalyzer()
-	nchunks := src.len()
+	nchunks := src.Len()
 	nblocks := (nchunks + analyzeBlock - 1) / analyzeBlock
 	results := make([]chan *blockPostings, nblocks)
 	for i := range results {
@@ -518,18 +518,21 @@ type chunkTexts struct {
 	titles []string // per chunk: its document's title
 }
 
-func (t chunkTexts) len() int { return len(t.chunks) }
+// Len returns the number of chunks.
+func (t chunkTexts) Len() int { return len(t.chunks) }
 
-// appendText appends chunk i's indexed text to dst.
-func (t chunkTexts) appendText(dst []byte, i int) []byte {
+// AppendText appends chunk i's indexed text to dst.
+func (t chunkTexts) AppendText(dst []byte, i int) []byte {
 	if t.titles[i] != "" {
 		dst = append(append(dst, t.titles[i]...), "\n\n"...)
 	}
 	return append(dst, t.chunks[i].Text...)
 }
 
-// all returns every chunk's indexed text.
-func (t chunkTexts) all() []string { return corpus.Texts(t.chunks, t.titles) }
+// texts returns the indexed texts of chunks lo to hi-1.
+func (t chunkTexts) texts(lo, hi int) []string {
+	return corpus.Texts(t.chunks[lo:hi], t.titles[lo:hi])
+}
 
 // queryTerm is one analyzed token of a query.
 type queryTerm struct {

@@ -62,7 +62,7 @@ func analyzeBlockWithAnalyze(a analysis.Analyzer, src chunkTexts, lo, hi int) *b
 	bp := &blockPostings{}
 	local := map[string]uint32{}
 	for i := lo; i < hi; i++ {
-		toks := a.Analyze(src.appendText(nil, i))
+		toks := a.Analyze(src.AppendText(nil, i))
 		bp.lens = append(bp.lens, uint32(len(toks)))
 		tf := map[uint32]uint32{}
 		var order []uint32
