@@ -157,8 +157,14 @@ func (e *Engine) Build(ctx context.Context) (err error) {
 	e.stats = BuildStats{Docs: len(loaded.Docs), Chunks: len(chunks), Load: time.Since(start)}
 	e.log.Info("corpus loaded", "docs", len(loaded.Docs), "chunks", len(chunks), "elapsed", e.stats.Load.Round(time.Millisecond))
 
-	// The retrievers build side by side: the bm25 index analyzes on up to
-	// two workers while the dense side fits and embeds.
+	// Each retriever's build runs on every core. Fitting an embedder on the
+	// corpus (lsa-<dim> without a cached model) has the largest working set
+	// of the build, the document-term matrix and the randomized SVD's
+	// blocks, so it starts once the bm25 index is built and the two working
+	// sets never add up (0.7 GB less at the peak of a million documents,
+	// for the same CPU time). Otherwise the dense side loads or embeds
+	// (a server's embedder) while bm25 builds.
+	fits := e.cfg.Has(Dense) && e.fitsCorpus()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wg sync.WaitGroup
@@ -173,6 +179,12 @@ func (e *Engine) Build(ctx context.Context) (err error) {
 				cancel()
 			}
 		}()
+	}
+	if fits {
+		if wg.Wait(); lexErr != nil {
+			return lexErr
+		}
+		beforeFit(!e.stats.LexicalCached)
 	}
 	if e.cfg.Has(Dense) {
 		t := time.Now()

@@ -6,8 +6,9 @@ import (
 )
 
 // TestBuildGC: without GOGC in the environment the collector's target is
-// BuildGCPercent until restore puts the previous one back (once: a second
-// call changes nothing); with GOGC set the target is never touched.
+// BuildGCPercent, FitGCPercent once a fit begins, until restore puts the
+// previous one back (once: a second call changes nothing); with GOGC set
+// the target is never touched.
 func TestBuildGC(t *testing.T) {
 	prev := debug.SetGCPercent(80)
 	defer debug.SetGCPercent(prev)
@@ -21,12 +22,12 @@ func TestBuildGC(t *testing.T) {
 		}
 	}
 	tests := []struct {
-		name         string
-		gogc         string
-		during, then int
+		name              string
+		gogc              string
+		during, fit, then int
 	}{
-		{"GOGC unset", "", BuildGCPercent, 80},
-		{"GOGC set", "80", 80, 80},
+		{"GOGC unset", "", BuildGCPercent, FitGCPercent, 80},
+		{"GOGC set", "80", 80, 80, 80},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -35,7 +36,17 @@ func TestBuildGC(t *testing.T) {
 			if got := target(); got != tt.during {
 				t.Errorf("while building: target %d, want %d", got, tt.during)
 			}
+			if got, want := buildGC.Load(), tt.gogc == ""; got != want {
+				t.Errorf("while building: in force %v, want %v", got, want)
+			}
+			beforeFit(false)
+			if got := target(); got != tt.fit {
+				t.Errorf("while fitting: target %d, want %d", got, tt.fit)
+			}
 			restore()
+			if buildGC.Load() {
+				t.Error("after restore: still in force")
+			}
 			if got := target(); got != tt.then {
 				t.Errorf("after restore: target %d, want %d", got, tt.then)
 			}

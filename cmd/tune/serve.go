@@ -25,7 +25,7 @@ func runServe(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	restoreGC := engine.BuildGC(os.Getenv) // GOGC 40 while building unless set: a cold build's peak memory
+	restoreGC := engine.BuildGC(os.Getenv) // GOGC 40 while building (10 while fitting) unless set: a cold build's peak memory
 	defer restoreGC()
 	return engine.ListenAndServe(ctx, engine.ServeConfig{ConfigPath: fs.Str("config"), Listen: fs.Str("listen"), ReadyFile: fs.Str("ready-file"),
 		Verbose: fs.Bool("v"), NoQueryLog: fs.Bool("no-query-log"), MaxQueryTerms: fs.Int("max-query-terms"), Log: a.stderr, OnReady: restoreGC,
