@@ -53,7 +53,7 @@ bench-workers: ## wall time of a shared 30-trial TPE study with 1 and 2 workers,
 bench-load: build ## bounded load test of tune serve: 16 clients on 127.0.0.1 (LOAD_CLIENTS, LOAD_REQUESTS), demo corpus, p50/p95/p99, searches/s; exit 1 on any failed search
 	go run ./scripts/querybench -tune $(BIN) -corpus experiments/demo/corpus.jsonl -queries experiments/demo/golden.json -model hash-384 -k 100 -clients $${LOAD_CLIENTS:-16} -requests $${LOAD_REQUESTS:-8000}
 
-bench-scale: build ## tune serve (bm25 + lsa-128) on 20k and 100k generated documents: cold index time, peak RSS, warm restart (SIZES, RUNS)
+bench-scale: build ## tune serve (bm25 + lsa-128) on 20k and 100k generated documents (SIZES=1000000: a million): cold index time, peak RSS, warm restart (SIZES, RUNS)
 	./scripts/bench-scale.sh
 
 bench-query: build ## hybrid POST /search latency (p50/p95/p99) and searches/s with 1 and 4 clients on ../shared/data/scifact (bm25 + lsa-256; the demo without it)
