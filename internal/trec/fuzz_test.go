@@ -3,6 +3,7 @@ package trec_test
 import (
 	"bytes"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -21,6 +22,23 @@ func FuzzReadQrels(f *testing.F) {
 				t.Fatalf("error without file position: %v", err)
 			}
 			return
+		}
+		j, err := trec.ReadJudgments(strings.NewReader(in), "fuzz")
+		if err != nil {
+			t.Fatalf("ReadJudgments: %v where ReadQrels read it", err)
+		}
+		for qid, docs := range j {
+			if !slices.IsSortedFunc(docs, func(a, b trec.Judgment) int { return strings.Compare(a.DocNo, b.DocNo) }) {
+				t.Fatalf("query %q: judgments not sorted: %v", qid, docs)
+			}
+			for _, d := range docs {
+				if rel, ok := q[qid][d.DocNo]; !ok || rel != d.Rel {
+					t.Fatalf("query %q: judgment %v not in the qrels", qid, d)
+				}
+			}
+		}
+		if j.NumJudged() != q.NumJudged() {
+			t.Fatalf("%d judgments, %d in the qrels", j.NumJudged(), q.NumJudged())
 		}
 		for qid, docs := range q {
 			if qid == "" || strings.ContainsFunc(qid, unprintable) || !utf8.ValidString(qid) {

@@ -36,74 +36,39 @@ func (q Qrels) NumJudged() int {
 // score` is read as BEIR qrels (a qrels/*.tsv file): three columns per
 // line, query id, document id and the integer grade.
 func ReadQrels(r io.Reader, file string) (Qrels, error) {
-	q := Qrels{}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64*1024), 1024*1024)
-	var f [5][]byte
-	line := 0
-	first, beir := true, false
-	for sc.Scan() {
-		line++
-		n := fields(trimBOM(sc.Bytes(), line), f[:])
-		if n == 0 {
-			continue
-		}
-		if first {
-			first = false
-			if n == 3 && string(f[0]) == "query-id" && string(f[1]) == "corpus-id" && string(f[2]) == "score" {
-				beir = true
-				continue
-			}
-		}
-		qid, doc, rel, err := judgment(&f, n, beir, sc.Bytes())
-		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", file, line, err)
-		}
-		docs := q[qid]
-		if docs == nil {
-			docs = map[string]int{}
-			q[qid] = docs
-		}
-		if _, dup := docs[doc]; dup {
-			return nil, fmt.Errorf("%s:%d: document %q judged twice for query %q", file, line, doc, qid)
-		}
-		docs[doc] = rel
+	j, err := ReadJudgments(r, file)
+	if err != nil {
+		return nil, err
 	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s:%d: %w", file, line+1, err)
-	}
-	if len(q) == 0 {
-		return nil, fmt.Errorf("%s: no judgments: the file holds no qrels line \"qid iter docno rel\"", file)
-	}
-	return q, nil
+	return j.Qrels(), nil
 }
 
 // judgment reads the n fields f of one qrels line (text, for messages):
 // "qid iter docno rel", or with beir "query-id corpus-id score". The ids
 // must be valid (checkID), the grade a plain integer.
-func judgment(f *[5][]byte, n int, beir bool, text []byte) (qid, doc string, rel int, err error) {
+func judgment(f *[5][]byte, n int, beir bool, text []byte) (qid, doc []byte, rel int, err error) {
 	qidF, docF, relF := f[0], f[2], f[3]
 	switch {
 	case beir && n != 3:
-		return "", "", 0, fmt.Errorf("expected 3 fields \"query-id corpus-id score\" (BEIR qrels, as the header says; got %q)", text)
+		return nil, nil, 0, fmt.Errorf("expected 3 fields \"query-id corpus-id score\" (BEIR qrels, as the header says; got %q)", text)
 	case beir:
 		docF, relF = f[1], f[2]
 	case n != 4:
-		return "", "", 0, fmt.Errorf("expected 4 fields \"qid iter docno rel\" (got %q); BEIR qrels start with the header line \"query-id corpus-id score\"", text)
+		return nil, nil, 0, fmt.Errorf("expected 4 fields \"qid iter docno rel\" (got %q); BEIR qrels start with the header line \"query-id corpus-id score\"", text)
 	}
 	for _, id := range [...]struct {
 		what string
 		b    []byte
 	}{{"query id", qidF}, {"document id", docF}} {
 		if why := checkID(id.b); why != "" {
-			return "", "", 0, fmt.Errorf("%s %q %s", id.what, id.b, why)
+			return nil, nil, 0, fmt.Errorf("%s %q %s", id.what, id.b, why)
 		}
 	}
-	rel, ok := plainnum.Int(string(relF))
+	rel, ok := plainnum.Int(unsafeString(relF)) // relF is not kept
 	if !ok {
-		return "", "", 0, fmt.Errorf("relevance must be an integer (got %q)", relF)
+		return nil, nil, 0, fmt.Errorf("relevance must be an integer (got %q)", relF)
 	}
-	return string(qidF), string(docF), rel, nil
+	return qidF, docF, rel, nil
 }
 
 // ReadQrelsFile opens path and parses it with ReadQrels.
