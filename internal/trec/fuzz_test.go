@@ -2,6 +2,7 @@ package trec_test
 
 import (
 	"bytes"
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -62,6 +63,11 @@ func FuzzReadRun(f *testing.F) {
 	f.Add("1 Q0 d1 1 NaN t\n")
 	f.Add("1 Q0 d1 x 1 t")
 	f.Fuzz(func(t *testing.T, in string) {
+		seq, tagSeq, errSeq := scanAll(trec.ScanRun, in)
+		tr, tagTr, errTr := scanAll(trec.ScanRunTransient, in)
+		if fmt.Sprint(errSeq) != fmt.Sprint(errTr) || tagSeq != tagTr || !reflect.DeepEqual(seq, tr) {
+			t.Fatalf("ScanRunTransient differs from ScanRun: %v %q %v; %v %q %v", errTr, tagTr, tr, errSeq, tagSeq, seq)
+		}
 		r, err := trec.ReadRun(strings.NewReader(in), "fuzz")
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "fuzz:") {

@@ -81,15 +81,25 @@ func ReadRun(r io.Reader, file string) (Run, error) {
 // order. The lines are parsed on every core, a chunk of the input at a
 // time; fn is called from the calling goroutine, in input order.
 func ScanRun(r io.Reader, file string, fn func(qid string, results []Result) error) (tag string, err error) {
-	return scanChunks(r, file, fn)
+	return scanChunks(r, file, false, fn)
+}
+
+// ScanRunTransient is ScanRun for a caller done with a block's document
+// ids when fn returns: the DocNo strings view the input as read, and that
+// memory is reused for later input, so a run of any length is read
+// without a copy of its document ids. A caller that keeps results longer
+// copies them (ResultBuffer). Query ids are not reused.
+func ScanRunTransient(r io.Reader, file string, fn func(qid string, results []Result) error) (tag string, err error) {
+	return scanChunks(r, file, true, fn)
 }
 
 // runParser parses run lines, line numbering its errors.
 type runParser struct {
-	file  string
-	line  int
-	f     [7][]byte
-	arena []byte // document ids are sliced out of shared blocks
+	file      string
+	line      int
+	f         [7][]byte
+	arena     []byte // document ids are sliced out of shared blocks
+	transient bool   // document ids view the line instead
 }
 
 // parse checks one line and returns its query id, tag and result (a nil
@@ -118,7 +128,11 @@ func (p *runParser) parse(b []byte) (qid, tag []byte, r Result, err error) {
 	if !ok || math.IsNaN(score) || math.IsInf(score, 0) {
 		return nil, nil, r, fmt.Errorf("%s:%d: score must be a finite decimal number (got %q)", p.file, p.line, f[4])
 	}
-	return f[0], f[5], Result{DocNo: intern(&p.arena, f[2]), Score: score}, nil
+	doc := unsafeString(f[2])
+	if !p.transient {
+		doc = intern(&p.arena, f[2])
+	}
+	return f[0], f[5], Result{DocNo: doc, Score: score}, nil
 }
 
 // intern copies b into the shared block *arena and returns it as a string,

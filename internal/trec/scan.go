@@ -42,8 +42,9 @@ type block struct {
 // in input order, a query's block continued across chunk boundaries, so
 // that fn sees what a sequential scan gives it, and the first error in
 // input order ends the scan with the message the sequential parser
-// writes for it.
-func scanChunks(r io.Reader, file string, fn func(qid string, results []Result) error) (string, error) {
+// writes for it. With transient, the document ids view the chunks, which
+// are reused once fn has seen their last block.
+func scanChunks(r io.Reader, file string, transient bool, fn func(qid string, results []Result) error) (string, error) {
 	workers := runtime.GOMAXPROCS(0)
 	todo := make(chan *chunk)
 	done := make(chan *chunk, workers+2)
@@ -96,7 +97,7 @@ func scanChunks(r io.Reader, file string, fn func(qid string, results []Result) 
 			defer wg.Done()
 			var arena []byte
 			for c := range todo {
-				parseChunk(c, file, &arena)
+				parseChunk(c, file, &arena, transient)
 				select {
 				case done <- c:
 				case <-stop:
@@ -109,7 +110,7 @@ func scanChunks(r io.Reader, file string, fn func(qid string, results []Result) 
 		wg.Wait()
 		close(done)
 	}()
-	tag, err := mergeChunks(done, file, fn, slots, free)
+	tag, err := mergeChunks(done, file, transient, fn, slots, free)
 	close(stop)
 	for range done { // let the reader and workers end
 	}
@@ -117,9 +118,10 @@ func scanChunks(r io.Reader, file string, fn func(qid string, results []Result) 
 }
 
 // parseChunk parses the lines of c.data with relative line numbers,
-// interning document ids in *arena, until a line fails.
-func parseChunk(c *chunk, file string, arena *[]byte) {
-	p := runParser{file: file}
+// interning document ids in *arena (with transient, leaving them in
+// c.data), until a line fails.
+func parseChunk(c *chunk, file string, arena *[]byte, transient bool) {
+	p := runParser{file: file, transient: transient}
 	if c.seq > 0 {
 		p.line = 1 // line 1 alone may start with a byte order mark
 	}
@@ -161,9 +163,10 @@ func parseChunk(c *chunk, file string, arena *[]byte) {
 
 // mergeChunks hands the parsed chunks' blocks to fn in input order (a
 // query's block continues across chunks), freeing a slot per chunk and
-// returning the chunk to free. It
-// returns the run's tag, or the first error in input order.
-func mergeChunks(done <-chan *chunk, file string, fn func(qid string, results []Result) error, slots <-chan struct{}, free *sync.Pool) (string, error) {
+// returning the chunk to free (with transient, once fn has seen its
+// last block: its document ids view it). It returns the run's tag, or the
+// first error in input order.
+func mergeChunks(done <-chan *chunk, file string, transient bool, fn func(qid string, results []Result) error, slots <-chan struct{}, free *sync.Pool) (string, error) {
 	var (
 		tag     string
 		base    int // lines before the next chunk
@@ -171,13 +174,22 @@ func mergeChunks(done <-chan *chunk, file string, fn func(qid string, results []
 		waiting = map[int]*chunk{}
 		qid     string
 		pending []Result
+		held    []*chunk // chunks whose document ids pending views
 	)
+	recycle := func(c *chunk) {
+		*c = chunk{data: c.data, blocks: c.blocks[:0], slab: c.slab[:0]}
+		free.Put(c)
+	}
 	flush := func() error {
 		if len(pending) == 0 {
 			return nil
 		}
 		err := fn(qid, pending)
 		pending = pending[:0]
+		for _, c := range held {
+			recycle(c)
+		}
+		held = held[:0]
 		return err
 	}
 	for c := range done {
@@ -209,8 +221,11 @@ func mergeChunks(done <-chan *chunk, file string, fn func(qid string, results []
 			if c.readErr != nil {
 				return "", fmt.Errorf("%s:%d: %w", file, base+1, c.readErr)
 			}
-			*c = chunk{data: c.data, blocks: c.blocks[:0], slab: c.slab[:0]} // the document ids are interned elsewhere
-			free.Put(c)
+			if transient && len(pending) > 0 {
+				held = append(held, c)
+			} else {
+				recycle(c) // the document ids are interned elsewhere, or no longer viewed
+			}
 		}
 	}
 	if err := flush(); err != nil {

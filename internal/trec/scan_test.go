@@ -3,6 +3,7 @@ package trec_test
 import (
 	"errors"
 	"fmt"
+	"io"
 	"reflect"
 	"strconv"
 	"strings"
@@ -33,25 +34,45 @@ func bigRun(queries, docs int) (string, []string, [][]trec.Result) {
 	return b.String(), ids, want
 }
 
+// scanFunc is ScanRun or ScanRunTransient.
+type scanFunc func(r io.Reader, file string, fn func(qid string, results []trec.Result) error) (string, error)
+
 // TestScanRunChunks: a run of many chunks reaches fn as a sequential scan
 // hands it on — one call per contiguous block, in input order, a block
 // continued across chunk ends — with the first line's tag, and the first
 // bad line in input order is reported at its line number with the
 // message a one-chunk run gives.
-func TestScanRunChunks(t *testing.T) {
+func TestScanRunChunks(t *testing.T) { testScanChunks(t, trec.ScanRun) }
+
+// TestScanRunTransientChunks: ScanRunTransient hands on what ScanRun does,
+// every document id intact while fn runs.
+func TestScanRunTransientChunks(t *testing.T) { testScanChunks(t, trec.ScanRunTransient) }
+
+// scanCall is one call of a scan's fn, its results copied.
+type scanCall struct {
+	qid     string
+	results []trec.Result
+}
+
+// scanAll scans in with scan and returns fn's calls.
+func scanAll(scan scanFunc, in string) ([]scanCall, string, error) {
+	var got []scanCall
+	tag, err := scan(strings.NewReader(in), "run.txt", func(qid string, results []trec.Result) error {
+		c := scanCall{qid, append([]trec.Result(nil), results...)}
+		for i := range c.results {
+			c.results[i].DocNo = strings.Clone(c.results[i].DocNo)
+		}
+		got = append(got, c)
+		return nil
+	})
+	return got, tag, err
+}
+
+func testScanChunks(t *testing.T, scanRun scanFunc) {
 	run, ids, want := bigRun(300, 777) // about 11 MB
-	type call struct {
-		qid     string
-		results []trec.Result
-	}
-	scan := func(t *testing.T, in string) ([]call, string, error) {
+	scan := func(t *testing.T, in string) ([]scanCall, string, error) {
 		t.Helper()
-		var got []call
-		tag, err := trec.ScanRun(strings.NewReader(in), "run.txt", func(qid string, results []trec.Result) error {
-			got = append(got, call{qid, append([]trec.Result(nil), results...)})
-			return nil
-		})
-		return got, tag, err
+		return scanAll(scanRun, in)
 	}
 	t.Run("whole", func(t *testing.T) {
 		got, tag, err := scan(t, run)
@@ -98,7 +119,7 @@ func TestScanRunChunks(t *testing.T) {
 	t.Run("fn error stops", func(t *testing.T) {
 		stop := errors.New("stop")
 		n := 0
-		_, err := trec.ScanRun(strings.NewReader(run), "run.txt", func(string, []trec.Result) error {
+		_, err := scanRun(strings.NewReader(run), "run.txt", func(string, []trec.Result) error {
 			if n++; n == 100 {
 				return stop
 			}
@@ -118,4 +139,49 @@ func TestScanRunChunks(t *testing.T) {
 			t.Errorf("calls %d, want q0000, q0001, q0000 (10 results)", len(got))
 		}
 	})
+}
+
+// TestScanRunLongQueries: queries of many chunks each reach fn whole, as
+// one call, their document ids intact, from either scan.
+func TestScanRunLongQueries(t *testing.T) {
+	run, ids, want := bigRun(3, 60000) // about 2 MB, four chunks, per query
+	for name, scan := range map[string]scanFunc{"ScanRun": trec.ScanRun, "ScanRunTransient": trec.ScanRunTransient} {
+		t.Run(name, func(t *testing.T) {
+			got, _, err := scanAll(scan, run)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != len(ids) {
+				t.Fatalf("%d calls, want %d", len(got), len(ids))
+			}
+			for i, c := range got {
+				if c.qid != ids[i] || !reflect.DeepEqual(c.results, want[i]) {
+					t.Fatalf("call %d: query %q with %d results, want %q with %d (or results differ)", i, c.qid, len(c.results), ids[i], len(want[i]))
+				}
+			}
+		})
+	}
+}
+
+// TestResultBuffer: results copied into a ResultBuffer keep their document
+// ids after the scan has reused its memory, and a second Set replaces the
+// first.
+func TestResultBuffer(t *testing.T) {
+	run, ids, want := bigRun(40, 2000)
+	bufs := make([]trec.ResultBuffer, len(ids))
+	i := 0
+	_, err := trec.ScanRunTransient(strings.NewReader(run), "run.txt", func(qid string, results []trec.Result) error {
+		bufs[i].Set(results[:len(results)/2])
+		bufs[i].Set(results)
+		i++
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, b := range bufs {
+		if !reflect.DeepEqual(b.Results, want[i]) {
+			t.Fatalf("query %q: results changed after the scan", ids[i])
+		}
+	}
 }
