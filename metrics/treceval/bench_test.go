@@ -33,7 +33,7 @@ func BenchmarkEvaluate(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := treceval.Evaluate(qrels, run, sel, treceval.DefaultOptions()); err != nil {
+		if _, err := treceval.Evaluate(qrels.Judgments(), run, sel, treceval.DefaultOptions()); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -133,7 +133,7 @@ type Value struct {
 }
 
 // Evaluate computes the selected measures for run against qrels.
-func Evaluate(qrels trec.Qrels, run trec.Run, sel Selection, o Options) (*Result, error) {
+func Evaluate(qrels trec.Judgments, run trec.Run, sel Selection, o Options) (*Result, error) {
 	st, err := NewStream(qrels, sel, o)
 	if err != nil {
 		return nil, err

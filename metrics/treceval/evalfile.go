@@ -13,7 +13,7 @@ import (
 // query, so memory stays flat however long the run. A run whose queries are
 // not contiguous is read again whole and evaluated in one go. Errors name
 // the file; when ctx is cancelled while reading, its error is returned.
-func EvaluateFile(ctx context.Context, qrels trec.Qrels, path string, sel Selection, o Options) (*Result, error) {
+func EvaluateFile(ctx context.Context, qrels trec.Judgments, path string, sel Selection, o Options) (*Result, error) {
 	f, err := userfile.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("eval: %w", err)
@@ -23,7 +23,7 @@ func EvaluateFile(ctx context.Context, qrels trec.Qrels, path string, sel Select
 	if err != nil {
 		return nil, fmt.Errorf("eval: %w", err)
 	}
-	tag, err := trec.ScanRun(f, path, func(qid string, results []trec.Result) error {
+	tag, err := trec.ScanRunTransient(f, path, func(qid string, results []trec.Result) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}

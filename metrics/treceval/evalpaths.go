@@ -21,7 +21,7 @@ func EvaluatePaths(ctx context.Context, qrelsPath, runPath string, measures []st
 	for _, m := range sel.Missing {
 		fmt.Fprintf(warn, "tune eval: warning: trec_eval measure %q is not implemented; skipped\n", m)
 	}
-	qrels, err := trec.ReadQrelsFile(qrelsPath)
+	qrels, err := trec.ReadJudgmentsFile(qrelsPath)
 	if err != nil {
 		return nil, err
 	}

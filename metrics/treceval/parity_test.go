@@ -42,7 +42,7 @@ func TestParity(t *testing.T) {
 				files = append(files, filepath.Join(data, a))
 			}
 		}
-		qrels, err := trec.ReadQrelsFile(files[0])
+		qrels, err := trec.ReadJudgmentsFile(files[0])
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -30,6 +30,7 @@ type query struct {
 
 	order []trec.Result
 	seen  map[string]struct{}
+	grade map[string]int // the query's judgments by document id
 }
 
 // numRet is the number of retrieved documents.
@@ -51,15 +52,20 @@ func (q *query) isRel(g int) bool { return g >= q.level }
 
 // prepare fills q for one query: sorts results as trec_eval does and looks
 // up each document's grade.
-func (q *query) prepare(id string, results []trec.Result, judgments map[string]int, level int) error {
+func (q *query) prepare(id string, results []trec.Result, judgments []trec.Judgment, level int) error {
 	q.id = id
 	q.level = level
 	q.order = append(q.order[:0], results...)
 	slices.SortFunc(q.order, trec.Compare)
 	if q.seen == nil {
 		q.seen = make(map[string]struct{}, len(results))
+		q.grade = make(map[string]int, len(judgments))
 	}
 	clear(q.seen)
+	clear(q.grade)
+	for _, j := range judgments {
+		q.grade[j.DocNo] = j.Rel
+	}
 	q.grades = q.grades[:0]
 	q.cumRel = append(q.cumRel[:0], 0)
 	rel := 0
@@ -68,7 +74,7 @@ func (q *query) prepare(id string, results []trec.Result, judgments map[string]i
 			return fmt.Errorf("query %q: document %q retrieved twice", id, r.DocNo)
 		}
 		q.seen[r.DocNo] = struct{}{}
-		g, ok := judgments[r.DocNo]
+		g, ok := q.grade[r.DocNo]
 		switch {
 		case !ok:
 			g = gradeNonPool
@@ -83,7 +89,8 @@ func (q *query) prepare(id string, results []trec.Result, judgments map[string]i
 	}
 	q.numRel, q.numNonre = 0, 0
 	q.judged = q.judged[:0]
-	for _, g := range judgments {
+	for _, j := range judgments {
+		g := j.Rel
 		if g < 0 {
 			continue
 		}

@@ -56,7 +56,7 @@ func TestScale04Level2(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := treceval.Evaluate(qrels, run, sel, o)
+			res, err := treceval.Evaluate(qrels.Judgments(), run, sel, o)
 			if err != nil {
 				t.Fatal(err)
 			}

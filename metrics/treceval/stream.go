@@ -19,13 +19,13 @@ var ErrNotGrouped = errors.New("run lines of a query are not contiguous")
 // run never has to sit in memory whole. Queries are scored by a pool of
 // workers while the caller keeps reading.
 type Stream struct {
-	qrels trec.Qrels
+	qrels trec.Judgments
 	o     Options
 	res   *Result
 
 	jobs chan job
 	wg   sync.WaitGroup
-	pool sync.Pool // []trec.Result buffers
+	pool sync.Pool // *trec.ResultBuffer
 
 	mu     sync.Mutex
 	done   map[string][]Value // query id -> values
@@ -36,12 +36,12 @@ type Stream struct {
 
 type job struct {
 	id      string
-	results *[]trec.Result
+	results *trec.ResultBuffer
 }
 
 // NewStream starts workers for evaluating the selected measures; call Add
 // for each query and then Result (or Close to abandon it).
-func NewStream(qrels trec.Qrels, sel Selection, o Options) (*Stream, error) {
+func NewStream(qrels trec.Judgments, sel Selection, o Options) (*Stream, error) {
 	res, err := newResult(sel)
 	if err != nil {
 		return nil, err
@@ -52,7 +52,7 @@ func NewStream(qrels trec.Qrels, sel Selection, o Options) (*Stream, error) {
 	}
 	s := &Stream{qrels: qrels, o: o, res: res, jobs: make(chan job, 2*workers),
 		done: map[string][]Value{}, errs: map[string]error{}, added: map[string]bool{}}
-	s.pool.New = func() any { return new([]trec.Result) }
+	s.pool.New = func() any { return new(trec.ResultBuffer) }
 	for range workers {
 		s.wg.Add(1)
 		go s.work()
@@ -64,13 +64,12 @@ func (s *Stream) work() {
 	defer s.wg.Done()
 	var q query
 	for j := range s.jobs {
-		err := q.prepare(j.id, *j.results, s.qrels[j.id], s.o.RelevanceLevel)
+		err := q.prepare(j.id, j.results.Results, s.qrels[j.id], s.o.RelevanceLevel)
 		var vals []Value
 		if err == nil {
 			vals = s.res.values(&q)
 		}
-		*j.results = (*j.results)[:0]
-		s.pool.Put(j.results)
+		s.pool.Put(j.results) // q's document ids, views of it, are not looked at again
 		s.mu.Lock()
 		if err != nil {
 			s.errs[j.id] = err
@@ -81,9 +80,10 @@ func (s *Stream) work() {
 	}
 }
 
-// Add hands over all results of query id; results may be reused by the
-// caller once Add returns. A query without judgments is recorded in
-// Result.Skipped. Adding a query twice returns ErrNotGrouped.
+// Add hands over all results of query id; results and their document ids
+// may be reused by the caller once Add returns (Add copies them, so it
+// takes what trec.ScanRunTransient hands on). A query without judgments is
+// recorded in Result.Skipped. Adding a query twice returns ErrNotGrouped.
 func (s *Stream) Add(id string, results []trec.Result) error {
 	if s.added[id] {
 		return fmt.Errorf("query %q: %w", id, ErrNotGrouped)
@@ -93,8 +93,8 @@ func (s *Stream) Add(id string, results []trec.Result) error {
 		s.res.Skipped = append(s.res.Skipped, id)
 		return nil
 	}
-	buf := s.pool.Get().(*[]trec.Result)
-	*buf = append((*buf)[:0], results...)
+	buf := s.pool.Get().(*trec.ResultBuffer)
+	buf.Set(results)
 	s.jobs <- job{id: id, results: buf}
 	return nil
 }
@@ -120,7 +120,9 @@ func (s *Stream) Result(runID string) (*Result, error) {
 		for id := range s.qrels {
 			if !s.added[id] {
 				s.added[id] = true
-				s.jobs <- job{id: id, results: s.pool.Get().(*[]trec.Result)}
+				buf := s.pool.Get().(*trec.ResultBuffer)
+				buf.Set(nil)
+				s.jobs <- job{id: id, results: buf}
 			}
 		}
 	}

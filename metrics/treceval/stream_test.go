@@ -23,11 +23,11 @@ func TestStreamMatchesEvaluate(t *testing.T) {
 	for _, complete := range []bool{false, true} {
 		o := treceval.DefaultOptions()
 		o.Complete = complete
-		want, err := treceval.Evaluate(qrels, run, sel, o)
+		want, err := treceval.Evaluate(qrels.Judgments(), run, sel, o)
 		if err != nil {
 			t.Fatal(err)
 		}
-		st, err := treceval.NewStream(qrels, sel, o)
+		st, err := treceval.NewStream(qrels.Judgments(), sel, o)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -51,7 +51,7 @@ func TestStreamMatchesEvaluate(t *testing.T) {
 }
 
 func TestStreamNotGrouped(t *testing.T) {
-	st, err := treceval.NewStream(trec.Qrels{"a": {"d": 1}}, treceval.Selection{}, treceval.DefaultOptions())
+	st, err := treceval.NewStream(trec.Qrels{"a": {"d": 1}}.Judgments(), treceval.Selection{}, treceval.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func TestStreamNotGrouped(t *testing.T) {
 }
 
 func TestStreamDuplicateDocument(t *testing.T) {
-	st, err := treceval.NewStream(trec.Qrels{"a": {"d": 1}, "b": {"d": 1}}, treceval.Selection{}, treceval.DefaultOptions())
+	st, err := treceval.NewStream(trec.Qrels{"a": {"d": 1}, "b": {"d": 1}}.Judgments(), treceval.Selection{}, treceval.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

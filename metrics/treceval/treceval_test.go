@@ -64,7 +64,7 @@ func TestEvaluateHandComputed(t *testing.T) {
 			}
 			o := treceval.DefaultOptions()
 			o.RelevanceLevel = tt.level
-			res, err := treceval.Evaluate(smallQrels, smallRun, sel, o)
+			res, err := treceval.Evaluate(smallQrels.Judgments(), smallRun, sel, o)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -89,7 +89,7 @@ func TestRelString(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := treceval.Evaluate(smallQrels, smallRun, sel, treceval.DefaultOptions())
+	res, err := treceval.Evaluate(smallQrels.Judgments(), smallRun, sel, treceval.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +114,7 @@ func TestSelectErrors(t *testing.T) {
 		t.Run(tt.in, func(t *testing.T) {
 			sel, err := treceval.Select([]string{tt.in})
 			if err == nil {
-				_, err = treceval.Evaluate(smallQrels, smallRun, sel, treceval.DefaultOptions())
+				_, err = treceval.Evaluate(smallQrels.Judgments(), smallRun, sel, treceval.DefaultOptions())
 			}
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("error = %v, want it to contain %q", err, tt.want)
@@ -132,7 +132,7 @@ func FuzzSelect(f *testing.F) {
 		if err != nil {
 			return
 		}
-		res, err := treceval.Evaluate(smallQrels, smallRun, sel, treceval.DefaultOptions())
+		res, err := treceval.Evaluate(smallQrels.Judgments(), smallRun, sel, treceval.DefaultOptions())
 		if err != nil {
 			return
 		}

@@ -26,7 +26,7 @@ func evalFile(t *testing.T, qrels trec.Qrels, run string, measures ...string) (*
 	if err != nil {
 		t.Fatal(err)
 	}
-	return treceval.EvaluateFile(context.Background(), qrels, path, sel, treceval.DefaultOptions())
+	return treceval.EvaluateFile(context.Background(), qrels.Judgments(), path, sel, treceval.DefaultOptions())
 }
 
 func TestWriteFormats(t *testing.T) {
@@ -105,7 +105,7 @@ func TestEvaluateFile(t *testing.T) {
 		})
 	}
 	sel, _ := treceval.Select([]string{"map"})
-	if _, err := treceval.EvaluateFile(context.Background(), qrels, filepath.Join(t.TempDir(), "nothere"), sel, treceval.DefaultOptions()); !errors.Is(err, os.ErrNotExist) {
+	if _, err := treceval.EvaluateFile(context.Background(), qrels.Judgments(), filepath.Join(t.TempDir(), "nothere"), sel, treceval.DefaultOptions()); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("missing file: %v", err)
 	}
 }
