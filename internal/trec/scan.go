@@ -50,7 +50,7 @@ func scanChunks(r io.Reader, file string, transient bool, fn func(qid string, re
 	done := make(chan *chunk, workers+2)
 	stop := make(chan struct{})
 	slots := make(chan struct{}, workers+2) // chunks in flight: memory stays bounded
-	free := &sync.Pool{New: func() any { return &chunk{data: make([]byte, chunkSize)} }}
+	free := make(chan *chunk, workers+4)    // chunks to reuse, kept across collections
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() { // the reader
@@ -63,7 +63,12 @@ func scanChunks(r io.Reader, file string, transient bool, fn func(qid string, re
 			case <-stop:
 				return
 			}
-			c := free.Get().(*chunk)
+			var c *chunk
+			select {
+			case c = <-free:
+			default:
+				c = newChunk()
+			}
 			buf := c.data[:chunkSize]
 			n := copy(buf, carry)
 			m, err := io.ReadFull(r, buf[n:])
@@ -117,6 +122,12 @@ func scanChunks(r io.Reader, file string, transient bool, fn func(qid string, re
 	return tag, err
 }
 
+// newChunk returns an empty chunk, its result slab sized for lines of
+// 32 bytes.
+func newChunk() *chunk {
+	return &chunk{data: make([]byte, chunkSize), slab: make([]Result, 0, chunkSize/32)}
+}
+
 // parseChunk parses the lines of c.data with relative line numbers,
 // interning document ids in *arena (with transient, leaving them in
 // c.data), until a line fails.
@@ -163,10 +174,10 @@ func parseChunk(c *chunk, file string, arena *[]byte, transient bool) {
 
 // mergeChunks hands the parsed chunks' blocks to fn in input order (a
 // query's block continues across chunks), freeing a slot per chunk and
-// returning the chunk to free (with transient, once fn has seen its
-// last block: its document ids view it). It returns the run's tag, or the
-// first error in input order.
-func mergeChunks(done <-chan *chunk, file string, transient bool, fn func(qid string, results []Result) error, slots <-chan struct{}, free *sync.Pool) (string, error) {
+// returning the chunk to free when that has room (with transient, once
+// fn has seen its last block: its document ids view it). It returns the
+// run's tag, or the first error in input order.
+func mergeChunks(done <-chan *chunk, file string, transient bool, fn func(qid string, results []Result) error, slots <-chan struct{}, free chan<- *chunk) (string, error) {
 	var (
 		tag     string
 		base    int // lines before the next chunk
@@ -178,7 +189,10 @@ func mergeChunks(done <-chan *chunk, file string, transient bool, fn func(qid st
 	)
 	recycle := func(c *chunk) {
 		*c = chunk{data: c.data, blocks: c.blocks[:0], slab: c.slab[:0]}
-		free.Put(c)
+		select {
+		case free <- c:
+		default: // a long query held more chunks than are reused
+		}
 	}
 	flush := func() error {
 		if len(pending) == 0 {
