@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 )
 
@@ -60,5 +61,8 @@ func AppendValue(buf []byte, k Kind, v Value) []byte {
 	case Int:
 		return strconv.AppendInt(buf, int64(v.Num), 10)
 	}
-	return fmt.Appendf(buf, "%6.4f", v.Num)
+	if math.IsNaN(v.Num) || math.IsInf(v.Num, 0) {
+		return fmt.Appendf(buf, "%6.4f", v.Num)
+	}
+	return strconv.AppendFloat(buf, v.Num, 'f', 4, 64) // %6.4f: at least "0.0000", never padded
 }

@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -107,5 +109,17 @@ func TestEvaluateFile(t *testing.T) {
 	sel, _ := treceval.Select([]string{"map"})
 	if _, err := treceval.EvaluateFile(context.Background(), qrels.Judgments(), filepath.Join(t.TempDir(), "nothere"), sel, treceval.DefaultOptions()); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("missing file: %v", err)
+	}
+}
+
+// TestAppendValueFloat: floats print as trec_eval's %6.4f, also where
+// rounding carries, at zero's sign and beyond the finite numbers.
+func TestAppendValueFloat(t *testing.T) {
+	for _, v := range []float64{0, math.Copysign(0, -1), -0.00001, 0.00005, 0.00015, 0.99995, 0.123449999, 1, 12.34565, -3.5, 1e20, 5e-324,
+		math.NaN(), math.Inf(1), math.Inf(-1), 1.0 / 3, 2.0 / 3} {
+		want := fmt.Sprintf("%6.4f", v)
+		if got := string(treceval.AppendValue(nil, treceval.Float, treceval.Value{Num: v})); got != want {
+			t.Errorf("%v prints as %q, want %q", v, got, want)
+		}
 	}
 }
