@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/url"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -83,7 +84,7 @@ func (r *Redactor) add(anyScheme bool, secrets []string) {
 				continue
 			}
 			for _, s := range Echoes(part) {
-				if !r.has(s) {
+				if !slices.Contains(r.secrets, s) {
 					r.secrets = append(r.secrets, s)
 				}
 			}
@@ -96,15 +97,6 @@ func (r *Redactor) add(anyScheme bool, secrets []string) {
 		pairs = append(pairs, s, Redacted)
 	}
 	r.r = strings.NewReplacer(pairs...)
-}
-
-func (r *Redactor) has(s string) bool {
-	for _, have := range r.secrets {
-		if have == s {
-			return true
-		}
-	}
-	return false
 }
 
 // scheme is an authorization scheme word ("Bearer", "Basic", "Token",
@@ -204,15 +196,23 @@ var percentHex = regexp.MustCompile(`%[0-9A-F]{2}`)
 
 // String returns s with every secret replaced.
 func (r *Redactor) String(s string) string {
-	if r == nil {
+	if r.empty() {
 		return s
 	}
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	if r.r == nil || len(r.secrets) == 0 {
-		return s
-	}
 	return r.r.Replace(s)
+}
+
+// empty reports whether r knows no secret (once it knows one, r.r is set
+// for good).
+func (r *Redactor) empty() bool {
+	if r == nil {
+		return true
+	}
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return len(r.secrets) == 0
 }
 
 // Bytes returns b with every secret replaced.
@@ -234,6 +234,9 @@ type redactWriter struct {
 }
 
 func (rw redactWriter) Write(p []byte) (int, error) {
+	if rw.r.empty() { // no copy: a command's output passes through as it is
+		return rw.w.Write(p)
+	}
 	if _, err := rw.w.Write(rw.r.Bytes(p)); err != nil {
 		return 0, err
 	}

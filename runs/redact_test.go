@@ -32,6 +32,17 @@ func TestRedactor(t *testing.T) {
 	if err != nil || n != 20 || b.String() != "Bearer [redacted]\n" {
 		t.Errorf("Writer: %d %v %q", n, err, b.String())
 	}
+	// A writer made before its redactor knew a secret redacts the writes
+	// after it learns one.
+	empty := runs.NewRedactor()
+	var c strings.Builder
+	w := empty.Writer(&c)
+	w.Write([]byte("sk-abc123456 "))
+	empty.Add("sk-abc123456")
+	w.Write([]byte("sk-abc123456\n"))
+	if c.String() != "sk-abc123456 [redacted]\n" {
+		t.Errorf("Writer of a redactor that learns a secret: %q", c.String())
+	}
 }
 
 // TestRedactorCredentialParts: a header value's credential is redacted
