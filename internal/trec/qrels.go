@@ -8,7 +8,6 @@ import (
 	"slices"
 
 	"github.com/fusiontune/fusiontune/internal/plainnum"
-	"github.com/fusiontune/fusiontune/internal/userfile"
 )
 
 // Qrels holds graded judgments: query id -> document id -> relevance grade.
@@ -73,12 +72,11 @@ func judgment(f *[5][]byte, n int, beir bool, text []byte) (qid, doc []byte, rel
 
 // ReadQrelsFile opens path and parses it with ReadQrels.
 func ReadQrelsFile(path string) (Qrels, error) {
-	f, err := userfile.Open(path)
+	j, err := ReadJudgmentsFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("read qrels: %w", err)
+		return nil, err
 	}
-	defer f.Close()
-	return ReadQrels(f, path)
+	return j.Qrels(), nil
 }
 
 // fields splits b at ASCII whitespace into out and returns the number of
