@@ -10,8 +10,9 @@ type ResultBuffer struct {
 	ids     []byte
 }
 
-// Set makes b.Results a copy of results. It overwrites the document ids of
-// the previous Set in place: nothing may use those strings any longer.
+// Set makes b.Results a copy of results (which must not be b.Results). It
+// overwrites the document ids of the previous Set in place: nothing may
+// use those strings any longer.
 func (b *ResultBuffer) Set(results []Result) {
 	n := 0
 	for _, r := range results {
