@@ -102,11 +102,14 @@ func Select(requests []string) (Selection, error) {
 type Result struct {
 	RunID   string
 	Columns []Column
-	Queries []QueryValues // in ascending query id order
+	Queries []QueryValues // in ascending query id order; see Value
 	All     []Value       // one per column; see Column.InAll
 	// Skipped lists the run's queries that have no judgments, sorted; like
 	// trec_eval, they are not evaluated (with or without Complete).
 	Skipped []string
+
+	strs []int // column -> index in QueryValues' strings (String columns)
+	nstr int   // String columns
 }
 
 // Column describes one printed measure value, such as "P_10".
@@ -120,10 +123,22 @@ type Column struct {
 }
 
 // QueryValues are one query's values, one per column (unused where
-// Column.PerQuery is false).
+// Column.PerQuery is false), as Result.Value gives them: numbers, and the
+// strings of String columns apart (a query's values take 8 bytes a
+// column).
 type QueryValues struct {
-	ID     string
-	Values []Value
+	ID   string
+	nums []float64 // per column
+	strs []string  // per String column
+}
+
+// Value returns column c's value of query q (an index in r.Queries).
+func (r *Result) Value(q, c int) Value {
+	v := Value{Num: r.Queries[q].nums[c]}
+	if i := r.strs[c]; i >= 0 {
+		v.Str = r.Queries[q].strs[i]
+	}
+	return v
 }
 
 // Value is one measure value: Num for Float and Int columns, Str for String.
@@ -171,16 +186,30 @@ func newResult(sel Selection) (*Result, error) {
 				aggregator: c.agg, calc: c.calc})
 		}
 	}
+	for _, col := range res.Columns {
+		i := -1
+		if col.Kind == String {
+			i, res.nstr = res.nstr, res.nstr+1
+		}
+		res.strs = append(res.strs, i)
+	}
 	return res, nil
 }
 
 // values computes every column for the prepared query q.
-func (r *Result) values(q *query) []Value {
-	vals := make([]Value, len(r.Columns))
+func (r *Result) values(q *query) QueryValues {
+	vals := QueryValues{ID: q.id, nums: make([]float64, len(r.Columns))}
+	if r.nstr > 0 {
+		vals.strs = make([]string, r.nstr)
+	}
 	for c, col := range r.Columns {
-		if col.calc != nil {
-			v := col.calc(q)
-			vals[c] = Value{Num: v.num, Str: v.str}
+		if col.calc == nil {
+			continue
+		}
+		v := col.calc(q)
+		vals.nums[c] = v.num
+		if i := r.strs[c]; i >= 0 {
+			vals.strs[i] = v.str
 		}
 	}
 	return vals
@@ -198,14 +227,14 @@ func (r *Result) aggregate() {
 			v.Num = n
 		case aggSum, aggMean:
 			for _, q := range r.Queries {
-				v.Num += q.Values[c].Num
+				v.Num += q.nums[c]
 			}
 			if col.aggregator == aggMean && n > 0 {
 				v.Num /= n
 			}
 		case aggGeo:
 			for _, q := range r.Queries {
-				v.Num += math.Log(max(q.Values[c].Num, minGeoMean))
+				v.Num += math.Log(max(q.nums[c], minGeoMean))
 			}
 			if n > 0 {
 				v.Num = math.Exp(v.Num / n)

@@ -38,10 +38,10 @@ func (r *Result) WriteTREC(w io.Writer, perQuery bool) error {
 // perQuery, each query's values in query id order, then the "all" values.
 func (r *Result) Each(perQuery bool, fn func(col Column, qid string, v Value)) {
 	if perQuery {
-		for _, q := range r.Queries {
+		for i, q := range r.Queries {
 			for c, col := range r.Columns {
 				if col.PerQuery {
-					fn(col, q.ID, q.Values[c])
+					fn(col, q.ID, r.Value(i, c))
 				}
 			}
 		}

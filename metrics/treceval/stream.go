@@ -28,8 +28,8 @@ type Stream struct {
 	pool sync.Pool // *trec.ResultBuffer
 
 	mu     sync.Mutex
-	done   map[string][]Value // query id -> values
-	errs   map[string]error   // query id -> error
+	done   map[string]QueryValues // query id -> values
+	errs   map[string]error       // query id -> error
 	added  map[string]bool
 	closed bool
 }
@@ -51,7 +51,7 @@ func NewStream(qrels trec.Judgments, sel Selection, o Options) (*Stream, error) 
 		workers = runtime.GOMAXPROCS(0)
 	}
 	s := &Stream{qrels: qrels, o: o, res: res, jobs: make(chan job, 2*workers),
-		done: map[string][]Value{}, errs: map[string]error{}, added: map[string]bool{}}
+		done: map[string]QueryValues{}, errs: map[string]error{}, added: map[string]bool{}}
 	s.pool.New = func() any { return new(trec.ResultBuffer) }
 	for range workers {
 		s.wg.Add(1)
@@ -65,7 +65,7 @@ func (s *Stream) work() {
 	var q query
 	for j := range s.jobs {
 		err := q.prepare(j.id, j.results.Results, s.qrels[j.id], s.o.RelevanceLevel)
-		var vals []Value
+		var vals QueryValues
 		if err == nil {
 			vals = s.res.values(&q)
 		}
@@ -144,7 +144,7 @@ func (s *Stream) Result(runID string) (*Result, error) {
 	slices.Sort(ids)
 	r.Queries = make([]QueryValues, len(ids))
 	for i, id := range ids {
-		r.Queries[i] = QueryValues{ID: id, Values: s.done[id]}
+		r.Queries[i] = s.done[id]
 	}
 	slices.Sort(r.Skipped)
 	r.aggregate()

@@ -70,11 +70,11 @@ func (r *Result) writeJSON(w io.Writer, perQuery bool) error {
 		}
 	}
 	if perQuery {
-		for _, q := range r.Queries {
+		for i, q := range r.Queries {
 			m := map[string]any{}
 			for c, col := range r.Columns {
 				if col.PerQuery {
-					m[col.Name] = jsonValue(col, q.Values[c])
+					m[col.Name] = jsonValue(col, r.Value(i, c))
 				}
 			}
 			doc.Queries = append(doc.Queries, jsonQuery{ID: q.ID, Measures: m})
