@@ -98,11 +98,23 @@ func (f *Fuser) sortTop(rs []Ranked, n int) {
 		insertionSort(rs)
 		return
 	}
+	if n <= guessMax && f.guessTop(rs, n) {
+		return
+	}
 	ks := f.keys[:0]
 	for i, r := range rs {
 		ks = append(ks, keyed{key: orderKey(r.Score), unit: r.Unit, at: int32(i)})
 	}
 	f.keys = ks
+	if n <= guessMax {
+		// Rank a few more than asked for: the last of them is the
+		// next call's guess (guessTop).
+		m := min(len(ks), guessAhead(n))
+		selectTop(ks, m)
+		f.guess = ks[m-1].key
+		f.placeTop(rs, ks[:n])
+		return
+	}
 	selectTop(ks, n)
 	if n <= 64 {
 		f.placeTop(rs, ks[:n])
@@ -112,6 +124,51 @@ func (f *Fuser) sortTop(rs []Ranked, n int) {
 	for i, k := range ks {
 		rs[i] = f.moved[k.at]
 	}
+}
+
+// guessMax is the largest n for which sortTop first tries guessTop.
+const guessMax = 32
+
+// guessAhead is how many entries a call ranks, for a top n, to guess the
+// next call's threshold from: twice as many as asked for, so that a like
+// input (the next query of the same config) clears it with room to spare.
+func guessAhead(n int) int { return 2 * n }
+
+// guessTop is sortTop for a small n when the key f.guess, the
+// guessAhead(n)-th best key of the previous call, is a threshold at least
+// n entries of rs reach: it keeps only the entries at or above it (one
+// pass without branches), ranks them and moves the best n to the front.
+// Every entry below the threshold ranks below every entry kept, so the
+// result is the full ranking's. It reports false, leaving rs as it was,
+// when fewer than n reach the threshold or there is no guess yet; the
+// caller then ranks all of rs. Successive queries of one config fuse
+// alike, so the guess mostly holds and the ranking reads few entries.
+func (f *Fuser) guessTop(rs []Ranked, n int) bool {
+	if f.guess == 0 {
+		return false
+	}
+	if cap(f.keys) < len(rs) {
+		f.keys = make([]keyed, len(rs))
+	}
+	ks := f.keys[:len(rs)]
+	j := 0
+	for i, r := range rs {
+		k := orderKey(r.Score)
+		ks[j] = keyed{key: k, unit: r.Unit, at: int32(i)}
+		j += b2i(k >= f.guess)
+	}
+	if j < n {
+		f.guess = 0 // rank all, which guesses again
+		return false
+	}
+	ks = ks[:j]
+	m := min(j, guessAhead(n))
+	selectTop(ks, m)
+	if m == guessAhead(n) || j == len(rs) {
+		f.guess = ks[m-1].key
+	} // else: keep the guess, which let n through
+	f.placeTop(rs, ks[:n])
+	return true
 }
 
 // placeTop moves the entries of rs that top names (at most 64, in

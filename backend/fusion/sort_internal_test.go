@@ -68,6 +68,52 @@ func TestSortTop(t *testing.T) {
 	}
 }
 
+// TestSortTopGuess ranks many like inputs in turn with one Fuser, as a
+// replayed config ranks its queries: the ones guessTop ranks from the
+// previous call's threshold, and the ones it leaves to the full ranking,
+// come out as slices.SortFunc orders them, and both kinds occur.
+func TestSortTopGuess(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for _, n := range []int{1, 10, 20, guessMax} {
+		var f Fuser
+		guessed, ranked := 0, 0
+		for q := range 300 {
+			rs := hybridUnits(rng, rng.IntN(100))
+			if q%50 == 49 { // now and then one of another kind
+				for i := range rs {
+					rs[i].Score = float64(rng.IntN(4))
+				}
+			}
+			want := slices.Clone(rs)
+			slices.SortFunc(want, func(a, b Ranked) int {
+				if c := cmpScore(a.Score, b.Score); c != 0 {
+					return c
+				}
+				return int(b.Unit) - int(a.Unit)
+			})
+			in := slices.Clone(rs)
+			if f.guessTop(rs, n) {
+				guessed++
+			} else {
+				if !slices.Equal(rs, in) {
+					t.Fatalf("n=%d query %d: guessTop failed and changed its input", n, q)
+				}
+				f.sortTop(rs, n)
+				ranked++
+			}
+			if !samePermutation(rs, in) {
+				t.Fatalf("n=%d query %d: not a permutation of the input", n, q)
+			}
+			if !slices.EqualFunc(rs[:n], want[:n], sameRanked) {
+				t.Fatalf("n=%d query %d: first %d differ:\n got %v\nwant %v", n, q, n, rs[:n], want[:n])
+			}
+		}
+		if guessed == 0 || ranked == 0 {
+			t.Errorf("n=%d: %d queries ranked from a guess, %d in full: want some of each", n, guessed, ranked)
+		}
+	}
+}
+
 // cmpScore orders scores descending with NaN last, independently of before.
 func cmpScore(a, b float64) int {
 	switch an, bn := math.IsNaN(a), math.IsNaN(b); {
@@ -129,18 +175,7 @@ func TestOrderKey(t *testing.T) {
 //	go test -run '^$' -bench SortTop -count 10 ./backend/fusion
 func BenchmarkSortTop(b *testing.B) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	const depth, shared = 100, 30
-	units := 2*depth - shared
-	score := make([]float64, units)
-	for list, first := range []int{0, depth - shared} { // the second list's first 30 units are the first's last
-		for rank, u := range rng.Perm(depth) {
-			score[first+u] += (0.3 + 0.4*float64(list)) / (60 + float64(rank+1))
-		}
-	}
-	in := make([]Ranked, units)
-	for i, u := range rng.Perm(units) { // units are numbered in id order, not by list
-		in[i] = Ranked{Score: score[u], Unit: int32(i)}
-	}
+	in := hybridUnits(rng, 30)
 	for _, n := range []int{10, 20, 100} {
 		b.Run(fmt.Sprintf("units=%d/n=%d", len(in), n), func(b *testing.B) {
 			var f Fuser
@@ -151,4 +186,47 @@ func BenchmarkSortTop(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkSortTopQueries is BenchmarkSortTop over 64 queries in turn,
+// each fusing two lists of 100 that share between 10 and 60 documents:
+// one op ranks one query's best n, as a replayed config ranks its queries.
+//
+//	go test -run '^$' -bench SortTopQueries -count 10 ./backend/fusion
+func BenchmarkSortTopQueries(b *testing.B) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	queries := make([][]Ranked, 64)
+	for q := range queries {
+		queries[q] = hybridUnits(rng, 10+rng.IntN(51))
+	}
+	for _, n := range []int{10, 20, 100} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			var f Fuser
+			rs := make([]Ranked, 0, 200)
+			q := 0
+			for b.Loop() {
+				rs = append(rs[:0], queries[q]...)
+				f.sortTop(rs, n)
+				q = (q + 1) % len(queries)
+			}
+		})
+	}
+}
+
+// hybridUnits returns the units RRF (k = 60, weights 0.3 and 0.7) fuses
+// from two lists of 100 sharing shared documents, in unit order.
+func hybridUnits(rng *rand.Rand, shared int) []Ranked {
+	const depth = 100
+	units := 2*depth - shared
+	score := make([]float64, units)
+	for list, first := range []int{0, depth - shared} { // the second list's first units are the first's last
+		for rank, u := range rng.Perm(depth) {
+			score[first+u] += (0.3 + 0.4*float64(list)) / (60 + float64(rank+1))
+		}
+	}
+	in := make([]Ranked, units)
+	for i, u := range rng.Perm(units) { // units are numbered in id order, not by list
+		in[i] = Ranked{Score: score[u], Unit: int32(i)}
+	}
+	return in
 }
