@@ -29,6 +29,11 @@ type Query struct {
 	judged *metrics.Query // nil without the fast path
 	grade  []int          // per document unit of lists: the grade (0 when unjudged)
 	isJudg []bool         // per document unit: judged
+	// quoted holds every document unit's id quoted as the result key
+	// writes it (appendQuoted), unit u's at quoted[at[u]:at[u+1]]: the
+	// facts append them without quoting per config. Empty without lists.
+	quoted []byte
+	at     []int32
 }
 
 // Replayer fuses one query's prepared candidate lists under a trial's
@@ -79,7 +84,16 @@ func NewReplayer(sc scoring.Scorer, k int) *Replayer {
 // Prepare readies q and its candidate lists for replay.
 func (rp *Replayer) Prepare(q scoring.Query, lists *fusion.Prepared) Query {
 	rq := Query{Q: q, Lists: lists}
-	if rp.fast == nil || lists == nil {
+	if lists == nil {
+		return rq
+	}
+	docIDs := lists.DocIDs(false)
+	rq.at = make([]int32, len(docIDs)+1)
+	for u, d := range docIDs {
+		rq.quoted = appendQuoted(rq.quoted, d)
+		rq.at[u+1] = int32(len(rq.quoted))
+	}
+	if rp.fast == nil {
 		return rq
 	}
 	rq.judged = metrics.NewQuery(metrics.Judgments(q.Judgments), rp.fast.Options())
@@ -414,9 +428,16 @@ func (fb *FactsBuilder) Query(i int) ([]float64, float64) {
 	// A failed query's key line is the same before and after
 	// scoring.MarkQueryErrors: no routing, no top, primary 0.
 	fb.line = appendKeyLine(fb.line[:0], q.ID, r.Routing, r.Error, r.Primary)
-	for _, x := range ranked {
-		fb.line = append(fb.line, ' ')
-		fb.line = appendQuoted(fb.line, docIDs[x.Unit])
+	if fb.s.Passage || c.at == nil {
+		for _, x := range ranked {
+			fb.line = append(fb.line, ' ')
+			fb.line = appendQuoted(fb.line, docIDs[x.Unit])
+		}
+	} else {
+		for _, x := range ranked {
+			fb.line = append(fb.line, ' ')
+			fb.line = append(fb.line, c.quoted[c.at[x.Unit]:c.at[x.Unit+1]]...)
+		}
 	}
 	fb.h.Write(append(fb.line, '\n'))
 	fb.out[i] = r
