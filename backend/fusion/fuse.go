@@ -49,9 +49,11 @@ type Fuser struct {
 	ranked []Ranked
 	keys   []keyed  // sortTop's scratch
 	moved  []Ranked // sortTop's copy of the entries it moves
-	// guess is a key the best few entries of the next sortTop likely
-	// reach (guessTop); 0: none.
-	guess uint64
+	// guess is a score the best few entries of the next sortTop likely
+	// reach (guessTop), when guessed; at is guessTop's scratch.
+	guess   float64
+	guessed bool
+	at      []int32
 }
 
 // FuseInto is Fuse over prepared lists, appending the ranking to dst[:0]

@@ -111,7 +111,7 @@ func (f *Fuser) sortTop(rs []Ranked, n int) {
 		// next call's guess (guessTop).
 		m := min(len(ks), guessAhead(n))
 		selectTop(ks, m)
-		f.guess = ks[m-1].key
+		f.guess, f.guessed = rs[ks[m-1].at].Score, true
 		f.placeTop(rs, ks[:n])
 		return
 	}
@@ -129,44 +129,52 @@ func (f *Fuser) sortTop(rs []Ranked, n int) {
 // guessMax is the largest n for which sortTop first tries guessTop.
 const guessMax = 32
 
-// guessAhead is how many entries a call ranks, for a top n, to guess the
-// next call's threshold from: twice as many as asked for, so that a like
-// input (the next query of the same config) clears it with room to spare.
+// guessAhead is the rank whose score a call takes as the next call's
+// guess, for a top n: twice as deep as asked for, so that a like input
+// (the next query of the same config) clears it with room to spare.
 func guessAhead(n int) int { return 2 * n }
 
-// guessTop is sortTop for a small n when the key f.guess, the
-// guessAhead(n)-th best key of the previous call, is a threshold at least
-// n entries of rs reach: it keeps only the entries at or above it (one
-// pass without branches), ranks them and moves the best n to the front.
-// Every entry below the threshold ranks below every entry kept, so the
-// result is the full ranking's. It reports false, leaving rs as it was,
-// when fewer than n reach the threshold or there is no guess yet; the
-// caller then ranks all of rs. Successive queries of one config fuse
-// alike, so the guess mostly holds and the ranking reads few entries.
+// guessTop is sortTop for a small n when f.guess, a score guessed from
+// an earlier call (the guessAhead(n)-th best of the last full ranking),
+// is a threshold at least n entries of rs reach: it keeps only the
+// entries scoring at or above it (one pass without branches), ranks them
+// and moves the best n to the front. Every entry below the threshold (or
+// NaN) ranks below every entry kept, so the result is the full
+// ranking's. When more than twice guessAhead(n) entries reach the guess
+// it is raised to the guessAhead(n)-th best of them. It reports false,
+// leaving rs as it was, when fewer than n reach the threshold or there is
+// no guess yet; the caller then ranks all of rs and guesses again.
+// Successive queries of one config fuse alike, so the guess mostly holds
+// and the ranking reads few entries.
 func (f *Fuser) guessTop(rs []Ranked, n int) bool {
-	if f.guess == 0 {
+	if !f.guessed {
 		return false
 	}
-	if cap(f.keys) < len(rs) {
-		f.keys = make([]keyed, len(rs))
+	g := f.guess
+	if cap(f.at) < len(rs) {
+		f.at = make([]int32, len(rs))
 	}
-	ks := f.keys[:len(rs)]
+	at := f.at[:len(rs)]
 	j := 0
 	for i, r := range rs {
-		k := orderKey(r.Score)
-		ks[j] = keyed{key: k, unit: r.Unit, at: int32(i)}
-		j += b2i(k >= f.guess)
+		at[j] = int32(i)
+		j += b2i(r.Score >= g)
 	}
 	if j < n {
-		f.guess = 0 // rank all, which guesses again
+		f.guessed = false // rank all, which guesses again
 		return false
 	}
-	ks = ks[:j]
-	m := min(j, guessAhead(n))
-	selectTop(ks, m)
-	if m == guessAhead(n) || j == len(rs) {
-		f.guess = ks[m-1].key
-	} // else: keep the guess, which let n through
+	ks := f.keys[:0]
+	for _, i := range at[:j] {
+		ks = append(ks, keyed{key: orderKey(rs[i].Score), unit: rs[i].Unit, at: i})
+	}
+	f.keys = ks
+	if m := guessAhead(n); j > 2*m { // many reach the guess: raise it
+		selectTop(ks, m)
+		f.guess = rs[ks[m-1].at].Score
+	} else { // keep it
+		selectTop(ks, n)
+	}
 	f.placeTop(rs, ks[:n])
 	return true
 }
