@@ -67,7 +67,7 @@ func Derivations() int64 { return replay.Derivations() }
 // judged-only values (JudgedOnlyMetrics of sc) under judgments.
 func ReplayedFacts(run *runs.Run, t runs.TrialRecord, judgments scoring.Judgments, sc scoring.Scorer) ([]runs.QueryResult, string, map[string]float64, error) {
 	rf, err := replay.Of(run).Facts(t, judgments, sc, scoring.JudgedOnlyMetrics(sc.Metrics()))
-	return rf.Results, rf.Key, rf.Judged, err
+	return rf.WithScores(), rf.Key, rf.Judged, err
 }
 
 // FactsDerived is how many replayed trials' statistics facts were derived

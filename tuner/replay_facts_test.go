@@ -2,6 +2,7 @@ package tuner_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"maps"
 	"path/filepath"
@@ -128,8 +129,17 @@ func (f engineFactory) Open(string, io.Writer) (backend.Backend, error) { return
 // records — the paired tests, intervals and judged-only values equal, and
 // trials whose results repeat another's marked so (bm25 alone at two k,
 // both replayed; the baseline's twin, replayed, and the baseline, verified
-// live: a key made in the replay equals one made of live results).
+// live: a key made in the replay equals one made of live results); with
+// no metric compared besides the primary score and with one (the replay
+// keeps the other metrics' values in a slab, put back into per-query
+// scores only for a comparison that reads them).
 func TestRunTakesTheReplaysFacts(t *testing.T) {
+	for _, metrics := range [][]string{nil, {"NDCG@10"}} {
+		t.Run(fmt.Sprintf("metrics=%v", metrics), func(t *testing.T) { runTakesTheReplaysFacts(t, metrics) })
+	}
+}
+
+func runTakesTheReplaysFacts(t *testing.T, metrics []string) {
 	qs, corpus := demoQueries(t)
 	b := newEngineBackend(t, corpus)
 	trials := append(fiveFusionTrials(),
@@ -146,7 +156,7 @@ func TestRunTakesTheReplaysFacts(t *testing.T) {
 	c := tuner.Config{
 		Store: store, Manifest: runs.Manifest{Tool: "test", Backend: "engine"},
 		Trials: trials, Queries: qs, Dataset: "demo", Scorer: demoScorer(t), Eval: pass.EvalOptions{Concurrency: 2},
-		Backend: engineFactory{b}, Stats: analysis.StatsOptions{Seed: 7},
+		Backend: engineFactory{b}, Stats: analysis.StatsOptions{Seed: 7, Metrics: metrics},
 		Replay: &tuner.ReplayOptions{Mode: tuner.ModeReplay, Resolve: b.Resolve, Verify: 1},
 	}
 	before := tuner.FactsDerived()

@@ -72,6 +72,9 @@ type resultFacts struct {
 	rec    runs.TrialRecord
 	key    string
 	judged map[string]float64 // nil: no judged-only metrics
+	// noScores: the results p holds of the trial carry the primary
+	// score only (no Scores), all p's comparisons read.
+	noScores bool
 }
 
 type pairKey struct {
@@ -207,7 +210,8 @@ func (p *Prestats) takeOffered(t runs.TrialRecord) (replay.Facts, bool) {
 // results returns the per-query scores of trial t, read or derived once
 // however many computations ask. A replayed trial's result key and
 // judged-only values (with withFacts) are made in the same derivation, or
-// taken with its scores as its replay offered them.
+// taken with its scores as its replay offered them; its results then
+// carry the other metrics' Scores only when p compares any (o.Metrics).
 func (p *Prestats) results(t runs.TrialRecord) ([]runs.QueryResult, error) {
 	return p.tr.getWith(t.Index, func() ([]runs.QueryResult, error) {
 		if t.Replay == nil || p.scorer == nil {
@@ -220,10 +224,14 @@ func (p *Prestats) results(t runs.TrialRecord) ([]runs.QueryResult, error) {
 				return nil, err
 			}
 		}
+		res := rf.Results
+		if len(p.o.Metrics) > 0 {
+			res = rf.WithScores()
+		}
 		p.mu.Lock()
-		p.facts[t.Index] = resultFacts{rec: t, key: rf.Key, judged: rf.Judged}
+		p.facts[t.Index] = resultFacts{rec: t, key: rf.Key, judged: rf.Judged, noScores: len(p.o.Metrics) == 0}
 		p.mu.Unlock()
-		return rf.Results, nil
+		return res, nil
 	})
 }
 
@@ -263,8 +271,9 @@ func (p *Prestats) factsFor(rec runs.TrialRecord) (resultFacts, bool) {
 
 // seed gives tr the per-query scores p read of every trial whose record
 // is still the one p read them under (records by index): a replayed
-// trial's are not derived again.
-func (p *Prestats) seed(tr *trialResults, records map[int]runs.TrialRecord) {
+// trial's are not derived again. With metrics (compared besides the
+// primary score) it leaves out the results p holds without Scores.
+func (p *Prestats) seed(tr *trialResults, records map[int]runs.TrialRecord, metrics []string) {
 	if p == nil || p.tr.run != tr.run {
 		return
 	}
@@ -273,6 +282,9 @@ func (p *Prestats) seed(tr *trialResults, records map[int]runs.TrialRecord) {
 	p.tr.mu.Lock()
 	defer p.tr.mu.Unlock()
 	for i, res := range p.tr.cache {
+		if len(metrics) > 0 && p.facts[i].noScores {
+			continue
+		}
 		if rec, ok := records[i]; ok && reflect.DeepEqual(rec, p.recs[i]) {
 			tr.cache[i] = res
 		}

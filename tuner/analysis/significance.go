@@ -386,7 +386,7 @@ func ComputedAfter() int64 { return computedAfter.Load() }
 func SignificanceFrom(ctx context.Context, run *runs.Run, lb *runs.Leaderboard, o StatsOptions, pre *Prestats, records map[int]runs.TrialRecord) error {
 	o = o.WithDefaults()
 	tr := newTrialResults(run)
-	pre.seed(tr, records)
+	pre.seed(tr, records, o.Metrics)
 	defer func() { computedAfter.Add(tr.fetched.Load()) }()
 	warn := map[string]bool{}
 	for _, w := range lb.Warnings {

@@ -354,14 +354,42 @@ func LegDepth(s fusion.Settings, k int) fusion.Settings {
 }
 
 // Facts are what the statistics need of one replayed trial, made in
-// one fusion of each query: its per-query scores without top hits or
-// labels (Results without hits), the result key of its results with their
-// hits (resultKey) and, with judged-only metrics, their judged-only values
+// one fusion of each query: its per-query results without top hits or
+// labels (Results without hits) and their metric values in one slab
+// (Names, Values), the result key of its results with their hits
+// (resultKey) and, with judged-only metrics, their judged-only values
 // (judgedOnlyOf).
 type Facts struct {
+	// Results hold each query's primary score, routing and error, but
+	// no Scores for the queries answered: their values are in Values
+	// (WithScores puts them back).
 	Results []runs.QueryResult
-	Key     string
-	Judged  map[string]float64 // nil without judged-only metrics
+	// Names are the metrics of Values (the scorer's, in its order);
+	// Values holds every query's values of them, query by query: query
+	// i's at Values[i*len(Names) : (i+1)*len(Names)], zeros for a
+	// failed query.
+	Names  []string
+	Values []float64
+	Key    string
+	Judged map[string]float64 // nil without judged-only metrics
+}
+
+// WithScores returns a copy of f.Results with each answered query's
+// Scores filled from Values, as the trial's per-query results hold them
+// (runs.Run.QueryScores).
+func (f Facts) WithScores() []runs.QueryResult {
+	out := slices.Clone(f.Results)
+	n := len(f.Names)
+	for i := range out {
+		if out[i].Error != "" {
+			continue
+		}
+		out[i].Scores = make(map[string]float64, n)
+		for j, name := range f.Names {
+			out[i].Scores[name] = f.Values[i*n+j]
+		}
+	}
+	return out
 }
 
 // facts fuses and scores every query under s once and returns what
@@ -388,6 +416,7 @@ type FactsBuilder struct {
 	judgments scoring.Judgments
 	jf        *judgedFacts
 	out       []runs.QueryResult
+	vals      []float64 // Facts.Values
 	h         hash.Hash
 	line      []byte
 }
@@ -397,7 +426,7 @@ type FactsBuilder struct {
 func (col *Collection) NewFacts(rp *Replayer, s fusion.Settings, judgments scoring.Judgments, sc scoring.Scorer, judgedOnly []string) *FactsBuilder {
 	s = LegDepth(s, rp.k)
 	return &FactsBuilder{col: col, rp: rp, s: s, judgments: judgments, jf: newJudgedFacts(col, rp, s, sc, judgedOnly),
-		out: make([]runs.QueryResult, len(col.Queries)), h: sha256.New()}
+		out: make([]runs.QueryResult, len(col.Queries)), vals: make([]float64, len(col.Queries)*len(rp.Names)), h: sha256.New()}
 }
 
 // Query fuses and scores Query i and records its facts. It returns the
@@ -418,10 +447,7 @@ func (fb *FactsBuilder) Query(i int) ([]float64, float64) {
 	} else {
 		ranked, vals, r.Primary = fb.rp.rankTop(&c.Query, fb.s)
 		r.Routing = fb.rp.Routing()
-		r.Scores = make(map[string]float64, len(vals))
-		for j, name := range fb.rp.Names {
-			r.Scores[name] = vals[j]
-		}
+		copy(fb.vals[i*len(fb.rp.Names):], vals)
 		fb.jf.query(i, &c.Query, fb.judgments[q.ID], ranked)
 		docIDs = c.Lists.DocIDs(fb.s.Passage)
 	}
@@ -448,7 +474,8 @@ func (fb *FactsBuilder) Query(i int) ([]float64, float64) {
 // returns the facts of every query made.
 func (fb *FactsBuilder) Done(policy string) Facts {
 	scoring.MarkQueryErrors(fb.out, policy)
-	return Facts{Results: fb.out, Key: hex.EncodeToString(fb.h.Sum(nil)), Judged: fb.jf.values(fb.out, fb.judgments)}
+	return Facts{Results: fb.out, Names: fb.rp.Names, Values: fb.vals, Key: hex.EncodeToString(fb.h.Sum(nil)),
+		Judged: fb.jf.values(fb.out, fb.judgments)}
 }
 
 // rankTop ranks one query of a replayed trial under s (LegDepth applied)
