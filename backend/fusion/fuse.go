@@ -54,6 +54,8 @@ type Fuser struct {
 	guess   float64
 	guessed bool
 	at      []int32
+	rrf     []rrfTerms // per list: its RRF terms (rrfTerms)
+
 }
 
 // FuseInto is Fuse over prepared lists, appending the ranking to dst[:0]
@@ -127,8 +129,9 @@ func (f *Fuser) scoreInto(dst []Ranked, pl *Prepared, p Params, passage bool, fl
 		}
 		switch p.Method {
 		case RRF:
+			t := f.rrfTerms(r, w, p.K, len(es))
 			for i, e := range es {
-				f.score[e.unit] += w / (p.K + float64(i+1))
+				f.score[e.unit] += t[i]
 				f.count[e.unit]++
 			}
 			continue
@@ -161,6 +164,30 @@ func (f *Fuser) scoreInto(dst []Ranked, pl *Prepared, p Params, passage bool, fl
 		dst = append(dst, Ranked{Score: s, Unit: int32(u)})
 	}
 	return dst
+}
+
+// rrfTerms returns the RRF terms w / (k + rank) of ranks 1 to n of list
+// r, computed once for as long as the list's weight and k stay (the
+// replay fuses every query under one config in turn): the same values,
+// without a division per entry.
+func (f *Fuser) rrfTerms(r int, w, k float64, n int) []float64 {
+	if r >= len(f.rrf) {
+		f.rrf = append(f.rrf, make([]rrfTerms, r+1-len(f.rrf))...)
+	}
+	t := &f.rrf[r]
+	if t.w != w || t.k != k { // a NaN never matches: computed anew
+		t.w, t.k, t.terms = w, k, t.terms[:0]
+	}
+	for i := len(t.terms); i < n; i++ {
+		t.terms = append(t.terms, w/(k+float64(i+1)))
+	}
+	return t.terms[:n]
+}
+
+// rrfTerms are the terms of one list under one weight and k.
+type rrfTerms struct {
+	w, k  float64
+	terms []float64
 }
 
 // floorCut returns the position of the first entry scoring below floor

@@ -42,8 +42,10 @@ func paramGrid() []fusion.Params {
 		for _, n := range fusion.Normalizations {
 			for _, depth := range []int{0, 7, 40} {
 				for _, w := range []float64{0, 0.3, 1} {
-					ps = append(ps, fusion.Params{Method: m, Normalization: n, Depth: depth, K: 20,
-						Weights: map[string]float64{"dense": w}})
+					for _, k := range []float64{20, 60} {
+						ps = append(ps, fusion.Params{Method: m, Normalization: n, Depth: depth, K: k,
+							Weights: map[string]float64{"dense": w}})
+					}
 				}
 			}
 		}
@@ -51,8 +53,9 @@ func paramGrid() []fusion.Params {
 	return ps
 }
 
-// TestFuserMatchesFuse checks that one Fuser reused across params, modes
-// and list sets ranks bit-for-bit like a fresh Fuse, and that FuseTopInto
+// TestFuserMatchesFuse checks that one Fuser reused across params (RRF
+// weights, k and depths changing from one call to the next), modes and
+// list sets ranks bit-for-bit like a fresh Fuse, and that FuseTopInto
 // is the prefix of the full ranking.
 func TestFuserMatchesFuse(t *testing.T) {
 	var f fusion.Fuser
