@@ -29,6 +29,8 @@ type Query struct {
 	judged *metrics.Query // nil without the fast path
 	grade  []int          // per document unit of lists: the grade (0 when unjudged)
 	isJudg []bool         // per document unit: judged
+	// judgedUnits is how many document units are judged.
+	judgedUnits int
 	// quoted holds every document unit's id quoted as the result key
 	// writes it (appendQuoted), unit u's at quoted[at[u]:at[u+1]]: the
 	// facts append them without quoting per config. Empty without lists.
@@ -103,6 +105,9 @@ func (rp *Replayer) Prepare(q scoring.Query, lists *fusion.Prepared) Query {
 	for u, d := range docs {
 		g, ok := q.Judgments[d]
 		rq.grade[u], rq.isJudg[u] = max(g, 0), ok
+		if ok {
+			rq.judgedUnits++
+		}
 	}
 	return rq
 }
@@ -218,19 +223,32 @@ func (rp *Replayer) scoreByRank(rq *Query, s fusion.Settings, top int) (vals []f
 	fs := s
 	rp.all = rp.f.ScoreSettingsInto(rp.all, rq.Lists, s) // s.Passage is false
 	kept, judged := 0, 0                                 // units at or above min_score; judged among them
-	for _, r := range rp.all {
-		if r.Score != r.Score {
+	if fs.MinScore == nil && rq.judgedUnits <= maxRankedJudged {
+		// Every unit is kept, and however many of them are judged
+		// they are few enough: only NaN is to be ruled out.
+		nan := 0
+		for _, r := range rp.all {
+			nan |= b2i(r.Score != r.Score)
+		}
+		if nan != 0 {
 			return nil, 0, false
 		}
-		if !fs.Below(r.Score) { // r.Score is not NaN
-			kept++
-			if rq.isJudg[r.Unit] {
-				judged++
+		kept = len(rp.all)
+	} else {
+		for _, r := range rp.all {
+			if r.Score != r.Score {
+				return nil, 0, false
+			}
+			if !fs.Below(r.Score) { // r.Score is not NaN
+				kept++
+				if rq.isJudg[r.Unit] {
+					judged++
+				}
 			}
 		}
-	}
-	if judged > maxRankedJudged {
-		return nil, 0, false
+		if judged > maxRankedJudged {
+			return nil, 0, false
+		}
 	}
 	n := min(rp.Cut(false, 0), kept)
 	rp.grades, rp.judged = slices.Grow(rp.grades[:0], n)[:n], slices.Grow(rp.judged[:0], n)[:n]
@@ -256,10 +274,8 @@ func (rp *Replayer) scoreByRank(rq *Query, s fusion.Settings, top int) (vals []f
 			continue
 		}
 		rank := 0
-		for _, v := range rp.all {
-			if v.Before(u) {
-				rank++
-			}
+		for _, v := range rp.all { // v.Before(u) without branches: no score is NaN
+			rank += b2i(v.Score > u.Score) | b2i(v.Score == u.Score)&b2i(v.Unit > u.Unit)
 		}
 		if rank < n {
 			rp.grades[rank], rp.judged[rank] = rq.grade[u.Unit], true
@@ -435,8 +451,9 @@ func (col *Collection) NewFacts(rp *Replayer, s fusion.Settings, judgments scori
 // Query's routing. A failed Query records its error and returns nil.
 func (fb *FactsBuilder) Query(i int) ([]float64, float64) {
 	c := &fb.col.Queries[i]
-	q := c.Q
-	r := runs.QueryResult{QueryID: q.ID, Category: q.Category, Expected: q.ExpectedRouting, RequestID: c.RequestID,
+	q := &c.Q
+	r := &fb.out[i] // filled in place: a QueryResult is large to copy
+	*r = runs.QueryResult{QueryID: q.ID, Category: q.Category, Expected: q.ExpectedRouting, RequestID: c.RequestID,
 		Unjudged: len(q.Judgments) == 0}
 	var ranked []fusion.Ranked
 	var vals []float64
@@ -466,7 +483,6 @@ func (fb *FactsBuilder) Query(i int) ([]float64, float64) {
 		}
 	}
 	fb.h.Write(append(fb.line, '\n'))
-	fb.out[i] = r
 	return vals, r.Primary
 }
 
@@ -647,4 +663,12 @@ func appendQuoted(b []byte, s string) []byte {
 	b = append(b, '"')
 	b = append(b, s...)
 	return append(b, '"')
+}
+
+// b2i is 1 for true, 0 for false, compiled to a flag set, not a branch.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
