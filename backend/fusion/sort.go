@@ -98,23 +98,11 @@ func (f *Fuser) sortTop(rs []Ranked, n int) {
 		insertionSort(rs)
 		return
 	}
-	if n <= guessMax && f.guessTop(rs, n) {
-		return
-	}
-	ks := f.keys[:0]
-	for i, r := range rs {
-		ks = append(ks, keyed{key: orderKey(r.Score), unit: r.Unit, at: int32(i)})
-	}
-	f.keys = ks
 	if n <= guessMax {
-		// Rank a few more than asked for: the last of them is the
-		// next call's guess (guessTop).
-		m := min(len(ks), guessAhead(n))
-		selectTop(ks, m)
-		f.guess, f.guessed = rs[ks[m-1].at].Score, true
-		f.placeTop(rs, ks[:n])
+		f.placeTop(rs, f.fewTop(rs, n))
 		return
 	}
+	ks := f.keyAll(rs)
 	selectTop(ks, n)
 	if n <= 64 {
 		f.placeTop(rs, ks[:n])
@@ -124,6 +112,54 @@ func (f *Fuser) sortTop(rs []Ranked, n int) {
 	for i, k := range ks {
 		rs[i] = f.moved[k.at]
 	}
+}
+
+// TopInto appends the best n entries of rs (all when n < 0 or n >=
+// len(rs)) to dst[:0] in ranking order (Ranked.Before) and returns it,
+// leaving rs as it is: SortTop for a caller that reads the rest of rs in
+// its own order.
+func (f *Fuser) TopInto(dst, rs []Ranked, n int) []Ranked {
+	if n < 0 || n > len(rs) {
+		n = len(rs)
+	}
+	dst = dst[:0]
+	if n == 0 {
+		return dst
+	}
+	if n > guessMax || len(rs) <= insertionMax {
+		dst = append(dst, rs...)
+		f.sortTop(dst, n)
+		return dst[:n]
+	}
+	for _, k := range f.fewTop(rs, n) {
+		dst = append(dst, rs[k.at])
+	}
+	return dst
+}
+
+// keyAll returns keyed copies of every entry of rs (f's scratch).
+func (f *Fuser) keyAll(rs []Ranked) []keyed {
+	ks := f.keys[:0]
+	for i, r := range rs {
+		ks = append(ks, keyed{key: orderKey(r.Score), unit: r.Unit, at: int32(i)})
+	}
+	f.keys = ks
+	return ks
+}
+
+// fewTop returns the keyed copies of the best n entries of rs in ranking
+// order (n <= guessMax, len(rs) > insertionMax): from those reaching
+// the guessed threshold (guessTop), else from all of them, ranking a few
+// more than asked for so that the last is the next call's guess.
+func (f *Fuser) fewTop(rs []Ranked, n int) []keyed {
+	if ks := f.guessTop(rs, n); ks != nil {
+		return ks
+	}
+	ks := f.keyAll(rs)
+	m := min(len(ks), guessAhead(n))
+	selectTop(ks, m)
+	f.guess, f.guessed = rs[ks[m-1].at].Score, true
+	return ks[:n]
 }
 
 // guessMax is the largest n for which sortTop first tries guessTop.
@@ -138,17 +174,17 @@ func guessAhead(n int) int { return 2 * n }
 // an earlier call (the guessAhead(n)-th best of the last full ranking),
 // is a threshold at least n entries of rs reach: it keeps only the
 // entries scoring at or above it (one pass without branches), ranks them
-// and moves the best n to the front. Every entry below the threshold (or
+// and returns the keyed copies of the best n in order. Every entry below the threshold (or
 // NaN) ranks below every entry kept, so the result is the full
 // ranking's. When more than twice guessAhead(n) entries reach the guess
-// it is raised to the guessAhead(n)-th best of them. It reports false,
-// leaving rs as it was, when fewer than n reach the threshold or there is
-// no guess yet; the caller then ranks all of rs and guesses again.
+// it is raised to the guessAhead(n)-th best of them. It returns nil when
+// fewer than n reach the threshold or there is no guess yet; the caller
+// then ranks all of rs and guesses again.
 // Successive queries of one config fuse alike, so the guess mostly holds
 // and the ranking reads few entries.
-func (f *Fuser) guessTop(rs []Ranked, n int) bool {
+func (f *Fuser) guessTop(rs []Ranked, n int) []keyed {
 	if !f.guessed {
-		return false
+		return nil
 	}
 	g := f.guess
 	if cap(f.at) < len(rs) {
@@ -162,7 +198,7 @@ func (f *Fuser) guessTop(rs []Ranked, n int) bool {
 	}
 	if j < n {
 		f.guessed = false // rank all, which guesses again
-		return false
+		return nil
 	}
 	ks := f.keys[:0]
 	for _, i := range at[:j] {
@@ -175,8 +211,7 @@ func (f *Fuser) guessTop(rs []Ranked, n int) bool {
 	} else { // keep it
 		selectTop(ks, n)
 	}
-	f.placeTop(rs, ks[:n])
-	return true
+	return ks[:n]
 }
 
 // placeTop moves the entries of rs that top names (at most 64, in

@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// TestSortTop compares sortTop with slices.SortFunc on random inputs of
+// TestSortTop compares sortTop and TopInto with slices.SortFunc on random inputs of
 // many sizes, including heavy score ties, zeros of both signs (equal
 // scores), already sorted input and patterns that unbalance a median of
 // three; the whole slice stays a permutation of the input, every entry
@@ -34,7 +34,7 @@ func TestSortTop(t *testing.T) {
 		{"organ pipe", func(i, n int) float64 { return float64(min(i, n-i)) }},
 		{"sawtooth", func(i, _ int) float64 { return float64(i % 7) }},
 	}
-	var f Fuser
+	var f, g Fuser // g: TopInto's
 	for _, sh := range shapes {
 		for _, size := range []int{0, 1, 2, 5, 16, 17, 40, 130, 500, 3000} {
 			for _, n := range []int{-1, 0, 1, 10, 20, 50, 64, 65, size} {
@@ -51,13 +51,20 @@ func TestSortTop(t *testing.T) {
 						return int(b.Unit) - int(a.Unit) // the tie rule: higher unit (id) first
 					})
 					in := slices.Clone(rs)
-					f.sortTop(rs, n)
-					if !samePermutation(rs, in) {
-						t.Fatalf("not a permutation of the input:\n got %v\n  in %v", rs, in)
-					}
 					k := n
 					if k < 0 || k > size {
 						k = size
+					}
+					top := g.TopInto(nil, rs, n)
+					if !slices.EqualFunc(rs, in, sameRanked) {
+						t.Fatalf("TopInto changed its input:\n got %v\n  in %v", rs, in)
+					}
+					if !slices.EqualFunc(top, want[:k], sameRanked) {
+						t.Errorf("TopInto: %v, want the first %d %v", top, k, want[:k])
+					}
+					f.sortTop(rs, n)
+					if !samePermutation(rs, in) {
+						t.Fatalf("not a permutation of the input:\n got %v\n  in %v", rs, in)
 					}
 					if !slices.EqualFunc(rs[:k], want[:k], sameRanked) {
 						t.Errorf("first %d differ:\n got %v\nwant %v", k, rs[:k], want[:k])
@@ -92,7 +99,8 @@ func TestSortTopGuess(t *testing.T) {
 				return int(b.Unit) - int(a.Unit)
 			})
 			in := slices.Clone(rs)
-			if f.guessTop(rs, n) {
+			if ks := f.guessTop(rs, n); ks != nil {
+				f.placeTop(rs, ks)
 				guessed++
 			} else {
 				if !slices.Equal(rs, in) {

@@ -56,6 +56,7 @@ type Replayer struct {
 	// count is how many hits the last ranking returned (routing).
 	count  int
 	all    []fusion.Ranked // every fused unit, unsorted (scoreByRank)
+	best   []fusion.Ranked // the best of all, in order (scoreByRank's top)
 	ids    []string
 	grades []int
 	judged []bool
@@ -216,9 +217,10 @@ const maxRankedJudged = 16
 // ranking. ok is false (sort instead) with a NaN score or many judged
 // documents in the lists.
 //
-// With top > 0 the best top units are ranked first (fusion.Fuser.SortTop,
-// at most the units kept), and a judged unit among them takes its place
-// there; only the judged units past them are placed by counting.
+// With top > 0 the best top units are ranked (fusion.Fuser.TopInto, at
+// most the units kept, into rp.best), and a judged unit among them takes
+// its place there; only the judged units past them are placed by
+// counting.
 func (rp *Replayer) scoreByRank(rq *Query, s fusion.Settings, top int) (vals []float64, primary float64, ok bool) {
 	fs := s
 	rp.all = rp.f.ScoreSettingsInto(rp.all, rq.Lists, s) // s.Passage is false
@@ -254,23 +256,26 @@ func (rp *Replayer) scoreByRank(rq *Query, s fusion.Settings, top int) (vals []f
 	rp.grades, rp.judged = slices.Grow(rp.grades[:0], n)[:n], slices.Grow(rp.judged[:0], n)[:n]
 	clear(rp.grades)
 	clear(rp.judged)
+	rp.best = rp.best[:0]
 	rest := rp.all
 	if top > 0 {
 		// The best kept units are the ones at or above min_score.
 		top = min(top, kept)
-		rp.f.SortTop(rp.all, top)
-		for rank, u := range rp.all[:min(top, n)] {
+		rp.best = rp.f.TopInto(rp.best, rp.all, top)
+		for rank, u := range rp.best[:min(top, n)] {
 			if rq.isJudg[u.Unit] {
 				rp.grades[rank], rp.judged[rank] = rq.grade[u.Unit], true
 			}
 		}
-		rest = rp.all[top:]
 		if top >= n { // every unit past them ranks at n or below
 			rest = nil
 		}
 	}
 	for _, u := range rest {
 		if !rq.isJudg[u.Unit] || fs.Below(u.Score) {
+			continue
+		}
+		if len(rp.best) > 0 && !rp.best[len(rp.best)-1].Before(u) { // among the best, placed
 			continue
 		}
 		rank := 0
@@ -511,11 +516,10 @@ func (rp *Replayer) rankTop(rq *Query, s fusion.Settings) ([]fusion.Ranked, []fl
 	if rp.fast != nil && !s.Passage && s.Formula == fusion.FormulaOwn {
 		n := min(rp.Cut(false, scoring.TopRecorded), scoring.TopRecorded)
 		if vals, primary, ok := rp.scoreByRank(rq, s, n); ok {
-			// rp.all holds every unit scored (no NaN), its best n
-			// first: cut at min_score, they are the first n of the
-			// ranking HitsInto gives, since the order is total.
-			// rp.count is already every kept unit.
-			return s.Cut(rp.all[:min(n, len(rp.all))]), vals, primary
+			// rp.best holds the best n units kept (no NaN): they are
+			// the first n of the ranking HitsInto gives, since the
+			// order is total. rp.count is already every kept unit.
+			return rp.best, vals, primary
 		}
 	}
 	ranked := rp.Rank(rq.Lists, s, rp.Cut(s.Passage, scoring.TopRecorded))
