@@ -166,9 +166,10 @@ func (f *Fuser) fewTop(rs []Ranked, n int) []keyed {
 const guessMax = 32
 
 // guessAhead is the rank whose score a call takes as the next call's
-// guess, for a top n: twice as deep as asked for, so that a like input
-// (the next query of the same config) clears it with room to spare.
-func guessAhead(n int) int { return 2 * n }
+// guess, for a top n: half as deep again as asked for, so that a like
+// input (the next query of the same config) clears it with room to
+// spare, and few more entries than asked for reach it.
+func guessAhead(n int) int { return n + n/2 }
 
 // guessTop is sortTop for a small n when f.guess, a score guessed from
 // an earlier call (the guessAhead(n)-th best of the last full ranking),
