@@ -457,9 +457,11 @@ func (col *Collection) NewFacts(rp *Replayer, s fusion.Settings, judgments scori
 func (fb *FactsBuilder) Query(i int) ([]float64, float64) {
 	c := &fb.col.Queries[i]
 	q := &c.Q
-	r := &fb.out[i] // filled in place: a QueryResult is large to copy
-	*r = runs.QueryResult{QueryID: q.ID, Category: q.Category, Expected: q.ExpectedRouting, RequestID: c.RequestID,
-		Unjudged: len(q.Judgments) == 0}
+	// Filled in place, field by field (fb.out is zeroed and each query
+	// made once): a QueryResult is large to copy.
+	r := &fb.out[i]
+	r.QueryID, r.Category, r.Expected, r.RequestID = q.ID, q.Category, q.ExpectedRouting, c.RequestID
+	r.Unjudged = len(q.Judgments) == 0
 	var ranked []fusion.Ranked
 	var vals []float64
 	var docIDs []string
