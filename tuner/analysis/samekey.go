@@ -1,8 +1,6 @@
 package analysis
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"strconv"
@@ -10,6 +8,7 @@ import (
 	"github.com/fusiontune/fusiontune/internal/parallel"
 
 	"github.com/fusiontune/fusiontune/runs"
+	"github.com/fusiontune/fusiontune/tuner/replay"
 )
 
 // ResultKeys keys every successful trial's per-query results for
@@ -52,13 +51,13 @@ func ResultKeys(run *runs.Run, trials []runs.TrialRecord, pre *Prestats) (map[st
 
 // ResultKey is resultKeys' key of one trial's results.
 func ResultKey(results []runs.QueryResult) string {
-	h := sha256.New()
+	h := replay.NewKeyHash()
 	var line []byte
 	for _, r := range results {
 		line = resultKeyLine(line[:0], r)
 		h.Write(line)
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	return h.Key()
 }
 
 // resultKeyLine appends one result's line of resultKey's hash to b: its

@@ -1,9 +1,6 @@
 package replay
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"hash"
 	"maps"
 	"reflect"
 	"slices"
@@ -438,7 +435,7 @@ type FactsBuilder struct {
 	jf        *judgedFacts
 	out       []runs.QueryResult
 	vals      []float64 // Facts.Values
-	h         hash.Hash
+	h         *KeyHash
 	line      []byte
 }
 
@@ -447,7 +444,7 @@ type FactsBuilder struct {
 func (col *Collection) NewFacts(rp *Replayer, s fusion.Settings, judgments scoring.Judgments, sc scoring.Scorer, judgedOnly []string) *FactsBuilder {
 	s = LegDepth(s, rp.k)
 	return &FactsBuilder{col: col, rp: rp, s: s, judgments: judgments, jf: newJudgedFacts(col, rp, s, sc, judgedOnly),
-		out: make([]runs.QueryResult, len(col.Queries)), vals: make([]float64, len(col.Queries)*len(rp.Names)), h: sha256.New()}
+		out: make([]runs.QueryResult, len(col.Queries)), vals: make([]float64, len(col.Queries)*len(rp.Names)), h: NewKeyHash()}
 }
 
 // Query fuses and scores Query i and records its facts. It returns the
@@ -497,7 +494,7 @@ func (fb *FactsBuilder) Query(i int) ([]float64, float64) {
 // returns the facts of every query made.
 func (fb *FactsBuilder) Done(policy string) Facts {
 	scoring.MarkQueryErrors(fb.out, policy)
-	return Facts{Results: fb.out, Names: fb.rp.Names, Values: fb.vals, Key: hex.EncodeToString(fb.h.Sum(nil)),
+	return Facts{Results: fb.out, Names: fb.rp.Names, Values: fb.vals, Key: fb.h.Key(),
 		Judged: fb.jf.values(fb.out, fb.judgments)}
 }
 
