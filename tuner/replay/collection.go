@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"reflect"
 	"sync"
 
 	"github.com/fusiontune/fusiontune/backend"
@@ -28,6 +29,28 @@ type Collection struct {
 	// background (nil when file is ""), which Stored does too.
 	Stored func() error
 	write  func()
+
+	// jmu guards jof and jrows: the judgments of each query under jof,
+	// in query order (judgmentRows).
+	jmu   sync.Mutex
+	jof   scoring.Judgments
+	jrows []map[string]int
+}
+
+// judgmentRows returns judgments[q.ID] of each of col's queries q, in
+// query order, looked up once for every trial whose facts read them
+// under the same judgments.
+func (col *Collection) judgmentRows(judgments scoring.Judgments) []map[string]int {
+	col.jmu.Lock()
+	defer col.jmu.Unlock()
+	if col.jrows == nil || reflect.ValueOf(col.jof).UnsafePointer() != reflect.ValueOf(judgments).UnsafePointer() {
+		col.jrows = make([]map[string]int, len(col.Queries))
+		for i := range col.Queries {
+			col.jrows[i] = judgments[col.Queries[i].Q.ID]
+		}
+		col.jof = judgments
+	}
+	return col.jrows
 }
 
 // StartWrite starts writing col's file, if it has one, in the background.

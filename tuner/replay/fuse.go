@@ -428,23 +428,27 @@ func (col *Collection) facts(s fusion.Settings, policy string, judgments scoring
 // query at a time, in query order: the replay pass makes them beside the
 // trial's summary, in the same fusion of each query.
 type FactsBuilder struct {
-	col       *Collection
-	rp        *Replayer
-	s         fusion.Settings // LegDepth applied
-	judgments scoring.Judgments
-	jf        *judgedFacts
-	out       []runs.QueryResult
-	vals      []float64 // Facts.Values
-	h         *KeyHash
-	line      []byte
+	col   *Collection
+	rp    *Replayer
+	s     fusion.Settings // LegDepth applied
+	jf    *judgedFacts
+	jrows []map[string]int // with jf: each query's judgments (Collection.judgmentRows)
+	out   []runs.QueryResult
+	vals  []float64 // Facts.Values
+	h     *KeyHash
+	line  []byte
 }
 
 // NewFacts starts the facts of col's queries fused under s by rp, with
 // the judged-only values of the judgedOnly metrics under judgments and sc.
 func (col *Collection) NewFacts(rp *Replayer, s fusion.Settings, judgments scoring.Judgments, sc scoring.Scorer, judgedOnly []string) *FactsBuilder {
 	s = LegDepth(s, rp.k)
-	return &FactsBuilder{col: col, rp: rp, s: s, judgments: judgments, jf: newJudgedFacts(col, rp, s, sc, judgedOnly),
+	fb := &FactsBuilder{col: col, rp: rp, s: s, jf: newJudgedFacts(col, rp, s, sc, judgedOnly),
 		out: make([]runs.QueryResult, len(col.Queries)), vals: make([]float64, len(col.Queries)*len(rp.Names)), h: NewKeyHash()}
+	if fb.jf != nil {
+		fb.jrows = col.judgmentRows(judgments)
+	}
+	return fb
 }
 
 // Query fuses and scores Query i and records its facts. It returns the
@@ -469,7 +473,9 @@ func (fb *FactsBuilder) Query(i int) ([]float64, float64) {
 		ranked, vals, r.Primary = fb.rp.rankTop(&c.Query, fb.s)
 		r.Routing = fb.rp.Routing()
 		copy(fb.vals[i*len(fb.rp.Names):], vals)
-		fb.jf.query(i, &c.Query, fb.judgments[q.ID], ranked)
+		if fb.jf != nil {
+			fb.jf.query(i, &c.Query, fb.jrows[i], ranked)
+		}
 		docIDs = c.Lists.DocIDs(fb.s.Passage)
 	}
 	// A failed query's key line is the same before and after
@@ -495,7 +501,7 @@ func (fb *FactsBuilder) Query(i int) ([]float64, float64) {
 func (fb *FactsBuilder) Done(policy string) Facts {
 	scoring.MarkQueryErrors(fb.out, policy)
 	return Facts{Results: fb.out, Names: fb.rp.Names, Values: fb.vals, Key: fb.h.Key(),
-		Judged: fb.jf.values(fb.out, fb.judgments)}
+		Judged: fb.jf.values(fb.out, fb.jrows)}
 }
 
 // rankTop ranks one query of a replayed trial under s (LegDepth applied)
@@ -603,9 +609,9 @@ func (jf *judgedFacts) query(i int, rq *Query, j map[string]int, ranked []fusion
 }
 
 // values sums and averages the condensed values as scoreRecorded does,
-// over results as marked (scoring.MarkQueryErrors); nil without judged-only
-// metrics.
-func (jf *judgedFacts) values(results []runs.QueryResult, judgments scoring.Judgments) map[string]float64 {
+// over results as marked (scoring.MarkQueryErrors), each query judged
+// by its row of judgments; nil without judged-only metrics.
+func (jf *judgedFacts) values(results []runs.QueryResult, judgments []map[string]int) map[string]float64 {
 	if jf == nil {
 		return nil
 	}
@@ -615,7 +621,7 @@ func (jf *judgedFacts) values(results []runs.QueryResult, judgments scoring.Judg
 	}
 	n := 0
 	for i, r := range results {
-		if len(judgments[r.QueryID]) == 0 {
+		if len(judgments[i]) == 0 {
 			continue
 		}
 		if r.Error != "" {
