@@ -54,6 +54,7 @@ type Fuser struct {
 	guess   float64
 	guessed bool
 	at      []int32
+	sorted  []keyed    // bucketSort's output
 	rrf     []rrfTerms // per list: its RRF terms (rrfTerms)
 
 }

@@ -122,6 +122,47 @@ func TestSortTopGuess(t *testing.T) {
 	}
 }
 
+// TestBucketSort: bucketSort orders entries as ahead does whatever their
+// spread — one score, ties, a narrow band, scores across zero and the
+// infinities — and returns a permutation of its input.
+func TestBucketSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	gens := map[string]func() float64{
+		"one score":   func() float64 { return 0.25 },
+		"ties":        func() float64 { return float64(rng.IntN(3)) },
+		"narrow band": func() float64 { return 0.0163 + rng.Float64()*1e-9 },
+		"wide":        func() float64 { return (rng.Float64() - 0.5) * math.Pow(10, float64(rng.IntN(40)-20)) },
+		"infinities": func() float64 {
+			return []float64{math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), 1}[rng.IntN(5)]
+		},
+	}
+	var f Fuser
+	for name, gen := range gens {
+		for _, size := range []int{1, 2, 17, 40, 64} {
+			ks := make([]keyed, size)
+			for i := range ks {
+				ks[i] = keyed{key: orderKey(gen()), unit: int32(rng.IntN(1000)), at: int32(i)}
+			}
+			want := slices.Clone(ks)
+			slices.SortFunc(want, func(a, b keyed) int { return ahead(b, a) - ahead(a, b) })
+			got := f.bucketSort(slices.Clone(ks))
+			// Units may repeat here: compare the order of (key, unit).
+			for i := range got {
+				if got[i].key != want[i].key || got[i].unit != want[i].unit {
+					t.Fatalf("%s, %d entries: place %d holds %v, want %v", name, size, i, got[i], want[i])
+				}
+			}
+			seen := map[int32]bool{}
+			for _, k := range got {
+				seen[k.at] = true
+			}
+			if len(seen) != size {
+				t.Fatalf("%s, %d entries: %d distinct entries out, want a permutation", name, size, len(seen))
+			}
+		}
+	}
+}
+
 // cmpScore orders scores descending with NaN last, independently of before.
 func cmpScore(a, b float64) int {
 	switch an, bn := math.IsNaN(a), math.IsNaN(b); {
