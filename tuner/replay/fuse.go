@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"encoding/binary"
 	"maps"
 	"reflect"
 	"slices"
@@ -28,11 +29,14 @@ type Query struct {
 	isJudg []bool         // per document unit: judged
 	// judgedUnits is how many document units are judged.
 	judgedUnits int
-	// quoted holds every document unit's id quoted as the result key
-	// writes it (appendQuoted), unit u's at quoted[at[u]:at[u+1]]: the
-	// facts append them without quoting per config. Empty without lists.
+	// quoted holds every document unit's id as the result key's line
+	// writes it, a space and the id quoted (appendQuoted), unit u's at
+	// quoted[at[u]:at[u+1]]: the facts append them without quoting per
+	// config. Empty without lists. short[u] is the same bytes, zero
+	// padded, when they fit in 16 (two words a line takes at once).
 	quoted []byte
 	at     []int32
+	short  [][2]uint64
 }
 
 // Replayer fuses one query's prepared candidate lists under a trial's
@@ -89,9 +93,15 @@ func (rp *Replayer) Prepare(q scoring.Query, lists *fusion.Prepared) Query {
 	}
 	docIDs := lists.DocIDs(false)
 	rq.at = make([]int32, len(docIDs)+1)
+	rq.short = make([][2]uint64, len(docIDs))
 	for u, d := range docIDs {
-		rq.quoted = appendQuoted(rq.quoted, d)
+		rq.quoted = appendQuoted(append(rq.quoted, ' '), d)
 		rq.at[u+1] = int32(len(rq.quoted))
+		if q := rq.quoted[rq.at[u]:]; len(q) <= 16 {
+			var w [16]byte
+			copy(w[:], q)
+			rq.short[u] = [2]uint64{binary.LittleEndian.Uint64(w[:8]), binary.LittleEndian.Uint64(w[8:])}
+		}
 	}
 	if rp.fast == nil {
 		return rq
@@ -487,10 +497,7 @@ func (fb *FactsBuilder) Query(i int) ([]float64, float64) {
 			fb.line = appendQuoted(fb.line, docIDs[x.Unit])
 		}
 	} else {
-		for _, x := range ranked {
-			fb.line = append(fb.line, ' ')
-			fb.line = append(fb.line, c.quoted[c.at[x.Unit]:c.at[x.Unit+1]]...)
-		}
+		fb.line = appendUnits(fb.line, &c.Query, ranked)
 	}
 	fb.h.Write(append(fb.line, '\n'))
 	return vals, r.Primary
@@ -647,6 +654,29 @@ func (jf *judgedFacts) values(results []runs.QueryResult, judgments []map[string
 // sweep's collection shares the golden set's) or equal ones.
 func sameJudgments(a, b map[string]int) bool {
 	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer() || maps.Equal(a, b)
+}
+
+// appendUnits appends to a key line the ids of units of rq's document
+// view, each with its space before (Query.quoted): one that fits in 16
+// bytes as two 8-byte stores into the line's room, instead of a copy of
+// a few bytes.
+func appendUnits(b []byte, rq *Query, units []fusion.Ranked) []byte {
+	b = slices.Grow(b, 16*len(units))
+	for _, x := range units {
+		from, to := rq.at[x.Unit], rq.at[x.Unit+1]
+		if n := len(b); to-from <= 16 {
+			if cap(b)-n < 16 { // a long id took the room
+				b = slices.Grow(b, 16)
+			}
+			w := b[n : n+16]
+			binary.LittleEndian.PutUint64(w[:8], rq.short[x.Unit][0])
+			binary.LittleEndian.PutUint64(w[8:], rq.short[x.Unit][1])
+			b = b[:n+int(to-from)]
+		} else {
+			b = append(b, rq.quoted[from:to]...)
+		}
+	}
+	return b
 }
 
 // appendKeyLine appends the start of resultKeyLine's line: the query id,
