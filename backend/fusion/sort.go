@@ -246,14 +246,7 @@ func (f *Fuser) bucketSort(ks []keyed) []keyed {
 		out[count[b]] = k
 		count[b]++
 	}
-	for i := 1; i < len(out); i++ {
-		x := out[i]
-		j := i
-		for ; j > 0 && ahead(x, out[j-1]) == 1; j-- {
-			out[j] = out[j-1]
-		}
-		out[j] = x
-	}
+	insertionSortKeyed(out)
 	return out
 }
 
@@ -313,14 +306,19 @@ func selectTop(ks []keyed, n int) {
 		}
 	}
 	if n != 0 {
-		for i := 1; i < len(ks); i++ {
-			x := ks[i]
-			j := i
-			for ; j > 0 && ahead(x, ks[j-1]) == 1; j-- {
-				ks[j] = ks[j-1]
-			}
-			ks[j] = x
+		insertionSortKeyed(ks)
+	}
+}
+
+// insertionSortKeyed puts ks in ranking order by insertion.
+func insertionSortKeyed(ks []keyed) {
+	for i := 1; i < len(ks); i++ {
+		x := ks[i]
+		j := i
+		for ; j > 0 && ahead(x, ks[j-1]) == 1; j-- {
+			ks[j] = ks[j-1]
 		}
+		ks[j] = x
 	}
 }
 
