@@ -61,6 +61,9 @@ for row in "${scenarios[@]}"; do
 	for t in "${list[@]}"; do
 		if ! grep -q -- "^--- PASS: $t (" "${logs[$pkg]}"; then
 			status=FAIL
+			# What the test said: its output from its start to its end
+			# (the last 60 lines of it), so a failure shows its cause.
+			awk -v t="$t" '$0 == "=== RUN   " t { on = 1 } on { print } on && index($0, "--- FAIL: " t " ") == 1 { on = 0 }' "${logs[$pkg]}" | tail -60 >>"$tmp/failed.log"
 		fi
 	done
 	[ "$status" = PASS ] || failed=$((failed + 1))
@@ -68,8 +71,9 @@ for row in "${scenarios[@]}"; do
 done
 if [ "$failed" -gt 0 ]; then
 	echo "faults: $failed of ${#scenarios[@]} scenarios failed; logs:" >&2
+	cat "$tmp/failed.log" >&2 2>/dev/null || true
 	for pkg in "${!logs[@]}"; do
-		grep -E -- "^(--- FAIL|FAIL|panic)" "${logs[$pkg]}" >&2 || true
+		grep -E -- "^(FAIL|panic)" "${logs[$pkg]}" >&2 || true
 	done
 	exit 1
 fi
