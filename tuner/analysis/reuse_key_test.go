@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"testing"
@@ -10,22 +11,30 @@ import (
 	"github.com/fusiontune/fusiontune/tuner/scoring"
 )
 
-// TestResultKeyLineIsFmts: resultKey hashes, per query, the bytes
-// fmt.Fprintf(h, "%q %q %q %v", id, routing, error, rounded primary) and
-// " %q" per top document gave (keys written before stay equal).
-func TestResultKeyLineIsFmts(t *testing.T) {
+// TestResultKeyLine: resultKey hashes, per query, the quoted id, routing
+// and error, the eight bytes of the primary as the leaderboard rounds it,
+// and the quoted top documents; scores the leaderboard writes alike give
+// the same line, scores it writes apart different lines.
+func TestResultKeyLine(t *testing.T) {
 	top := []runs.RankedDoc{{DocID: "d1"}, {DocID: `quo"te`}, {DocID: "ünï\tcode\x00"}}
-	for _, r := range []runs.QueryResult{
-		{QueryID: "q1", Routing: "search", Primary: 0.123456789012345, Top: top},
-		{QueryID: "q 2", Error: "search: timeout \"x\"", Primary: 0},
-		{QueryID: "q3", Routing: "no_results", Primary: 1e-7},
-		{QueryID: "q4", Primary: 12345678901234567890},
-		{QueryID: "q5", Primary: math.Inf(1)},
-		{QueryID: "q6", Primary: math.NaN()},
-		{QueryID: "q7", Primary: -0.5, Top: top[:1]},
-		{QueryID: "q8", Primary: 1},
+	bits := func(v float64) string {
+		return string(binary.LittleEndian.AppendUint64(nil, math.Float64bits(v)))
+	}
+	for _, tt := range []struct {
+		r       runs.QueryResult
+		primary float64 // as the line holds it
+	}{
+		{runs.QueryResult{QueryID: "q1", Routing: "search", Primary: 0.123456789012345, Top: top}, 0.123456789012},
+		{runs.QueryResult{QueryID: "q 2", Error: "search: timeout \"x\"", Primary: 0}, 0},
+		{runs.QueryResult{QueryID: "q3", Routing: "no_results", Primary: 1e-7}, 1e-7},
+		{runs.QueryResult{QueryID: "q4", Primary: 12345678901234567890}, 12345678901234567890},
+		{runs.QueryResult{QueryID: "q5", Primary: math.Inf(1)}, 0},
+		{runs.QueryResult{QueryID: "q6", Primary: math.NaN()}, 0},
+		{runs.QueryResult{QueryID: "q7", Primary: -0.5, Top: top[:1]}, -0.5},
+		{runs.QueryResult{QueryID: "q8", Primary: math.Copysign(0, -1)}, 0},
 	} {
-		want := fmt.Sprintf("%q %q %q %v", r.QueryID, r.Routing, r.Error, runs.Round(r.Primary))
+		r := tt.r
+		want := fmt.Sprintf("%q %q %q ", r.QueryID, r.Routing, r.Error) + bits(tt.primary)
 		for _, d := range r.Top {
 			want += fmt.Sprintf(" %q", d.DocID)
 		}
@@ -33,6 +42,16 @@ func TestResultKeyLineIsFmts(t *testing.T) {
 		if got := string(resultKeyLine(nil, r)); got != want {
 			t.Errorf("query %s: line %q, want %q", r.QueryID, got, want)
 		}
+	}
+	// Scores apart by less than the leaderboard's rounding share a line.
+	a := runs.QueryResult{QueryID: "q", Primary: 0.5}
+	b := runs.QueryResult{QueryID: "q", Primary: 0.5 + 1e-14}
+	c := runs.QueryResult{QueryID: "q", Primary: 0.5 + 1e-9}
+	if string(resultKeyLine(nil, a)) != string(resultKeyLine(nil, b)) {
+		t.Error("0.5 and 0.5+1e-14 have different lines: the leaderboard writes them alike")
+	}
+	if string(resultKeyLine(nil, a)) == string(resultKeyLine(nil, c)) {
+		t.Error("0.5 and 0.5+1e-9 share a line: the leaderboard writes them apart")
 	}
 }
 

@@ -61,9 +61,9 @@ func ResultKey(results []runs.QueryResult) string {
 }
 
 // resultKeyLine appends one result's line of resultKey's hash to b: its
-// query id, routing and error quoted (%q), its rounded primary score (%v)
-// and the quoted ids of its top documents, space-separated, then a
-// newline — fmt's bytes, without fmt.
+// query id, routing and error quoted (%q), its rounded primary score
+// (replay.AppendKeyScore) and the quoted ids of its top documents,
+// space-separated, then a newline.
 func resultKeyLine(b []byte, r runs.QueryResult) []byte {
 	b = strconv.AppendQuote(b, r.QueryID)
 	b = append(b, ' ')
@@ -71,7 +71,7 @@ func resultKeyLine(b []byte, r runs.QueryResult) []byte {
 	b = append(b, ' ')
 	b = strconv.AppendQuote(b, r.Error)
 	b = append(b, ' ')
-	b = strconv.AppendFloat(b, runs.Round(r.Primary), 'g', -1, 64)
+	b = replay.AppendKeyScore(b, r.Primary)
 	for _, d := range r.Top {
 		b = append(b, ' ')
 		b = strconv.AppendQuote(b, d.DocID)

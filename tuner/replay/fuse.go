@@ -3,6 +3,7 @@ package replay
 import (
 	"encoding/binary"
 	"maps"
+	"math"
 	"reflect"
 	"slices"
 	"strconv"
@@ -688,7 +689,15 @@ func appendKeyLine(b []byte, id, routing, errText string, primary float64) []byt
 	b = append(b, ' ')
 	b = appendQuoted(b, errText)
 	b = append(b, ' ')
-	return strconv.AppendFloat(b, runs.Round(primary), 'g', -1, 64)
+	return AppendKeyScore(b, primary)
+}
+
+// AppendKeyScore appends a result key line's primary score: the eight
+// bytes of the score rounded as the leaderboard rounds it (runs.Round,
+// which maps NaN, ±Inf and -0 to 0), so two scores the leaderboard writes
+// alike, and only those, append the same bytes, without formatting them.
+func AppendKeyScore(b []byte, primary float64) []byte {
+	return binary.LittleEndian.AppendUint64(b, math.Float64bits(runs.Round(primary)))
 }
 
 // appendQuoted is strconv.AppendQuote, without its rune-by-rune walk for
