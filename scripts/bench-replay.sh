@@ -15,7 +15,7 @@
 #     of the top 3 as fusion variants of its requests; median of 3 runs)
 #     vs live mode (a restart per config): wall times and their ratio
 #     (target >= 25x), and the live passes of a replay run;
-#   - the marginal cost of one more config: replay from 55 vs 110 configs
+#   - the marginal cost of one more config: replay from 55 vs 550 configs
 #     (the per-config phases the tuner logs — resolving the settings, then
 #     fusing, scoring and recording: their CPU time, median of 3, and wall
 #     time, fastest of 3), live from 11 vs 55 configs (CPU of tune and its
@@ -28,8 +28,10 @@ set -euo pipefail
 TIME=/usr/bin/time
 [ -x "$TIME" ] || { echo "bench-replay: /usr/bin/time missing (apt-get install -y time)" >&2; exit 1; }
 exp55="$root/scripts/bench-replay.json"
-# The same grid with 10 k values (110 configs) and with k = 60 only (11).
-jq '.grid["fusion.k"] = [10, 15, 20, 30, 40, 50, 60, 70, 80, 90]' "$exp55" >exp110.json
+# The same grid with 50 k values (550 configs: the 495 more cost a
+# quarter second or so, well above the noise of a run) and with k = 60
+# only (11).
+jq '.grid["fusion.k"] = [range(10; 60)]' "$exp55" >exp550.json
 jq '.grid["fusion.k"] = [60]' "$exp55" >exp11.json
 jq '{baseline}' "$exp55" >warm.json
 
@@ -92,49 +94,49 @@ min3() { printf '%s\n' "$@" | sort -g | sed -n 1p; }
 # The replay runs last seconds, so a burst of load from elsewhere moves
 # them a lot: each is run three times (alternating) and the median kept.
 for i in 1 2 3; do
-	echo "replay, 55 and 110 configs ($i/3)..." >&2
+	echo "replay, 55 and 550 configs ($i/3)..." >&2
 	r55[$i]=$(sweep "replay55-$i" "$exp55" replay)
 	p55[$i]=$(phase "replay55-$i.log" wall)
 	q55[$i]=$(phase "replay55-$i.log" cpu)
 	c55[$i]=$(cpu_ms "replay55-$i")
-	r110[$i]=$(sweep "replay110-$i" exp110.json replay)
-	p110[$i]=$(phase "replay110-$i.log" wall)
-	q110[$i]=$(phase "replay110-$i.log" cpu)
-	c110[$i]=$(cpu_ms "replay110-$i")
-	grep -h 'replay: ' "replay55-$i.log" "replay110-$i.log" | sed 's/^/  /' >&2
+	r550[$i]=$(sweep "replay550-$i" exp550.json replay)
+	p550[$i]=$(phase "replay550-$i.log" wall)
+	q550[$i]=$(phase "replay550-$i.log" cpu)
+	c550[$i]=$(cpu_ms "replay550-$i")
+	grep -h 'replay: ' "replay55-$i.log" "replay550-$i.log" | sed 's/^/  /' >&2
 done
 cpu55=$(median3 "${c55[@]}")
-cpu110=$(median3 "${c110[@]}")
+cpu550=$(median3 "${c550[@]}")
 replay55=$(median3 "${r55[@]}")
-replay110=$(median3 "${r110[@]}")
+replay550=$(median3 "${r550[@]}")
 # A phase of about a second is moved by any burst of load: the fastest
 # of three is its cost; its CPU time is steadier (median).
 phase55=$(min3 "${p55[@]}")
-phase110=$(min3 "${p110[@]}")
+phase550=$(min3 "${p550[@]}")
 pcpu55=$(median3 "${q55[@]}")
-pcpu110=$(median3 "${q110[@]}")
+pcpu550=$(median3 "${q550[@]}")
 cp "replay55-1.lb.json" replay55.lb.json
 echo "live, 11 configs..." >&2
 live11=$(sweep live11 exp11.json live)
 echo "live, 55 configs..." >&2
 live55=$(sweep live55 "$exp55" live)
 
-awk -v passes="$(live_passes replay55-1.log)" -v r55="$replay55" -v r110="$replay110" -v l11="$live11" -v l55="$live55" -v p55="$phase55" -v p110="$phase110" \
-	-v c55="$cpu55" -v c110="$cpu110" -v cl11="$(cpu_ms live11)" -v cl55="$(cpu_ms live55)" \
-	-v q55="$pcpu55" -v q110="$pcpu110" 'BEGIN {
+awk -v passes="$(live_passes replay55-1.log)" -v r55="$replay55" -v r550="$replay550" -v l11="$live11" -v l55="$live55" -v p55="$phase55" -v p550="$phase550" \
+	-v c55="$cpu55" -v c550="$cpu550" -v cl11="$(cpu_ms live11)" -v cl55="$(cpu_ms live55)" \
+	-v q55="$pcpu55" -v q550="$pcpu550" 'BEGIN {
 	printf "end to end (wall, including live verification):\n"
 	printf "  replay  55 configs: %8.1f s   (median of 3; 1 collection, 55 replayed, top 3 verified live, winner apply + restart; %d live passes)\n", r55 / 1000, passes
-	printf "  replay 110 configs: %8.1f s   (median of 3)\n", r110 / 1000
+	printf "  replay 550 configs: %8.1f s   (median of 3)\n", r550 / 1000
 	printf "  live    11 configs: %8.1f s\n", l11 / 1000
 	printf "  live    55 configs: %8.1f s   (a restart per config)\n", l55 / 1000
 	printf "  speed-up, 55 configs: %.1fx (target >= 25x)\n", l55 / r55
-	printf "  CPU (user + system, tune and its tune serve children): replay 55 %.1f s, 110 %.1f s; live 11 %.1f s, 55 %.1f s; live/replay at 55 configs %.1fx\n", c55 / 1000, c110 / 1000, cl11 / 1000, cl55 / 1000, cl55 / c55
-	mr = (p110 - p55) / 55; mq = (q110 - q55) / 55; ml = (l55 - l11) / 44; mcl = (cl55 - cl11) / 44
-	printf "marginal cost of one more config (55 -> 110 replayed, 11 -> 55 live):\n"
-	printf "  replay: %.2f ms CPU (resolve its settings, fuse, score, record; median of 3: %.0f -> %.0f ms); %.2f ms wall (fastest of 3: %.0f -> %.0f ms)\n", mq, q55, q110, mr, p55, p110
+	printf "  CPU (user + system, tune and its tune serve children): replay 55 %.1f s, 550 %.1f s; live 11 %.1f s, 55 %.1f s; live/replay at 55 configs %.1fx\n", c55 / 1000, c550 / 1000, cl11 / 1000, cl55 / 1000, cl55 / c55
+	mr = (p550 - p55) / 495; mq = (q550 - q55) / 495; ml = (l55 - l11) / 44; mcl = (cl55 - cl11) / 44
+	printf "marginal cost of one more config (55 -> 550 replayed, 11 -> 55 live):\n"
+	printf "  replay: %.2f ms CPU (resolve its settings, fuse, score, record; median of 3: %.0f -> %.0f ms); %.2f ms wall (fastest of 3: %.0f -> %.0f ms)\n", mq, q55, q550, mr, p55, p550
 	printf "  live:   %.0f ms CPU (tune and its tune serve children); %.0f ms wall\n", mcl, ml
 	printf "  ratio:  %.0fx cheaper in CPU, %.0fx in wall time (target >= 1000x)\n", (mq > 0 ? mcl / mq : 0), (mr > 0 ? ml / mr : 0)
-	printf "  end to end, statistics, leaderboard and report included: replay %.1f ms wall, %.1f ms CPU a config (medians 55 -> 110); live/replay %.0fx wall, %.0fx CPU\n", (r110 - r55) / 55, (c110 - c55) / 55, ml / ((r110 - r55) / 55), mcl / ((c110 - c55) / 55)
+	printf "  end to end, statistics, leaderboard and report included: replay %.1f ms wall, %.1f ms CPU a config (medians 55 -> 550); live/replay %.0fx wall, %.0fx CPU\n", (r550 - r55) / 495, (c550 - c55) / 495, ml / ((r550 - r55) / 495), mcl / ((c550 - c55) / 495)
 }'
 top5 replay55.lb.json >top.replay
 top5 live55.lb.json >top.live
