@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"sort"
 )
 
 // Flips is the sign-flip (paired randomization) distribution of paired
@@ -33,7 +32,7 @@ type Flips struct {
 	Exact        bool
 	Permutations int
 	Seed         int64
-	lo, hi       []float64 // sorted ascending, one per sign vector
+	lo, hi       []float64 // one per sign vector, in the order drawn (never sorted: read concurrently)
 	minD, maxD   float64
 }
 
@@ -84,8 +83,6 @@ func SignFlipsContext(ctx context.Context, d []float64, seed int64, th Threshold
 	if err != nil {
 		return Flips{}, err
 	}
-	sortFloats(f.lo)
-	sortFloats(f.hi)
 	return f, nil
 }
 
@@ -150,12 +147,27 @@ func (r *flipRanges) sampled(ctx context.Context, d []float64, seed int64, permu
 	})
 }
 
-// hits counts the sign vectors that reach the statistic at δ.
+// hits counts the sign vectors that reach the statistic at δ: one pass
+// over the ranges, where sorting them for a binary search would cost more
+// than the few δ a comparison asks about (P(0), then its interval's ends
+// through orderStat).
 func (f Flips) hits(delta float64) int {
-	// Every range has lo ≤ hi, so those with hi < δ also have lo ≤ δ.
-	le := sort.Search(len(f.lo), func(i int) bool { return f.lo[i] > delta })
-	lt := sort.Search(len(f.hi), func(i int) bool { return f.hi[i] >= delta })
-	return le - lt
+	// Every range has lo ≤ hi, so those with hi < δ also have lo ≤ δ. A
+	// NaN end counts as a sorted slice's binary search would count it
+	// (sortFloats puts NaN first): as ≤ δ and < δ.
+	n := 0
+	for i, lo := range f.lo {
+		n += b2i(!(lo > delta)) - b2i(!(f.hi[i] >= delta))
+	}
+	return n
+}
+
+// b2i is 1 for true, 0 for false.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func (f Flips) pOf(hits int) float64 {
@@ -204,7 +216,7 @@ func (f Flips) Interval(a float64) (low, high float64) {
 	}
 	// Left of the mean every range reaching δ is one whose lo ≤ δ; right of
 	// it one whose hi ≥ δ.
-	return f.bound(f.lo[need-1], f.hi[total-need])
+	return f.bound(orderStat(f.lo, need-1), orderStat(f.hi, total-need))
 }
 
 // Decision is the one decision rule of fusiontune applied to one

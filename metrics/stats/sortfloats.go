@@ -59,3 +59,63 @@ func sortFloats(v []float64) {
 		v[i] = math.Float64frombits(b)
 	}
 }
+
+// orderStat returns v's element k once sorted ascending as sortFloats
+// sorts it, without sorting v (which may be read concurrently): it
+// partitions a copy around median-of-three pivots, three ways, into the
+// part holding k (Hoare's selection, linear on average). A copy holding a
+// NaN or a -0, whose places a sort decides among equal or unordered
+// values, is sorted by sortFloats instead; so is one whose partitions keep
+// going badly.
+func orderStat(v []float64, k int) float64 {
+	w := slices.Clone(v)
+	for _, x := range w {
+		if x != x || math.Float64bits(x) == 1<<63 {
+			sortFloats(w)
+			return w[k]
+		}
+	}
+	lo, hi := 0, len(w)-1
+	for depth := 0; lo < hi; depth++ {
+		if depth > 64 {
+			slices.Sort(w[lo : hi+1])
+			return w[k]
+		}
+		p := median3(w[lo], w[lo+(hi-lo)/2], w[hi])
+		// w[lo:lt] < p, w[lt:i] == p, w[gt+1:hi+1] > p.
+		lt, i, gt := lo, lo, hi
+		for i <= gt {
+			switch x := w[i]; {
+			case x < p:
+				w[lt], w[i] = x, w[lt]
+				lt++
+				i++
+			case x > p:
+				w[i], w[gt] = w[gt], x
+				gt--
+			default:
+				i++
+			}
+		}
+		switch {
+		case k < lt:
+			hi = lt - 1
+		case k > gt:
+			lo = gt + 1
+		default:
+			return p
+		}
+	}
+	return w[k]
+}
+
+// median3 returns the median of a, b and c.
+func median3(a, b, c float64) float64 {
+	if a > b {
+		a, b = b, a
+	}
+	if b > c {
+		b = c
+	}
+	return max(a, b)
+}

@@ -42,3 +42,55 @@ func TestSortFloatsEqualsSlicesSort(t *testing.T) {
 		}
 	}
 }
+
+// TestOrderStatIsSortedElement: orderStat gives, bit for bit, element k of
+// the sorted copy, for every k, on lengths from 1 up, with duplicates,
+// infinities, zeros of both signs and NaN; and leaves its input as it was.
+func TestOrderStatIsSortedElement(t *testing.T) {
+	src := rand.New(rand.NewPCG(7, 11))
+	for _, tt := range []struct {
+		name string
+		gen  func() float64
+	}{
+		{"normal", func() float64 { return src.NormFloat64() }},
+		{"few values", func() float64 { return float64(src.IntN(3)) }},
+		{"infinities", func() float64 {
+			switch src.IntN(4) {
+			case 0:
+				return math.Inf(-1)
+			case 1:
+				return math.Inf(1)
+			}
+			return src.NormFloat64()
+		}},
+		{"signed zeros", func() float64 { return math.Copysign(0, float64(src.IntN(2)*2-1)) }},
+		{"NaN", func() float64 {
+			if src.IntN(10) == 0 {
+				return math.NaN()
+			}
+			return src.NormFloat64()
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, n := range []int{1, 2, 3, 7, 64, 513, 2000} {
+				v := make([]float64, n)
+				for i := range v {
+					v[i] = tt.gen()
+				}
+				before := slices.Clone(v)
+				sorted := slices.Clone(v)
+				sortFloats(sorted)
+				for k := range n {
+					if got := orderStat(v, k); math.Float64bits(got) != math.Float64bits(sorted[k]) && !(got != got && sorted[k] != sorted[k]) {
+						t.Fatalf("n %d k %d: %v, want %v", n, k, got, sorted[k])
+					}
+				}
+				for i := range v {
+					if math.Float64bits(v[i]) != math.Float64bits(before[i]) {
+						t.Fatalf("n %d: the input changed at %d", n, i)
+					}
+				}
+			}
+		})
+	}
+}
