@@ -108,9 +108,23 @@ func buildLexical(ctx context.Context, dir string, src chunkTexts, bm BM25Config
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("bm25 index: %w", err)
 	}
-	os.RemoveAll(dir)
-	if err := os.Rename(tmp, dir); err != nil {
-		return nil, fmt.Errorf("bm25 index: %w", err)
+	// Put the new directory in place. Another build of this index
+	// (another process starting on the same cache: the same key, so the
+	// same bytes) may have put its own there since openLexical found none;
+	// a whole one stays, as good as ours. A directory openLexical refuses
+	// (a damaged index) is replaced.
+	for attempt := 1; ; attempt++ {
+		err := os.Rename(tmp, dir)
+		if err == nil {
+			break
+		}
+		if _, openErr := openLexical(dir, len(l.lens), bm); openErr == nil {
+			break
+		}
+		if attempt == 3 {
+			return nil, fmt.Errorf("bm25 index: %w", err)
+		}
+		os.RemoveAll(dir)
 	}
 	l.prepare(bm)
 	return l, nil

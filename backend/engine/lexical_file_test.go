@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/fusiontune/fusiontune/backend/corpus"
@@ -70,5 +71,45 @@ func TestLexicalFile(t *testing.T) {
 	cancel()
 	if _, err := built.search(cctx, "boiler pressure", 10, chunks); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled search: err = %v", err)
+	}
+}
+
+// TestBuildLexicalConcurrentBuilders: builds of one index into one cache
+// directory at once (two tune serve processes starting on one cache) all
+// succeed, whichever puts its directory in place first, replace a damaged
+// index found there, and leave one whole index and no temporary directory.
+func TestBuildLexicalConcurrentBuilders(t *testing.T) {
+	chunks, titles := chunksOf(t, corpus.Config{Path: "../../experiments/demo/corpus.jsonl", Format: corpus.FormatBEIR}, 0, 0)
+	bm := DefaultConfig().BM25
+	root := t.TempDir()
+	dir := filepath.Join(root, "bm25-x")
+	// A damaged index in place first: the builds replace it.
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, indexFile), []byte("damaged"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for round := range 20 {
+		var wg sync.WaitGroup
+		errs := make([]error, 4)
+		for i := range errs {
+			wg.Go(func() {
+				_, errs[i] = buildLexical(context.Background(), dir, chunkTexts{chunks: chunks, titles: titles}, bm)
+			})
+		}
+		wg.Wait()
+		for i, err := range errs {
+			if err != nil {
+				t.Fatalf("round %d builder %d: %v", round, i, err)
+			}
+		}
+	}
+	if _, err := openLexical(dir, len(chunks), bm); err != nil {
+		t.Errorf("the index left in place: %v", err)
+	}
+	left, _ := os.ReadDir(root)
+	if len(left) != 1 {
+		t.Errorf("left in the cache: %v, want bm25-x alone", left)
 	}
 }
