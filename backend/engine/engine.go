@@ -161,9 +161,9 @@ func (e *Engine) Build(ctx context.Context) (err error) {
 	// corpus (lsa-<dim> without a cached model) has the largest working set
 	// of the build, the document-term matrix and the randomized SVD's
 	// blocks, so it starts once the bm25 index is built and the two working
-	// sets never add up (0.7 GB less at the peak of a million documents,
-	// for the same CPU time). Otherwise the dense side loads or embeds
-	// (a server's embedder) while bm25 builds.
+	// sets never add up (about half a gigabyte less at the peak of a million
+	// documents, for the same CPU time). Otherwise the dense side loads or
+	// embeds (a server's embedder) while bm25 builds.
 	fits := e.cfg.Has(Dense) && e.fitsCorpus()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
