@@ -56,7 +56,6 @@ type Fuser struct {
 	at      []int32
 	sorted  []keyed    // bucketSort's output
 	rrf     []rrfTerms // per list: its RRF terms (rrfTerms)
-
 }
 
 // FuseInto is Fuse over prepared lists, appending the ranking to dst[:0]

@@ -34,6 +34,27 @@ func before(a, b Ranked) bool {
 	return a.Unit > b.Unit
 }
 
+// CountBefore returns how many entries of rs rank before u (Ranked.Before),
+// for entries and u of which none scores NaN: the same count, without a
+// branch per entry.
+func CountBefore(rs []Ranked, u Ranked) int {
+	n := 0
+	for _, v := range rs {
+		n += b2i(v.Score > u.Score) | b2i(v.Score == u.Score)&b2i(v.Unit > u.Unit)
+	}
+	return n
+}
+
+// AnyNaN reports whether an entry of rs scores NaN, without a branch per
+// entry.
+func AnyNaN(rs []Ranked) bool {
+	nan := 0
+	for _, r := range rs {
+		nan |= b2i(r.Score != r.Score)
+	}
+	return nan != 0
+}
+
 // SortTop puts the first n elements of rs (all when n < 0 or n >= len)
 // in ranking order (Ranked.Before), the order RankInto ranks by; the rest
 // follow in an unspecified order (rs stays a permutation of itself). A

@@ -279,3 +279,37 @@ func hybridUnits(rng *rand.Rand, shared int) []Ranked {
 	}
 	return in
 }
+
+// TestCountBeforeAndAnyNaN: CountBefore counts what Before says, ties
+// included, and AnyNaN finds a NaN wherever it stands.
+func TestCountBeforeAndAnyNaN(t *testing.T) {
+	src := rand.New(rand.NewPCG(5, 8))
+	for _, n := range []int{0, 1, 2, 17, 200} {
+		rs := make([]Ranked, n)
+		for i := range rs {
+			rs[i] = Ranked{Unit: int32(i), Score: float64(src.IntN(6)) / 4} // many ties
+		}
+		for _, u := range rs {
+			want := 0
+			for _, v := range rs {
+				if v.Before(u) {
+					want++
+				}
+			}
+			if got := CountBefore(rs, u); got != want {
+				t.Fatalf("n %d unit %d: CountBefore %d, Before counts %d", n, u.Unit, got, want)
+			}
+		}
+		if AnyNaN(rs) {
+			t.Fatalf("n %d: AnyNaN without a NaN", n)
+		}
+		for i := range rs {
+			keep := rs[i].Score
+			rs[i].Score = math.NaN()
+			if !AnyNaN(rs) {
+				t.Fatalf("n %d: AnyNaN missed the NaN at %d", n, i)
+			}
+			rs[i].Score = keep
+		}
+	}
+}

@@ -157,17 +157,14 @@ func (f Flips) hits(delta float64) int {
 	// (sortFloats puts NaN first): as ≤ δ and < δ.
 	n := 0
 	for i, lo := range f.lo {
-		n += b2i(!(lo > delta)) - b2i(!(f.hi[i] >= delta))
+		if !(lo > delta) {
+			n++
+		}
+		if !(f.hi[i] >= delta) {
+			n--
+		}
 	}
 	return n
-}
-
-// b2i is 1 for true, 0 for false.
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 func (f Flips) pOf(hits int) float64 {

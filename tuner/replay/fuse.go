@@ -236,11 +236,7 @@ func (rp *Replayer) scoreByRank(rq *Query, s fusion.Settings, top int) (vals []f
 	if fs.MinScore == nil && rq.judgedUnits <= maxRankedJudged {
 		// Every unit is kept, and however many of them are judged
 		// they are few enough: only NaN is to be ruled out.
-		nan := 0
-		for _, r := range rp.all {
-			nan |= b2i(r.Score != r.Score)
-		}
-		if nan != 0 {
+		if fusion.AnyNaN(rp.all) {
 			return nil, 0, false
 		}
 		kept = len(rp.all)
@@ -286,11 +282,7 @@ func (rp *Replayer) scoreByRank(rq *Query, s fusion.Settings, top int) (vals []f
 		if len(rp.best) > 0 && !rp.best[len(rp.best)-1].Before(u) { // among the best, placed
 			continue
 		}
-		rank := 0
-		for _, v := range rp.all { // v.Before(u) without branches: no score is NaN
-			rank += b2i(v.Score > u.Score) | b2i(v.Score == u.Score)&b2i(v.Unit > u.Unit)
-		}
-		if rank < n {
+		if rank := fusion.CountBefore(rp.all, u); rank < n { // no score is NaN
 			rp.grades[rank], rp.judged[rank] = rq.grade[u.Unit], true
 		}
 	}
@@ -711,12 +703,4 @@ func appendQuoted(b []byte, s string) []byte {
 	b = append(b, '"')
 	b = append(b, s...)
 	return append(b, '"')
-}
-
-// b2i is 1 for true, 0 for false, compiled to a flag set, not a branch.
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
