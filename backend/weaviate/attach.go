@@ -68,12 +68,7 @@ func newAttached(o Options) (*Factory, error) {
 	if o.IDProperty == "" {
 		o.IDProperty = "doc_id"
 	}
-	if o.MaxResults == 0 {
-		o.MaxResults = DefaultMaxResults
-	}
-	if o.K <= 0 {
-		o.K = 10
-	}
+	o.searchDefaults()
 	return &Factory{o: o}, nil
 }
 

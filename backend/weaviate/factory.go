@@ -132,13 +132,19 @@ func New(o Options) (*Factory, error) {
 	if o.ClassPrefix == "" {
 		o.ClassPrefix = "Fusiontune"
 	}
+	o.searchDefaults()
+	return &Factory{o: o}, nil
+}
+
+// searchDefaults fills the search settings left unset, in both modes:
+// max_results DefaultMaxResults, k 10.
+func (o *Options) searchDefaults() {
 	if o.MaxResults == 0 {
 		o.MaxResults = DefaultMaxResults
 	}
 	if o.K <= 0 {
 		o.K = 10
 	}
-	return &Factory{o: o}, nil
 }
 
 // URLProblem says what is wrong with a running server's URL, or "": an
